@@ -1,0 +1,1 @@
+"""trpg-arena experiments."""

@@ -1,0 +1,269 @@
+"""The battlefield: a networkx graph of places, with builders and the spatial queries rules need.
+
+Nodes are zones (strings) or cells (``(x, y)`` / ``(col, row)`` tuples). Every node has a ``pos``
+(x, y) for drawing and a ``cost`` (cost of entering it); terrain lives in node attributes. Queries
+that masks call repeatedly (reachability, line of sight) are cached on the `Battlefield`, keyed by
+everything they depend on, so an unchanged situation is never searched twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from functools import lru_cache
+from typing import Any
+
+import networkx as nx
+
+Cell = tuple[int, int]
+
+SQUARE_DIRS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
+
+
+class Battlefield:
+    """A battlefield graph plus cached distance, reachability and line-of-sight queries."""
+
+    def __init__(self, graph: nx.Graph, kind: str) -> None:
+        self.graph = graph
+        self.kind = kind  # "zones", "square" or "hex"
+        self._reach_cache: dict[Hashable, dict[Any, float]] = {}
+        self._path_cache: dict[Hashable, list[Any]] = {}
+        self._los_cache: dict[tuple[Any, Any], bool] = {}
+        self._hops: dict[Any, dict[Any, int]] | None = None
+        self.width = int(graph.graph.get("width", 0))
+        self.height = int(graph.graph.get("height", 0))
+
+    # --- metric -----------------------------------------------------------------------------
+    def distance(self, a: Any, b: Any) -> int:
+        """Distance in the board's own metric: hops for zones, Chebyshev for squares, hex distance for hexes."""
+        if self.kind == "square":
+            return chebyshev(a, b)
+        if self.kind == "hex":
+            return hex_distance(a, b)
+        if self._hops is None:
+            self._hops = dict(nx.all_pairs_shortest_path_length(self.graph))
+        return self._hops[a][b]
+
+    def neighbours(self, node: Any) -> Iterator[Any]:
+        """Adjacent nodes (graph edges)."""
+        return iter(self.graph.adj[node])
+
+    def attr(self, node: Any, name: str, default: Any = None) -> Any:
+        """A node attribute, or `default`."""
+        return self.graph.nodes[node].get(name, default)
+
+    # --- movement ---------------------------------------------------------------------------
+    def reachable(self, start: Any, budget: float, blocked: frozenset[Any] = frozenset(),
+                  cost_fn: Callable[[Any, Any], float | None] | None = None,
+                  key: Hashable = None) -> dict[Any, float]:
+        """Cheapest entering-cost to every node within `budget` from `start`, avoiding `blocked` nodes.
+
+        Results are cached by (start, budget, blocked, key); pass a `key` naming `cost_fn` when a
+        custom cost function is used, so different costs never share a cache entry.
+        """
+        ck = (start, budget, blocked, key if cost_fn is not None else None)
+        hit = self._reach_cache.get(ck)
+        if hit is not None:
+            return hit
+        nodes = self.graph.nodes
+
+        def weight(u: Any, v: Any, _d: dict[str, Any]) -> float | None:
+            if v in blocked:
+                return None
+            if cost_fn is not None:
+                return cost_fn(u, v)
+            return nodes[v].get("cost", 1)
+
+        dist = nx.single_source_dijkstra_path_length(self.graph, start, cutoff=budget, weight=weight)
+        if len(self._reach_cache) > 4096:
+            self._reach_cache.clear()
+        self._reach_cache[ck] = dist
+        return dist
+
+    def path(self, start: Any, goal: Any, blocked: frozenset[Any] = frozenset(),
+             cost_fn: Callable[[Any, Any], float | None] | None = None, key: Hashable = None) -> list[Any] | None:
+        """The cheapest path from `start` to `goal` (both included), or None; deterministic and cached."""
+        ck = (start, goal, blocked, key if cost_fn is not None else None)
+        if ck in self._path_cache:
+            return self._path_cache[ck]
+        nodes = self.graph.nodes
+
+        def weight(u: Any, v: Any, _d: dict[str, Any]) -> float | None:
+            if v in blocked:
+                return None
+            if cost_fn is not None:
+                return cost_fn(u, v)
+            return nodes[v].get("cost", 1)
+
+        try:
+            p: list[Any] | None = nx.dijkstra_path(self.graph, start, goal, weight=weight)
+        except (nx.NetworkXNoPath, nx.NodeNotFound):
+            p = None
+        if len(self._path_cache) > 4096:
+            self._path_cache.clear()
+        self._path_cache[ck] = p
+        return p
+
+    # --- sight ------------------------------------------------------------------------------
+    def line_of_sight(self, a: Any, b: Any, blocks: Callable[[Any], bool] | None = None) -> bool:
+        """Whether no node strictly between `a` and `b` blocks sight (zones: always clear).
+
+        The default blocker is the node attribute ``blocks_los``; with a custom `blocks` the
+        result is not cached.
+        """
+        if self.kind == "zones":
+            return True
+        between = bresenham(a, b)[1:-1] if self.kind == "square" else hex_line(a, b)[1:-1]
+        if blocks is not None:
+            return not any(blocks(c) for c in between if c in self.graph)
+        ck = (a, b)
+        hit = self._los_cache.get(ck)
+        if hit is None:
+            nodes = self.graph.nodes
+            hit = not any(nodes[c].get("blocks_los", False) for c in between if c in self.graph)
+            self._los_cache[ck] = hit
+        return hit
+
+
+# --- builders -------------------------------------------------------------------------------
+def zone_line(names: Iterable[str], **attrs: dict[str, Any]) -> Battlefield:
+    """Zones laid in a line (``A_rear - A_front - B_front - B_rear``); `attrs` gives per-zone attributes."""
+    g = nx.Graph(kind="zones")
+    names = list(names)
+    for i, n in enumerate(names):
+        g.add_node(n, pos=(i, 0), cost=1, **attrs.get(n, {}))
+    for a, b in zip(names, names[1:]):
+        g.add_edge(a, b, cost=1)
+    g.graph["width"], g.graph["height"] = len(names), 1
+    return Battlefield(g, "zones")
+
+
+def square_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | None = None, *,
+                impassable: Callable[[dict[str, Any]], bool] = lambda a: bool(a.get("impassable")),
+                corner_blocks: Callable[[dict[str, Any]], bool] | None = None) -> Battlefield:
+    """A width x height grid of square cells with 8-neighbour adjacency.
+
+    `cells` sets per-cell attributes (``cost``, ``terrain``, ``blocks_los``...). Impassable cells stay
+    nodes (for sight and drawing) but get no edges. A diagonal edge is left out when `corner_blocks`
+    says either orthogonal cell it passes between blocks the corner.
+    """
+    cells = cells or {}
+    g = nx.Graph(kind="square", width=width, height=height)
+    for y in range(height):
+        for x in range(width):
+            a = {"cost": 1, "terrain": "open"}
+            a.update(cells.get((x, y), {}))
+            g.add_node((x, y), pos=(x, y), **a)
+    nodes = g.nodes
+    for y in range(height):
+        for x in range(width):
+            if impassable(nodes[(x, y)]):
+                continue
+            for dx, dy in SQUARE_DIRS[:2] + SQUARE_DIRS[4:6]:  # E, S, SE, SW: each edge once
+                nx_, ny = x + dx, y + dy
+                if not (0 <= nx_ < width and 0 <= ny < height) or impassable(nodes[(nx_, ny)]):
+                    continue
+                if dx and dy and corner_blocks is not None and (
+                        corner_blocks(nodes[(x + dx, y)]) or corner_blocks(nodes[(x, y + dy)])):
+                    continue
+                g.add_edge((x, y), (nx_, ny), diagonal=bool(dx and dy))
+    return Battlefield(g, "square")
+
+
+def hex_neighbours(col: int, row: int) -> list[Cell]:
+    """Neighbours of an odd-r offset hex (odd rows shifted half a hex right)."""
+    if row % 2 == 0:
+        return [(col + 1, row), (col - 1, row), (col - 1, row - 1), (col, row - 1), (col - 1, row + 1), (col, row + 1)]
+    return [(col + 1, row), (col - 1, row), (col, row - 1), (col + 1, row - 1), (col, row + 1), (col + 1, row + 1)]
+
+
+def hex_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | None = None, *,
+             impassable: Callable[[dict[str, Any]], bool] = lambda a: bool(a.get("impassable"))) -> Battlefield:
+    """A width x height map of hexes in odd-r offset coordinates ``(col, row)``."""
+    cells = cells or {}
+    g = nx.Graph(kind="hex", width=width, height=height)
+    for row in range(height):
+        for col in range(width):
+            a = {"cost": 1, "terrain": "open"}
+            a.update(cells.get((col, row), {}))
+            g.add_node((col, row), pos=(col + 0.5 * (row % 2), row * 0.866), **a)
+    nodes = g.nodes
+    for row in range(height):
+        for col in range(width):
+            if impassable(nodes[(col, row)]):
+                continue
+            for n in hex_neighbours(col, row):
+                if n in nodes and not impassable(nodes[n]):
+                    g.add_edge((col, row), n)
+    return Battlefield(g, "hex")
+
+
+# --- geometry -------------------------------------------------------------------------------
+def chebyshev(a: Cell, b: Cell) -> int:
+    """Square-grid distance: ``max(|dx|, |dy|)``."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def to_axial(cell: Cell) -> tuple[int, int]:
+    """Odd-r offset ``(col, row)`` to axial ``(q, r)``."""
+    col, row = cell
+    return col - (row - (row & 1)) // 2, row
+
+
+def hex_distance(a: Cell, b: Cell) -> int:
+    """Hex distance between two odd-r offset hexes."""
+    q1, r1 = to_axial(a)
+    q2, r2 = to_axial(b)
+    return (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
+
+
+@lru_cache(maxsize=65536)
+def bresenham(a: Cell, b: Cell) -> list[Cell]:
+    """Cells on the classic integer Bresenham line from `a` to `b`, both ends included."""
+    x0, y0 = a
+    x1, y1 = b
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx = 1 if x0 < x1 else -1
+    sy = 1 if y0 < y1 else -1
+    err = dx + dy
+    out = []
+    while True:
+        out.append((x0, y0))
+        if x0 == x1 and y0 == y1:
+            return out
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
+
+
+def _cube_round(q: float, r: float, s: float) -> tuple[int, int]:
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return rq, rr
+
+
+@lru_cache(maxsize=65536)
+def hex_line(a: Cell, b: Cell) -> list[Cell]:
+    """Hexes on the line between two hex centres (cube lerp with the usual epsilon nudge), ends included."""
+    n = hex_distance(a, b)
+    q1, r1 = to_axial(a)
+    q2, r2 = to_axial(b)
+    s1, s2 = -q1 - r1, -q2 - r2
+    out: list[Cell] = []
+    for i in range(n + 1):
+        t = i / n if n else 0.0
+        q = q1 + (q2 - q1) * t + 1e-6
+        r = r1 + (r2 - r1) * t + 2e-6
+        s = s1 + (s2 - s1) * t - 3e-6
+        rq, rr = _cube_round(q, r, s)
+        cell = (rq + (rr - (rr & 1)) // 2, rr)
+        if not out or out[-1] != cell:
+            out.append(cell)
+    return out

@@ -1,0 +1,265 @@
+"""`Combat`: the state machine that always rests at a decision point.
+
+The kernel owns the loop, the dice, the event log and persistence; the rule system (a
+`RuleSystem` plugin) owns the rules. `act` checks legality before anything changes; if the rules
+raise while applying a legal action (a dice script running out, say) the combat is rebuilt from
+its last base point and the actions since, so it is exactly as before the call.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from trpg_arena.rules.core.battlefield import Battlefield
+from trpg_arena.rules.core.dice import Dice
+from trpg_arena.rules.core.encounter import EncounterBase, load_encounter
+from trpg_arena.rules.core.errors import IllegalActionError, InvalidActionError, SnapshotError
+from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, get_ruleset
+from trpg_arena.rules.core.values import Action, Decision, Event, Outcome
+
+SNAPSHOT_FORMAT = "trpg-arena-snapshot/1"
+AUTO_LIMIT = 100_000  # automatic decisions in a row before the kernel calls it a rules bug
+
+
+class Combat:
+    """One combat of one rule system. See ARCHITECTURE.md for the public API."""
+
+    def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
+                 dice: Dice | None = None, options: dict[str, Any] | None = None) -> None:
+        enc = load_encounter(encounter)
+        if options:
+            enc = enc.with_options(**options)
+        self.encounter: EncounterBase = enc
+        self.system: RuleSystem = get_ruleset(enc.ruleset)
+        self.dice: Dice = dice if dice is not None else Dice(seed)
+        self.log: list[Event] = []
+        self.battlefield: Battlefield = self._battlefield_of(self.system, enc)
+        self._legal: list[Action] | None = None
+        self._legal_set: frozenset[Action] = frozenset()
+        self.state: BaseState = self.system.new_state(self)
+        self.system.advance(self)
+        self._settle()
+        self._mark_base()
+
+    @staticmethod
+    def _battlefield_of(system: RuleSystem, enc: EncounterBase) -> Battlefield:
+        bf = enc._cache.get("battlefield")
+        if bf is None:
+            bf = enc._cache["battlefield"] = system.build_battlefield(enc)
+        return bf
+
+    # --- read-only views ------------------------------------------------------------------------
+    @property
+    def decision(self) -> Decision | None:
+        """The open decision point, or None when the combat is over."""
+        return None if self.state.outcome is not None else self.state.decision
+
+    @property
+    def over(self) -> bool:
+        """Whether the combat has ended."""
+        return self.state.outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Winner, termination reason and rounds, once over."""
+        return self.state.outcome
+
+    @property
+    def result(self) -> str | None:
+        """The winning side's name, ``"draw"``, or None while running."""
+        return None if self.state.outcome is None else self.state.outcome.result
+
+    @property
+    def round(self) -> int:
+        """The current round (1-based; 0 before the first round starts)."""
+        return self.state.round
+
+    @property
+    def phase(self) -> str:
+        """The current phase or step name of the rule system."""
+        return self.state.phase
+
+    @property
+    def combatants(self) -> list[CombatantView]:
+        """Every combatant as a read-only `CombatantView`."""
+        return self.system.views(self)
+
+    @property
+    def sides(self) -> list[str]:
+        """Side names in the encounter's order."""
+        return self.encounter.sides()
+
+    # --- events -----------------------------------------------------------------------------------
+    def emit(self, kind: str, text: str, *, actor: str | None = None, rule: str | None = None,
+             **data: Any) -> Event:
+        """Record one event (rules call this for every roll and state change)."""
+        ev = Event(len(self.log), self.state.round, self.state.phase, kind, text, actor, rule, data)
+        self.log.append(ev)
+        return ev
+
+    # --- decisions --------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the current decider, in a stable order (empty once over)."""
+        if self.state.outcome is not None:
+            return []
+        if self._legal is None:
+            self._legal = self.system.legal_actions(self)
+            self._legal_set = frozenset(self._legal)
+        return list(self._legal)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is legal now (cheap; uses the cached legal set)."""
+        if self._legal is None:
+            self.legal_actions()
+        return action in self._legal_set
+
+    def act(self, action: Action) -> list[Event]:
+        """Apply one action of the current decider; returns the new events.
+
+        Raises `IllegalActionError` (nothing changes) if it is not legal now, `InvalidActionError`
+        if it is not an `Action` at all.
+        """
+        if not isinstance(action, Action):
+            raise InvalidActionError(f"expected an Action, got {type(action).__name__}: {action!r}")
+        if self.state.outcome is not None:
+            raise IllegalActionError(f"the combat is over ({self.result}); no action is legal")
+        if not self.is_legal(action):
+            d = self.state.decision
+            assert d is not None
+            options = ", ".join(a.describe() for a in (self._legal or [])[:12])
+            more = "" if len(self._legal or []) <= 12 else f", ... ({len(self._legal or [])} in all)"
+            raise IllegalActionError(f"'{action.describe()}' is not legal for {d.actor} at {d.kind} "
+                                     f"(legal: {options}{more})")
+        mark = len(self.log)
+        try:
+            self._apply(action, auto=False)
+            self._since.append(action)
+        except BaseException:
+            self._rollback()
+            raise
+        return self.log[mark:]
+
+    def _apply(self, action: Action, *, auto: bool) -> None:
+        d = self.state.decision
+        assert d is not None
+        self.emit("auto_decision" if auto else "decision",
+                  f"{d.actor}: {self.system.describe(self, action)}" + (" (only option)" if auto else ""),
+                  actor=d.actor, decision=d.kind, action=action.to_json())
+        self._legal = None
+        self.system.apply(self, action)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Take every forced decision (one legal option) until a real choice or the end."""
+        for _ in range(AUTO_LIMIT):
+            self._legal = None
+            if self.state.outcome is not None:
+                return
+            if self.state.decision is None:
+                raise RuntimeError(f"{self.system.info.id}: advance() stopped with no decision and no outcome")
+            legal = self.legal_actions()
+            if not legal:
+                raise RuntimeError(f"{self.system.info.id}: empty legal set at {self.state.decision}")
+            if not self.system.auto_resolve(self, legal):
+                return
+            d = self.state.decision
+            self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
+                      actor=d.actor, decision=d.kind, action=legal[0].to_json())
+            self._legal = None
+            self.system.apply(self, legal[0])
+        raise RuntimeError(f"{self.system.info.id}: {AUTO_LIMIT} automatic decisions in a row")
+
+    # --- rollback ---------------------------------------------------------------------------------
+    def _mark_base(self) -> None:
+        self._base = (pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL), self.dice.state(), len(self.log))
+        self._since: list[Action] = []
+
+    def _rollback(self) -> None:
+        state, dice, n = self._base
+        self.state = pickle.loads(state)
+        self.dice = Dice.from_state(dice)
+        del self.log[n:]
+        self._legal = None
+        for a in self._since:
+            self._apply(a, auto=False)
+
+    # --- persistence ------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """JSON-safe save of everything: encounter, dice (RNG state), rules state and the whole log."""
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "ruleset": self.system.info.id,
+            "env_version": self.system.info.env_version,
+            "encounter": self.encounter.model_dump(mode="json"),
+            "source": self.encounter.source,
+            "dice": self.dice.state(),
+            "state": self.system.dump_state(self.state),
+            "log": [e.to_json() for e in self.log],
+        }
+
+    @classmethod
+    def restore(cls, snap: dict[str, Any]) -> Combat:
+        """Rebuild a combat from `snapshot()`; it continues identically. Corrupt input raises `SnapshotError`."""
+        if not isinstance(snap, dict) or snap.get("format") != SNAPSHOT_FORMAT:
+            raise SnapshotError(f"not a trpg-arena snapshot (expected format '{SNAPSHOT_FORMAT}')")
+        missing = [k for k in ("ruleset", "encounter", "dice", "state", "log") if k not in snap]
+        if missing:
+            raise SnapshotError(f"snapshot is missing {', '.join(missing)}")
+        from trpg_arena.rules.core.errors import TrpgArenaError
+
+        try:
+            self = cls.__new__(cls)
+            self.encounter = load_encounter(snap["encounter"], source=snap.get("source"))
+            self.system = get_ruleset(snap["ruleset"])
+            self.dice = Dice.from_state(snap["dice"])
+            self.log = [Event.from_json(e) for e in snap["log"]]
+            self.battlefield = cls._battlefield_of(self.system, self.encounter)
+            self.state = self.system.load_state(snap["state"])
+        except TrpgArenaError as e:
+            raise SnapshotError(f"snapshot cannot be restored: {e}") from None
+        except (KeyError, TypeError, ValueError) as e:
+            raise SnapshotError(f"snapshot cannot be restored: corrupt {type(e).__name__}: {e}") from None
+        self._legal = None
+        self._legal_set = frozenset()
+        self._mark_base()
+        return self
+
+    def clone(self) -> Combat:
+        """An independent copy (state, dice and log) for search; acting on it leaves this one untouched."""
+        other = Combat.__new__(Combat)
+        other.encounter = self.encounter
+        other.system = self.system
+        other.battlefield = self.battlefield
+        other.dice = self.dice.copy()
+        other.log = list(self.log)
+        blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
+        other.state = pickle.loads(blob)
+        other._legal = self._legal
+        other._legal_set = self._legal_set
+        other._base = (blob, other.dice.state(), len(other.log))
+        other._since = []
+        return other
+
+    def play(self, agents: Sequence[Any] | dict[str, Any], max_decisions: int = 1_000_000) -> Outcome:
+        """Play to the end with one agent per side (sequence in side order, or a dict side -> agent)."""
+        by_side = agents if isinstance(agents, dict) else dict(zip(self.sides, agents))
+        side_of = {v.id: v.side for v in self.combatants}
+        for _ in range(max_decisions):
+            if self.over:
+                break
+            d = self.state.decision
+            assert d is not None
+            side = side_of.get(d.actor)
+            if side is None:
+                side_of = {v.id: v.side for v in self.combatants}
+                side = side_of[d.actor]
+            self.act(by_side[side].act(self))
+        assert self.state.outcome is not None
+        return self.state.outcome
+
+    def __repr__(self) -> str:
+        st = self.result if self.over else (self.decision.actor if self.decision else "?")
+        return f"<Combat {self.system.info.id}/{self.encounter.encounter} round {self.round} {st}>"

@@ -1,0 +1,126 @@
+"""Dice: the only source of randomness of a combat, seeded or scripted."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from trpg_arena.rules.core.errors import DiceScriptError
+
+_NOTATION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpr:
+    """Parsed dice notation such as ``2D6+3``: `count` dice of `sides` faces plus `flat`."""
+
+    count: int
+    sides: int
+    flat: int = 0
+
+    @classmethod
+    def parse(cls, text: str | int) -> DiceExpr:
+        """Parse ``"2D6"``, ``"1D100"``, ``"3d10+2"`` or a bare integer (a flat amount)."""
+        if isinstance(text, int):
+            return cls(0, 6, text)
+        if text.strip().lstrip("+-").isdigit():
+            return cls(0, 6, int(text))
+        m = _NOTATION.match(text)
+        if not m:
+            raise ValueError(f"not dice notation: {text!r} (expected e.g. '2D6' or '1D6+3')")
+        count = int(m.group(1) or 1)
+        sides = int(m.group(2))
+        flat = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+        if sides < 2:
+            raise ValueError(f"a die needs at least 2 sides: {text!r}")
+        return cls(count, sides, flat)
+
+    def __str__(self) -> str:
+        core = f"{self.count}D{self.sides}" if self.count else ""
+        if self.flat and core:
+            return f"{core}{self.flat:+d}"
+        return core or str(self.flat)
+
+
+class Dice:
+    """Dice drawn from one `numpy.random.Generator`; never touches the module-global RNGs."""
+
+    scripted = False
+
+    def __init__(self, rng: np.random.Generator | int | None = None) -> None:
+        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+
+    def roll(self, sides: int) -> int:
+        """Roll one die with `sides` faces."""
+        return int(self.rng.integers(1, sides + 1))
+
+    def roll_many(self, count: int, sides: int) -> list[int]:
+        """Roll `count` dice with `sides` faces, in draw order."""
+        return [self.roll(sides) for _ in range(count)]
+
+    def state(self) -> dict[str, Any]:
+        """JSON-safe state from which `Dice.from_state` continues identically."""
+        return {"kind": "rng", "state": self.rng.bit_generator.state}
+
+    def copy(self) -> Dice:
+        """An independent copy that will draw the same numbers."""
+        return Dice.from_state(self.state())
+
+    @staticmethod
+    def from_state(data: dict[str, Any]) -> Dice:
+        """Rebuild seeded or scripted dice from `state()`."""
+        if data.get("kind") == "scripted":
+            return ScriptedDice([tuple(p) for p in data["script"]], position=data.get("position", 0))
+        bitgen = np.random.PCG64()
+        bitgen.state = data["state"]
+        return Dice(np.random.Generator(bitgen))
+
+
+class ScriptedDice(Dice):
+    """Forced faces for tests: ``ScriptedDice([(6, 4), (6, 3)])`` yields a 4 then a 3 on d6s.
+
+    Every roll must ask for the scripted die size; a face outside 1..sides or running out of script
+    raises `DiceScriptError`, so tests catch wrong dice consumption as well as wrong results.
+    """
+
+    scripted = True
+
+    def __init__(self, script: Iterable[tuple[int, int]], position: int = 0) -> None:
+        self.script = [(int(s), int(f)) for s, f in script]
+        for i, (sides, face) in enumerate(self.script):
+            if sides < 2 or not 1 <= face <= sides:
+                raise DiceScriptError(f"scripted roll #{i + 1} is ({sides}, {face}): face must be 1..{sides}")
+        self.position = position
+
+    @classmethod
+    def d(cls, sides: int, *faces: int) -> ScriptedDice:
+        """Shorthand for a script of one die size: ``ScriptedDice.d(6, 4, 3, 5)``."""
+        return cls([(sides, f) for f in faces])
+
+    def roll(self, sides: int) -> int:
+        """Return the next scripted face; the script must ask for this die size."""
+        if self.position >= len(self.script):
+            raise DiceScriptError(f"dice script ran out: roll #{self.position + 1} asked for a d{sides} "
+                                  f"after all {len(self.script)} scripted rolls were used")
+        want, face = self.script[self.position]
+        if want != sides:
+            raise DiceScriptError(f"scripted roll #{self.position + 1} is a d{want} but the engine rolled a d{sides}")
+        self.position += 1
+        return face
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted rolls are left."""
+        return len(self.script) - self.position
+
+    def state(self) -> dict[str, Any]:
+        """JSON-safe state (script and position)."""
+        return {"kind": "scripted", "script": [list(p) for p in self.script], "position": self.position}
+
+    def copy(self) -> ScriptedDice:
+        """An independent copy at the same position."""
+        return ScriptedDice(self.script, self.position)

@@ -1,0 +1,171 @@
+"""Encounters: the setup of a combat, loaded from YAML/JSON/dict and validated with pydantic.
+
+Each rule system declares its own encounter model (a subclass of `EncounterBase`) with typed
+combatants, map and options; `load_encounter` picks it from the ``ruleset`` field and turns every
+validation failure into one `EncounterError` naming the file, the field path and what was expected.
+
+Starting mid-combat: an encounter may carry a ``start`` section (its shape is the rule system's
+``StartState`` model) that fixes round, phase, turn order, positions and per-combatant state, so
+acceptance scenarios and GMs can begin from any situation instead of playing up to it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
+
+from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.system import RuleSystem
+
+BUILTIN = re.compile(r"^([a-z][a-z0-9_]*)/([A-Za-z0-9_\-]+)$")
+
+
+class StrictModel(BaseModel):
+    """Base for encounter sections: unknown fields are errors, values are validated on load."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False, validate_default=True)
+
+
+class EncounterBase(StrictModel):
+    """Fields every encounter has; a rule system's model narrows their types and adds its own."""
+
+    ruleset: str
+    encounter: str = "unnamed"
+    description: str = ""
+    options: Any = None
+    map: Any = None
+    combatants: list[Any]
+    start: Any = None
+    _source: str = PrivateAttr(default="<dict>")
+    _cache: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        """Where this encounter was read from (a path, a built-in name or ``<dict>``)."""
+        return self._source
+
+    def sides(self) -> list[str]:
+        """Side names in order of first appearance in the roster."""
+        out: list[str] = []
+        for c in self.combatants:
+            if c.side not in out:
+                out.append(c.side)
+        return out
+
+    def with_options(self, **changes: Any) -> EncounterBase:
+        """A copy with some option flags changed (validated again)."""
+        data = self.model_dump(mode="json")
+        data["options"] = {**(data.get("options") or {}), **changes}
+        return load_encounter(data, source=self._source)
+
+
+def _format_loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "<root>"
+
+
+def _from_validation(err: ValidationError, source: str, data: Any) -> EncounterError:
+    first = err.errors(include_url=False)[0]
+    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and (p.startswith("function-") or p in {"list", "dict"})))
+    path = _format_loc(loc)
+    # Name combatants by id where possible: "combatants[2] (id 'ghoul_1').skills[0]".
+    if len(loc) >= 2 and loc[0] == "combatants" and isinstance(loc[1], int):
+        try:
+            cid = data["combatants"][loc[1]]["id"]
+            path = path.replace(f"combatants[{loc[1]}]", f"combatants[{loc[1]}] (id '{cid}')", 1)
+        except (KeyError, IndexError, TypeError):
+            pass
+    msg = first["msg"]
+    more = err.error_count() - 1
+    if more:
+        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
+    actual = first.get("input")
+    if isinstance(actual, (dict, list)) or first["type"] == "missing":
+        actual = None
+    return EncounterError(msg, source=source, path=path, actual=actual)
+
+
+def read_encounter_file(path: Path) -> Any:
+    """Parse a YAML or JSON file; syntax errors become `EncounterError` with the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise EncounterError(f"cannot read the file: {e.strerror}", source=str(path)) from None
+    try:
+        if path.suffix == ".json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except json.JSONDecodeError as e:
+        raise EncounterError(f"broken JSON at line {e.lineno}, column {e.colno}: {e.msg}", source=str(path)) from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(e, "problem", None) or str(e)
+        raise EncounterError(f"broken YAML{where}: {problem}", source=str(path)) from None
+
+
+def builtin_encounters(system: RuleSystem) -> list[str]:
+    """Names of a rule system's built-in encounters (``"<ruleset>/<name>"``)."""
+    folder = system.info.data_dir / "encounters"
+    return sorted(f"{system.info.id}/{p.stem}" for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: str | None = None) -> EncounterBase:
+    """Load and validate an encounter from a path, a built-in name (``"moonlit/duel"``) or a dict.
+
+    Raises `EncounterError` (never a deep traceback) naming the file, the field path and what was
+    expected; an unknown ``ruleset`` raises `UnknownRulesetError`.
+    """
+    from trpg_arena.rules.core.system import RULESETS
+
+    if isinstance(src, EncounterBase):
+        return src
+    if isinstance(src, (str, Path)):
+        path = Path(src)
+        m = BUILTIN.match(str(src))
+        if not path.exists() and m:
+            rid, name = m.groups()
+            if rid not in RULESETS:
+                raise UnknownRulesetError(f"no rule system '{rid}'", source=str(src), path="ruleset",
+                                          expected="one of " + ", ".join(sorted(RULESETS)), actual=rid)
+            path = RULESETS[rid].info.data_dir / "encounters" / f"{name}.yaml"
+            if not path.is_file():
+                names = ", ".join(builtin_encounters(RULESETS[rid])) or "none"
+                raise EncounterError(f"no built-in encounter '{src}' (built-in: {names})", source=str(src))
+            source = source or str(src)
+        elif not path.exists():
+            raise EncounterError("no such file, and not a built-in name like 'moonlit/duel'", source=str(src))
+        data = read_encounter_file(path)
+        source = source or str(path)
+    else:
+        data = src
+        source = source or "<dict>"
+    if not isinstance(data, dict):
+        raise EncounterError("an encounter must be a mapping of fields", source=source, path="<root>",
+                             expected="a mapping with 'ruleset' and 'combatants'", actual=type(data).__name__)
+    rid = data.get("ruleset")
+    if rid is None:
+        raise EncounterError("missing field", source=source, path="ruleset",
+                             expected="one of " + ", ".join(sorted(RULESETS)))
+    if not isinstance(rid, str) or rid not in RULESETS:
+        raise UnknownRulesetError("unknown rule system", source=source, path="ruleset",
+                                  expected="one of " + ", ".join(sorted(RULESETS)), actual=rid)
+    model = RULESETS[rid].info.encounter
+    try:
+        enc = model.model_validate(data)
+    except ValidationError as e:
+        raise _from_validation(e, source, data) from None
+    enc._source = source
+    return enc

@@ -1,0 +1,210 @@
+"""The plugin contract between the kernel and a rule system, and the registry of rule systems.
+
+A rule system is a subclass of `RuleSystem` that declares its metadata once as a `RuleSystemInfo`
+and registers an instance with `register` when its package is imported. The kernel discovers rule
+systems by importing every subpackage of ``trpg_arena.rules`` (no hand-kept list).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from trpg_arena.rules.core.battlefield import Battlefield
+from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.errors import UnknownRulesetError
+from trpg_arena.rules.core.values import Action, Decision, Outcome
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+
+@dataclass(frozen=True)
+class RuleSystemInfo:
+    """A rule system's metadata, declared once."""
+
+    id: str
+    title: str
+    prefix: str  # rule-id prefix, e.g. "MOON"
+    dice: str  # e.g. "2D6", "1D100", "D10 pool"
+    board: str  # "zones", "square" or "hex"
+    encounter: type[EncounterBase]
+    options: type[BaseModel]
+    env_name: str  # Gymnasium id stem: "Moonlit" -> "trpg_arena/Moonlit-v0"
+    env_version: int = 0
+    data_dir: Path = field(default_factory=Path)
+
+    @property
+    def env_id(self) -> str:
+        """The Gymnasium id, ``trpg_arena/<Name>-v<version>``."""
+        return f"trpg_arena/{self.env_name}-v{self.env_version}"
+
+
+@dataclass
+class BaseState:
+    """Kernel-visible part of every rule system's mutable state; plugins subclass it (a dataclass).
+
+    `decision` is the open decision point (None once the combat is over), `outcome` is set when it
+    ends. Every field must have a precise type so that snapshots round-trip through JSON.
+    """
+
+    round: int = 0
+    phase: str = "setup"
+    decision: Decision | None = None
+    outcome: Outcome | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantView:
+    """What agents, renderers and observations may read of a combatant, system-independent."""
+
+    id: str
+    name: str
+    side: str
+    kind: str  # "pc" or "npc"
+    node: Any  # battlefield node, None when off the map
+    hp: int
+    max_hp: int
+    able: bool  # may still act
+    status: str  # a short word: "ok", "standby", "incapacitated", "dead", "fled"...
+    conditions: tuple[str, ...] = ()
+
+
+class RuleSystem:
+    """The hook contract a rule system implements. The kernel owns the loop, dice, log and persistence."""
+
+    info: RuleSystemInfo
+    state_type: type[BaseState] = BaseState
+
+    # --- setup ------------------------------------------------------------------------------
+    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+        """The battlefield graph for an encounter (built once per encounter and shared)."""
+        raise NotImplementedError
+
+    def new_state(self, combat: Combat) -> BaseState:
+        """Initial state from `combat.encounter` (and its ``start`` section), before any rolls."""
+        raise NotImplementedError
+
+    def advance(self, combat: Combat) -> None:
+        """Run the state machine until a decision point is open (``state.decision``) or the combat ends."""
+        raise NotImplementedError
+
+    # --- decisions --------------------------------------------------------------------------
+    def legal_actions(self, combat: Combat) -> list[Action]:
+        """Every legal action at the open decision point, in a stable order; never empty."""
+        raise NotImplementedError
+
+    def apply(self, combat: Combat, action: Action) -> None:
+        """Apply a legal action (already checked by the kernel), then advance to the next decision point."""
+        raise NotImplementedError
+
+    def auto_resolve(self, combat: Combat, legal: list[Action]) -> bool:
+        """Whether the kernel should take the only option without asking (default: exactly one legal action)."""
+        return len(legal) == 1
+
+    def describe(self, combat: Combat, action: Action) -> str:
+        """The sentence a GM reads for an action of the current decider."""
+        return action.describe()
+
+    # --- views ------------------------------------------------------------------------------
+    def views(self, combat: Combat) -> list[CombatantView]:
+        """Every combatant (roster order, summons and arrivals included) as a `CombatantView`."""
+        raise NotImplementedError
+
+    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+        """Every action that can ever be legal in this encounter, in a fixed order (the env's action space)."""
+        raise NotImplementedError
+
+    def max_slots(self, encounter: EncounterBase) -> int:
+        """How many combatant slots an observation holds (roster plus possible summons/arrivals)."""
+        return len(encounter.combatants)
+
+    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+        """System-specific features of one combatant (fixed length `combatant_features`), roughly in [-1, 1]."""
+        return []
+
+    combatant_features: int = 0
+
+    def observe_global(self, combat: Combat) -> list[float]:
+        """System-specific features of the whole combat (fixed length `global_features`)."""
+        return []
+
+    global_features: int = 0
+
+    # --- kernel helpers -----------------------------------------------------------------------
+    @cached_property
+    def state_adapter(self) -> TypeAdapter[Any]:
+        """pydantic adapter that turns the state into JSON-safe data and back."""
+        return TypeAdapter(self.state_type)
+
+    def dump_state(self, state: BaseState) -> Any:
+        """JSON-safe form of the state."""
+        return self.state_adapter.dump_python(state, mode="json")
+
+    def load_state(self, data: Any) -> BaseState:
+        """Inverse of `dump_state`."""
+        return self.state_adapter.validate_python(data)
+
+
+class _Registry(Mapping[str, RuleSystem]):
+    """Rule systems by id, discovered on first use by importing every ``trpg_arena.rules`` subpackage."""
+
+    def __init__(self) -> None:
+        self._systems: dict[str, RuleSystem] = {}
+        self._discovered = False
+
+    def register(self, system: RuleSystem) -> RuleSystem:
+        self._systems[system.info.id] = system
+        return system
+
+    def _discover(self) -> None:
+        if self._discovered:
+            return
+        self._discovered = True
+        import trpg_arena.rules as pkg
+
+        for mod in pkgutil.iter_modules(pkg.__path__):
+            if mod.ispkg and mod.name != "core" and not mod.name.startswith("_"):
+                importlib.import_module(f"trpg_arena.rules.{mod.name}")
+
+    def __getitem__(self, key: str) -> RuleSystem:
+        self._discover()
+        return self._systems[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self._discover()
+        return iter(sorted(self._systems))
+
+    def __len__(self) -> int:
+        self._discover()
+        return len(self._systems)
+
+    def __contains__(self, key: object) -> bool:
+        self._discover()
+        return key in self._systems
+
+    def __repr__(self) -> str:
+        return f"RULESETS({', '.join(self)})"
+
+
+RULESETS = _Registry()
+
+
+def register(system: RuleSystem) -> RuleSystem:
+    """Add a rule system to the registry (called by the system's package on import)."""
+    return RULESETS.register(system)
+
+
+def get_ruleset(rid: str) -> RuleSystem:
+    """The registered rule system with this id; `UnknownRulesetError` names the known ones otherwise."""
+    if rid not in RULESETS:
+        raise UnknownRulesetError(f"unknown rule system '{rid}'", path="ruleset",
+                                  expected="one of " + ", ".join(RULESETS), actual=rid)
+    return RULESETS[rid]

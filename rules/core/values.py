@@ -1,0 +1,146 @@
+"""Small frozen values shared by every rule system: `Action`, `Decision`, `Event`, `Outcome`."""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+Node = Any  # a battlefield node: a zone name (str) or a cell (tuple of ints)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Action:
+    """One choice at a decision point: ``(verb, target, dest, option)``, frozen and hashable.
+
+    `target` is a combatant id (or a zone for zone attacks), `dest` a battlefield node, `option`
+    whatever else the verb needs (a skill id, a number, a tuple of several choices).
+    """
+
+    verb: str
+    target: str | None = None
+    dest: Node = None
+    option: Any = None
+
+    def describe(self) -> str:
+        """The sentence a GM reads, e.g. ``attack B1 with strike``."""
+        parts = [self.verb]
+        if self.option is not None:
+            opt = self.option if not isinstance(self.option, tuple) else " ".join(map(str, self.option))
+            parts.append(str(opt))
+        if self.target is not None:
+            parts.append(f"-> {self.target}")
+        if self.dest is not None:
+            dest = self.dest if not isinstance(self.dest, tuple) else ",".join(map(str, self.dest))
+            parts.append(f"@ {dest}")
+        return " ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe form (tuples become lists)."""
+        return {"verb": self.verb, "target": self.target, "dest": _jsonable(self.dest),
+                "option": _jsonable(self.option)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Action:
+        """Inverse of `to_json`."""
+        return cls(data["verb"], data.get("target"), _tupled(data.get("dest")), _tupled(data.get("option")))
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The open decision point: which combatant must choose, of what kind, and a prompt to show."""
+
+    actor: str
+    kind: str
+    prompt: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return {"actor": self.actor, "kind": self.kind, "prompt": self.prompt}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One roll or state change: the log, the replay and the narration are made of these."""
+
+    seq: int
+    round: int
+    phase: str
+    kind: str
+    text: str
+    actor: str | None = None
+    rule: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe form with a stable key order."""
+        return {"seq": self.seq, "round": self.round, "phase": self.phase, "kind": self.kind,
+                "actor": self.actor, "rule": self.rule, "text": self.text, "data": _jsonable(self.data)}
+
+    def json_line(self) -> str:
+        """One canonical JSON line (sorted keys, no spaces): what golden files compare byte for byte."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        """Inverse of `to_json`."""
+        return cls(data["seq"], data["round"], data["phase"], data["kind"], data["text"], data.get("actor"),
+                   data.get("rule"), dict(data.get("data") or {}))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Termination(enum.Enum):
+    """Why a combat ended."""
+
+    ELIMINATED = "eliminated"
+    FLED = "fled"
+    MUTUAL = "mutual"
+    ROUND_CAP = "round_cap"
+    SURRENDER = "surrender"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a combat: winning side (None for a draw) and the reason."""
+
+    winner: str | None
+    termination: Termination
+    rounds: int
+
+    @property
+    def result(self) -> str:
+        """The winning side's name, or ``"draw"``."""
+        return self.winner if self.winner is not None else "draw"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return {"winner": self.winner, "termination": self.termination.value, "rounds": self.rounds}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        """Inverse of `to_json`."""
+        return cls(data["winner"], Termination(data["termination"]), data["rounds"])

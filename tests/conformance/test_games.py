@@ -1,0 +1,134 @@
+"""Registry-wide conformance: every rule system and built-in encounter gets these checks with no new code."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import ENCOUNTERS
+from trpg_arena.agents import RandomAgent
+from trpg_arena.rules import RULESETS, Action, Combat, IllegalActionError, InvalidActionError, load_encounter
+
+MAX_DECISIONS = 20_000
+
+
+def lines(combat: Combat) -> list[str]:
+    return [e.json_line() for e in combat.log]
+
+
+def play_random(combat: Combat, seed: int, limit: int = MAX_DECISIONS) -> list[Action]:
+    agent = RandomAgent(seed=seed)
+    taken = []
+    for _ in range(limit):
+        if combat.over:
+            break
+        legal = combat.legal_actions()
+        assert legal, f"empty legal set at {combat.decision}"
+        a = agent.act(combat)
+        combat.act(a)
+        taken.append(a)
+    return taken
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_masked_random_games_finish(name: str, seed: int) -> None:
+    """Masked random play from any seed ends (win or draw) within the round cap, never with an error."""
+    c = Combat(name, seed=seed)
+    play_random(c, seed)
+    assert c.over and c.result is not None
+    views = c.combatants
+    for v in views:
+        assert 0 <= v.hp <= v.max_hp or v.status in ("dead",), v
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_every_legal_action_is_accepted_and_illegal_ones_change_nothing(name: str) -> None:
+    c = Combat(name, seed=11)
+    catalogue = c.system.action_catalogue(c.encounter)
+    rng = np.random.default_rng(3)
+    steps = 0
+    while not c.over and steps < 300:
+        legal = c.legal_actions()
+        legal_set = set(legal)
+        assert len(legal) == len(legal_set), "duplicate legal actions"
+        assert legal_set <= set(catalogue), f"legal actions missing from the catalogue: {legal_set - set(catalogue)}"
+        before = json.dumps(c.snapshot(), sort_keys=True)
+        # every legal action is accepted by a clone
+        for a in legal[:8]:
+            c.clone().act(a)
+        # a few illegal ones raise and change nothing
+        illegal = [a for a in catalogue[:: max(1, len(catalogue) // 25)] if a not in legal_set][:5]
+        for a in illegal:
+            with pytest.raises(IllegalActionError):
+                c.act(a)
+        with pytest.raises(InvalidActionError):
+            c.act("attack")  # type: ignore[arg-type]
+        assert json.dumps(c.snapshot(), sort_keys=True) == before
+        c.act(legal[int(rng.integers(len(legal)))])
+        steps += 1
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_same_seed_same_actions_same_log(name: str) -> None:
+    a, b = Combat(name, seed=5), Combat(name, seed=5)
+    acts = play_random(a, 9)
+    for x in acts:
+        b.act(x)
+    assert lines(a) == lines(b)
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_engine_ignores_global_rngs(name: str) -> None:
+    """Draws from `random` and `np.random` between steps must not change anything (RLCard's noise test)."""
+    a, b = Combat(name, seed=21), Combat(name, seed=21)
+    agent_a, agent_b = RandomAgent(seed=4), RandomAgent(seed=4)
+    while not a.over:
+        random.random()
+        np.random.random()  # noqa: NPY002 - deliberately disturbing the global RNG
+        a.act(agent_a.act(a))
+        b.act(agent_b.act(b))
+    assert lines(a) == lines(b)
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_snapshot_restore_continues_identically(name: str) -> None:
+    c = Combat(name, seed=8)
+    play_random(c, 1, limit=25)
+    snap = json.loads(json.dumps(c.snapshot()))
+    r = Combat.restore(snap)
+    assert r.legal_actions() == c.legal_actions()
+    agent1, agent2 = RandomAgent(seed=2), RandomAgent(seed=2)
+    while not c.over:
+        a1, a2 = agent1.act(c), agent2.act(r)
+        assert a1 == a2
+        c.act(a1)
+        r.act(a2)
+    assert lines(c) == lines(r)
+    assert c.result == r.result
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_clone_is_independent(name: str) -> None:
+    c = Combat(name, seed=13)
+    play_random(c, 3, limit=10)
+    before = lines(c)
+    snap = json.dumps(c.snapshot(), sort_keys=True)
+    k = c.clone()
+    play_random(k, 77)
+    assert lines(c) == before
+    assert json.dumps(c.snapshot(), sort_keys=True) == snap
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_builtin_encounters_validate_and_round_trip(name: str) -> None:
+    enc = load_encounter(name)
+    again = load_encounter(enc.model_dump(mode="json"))
+    assert again.model_dump(mode="json") == enc.model_dump(mode="json")
+    rid = name.split("/")[0]
+    assert enc.ruleset == rid and rid in RULESETS
