@@ -122,9 +122,13 @@ class RuleSystem:
         """Every action that can ever be legal in this encounter, in a fixed order (the env's action space)."""
         raise NotImplementedError
 
+    def possible_ids(self, encounter: EncounterBase) -> list[str]:
+        """Every combatant id that can ever appear (roster, arrivals, summons), in slot order."""
+        return [c.id for c in encounter.combatants]
+
     def max_slots(self, encounter: EncounterBase) -> int:
-        """How many combatant slots an observation holds (roster plus possible summons/arrivals)."""
-        return len(encounter.combatants)
+        """How many combatant slots an observation holds (default: every possible id)."""
+        return len(self.possible_ids(encounter))
 
     def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
         """System-specific features of one combatant (fixed length `combatant_features`), roughly in [-1, 1]."""
