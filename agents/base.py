@@ -9,7 +9,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from trpg_arena.rules import Action, Combat, RULESETS, TrpgArenaError
+from trpg_arena.rules import RULESETS, Action, Combat, TrpgArenaError
 
 
 @runtime_checkable
@@ -65,8 +65,12 @@ def agent_names(ruleset: str) -> list[str]:
 
 
 def make_agent(name: str, ruleset: str, seed: int | None = None) -> Agent:
-    """Build an agent by name (``"random"``, ``"scripted"``, ``"mcts"``...) for a rule system."""
+    """Build an agent by name (``"random"``, ``"scripted"``, ``"mcts"``, ``"policy:<model.zip>"``...)."""
     _discover()
+    if name.startswith("policy:"):
+        from trpg_arena.agents.policy import PolicyAgent
+
+        return PolicyAgent(name.split(":", 1)[1], seed=seed)
     if ruleset not in RULESETS:
         raise UnknownAgentError(f"unknown rule system '{ruleset}' (known: {', '.join(RULESETS)})")
     if (name, ruleset) in _PER_SYSTEM:

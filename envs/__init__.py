@@ -1,1 +1,33 @@
-"""trpg-arena envs."""
+"""Gymnasium and PettingZoo environments over every registered rule system.
+
+Importing this package registers ``trpg_arena/<Name>-v<N>`` for each rule system in the registry::
+
+    import gymnasium, trpg_arena.envs
+    env = gymnasium.make("trpg_arena/Moonlit-v0", encounter="moonlit/skirmish", opponent="random")
+    aec = trpg_arena.envs.aec_env("moonlit", encounter="moonlit/skirmish")
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from trpg_arena.envs.aec_env import TrpgArenaAEC, aec_env
+from trpg_arena.envs.codec import Codec
+from trpg_arena.envs.gym_env import TrpgArenaEnv
+from trpg_arena.rules import RULESETS
+
+
+def register_envs() -> list[str]:
+    """Register one Gymnasium id per rule system (idempotent); returns the ids."""
+    ids = []
+    for rid in RULESETS:
+        env_id = RULESETS[rid].info.env_id
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="trpg_arena.envs.gym_env:TrpgArenaEnv", kwargs={"ruleset": rid})
+        ids.append(env_id)
+    return ids
+
+
+ENV_IDS = register_envs()
+
+__all__ = ["ENV_IDS", "Codec", "TrpgArenaAEC", "TrpgArenaEnv", "aec_env", "register_envs"]

@@ -26,7 +26,7 @@ class Battlefield:
         self.graph = graph
         self.kind = kind  # "zones", "square" or "hex"
         self._reach_cache: dict[Hashable, dict[Any, float]] = {}
-        self._path_cache: dict[Hashable, list[Any]] = {}
+        self._path_cache: dict[Hashable, list[Any] | None] = {}
         self._los_cache: dict[tuple[Any, Any], bool] = {}
         self._hops: dict[Any, dict[Any, int]] | None = None
         self.width = int(graph.graph.get("width", 0))

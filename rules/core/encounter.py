@@ -78,7 +78,8 @@ def _format_loc(loc: tuple[Any, ...]) -> str:
 
 def _from_validation(err: ValidationError, source: str, data: Any) -> EncounterError:
     first = err.errors(include_url=False)[0]
-    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and (p.startswith("function-") or p in {"list", "dict"})))
+    loc = tuple(p for p in first["loc"]
+                if not (isinstance(p, str) and (p.startswith("function-") or p in {"list", "dict"})))
     path = _format_loc(loc)
     # Name combatants by id where possible: "combatants[2] (id 'ghoul_1').skills[0]".
     if len(loc) >= 2 and loc[0] == "combatants" and isinstance(loc[1], int):

@@ -145,7 +145,7 @@ class RuleSystem:
     # --- kernel helpers -----------------------------------------------------------------------
     @cached_property
     def state_adapter(self) -> TypeAdapter[Any]:
-        """pydantic adapter that turns the state into JSON-safe data and back."""
+        """Pydantic adapter that turns the state into JSON-safe data and back."""
         return TypeAdapter(self.state_type)
 
     def dump_state(self, state: BaseState) -> Any:

@@ -1,0 +1,134 @@
+"""The PettingZoo AEC environment shared by every rule system: agents are the combatants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from trpg_arena.envs.codec import Codec
+from trpg_arena.envs.render import render_ansi, render_rgb
+from trpg_arena.rules import Combat, Dice, EncounterBase, IllegalActionError, ResetNeeded, get_ruleset, load_encounter
+
+
+class TrpgArenaAEC(AECEnv):
+    """Every combatant of an encounter as a PettingZoo agent; turn order comes from the engine's decisions.
+
+    Agents are all combatant ids that can ever appear (`possible_ids`), present from the start so
+    that summons and arrivals keep a fixed slot. ``agent_selection`` is always the combatant whose
+    decision is open. Observations are ``{"observation": Box, "action_mask": int8 vector}``
+    (layouts as in the Gymnasium env; the mask is all zeros for agents not deciding). Rewards are
+    given at the end: +1 to every combatant of the winning side, -1 to the others, 0 for a draw.
+    An illegal action raises `IllegalActionError` (with ``illegal_action="penalize"`` the acting
+    agent gets ``-illegal_penalty`` and must choose again).
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "trpg_arena_aec_v0", "is_parallelizable": False,
+                "render_fps": 2}
+
+    def __init__(self, ruleset: str, encounter: Any = None, render_mode: str | None = None,
+                 illegal_action: str = "raise", illegal_penalty: float = 0.1) -> None:
+        super().__init__()
+        self.system = get_ruleset(ruleset)
+        self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        probe = Combat(self.encounter, seed=0)
+        self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
+                              probe.battlefield.height or 1)
+        self.possible_agents = list(self.codec.ids)
+        self._side = {v.id: v.side for v in probe.combatants}
+        for cid in self.possible_agents:
+            self._side.setdefault(cid, self._side.get(cid.split(".")[0], probe.sides[0]))
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.codec.n_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.codec.n_actions) for a in self.possible_agents}
+        self.combat: Combat | None = None
+        self.np_random, _ = seeding.np_random(None)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """Observation space of an agent."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """Action space of an agent."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new combat seeded from `seed`."""
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        self.combat = Combat(self.encounter, dice=Dice(self.np_random))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._sync()
+
+    def _sync(self) -> None:
+        c = self.combat
+        assert c is not None
+        if c.over:
+            for a in self.agents:
+                self.terminations[a] = True
+                r = 0.0 if c.result == "draw" else (1.0 if self._side[a] == c.result else -1.0)
+                self.rewards[a] = r
+            self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
+        else:
+            assert c.decision is not None
+            self.agent_selection = c.decision.actor
+        self._accumulate_rewards()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Observation of `agent` (from its side's point of view) and its action mask."""
+        c = self.combat
+        if c is None:
+            raise ResetNeeded("call reset() first")
+        mask = self.codec.mask(c) if (c.decision is not None and c.decision.actor == agent) else \
+            np.zeros(self.codec.n_actions, dtype=np.int8)
+        return {"observation": self.codec.observe(c, self._side[agent]), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action (None for an agent that is done)."""
+        c = self.combat
+        if c is None:
+            raise ResetNeeded("call reset() first")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._clear_rewards()
+        self._cumulative_rewards[agent] = 0.0
+        act = self.codec.decode(action)
+        if not c.is_legal(act):
+            if self.illegal_action == "penalize":
+                self.rewards[agent] = -float(self.illegal_penalty)
+                self._accumulate_rewards()
+                return
+            c.act(act)
+            raise IllegalActionError(f"action {action} is not legal")  # pragma: no cover
+        c.act(act)
+        self._sync()
+
+    def render(self) -> str | np.ndarray | None:
+        """Text or picture of the current state."""
+        if self.combat is None or self.render_mode is None:
+            return None
+        return render_ansi(self.combat) if self.render_mode == "ansi" else render_rgb(self.combat)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def aec_env(ruleset: str, encounter: Any = None, **kwargs: Any) -> TrpgArenaAEC:
+    """The PettingZoo AEC env of a rule system: ``aec_env("moonlit", encounter="moonlit/skirmish")``."""
+    return TrpgArenaAEC(ruleset, encounter=encounter, **kwargs)

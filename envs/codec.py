@@ -1,0 +1,124 @@
+"""Encounter-derived codecs between the engine and fixed-size spaces.
+
+Action space: ``Discrete(n)`` where index i is the i-th entry of the rule system's
+`action_catalogue(encounter)`, a fixed list of every action that can ever be legal in that encounter.
+
+Observation (float32, every value clipped to [-1, 1]), from the point of view of one side:
+
+=================  ======================================================================
+offset             content
+=================  ======================================================================
+0                  round / round cap proxy (round / 20, clipped)
+1                  1 if the decider is on the viewer's side
+2 ..               rule system's global features (`global_features` values)
+then, per slot     slot = `possible_ids(encounter)` order, `max_slots` slots of:
+                   present, is the decider, allied to the viewer, able, hp / max_hp,
+                   max_hp / 100, x / width, y / height, then the system's
+                   `combatant_features` values
+=================  ======================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from trpg_arena.rules import Action, Combat, EncounterBase, InvalidActionError, RuleSystem
+
+GENERIC_SLOT = 8
+GENERIC_GLOBAL = 2
+
+
+@dataclass
+class Codec:
+    """Action and observation layout of one encounter (built once and cached on the encounter)."""
+
+    system: RuleSystem
+    actions: list[Action]
+    index: dict[Action, int]
+    ids: list[str]
+    slot_of: dict[str, int]
+    width: float
+    height: float
+
+    @classmethod
+    def of(cls, system: RuleSystem, encounter: EncounterBase, width: int, height: int) -> Codec:
+        """The (cached) codec of an encounter."""
+        codec = encounter._cache.get("codec")
+        if codec is None:
+            actions = list(system.action_catalogue(encounter))
+            index = {a: i for i, a in enumerate(actions)}
+            if len(index) != len(actions):
+                raise ValueError(f"{system.info.id}: action catalogue has duplicates")
+            ids = system.possible_ids(encounter)[: system.max_slots(encounter)]
+            codec = cls(system, actions, index, ids, {c: i for i, c in enumerate(ids)},
+                        float(max(1, width - 1)), float(max(1, height - 1)))
+            encounter._cache["codec"] = codec
+        return codec
+
+    @property
+    def n_actions(self) -> int:
+        """Size of the Discrete action space."""
+        return len(self.actions)
+
+    @property
+    def obs_size(self) -> int:
+        """Length of the observation vector."""
+        s = self.system
+        return GENERIC_GLOBAL + s.global_features + len(self.ids) * (GENERIC_SLOT + s.combatant_features)
+
+    def decode(self, index: int) -> Action:
+        """Action for an index; out-of-range raises `InvalidActionError`."""
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            raise InvalidActionError(f"action must be an integer index, got {index!r}") from None
+        if not 0 <= i < len(self.actions):
+            raise InvalidActionError(f"action index {i} outside 0..{len(self.actions) - 1}")
+        return self.actions[i]
+
+    def encode(self, action: Action) -> int:
+        """Index of an action (it must be in the catalogue)."""
+        try:
+            return self.index[action]
+        except KeyError:
+            raise InvalidActionError(f"'{action.describe()}' is not in this encounter's action space") from None
+
+    def mask(self, combat: Combat) -> np.ndarray:
+        """int8 mask over the action space: 1 exactly for the legal actions of the current decider."""
+        m = np.zeros(len(self.actions), dtype=np.int8)
+        if not combat.over:
+            idx = [self.index[a] for a in combat.legal_actions()]
+            m[idx] = 1
+        return m
+
+    def observe(self, combat: Combat, side: str | None) -> np.ndarray:
+        """Observation vector for `side` (the decider's side when None)."""
+        s = self.system
+        decider = combat.decision.actor if combat.decision else None
+        views = combat.combatants
+        if side is None:
+            side = next((v.side for v in views if v.id == decider), views[0].side if views else "")
+        decider_side = next((v.side for v in views if v.id == decider), None)
+        head = [min(combat.round / 20.0, 1.0), 1.0 if decider_side == side else 0.0]
+        if s.global_features:
+            head.extend(s.observe_global(combat))
+        per = GENERIC_SLOT + s.combatant_features
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        out[: len(head)] = head
+        base = len(head)
+        pos_attr = combat.battlefield.graph.nodes
+        for v in views:
+            slot = self.slot_of.get(v.id)
+            if slot is None:
+                continue
+            o = base + slot * per
+            x, y = pos_attr[v.node]["pos"] if v.node is not None and v.node in pos_attr else (-1.0, -1.0)
+            out[o: o + GENERIC_SLOT] = (1.0, v.id == decider, v.side == side, v.able,
+                                        v.hp / v.max_hp if v.max_hp else 0.0, v.max_hp / 100.0,
+                                        x / self.width, y / self.height)
+            if s.combatant_features:
+                out[o + GENERIC_SLOT: o + per] = s.observe_combatant(combat, v.id)
+        np.clip(out, -1.0, 1.0, out=out)
+        return out

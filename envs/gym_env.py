@@ -1,0 +1,209 @@
+"""The Gymnasium environment shared by every rule system (one registered id per system)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from trpg_arena.envs.codec import Codec
+from trpg_arena.envs.render import render_ansi, render_rgb
+from trpg_arena.rules import (
+    Combat,
+    Dice,
+    EncounterBase,
+    IllegalActionError,
+    ResetNeeded,
+    get_ruleset,
+    load_encounter,
+)
+
+
+class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
+    """One side of a tabletop-RPG combat as a single-agent, action-masked Gymnasium environment.
+
+    ## Description
+    A combat of one rule system (``ruleset``) on one encounter. The learner plays every decision of
+    one side (its turns and, by default, its reactions: dodges, counters, opportunity attacks);
+    every other decision is answered by the ``opponent`` agent. Each ``step`` is one decision of
+    the learner.
+
+    ## Action Space
+    ``Discrete(n)``: index i is the i-th action of the rule system's action catalogue for this
+    encounter (verbs x targets x destinations x options, see `trpg_arena.envs.codec`). Only the
+    actions of the current decision point are legal: ``env.action_masks()`` (the sb3-contrib
+    convention) and ``info["action_mask"]`` give them exactly. A masked index raises
+    `IllegalActionError`, or with ``illegal_action="penalize"`` returns reward
+    ``-illegal_penalty`` and changes nothing.
+
+    ## Observation Space
+    ``Box(-1, 1, (k,), float32)``; layout in `trpg_arena.envs.codec`: round, whose decision,
+    the system's global features, then one slot per possible combatant with presence, decider,
+    allied, able, hp fraction, max hp, position and the system's per-combatant features
+    (conditions, resources, remaining action slots...).
+
+    ## Rewards
+    +1 when the learner's side wins, -1 when it loses, 0 for a draw, at the end. With
+    ``shaping > 0`` every step also gets ``shaping * (damage dealt - damage taken)`` as fractions of
+    the sides' total max HP.
+
+    ## Starting State
+    The encounter's setup (or its ``start`` section), with all randomness from the seed passed
+    to ``reset``; opponent decisions before the learner's first decision are played.
+
+    ## Episode End
+    Terminated when the combat ends (a side wins, or a draw at the round cap). Truncated never:
+    every rule system has a round cap.
+
+    ## Arguments
+    ``ruleset`` (set by the registered id), ``encounter`` (path, built-in name such as
+    ``"moonlit/skirmish"``, dict or loaded encounter; default ``"<ruleset>/skirmish"``), ``side``
+    (default the first side), ``opponent`` (agent name such as ``"random"`` / ``"scripted"`` or an
+    agent object), ``render_mode`` (``"ansi"`` or ``"rgb_array"``), ``illegal_action``
+    (``"raise"`` or ``"penalize"``), ``illegal_penalty``, ``shaping``.
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(self, ruleset: str, encounter: Any = None, side: str | None = None, opponent: Any = "random",
+                 render_mode: str | None = None, illegal_action: str = "raise", illegal_penalty: float = 0.1,
+                 shaping: float = 0.0) -> None:
+        self.system = get_ruleset(ruleset)
+        self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
+        if self.encounter.ruleset != ruleset:
+            raise ValueError(f"encounter is for '{self.encounter.ruleset}', this env plays '{ruleset}'")
+        sides = self.encounter.sides()
+        self.side = side if side is not None else sides[0]
+        if self.side not in sides:
+            raise ValueError(f"no side '{self.side}' in the encounter (sides: {', '.join(sides)})")
+        if illegal_action not in ("raise", "penalize"):
+            raise ValueError("illegal_action must be 'raise' or 'penalize'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self.shaping = shaping
+        self._opponent_spec = opponent
+        self.opponent: Any = None
+        probe = Combat(self.encounter, seed=0)
+        self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
+                              probe.battlefield.height or 1)
+        self.action_space = spaces.Discrete(self.codec.n_actions)
+        self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
+        self.combat: Combat | None = None
+        self._side_of: dict[str, str] = {}
+        self._hp_cache: tuple[int, int] = (0, 0)
+        self._max_hp: tuple[int, int] = (1, 1)
+
+    # --- helpers --------------------------------------------------------------------------------
+    def _make_opponent(self) -> Any:
+        from trpg_arena.agents import make_agent
+
+        seed = int(self.np_random.integers(2**31))
+        if isinstance(self._opponent_spec, str):
+            return make_agent(self._opponent_spec, self.system.info.id, seed=seed)
+        agent = self._opponent_spec
+        if hasattr(agent, "rng"):
+            agent.rng = np.random.default_rng(seed)
+        return agent
+
+    def _decider_side(self) -> str | None:
+        c = self.combat
+        assert c is not None
+        d = c.decision
+        if d is None:
+            return None
+        side = self._side_of.get(d.actor)
+        if side is None:
+            self._side_of = {v.id: v.side for v in c.combatants}
+            side = self._side_of[d.actor]
+        return side
+
+    def _run_opponents(self) -> None:
+        c = self.combat
+        assert c is not None
+        while not c.over and self._decider_side() != self.side:
+            c.act(self.opponent.act(c))
+
+    def _hp_totals(self) -> tuple[int, int]:
+        own = other = 0
+        for v in self.combat.combatants:  # type: ignore[union-attr]
+            if v.side == self.side:
+                own += max(0, v.hp)
+            else:
+                other += max(0, v.hp)
+        return own, other
+
+    def _obs(self) -> np.ndarray:
+        assert self.combat is not None
+        return self.codec.observe(self.combat, self.side)
+
+    def _info(self) -> dict[str, Any]:
+        c = self.combat
+        assert c is not None
+        return {"action_mask": self.codec.mask(c), "decision": c.decision.kind if c.decision else None,
+                "actor": c.decision.actor if c.decision else None, "result": c.result, "round": c.round}
+
+    # --- Gymnasium API ----------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new combat; all randomness flows from ``self.np_random``."""
+        super().reset(seed=seed)
+        self.opponent = self._make_opponent()
+        self.combat = Combat(self.encounter, dice=Dice(self.np_random))
+        self._side_of = {v.id: v.side for v in self.combat.combatants}
+        self._run_opponents()
+        if self.shaping:
+            self._hp_cache = self._hp_totals()
+            totals = [0, 0]
+            for v in self.combat.combatants:
+                totals[0 if v.side == self.side else 1] += v.max_hp
+            self._max_hp = (max(1, totals[0]), max(1, totals[1]))
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play one decision of the learner, then every opponent decision up to the learner's next one."""
+        c = self.combat
+        if c is None or c.over:
+            raise ResetNeeded("call reset() before step() (the episode has ended or never started)")
+        act = self.codec.decode(action)
+        if not c.is_legal(act):
+            if self.illegal_action == "penalize":
+                info = self._info()
+                info["illegal_action"] = True
+                return self._obs(), -float(self.illegal_penalty), False, False, info
+            c.act(act)  # raises IllegalActionError with the legal set in the message
+            raise IllegalActionError(f"action {action} is not legal")  # pragma: no cover
+        c.act(act)
+        self._run_opponents()
+        reward = 0.0
+        if self.shaping:
+            own, other = self._hp_totals()
+            dealt = (self._hp_cache[1] - other) / self._max_hp[1]
+            taken = (self._hp_cache[0] - own) / self._max_hp[0]
+            self._hp_cache = (own, other)
+            reward += self.shaping * (dealt - taken)
+        terminated = c.over
+        if terminated:
+            reward += 1.0 if c.result == self.side else (0.0 if c.result == "draw" else -1.0)
+        return self._obs(), float(reward), terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the legal actions (sb3-contrib's MaskablePPO convention)."""
+        if self.combat is None:
+            raise ResetNeeded("call reset() first")
+        return self.codec.mask(self.combat).astype(bool)
+
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        """Text (``ansi``) or a picture (``rgb_array``) of the current state."""
+        if self.combat is None or self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return render_ansi(self.combat)
+        return render_rgb(self.combat)

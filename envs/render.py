@@ -1,0 +1,98 @@
+"""Rendering any rule system's battlefield: a text map (``ansi``) and a picture (``rgb_array``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from trpg_arena.rules import Combat
+
+SIDE_COLOURS = [(52, 120, 246), (230, 70, 60), (60, 170, 90), (200, 150, 40)]
+TERRAIN_COLOURS = {"open": (235, 232, 222), "difficult": (196, 176, 132), "wall": (70, 70, 70),
+                   "obstacle": (120, 110, 100), "blocked": (70, 70, 70), "water": (140, 180, 220)}
+
+
+def _marks(combat: Combat) -> dict[object, list[str]]:
+    marks: dict[object, list[str]] = {}
+    sides = combat.sides
+    for v in combat.combatants:
+        if v.node is None:
+            continue
+        letter = v.id[0].upper() if sides.index(v.side) % 2 == 0 else v.id[0].lower()
+        marks.setdefault(v.node, []).append(letter if v.able else "x")
+    return marks
+
+
+def render_ansi(combat: Combat, last_events: int = 8) -> str:
+    """A text picture: the map (zones as rows, grids as characters), the roster and the latest events."""
+    bf = combat.battlefield
+    lines = [f"{combat.system.info.title} - {combat.encounter.encounter} - round {combat.round} ({combat.phase})"]
+    marks = _marks(combat)
+    if bf.kind == "zones":
+        for node in bf.graph.nodes:
+            names = [v.id for v in combat.combatants if v.node == node]
+            lines.append(f"  [{node:>8}] " + " ".join(names))
+    else:
+        for y in range(bf.height):
+            row = " " if bf.kind == "hex" and y % 2 else ""
+            for x in range(bf.width):
+                node = (x, y)
+                m = marks.get(node)
+                if m:
+                    row += m[0]
+                else:
+                    attrs = bf.graph.nodes[node]
+                    t = attrs.get("terrain", "open")
+                    row += {"open": ".", "difficult": ","}.get(t, "#")
+                row += " " if bf.kind == "hex" else ""
+            lines.append("  " + row)
+    for v in combat.combatants:
+        cond = f" [{', '.join(v.conditions)}]" if v.conditions else ""
+        lines.append(f"  {v.side}:{v.id:<14} hp {v.hp:>3}/{v.max_hp:<3} {v.status}{cond}")
+    if combat.over:
+        lines.append(f"  result: {combat.result}")
+    elif combat.decision is not None:
+        lines.append(f"  decision: {combat.decision.actor} ({combat.decision.kind})")
+    for ev in combat.log[-last_events:]:
+        lines.append(f"  > {ev.text}")
+    return "\n".join(lines) + "\n"
+
+
+def render_rgb(combat: Combat, cell: int = 32) -> np.ndarray:
+    """An RGB picture of the battlefield with each combatant as a disc in its side's colour and an hp bar."""
+    bf = combat.battlefield
+    nodes = bf.graph.nodes
+    xs = [nodes[n]["pos"][0] for n in nodes]
+    ys = [nodes[n]["pos"][1] for n in nodes]
+    w = int((max(xs) + 1.5) * cell) + 1
+    h = int((max(ys) + 1.5) * cell) + 1
+    if bf.kind == "zones":
+        h = 4 * cell
+    img = Image.new("RGB", (w, h), (250, 250, 250))
+    draw = ImageDraw.Draw(img)
+    for n in nodes:
+        x, y = nodes[n]["pos"]
+        colour = TERRAIN_COLOURS.get(nodes[n].get("terrain", "open"), (150, 150, 150))
+        if nodes[n].get("impassable"):
+            colour = TERRAIN_COLOURS["wall"]
+        if bf.kind == "zones":
+            draw.rectangle([x * cell + 2, 2, (x + 1) * cell - 2, h - 3], fill=colour, outline=(90, 90, 90))
+        else:
+            draw.rectangle([x * cell, y * cell, (x + 1) * cell - 1, (y + 1) * cell - 1], fill=colour,
+                           outline=(200, 200, 200))
+    sides = combat.sides
+    stacked: dict[object, int] = {}
+    for v in combat.combatants:
+        if v.node is None or v.node not in nodes:
+            continue
+        x, y = nodes[v.node]["pos"]
+        k = stacked.get(v.node, 0)
+        stacked[v.node] = k + 1
+        cx = x * cell + cell // 2
+        cy = (y * cell + cell // 2) if bf.kind != "zones" else (8 + k * 10)
+        r = cell // 3 if bf.kind != "zones" else 4
+        colour = SIDE_COLOURS[sides.index(v.side) % len(SIDE_COLOURS)] if v.able else (110, 110, 110)
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour, outline=(0, 0, 0))
+        frac = max(0.0, min(1.0, v.hp / v.max_hp if v.max_hp else 0.0))
+        draw.rectangle([cx - r, cy + r + 1, cx - r + int(2 * r * frac), cy + r + 2], fill=(40, 180, 40))
+    return np.asarray(img, dtype=np.uint8)

@@ -1,0 +1,201 @@
+"""The ``trpg-arena`` command: play, autopilot, demo, validate, evaluate, train, bench, list."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from trpg_arena.rules import RULESETS, TrpgArenaError, builtin_encounters, load_encounter
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Tabletop-RPG combat engines, environments and agents.")
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+EVENT_STYLE = {"decision": "bold", "auto_decision": "dim", "roll": "cyan", "damage_applied": "red",
+               "combat_end": "bold green", "round_start": "bold magenta"}
+
+
+def _agents_option(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _print_events(events: list, quiet_rolls: bool = False) -> None:
+    for ev in events:
+        if quiet_rolls and ev.kind == "roll":
+            continue
+        style = EVENT_STYLE.get(ev.kind, "")
+        rule = f" [dim]({ev.rule})[/dim]" if ev.rule else ""
+        text = ev.text.replace("[", "\\[")
+        console.print(f"[{style}]r{ev.round} {text}[/{style}]{rule}" if style else f"r{ev.round} {text}{rule}")
+
+
+@app.command("list")
+def list_cmd() -> None:
+    """List rule systems, their built-in encounters, Gymnasium ids and agents."""
+    from trpg_arena.agents import agent_names
+
+    table = Table(title="trpg-arena rule systems")
+    for col in ("id", "title", "board", "dice", "gymnasium id", "encounters", "agents"):
+        table.add_column(col)
+    for rid in RULESETS:
+        s = RULESETS[rid]
+        table.add_row(rid, s.info.title, s.info.board, s.info.dice, s.info.env_id,
+                      ", ".join(builtin_encounters(s)), ", ".join(agent_names(rid)))
+    console.print(table)
+
+
+@app.command()
+def play(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name, e.g. moonlit/skirmish")],
+         agents: Annotated[str, typer.Option(help="agent names, one per side in side order")] = "scripted,random",
+         seed: Annotated[int, typer.Option(help="seed of the combat's dice")] = 0,
+         quiet: Annotated[bool, typer.Option(help="print only the result")] = False,
+         log: Annotated[Path | None, typer.Option(help="write the event log as JSON lines")] = None) -> None:
+    """Run a whole combat headless and print the narrated event log and the result."""
+    from trpg_arena.experiments.runner import play_game
+
+    combat, res = play_game(encounter, _agents_option(agents), seed)
+    if not quiet:
+        _print_events(combat.log)
+    if log:
+        log.write_text("".join(e.json_line() + "\n" for e in combat.log), encoding="utf-8")
+    console.print(f"[bold]result:[/bold] {res.result} ({res.termination}) after {res.rounds} rounds, "
+                  f"{res.decisions} decisions; agents {res.agents}")
+
+
+@app.command()
+def demo(ruleset: Annotated[str, typer.Option(help="rule system to demonstrate")] = "moonlit",
+         seed: Annotated[int, typer.Option()] = 1,
+         agents: Annotated[str, typer.Option(help="agents per side")] = "scripted,scripted") -> None:
+    """Autopilot a built-in skirmish: every decision taken by agents, every roll shown."""
+    if ruleset not in RULESETS:
+        raise typer.BadParameter(f"unknown rule system '{ruleset}' (known: {', '.join(RULESETS)})")
+    from trpg_arena.envs.render import render_ansi
+    from trpg_arena.experiments.runner import play_game
+
+    name = f"{ruleset}/skirmish"
+    enc = load_encounter(name)
+    console.rule(f"[bold]{RULESETS[ruleset].info.title}[/bold]: {enc.encounter} (seed {seed})")
+    combat, res = play_game(enc, _agents_option(agents), seed)
+    _print_events(combat.log)
+    console.print(render_ansi(combat, last_events=0))
+    console.rule(f"result: {res.result} ({res.termination}) in {res.rounds} rounds")
+
+
+@app.command()
+def validate(files: Annotated[list[str], typer.Argument(help="encounter files (or built-in names)")]) -> None:
+    """Check encounter files; exit 1 with a located message for the first bad one."""
+    bad = 0
+    for f in files:
+        try:
+            enc = load_encounter(f)
+        except TrpgArenaError as e:
+            err.print(f"[red]invalid[/red] {e}")
+            bad += 1
+            continue
+        console.print(f"[green]ok[/green] {f}: {enc.ruleset} encounter '{enc.encounter}', "
+                      f"{len(enc.combatants)} combatants, sides {', '.join(enc.sides())}")
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command()
+def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
+             agents: Annotated[str, typer.Option(help="two agent names: A,B")] = "scripted,random",
+             games: Annotated[int, typer.Option(help="number of games")] = 200,
+             seed: Annotated[int, typer.Option(help="first seed")] = 0,
+             swap: Annotated[bool, typer.Option(help="swap sides every other game")] = True,
+             out: Annotated[Path, typer.Option(help="folder for results.json, games.csv, winrate.png")] = Path(
+                 "runs/evaluate")) -> None:
+    """Win rate of agent A against agent B over many seeded games, as files plus a plot."""
+    from trpg_arena.experiments.evaluate import run_evaluation
+
+    summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, console)
+    console.print_json(json.dumps(summary))
+
+
+@app.command()
+def autopilot(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
+              npc: Annotated[str, typer.Option(help="agent that plays the NPCs")] = "scripted",
+              pc: Annotated[str, typer.Option(help="'human' to type PC decisions, or an agent name")] = "human",
+              seed: Annotated[int, typer.Option()] = 0,
+              save: Annotated[Path, typer.Option(help="save file, written after every decision")] = Path(
+                  "autopilot-save.json"),
+              resume: Annotated[bool, typer.Option(help="continue from the save file")] = False) -> None:
+    """GM autopilot: you enter the PCs' decisions, an agent runs every NPC turn; every roll is shown."""
+    from trpg_arena.experiments.autopilot import run_autopilot
+
+    run_autopilot(encounter, npc, pc, seed, save, resume, console)
+
+
+@app.command()
+def train(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")] = "moonlit/duel",
+          steps: Annotated[int, typer.Option(help="environment steps")] = 20_000,
+          opponent: Annotated[str, typer.Option(help="opponent agent")] = "random",
+          side: Annotated[str | None, typer.Option(help="learner's side (default first)")] = None,
+          seed: Annotated[int, typer.Option()] = 0,
+          out: Annotated[Path, typer.Option(help="output folder")] = Path("runs/train")) -> None:
+    """Train MaskablePPO (sb3-contrib) on an encounter; writes the model, a learning curve CSV and plot."""
+    from trpg_arena.experiments.train import TrainArgs, run_training
+
+    summary = run_training(TrainArgs(encounter=encounter, steps=steps, opponent=opponent, side=side, seed=seed,
+                                     out=out), console)
+    console.print_json(json.dumps(summary))
+
+
+@app.command()
+def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")] = 2.0,
+          systems: Annotated[str | None, typer.Option(help="comma-separated rule systems (default all)")] = None,
+          out: Annotated[Path, typer.Option(help="JSON results file")] = Path("runs/bench.json")) -> None:
+    """Decisions per second of random and scripted play for every system, engine-level and through the env."""
+    from rich.progress import Progress
+
+    from trpg_arena.experiments.bench import bench_connect_four, bench_engine, bench_env, bench_targets
+
+    targets = bench_targets(_agents_option(systems) if systems else None)
+    jobs = [("baseline", None, None)] + [(t, "engine", a) for t in targets for a in ("random", "scripted")] + \
+        [(t, "env", "random") for t in targets]
+    rows = []
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=len(jobs))
+        for target, mode, agent in jobs:
+            progress.update(task, description=f"{target} {mode or ''} {agent or ''}")
+            if mode is None:
+                rows.append(bench_connect_four(seconds))
+            elif mode == "engine":
+                rows.append(bench_engine(target, agent, seconds))
+            else:
+                rows.append(bench_env(target, seconds))
+            progress.advance(task)
+    base = rows[0].per_second
+    table = Table(title=f"decisions per second ({seconds:.1f} s each)")
+    for col in ("target", "mode", "agent", "decisions/s", "x connect_four"):
+        table.add_column(col, justify="right" if col in ("decisions/s", "x connect_four") else "left")
+    for r in rows:
+        table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.per_second / base:.2f}")
+    console.print(table)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"seconds": seconds, "rows": [r.to_json() for r in rows]}, indent=2), encoding="utf-8")
+    console.print(f"written {out}")
+
+
+def main() -> None:
+    """Entry point: user errors become one red line and exit status 2, never a traceback."""
+    try:
+        app()
+    except TrpgArenaError as e:
+        err.print(f"[red]error:[/red] {e}")
+        sys.exit(2)
+    except ValueError as e:
+        err.print(f"[red]error:[/red] {e}")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

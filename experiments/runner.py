@@ -1,0 +1,51 @@
+"""Running whole combats headless: agents per side, seeds, results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trpg_arena.agents import Agent, make_agent
+from trpg_arena.rules import Combat, EncounterBase, load_encounter
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished combat."""
+
+    encounter: str
+    seed: int
+    agents: dict[str, str]  # side -> agent name
+    result: str  # winning side or "draw"
+    termination: str
+    rounds: int
+    decisions: int
+
+
+def agents_for(encounter: EncounterBase, names: Sequence[str], seed: int) -> dict[str, Agent]:
+    """One agent per side, in the encounter's side order (a single name is used for every side)."""
+    sides = encounter.sides()
+    names = list(names) if len(names) > 1 else list(names) * len(sides)
+    if len(names) != len(sides):
+        raise ValueError(f"--agents needs one name per side ({len(sides)}: {', '.join(sides)}), got {len(names)}")
+    return {side: make_agent(n, encounter.ruleset, seed=seed * 7919 + i)
+            for i, (side, n) in enumerate(zip(sides, names))}
+
+
+def play_game(encounter: Any, names: Sequence[str], seed: int, swap: bool = False) -> tuple[Combat, GameResult]:
+    """Play one combat to the end; `swap` gives the first agent name to the second side."""
+    enc = load_encounter(encounter)
+    names = list(names)
+    if swap:
+        names = names[::-1]
+    agents = agents_for(enc, names, seed)
+    combat = Combat(enc, seed=seed)
+    before = len(combat.log)
+    combat.play(agents)
+    decisions = sum(1 for e in combat.log[before:] if e.kind in ("decision", "auto_decision"))
+    sides = enc.sides()
+    out = combat.outcome
+    assert out is not None
+    by_side = dict(zip(sides, names if len(names) > 1 else names * len(sides)))
+    return combat, GameResult(enc.encounter, seed, by_side, out.result, out.termination.value, out.rounds, decisions)

@@ -1,0 +1,54 @@
+"""Record golden playthroughs: ``make golden`` (or ``python -m tests.golden.record [ruleset ...]``).
+
+Re-record only when a rule deliberately changes, and bump that system's ``env_version`` in its
+`RuleSystemInfo` in the same commit. Each file is one combat: a header line (encounter, seed,
+agents, env version) and then every event as a canonical JSON line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from trpg_arena.agents import agent_names
+from trpg_arena.experiments.runner import play_game
+from trpg_arena.rules import RULESETS, builtin_encounters
+
+HERE = Path(__file__).parent
+
+
+def plays(rid: str) -> list[tuple[str, int, list[str]]]:
+    """The recorded combats of a rule system: (encounter, seed, agents)."""
+    names = builtin_encounters(RULESETS[rid])
+    smart = "scripted" if "scripted" in agent_names(rid) else "random"
+    out = [(f"{rid}/duel", 1, ["random", "random"]), (f"{rid}/skirmish", 2, [smart, "random"]),
+           (f"{rid}/skirmish", 3, ["random", smart])]
+    return [p for p in out if p[0] in names]
+
+
+def path_for(encounter: str, seed: int, agents: list[str]) -> Path:
+    """Where a golden file lives."""
+    rid, name = encounter.split("/")
+    return HERE / rid / f"{name}-seed{seed}-{'-'.join(agents)}.jsonl"
+
+
+def record(rid: str) -> list[Path]:
+    """Record every golden file of a rule system."""
+    written = []
+    for encounter, seed, agents in plays(rid):
+        combat, _ = play_game(encounter, agents, seed)
+        header = {"encounter": encounter, "seed": seed, "agents": agents,
+                  "env_version": RULESETS[rid].info.env_version, "result": combat.result}
+        p = path_for(encounter, seed, agents)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps(header, sort_keys=True) + "\n" + "".join(e.json_line() + "\n" for e in combat.log),
+                     encoding="utf-8")
+        written.append(p)
+    return written
+
+
+if __name__ == "__main__":
+    for rid in sys.argv[1:] or list(RULESETS):
+        for p in record(rid):
+            print(f"recorded {p.relative_to(HERE.parent.parent)}")
