@@ -1,0 +1,504 @@
+"""The attack procedure (MOON-8): declaration, standby step, hit check, reactions, hit decision, pre-damage window.
+
+Damage and the counter exchange live in damage.py. The attack in progress is the `AttackFrame` in
+``state.atk``; its ``stage`` says where it stands, so it snapshots and resumes at any decision point.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.moonlit.data import SKILLS, Skill
+from trpg_arena.rules.moonlit.fighters import (
+    ABLE,
+    active_wins,
+    ap_drop,
+    check_mods,
+    hit_effects,
+    lose_hp,
+    priority_key,
+    roll_check,
+    set_state,
+    st_of,
+    tb,
+)
+from trpg_arena.rules.moonlit.skills import count_use, opposing_able, reaches, usable
+from trpg_arena.rules.moonlit.state import AttackFrame, Check, Fighter, MoonState, PendingAttack
+from trpg_arena.rules.moonlit.tables import Table
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+NONE_OFFENSE = Action("offense", None, None, "none")
+NONE_LIMIT = Action("limit_break", None, None, "none")
+TARGET_DONE = Action("target_done")
+DODGE_NONE = Action("dodge", None, None, "none")
+COUNTER = Action("counter")
+COVER = Action("cover")
+DECLINE = Action("decline")
+
+
+# --- legality helpers -------------------------------------------------------------------------------
+def legal_targets(st: MoonState, t: Table, f: Fighter, sk: Skill) -> list[Fighter]:
+    """Able opposing combatants within the skill's reach (MOON-3.4-3.6, 8.4)."""
+    side = t.stats[f.id].side
+    return [g for g in opposing_able(st, t, side) if reaches(t, sk, f.zone, g.zone)]
+
+
+def target_zones(st: MoonState, t: Table, f: Fighter, sk: Skill) -> list[str]:
+    """Zones a zone attack may choose: within reach with at least one able opposing combatant (MOON-3.6)."""
+    if sk.scope == "global":
+        return []
+    zones: list[str] = []
+    for g in legal_targets(st, t, f, sk):
+        z = g.zone
+        if z is not None and z not in zones and (sk.scope == "zone_any" or z == f.zone):
+            zones.append(z)
+    from trpg_arena.rules.moonlit.data import ZONE_INDEX
+
+    return sorted(zones, key=ZONE_INDEX.__getitem__)
+
+
+def can_attack_with(st: MoonState, t: Table, f: Fighter, sk: Skill) -> bool:
+    """MOON-8.2: usable, affordable and with at least one legal target."""
+    if not usable(f, sk) or sk.tp > f.tp:
+        return False
+    if sk.scope in ("zone_own", "zone_any"):
+        return bool(target_zones(st, t, f, sk))
+    return bool(legal_targets(st, t, f, sk))
+
+
+def offense_ok(f: Fighter, atk: Skill, off: Skill, tp_so_far: int) -> bool:
+    """MOON-8.3: usable, compatible, and the running TP total stays within TP."""
+    if atk.type not in off.compat or (off.single_only and atk.scope != "single"):
+        return False
+    return usable(f, off) and tp_so_far + off.tp <= f.tp
+
+
+def decl_tp(decl: PendingAttack) -> int:
+    """TP of every skill declared so far."""
+    return SKILLS[decl.skill].tp + sum(SKILLS[o].tp for o in decl.offense)
+
+
+def counter_ok(st: MoonState, t: Table, tgt: Fighter, x: Fighter) -> bool:
+    """MOON-10.1: standby, pending skill usable now (ignoring TP and uses), attacker a legal target for it."""
+    if tgt.state != "standby" or tgt.pending is None:
+        return False
+    sk = SKILLS[tgt.pending.skill]
+    if not usable(tgt, sk, ignore_uses=True):
+        return False
+    return t.stats[x.id].side != t.stats[tgt.id].side and reaches(t, sk, tgt.zone, x.zone)
+
+
+# --- declaration ---------------------------------------------------------------------------------------
+def begin(c: Combat, f: Fighter, skill: str) -> None:
+    """Main action `attack`: open the declaration (MOON-6.7, 8.2)."""
+    st = st_of(c)
+    st.atk = AttackFrame(attacker=f.id, decl=PendingAttack(skill=skill))
+    st.step = "attack"
+
+
+def legal(c: Combat) -> list[Action]:
+    """Legal actions at the open attack decision point."""
+    st = st_of(c)
+    t = tb(c)
+    a = st.atk
+    assert a is not None
+    x = st.fighters[a.attacker]
+    atk_sk = SKILLS[a.decl.skill]
+    stage = a.stage
+    if stage == "offense":
+        so_far = atk_sk.tp
+        return [NONE_OFFENSE] + [Action("offense", None, None, o.id) for o in t.stats[x.id].cat("offense")
+                                 if offense_ok(x, atk_sk, o, so_far)]
+    if stage == "limit":
+        out = [NONE_LIMIT]
+        if x.hp > 30:  # MOON-14.10
+            so_far = decl_tp(a.decl)
+            out += [Action("limit_break", None, None, o.id) for o in t.stats[x.id].cat("offense")
+                    if o.id not in a.decl.offense and offense_ok(x, atk_sk, o, so_far)]
+        return out
+    if stage == "target":
+        if atk_sk.scope == "single":
+            out = [Action("target", g.id) for g in legal_targets(st, t, x, atk_sk) if g.id not in a.decl.targets]
+            if a.decl.targets:
+                out.append(TARGET_DONE)
+            return out
+        return [Action("target", z) for z in target_zones(st, t, x, atk_sk)]
+    if stage == "react":
+        tgt = st.fighters[a.decl.targets[a.ti]]
+        hit = a.hit
+        assert hit is not None
+        if hit.fumble:
+            return [DODGE_NONE, COUNTER]
+        out = [DODGE_NONE] + [Action("dodge", None, None, d.id) for d in t.stats[tgt.id].cat("defense")
+                              if usable(tgt, d) and d.tp <= tgt.tp]
+        if counter_ok(st, t, tgt, x):
+            out.append(COUNTER)
+        return out
+    if stage == "cover":
+        return [COVER, DECLINE]
+    if stage == "interrupt":
+        return interrupt_options(c, st.fighters[st.decision.actor]) + [DECLINE] if st.decision else [DECLINE]
+    raise RuntimeError(f"no decision at attack stage {stage}")
+
+
+def apply(c: Combat, act: Action) -> None:
+    """Apply an attack decision."""
+    st = st_of(c)
+    a = st.atk
+    assert a is not None
+    x = st.fighters[a.attacker]
+    atk_sk = SKILLS[a.decl.skill]
+    stage = a.stage
+    if stage == "offense":
+        if act.option == "none":
+            a.stage = "target"
+        else:
+            a.decl.offense.append(str(act.option))  # MOON-8.3
+            a.stage = "limit"
+    elif stage == "limit":
+        if act.option != "none":
+            a.decl.offense.append(str(act.option))  # MOON-14.10
+            a.decl.limit_break = True
+        a.stage = "target"
+    elif stage == "target":
+        if act.verb == "target_done":
+            declare(c, st, a, x)
+        elif atk_sk.scope == "single":
+            a.decl.targets.append(str(act.target))
+            extra = sum(SKILLS[o].extra_targets for o in a.decl.offense)
+            if len(a.decl.targets) >= 1 + extra or not any(
+                    g.id not in a.decl.targets for g in legal_targets(st, tb(c), x, atk_sk)):
+                declare(c, st, a, x)
+        else:
+            a.decl.zone = str(act.target)
+            declare(c, st, a, x)
+    elif stage == "react":
+        react(c, st, a, x, act)
+    elif stage == "cover":
+        tgt_id = a.hits[a.ti]
+        d = st.decision
+        assert d is not None
+        g = st.fighters[d.actor]
+        if act.verb == "cover":
+            a.cover[tgt_id] = g.id
+            c.emit("cover", f"{g.id} covers {tgt_id} (10 AP)", actor=g.id, rule="MOON-14.1", coverer=g.id,
+                   covered=tgt_id, ap=10)
+            ap_drop(c, g, 10, "cover")  # MOON-14.1 / 2.7
+            a.ti += 1
+            a.offered = []
+        else:
+            a.offered.append(g.id)
+    elif stage == "interrupt":
+        d = st.decision
+        assert d is not None
+        g = st.fighters[d.actor]
+        a.offered.append(g.id)
+        if act.verb == "interrupt":
+            sk = SKILLS[str(act.option)]
+            g.tp -= sk.tp
+            count_use(g, sk.id)
+            c.emit("skill_used", f"{g.id} uses {sk.id} on {act.target}", actor=g.id, rule="MOON-15.5", user=g.id,
+                   id=sk.id, target=act.target, costs={"tp": sk.tp})
+            # MOON-14.2: keyed by (skill, receiver); a second seal on the same receiver replaces the first.
+            a.reductions.setdefault(str(act.target), {})[sk.id] = sk.reduction_mod
+    st.decision = None
+
+
+def declare(c: Combat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
+    """MOON-8.4 costs, then the standby step (MOON-8.5)."""
+    d = a.decl
+    tp = decl_tp(d)
+    x.tp -= tp
+    for sid in [d.skill] + d.offense:
+        count_use(x, sid)
+    c.emit("attack_declared", f"{x.id} attacks with {'+'.join([d.skill] + d.offense)} -> "
+           f"{', '.join(d.targets) or d.zone or 'everyone'}" + (" (limit break)" if d.limit_break else ""),
+           actor=x.id, rule="MOON-8.4", attacker=x.id, skills=[d.skill] + d.offense,
+           targets=list(d.targets) if d.targets else d.zone, limit_break=d.limit_break, tp=tp)
+    if d.limit_break:
+        lose_hp(c, x, 30, "limit_break", actual=False)  # MOON-14.10: not actual damage
+    delay = sum(SKILLS[s].delay for s in [d.skill] + d.offense)
+    if delay > 0:
+        x.ap -= delay  # MOON-8.5
+        x.pending = d
+        set_state(c, x, "standby", "standby step", "MOON-8.5")
+        c.emit("standby_entered", f"{x.id} charges (AP -{delay} -> {x.ap})", actor=x.id, rule="MOON-8.5",
+               combatant=x.id, ap=x.ap, delay=delay)
+        st.atk = None
+        st.step = "decide"
+        return
+    a.stage = "hit"
+
+
+def continue_standby(c: Combat, x: Fighter) -> None:
+    """MOON-8.6: a selected standby combatant resumes its pending attack at the hit check."""
+    st = st_of(c)
+    d = x.pending
+    x.pending = None
+    st.step = "attack"
+    if d is None:
+        st.atk = AttackFrame(attacker=x.id, decl=PendingAttack(skill=""), stage="fizzle", continuation=True)
+        return
+    st.atk = AttackFrame(attacker=x.id, decl=d, stage="hit", continuation=True)
+
+
+def current_targets(st: MoonState, t: Table, x: Fighter, d: PendingAttack) -> list[str]:
+    """Targets at the hit check (MOON-3.6, 8.6): re-validated chosen targets, or the zone's / everyone now."""
+    sk = SKILLS[d.skill]
+    side = t.stats[x.id].side
+    fs = st.fighters
+    if sk.scope == "single":
+        return [i for i in d.targets if fs[i].state in ABLE and t.stats[i].side != side
+                and reaches(t, sk, x.zone, fs[i].zone)]
+    out = []
+    allies = t.opts.moon_zone_attack_hits_allies
+    zone = d.zone if sk.scope == "zone_any" else x.zone
+    for i in st.order:
+        g = fs[i]
+        if g.state not in ABLE or i == x.id:
+            continue
+        if sk.scope != "global":
+            if g.zone != zone or not reaches(t, sk, x.zone, zone):
+                continue
+            if t.stats[i].side == side and not allies:
+                continue
+        elif t.stats[i].side == side:
+            continue
+        out.append(i)
+    return out
+
+
+def run(c: Combat) -> bool:
+    """Advance the attack until a decision point (True) or its end (False: back to the decision phase)."""
+    from trpg_arena.rules.moonlit.damage import resolve_damage
+
+    st = st_of(c)
+    t = tb(c)
+    a = st.atk
+    assert a is not None
+    x = st.fighters[a.attacker]
+    while True:
+        stage = a.stage
+        if stage in ("offense", "limit", "target"):
+            sk = SKILLS[a.decl.skill]
+            if stage == "target" and sk.scope == "global":
+                declare(c, st, a, x)
+                if st.atk is None:
+                    return False
+                continue
+            return _open(st, x.id, {"offense": "offense", "limit": "limit_break", "target": "target"}[stage])
+        if stage == "fizzle":
+            _fizzle(c, st, x)
+            return False
+        if stage == "hit":
+            sk = SKILLS[a.decl.skill]
+            if a.continuation and not usable(x, sk, ignore_uses=True):
+                _fizzle(c, st, x)
+                return False
+            a.decl.targets = current_targets(st, t, x, a.decl)
+            if not a.decl.targets:
+                _fizzle(c, st, x)
+                return False
+            mods = list(check_mods(x, passive=False))
+            off_mod = sum(SKILLS[o].hit_mod for o in a.decl.offense)
+            if off_mod:
+                mods.append(("offense", off_mod))
+            w = t.stats[x.id].weapon
+            if w is not None and w.type == sk.type and w.hit_mod:
+                mods.append((w.id, w.hit_mod))  # MOON-15.8
+            mods.extend(hit_effects(x))
+            a.hit = roll_check(c, x.id, f"hit check ({sk.id})", t.stats[x.id].stat(str(sk.type)), mods, "MOON-8.7")
+            a.stage = "react"
+            a.ti = 0
+            continue
+        if stage == "react":
+            hit = a.hit
+            assert hit is not None
+            while a.ti < len(a.decl.targets):
+                tgt = st.fighters[a.decl.targets[a.ti]]
+                if hit.fumble and not counter_ok(st, t, tgt, x):
+                    a.reaction[tgt.id] = "miss"  # MOON-8.7: a fumble misses everyone, no decision
+                    a.ti += 1
+                    continue
+                return _open(st, tgt.id, "reaction")
+            _decide_hits(c, st, a, x)
+            a.stage = "cover"
+            a.ti = 0
+            a.offered = []
+            continue
+        if stage == "cover":
+            while a.ti < len(a.hits):
+                h = st.fighters[a.hits[a.ti]]
+                nxt = _next_coverer(st, t, a, x, h)
+                if nxt is None:
+                    a.ti += 1
+                    a.offered = []
+                    continue
+                return _open(st, nxt.id, "cover")
+            a.stage = "interrupt"
+            a.offered = []
+            continue
+        if stage == "interrupt":
+            nxt = _next_interrupter(c, st, t, a) if a.hits else None
+            if nxt is not None:
+                return _open(st, nxt.id, "interrupt")
+            a.stage = "damage"
+            continue
+        if stage == "damage":
+            resolve_damage(c, st, t, a, x)
+            return False
+        raise RuntimeError(f"unknown attack stage {stage}")
+
+
+def _open(st: MoonState, actor: str, kind: str) -> bool:
+    st.decision = Decision(actor, kind, kind)
+    return True
+
+
+def _fizzle(c: Combat, st: MoonState, x: Fighter) -> None:
+    c.emit("attack_fizzled", f"{x.id}'s charged attack fizzles", actor=x.id, rule="MOON-8.6", combatant=x.id)
+    x.pending = None
+    st.atk = None
+    if x.state in ABLE:
+        set_state(c, x, "acted", "attack fizzled", "MOON-8.6")
+    st.step = "decide"
+
+
+def react(c: Combat, st: MoonState, a: AttackFrame, x: Fighter, act: Action) -> None:
+    """A target's reaction (MOON-8.8, 8.9, 10.1) and its check."""
+    t = tb(c)
+    tgt = st.fighters[a.decl.targets[a.ti]]
+    hit = a.hit
+    assert hit is not None
+    sk = SKILLS[a.decl.skill]
+    a.ti += 1
+    if act.verb == "counter":
+        # MOON-10.1: the pending attack is spent on the counter; T is "countering" until MOON-10.12.
+        tgt.countering = True
+        a.reaction[tgt.id] = "counter"
+        a.countered.append(tgt.id)
+        p = tgt.pending
+        assert p is not None
+        tsk = SKILLS[p.skill]
+        mods = list(check_mods(tgt, passive=False))
+        off_mod = sum(SKILLS[o].hit_mod for o in p.offense)
+        if off_mod:
+            mods.append(("offense", off_mod))
+        w = t.stats[tgt.id].weapon
+        if w is not None and w.type == tsk.type and w.hit_mod:
+            mods.append((w.id, w.hit_mod))
+        mods.extend(hit_effects(tgt))
+        a.checks[tgt.id] = roll_check(c, tgt.id, f"counter check ({tsk.id})", t.stats[tgt.id].stat(str(tsk.type)),
+                                      mods, "MOON-10.4")
+        return
+    skill = None if act.option == "none" else SKILLS[str(act.option)]
+    if skill is not None:
+        tgt.tp -= skill.tp  # MOON-8.9
+        count_use(tgt, skill.id)
+        a.dodge_skill[tgt.id] = skill.id
+        c.emit("skill_used", f"{tgt.id} uses {skill.id}", actor=tgt.id, rule="MOON-8.9", user=tgt.id, id=skill.id,
+               target=tgt.id, costs={"tp": skill.tp})
+        if skill.reduction_mod:
+            a.reductions.setdefault(tgt.id, {})[skill.id] = skill.reduction_mod
+    if hit.fumble:
+        a.reaction[tgt.id] = "miss"
+        return
+    if skill is not None and skill.auto_dodge:
+        a.reaction[tgt.id] = "auto"  # origin_stop: no dodge dice
+        return
+    a.reaction[tgt.id] = "dodge"
+    mods = list(check_mods(tgt, passive=True))
+    if skill is not None and skill.dodge_mod:
+        mods.append((skill.id, skill.dodge_mod))
+    a.checks[tgt.id] = roll_check(c, tgt.id, "dodge check", t.stats[tgt.id].stat(str(sk.type)), mods, "MOON-8.8")
+
+
+def _rank(ch: Check) -> int:
+    return 0 if ch.fumble else 2 if ch.crit else 1
+
+
+def _decide_hits(c: Combat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
+    """MOON-8.11 hit decisions and MOON-10.5 counter decisions, in target order."""
+    hit = a.hit
+    assert hit is not None
+    for tid in a.decl.targets:
+        r = a.reaction.get(tid, "miss")
+        if r == "counter":
+            ch = a.checks[tid]
+            rx, rt = _rank(hit), _rank(ch)
+            if rx != rt:
+                out = "attacker" if rx > rt else "counter"
+            elif rx == 1 and hit.total != ch.total:
+                out = "attacker" if hit.total > ch.total else "counter"
+            else:
+                out = "tie"
+            c.emit("counter_decided", f"{tid}'s counter vs {x.id}: " + {"attacker": f"{x.id} wins",
+                                                                        "counter": "counter succeeds",
+                                                                        "tie": "tie"}[out],
+                   actor=tid, rule="MOON-10.5", attacker=x.id, counterer=tid, outcome=out)
+            if out == "attacker":
+                a.hits.append(tid)  # MOON-10.6
+            elif out == "counter":
+                a.counters.append(tid)  # MOON-10.7
+            continue
+        is_hit = r == "dodge" and active_wins(hit, a.checks[tid])
+        c.emit("hit_decided", f"{x.id} {'hits' if is_hit else 'misses'} {tid}", actor=x.id, rule="MOON-8.11",
+               attacker=x.id, target=tid, hit=is_hit)
+        if is_hit:
+            a.hits.append(tid)
+
+
+def _next_coverer(st: MoonState, t: Table, a: AttackFrame, x: Fighter, h: Fighter) -> Fighter | None:
+    """MOON-14.1: the next eligible coverer of h not yet offered, in priority order."""
+    side = t.stats[h.id].side
+    taken = set(a.cover.values())
+    best = None
+    best_key = None
+    for n, i in enumerate(st.order):
+        g = st.fighters[i]
+        if (g.state not in ("not_acted", "standby") or i == h.id or i == x.id or g.zone != h.zone
+                or t.stats[i].side != side or i in a.decl.targets or i in taken or i in a.offered):
+            continue
+        k = priority_key(g, t.stats[i], n)
+        if best_key is None or k < best_key:
+            best, best_key = g, k
+    return best
+
+
+def receivers(a: AttackFrame) -> list[str]:
+    """Damage receivers of the normal path (coverers in place of the covered), target order."""
+    return [a.cover.get(h, h) for h in a.hits]
+
+
+def interrupt_options(c: Combat, g: Fighter) -> list[Action]:
+    """MOON-15.5: interrupt skills g could use now, on receivers of this attack in g's zone."""
+    st = st_of(c)
+    t = tb(c)
+    a = st.atk
+    assert a is not None
+    out: list[Action] = []
+    recv = [r for r in receivers(a) if st.fighters[r].zone == g.zone]
+    if not recv:
+        return out
+    for sk in t.stats[g.id].cat("interrupt"):
+        if sk.window == "pre_damage" and usable(g, sk) and sk.tp <= g.tp:
+            out.extend(Action("interrupt", r, None, sk.id) for r in recv)
+    return out
+
+
+def _next_interrupter(c: Combat, st: MoonState, t: Table, a: AttackFrame) -> Fighter | None:
+    best = None
+    best_key = None
+    for n, i in enumerate(st.order):
+        g = st.fighters[i]
+        if g.state not in ABLE or i in a.offered or not t.stats[i].cat("interrupt"):
+            continue
+        if not interrupt_options(c, g):
+            continue
+        k = priority_key(g, t.stats[i], n)
+        if best_key is None or k < best_key:
+            best, best_key = g, k
+    return best

@@ -1,0 +1,185 @@
+"""`MoonlitSystem`: the kernel hook contract, delegating to the rule modules (section 6 state machine)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from trpg_arena.rules.core.battlefield import Battlefield, zone_line
+from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
+from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.moonlit import attack, phases, turn
+from trpg_arena.rules.moonlit.catalogue import build_catalogue
+from trpg_arena.rules.moonlit.data import ZONES
+from trpg_arena.rules.moonlit.fighters import ABLE, remove_condition, st_of, tb
+from trpg_arena.rules.moonlit.model import MoonlitEncounter, MoonlitOptions
+from trpg_arena.rules.moonlit.observe import COMBATANT_FEATURES, GLOBAL_FEATURES, observe_combatant, observe_global
+from trpg_arena.rules.moonlit.setup_state import new_state
+from trpg_arena.rules.moonlit.state import MoonState
+from trpg_arena.rules.moonlit.tables import table_of
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from trpg_arena.rules.core.combat import Combat
+
+CLEAR_TRANCE = Action("clear_trance")
+
+
+def _main_dp(c: Combat) -> bool:
+    st = st_of(c)
+    st.decision = Decision(str(st.actor), "main", "main action")
+    return True
+
+
+def _purge_start(c: Combat) -> bool:
+    phases.start_queue(c, "purge")
+    return False
+
+
+def _end_skills_start(c: Combat) -> bool:
+    st_of(c).phase_used = []
+    phases.start_queue(c, "end_skills")
+    return False
+
+
+HANDLERS: dict[str, Callable[[Any], bool]] = {
+    "deploy": phases.queue_run,
+    "round_start": phases.round_start,
+    "entry": phases.entry,
+    "escape": phases.escape_start,
+    "escape_q": phases.queue_run,
+    "action_points": phases.action_points,
+    "purge_start": _purge_start,
+    "purge": phases.queue_run,
+    "setup_skills_start": phases.setup_skills_start,
+    "setup_skills": phases.queue_run,
+    "setup_done": phases.setup_done,
+    "decide": turn.decide,
+    "main": _main_dp,
+    "attack": attack.run,
+    "end": phases.end_phase,
+    "end_skills_start": _end_skills_start,
+    "end_skills": phases.queue_run,
+    "round_end": phases.round_end,
+}
+
+
+class MoonlitSystem(RuleSystem):
+    """Sen'ya Tsukihime-style 2D6 zone combat (spec: shared/spec/rulesets/moonlit.md)."""
+
+    state_type = MoonState
+    combatant_features = COMBATANT_FEATURES
+    global_features = GLOBAL_FEATURES
+
+    def __init__(self, data_dir: Path | None = None) -> None:
+        from pathlib import Path
+
+        self.info = RuleSystemInfo(id="moonlit", title="Moonlit (Sen'ya Tsukihime-style 2D6 zone combat)",
+                                   prefix="MOON", dice="2D6", board="zones", encounter=MoonlitEncounter,
+                                   options=MoonlitOptions, env_name="Moonlit", env_version=0,
+                                   data_dir=data_dir or Path(__file__).parent)
+
+    # --- setup --------------------------------------------------------------------------------------
+    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+        """The four zones in a line (section 5), each tagged with side and row."""
+        attrs = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
+        for zone, n in table_of(encounter).hazards:
+            attrs[zone]["hazard_n"] = n
+        return zone_line(ZONES, **attrs)
+
+    def new_state(self, combat: Combat) -> BaseState:
+        """Initial state from the encounter (and its ``start`` section); no dice."""
+        enc = combat.encounter
+        assert isinstance(enc, MoonlitEncounter)
+        return new_state(enc, table_of(enc))
+
+    def advance(self, combat: Combat) -> None:
+        """Run the section-6 state machine to the next decision point or the end."""
+        st = st_of(combat)
+        handlers = HANDLERS
+        while st.outcome is None:
+            if handlers[st.step](combat):
+                return
+
+    # --- decisions ------------------------------------------------------------------------------------
+    def legal_actions(self, combat: Combat) -> list[Action]:
+        """The exact legal set at the open decision point (section 7)."""
+        st = st_of(combat)
+        step = st.step
+        if step == "main":
+            out = turn.main_legal(combat)
+        elif step == "attack":
+            out = attack.legal(combat)
+        else:
+            out = phases.queue_legal(combat)
+        d = st.decision
+        if d is not None:
+            f = st.fighters[d.actor]
+            if f.trance and f.emotion >= 15 and f.state in ABLE:
+                out.append(CLEAR_TRANCE)  # MOON-13.5
+        return out
+
+    def apply(self, combat: Combat, action: Action) -> None:
+        """Apply a legal action, then advance."""
+        st = st_of(combat)
+        if action.verb == "clear_trance":
+            d = st.decision
+            assert d is not None
+            f = st.fighters[d.actor]
+            f.emotion -= 15  # MOON-13.5: the same decision point is offered again
+            remove_condition(combat, f, "trance", "emotion points")
+            st.decision = None
+            self.advance(combat)
+            return
+        step = st.step
+        if step == "main":
+            turn.main_apply(combat, action)
+        elif step == "attack":
+            attack.apply(combat, action)
+        else:
+            phases.queue_apply(combat, action)
+        self.advance(combat)
+
+    def describe(self, combat: Combat, action: Action) -> str:
+        """The GM sentence for an action."""
+        return action.describe()
+
+    # --- views -----------------------------------------------------------------------------------------
+    def views(self, combat: Combat) -> list[CombatantView]:
+        """Every possible combatant in a fixed order: roster, then possible summons."""
+        st = st_of(combat)
+        t = tb(combat)
+        out = []
+        for cid in t.ids:
+            f = st.fighters[cid]
+            s = t.stats[cid]
+            conds = []
+            if f.poison:
+                conds.append(f"poison{f.poison}")
+            for name in ("paralysis", "bind", "trance", "baptism"):
+                if getattr(f, name):
+                    conds.append(name)
+            out.append(CombatantView(cid, s.name, s.side, s.kind, f.zone, f.hp, f.max_hp, f.state in ABLE, f.state,
+                                     tuple(conds)))
+        return out
+
+    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+        """Every action that can ever be legal (see catalogue.py for the layout and the delay bound)."""
+        cat = encounter._cache.get("moonlit_catalogue")
+        if cat is None:
+            cat = encounter._cache["moonlit_catalogue"] = build_catalogue(table_of(encounter))
+        return list(cat)
+
+    def max_slots(self, encounter: EncounterBase) -> int:
+        """Roster plus every possible summon."""
+        return len(table_of(encounter).ids)
+
+    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+        """Per-combatant features (observe.py)."""
+        return observe_combatant(combat, cid)
+
+    def observe_global(self, combat: Combat) -> list[float]:
+        """Whole-combat features (observe.py)."""
+        return observe_global(combat)

@@ -1,0 +1,171 @@
+"""The decision phase (MOON-5) and the main-phase decision (MOON-6): move, delay, pass, coup de grace."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.moonlit import attack
+from trpg_arena.rules.moonlit.data import ZONE_INDEX, ZONES
+from trpg_arena.rules.moonlit.fighters import ABLE, check_end, priority_key, set_state, st_of, tb
+from trpg_arena.rules.moonlit.skills import apply_item, apply_skill, item_actions, reaches, skill_actions, usable
+from trpg_arena.rules.moonlit.state import Fighter, MoonState
+from trpg_arena.rules.moonlit.tables import Table
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+PASS = Action("pass")
+_DELAYS: dict[int, Action] = {}
+_MOVES = {z: Action("move", None, z) for z in ZONES}
+_ATTACKS: dict[str, Action] = {}
+
+
+def delay_action(v: int) -> Action:
+    """The (cached) ``delay v`` action."""
+    a = _DELAYS.get(v)
+    if a is None:
+        a = _DELAYS[v] = Action("delay", None, None, v)
+    return a
+
+
+def attack_action(sid: str) -> Action:
+    """The (cached) ``attack <skill>`` action."""
+    a = _ATTACKS.get(sid)
+    if a is None:
+        a = _ATTACKS[sid] = Action("attack", None, None, sid)
+    return a
+
+
+def decide(c: Combat) -> bool:
+    """MOON-5.1-5.3: pick the next actor by AP (ties: pc, effective Action, roster order); none -> end phase."""
+    st = st_of(c)
+    t = tb(c)
+    best: Fighter | None = None
+    best_key = None
+    fs = st.fighters
+    for n, i in enumerate(st.order):
+        f = fs[i]
+        if f.state != "not_acted" and f.state != "standby":
+            continue
+        k = priority_key(f, t.stats[i], n)
+        if best_key is None or k < best_key:
+            best, best_key = f, k
+    if best is None:
+        st.step = "end"  # MOON-5.3
+        return False
+    st.actor = best.id
+    if best.state == "standby":
+        attack.continue_standby(c, best)  # MOON-6.1 / 8.6
+        return False
+    st.step = "main"
+    st.decision = Decision(best.id, "main", "main action")
+    return True
+
+
+def can_leave(st: MoonState, t: Table, f: Fighter, zone: str) -> tuple[bool, int, int]:
+    """MOON-3.3: may f leave `zone`? (F > O or O = 0; always with ``moon_blocking: off``). Returns (ok, F, O)."""
+    if t.opts.moon_blocking == "off":
+        return True, 0, 0
+    side = t.stats[f.id].side
+    friends = opp = 0
+    for i in st.order:
+        g = st.fighters[i]
+        if g.zone != zone or g.state not in ABLE:
+            continue
+        if t.stats[i].side == side:
+            friends += 1
+        else:
+            opp += 1
+    return (opp == 0 or friends > opp), friends, opp
+
+
+def main_legal(c: Combat) -> list[Action]:
+    """The main-phase decision point (section 7)."""
+    st = st_of(c)
+    t = tb(c)
+    f = st.fighters[str(st.actor)]
+    s = t.stats[f.id]
+    out = [PASS]
+    top = min(f.ap - 1, t.delay_bound)
+    out.extend(delay_action(v) for v in range(1, top + 1))  # MOON-6.3
+    if not f.paralysis and f.zone is not None and can_leave(st, t, f, f.zone)[0]:  # MOON-6.6 / 13.3
+        out.extend(_MOVES[z] for z in ZONES if z != f.zone)
+    for sk in s.cat("attack"):
+        if attack.can_attack_with(st, t, f, sk):
+            out.append(attack_action(sk.id))
+    out.extend(skill_actions(c, f, "normal"))
+    out.extend(item_actions(c, f))
+    out.extend(coup_targets(st, t, f))
+    return out
+
+
+def coup_targets(st: MoonState, t: Table, f: Fighter) -> list[Action]:
+    """MOON-6.10: incapacitated opposing combatants in f's zone or within reach of a usable attack-type skill."""
+    side = t.stats[f.id].side
+    skills = [sk for sk in t.stats[f.id].cat("attack") if usable(f, sk) and sk.tp <= f.tp]
+    out = []
+    for i in st.order:
+        g = st.fighters[i]
+        if g.state != "incapacitated" or t.stats[i].side == side:
+            continue
+        if g.zone == f.zone or any(reaches(t, sk, f.zone, g.zone) for sk in skills):
+            out.append(Action("coup_de_grace", i))
+    return out
+
+
+def main_apply(c: Combat, a: Action) -> None:
+    """Apply the actor's main-phase choice (MOON-6.3-6.10, 6.14)."""
+    st = st_of(c)
+    f = st.fighters[str(st.actor)]
+    st.decision = None
+    v = a.verb
+    if v == "pass":
+        set_state(c, f, "acted", "pass", "MOON-6.4")
+        st.step = "decide"
+        return
+    if v == "delay":
+        old = f.ap
+        f.ap = int(a.option)
+        c.emit("ap_set", f"{f.id} delays: AP {old} -> {f.ap}", actor=f.id, rule="MOON-6.3", combatant=f.id, ap=f.ap,
+               ap_roll=f.ap_roll, cause="delay")
+        st.step = "decide"
+        return
+    if v == "attack":
+        attack.begin(c, f, str(a.option))
+        return
+    if v == "move":
+        move(c, st, tb(c), f, str(a.dest))
+    elif v == "use_skill":
+        apply_skill(c, f, a)
+    elif v == "use_item":
+        apply_item(c, f, a)
+    elif v == "coup_de_grace":
+        g = st.fighters[str(a.target)]
+        c.emit("coup_de_grace", f"{f.id} finishes {g.id}", actor=f.id, rule="MOON-6.10", attacker=f.id, target=g.id)
+        set_state(c, g, "dead", "coup de grace", "MOON-6.10")
+    if f.state in ABLE:
+        set_state(c, f, "acted", v, "MOON-6.14")
+    st.step = "decide"
+    check_end(c)
+
+
+def move(c: Combat, st: MoonState, t: Table, f: Fighter, dest: str) -> None:
+    """MOON-3.2 / 3.3: step along the line; stop in the first zone the mover may not leave."""
+    start = str(f.zone)
+    i, j = ZONE_INDEX[start], ZONE_INDEX[dest]
+    step = 1 if j > i else -1
+    path = [start]
+    cur = start
+    while cur != dest:
+        ok, fr, op = can_leave(st, t, f, cur)
+        if not ok:
+            c.emit("move_blocked", f"{f.id} is held in {cur} (F {fr} vs O {op})", actor=f.id, rule="MOON-3.3",
+                   combatant=f.id, zone=cur, F=fr, O=op)
+            break
+        cur = ZONES[ZONE_INDEX[cur] + step]
+        f.zone = cur
+        path.append(cur)
+    c.emit("moved", f"{f.id} moves {start} -> {cur}", actor=f.id, rule="MOON-3.2", combatant=f.id, frm=start, to=cur,
+           path=path)
+
