@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Outcome, Termination
 from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect, MoonState
@@ -13,16 +13,20 @@ if TYPE_CHECKING:
 
 ABLE = frozenset(("not_acted", "standby", "acted"))
 GONE = frozenset(("dead", "fled", "absent"))
+PRE_ENTRY = frozenset(("deploy", "round_start", "entry"))
 
 
 def st_of(c: Combat) -> MoonState:
     """The combat's state, typed."""
-    return cast(MoonState, c.state)
+    return c.state  # type: ignore[return-value]
 
 
 def tb(c: Combat) -> Table:
-    """The encounter's static table."""
-    return table_of(c.encounter)
+    """The encounter's static table (memoised on the combat object: looked up on every rule call)."""
+    t = c.__dict__.get("_moonlit_table")
+    if t is None:
+        t = c.__dict__["_moonlit_table"] = table_of(c.encounter)
+    return t
 
 
 def eff_action(f: Fighter, s: Stats) -> int:
@@ -298,9 +302,8 @@ def check_end(c: Combat) -> bool:
             if s.side != side or s.is_summon:
                 continue
             f = st.fighters[cid]
-            if f.state in ABLE or (f.state == "absent" and cid in t.arrivals and t.arrivals[cid][0] >= st.round
-                                   and not (t.arrivals[cid][0] == st.round and st.step not in ("start", "entry",
-                                                                                                "round_start"))):
+            if f.state in ABLE or (f.state == "absent" and cid in t.arrivals and (
+                    t.arrivals[cid][0] > st.round or (t.arrivals[cid][0] == st.round and st.step in PRE_ENTRY))):
                 alive = True
                 break
         if not alive:

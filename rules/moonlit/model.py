@@ -203,13 +203,14 @@ class StartSummon(StrictModel):
     hp: int | None = Field(None, ge=0)
 
 
-StartStep = Literal["escape", "action_points", "purge", "setup_skills", "main", "end", "end_skills"]
+StartStep = Literal["round_start", "escape", "action_points", "purge", "setup_skills", "main", "end", "end_skills"]
 
 
 class StartState(StrictModel):
     """The ``start`` section: begin mid-combat instead of at round 1's setup phase.
 
-    ``round`` (default 1) and ``step``: ``escape`` (MOON-4.3), ``action_points`` (4.6), ``purge`` (4.7),
+    ``round`` (default 1) and ``step``: ``round_start`` (the whole round from MOON-4.1, with the
+    encounter's round-1 ambush list), ``escape`` (MOON-4.3), ``action_points`` (4.6), ``purge`` (4.7),
     ``setup_skills`` (4.8), ``main`` (the decision/main loop, MOON-5/6), ``end`` (the end phase from poison,
     MOON-7.1) or ``end_skills`` (MOON-7.3). Steps before it are skipped in that round; the round-1 ambush
     markers are given explicitly through ``markers``. ``elapsed_seconds`` sets MOON-6.2's clock.

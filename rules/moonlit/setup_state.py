@@ -9,6 +9,7 @@ from trpg_arena.rules.moonlit.state import Fighter, LastingEffect, MoonState, Pe
 from trpg_arena.rules.moonlit.tables import Table
 
 STEP_OF_START = {
+    "round_start": ("setup", "round_start"),
     "escape": ("setup", "escape"),
     "action_points": ("setup", "action_points"),
     "purge": ("setup", "purge_start"),
@@ -54,13 +55,13 @@ def new_state(enc: MoonlitEncounter, t: Table) -> MoonState:
             st.step = "round_start"
         return st
     s = enc.start
-    st.round = s.round
+    st.round = s.round - 1 if s.step == "round_start" else s.round
     st.phase, st.step = STEP_OF_START[s.step]
     st.elapsed = s.elapsed_seconds
-    st.ap_rolled = s.step not in ("escape", "action_points")
+    st.ap_rolled = s.step not in ("round_start", "escape", "action_points")
     late = s.step in ("end", "end_skills")
     for cid, (rnd, zone) in t.arrivals.items():
-        if rnd <= s.round:
+        if rnd < s.round or (rnd == s.round and s.step != "round_start"):
             st.fighters[cid].state = "not_acted"
             st.fighters[cid].zone = zone
             st.order.append(cid)
