@@ -1,0 +1,30 @@
+"""`kiai`: percentile (D100) combat on a hex map with kiai-powered techniques and spells.
+
+Spec: ``shared/spec/rulesets/kiai.md`` (rule ids ``KIA-n.m``). Importing this package registers the
+rule system; built-in encounters: ``kiai/duel``, ``kiai/skirmish``, ``kiai/brawl``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trpg_arena.rules.core.system import RuleSystemInfo, register
+from trpg_arena.rules.kiai.model import KiaiEncounter, KiaiOptions
+from trpg_arena.rules.kiai.system import KiaiSystem
+
+INFO = RuleSystemInfo(
+    id="kiai",
+    title="Kiai: percentile combat on a hex map with kiai-powered techniques",
+    prefix="KIA",
+    dice="D100 / D10",
+    board="hex",
+    encounter=KiaiEncounter,
+    options=KiaiOptions,
+    env_name="Kiai",
+    env_version=0,
+    data_dir=Path(__file__).parent,
+)
+
+SYSTEM = register(KiaiSystem(INFO))
+
+__all__ = ["INFO", "SYSTEM", "KiaiEncounter", "KiaiOptions", "KiaiSystem"]

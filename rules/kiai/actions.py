@@ -1,0 +1,173 @@
+"""Applying a chosen action (section 7): declarations, costs, movement and pushing the procedures."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.kiai.abilities import start_ability
+from trpg_arena.rules.kiai.checks import check, succeeded
+from trpg_arena.rules.kiai.conditions import add_condition
+from trpg_arena.rules.kiai.context import Ctx
+from trpg_arena.rules.kiai.damage import check_end
+from trpg_arena.rules.kiai.geometry import enemy_hexes, path_cost, path_of
+from trpg_arena.rules.kiai.legal import FEINT_COST
+from trpg_arena.rules.kiai.manoeuvres import pick_up, ready_weapon
+from trpg_arena.rules.kiai.state import Fighter, Frame, Hex, KiaiState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+ATTACK_TYPES = frozenset({"attack", "two_weapon_attack", "offhand_attack", "consecutive_attack", "feint", "charge",
+                          "break_weapon", "disarm", "use_ability", "reattack"})  # KIA-24.1
+
+
+def spend_kiai(combat: Combat, f: Fighter, amount: int, rule: str, *, spirit: bool = False) -> None:
+    """KIA-0.4 / KIA-21.1: pay a cost in full on declaration."""
+    if spirit:
+        f.spirit -= amount
+        left = f.spirit
+    else:
+        f.kiai -= amount
+        left = f.kiai
+    combat.emit("kiai_spent", f"{f.id} spends {amount} {'spirit' if spirit else 'kiai'} ({left} left)", actor=f.id,
+                rule=rule, amount=amount, remaining=left, pool="spirit" if spirit else "kiai")
+
+
+def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
+    """KIA-8.1 / KIA-8.3: follow the cheapest path that avoids enemies."""
+    assert f.hex is not None
+    p = path_of(ctx, f.hex, dest, enemy_hexes(ctx, st, f.id), ctx.spec[f.id].agility)
+    cost = path_cost(ctx, p)
+    f.hex = dest
+    f.moved = True
+    combat.emit("moved", f"{f.id} moves to {list(dest)} (cost {cost})", actor=f.id, rule=rule,
+                path=[list(h) for h in p], cost=cost)
+
+
+def _strike(f: Fighter, target: str, **kw: object) -> Frame:
+    return Frame("strike", "hit", f.id, target, weapon=f.main, **kw)  # type: ignore[arg-type]
+
+
+def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str, a: Action) -> None:
+    """Apply one legal action of `actor` at a decision of `kind`."""
+    f = st.fighters[actor]
+    verb = a.verb
+    if verb in ATTACK_TYPES:
+        f.attacked = True  # KIA-2.3 step 1
+    if kind in ("R1", "R2", "R3"):
+        _react(combat, ctx, st, f, a)
+        return
+    combat.emit("action_declared", f"{actor} declares {a.describe()}", actor=actor, rule="KIA-24.1", verb=verb,
+                target=a.target, dest=list(a.dest) if a.dest else None, option=a.to_json()["option"])
+    if kind == "P1":
+        st.reattack_index += 1
+        if verb == "reattack":  # KIA-12.1
+            x, ao = a.option
+            if ao:
+                add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
+            st.stack.append(_strike(f, a.target, mult=2 if ao else 1, tech_x=x, dodge_x=x))  # type: ignore[arg-type]
+        return
+    if verb == "end_turn":
+        st.stage = "turn_end"
+    elif verb == "move":
+        _move(combat, ctx, st, f, a.dest, "KIA-8.1")
+    elif verb == "run":  # KIA-8.2
+        _move(combat, ctx, st, f, a.dest, "KIA-8.2")
+        f.ran = True
+        add_condition(combat, f, "running", rule="KIA-8.2")
+        if not ctx.opts.run_allows_action:
+            st.stage = "turn_end"
+    elif verb == "attack":
+        x, ao, ab = a.option
+        f.main_done = True
+        if ab:
+            spend_kiai(combat, f, ctx.abilities[f.id][ab].level, "KIA-21.1")
+        if ao:
+            add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
+        f.chain_x, f.chain_all_out = x, ao
+        st.stack.append(_strike(f, a.target, mult=2 if ao else 1, tech_x=x, dodge_x=x, ability=ab))  # type: ignore[arg-type]
+        st.stage = "d2"
+    elif verb == "consecutive_attack":
+        _consecutive(combat, ctx, st, f, a.target)  # type: ignore[arg-type]
+    elif verb == "two_weapon_attack":  # KIA-11.1
+        ao = bool(a.option)
+        f.main_done = True
+        f.chain_all_out = ao
+        if ao:
+            add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
+        st.stack.append(_strike(f, a.target, mult=2 if ao else 1, hit_mod=-10))  # type: ignore[arg-type]
+        st.stage = "d3"
+    elif verb == "offhand_attack":
+        st.stack.append(Frame("strike", "hit", f.id, a.target, weapon=f.off,  # type: ignore[arg-type]
+                              mult=2 if f.chain_all_out else 1, hit_mod=-20))
+        st.stage = "turn_end"
+    else:
+        _main(combat, ctx, st, f, a)
+
+
+def _consecutive(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, target: str) -> None:
+    """KIA-15.1 to KIA-15.3, KIA-16.2."""
+    if not f.chain_passed:
+        agi = ctx.spec[f.id].agility
+        if not succeeded(check(combat, ctx, f, "agility", agi, 1, [], "KIA-15.1")):
+            st.stage = "turn_end"
+            return
+        f.chain_passed = True
+    f.chain_k += 1
+    k = f.chain_k
+    x = f.chain_x
+    dodge_x = x if ctx.opts.technique_chain_dodge_reduction else 0
+    st.stack.append(_strike(f, target, mult=2 if f.chain_all_out else 1, hit_mod=-5 * k * (k + 1) // 2,
+                            tech_x=x, dodge_x=dodge_x, chain=True))
+
+
+def _main(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
+    """The main actions that end the turn."""
+    verb = a.verb
+    f.main_done = True
+    st.stage = "turn_end"
+    if verb == "charge":  # KIA-17.1 to KIA-17.3
+        add_condition(combat, f, "exposed_charge", rule="KIA-17.3")
+        _move(combat, ctx, st, f, a.dest, "KIA-17.1")
+        st.stack.append(_strike(f, a.target, charge=True))  # type: ignore[arg-type]
+    elif verb == "feint":  # KIA-14
+        spend_kiai(combat, f, FEINT_COST, "KIA-14.2", spirit=ctx.opts.separate_spirit_pool)
+        st.stack.append(Frame("feint", "start", f.id, a.target, bonus_on=int(a.option)))  # type: ignore[arg-type]
+    elif verb == "break_weapon":  # KIA-18.1
+        st.stack.append(_strike(f, a.target, skind="manoeuvre", effect="break", mult=-2))  # type: ignore[arg-type]
+    elif verb == "disarm":  # KIA-19.1
+        st.stack.append(_strike(f, a.target, skind="manoeuvre", effect="disarm", mult=-2))  # type: ignore[arg-type]
+    elif verb == "use_ability":  # KIA-21
+        ab = ctx.abilities[f.id][a.option]
+        spend_kiai(combat, f, ab.level, "KIA-21.1")
+        start_ability(combat, ctx, st, f.id, ab, a.target, a.dest)
+    elif verb == "concentrate_dodge":  # KIA-20.1
+        add_condition(combat, f, "concentrating", mode=str(a.option), rule="KIA-20.1")
+    elif verb == "ready_weapon":
+        ready_weapon(combat, ctx, f, str(a.option))
+    elif verb == "pick_up":
+        pick_up(combat, ctx, st, f, str(a.option))
+    elif verb == "flee":  # KIA-24.3
+        f.out = "fled"
+        f.hex = None
+        combat.emit("fled", f"{f.id} flees the battle", actor=f.id, rule="KIA-24.3")
+        check_end(combat, ctx, st)
+    else:  # pragma: no cover - legal_actions never offers anything else
+        raise RuntimeError(f"kiai: unknown verb {verb!r}")
+
+
+def _react(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
+    """R1 / R2 / R3: record the reaction on the pending frame; pay technique costs (KIA-9.5, KIA-10.4)."""
+    fr = st.stack[-1]
+    verb = a.verb
+    combat.emit("reaction_declared", f"{f.id} reacts: {a.describe()}", actor=f.id, rule="KIA-3.4", reaction=verb,
+                ability=a.option)
+    fr.reaction = verb
+    fr.react_ability = a.option or ""
+    if verb in ("attack_defense", "counter"):
+        if verb == "counter":
+            f.countered = True  # KIA-10.1
+        if a.option:
+            spend_kiai(combat, f, 2 * ctx.abilities[f.id][a.option].level, "KIA-9.5" if verb == "attack_defense"
+                       else "KIA-10.4")

@@ -1,0 +1,136 @@
+"""The env-facing hooks of `kiai`: action catalogue, GM sentences and observation features.
+
+Catalogue layout (fixed order; the env's ``Discrete(n)`` index):
+
+1. ``end_turn``, ``pass``, ``dodge``, ``no_reaction``, ``attack_defense`` / ``counter`` (no ability, then
+   each melee damage technique of the roster), ``concentrate_dodge`` (bonus, twice), ``flee``;
+2. ``move`` then ``run`` to every unblocked hex (row-major);
+3. per target combatant (roster order): ``attack`` with option ``(technique_x, all_out, ability)`` for
+   technique_x in 0, step, ... below twice the highest hit value of the roster (the documented bound),
+   all_out in (False, True) and ability in ("", each melee damage technique); ``two_weapon_attack``
+   (all_out False/True); ``offhand_attack``; ``consecutive_attack``; ``feint`` (bonus_on 1..3);
+   ``break_weapon``; ``disarm``; ``reattack`` ``(technique_x, all_out)``;
+4. ``charge`` (target, hex) when the roster owns a spear-class weapon;
+5. ``use_ability`` for every ability id of the roster: per target, or per hex for area abilities;
+6. ``ready_weapon`` and ``pick_up`` for every weapon (``owner/weapon_id``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.kiai.checks import has, status_index
+from trpg_arena.rules.kiai.context import SPEAR_CLASS, build_ctx, ctx_of
+from trpg_arena.rules.kiai.model import KiaiEncounter
+from trpg_arena.rules.kiai.state import KiaiState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+CONDITIONS = ("stunned", "intimidated", "deceived", "exposed_all_out", "exposed_charge", "running", "concentrating")
+COMBATANT_FEATURES = 8 + len(CONDITIONS)
+DECISIONS = ("D1", "D2", "D3", "R1", "R2", "R3", "P1")
+GLOBAL_FEATURES = 1 + len(DECISIONS)
+
+
+def catalogue(enc: KiaiEncounter) -> list[Action]:
+    """Every action that can ever be legal in `enc` (see the module docstring for the layout)."""
+    cached = enc._cache.get("kiai_catalogue")
+    if cached is not None:
+        return list(cached)
+    ctx = build_ctx(enc)
+    techs = sorted({a.id for c in enc.combatants for a in c.abilities
+                    if a.delivery == "melee" and a.effect == "damage"})
+    acts: list[Action] = [Action("end_turn"), Action("pass"), Action("dodge"), Action("no_reaction")]
+    for verb in ("attack_defense", "counter"):
+        acts.append(Action(verb))
+        acts.extend(Action(verb, option=t) for t in techs)
+    acts += [Action("concentrate_dodge", option="bonus"), Action("concentrate_dodge", option="twice"), Action("flee")]
+    hexes = [(c, r) for r in range(ctx.height) for c in range(ctx.width) if (c, r) not in ctx.blocked]
+    acts.extend(Action("move", dest=h) for h in hexes)
+    acts.extend(Action("run", dest=h) for h in hexes)
+    max_hit = max(c.hit for c in enc.combatants)
+    step = enc.options.technique_step
+    xs = [0, *range(step, 2 * max_hit, step)]
+    for cid in ctx.ids:
+        for ab in ("", *techs):
+            for ao in (False, True):
+                acts.extend(Action("attack", cid, None, (x, ao, ab)) for x in xs)
+        acts += [Action("two_weapon_attack", cid, None, False), Action("two_weapon_attack", cid, None, True),
+                 Action("offhand_attack", cid), Action("consecutive_attack", cid)]
+        acts.extend(Action("feint", cid, None, b) for b in (1, 2, 3))
+        acts += [Action("break_weapon", cid), Action("disarm", cid)]
+        for ao in (False, True):
+            acts.extend(Action("reattack", cid, None, (x, ao)) for x in xs)
+    if any(w.category in SPEAR_CLASS for c in enc.combatants for w in c.weapons):
+        for cid in ctx.ids:
+            acts.extend(Action("charge", cid, h) for h in hexes)
+    abilities: dict[str, set[str]] = {}
+    for c in enc.combatants:
+        for a in c.abilities:
+            if not (a.delivery == "melee" and a.effect == "damage"):
+                abilities.setdefault(a.id, set()).add(a.delivery)
+    for aid in sorted(abilities):
+        kinds = abilities[aid]
+        if kinds - {"area"}:
+            acts.extend(Action("use_ability", cid, None, aid) for cid in ctx.ids)
+        if "area" in kinds:
+            acts.extend(Action("use_ability", None, h, aid) for h in hexes)
+    keys = list(ctx.weapons)
+    acts.extend(Action("ready_weapon", option=k) for k in keys)
+    acts.extend(Action("pick_up", option=k) for k in keys)
+    enc._cache["kiai_catalogue"] = tuple(acts)
+    return acts
+
+
+def describe(a: Action) -> str:
+    """A GM sentence for an action."""
+    v = a.verb
+    if v in ("attack", "reattack"):
+        x, ao = a.option[0], a.option[1]
+        ab = a.option[2] if len(a.option) > 2 else ""
+        extra = [s for s in (f"technique {x}" if x else "", "all-out" if ao else "", f"with {ab}" if ab else "") if s]
+        return f"{v} {a.target}" + (f" ({', '.join(extra)})" if extra else "")
+    if v in ("move", "run"):
+        return f"{v} to {list(a.dest)}"
+    if v == "charge":
+        return f"charge {a.target} from {list(a.dest)}"
+    if v == "two_weapon_attack":
+        return f"two-weapon attack {a.target}" + (" (all-out)" if a.option else "")
+    if v == "feint":
+        return f"feint {a.target} (+20 on strike {a.option})"
+    if v == "use_ability":
+        return f"use {a.option} " + (f"on {a.target}" if a.target else f"centred on {list(a.dest)}")
+    if v in ("attack_defense", "counter"):
+        return v.replace("_", "-") + (f" with {a.option}" if a.option else "")
+    if v == "concentrate_dodge":
+        return f"concentrate on dodging ({a.option})"
+    if v in ("ready_weapon", "pick_up"):
+        return f"{v.replace('_', ' ')} {a.option}"
+    if a.target:
+        return f"{v.replace('_', ' ')} {a.target}"
+    return v.replace("_", " ")
+
+
+def observe_combatant(combat: Combat, cid: str) -> list[float]:
+    """Kiai, wound status, weapon level and reach, round flags and conditions, roughly in [0, 1]."""
+    st = combat.state
+    assert isinstance(st, KiaiState)
+    ctx = ctx_of(combat)
+    f = st.fighters[cid]
+    spec = ctx.spec[cid]
+    w = ctx.weapon(f.main)
+    feats = [f.kiai / max(1, spec.kiai), (status_index(f) + 1) / 5, w.level / 5, w.reach / 3, float(bool(f.off)),
+             float(f.attacked), float(f.parry_used), float(f.countered)]
+    feats.extend(float(has(f, c)) for c in CONDITIONS)
+    return feats
+
+
+def observe_global(combat: Combat) -> list[float]:
+    """Round progress and a one-hot of the open decision kind."""
+    st = combat.state
+    assert isinstance(st, KiaiState)
+    ctx = ctx_of(combat)
+    kind = st.decision.kind if st.decision is not None else ""
+    return [st.round / ctx.round_cap] + [float(kind == k) for k in DECISIONS]

@@ -1,0 +1,63 @@
+"""Conditions and their durations (section 8, KIA-23.3, KIA-13.1, KIA-17.3, KIA-8.2, KIA-20.1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.kiai.state import UNTIL_NEXT_TURN, Condition, Fighter
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+UNTIL_NEXT = ("exposed_all_out", "exposed_charge", "running", "concentrating")
+COUNTED_AT_END = ("intimidated", "deceived")
+
+
+def add_condition(combat: Combat, f: Fighter, ctype: str, *, source: str = "", n: int = UNTIL_NEXT_TURN,
+                  mode: str = "", rule: str) -> None:
+    """Add a condition; the same one again (same source for intimidated) keeps N = max (KIA-23.3)."""
+    for c in f.conds:
+        if c.type == ctype and (ctype != "intimidated" or c.source == source):
+            c.n = max(c.n, n) if n != UNTIL_NEXT_TURN else c.n
+            if mode:
+                c.mode = mode
+            combat.emit("condition_added", f"{f.id} is {ctype} again (N {c.n})", actor=f.id, rule=rule,
+                        condition=ctype, source=source or None, n=c.n, mode=c.mode or None)
+            return
+    f.conds.append(Condition(ctype, source, n, mode))
+    combat.emit("condition_added", f"{f.id} is {ctype}{f' by {source}' if source else ''}"
+                f"{f' (N {n})' if n != UNTIL_NEXT_TURN else ''}{f' ({mode})' if mode else ''}", actor=f.id,
+                rule=rule, condition=ctype, source=source or None, n=n, mode=mode or None)
+
+
+def _remove(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
+    f.conds.remove(c)
+    combat.emit("condition_removed", f"{f.id} is no longer {c.type}", actor=f.id, rule=rule, condition=c.type,
+                source=c.source or None)
+
+
+def turn_start_expiry(combat: Combat, f: Fighter) -> None:
+    """KIA-1.5: effects lasting "until the next turn" end at the start of the combatant's turn."""
+    for c in [c for c in f.conds if c.type in UNTIL_NEXT]:
+        _remove(combat, f, c, "KIA-1.5")
+
+
+def stun_tick(combat: Combat, f: Fighter) -> bool:
+    """KIA-23.3: a stunned combatant skips its turn, N -= 1, removed at 0. Returns whether it was stunned."""
+    for c in f.conds:
+        if c.type == "stunned":
+            c.n -= 1
+            combat.emit("turn_skipped", f"{f.id} is stunned and skips its turn (N {c.n})", actor=f.id,
+                        rule="KIA-23.3", n=c.n)
+            if c.n <= 0:
+                _remove(combat, f, c, "KIA-23.3")
+            return True
+    return False
+
+
+def turn_end_tick(combat: Combat, f: Fighter) -> None:
+    """KIA-23.3: intimidated and deceived count down at the end of each of its turns (skipped ones too)."""
+    for c in [c for c in f.conds if c.type in COUNTED_AT_END]:
+        c.n -= 1
+        if c.n <= 0:
+            _remove(combat, f, c, "KIA-23.3")

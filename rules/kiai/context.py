@@ -1,0 +1,117 @@
+"""Static per-encounter tables (weapons by key, abilities, thresholds...), built once and cached on the encounter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import ceil
+from typing import TYPE_CHECKING, Any
+
+from trpg_arena.rules.core.dice import DiceExpr
+from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiOptions, Weapon
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.battlefield import Battlefield
+    from trpg_arena.rules.core.combat import Combat
+
+LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
+SPEAR_CLASS = frozenset({"spear", "lance"})
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponInfo:
+    """A weapon as the engine knows it: named by ``owner/weapon_id`` (section 4.2); dice parsed once."""
+
+    key: str
+    owner: str
+    spec: Weapon
+    dice: DiceExpr
+
+    @property
+    def level(self) -> int:
+        """Weapon level (damage dice, break threshold)."""
+        return self.spec.level
+
+    @property
+    def reach(self) -> int:
+        """Melee reach in hexes."""
+        return self.spec.reach
+
+
+UNARMED = WeaponInfo("", "", Weapon(id="unarmed", name="unarmed", level=0, category="other"), DiceExpr(0, 10))
+
+
+@dataclass
+class Ctx:
+    """Everything about an encounter that never changes during a combat."""
+
+    enc: KiaiEncounter
+    opts: KiaiOptions
+    ids: list[str]
+    spec: dict[str, Combatant]
+    seat: dict[str, int]
+    side: dict[str, str]
+    weapons: dict[str, WeaponInfo]
+    abilities: dict[str, dict[str, Ability]]
+    ability_dice: dict[str, DiceExpr]
+    thresholds: dict[str, tuple[int, int, int, int, int]]
+    boxes: tuple[int, int, int, int]
+    penalties: tuple[int, int, int, int, int, int]  # by status index + 1: none, light, moderate, serious, ...
+    round_cap: int
+    exits: frozenset[tuple[int, int]]
+    blocked: frozenset[tuple[int, int]]
+    width: int
+    height: int
+    seat_order: list[str] = field(default_factory=list)
+    bf: Battlefield | None = None
+    cache: dict[str, Any] = field(default_factory=dict)  # search results, interned actions (never state)
+
+    def weapon(self, key: str) -> WeaponInfo:
+        """The weapon with this key, or the unarmed "weapon" for ""."""
+        return self.weapons[key] if key else UNARMED
+
+
+def thresholds(life: int, mult: dict[str, float]) -> tuple[int, int, int, int, int]:
+    """KIA-7.2: max(1, ceil(L x multiplier)) in exact arithmetic, for light..dead."""
+    out = [max(1, ceil(Fraction(life) * Fraction(str(mult[n])))) for n in LEVEL_NAMES]
+    return out[0], out[1], out[2], out[3], out[4]
+
+
+def build_ctx(enc: KiaiEncounter) -> Ctx:
+    """Build the static tables of an encounter."""
+    opts = enc.options
+    spec = {c.id: c for c in enc.combatants}
+    seat = {c.id: (c.seat if c.seat is not None else i) for i, c in enumerate(enc.combatants)}  # KIA-1.3
+    weapons = {f"{c.id}/{w.id}": WeaponInfo(f"{c.id}/{w.id}", c.id, w, DiceExpr(w.level, 10))
+               for c in enc.combatants for w in c.weapons}
+    abilities = {c.id: {a.id: a for a in c.abilities} for c in enc.combatants}
+    adice = {f"{c.id}/{a.id}": DiceExpr(a.level, 10) for c in enc.combatants for a in c.abilities}
+    pen = opts.wound_penalties
+    cap = opts.round_cap or enc.round_cap or 30  # KIA-25.1: options win over the top-level field
+    return Ctx(
+        enc=enc, opts=opts, ids=[c.id for c in enc.combatants], spec=spec, seat=seat,
+        side={c.id: c.side for c in enc.combatants}, weapons=weapons, abilities=abilities, ability_dice=adice,
+        thresholds={c.id: thresholds(c.life, opts.damage_level_multipliers) for c in enc.combatants},
+        boxes=(opts.wound_boxes["light"], opts.wound_boxes["moderate"], opts.wound_boxes["serious"],
+               opts.wound_boxes["mortal"]),
+        penalties=(0, pen["light"], pen["moderate"], pen["serious"], 0, 0),
+        round_cap=cap, exits=frozenset(tuple(h) for h in enc.map.exits),  # type: ignore[misc]
+        blocked=frozenset(tuple(h) for h in enc.map.blocked),  # type: ignore[misc]
+        width=enc.map.width, height=enc.map.height,
+        seat_order=sorted(spec, key=lambda i: seat[i]),
+    )
+
+
+def ctx_of(combat: Combat) -> Ctx:
+    """The cached static tables of a combat's encounter (kept on the combat too: pydantic attribute access is slow)."""
+    ctx = combat.__dict__.get("_kiai_ctx")
+    if ctx is not None:
+        return ctx  # type: ignore[no-any-return]
+    enc = combat.encounter
+    ctx = enc._cache.get("kiai_ctx")
+    if ctx is None:
+        assert isinstance(enc, KiaiEncounter)
+        ctx = enc._cache["kiai_ctx"] = build_ctx(enc)
+        ctx.bf = combat.battlefield
+    combat.__dict__["_kiai_ctx"] = ctx
+    return ctx  # type: ignore[no-any-return]

@@ -1,0 +1,377 @@
+"""Encounter, options and mid-combat start models of `kiai` (spec sections 3, 4 and 5).
+
+Combatants may start from a stat-block template of ``data/statblocks.yaml`` and may name weapons,
+armour and abilities by library id (``data/*.yaml``); every field written in the encounter wins.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import Field, field_validator, model_validator
+
+from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
+
+DATA = Path(__file__).parent / "data"
+
+
+def _library(name: str) -> dict[str, dict[str, Any]]:
+    with open(DATA / f"{name}.yaml", encoding="utf-8") as fh:
+        return dict(yaml.safe_load(fh) or {})
+
+
+WEAPON_LIBRARY = _library("weapons")
+ARMOUR_LIBRARY = _library("armour")
+ABILITY_LIBRARY = _library("abilities")
+STATBLOCKS = _library("statblocks")
+
+Hex = tuple[int, int]
+LEVELS = ("light", "moderate", "serious", "mortal")
+
+
+def _keys(v: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    bad = sorted(set(v) - set(allowed))
+    if bad:
+        raise ValueError(f"unknown level(s) {bad}; expected keys among {list(allowed)}")
+
+
+class KiaiOptions(StrictModel):
+    """Option flags of section 3 (every one with its spec default)."""
+
+    turn_order: Literal["clockwise", "descending"] = "clockwise"
+    fumble_min: int = Field(96, ge=2, le=101)
+    crit_divisor: int = Field(10, ge=1)
+    separate_spirit_pool: bool = False
+    explosion_chain: bool = True
+    explode_defense: bool = False
+    level_up_requires_penetration: bool = True
+    damage_level_multipliers: dict[str, float] = Field(
+        default_factory=lambda: {"light": 0.5, "moderate": 1, "serious": 2, "mortal": 3, "dead": 4})
+    wound_boxes: dict[str, int] = Field(
+        default_factory=lambda: {"light": 1, "moderate": 1, "serious": 1, "mortal": 1})
+    wound_penalties: dict[str, int] = Field(
+        default_factory=lambda: {"light": 0, "moderate": -10, "serious": -20})
+    run_allows_action: bool = False
+    ad_tie_winner: Literal["defender", "attacker"] = "defender"
+    counter_requires_winning: bool = True
+    reattack_requires_attack: bool = True
+    feint_multiple_hits: bool = False
+    technique_step: int = Field(10, ge=1)
+    technique_chain_dodge_reduction: bool = True
+    charge_min_distance: int = Field(2, ge=1)
+    break_restrictions: bool = True
+    ability_damage_base: Literal["attack_value", "none"] = "attack_value"
+    status_duration: Literal["level"] | int = "level"
+    illusion_penalty: int = Field(20, ge=0)
+    round_cap: int | None = Field(None, ge=1)
+
+    @field_validator("damage_level_multipliers")
+    @classmethod
+    def _increasing(cls, v: dict[str, float]) -> dict[str, float]:
+        _keys(v, ("light", "moderate", "serious", "mortal", "dead"))
+        full = {"light": 0.5, "moderate": 1, "serious": 2, "mortal": 3, "dead": 4, **v}
+        seq = [full[k] for k in ("light", "moderate", "serious", "mortal", "dead")]
+        if any(b <= a for a, b in zip(seq, seq[1:])) or seq[0] <= 0:
+            raise ValueError("multipliers must be positive and strictly increasing light < ... < dead")
+        return full
+
+    @field_validator("wound_boxes")
+    @classmethod
+    def _boxes(cls, v: dict[str, int]) -> dict[str, int]:
+        _keys(v, LEVELS)
+        full = {"light": 1, "moderate": 1, "serious": 1, "mortal": 1, **v}
+        if any(n < 1 for n in full.values()):
+            raise ValueError("every level needs at least one box")
+        return full
+
+    @field_validator("wound_penalties")
+    @classmethod
+    def _penalties(cls, v: dict[str, int]) -> dict[str, int]:
+        _keys(v, ("light", "moderate", "serious"))
+        full = {"light": 0, "moderate": -10, "serious": -20, **v}
+        if any(n > 0 for n in full.values()):
+            raise ValueError("wound penalties must be 0 or negative")
+        return full
+
+    @field_validator("status_duration")
+    @classmethod
+    def _duration(cls, v: Any) -> Any:
+        if isinstance(v, int) and v < 1:
+            raise ValueError("status_duration must be 'level' or an integer >= 1")
+        return v
+
+
+class Weapon(StrictModel):
+    """A weapon (section 4.2)."""
+
+    id: str
+    name: str = ""
+    level: int = Field(ge=0, le=10)
+    category: Literal["sword", "dagger", "axe", "mace", "spear", "lance", "other"] = "other"
+    hands: Literal[1, 2] = 1
+    reach: int = Field(1, ge=1, le=3)
+    magic: bool = False
+
+
+class Armour(StrictModel):
+    """Armour (KIA-6.1): its level is the number of defense dice."""
+
+    name: str = "none"
+    level: int = Field(0, ge=0, le=10)
+
+
+class Ability(StrictModel):
+    """A technique or spell (section 4.3)."""
+
+    id: str
+    name: str = ""
+    kind: Literal["technique", "spell"]
+    level: int = Field(ge=1, le=10)
+    effect: Literal["damage", "stun", "intimidate", "illusion"]
+    delivery: Literal["melee", "touch", "ranged", "area"]
+    range: int | None = Field(None, ge=0, le=30)
+
+    @model_validator(mode="after")
+    def _delivery(self) -> Ability:
+        if self.delivery == "melee" and self.kind != "technique":
+            raise ValueError("only techniques can have delivery 'melee'")
+        if self.delivery == "ranged" and (self.range is None or self.range < 1):
+            raise ValueError("a ranged ability needs range >= 1")
+        if self.delivery == "area" and self.range is None:
+            raise ValueError("an area ability needs a range (0 = centred on the user)")
+        return self
+
+
+def _from_library(value: Any, library: dict[str, dict[str, Any]], what: str) -> Any:
+    if isinstance(value, str):
+        if value not in library:
+            raise ValueError(f"unknown {what} '{value}' (library: {', '.join(sorted(library))})")
+        return {"id": value, **library[value]}
+    if isinstance(value, dict) and value.get("id") in library:
+        return {"id": value["id"], **library[value["id"]], **value}
+    return value
+
+
+class Combatant(StrictModel):
+    """A combatant's stat block (section 4.1)."""
+
+    id: str
+    name: str = ""
+    side: str
+    pc: bool = False
+    seat: int | None = None
+    position: Hex
+    hit: int = Field(ge=0, le=200)
+    dodge: int = Field(ge=0, le=200)
+    attack: int = Field(ge=0, le=200)
+    defense: int = Field(ge=0, le=200)
+    life: int = Field(ge=1, le=200)
+    agility: int = Field(ge=0, le=60)
+    quickness: int | None = Field(None, ge=0, le=60)
+    dexterity: int = Field(10, ge=0, le=100)
+    strength: int = Field(10, ge=0, le=100)
+    resistance: int = Field(10, ge=0, le=100)
+    intelligence: int = Field(10, ge=0, le=100)
+    initiative: int = Field(0, ge=0, le=50)
+    magic_attack: int = Field(0, ge=0, le=200)
+    magic_defense: int = Field(0, ge=0, le=200)
+    kiai: int = Field(0, ge=0, le=200)
+    spirit: int = Field(0, ge=0, le=200)
+    quick_attack: int = Field(0, ge=0, le=10)
+    airborne: bool = False
+    dragon_knight: bool = False
+    weapons: list[Weapon] = Field(default_factory=list)
+    main: str | None = "<first>"
+    off_hand: str | None = None
+    armour: Armour = Field(default_factory=Armour)
+    abilities: list[Ability] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _template(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "template" in data:
+            name = data["template"]
+            if name not in STATBLOCKS:
+                raise ValueError(f"unknown template '{name}' (stat blocks: {', '.join(sorted(STATBLOCKS))})")
+            data = {**STATBLOCKS[name], **{k: v for k, v in data.items() if k != "template"}}
+        return data
+
+    @field_validator("weapons", mode="before")
+    @classmethod
+    def _weapons(cls, v: Any) -> Any:
+        return [_from_library(w, WEAPON_LIBRARY, "weapon") for w in v] if isinstance(v, list) else v
+
+    @field_validator("abilities", mode="before")
+    @classmethod
+    def _abilities(cls, v: Any) -> Any:
+        return [_from_library(a, ABILITY_LIBRARY, "ability") for a in v] if isinstance(v, list) else v
+
+    @field_validator("armour", mode="before")
+    @classmethod
+    def _armour(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            if v not in ARMOUR_LIBRARY:
+                raise ValueError(f"unknown armour '{v}' (library: {', '.join(sorted(ARMOUR_LIBRARY))})")
+            return dict(ARMOUR_LIBRARY[v])
+        return v
+
+    @model_validator(mode="after")
+    def _hands(self) -> Combatant:
+        ids = [w.id for w in self.weapons]
+        if len(set(ids)) != len(ids):
+            raise ValueError("weapon ids must be unique within a combatant")
+        aids = [a.id for a in self.abilities]
+        if len(set(aids)) != len(aids):
+            raise ValueError("ability ids must be unique within a combatant")
+        if self.main == "<first>":
+            self.main = ids[0] if ids else None
+        by = {w.id: w for w in self.weapons}
+        if self.main is not None and self.main not in by:
+            raise ValueError(f"main '{self.main}' is not one of the combatant's weapons ({', '.join(ids) or 'none'})")
+        if self.off_hand is not None:
+            if self.off_hand not in by:
+                raise ValueError(f"off_hand '{self.off_hand}' is not one of the combatant's weapons")
+            if self.off_hand == self.main:
+                raise ValueError("off_hand cannot be the main-hand weapon")
+            if by[self.off_hand].hands != 1:
+                raise ValueError("off_hand must be a one-handed weapon")
+            if self.main is not None and by[self.main].hands == 2:
+                raise ValueError("off_hand must be null when the main weapon is two-handed")
+        return self
+
+
+class MapSpec(StrictModel):
+    """The hex map (section 5): odd-r offset [col, row], 1 hex = 1 m."""
+
+    layout: Literal["hex_odd_r"] = "hex_odd_r"
+    width: int = Field(ge=1, le=64)
+    height: int = Field(ge=1, le=64)
+    difficult: list[Hex] = Field(default_factory=list)
+    blocked: list[Hex] = Field(default_factory=list)
+    exits: list[Hex] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _inside(self) -> MapSpec:
+        for name in ("difficult", "blocked", "exits"):
+            for h in getattr(self, name):
+                if not (0 <= h[0] < self.width and 0 <= h[1] < self.height):
+                    raise ValueError(f"{name} hex {list(h)} is outside the {self.width} x {self.height} map")
+        return self
+
+
+class StartCondition(StrictModel):
+    """A condition at a mid-combat start (section 8)."""
+
+    type: Literal["stunned", "intimidated", "deceived", "exposed_all_out", "exposed_charge", "running",
+                  "concentrating"]
+    source: str | None = None
+    n: int = Field(-1, ge=-1)  # remaining turns; -1 = until the start of its next turn
+    mode: str | None = None
+
+
+class GroundWeapon(StrictModel):
+    """A weapon lying on the ground at a mid-combat start: ``owner/weapon_id`` at a hex."""
+
+    hex: Hex
+    weapon: str
+
+
+class StartCombatant(StrictModel):
+    """Per-combatant state at a mid-combat start; absent fields keep the stat block's values."""
+
+    position: Hex | None = None
+    wounds: dict[Literal["light", "moderate", "serious", "mortal"], int] = Field(default_factory=dict)
+    dead: bool = False
+    fled: bool = False
+    kiai: int | None = Field(None, ge=0)
+    spirit: int | None = Field(None, ge=0)
+    main: str | None = "<keep>"
+    off_hand: str | None = "<keep>"
+    carried: list[str] | None = None
+    conditions: list[StartCondition] = Field(default_factory=list)
+    attacked_this_round: bool = False
+    parry_used: bool = False
+    countered: bool = False
+    ran_this_round: bool = False
+    moved: bool = False
+
+
+class StartState(StrictModel):
+    """A mid-combat start: round, turn order, whose turn (or round start / re-attack phase), per-combatant state.
+
+    Fields: ``round`` (>= 1); ``phase`` (``turn``: at the current actor's turn start, ``round_start``:
+    before the initiative of ``round``, ``reattack``: at the re-attack phase of ``round``); ``order``
+    (combatant ids, default seat order); ``current`` (whose turn, default the first of ``order``);
+    ``combatants`` (id -> `StartCombatant`); ``ground`` (weapons lying on the map, named
+    ``owner/weapon_id``).
+    """
+
+    round: int = Field(1, ge=1)
+    phase: Literal["turn", "round_start", "reattack"] = "turn"
+    order: list[str] | None = None
+    current: str | None = None
+    combatants: dict[str, StartCombatant] = Field(default_factory=dict)
+    ground: list[GroundWeapon] = Field(default_factory=list)
+
+
+class KiaiEncounter(EncounterBase):
+    """A `kiai` encounter: map, combatants, options, optional round cap and mid-combat start."""
+
+    ruleset: Literal["kiai"]
+    options: KiaiOptions = Field(default_factory=KiaiOptions)
+    map: MapSpec
+    combatants: list[Combatant] = Field(min_length=1)
+    round_cap: int | None = Field(None, ge=1)
+    start: StartState | None = None
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _none_options(cls, v: Any) -> Any:
+        return {} if v is None else v
+
+    @model_validator(mode="after")
+    def _roster(self) -> KiaiEncounter:
+        ids = [c.id for c in self.combatants]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"combatant ids must be unique: {ids}")
+        if len({c.side for c in self.combatants}) < 2:
+            raise ValueError("an encounter needs combatants of at least two sides")
+        seats = [c.seat if c.seat is not None else i for i, c in enumerate(self.combatants)]
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"seats must be unique: {seats}")
+        blocked = {tuple(h) for h in self.map.blocked}
+        taken: dict[tuple[int, int], str] = {}
+        for c in self.combatants:
+            p = (c.position[0], c.position[1])
+            if not (0 <= p[0] < self.map.width and 0 <= p[1] < self.map.height):
+                raise ValueError(f"combatant '{c.id}' position {list(p)} is outside the map")
+            if p in blocked:
+                raise ValueError(f"combatant '{c.id}' stands on a blocked hex {list(p)}")
+            if p in taken:
+                raise ValueError(f"combatants '{taken[p]}' and '{c.id}' share hex {list(p)}")
+            taken[p] = c.id
+        if self.start is not None:
+            self._check_start(set(ids))
+        return self
+
+    def _check_start(self, ids: set[str]) -> None:
+        st = self.start
+        assert st is not None
+        for cid in st.combatants:
+            if cid not in ids:
+                raise ValueError(f"start.combatants names unknown combatant '{cid}'")
+        if st.order is not None and (set(st.order) - ids or len(set(st.order)) != len(st.order)):
+            raise ValueError(f"start.order must list distinct combatant ids, got {st.order}")
+        if st.current is not None and st.current not in (st.order or ids):
+            raise ValueError(f"start.current '{st.current}' is not in the turn order")
+        keys = {f"{c.id}/{w.id}" for c in self.combatants for w in c.weapons}
+        for g in st.ground:
+            if g.weapon not in keys:
+                raise ValueError(f"start.ground weapon '{g.weapon}' is not 'owner/weapon_id' of any weapon")
+        for cid, sc in st.combatants.items():
+            for name in ("main", "off_hand"):
+                v = getattr(sc, name)
+                if v not in (None, "<keep>") and v not in keys and f"{cid}/{v}" not in keys:
+                    raise ValueError(f"start.combatants.{cid}.{name} '{v}' is not a known weapon")

@@ -1,0 +1,122 @@
+"""`KiaiSystem`: the kernel hook contract for `kiai`, delegating to the rule modules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from trpg_arena.rules.core.battlefield import Battlefield, hex_grid
+from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.kiai import catalogue as cat
+from trpg_arena.rules.kiai.actions import apply_action
+from trpg_arena.rules.kiai.checks import status_index
+from trpg_arena.rules.kiai.context import ctx_of
+from trpg_arena.rules.kiai.legal import DODGE, NO_REACTION, d1, d2, d3, p1, r1
+from trpg_arena.rules.kiai.model import KiaiEncounter
+from trpg_arena.rules.kiai.setup import new_state
+from trpg_arena.rules.kiai.state import KiaiState
+from trpg_arena.rules.kiai.turns import advance
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
+
+
+class KiaiSystem(RuleSystem):
+    """D100 roll-under combat on a hex map with kiai-powered techniques (spec: shared/spec/rulesets/kiai.md)."""
+
+    state_type = KiaiState
+    combatant_features = cat.COMBATANT_FEATURES
+    global_features = cat.GLOBAL_FEATURES
+
+    def __init__(self, info: RuleSystemInfo) -> None:
+        self.info = info
+
+    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+        """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight."""
+        assert isinstance(encounter, KiaiEncounter)
+        m = encounter.map
+        cells: dict[tuple[int, int], dict[str, Any]] = {}
+        for h in m.difficult:
+            cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")  # type: ignore[arg-type]
+        for h in m.blocked:
+            cells.setdefault(tuple(h), {}).update(blocked=True, blocks_los=True, terrain="blocked")  # type: ignore[arg-type]
+        for h in m.exits:
+            cells.setdefault(tuple(h), {}).update(exit=True)  # type: ignore[arg-type]
+        return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
+
+    def new_state(self, combat: Combat) -> KiaiState:
+        """Initial state from the encounter and its `start` section (no dice)."""
+        return new_state(ctx_of(combat))
+
+    def advance(self, combat: Combat) -> None:
+        """Run the state machine to the next decision point (section 6)."""
+        advance(combat)
+
+    def legal_actions(self, combat: Combat) -> list[Action]:
+        """The exact legal set at the open decision (section 7)."""
+        st = combat.state
+        assert isinstance(st, KiaiState) and st.decision is not None
+        ctx = ctx_of(combat)
+        kind = st.decision.kind
+        f = st.fighters[st.decision.actor]
+        if kind == "D1":
+            return d1(ctx, st, f)
+        if kind == "D2":
+            return d2(ctx, st, f)
+        if kind == "D3":
+            return d3(ctx, st, f)
+        if kind == "R1":
+            return r1(ctx, st)
+        if kind == "P1":
+            return p1(ctx, st, f)
+        return [DODGE, NO_REACTION]  # R2, R3
+
+    def auto_resolve(self, combat: Combat, legal: list[Action]) -> bool:
+        """Never: section 6 offers D2 and D3 even when `end_turn` is the only legal action."""
+        return False
+
+    def apply(self, combat: Combat, action: Action) -> None:
+        """Apply a legal action, then advance."""
+        st = combat.state
+        assert isinstance(st, KiaiState) and st.decision is not None
+        d = st.decision
+        st.decision = None
+        apply_action(combat, ctx_of(combat), st, d.kind, d.actor, action)
+        advance(combat)
+
+    def describe(self, combat: Combat, action: Action) -> str:
+        """The GM sentence for an action."""
+        return cat.describe(action)
+
+    def views(self, combat: Combat) -> list[CombatantView]:
+        """Every combatant as a `CombatantView` (hp = wound boxes left, 0 when dead)."""
+        st = combat.state
+        assert isinstance(st, KiaiState)
+        ctx = ctx_of(combat)
+        total = sum(ctx.boxes) + 1
+        out = []
+        for cid in ctx.ids:
+            f = st.fighters[cid]
+            spec = ctx.spec[cid]
+            hp = 0 if f.dead else total - sum(f.wounds)
+            s = status_index(f)
+            status = f.out or STATUS_WORDS[s + 1]
+            out.append(CombatantView(cid, spec.name or cid, spec.side, "pc" if spec.pc else "npc", f.hex, max(0, hp),
+                                     total, not f.out, status, tuple(c.type for c in f.conds)))
+        return out
+
+    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+        """Every action that can ever be legal in this encounter, in a fixed order."""
+        assert isinstance(encounter, KiaiEncounter)
+        return cat.catalogue(encounter)
+
+    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+        """Kiai, wound status, conditions, round flags and gear of one combatant."""
+        return cat.observe_combatant(combat, cid)
+
+    def observe_global(self, combat: Combat) -> list[float]:
+        """Round and decision kind."""
+        return cat.observe_global(combat)

@@ -1,0 +1,154 @@
+"""The round and turn state machine (section 6): initiative, turns, re-attack phase, round cap."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Termination
+from trpg_arena.rules.kiai.abilities import run_area, run_status
+from trpg_arena.rules.kiai.checks import has
+from trpg_arena.rules.kiai.conditions import stun_tick, turn_end_tick, turn_start_expiry
+from trpg_arena.rules.kiai.context import Ctx, ctx_of
+from trpg_arena.rules.kiai.damage import finish, set_decision
+from trpg_arena.rules.kiai.legal import reattack_eligible, reattack_targets
+from trpg_arena.rules.kiai.state import Frame, KiaiState
+from trpg_arena.rules.kiai.strike import run_strike
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+
+def run_feint(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
+    """KIA-14.1: up to three feint strikes; ends at the first failed hit check or landing strike."""
+    if fr.step == "after":
+        res = st.last
+        stop = (res in ("miss", "fumble") or (res == "lands" and not ctx.opts.feint_multiple_hits)
+                or st.fighters[fr.attacker].out or st.fighters[fr.target].out)
+        if stop or fr.index >= 3:
+            st.stack.pop()
+            return
+    fr.index += 1
+    fr.step = "after"
+    bonus = 20 if fr.index == fr.bonus_on else 0  # KIA-14.2
+    st.stack.append(Frame("strike", "hit", fr.attacker, fr.target, skind="feint",
+                          weapon=st.fighters[fr.attacker].main, hit_mod=bonus))
+
+
+RUNNERS = {"strike": run_strike, "feint": run_feint, "area": run_area, "status": run_status}
+
+
+def initiative(combat: Combat, ctx: Ctx, st: KiaiState) -> None:
+    """KIA-1.1, KIA-1.2, KIA-1.4: 1D10 + initiative + quick attack, in seat order; highest first, then clockwise."""
+    totals: dict[str, int] = {}
+    for cid in ctx.seat_order:
+        if st.fighters[cid].out:
+            continue
+        spec = ctx.spec[cid]
+        die = combat.dice.roll(10)
+        totals[cid] = die + spec.initiative + spec.quick_attack
+        combat.emit("initiative_rolled", f"{cid} initiative: d10={die} + {spec.initiative} + {spec.quick_attack} = "
+                    f"{totals[cid]}", actor=cid, rule="KIA-1.1", die=die, initiative=spec.initiative,
+                    quick_attack=spec.quick_attack, total=totals[cid])
+    seats = ctx.seat
+
+    def rank(c: str) -> tuple[int, int, int]:
+        return (-totals[c], -ctx.spec[c].initiative, seats[c])
+
+    if ctx.opts.turn_order == "descending":
+        order = sorted(totals, key=rank)
+    else:
+        first = min(totals, key=rank)
+        ring = [c for c in ctx.seat_order if c in totals]
+        i = ring.index(first)
+        order = ring[i:] + ring[:i]
+    st.order = order
+    combat.emit("turn_order", f"round {st.round} order: {', '.join(order)}", rule="KIA-1.2", order=order)
+
+
+def current(st: KiaiState) -> str:
+    """The combatant whose turn it is."""
+    return st.order[st.turn_index]
+
+
+def advance(combat: Combat) -> None:
+    """Run until a decision point opens or the combat ends (section 6)."""
+    ctx = ctx_of(combat)
+    st = combat.state
+    assert isinstance(st, KiaiState)
+    F = st.fighters
+    while st.outcome is None:
+        if st.stack:
+            st.decision = None
+            fr = st.stack[-1]
+            RUNNERS[fr.kind](combat, ctx, st, fr)
+            if st.decision is not None and st.outcome is None:
+                return
+            continue
+        stage = st.stage
+        if stage in ("d1", "d2", "d3"):
+            cid = current(st)
+            if F[cid].out:  # KIA-24.1: out during its own turn, the turn ends at once
+                st.stage = "turn_end"
+                continue
+            prompt = {"d1": "move / main action", "d2": "consecutive attack or end turn",
+                      "d3": "off-hand attack or end turn"}[stage]
+            set_decision(st, cid, stage.upper(), f"{cid}: {prompt}")
+            return
+        if stage == "round_start":
+            st.phase = "round"
+            for f in F.values():  # KIA-1.5 (1)
+                f.attacked = f.parry_used = f.countered = f.ran = False
+            combat.emit("round_started", f"round {st.round} starts ({5 * (st.round - 1)} s elapsed)",
+                        rule="KIA-1.5", round=st.round, elapsed_seconds=5 * (st.round - 1))
+            initiative(combat, ctx, st)
+            st.turn_index = 0
+            st.stage = "turn_start"
+        elif stage == "turn_start":
+            if st.turn_index >= len(st.order):
+                st.stage = "reattack"
+                st.reattack_index = 0
+                st.phase = "reattack"
+                combat.emit("reattack_phase", f"round {st.round}: re-attack phase", rule="KIA-12.1")
+                continue
+            cid = current(st)
+            f = F[cid]
+            if f.out:
+                st.turn_index += 1
+                continue
+            st.phase = "turn"
+            turn_start_expiry(combat, f)
+            f.moved = f.main_done = False
+            f.chain_k = f.chain_x = 0
+            f.chain_passed = f.chain_fumbled = f.chain_all_out = False
+            combat.emit("turn_started", f"{cid}'s turn", actor=cid, rule="KIA-24.1")
+            st.stage = "turn_end" if stun_tick(combat, f) else "d1"
+        elif stage == "turn_end":
+            cid = current(st)
+            f = F[cid]
+            if not f.out:
+                turn_end_tick(combat, f)
+            combat.emit("turn_ended", f"{cid}'s turn ends", actor=cid, rule="KIA-24.1")
+            st.turn_index += 1
+            st.stage = "turn_start"
+        elif stage == "reattack":
+            while st.reattack_index < len(st.order):
+                f = F[st.order[st.reattack_index]]
+                if reattack_eligible(ctx, st, f) and reattack_targets(ctx, st, f):
+                    set_decision(st, f.id, "P1", f"{f.id}: re-attack or pass")
+                    return
+                st.reattack_index += 1
+            st.stage = "round_end"
+        elif stage == "round_end":
+            combat.emit("round_ended", f"round {st.round} ends", rule="KIA-1.5", round=st.round)
+            if st.round >= ctx.round_cap:  # KIA-25.1
+                finish(combat, st, None, Termination.ROUND_CAP)
+                return
+            st.round += 1
+            st.stage = "round_start"
+        else:  # pragma: no cover - a rules bug
+            raise RuntimeError(f"kiai: unknown stage {stage!r}")
+
+
+def is_stunned(st: KiaiState, cid: str) -> bool:
+    """Whether a combatant is stunned."""
+    return has(st.fighters[cid], "stunned")
