@@ -86,7 +86,8 @@ def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str,
         if ao:
             add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
         f.chain_x, f.chain_all_out = x, ao
-        st.stack.append(_strike(f, a.target, mult=2 if ao else 1, tech_x=x, dodge_x=x, ability=ab))  # type: ignore[arg-type]
+        st.stack.append(_strike(f, a.target, mult=2 if ao else 1, tech_x=x, dodge_x=x, ability=ab,  # type: ignore[arg-type]
+                                chain=True))
         st.stage = "d2"
     elif verb == "consecutive_attack":
         _consecutive(combat, ctx, st, f, a.target)  # type: ignore[arg-type]

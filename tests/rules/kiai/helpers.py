@@ -45,6 +45,8 @@ def fighter(cid: str, side: str, seat: int, pos: list[int], **over: Any) -> dict
     d["weapons"] = d["weapons"] + [copy.deepcopy(WEAPONS[w]) for w in extra_w]
     d["abilities"] = [copy.deepcopy(ABILITIES[a]) for a in over.pop("knows", [])]
     d.update(over)
+    if d.get("seat", 0) is None:
+        del d["seat"]
     return d
 
 
@@ -53,10 +55,16 @@ def fixture(a: dict[str, Any] | None = None, b: dict[str, Any] | None = None, *,
             map: dict[str, Any] | None = None, order: list[str] | None = None,
             current: str | None = None) -> dict[str, Any]:
     """Fixture F: A (side P, seat 0, [2,0]) against B (side N, seat 1, [3,0]) on a 10 x 6 map, at A's D1."""
-    combatants = [fighter("A", "P", 0, [2, 0], **(a or {})), fighter("B", "N", 1, [3, 0], **(b or {})), *extra]
+    a = {"seat": 0, "pos": [2, 0], **(a or {})}
+    b = {"seat": 1, "pos": [3, 0], **(b or {})}
+    if "position" in a:
+        a["pos"] = a.pop("position")
+    if "position" in b:
+        b["pos"] = b.pop("position")
+    combatants = [fighter("A", "P", **a), fighter("B", "N", **b), *extra]
     enc: dict[str, Any] = {
         "ruleset": "kiai", "encounter": "fixture_f", "map": {"layout": "hex_odd_r", "width": 10, "height": 6},
-        "combatants": combatants, "options": options or {},
+        "combatants": combatants, "options": dict(options or {}),
     }
     if map:
         enc["map"].update(map)
