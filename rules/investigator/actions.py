@@ -1,0 +1,357 @@
+"""Turn actions as frames: slots, embedded steps, long moves and every non-attack effect (INV-3 .. INV-12.3).
+
+The frame at the bottom of the stack is always the turn actor's current action; reaction windows and attacks
+stack above it. Its ``cancelled`` flag is set when an opportunity or pursuit hit ends the actor's round.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.investigator.attacks import push_attack, take_bonus
+from trpg_arena.rules.investigator.catalogue import Meta
+from trpg_arena.rules.investigator.compiled import Setup
+from trpg_arena.rules.investigator.damage import add_condition, interrupt_channel, remove_condition
+from trpg_arena.rules.investigator.legal import (
+    fighter,
+    shot_band,
+    std_available,
+    step_target,
+    wielded_item,
+    wielded_t,
+)
+from trpg_arena.rules.investigator.rolls import REGULAR, check
+from trpg_arena.rules.investigator.space import best_path, cheb, hostile_blocks, line_blocked, occupancy
+from trpg_arena.rules.investigator.spells import cast_now, continue_now
+from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
+from trpg_arena.rules.investigator.windows import push_window
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+WINDOWED = ("cast", "continue_cast", "shoot", "first_aid")  # INV-10.3
+ATTACK_VERBS = ("melee", "shoot", "throw", "pursue")
+
+
+def begin(st: InvState, f: Fighter, m: Meta) -> None:
+    """Push the frame of a chosen turn action."""
+    sdest = step_target(f.pos, m.dir) if m.when and f.pos is not None else None
+    st.stack.append(Frame("action", "start", f.id, verb=m.verb, target=m.target, head=m.head, when=m.when,
+                          sdest=sdest, dest=m.cell if m.verb in ("step", "move") else None, shots=m.shots,
+                          event=m.dir))
+
+
+def _spend(setup: Setup, f: Fighter, verb: str, head: str) -> None:
+    """Mark the slot an action uses (INV-3.1, INV-3.4)."""
+    if verb in ("prepare", "switch_weapon"):
+        f.prepare_used = True
+    elif verb in ("step", "move", "stand_up"):
+        f.move_used = True
+    elif verb == "continue_cast" or (verb == "cast" and setup.spells[head].rounds > 1):
+        f.move_used = True
+        f.standard_used = setup.prof(f.id).actions
+    else:
+        f.standard_used += 1
+
+
+def _move_to(combat: Combat, f: Fighter, dest: tuple[int, int], rule: str, cost: int = 0) -> None:
+    src = f.pos
+    f.pos = dest
+    combat.emit("step", f"{f.id} moves {list(src) if src else '?'} -> {list(dest)}", actor=f.id, rule=rule,
+                src=src, dest=dest, cost=cost)
+
+
+def run_action(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
+    """Advance the bottom action frame by one step; True when a decision was opened (never here directly)."""
+    f = fighter(setup, st, fr.actor)
+    v = fr.verb
+    step = fr.step
+    if step == "start":
+        combat.emit("action_declared", f"{f.id} declares {v}" + (f" on {fr.target}" if fr.target else "")
+                    + (f" ({fr.head})" if fr.head else "") + (f", stepping {fr.when} to {list(fr.sdest)}"
+                                                               if fr.sdest else ""),
+                    actor=f.id, rule="INV-3.3", verb=v, target=fr.target or None, option=fr.head or None)
+        _spend(setup, f, v, fr.head)
+        if v == "step":  # INV-4.4: pursuit windows, then the step
+            push_window(st, "step", f.id, f.pos, fr.dest)
+            fr.step = "do_step"
+        elif v == "move":
+            _start_move(combat, setup, st, f, fr)
+        elif v in WINDOWED or v in ATTACK_VERBS:
+            if fr.when == "before":
+                push_window(st, "step", f.id, f.pos, fr.sdest)
+                fr.step = "pre_move"
+            else:
+                fr.step = "prewin"
+        else:
+            _simple(combat, setup, st, f, fr)
+            fr.step = "finish"
+        return False
+    if step == "do_step":
+        if not fr.cancelled and fr.dest is not None:
+            f.steps_this_turn += 1
+            _move_to(combat, f, fr.dest, "INV-4.4")
+        fr.step = "finish"
+    elif step == "pre_move":
+        if fr.cancelled or fr.sdest is None:
+            fr.step = "finish"
+        else:
+            f.steps_this_turn += 1
+            _move_to(combat, f, fr.sdest, "INV-4.4")
+            fr.step = "prewin"
+    elif step == "prewin":
+        if v in WINDOWED:  # INV-10.3
+            push_window(st, "action", f.id, f.pos, f.pos)
+        fr.step = "main"
+    elif step == "main":
+        fr.step = "post"
+        if fr.cancelled:
+            fr.step = "finish"
+        else:
+            _main(combat, setup, st, f, fr)
+    elif step == "post":
+        fr.step = "finish"
+        if fr.when == "after" and not fr.cancelled:
+            if _step_ok(setup, st, f, fr.sdest):
+                push_window(st, "step", f.id, f.pos, fr.sdest)
+                fr.step = "post_move"
+            else:
+                combat.emit("step_skipped", f"{f.id} can no longer step to {fr.sdest}", actor=f.id, rule="INV-5.6")
+    elif step == "post_move":
+        if not fr.cancelled and fr.sdest is not None and f.able and f.pos is not None:
+            f.steps_this_turn += 1
+            _move_to(combat, f, fr.sdest, "INV-4.4")
+        fr.step = "finish"
+    elif step == "leave":
+        _move_leave(combat, setup, st, f, fr)
+    elif step == "go":
+        _move_go(combat, setup, st, f, fr)
+    elif step == "mend":
+        _move_end(combat, setup, st, f, fr)
+    else:  # finish
+        st.stack.pop()
+        st.dirty = True
+    return False
+
+
+def _step_ok(setup: Setup, st: InvState, f: Fighter, dest: tuple[int, int] | None) -> bool:
+    if dest is None or f.pos is None or f.prone or not f.able:
+        return False
+    if f.steps_this_turn >= setup.opt.max_steps_per_turn:
+        return False
+    bf = setup.enc._cache["battlefield"]
+    return dest in bf.graph.adj[f.pos] and dest not in occupancy(st)
+
+
+def _main(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+    v = fr.verb
+    if v == "cast":
+        cast_now(combat, setup, st, f, fr.head, fr.target)
+        return
+    if v == "continue_cast":
+        continue_now(combat, setup, st, f)
+        return
+    t = fighter(setup, st, fr.target)
+    if t.pos is None or t.dead or t.fled or f.pos is None:
+        combat.emit("target_lost", f"{f.id}'s {v} has lost its target {t.id}", actor=f.id, rule="INV-10.4")
+        return
+    if v in ("melee", "pursue"):
+        if cheb(f.pos, t.pos) != 1:
+            combat.emit("target_lost", f"{t.id} is out of reach", actor=f.id, rule="INV-10.4")
+            return
+        push_attack(st, v, f.id, t.id, fr.head)
+    elif v == "throw":
+        push_attack(st, "throw", f.id, t.id)
+    elif v == "shoot":
+        w = wielded_t(setup, f)
+        it = wielded_item(f)
+        if (it is None or it.jammed or it.loaded < 1 or shot_band(setup, w, cheb(f.pos, t.pos)) is None
+                or line_blocked(setup, f.pos, t.pos)):
+            combat.emit("target_lost", f"{f.id} can no longer shoot {t.id}", actor=f.id, rule="INV-10.4")
+            return
+        push_attack(st, "shot", f.id, t.id, fr.head, fr.shots)
+    elif v == "first_aid":
+        _first_aid(combat, setup, st, f, t)
+
+
+def _first_aid(combat: Combat, setup: Setup, st: InvState, f: Fighter, t: Fighter) -> None:
+    """First aid (INV-8.12, INV-11.7)."""
+    opt = setup.opt
+    maxhp = setup.prof(t.id).max_hp
+    if not (t.untreated_wound and (t.hp < maxhp or t.dying or t.unconscious)) or cheb(f.pos, t.pos) > 1:  # type: ignore
+        combat.emit("target_lost", f"{t.id} no longer needs first aid", actor=f.id, rule="INV-10.4")
+        return
+    b = take_bonus(f, ("first_aid",))
+    _, lvl = check(combat, f.id, "First Aid", setup.prof(f.id).skill("First Aid"), bonus=b, rule="INV-8.12")
+    if lvl < REGULAR:
+        combat.emit("first_aid", f"{f.id}'s first aid on {t.id} fails", actor=f.id, rule="INV-8.12", success=False)
+        return
+    before = t.hp
+    if t.dying:  # INV-11.7
+        t.hp = 1 if opt.first_aid_dying_hp == "set_to_1" else t.hp + 1
+        remove_condition(combat, t, "dying", "INV-11.7")
+        t.dying_since = None
+    else:
+        t.hp = min(maxhp, t.hp + 1)
+    t.untreated_wound = False
+    combat.emit("first_aid", f"{f.id}'s first aid on {t.id} succeeds: hp {before} -> {t.hp}", actor=f.id,
+                rule="INV-11.7" if before < 0 else "INV-8.12", success=True, hp_before=before, hp_after=t.hp)
+    if t.unconscious and t.hp >= 1 and opt.first_aid_wakes:
+        remove_condition(combat, t, "unconscious", "INV-8.12")
+    st.dirty = True
+
+
+def _simple(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+    """Actions with no window and no defense: prepare, switch, stand up, reload, pass, pick up, flee."""
+    v = fr.verb
+    if v == "prepare":  # INV-4.1
+        tq = setup.techniques[fr.head]
+        skill = wielded_t(setup, f).skill if tq.skill == "@wielded" else tq.skill
+        _, lvl = check(combat, f.id, skill, setup.prof(f.id).skill(skill), rule="INV-4.1")
+        if lvl >= REGULAR:
+            f.bonus_to = list(tq.bonus_to)
+            f.bonus_expires = tq.expires
+            combat.emit("prepared", f"{f.id} readies {tq.name}: a bonus die on its next "
+                                    f"{'/'.join(tq.bonus_to)} roll", actor=f.id, rule="INV-4.1", technique=tq.id)
+    elif v == "switch_weapon":  # INV-4.2
+        f.wielded = fr.head
+        combat.emit("weapon_switched", f"{f.id} now wields {fr.head}", actor=f.id, rule="INV-4.2", weapon=fr.head)
+    elif v == "stand_up":  # INV-4.7
+        remove_condition(combat, f, "prone", "INV-4.7")
+    elif v == "reload":  # INV-8.10
+        it = wielded_item(f)
+        assert it is not None
+        w = setup.weapons[it.template]
+        it.jammed = False
+        if it.loaded < w.capacity and f.ammo.get(w.ammo_type, 0) >= 1:
+            it.loaded = w.capacity
+            f.ammo[w.ammo_type] -= 1
+        combat.emit("reloaded", f"{f.id} reloads {w.name} ({it.loaded}/{w.capacity})", actor=f.id, rule="INV-8.10",
+                    weapon=it.id, loaded=it.loaded)
+    elif v == "pass_item":
+        _pass(combat, setup, st, f, fighter(setup, st, fr.target), fr.head)
+    elif v == "pick_up":
+        _pick_up(combat, setup, st, f, fr.head, fr.event)
+    elif v == "flee":  # INV-12.3
+        if f.channel_spell:
+            interrupt_channel(combat, f, "fled")
+        f.fled = True
+        combat.emit("fled", f"{f.id} flees the battlefield from {list(f.pos)}", actor=f.id, rule="INV-12.3")  # type: ignore
+        f.pos = None
+        st.turn_ended = True
+        st.dirty = True
+
+
+def _give(setup: Setup, r: Fighter, it: Item) -> None:
+    """Carry an item; thrown units join a carried stack of the same template (INV-8.11)."""
+    if setup.weapons[it.template].kind == "thrown":
+        for w in r.weapons:
+            if w.template == it.template:
+                w.count += it.count
+                return
+    r.weapons.append(it)
+
+
+def _pass(combat: Combat, setup: Setup, st: InvState, f: Fighter, r: Fighter, item: str) -> None:
+    """Pass one item to an ally (INV-8.11)."""
+    if item.startswith("ammo:"):
+        k = item[5:]
+        f.ammo[k] -= 1
+        r.ammo[k] = r.ammo.get(k, 0) + 1
+    elif item.startswith("material:"):
+        k = item[9:]
+        f.materials[k] -= 1
+        r.materials[k] = r.materials.get(k, 0) + 1
+    else:
+        it = f.weapon(item)
+        assert it is not None
+        f.weapons.remove(it)
+        if f.wielded == it.id:
+            f.wielded = "unarmed"
+        _give(setup, r, it)
+    combat.emit("item_moved", f"{f.id} passes {item} to {r.id}", actor=f.id, rule="INV-8.11", item=item, to=r.id)
+
+
+def _pick_up(combat: Combat, setup: Setup, st: InvState, f: Fighter, item: str, d: str) -> None:
+    """Pick up an item from the own square or the nine-grid (INV-8.11)."""
+    assert f.pos is not None
+    sq = f.pos if d == "here" else step_target(f.pos, d)
+    for g in st.ground:
+        if g.pos == sq and g.item.id == item:
+            st.ground.remove(g)
+            it = g.item
+            if it.kind == "ammo":
+                f.ammo[it.template] = f.ammo.get(it.template, 0) + it.count
+            elif it.kind == "material":
+                f.materials[it.template] = f.materials.get(it.template, 0) + it.count
+            else:
+                _give(setup, f, it)
+            combat.emit("item_moved", f"{f.id} picks up {item} from {list(sq)}", actor=f.id, rule="INV-8.11",
+                        item=item, square=sq)
+            return
+
+
+# --- long move (INV-4.5, 4.6, 4.9, 10.2) -------------------------------------------------------------
+def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+    bf = setup.enc._cache["battlefield"]
+    assert f.pos is not None and fr.dest is not None
+    f.moved_long = True
+    side = setup.side_of[f.id]
+    pursuit = setup.opt.pursuit_mode == "reaction"
+    reactors = []
+    for r in st.fighters:
+        if r.pos is None or not r.able or r.channel_spell or setup.side_of[r.id] == side:
+            continue
+        opp = not r.opportunity_used
+        lv = opp or (pursuit and std_available(setup, r))
+        if lv or opp:
+            reactors.append((r.pos, lv, opp))
+    path = best_path(setup, bf, f.pos, fr.dest, setup.prof(f.id).mov, hostile_blocks(setup, st, f), reactors)
+    fr.path = path or []
+    fr.index = 0
+    combat.emit("move_path", f"{f.id} moves {list(f.pos)} -> {list(fr.dest)} via "
+                             f"{' '.join(f'({x},{y})' for x, y in fr.path)}", actor=f.id, rule="INV-4.6",
+                path=fr.path, dest=fr.dest)
+    fr.step = "leave"
+
+
+def _move_leave(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+    if fr.cancelled or fr.index >= len(fr.path) or not f.able:
+        fr.step = "mend"
+        return
+    push_window(st, "leave", f.id, f.pos, fr.path[fr.index])
+    fr.step = "go"
+
+
+def _move_go(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+    if fr.cancelled or not f.able:
+        fr.step = "mend"
+        return
+    b = fr.path[fr.index]
+    if b in hostile_blocks(setup, st, f):
+        combat.emit("move_stopped", f"{f.id} is stopped before {list(b)}", actor=f.id, rule="INV-4.5")
+        fr.step = "mend"
+        return
+    a = f.pos
+    cost = int(setup.enc._cache["battlefield"].graph.nodes[b].get("cost", 1))
+    fr.spent += cost
+    _move_to(combat, f, b, "INV-4.5", cost)
+    fr.index += 1
+    push_window(st, "enter", f.id, a, b)
+    fr.step = "leave"
+
+
+def _move_end(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+    f.move_spent += fr.spent
+    prof = setup.prof(f.id)
+    mode = setup.opt.full_mov_restriction
+    applies = mode == "all" or (mode == "multi_action_only" and prof.actions >= 2)
+    if applies and fr.spent == prof.mov:  # INV-4.9
+        if setup.opt.full_mov_scope == "rest_of_round":
+            add_condition(combat, f, "full_mov_lockout", "INV-4.9")
+        else:
+            f.lockout_next_round = True
+            combat.emit("lockout_pending", f"{f.id} will have no standard action next round", actor=f.id,
+                        rule="INV-4.9")
+    st.stack.pop()
+    st.dirty = True

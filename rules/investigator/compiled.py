@@ -1,0 +1,260 @@
+"""The static part of an encounter, compiled once and cached on it: profiles, templates, map, lines.
+
+Nothing here changes during a combat, so it lives outside the state (and outside snapshots).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from trpg_arena.rules.investigator.library import LIBRARY
+from trpg_arena.rules.investigator.model import InvestigatorEncounter, InvestigatorOptions
+from trpg_arena.rules.investigator.rolls import LEVEL_OF_NAME, Expr, derived, parse_expr
+
+Cell = tuple[int, int]
+DIRS: dict[str, Cell] = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1),
+                         "W": (-1, 0), "NW": (-1, -1)}
+DIR_OF: dict[Cell, str] = {v: k for k, v in DIRS.items()}
+MANEUVERS = ("knock_down", "disarm", "push")
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponT:
+    """A compiled weapon template."""
+
+    id: str
+    name: str
+    kind: str  # melee | firearm | thrown
+    skill: str
+    damage: Expr
+    db_mode: str
+    impale: bool
+    base_range: int
+    bands: tuple[tuple[int, int, Expr | None], ...]
+    capacity: int
+    loaded: int
+    ammo_type: str
+    malfunction: int | None
+    shots: int
+    count: int
+
+
+UNARMED = WeaponT("unarmed", "unarmed", "melee", "Fighting (Brawl)", parse_expr("1D3"), "full", False, 0, (), 0, 0,
+                  "", None, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class SpellT:
+    """A compiled spell."""
+
+    id: str
+    name: str
+    mp_cost: int
+    materials: tuple[tuple[str, int], ...]
+    range: int
+    rounds: int
+    target_rule: str
+    effect: str
+    dice: Expr
+    visible: bool
+    resist: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TechT:
+    """A compiled prepare technique."""
+
+    id: str
+    name: str
+    skill: str
+    bonus_to: tuple[str, ...]
+    expires: str
+    requires: str
+
+
+@dataclass
+class Profile:
+    """A combatant's fixed numbers (INV-0.6)."""
+
+    id: str
+    name: str
+    side: str
+    kind: str
+    str_: int
+    con: int
+    siz: int
+    dex: int
+    pow: int
+    luck: int
+    max_hp: int
+    max_mp: int
+    mov: int
+    db: Expr
+    build: int
+    armour: int
+    actions: int
+    skills: dict[str, int]
+    spells: tuple[str, ...]
+    techniques: tuple[str, ...]
+
+    def skill(self, name: str) -> int:
+        """A skill value, with the INV-0.6 defaults."""
+        v = self.skills.get(name)
+        if v is not None:
+            return v
+        if name == "Dodge":
+            return self.dex // 2
+        if name in ("STR", "CON", "SIZ", "DEX", "POW"):
+            return int(getattr(self, name.lower() if name != "STR" else "str_"))
+        return LIBRARY.default_skills.get(name, 0)
+
+
+def _weapon(wid: str, w: Any) -> WeaponT:
+    bands = tuple((b.max, LEVEL_OF_NAME[b.level], parse_expr(b.damage) if b.damage else None) for b in w.bands)
+    db_mode = w.db_mode or {"melee": "full", "thrown": "half", "firearm": "none"}[w.kind]
+    cap = w.capacity
+    return WeaponT(wid, w.name or wid, w.kind, w.skill, parse_expr(w.damage), db_mode, w.impale,
+                   w.base_range or (bands[-1][0] if bands else 0), bands, cap,
+                   cap if w.loaded is None else w.loaded, w.ammo_type,
+                   w.malfunction if w.kind == "firearm" else None, w.shots_per_action, w.count)
+
+
+@dataclass
+class Setup:
+    """Everything static about one encounter."""
+
+    enc: InvestigatorEncounter
+    opt: InvestigatorOptions
+    ids: list[str]
+    idx: dict[str, int]
+    profiles: list[Profile]
+    side_of: dict[str, str]
+    sides: list[str]
+    weapons: dict[str, WeaponT]
+    spells: dict[str, SpellT]
+    techniques: dict[str, TechT]
+    width: int
+    height: int
+    terrain: dict[Cell, str]
+    exits: frozenset[Cell]
+    lines: dict[tuple[Cell, Cell], tuple[Cell, ...]] = field(default_factory=dict)
+    lines_cache_moves: dict[Any, list[Cell]] = field(default_factory=dict)
+    walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
+    reach_cache: dict[Any, dict[Cell, int]] = field(default_factory=dict)
+    adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
+
+    def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
+        """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""
+        if self.adj is None:
+            g = bf.graph
+            self.adj = {n: tuple(sorted((m, int(g.nodes[m].get("cost", 1))) for m in g.adj[n])) for n in g.nodes}
+        return self.adj
+
+    def prof(self, cid: str) -> Profile:
+        """The profile of a combatant."""
+        return self.profiles[self.idx[cid]]
+
+    def crossed(self, a: Cell, b: Cell) -> tuple[Cell, ...]:
+        """Squares the segment between centres of `a` and `b` crosses with positive length (section 5)."""
+        key = (a, b)
+        hit = self.lines.get(key)
+        if hit is None:
+            hit = self.lines[key] = crossed_squares(a, b)
+        return hit
+
+    def wall_between(self, a: Cell, b: Cell) -> bool:
+        """Whether a wall square blocks the line between `a` and `b` (cached)."""
+        key = (a, b)
+        hit = self.walls.get(key)
+        if hit is None:
+            terrain = self.terrain
+            hit = self.walls[key] = any(terrain.get(c) == "wall" for c in self.crossed(a, b))
+        return hit
+
+
+def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
+    """Liang-Barsky clipping of the centre-to-centre segment against each square, exact in integers.
+
+    Parameters t along the segment are scaled by L = 2|dx||dy| (zero factors read as 1), so every clipping
+    bound is an integer and the comparison ``t_enter < t_exit`` is exact.
+    """
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, y1 - y0
+    big = 2 * (abs(dx) or 1) * (abs(dy) or 1)
+    out = []
+    for cx in range(min(x0, x1), max(x0, x1) + 1):
+        for cy in range(min(y0, y1), max(y0, y1) + 1):
+            if (cx, cy) == a or (cx, cy) == b:
+                continue
+            lo, hi = 0, big
+            ok = True
+            for p0, d, c in ((x0, dx, cx), (y0, dy, cy)):
+                if d == 0:
+                    if c != p0:
+                        ok = False
+                    continue
+                m = big // (2 * d) if d > 0 else -(big // (-2 * d))
+                t1 = (2 * (c - p0) - 1) * m
+                t2 = (2 * (c - p0) + 1) * m
+                if t1 > t2:
+                    t1, t2 = t2, t1
+                lo, hi = max(lo, t1), min(hi, t2)
+            if ok and lo < hi:
+                out.append((cx, cy))
+    return tuple(out)
+
+
+def compile_setup(enc: InvestigatorEncounter) -> Setup:
+    """Build (or fetch from the encounter's cache) the static setup."""
+    hit = enc._cache.get("inv_setup")
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    weapons: dict[str, WeaponT] = {"unarmed": UNARMED}
+    names = set(enc.weapons)
+    for c in enc.combatants:
+        names.update(c.weapons)
+    names.update(g.weapon for g in enc.map.ground_items if g.weapon)
+    for wid in sorted(names):
+        t = enc.weapon_template(wid)
+        if t is not None:
+            weapons[wid] = _weapon(wid, t)
+    spells: dict[str, SpellT] = {}
+    sp_names = set(enc.spells)
+    for c in enc.combatants:
+        sp_names.update(c.spells)
+    for sid in sorted(sp_names):
+        s = enc.spell_template(sid)
+        assert s is not None
+        spells[sid] = SpellT(sid, s.name or sid, s.mp_cost, tuple(sorted(s.materials.items())), s.range,
+                             s.casting_rounds, s.target_rule, s.effect, parse_expr(s.dice), s.visible_wound,
+                             s.resist == "pow")
+    techs: dict[str, TechT] = {}
+    t_names = {"aim"} | set(enc.techniques)
+    for c in enc.combatants:
+        t_names.update(c.techniques)
+    for tid in sorted(t_names):
+        t = enc.technique_template(tid)
+        assert t is not None
+        techs[tid] = TechT(tid, t.name or tid, t.skill, tuple(t.bonus_to), t.expires, t.requires)
+    profiles = []
+    for c in enc.combatants:
+        hp, mp, mov, db, build = derived(c.str_, c.con, c.siz, c.dex, c.pow)
+        if c.db is not None:
+            db = parse_expr(c.db)
+        profiles.append(Profile(
+            c.id, c.name or c.id, c.side, c.kind, c.str_, c.con, c.siz, c.dex, c.pow, c.luck or 0,
+            c.max_hp if c.max_hp is not None else hp, c.max_mp if c.max_mp is not None else mp,
+            c.mov if c.mov is not None else mov, db, c.build if c.build is not None else build, c.armour,
+            c.standard_actions, dict(c.skills), tuple(c.spells), tuple(c.techniques)))
+    terrain: dict[Cell, str] = {}
+    for kind in ("difficult", "obstacle", "wall"):
+        for cell in getattr(enc.map.terrain, kind):
+            terrain[tuple(cell)] = kind  # type: ignore[index]
+    ids = [c.id for c in enc.combatants]
+    setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
+                  {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
+                  enc.map.width, enc.map.height, terrain, frozenset(tuple(e) for e in enc.map.exits))  # type: ignore
+    enc._cache["inv_setup"] = setup
+    return setup
+

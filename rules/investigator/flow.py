@@ -1,0 +1,307 @@
+"""The turn structure (spec section 6): initiative, rounds, priority phases, turns, round end, end of combat.
+
+`advance` runs until a decision point is open or the combat is over; `apply` records a choice and resumes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Action, Decision, Outcome, Termination
+from trpg_arena.rules.investigator.actions import begin, run_action
+from trpg_arena.rules.investigator.attacks import push_attack, run_attack
+from trpg_arena.rules.investigator.catalogue import catalogue_of
+from trpg_arena.rules.investigator.compiled import Setup, compile_setup
+from trpg_arena.rules.investigator.damage import interrupt_channel, round_end_upkeep
+from trpg_arena.rules.investigator.legal import Legal, fighter, wielded_item
+from trpg_arena.rules.investigator.state import Fighter, InvState
+from trpg_arena.rules.investigator.windows import run_window
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+PHASES = ("cast", "shoot", "general")
+
+
+def advance(combat: Combat) -> None:
+    """Run the state machine to the next decision point or the end."""
+    st: InvState = combat.state  # type: ignore[assignment]
+    setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+    st.decision = None
+    while True:
+        if st.outcome is not None:
+            st.decision = None
+            return
+        if st.dirty and st.started:
+            st.dirty = False
+            if end_check(combat, setup, st):
+                continue
+        if st.stack:
+            fr = st.stack[-1]
+            if fr.kind == "window":
+                if run_window(combat, setup, st, fr):
+                    return
+            elif fr.kind == "attack":
+                if run_attack(combat, setup, st, fr):
+                    return
+            else:
+                run_action(combat, setup, st, fr)
+            continue
+        if not st.started:
+            start_combat(combat, setup, st)
+            continue
+        if st.turn_actor:
+            f = fighter(setup, st, st.turn_actor)
+            if st.turn_ended or not f.able:
+                end_turn(combat, setup, st, f)
+                continue
+            st.decision = Decision(f.id, "turn_action", f"{f.id}: choose an action")
+            return
+        order = st.pass_order
+        if st.cursor >= len(order):
+            next_pass(combat, setup, st)
+            continue
+        f = fighter(setup, st, order[st.cursor])
+        if not f.able or f.had_turn:
+            st.cursor += 1
+            continue
+        if st.phase in ("cast", "shoot"):
+            if Legal(combat).offer(f, st.phase) or (st.phase == "cast" and f.channel_spell):
+                st.decision = Decision(f.id, "phase_offer", f"{f.id}: {st.phase} now, or wait")
+                return
+            st.cursor += 1
+            continue
+        start_turn(combat, setup, st, f)
+
+
+# --- setup and rounds ------------------------------------------------------------------------------
+def start_combat(combat: Combat, setup: Setup, st: InvState) -> None:
+    """Initiative (INV-2.1, 2.2), then the first round (or the ``start`` section's pass)."""
+    st.started = True
+    combat.emit("combat_start", f"combat begins: {', '.join(setup.sides)}", rule="INV-1.2",
+                combatants=list(setup.ids))
+    if not st.order:
+        st.order = roll_initiative(combat, setup)
+    combat.emit("initiative_order", "initiative: " + ", ".join(st.order), rule="INV-2.1", order=list(st.order))
+    if st.begin_mid_round:
+        st.begin_mid_round = False
+        st.dirty = True
+        return
+    start_round(combat, setup, st, st.round or 1)
+
+
+def roll_initiative(combat: Combat, setup: Setup) -> list[str]:
+    """DEX descending; each tie group draws d100s in listing order, lower first, redrawing exact ties (INV-2.2)."""
+    by_dex: dict[int, list[str]] = {}
+    for p in setup.profiles:
+        by_dex.setdefault(p.dex, []).append(p.id)
+    order: list[str] = []
+    for dex in sorted(by_dex, reverse=True):
+        group = by_dex[dex]
+        order += _break_ties(combat, group, dex) if len(group) > 1 else group
+    return order
+
+
+def _break_ties(combat: Combat, group: list[str], dex: int) -> list[str]:
+    rolls = {}
+    for cid in group:
+        rolls[cid] = combat.dice.roll(100)
+        combat.emit("initiative_roll", f"{cid} (DEX {dex}) rolls {rolls[cid]} to break a tie", actor=cid,
+                    rule="INV-2.2", dice=[rolls[cid]])
+    out: list[str] = []
+    for v in sorted(set(rolls.values())):
+        same = [c for c in group if rolls[c] == v]
+        out += _break_ties(combat, same, dex) if len(same) > 1 else same
+    return out
+
+
+def start_round(combat: Combat, setup: Setup, st: InvState, rnd: int) -> None:
+    """Reset slots and per-round counters, apply carried lockouts, order the passes (INV-3.2, INV-4.3)."""
+    st.round = rnd
+    for f in st.fighters:
+        f.prepare_used = f.move_used = f.opportunity_used = False
+        f.standard_used = 0
+        f.had_turn = False
+        f.steps_this_turn = 0
+        f.moved_long = False
+        f.move_spent = 0
+        f.defenses = 0
+        f.melee_attackers = []
+        f.full_mov_lockout = False
+        if f.lockout_next_round:
+            f.lockout_next_round = False
+            f.full_mov_lockout = True
+        if f.lose_next_standard:
+            f.lose_next_standard = False
+            f.standard_used = 1
+    mode = setup.opt.priority_mode
+    if mode == "dex_plus_50":
+        rank = {c: i for i, c in enumerate(st.order)}
+
+        def key(cid: str) -> tuple[int, int, int]:
+            f = fighter(setup, st, cid)
+            it = wielded_item(f)
+            dex = setup.prof(cid).dex
+            ready = it is not None and setup.weapons[it.template].kind == "firearm" and it.loaded >= 1 \
+                and not it.jammed
+            return (-(dex + 50 if ready else dex), -dex, rank[cid])
+
+        st.pass_order = sorted(st.order, key=key)
+    else:
+        st.pass_order = list(st.order)
+    st.phase = "cast" if mode == "phases" else "single"
+    st.cursor = 0
+    combat.emit("round_start", f"round {rnd} begins", rule="INV-3.2", order=list(st.pass_order))
+    if mode == "phases":
+        combat.emit("phase_start", "cast phase", rule="INV-4.3")
+
+
+def next_pass(combat: Combat, setup: Setup, st: InvState) -> None:
+    """The next priority phase, or the round end (INV-4.3, section 6)."""
+    if st.phase in ("cast", "shoot"):
+        st.phase = "shoot" if st.phase == "cast" else "general"
+        st.cursor = 0
+        combat.emit("phase_start", f"{st.phase} phase", rule="INV-4.3")
+        return
+    end_round(combat, setup, st)
+
+
+def end_round(combat: Combat, setup: Setup, st: InvState) -> None:
+    """Round end: dying deadline and upkeep (INV-11.6, 11.7), end check, round cap (INV-12.2)."""
+    round_end_upkeep(combat, setup, st)
+    combat.emit("round_end", f"round {st.round} ends", rule="INV-1.2")
+    if end_check(combat, setup, st):
+        return
+    if st.round >= setup.opt.round_cap:
+        finish(combat, setup, st, None, Termination.ROUND_CAP)
+        return
+    start_round(combat, setup, st, st.round + 1)
+
+
+# --- turns -----------------------------------------------------------------------------------------
+def start_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
+    """Begin `f`'s turn (INV-3.3)."""
+    f.had_turn = True
+    f.steps_this_turn = 0
+    f.moved_long = False
+    if f.bonus_to and f.bonus_expires == "start_of_next_turn":
+        f.bonus_to, f.bonus_expires = None, ""
+    st.turn_actor = f.id
+    st.turn_ended = False
+    st.turn_actions = 0
+    combat.emit("turn_start", f"{f.id}'s turn", actor=f.id, rule="INV-3.3")
+
+
+def end_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
+    """End the current turn; an unused end-of-turn bonus lapses (INV-4.1)."""
+    if f.bonus_to and f.bonus_expires == "end_of_turn":
+        f.bonus_to, f.bonus_expires = None, ""
+    st.turn_actor = ""
+    st.turn_ended = False
+    st.cursor += 1
+    combat.emit("turn_end", f"{f.id}'s turn ends", actor=f.id, rule="INV-3.3")
+
+
+# --- end of combat -----------------------------------------------------------------------------------
+def end_check(combat: Combat, setup: Setup, st: InvState) -> bool:
+    """INV-12.2: at most one side with a combatant able to act ends the combat."""
+    alive = {setup.side_of[f.id] for f in st.fighters if f.able}
+    if len(alive) > 1:
+        return False
+    if alive:
+        winner = next(iter(alive))
+        losers = [f for f in st.fighters if setup.side_of[f.id] != winner]
+        term = Termination.FLED if losers and all(f.fled for f in losers) else Termination.ELIMINATED
+        finish(combat, setup, st, winner, term)
+    else:
+        finish(combat, setup, st, None, Termination.MUTUAL)
+    return True
+
+
+def finish(combat: Combat, setup: Setup, st: InvState, winner: str | None, term: Termination) -> None:
+    """Record the outcome and emit ``combat_end`` with each side's HP and able count."""
+    hp = {s: sum(max(f.hp, 0) for f in st.fighters if setup.side_of[f.id] == s and not f.dead) for s in setup.sides}
+    able = {s: sum(1 for f in st.fighters if setup.side_of[f.id] == s and f.able) for s in setup.sides}
+    st.outcome = Outcome(winner, term, st.round)
+    st.decision = None
+    st.stack.clear()
+    what = f"{winner} wins" if winner else "draw"
+    combat.emit("combat_end", f"combat ends after round {st.round}: {what} ({term.value})", rule="INV-12.2",
+                winner=winner, termination=term.value, hp=hp, able=able,
+                combatants={f.id: {"hp": f.hp, "conditions": conditions(f)} for f in st.fighters})
+
+
+def conditions(f: Fighter) -> list[str]:
+    """The condition names of a combatant (section 8)."""
+    out = [n for n in ("dead", "fled", "dying", "unconscious", "prone", "major_wound", "full_mov_lockout",
+                       "lose_next_standard", "untreated_wound") if getattr(f, n)]
+    if f.channel_spell:
+        out.append("channeling")
+    if f.bonus_to:
+        out.append("pending_bonus")
+    return out
+
+
+# --- applying choices --------------------------------------------------------------------------------
+def apply(combat: Combat, action: Action) -> None:
+    """Apply a legal choice at the open decision point, then advance."""
+    st: InvState = combat.state  # type: ignore[assignment]
+    setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+    d = st.decision
+    assert d is not None
+    st.decision = None
+    m = catalogue_of(setup).meta[action]
+    f = fighter(setup, st, d.actor)
+    if d.kind == "turn_action":
+        first = st.turn_actions == 0
+        st.turn_actions += 1
+        if f.channel_spell and first and m.verb != "continue_cast":  # INV-5.5
+            interrupt_channel(combat, f, "did something else")
+        if m.verb == "end_turn":
+            st.turn_ended = True
+        else:
+            begin(st, f, m)
+    elif d.kind == "phase_offer":
+        if m.verb == "wait":
+            if st.phase == "cast" and f.channel_spell:  # INV-5.5
+                interrupt_channel(combat, f, "abandoned")
+            combat.emit("wait", f"{f.id} waits", actor=f.id, rule="INV-4.3")
+            st.cursor += 1
+        else:
+            start_turn(combat, setup, st, f)
+            st.turn_actions = 1
+            if f.channel_spell and m.verb != "continue_cast":
+                interrupt_channel(combat, f, "did something else")
+            begin(st, f, m)
+    elif d.kind == "reaction":
+        fr = st.stack[-1]
+        if m.verb == "opportunity_attack":  # INV-10.1
+            f.opportunity_used = True
+            push_attack(st, "opportunity", f.id, fr.actor)
+        elif m.verb == "pursuit_attack":  # INV-9.1
+            f.standard_used += 1
+            push_attack(st, "pursuit", f.id, fr.actor, m.head)
+    elif d.kind == "defense":
+        fr = st.stack[-1]
+        fr.defense = m.verb
+        if m.verb in ("dodge", "fight_back"):
+            f.defenses += 1  # INV-8.7
+        if m.verb in ("dodge", "fight_back", "dive_for_cover") and f.channel_spell:
+            interrupt_channel(combat, f, m.verb)  # INV-5.5
+    advance(combat)
+
+
+def legal_actions(combat: Combat) -> list[Action]:
+    """The legal set of the open decision."""
+    st: InvState = combat.state  # type: ignore[assignment]
+    d = st.decision
+    assert d is not None
+    lg = Legal(combat)
+    f = fighter(lg.s, st, d.actor)
+    if d.kind == "turn_action":
+        return lg.turn(f)
+    if d.kind == "phase_offer":
+        return lg.offer(f, st.phase) + [lg.cat.by[("wait",)]]
+    if d.kind == "reaction":
+        return lg.reaction(f, st.stack[-1])
+    return lg.defense(st.stack[-1])

@@ -1,0 +1,361 @@
+"""The legal set at each decision point (spec section 7): phase offers, turn actions, reactions, defenses."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
+from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT, compile_setup
+from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
+from trpg_arena.rules.investigator.space import cheb, line_blocked, move_dests, occupancy, step_dests
+from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+Cell = tuple[int, int]
+
+
+# --- small predicates shared with the rule modules ---------------------------------------------------
+def fighter(setup: Setup, st: InvState, cid: str) -> Fighter:
+    """The state of a combatant by id."""
+    return st.fighters[setup.idx[cid]]
+
+
+def std_available(setup: Setup, f: Fighter) -> bool:
+    """A standard slot is available (INV-3.1): fewer than S used and no lockout (INV-4.9)."""
+    return f.standard_used < setup.profiles[setup.idx[f.id]].actions and not f.full_mov_lockout
+
+
+def full_round_available(f: Fighter) -> bool:
+    """Move slot and every standard slot unused and available (INV-3.4)."""
+    return not f.move_used and f.standard_used == 0 and not f.full_mov_lockout
+
+
+def wielded_item(f: Fighter) -> Item | None:
+    """The wielded weapon instance, or None when unarmed."""
+    if f.wielded == "unarmed":
+        return None
+    return f.weapon(f.wielded)
+
+
+def wielded_t(setup: Setup, f: Fighter) -> WeaponT:
+    """The template of the wielded weapon (``unarmed`` when none)."""
+    it = wielded_item(f)
+    return UNARMED if it is None else setup.weapons[it.template]
+
+
+def melee_weapon(setup: Setup, f: Fighter) -> WeaponT:
+    """The weapon used in melee (INV-8.1): the wielded one if it is a melee weapon, else unarmed."""
+    w = wielded_t(setup, f)
+    return w if w.kind == "melee" else UNARMED
+
+
+def shot_band(setup: Setup, w: WeaponT, d: int) -> tuple[int, Expr] | None:
+    """(required level, damage) of a shot at distance `d`, or None when out of range (INV-6.2)."""
+    if w.bands:
+        for mx, lvl, dmg in w.bands:
+            if d <= mx:
+                return lvl, dmg or w.damage
+        return None
+    b = w.base_range
+    if d <= b:
+        return REGULAR, w.damage
+    if not setup.opt.range_bands:
+        return None
+    if d <= 2 * b:
+        return HARD, w.damage
+    if d <= 4 * b:
+        return EXTREME, w.damage
+    return None
+
+
+def ranged_ready(setup: Setup, f: Fighter) -> bool:
+    """Wields a loaded, unjammed firearm or a thrown stack with count >= 1."""
+    it = wielded_item(f)
+    if it is None:
+        return False
+    w = setup.weapons[it.template]
+    return (w.kind == "firearm" and it.loaded >= 1 and not it.jammed) or (w.kind == "thrown" and it.count >= 1)
+
+
+def melee_maneuvers(setup: Setup, a: Fighter, t: Fighter) -> tuple[str, ...]:
+    """Legal melee maneuvers of `a` on `t` (INV-7.2, INV-7.3: illegal at Build difference >= 3)."""
+    if setup.prof(t.id).build - setup.prof(a.id).build >= 3:
+        return ()
+    out = []
+    if not t.prone:
+        out.append("knock_down")
+    if t.wielded != "unarmed":
+        out.append("disarm")
+    out.append("push")
+    return tuple(out)
+
+
+def hostile(setup: Setup, a: str, b: str) -> bool:
+    """Different sides."""
+    return setup.side_of[a] != setup.side_of[b]
+
+
+# --- the legal sets ------------------------------------------------------------------------------------
+class Legal:
+    """Computes legal sets for one decision of one combat."""
+
+    def __init__(self, combat: Combat) -> None:
+        self.combat = combat
+        self.st: InvState = combat.state  # type: ignore[assignment]
+        self.s = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        self.cat: Catalogue = catalogue_of(self.s)
+        self.bf = combat.battlefield
+        self.occ = occupancy(self.st)
+
+    def steps_allowed(self, f: Fighter) -> bool:
+        """Embedded or standalone one-step moves are possible now (INV-4.4)."""
+        return not f.prone and f.steps_this_turn < self.s.opt.max_steps_per_turn
+
+    def step_options(self, f: Fighter) -> list[tuple[str, str, Cell]]:
+        """(when, dir, dest) of every legal embedded step, plus the plain form ("", "", pos)."""
+        assert f.pos is not None
+        out: list[tuple[str, str, Cell]] = [("", "", f.pos)]
+        if self.steps_allowed(f):
+            px, py = f.pos
+            dests = step_dests(self.bf, f.pos, self.occ)
+            for when in ("before", "after"):
+                for c in dests:
+                    out.append((when, DIR_OF[(c[0] - px, c[1] - py)], c if when == "before" else f.pos))
+        return out
+
+    # cast ----------------------------------------------------------------------------------------
+    def casts(self, f: Fighter) -> list[Action]:
+        """Legal `cast` actions (INV-5.1, 5.4, 5.6)."""
+        s = self.s
+        prof = s.prof(f.id)
+        if not prof.spells:
+            return []
+        std = std_available(s, f)
+        full = full_round_available(f)
+        if not std:
+            return []
+        out: list[Action] = []
+        forms = None
+        by = self.cat.by
+        for sid in prof.spells:
+            sp = s.spells[sid]
+            if f.mp < sp.mp_cost or any(f.materials.get(m, 0) < n for m, n in sp.materials):
+                continue
+            if sp.rounds > 1 and not full:
+                continue
+            if forms is None:
+                forms = self.step_options(f)
+            side = s.side_of[f.id]
+            for t in self.st.fighters:
+                if t.pos is None or t.dead or t.fled:
+                    continue
+                if sp.target_rule == "enemy" and s.side_of[t.id] == side:
+                    continue
+                if sp.target_rule == "ally" and s.side_of[t.id] != side:
+                    continue
+                if sp.target_rule == "self" and t.id != f.id:
+                    continue
+                for when, d, src in forms if sp.rounds == 1 else forms[:1]:
+                    tpos = src if t.id == f.id else t.pos
+                    if cheb(src, tpos) > sp.range or (src != tpos and line_blocked(s, src, tpos)):
+                        continue
+                    out.append(by[("cast", sid, t.id, when, d)])
+        return out
+
+    # shoot ---------------------------------------------------------------------------------------
+    def shots(self, f: Fighter) -> list[Action]:
+        """Legal `shoot` actions (INV-6.1, 6.2, 6.4, 6.6, 6.8, 7.1)."""
+        s = self.s
+        it = wielded_item(f)
+        if it is None or it.loaded < 1 or it.jammed or not std_available(s, f):
+            return []
+        w = s.weapons[it.template]
+        if w.kind != "firearm":
+            return []
+        forms = self.step_options(f)
+        side = s.side_of[f.id]
+        by = self.cat.by
+        multi = min(w.shots, it.loaded) if s.opt.multiple_shots else 1
+        out: list[Action] = []
+        for t in self.st.fighters:
+            if t.pos is None or t.dead or t.fled or s.side_of[t.id] == side:
+                continue
+            for when, d, src in forms:
+                dist = cheb(src, t.pos)
+                if shot_band(s, w, dist) is None or line_blocked(s, src, t.pos):
+                    continue
+                for n in range(1, multi + 1):
+                    out.append(by[("shoot", t.id, "", when, d, n)])
+                if dist == 1 and t.wielded != "unarmed":
+                    out.append(by[("shoot", t.id, "disarm", when, d, 1)])
+        return out
+
+    # melee ---------------------------------------------------------------------------------------
+    def melees(self, f: Fighter) -> list[Action]:
+        """Legal `melee` actions (INV-8.1, 8.2, 7.x)."""
+        s = self.s
+        if not std_available(s, f):
+            return []
+        side = s.side_of[f.id]
+        foes = [t for t in self.st.fighters
+                if t.pos is not None and not t.dead and not t.fled and s.side_of[t.id] != side]
+        if not foes:
+            return []
+        assert f.pos is not None
+        forms = None
+        by = self.cat.by
+        out: list[Action] = []
+        for t in foes:
+            if forms is None:
+                # only compute the step forms when some foe is within reach of a step
+                if all(cheb(f.pos, x.pos) > 2 for x in foes):  # type: ignore[arg-type]
+                    return []
+                forms = self.step_options(f)
+            mans = None
+            for when, d, src in forms:
+                if cheb(src, t.pos) != 1:
+                    continue
+                out.append(by[("melee", t.id, "", when, d)])
+                if mans is None:
+                    mans = melee_maneuvers(s, f, t)
+                for m in mans:
+                    out.append(by[("melee", t.id, m, when, d)])
+        return out
+
+    def turn(self, f: Fighter) -> list[Action]:
+        """Every legal action of `f` during its own turn, ``end_turn`` first."""
+        s, st, by = self.s, self.st, self.cat.by
+        out: list[Action] = [by[("end_turn",)]]
+        first = st.turn_actions == 0
+        if f.channel_spell and first and full_round_available(f):
+            out.append(by[("continue_cast",)])
+        # prepare slot
+        if not f.prepare_used:
+            prof = s.prof(f.id)
+            for tid in ("aim",) + prof.techniques:
+                tq = s.techniques[tid]
+                if tq.requires == "ranged_ready" and not ranged_ready(s, f):
+                    continue
+                if tq.requires == "melee_weapon" and melee_weapon(s, f) is UNARMED:
+                    continue
+                out.append(by[("prepare", tid)])
+            if f.wielded != "unarmed":
+                out.append(by[("switch_weapon", "unarmed")])
+            for w in f.weapons:
+                if w.id != f.wielded:
+                    out.append(by[("switch_weapon", w.id)])
+        # move slot
+        assert f.pos is not None
+        if not f.move_used:
+            if f.prone:
+                out.append(by[("stand_up",)])
+            else:
+                if f.steps_this_turn < s.opt.max_steps_per_turn:
+                    for c in step_dests(self.bf, f.pos, self.occ):
+                        out.append(by[("step", c)])
+                for c in move_dests(s, self.bf, st, f, self.occ):
+                    out.append(by[("move", c)])
+        if not std_available(s, f):
+            return out
+        out += self.casts(f)
+        out += self.shots(f)
+        out += self.melees(f)
+        self._other_standard(f, out)
+        return out
+
+    def _other_standard(self, f: Fighter, out: list[Action]) -> None:
+        s, st, by = self.s, self.st, self.cat.by
+        assert f.pos is not None
+        side = s.side_of[f.id]
+        it = wielded_item(f)
+        w = None if it is None else s.weapons[it.template]
+        near = [t for t in st.fighters if t.pos is not None and not t.dead and not t.fled and cheb(t.pos, f.pos) <= 1]
+        # throw (INV-8.8)
+        if it is not None and w is not None and w.kind == "thrown" and it.count >= 1:
+            for t in st.fighters:
+                if t.pos is None or t.dead or t.fled or s.side_of[t.id] == side:
+                    continue
+                if cheb(f.pos, t.pos) <= 10 and not line_blocked(s, f.pos, t.pos):
+                    out.append(by[("throw", t.id)])
+        # reload (INV-8.10)
+        if it is not None and w is not None and w.kind == "firearm" and (
+                it.jammed or (it.loaded < w.capacity and f.ammo.get(w.ammo_type, 0) >= 1)):
+            out.append(by[("reload",)])
+        # pass an item (INV-8.11)
+        for t in near:
+            if t is f or s.side_of[t.id] != side or not t.able:
+                continue
+            for wi in f.weapons:
+                out.append(by[("pass_item", t.id, wi.id)])
+            for a, n in sorted(f.ammo.items()):
+                if n >= 1:
+                    out.append(by[("pass_item", t.id, f"ammo:{a}")])
+            for m, n in sorted(f.materials.items()):
+                if n >= 1:
+                    out.append(by[("pass_item", t.id, f"material:{m}")])
+        # pick up (INV-8.11)
+        if st.ground:
+            px, py = f.pos
+            for g in st.ground:
+                dx, dy = g.pos[0] - px, g.pos[1] - py
+                if -1 <= dx <= 1 and -1 <= dy <= 1:
+                    d = "here" if dx == 0 and dy == 0 else DIR_OF[(dx, dy)]
+                    out.append(by[("pick_up", g.item.id, d)])
+        # first aid (INV-8.12)
+        for t in near:
+            if t.untreated_wound and (t.hp < s.prof(t.id).max_hp or t.dying or t.unconscious):
+                out.append(by[("first_aid", t.id)])
+        # flee (INV-12.3)
+        if not f.prone and f.pos in s.exits:
+            out.append(by[("flee",)])
+        # pursue (INV-9.2)
+        if s.opt.pursuit_mode == "turn_action":
+            for t in near:
+                if t is f or s.side_of[t.id] == side:
+                    continue
+                out.append(by[("pursue", t.id, "")])
+                for m in melee_maneuvers(s, f, t):
+                    out.append(by[("pursue", t.id, m)])
+
+    def offer(self, f: Fighter, phase: str) -> list[Action]:
+        """The legal set of a phase offer (INV-4.3), without ``wait``; empty means no offer."""
+        if phase == "cast":
+            out = self.casts(f)
+            if f.channel_spell and full_round_available(f):
+                out.insert(0, self.cat.by[("continue_cast",)])
+            return out
+        return self.shots(f)
+
+    def reaction(self, r: Fighter, fr: Frame) -> list[Action]:
+        """A reaction window's legal set (INV-10.4, INV-9.1)."""
+        s, by = self.s, self.cat.by
+        out: list[Action] = []
+        m = fighter(s, self.st, fr.actor)
+        if fr.event in ("leave", "enter", "action") and not r.opportunity_used:
+            out.append(by[("opportunity_attack", m.id)])
+        if fr.event in ("leave", "step") and s.opt.pursuit_mode == "reaction" and std_available(s, r):
+            out.append(by[("pursuit_attack", m.id, "")])
+            for man in melee_maneuvers(s, r, m):
+                out.append(by[("pursuit_attack", m.id, man)])
+        out.append(by[("decline",)])
+        return out
+
+    def defense(self, fr: Frame) -> list[Action]:
+        """A defense decision's legal set (INV-8.3, 8.4, 6.3)."""
+        by = self.cat.by
+        if fr.verb == "shot":
+            return [by[("dive_for_cover",)], by[("no_defense",)]]
+        out = [by[("dodge",)]]
+        if fr.verb != "throw" and self.s.opt.fight_back:
+            out.append(by[("fight_back",)])
+        out.append(by[("no_defense",)])
+        return out
+
+
+def step_target(pos: Cell, d: str) -> Cell:
+    """The square one step from `pos` in compass direction `d`."""
+    dx, dy = DIRS[d]
+    return (pos[0] + dx, pos[1] + dy)

@@ -1,0 +1,149 @@
+"""Dice and checks: success levels, bonus/penalty dice, dice expressions and damage (INV-0.1 .. INV-0.7)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+FUMBLE, FAILURE, REGULAR, HARD, EXTREME, CRITICAL = range(6)
+LEVELS = ("Fumble", "Failure", "Regular", "Hard", "Extreme", "Critical")
+LEVEL_OF_NAME = {"regular": REGULAR, "hard": HARD, "extreme": EXTREME}
+
+
+def level_of(value: int, r: int) -> int:
+    """Success level of result `r` against value `value` (INV-0.2)."""
+    if r == 1:
+        return CRITICAL
+    if r == 100 or (value < 50 and r >= 96):
+        return FUMBLE
+    if r <= value // 5:
+        return EXTREME
+    if r <= value // 2:
+        return HARD
+    if r <= value:
+        return REGULAR
+    return FAILURE
+
+
+def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0) -> tuple[int, list[int]]:
+    """Percentile result with bonus/penalty dice (INV-0.4): net clamped to +-2; returns (r, dice drawn)."""
+    n = max(-2, min(2, bonus - penalty))
+    roll = combat.dice.roll
+    b = roll(100)
+    if n == 0:
+        return b, [b]
+    u = b % 10
+    tens = [(b % 100) // 10]
+    drawn = [b]
+    for _ in range(abs(n)):
+        t = roll(10)
+        drawn.append(t)
+        tens.append(t % 10)
+    cands = [(10 * t + u) or 100 for t in tens]
+    return (min(cands) if n > 0 else max(cands)), drawn
+
+
+def check(combat: Combat, who: str, skill: str, value: int, *, bonus: int = 0, penalty: int = 0,
+          required: int = REGULAR, rule: str = "INV-0.2") -> tuple[int, int]:
+    """Make a check and emit a ``check`` event; returns (result, level)."""
+    r, drawn = roll_d100(combat, bonus, penalty)
+    lvl = level_of(value, r)
+    ok = lvl >= required
+    extra = ""
+    if bonus or penalty:
+        extra = f" ({bonus} bonus/{penalty} penalty, dice {drawn})"
+    combat.emit("check", f"{who} rolls {skill} {value}: {r}{extra} -> {LEVELS[lvl]}"
+                         f"{'' if required == REGULAR else f' (needs {LEVELS[required]})'}"
+                         f"{'' if ok else ' - fails'}",
+                actor=who, rule=rule, skill=skill, value=value, bonus=bonus, penalty=penalty, dice=drawn,
+                result=r, level=LEVELS[lvl], required=LEVELS[required], passed=ok)
+    return r, lvl
+
+
+_TERM = re.compile(r"([+-]?)\s*(\d+)(?:[dD](\d+))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """A dice expression ``term (+|- term)*`` (INV-0.1): dice terms (sign, count, sides) and a flat part."""
+
+    dice: tuple[tuple[int, int, int], ...]
+    flat: int
+
+    @property
+    def maximum(self) -> int:
+        """Sum with every die at its maximum."""
+        return self.flat + sum(s * n * d for s, n, d in self.dice)
+
+    def roll(self, combat: Combat) -> tuple[int, list[int]]:
+        """Roll each die left to right; returns (total, faces)."""
+        total = self.flat
+        faces: list[int] = []
+        for sign, n, d in self.dice:
+            for _ in range(n):
+                f = combat.dice.roll(d)
+                faces.append(f)
+                total += sign * f
+        return total, faces
+
+    def __str__(self) -> str:
+        parts = [f"{'-' if s < 0 else '+'}{n}D{d}" for s, n, d in self.dice]
+        if self.flat:
+            parts.append(f"{self.flat:+d}")
+        out = "".join(parts) or "0"
+        return out[1:] if out.startswith("+") else out
+
+
+@cache
+def parse_expr(text: str | int) -> Expr:
+    """Parse ``1D6+2``, ``2D6``, ``-1`` (parsed once per distinct text)."""
+    if isinstance(text, int):
+        return Expr((), text)
+    dice: list[tuple[int, int, int]] = []
+    flat = 0
+    for sign, num, sides in _TERM.findall(text.replace(" ", "")):
+        s = -1 if sign == "-" else 1
+        if sides:
+            dice.append((s, int(num), int(sides)))
+        else:
+            flat += s * int(num)
+    return Expr(tuple(dice), flat)
+
+
+def db_and_build(str_siz: int) -> tuple[Expr, int]:
+    """Damage bonus and Build from STR + SIZ (INV-0.6 table)."""
+    if str_siz <= 64:
+        return Expr((), -2), -2
+    if str_siz <= 84:
+        return Expr((), -1), -1
+    if str_siz <= 124:
+        return Expr((), 0), 0
+    if str_siz <= 164:
+        return Expr(((1, 1, 4),), 0), 1
+    if str_siz <= 204:
+        return Expr(((1, 1, 6),), 0), 2
+    if str_siz <= 284:
+        return Expr(((1, 2, 6),), 0), 3
+    extra = -(-(str_siz - 284) // 80)  # each further 80 or part of 80
+    return Expr(((1, 2 + extra, 6),), 0), 3 + extra
+
+
+def derived(str_: int, con: int, siz: int, dex: int, pow_: int) -> tuple[int, int, int, Expr, int]:
+    """(max_hp, max_mp, mov, db, build) from characteristics (INV-0.6)."""
+    mov = 8
+    if dex < siz and str_ < siz:
+        mov = 7
+    elif dex > siz and str_ > siz:
+        mov = 9
+    db, build = db_and_build(str_ + siz)
+    return (con + siz) // 10, pow_ // 5, mov, db, build
+
+
+def trunc_half(x: int) -> int:
+    """Halve toward zero."""
+    return int(x / 2)

@@ -1,0 +1,231 @@
+"""`InvestigatorSystem`: the kernel hook contract, delegating to the rule modules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.battlefield import Battlefield, square_grid
+from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.investigator import flow
+from trpg_arena.rules.investigator.catalogue import catalogue_of, ground_weapon_id
+from trpg_arena.rules.investigator.compiled import DIRS, compile_setup
+from trpg_arena.rules.investigator.legal import std_available, wielded_item, wielded_t
+from trpg_arena.rules.investigator.model import InvestigatorEncounter
+from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+PHASE_CODE = {"cast": 0, "shoot": 1, "general": 2, "single": 2}
+DECISION_CODE = {"phase_offer": 0, "turn_action": 1, "reaction": 2, "defense": 3}
+
+
+class InvestigatorSystem(RuleSystem):
+    """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
+
+    state_type = InvState
+
+    # --- setup ------------------------------------------------------------------------------------
+    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+        """12 x 12 (or the map's size) 5-yard squares, 8-neighbour; walls and obstacles impassable (section 5)."""
+        enc = encounter
+        assert isinstance(enc, InvestigatorEncounter)
+        cells: dict[tuple[int, int], dict[str, object]] = {}
+        t = enc.map.terrain
+        for c in t.difficult:
+            cells[tuple(c)] = {"terrain": "difficult", "cost": 2}  # type: ignore[index]
+        for c in t.obstacle:
+            cells[tuple(c)] = {"terrain": "obstacle", "impassable": True}  # type: ignore[index]
+        for c in t.wall:
+            cells[tuple(c)] = {"terrain": "wall", "impassable": True, "blocks_los": True}  # type: ignore[index]
+        for c in enc.map.exits:
+            cells.setdefault(tuple(c), {})["exit"] = True  # type: ignore[index]
+        bf = square_grid(enc.map.width, enc.map.height, cells,
+                         corner_blocks=lambda a: a.get("terrain") == "wall")
+        enc._cache["battlefield"] = bf
+        return bf
+
+    def new_state(self, combat: Combat) -> BaseState:
+        """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""
+        enc = combat.encounter
+        assert isinstance(enc, InvestigatorEncounter)
+        enc._cache.setdefault("battlefield", combat.battlefield)
+        setup = compile_setup(enc)
+        start = enc.start
+        fighters = []
+        for c, p in zip(enc.combatants, setup.profiles):
+            weapons = []
+            for wid in c.weapons:
+                w = setup.weapons[wid]
+                weapons.append(Item(f"{c.id}.{wid}", wid, "weapon", w.loaded, False,
+                                    w.count if w.kind == "thrown" else 1))
+            f = Fighter(c.id, tuple(c.position), p.max_hp, p.max_mp, p.luck,  # type: ignore[arg-type]
+                        weapons=weapons, wielded="unarmed" if c.wielded == "unarmed" else f"{c.id}.{c.wielded}",
+                        ammo=dict(c.ammo), materials=dict(c.materials))
+            sc = start.combatants.get(c.id) if start else None
+            if sc is not None:
+                self._start_fighter(f, sc, c.id)
+            if f.dead:
+                f.pos = None
+            fighters.append(f)
+        ground = []
+        for i, g in enumerate(enc.map.ground_items):
+            at = tuple(g.at)
+            if g.weapon:
+                w = setup.weapons[g.weapon]
+                it = Item(ground_weapon_id(i, g.weapon), g.weapon, "weapon", w.loaded, False,
+                          g.count if w.kind == "thrown" else 1)
+            elif g.ammo:
+                it = Item(f"ammo:{g.ammo}", g.ammo, "ammo", 0, False, g.count)
+            else:
+                it = Item(f"material:{g.material}", str(g.material), "material", 0, False, g.count)
+            ground.append(GroundItem(at, it))  # type: ignore[arg-type]
+        st = InvState(fighters=fighters, ground=ground)
+        if start is not None:
+            st.round = start.round
+            st.order = list(start.order) if start.order else []
+            st.phase = start.phase if enc.options.priority_mode == "phases" or start.phase == "single" else "single"
+            if enc.options.priority_mode != "phases":
+                st.phase = "single"
+            st.begin_mid_round = True
+            st.pass_order = list(st.order)
+            st.cursor = 0
+        return st
+
+    @staticmethod
+    def _start_fighter(f: Fighter, sc: object, cid: str) -> None:
+        from trpg_arena.rules.investigator.model import StartCombatant
+
+        assert isinstance(sc, StartCombatant)
+        if sc.position is not None:
+            f.pos = tuple(sc.position)  # type: ignore[assignment]
+        if sc.hp is not None:
+            f.hp = sc.hp
+        if sc.mp is not None:
+            f.mp = sc.mp
+        if sc.luck is not None:
+            f.luck = sc.luck
+        for cond in sc.conditions:
+            setattr(f, cond, True)
+        f.prepare_used, f.move_used, f.standard_used = sc.prepare_used, sc.move_used, sc.standard_used
+        f.opportunity_used, f.had_turn = sc.opportunity_used, sc.had_turn
+        f.moved_long, f.steps_this_turn = sc.moved_long, sc.steps_this_turn
+        f.dying_since = sc.dying_since
+        if f.dying and f.dying_since is None:
+            f.dying_since = 1
+        if sc.channeling is not None:
+            f.channel_spell, f.channel_target, f.channel_done = (sc.channeling.spell, sc.channeling.target,
+                                                                 sc.channeling.done)
+        if sc.pending_bonus is not None:
+            f.bonus_to, f.bonus_expires = list(sc.pending_bonus.bonus_to), sc.pending_bonus.expires
+        for w in f.weapons:
+            if w.template in sc.loaded:
+                w.loaded = sc.loaded[w.template]
+            if w.template in sc.jammed:
+                w.jammed = True
+            if w.template in sc.count:
+                w.count = sc.count[w.template]
+        if sc.wielded is not None:
+            f.wielded = "unarmed" if sc.wielded == "unarmed" else f"{cid}.{sc.wielded}"
+        if sc.ammo is not None:
+            f.ammo = dict(sc.ammo)
+        if sc.materials is not None:
+            f.materials = dict(sc.materials)
+
+    def advance(self, combat: Combat) -> None:
+        """Run to the next decision point (flow.advance)."""
+        flow.advance(combat)
+
+    # --- decisions --------------------------------------------------------------------------------
+    def legal_actions(self, combat: Combat) -> list[Action]:
+        """The legal set of the open decision (section 7)."""
+        return flow.legal_actions(combat)
+
+    def apply(self, combat: Combat, action: Action) -> None:
+        """Apply a legal action and advance."""
+        flow.apply(combat, action)
+
+    def describe(self, combat: Combat, action: Action) -> str:
+        """A GM sentence for an action."""
+        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        m = catalogue_of(setup).meta.get(action)
+        if m is None:
+            return action.describe()
+        v = m.verb
+        words = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass", "dodge": "dodges",
+                 "fight_back": "fights back", "no_defense": "does not defend", "dive_for_cover": "dives for cover",
+                 "stand_up": "stands up", "reload": "reloads", "flee": "flees", "continue_cast": "keeps casting"}
+        if v in words:
+            return words[v]
+        if v in ("step", "move"):
+            return f"{v}s to {list(m.cell)}"
+        text = {"prepare": f"prepares {m.head}", "switch_weapon": f"wields {m.head}",
+                "pick_up": f"picks up {m.head} ({m.dir})", "pass_item": f"passes {m.head} to {m.target}",
+                "cast": f"casts {m.head} on {m.target}", "opportunity_attack": f"makes an opportunity attack on "
+                                                                               f"{m.target}",
+                "pursuit_attack": f"makes a pursuit attack on {m.target}", "first_aid": f"gives first aid to "
+                                                                                      f"{m.target}"}.get(
+            v, f"{v}s {m.target}")
+        if m.head and v in ("melee", "shoot", "pursue", "pursuit_attack"):
+            text += f" ({m.head.replace('_', ' ')})"
+        if m.when:
+            text += f", stepping {m.dir} {'first' if m.when == 'before' else 'afterwards'}"
+        if m.shots > 1:
+            text += f", {m.shots} shots"
+        return text
+
+    # --- views ------------------------------------------------------------------------------------
+    def views(self, combat: Combat) -> list[CombatantView]:
+        """Every combatant as a `CombatantView` (hp floored at 0 for display; it may be -1/-2 while dying)."""
+        st: InvState = combat.state  # type: ignore[assignment]
+        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        out = []
+        for f, p in zip(st.fighters, setup.profiles):
+            status = ("dead" if f.dead else "fled" if f.fled else "dying" if f.dying else
+                      "unconscious" if f.unconscious else "prone" if f.prone else "ok")
+            out.append(CombatantView(f.id, p.name, p.side, "pc" if p.kind == "investigator" else "npc", f.pos,
+                                     max(0, min(f.hp, p.max_hp)), p.max_hp, f.able, status,
+                                     tuple(flow.conditions(f))))
+        return out
+
+    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+        """Every action that can be legal in this encounter, fixed order (see `catalogue`)."""
+        return list(catalogue_of(compile_setup(encounter)).actions)  # type: ignore[arg-type]
+
+    combatant_features = 20
+
+    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+        """20 features: mp, luck, conditions, slots, weapon readiness, channeling, pending bonus."""
+        st: InvState = combat.state  # type: ignore[assignment]
+        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        f = st.fighters[setup.idx[cid]]
+        p = setup.prof(cid)
+        it = wielded_item(f)
+        w = wielded_t(setup, f)
+        cap = w.capacity or 1
+        return [
+            f.mp / max(1, p.max_mp), f.luck / 100.0, float(f.prone), float(f.unconscious), float(f.dying),
+            float(f.major_wound), float(f.untreated_wound), float(bool(f.channel_spell)), float(f.had_turn),
+            float(f.prepare_used), float(f.move_used), float(std_available(setup, f)), float(f.opportunity_used),
+            float(f.moved_long), float(w.kind == "firearm"), float(w.kind == "thrown"),
+            (it.loaded / cap) if it is not None and w.kind == "firearm" else 0.0,
+            float(it is not None and it.jammed), float(bool(f.bonus_to)), p.mov / 10.0,
+        ]
+
+    global_features = 9
+
+    def observe_global(self, combat: Combat) -> list[float]:
+        """9 features: round / cap, phase one-hot (3), decision kind one-hot (4), ground items present."""
+        st: InvState = combat.state  # type: ignore[assignment]
+        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        ph = [0.0, 0.0, 0.0]
+        ph[PHASE_CODE.get(st.phase, 2)] = 1.0
+        dk = [0.0, 0.0, 0.0, 0.0]
+        if st.decision is not None:
+            dk[DECISION_CODE.get(st.decision.kind, 1)] = 1.0
+        return [st.round / setup.opt.round_cap] + ph + dk + [float(bool(st.ground))]
+
+
+__all__ = ["DIRS", "InvestigatorSystem"]

@@ -1,0 +1,69 @@
+"""Reaction windows: opportunity attacks and pursuit attacks (INV-9.1, INV-10.1-10.4).
+
+A window frame names the triggering actor and the event: ``leave`` / ``enter`` (a long-move step),
+``step`` (a one-step move leaving a nine-grid: pursuit only) or ``action`` (a cast, shot or first aid inside a
+nine-grid: opportunity only). Reactors are visited in initiative order and re-checked as each window opens.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Decision
+from trpg_arena.rules.investigator.compiled import Setup
+from trpg_arena.rules.investigator.legal import fighter, std_available
+from trpg_arena.rules.investigator.space import cheb
+from trpg_arena.rules.investigator.state import Fighter, Frame, InvState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+Cell = tuple[int, int]
+
+
+def push_window(st: InvState, event: str, actor: str, src: Cell | None, dest: Cell | None) -> None:
+    """Open the windows of one trigger event (resolved by `run_window`)."""
+    st.stack.append(Frame("window", "open", actor, event=event, src=src, dest=dest))
+
+
+def eligible(setup: Setup, st: InvState, r: Fighter, m: Fighter, fr: Frame) -> bool:
+    """Whether reactor `r` gets a window for this event now (INV-10.4, INV-9.1)."""
+    if r is m or not r.able or r.channel_spell or r.pos is None or setup.side_of[r.id] == setup.side_of[m.id]:
+        return False
+    ev = fr.event
+    if ev == "action":
+        return not r.opportunity_used and m.pos is not None and cheb(r.pos, m.pos) == 1
+    assert fr.src is not None and fr.dest is not None
+    was_in = cheb(r.pos, fr.src) == 1
+    now_in = cheb(r.pos, fr.dest) == 1
+    if ev == "enter":
+        return not was_in and now_in and not r.opportunity_used
+    if not was_in or now_in:
+        return False
+    pursuit = setup.opt.pursuit_mode == "reaction" and std_available(setup, r)
+    if ev == "step":
+        return pursuit
+    return pursuit or not r.opportunity_used  # leave
+
+
+def run_window(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
+    """Open the next eligible reactor's window; pop when none is left or the action has ended."""
+    m = fighter(setup, st, fr.actor)
+    order = st.order
+    while fr.index < len(order):
+        if (st.stack and st.stack[0].cancelled) or not m.able or st.outcome is not None:
+            break
+        r = st.fighters[setup.idx[order[fr.index]]]
+        fr.index += 1
+        if eligible(setup, st, r, m, fr):
+            combat.emit("window_open", f"{r.id} may react to {m.id}'s {_what(fr)}", actor=r.id, rule="INV-10.4",
+                        trigger=fr.event, mover=m.id)
+            st.decision = Decision(r.id, "reaction", f"{r.id}: react to {m.id} ({fr.event})")
+            return True
+    st.stack.pop()
+    return False
+
+
+def _what(fr: Frame) -> str:
+    return {"leave": "move out of reach", "enter": "move into reach", "step": "step away",
+            "action": "action within reach"}[fr.event]
