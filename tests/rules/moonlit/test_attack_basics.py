@@ -9,8 +9,9 @@ from tests.rules.moonlit.helpers import F, act, combat, events, f, legal, used_u
 
 @pytest.mark.rule("MOON-T3")
 def test_MOON_T3_basic_melee_attack_with_weapon() -> None:
-    """MOON-T3: MOON-5.1, 6.1, 6.2, 6.5, 6.6, 6.7, 6.14, 8.1, 8.2, 8.4, 8.7, 8.8, 8.11, 8.12, 8.14, 8.16, 11.1,
-    14.9, 15.8 and MOON-0.1 (dice order)."""
+    """MOON-T3: MOON-5.1, MOON-6.1, MOON-6.2, MOON-6.5, MOON-6.6, MOON-6.7, MOON-6.14, MOON-8.1, MOON-8.2,
+    MOON-8.4, MOON-8.7, MOON-8.8, MOON-8.11, MOON-8.12, MOON-8.14, MOON-8.16, MOON-11.1,
+    MOON-14.9, MOON-15.8 and MOON-0.1 (dice order)."""
     c = combat([F("A1", "A_front", melee=4, skills=["strike"], weapon="short_blade", ap=10),
                 F("B1", "A_front", melee=2, ap=6)], dice=[4, 3, 3, 3, 5, 2, 1, 3])
     assert who(c) == "A1"
@@ -39,7 +40,7 @@ def _duel(a: dict, b: dict, dice: list[int], **kw: object):
 
 @pytest.mark.rule("MOON-T4")
 def test_MOON_T4_ties_critical_dodge_and_critical_bonus() -> None:
-    """MOON-T4: MOON-0.3, 0.5, 8.10, 8.11, 8.13."""
+    """MOON-T4: MOON-0.3, MOON-0.5, MOON-8.10, MOON-8.11, MOON-8.13."""
     c = _duel({"melee": 3}, {"melee": 3}, [4, 4, 5, 3])
     assert f(c, "B1").hp == 50 and used_up(c)
     assert events(c, "hit_decided")[0].data["hit"] is False
@@ -54,7 +55,7 @@ def test_MOON_T4_ties_critical_dodge_and_critical_bonus() -> None:
 
 @pytest.mark.rule("MOON-T5")
 def test_MOON_T5_fumbles() -> None:
-    """MOON-T5: MOON-0.4, 8.7."""
+    """MOON-T5: MOON-0.4, MOON-8.7."""
     c = _duel({"melee": 9}, {"melee": 0}, [1, 1])
     assert used_up(c) and f(c, "B1").hp == 50 and f(c, "A1").state == "acted"
     assert not [e for e in c.log if e.kind == "decision" and e.actor == "B1"]

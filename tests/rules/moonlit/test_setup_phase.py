@@ -11,7 +11,7 @@ NO_ESCAPE = {"moon_escape_enabled": False}
 
 @pytest.mark.rule("MOON-T1")
 def test_MOON_T1_condition_removal() -> None:
-    """MOON-T1: MOON-0.2, 0.6, 4.7, 13.1, 13.2, 13.4."""
+    """MOON-T1: MOON-0.2, MOON-0.6, MOON-4.7, MOON-13.1, MOON-13.2, MOON-13.4."""
     c = combat([F("A1", max_tp=45, tp=45, conditions={"poison": 2, "paralysis": True, "bind": True}, ap=9),
                 F("B1", ap=8)], dice=[5, 4, 6, 4, 3, 4], step="purge")
     assert who(c) == "A1"
@@ -30,7 +30,7 @@ def test_MOON_T1_condition_removal() -> None:
 
 @pytest.mark.rule("MOON-T2")
 def test_MOON_T2_critical_and_ambush_penalties_once() -> None:
-    """MOON-T2: MOON-0.3, 0.6, 0.7, 4.5, 14.6."""
+    """MOON-T2: MOON-0.3, MOON-0.6, MOON-0.7, MOON-4.5, MOON-14.6."""
     c = combat([F("A1", markers=["ambush", "failed_escape"], conditions={"bind": True, "trance": True},
                   state="acted", ap=7),
                 F("B1", "A_front", skills=["strike"], ap=6)], dice=[6, 6, 6, 5, 4, 4, 6, 5], step="purge")
@@ -49,7 +49,7 @@ def test_MOON_T2_critical_and_ambush_penalties_once() -> None:
 
 @pytest.mark.rule("MOON-T19")
 def test_MOON_T19_escape_and_interception() -> None:
-    """MOON-T19: MOON-4.3, 4.4, 4.5, 0.5."""
+    """MOON-T19: MOON-4.3, MOON-4.4, MOON-4.5, MOON-0.5."""
     fs = [F("A1", "A_front", body=3), F("A2", "A_rear"), F("B1", "A_front", body=2), F("B2", "A_front", body=5),
           F("B3", "A_front", body=4, skills=["strike"])]
     # (a) escape succeeds
@@ -93,7 +93,7 @@ def test_MOON_T19_escape_and_interception() -> None:
 
 @pytest.mark.rule("MOON-T20")
 def test_MOON_T20_ambush() -> None:
-    """MOON-T20: MOON-14.6, 4.1, 4.6."""
+    """MOON-T20: MOON-14.6, MOON-4.1, MOON-4.6."""
     c = combat([F("A1", "A_front", skills=["strike"]), F("B1", "A_front")],
                dice=[3, 3, 2, 2, 3, 3, 4, 4, 1, 1, 2, 2, 3, 3, 2, 2], step="round_start", options=NO_ESCAPE,
                ambushed=["B1"])
@@ -112,7 +112,7 @@ def test_MOON_T20_ambush() -> None:
 
 @pytest.mark.rule("MOON-T21")
 def test_MOON_T21_action_points_setup_order_and_setup_skills() -> None:
-    """MOON-T21: MOON-4.6, 4.8, 5.2, 15.2, 15.4."""
+    """MOON-T21: MOON-4.6, MOON-4.8, MOON-5.2, MOON-15.2, MOON-15.4."""
     fs = [F("A1", action=4, skills=["quicken", "battle_focus"]), F("A2", action=6, skills=["battle_focus"]),
           F("B1", action=6, skills=["quicken"])]
     c = combat(fs, dice=[2, 2, 3, 3, 1, 2], step="round_start", options=NO_ESCAPE)
@@ -150,7 +150,7 @@ def test_MOON_T21_action_points_setup_order_and_setup_skills() -> None:
 
 @pytest.mark.rule("MOON-T36")
 def test_MOON_T36_arrivals() -> None:
-    """MOON-T36: MOON-4.2, 4.6."""
+    """MOON-T36: MOON-4.2, MOON-4.6."""
     c = combat([F("A1", "A_front", skills=["strike"]), F("B1", "B_front", hp=1, skills=["strike"]), F("B2")],
                dice=[3, 3, 2, 2, 1, 1, 2, 2, 3, 3],
                step="round_start", options=NO_ESCAPE, arrivals=[{"round": 2, "combatant": "B2", "zone": "B_front"}])

@@ -1,4 +1,4 @@
-"""Standby attacks (MOON-8.5, 8.6, 9.x) and zone / global attacks (MOON-3.6, 14.5)."""
+"""Standby attacks (MOON-8.5, MOON-8.6, 9.x) and zone / global attacks (MOON-3.6, MOON-14.5)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from tests.rules.moonlit.helpers import F, act, combat, events, f, legal, legal_
 
 @pytest.mark.rule("MOON-T11")
 def test_MOON_T11_standby_zone_attack_continuation_element() -> None:
-    """MOON-T11: MOON-2.3, 3.6, 8.5, 8.6, 8.15, 14.5."""
+    """MOON-T11: MOON-2.3, MOON-3.6, MOON-8.5, MOON-8.6, MOON-8.15, MOON-14.5."""
     c = combat([F("A1", "A_rear", ranged=3, skills=["flame_burst"], ap=12),
                 F("B1", "B_front", ranged=2, attributes={"fire": 2}, ap=9), F("B2", "B_front", ranged=2, ap=5),
                 F("B3", "B_rear", ap=4)], dice=[4, 4, 3, 2, 6, 3, 4, 2])
@@ -46,7 +46,7 @@ def _t12(a_ap: int, b_ap: int, dice: list[int]):
 
 @pytest.mark.rule("MOON-T12")
 def test_MOON_T12_standby_broken_by_actual_damage() -> None:
-    """MOON-T12: MOON-2.7, 5.1, 8.5, 9.2."""
+    """MOON-T12: MOON-2.7, MOON-5.1, MOON-8.5, MOON-9.2."""
     c = _t12(6, 5, [5, 5, 1, 2, 3, 3, 1, 1, 2, 2, 6, 6])
     a1 = f(c, "A1")
     assert a1.hp == 42 and a1.state == "not_acted" and a1.ap == 1 and a1.pending is None and a1.tp == 25
@@ -86,7 +86,8 @@ def _t13(extra: list | None = None, dice: list[int] | None = None):
 
 @pytest.mark.rule("MOON-T13")
 def test_MOON_T13_successful_counter() -> None:
-    """MOON-T13: MOON-9.4, 10.1, 10.2, 10.4, 10.5, 10.7, 10.9, 10.12, 14.1, 6.2."""
+    """MOON-T13: MOON-9.4, MOON-10.1, MOON-10.2, MOON-10.4, MOON-10.5, MOON-10.7, MOON-10.9, MOON-10.12,
+    MOON-14.1, MOON-6.2."""
     c = _t13(dice=[3, 3, 5, 4, 2, 2, 3, 3, 3, 3, 2])
     assert legal(c) == {"dodge none", "counter"}
     act(c, "counter")
@@ -104,7 +105,7 @@ def test_MOON_T13_successful_counter() -> None:
 
 @pytest.mark.rule("MOON-T14")
 def test_MOON_T14_counter_tie_and_attacker_wins() -> None:
-    """MOON-T14: MOON-10.5, 10.6, 10.12, 14.1."""
+    """MOON-T14: MOON-10.5, MOON-10.6, MOON-10.12, MOON-14.1."""
     a2 = [F("A2", "A_front", skills=["strike"], ap=3)]
     c = _t13(a2, dice=[4, 3, 5, 3])
     act(c, "counter")
@@ -136,7 +137,7 @@ def _t15(dmg_b1: list[int]):
 
 @pytest.mark.rule("MOON-T15")
 def test_MOON_T15_counter_stat_critical_and_exchanges() -> None:
-    """MOON-T15: MOON-10.2, 10.4, 10.8, 10.9, 10.10, 8.15."""
+    """MOON-T15: MOON-10.2, MOON-10.4, MOON-10.8, MOON-10.9, MOON-10.10, MOON-8.15."""
     c = _t15([6, 6, 3, 3, 5, 1, 1])
     assert events(c, "roll")[1].data["total"] == 17
     last = events(c, "damage_applied")[-1]
@@ -151,7 +152,7 @@ def test_MOON_T15_counter_stat_critical_and_exchanges() -> None:
 
 @pytest.mark.rule("MOON-T16")
 def test_MOON_T16_counter_eligibility_and_fumbles() -> None:
-    """MOON-T16: MOON-8.7, 10.1, 10.5, 14.9."""
+    """MOON-T16: MOON-8.7, MOON-10.1, MOON-10.5, MOON-14.9."""
     def start(dice: list[int], b1_ap: int = 9, b2_ap: int = 8):
         return combat([F("A1", "A_front", state="standby", ap=2, skills=["charged_blow"],
                          pending={"skill": "charged_blow", "targets": ["B2"]}),
@@ -180,7 +181,7 @@ def test_MOON_T16_counter_eligibility_and_fumbles() -> None:
 
 @pytest.mark.rule("MOON-T17")
 def test_MOON_T17_extra_targets_and_swapped_after_damage() -> None:
-    """MOON-T17: MOON-8.3, 8.4, 10.2, 10.3, 10.11, 13.6, 14.10."""
+    """MOON-T17: MOON-8.3, MOON-8.4, MOON-10.2, MOON-10.3, MOON-10.11, MOON-13.6, MOON-14.10."""
     c = combat([F("A1", "A_rear", mental=4, skills=["baptismal_hymn", "twin_target"], ap=10),
                 F("B1", "B_front", ap=2), F("B2", "B_front", ap=2),
                 F("B3", "B_front", ranged=3, skills=["shot"], ap=8)], dice=[2, 2, 4, 4, 1, 2, 5, 5])
@@ -204,7 +205,7 @@ def test_MOON_T17_extra_targets_and_swapped_after_damage() -> None:
 
 @pytest.mark.rule("MOON-T38")
 def test_MOON_T38_global_attack_critical_die() -> None:
-    """MOON-T38: MOON-3.6, 8.13, 14.5."""
+    """MOON-T38: MOON-3.6, MOON-8.13, MOON-14.5."""
     c = combat([F("A1", "A_front"), F("A2", "A_rear"), F("A3", "A_rear", hp=0),
                 F("B1", "B_rear", mental=4, skills=["crimson_moon"], state="standby", ap=6,
                   pending={"skill": "crimson_moon"})],

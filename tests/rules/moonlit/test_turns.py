@@ -9,7 +9,7 @@ from tests.rules.moonlit.helpers import F, act, add_dice, combat, events, f, leg
 
 @pytest.mark.rule("MOON-T7")
 def test_MOON_T7_obstruction_by_majority() -> None:
-    """MOON-T7: MOON-3.2, 3.3, 6.6, 2.4 (acted combatants obstruct)."""
+    """MOON-T7: MOON-3.2, MOON-3.3, MOON-6.6, MOON-2.4 (acted combatants obstruct)."""
     fs = [F("A1", "A_front", ap=5, skills=["strike"]), F("A2", "A_front", state="acted", skills=["strike"]),
           F("A3", "A_rear", ap=4, skills=["strike"]), F("B1", "B_front", ap=12, skills=["strike"]),
           F("B2", "B_front", ap=11, skills=["strike"]), F("B3", "B_front", ap=10, skills=["strike"])]
@@ -36,7 +36,7 @@ def test_MOON_T7_obstruction_by_majority() -> None:
 
 @pytest.mark.rule("MOON-T8")
 def test_MOON_T8_paralysis() -> None:
-    """MOON-T8: MOON-13.3, 4.6, 6.6."""
+    """MOON-T8: MOON-13.3, MOON-4.6, MOON-6.6."""
     c = combat([F("A1", "A_rear", action=6, conditions={"paralysis": True}), F("B1", "B_front")],
                dice=[3, 4, 1, 1], step="action_points", round=2)
     assert f(c, "A1").ap == 8 and f(c, "B1").ap == 6
@@ -55,7 +55,7 @@ def test_MOON_T8_paralysis() -> None:
 
 @pytest.mark.rule("MOON-T9")
 def test_MOON_T9_decision_order_and_ties() -> None:
-    """MOON-T9: MOON-5.1, 5.2, 5.3, 6.2, 6.4."""
+    """MOON-T9: MOON-5.1, MOON-5.2, MOON-5.3, MOON-6.2, MOON-6.4."""
     c = combat([F("A1", action=4, ap=10), F("A2", action=5, ap=10), F("B1", action=6, ap=10),
                 F("B2", action=4, ap=11)], options={"moon_round_cap": 1})
     order = []
@@ -69,7 +69,7 @@ def test_MOON_T9_decision_order_and_ties() -> None:
 
 @pytest.mark.rule("MOON-T10")
 def test_MOON_T10_delay_and_pass() -> None:
-    """MOON-T10: MOON-6.3, 6.4."""
+    """MOON-T10: MOON-6.3, MOON-6.4."""
     c = combat([F("A1", "A_rear", ap=9), F("B1", "B_rear", ap=7)], options={"moon_round_cap": 1})
     assert legal(c) == {"pass"} | {f"delay {v}" for v in range(1, 9)} | {"move @ A_front", "move @ B_front",
                                                                           "move @ B_rear"}
@@ -87,7 +87,7 @@ def test_MOON_T10_delay_and_pass() -> None:
 
 @pytest.mark.rule("MOON-T22")
 def test_MOON_T22_round_flow_and_expiry() -> None:
-    """MOON-T22: MOON-1.1, 4.1, 7.2, 7.5, 15.4."""
+    """MOON-T22: MOON-1.1, MOON-4.1, MOON-7.2, MOON-7.5, MOON-15.4."""
     c = combat([F("A1", "A_front", skills=["strike"], effects=["battle_focus"], ap=8), F("B1", "A_front", ap=4)],
                dice=[3, 4, 3, 4, 1, 1, 1, 1, 2, 2, 1, 1, 3, 4, 3, 4], options={"moon_escape_enabled": False})
     act(c, "attack", option="strike")
@@ -104,7 +104,7 @@ def test_MOON_T22_round_flow_and_expiry() -> None:
 
 @pytest.mark.rule("MOON-T37")
 def test_MOON_T37_standby_attack_fizzles() -> None:
-    """MOON-T37: MOON-8.6, 5.2."""
+    """MOON-T37: MOON-8.6, MOON-5.2."""
     c = combat([F("A1", "A_front", skills=["charged_blow"], ap=6), F("B1", "A_front", skills=["strike"], ap=5),
                 F("B2", "A_front", ap=1, skills=["strike"])])
     act(c, "attack", option="charged_blow")
