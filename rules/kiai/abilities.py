@@ -62,7 +62,7 @@ def run_area(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
     if fr.step == "hit":
         spec = ctx.spec[user.id]
         spell = ab.kind == "spell"
-        mods = [("deceived", -ctx.opts.illusion_penalty)] if has(user, "deceived") else []
+        mods = [("deceived", -ctx.opts.illusion_penalty)] if not spell and has(user, "deceived") else []
         g = check(combat, ctx, user, "magic attack" if spell else "hit", spec.magic_attack if spell else spec.hit, 1,
                   mods, "KIA-21.5")
         if not succeeded(g):

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
 
@@ -29,6 +30,12 @@ STATBLOCKS = _library("statblocks")
 
 Hex = tuple[int, int]
 LEVELS = ("light", "moderate", "serious", "mortal")
+
+
+def located(loc: tuple[str | int, ...], message: str, value: Any = None) -> ValidationError:
+    """A validation error at an exact field path (cross-field checks name the field, not the model)."""
+    err = PydanticCustomError("kiai", message.replace("{", "{{").replace("}", "}}"))
+    return ValidationError.from_exception_data("kiai", [InitErrorDetails(type=err, loc=loc, input=value)])
 
 
 def _keys(v: dict[str, Any], allowed: tuple[str, ...]) -> None:
@@ -220,25 +227,28 @@ class Combatant(StrictModel):
     @model_validator(mode="after")
     def _hands(self) -> Combatant:
         ids = [w.id for w in self.weapons]
-        if len(set(ids)) != len(ids):
-            raise ValueError("weapon ids must be unique within a combatant")
+        for i, w in enumerate(ids):
+            if w in ids[:i]:
+                raise located(("weapons", i, "id"), f"weapon id '{w}' is used twice by this combatant", w)
         aids = [a.id for a in self.abilities]
-        if len(set(aids)) != len(aids):
-            raise ValueError("ability ids must be unique within a combatant")
+        for i, a in enumerate(aids):
+            if a in aids[:i]:
+                raise located(("abilities", i, "id"), f"ability id '{a}' is used twice by this combatant", a)
         if self.main == "<first>":
             self.main = ids[0] if ids else None
         by = {w.id: w for w in self.weapons}
         if self.main is not None and self.main not in by:
-            raise ValueError(f"main '{self.main}' is not one of the combatant's weapons ({', '.join(ids) or 'none'})")
+            have = ", ".join(ids) or "none"
+            raise located(("main",), f"'{self.main}' is not one of the combatant's weapons ({have})", self.main)
         if self.off_hand is not None:
             if self.off_hand not in by:
-                raise ValueError(f"off_hand '{self.off_hand}' is not one of the combatant's weapons")
+                raise located(("off_hand",), f"'{self.off_hand}' is not one of the combatant's weapons", self.off_hand)
             if self.off_hand == self.main:
-                raise ValueError("off_hand cannot be the main-hand weapon")
+                raise located(("off_hand",), "the off hand cannot hold the main-hand weapon", self.off_hand)
             if by[self.off_hand].hands != 1:
-                raise ValueError("off_hand must be a one-handed weapon")
+                raise located(("off_hand",), "the off hand must hold a one-handed weapon", self.off_hand)
             if self.main is not None and by[self.main].hands == 2:
-                raise ValueError("off_hand must be null when the main weapon is two-handed")
+                raise located(("off_hand",), "must be null when the main weapon is two-handed", self.off_hand)
         return self
 
 
@@ -255,9 +265,10 @@ class MapSpec(StrictModel):
     @model_validator(mode="after")
     def _inside(self) -> MapSpec:
         for name in ("difficult", "blocked", "exits"):
-            for h in getattr(self, name):
+            for i, h in enumerate(getattr(self, name)):
                 if not (0 <= h[0] < self.width and 0 <= h[1] < self.height):
-                    raise ValueError(f"{name} hex {list(h)} is outside the {self.width} x {self.height} map")
+                    raise located((name, i), f"hex {list(h)} is outside the {self.width} x {self.height} map",
+                                  list(h))
         return self
 
 
@@ -295,7 +306,6 @@ class StartCombatant(StrictModel):
     parry_used: bool = False
     countered: bool = False
     ran_this_round: bool = False
-    moved: bool = False
 
 
 class StartState(StrictModel):
@@ -333,24 +343,30 @@ class KiaiEncounter(EncounterBase):
 
     @model_validator(mode="after")
     def _roster(self) -> KiaiEncounter:
-        ids = [c.id for c in self.combatants]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"combatant ids must be unique: {ids}")
+        ids: list[str] = []
+        for i, c in enumerate(self.combatants):
+            if c.id in ids:
+                raise located(("combatants", i, "id"), f"combatant id '{c.id}' is used twice", c.id)
+            ids.append(c.id)
         if len({c.side for c in self.combatants}) < 2:
-            raise ValueError("an encounter needs combatants of at least two sides")
-        seats = [c.seat if c.seat is not None else i for i, c in enumerate(self.combatants)]
-        if len(set(seats)) != len(seats):
-            raise ValueError(f"seats must be unique: {seats}")
-        blocked = {tuple(h) for h in self.map.blocked}
+            raise located(("combatants",), "an encounter needs combatants of at least two sides")
+        seats: list[int] = []
+        for i, c in enumerate(self.combatants):
+            seat = c.seat if c.seat is not None else i
+            if seat in seats:
+                raise located(("combatants", i, "seat"), f"seat {seat} is taken by another combatant", seat)
+            seats.append(seat)
+        blocked = {(h[0], h[1]) for h in self.map.blocked}
         taken: dict[tuple[int, int], str] = {}
-        for c in self.combatants:
+        for i, c in enumerate(self.combatants):
             p = (c.position[0], c.position[1])
+            loc: tuple[str | int, ...] = ("combatants", i, "position")
             if not (0 <= p[0] < self.map.width and 0 <= p[1] < self.map.height):
-                raise ValueError(f"combatant '{c.id}' position {list(p)} is outside the map")
+                raise located(loc, f"hex {list(p)} is outside the {self.map.width} x {self.map.height} map", list(p))
             if p in blocked:
-                raise ValueError(f"combatant '{c.id}' stands on a blocked hex {list(p)}")
+                raise located(loc, f"hex {list(p)} is blocked", list(p))
             if p in taken:
-                raise ValueError(f"combatants '{taken[p]}' and '{c.id}' share hex {list(p)}")
+                raise located(loc, f"hex {list(p)} is already taken by '{taken[p]}'", list(p))
             taken[p] = c.id
         if self.start is not None:
             self._check_start(set(ids))
@@ -361,17 +377,20 @@ class KiaiEncounter(EncounterBase):
         assert st is not None
         for cid in st.combatants:
             if cid not in ids:
-                raise ValueError(f"start.combatants names unknown combatant '{cid}'")
-        if st.order is not None and (set(st.order) - ids or len(set(st.order)) != len(st.order)):
-            raise ValueError(f"start.order must list distinct combatant ids, got {st.order}")
+                raise located(("start", "combatants", cid), f"unknown combatant '{cid}'", cid)
+        if st.order is not None:
+            for i, cid in enumerate(st.order):
+                if cid not in ids or cid in st.order[:i]:
+                    raise located(("start", "order", i), f"'{cid}' is not a distinct combatant id", cid)
         if st.current is not None and st.current not in (st.order or ids):
-            raise ValueError(f"start.current '{st.current}' is not in the turn order")
+            raise located(("start", "current"), f"'{st.current}' is not in the turn order", st.current)
         keys = {f"{c.id}/{w.id}" for c in self.combatants for w in c.weapons}
-        for g in st.ground:
+        for i, g in enumerate(st.ground):
             if g.weapon not in keys:
-                raise ValueError(f"start.ground weapon '{g.weapon}' is not 'owner/weapon_id' of any weapon")
+                raise located(("start", "ground", i, "weapon"), f"'{g.weapon}' is not 'owner/weapon_id' of a weapon",
+                              g.weapon)
         for cid, sc in st.combatants.items():
             for name in ("main", "off_hand"):
                 v = getattr(sc, name)
                 if v not in (None, "<keep>") and v not in keys and f"{cid}/{v}" not in keys:
-                    raise ValueError(f"start.combatants.{cid}.{name} '{v}' is not a known weapon")
+                    raise located(("start", "combatants", cid, name), f"'{v}' is not a known weapon", v)

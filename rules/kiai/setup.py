@@ -26,8 +26,6 @@ def new_state(ctx: Ctx) -> KiaiState:
     if start is None:
         return st
     st.round = start.round
-    for g in start.ground:
-        st.ground.append(((g.hex[0], g.hex[1]), g.weapon))
     for cid, sc in start.combatants.items():
         f = fighters[cid]
         if sc.position is not None:
@@ -50,7 +48,6 @@ def new_state(ctx: Ctx) -> KiaiState:
         f.conds = [Condition(c.type, c.source or "", c.n, c.mode or "") for c in sc.conditions]
         f.attacked, f.parry_used, f.countered, f.ran = (sc.attacked_this_round, sc.parry_used, sc.countered,
                                                         sc.ran_this_round)
-        f.moved = sc.moved
         if f.dead:
             f.out = "dead"
         elif f.wounds[3]:
@@ -58,6 +55,12 @@ def new_state(ctx: Ctx) -> KiaiState:
         if sc.fled:
             f.out = "fled"
             f.hex = None
+    for g in start.ground:  # a weapon on the ground is in nobody's hands
+        st.ground.append(((g.hex[0], g.hex[1]), g.weapon))
+        for f in fighters.values():
+            f.main = "" if f.main == g.weapon else f.main
+            f.off = "" if f.off == g.weapon else f.off
+            f.carried = [k for k in f.carried if k != g.weapon]
     if start.phase == "round_start":
         st.stage = "round_start"
         return st

@@ -31,8 +31,8 @@ def hit_parts(ctx: Ctx, fr: Frame, att: Fighter) -> tuple[int, int, list[tuple[s
         mods.append(("action", fr.hit_mod))
     if fr.tech_x:
         mods.append(("technique", -fr.tech_x))  # KIA-16.1
-    if has(att, "deceived"):
-        mods.append(("deceived", -ctx.opts.illusion_penalty))  # KIA-23.3
+    if fr.hit_base == "hit" and att.conds and has(att, "deceived"):
+        mods.append(("deceived", -ctx.opts.illusion_penalty))  # KIA-23.3: hit and dodge only
     return base, fr.mult, mods
 
 
