@@ -132,3 +132,34 @@ def test_builtin_encounters_validate_and_round_trip(name: str) -> None:
     assert again.model_dump(mode="json") == enc.model_dump(mode="json")
     rid = name.split("/")[0]
     assert enc.ruleset == rid and rid in RULESETS
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_feature_lengths_match_declared_sizes(name: str) -> None:
+    """`observe_combatant` / `observe_global` return exactly the declared number of features."""
+    c = Combat(name, seed=6)
+    s = c.system
+    play_random(c, 4, limit=30)
+    assert len(s.observe_global(c)) == s.global_features
+    for v in c.combatants:
+        assert len(s.observe_combatant(c, v.id)) == s.combatant_features, v.id
+    assert len(s.possible_ids(c.encounter)) >= len(c.encounter.combatants)
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_invariants_hold_at_every_decision(name: str, seed: int) -> None:
+    """HP never exceeds its maximum, deciders are never dead or fled, and every view is sane."""
+    c = Combat(name, seed=seed)
+    agent = RandomAgent(seed=seed)
+    possible = set(c.system.possible_ids(c.encounter))
+    while not c.over:
+        d = c.decision
+        assert d is not None
+        views = {v.id: v for v in c.combatants}
+        assert set(views) <= possible
+        assert d.actor in views, f"decider {d.actor} is not a combatant"
+        assert views[d.actor].status not in ("dead", "fled"), f"{d.actor} decides while {views[d.actor].status}"
+        for v in views.values():
+            assert v.hp <= v.max_hp, v
+        c.act(agent.act(c))
