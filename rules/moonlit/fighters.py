@@ -51,7 +51,7 @@ def set_state(c: Combat, f: Fighter, new: str, cause: str, rule: str | None = No
         return
     f.state = new
     c.emit("state_changed", f"{f.id}: {old} -> {new} ({cause})", actor=f.id, rule=rule or "MOON-2.1",
-           combatant=f.id, frm=old, to=new, cause=cause)
+           combatant=f.id, **{"from": old}, to=new, cause=cause)
     st = st_of(c)
     if new == "acted" and st.phase == "main":
         st.elapsed += 10  # MOON-6.2

@@ -236,7 +236,7 @@ def queue_apply(c: Combat, a: Action) -> None:
         st.qpos += 1
     elif v == "deploy":
         f.zone = f"{tb(c).stats[f.id].side}_{a.option}"  # MOON-3.1
-        c.emit("moved", f"{f.id} deploys in {f.zone}", actor=f.id, rule="MOON-3.1", combatant=f.id, frm=None,
+        c.emit("moved", f"{f.id} deploys in {f.zone}", actor=f.id, rule="MOON-3.1", combatant=f.id, **{"from": None},
                to=f.zone, path=[f.zone])
         st.qpos += 1
     elif v == "stay":

@@ -174,7 +174,7 @@ def summon(c: Combat, f: Fighter, sid: str, template: str) -> None:
     else:
         g.state = "acted"  # a fresh summon takes no turn and costs no time (MOON-15.7)
         c.emit("state_changed", f"{nid}: absent -> acted (summoned)", actor=nid, rule="MOON-15.7", combatant=nid,
-               frm="absent", to="acted", cause="summoned")
+               **{"from": "absent"}, to="acted", cause="summoned")
 
 
 def item_actions(c: Combat, f: Fighter) -> list[Action]:

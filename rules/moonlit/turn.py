@@ -166,6 +166,6 @@ def move(c: Combat, st: MoonState, t: Table, f: Fighter, dest: str) -> None:
         cur = ZONES[ZONE_INDEX[cur] + step]
         f.zone = cur
         path.append(cur)
-    c.emit("moved", f"{f.id} moves {start} -> {cur}", actor=f.id, rule="MOON-3.2", combatant=f.id, frm=start, to=cur,
-           path=path)
+    c.emit("moved", f"{f.id} moves {start} -> {cur}", actor=f.id, rule="MOON-3.2", combatant=f.id,
+           **{"from": start}, to=cur, path=path)
 

@@ -91,7 +91,7 @@ def test_states_are_exclusive_and_every_change_is_an_event() -> None:
                dice=[1, 1, 1, 1])
     act(c, "pass")
     ch = events(c, "state_changed")[-1]
-    assert ch.data["combatant"] == "A1" and ch.data["frm"] == "not_acted" and ch.data["to"] == "acted"
+    assert ch.data["combatant"] == "A1" and ch.data["from"] == "not_acted" and ch.data["to"] == "acted"
     act(c, "pass")
     assert c.round == 2 and f(c, "A1").state == "not_acted" and f(c, "B1").state == "not_acted"
     assert {e.data["cause"] for e in events(c, "state_changed") if e.round == 2} == {"round start"}
