@@ -50,9 +50,13 @@ def set_state(c: Combat, f: Fighter, new: str, cause: str, rule: str | None = No
     if old == new:
         return
     f.state = new
+    st = st_of(c)
+    if old == "incapacitated":
+        st.downed -= 1
+    elif new == "incapacitated":
+        st.downed += 1
     c.emit("state_changed", f"{f.id}: {old} -> {new} ({cause})", actor=f.id, rule=rule or "MOON-2.1",
            combatant=f.id, **{"from": old}, to=new, cause=cause)
-    st = st_of(c)
     if new == "acted" and st.phase == "main":
         st.elapsed += 10  # MOON-6.2
         c.emit("time_advanced", f"{st.elapsed} seconds have passed", rule="MOON-6.2", elapsed_seconds=st.elapsed)

@@ -178,11 +178,15 @@ def _purge_legal(c: Combat, f: Fighter) -> list[Action]:
 
 
 def _setup_legal(c: Combat, f: Fighter) -> list[Action]:
+    if not tb(c).stats[f.id].cat("setup"):
+        return []
     acts = skill_actions(c, f, "setup")
     return acts + [DONE] if acts else []
 
 
 def _end_legal(c: Combat, f: Fighter) -> list[Action]:
+    if not tb(c).stats[f.id].cat("end"):
+        return []
     acts = skill_actions(c, f, "end")
     return acts + [DONE] if acts else []
 

@@ -132,4 +132,5 @@ def new_state(enc: MoonlitEncounter, t: Table) -> MoonState:
                                  source=enc.source)
         if f.state in ("not_acted", "standby", "acted", "incapacitated", "dead") and f.zone is None:
             raise EncounterError("a combatant in play needs a zone", path=where + ".zone", source=enc.source)
+    st.downed = sum(1 for f in st.fighters.values() if f.state == "incapacitated")
     return st

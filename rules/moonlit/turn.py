@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 PASS = Action("pass")
 _DELAYS: dict[int, Action] = {}
+_DELAY_LIST: list[Action] = [Action("delay", None, None, v) for v in range(1, 121)]
 _MOVES = {z: Action("move", None, z) for z in ZONES}
 _ATTACKS: dict[str, Action] = {}
 
@@ -88,15 +89,19 @@ def main_legal(c: Combat) -> list[Action]:
     s = t.stats[f.id]
     out = [PASS]
     top = min(f.ap - 1, t.delay_bound)
-    out.extend(delay_action(v) for v in range(1, top + 1))  # MOON-6.3
+    if top > 0:  # MOON-6.3
+        out.extend(_DELAY_LIST[:top] if top <= len(_DELAY_LIST) else [delay_action(v) for v in range(1, top + 1)])
     if not f.paralysis and f.zone is not None and can_leave(st, t, f, f.zone)[0]:  # MOON-6.6 / 13.3
         out.extend(_MOVES[z] for z in ZONES if z != f.zone)
     for sk in s.cat("attack"):
         if attack.can_attack_with(st, t, f, sk):
             out.append(attack_action(sk.id))
-    out.extend(skill_actions(c, f, "normal"))
-    out.extend(item_actions(c, f))
-    out.extend(coup_targets(st, t, f))
+    if s.cat("normal"):
+        out.extend(skill_actions(c, f, "normal"))
+    if f.items:
+        out.extend(item_actions(c, f))
+    if st.downed:
+        out.extend(coup_targets(st, t, f))
     return out
 
 
