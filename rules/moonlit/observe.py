@@ -1,6 +1,6 @@
 """Observation features for the env's ``Box`` (the generic part, side/position/hp/able, is added by the env).
 
-Per combatant (`COMBATANT_FEATURES` = 20): state one-hot (not_acted, standby, acted, incapacitated, dead, fled,
+Per combatant (`COMBATANT_FEATURES` = 22): state one-hot (not_acted, standby, acted, incapacitated, dead, fled,
 absent); AP / 20; TP / max TP; emotion / 50; current max HP / base max HP; poison stacks / 3; paralysis; bind;
 trance; baptism; ambush marker (either); holds a pending attack; countering; hit bonus of lasting effects / 4;
 zone index / 3 (-1 off the map); is a summon.
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
 
 STATES = ("not_acted", "standby", "acted", "incapacitated", "dead", "fled", "absent")
-COMBATANT_FEATURES = 20
+COMBATANT_FEATURES = 22
 GLOBAL_FEATURES = 8
 
 

@@ -107,5 +107,5 @@ class MoonState(BaseState):
     actor: str | None = None
     elapsed: int = 0
     atk: AttackFrame | None = None
-    vanish_later: list[str] = field(default_factory=list)
-    downed: int = 0  # how many combatants are incapacitated (a cheap guard for coup-de-grace masks)  # summoners fallen during an attack (MOON-8.1 step 10)
+    vanish_later: list[str] = field(default_factory=list)  # summoners fallen during an attack (MOON-8.1 step 10)
+    downed: int = 0  # how many combatants are incapacitated (a cheap guard for coup-de-grace masks)

@@ -66,6 +66,50 @@ HANDLERS: dict[str, Callable[[Any], bool]] = {
 }
 
 
+_PHRASES: dict[str, str] = {
+    "pass": "passes", "done": "is done", "escape": "tries to escape", "stay": "stays", "counter": "counterattacks",
+    "cover": "covers the target", "decline": "declines", "target_done": "ends targeting",
+    "clear_trance": "spends 15 emotion points to clear trance",
+}
+
+
+def describe_action(a: Action) -> str:
+    """A GM sentence for one moonlit action."""
+    v = a.verb
+    if v in _PHRASES:
+        return _PHRASES[v]
+    opt = a.option
+    if v == "delay":
+        return f"delays to {opt} action points"
+    if v == "move":
+        return f"moves toward {a.dest}"
+    if v == "deploy":
+        return f"deploys in the {opt} row"
+    if v == "purge":
+        return f"pays 15 TP to shake off {opt}"
+    if v == "attack":
+        return f"attacks with {opt}"
+    if v in ("offense", "limit_break"):
+        if opt == "none":
+            return "adds no offense skill" if v == "offense" else "makes no limit break"
+        return f"adds {opt}" if v == "offense" else f"breaks the limit (30 HP) to add {opt}"
+    if v == "target":
+        return f"targets {a.target}"
+    if v == "dodge":
+        return "dodges" if opt == "none" else f"dodges with {opt}"
+    if v == "coup_de_grace":
+        return f"delivers the coup de grace to {a.target}"
+    if v in ("use_skill", "use_item", "interrupt"):
+        name, extra = opt if isinstance(opt, tuple) else (opt, None)
+        text = f"uses {name}"
+        if extra is not None:
+            text += f" ({extra})"
+        if a.target is not None:
+            text += f" on {a.target}"
+        return text
+    return a.describe()
+
+
 class MoonlitSystem(RuleSystem):
     """Sen'ya Tsukihime-style 2D6 zone combat (spec: shared/spec/rulesets/moonlit.md)."""
 
@@ -143,8 +187,8 @@ class MoonlitSystem(RuleSystem):
         self.advance(combat)
 
     def describe(self, combat: Combat, action: Action) -> str:
-        """The GM sentence for an action."""
-        return action.describe()
+        """The GM sentence for an action (e.g. ``attacks with strike``, ``uses healing_light on sayo``)."""
+        return describe_action(action)
 
     # --- views -----------------------------------------------------------------------------------------
     def views(self, combat: Combat) -> list[CombatantView]:
@@ -171,6 +215,10 @@ class MoonlitSystem(RuleSystem):
         if cat is None:
             cat = encounter._cache["moonlit_catalogue"] = build_catalogue(table_of(encounter))
         return list(cat)
+
+    def possible_ids(self, encounter: EncounterBase) -> list[str]:
+        """Every combatant that can ever appear: roster (arrivals included), then possible summons."""
+        return list(table_of(encounter).ids)
 
     def max_slots(self, encounter: EncounterBase) -> int:
         """Roster plus every possible summon."""
