@@ -353,8 +353,20 @@ def run(c: Combat) -> bool:
         raise RuntimeError(f"unknown attack stage {stage}")
 
 
+_PROMPTS = {
+    "offense": "add an offense skill to {skill}?", "limit_break": "limit break (30 HP) for one more offense skill?",
+    "target": "choose a target for {skill}", "reaction": "{attacker}'s {skill} rolled {hit}: dodge or counter?",
+    "cover": "cover {hit_target} from {attacker}'s {skill} (10 AP)?", "interrupt": "interrupt before the damage?",
+}
+
+
 def _open(st: MoonState, actor: str, kind: str) -> bool:
-    st.decision = Decision(actor, kind, kind)
+    a = st.atk
+    assert a is not None
+    hit_target = a.hits[a.ti] if kind == "cover" and a.ti < len(a.hits) else ""
+    prompt = _PROMPTS[kind].format(skill=a.decl.skill, attacker=a.attacker, hit=a.hit.total if a.hit else "",
+                                   hit_target=hit_target)
+    st.decision = Decision(actor, kind, prompt)
     return True
 
 

@@ -200,6 +200,12 @@ def _escape_legal(c: Combat, f: Fighter) -> list[Action]:
     return [ESCAPE, STAY] if escape_eligible(st, tb(c), f) else []
 
 
+_QUEUE_PROMPTS = {
+    "deploy": "deploy in your side's front or rear row", "escape": "try to escape, or stay?",
+    "purge": "pay 15 TP to shake off a condition (2D6 vs 7)?", "setup_skill": "use a setup-phase skill?",
+    "end_skill": "use an end-phase skill?",
+}
+
 QUEUE_STEPS = {
     "deploy": ("deploy", _deploy_legal, "round_start"),
     "escape_q": ("escape", _escape_legal, "action_points"),
@@ -223,7 +229,7 @@ def queue_run(c: Combat) -> bool:
     while st.qpos < len(st.queue):
         f = st.fighters[st.queue[st.qpos]]
         if legal(c, f):
-            st.decision = Decision(f.id, kind, kind)
+            st.decision = Decision(f.id, kind, _QUEUE_PROMPTS[kind])
             return True
         st.qpos += 1
     st.step = nxt

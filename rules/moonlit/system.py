@@ -29,7 +29,7 @@ CLEAR_TRANCE = Action("clear_trance")
 
 def _main_dp(c: Combat) -> bool:
     st = st_of(c)
-    st.decision = Decision(str(st.actor), "main", "main action")
+    st.decision = Decision(str(st.actor), "main", f"main action (AP {st.fighters[str(st.actor)].ap})")
     return True
 
 

@@ -60,7 +60,7 @@ def decide(c: Combat) -> bool:
         attack.continue_standby(c, best)  # MOON-6.1 / 8.6
         return False
     st.step = "main"
-    st.decision = Decision(best.id, "main", "main action")
+    st.decision = Decision(best.id, "main", f"main action (AP {best.ap})")
     return True
 
 
