@@ -93,9 +93,22 @@ def main_legal(c: Combat) -> list[Action]:
         out.extend(_DELAY_LIST[:top] if top <= len(_DELAY_LIST) else [delay_action(v) for v in range(1, top + 1)])
     if not f.paralysis and f.zone is not None and can_leave(st, t, f, f.zone)[0]:  # MOON-6.6 / 13.3
         out.extend(_MOVES[z] for z in ZONES if z != f.zone)
-    for sk in s.cat("attack"):
-        if attack.can_attack_with(st, t, f, sk):
-            out.append(attack_action(sk.id))
+    atk = s.cat("attack")
+    if atk:  # MOON-8.2: usable, affordable, with a legal target (one pass over the opponents)
+        side = s.side
+        fs = st.fighters
+        stats = t.stats
+        opp_zones = {fs[i].zone for i in st.order if fs[i].state in ABLE and stats[i].side != side}
+        here = f.zone in opp_zones
+        far = "same_zone" == t.opts.moon_mental_range
+        for sk in atk:
+            if not opp_zones or sk.tp > f.tp or not usable(f, sk):
+                continue
+            if sk.type == "melee" or (far and sk.type == "mental"):
+                if here:
+                    out.append(attack_action(sk.id))
+            else:
+                out.append(attack_action(sk.id))
     if s.cat("normal"):
         out.extend(skill_actions(c, f, "normal"))
     if f.items:
