@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.dice import DiceExpr
 from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiOptions, Weapon
@@ -13,6 +13,7 @@ from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiO
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
     from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.geometry import MapGeo
 
 LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
 SPEAR_CLASS = frozenset({"spear", "lance"})
@@ -64,7 +65,7 @@ class Ctx:
     height: int
     seat_order: list[str] = field(default_factory=list)
     bf: Battlefield | None = None
-    cache: dict[str, Any] = field(default_factory=dict)  # search results, interned actions (never state)
+    geo: MapGeo | None = None  # shared static geometry and caches of the map (never state)
 
     def weapon(self, key: str) -> WeaponInfo:
         """The weapon with this key, or the unarmed "weapon" for ""."""

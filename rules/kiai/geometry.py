@@ -1,26 +1,152 @@
-"""Hex geometry used by the rules: reach, line of sight, occupancy and movement destinations (section 5, KIA-8)."""
+"""Hex geometry used by the rules: reach, line of sight, occupancy and movement (section 5, KIA-8).
+
+Everything here depends only on the map, so one `MapGeo` (read from the kernel's battlefield graph) is
+shared by every encounter with the same map and keeps its caches across combats: paths are searched
+once per (start, budget, blocked set) and never again while that situation repeats.
+"""
 
 from __future__ import annotations
 
-from trpg_arena.rules.core.battlefield import hex_distance
-from trpg_arena.rules.kiai.context import Ctx
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.battlefield import hex_line, to_axial
+from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.state import Hex, KiaiState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.battlefield import Battlefield
+    from trpg_arena.rules.kiai.context import Ctx
+
+CACHE_LIMIT = 16384
+Movement = tuple[dict[Hex, Action], dict[Hex, Action], dict[Hex, Hex]]
+
+
+class MapGeo:
+    """Static geometry of one map (odd-r hexes): indices, neighbours with entering costs, caches."""
+
+    def __init__(self, bf: Battlefield, width: int, height: int) -> None:
+        g = bf.graph
+        self.width, self.height = width, height
+        self.hexes: list[Hex] = [(c, r) for r in range(height) for c in range(width)]
+        self.idx = {h: i for i, h in enumerate(self.hexes)}
+        self.adj = [tuple((self.idx[m], int(g.nodes[m].get("cost", 1))) for m in g.adj[h]) for h in self.hexes]
+        self.blocked = frozenset(h for h in self.hexes if g.nodes[h].get("blocks_los"))
+        self.axial = {h: to_axial(h) for h in self.hexes}
+        self.move_actions = {h: Action("move", dest=h) for h in self.hexes}
+        self.run_actions = {h: Action("run", dest=h) for h in self.hexes}
+        self.los: dict[tuple[Hex, Hex], bool] = {}
+        self.moves: dict[tuple[Hex, int, frozenset[Hex]], Movement] = {}
+        self.discs: dict[tuple[Hex, int], frozenset[Hex]] = {}
+        self.centres: dict[tuple[Hex, int], list[Hex]] = {}
+        self.attacks: dict[tuple[object, ...], list[Action]] = {}
+
+    def dist(self, a: Hex, b: Hex) -> int:
+        """Section 5 hex distance through axial coordinates."""
+        q1, r1 = self.axial[a]
+        q2, r2 = self.axial[b]
+        dq, dr = q1 - q2, r1 - r2
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    def clear(self, a: Hex, b: Hex) -> bool:
+        """Section 5 line of sight: clear at distance <= 1; else no sampled hex between the ends is blocked."""
+        key = (a, b)
+        hit = self.los.get(key)
+        if hit is None:
+            blocked = self.blocked
+            hit = not any(h in blocked for h in hex_line(a, b)[1:-1])
+            if len(self.los) > 4 * CACHE_LIMIT:
+                self.los.clear()
+            self.los[key] = hit
+        return hit
+
+    def disc(self, center: Hex, radius: int) -> frozenset[Hex]:
+        """Every map hex within `radius` of `center`."""
+        key = (center, radius)
+        hit = self.discs.get(key)
+        if hit is None:
+            hit = self.discs[key] = frozenset(h for h in self.hexes if self.dist(center, h) <= radius)
+        return hit
+
+    def movement(self, start: Hex, agility: int, blocked: frozenset[Hex]) -> Movement:
+        """KIA-8.1 / KIA-8.2 / KIA-8.3: move and run actions by destination, and cheapest-path predecessors.
+
+        Move: path cost <= agility // 2; run: <= agility; paths avoid `blocked` (enemies that are not out).
+
+        Dial's algorithm (entering costs are 1 or 2), cached per (start, agility, blocked set).
+        """
+        key = (start, agility, blocked)
+        hit = self.moves.get(key)
+        if hit is not None:
+            return hit
+        idx, adj, hexes = self.idx, self.adj, self.hexes
+        far = agility + 1
+        dist = [far] * len(hexes)
+        prev = [-1] * len(hexes)
+        for h in blocked:
+            dist[idx[h]] = -1
+        s0 = idx[start]
+        dist[s0] = 0
+        half = agility // 2  # KIA-0.5
+        mv: dict[Hex, Action] = {}
+        rn: dict[Hex, Action] = {}
+        pred: dict[Hex, Hex] = {}
+        buckets: list[list[int]] = [[] for _ in range(far)]
+        buckets[0].append(s0)
+        for d in range(far):
+            for u in buckets[d]:
+                if dist[u] != d:
+                    continue
+                if u != s0:
+                    h = hexes[u]
+                    pred[h] = hexes[prev[u]]
+                    rn[h] = self.run_actions[h]
+                    if d <= half:
+                        mv[h] = self.move_actions[h]
+                for v, c in adj[u]:
+                    nd = d + c
+                    if nd < dist[v]:
+                        dist[v] = nd
+                        prev[v] = u
+                        if nd < far:
+                            buckets[nd].append(v)
+        if len(self.moves) > CACHE_LIMIT:
+            self.moves.clear()
+        self.moves[key] = hit = (mv, rn, pred)
+        return hit
+
+
+_GEOS: dict[tuple[object, ...], MapGeo] = {}
+
+
+def geo_of(ctx: Ctx) -> MapGeo:
+    """The shared `MapGeo` of an encounter's map."""
+    if ctx.geo is None:
+        m = ctx.enc.map
+        sig = (m.width, m.height, tuple(map(tuple, m.difficult)), tuple(map(tuple, m.blocked)))
+        geo = _GEOS.get(sig)
+        if geo is None:
+            assert ctx.bf is not None
+            if len(_GEOS) > 32:
+                _GEOS.clear()
+            geo = _GEOS[sig] = MapGeo(ctx.bf, m.width, m.height)
+        ctx.geo = geo
+    return ctx.geo
 
 
 def clear_line(ctx: Ctx, a: Hex, b: Hex) -> bool:
     """Section 5: line of sight (always clear at distance <= 1; blocked hexes block)."""
-    assert ctx.bf is not None
-    return ctx.bf.line_of_sight(a, b)
+    return geo_of(ctx).clear(a, b)
 
 
 def in_reach(ctx: Ctx, a: Hex | None, b: Hex | None, reach: int) -> bool:
     """KIA-2.2: hex distance <= reach; reach >= 2 also needs a clear line."""
     if a is None or b is None:
         return False
-    d = hex_distance(a, b)
+    geo = geo_of(ctx)
+    d = geo.dist(a, b)
     if d > reach:
         return False
-    return d <= 1 or clear_line(ctx, a, b)
+    return d <= 1 or geo.clear(a, b)
 
 
 def enemy_hexes(ctx: Ctx, st: KiaiState, cid: str) -> frozenset[Hex]:
@@ -30,101 +156,19 @@ def enemy_hexes(ctx: Ctx, st: KiaiState, cid: str) -> frozenset[Hex]:
                      if f.hex is not None and not f.out and ctx.side[i] != side)
 
 
-def occupied(st: KiaiState) -> set[Hex]:
-    """Hexes holding a combatant (incapacitated and dead ones keep theirs; fled ones left the map)."""
-    return {f.hex for f in st.fighters.values() if f.hex is not None}
-
-
-def _rank(ctx: Ctx) -> dict[Hex, int]:
-    """Row-major index of every hex (the stable order of destinations)."""
-    r = ctx.cache.get("kiai_rank")
-    if r is None:
-        r = ctx.cache["kiai_rank"] = {(c, w): w * ctx.width + c for w in range(ctx.height) for c in range(ctx.width)}
-    return r  # type: ignore[no-any-return]
-
-
-def within(ctx: Ctx, center: Hex, radius: int) -> frozenset[Hex]:
-    """Every map hex at hex distance <= radius of `center` (cached)."""
-    key = ("within", center, radius)
-    hit = ctx.cache.get(key)
-    if hit is None:
-        hit = ctx.cache[key] = frozenset(h for h in _rank(ctx) if hex_distance(center, h) <= radius)
-    return hit  # type: ignore[no-any-return]
-
-
-def _index(ctx: Ctx) -> tuple[list[Hex], dict[Hex, int], list[tuple[tuple[int, int], ...]]]:
-    """Hexes as integers (row-major) with neighbour lists ``(index, entering cost)`` (section 5), built once."""
-    hit = ctx.cache.get("kiai_index")
-    if hit is None:
-        assert ctx.bf is not None
-        g = ctx.bf.graph
-        hexes = [(c, r) for r in range(ctx.height) for c in range(ctx.width)]
-        idx = {h: i for i, h in enumerate(hexes)}
-        adj = [tuple((idx[m], int(g.nodes[m].get("cost", 1))) for m in g.adj[h]) for h in hexes]
-        hit = ctx.cache["kiai_index"] = (hexes, idx, adj)
-    return hit  # type: ignore[no-any-return]
-
-
-def search(ctx: Ctx, start: Hex, budget: int, blocked: frozenset[Hex]) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
-    """Cheapest entering-cost paths from `start` within `budget`, avoiding `blocked` (KIA-8.3).
-
-    Returns (cost by hex, predecessor by hex), cached per (start, budget, blocked set), so a mask never
-    searches an unchanged situation twice.
-    """
-    key = (start, budget, blocked)
-    cache: dict[object, tuple[dict[Hex, int], dict[Hex, Hex]]] = ctx.cache.setdefault("kiai_search", {})
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    hexes, idx, adj = _index(ctx)
-    n = len(hexes)
-    far = budget + 1
-    dist = [far] * n
-    prev = [-1] * n
-    for h in blocked:
-        dist[idx[h]] = -1  # never entered
-    s0 = idx[start]
-    dist[s0] = 0
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
-    buckets[0].append(s0)
-    for d in range(budget + 1):  # Dial's algorithm: entering costs are small integers
-        for u in buckets[d]:
-            if dist[u] != d:
-                continue
-            for v, c in adj[u]:
-                nd = d + c
-                if nd < dist[v]:
-                    dist[v] = nd
-                    prev[v] = u
-                    buckets[nd].append(v)
-    out = {hexes[i]: d for i, d in enumerate(dist) if 0 <= d <= budget}
-    pred = {hexes[i]: hexes[p] for i, p in enumerate(prev) if p >= 0 and 0 <= dist[i] <= budget}
-    if len(cache) > 16384:
-        cache.clear()
-    cache[key] = hit = (out, pred)
-    return hit
-
-
-def destinations(ctx: Ctx, start: Hex, budget: int, blocked: frozenset[Hex]) -> list[tuple[Hex, int]]:
-    """Every hex other than `start` within path cost `budget`, in row-major order, with its cost."""
-    key = ("d", start, budget, blocked)
-    cache: dict[object, list[tuple[Hex, int]]] = ctx.cache.setdefault("kiai_dest", {})
-    hit = cache.get(key)
-    if hit is None:
-        dist, _ = search(ctx, start, budget, blocked)
-        hit = [(h, c) for h, c in dist.items() if h != start]  # already row-major
-        if len(cache) > 16384:
-            cache.clear()
-        cache[key] = hit
-    return hit
+def movement_actions(ctx: Ctx, start: Hex, agility: int,
+                     blocked: frozenset[Hex]) -> tuple[dict[Hex, Action], dict[Hex, Action]]:
+    """`move` and `run` actions by destination (occupied destinations are removed by the caller)."""
+    mv, rn, _ = geo_of(ctx).movement(start, agility, blocked)
+    return mv, rn
 
 
 def path_of(ctx: Ctx, start: Hex, goal: Hex, blocked: frozenset[Hex], budget: int) -> list[Hex]:
     """A cheapest path from `start` to `goal` (from the cached search)."""
-    _, prev = search(ctx, start, budget, blocked)
+    _, _, pred = geo_of(ctx).movement(start, budget, blocked)
     path = [goal]
     while path[-1] != start:
-        path.append(prev[path[-1]])
+        path.append(pred[path[-1]])
     return path[::-1]
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from trpg_arena.rules.core.battlefield import hex_distance
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.checks import has, wound_penalty
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx
-from trpg_arena.rules.kiai.geometry import clear_line, destinations, enemy_hexes, in_reach, occupied, within
+from trpg_arena.rules.kiai.geometry import enemy_hexes, geo_of, in_reach, movement_actions
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import Fighter, KiaiState
@@ -47,20 +46,10 @@ def x_values(ctx: Ctx, v: int) -> list[int]:
     return [0, *range(step, v, step)]
 
 
-def _movement(ctx: Ctx) -> tuple[dict[tuple[int, int], Action], dict[tuple[int, int], Action]]:
-    """Shared `move` and `run` actions for every hex (built once per encounter)."""
-    hit = ctx.cache.get("kiai_movement")
-    if hit is None:
-        hexes = [(c, r) for r in range(ctx.height) for c in range(ctx.width)]
-        hit = ctx.cache["kiai_movement"] = ({h: Action("move", dest=h) for h in hexes},
-                                            {h: Action("run", dest=h) for h in hexes})
-    return hit  # type: ignore[no-any-return]
-
-
 def attack_options(ctx: Ctx, verb: str, target: str, ability: str | None, v0: int, v1: int) -> list[Action]:
     """`attack` / `reattack` actions for every legal (technique_x, all_out[, ability]) (cached per values)."""
-    cache: dict[tuple[str, str, str | None, int, int], list[Action]] = ctx.cache.setdefault("kiai_attacks", {})
-    key = (verb, target, ability, v0, v1)
+    cache = geo_of(ctx).attacks
+    key = (verb, target, ability, v0, v1, ctx.opts.technique_step)
     hit = cache.get(key)
     if hit is None:
         hit = []
@@ -92,25 +81,28 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     reach = main.reach
     foes = targets(ctx, st, f)
     may_attack = not f.countered  # KIA-10.1, KIA-24.1
-    occ = occupied(st) if not f.moved and not f.main_done else set()
-    runs: list[tuple[tuple[int, int], float]] = []
+    runs: dict[tuple[int, int], Action] = {}
     if not f.moved and not f.main_done:
-        blocked = enemy_hexes(ctx, st, f.id)
-        runs = [(h, c) for h, c in destinations(ctx, here, spec.agility, blocked) if h not in occ]
-        half = spec.agility // 2  # KIA-8.1, KIA-0.5
-        moves, rns = _movement(ctx)
-        acts.extend(moves[h] for h, c in runs if c <= half)
-        acts.extend(rns[h] for h, _c in runs)  # KIA-8.2
+        mv, runs = movement_actions(ctx, here, spec.agility, enemy_hexes(ctx, st, f.id))  # KIA-8.1, KIA-8.2
+        bad = [g.hex for g in st.fighters.values() if g.hex in runs]  # KIA-8.3: end in an unoccupied hex
+        if bad:
+            mv, runs = dict(mv), dict(runs)
+            for h in bad:
+                mv.pop(h, None)
+                del runs[h]
+        acts.extend(mv.values())
+        acts.extend(runs.values())
     if f.main_done:
         acts.append(END_TURN)
         return acts
     near = [g for g in foes if in_reach(ctx, here, g.hex, reach)] if may_attack else []
     if may_attack and not f.moved and main.spec.category in SPEAR_CLASS:  # KIA-17.1
         mind = ctx.opts.charge_min_distance
-        spots = [h for h, _c in runs if hex_distance(here, h) >= mind]
+        geo = geo_of(ctx)
+        spots = [h for h in runs if geo.dist(here, h) >= mind]
         for g in foes:
             assert g.hex is not None
-            ring = within(ctx, g.hex, reach)
+            ring = geo.disc(g.hex, reach)
             for h in spots:
                 if h in ring and in_reach(ctx, h, g.hex, reach):
                     acts.append(Action("charge", g.id, h))
@@ -144,7 +136,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     for key in (*f.carried, *([f.off] if f.off else [])):  # KIA-24.2
         acts.append(Action("ready_weapon", option=key))
     for h, key in st.ground:  # KIA-19.3
-        if hex_distance(here, h) <= 1:
+        if geo_of(ctx).dist(here, h) <= 1:
             acts.append(Action("pick_up", option=key))
     if here in ctx.exits:  # KIA-24.3
         acts.append(FLEE)
@@ -159,27 +151,21 @@ def ability_actions(ctx: Ctx, st: KiaiState, f: Fighter, ab: Ability, foes: list
     assert here is not None
     if ab.delivery == "melee":
         return [Action("use_ability", g.id, None, ab.id) for g in near]
+    geo = geo_of(ctx)
     if ab.delivery == "touch":
-        return [Action("use_ability", g.id, None, ab.id) for g in foes if hex_distance(here, g.hex) == 1]
+        return [Action("use_ability", g.id, None, ab.id) for g in foes if geo.dist(here, g.hex) == 1]  # type: ignore[arg-type]
     rng = ab.range or 0
     if ab.delivery == "ranged":
         return [Action("use_ability", g.id, None, ab.id) for g in foes
-                if hex_distance(here, g.hex) <= rng and clear_line(ctx, here, g.hex)]  # type: ignore[arg-type]
+                if geo.dist(here, g.hex) <= rng and geo.clear(here, g.hex)]  # type: ignore[arg-type]
     if rng == 0:
         return [Action("use_ability", None, here, ab.id)]
-    return [Action("use_ability", None, h, ab.id) for h in area_centres(ctx, here, rng)]
-
-
-def area_centres(ctx: Ctx, here: tuple[int, int], rng: int) -> list[tuple[int, int]]:
-    """KIA-21.3: unblocked hexes within `range` with line of sight (cached per hex and range)."""
-    cache: dict[object, list[tuple[int, int]]] = ctx.cache.setdefault("kiai_centres", {})
     key = (here, rng)
-    hit = cache.get(key)
-    if hit is None:
-        hit = [(c, r) for r in range(ctx.height) for c in range(ctx.width)
-               if (c, r) not in ctx.blocked and hex_distance(here, (c, r)) <= rng and clear_line(ctx, here, (c, r))]
-        cache[key] = hit
-    return hit
+    centres = geo.centres.get(key)
+    if centres is None:  # KIA-21.3: unblocked hexes within range, in sight
+        centres = geo.centres[key] = [h for h in geo.hexes if h not in geo.blocked and geo.dist(here, h) <= rng
+                                      and geo.clear(here, h)]
+    return [Action("use_ability", None, h, ab.id) for h in centres]
 
 
 def chain_value(ctx: Ctx, f: Fighter) -> int:
