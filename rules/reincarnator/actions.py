@@ -1,0 +1,381 @@
+"""Applying a chosen action (section 7): pay its cost (REI-2.10), then run its procedure."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.reincarnator import attack, grapple
+from trpg_arena.rules.reincarnator.conditions import (
+    check_cover_sources,
+    end_all_grapples,
+    end_effects,
+    end_grapple,
+    grapple_between,
+    heal_bashing,
+    rating,
+    remove_cover,
+    rs,
+)
+from trpg_arena.rules.reincarnator.data import static
+from trpg_arena.rules.reincarnator.legal import held, pinner_of
+from trpg_arena.rules.reincarnator.movement import plan, walk
+from trpg_arena.rules.reincarnator.state import Cell, EffectState, Fighter, Pending
+from trpg_arena.rules.reincarnator.turns import advance, begin_entry, end_turn, pay
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+MOVE_TIER = ("move", "climb_jump", "crawl", "stealth_walk", "grapple_move", "reload_heavy", "open_door", "close_door",
+             "parry", "take_cover", "go_prone", "crouch", "stand_from_prone", "pick_up", "sheathe", "drive",
+             "enter_vehicle", "exit_vehicle", "leave_battlefield")
+COSTS: dict[str, tuple[str, ...]] = {
+    **{v: ("move",) for v in MOVE_TIER},
+    **{v: ("trick",) for v in ("aim", "cycle_bolt", "consume", "retrieve")},
+    **{v: ("swift",) for v in ("reload", "draw", "stand_from_crouch")},
+    **{v: ("acrobatic",) for v in ("acro_move", "acro_parry", "acro_drive", "acro_fire")},
+    **{v: ("standard",) for v in ("melee_attack", "ranged_attack", "cast", "vehicle_attack", "bull_rush", "grapple",
+                                  "pin", "pin_strike", "escape_grapple", "full_defense", "retrieve_stowed", "throw")},
+    "drive_fast": ("move", "swift"),
+}
+EXACT: dict[str, tuple[str, ...]] = {"charge": ("standard", "move"), "acro_charge": ("standard", "acrobatic"),
+                                     "grapple_strike": ("standard", "move")}
+CRUSH = {"normal": ("standard", "move"), "fast": ("standard", "move", "swift"), "acro": ("standard", "acrobatic")}
+
+
+def opts(a: Action) -> tuple[Any, ...]:
+    """The option as a tuple."""
+    if a.option is None:
+        return ()
+    return a.option if isinstance(a.option, tuple) else (a.option,)
+
+
+def apply(combat: Combat, a: Action) -> None:
+    """Apply a legal action, then advance to the next decision point."""
+    state = rs(combat)
+    d = state.decision
+    assert d is not None
+    state.decision = None
+    if d.kind == "attack_declared":
+        p = state.pending.pop()
+        if a.verb == "reflex_step":
+            f = state.fighters[d.actor]
+            f.reflex = False  # REI-2.14: used
+            combat.emit("reaction_chosen", f"{d.actor} steps away", actor=d.actor, rule="REI-5.7", verb="reflex_step")
+            path, _ = plan(combat, d.actor, a.dest)
+            walk(combat, d.actor, path, "reflex_step", "REI-5.7")
+        else:
+            combat.emit("reaction_chosen", f"{d.actor} passes", actor=d.actor, rule="REI-5.7", verb="pass")
+        attack.after_window(combat, p)
+    elif d.kind == "grapple_resist":
+        p = state.pending.pop()
+        p.mode = str(a.option)
+        grapple.contest(combat, p)
+    else:
+        turn_verb(combat, d.actor, a)
+    check_cover_sources(combat)
+    advance(combat)
+
+
+def turn_verb(combat: Combat, cid: str, a: Action) -> None:  # noqa: C901 - one branch per verb of section 7
+    """Pay for and perform one verb of the actor's own turn."""
+    state = rs(combat)
+    static(combat)
+    f = state.fighters[cid]
+    v = a.verb
+    o = opts(a)
+    if v == "end_turn":
+        end_turn(combat)
+        return
+    if v == "delay":
+        delay(combat, cid, a.target or "")
+        return
+    f.acted = True
+    if v in EXACT:
+        pay(combat, cid, EXACT[v], exact=True)
+    elif v == "vehicle_crush":
+        pay(combat, cid, CRUSH[str(a.option)], exact=True)
+    elif v == "throw" and "fast" in o:
+        pay(combat, cid, ("standard", "swift"))
+    elif v in COSTS:
+        pay(combat, cid, COSTS[v])
+    if v == "drop_item":
+        it = state.items[o[0]]
+        it.loc, it.holder, it.cell = "ground", None, cell_now(combat, f)
+        combat.emit("item_moved", f"{cid} drops {o[0]}", actor=cid, rule="REI-2.11", item=o[0], to="ground")
+    elif v == "release_grapple":
+        f.free_used.append("release_grapple")  # REI-2.11 once per turn
+        g = grapple_between(state, cid, a.target or "")
+        assert g is not None
+        end_grapple(combat, g, "released")
+    elif v == "aim":
+        t = a.target
+        if f.aim_target == t and f.aim_count >= 1:
+            f.aim_count = min(3, f.aim_count + 1)  # REI-5.1
+        else:
+            f.aim_target, f.aim_count = t, 1
+        f.aimed = True
+        combat.emit("aim", f"{cid} aims at {t} (+{f.aim_count})", actor=cid, rule="REI-5.1", target=t,
+                    count=f.aim_count)
+    elif v == "cycle_bolt":
+        state.items[o[0]].chambered = True
+        combat.emit("reload", f"{cid} cycles the bolt of {o[0]}", actor=cid, rule="REI-2.12", item=o[0])
+    elif v == "consume":
+        consume(combat, cid, o[0])
+    elif v in ("retrieve", "draw", "retrieve_stowed", "pick_up"):
+        it = state.items[o[0]]
+        it.loc, it.holder, it.cell = "held", cid, None
+        combat.emit("item_moved", f"{cid} takes {o[0]} in hand", actor=cid, rule="REI-2.13", item=o[0], to="held")
+    elif v == "sheathe":
+        state.items[o[0]].loc = "reachable"
+        combat.emit("item_moved", f"{cid} puts away {o[0]}", actor=cid, rule="REI-2.15", item=o[0], to="reachable")
+    elif v in ("reload", "reload_heavy"):
+        reload(combat, cid, o[0])
+    elif v == "stand_from_crouch":
+        f.crouching = False
+        combat.emit("condition_removed", f"{cid} stands up from the crouch", actor=cid, rule="REI-6.3",
+                    condition="crouching")
+    elif v in ("move", "climb_jump", "stealth_walk", "acro_move"):
+        drag = pinner_of(state, cid)
+        path, _ = plan(combat, cid, a.dest, climb=v == "climb_jump", ignore=(drag,) if drag else ())
+        walk(combat, cid, path, v, "REI-6.4" if v == "stealth_walk" else "REI-2.16" if v == "acro_move"
+             else "REI-2.15", keep_hidden=v == "stealth_walk", drag=drag)
+    elif v == "crawl":
+        assert f.cell is not None
+        walk(combat, cid, [f.cell, a.dest], "crawl", "REI-6.1")
+    elif v == "grapple_move":
+        grapple.grapple_move(combat, cid, a.dest)
+    elif v in ("open_door", "close_door"):
+        state.doors[f"{a.dest[0]},{a.dest[1]}"] = "open" if v == "open_door" else "closed"
+        combat.emit("door", f"{cid} {v.split('_')[0]}s the door at {a.dest[0]},{a.dest[1]}", actor=cid,
+                    rule="REI-2.15", cell=list(a.dest), state="open" if v == "open_door" else "closed")
+    elif v in ("parry", "acro_parry"):
+        parry(combat, cid, acro=v == "acro_parry")
+    elif v == "take_cover":
+        take_cover(combat, cid, a)
+    elif v == "go_prone":
+        f.prone = True
+        if f.crouching:
+            f.crouching = False
+        combat.emit("condition_added", f"{cid} goes prone", actor=cid, rule="REI-6.1", condition="prone")
+    elif v == "crouch":
+        f.crouching = True
+        combat.emit("condition_added", f"{cid} crouches behind cover", actor=cid, rule="REI-6.2",
+                    condition="crouching")
+    elif v == "stand_from_prone":
+        f.prone = False
+        combat.emit("condition_removed", f"{cid} stands up", actor=cid, rule="REI-6.3", condition="prone")
+    elif v in ("drive", "drive_fast", "acro_drive"):
+        drive(combat, cid, a.dest, v)
+    elif v == "enter_vehicle":
+        veh = state.vehicles[a.target or ""]
+        remove_cover(combat, cid, "entered a vehicle")
+        f.in_vehicle, f.cell, veh.driver, veh.side = veh.id, veh.cell, cid, f.side
+        f.prone = f.crouching = False
+        combat.emit("vehicle", f"{cid} takes the wheel of {veh.id}", actor=cid, rule="REI-2.15", vehicle=veh.id)
+    elif v == "exit_vehicle":
+        veh = state.vehicles[f.in_vehicle or ""]
+        veh.driver, veh.side = None, None
+        f.in_vehicle, f.cell = None, a.dest
+        combat.emit("vehicle", f"{cid} leaves {veh.id}", actor=cid, rule="REI-2.15", vehicle=veh.id)
+    elif v == "leave_battlefield":
+        leave(combat, cid)
+    elif v == "full_defense":
+        f.full_defense = True
+        combat.emit("condition_added", f"{cid} defends with everything", actor=cid, rule="REI-5.8",
+                    condition="full_defense")
+    elif v == "escape_grapple":
+        grapple.escape(combat, cid, a.target or "", str(a.option))
+    elif v == "pin":
+        grapple.open_resist(combat, Pending("pin", cid, target=a.target))
+    elif v == "grapple_strike":
+        grapple.open_resist(combat, Pending("grapple_strike", cid, target=a.target, weapon=o[0]))
+    elif v == "pin_strike":
+        grapple.strike(combat, Pending("pin_strike", cid, target=a.target, weapon=o[0], all_out="all_out" in o),
+                       "REI-7.16")
+    else:
+        start_attack(combat, cid, a)
+
+
+def cell_now(combat: Combat, f: Fighter) -> Cell | None:
+    """A combatant's cell, or its vehicle's."""
+    if f.in_vehicle is not None:
+        return rs(combat).vehicles[f.in_vehicle].cell
+    return f.cell
+
+
+def delay(combat: Combat, cid: str, after: str) -> None:
+    """REI-2.4: suspend the turn and re-enter the order right after `after`."""
+    state = rs(combat)
+    f = state.fighters[cid]
+    state.order.remove(cid)
+    state.order.insert(state.order.index(after) + 1, cid)
+    f.suspended = True
+    f.acted = True  # a resumed turn offers no delay
+    combat.emit("delay", f"{cid} delays until after {after}", actor=cid, rule="REI-2.4", after=after,
+                order=list(state.order))
+    begin_entry(combat)
+
+
+def consume(combat: Combat, cid: str, k: str) -> None:
+    """REI-2.12: apply a consumable's effect and use it up."""
+    state = rs(combat)
+    w = static(combat).items[k]
+    state.items[k].loc, state.items[k].holder = "gone", None
+    combat.emit("consume", f"{cid} consumes {k}", actor=cid, rule="REI-2.12", item=k)
+    eff = w.effect
+    if eff is None:
+        return
+    if eff.heal_bashing:
+        heal_bashing(combat, cid, eff.heal_bashing)
+    mods = {m: getattr(eff, m) for m in ("attack_dp", "base_defense", "dodge_defense", "base_initiative", "bonus_es")
+            if getattr(eff, m)}
+    if mods:
+        state.fighters[cid].effects.append(EffectState(w.name or k, eff.duration, mods))
+        combat.emit("effect_started", f"{w.name or k} takes effect on {cid}", actor=cid, rule="REI-0.3",
+                    effect=w.name or k, modifiers=mods)
+        if "base_initiative" in mods:
+            state.reorder_pending = True  # REI-2.3
+
+
+def reload(combat: Combat, cid: str, k: str) -> None:
+    """REI-2.13, 2.15 reload kinds."""
+    state = rs(combat)
+    w = static(combat).items[k]
+    it = state.items[k]
+    assert w.ammo is not None
+    kind = w.ammo.reload_kind
+    if kind == "shell":
+        it.loaded = min(w.ammo.capacity, it.loaded + 1)
+    elif kind in ("bow", "crossbow"):
+        it.loaded = 1
+    else:
+        it.loaded = w.ammo.capacity
+    it.spares -= 1
+    combat.emit("reload", f"{cid} reloads {k} ({it.loaded} loaded, {it.spares} spare)", actor=cid, rule="REI-2.13",
+                item=k, loaded=it.loaded, spares=it.spares)
+
+
+def parry(combat: Combat, cid: str, acro: bool) -> None:
+    """REI-5.9, 5.10: parry defence from martial + the first held melee weapon's specialty."""
+    state = rs(combat)
+    st = static(combat)
+    f = state.fighters[cid]
+    spec = "brawl"
+    for k in held(state, cid):
+        if st.items[k].kind == "melee":
+            spec = st.items[k].specialty or "brawl"
+            break
+    f.parry_value = (rating(st, cid, "martial") + rating(st, cid, spec)) // 2
+    f.parried = True
+    if acro:
+        f.acro_dodge = rating(st, cid, "martial") // 2
+    combat.emit("condition_added", f"{cid} parries (defence {f.parry_value}" + (
+        f", dodge +{f.acro_dodge})" if acro else ")"), actor=cid, rule="REI-5.10" if acro else "REI-5.9",
+        condition="parrying", value=f.parry_value)
+
+
+def take_cover(combat: Combat, cid: str, a: Action) -> None:
+    """REI-5.11: cover from an object, an ally or a pinned opponent."""
+    state = rs(combat)
+    st = static(combat)
+    f = state.fighters[cid]
+    if a.dest is not None:
+        obj = combat.battlefield.graph.nodes[a.dest]["object"]  # type: ignore[attr-defined]
+        value, src = int(obj["cover"]), f"{a.dest[0]},{a.dest[1]}"
+    else:
+        value, src = max(1, min(5, st.specs[a.target or ""].size - 2)), a.target or ""
+    f.cover_value, f.cover_source = value, src
+    combat.emit("condition_added", f"{cid} takes cover behind {src} ({value})", actor=cid, rule="REI-5.11",
+                condition="in_cover", value=value, source=src)
+
+
+def drive(combat: Combat, cid: str, dest: Cell, verb: str) -> None:
+    """REI-2.15: the driver moves its vehicle."""
+    state = rs(combat)
+    f = state.fighters[cid]
+    veh = state.vehicles[f.in_vehicle or ""]
+    path, cost = plan(combat, cid, dest, start=veh.cell, vehicle=True)
+    veh.cell = dest
+    f.cell = dest
+    f.moved = True
+    combat.emit("movement", f"{cid} drives {veh.id} to {dest[0]},{dest[1]} ({cost} m)", actor=cid, rule="REI-2.15",
+                verb=verb, path=[list(c) for c in path], cost=cost)
+
+
+def leave(combat: Combat, cid: str) -> None:
+    """REI-0.2 (c): leaving the location is a scene change for the leaver."""
+    f = rs(combat).fighters[cid]
+    end_all_grapples(combat, cid, "left")
+    f.status = "fled"
+    combat.emit("status_changed", f"{cid} leaves the battlefield", actor=cid, rule="REI-2.15", status="fled")
+    combat.emit("scene_change", f"{cid} leaves the location: scene change", actor=cid, rule="REI-0.2",
+                reason="left_location", combatants=[cid])
+    end_effects(combat, cid, ("scene",), "scene_change")
+    f.cell = None
+    check_cover_sources(combat)
+    end_turn(combat)
+
+
+def start_attack(combat: Combat, cid: str, a: Action) -> None:  # noqa: C901
+    """Declare one attack verb: spend ammunition, move for charges and crushes (REI-3.8 step 1)."""
+    state = rs(combat)
+    st = static(combat)
+    f = state.fighters[cid]
+    v = a.verb
+    o = opts(a)
+    p = Pending(v, cid, target=a.target, weapon=o[0] if o else None)
+    if v in ("melee_attack", "bull_rush", "grapple"):
+        p.all_out = "all_out" in o
+        if v == "grapple":
+            p.weapon = o[0] if o and o[0] != "all_out" else None
+    elif v in ("ranged_attack", "acro_fire", "vehicle_attack", "cast"):
+        p.into = o[1] if len(o) > 1 else None
+        if a.dest is not None:
+            p.cell, p.target = a.dest, None
+        if v != "cast":
+            spend_ammo(combat, cid, p, v == "acro_fire")
+    elif v == "throw":
+        p.attr = o[1]
+        p.fast = "fast" in o
+        p.into = next((x for x in o[2:] if x in ("careful", "random")), None)
+        if a.dest is not None:
+            p.cell, p.target = a.dest, None
+    elif v in ("charge", "acro_charge", "vehicle_crush"):
+        t = state.fighters[a.target or ""]
+        assert t.cell is not None
+        dest = (t.cell[0] + a.dest[0], t.cell[1] + a.dest[1])
+        if v == "vehicle_crush":
+            p.weapon = None
+            drive(combat, cid, dest, "vehicle_crush")
+        else:
+            avail = max(0, st.specs[cid].base_defense - f.bd_loss)
+            path, _ = plan(combat, cid, dest)
+            entered = walk(combat, cid, path, v, "REI-5.4")
+            if f.cell != dest:
+                attack.hidden_in_path_cancel(combat, p)  # REI-5.6
+                return
+            p.bonus = min(entered, avail)  # REI-5.5
+    attack.declare(combat, p)
+
+
+def spend_ammo(combat: Combat, cid: str, p: Pending, acro: bool) -> None:
+    """Fire one round (REI-4.5), a burst (REI-8.4) or load-fire-reload (REI-2.16)."""
+    state = rs(combat)
+    w = static(combat).items[p.weapon or ""]
+    it = state.items[p.weapon or ""]
+    assert w.ammo is not None
+    if acro and it.loaded < 1:
+        it.spares -= 1
+        it.loaded = w.ammo.capacity
+        combat.emit("reload", f"{cid} loads {p.weapon}", actor=cid, rule="REI-2.16", item=p.weapon,
+                    loaded=it.loaded, spares=it.spares)
+    shots = min(w.burst, it.loaded) if w.ammo.shell is not None else 1
+    it.loaded -= shots
+    if w.ammo.reload_kind == "bolt_action":
+        it.chambered = False
+    if acro and it.spares >= 1 and it.loaded < w.ammo.capacity:
+        it.spares -= 1
+        it.loaded = w.ammo.capacity
+        combat.emit("reload", f"{cid} reloads {p.weapon}", actor=cid, rule="REI-2.16", item=p.weapon,
+                    loaded=it.loaded, spares=it.spares)

@@ -1,0 +1,171 @@
+"""The action catalogue (the env's action space) and GM sentences for actions.
+
+Layout, in this fixed order (every list deduplicated, combatant ids in roster order, cells row by row):
+``end_turn``, ``pass``, ``grapple_resist`` x {break, escape}; per-target verbs (``delay``, ``release_grapple``,
+``aim``, ``pin``, ``enter_vehicle``, ``take_cover``); per-item verbs; no-parameter verbs; per-cell movement
+verbs (only those the map and roster make possible); doors; cover objects; attacks (target x weapon x
+flags, explosive cells); grapple verbs; charges and crushes with (dx, dy) offsets up to the longest reach.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.reincarnator.data import build_static
+from trpg_arena.rules.reincarnator.geometry import build_battlefield
+from trpg_arena.rules.reincarnator.legal import offsets
+from trpg_arena.rules.reincarnator.model import ReincarnatorEncounter
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+INTO = ((), ("careful",), ("random",))
+
+
+def _opt(*parts: object) -> object:
+    return parts[0] if len(parts) == 1 else tuple(parts)
+
+
+def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one block per verb family
+    """Every action that can ever be legal in `enc`, in a fixed order (cached on the encounter)."""
+    hit = enc._cache.get("rei_catalogue")
+    if hit is not None:
+        return list(hit)
+    st = enc._cache.get("rei") or build_static(enc)
+    enc._cache["rei"] = st
+    field = enc._cache.get("battlefield") or build_battlefield(enc)
+    ids = list(st.roster)
+    targets = ids + list(st.vehicles)
+    items = [k for k in st.items if k not in st.vweapon_owner]
+    cells = [c for c in field.cells if c not in field.solid]
+    naturals: list[str] = []
+    for cid in ids:
+        for w in st.natural[cid]:
+            if w not in naturals:
+                naturals.append(w)
+    melee = naturals + [k for k in items if st.items[k].kind == "melee"]
+    ranged = [k for k in items if st.items[k].is_ranged]
+    shells = [k for k in ranged if st.items[k].ammo and st.items[k].ammo.shell is not None]  # type: ignore[union-attr]
+    plain_ranged = [k for k in ranged if k not in shells]
+    acro = [k for k in ranged if st.items[k].ammo and st.items[k].ammo.reload_kind in ("musket", "launcher")]  # type: ignore[union-attr]
+    blasts = [k for k in items if st.items[k].blast]
+    spells: list[str] = []
+    for cid in ids:
+        for s in st.spells[cid]:
+            if s not in spells:
+                spells.append(s)
+    out: list[Action] = [Action("end_turn"), Action("pass"), Action("grapple_resist", option="break"),
+                         Action("grapple_resist", option="escape")]
+    for verb in ("delay", "release_grapple", "aim", "pin", "take_cover"):
+        out.extend(Action(verb, target=t) for t in ids)
+    out.extend(Action("enter_vehicle", target=v) for v in st.vehicles)
+    for verb in ("drop_item", "cycle_bolt", "consume", "retrieve", "reload", "draw", "reload_heavy", "pick_up",
+                 "sheathe", "retrieve_stowed"):
+        out.extend(Action(verb, option=k) for k in items)
+    for verb in ("stand_from_crouch", "parry", "go_prone", "crouch", "stand_from_prone", "leave_battlefield",
+                 "acro_parry", "full_defense"):
+        out.append(Action(verb))
+    move_verbs = ["move", "crawl", "grapple_move", "acro_move"]
+    if field.has_climb:
+        move_verbs.append("climb_jump")
+    hidden = any(st.specs[c].start.hidden for c in ids) or (enc.start is not None and any(
+        fs.hidden for fs in enc.start.combatants.values()))
+    if hidden:
+        move_verbs.append("stealth_walk")
+    if any(st.reflex_step[c] for c in ids):
+        move_verbs.append("reflex_step")
+    if st.vehicles:
+        move_verbs += ["drive", "drive_fast", "acro_drive", "exit_vehicle"]
+    for verb in move_verbs:
+        out.extend(Action(verb, dest=c) for c in cells)
+    for c in field.door_cells:
+        out.append(Action("open_door", dest=c))
+        out.append(Action("close_door", dest=c))
+    out.extend(Action("take_cover", dest=c) for c in sorted(field.objects, key=lambda c: (c[1], c[0])))
+    for t in targets:
+        for w in melee:
+            out.append(Action("melee_attack", target=t, option=w))
+            out.append(Action("melee_attack", target=t, option=(w, "all_out")))
+        for k in plain_ranged:
+            for v in INTO:
+                out.append(Action("ranged_attack", target=t, option=_opt(k, *v)))
+                if k in acro:
+                    out.append(Action("acro_fire", target=t, option=_opt(k, *v)))
+        for k in items:
+            if st.items[k].blast:
+                continue
+            for a in ("dex", "str"):
+                for v in INTO:
+                    out.append(Action("throw", target=t, option=(k, a, *v)))
+                    out.append(Action("throw", target=t, option=(k, a, "fast", *v)))
+        for s in spells:
+            for v in INTO:
+                out.append(Action("cast", target=t, option=_opt(s, *v)))
+        for k in st.vweapon_owner:
+            for v in INTO:
+                out.append(Action("vehicle_attack", target=t, option=_opt(k, *v)))
+    for c in cells:
+        for k in shells:
+            out.append(Action("ranged_attack", dest=c, option=k))
+            if k in acro:
+                out.append(Action("acro_fire", dest=c, option=k))
+        for k in blasts:
+            out.append(Action("throw", dest=c, option=(k, "dex")))
+            out.append(Action("throw", dest=c, option=(k, "str")))
+    softs = [k for k in items if st.items[k].soft]
+    for t in ids:
+        for w in melee:
+            out.append(Action("bull_rush", target=t, option=w))
+            out.append(Action("bull_rush", target=t, option=(w, "all_out")))
+        out.append(Action("grapple", target=t))
+        out.append(Action("grapple", target=t, option="all_out"))
+        for k in softs:
+            out.append(Action("grapple", target=t, option=(k,)))
+            out.append(Action("grapple", target=t, option=(k, "all_out")))
+        for w in melee:
+            out.append(Action("pin_strike", target=t, option=w))
+            out.append(Action("pin_strike", target=t, option=(w, "all_out")))
+            out.append(Action("grapple_strike", target=t, option=w))
+        out.append(Action("escape_grapple", target=t, option="break"))
+        out.append(Action("escape_grapple", target=t, option="escape"))
+    reach = max([st.items[k].reach for k in melee if k in st.items] + [st.natural[c][w].reach for c in ids
+                                                                       for w in st.natural[c]] + [1])
+    for verb in ("charge", "acro_charge"):
+        for t in ids:
+            for o in offsets(reach):
+                for w in melee:
+                    out.append(Action(verb, target=t, dest=o, option=w))
+    if st.vehicles:
+        for t in ids:
+            for o in offsets(1):
+                for sp in ("normal", "fast", "acro"):
+                    out.append(Action("vehicle_crush", target=t, dest=o, option=sp))
+    seen: set[Action] = set()
+    uniq = []
+    for a in out:
+        if a not in seen:
+            seen.add(a)
+            uniq.append(a)
+    enc._cache["rei_catalogue"] = tuple(uniq)
+    return uniq
+
+
+def describe_action(combat: Combat, a: Action) -> str:
+    """The sentence a GM reads, e.g. ``charge D (end 5,5) with sword``."""
+    parts = [a.verb.replace("_", " ")]
+    if a.target is not None:
+        parts.append(a.target)
+    if a.dest is not None:
+        if a.verb in ("charge", "acro_charge", "vehicle_crush") and a.target is not None:
+            from trpg_arena.rules.reincarnator.conditions import rs
+
+            f = rs(combat).fighters.get(a.target)
+            if f is not None and f.cell is not None:
+                parts.append(f"(end {f.cell[0] + a.dest[0]},{f.cell[1] + a.dest[1]})")
+        else:
+            parts.append(f"to {a.dest[0]},{a.dest[1]}")
+    if a.option is not None:
+        o = a.option if isinstance(a.option, tuple) else (a.option,)
+        parts.append("with " + " ".join(str(x) for x in o))
+    return " ".join(parts)

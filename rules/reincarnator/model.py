@@ -1,0 +1,627 @@
+"""Pydantic models of a reincarnator encounter: options, map, combatants, vehicles and the ``start`` section.
+
+Items, stat blocks and spells may name entries of the data library (``rules/reincarnator/data``):
+an item given as a string (``"sword"``) or as ``{use: sword, location: reachable}`` copies the library
+entry; a combatant with ``stat_block: human`` copies that stat block (its own fields win). Unknown
+names are errors located at the field.
+
+The optional ``start`` section begins the combat mid-way (acceptance scenarios, GM resumes):
+
+- ``round`` (default 1), ``order`` (turn order, required), ``actor`` (whose turn, default first of
+  ``order``), ``fresh_turn`` (default true: run the actor's start-of-turn processing; false: the
+  actor's ``slots`` and flags are taken as given), ``reorder_pending``;
+- ``combatants``: per id any of ``cell``, ``status``, ``lethal``, ``bashing``, ``slots`` (``standard``,
+  ``move``, ``swift``, ``trick``, ``acrobatic``), ``prone``, ``crouching``, ``in_cover`` (a cell or
+  a combatant id), ``hidden``, ``bd_loss``, ``full_defense``, ``parry_value``, ``acro_dodge_bonus``,
+  ``aim_target``, ``aim_count``, ``reflex_available``, ``has_had_turn``, ``moved``, ``aimed``,
+  ``parried``, ``acted``, ``effects`` (created during the combat), ``items`` (per item id:
+  ``location``, ``loaded``, ``spares``, ``chambered``), ``init_d10``, ``init_total``;
+- ``grapples``: ``{holder, held, state: hold|pin, hold_margin, pin_margin, with}``;
+- ``doors``: cells whose door state differs from the map (``{at: [x, y], door: open|closed}``).
+
+Without ``start`` the combat opens with the scene change, the surprise round (if any) and initiative.
+"""
+
+from __future__ import annotations
+
+import builtins
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import Field, field_validator, model_validator
+
+from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
+from trpg_arena.rules.core.errors import EncounterError
+
+DATA = Path(__file__).parent / "data"
+
+
+def _load(name: str) -> dict[str, Any]:
+    with open(DATA / name, encoding="utf-8") as fh:
+        return dict(yaml.safe_load(fh) or {})
+
+
+WEAPON_LIBRARY: dict[str, dict[str, Any]] = _load("weapons.yaml")
+STAT_BLOCKS: dict[str, dict[str, Any]] = _load("stat_blocks.yaml")
+SPELL_LIBRARY: dict[str, dict[str, Any]] = _load("spells.yaml")
+VEHICLE_LIBRARY: dict[str, dict[str, Any]] = _load("vehicles.yaml")
+
+Cell = tuple[int, int]
+ItemKind = Literal["natural", "melee", "firearm", "bow", "crossbow", "gauss", "launcher", "thrown", "consumable",
+                   "object", "cluster"]
+ReloadKind = Literal["magazine", "lever", "speedloader", "revolver", "shell", "bow", "crossbow", "bolt_action",
+                     "musket", "launcher"]
+Modifier = Literal["attack_dp", "base_defense", "dodge_defense", "base_initiative", "bonus_es"]
+Duration = Literal["scene", "until_turn_start", "combat"]
+
+
+class ReincarnatorOptions(StrictModel):
+    """Option flags of section 3 (every default is the spec's)."""
+
+    success_threshold: int = Field(8, ge=2, le=10)
+    again_threshold: int = Field(10, ge=8, le=11)
+    chance_die_explodes: bool = False
+    extra_successes: bool = True
+    es_action_grants: bool = True
+    tier_substitution: bool = True
+    surprise_single_attacker: bool = False
+    base_defense_vs_ranged: bool = True
+    high_speed_rule: Literal["reduce_dodge", "off"] = "reduce_dodge"
+    cover_directional: bool = False
+    prone_attacker_melee_penalty: int = Field(0, ge=0, le=10)
+    hidden_targetable: bool = True
+    bull_rush_defenses_apply: bool = False
+    grapple_resist_choice: Literal["decision", "policy"] = "decision"
+    wound_penalties: bool = True
+    vehicle_accel_multiplier: int = Field(2, ge=1, le=5)
+    blast_dodge: bool = True
+    diagonal_rule: Literal["chebyshev", "alternating"] = "chebyshev"
+    round_cap: int = Field(20, ge=1, le=200)
+
+
+class AmmoSpec(StrictModel):
+    """Ammunition of a ranged weapon (REI-2.13, 2.15, 2.16)."""
+
+    capacity: int = Field(1, ge=1)
+    loaded: int = Field(0, ge=0)
+    spares: int = Field(0, ge=0)
+    reload_kind: ReloadKind = "magazine"
+    chambered: bool = True
+    shell: ExplosiveSpec | None = None  # a launcher's explosive shell
+
+    @model_validator(mode="after")
+    def _fits(self) -> AmmoSpec:
+        if self.loaded > self.capacity:
+            raise ValueError(f"loaded {self.loaded} exceeds capacity {self.capacity}")
+        return self
+
+
+class ExplosiveSpec(StrictModel):
+    """An explosive charge: blast dice and radius (REI-8.1)."""
+
+    blast: int = Field(ge=1)
+    radius_m: int = Field(0, ge=0)
+
+
+class ItemEffectSpec(StrictModel):
+    """What a consumable does (REI-2.12): heal bashing points and/or add a timed modifier effect."""
+
+    heal_bashing: int = Field(0, ge=0)
+    attack_dp: int = 0
+    base_defense: int = 0
+    dodge_defense: int = 0
+    base_initiative: int = 0
+    bonus_es: int = 0
+    duration: Duration = "scene"
+
+
+def _library_item(value: Any) -> Any:
+    if isinstance(value, str):
+        value = {"use": value}
+    if isinstance(value, dict) and "use" in value:
+        value = dict(value)
+        ref = value.pop("use")
+        if ref not in WEAPON_LIBRARY:
+            raise ValueError(f"unknown weapon or item '{ref}' (library: {', '.join(sorted(WEAPON_LIBRARY))})")
+        merged = {"id": ref, **WEAPON_LIBRARY[ref]}
+        merged.update(value)
+        return merged
+    return value
+
+
+class ItemSpec(StrictModel):
+    """A weapon or item (section 4.2)."""
+
+    id: str = Field(min_length=1)
+    name: str = ""
+    kind: ItemKind
+    damage: int = Field(0, ge=0)
+    damage_type: Literal["bashing", "lethal"] | None = None
+    lethal: bool = False
+    specialty: str = ""
+    size: int = Field(0, ge=0)
+    hands: int = Field(1, ge=1, le=2)
+    reach: int = Field(1, ge=1, le=3)
+    range_m: int | None = Field(None, ge=1)
+    high_speed: int | None = Field(None, ge=0)
+    penetration: int = Field(0, ge=0)
+    grab_suited: bool = False
+    soft: bool = False
+    heavy: bool = False
+    ammo: AmmoSpec | None = None
+    burst: int = Field(1, ge=1)
+    explosive: ExplosiveSpec | None = None
+    components: list[ExplosiveSpec] = Field(default_factory=list)
+    effect: ItemEffectSpec | None = None
+    location: Literal["held", "reachable", "stowed"] | Cell = "held"
+
+    @property
+    def dtype(self) -> str:
+        """Damage type with the natural-weapon default (REI-4.3)."""
+        if self.damage_type is not None:
+            return self.damage_type
+        return "bashing" if self.kind in ("natural", "object") else "lethal"
+
+    @property
+    def is_ranged(self) -> bool:
+        """Shot with the shooting pool (REI-4.5)."""
+        return self.kind in ("firearm", "bow", "crossbow", "gauss", "launcher")
+
+    @property
+    def is_melee(self) -> bool:
+        """Usable for melee attacks (REI-4.2, 4.4)."""
+        return self.kind in ("natural", "melee")
+
+    @property
+    def drawable(self) -> bool:
+        """A weapon carried in a sheath/holster/sling (REI-2.13)."""
+        return self.kind in ("melee", "firearm", "bow", "crossbow", "gauss", "launcher")
+
+    @property
+    def blast(self) -> bool:
+        """An explosive or cluster delivered at a cell (REI-8.1)."""
+        return self.explosive is not None or self.kind == "cluster"
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ItemSpec:
+        if self.is_ranged and self.range_m is None:
+            raise ValueError(f"ranged weapon '{self.id}' needs range_m")
+        if self.is_ranged and self.ammo is None:
+            raise ValueError(f"ranged weapon '{self.id}' needs ammo")
+        if self.kind == "cluster" and not self.components:
+            raise ValueError(f"cluster '{self.id}' needs components")
+        return self
+
+
+ItemInput = ItemSpec
+
+
+class EffectSpec(StrictModel):
+    """A timed effect with signed modifiers (section 4.3, REI-0.3)."""
+
+    name: str
+    duration: Duration = "scene"
+    modifiers: dict[Modifier, int] = Field(default_factory=dict)
+
+
+class AbilitySpec(StrictModel):
+    """A purchased ability used by the core rules."""
+
+    kind: Literal["reflex_step", "ignore_difficult_terrain", "immune_immobilize", "greater_off_guard"]
+    distance_m: int = Field(1, ge=1, le=10)
+
+
+class SpellSpec(StrictModel):
+    """An attack spell (REI-4.15)."""
+
+    id: str
+    name: str = ""
+    power: int = Field(0, ge=0)
+    range_m: int = Field(30, ge=1)
+    damage_type: Literal["bashing", "lethal"] = "lethal"
+    high_speed: int = Field(0, ge=0)
+    penetration: int = Field(0, ge=0)
+    specialty: str = "casting"
+
+
+def _library_spell(value: Any) -> Any:
+    if isinstance(value, str):
+        if value not in SPELL_LIBRARY:
+            raise ValueError(f"unknown spell '{value}' (library: {', '.join(sorted(SPELL_LIBRARY))})")
+        return {"id": value, **SPELL_LIBRARY[value]}
+    return value
+
+
+class Attributes(StrictModel):
+    """STR, DEX, INT, COM, STA (REI-3.3 extra successes from 6 up)."""
+
+    str: builtins.int = Field(2, ge=0, le=30)
+    dex: builtins.int = Field(2, ge=0, le=30)
+    int: builtins.int = Field(2, ge=0, le=30)
+    com: builtins.int = Field(2, ge=0, le=30)
+    sta: builtins.int = Field(2, ge=0, le=30)
+
+
+class Skills(StrictModel):
+    """The six skills (0-10)."""
+
+    martial: int = Field(0, ge=0, le=10)
+    athletics: int = Field(0, ge=0, le=10)
+    lore: int = Field(0, ge=0, le=10)
+    tools: int = Field(0, ge=0, le=10)
+    stealth: int = Field(0, ge=0, le=10)
+    insight: int = Field(0, ge=0, le=10)
+
+
+class CombatantStartCond(StrictModel):
+    """Starting conditions and damage of a stat block (section 4.1 ``start``)."""
+
+    prone: bool = False
+    crouching: bool = False
+    in_cover: Cell | str | None = None
+    hidden: bool = False
+    lethal: int = Field(0, ge=0)
+    bashing: int = Field(0, ge=0)
+    status: Literal["active", "unconscious", "dying", "dead"] | None = None
+
+
+UNARMED = {"id": "unarmed", "kind": "natural", "damage": 0, "damage_type": "bashing", "specialty": "brawl",
+           "reach": 1}
+
+
+class CombatantSpec(StrictModel):
+    """A combatant stat block (section 4.1)."""
+
+    id: str = Field(min_length=1)
+    name: str = ""
+    side: str = Field(min_length=1)
+    kind: Literal["pc", "npc"] = "npc"
+    attributes: Attributes = Field(default_factory=Attributes)
+    size: int = Field(5, ge=1, le=30)
+    skills: Skills = Field(default_factory=Skills)
+    specialties: dict[str, int] = Field(default_factory=dict)
+    base_defense: int = Field(ge=0)
+    base_defense_es: int = Field(0, ge=0)
+    dodge_defense: int = Field(0, ge=0)
+    base_initiative: int | None = None
+    speed_m: int | None = Field(None, ge=1)
+    max_health: int | None = Field(None, ge=1)
+    trick_actions: int = Field(0, ge=0, le=5)
+    acrobatic_actions: int = Field(0, ge=0, le=5)
+    hands: int = Field(2, ge=0, le=8)
+    called_shot_reduction: int = Field(0, ge=0)
+    abilities: list[AbilitySpec] = Field(default_factory=list)
+    natural_weapons: list[ItemSpec] = Field(default_factory=lambda: [ItemSpec(**UNARMED)])
+    items: list[ItemSpec] = Field(default_factory=list)
+    spells: list[SpellSpec] = Field(default_factory=list)
+    effects: list[EffectSpec] = Field(default_factory=list)
+    position: Cell | None = None
+    start: CombatantStartCond = Field(default_factory=CombatantStartCond)
+    in_vehicle: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stat_block(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "stat_block" in data:
+            data = dict(data)
+            ref = data.pop("stat_block")
+            if ref not in STAT_BLOCKS:
+                raise ValueError(f"unknown stat block '{ref}' (library: {', '.join(sorted(STAT_BLOCKS))})")
+            data = {**STAT_BLOCKS[ref], **data}
+        return data
+
+    @field_validator("items", mode="before")
+    @classmethod
+    def _items(cls, v: Any) -> Any:
+        return [_library_item(x) for x in v] if isinstance(v, list) else v
+
+    @field_validator("natural_weapons", mode="before")
+    @classmethod
+    def _naturals(cls, v: Any) -> Any:
+        if not isinstance(v, list):
+            return v
+        out = [_library_item(x) for x in v]
+        if not any(isinstance(x, dict) and x.get("id") == "unarmed" for x in out):
+            out.insert(0, dict(UNARMED))
+        return out
+
+    @field_validator("spells", mode="before")
+    @classmethod
+    def _spells(cls, v: Any) -> Any:
+        return [_library_spell(x) for x in v] if isinstance(v, list) else v
+
+    @field_validator("specialties")
+    @classmethod
+    def _spec_range(cls, v: dict[str, int]) -> dict[str, int]:
+        for k, r in v.items():
+            if not 0 <= r <= 10:
+                raise ValueError(f"specialty '{k}' rating {r} outside 0..10")
+        return v
+
+    def has(self, kind: str) -> bool:
+        """Whether the combatant has an ability of this kind."""
+        return any(a.kind == kind for a in self.abilities)
+
+
+class ObjectSpec(StrictModel):
+    """A map object: impassable, gives cover (REI-5.11)."""
+
+    name: str = "object"
+    cover: int = Field(3, ge=1, le=5)
+    blocks_los: bool = False
+
+
+class CellSpec(StrictModel):
+    """Attributes of one cell (``at``) or a rectangle (``area``, corners inclusive)."""
+
+    at: Cell | None = None
+    area: tuple[Cell, Cell] | None = None
+    terrain: Literal["open", "difficult", "wall", "climbable", "gap"] | None = None
+    door: Literal["open", "closed"] | None = None
+    object: ObjectSpec | None = None
+    exit: bool | None = None
+
+    @model_validator(mode="after")
+    def _where(self) -> CellSpec:
+        if (self.at is None) == (self.area is None):
+            raise ValueError("give exactly one of 'at' or 'area'")
+        return self
+
+    def cells(self) -> list[Cell]:
+        """Every cell this entry covers."""
+        if self.at is not None:
+            return [self.at]
+        assert self.area is not None
+        (x1, y1), (x2, y2) = self.area
+        return [(x, y) for y in range(min(y1, y2), max(y1, y2) + 1) for x in range(min(x1, x2), max(x1, x2) + 1)]
+
+
+class MapSpec(StrictModel):
+    """The battlefield (section 5)."""
+
+    width: int = Field(12, ge=2, le=64)
+    height: int = Field(12, ge=2, le=64)
+    cells: list[CellSpec] = Field(default_factory=list)
+    items: list[ItemSpec] = Field(default_factory=list)
+    visibility_m: int | None = Field(None, ge=1)
+    edge_exits: bool = True
+
+    @field_validator("items", mode="before")
+    @classmethod
+    def _items(cls, v: Any) -> Any:
+        return [_library_item(x) for x in v] if isinstance(v, list) else v
+
+
+class VehicleSpec(StrictModel):
+    """A vehicle (section 4.3)."""
+
+    id: str
+    name: str = ""
+    side: str | None = None
+    size: int = Field(8, ge=1, le=30)
+    speed_m: int = Field(16, ge=1)
+    structure: int = Field(12, ge=1)
+    base_defense: int = Field(0, ge=0)
+    dodge_defense: int = Field(0, ge=0)
+    occupant_cover: int = Field(3, ge=0)
+    weapons: list[ItemSpec] = Field(default_factory=list)
+    driver: str | None = None
+    position: Cell
+
+    @model_validator(mode="before")
+    @classmethod
+    def _library(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "use" in data:
+            data = dict(data)
+            ref = data.pop("use")
+            if ref not in VEHICLE_LIBRARY:
+                raise ValueError(f"unknown vehicle '{ref}' (library: {', '.join(sorted(VEHICLE_LIBRARY))})")
+            data = {**VEHICLE_LIBRARY[ref], **data}
+        return data
+
+    @field_validator("weapons", mode="before")
+    @classmethod
+    def _weapons(cls, v: Any) -> Any:
+        return [_library_item(x) for x in v] if isinstance(v, list) else v
+
+
+class SurpriseSpec(StrictModel):
+    """The surprise round (REI-1.1)."""
+
+    side: str
+    ambushers: list[str] | None = None
+    alert: list[str] = Field(default_factory=list)
+
+
+class Reinforcement(StrictModel):
+    """Combatants joining at the start of a round (REI-2.5)."""
+
+    round: int = Field(ge=2)
+    combatants: list[CombatantSpec]
+
+
+class SlotsSpec(StrictModel):
+    """Remaining action slots of a turn."""
+
+    standard: int = Field(1, ge=0)
+    move: int = Field(1, ge=0)
+    swift: int = Field(1, ge=0)
+    trick: int = Field(0, ge=0)
+    acrobatic: int = Field(0, ge=0)
+
+
+class ItemStart(StrictModel):
+    """Mid-combat state of an item."""
+
+    location: Literal["held", "reachable", "stowed", "gone"] | Cell | None = None
+    loaded: int | None = Field(None, ge=0)
+    spares: int | None = Field(None, ge=0)
+    chambered: bool | None = None
+
+
+class FighterStart(StrictModel):
+    """Mid-combat state of one combatant (every field optional)."""
+
+    cell: Cell | None = None
+    status: Literal["active", "unconscious", "dying", "dead", "fled"] | None = None
+    lethal: int | None = Field(None, ge=0)
+    bashing: int | None = Field(None, ge=0)
+    slots: SlotsSpec | None = None
+    prone: bool | None = None
+    crouching: bool | None = None
+    in_cover: Cell | str | None = None
+    hidden: bool | None = None
+    bd_loss: int | None = Field(None, ge=0)
+    full_defense: bool | None = None
+    parry_value: int | None = Field(None, ge=0)
+    acro_dodge_bonus: int | None = Field(None, ge=0)
+    aim_target: str | None = None
+    aim_count: int | None = Field(None, ge=0, le=3)
+    reflex_available: bool | None = None
+    has_had_turn: bool | None = None
+    moved: bool | None = None
+    aimed: bool | None = None
+    parried: bool | None = None
+    acted: bool | None = None
+    effects: list[EffectSpec] = Field(default_factory=list)
+    items: dict[str, ItemStart] = Field(default_factory=dict)
+    init_d10: int | None = Field(None, ge=1, le=10)
+    init_total: int | None = None
+
+
+class GrappleStart(StrictModel):
+    """A grapple that already exists (REI-7.5-7.13)."""
+
+    holder: str
+    held: str
+    state: Literal["hold", "pin"] = "hold"
+    hold_margin: int = Field(1, ge=1)
+    pin_margin: int = Field(0, ge=0)
+    with_: str | None = Field(None, alias="with")
+
+    model_config = {**StrictModel.model_config, "populate_by_name": True}
+
+
+class DoorStart(StrictModel):
+    """A door state override."""
+
+    at: Cell
+    door: Literal["open", "closed"]
+
+
+class StartSpec(StrictModel):
+    """Mid-combat start (see the module docstring)."""
+
+    round: int = Field(1, ge=1)
+    order: list[str]
+    actor: str | None = None
+    fresh_turn: bool = True
+    reorder_pending: bool = False
+    combatants: dict[str, FighterStart] = Field(default_factory=dict)
+    grapples: list[GrappleStart] = Field(default_factory=list)
+    doors: list[DoorStart] = Field(default_factory=list)
+
+
+class ReincarnatorEncounter(EncounterBase):
+    """A reincarnator encounter."""
+
+    ruleset: Literal["reincarnator"]
+    options: ReincarnatorOptions = Field(default_factory=ReincarnatorOptions)
+    map: MapSpec = Field(default_factory=MapSpec)
+    combatants: list[CombatantSpec] = Field(min_length=2)
+    vehicles: list[VehicleSpec] = Field(default_factory=list)
+    surprise: SurpriseSpec | None = None
+    reinforcements: list[Reinforcement] = Field(default_factory=list)
+    start: StartSpec | None = None
+
+    @classmethod
+    def model_validate(cls, obj: Any, **kwargs: Any) -> ReincarnatorEncounter:  # type: ignore[override]
+        """Validate fields with pydantic, then cross-field checks that name the offending field path."""
+        enc = super().model_validate(obj, **kwargs)
+        enc._check()
+        return enc
+
+    def all_specs(self) -> list[CombatantSpec]:
+        """Roster order: the combatants, then reinforcements in file order."""
+        return list(self.combatants) + [c for r in self.reinforcements for c in r.combatants]
+
+    def _check(self) -> None:  # noqa: C901 - one pass over every cross-reference
+        w, h = self.map.width, self.map.height
+
+        def fail(path: str, msg: str, expected: str | None = None, actual: Any = None) -> None:
+            raise EncounterError(msg, path=path, expected=expected, actual=actual)
+
+        def on_map(cell: Any, path: str) -> None:
+            if not (0 <= cell[0] < w and 0 <= cell[1] < h):
+                fail(path, "cell off the map", f"0 <= x < {w} and 0 <= y < {h}", list(cell))
+
+        blocked: set[Cell] = set()
+        for i, cs in enumerate(self.map.cells):
+            for c in cs.cells():
+                on_map(c, f"map.cells[{i}].{'at' if cs.at is not None else 'area'}")
+                if cs.terrain == "wall" or cs.object is not None:
+                    blocked.add(c)
+        for i, it in enumerate(self.map.items):
+            if not isinstance(it.location, tuple):
+                fail(f"map.items[{i}].location", "a map item lies on a cell", "[x, y]", it.location)
+            on_map(it.location, f"map.items[{i}].location")
+        specs = self.all_specs()
+        ids: set[str] = set()
+        vids = {v.id for v in self.vehicles}
+        sides = {c.side for c in specs}
+        for i, c in enumerate(specs):
+            where = f"combatants[{i}]" if i < len(self.combatants) else f"reinforcements (id '{c.id}')"
+            if c.id in ids or c.id in vids:
+                fail(f"{where}.id", "duplicate id", "a unique id", c.id)
+            ids.add(c.id)
+            if c.position is None and c.in_vehicle is None:
+                fail(f"{where}.position", "missing position", "[x, y]")
+            if c.position is not None:
+                on_map(c.position, f"{where}.position")
+                if tuple(c.position) in blocked:
+                    fail(f"{where}.position", "position on a wall or object", "an enterable cell", list(c.position))
+            if c.in_vehicle is not None and c.in_vehicle not in vids:
+                fail(f"{where}.in_vehicle", "unknown vehicle", "one of " + ", ".join(sorted(vids)) or "none",
+                     c.in_vehicle)
+            for j, it in enumerate(c.items):
+                if isinstance(it.location, tuple):
+                    fail(f"{where}.items[{j}].location", "carried items are held, reachable or stowed",
+                         "held, reachable or stowed", list(it.location))
+            cov = c.start.in_cover
+            if isinstance(cov, tuple):
+                on_map(cov, f"{where}.start.in_cover")
+        for i, v in enumerate(self.vehicles):
+            on_map(v.position, f"vehicles[{i}].position")
+            if v.driver is not None and v.driver not in ids:
+                fail(f"vehicles[{i}].driver", "unknown combatant", "a combatant id", v.driver)
+        if self.surprise is not None:
+            if self.surprise.side not in sides:
+                fail("surprise.side", "unknown side", "one of " + ", ".join(sorted(sides)), self.surprise.side)
+            for j, a in enumerate(self.surprise.ambushers or []):
+                if a not in ids:
+                    fail(f"surprise.ambushers[{j}]", "unknown combatant", "a combatant id", a)
+            for j, a in enumerate(self.surprise.alert):
+                if a not in ids:
+                    fail(f"surprise.alert[{j}]", "unknown combatant", "a combatant id", a)
+        if self.start is not None:
+            st = self.start
+            for j, a in enumerate(st.order):
+                if a not in ids:
+                    fail(f"start.order[{j}]", "unknown combatant", "a combatant id", a)
+            if st.actor is not None and st.actor not in st.order:
+                fail("start.actor", "the actor must be in start.order", "an id of start.order", st.actor)
+            for cid, fs in st.combatants.items():
+                if cid not in ids:
+                    fail(f"start.combatants.{cid}", "unknown combatant", "a combatant id", cid)
+                if fs.cell is not None:
+                    on_map(fs.cell, f"start.combatants.{cid}.cell")
+            for j, g in enumerate(st.grapples):
+                for role in ("holder", "held"):
+                    if getattr(g, role) not in ids:
+                        fail(f"start.grapples[{j}].{role}", "unknown combatant", "a combatant id", getattr(g, role))
+            for j, d in enumerate(st.doors):
+                on_map(d.at, f"start.doors[{j}].at")
+
+
+AmmoSpec.model_rebuild()

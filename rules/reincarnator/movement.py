@@ -1,0 +1,201 @@
+"""Movement on the graph (REI-2.15, 2.16, 6.4, 6.7, section 5): destinations, execution, knockback, drags."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.reincarnator.conditions import (
+    end_all_grapples,
+    end_hidden,
+    grapples_of,
+    remove_cover,
+    reset_aim,
+    rs,
+)
+from trpg_arena.rules.reincarnator.data import static
+from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, Search, sign
+from trpg_arena.rules.reincarnator.state import Cell, ReiState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+
+def bf(combat: Combat) -> ReiBattlefield:
+    """The battlefield, typed."""
+    return combat.battlefield  # type: ignore[return-value]
+
+
+def closed_doors(state: ReiState) -> frozenset[Cell]:
+    """Cells of closed doors."""
+    if not state.doors:
+        return frozenset()
+    return frozenset(tuple(int(v) for v in k.split(",")) for k, d in state.doors.items() if d == "closed")  # type: ignore[misc]
+
+
+def enemies(state: ReiState, a: str, b: str) -> bool:
+    """Whether two combatants are on different sides."""
+    return state.fighters[a].side != state.fighters[b].side
+
+
+def blocked_for(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> frozenset[Cell]:
+    """Cells `cid` may not pass: non-hidden active enemies and vehicles other than its own (section 5)."""
+    state = rs(combat)
+    me = state.fighters[cid]
+    out = []
+    for f in state.fighters.values():
+        if f.cell is None or f.id == cid or f.id in ignore or f.status != "active" or f.in_vehicle is not None:
+            continue
+        if f.side != me.side and not f.hidden:
+            out.append(f.cell)
+    for v in state.vehicles.values():
+        if v.id != me.in_vehicle:
+            out.append(v.cell)
+    return frozenset(out)
+
+
+def occupied_for(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> set[Cell]:
+    """Cells `cid` may not end on: every other body and vehicle, except hidden enemies (planned as absent)."""
+    state = rs(combat)
+    me = state.fighters[cid]
+    out = set()
+    for f in state.fighters.values():
+        if f.cell is None or f.id == cid or f.id in ignore or f.status in ("fled", "reserve"):
+            continue
+        if f.status == "active" and f.hidden and f.side != me.side:
+            continue
+        out.add(f.cell)
+    for v in state.vehicles.values():
+        if v.id != me.in_vehicle:
+            out.add(v.cell)
+    return out
+
+
+def mode_of(combat: Combat, cid: str, climb: bool = False) -> str:
+    """Cost table for this mover (REI-6.7 ignore_difficult_terrain, REI-2.15 climb_jump)."""
+    ign = static(combat).specs[cid].has("ignore_difficult_terrain")
+    return ("climb" if climb else "walk") + ("_i" if ign else "")
+
+
+def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
+                vehicle: bool = False) -> Search:
+    """Cached search of every path for `cid` from `start`."""
+    state = rs(combat)
+    mode = "walk" if vehicle else mode_of(combat, cid, climb)
+    alt = static(combat).enc.options.diagonal_rule == "alternating"
+    return bf(combat).search(start, blocked_for(combat, cid, ignore), closed_doors(state), mode, alt)
+
+
+def destinations(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,
+                 ignore: tuple[str, ...] = (), start: Cell | None = None, vehicle: bool = False) -> list[Cell]:
+    """Cells whose path cost is in (lo, budget], free to end on, in map order."""
+    state = rs(combat)
+    f = state.fighters[cid]
+    origin = start if start is not None else f.cell
+    if origin is None or budget <= 0:
+        return []
+    dist, _ = search_from(combat, cid, origin, climb, ignore, vehicle)
+    occ = occupied_for(combat, cid, ignore)
+    terrain = bf(combat).terrain
+    out = [c for c, (cost, _s, _k) in dist.items()
+           if lo < cost <= budget and c not in occ and c != origin and terrain[c] != "gap"]
+    out.sort(key=lambda c: (c[1], c[0]))
+    return out
+
+
+def plan(combat: Combat, cid: str, dest: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
+         start: Cell | None = None, vehicle: bool = False) -> tuple[list[Cell], int]:
+    """Planned path and its cost."""
+    f = rs(combat).fighters[cid]
+    origin = start if start is not None else f.cell
+    assert origin is not None
+    found = search_from(combat, cid, origin, climb, ignore, vehicle)
+    return ReiBattlefield.path_of(found, dest), found[0][dest][0]
+
+
+def step_cost(combat: Combat, cid: str, path: list[Cell], climb: bool = False) -> list[int]:
+    """Cost of entering each cell of a path after the first."""
+    table = bf(combat).costs[mode_of(combat, cid, climb)]
+    return [table[c] or 1 for c in path[1:]]
+
+
+def walk(combat: Combat, cid: str, path: list[Cell], verb: str, rule: str, keep_hidden: bool = False,
+         drag: str | None = None) -> int:
+    """Move `cid` along a planned path; returns cells entered.
+
+    A hidden enemy in the way stops the walk in the previous cell and is revealed (section 5, REI-5.6);
+    a dragged partner is placed in each cell the mover leaves (REI-7.6, 7.12).
+    """
+    state = rs(combat)
+    f = state.fighters[cid]
+    if not keep_hidden:
+        end_hidden(combat, cid, "moved openly")  # REI-6.4
+    occupants = {o.cell: o for o in state.fighters.values() if o.cell is not None and o.id != cid
+                 and o.status == "active" and o.hidden and o.side != f.side}
+    entered = 0
+    taken = [path[0]]
+    for c in path[1:]:
+        o = occupants.get(c)
+        if o is not None:
+            end_hidden(combat, o.id, f"bumped by {cid}")
+            combat.emit("movement_stopped", f"{cid} runs into hidden {o.id} and stops", actor=cid, rule="REI-5.6",
+                        blocker=o.id)
+            break
+        prev = f.cell
+        f.cell = c
+        if drag is not None:
+            state.fighters[drag].cell = prev
+        taken.append(c)
+        entered += 1
+    if entered:
+        f.moved = True
+        cost = sum(step_cost(combat, cid, taken, verb == "climb_jump"))
+        combat.emit("movement", f"{cid} {verb.replace('_', ' ')}s to {taken[-1][0]},{taken[-1][1]} ({cost} m)",
+                    actor=cid, rule=rule, verb=verb, path=[list(c) for c in taken], cost=cost)
+        remove_cover(combat, cid, "moved")
+        reset_aim(combat, cid, "moved")
+        if drag is not None:
+            remove_cover(combat, drag, "dragged")
+            reset_aim(combat, drag, "dragged")
+        from trpg_arena.rules.reincarnator.conditions import check_cover_sources
+
+        check_cover_sources(combat)
+    return entered
+
+
+def knockback(combat: Combat, src: Cell, cid: str, dist: int, rule: str) -> None:
+    """Push `cid` straight away from `src` up to `dist` cells (section 5, REI-4.14, 7.2)."""
+    state = rs(combat)
+    f = state.fighters[cid]
+    if dist <= 0 or f.cell is None:
+        return
+    d = (sign(f.cell[0] - src[0]), sign(f.cell[1] - src[1]))
+    if d == (0, 0):
+        return
+    field = bf(combat)
+    doors = closed_doors(state)
+    occ = {o.cell for o in state.fighters.values() if o.cell is not None and o.id != cid
+           and o.status not in ("fled", "reserve")} | {v.cell for v in state.vehicles.values()}
+    start = f.cell
+    moved = 0
+    for _ in range(dist):
+        n = (f.cell[0] + d[0], f.cell[1] + d[1])
+        if field.stops_knockback(n, doors) or n in occ:
+            break
+        f.cell = n
+        moved += 1
+    combat.emit("knockback", f"{cid} is knocked back {moved} m to {f.cell[0]},{f.cell[1]}", actor=cid, rule=rule,
+                target=cid, distance=moved, start=list(start), end=list(f.cell))
+    if moved:
+        end_all_grapples(combat, cid, "knocked back")  # REI-7.6 forced movement
+        remove_cover(combat, cid, "knocked back")
+        reset_aim(combat, cid, "knocked back")
+        end_hidden(combat, cid, "knocked back")
+        from trpg_arena.rules.reincarnator.conditions import check_cover_sources
+
+        check_cover_sources(combat)
+
+
+def movement_locked(combat: Combat, cid: str) -> bool:
+    """Whether ordinary movement verbs are illegal (section 7 preconditions)."""
+    f = rs(combat).fighters[cid]
+    return f.aimed or f.prone or f.crouching or f.in_vehicle is not None or bool(grapples_of(rs(combat), cid))

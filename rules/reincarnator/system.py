@@ -1,0 +1,256 @@
+"""`ReincarnatorSystem`: the kernel hook contract, delegating to the rule modules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.battlefield import Battlefield
+from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.reincarnator import actions, legal, turns
+from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action
+from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
+from trpg_arena.rules.reincarnator.data import Static, static
+from trpg_arena.rules.reincarnator.geometry import build_battlefield
+from trpg_arena.rules.reincarnator.model import ReincarnatorEncounter
+from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+PHASES = ("setup", "surprise", "initiative", "round_start", "turn_start", "turn", "turn_end", "round_end", "over")
+
+
+class ReincarnatorSystem(RuleSystem):
+    """The reincarnator rule system (shared/spec/rulesets/reincarnator.md)."""
+
+    state_type = ReiState
+    combatant_features = 20
+    global_features = 5
+
+    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+        """A 1 m square grid (section 5)."""
+        assert isinstance(encounter, ReincarnatorEncounter)
+        return build_battlefield(encounter)
+
+    def new_state(self, combat: Combat) -> BaseState:
+        """The initial state, or the mid-combat state of the ``start`` section."""
+        st = static(combat)
+        enc = st.enc
+        state = ReiState()
+        reserve = {c for r in enc.reinforcements for c in (x.id for x in r.combatants)}
+        for cid in st.roster:
+            sp = st.specs[cid]
+            f = Fighter(cid, sp.side, tuple(sp.position) if sp.position else None)  # type: ignore[arg-type]
+            sc = sp.start
+            f.lethal, f.bashing = sc.lethal, sc.bashing
+            f.prone, f.crouching, f.hidden = sc.prone, sc.crouching, sc.hidden
+            f.status = status_of(f.lethal, f.bashing, 0, st.max_health[cid]) if sc.status is None else sc.status
+            if cid in reserve:
+                f.status = "reserve"
+            f.effects = [EffectState(e.name, e.duration, dict(e.modifiers)) for e in sp.effects
+                         if enc.start is None or e.duration != "scene"]
+            f.slots = turns.fresh_slots(combat, cid)
+            if sp.in_vehicle is not None:
+                f.in_vehicle = sp.in_vehicle
+            state.fighters[cid] = f
+            for uid, owner in st.item_owner.items():
+                if owner != cid:
+                    continue
+                it = st.items[uid]
+                state.items[uid] = item_state(it, cid)
+        for uid, owner in st.item_owner.items():
+            if owner is None:
+                it = st.items[uid]
+                s = item_state(it, None)
+                s.loc, s.cell = "ground", it.location  # type: ignore[assignment]
+                state.items[uid] = s
+        for vid, vs in st.vehicles.items():
+            drv = vs.driver or next((c for c in st.roster if st.specs[c].in_vehicle == vid), None)
+            side = vs.side if vs.side is not None else (st.specs[drv].side if drv else None)
+            state.vehicles[vid] = VehicleState(vid, side, tuple(vs.position), drv)  # type: ignore[arg-type]
+            for uid, owner in st.item_owner.items():
+                if owner == vid:
+                    s = item_state(st.items[uid], vid)
+                    s.loc = "vehicle"
+                    state.items[uid] = s
+            if drv:
+                state.fighters[drv].in_vehicle = vid
+                state.fighters[drv].cell = tuple(vs.position)  # type: ignore[assignment]
+        for cid in st.roster:  # cover given in the stat block's start conditions
+            cov = st.specs[cid].start.in_cover
+            if cov is not None:
+                set_cover(combat, state, cid, cov)
+        for c, d in combat.battlefield.doors0.items():  # type: ignore[attr-defined]
+            state.doors[f"{c[0]},{c[1]}"] = d
+        if enc.start is not None:
+            apply_start(combat, state)
+        return state
+
+    def advance(self, combat: Combat) -> None:
+        """Run to the next decision point (section 6)."""
+        turns.advance(combat)
+
+    def legal_actions(self, combat: Combat) -> list[Action]:
+        """The action mask (section 7)."""
+        return legal.legal_actions(combat)
+
+    def apply(self, combat: Combat, action: Action) -> None:
+        """Apply one legal action, then advance."""
+        actions.apply(combat, action)
+
+    def describe(self, combat: Combat, action: Action) -> str:
+        """A GM sentence for the action."""
+        return describe_action(combat, action)
+
+    def views(self, combat: Combat) -> list[CombatantView]:
+        """Every combatant in roster order."""
+        st = static(combat)
+        state = rs(combat)
+        out = []
+        for cid in st.roster:
+            f = state.fighters[cid]
+            mx = st.max_health[cid]
+            out.append(CombatantView(cid, st.specs[cid].name or cid, f.side, st.specs[cid].kind, f.cell,
+                                     max(0, mx - f.lethal - f.bashing), mx, f.status == "active", f.status,
+                                     conditions(state, f)))
+        return out
+
+    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+        """Every action that can ever be legal in this encounter (see `catalogue`)."""
+        assert isinstance(encounter, ReincarnatorEncounter)
+        return catalogue(encounter)
+
+    def max_slots(self, encounter: EncounterBase) -> int:
+        """Roster plus reinforcements."""
+        assert isinstance(encounter, ReincarnatorEncounter)
+        return len(encounter.all_specs())
+
+    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+        """20 features: slots, conditions, defence state, aim, damage (roughly in [0, 1])."""
+        state = rs(combat)
+        st = static(combat)
+        f = state.fighters[cid]
+        mx = st.max_health[cid]
+        s = f.slots
+        return [s.get("standard", 0), s.get("move", 0), s.get("swift", 0), min(1.0, s.get("trick", 0) / 2),
+                min(1.0, s.get("acrobatic", 0) / 2), float(f.prone), float(f.crouching), f.cover_value / 5,
+                float(f.hidden), float(any(g.held == cid for g in state.grapples)), float(pinned(state, cid)),
+                float(any(g.holder == cid for g in state.grapples)), f.aim_count / 3, min(1.0, f.bd_loss / 5),
+                float(f.full_defense), min(1.0, f.parry_value / 5), float(f.reflex), float(f.in_vehicle is not None),
+                f.lethal / mx, min(1.0, loser_margin(state, cid) / 5)]
+
+    def observe_global(self, combat: Combat) -> list[float]:
+        """Round fraction, phase, reaction window flags."""
+        state = rs(combat)
+        cap = static(combat).enc.options.round_cap
+        d = state.decision
+        kind = d.kind if d is not None else ""
+        return [state.round / cap, PHASES.index(state.phase) / len(PHASES) if state.phase in PHASES else 0.0,
+                float(kind == "attack_declared"), float(kind == "grapple_resist"),
+                float(bool(state.surprise_queue) or state.phase == "surprise")]
+
+
+def item_state(it: object, holder: str | None) -> ItemState:
+    """Initial state of an item from its definition."""
+    from trpg_arena.rules.reincarnator.model import ItemSpec
+
+    assert isinstance(it, ItemSpec)
+    loc = it.location if isinstance(it.location, str) else "ground"
+    s = ItemState(loc, holder)
+    if it.ammo is not None:
+        s.loaded, s.spares, s.chambered = it.ammo.loaded, it.ammo.spares, it.ammo.chambered
+    return s
+
+
+def set_cover(combat: Combat, state: ReiState, cid: str, cov: object) -> None:
+    """Put `cid` in cover behind an object cell or a combatant (REI-5.11)."""
+    st: Static = static(combat)
+    f = state.fighters[cid]
+    if isinstance(cov, (tuple, list)):
+        obj = combat.battlefield.graph.nodes[tuple(cov)].get("object")
+        f.cover_value = int(obj["cover"]) if obj else 3
+        f.cover_source = f"{cov[0]},{cov[1]}"
+    elif isinstance(cov, str) and cov in st.specs:
+        f.cover_value = max(1, min(5, st.specs[cov].size - 2))
+        f.cover_source = cov
+
+
+def apply_start(combat: Combat, state: ReiState) -> None:
+    """Fill the state from the encounter's ``start`` section (see model.py)."""
+    st = static(combat)
+    start = st.enc.start
+    assert start is not None
+    state.round = start.round
+    state.order = list(start.order)
+    state.actor = start.actor or start.order[0]
+    state.index = state.order.index(state.actor)
+    state.reorder_pending = start.reorder_pending
+    state.phase = "turn_start" if start.fresh_turn else "turn"
+    for cid, fs in start.combatants.items():
+        f = state.fighters[cid]
+        for name in ("cell", "status", "lethal", "bashing", "prone", "crouching", "hidden", "bd_loss", "full_defense",
+                     "aim_target", "aim_count", "moved", "aimed", "parried", "acted", "init_d10", "init_total"):
+            val = getattr(fs, name)
+            if val is not None:
+                setattr(f, name, tuple(val) if name == "cell" else val)
+        if fs.status is None and (fs.lethal is not None or fs.bashing is not None):
+            f.status = status_of(f.lethal, f.bashing, 0, st.max_health[cid])
+        if fs.parry_value is not None:
+            f.parry_value = fs.parry_value
+        if fs.acro_dodge_bonus is not None:
+            f.acro_dodge = fs.acro_dodge_bonus
+        if fs.reflex_available is not None:
+            f.reflex = fs.reflex_available
+        if fs.has_had_turn is not None:
+            f.had_turn = fs.has_had_turn
+        if fs.slots is not None:
+            f.slots = fs.slots.model_dump()
+        if fs.in_cover is not None:
+            set_cover(combat, state, cid, fs.in_cover)
+        f.effects.extend(EffectState(e.name, e.duration, dict(e.modifiers)) for e in fs.effects)
+        for k, its in fs.items.items():
+            it = state.items.get(k) or state.items.get(f"{cid}.{k}")
+            if it is None:
+                continue
+            if its.location is not None:
+                if isinstance(its.location, tuple):
+                    it.loc, it.holder, it.cell = "ground", None, its.location
+                else:
+                    it.loc = its.location
+            if its.loaded is not None:
+                it.loaded = its.loaded
+            if its.spares is not None:
+                it.spares = its.spares
+            if its.chambered is not None:
+                it.chambered = its.chambered
+    for g in start.grapples:
+        state.grapples.append(Grapple(g.holder, g.held, g.state, g.hold_margin, g.pin_margin, g.with_))
+    for d in start.doors:
+        state.doors[f"{d.at[0]},{d.at[1]}"] = d.door
+    for cid, f in state.fighters.items():
+        if f.status == "active" and cid not in state.order and f.status != "reserve":
+            state.order.append(cid)
+
+
+def conditions(state: ReiState, f: Fighter) -> tuple[str, ...]:
+    """Condition words for a view (section 8)."""
+    out = []
+    for name in ("prone", "crouching", "hidden", "full_defense"):
+        if getattr(f, name):
+            out.append(name)
+    if f.cover_source is not None:
+        out.append("in_cover")
+    if f.in_vehicle is not None:
+        out.append("in_vehicle")
+    if f.aim_count:
+        out.append(f"aim{f.aim_count}")
+    for g in state.grapples:
+        if g.held == f.id:
+            out.append("pinned" if g.state == "pin" else "held")
+        elif g.holder == f.id:
+            out.append("pinning" if g.state == "pin" else "holding")
+    if f.parry_value:
+        out.append("parrying")
+    return tuple(out)
