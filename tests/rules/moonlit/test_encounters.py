@@ -125,3 +125,48 @@ def test_encounter_data_is_not_mutated_by_play() -> None:
     while not c.over:
         c.act(agent.act(c))
     assert e == before
+
+
+def test_snapshot_mid_attack_continues_identically() -> None:
+    """A snapshot taken at a reaction decision restores the attack frame and continues byte for byte."""
+    from trpg_arena.rules.core.dice import Dice
+
+    c = combat([F("A1", "A_front", skills=["strike", "charged_blow"], ap=9),
+                F("B1", "A_front", skills=["strike", "guard_stance"], ap=7)])
+    c.dice = Dice(5)
+    act(c, "attack", option="charged_blow")
+    act(c, "attack", option="strike")
+    assert c.decision.kind == "reaction"
+    snap = json.loads(json.dumps(c.snapshot()))
+    r = Combat.restore(snap)
+    assert r.legal_actions() == c.legal_actions()
+    a1, a2 = RandomAgent(seed=1), RandomAgent(seed=1)
+    while not c.over:
+        x, y = a1.act(c), a2.act(r)
+        assert x == y
+        c.act(x)
+        r.act(y)
+    assert [e.json_line() for e in c.log] == [e.json_line() for e in r.log]
+
+
+SPEC_EVENT_KINDS = {
+    "round_start", "phase_start", "roll", "ap_set", "decision", "auto_decision", "state_changed", "time_advanced",
+    "moved", "move_blocked", "escape", "condition_added", "condition_removed", "skill_used", "item_used",
+    "attack_declared", "standby_entered", "standby_broken", "attack_fizzled", "hit_decided", "counter_decided",
+    "cover", "damage_applied", "hp_lost", "healed", "cap_damage", "trait_triggered", "summoned", "summon_vanished",
+    "combat_end",
+}
+EXTRA_EVENT_KINDS = {"entered", "purge_failed", "coup_de_grace"}  # documented additions (MOON-4.2, 4.7, 6.10)
+
+
+def test_event_kinds_follow_section_4_8() -> None:
+    """Section 4.8: every roll and state change is an event of a listed kind (plus three documented extras)."""
+    seen: set[str] = set()
+    for name in ("moonlit/skirmish", "moonlit/brawl"):
+        for s in range(15):
+            c = Combat(name, seed=s)
+            c.play([RandomAgent(seed=s), RandomAgent(seed=s + 1)])
+            seen |= {e.kind for e in c.log}
+            for e in c.log:
+                assert e.text
+    assert seen <= SPEC_EVENT_KINDS | EXTRA_EVENT_KINDS, seen - SPEC_EVENT_KINDS
