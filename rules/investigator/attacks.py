@@ -150,7 +150,8 @@ def run_attack(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
 
 
 def _defend(combat: Combat, setup: Setup, t: Fighter, how: str, e: int) -> int:
-    """The defender's check (drawn after the attacker's); returns its level."""
+    """The defender's check (drawn after the attacker's); returns its level. Counts the defense (INV-8.7)."""
+    t.defenses += 1
     if how == "dodge":
         b = take_bonus(t, ("dodge",))
         _, lvl = check(combat, t.id, "Dodge", setup.prof(t.id).skill("Dodge"), bonus=b, rule="INV-8.3")

@@ -86,6 +86,10 @@ def start_combat(combat: Combat, setup: Setup, st: InvState) -> None:
     if st.begin_mid_round:
         st.begin_mid_round = False
         st.dirty = True
+        st.pass_order = pass_order(setup, st)
+        st.cursor = st.pass_order.index(st.start_at) if st.start_at else 0
+        combat.emit("round_start", f"combat starts in round {st.round}, {st.phase} phase", rule="INV-3.2",
+                    order=list(st.pass_order))
         return
     start_round(combat, setup, st, st.round or 1)
 
@@ -135,25 +139,28 @@ def start_round(combat: Combat, setup: Setup, st: InvState, rnd: int) -> None:
             f.lose_next_standard = False
             f.standard_used = 1
     mode = setup.opt.priority_mode
-    if mode == "dex_plus_50":
-        rank = {c: i for i, c in enumerate(st.order)}
-
-        def key(cid: str) -> tuple[int, int, int]:
-            f = fighter(setup, st, cid)
-            it = wielded_item(f)
-            dex = setup.prof(cid).dex
-            ready = it is not None and setup.weapons[it.template].kind == "firearm" and it.loaded >= 1 \
-                and not it.jammed
-            return (-(dex + 50 if ready else dex), -dex, rank[cid])
-
-        st.pass_order = sorted(st.order, key=key)
-    else:
-        st.pass_order = list(st.order)
+    st.pass_order = pass_order(setup, st)
     st.phase = "cast" if mode == "phases" else "single"
     st.cursor = 0
     combat.emit("round_start", f"round {rnd} begins", rule="INV-3.2", order=list(st.pass_order))
     if mode == "phases":
         combat.emit("phase_start", "cast phase", rule="INV-4.3")
+
+
+def pass_order(setup: Setup, st: InvState) -> list[str]:
+    """The round's order: the initiative order, or with ``dex_plus_50`` ready firearms first (INV-4.3)."""
+    if setup.opt.priority_mode != "dex_plus_50":
+        return list(st.order)
+    rank = {c: i for i, c in enumerate(st.order)}
+
+    def key(cid: str) -> tuple[int, int, int]:
+        f = fighter(setup, st, cid)
+        it = wielded_item(f)
+        dex = setup.prof(cid).dex
+        ready = it is not None and setup.weapons[it.template].kind == "firearm" and it.loaded >= 1 and not it.jammed
+        return (-(dex + 50 if ready else dex), -dex, rank[cid])
+
+    return sorted(st.order, key=key)
 
 
 def next_pass(combat: Combat, setup: Setup, st: InvState) -> None:
@@ -284,8 +291,6 @@ def apply(combat: Combat, action: Action) -> None:
     elif d.kind == "defense":
         fr = st.stack[-1]
         fr.defense = m.verb
-        if m.verb in ("dodge", "fight_back"):
-            f.defenses += 1  # INV-8.7
         if m.verb in ("dodge", "fight_back", "dive_for_cover") and f.channel_spell:
             interrupt_channel(combat, f, m.verb)  # INV-5.5
     advance(combat)

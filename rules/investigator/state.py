@@ -130,4 +130,5 @@ class InvState(BaseState):
     ground: list[GroundItem] = field(default_factory=list)
     started: bool = False
     begin_mid_round: bool = False
+    start_at: str = ""
     dirty: bool = True

@@ -90,8 +90,7 @@ class InvestigatorSystem(RuleSystem):
             if enc.options.priority_mode != "phases":
                 st.phase = "single"
             st.begin_mid_round = True
-            st.pass_order = list(st.order)
-            st.cursor = 0
+            st.start_at = start.at or ""
         return st
 
     @staticmethod

@@ -30,7 +30,8 @@ SPELLS = {
 }
 
 
-def std(cid: str, side: str, pos: tuple[int, int], dex: int = 50, tough: bool = False, **kw: Any) -> dict[str, Any]:
+def std(cid: str, side: str, pos: tuple[int, int], dex: int | None = None, tough: bool = False,
+        **kw: Any) -> dict[str, Any]:
     """A combatant from template std (or tough: max_hp 30)."""
     c: dict[str, Any] = {"id": cid, "side": side, "str": 50, "con": 50, "siz": 50, "dex": dex, "pow": 50,
                          "luck": 50, "skills": dict(SKILLS), "position": list(pos)}
@@ -47,6 +48,11 @@ def encounter(*combatants: dict[str, Any], options: dict[str, Any] | None = None
               start: dict[str, Any] | None = None, z: bool | None = None) -> dict[str, Any]:
     """An encounter of fixture F; adds Z (std, side B) at (11,11) when no side-B combatant is given."""
     cs = [copy.deepcopy(c) for c in combatants]
+    low = 39
+    for c in cs:  # fixture F: unstated DEX is 39, 38, 37, ... in listing order
+        if c["dex"] is None:
+            c["dex"] = low
+            low -= 1
     if z is None:
         z = not any(c["side"] == "B" for c in cs)
     if z:
@@ -81,14 +87,14 @@ def feed(c: Combat, *faces: tuple[int, int]) -> None:
     c.dice.script.extend(faces)  # type: ignore[attr-defined]
 
 
-def melee(target: str, man: str = "", when: str = "", frm: tuple[int, int] | None = None,
-          to: tuple[int, int] | None = None) -> Action:
+def melee(target: str, when: str = "", frm: tuple[int, int] | None = None, to: tuple[int, int] | None = None,
+          man: str = "") -> Action:
     """``melee(target, maneuver?, step=when:(to))`` where the step goes from `frm` to `to`."""
     return Action("melee", target, None, opt_key(man, when, _dir(frm, to)))
 
 
-def shoot(target: str, man: str = "", when: str = "", frm: tuple[int, int] | None = None,
-          to: tuple[int, int] | None = None, shots: int = 1) -> Action:
+def shoot(target: str, when: str = "", frm: tuple[int, int] | None = None, to: tuple[int, int] | None = None,
+          man: str = "", shots: int = 1) -> Action:
     """``shoot(target, ...)``."""
     return Action("shoot", target, None, opt_key(man, when, _dir(frm, to), shots))
 
@@ -175,3 +181,25 @@ def end_turns(c: Combat, until: str | None = None, limit: int = 200) -> None:
                 break
         else:
             raise AssertionError(f"no passive action at {d}: {leg}")
+
+
+def at_turn(c: Combat, cid: str, limit: int = 200) -> None:
+    """Play passively (end_turn / wait / decline / no_defense) until `cid`'s own turn_action decision."""
+    for _ in range(limit):
+        d = c.decision
+        assert d is not None, "the combat ended"
+        if d.actor == cid and d.kind == "turn_action":
+            return
+        leg = c.legal_actions()
+        for a in (WAIT, END, DECLINE, NO_DEFENSE):
+            if a in leg:
+                c.act(a)
+                break
+        else:
+            raise AssertionError(f"no passive action at {d}: {leg}")
+    raise AssertionError(f"{cid}'s turn never came")
+
+
+def last(c: Combat, kind: str) -> Any:
+    """The last event of a kind."""
+    return events(c, kind)[-1]
