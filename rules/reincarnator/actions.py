@@ -43,11 +43,31 @@ EXACT: dict[str, tuple[str, ...]] = {"charge": ("standard", "move"), "acro_charg
 CRUSH = {"normal": ("standard", "move"), "fast": ("standard", "move", "swift"), "acro": ("standard", "acrobatic")}
 
 
+FLAGS = frozenset({"all_out", "careful", "random", "fast", "dex", "str", "break", "escape", "normal", "acro"})
+
+
 def opts(a: Action) -> tuple[Any, ...]:
     """The option as a tuple."""
     if a.option is None:
         return ()
     return a.option if isinstance(a.option, tuple) else (a.option,)
+
+
+def uid(combat: Combat, cid: str, name: Any) -> Any:
+    """The item id behind the name `cid` uses in actions (its own gear first, then items on the ground)."""
+    if not isinstance(name, str) or name in FLAGS:
+        return name
+    st = static(combat)
+    if name in st.natural[cid]:
+        return name
+    state = rs(combat)
+    for k, it in state.items.items():
+        if it.holder == cid and st.name(k, cid) == name:
+            return k
+    for k, it in state.items.items():
+        if it.loc == "ground" and st.name(k, cid) == name:
+            return k
+    return name
 
 
 def apply(combat: Combat, a: Action) -> None:
@@ -83,7 +103,7 @@ def turn_verb(combat: Combat, cid: str, a: Action) -> None:  # noqa: C901 - one 
     static(combat)
     f = state.fighters[cid]
     v = a.verb
-    o = opts(a)
+    o = tuple(uid(combat, cid, x) for x in opts(a))
     if v == "end_turn":
         end_turn(combat)
         return
@@ -194,7 +214,7 @@ def turn_verb(combat: Combat, cid: str, a: Action) -> None:  # noqa: C901 - one 
         grapple.strike(combat, Pending("pin_strike", cid, target=a.target, weapon=o[0], all_out="all_out" in o),
                        "REI-7.16")
     else:
-        start_attack(combat, cid, a)
+        start_attack(combat, cid, a, o)
 
 
 def cell_now(combat: Combat, f: Fighter) -> Cell | None:
@@ -317,13 +337,12 @@ def leave(combat: Combat, cid: str) -> None:
     end_turn(combat)
 
 
-def start_attack(combat: Combat, cid: str, a: Action) -> None:  # noqa: C901
+def start_attack(combat: Combat, cid: str, a: Action, o: tuple[Any, ...]) -> None:  # noqa: C901
     """Declare one attack verb: spend ammunition, move for charges and crushes (REI-3.8 step 1)."""
     state = rs(combat)
     st = static(combat)
     f = state.fighters[cid]
     v = a.verb
-    o = opts(a)
     p = Pending(v, cid, target=a.target, weapon=o[0] if o else None)
     if v in ("melee_attack", "bull_rush", "grapple"):
         p.all_out = "all_out" in o

@@ -38,18 +38,24 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
     ids = list(st.roster)
     targets = ids + list(st.vehicles)
     items = [k for k in st.items if k not in st.vweapon_owner]
+    by_name = {k: st.items[k] for k in st.items}
+    for k in list(items):  # owners name their own gear by its plain id (`Static.name`)
+        own = st.items[k].id
+        if own != k and own not in items:
+            items.append(own)
+            by_name[own] = st.items[k]
     cells = [c for c in field.cells if c not in field.solid]
     naturals: list[str] = []
     for cid in ids:
         for w in st.natural[cid]:
             if w not in naturals:
                 naturals.append(w)
-    melee = naturals + [k for k in items if st.items[k].kind == "melee"]
-    ranged = [k for k in items if st.items[k].is_ranged]
-    shells = [k for k in ranged if st.items[k].ammo and st.items[k].ammo.shell is not None]  # type: ignore[union-attr]
+    melee = naturals + [k for k in items if by_name[k].kind == "melee"]
+    ranged = [k for k in items if by_name[k].is_ranged]
+    shells = [k for k in ranged if by_name[k].ammo and by_name[k].ammo.shell is not None]  # type: ignore[union-attr]
     plain_ranged = [k for k in ranged if k not in shells]
-    acro = [k for k in ranged if st.items[k].ammo and st.items[k].ammo.reload_kind in ("musket", "launcher")]  # type: ignore[union-attr]
-    blasts = [k for k in items if st.items[k].blast]
+    acro = [k for k in ranged if by_name[k].ammo and by_name[k].ammo.reload_kind in ("musket", "launcher")]  # type: ignore[union-attr]
+    blasts = [k for k in items if by_name[k].blast]
     spells: list[str] = []
     for cid in ids:
         for s in st.spells[cid]:
@@ -93,7 +99,7 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
                 if k in acro:
                     out.append(Action("acro_fire", target=t, option=_opt(k, *v)))
         for k in items:
-            if st.items[k].blast:
+            if by_name[k].blast:
                 continue
             for a in ("dex", "str"):
                 for v in INTO:
@@ -113,7 +119,7 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
         for k in blasts:
             out.append(Action("throw", dest=c, option=(k, "dex")))
             out.append(Action("throw", dest=c, option=(k, "str")))
-    softs = [k for k in items if st.items[k].soft]
+    softs = [k for k in items if by_name[k].soft]
     for t in ids:
         for w in melee:
             out.append(Action("bull_rush", target=t, option=w))
@@ -129,7 +135,7 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
             out.append(Action("grapple_strike", target=t, option=w))
         out.append(Action("escape_grapple", target=t, option="break"))
         out.append(Action("escape_grapple", target=t, option="escape"))
-    reach = max([st.items[k].reach for k in melee if k in st.items] + [st.natural[c][w].reach for c in ids
+    reach = max([by_name[k].reach for k in melee if k in by_name] + [st.natural[c][w].reach for c in ids
                                                                        for w in st.natural[c]] + [1])
     for verb in ("charge", "acro_charge"):
         for t in ids:

@@ -47,6 +47,13 @@ class Static:
         nat = self.natural[cid].get(wid)
         return nat if nat is not None else self.items.get(wid)
 
+    def name(self, k: str, holder: str) -> str:
+        """How `holder` names item `k` in actions: its own id for its own gear, else the unique id."""
+        it = self.items.get(k)
+        if it is not None and self.item_owner.get(k) == holder:
+            return it.id
+        return k
+
     def high_speed(self, item: ItemSpec) -> int:
         """High speed of a weapon (REI-4.11)."""
         if item.high_speed is not None:
@@ -102,9 +109,6 @@ def build_static(enc: ReincarnatorEncounter) -> Static:
 
 
 def static(combat: Combat | Any) -> Static:
-    """The cached `Static` of a combat's encounter."""
-    enc = combat.encounter
-    st = enc._cache.get("rei")
-    if st is None:
-        st = enc._cache["rei"] = build_static(enc)
+    """The cached `Static` of a combat's encounter (kept on its battlefield: one attribute read)."""
+    st: Static = combat.battlefield.static
     return st

@@ -93,6 +93,187 @@ class ReiBattlefield(Battlefield):
                              if n in self.objects]
         self.search_cache: dict[Hashable, Search] = {}
         self.visibility = enc.map.visibility_m
+        from trpg_arena.rules.reincarnator.data import build_static
+
+        self.static = enc._cache.get("rei") or build_static(enc)
+        enc._cache["rei"] = self.static
+        # bitsets: bit y * stride + x; the padding column x = width stops horizontal wrap-around
+        self.stride = s = w + 1
+        self.index: dict[Cell, int] = {c: c[1] * s + c[0] for c in self.cells}
+        self.cell_at: dict[int, Cell] = {i: c for c, i in self.index.items()}
+        self.bit: dict[Cell, int] = {c: 1 << i for c, i in self.index.items()}
+        self.valid = sum(self.bit.values())
+        self.solid_mask = sum(self.bit[c] for c in self.solid)
+        self.gap_mask = sum(self.bit[c] for c, t in self.terrain.items() if t == "gap")
+        self.enter1: dict[str, int] = {}
+        self.enter2: dict[str, int] = {}
+        for mode, table in self.costs.items():
+            self.enter1[mode] = sum(self.bit[c] for c, k in table.items() if k == 1)
+            self.enter2[mode] = sum(self.bit[c] for c, k in table.items() if k == 2)
+        self.layer_cache: dict[Hashable, list[int]] = {}
+        self._diag_cache: dict[frozenset[Cell], tuple[tuple[int, int], ...]] = {}
+        self._actions: dict[str, list[Any]] = {}
+        self._discs: dict[tuple[Cell, int], int] = {}
+
+    # --- bitset search -----------------------------------------------------------------------------
+    def mask(self, cells: Any) -> int:
+        """Bitset of some cells."""
+        bit = self.bit
+        m = 0
+        for c in cells:
+            m |= bit[c]
+        return m
+
+    def disc(self, c: Cell, r: int) -> int:
+        """Bitset of the cells within Chebyshev distance `r` of `c` (cached)."""
+        key = (c, r)
+        hit = self._discs.get(key)
+        if hit is None:
+            hit = self.mask(x for x in self.cells if max(abs(x[0] - c[0]), abs(x[1] - c[1])) <= r)
+            self._discs[key] = hit
+        return hit
+
+    def cells_of(self, m: int) -> list[Cell]:
+        """Cells of a bitset, row by row."""
+        out = []
+        cell_at = self.cell_at
+        while m:
+            low = m & -m
+            out.append(cell_at[low.bit_length() - 1])
+            m ^= low
+        return out
+
+    def _diag(self, doors: frozenset[Cell]) -> tuple[tuple[int, int], ...]:
+        """(allowed-source mask, shift) for the four diagonal directions with these closed doors."""
+        hit = self._diag_cache.get(doors)
+        if hit is None:
+            s = self.stride
+            nb = self.valid & ~(self.solid_mask | self.mask(doors))
+            out = []
+            for dx, dy in ((1, 1), (-1, 1), (-1, -1), (1, -1)):
+                a = (nb >> dx if dx > 0 else nb << -dx) & (nb >> (dy * s) if dy > 0 else nb << (-dy * s))
+                out.append((a, dx + dy * s))
+            hit = self._diag_cache[doors] = tuple(out)
+        return hit
+
+    def layers(self, start: Cell, blocked: int, doors: frozenset[Cell], mode: str, alternating: bool = False,
+               limit: int = 1000) -> list[int]:
+        """Cumulative reach: element k is the bitset of cells with path cost <= k (cached).
+
+        Costs are 1 or 2 per entered cell, so a breadth-first wave over bitsets gives exact Dijkstra costs.
+        """
+        key = (start, blocked, doors, mode, alternating)
+        hit = self.layer_cache.get(key)
+        if hit is not None:
+            return hit
+        if alternating:
+            dist, _ = self.search(start, frozenset(self.cells_of(blocked)), doors, mode, True)
+            top = max(v[0] for v in dist.values())
+            cum = [0] * (top + 1)
+            for c, v in dist.items():
+                cum[v[0]] |= self.bit[c]
+            for k in range(1, top + 1):
+                cum[k] |= cum[k - 1]
+        else:
+            dm = self.mask(doors)
+            free = ~(blocked | dm)
+            e1 = self.enter1[mode] & free
+            e2 = self.enter2[mode] & free
+            diag = self._diag(doors)
+            s = self.stride
+            seen = self.bit[start]
+            layer = [seen]
+            cum = [seen]
+            prev2 = 0
+            prev1 = seen
+            while True:
+                d1 = (prev1 << 1) | (prev1 >> 1) | (prev1 << s) | (prev1 >> s)
+                for a, sh in diag:
+                    src = prev1 & a
+                    if src:
+                        d1 |= src << sh if sh > 0 else src >> -sh
+                new = d1 & e1 & ~seen
+                if prev2 and e2:
+                    d2 = (prev2 << 1) | (prev2 >> 1) | (prev2 << s) | (prev2 >> s)
+                    for a, sh in diag:
+                        src = prev2 & a
+                        if src:
+                            d2 |= src << sh if sh > 0 else src >> -sh
+                    new |= d2 & e2 & ~seen
+                if not new and not prev1:
+                    break
+                seen |= new
+                layer.append(new)
+                cum.append(seen)
+                prev2, prev1 = prev1, new
+                if len(cum) > limit:
+                    break
+            while len(cum) > 1 and cum[-1] == cum[-2]:
+                cum.pop()
+        if len(self.layer_cache) > 50000:
+            self.layer_cache.clear()
+        self.layer_cache[key] = cum
+        return cum
+
+    def trace(self, cum: list[int], start: Cell, dest: Cell, mode: str, doors: frozenset[Cell]) -> list[Cell]:
+        """A cheapest path to `dest` read back from `layers` (predecessors tried in E, S, W, N, SE, SW, NW, NE)."""
+        bit = self.bit
+        table = self.costs[mode]
+        blockers = self.solid | doors
+
+        def cost_of(c: Cell) -> int:
+            b = bit[c]
+            for k, m in enumerate(cum):
+                if m & b:
+                    return k
+            return 10**6
+
+        path = [dest]
+        c = dest
+        k = cost_of(dest)
+        while c != start:
+            w = table[c] or 1
+            want = k - w
+            for dx, dy in DIRS:
+                n = (c[0] - dx, c[1] - dy)
+                b = bit.get(n)
+                if b is None or not cum[want] & b or (want and cum[want - 1] & b):
+                    continue
+                if n != start and want == 0:
+                    continue
+                if dx and dy and ((n[0] + dx, n[1]) in blockers or (n[0], n[1] + dy) in blockers):
+                    continue
+                if n not in self.nbrs or all(x[0] != c for x in self.nbrs[n]):
+                    continue
+                c, k = n, want
+                path.append(n)
+                break
+            else:  # pragma: no cover - layers always hold a predecessor
+                raise RuntimeError(f"no path back from {dest} to {start}")
+        path.reverse()
+        return path
+
+    def actions(self, verb: str) -> list[Any]:
+        """Per-bit cached `Action(verb, dest=cell)` objects (masks reuse them instead of building new ones)."""
+        hit = self._actions.get(verb)
+        if hit is None:
+            from trpg_arena.rules.core.values import Action
+
+            hit = [None] * (self.stride * self.height)
+            for c, i in self.index.items():
+                hit[i] = Action(verb, dest=c)
+            self._actions[verb] = hit
+        return hit
+
+    def dest_actions(self, verb: str, m: int) -> list[Any]:
+        """The cached actions of `verb` for every cell of bitset `m`, row by row."""
+        table = self.actions(verb)
+        out = []
+        while m:
+            low = m & -m
+            out.append(table[low.bit_length() - 1])
+            m ^= low
+        return out
 
     # --- movement ----------------------------------------------------------------------------
     def search(self, start: Cell, blocked: frozenset[Cell], doors: frozenset[Cell], mode: str,

@@ -28,7 +28,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.geometry import DIRS, cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, closed_doors, destinations, occupied_for, search_from
+from trpg_arena.rules.reincarnator.movement import bf, closed_doors, occupied_for, reach_mask
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending, ReiState
 from trpg_arena.rules.reincarnator.turns import pay_plan
 
@@ -131,7 +131,7 @@ def reflex_actions(combat: Combat, cid: str) -> list[Action]:
     """REI-5.7: pass, or step within the reflex distance."""
     out = [Action("pass")]
     dist = static(combat).reflex_step[cid]
-    out.extend(Action("reflex_step", dest=c) for c in destinations(combat, cid, dist))
+    out.extend(bf(combat).dest_actions("reflex_step", reach_mask(combat, cid, dist)))
     return out
 
 
@@ -156,7 +156,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 if state.fighters[x].status == "active":
                     out.append(Action("delay", target=x))  # REI-2.4
     for k in hold_items:
-        out.append(Action("drop_item", option=k))  # REI-2.11
+        out.append(Action("drop_item", option=st.name(k, cid)))  # REI-2.11
     if "release_grapple" not in f.free_used:
         for g in state.grapples:
             if g.holder == cid:
@@ -171,16 +171,16 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             w = st.items[k]
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind == "bolt_action" and not it.chambered and it.loaded >= 1:
-                out.append(Action("cycle_bolt", option=k))  # REI-2.12
+                out.append(Action("cycle_bolt", option=st.name(k, cid)))  # REI-2.12
         for k, it in state.items.items():
             if it.holder == cid and it.loc in ("held", "reachable") and st.items[k].kind == "consumable" \
                     and st.items[k].size <= 1:
-                out.append(Action("consume", option=k))
+                out.append(Action("consume", option=st.name(k, cid)))
         fh = free_hands(combat, cid)
         for k in carried(state, cid, "reachable"):
             w = st.items[k]
             if w.size <= 1 and not w.drawable and fh >= w.hands and w.kind != "consumable":
-                out.append(Action("retrieve", option=k))
+                out.append(Action("retrieve", option=st.name(k, cid)))
     # --- swift ---------------------------------------------------------------------------------------
     if can_pay(combat, f, "swift"):
         for k in hold_items:
@@ -188,12 +188,12 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind in SWIFT_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
-                out.append(Action("reload", option=k))  # REI-2.13
+                out.append(Action("reload", option=st.name(k, cid)))  # REI-2.13
         fh = free_hands(combat, cid)
         for k in carried(state, cid, "reachable"):
             w = st.items[k]
             if w.drawable and fh >= w.hands:
-                out.append(Action("draw", option=k))
+                out.append(Action("draw", option=st.name(k, cid)))
         if f.crouching:
             out.append(Action("stand_from_crouch"))  # REI-6.3
     # --- move tier -----------------------------------------------------------------------------------
@@ -201,38 +201,31 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     mv_ok = movement_ok(combat, f)
     pin_held = pinner_of(state, cid)
     can_move_slot = can_pay(combat, f, "move")
-    move_cells: list[Cell] = []
     if can_move_slot:
         if mv_ok:
-            move_cells = destinations(combat, cid, speed)
-            out.extend(Action("move", dest=c) for c in move_cells)  # REI-2.15
+            move_mask = reach_mask(combat, cid, speed)
+            out.extend(field.dest_actions("move", move_mask))  # REI-2.15
             if field.has_climb:
-                plain = set(move_cells)
-                out.extend(Action("climb_jump", dest=c) for c in destinations(combat, cid, speed, climb=True)
-                           if c not in plain)
+                out.extend(field.dest_actions("climb_jump", reach_mask(combat, cid, speed, climb=True) & ~move_mask))
             if f.hidden:
-                out.extend(Action("stealth_walk", dest=c) for c in destinations(combat, cid, speed // 2))  # REI-6.4
+                out.extend(field.dest_actions("stealth_walk", reach_mask(combat, cid, speed // 2)))  # REI-6.4
         elif pin_held is not None and not f.aimed and f.in_vehicle is None and not f.prone and not f.crouching:
-            move_cells = destinations(combat, cid, speed // 2, ignore=(pin_held,))  # REI-7.12
-            out.extend(Action("move", dest=c) for c in move_cells)
+            out.extend(field.dest_actions("move", reach_mask(combat, cid, speed // 2, ignore=(pin_held,))))  # REI-7.12
         if f.prone and not f.aimed and not in_grapple(state, cid) and f.in_vehicle is None:
-            dist, _ = search_from(combat, cid, f.cell)
-            occ = occupied_for(combat, cid)
-            for dx, dy in DIRS:
-                c = (f.cell[0] + dx, f.cell[1] + dy)
-                hit = dist.get(c)
-                if hit is not None and hit[1] == 1 and hit[0] == 1 and c not in occ and field.terrain[c] == "open":
+            near = reach_mask(combat, cid, 1)
+            for c in field.cells_of(near):
+                if field.terrain[c] == "open":
                     out.append(Action("crawl", dest=c))  # REI-6.1
         gs = grapples_of(state, cid)
         if len(gs) == 1 and gs[0].state == "hold" and not f.aimed:
             other = gs[0].held if gs[0].holder == cid else gs[0].holder
-            out.extend(Action("grapple_move", dest=c) for c in destinations(combat, cid, speed, ignore=(other,)))
+            out.extend(field.dest_actions("grapple_move", reach_mask(combat, cid, speed, ignore=(other,))))
         for k in hold_items:
             w = st.items[k]
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind in HEAVY_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
-                out.append(Action("reload_heavy", option=k))
+                out.append(Action("reload_heavy", option=st.name(k, cid)))
         if f.in_vehicle is None:
             for c in field.door_cells:
                 if cheb(c, f.cell) == 1:
@@ -269,10 +262,10 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 if it.loc == "ground" and it.cell is not None and cheb(it.cell, f.cell) <= 1:
                     w = st.items[k]
                     if liftable(combat, cid, w) and fh >= w.hands and k not in st.vweapon_owner:
-                        out.append(Action("pick_up", option=k))
+                        out.append(Action("pick_up", option=st.name(k, cid)))
             for k in hold_items:
                 if st.items[k].drawable:
-                    out.append(Action("sheathe", option=k))
+                    out.append(Action("sheathe", option=st.name(k, cid)))
         vehicle_moves(combat, cid, f, out)
         if mv_ok:
             for vid, v in state.vehicles.items():
@@ -293,10 +286,10 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     if can_pay(combat, f, "acrobatic"):
         limit = speed * 3 // 2
         if mv_ok:
-            out.extend(Action("acro_move", dest=c) for c in destinations(combat, cid, limit, lo=speed))  # REI-2.16
+            out.extend(field.dest_actions("acro_move", reach_mask(combat, cid, limit, lo=speed)))  # REI-2.16
         elif pin_held is not None and not f.aimed and not f.prone and not f.crouching and f.in_vehicle is None:
-            out.extend(Action("acro_move", dest=c)
-                       for c in destinations(combat, cid, limit // 2, lo=speed // 2, ignore=(pin_held,)))
+            out.extend(field.dest_actions("acro_move", reach_mask(combat, cid, limit // 2, lo=speed // 2,
+                                                                  ignore=(pin_held,))))
         if not f.parried:
             out.append(Action("acro_parry"))  # REI-5.10
     # --- standard ------------------------------------------------------------------------------------
@@ -308,8 +301,8 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 out.append(Action("pin", target=g.held))  # REI-7.11
             if g.holder == cid and g.state == "pin":
                 for w in grapple_weapons(combat, cid, g.with_):
-                    out.append(Action("pin_strike", target=g.held, option=w))  # REI-7.16
-                    out.append(Action("pin_strike", target=g.held, option=(w, "all_out")))
+                    out.append(Action("pin_strike", target=g.held, option=st.name(w, cid)))  # REI-7.16
+                    out.append(Action("pin_strike", target=g.held, option=(st.name(w, cid), "all_out")))
             if g.held == cid:
                 out.append(Action("escape_grapple", target=g.holder, option="break"))  # REI-7.10
                 out.append(Action("escape_grapple", target=g.holder, option="escape"))
@@ -317,14 +310,14 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
         fh = free_hands(combat, cid)
         for k in carried(state, cid, "stowed"):
             if fh >= st.items[k].hands:
-                out.append(Action("retrieve_stowed", option=k))  # REI-2.17
+                out.append(Action("retrieve_stowed", option=st.name(k, cid)))  # REI-2.17
     # --- full-round ----------------------------------------------------------------------------------
     charges(combat, cid, f, out)
     if can_pay(combat, f, "standard", "move", exact=True):
         for g in grapples_of(state, cid):
             other = g.held if g.holder == cid else g.holder
             for w in grapple_weapons(combat, cid, g.with_ if g.holder == cid else None):
-                out.append(Action("grapple_strike", target=other, option=w))  # REI-7.9
+                out.append(Action("grapple_strike", target=other, option=st.name(w, cid)))  # REI-7.9
     return out
 
 
@@ -401,8 +394,8 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
             p = Pending("melee_attack", cid, weapon=w)
             for t in targets:
                 if targetable(combat, cid, t, False) and in_reach(combat, p, t):
-                    out.append(Action("melee_attack", target=t, option=w))  # REI-4.2, 4.4
-                    out.append(Action("melee_attack", target=t, option=(w, "all_out")))  # REI-5.3
+                    out.append(Action("melee_attack", target=t, option=st.name(w, cid)))  # REI-4.2, 4.4
+                    out.append(Action("melee_attack", target=t, option=(st.name(w, cid), "all_out")))  # REI-5.3
     # ranged_attack
     for k in hold_items:
         w = st.items[k]
@@ -411,13 +404,13 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
             continue
         p = Pending("ranged_attack", cid, weapon=k)
         if w.ammo is not None and w.ammo.shell is not None:
-            for c in cells_in_range(combat, me_cell, w.range_m or 1):
-                out.append(Action("ranged_attack", dest=c, option=k))  # REI-8.1
+            for c in cells_in_range(combat, me_cell, w.range_m or 1, blast_radius(w)):
+                out.append(Action("ranged_attack", dest=c, option=st.name(k, cid)))  # REI-8.1
             continue
         for t in targets:
             if targetable(combat, cid, t, True) and in_reach(combat, p, t):
                 for v in into_variants(state, t):
-                    out.append(Action("ranged_attack", target=t, option=opt(k, *v)))  # REI-4.5, 7.17
+                    out.append(Action("ranged_attack", target=t, option=opt(st.name(k, cid), *v)))  # REI-4.5, 7.17
     # throw
     for k in hold_items:
         w = st.items[k]
@@ -429,8 +422,8 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
         for a in attrs:
             rng = throw_range(combat, cid, a)
             if w.blast:
-                for c in cells_in_range(combat, me_cell, rng):
-                    out.append(Action("throw", dest=c, option=(k, a)))  # REI-8.1
+                for c in cells_in_range(combat, me_cell, rng, blast_radius(w)):
+                    out.append(Action("throw", dest=c, option=(st.name(k, cid), a)))  # REI-8.1
                 continue
             for t in targets:
                 if not targetable(combat, cid, t, True):
@@ -440,9 +433,9 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
                 if cheb(me_cell, tc) > rng or not field.los(me_cell, tc, doors):
                     continue
                 for v in into_variants(state, t):
-                    out.append(Action("throw", target=t, option=(k, a, *v)))  # REI-4.6, 4.7
+                    out.append(Action("throw", target=t, option=(st.name(k, cid), a, *v)))  # REI-4.6, 4.7
                     if fast_ok:
-                        out.append(Action("throw", target=t, option=(k, a, "fast", *v)))  # REI-4.10
+                        out.append(Action("throw", target=t, option=(st.name(k, cid), a, "fast", *v)))  # REI-4.10
     # cast
     for sid in st.spells[cid]:
         p = Pending("cast", cid, weapon=sid)
@@ -468,8 +461,8 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
         p = Pending("bull_rush", cid, weapon=w)
         for t in targets:
             if t in state.fighters and targetable(combat, cid, t, False) and in_reach(combat, p, t):
-                out.append(Action("bull_rush", target=t, option=w))  # REI-7.2
-                out.append(Action("bull_rush", target=t, option=(w, "all_out")))
+                out.append(Action("bull_rush", target=t, option=st.name(w, cid)))  # REI-7.2
+                out.append(Action("bull_rush", target=t, option=(st.name(w, cid), "all_out")))
     # grapple
     size = st.specs[cid].size
     big = [k for k in hold_items if st.items[k].size > size - 3]
@@ -492,8 +485,8 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
             out.append(Action("grapple", target=t, option="all_out"))
         for k in softs:
             if all(b == k for b in big):
-                out.append(Action("grapple", target=t, option=(k,)))  # REI-7.15
-                out.append(Action("grapple", target=t, option=(k, "all_out")))
+                out.append(Action("grapple", target=t, option=(st.name(k, cid),)))  # REI-7.15
+                out.append(Action("grapple", target=t, option=(st.name(k, cid), "all_out")))
 
 
 def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
@@ -510,21 +503,44 @@ def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -
         if w.ammo is None or w.ammo.reload_kind not in ("musket", "launcher") or (it.loaded < 1 and it.spares < 1):
             continue
         if w.ammo.shell is not None:
-            for c in cells_in_range(combat, f.cell, w.range_m or 1):
-                out.append(Action("acro_fire", dest=c, option=k))
+            for c in cells_in_range(combat, f.cell, w.range_m or 1, blast_radius(w)):
+                out.append(Action("acro_fire", dest=c, option=st.name(k, cid)))
             continue
         p = Pending("acro_fire", cid, weapon=k)
         for t in targets:
             if targetable(combat, cid, t, True) and in_reach(combat, p, t):
                 for v in into_variants(state, t):
-                    out.append(Action("acro_fire", target=t, option=opt(k, *v)))
+                    out.append(Action("acro_fire", target=t, option=opt(st.name(k, cid), *v)))
 
 
-def cells_in_range(combat: Combat, origin: Cell, rng: int) -> list[Cell]:
-    """Enterable cells within range and sight (targets of explosives)."""
+def cells_in_range(combat: Combat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:
+    """Target cells of an explosive: enterable, within range and sight, and within `radius` of an active enemy.
+
+    Decision (mask size): a blast aimed where it cannot catch any enemy is not offered.
+    """
+    state = rs(combat)
     field = bf(combat)
-    doors = closed_doors(rs(combat))
-    return [c for c in field.cells if c not in field.solid and cheb(c, origin) <= rng and field.los(origin, c, doors)]
+    doors = closed_doors(state)
+    me = state.actor
+    side = state.fighters[me].side if me in state.fighters else None
+    near = 0
+    for f in state.fighters.values():
+        if f.status == "active" and f.side != side and f.cell is not None:
+            near |= field.disc(f.cell, radius)
+    for v in state.vehicles.values():
+        if v.side is not None and v.side != side and not v.wrecked:
+            near |= field.disc(v.cell, radius)
+    near &= field.disc(origin, rng) & ~field.solid_mask
+    return [c for c in field.cells_of(near) if field.los(origin, c, doors)]
+
+
+def blast_radius(item: ItemSpec) -> int:
+    """Largest radius of an explosive item, cluster or launcher shell."""
+    if item.ammo is not None and item.ammo.shell is not None:
+        return item.ammo.shell.radius_m
+    if item.explosive is not None:
+        return item.explosive.radius_m
+    return max((e.radius_m for e in item.components), default=0)
 
 
 def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
@@ -542,28 +558,25 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
     if not kinds:
         return
     assert f.cell is not None
-    dist, _ = search_from(combat, cid, f.cell)
-    occ = occupied_for(combat, cid)
-    weapons = melee_weapons(combat, cid)
     field = bf(combat)
     doors = closed_doors(state)
+    weapons = melee_weapons(combat, cid)
+    reaches = {w: st.weapon(cid, w).reach for w in weapons}  # type: ignore[union-attr]
     for verb, limit in kinds:
+        ok = reach_mask(combat, cid, limit)
         for t in st.roster:
             tf = state.fighters[t]
-            if t == cid or not targetable(combat, cid, t, False) or tf.hidden:
+            if t == cid or tf.hidden or not targetable(combat, cid, t, False):
                 continue
             tc = tf.cell
             assert tc is not None
             for w in weapons:
-                reach = st.weapon(cid, w).reach  # type: ignore[union-attr]
-                for o in offsets(reach):
+                for o in offsets(reaches[w]):
                     c = (tc[0] + o[0], tc[1] + o[1])
-                    hit = dist.get(c)
-                    if hit is None or hit[0] > limit or c == f.cell or c in occ or field.terrain[c] == "gap":
+                    b = field.bit.get(c)
+                    if b is None or not ok & b or not field.los(c, tc, doors):
                         continue
-                    if not field.los(c, tc, doors):
-                        continue
-                    out.append(Action(verb, target=t, dest=o, option=w))
+                    out.append(Action(verb, target=t, dest=o, option=st.name(w, cid)))
 
 
 def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
@@ -576,14 +589,15 @@ def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> No
     if v.driver != cid or v.wrecked:
         return
     vs = st.vehicles[v.id]
+    field = bf(combat)
     mult = st.enc.options.vehicle_accel_multiplier
     fast = mult * vs.speed_m
     if can_pay(combat, f, "move"):
-        out.extend(Action("drive", dest=c) for c in destinations(combat, cid, vs.speed_m, start=v.cell, vehicle=True))
+        out.extend(field.dest_actions("drive", reach_mask(combat, cid, vs.speed_m, start=v.cell, vehicle=True)))
     if can_pay(combat, f, "move", "swift"):
-        out.extend(Action("drive_fast", dest=c) for c in destinations(combat, cid, fast, start=v.cell, vehicle=True))
+        out.extend(field.dest_actions("drive_fast", reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
     if can_pay(combat, f, "acrobatic"):
-        out.extend(Action("acro_drive", dest=c) for c in destinations(combat, cid, fast, start=v.cell, vehicle=True))
+        out.extend(field.dest_actions("acro_drive", reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
     speeds = []
     if can_pay(combat, f, "standard", "move", exact=True):
         speeds.append(("normal", vs.speed_m))
@@ -593,8 +607,7 @@ def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> No
         speeds.append(("acro", fast))
     if not speeds:
         return
-    dist, _ = search_from(combat, cid, v.cell, vehicle=True)
-    occ = occupied_for(combat, cid)
+    masks = [(name, reach_mask(combat, cid, lim, start=v.cell, vehicle=True)) for name, lim in speeds]
     for t in st.roster:
         tf = state.fighters[t]
         if not targetable(combat, cid, t, False) or vs.size < st.specs[t].size + 2:
@@ -602,10 +615,9 @@ def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> No
         tc = tf.cell
         assert tc is not None
         for o in offsets(1):
-            c = (tc[0] + o[0], tc[1] + o[1])
-            hit = dist.get(c)
-            if hit is None or c == v.cell or c in occ:
+            b = field.bit.get((tc[0] + o[0], tc[1] + o[1]))
+            if b is None:
                 continue
-            for name, lim in speeds:
-                if hit[0] <= lim:
+            for name, m in masks:
+                if m & b:
                     out.append(Action("vehicle_crush", target=t, dest=o, option=name))  # REI-4.13

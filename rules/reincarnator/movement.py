@@ -85,31 +85,53 @@ def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, igno
     return bf(combat).search(start, blocked_for(combat, cid, ignore), closed_doors(state), mode, alt)
 
 
-def destinations(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,
-                 ignore: tuple[str, ...] = (), start: Cell | None = None, vehicle: bool = False) -> list[Cell]:
-    """Cells whose path cost is in (lo, budget], free to end on, in map order."""
+def blocked_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
+    """`blocked_for` as a bitset."""
+    return bf(combat).mask(blocked_for(combat, cid, ignore))
+
+
+def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,
+               ignore: tuple[str, ...] = (), start: Cell | None = None, vehicle: bool = False) -> int:
+    """Bitset of cells whose path cost is in (lo, budget] and that `cid` may end on."""
     state = rs(combat)
     f = state.fighters[cid]
     origin = start if start is not None else f.cell
     if origin is None or budget <= 0:
-        return []
-    dist, _ = search_from(combat, cid, origin, climb, ignore, vehicle)
-    occ = occupied_for(combat, cid, ignore)
-    terrain = bf(combat).terrain
-    out = [c for c, (cost, _s, _k) in dist.items()
-           if lo < cost <= budget and c not in occ and c != origin and terrain[c] != "gap"]
-    out.sort(key=lambda c: (c[1], c[0]))
-    return out
+        return 0
+    field = bf(combat)
+    mode = "walk" if vehicle else mode_of(combat, cid, climb)
+    alt = static(combat).enc.options.diagonal_rule == "alternating"
+    cum = field.layers(origin, blocked_mask(combat, cid, ignore), closed_doors(state), mode, alt)
+    m = cum[min(budget, len(cum) - 1)]
+    if lo > 0:
+        m &= ~cum[min(lo, len(cum) - 1)]
+    return m & ~(field.mask(occupied_for(combat, cid, ignore)) | field.gap_mask | field.bit[origin])
+
+
+def destinations(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,
+                 ignore: tuple[str, ...] = (), start: Cell | None = None, vehicle: bool = False) -> list[Cell]:
+    """Cells whose path cost is in (lo, budget], free to end on, row by row."""
+    return bf(combat).cells_of(reach_mask(combat, cid, budget, lo, climb, ignore, start, vehicle))
 
 
 def plan(combat: Combat, cid: str, dest: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
          start: Cell | None = None, vehicle: bool = False) -> tuple[list[Cell], int]:
-    """Planned path and its cost."""
-    f = rs(combat).fighters[cid]
+    """Planned path and its cost (read back from the cached layered search)."""
+    state = rs(combat)
+    f = state.fighters[cid]
     origin = start if start is not None else f.cell
     assert origin is not None
-    found = search_from(combat, cid, origin, climb, ignore, vehicle)
-    return ReiBattlefield.path_of(found, dest), found[0][dest][0]
+    alt = static(combat).enc.options.diagonal_rule == "alternating"
+    if alt:
+        found = search_from(combat, cid, origin, climb, ignore, vehicle)
+        return ReiBattlefield.path_of(found, dest), found[0][dest][0]
+    field = bf(combat)
+    mode = "walk" if vehicle else mode_of(combat, cid, climb)
+    doors = closed_doors(state)
+    cum = field.layers(origin, blocked_mask(combat, cid, ignore), doors, mode, False)
+    path = field.trace(cum, origin, dest, mode, doors)
+    table = field.costs[mode]
+    return path, sum(table[c] or 1 for c in path[1:])
 
 
 def step_cost(combat: Combat, cid: str, path: list[Cell], climb: bool = False) -> list[int]:
