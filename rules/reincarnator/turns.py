@@ -83,7 +83,7 @@ def finish(combat: Combat, winner: str | None, term: Termination) -> None:
                   "damage_dealt": sum(f.damage_dealt for f in state.fighters.values() if f.side == s)} for s in sides}
     text = f"combat over: {winner} wins" if winner else f"combat over: draw ({term.value})"
     combat.emit("combat_end", text, rule="REI-2.19", winner=winner, result=winner or "draw",
-                reason=term.value if winner is None and term == Termination.ROUND_CAP else term.value, sides=report)
+                reason="timeout" if term == Termination.ROUND_CAP else term.value, sides=report)
     state.outcome = Outcome(winner, term, state.round)
     state.decision = None
     state.pending.clear()
