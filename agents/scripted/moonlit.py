@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,51 @@ def p_at_least(k: int) -> float:
 
 def _avg(expr: Any) -> float:
     return 0.0 if expr is None else expr.count * 3.5 + expr.flat
+
+
+# P(2D6 + d > 2D6): the attacker beats the defender (ties go to the defender)
+_BEATS: dict[int, float] = {}
+
+
+def p_beats(diff: int) -> float:
+    """Probability that 2D6 + diff beats another 2D6 (strictly)."""
+    if diff not in _BEATS:
+        ways = {n: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == n) for n in range(2, 13)}
+        _BEATS[diff] = sum(ways[x] * ways[y] for x in range(2, 13) for y in range(2, 13) if x + diff > y) / 1296
+    return _BEATS[diff]
+
+
+def _positive_part(mu: float, sd: float) -> float:
+    """E[max(0, X)] for X ~ Normal(mu, sd): damage that can still get through on a good roll."""
+    z = mu / sd
+    return mu * 0.5 * (1 + math.erf(z / math.sqrt(2))) + sd * math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+
+
+def _value(t: Any, me: Any, s: Any, sk: Any, g: Any) -> float:
+    """Expected worth of hitting g with attack skill sk: net damage (kill-weighted) plus after-damage effects."""
+    gs = t.stats[g.id]
+    w = s.weapon
+    base = _avg(sk.damage) + (w.damage_flat if w is not None and w.type == sk.type else 0)
+    n_red = 0 if sk.element else gs.defense + gs.armour_dice
+    red = gs.attributes.get(sk.element, 0) if sk.element else 3.5 * n_red
+    net = base - red
+    traits = not g.baptism and ("unacceptable_existence" in gs.skills or "death_rebirth" in gs.skills)
+    if not g.baptism and "unacceptable_existence" in gs.skills:
+        net -= 5
+    n_dice = (sk.damage.count if sk.damage is not None else 0) + n_red
+    net = _positive_part(net, math.sqrt(35 / 12 * max(1, n_dice)))
+    bonus = 0.0
+    for eff in sk.after_damage:
+        if eff == "baptism" and traits:
+            bonus += 25.0  # strips death_rebirth / unacceptable_existence: the key to beating such a foe
+        elif eff in ("trance", "paralysis", "bind") and not getattr(g, eff):
+            bonus += 3.0
+        elif eff == "poison":
+            bonus += 2.0
+    hit_mod = (w.hit_mod if w is not None and w.type == sk.type else 0) - (3 if me.bind else 0)
+    p = p_beats(s.stat(sk.type) + hit_mod - gs.stat(sk.type) + (3 if g.bind else 0))
+    kill = 1.5 if net >= g.hp else 1.0
+    return p * (net * kill + bonus)
 
 
 @register_agent("scripted", ruleset="moonlit")
@@ -93,7 +139,7 @@ class MoonlitScriptedAgent:
                 if g.state == "incapacitated" or g.hp * 2 < g.max_hp:
                     return a
         for a in legal:
-            if a.option in ("battle_focus", "quicken") and me.tp >= 10:
+            if a.option in ("battle_focus", "quicken") and me.tp >= 24:
                 return a
         return Action("done")
 
@@ -148,41 +194,31 @@ class MoonlitScriptedAgent:
         return Action("pass")
 
     def _best_attack(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action], enemies: list[Any]) -> Action | None:
-        best, best_v = None, 0.0
-        side = s.side
+        best, best_v = None, 0.3
         top_enemy_ap = max((g.ap for g in enemies if g.state == "not_acted"), default=-99)
         for a in legal:
             if a.verb != "attack":
                 continue
             sk = SKILLS[a.option]
-            if sk.scope == "single":
-                from trpg_arena.rules.moonlit.skills import reaches
-                cands = [g for g in enemies if reaches(t, sk, me.zone, g.zone)]
-                n = 1
-            elif sk.scope == "global":
-                cands = enemies
-                n = len(cands)
-            else:
-                zones: dict[str, int] = {}
-                for g in enemies:
-                    zones[g.zone] = zones.get(g.zone, 0) + 1
-                n = max(zones.values(), default=0)
-                cands = enemies
+            from trpg_arena.rules.moonlit.skills import reaches
+            cands = [g for g in enemies if reaches(t, sk, me.zone, g.zone)]
             if not cands:
                 continue
-            weakest = min(cands, key=lambda g: g.hp)
-            hit_p = p_at_least(t.stats[weakest.id].stat(sk.type) + 1 - s.stat(sk.type))
-            dmg = _avg(sk.damage) - (0 if sk.element else 3.5 * t.stats[weakest.id].defense)
-            v = max(1.0, dmg) * hit_p * n
+            vals = sorted((_value(t, me, s, sk, g) for g in cands), reverse=True)
+            if sk.scope == "single":
+                v = vals[0]
+            elif sk.scope == "global":
+                v = sum(vals)
+            else:
+                by_zone: dict[str, float] = {}
+                for g in cands:
+                    by_zone[g.zone] = by_zone.get(g.zone, 0.0) + _value(t, me, s, sk, g)
+                v = max(by_zone.values())
             if sk.delay:
-                if me.ap - sk.delay <= top_enemy_ap:
-                    v *= 0.4  # a charge that enemies can break before it lands
-                else:
-                    v *= 1.1
-            v -= sk.tp * 0.1
+                v *= 0.5 if me.ap - sk.delay <= top_enemy_ap else 1.1
+            v -= sk.tp * 0.05
             if v > best_v:
                 best, best_v = a, v
-        _ = side
         return best
 
     def _offense(self, combat: Combat, legal: list[Action]) -> Action:
@@ -197,8 +233,8 @@ class MoonlitScriptedAgent:
                 continue
             if pref == "binding_thread" and atk is not None and atk.decl.targets:
                 continue
-            if me.tp - SKILLS[pref].tp < 4:
-                continue
+            if me.tp - SKILLS[pref].tp < 12:
+                continue  # keep TP for the attacks themselves
             return Action("offense", None, None, pref)
         return Action("offense", None, None, "none")
 
@@ -213,9 +249,13 @@ class MoonlitScriptedAgent:
 
     def _target(self, combat: Combat, legal: list[Action]) -> Action:
         st, t, me, s = self._ctx(combat)
+        sk = SKILLS[st.atk.decl.skill]
         people = [a for a in legal if a.verb == "target" and a.target in st.fighters]
         if people:
-            return min(people, key=lambda a: (st.fighters[a.target].hp, a.target))
+            def worth(a: Action) -> tuple[float, str]:
+                g = st.fighters[a.target]
+                return (_value(t, me, s, sk, g) / max(1, g.hp) ** 0.5, a.target)
+            return max(people, key=worth)
         zones = [a for a in legal if a.verb == "target"]
         if zones:
             enemies = self._enemies(st, t, s.side)
