@@ -402,6 +402,11 @@ def resolve(combat: Combat, p: Pending) -> None:
     if p.verb == "grapple":
         grapple.after_contact(combat, p, n)
         return
+    if p.verb == "bull_rush":
+        # REI-7.2: the attack becomes a push; no damage, the reflex save is the only defence
+        combat.emit("bull_rush", f"{p.actor} rams {target} ({n})", actor=p.actor, rule="REI-7.2", target=target, n=n)
+        reflex_knockback(combat, p, target, n, "REI-7.2")
+        return
     if n < 1:
         combat.emit("miss", f"{p.actor} misses {target}", actor=p.actor, rule="REI-3.8", target=target)
         if p.verb == "throw":
