@@ -9,22 +9,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.moonlit import window
 from trpg_arena.rules.moonlit.data import SKILLS, Skill
 from trpg_arena.rules.moonlit.fighters import (
     ABLE,
-    active_wins,
     ap_drop,
     check_mods,
     hit_effects,
     lose_hp,
-    priority_key,
     roll_check,
     set_state,
     st_of,
     tb,
 )
 from trpg_arena.rules.moonlit.skills import count_use, opposing_able, reaches, usable
-from trpg_arena.rules.moonlit.state import AttackFrame, Check, Fighter, MoonState, PendingAttack
+from trpg_arena.rules.moonlit.state import AttackFrame, Fighter, MoonState, PendingAttack
 from trpg_arena.rules.moonlit.tables import Table
 
 if TYPE_CHECKING:
@@ -81,16 +80,6 @@ def decl_tp(decl: PendingAttack) -> int:
     return SKILLS[decl.skill].tp + sum(SKILLS[o].tp for o in decl.offense)
 
 
-def counter_ok(st: MoonState, t: Table, tgt: Fighter, x: Fighter) -> bool:
-    """MOON-10.1: standby, pending skill usable now (ignoring TP and uses), attacker a legal target for it."""
-    if tgt.state != "standby" or tgt.pending is None:
-        return False
-    sk = SKILLS[tgt.pending.skill]
-    if not usable(tgt, sk, ignore_uses=True):
-        return False
-    return t.stats[x.id].side != t.stats[tgt.id].side and reaches(t, sk, tgt.zone, x.zone)
-
-
 # --- declaration ---------------------------------------------------------------------------------------
 def begin(c: Combat, f: Fighter, skill: str) -> None:
     """Main action `attack`: open the declaration (MOON-6.7, 8.2)."""
@@ -134,13 +123,13 @@ def legal(c: Combat) -> list[Action]:
             return [DODGE_NONE, COUNTER]
         out = [DODGE_NONE] + [Action("dodge", None, None, d.id) for d in t.stats[tgt.id].cat("defense")
                               if usable(tgt, d) and d.tp <= tgt.tp]
-        if counter_ok(st, t, tgt, x):
+        if window.counter_ok(st, t, tgt, x):
             out.append(COUNTER)
         return out
     if stage == "cover":
         return [COVER, DECLINE]
     if stage == "interrupt":
-        return interrupt_options(c, st.fighters[st.decision.actor]) + [DECLINE] if st.decision else [DECLINE]
+        return window.interrupt_options(c, st.fighters[st.decision.actor]) + [DECLINE] if st.decision else [DECLINE]
     raise RuntimeError(f"no decision at attack stage {stage}")
 
 
@@ -176,7 +165,7 @@ def apply(c: Combat, act: Action) -> None:
             a.decl.zone = str(act.target)
             declare(c, st, a, x)
     elif stage == "react":
-        react(c, st, a, x, act)
+        window.react(c, st, a, x, act)
     elif stage == "cover":
         tgt_id = a.hits[a.ti]
         d = st.decision
@@ -319,12 +308,12 @@ def run(c: Combat) -> bool:
             assert hit is not None
             while a.ti < len(a.decl.targets):
                 tgt = st.fighters[a.decl.targets[a.ti]]
-                if hit.fumble and not counter_ok(st, t, tgt, x):
+                if hit.fumble and not window.counter_ok(st, t, tgt, x):
                     a.reaction[tgt.id] = "miss"  # MOON-8.7: a fumble misses everyone, no decision
                     a.ti += 1
                     continue
                 return _open(st, tgt.id, "reaction")
-            _decide_hits(c, st, a, x)
+            window.decide_hits(c, st, a, x)
             a.stage = "cover"
             a.ti = 0
             a.offered = []
@@ -332,7 +321,7 @@ def run(c: Combat) -> bool:
         if stage == "cover":
             while a.ti < len(a.hits):
                 h = st.fighters[a.hits[a.ti]]
-                nxt = _next_coverer(st, t, a, x, h)
+                nxt = window.next_coverer(st, t, a, x, h)
                 if nxt is None:
                     a.ti += 1
                     a.offered = []
@@ -342,7 +331,7 @@ def run(c: Combat) -> bool:
             a.offered = []
             continue
         if stage == "interrupt":
-            nxt = _next_interrupter(c, st, t, a) if a.hits else None
+            nxt = window.next_interrupter(c, st, t, a) if a.hits else None
             if nxt is not None:
                 return _open(st, nxt.id, "interrupt")
             a.stage = "damage"
@@ -379,138 +368,3 @@ def _fizzle(c: Combat, st: MoonState, x: Fighter) -> None:
     st.step = "decide"
 
 
-def react(c: Combat, st: MoonState, a: AttackFrame, x: Fighter, act: Action) -> None:
-    """A target's reaction (MOON-8.8, 8.9, 10.1) and its check."""
-    t = tb(c)
-    tgt = st.fighters[a.decl.targets[a.ti]]
-    hit = a.hit
-    assert hit is not None
-    sk = SKILLS[a.decl.skill]
-    a.ti += 1
-    if act.verb == "counter":
-        # MOON-10.1: the pending attack is spent on the counter; T is "countering" until MOON-10.12.
-        tgt.countering = True
-        a.reaction[tgt.id] = "counter"
-        a.countered.append(tgt.id)
-        p = tgt.pending
-        assert p is not None
-        tsk = SKILLS[p.skill]
-        mods = list(check_mods(tgt, passive=False))
-        off_mod = sum(SKILLS[o].hit_mod for o in p.offense)
-        if off_mod:
-            mods.append(("offense", off_mod))
-        w = t.stats[tgt.id].weapon
-        if w is not None and w.type == tsk.type and w.hit_mod:
-            mods.append((w.id, w.hit_mod))
-        mods.extend(hit_effects(tgt))
-        a.checks[tgt.id] = roll_check(c, tgt.id, f"counter check ({tsk.id})", t.stats[tgt.id].stat(str(tsk.type)),
-                                      mods, "MOON-10.4")
-        return
-    skill = None if act.option == "none" else SKILLS[str(act.option)]
-    if skill is not None:
-        tgt.tp -= skill.tp  # MOON-8.9
-        count_use(tgt, skill.id)
-        a.dodge_skill[tgt.id] = skill.id
-        c.emit("skill_used", f"{tgt.id} uses {skill.id}", actor=tgt.id, rule="MOON-8.9", user=tgt.id, id=skill.id,
-               target=tgt.id, costs={"tp": skill.tp})
-        if skill.reduction_mod:
-            a.reductions.setdefault(tgt.id, {})[skill.id] = skill.reduction_mod
-    if hit.fumble:
-        a.reaction[tgt.id] = "miss"
-        return
-    if skill is not None and skill.auto_dodge:
-        a.reaction[tgt.id] = "auto"  # origin_stop: no dodge dice
-        return
-    a.reaction[tgt.id] = "dodge"
-    mods = list(check_mods(tgt, passive=True))
-    if skill is not None and skill.dodge_mod:
-        mods.append((skill.id, skill.dodge_mod))
-    a.checks[tgt.id] = roll_check(c, tgt.id, "dodge check", t.stats[tgt.id].stat(str(sk.type)), mods, "MOON-8.8")
-
-
-def _rank(ch: Check) -> int:
-    return 0 if ch.fumble else 2 if ch.crit else 1
-
-
-def _decide_hits(c: Combat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
-    """MOON-8.11 hit decisions and MOON-10.5 counter decisions, in target order."""
-    hit = a.hit
-    assert hit is not None
-    for tid in a.decl.targets:
-        r = a.reaction.get(tid, "miss")
-        if r == "counter":
-            ch = a.checks[tid]
-            rx, rt = _rank(hit), _rank(ch)
-            if rx != rt:
-                out = "attacker" if rx > rt else "counter"
-            elif rx == 1 and hit.total != ch.total:
-                out = "attacker" if hit.total > ch.total else "counter"
-            else:
-                out = "tie"
-            c.emit("counter_decided", f"{tid}'s counter vs {x.id}: " + {"attacker": f"{x.id} wins",
-                                                                        "counter": "counter succeeds",
-                                                                        "tie": "tie"}[out],
-                   actor=tid, rule="MOON-10.5", attacker=x.id, counterer=tid, outcome=out)
-            if out == "attacker":
-                a.hits.append(tid)  # MOON-10.6
-            elif out == "counter":
-                a.counters.append(tid)  # MOON-10.7
-            continue
-        is_hit = r == "dodge" and active_wins(hit, a.checks[tid])
-        c.emit("hit_decided", f"{x.id} {'hits' if is_hit else 'misses'} {tid}", actor=x.id, rule="MOON-8.11",
-               attacker=x.id, target=tid, hit=is_hit)
-        if is_hit:
-            a.hits.append(tid)
-
-
-def _next_coverer(st: MoonState, t: Table, a: AttackFrame, x: Fighter, h: Fighter) -> Fighter | None:
-    """MOON-14.1: the next eligible coverer of h not yet offered, in priority order."""
-    side = t.stats[h.id].side
-    taken = set(a.cover.values())
-    best = None
-    best_key = None
-    for n, i in enumerate(st.order):
-        g = st.fighters[i]
-        if (g.state not in ("not_acted", "standby") or i == h.id or i == x.id or g.zone != h.zone
-                or t.stats[i].side != side or i in a.decl.targets or i in taken or i in a.offered):
-            continue
-        k = priority_key(g, t.stats[i], n)
-        if best_key is None or k < best_key:
-            best, best_key = g, k
-    return best
-
-
-def receivers(a: AttackFrame) -> list[str]:
-    """Damage receivers of the normal path (coverers in place of the covered), target order."""
-    return [a.cover.get(h, h) for h in a.hits]
-
-
-def interrupt_options(c: Combat, g: Fighter) -> list[Action]:
-    """MOON-15.5: interrupt skills g could use now, on receivers of this attack in g's zone."""
-    st = st_of(c)
-    t = tb(c)
-    a = st.atk
-    assert a is not None
-    out: list[Action] = []
-    recv = [r for r in receivers(a) if st.fighters[r].zone == g.zone]
-    if not recv:
-        return out
-    for sk in t.stats[g.id].cat("interrupt"):
-        if sk.window == "pre_damage" and usable(g, sk) and sk.tp <= g.tp:
-            out.extend(Action("interrupt", r, None, sk.id) for r in recv)
-    return out
-
-
-def _next_interrupter(c: Combat, st: MoonState, t: Table, a: AttackFrame) -> Fighter | None:
-    best = None
-    best_key = None
-    for n, i in enumerate(st.order):
-        g = st.fighters[i]
-        if g.state not in ABLE or i in a.offered or not t.stats[i].cat("interrupt"):
-            continue
-        if not interrupt_options(c, g):
-            continue
-        k = priority_key(g, t.stats[i], n)
-        if best_key is None or k < best_key:
-            best, best_key = g, k
-    return best
