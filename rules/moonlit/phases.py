@@ -118,7 +118,10 @@ def _opponents(st: MoonState, t: Table, f: Fighter) -> list[Fighter]:
 def escape_eligible(st: MoonState, t: Table, f: Fighter) -> bool:
     """MOON-4.3: able, not a summon, can_escape, and an able opposing combatant exists."""
     s = t.stats[f.id]
-    return f.state in ABLE and not s.is_summon and s.can_escape and bool(_opponents(st, t, f))
+    if f.state not in ABLE or s.is_summon or not s.can_escape:
+        return False
+    side = s.side
+    return any(st.fighters[i].state in ABLE and t.stats[i].side != side for i in st.order)
 
 
 def resolve_escape(c: Combat, f: Fighter) -> None:
