@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import builtins
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
 from trpg_arena.rules.core.errors import EncounterError
@@ -194,7 +194,7 @@ class ItemSpec(StrictModel):
         return self
 
 
-ItemInput = ItemSpec
+LibItem = Annotated[ItemSpec, BeforeValidator(_library_item)]
 
 
 class EffectSpec(StrictModel):
@@ -231,6 +231,9 @@ def _library_spell(value: Any) -> Any:
             raise ValueError(f"unknown spell '{value}' (library: {', '.join(sorted(SPELL_LIBRARY))})")
         return {"id": value, **SPELL_LIBRARY[value]}
     return value
+
+
+LibSpell = Annotated[SpellSpec, BeforeValidator(_library_spell)]
 
 
 class Attributes(StrictModel):
@@ -292,9 +295,9 @@ class CombatantSpec(StrictModel):
     hands: int = Field(2, ge=0, le=8)
     called_shot_reduction: int = Field(0, ge=0)
     abilities: list[AbilitySpec] = Field(default_factory=list)
-    natural_weapons: list[ItemSpec] = Field(default_factory=lambda: [ItemSpec(**UNARMED)])
-    items: list[ItemSpec] = Field(default_factory=list)
-    spells: list[SpellSpec] = Field(default_factory=list)
+    natural_weapons: list[LibItem] = Field(default_factory=lambda: [ItemSpec(**UNARMED)])
+    items: list[LibItem] = Field(default_factory=list)
+    spells: list[LibSpell] = Field(default_factory=list)
     effects: list[EffectSpec] = Field(default_factory=list)
     position: Cell | None = None
     start: CombatantStartCond = Field(default_factory=CombatantStartCond)
@@ -311,25 +314,15 @@ class CombatantSpec(StrictModel):
             data = {**STAT_BLOCKS[ref], **data}
         return data
 
-    @field_validator("items", mode="before")
-    @classmethod
-    def _items(cls, v: Any) -> Any:
-        return [_library_item(x) for x in v] if isinstance(v, list) else v
-
     @field_validator("natural_weapons", mode="before")
     @classmethod
     def _naturals(cls, v: Any) -> Any:
         if not isinstance(v, list):
             return v
-        out = [_library_item(x) for x in v]
-        if not any(isinstance(x, dict) and x.get("id") == "unarmed" for x in out):
+        out = list(v)
+        if not any((isinstance(x, dict) and x.get("id") == "unarmed") or x == "unarmed" for x in out):
             out.insert(0, dict(UNARMED))
         return out
-
-    @field_validator("spells", mode="before")
-    @classmethod
-    def _spells(cls, v: Any) -> Any:
-        return [_library_spell(x) for x in v] if isinstance(v, list) else v
 
     @field_validator("specialties")
     @classmethod
@@ -383,14 +376,9 @@ class MapSpec(StrictModel):
     width: int = Field(12, ge=2, le=64)
     height: int = Field(12, ge=2, le=64)
     cells: list[CellSpec] = Field(default_factory=list)
-    items: list[ItemSpec] = Field(default_factory=list)
+    items: list[LibItem] = Field(default_factory=list)
     visibility_m: int | None = Field(None, ge=1)
     edge_exits: bool = True
-
-    @field_validator("items", mode="before")
-    @classmethod
-    def _items(cls, v: Any) -> Any:
-        return [_library_item(x) for x in v] if isinstance(v, list) else v
 
 
 class VehicleSpec(StrictModel):
@@ -405,7 +393,7 @@ class VehicleSpec(StrictModel):
     base_defense: int = Field(0, ge=0)
     dodge_defense: int = Field(0, ge=0)
     occupant_cover: int = Field(3, ge=0)
-    weapons: list[ItemSpec] = Field(default_factory=list)
+    weapons: list[LibItem] = Field(default_factory=list)
     driver: str | None = None
     position: Cell
 
@@ -420,10 +408,6 @@ class VehicleSpec(StrictModel):
             data = {**VEHICLE_LIBRARY[ref], **data}
         return data
 
-    @field_validator("weapons", mode="before")
-    @classmethod
-    def _weapons(cls, v: Any) -> Any:
-        return [_library_item(x) for x in v] if isinstance(v, list) else v
 
 
 class SurpriseSpec(StrictModel):

@@ -1,0 +1,101 @@
+"""Encounter validation (bad input names the field), built-in encounters, options and persistence."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+from tests.rules.reincarnator.helpers import PISTOL, H, act, at_turn, combat, defaults, encounter, rolls
+from trpg_arena.rules import Combat, EncounterError, load_encounter
+from trpg_arena.rules.core.dice import ScriptedDice
+
+
+def error_of(enc) -> EncounterError:
+    with pytest.raises(EncounterError) as info:
+        load_encounter(enc)
+    return info.value
+
+
+def test_unknown_weapon_names_the_item_field() -> None:
+    err = error_of(encounter(*defaults(a={"items": ["lightsaber"]})))
+    assert err.path == "combatants[0] (id 'A').items[0]" and "lightsaber" in str(err)
+
+
+def test_cell_off_the_map_names_the_position() -> None:
+    err = error_of(encounter(*defaults(d={"position": [12, 3]})))
+    assert err.path == "combatants[1].position" and "off the map" in str(err)
+
+
+def test_wrong_type_names_the_field() -> None:
+    err = error_of(encounter(*defaults(a={"base_defense": "high"})))
+    assert err.path == "combatants[0] (id 'A').base_defense"
+
+
+def test_unknown_stat_block_and_references() -> None:
+    assert "stat block" in str(error_of(encounter(H("A", "P", (1, 1), stat_block="dragon"), H("D", "N", (2, 2)))))
+    assert error_of(encounter(*defaults(), start=at_turn(["A", "Z"]))).path == "start.order[1]"
+    assert error_of(encounter(*defaults(), surprise={"side": "X"})).path == "surprise.side"
+    assert error_of(encounter(*defaults(), cells=[{"area": [[0, 0], [20, 1]], "terrain": "wall"}])).path == \
+        "map.cells[0].area"
+    bad_ammo = {**PISTOL, "ammo": {"capacity": 2, "loaded": 5}}
+    assert error_of(encounter(*defaults(a={"items": [bad_ammo]}))).path.startswith("combatants[0] (id 'A').items[0]")
+    assert error_of(encounter(*defaults(), options={"again_threshold": 7})).path == "options.again_threshold"
+    walled = encounter(*defaults(d={"position": [6, 5]}), cells=[{"at": [6, 5], "terrain": "wall"}])
+    assert error_of(walled).path == "combatants[1].position"
+
+
+def test_builtin_encounters_load_and_skirmish_matches_section_10() -> None:
+    for name in ("duel", "skirmish", "brawl"):
+        enc = load_encounter(f"reincarnator/{name}")
+        assert enc.ruleset == "reincarnator"
+    brawl = load_encounter("reincarnator/brawl")
+    sides = [c.side for c in brawl.combatants]
+    assert sides.count("heroes") >= 6 and sides.count("cult") >= 6 and brawl.map.width * brawl.map.height > 192
+    c = Combat("reincarnator/skirmish", seed=3)
+    assert c.log[0].kind == "scene_change" and any(e.kind == "surprise_round_start" for e in c.log)
+
+
+def test_options_thresholds_and_exploding_chance_die() -> None:
+    """REI-3.1 and REI-3.2 options: success/again thresholds and an exploding chance die."""
+    d = {"base_defense": 6, "dodge_defense": 3}
+    c = combat(encounter(*defaults(d=d), options={"chance_die_explodes": True}, start=at_turn(["A", "D"])), 10, 9)
+    act(c, "melee_attack", "D", option="unarmed")
+    assert rolls(c)[-1].data["dice"] == [[10], [9]] and rolls(c)[-1].data["r"] == 2
+    c = combat(encounter(*defaults(), options={"success_threshold": 7, "again_threshold": 9},
+                         start=at_turn(["A", "D"])), 7, 9, *[1] * 6, 1)
+    act(c, "melee_attack", "D", option="sword")
+    assert rolls(c)[-1].data["r"] == 2 and rolls(c)[-1].data["dice"][1] == [1]
+
+
+def test_hidden_targetable_option_and_blast_dodge() -> None:
+    """REI-6.6 option hidden_targetable; REI-8.1 option blast_dodge."""
+    enc = encounter(*defaults(H("S", "N", (4, 5), start={"hidden": True})), options={"hidden_targetable": False},
+                    start=at_turn(["A", "D", "S"]))
+    c = combat(enc)
+    assert not any(a.target == "S" for a in c.legal_actions() if a.verb == "melee_attack")
+
+
+def test_alternating_diagonals_option() -> None:
+    """Section 5 option diagonal_rule = alternating: every second diagonal step costs 2."""
+    enc = encounter(H("A", "P", (0, 0), speed_m=4), H("D", "N", (11, 11)), options={"diagonal_rule": "alternating"},
+                    start=at_turn(["A", "D"]))
+    c = combat(enc)
+    legal = {a.dest for a in c.legal_actions() if a.verb == "move"}
+    assert (3, 3) in legal and (4, 4) not in legal
+
+
+def test_snapshot_and_pickle_round_trip_mid_procedure() -> None:
+    """A combat paused in a reaction window restores identically from JSON and from pickle."""
+    enc = encounter(*defaults(), start=at_turn(["A", "D"]))
+    c = Combat(enc, dice=ScriptedDice([(10, 8)] + [(10, 1)] * 4 + [(10, 8)] * 8 + [(10, 1)] * 8))
+    act(c, "grapple", "D")
+    assert c.decision.kind == "grapple_resist"
+    r = Combat.restore(json.loads(json.dumps(c.snapshot())))
+    assert r.legal_actions() == c.legal_actions()
+    state = pickle.loads(pickle.dumps(c.state))
+    assert state == c.state
+    act(r, "grapple_resist", option="break")
+    act(c, "grapple_resist", option="break")
+    assert [e.json_line() for e in r.log] == [e.json_line() for e in c.log]
