@@ -73,13 +73,13 @@ def run_action(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
                     actor=f.id, rule="INV-3.3", verb=v, target=fr.target or None, option=fr.head or None)
         _spend(setup, f, v, fr.head)
         if v == "step":  # INV-4.4: pursuit windows, then the step
-            push_window(st, "step", f.id, f.pos, fr.dest)
+            push_window(setup, st, "step", f.id, f.pos, fr.dest)
             fr.step = "do_step"
         elif v == "move":
             _start_move(combat, setup, st, f, fr)
         elif v in WINDOWED or v in ATTACK_VERBS:
             if fr.when == "before":
-                push_window(st, "step", f.id, f.pos, fr.sdest)
+                push_window(setup, st, "step", f.id, f.pos, fr.sdest)
                 fr.step = "pre_move"
             else:
                 fr.step = "prewin"
@@ -101,7 +101,7 @@ def run_action(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
             fr.step = "prewin"
     elif step == "prewin":
         if v in WINDOWED:  # INV-10.3
-            push_window(st, "action", f.id, f.pos, f.pos)
+            push_window(setup, st, "action", f.id, f.pos, f.pos)
         fr.step = "main"
     elif step == "main":
         fr.step = "post"
@@ -113,7 +113,7 @@ def run_action(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
         fr.step = "finish"
         if fr.when == "after" and not fr.cancelled:
             if _step_ok(setup, st, f, fr.sdest):
-                push_window(st, "step", f.id, f.pos, fr.sdest)
+                push_window(setup, st, "step", f.id, f.pos, fr.sdest)
                 fr.step = "post_move"
             else:
                 combat.emit("step_skipped", f"{f.id} can no longer step to {fr.sdest}", actor=f.id, rule="INV-5.6")
@@ -139,7 +139,7 @@ def _step_ok(setup: Setup, st: InvState, f: Fighter, dest: tuple[int, int] | Non
         return False
     if f.steps_this_turn >= setup.opt.max_steps_per_turn:
         return False
-    bf = setup.enc._cache["battlefield"]
+    bf = setup.bf
     return dest in bf.graph.adj[f.pos] and dest not in occupancy(st)
 
 
@@ -293,7 +293,7 @@ def _pick_up(combat: Combat, setup: Setup, st: InvState, f: Fighter, item: str, 
 
 # --- long move (INV-4.5, 4.6, 4.9, 10.2) -------------------------------------------------------------
 def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
-    bf = setup.enc._cache["battlefield"]
+    bf = setup.bf
     assert f.pos is not None and fr.dest is not None
     f.moved_long = True
     side = setup.side_of[f.id]
@@ -319,7 +319,7 @@ def _move_leave(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Fram
     if fr.cancelled or fr.index >= len(fr.path) or not f.able:
         fr.step = "mend"
         return
-    push_window(st, "leave", f.id, f.pos, fr.path[fr.index])
+    push_window(setup, st, "leave", f.id, f.pos, fr.path[fr.index])
     fr.step = "go"
 
 
@@ -328,16 +328,17 @@ def _move_go(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
         fr.step = "mend"
         return
     b = fr.path[fr.index]
-    if b in hostile_blocks(setup, st, f):
+    side = setup.side_of[f.id]
+    if any(o.pos == b and o.able and setup.side_of[o.id] != side for o in st.fighters):
         combat.emit("move_stopped", f"{f.id} is stopped before {list(b)}", actor=f.id, rule="INV-4.5")
         fr.step = "mend"
         return
     a = f.pos
-    cost = int(setup.enc._cache["battlefield"].graph.nodes[b].get("cost", 1))
+    cost = 2 if b in setup.difficult else 1
     fr.spent += cost
     _move_to(combat, f, b, "INV-4.5", cost)
     fr.index += 1
-    push_window(st, "enter", f.id, a, b)
+    push_window(setup, st, "enter", f.id, a, b)
     fr.step = "leave"
 
 

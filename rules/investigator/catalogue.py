@@ -157,7 +157,7 @@ def ground_weapon_id(index: int, template: str) -> str:
 
 def catalogue_of(setup: Setup) -> Catalogue:
     """The (cached) catalogue of an encounter."""
-    hit = setup.enc._cache.get("inv_catalogue")
+    hit = setup.catalogue
     if hit is None:
-        hit = setup.enc._cache["inv_catalogue"] = Catalogue(setup)
+        hit = setup.catalogue = Catalogue(setup)
     return hit  # type: ignore[no-any-return]

@@ -143,12 +143,19 @@ class Setup:
     walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
     reach_cache: dict[Any, dict[Cell, int]] = field(default_factory=dict)
     adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
+    nbrs: dict[Cell, frozenset[Cell]] | None = None
+    difficult: frozenset[Cell] = frozenset()
+    cells: list[Cell] = field(default_factory=list)  # row-major, the fixed order of destinations
+    bf: Any = None  # the Battlefield (set by the system when it is built)
+    catalogue: Any = None  # the Catalogue (built on first use)
 
     def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
         """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""
         if self.adj is None:
             g = bf.graph
             self.adj = {n: tuple(sorted((m, int(g.nodes[m].get("cost", 1))) for m in g.adj[n])) for n in g.nodes}
+            self.nbrs = {n: frozenset(g.adj[n]) for n in g.nodes}
+            self.difficult = frozenset(n for n in g.nodes if g.nodes[n].get("cost", 1) != 1)
         return self.adj
 
     def prof(self, cid: str) -> Profile:
@@ -182,10 +189,11 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
     (x0, y0), (x1, y1) = a, b
     dx, dy = x1 - x0, y1 - y0
     big = 2 * (abs(dx) or 1) * (abs(dy) or 1)
+    support = abs(dx) + abs(dy)  # twice the unit box's half-extent along the segment's normal
     out = []
     for cx in range(min(x0, x1), max(x0, x1) + 1):
         for cy in range(min(y0, y1), max(y0, y1) + 1):
-            if (cx, cy) == a or (cx, cy) == b:
+            if (cx, cy) == a or (cx, cy) == b or 2 * abs(dy * (cx - x0) - dx * (cy - y0)) >= support:
                 continue
             lo, hi = 0, big
             ok = True
@@ -207,7 +215,8 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
 
 def compile_setup(enc: InvestigatorEncounter) -> Setup:
     """Build (or fetch from the encounter's cache) the static setup."""
-    hit = enc._cache.get("inv_setup")
+    cache = enc.__pydantic_private__["_cache"]  # type: ignore[index]  # plain dict access, no __getattr__
+    hit = cache.get("inv_setup")
     if hit is not None:
         return hit  # type: ignore[no-any-return]
     weapons: dict[str, WeaponT] = {"unarmed": UNARMED}
@@ -255,6 +264,7 @@ def compile_setup(enc: InvestigatorEncounter) -> Setup:
     setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
                   enc.map.width, enc.map.height, terrain, frozenset(tuple(e) for e in enc.map.exits))  # type: ignore
-    enc._cache["inv_setup"] = setup
+    setup.cells = [(x, y) for y in range(setup.height) for x in range(setup.width)]
+    cache["inv_setup"] = setup
     return setup
 

@@ -109,15 +109,19 @@ class Legal:
         self.cat: Catalogue = catalogue_of(self.s)
         self.bf = combat.battlefield
         self.occ = occupancy(self.st)
+        self._forms: list[tuple[str, str, Cell]] | None = None
 
     def steps_allowed(self, f: Fighter) -> bool:
         """Embedded or standalone one-step moves are possible now (INV-4.4)."""
         return not f.prone and f.steps_this_turn < self.s.opt.max_steps_per_turn
 
     def step_options(self, f: Fighter) -> list[tuple[str, str, Cell]]:
-        """(when, dir, dest) of every legal embedded step, plus the plain form ("", "", pos)."""
+        """(when, dir, dest) of every legal embedded step, plus the plain form ("", "", pos); cached per call."""
+        if self._forms is not None:
+            return self._forms
         assert f.pos is not None
         out: list[tuple[str, str, Cell]] = [("", "", f.pos)]
+        self._forms = out
         if self.steps_allowed(f):
             px, py = f.pos
             dests = step_dests(self.bf, f.pos, self.occ)

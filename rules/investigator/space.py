@@ -55,7 +55,9 @@ def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dic
         return hit
     reach = reachable(setup, bf, f.pos, mov, blocked)
     pos = f.pos
-    out = sorted(c for c in reach if c not in occ_key and cheb(c, pos) >= 2)
+    px, py = pos
+    out = [c for c in setup.cells if c in reach and c not in occ_key
+           and (c[0] - px > 1 or px - c[0] > 1 or c[1] - py > 1 or py - c[1] > 1)]
     if len(cache) > 20000:
         cache.clear()
     cache[key] = out
@@ -73,19 +75,33 @@ def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: 
     hit = cache.get(key)
     if hit is not None:
         return hit
-    adj = setup.adjacency(bf)
+    setup.adjacency(bf)
+    nbrs = setup.nbrs
+    assert nbrs is not None
+    difficult = setup.difficult
     dist = {start: 0}
-    buckets: list[list[Cell]] = [[] for _ in range(budget + 1)]
-    buckets[0].append(start)
-    for c in range(budget + 1):
-        for u in buckets[c]:
-            if dist[u] != c:
-                continue
-            for v, w in adj[u]:
-                nc = c + w
-                if nc <= budget and v not in blocked and nc < dist.get(v, 1 << 30):
-                    dist[v] = nc
-                    buckets[nc].append(v)
+    seen = {start}
+    seen.update(blocked)
+    layers: list[set[Cell]] = [set() for _ in range(budget + 3)]
+    layers[0].add(start)
+    for k in range(budget):
+        layer = layers[k]
+        if not layer:
+            continue
+        nb = set().union(*[nbrs[u] for u in layer])
+        nb -= seen
+        if not nb:
+            continue
+        hard = nb & difficult if difficult else set()
+        easy = nb - hard if hard else nb
+        if easy:
+            dist.update(dict.fromkeys(easy, k + 1))
+            layers[k + 1] |= easy
+            seen |= easy
+        if hard and k + 2 <= budget:
+            dist.update(dict.fromkeys(hard, k + 2))
+            layers[k + 2] |= hard
+            seen |= hard
     if len(cache) > 20000:
         cache.clear()
     cache[key] = dist
@@ -103,47 +119,56 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
     """
     adj = setup.adjacency(bf)
     gx, gy = goal
-    zones = []
+    # each relevant reactor is one bit; mask[c] = the reactors whose nine-grid holds square c
+    mask: dict[Cell, int] = {}
+    lv_bits = en_bits = 0
+    bit = 1
     for (rx, ry), lv, en in reactors:
-        zone = frozenset((rx + dx, ry + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
-        zones.append((zone, lv, en, goal in zone))
-
-    def h_trig(c: Cell) -> int:
-        n = 0
-        for zone, lv, en, g_in in zones:
-            c_in = c in zone
-            if c_in != g_in and (en if g_in else lv):
-                n += 1
-        return n
-
-    h0 = h_trig(start)
+        if max(abs(rx - start[0]), abs(ry - start[1])) > mov + 1:
+            continue  # too far to be entered or left by this move
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if dx or dy:
+                    c = (rx + dx, ry + dy)
+                    mask[c] = mask.get(c, 0) | bit
+        if lv:
+            lv_bits |= bit
+        if en:
+            en_bits |= bit
+        bit <<= 1
+    g_mask = mask.get(goal, 0)
+    h_bits = (g_mask & en_bits) | (~g_mask & lv_bits)  # reactors whose crossing towards the goal counts
+    get = mask.get
     heap: list[tuple[int, int, tuple[Cell, ...], int, int]] = [
-        (h0, max(abs(start[0] - gx), abs(start[1] - gy)), (start,), 0, 0)]
+        (((get(start, 0) ^ g_mask) & h_bits).bit_count(), max(abs(start[0] - gx), abs(start[1] - gy)), (start,),
+         0, 0)]
     seen: set[tuple[Cell, int]] = set()
+    push, pop = heapq.heappush, heapq.heappop
     while heap:
-        _, _, seq, trig, cost = heapq.heappop(heap)
+        _, _, seq, trig, cost = pop(heap)
         here = seq[-1]
         if here == goal:
             return list(seq[1:])
         if (here, cost) in seen:
             continue
         seen.add((here, cost))
+        m_here = get(here, 0)
         for nxt, w in adj[here]:
             if nxt in blocked:
                 continue
             c2 = cost + w
-            hc = max(abs(nxt[0] - gx), abs(nxt[1] - gy))
+            ex, ey = nxt[0] - gx, nxt[1] - gy
+            hc = ex if ex >= 0 else -ex
+            if ey > hc or -ey > hc:
+                hc = ey if ey >= 0 else -ey
             if c2 + hc > mov or (nxt, c2) in seen:
                 continue
-            t2 = trig
-            if zones:
-                for zone, lv, en, _g in zones:
-                    a_in = here in zone
-                    if a_in != (nxt in zone) and (lv if a_in else en):
-                        t2 += 1
-                heapq.heappush(heap, (t2 + h_trig(nxt), c2 + hc, seq + (nxt,), t2, c2))
+            if mask:
+                m_nxt = get(nxt, 0)
+                t2 = trig + ((m_here & ~m_nxt & lv_bits) | 0).bit_count() + (m_nxt & ~m_here & en_bits).bit_count()
+                push(heap, (t2 + ((m_nxt ^ g_mask) & h_bits).bit_count(), c2 + hc, seq + (nxt,), t2, c2))
             else:
-                heapq.heappush(heap, (0, c2 + hc, seq + (nxt,), 0, c2))
+                push(heap, (0, c2 + hc, seq + (nxt,), 0, c2))
     return None
 
 

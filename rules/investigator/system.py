@@ -44,15 +44,19 @@ class InvestigatorSystem(RuleSystem):
             cells.setdefault(tuple(c), {})["exit"] = True  # type: ignore[index]
         bf = square_grid(enc.map.width, enc.map.height, cells,
                          corner_blocks=lambda a: a.get("terrain") == "wall")
-        enc._cache["battlefield"] = bf
+        setup = compile_setup(enc)
+        setup.bf = bf
+        setup.adjacency(bf)
         return bf
 
     def new_state(self, combat: Combat) -> BaseState:
         """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""
         enc = combat.encounter
         assert isinstance(enc, InvestigatorEncounter)
-        enc._cache.setdefault("battlefield", combat.battlefield)
         setup = compile_setup(enc)
+        if setup.bf is None:
+            setup.bf = combat.battlefield
+            setup.adjacency(combat.battlefield)
         start = enc.start
         fighters = []
         for c, p in zip(enc.combatants, setup.profiles):

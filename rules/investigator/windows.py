@@ -21,9 +21,24 @@ if TYPE_CHECKING:
 Cell = tuple[int, int]
 
 
-def push_window(st: InvState, event: str, actor: str, src: Cell | None, dest: Cell | None) -> None:
-    """Open the windows of one trigger event (resolved by `run_window`)."""
-    st.stack.append(Frame("window", "open", actor, event=event, src=src, dest=dest))
+def push_window(setup: Setup, st: InvState, event: str, actor: str, src: Cell | None, dest: Cell | None) -> None:
+    """Open the windows of one trigger event (resolved by `run_window`).
+
+    Nothing is pushed when no able hostile stands within reach of the squares involved (a cheap pre-check;
+    `run_window` re-checks every reactor in initiative order).
+    """
+    if src is None:
+        return
+    side = setup.side_of[actor]
+    sx, sy = src
+    dx, dy = dest if dest is not None else src
+    for f in st.fighters:
+        p = f.pos
+        if p is None or not f.able or setup.side_of[f.id] == side:
+            continue
+        if (-1 <= p[0] - sx <= 1 and -1 <= p[1] - sy <= 1) or (-1 <= p[0] - dx <= 1 and -1 <= p[1] - dy <= 1):
+            st.stack.append(Frame("window", "open", actor, event=event, src=src, dest=dest))
+            return
 
 
 def eligible(setup: Setup, st: InvState, r: Fighter, m: Fighter, fr: Frame) -> bool:
