@@ -15,10 +15,11 @@ from trpg_arena.rules.reincarnator.conditions import (
     heal_bashing,
     rating,
     remove_cover,
+    reset_aim,
     rs,
 )
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.legal import held, pinner_of
+from trpg_arena.rules.reincarnator.legal import aim_target_ok, held, pinner_of
 from trpg_arena.rules.reincarnator.movement import plan, walk
 from trpg_arena.rules.reincarnator.state import Cell, EffectState, Fighter, Pending
 from trpg_arena.rules.reincarnator.turns import advance, begin_entry, end_turn, pay
@@ -94,6 +95,9 @@ def apply(combat: Combat, a: Action) -> None:
     else:
         turn_verb(combat, d.actor, a)
     check_cover_sources(combat)
+    for f in state.fighters.values():  # REI-5.1: aim lapses when its target stops being a legal aim target
+        if f.aim_target is not None and (f.status != "active" or not aim_target_ok(combat, f.id, f.aim_target)):
+            reset_aim(combat, f.id, "target lost")
     advance(combat)
 
 

@@ -22,7 +22,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 from trpg_arena.rules.reincarnator.data import es, static
 from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, closed_doors, knockback
+from trpg_arena.rules.reincarnator.movement import bf, doors_now, knockback
 from trpg_arena.rules.reincarnator.pools import roll_pool
 from trpg_arena.rules.reincarnator.state import Cell, Pending
 
@@ -87,7 +87,7 @@ def throw_range(combat: Combat, cid: str, attr: str) -> int:
 def in_reach(combat: Combat, p: Pending, target: str) -> bool:
     """Within reach/range and in line of sight (section 5)."""
     a, b = source_cell(combat, p), cell_of(combat, target)
-    return cheb(a, b) <= weapon_range(combat, p) and bf(combat).los(a, b, closed_doors(rs(combat)))
+    return cheb(a, b) <= weapon_range(combat, p) and bf(combat).los(a, b, doors_now(rs(combat)))
 
 
 def throw_crushes(combat: Combat, cid: str, item: ItemSpec) -> bool:

@@ -16,6 +16,7 @@ from trpg_arena.rules.reincarnator.model import ReincarnatorEncounter
 
 Cell = tuple[int, int]
 DIRS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
+BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(8) if v >> b & 1) for v in range(256))
 Search = tuple[dict[Cell, tuple[int, int, Hashable]], dict[Hashable, Hashable]]
 
 
@@ -104,6 +105,7 @@ class ReiBattlefield(Battlefield):
         self.bit: dict[Cell, int] = {c: 1 << i for c, i in self.index.items()}
         self.valid = sum(self.bit.values())
         self.solid_mask = sum(self.bit[c] for c in self.solid)
+        self.climb_mask = sum(self.bit[c] for c, t in self.terrain.items() if t in ("gap", "climbable"))
         self.gap_mask = sum(self.bit[c] for c, t in self.terrain.items() if t == "gap")
         self.enter1: dict[str, int] = {}
         self.enter2: dict[str, int] = {}
@@ -135,12 +137,15 @@ class ReiBattlefield(Battlefield):
 
     def cells_of(self, m: int) -> list[Cell]:
         """Cells of a bitset, row by row."""
-        out = []
+        out: list[Cell] = []
         cell_at = self.cell_at
+        base = 0
         while m:
-            low = m & -m
-            out.append(cell_at[low.bit_length() - 1])
-            m ^= low
+            chunk = m & 0xFF
+            if chunk:
+                out.extend([cell_at[base + b] for b in BYTE_BITS[chunk]])
+            m >>= 8
+            base += 8
         return out
 
     def _diag(self, doors: frozenset[Cell]) -> tuple[tuple[int, int], ...]:
@@ -268,11 +273,14 @@ class ReiBattlefield(Battlefield):
     def dest_actions(self, verb: str, m: int) -> list[Any]:
         """The cached actions of `verb` for every cell of bitset `m`, row by row."""
         table = self.actions(verb)
-        out = []
+        out: list[Any] = []
+        base = 0
         while m:
-            low = m & -m
-            out.append(table[low.bit_length() - 1])
-            m ^= low
+            chunk = m & 0xFF
+            if chunk:
+                out.extend([table[base + b] for b in BYTE_BITS[chunk]])
+            m >>= 8
+            base += 8
         return out
 
     # --- movement ----------------------------------------------------------------------------

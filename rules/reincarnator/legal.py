@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.reincarnator import movement
 from trpg_arena.rules.reincarnator.attack import in_reach, throw_crushes, throw_range
 from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
@@ -28,7 +29,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.geometry import DIRS, cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, closed_doors, occupied_for, reach_mask
+from trpg_arena.rules.reincarnator.movement import bf, doors_now, occupied_for, reach_mask
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending, ReiState
 from trpg_arena.rules.reincarnator.turns import pay_plan
 
@@ -52,6 +53,13 @@ def offsets(reach: int) -> list[Cell]:
 
 def held(state: ReiState, cid: str) -> list[str]:
     """Item ids held by `cid`."""
+    memo = movement.MEMO
+    if memo is not None:
+        key = ("held", cid)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
+        return hit  # type: ignore[return-value]
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
 
 
@@ -82,6 +90,13 @@ def heavy(combat: Combat, cid: str, item: ItemSpec) -> bool:
 
 def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> bool:
     """Whether the remaining slots pay this cost (REI-2.10)."""
+    memo = movement.MEMO
+    if memo is not None:
+        key = ("pay", f.id, parts, exact)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = pay_plan(combat, f.slots, parts, exact) is not None
+        return hit  # type: ignore[return-value]
     return pay_plan(combat, f.slots, parts, exact) is not None
 
 
@@ -116,7 +131,15 @@ def pinner_of(state: ReiState, cid: str) -> str | None:
 
 
 def legal_actions(combat: Combat) -> list[Action]:
-    """The legal set at the open decision point."""
+    """The legal set at the open decision point (helpers memoise shared pieces for this one call)."""
+    movement.MEMO = {}
+    try:
+        return _legal_actions(combat)
+    finally:
+        movement.MEMO = None
+
+
+def _legal_actions(combat: Combat) -> list[Action]:
     state = rs(combat)
     d = state.decision
     assert d is not None
@@ -144,7 +167,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     if f.surprise_turn:
         attacks(combat, cid, f, out, surprise=True)
         return out
-    doors = closed_doors(state)
+    doors = doors_now(state)
     field = bf(combat)
     assert f.cell is not None
     hold_items = held(state, cid)
@@ -205,7 +228,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
         if mv_ok:
             move_mask = reach_mask(combat, cid, speed)
             out.extend(field.dest_actions("move", move_mask))  # REI-2.15
-            if field.has_climb:
+            if field.has_climb and field.disc(f.cell, speed) & field.climb_mask:
                 out.extend(field.dest_actions("climb_jump", reach_mask(combat, cid, speed, climb=True) & ~move_mask))
             if f.hidden:
                 out.extend(field.dest_actions("stealth_walk", reach_mask(combat, cid, speed // 2)))  # REI-6.4
@@ -344,7 +367,7 @@ def aim_target_ok(combat: Combat, cid: str, t: str) -> bool:
     vis = bf(combat).visibility
     if vis is not None and cheb(me.cell, tf.cell) > vis:
         return False
-    return bf(combat).los(me.cell, tf.cell, closed_doors(state))
+    return bf(combat).los(me.cell, tf.cell, doors_now(state))
 
 
 def grapple_weapons(combat: Combat, cid: str, soft: str | None) -> list[str]:
@@ -381,7 +404,7 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
     st = static(combat)
     if not can_pay(combat, f, "standard"):
         return
-    doors = closed_doors(state)
+    doors = doors_now(state)
     field = bf(combat)
     me_cell = f.cell
     assert me_cell is not None
@@ -520,7 +543,7 @@ def cells_in_range(combat: Combat, origin: Cell, rng: int, radius: int = 0) -> l
     """
     state = rs(combat)
     field = bf(combat)
-    doors = closed_doors(state)
+    doors = doors_now(state)
     me = state.actor
     side = state.fighters[me].side if me in state.fighters else None
     near = 0
@@ -559,7 +582,7 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
         return
     assert f.cell is not None
     field = bf(combat)
-    doors = closed_doors(state)
+    doors = doors_now(state)
     weapons = melee_weapons(combat, cid)
     reaches = {w: st.weapon(cid, w).reach for w in weapons}  # type: ignore[union-attr]
     for verb, limit in kinds:

@@ -85,9 +85,39 @@ def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, igno
     return bf(combat).search(start, blocked_for(combat, cid, ignore), closed_doors(state), mode, alt)
 
 
+MEMO: dict[object, object] | None = None  # set by the mask builder for the duration of one legal-set computation
+
+
 def blocked_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
     """`blocked_for` as a bitset."""
+    if MEMO is not None:
+        key = ("blocked", cid, ignore)
+        hit = MEMO.get(key)
+        if hit is None:
+            hit = MEMO[key] = bf(combat).mask(blocked_for(combat, cid, ignore))
+        return hit  # type: ignore[return-value]
     return bf(combat).mask(blocked_for(combat, cid, ignore))
+
+
+def occupied_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
+    """`occupied_for` as a bitset."""
+    if MEMO is not None:
+        key = ("occupied", cid, ignore)
+        hit = MEMO.get(key)
+        if hit is None:
+            hit = MEMO[key] = bf(combat).mask(occupied_for(combat, cid, ignore))
+        return hit  # type: ignore[return-value]
+    return bf(combat).mask(occupied_for(combat, cid, ignore))
+
+
+def doors_now(state: ReiState) -> frozenset[Cell]:
+    """`closed_doors`, memoised while a mask is built."""
+    if MEMO is not None:
+        hit = MEMO.get("doors")
+        if hit is None:
+            hit = MEMO["doors"] = closed_doors(state)
+        return hit  # type: ignore[return-value]
+    return closed_doors(state)
 
 
 def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,
@@ -101,11 +131,11 @@ def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool =
     field = bf(combat)
     mode = "walk" if vehicle else mode_of(combat, cid, climb)
     alt = static(combat).enc.options.diagonal_rule == "alternating"
-    cum = field.layers(origin, blocked_mask(combat, cid, ignore), closed_doors(state), mode, alt)
+    cum = field.layers(origin, blocked_mask(combat, cid, ignore), doors_now(state), mode, alt)
     m = cum[min(budget, len(cum) - 1)]
     if lo > 0:
         m &= ~cum[min(lo, len(cum) - 1)]
-    return m & ~(field.mask(occupied_for(combat, cid, ignore)) | field.gap_mask | field.bit[origin])
+    return m & ~(occupied_mask(combat, cid, ignore) | field.gap_mask | field.bit[origin])
 
 
 def destinations(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,

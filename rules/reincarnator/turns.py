@@ -25,9 +25,23 @@ TIER = {t: i for i, t in enumerate(TIERS)}
 
 
 # --- slots (REI-2.7-2.10) -----------------------------------------------------------------------------
+_PLANS: dict[tuple[object, ...], list[str] | None] = {}
+
+
 def pay_plan(combat: Combat, slots: dict[str, int], parts: tuple[str, ...], exact: bool = False) -> list[str] | None:
     """Slots that pay a cost, highest part first, each with the lowest eligible tier (REI-2.10); None if unpaid."""
     subst = static(combat).enc.options.tier_substitution and not exact
+    key = (tuple(slots.get(t, 0) for t in TIERS), parts, exact, subst)
+    hit = _PLANS.get(key, False)
+    if hit is not False:
+        return None if hit is None else list(hit)  # type: ignore[arg-type]
+    plan = _plan(slots, parts, exact, subst)
+    if len(_PLANS) < 100000:
+        _PLANS[key] = plan
+    return None if plan is None else list(plan)
+
+
+def _plan(slots: dict[str, int], parts: tuple[str, ...], exact: bool, subst: bool) -> list[str] | None:
     left = dict(slots)
     used: list[str] = []
     for part in sorted(parts, key=lambda t: -TIER[t]):
