@@ -85,6 +85,9 @@ def bench_env(encounter: str, budget: float) -> BenchRow:
 
 def bench_connect_four(budget: float) -> BenchRow:
     """PettingZoo connect_four_v3 with random masked actions: the bar to clear."""
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from pettingzoo.classic import connect_four_v3
 
     env = connect_four_v3.env()

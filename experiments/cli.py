@@ -15,8 +15,8 @@ from trpg_arena.rules import RULESETS, TrpgArenaError, builtin_encounters, load_
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Tabletop-RPG combat engines, environments and agents.")
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EVENT_STYLE = {"decision": "bold", "auto_decision": "dim", "roll": "cyan", "damage_applied": "red",
                "combat_end": "bold green", "round_start": "bold magenta"}
@@ -43,7 +43,7 @@ def list_cmd() -> None:
 
     table = Table(title="trpg-arena rule systems")
     for col in ("id", "title", "board", "dice", "gymnasium id", "encounters", "agents"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col in ("id", "gymnasium id"), overflow="fold")
     for rid in RULESETS:
         s = RULESETS[rid]
         table.add_row(rid, s.info.title, s.info.board, s.info.dice, s.info.env_id,

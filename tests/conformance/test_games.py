@@ -53,14 +53,14 @@ def test_every_legal_action_is_accepted_and_illegal_ones_change_nothing(name: st
     catalogue = c.system.action_catalogue(c.encounter)
     rng = np.random.default_rng(3)
     steps = 0
-    while not c.over and steps < 300:
+    while not c.over and steps < 150:
         legal = c.legal_actions()
         legal_set = set(legal)
         assert len(legal) == len(legal_set), "duplicate legal actions"
         assert legal_set <= set(catalogue), f"legal actions missing from the catalogue: {legal_set - set(catalogue)}"
         before = json.dumps(c.snapshot(), sort_keys=True)
         # every legal action is accepted by a clone
-        for a in legal[:8]:
+        for a in legal[:: max(1, len(legal) // 6)]:
             c.clone().act(a)
         # a few illegal ones raise and change nothing
         illegal = [a for a in catalogue[:: max(1, len(catalogue) // 25)] if a not in legal_set][:5]

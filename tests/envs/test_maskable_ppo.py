@@ -15,11 +15,13 @@ sb3_contrib = pytest.importorskip("sb3_contrib")
 @pytest.mark.slow
 @pytest.mark.parametrize("rid", SYSTEMS)
 def test_maskable_ppo_trains(rid: str) -> None:
+    import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.evaluation import evaluate_policy
 
+    torch.set_num_threads(1)
     env = gymnasium.make(get_ruleset(rid).info.env_id, encounter=f"{rid}/duel", shaping=0.5)
-    model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, n_epochs=2, seed=0, verbose=0, device="cpu")
+    model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=128, n_epochs=2, seed=0, verbose=0, device="cpu")
     model.learn(total_timesteps=2048)
     assert model.num_timesteps >= 2048
     mean, _ = evaluate_policy(model, env, n_eval_episodes=3, warn=False)

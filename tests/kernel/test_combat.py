@@ -108,7 +108,7 @@ def test_toy_env_through_gymnasium_checker() -> None:
 
     from trpg_arena.envs.gym_env import TrpgArenaEnv
 
-    env = TrpgArenaEnv("toy", encounter=TOY_ENCOUNTER)
+    env = TrpgArenaEnv("toy", encounter=TOY_ENCOUNTER, illegal_action="penalize")
     check_env(env, skip_render_check=True)
     obs, info = env.reset(seed=0)
     assert obs.shape == env.observation_space.shape and info["action_mask"].sum() == 2
