@@ -398,42 +398,67 @@ def opt(*parts: str) -> str | tuple[str, ...]:
     return parts[0] if len(parts) == 1 else tuple(parts)
 
 
+def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
+    """Per possible target: (id, cell, distance, line of sight, melee-targetable, into-grapple variants)."""
+    memo = movement.MEMO
+    if memo is not None and ("targets", cid) in memo:
+        return memo[("targets", cid)]  # type: ignore[return-value]
+    state = rs(combat)
+    st = static(combat)
+    f = state.fighters[cid]
+    me = f.cell
+    assert me is not None
+    doors = doors_now(state)
+    field = bf(combat)
+    out = []
+    for t in [t for t in st.roster if t != cid] + list(state.vehicles):
+        if not targetable(combat, cid, t, True):
+            continue
+        tc = state.vehicles[t].cell if t in state.vehicles else state.fighters[t].cell
+        assert tc is not None
+        out.append((t, tc, cheb(me, tc), field.los(me, tc, doors), targetable(combat, cid, t, False),
+                    into_variants(state, t)))
+    if memo is not None:
+        memo[("targets", cid)] = out
+    return out
+
+
 def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: bool) -> None:  # noqa: C901
     """The standard-action attack verbs (REI-2.17, group 4)."""
     state = rs(combat)
     st = static(combat)
     if not can_pay(combat, f, "standard"):
         return
-    doors = doors_now(state)
-    field = bf(combat)
     me_cell = f.cell
     assert me_cell is not None
     hold_items = held(state, cid)
-    targets = [t for t in st.roster if t != cid] + list(state.vehicles)
+    tinfo = target_info(combat, cid)
     in_veh = f.in_vehicle is not None
     # melee_attack
     if not in_veh:
         for w in melee_weapons(combat, cid):
-            p = Pending("melee_attack", cid, weapon=w)
-            for t in targets:
-                if targetable(combat, cid, t, False) and in_reach(combat, p, t):
-                    out.append(Action("melee_attack", target=t, option=st.name(w, cid)))  # REI-4.2, 4.4
-                    out.append(Action("melee_attack", target=t, option=(st.name(w, cid), "all_out")))  # REI-5.3
+            reach = st.weapon(cid, w).reach  # type: ignore[union-attr]
+            name = st.name(w, cid)
+            for t, _tc, dist, los, melee_ok, _v in tinfo:
+                if melee_ok and dist <= reach and los:
+                    out.append(Action("melee_attack", target=t, option=name))  # REI-4.2, 4.4
+                    out.append(Action("melee_attack", target=t, option=(name, "all_out")))  # REI-5.3
     # ranged_attack
     for k in hold_items:
         w = st.items[k]
         it = state.items[k]
         if not w.is_ranged or it.loaded < 1 or (w.ammo and w.ammo.reload_kind == "bolt_action" and not it.chambered):
             continue
-        p = Pending("ranged_attack", cid, weapon=k)
+        name = st.name(k, cid)
         if w.ammo is not None and w.ammo.shell is not None:
             for c in cells_in_range(combat, me_cell, w.range_m or 1, blast_radius(w)):
-                out.append(Action("ranged_attack", dest=c, option=st.name(k, cid)))  # REI-8.1
+                out.append(Action("ranged_attack", dest=c, option=name))  # REI-8.1
             continue
-        for t in targets:
-            if targetable(combat, cid, t, True) and in_reach(combat, p, t):
-                for v in into_variants(state, t):
-                    out.append(Action("ranged_attack", target=t, option=opt(st.name(k, cid), *v)))  # REI-4.5, 7.17
+        rng = w.range_m or 1
+        for t, _tc, dist, los, _m, variants in tinfo:
+            if dist <= rng and los:
+                for v in variants:
+                    out.append(Action("ranged_attack", target=t, option=opt(name, *v)))  # REI-4.5, 7.17
     # throw
     for k in hold_items:
         w = st.items[k]
@@ -442,29 +467,25 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
         attrs = ("str",) if heavy(combat, cid, w) else ("dex", "str")
         crush = throw_crushes(combat, cid, w)
         fast_ok = not crush and not surprise and can_pay(combat, f, "standard", "swift")
+        name = st.name(k, cid)
         for a in attrs:
             rng = throw_range(combat, cid, a)
             if w.blast:
                 for c in cells_in_range(combat, me_cell, rng, blast_radius(w)):
-                    out.append(Action("throw", dest=c, option=(st.name(k, cid), a)))  # REI-8.1
+                    out.append(Action("throw", dest=c, option=(name, a)))  # REI-8.1
                 continue
-            for t in targets:
-                if not targetable(combat, cid, t, True):
+            for t, _tc, dist, los, _m, variants in tinfo:
+                if dist > rng or not los:
                     continue
-                tc = state.vehicles[t].cell if t in state.vehicles else state.fighters[t].cell
-                assert tc is not None
-                if cheb(me_cell, tc) > rng or not field.los(me_cell, tc, doors):
-                    continue
-                for v in into_variants(state, t):
-                    out.append(Action("throw", target=t, option=(st.name(k, cid), a, *v)))  # REI-4.6, 4.7
+                for v in variants:
+                    out.append(Action("throw", target=t, option=(name, a, *v)))  # REI-4.6, 4.7
                     if fast_ok:
-                        out.append(Action("throw", target=t, option=(st.name(k, cid), a, "fast", *v)))  # REI-4.10
+                        out.append(Action("throw", target=t, option=(name, a, "fast", *v)))  # REI-4.10
     # cast
-    for sid in st.spells[cid]:
-        p = Pending("cast", cid, weapon=sid)
-        for t in targets:
-            if targetable(combat, cid, t, True) and in_reach(combat, p, t):
-                for v in into_variants(state, t):
+    for sid, sp in st.spells[cid].items():
+        for t, _tc, dist, los, _m, variants in tinfo:
+            if dist <= sp.range_m and los:
+                for v in variants:
                     out.append(Action("cast", target=t, option=opt(sid, *v)))  # REI-4.15
     # vehicle_attack
     if in_veh:
@@ -473,30 +494,28 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
             for k, vid in st.vweapon_owner.items():
                 if vid != v.id or state.items[k].loaded < 1:
                     continue
-                p = Pending("vehicle_attack", cid, weapon=k)
-                for t in targets:
-                    if t != v.id and targetable(combat, cid, t, True) and in_reach(combat, p, t):
-                        for va in into_variants(state, t):
+                rng = st.items[k].range_m or 1
+                for t, _tc, dist, los, _m, variants in tinfo:
+                    if t != v.id and dist <= rng and los:
+                        for va in variants:
                             out.append(Action("vehicle_attack", target=t, option=opt(k, *va)))  # REI-4.12
         return
+    tinfo_melee = [x for x in tinfo if x[4]]
     # bull_rush
     for w in melee_weapons(combat, cid):
-        p = Pending("bull_rush", cid, weapon=w)
-        for t in targets:
-            if t in state.fighters and targetable(combat, cid, t, False) and in_reach(combat, p, t):
-                out.append(Action("bull_rush", target=t, option=st.name(w, cid)))  # REI-7.2
-                out.append(Action("bull_rush", target=t, option=(st.name(w, cid), "all_out")))
+        reach = st.weapon(cid, w).reach  # type: ignore[union-attr]
+        name = st.name(w, cid)
+        for t, _tc, dist, los, _m, _v in tinfo_melee:
+            if t in state.fighters and dist <= reach and los:
+                out.append(Action("bull_rush", target=t, option=name))  # REI-7.2
+                out.append(Action("bull_rush", target=t, option=(name, "all_out")))
     # grapple
     size = st.specs[cid].size
     big = [k for k in hold_items if st.items[k].size > size - 3]
     softs = [k for k in hold_items if st.items[k].soft]
     free_g = st.specs[cid].hands - hands_used(combat, cid)
-    for t in targets:
-        if t not in state.fighters or not targetable(combat, cid, t, False):
-            continue
-        tc = state.fighters[t].cell
-        assert tc is not None
-        if cheb(tc, me_cell) != 1 or not field.los(me_cell, tc, doors) or st.specs[t].has("immune_immobilize"):
+    for t, _tc, dist, los, _m, _v in tinfo_melee:
+        if t not in state.fighters or dist != 1 or not los or st.specs[t].has("immune_immobilize"):
             continue
         g = grapple_between(state, cid, t)
         if g is not None and g.holder == cid:
