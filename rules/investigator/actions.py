@@ -111,7 +111,7 @@ def run_action(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
             _main(combat, setup, st, f, fr)
     elif step == "post":
         fr.step = "finish"
-        if fr.when == "after" and not fr.cancelled:
+        if fr.when == "after" and not fr.cancelled and not st.turn_ended:
             if _step_ok(setup, st, f, fr.sdest):
                 push_window(setup, st, "step", f.id, f.pos, fr.sdest)
                 fr.step = "post_move"

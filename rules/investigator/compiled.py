@@ -141,7 +141,7 @@ class Setup:
     lines: dict[tuple[Cell, Cell], tuple[Cell, ...]] = field(default_factory=dict)
     lines_cache_moves: dict[Any, list[Cell]] = field(default_factory=dict)
     walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
-    reach_cache: dict[Any, dict[Cell, int]] = field(default_factory=dict)
+    reach_cache: dict[Any, frozenset[Cell]] = field(default_factory=dict)
     adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
     nbrs: dict[Cell, frozenset[Cell]] | None = None
     difficult: frozenset[Cell] = frozenset()
@@ -169,6 +169,12 @@ class Setup:
         if hit is None:
             hit = self.lines[key] = crossed_squares(a, b)
         return hit
+
+    def max_range(self, w: WeaponT) -> int:
+        """The longest legal shooting distance of a firearm (INV-6.2)."""
+        if w.bands:
+            return max(b[0] for b in w.bands)
+        return 4 * w.base_range if self.opt.range_bands else w.base_range
 
     def wall_between(self, a: Cell, b: Cell) -> bool:
         """Whether a wall square blocks the line between `a` and `b` (cached)."""

@@ -184,16 +184,25 @@ class Legal:
         by = self.cat.by
         multi = min(w.shots, it.loaded) if s.opt.multiple_shots else 1
         out: list[Action] = []
+        reach = s.max_range(w)
+        walls = s.wall_between
         for t in self.st.fighters:
-            if t.pos is None or t.dead or t.fled or s.side_of[t.id] == side:
+            tp = t.pos
+            if tp is None or t.dead or t.fled or s.side_of[t.id] == side:
                 continue
+            tx, ty = tp
+            ok: dict[Cell, bool] = {}
             for when, d, src in forms:
-                dist = cheb(src, t.pos)
-                if shot_band(s, w, dist) is None or line_blocked(s, src, t.pos):
+                good = ok.get(src)
+                if good is None:
+                    dx, dy = src[0] - tx, src[1] - ty
+                    dist = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
+                    good = ok[src] = dist <= reach and not walls(src, tp)
+                if not good:
                     continue
                 for n in range(1, multi + 1):
                     out.append(by[("shoot", t.id, "", when, d, n)])
-                if dist == 1 and t.wielded != "unarmed":
+                if t.wielded != "unarmed" and cheb(src, tp) == 1:
                     out.append(by[("shoot", t.id, "disarm", when, d, 1)])
         return out
 

@@ -64,11 +64,11 @@ def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dic
     return out
 
 
-def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell]) -> dict[Cell, int]:
-    """Cheapest entering cost to every square within `budget` (costs 1 or 2), avoiding `blocked` squares.
+def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell]) -> frozenset[Cell]:
+    """Squares reachable within `budget` movement (entering cost 1, or 2 if difficult), avoiding `blocked`.
 
-    Same result as `Battlefield.reachable` on the movement graph, computed with a two-bucket Dijkstra over a
-    precomputed adjacency and cached by (start, budget, blocked) like the kernel's cache.
+    The same set as `Battlefield.reachable` on the movement graph, computed layer by layer with set operations
+    over a precomputed adjacency, and cached by (start, budget, blocked) like the kernel's cache.
     """
     key = (start, budget, blocked)
     cache = setup.reach_cache
@@ -79,33 +79,32 @@ def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: 
     nbrs = setup.nbrs
     assert nbrs is not None
     difficult = setup.difficult
-    dist = {start: 0}
-    seen = {start}
-    seen.update(blocked)
-    layers: list[set[Cell]] = [set() for _ in range(budget + 3)]
-    layers[0].add(start)
+    reached = set(blocked)
+    reached.add(start)
+    frontier = {start}
+    later: list[set[Cell]] = [set() for _ in range(budget + 2)]
+    get = nbrs.__getitem__
     for k in range(budget):
-        layer = layers[k]
-        if not layer:
+        if later[k]:
+            frontier |= later[k]
+        if not frontier:
             continue
-        nb = set().union(*[nbrs[u] for u in layer])
-        nb -= seen
-        if not nb:
-            continue
-        hard = nb & difficult if difficult else set()
-        easy = nb - hard if hard else nb
-        if easy:
-            dist.update(dict.fromkeys(easy, k + 1))
-            layers[k + 1] |= easy
-            seen |= easy
-        if hard and k + 2 <= budget:
-            dist.update(dict.fromkeys(hard, k + 2))
-            layers[k + 2] |= hard
-            seen |= hard
+        nb = set().union(*map(get, frontier))
+        nb -= reached
+        if difficult:
+            hard = nb & difficult
+            if hard:
+                nb -= hard
+                if k + 2 <= budget:
+                    later[k + 2] = hard
+                    reached |= hard
+        reached |= nb
+        frontier = nb
+    out = frozenset(reached - blocked)
     if len(cache) > 20000:
         cache.clear()
-    cache[key] = dist
-    return dist
+    cache[key] = out
+    return out
 
 
 def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, blocked: frozenset[Cell],

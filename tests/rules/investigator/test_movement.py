@@ -247,3 +247,24 @@ def test_end_turn_only_ends_automatically() -> None:
     assert c.decision is not None and c.decision.actor == "B"
     auto = [e for e in c.log if e.kind == "auto_decision" and e.actor == "A"]
     assert auto and auto[-1].data["action"]["verb"] == END.verb
+
+
+def test_reachability_matches_the_kernel_battlefield() -> None:
+    """INV-4.5 / section 5: the plugin's cached reachability equals `Battlefield.reachable` on the same graph."""
+    import numpy as np
+
+    from trpg_arena.rules import Combat
+    from trpg_arena.rules.investigator.compiled import compile_setup
+    from trpg_arena.rules.investigator.space import reachable
+
+    c = Combat("investigator/skirmish", seed=0)
+    s = compile_setup(c.encounter)  # type: ignore[arg-type]
+    bf = c.battlefield
+    cells = [n for n in bf.graph.nodes if bf.graph.adj[n]]
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        start = cells[int(rng.integers(len(cells)))]
+        blocked = frozenset(cells[int(i)] for i in rng.integers(len(cells), size=6)) - {start}
+        budget = int(rng.integers(1, 10))
+        want = set(bf.reachable(start, budget, blocked))
+        assert set(reachable(s, bf, start, budget, blocked)) == want
