@@ -116,6 +116,7 @@ class ReiBattlefield(Battlefield):
         self._diag_cache: dict[frozenset[Cell], tuple[tuple[int, int], ...]] = {}
         self._actions: dict[str, list[Any]] = {}
         self._discs: dict[tuple[Cell, int], int] = {}
+        self._sight: dict[tuple[Cell, Cell, frozenset[Cell]], bool] = {}
 
     # --- bitset search -----------------------------------------------------------------------------
     def mask(self, cells: Any) -> int:
@@ -355,14 +356,17 @@ class ReiBattlefield(Battlefield):
 
     # --- sight --------------------------------------------------------------------------------
     def los(self, a: Cell, b: Cell, doors: frozenset[Cell]) -> bool:
-        """Line of sight (Bresenham; walls, closed doors and blocking objects block)."""
-        if not self.line_of_sight(a, b):
-            return False
-        if doors:
-            for c in bresenham(a, b)[1:-1]:
-                if c in doors:
-                    return False
-        return True
+        """Line of sight (Bresenham; walls, closed doors and blocking objects block); cached."""
+        key = (a, b, doors)
+        hit = self._sight.get(key)
+        if hit is None:
+            hit = self.line_of_sight(a, b)
+            if hit and doors:
+                hit = not any(c in doors for c in bresenham(a, b)[1:-1])
+            if len(self._sight) > 200000:
+                self._sight.clear()
+            self._sight[key] = hit
+        return hit
 
     def stops_knockback(self, c: Cell, doors: frozenset[Cell]) -> bool:
         """Whether a pushed combatant stops before this cell (section 5)."""

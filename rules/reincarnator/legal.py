@@ -65,11 +65,29 @@ def held(state: ReiState, cid: str) -> list[str]:
 
 def carried(state: ReiState, cid: str, loc: str) -> list[str]:
     """Item ids carried by `cid` at a location."""
+    memo = movement.MEMO
+    if memo is not None:
+        key = ("mine", cid)
+        mine = memo.get(key)
+        if mine is None:
+            mine = memo[key] = [(k, it.loc) for k, it in state.items.items() if it.holder == cid]
+        return [k for k, lc in mine if lc == loc]  # type: ignore[attr-defined]
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == loc]
 
 
 def free_hands(combat: Combat, cid: str) -> int:
     """Hands not holding items or grapples (REI-7.14)."""
+    memo = movement.MEMO
+    if memo is not None:
+        key = ("hands", cid)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = _free_hands(combat, cid)
+        return hit  # type: ignore[return-value]
+    return _free_hands(combat, cid)
+
+
+def _free_hands(combat: Combat, cid: str) -> int:
     state = rs(combat)
     st = static(combat)
     used = sum(st.items[k].hands for k in held(state, cid)) + hands_used(combat, cid)
@@ -195,9 +213,8 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind == "bolt_action" and not it.chambered and it.loaded >= 1:
                 out.append(Action("cycle_bolt", option=st.name(k, cid)))  # REI-2.12
-        for k, it in state.items.items():
-            if it.holder == cid and it.loc in ("held", "reachable") and st.items[k].kind == "consumable" \
-                    and st.items[k].size <= 1:
+        for k in hold_items + carried(state, cid, "reachable"):
+            if st.items[k].kind == "consumable" and st.items[k].size <= 1:
                 out.append(Action("consume", option=st.name(k, cid)))
         fh = free_hands(combat, cid)
         for k in carried(state, cid, "reachable"):

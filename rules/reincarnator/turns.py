@@ -31,7 +31,8 @@ _PLANS: dict[tuple[object, ...], list[str] | None] = {}
 def pay_plan(combat: Combat, slots: dict[str, int], parts: tuple[str, ...], exact: bool = False) -> list[str] | None:
     """Slots that pay a cost, highest part first, each with the lowest eligible tier (REI-2.10); None if unpaid."""
     subst = static(combat).enc.options.tier_substitution and not exact
-    key = (tuple(slots.get(t, 0) for t in TIERS), parts, exact, subst)
+    key = (slots.get("trick", 0), slots.get("swift", 0), slots.get("move", 0), slots.get("acrobatic", 0),
+           slots.get("standard", 0), parts, exact, subst)
     hit = _PLANS.get(key, False)
     if hit is not False:
         return None if hit is None else list(hit)  # type: ignore[arg-type]
