@@ -185,31 +185,25 @@ class ReiBattlefield(Battlefield):
             free = ~(blocked | dm)
             e1 = self.enter1[mode] & free
             e2 = self.enter2[mode] & free
-            diag = self._diag(doors)
+            (a1, s1), (a2, s2), (a3, s3), (a4, s4) = self._diag(doors)
             s = self.stride
             seen = self.bit[start]
-            layer = [seen]
             cum = [seen]
             prev2 = 0
             prev1 = seen
+            # diagonal shifts: SE (+), SW (+), NW (-), NE (-)
+            n3, n4 = -s3, -s4
             while True:
-                d1 = (prev1 << 1) | (prev1 >> 1) | (prev1 << s) | (prev1 >> s)
-                for a, sh in diag:
-                    src = prev1 & a
-                    if src:
-                        d1 |= src << sh if sh > 0 else src >> -sh
+                d1 = ((prev1 << 1) | (prev1 >> 1) | (prev1 << s) | (prev1 >> s) | ((prev1 & a1) << s1)
+                      | ((prev1 & a2) << s2) | ((prev1 & a3) >> n3) | ((prev1 & a4) >> n4))
                 new = d1 & e1 & ~seen
                 if prev2 and e2:
-                    d2 = (prev2 << 1) | (prev2 >> 1) | (prev2 << s) | (prev2 >> s)
-                    for a, sh in diag:
-                        src = prev2 & a
-                        if src:
-                            d2 |= src << sh if sh > 0 else src >> -sh
+                    d2 = ((prev2 << 1) | (prev2 >> 1) | (prev2 << s) | (prev2 >> s) | ((prev2 & a1) << s1)
+                          | ((prev2 & a2) << s2) | ((prev2 & a3) >> n3) | ((prev2 & a4) >> n4))
                     new |= d2 & e2 & ~seen
                 if not new and not prev1:
                     break
                 seen |= new
-                layer.append(new)
                 cum.append(seen)
                 prev2, prev1 = prev1, new
                 if len(cum) > limit:
