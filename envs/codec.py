@@ -93,10 +93,18 @@ class Codec:
             m[idx] = 1
         return m
 
+    def _positions(self, combat: Combat) -> dict[object, tuple[float, float]]:
+        pos = getattr(self, "_pos", None)
+        if pos is None:
+            nodes = combat.battlefield.graph.nodes
+            pos = self._pos = {n: (nodes[n]["pos"][0] / self.width, nodes[n]["pos"][1] / self.height) for n in nodes}
+        return pos
+
     def observe(self, combat: Combat, side: str | None) -> np.ndarray:
         """Observation vector for `side` (the decider's side when None)."""
         s = self.system
-        decider = combat.decision.actor if combat.decision else None
+        d = combat.decision
+        decider = d.actor if d is not None else None
         views = combat.combatants
         if side is None:
             side = next((v.side for v in views if v.id == decider), views[0].side if views else "")
@@ -105,20 +113,24 @@ class Codec:
         if s.global_features:
             head.extend(s.observe_global(combat))
         per = GENERIC_SLOT + s.combatant_features
-        out = np.zeros(self.obs_size, dtype=np.float32)
-        out[: len(head)] = head
-        base = len(head)
-        pos_attr = combat.battlefield.graph.nodes
+        empty = [0.0] * per
+        rows: list[list[float] | None] = [None] * len(self.ids)
+        pos = self._positions(combat)
+        feats = s.combatant_features
         for v in views:
             slot = self.slot_of.get(v.id)
             if slot is None:
                 continue
-            o = base + slot * per
-            x, y = pos_attr[v.node]["pos"] if v.node is not None and v.node in pos_attr else (-1.0, -1.0)
-            out[o: o + GENERIC_SLOT] = (1.0, v.id == decider, v.side == side, v.able,
-                                        v.hp / v.max_hp if v.max_hp else 0.0, v.max_hp / 100.0,
-                                        x / self.width, y / self.height)
-            if s.combatant_features:
-                out[o + GENERIC_SLOT: o + per] = s.observe_combatant(combat, v.id)
-        np.clip(out, -1.0, 1.0, out=out)
+            x, y = pos.get(v.node, (-1.0, -1.0))
+            row = [1.0, v.id == decider, v.side == side, v.able, v.hp / v.max_hp if v.max_hp else 0.0,
+                   v.max_hp / 100.0, x, y]
+            if feats:
+                row += s.observe_combatant(combat, v.id)
+            rows[slot] = row
+        flat = head
+        for row in rows:
+            flat += row if row is not None else empty
+        out = np.array(flat, dtype=np.float32)
+        np.minimum(out, 1.0, out=out)
+        np.maximum(out, -1.0, out=out)
         return out

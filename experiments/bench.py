@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from trpg_arena.rules import RULESETS, Combat, builtin_encounters
+from trpg_arena.rules import RULESETS, Combat, builtin_encounters, load_encounter
 
 
 @dataclass
@@ -19,45 +19,57 @@ class BenchRow:
     """One measurement."""
 
     target: str
-    mode: str  # "engine" or "env"
+    mode: str  # "engine", "env" (Gymnasium, one learner decision per step) or "aec" (PettingZoo)
     agent: str
-    decisions: int
+    decisions: int  # every engine decision taken (learner, opponents and forced ones)
+    steps: int  # agent-facing steps: env.step calls (equal to decisions at engine level)
     seconds: float
 
     @property
     def per_second(self) -> float:
-        """Decisions (or env steps) per second."""
+        """Decisions per second."""
         return self.decisions / self.seconds if self.seconds else 0.0
+
+    @property
+    def steps_per_second(self) -> float:
+        """Agent-facing steps per second."""
+        return self.steps / self.seconds if self.seconds else 0.0
 
     def to_json(self) -> dict[str, object]:
         """JSON-safe form."""
-        return {**asdict(self), "per_second": round(self.per_second, 1)}
+        return {**asdict(self), "per_second": round(self.per_second, 1),
+                "steps_per_second": round(self.steps_per_second, 1)}
 
 
-def _timed(budget: float, one_game: Callable[[int], int]) -> tuple[int, float]:
+def _timed(budget: float, one_game: Callable[[int], tuple[int, int]]) -> tuple[int, int, float]:
     start = time.perf_counter()
-    n, seed = 0, 0
+    n = steps = seed = 0
     while time.perf_counter() - start < budget:
-        n += one_game(seed)
-        seed += 1
-    return n, time.perf_counter() - start
+        d, s = one_game(seed)
+        n, steps, seed = n + d, steps + s, seed + 1
+    return n, steps, time.perf_counter() - start
+
+
+def _decisions(combat: Combat, since: int = 0) -> int:
+    return sum(1 for e in combat.log[since:] if e.kind in ("decision", "auto_decision"))
 
 
 def bench_engine(encounter: str, agent_name: str, budget: float) -> BenchRow:
     """Whole games at engine level; counts every decision (the agents' and the forced ones)."""
     from trpg_arena.agents import make_agent
 
-    rid = encounter.split("/")[0]
+    enc = load_encounter(encounter)
+    rid = enc.ruleset
 
-    def game(seed: int) -> int:
-        c = Combat(encounter, seed=seed)
+    def game(seed: int) -> tuple[int, int]:
+        c = Combat(enc, seed=seed)
         agents = [make_agent(agent_name, rid, seed=seed + i) for i in range(len(c.sides))]
-        n0 = len(c.log)
         c.play(agents)
-        return sum(1 for e in c.log[n0:] if e.kind in ("decision", "auto_decision"))
+        n = _decisions(c)
+        return n, n
 
-    n, s = _timed(budget, game)
-    return BenchRow(encounter, "engine", agent_name, n, s)
+    n, steps, s = _timed(budget, game)
+    return BenchRow(encounter, "engine", agent_name, n, steps, s)
 
 
 def bench_env(encounter: str, budget: float) -> BenchRow:
@@ -70,17 +82,42 @@ def bench_env(encounter: str, budget: float) -> BenchRow:
     env = gymnasium.make(RULESETS[rid].info.env_id, encounter=encounter, opponent="random")
     rng = np.random.default_rng(0)
 
-    def game(seed: int) -> int:
+    def game(seed: int) -> tuple[int, int]:
         _, info = env.reset(seed=seed)
         steps, done = 0, False
         while not done:
             legal = np.flatnonzero(info["action_mask"])
             _, _, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-        return steps
+        return _decisions(env.unwrapped.combat), steps
 
-    n, s = _timed(budget, game)
-    return BenchRow(encounter, "env", "random", n, s)
+    n, steps, s = _timed(budget, game)
+    return BenchRow(encounter, "env", "random", n, steps, s)
+
+
+def bench_aec(encounter: str, budget: float) -> BenchRow:
+    """Random masked play through the PettingZoo AEC env, exactly as connect_four_v3 is measured."""
+    from trpg_arena.envs import aec_env
+
+    rid = encounter.split("/")[0]
+    env = aec_env(rid, encounter=encounter)
+    rng = np.random.default_rng(0)
+
+    def game(seed: int) -> tuple[int, int]:
+        env.reset(seed=seed)
+        steps = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+                steps += 1
+        return _decisions(env.combat), steps  # type: ignore[arg-type]
+
+    n, steps, s = _timed(budget, game)
+    return BenchRow(encounter, "aec", "random", n, steps, s)
 
 
 def bench_connect_four(budget: float) -> BenchRow:
@@ -93,7 +130,7 @@ def bench_connect_four(budget: float) -> BenchRow:
     env = connect_four_v3.env()
     rng = np.random.default_rng(0)
 
-    def game(seed: int) -> int:
+    def game(seed: int) -> tuple[int, int]:
         env.reset(seed=seed)
         steps = 0
         for _agent in env.agent_iter():
@@ -104,10 +141,10 @@ def bench_connect_four(budget: float) -> BenchRow:
                 legal = np.flatnonzero(obs["action_mask"])
                 env.step(int(legal[rng.integers(len(legal))]))
                 steps += 1
-        return steps
+        return steps, steps
 
-    n, s = _timed(budget, game)
-    return BenchRow("pettingzoo/connect_four_v3", "env", "random", n, s)
+    n, steps, s = _timed(budget, game)
+    return BenchRow("pettingzoo/connect_four_v3", "aec", "random", n, steps, s)
 
 
 def bench_targets(systems: list[str] | None = None) -> list[str]:

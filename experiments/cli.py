@@ -156,11 +156,16 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
     """Decisions per second of random and scripted play for every system, engine-level and through the env."""
     from rich.progress import Progress
 
-    from trpg_arena.experiments.bench import bench_connect_four, bench_engine, bench_env, bench_targets
+    from trpg_arena.agents import agent_names
+    from trpg_arena.experiments.bench import bench_aec, bench_connect_four, bench_engine, bench_env, bench_targets
 
     targets = bench_targets(_agents_option(systems) if systems else None)
-    jobs = [("baseline", None, None)] + [(t, "engine", a) for t in targets for a in ("random", "scripted")] + \
-        [(t, "env", "random") for t in targets]
+    jobs: list[tuple[str, str | None, str | None]] = [("baseline", None, None)]
+    for t in targets:
+        for a in ("random", "scripted"):
+            if a in agent_names(t.split("/")[0]):
+                jobs.append((t, "engine", a))
+        jobs += [(t, "env", "random"), (t, "aec", "random")]
     rows = []
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task("benchmarking", total=len(jobs))
@@ -169,16 +174,20 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
             if mode is None:
                 rows.append(bench_connect_four(seconds))
             elif mode == "engine":
-                rows.append(bench_engine(target, agent, seconds))
-            else:
+                rows.append(bench_engine(target, agent or "random", seconds))
+            elif mode == "env":
                 rows.append(bench_env(target, seconds))
+            else:
+                rows.append(bench_aec(target, seconds))
             progress.advance(task)
     base = rows[0].per_second
-    table = Table(title=f"decisions per second ({seconds:.1f} s each)")
-    for col in ("target", "mode", "agent", "decisions/s", "x connect_four"):
-        table.add_column(col, justify="right" if col in ("decisions/s", "x connect_four") else "left")
+    table = Table(title=f"decisions per second ({seconds:.1f} s each); steps = env.step calls; "
+                        "x connect_four compares decisions/s")
+    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x connect_four"):
+        table.add_column(col, justify="left" if col in ("target", "mode", "agent") else "right", no_wrap=True)
     for r in rows:
-        table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.per_second / base:.2f}")
+        table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.steps_per_second:,.0f}",
+                      f"{r.per_second / base:.2f}")
     console.print(table)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "rows": [r.to_json() for r in rows]}, indent=2), encoding="utf-8")

@@ -43,6 +43,7 @@ class Combat:
         self.system.advance(self)
         self._settle()
         self._mark_base()
+        self._acting = False
 
     @staticmethod
     def _battlefield_of(system: RuleSystem, enc: EncounterBase) -> Battlefield:
@@ -84,8 +85,14 @@ class Combat:
 
     @property
     def combatants(self) -> list[CombatantView]:
-        """Every combatant as a read-only `CombatantView`."""
-        return self.system.views(self)
+        """Every combatant as a read-only `CombatantView` (cached until the next event)."""
+        cached = self.__dict__.get("_views")
+        if cached is not None:
+            return list(cached)
+        views = self.system.views(self)
+        if not self.__dict__.get("_acting", True):
+            self._views = views
+        return list(views)
 
     @property
     def sides(self) -> list[str]:
@@ -134,12 +141,16 @@ class Combat:
             raise IllegalActionError(f"'{action.describe()}' is not legal for {d.actor} at {d.kind} "
                                      f"(legal: {options}{more})")
         mark = len(self.log)
+        self._acting = True
         try:
             self._apply(action, auto=False)
             self._since.append(action)
         except BaseException:
             self._rollback()
             raise
+        finally:
+            self._views = None
+            self._acting = False
         return self.log[mark:]
 
     def _apply(self, action: Action, *, auto: bool) -> None:
@@ -225,6 +236,7 @@ class Combat:
         self._legal = None
         self._legal_set = frozenset()
         self._mark_base()
+        self._acting = False
         return self
 
     def clone(self) -> Combat:
@@ -239,6 +251,8 @@ class Combat:
         other.state = pickle.loads(blob)
         other._legal = self._legal
         other._legal_set = self._legal_set
+        other._views = self.__dict__.get("_views")
+        other._acting = False
         other._base = (blob, other.dice.state(), len(other.log))
         other._since = []
         return other

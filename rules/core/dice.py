@@ -47,16 +47,35 @@ class DiceExpr:
 
 
 class Dice:
-    """Dice drawn from one `numpy.random.Generator`; never touches the module-global RNGs."""
+    """Dice drawn from one `numpy.random.Generator`; never touches the module-global RNGs.
+
+    Uniform numbers are drawn from the generator in blocks of `BLOCK` (one numpy call instead of
+    one per die) and a die of n sides shows ``1 + floor(u * n)``. The state records the generator
+    state at the start of the current block and the position in it, so snapshots, copies and
+    restores continue with exactly the same faces.
+    """
 
     scripted = False
+    BLOCK = 256
 
     def __init__(self, rng: np.random.Generator | int | None = None) -> None:
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._buf: list[float] = []
+        self._pos = 0
+        self._start: dict[str, Any] | None = None
+
+    def _refill(self) -> None:
+        self._start = self.rng.bit_generator.state
+        self._buf = self.rng.random(self.BLOCK).tolist()
+        self._pos = 0
 
     def roll(self, sides: int) -> int:
         """Roll one die with `sides` faces."""
-        return int(self.rng.integers(1, sides + 1))
+        if self._pos >= len(self._buf):
+            self._refill()
+        u = self._buf[self._pos]
+        self._pos += 1
+        return int(u * sides) + 1
 
     def roll_many(self, count: int, sides: int) -> list[int]:
         """Roll `count` dice with `sides` faces, in draw order."""
@@ -64,7 +83,9 @@ class Dice:
 
     def state(self) -> dict[str, Any]:
         """JSON-safe state from which `Dice.from_state` continues identically."""
-        return {"kind": "rng", "state": self.rng.bit_generator.state}
+        if self._start is None:
+            return {"kind": "rng", "state": self.rng.bit_generator.state, "pos": 0, "buffered": False}
+        return {"kind": "rng", "state": self._start, "pos": self._pos, "buffered": True}
 
     def copy(self) -> Dice:
         """An independent copy that will draw the same numbers."""
@@ -77,7 +98,11 @@ class Dice:
             return ScriptedDice([tuple(p) for p in data["script"]], position=data.get("position", 0))
         bitgen = np.random.PCG64()
         bitgen.state = data["state"]
-        return Dice(np.random.Generator(bitgen))
+        dice = Dice(np.random.Generator(bitgen))
+        if data.get("buffered"):
+            dice._refill()
+            dice._pos = int(data.get("pos", 0))
+        return dice
 
 
 class ScriptedDice(Dice):

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -61,9 +61,11 @@ class BaseState:
     outcome: Outcome | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class CombatantView:
-    """What agents, renderers and observations may read of a combatant, system-independent."""
+class CombatantView(NamedTuple):
+    """What agents, renderers and observations may read of a combatant, system-independent.
+
+    A named tuple: frozen, hashable and cheap to build (views are rebuilt after every action).
+    """
 
     id: str
     name: str

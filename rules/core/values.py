@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 Node = Any  # a battlefield node: a zone name (str) or a cell (tuple of ints)
 
@@ -28,12 +28,12 @@ def _tupled(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Action:
+class Action(NamedTuple):
     """One choice at a decision point: ``(verb, target, dest, option)``, frozen and hashable.
 
     `target` is a combatant id (or a zone for zone attacks), `dest` a battlefield node, `option`
-    whatever else the verb needs (a skill id, a number, a tuple of several choices).
+    whatever else the verb needs (a skill id, a number, a tuple of several choices). A named tuple,
+    so hashing and comparing (legality checks, mask lookups) run at C speed.
     """
 
     verb: str
@@ -81,9 +81,15 @@ class Decision:
         return {"actor": self.actor, "kind": self.kind, "prompt": self.prompt}
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One roll or state change: the log, the replay and the narration are made of these."""
+_NO_DATA: dict[str, Any] = {}
+
+
+class Event(NamedTuple):
+    """One roll or state change: the log, the replay and the narration are made of these.
+
+    A named tuple (frozen, cheap to build: a combat emits several per decision); `data` must not be
+    mutated after the event is emitted.
+    """
 
     seq: int
     round: int
@@ -92,7 +98,7 @@ class Event:
     text: str
     actor: str | None = None
     rule: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = _NO_DATA
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form with a stable key order."""

@@ -24,17 +24,18 @@ COMBATANT_FEATURES = 22
 GLOBAL_FEATURES = 8
 
 
+ONE_HOT = {x: [1.0 if x == y else 0.0 for y in STATES] for x in STATES}
+
+
 def observe_combatant(c: Combat, cid: str) -> list[float]:
-    """Features of one combatant, roughly in [-1, 1]."""
-    st = st_of(c)
+    """Features of one combatant, roughly in [-1, 1] (the env clips to exactly [-1, 1])."""
     s = tb(c).stats[cid]
-    f = st.fighters[cid]
-    out = [1.0 if f.state == x else 0.0 for x in STATES]
-    out += [max(-1.0, min(1.0, f.ap / 20)), f.tp / s.max_tp if s.max_tp else 0.0, min(1.0, f.emotion / 50),
-            f.max_hp / s.max_hp, min(1.0, f.poison / 3), float(f.paralysis), float(f.bind), float(f.trance),
-            float(f.baptism), float(f.mark_ambush or f.mark_escape), float(f.pending is not None),
-            float(f.countering), min(1.0, sum(e.value for e in f.effects if e.kind == "hit") / 4),
-            ZONE_INDEX[f.zone] / 3 if f.zone is not None else -1.0, float(s.is_summon)]
+    f = st_of(c).fighters[cid]
+    out = ONE_HOT[f.state][:]
+    hit = sum(e.value for e in f.effects if e.kind == "hit") / 4 if f.effects else 0.0
+    out += (f.ap / 20, f.tp / s.max_tp if s.max_tp else 0.0, f.emotion / 50, f.max_hp / s.max_hp, f.poison / 3,
+            f.paralysis, f.bind, f.trance, f.baptism, bool(f.mark_ambush or f.mark_escape), f.pending is not None,
+            f.countering, hit, ZONE_INDEX[f.zone] / 3 if f.zone is not None else -1.0, s.is_summon)
     return out
 
 

@@ -196,17 +196,17 @@ class MoonlitSystem(RuleSystem):
         st = st_of(combat)
         t = tb(combat)
         out = []
+        fighters, stats = st.fighters, t.stats
         for cid in t.ids:
-            f = st.fighters[cid]
-            s = t.stats[cid]
-            conds = []
-            if f.poison:
-                conds.append(f"poison{f.poison}")
-            for name in ("paralysis", "bind", "trance", "baptism"):
-                if getattr(f, name):
-                    conds.append(name)
+            f = fighters[cid]
+            s = stats[cid]
+            conds: tuple[str, ...] = ()
+            if f.poison or f.paralysis or f.bind or f.trance or f.baptism:
+                conds = tuple(name for name, on in ((f"poison{f.poison}", f.poison), ("paralysis", f.paralysis),
+                                                    ("bind", f.bind), ("trance", f.trance), ("baptism", f.baptism))
+                              if on)
             out.append(CombatantView(cid, s.name, s.side, s.kind, f.zone, f.hp, f.max_hp, f.state in ABLE, f.state,
-                                     tuple(conds)))
+                                     conds))
         return out
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
