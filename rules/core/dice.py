@@ -65,7 +65,7 @@ class Dice:
         self._start: dict[str, Any] | None = None
 
     def _refill(self) -> None:
-        self._start = self.rng.bit_generator.state
+        self._start = dict(self.rng.bit_generator.state)
         self._buf = self.rng.random(self.BLOCK).tolist()
         self._pos = 0
 
