@@ -45,7 +45,11 @@ def advance(combat: Combat) -> None:
                 if run_attack(combat, setup, st, fr):
                     return
             else:
-                run_action(combat, setup, st, fr)
+                depth = len(st.stack)
+                while True:  # run consecutive steps of the same action frame in one go
+                    run_action(combat, setup, st, fr)
+                    if st.dirty or len(st.stack) != depth or st.stack[-1] is not fr:
+                        break
             continue
         if not st.started:
             start_combat(combat, setup, st)

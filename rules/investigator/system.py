@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 PHASE_CODE = {"cast": 0, "shoot": 1, "general": 2, "single": 2}
 DECISION_CODE = {"phase_offer": 0, "turn_action": 1, "reaction": 2, "defense": 3}
+WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass", "dodge": "dodges",
+         "fight_back": "fights back", "no_defense": "does not defend", "dive_for_cover": "dives for cover",
+         "stand_up": "stands up", "reload": "reloads", "flee": "flees", "continue_cast": "keeps casting"}
 
 
 class InvestigatorSystem(RuleSystem):
@@ -157,11 +160,8 @@ class InvestigatorSystem(RuleSystem):
         if m is None:
             return action.describe()
         v = m.verb
-        words = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass", "dodge": "dodges",
-                 "fight_back": "fights back", "no_defense": "does not defend", "dive_for_cover": "dives for cover",
-                 "stand_up": "stands up", "reload": "reloads", "flee": "flees", "continue_cast": "keeps casting"}
-        if v in words:
-            return words[v]
+        if v in WORDS:
+            return WORDS[v]
         if v in ("step", "move"):
             return f"{v}s to {list(m.cell)}"
         text = {"prepare": f"prepares {m.head}", "switch_weapon": f"wields {m.head}",
