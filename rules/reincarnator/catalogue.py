@@ -135,12 +135,15 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
             out.append(Action("grapple_strike", target=t, option=w))
         out.append(Action("escape_grapple", target=t, option="break"))
         out.append(Action("escape_grapple", target=t, option="escape"))
-    reach = max([by_name[k].reach for k in melee if k in by_name] + [st.natural[c][w].reach for c in ids
-                                                                       for w in st.natural[c]] + [1])
+    reach_of: dict[str, int] = {}
+    for w in melee:  # the longest reach any weapon answering to this name can have
+        reaches = [it.reach for k, it in st.items.items() if w in (k, it.id)]
+        reaches += [st.natural[c][w].reach for c in ids if w in st.natural[c]]
+        reach_of[w] = max(reaches + [1])
     for verb in ("charge", "acro_charge"):
         for t in ids:
-            for o in offsets(reach):
-                for w in melee:
+            for w in melee:
+                for o in offsets(reach_of[w]):
                     out.append(Action(verb, target=t, dest=o, option=w))
     if st.vehicles:
         for t in ids:
