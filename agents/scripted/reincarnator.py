@@ -62,8 +62,16 @@ class ReincarnatorScripted:
         value = dice * P_SUCCESS - bd_es * 0.8 if dice > 0 else 0.1
         if a.verb == "vehicle_crush" or (a.verb == "throw" and throw_crushes(combat, cid, st.items[o[0]])):
             value *= 0.7
+        if a.verb == "throw" and st.items[o[0]].kind not in ("thrown", "object"):
+            value *= 0.2  # never throw the own weapon away unless nothing else works
+        if a.verb in ("charge", "acro_charge"):
+            value *= 0.85  # the base defence is lost afterwards
         if p.into == "random":
             value *= 0.5
+        if a.target in state.vehicles:
+            v = state.vehicles[a.target]
+            left = st.vehicles[a.target].structure - v.lethal - v.bashing
+            value *= 1.0 if left <= value + 1 else 0.25  # a hull soaks damage; wreck it only when nearly done
         if a.target in state.fighters:
             f = state.fighters[a.target]
             left = st.max_health[a.target] - f.lethal - f.bashing
@@ -84,7 +92,7 @@ class ReincarnatorScripted:
         for f in state.fighters.values():
             if f.cell is None or f.status != "active" or cheb(f.cell, c) > 2:
                 continue
-            score += 1.3 if f.side != me.side else -2.0
+            score += 2.0 if f.side != me.side else -3.0
         return score
 
     @staticmethod
@@ -187,11 +195,9 @@ class ReincarnatorScripted:
                     return aim
         # 8. the best attack if it is worth it (not a charge when a plain attack is as good)
         if attacks:
-            plain = [(s, a) for s, a in attacks if a.verb not in ("charge", "acro_charge")]
-            pool = plain if plain and max(s for s, _ in plain) >= 0.9 else attacks
-            s, a = max(pool, key=lambda x: (x[0], -ATTACKS.index(x[1].verb)))
+            s, a = max(attacks, key=lambda x: (x[0], -ATTACKS.index(x[1].verb)))
             if s >= 0.6:
-                top = [x for x in pool if x[0] >= s - 1e-9]
+                top = [x for x in attacks if x[0] >= s - 1e-9]
                 return top[int(self.rng.integers(len(top)))][1]
         # 9. drive a vehicle toward the enemy
         if me.in_vehicle is not None:
@@ -204,7 +210,7 @@ class ReincarnatorScripted:
                       if it.holder == cid and it.loc == "held") or bool(st.spells[cid])
         if moving and enemies and not me.moved and not shooter:
             return self.toward(moving, enemies, keep=1)
-        if moving and enemies and shooter and not me.moved and best_attack < 0.6:
+        if moving and enemies and shooter and not me.moved and best_attack < 0.6 and me.slots.get("standard", 0):
             return self.toward(moving, enemies, keep=6)
         # 11. defensive use of leftovers: cover, prone for shooters, parry for fighters
         under_fire = any(self.shoots(combat, f.id) for f in enemies)
