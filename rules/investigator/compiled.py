@@ -5,6 +5,7 @@ Nothing here changes during a combat, so it lives outside the state (and outside
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,12 +220,25 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
     return tuple(out)
 
 
+_BY_CONTENT: OrderedDict[str, Setup] = OrderedDict()  # setups of recently seen encounter contents
+
+
 def compile_setup(enc: InvestigatorEncounter) -> Setup:
-    """Build (or fetch from the encounter's cache) the static setup."""
+    """Build (or fetch) the static setup: cached on the encounter object and, by content, across objects.
+
+    Loading the same encounter again (``Combat("investigator/skirmish")`` per game) reuses the compiled
+    profiles, catalogue, battlefield and line/reach caches, which depend on the encounter's content only.
+    """
     cache = enc.__pydantic_private__["_cache"]  # type: ignore[index]  # plain dict access, no __getattr__
     hit = cache.get("inv_setup")
     if hit is not None:
         return hit  # type: ignore[no-any-return]
+    key = enc.model_dump_json()
+    shared = _BY_CONTENT.get(key)
+    if shared is not None:
+        _BY_CONTENT.move_to_end(key)
+        cache["inv_setup"] = shared
+        return shared
     weapons: dict[str, WeaponT] = {"unarmed": UNARMED}
     names = set(enc.weapons)
     for c in enc.combatants:
@@ -272,5 +286,8 @@ def compile_setup(enc: InvestigatorEncounter) -> Setup:
                   enc.map.width, enc.map.height, terrain, frozenset(tuple(e) for e in enc.map.exits))  # type: ignore
     setup.cells = [(x, y) for y in range(setup.height) for x in range(setup.width)]
     cache["inv_setup"] = setup
+    _BY_CONTENT[key] = setup
+    if len(_BY_CONTENT) > 64:
+        _BY_CONTENT.popitem(last=False)
     return setup
 

@@ -35,6 +35,9 @@ class InvestigatorSystem(RuleSystem):
         """12 x 12 (or the map's size) 5-yard squares, 8-neighbour; walls and obstacles impassable (section 5)."""
         enc = encounter
         assert isinstance(enc, InvestigatorEncounter)
+        setup = compile_setup(enc)
+        if setup.bf is not None:  # the same content was built before: the graph is static, share it
+            return setup.bf  # type: ignore[no-any-return]
         cells: dict[tuple[int, int], dict[str, object]] = {}
         t = enc.map.terrain
         for c in t.difficult:
@@ -47,7 +50,6 @@ class InvestigatorSystem(RuleSystem):
             cells.setdefault(tuple(c), {})["exit"] = True  # type: ignore[index]
         bf = square_grid(enc.map.width, enc.map.height, cells,
                          corner_blocks=lambda a: a.get("terrain") == "wall")
-        setup = compile_setup(enc)
         setup.bf = bf
         setup.adjacency(bf)
         return bf
