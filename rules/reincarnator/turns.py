@@ -200,6 +200,9 @@ def advance(combat: Combat) -> None:
             turn_start(combat)
         elif ph == "turn":
             actor = state.actor or ""
+            if state.fighters[actor].status != "active":
+                state.phase = "turn_end"  # incapacitated or gone during its own turn (e.g. its own blast)
+                continue
             state.decision = Decision(actor, "turn", f"{actor}'s turn")
             return
         elif ph == "turn_end":

@@ -64,3 +64,13 @@ def test_REI_T65_line_of_sight_occupancy_corners() -> None:
                          cells=[{"at": [6, 5], "terrain": "wall"}, {"at": [5, 6], "terrain": "wall"}],
                          start=at_turn(["A", "D"])))
     assert not has(c, "move", dest=(6, 6)) and has(c, "move", dest=(4, 4))
+
+
+def test_own_blast_ends_the_throwers_turn() -> None:
+    """REI-8.1: the thrower is affected too; incapacitated on its own turn, its turn ends (REI-2.18)."""
+    grenade = {"id": "grenade", "kind": "thrown", "size": 0, "explosive": {"blast": 10, "radius_m": 2}}
+    enc = encounter(H("A", "P", (5, 5), items=[grenade], start={"lethal": 7}), H("D", "N", (6, 5)),
+                    H("B", "P", (0, 0)), start=at_turn(["A", "D", "B"]))
+    c = combat(enc, 8, *[1] * 6, 8, 8, *[1] * 7, *[1] * 9)
+    act(c, "throw", dest=(6, 5), option=("grenade", "dex"))
+    assert F(c, "A").status in ("dying", "dead") and c.decision.actor == "D"
