@@ -369,9 +369,22 @@ class ReiBattlefield(Battlefield):
         return c in self.solid or c in doors or self.terrain[c] in ("climbable", "gap")
 
 
+_SHARED: dict[str, ReiBattlefield] = {}
+
+
 def build_battlefield(enc: ReincarnatorEncounter) -> ReiBattlefield:
-    """The battlefield of an encounter (section 5)."""
-    return ReiBattlefield(enc)
+    """The battlefield of an encounter (section 5), shared between loads of the same encounter content.
+
+    Sharing keeps the search, sight and mask caches warm across combats of one encounter.
+    """
+    key = enc.model_dump_json()
+    hit = _SHARED.get(key)
+    if hit is None:
+        if len(_SHARED) > 64:
+            _SHARED.clear()
+        hit = _SHARED[key] = ReiBattlefield(enc)
+    enc._cache["rei"] = hit.static
+    return hit
 
 
 def sign(v: int) -> int:
