@@ -75,6 +75,25 @@ def test_hidden_targetable_option_and_blast_dodge() -> None:
                     start=at_turn(["A", "D", "S"]))
     c = combat(enc)
     assert not any(a.target == "S" for a in c.legal_actions() if a.verb == "melee_attack")
+    grenade = {"id": "grenade", "kind": "thrown", "size": 0, "explosive": {"blast": 5, "radius_m": 1}}
+    for opts, pool in (({}, 4), ({"blast_dodge": False}, 5)):
+        enc = encounter(H("A", "P", (1, 5), items=[grenade]), H("D", "N", (8, 5)), options=opts,
+                        start=at_turn(["A", "D"]))
+        c = combat(enc, 8, *[1] * 6, *[1] * pool)
+        act(c, "throw", dest=(8, 5), option=("grenade", "dex"))
+        assert len(rolls(c)[-1].data["dice"][0]) == pool and c.dice.remaining == 0
+
+
+def test_vehicle_accel_multiplier_option() -> None:
+    """REI-2.15 option vehicle_accel_multiplier: how far an accelerated drive reaches."""
+    v = H("V", "P", None, in_vehicle="buggy")
+    for mult, far in ((2, 32), (3, 48)):
+        enc = encounter(v, H("D", "N", (49, 11)), width=50, options={"vehicle_accel_multiplier": mult},
+                        vehicles=[{"use": "buggy", "id": "buggy", "position": [0, 5], "driver": "V"}],
+                        start=at_turn(["V", "D"], actor="V"))
+        c = combat(enc)
+        dests = {a.dest for a in c.legal_actions() if a.verb == "drive_fast"}
+        assert (far, 5) in dests and (far + 1, 5) not in dests
 
 
 def test_alternating_diagonals_option() -> None:
