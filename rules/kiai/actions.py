@@ -42,7 +42,7 @@ def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: 
     f.hex = dest
     f.moved = True
     combat.emit("moved", f"{f.id} moves to {list(dest)} (cost {cost})", actor=f.id, rule=rule,
-                path=[list(h) for h in p], cost=cost)
+                path=p, cost=cost)
 
 
 def _strike(f: Fighter, target: str, **kw: object) -> Frame:
@@ -59,7 +59,7 @@ def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str,
         _react(combat, ctx, st, f, a)
         return
     combat.emit("action_declared", f"{actor} declares {a.describe()}", actor=actor, rule="KIA-24.1", verb=verb,
-                target=a.target, dest=list(a.dest) if a.dest else None, option=a.to_json()["option"])
+                target=a.target, dest=a.dest, option=a.option)
     if kind == "P1":
         st.reattack_index += 1
         if verb == "reattack":  # KIA-12.1

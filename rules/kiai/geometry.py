@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from trpg_arena.rules.kiai.context import Ctx
 
 CACHE_LIMIT = 16384
-Movement = tuple[dict[Hex, Action], dict[Hex, Action], dict[Hex, Hex]]
+Movement = tuple[dict[Hex, Action], dict[Hex, Action], list[int]]  # move, run, predecessor index
 
 
 class MapGeo:
@@ -29,15 +29,18 @@ class MapGeo:
         self.width, self.height = width, height
         self.hexes: list[Hex] = [(c, r) for r in range(height) for c in range(width)]
         self.idx = {h: i for i, h in enumerate(self.hexes)}
-        self.adj = [tuple((self.idx[m], int(g.nodes[m].get("cost", 1))) for m in g.adj[h]) for h in self.hexes]
+        self.nbrs = [tuple(self.idx[m] for m in g.adj[h]) for h in self.hexes]
+        self.cost = [int(g.nodes[h].get("cost", 1)) for h in self.hexes]
         self.blocked = frozenset(h for h in self.hexes if g.nodes[h].get("blocks_los"))
         self.axial = {h: to_axial(h) for h in self.hexes}
         self.move_actions = {h: Action("move", dest=h) for h in self.hexes}
         self.run_actions = {h: Action("run", dest=h) for h in self.hexes}
+        self.move_list = [self.move_actions[h] for h in self.hexes]
+        self.run_list = [self.run_actions[h] for h in self.hexes]
         self.los: dict[tuple[Hex, Hex], bool] = {}
         self.moves: dict[tuple[Hex, int, frozenset[Hex]], Movement] = {}
         self.discs: dict[tuple[Hex, int], frozenset[Hex]] = {}
-        self.centres: dict[tuple[Hex, int], list[Hex]] = {}
+        self.centres: dict[tuple[Hex, int, str], list[Action]] = {}
         self.attacks: dict[tuple[object, ...], list[Action]] = {}
 
     def dist(self, a: Hex, b: Hex) -> int:
@@ -60,58 +63,61 @@ class MapGeo:
         return hit
 
     def disc(self, center: Hex, radius: int) -> frozenset[Hex]:
-        """Every map hex within `radius` of `center`."""
+        """Every map hex within `radius` of `center` (walked in axial coordinates, cached)."""
         key = (center, radius)
         hit = self.discs.get(key)
         if hit is None:
-            hit = self.discs[key] = frozenset(h for h in self.hexes if self.dist(center, h) <= radius)
+            q0, r0 = self.axial[center]
+            out = []
+            for dq in range(-radius, radius + 1):
+                for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
+                    r = r0 + dr
+                    h = (q0 + dq + (r - (r & 1)) // 2, r)
+                    if h in self.idx:
+                        out.append(h)
+            hit = self.discs[key] = frozenset(out)
         return hit
 
     def movement(self, start: Hex, agility: int, blocked: frozenset[Hex]) -> Movement:
         """KIA-8.1 / KIA-8.2 / KIA-8.3: move and run actions by destination, and cheapest-path predecessors.
 
         Move: path cost <= agility // 2; run: <= agility; paths avoid `blocked` (enemies that are not out).
-
         Dial's algorithm (entering costs are 1 or 2), cached per (start, agility, blocked set).
         """
         key = (start, agility, blocked)
         hit = self.moves.get(key)
         if hit is not None:
             return hit
-        idx, adj, hexes = self.idx, self.adj, self.hexes
+        idx, nbrs, cost = self.idx, self.nbrs, self.cost
         far = agility + 1
-        dist = [far] * len(hexes)
-        prev = [-1] * len(hexes)
+        dist = [far] * len(cost)
+        prev = [-1] * len(cost)
         for h in blocked:
             dist[idx[h]] = -1
         s0 = idx[start]
         dist[s0] = 0
-        half = agility // 2  # KIA-0.5
-        mv: dict[Hex, Action] = {}
-        rn: dict[Hex, Action] = {}
-        pred: dict[Hex, Hex] = {}
-        buckets: list[list[int]] = [[] for _ in range(far)]
+        buckets: list[list[int]] = [[] for _ in range(far + 2)]
         buckets[0].append(s0)
+        done: list[int] = []
         for d in range(far):
             for u in buckets[d]:
                 if dist[u] != d:
                     continue
-                if u != s0:
-                    h = hexes[u]
-                    pred[h] = hexes[prev[u]]
-                    rn[h] = self.run_actions[h]
-                    if d <= half:
-                        mv[h] = self.move_actions[h]
-                for v, c in adj[u]:
-                    nd = d + c
+                done.append(u)
+                for v in nbrs[u]:
+                    nd = d + cost[v]
                     if nd < dist[v]:
                         dist[v] = nd
                         prev[v] = u
-                        if nd < far:
-                            buckets[nd].append(v)
+                        buckets[nd].append(v)
+        half = agility // 2  # KIA-0.5
+        hexes, ra, ma = self.hexes, self.run_list, self.move_list
+        reached = done[1:]
+        rn = {hexes[u]: ra[u] for u in reached}
+        mv = {hexes[u]: ma[u] for u in reached if dist[u] <= half}
         if len(self.moves) > CACHE_LIMIT:
             self.moves.clear()
-        self.moves[key] = hit = (mv, rn, pred)
+        self.moves[key] = hit = (mv, rn, prev)
         return hit
 
 
@@ -165,10 +171,13 @@ def movement_actions(ctx: Ctx, start: Hex, agility: int,
 
 def path_of(ctx: Ctx, start: Hex, goal: Hex, blocked: frozenset[Hex], budget: int) -> list[Hex]:
     """A cheapest path from `start` to `goal` (from the cached search)."""
-    _, _, pred = geo_of(ctx).movement(start, budget, blocked)
+    geo = geo_of(ctx)
+    _, _, prev = geo.movement(start, budget, blocked)
+    i, s0 = geo.idx[goal], geo.idx[start]
     path = [goal]
-    while path[-1] != start:
-        path.append(pred[path[-1]])
+    while i != s0:
+        i = prev[i]
+        path.append(geo.hexes[i])
     return path[::-1]
 
 

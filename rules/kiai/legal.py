@@ -99,12 +99,14 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     if may_attack and not f.moved and main.spec.category in SPEAR_CLASS:  # KIA-17.1
         mind = ctx.opts.charge_min_distance
         geo = geo_of(ctx)
-        spots = [h for h in runs if geo.dist(here, h) >= mind]
+        close = geo.disc(here, mind - 1)
+        rank = geo.idx
         for g in foes:
             assert g.hex is not None
-            ring = geo.disc(g.hex, reach)
+            spots = [h for h in geo.disc(g.hex, reach) if h in runs and h not in close]
+            spots.sort(key=rank.__getitem__)
             for h in spots:
-                if h in ring and in_reach(ctx, h, g.hex, reach):
+                if in_reach(ctx, h, g.hex, reach):
                     acts.append(Action("charge", g.id, h))
     if near:
         techs = [a.id for a in melee_damage_techniques(ctx, f.id) if f.kiai >= a.level]
@@ -160,12 +162,12 @@ def ability_actions(ctx: Ctx, st: KiaiState, f: Fighter, ab: Ability, foes: list
                 if geo.dist(here, g.hex) <= rng and geo.clear(here, g.hex)]  # type: ignore[arg-type]
     if rng == 0:
         return [Action("use_ability", None, here, ab.id)]
-    key = (here, rng)
+    key = (here, rng, ab.id)
     centres = geo.centres.get(key)
     if centres is None:  # KIA-21.3: unblocked hexes within range, in sight
-        centres = geo.centres[key] = [h for h in geo.hexes if h not in geo.blocked and geo.dist(here, h) <= rng
-                                      and geo.clear(here, h)]
-    return [Action("use_ability", None, h, ab.id) for h in centres]
+        centres = geo.centres[key] = [Action("use_ability", None, h, ab.id) for h in geo.hexes
+                                      if h not in geo.blocked and geo.dist(here, h) <= rng and geo.clear(here, h)]
+    return centres
 
 
 def chain_value(ctx: Ctx, f: Fighter) -> int:

@@ -22,7 +22,7 @@ def test_KIA_T14_normal_movement_and_difficult_terrain(agility) -> None:
     assert (5, 2) in _dests(c, "move") and (6, 2) not in _dests(c, "move") and (6, 2) in _dests(c, "run")
     c.act(Action("move", dest=(5, 2)))
     moved = [e for e in c.log if e.kind == "moved"][-1].data
-    assert moved["cost"] == 6 and moved["path"] == [[0, 2], [1, 2], [2, 2], [3, 2], [4, 2], [5, 2]]
+    assert moved["cost"] == 6 and [list(h) for h in moved["path"]] == [[0, 2], [1, 2], [2, 2], [3, 2], [4, 2], [5, 2]]
     assert c.decision.actor == "A" and c.decision.kind == "D1"
     assert not {"move", "run", "charge"} & {a.verb for a in c.legal_actions()}
 
