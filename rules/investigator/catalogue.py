@@ -29,6 +29,7 @@ from trpg_arena.rules.investigator.compiled import DIRS, MANEUVERS, Setup
 SIMPLE = ("end_turn", "wait", "decline", "dodge", "fight_back", "no_defense", "dive_for_cover", "stand_up", "reload",
           "flee", "continue_cast")
 STEP_FORMS: tuple[tuple[str, str], ...] = (("", ""),) + tuple((w, d) for w in ("before", "after") for d in DIRS)
+FORM_INDEX: dict[tuple[str, str], int] = {f: i for i, f in enumerate(STEP_FORMS)}
 
 
 def opt_key(head: str = "", when: str = "", d: str = "", shots: int = 1) -> str | None:
@@ -61,7 +62,23 @@ class Catalogue:
         self.actions: list[Action] = []
         self.meta: dict[Action, Meta] = {}
         self.by: dict[tuple[Any, ...], Action] = {}
+        self.forms: dict[tuple[Any, ...], list[Action]] = {}  # (verb, target, head[, shots]) -> by STEP_FORMS index
         self._build(setup)
+        self.moves: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "move"}
+        for key, a in self.by.items():
+            if key[0] in ("melee", "shoot", "cast"):
+                verb, rest = key[0], key[1:]
+                if verb == "melee":
+                    t, head, when, d = rest
+                    fk: tuple[Any, ...] = ("melee", t, head)
+                elif verb == "shoot":
+                    t, head, when, d, n = rest
+                    fk = ("shoot", t, head, n)
+                else:
+                    head, t, when, d = rest
+                    fk = ("cast", t, head)
+                lst = self.forms.setdefault(fk, [a] * len(STEP_FORMS))
+                lst[FORM_INDEX[(when, d)]] = a
 
     def _add(self, key: tuple[Any, ...], action: Action, meta: Meta) -> None:
         if key in self.by:

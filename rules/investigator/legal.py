@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
+from trpg_arena.rules.investigator.catalogue import FORM_INDEX, Catalogue, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT, compile_setup
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.space import cheb, line_blocked, move_dests, occupancy, step_dests
@@ -109,25 +109,29 @@ class Legal:
         self.cat: Catalogue = catalogue_of(self.s)
         self.bf = combat.battlefield
         self.occ = occupancy(self.st)
-        self._forms: list[tuple[str, str, Cell]] | None = None
+        self._forms: list[tuple[int, Cell]] | None = None
 
     def steps_allowed(self, f: Fighter) -> bool:
         """Embedded or standalone one-step moves are possible now (INV-4.4)."""
         return not f.prone and f.steps_this_turn < self.s.opt.max_steps_per_turn
 
-    def step_options(self, f: Fighter) -> list[tuple[str, str, Cell]]:
-        """(when, dir, dest) of every legal embedded step, plus the plain form ("", "", pos); cached per call."""
+    def step_options(self, f: Fighter) -> list[tuple[int, Cell]]:
+        """(STEP_FORMS index, square the action happens from) of the plain form and every legal embedded step.
+
+        The plain form comes first, then every ``before`` step, then every ``after`` step; cached per call.
+        """
         if self._forms is not None:
             return self._forms
         assert f.pos is not None
-        out: list[tuple[str, str, Cell]] = [("", "", f.pos)]
+        pos = f.pos
+        out: list[tuple[int, Cell]] = [(0, pos)]
         self._forms = out
         if self.steps_allowed(f):
-            px, py = f.pos
-            dests = step_dests(self.bf, f.pos, self.occ)
-            for when in ("before", "after"):
-                for c in dests:
-                    out.append((when, DIR_OF[(c[0] - px, c[1] - py)], c if when == "before" else f.pos))
+            px, py = pos
+            dests = step_dests(self.bf, pos, self.occ)
+            idx = [FORM_INDEX[("before", DIR_OF[(c[0] - px, c[1] - py)])] for c in dests]
+            out += zip(idx, dests)
+            out += [(i + 8, pos) for i in idx]
         return out
 
     # cast ----------------------------------------------------------------------------------------
@@ -143,7 +147,7 @@ class Legal:
             return []
         out: list[Action] = []
         forms = None
-        by = self.cat.by
+        forms_of = self.cat.forms
         for sid in prof.spells:
             sp = s.spells[sid]
             if f.mp < sp.mp_cost or any(f.materials.get(m, 0) < n for m, n in sp.materials):
@@ -162,11 +166,12 @@ class Legal:
                     continue
                 if sp.target_rule == "self" and t.id != f.id:
                     continue
-                for when, d, src in forms if sp.rounds == 1 else forms[:1]:
+                acts = forms_of[("cast", t.id, sid)]
+                for i, src in forms if sp.rounds == 1 else forms[:1]:
                     tpos = src if t.id == f.id else t.pos
                     if cheb(src, tpos) > sp.range or (src != tpos and line_blocked(s, src, tpos)):
                         continue
-                    out.append(by[("cast", sid, t.id, when, d)])
+                    out.append(acts[i])
         return out
 
     # shoot ---------------------------------------------------------------------------------------
@@ -181,7 +186,7 @@ class Legal:
             return []
         forms = self.step_options(f)
         side = s.side_of[f.id]
-        by = self.cat.by
+        forms_of = self.cat.forms
         multi = min(w.shots, it.loaded) if s.opt.multiple_shots else 1
         out: list[Action] = []
         reach = s.max_range(w)
@@ -192,7 +197,9 @@ class Legal:
                 continue
             tx, ty = tp
             ok: dict[Cell, bool] = {}
-            for when, d, src in forms:
+            plain = [forms_of[("shoot", t.id, "", n)] for n in range(1, multi + 1)]
+            disarm = forms_of.get(("shoot", t.id, "disarm", 1)) if t.wielded != "unarmed" else None
+            for i, src in forms:
                 good = ok.get(src)
                 if good is None:
                     dx, dy = src[0] - tx, src[1] - ty
@@ -200,10 +207,10 @@ class Legal:
                     good = ok[src] = dist <= reach and not walls(src, tp)
                 if not good:
                     continue
-                for n in range(1, multi + 1):
-                    out.append(by[("shoot", t.id, "", when, d, n)])
-                if t.wielded != "unarmed" and cheb(src, tp) == 1:
-                    out.append(by[("shoot", t.id, "disarm", when, d, 1)])
+                for acts in plain:
+                    out.append(acts[i])
+                if disarm is not None and cheb(src, tp) == 1:
+                    out.append(disarm[i])
         return out
 
     # melee ---------------------------------------------------------------------------------------
@@ -219,7 +226,7 @@ class Legal:
             return []
         assert f.pos is not None
         forms = None
-        by = self.cat.by
+        forms_of = self.cat.forms
         out: list[Action] = []
         for t in foes:
             if forms is None:
@@ -227,15 +234,17 @@ class Legal:
                 if all(cheb(f.pos, x.pos) > 2 for x in foes):  # type: ignore[arg-type]
                     return []
                 forms = self.step_options(f)
-            mans = None
-            for when, d, src in forms:
-                if cheb(src, t.pos) != 1:
+            mans: list[list[Action]] | None = None
+            tx, ty = t.pos  # type: ignore[misc]
+            plain = forms_of[("melee", t.id, "")]
+            for i, src in forms:
+                if not (-1 <= src[0] - tx <= 1 and -1 <= src[1] - ty <= 1) or src == t.pos:
                     continue
-                out.append(by[("melee", t.id, "", when, d)])
+                out.append(plain[i])
                 if mans is None:
-                    mans = melee_maneuvers(s, f, t)
-                for m in mans:
-                    out.append(by[("melee", t.id, m, when, d)])
+                    mans = [forms_of[("melee", t.id, m)] for m in melee_maneuvers(s, f, t)]
+                for acts in mans:
+                    out.append(acts[i])
         return out
 
     def turn(self, f: Fighter) -> list[Action]:
@@ -269,8 +278,7 @@ class Legal:
                 if f.steps_this_turn < s.opt.max_steps_per_turn:
                     for c in step_dests(self.bf, f.pos, self.occ):
                         out.append(by[("step", c)])
-                for c in move_dests(s, self.bf, st, f, self.occ):
-                    out.append(by[("move", c)])
+                out += move_dests(s, self.bf, st, f, self.occ, self.cat.moves)
         if not std_available(s, f):
             return out
         out += self.casts(f)

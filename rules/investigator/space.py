@@ -7,7 +7,7 @@ search an unchanged situation twice; destination lists are cached by the occupan
 from __future__ import annotations
 
 import heapq
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.investigator.compiled import Setup
 from trpg_arena.rules.investigator.state import Fighter, InvState
@@ -42,26 +42,43 @@ def step_dests(bf: Battlefield, pos: Cell, occ: dict[Cell, Fighter]) -> list[Cel
     return [c for c in bf.graph.adj[pos] if c not in occ]
 
 
-def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dict[Cell, Fighter]) -> list[Cell]:
-    """Legal long-move destinations (INV-4.5): distance >= 2, free, reachable within MOV avoiding blocked squares."""
+def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dict[Cell, Fighter],
+               actions: dict[Cell, Any]) -> list[Any]:
+    """Legal long moves (INV-4.5), as ``move`` actions taken from `actions`, in row-major order.
+
+    Destinations are at distance >= 2, free, and reachable within MOV avoiding blocked squares. Only blocked
+    squares inside the open-map reach can change the result, so the candidates are cached by (square, MOV,
+    those blocked squares); occupancy is filtered per call.
+    """
     assert f.pos is not None
-    blocked = hostile_blocks(setup, st, f)
-    mov = setup.prof(f.id).mov
-    occ_key = frozenset(occ)
-    key = (f.pos, mov, blocked, occ_key)
-    cache = setup.lines_cache_moves
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    reach = reachable(setup, bf, f.pos, mov, blocked)
     pos = f.pos
+    mov = setup.prof(f.id).mov
+    cache = setup.lines_cache_moves
+    base = cache.get((pos, mov))
+    if base is None:
+        base = cache[(pos, mov)] = _candidates(setup, bf, pos, mov, frozenset(), actions)
+    reach0 = setup.reach_cache[(pos, mov, frozenset())]
+    side = setup.side_of[f.id]
+    rel = frozenset(o.pos for o in st.fighters
+                    if o.pos in reach0 and o.able and setup.side_of[o.id] != side)  # type: ignore[operator]
+    if rel:
+        key = (pos, mov, rel)
+        cand = cache.get(key)
+        if cand is None:
+            if len(cache) > 20000:
+                cache.clear()
+            cand = cache[key] = _candidates(setup, bf, pos, mov, rel, actions)
+    else:
+        cand = base
+    return [a for c, a in cand if c not in occ]
+
+
+def _candidates(setup: Setup, bf: Battlefield, pos: Cell, mov: int, blocked: frozenset[Cell],
+                actions: dict[Cell, Any]) -> list[tuple[Cell, Any]]:
+    reach = reachable(setup, bf, pos, mov, blocked)
     px, py = pos
-    out = [c for c in setup.cells if c in reach and c not in occ_key
-           and (c[0] - px > 1 or px - c[0] > 1 or c[1] - py > 1 or py - c[1] > 1)]
-    if len(cache) > 20000:
-        cache.clear()
-    cache[key] = out
-    return out
+    return [(c, actions[c]) for c in setup.cells if c in reach
+            and (c[0] - px > 1 or px - c[0] > 1 or c[1] - py > 1 or py - c[1] > 1)]
 
 
 def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell]) -> frozenset[Cell]:
