@@ -630,12 +630,13 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
             tc = tf.cell
             assert tc is not None
             for w in weapons:
-                for o in offsets(reaches[w]):
-                    c = (tc[0] + o[0], tc[1] + o[1])
-                    b = field.bit.get(c)
-                    if b is None or not ok & b or not field.los(c, tc, doors):
-                        continue
-                    out.append(Action(verb, target=t, dest=o, option=st.name(w, cid)))
+                cand = field.disc(tc, reaches[w]) & ok  # end cells within reach, row by row = offset order
+                if not cand:
+                    continue
+                name = st.name(w, cid)
+                for c in field.cells_of(cand):
+                    if field.los(c, tc, doors):
+                        out.append(Action(verb, target=t, dest=(c[0] - tc[0], c[1] - tc[1]), option=name))
 
 
 def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
