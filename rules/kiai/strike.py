@@ -98,8 +98,13 @@ def defender_damage(combat: Combat, ctx: Ctx, d: Fighter, ability: str) -> int:
 
 
 def _resolved(combat: Combat, st: KiaiState, fr: Frame, result: str, rule: str) -> None:
-    combat.emit("strike_resolved", f"{fr.attacker} -> {fr.target}: {result}", actor=fr.attacker, rule=rule,
-                target=fr.target, result=result, grade=GRADE_NAMES[fr.grade], strike_kind=fr.skind)
+    """Emit `strike_resolved` (miss | dodged | complete_dodge | blocked | lands) and remember the result."""
+    how = ""
+    if fr.reaction in ("attack_defense", "counter") and result == "blocked":
+        how = f" by {fr.reaction.replace('_', '-')}"
+    combat.emit("strike_resolved", f"{fr.attacker}'s {fr.skind} strike at {fr.target}: {result}{how} "
+                f"({GRADE_NAMES[fr.grade]})", actor=fr.attacker, rule=rule, target=fr.target, result=result,
+                grade=GRADE_NAMES[fr.grade], strike_kind=fr.skind, reaction=fr.reaction or None)
     st.last = result
 
 
@@ -121,7 +126,7 @@ def run_strike(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
         if not succeeded(grade):  # KIA-2.3 step 2: a miss rolls nothing else
             if grade == FUMBLE and fr.chain:
                 att.chain_fumbled = True  # KIA-15.3
-            _resolved(combat, st, fr, "fumble" if grade == FUMBLE else "miss", "KIA-2.3")
+            _resolved(combat, st, fr, "miss", "KIA-2.3")
             _pop(st, fr)
             return
         fr.step = "react"
@@ -133,6 +138,8 @@ def run_strike(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
                          f"{'(CRITICAL) ' if fr.grade == CRITICAL else ''}hits {tgt.id}: react")
             return
         fr.reaction = "no_reaction"  # KIA-3.5
+        combat.emit("reaction_declared", f"{tgt.id} cannot react", actor=tgt.id, rule="KIA-3.5",
+                    reaction="no_reaction", ability=None)
     if fr.step == "resolve":
         _resolve(combat, ctx, st, fr, att, tgt)
         if fr.step != "effect":
@@ -192,7 +199,7 @@ def _parry(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, d: 
                 rule="KIA-10.2" if counter else "KIA-9.3", attacker_damage=a_dmg, defender_damage=b_dmg,
                 winner="defender" if defender_wins else "attacker")
     if counter and (defender_wins or not ctx.opts.counter_requires_winning):
-        _resolved(combat, st, fr, "countered", "KIA-10.2")
+        _resolved(combat, st, fr, "blocked", "KIA-10.2")
         fr.step = "negated"
         st.stack.append(Frame("strike", "react", d.id, att.id, skind="counter", weapon=d.main, grade=dg,
                               dmg=a_dmg + b_dmg))

@@ -22,7 +22,7 @@ def run_feint(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
     """KIA-14.1: up to three feint strikes; ends at the first failed hit check or landing strike."""
     if fr.step == "after":
         res = st.last
-        stop = (res in ("miss", "fumble") or (res == "lands" and not ctx.opts.feint_multiple_hits)
+        stop = (res == "miss" or (res == "lands" and not ctx.opts.feint_multiple_hits)
                 or st.fighters[fr.attacker].out or st.fighters[fr.target].out)
         if stop or fr.index >= 3:
             st.stack.pop()
