@@ -140,7 +140,7 @@ class Setup:
     terrain: dict[Cell, str]
     exits: frozenset[Cell]
     lines: dict[tuple[Cell, Cell], tuple[Cell, ...]] = field(default_factory=dict)
-    lines_cache_moves: dict[Any, list[tuple[Cell, Any]]] = field(default_factory=dict)
+    far: dict[Cell, list[tuple[Cell, Any]]] = field(default_factory=dict)  # squares >= 2 away, row-major
     walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
     reach_cache: dict[Any, frozenset[Cell]] = field(default_factory=dict)
     adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None

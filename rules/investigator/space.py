@@ -46,39 +46,24 @@ def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dic
                actions: dict[Cell, Any]) -> list[Any]:
     """Legal long moves (INV-4.5), as ``move`` actions taken from `actions`, in row-major order.
 
-    Destinations are at distance >= 2, free, and reachable within MOV avoiding blocked squares. Only blocked
-    squares inside the open-map reach can change the result, so the candidates are cached by (square, MOV,
-    those blocked squares); occupancy is filtered per call.
+    Destinations are at distance >= 2, free, and reachable within MOV avoiding blocked squares. Reachability
+    is cached by (square, MOV, blocked squares inside the open-map reach), the only blocked squares that can
+    change it.
     """
     assert f.pos is not None
     pos = f.pos
     mov = setup.prof(f.id).mov
-    cache = setup.lines_cache_moves
-    base = cache.get((pos, mov))
-    if base is None:
-        base = cache[(pos, mov)] = _candidates(setup, bf, pos, mov, frozenset(), actions)
-    reach0 = setup.reach_cache[(pos, mov, frozenset())]
+    far = setup.far.get(pos)
+    if far is None:
+        px, py = pos
+        far = setup.far[pos] = [(c, actions[c]) for c in setup.cells
+                                if c[0] - px > 1 or px - c[0] > 1 or c[1] - py > 1 or py - c[1] > 1]
+    reach0 = reachable(setup, bf, pos, mov, frozenset())
     side = setup.side_of[f.id]
     rel = frozenset(o.pos for o in st.fighters
                     if o.pos in reach0 and o.able and setup.side_of[o.id] != side)  # type: ignore[operator]
-    if rel:
-        key = (pos, mov, rel)
-        cand = cache.get(key)
-        if cand is None:
-            if len(cache) > 20000:
-                cache.clear()
-            cand = cache[key] = _candidates(setup, bf, pos, mov, rel, actions)
-    else:
-        cand = base
-    return [a for c, a in cand if c not in occ]
-
-
-def _candidates(setup: Setup, bf: Battlefield, pos: Cell, mov: int, blocked: frozenset[Cell],
-                actions: dict[Cell, Any]) -> list[tuple[Cell, Any]]:
-    reach = reachable(setup, bf, pos, mov, blocked)
-    px, py = pos
-    return [(c, actions[c]) for c in setup.cells if c in reach
-            and (c[0] - px > 1 or px - c[0] > 1 or c[1] - py > 1 or py - c[1] > 1)]
+    reach = reachable(setup, bf, pos, mov, rel) if rel else reach0
+    return [a for c, a in far if c in reach and c not in occ]
 
 
 def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell]) -> frozenset[Cell]:
