@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from trpg_arena.rules.core.system import RuleSystemInfo, register
-from trpg_arena.rules.reincarnator.model import ReincarnatorEncounter, ReincarnatorOptions
+from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
+from trpg_arena.rules.reincarnator.model import ReincarnatorOptions
 from trpg_arena.rules.reincarnator.system import ReincarnatorSystem
 
 INFO = RuleSystemInfo(id="reincarnator", title="Reincarnator (无限恐怖-style d10 pools)", prefix="REI",

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator.data import build_static
+from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.geometry import build_battlefield
 from trpg_arena.rules.reincarnator.legal import offsets
-from trpg_arena.rules.reincarnator.model import ReincarnatorEncounter
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.reincarnator.model import CombatantSpec, ItemSpec, ReincarnatorEncounter, SpellSpec, VehicleSpec
+from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
+from trpg_arena.rules.reincarnator.model import CombatantSpec, ItemSpec, SpellSpec, VehicleSpec
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat

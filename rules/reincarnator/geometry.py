@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, bresenham, square_grid
-from trpg_arena.rules.reincarnator.model import ReincarnatorEncounter
+from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 
 Cell = tuple[int, int]
 DIRS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))

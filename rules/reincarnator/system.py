@@ -12,8 +12,8 @@ from trpg_arena.rules.reincarnator import actions, legal, turns
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
 from trpg_arena.rules.reincarnator.data import Static, static
+from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.geometry import build_battlefield
-from trpg_arena.rules.reincarnator.model import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 
 if TYPE_CHECKING:

@@ -1,0 +1,305 @@
+"""Masks of the attack verbs (group 4, REI-5.4, REI-4.13): per-target facts computed once per decision."""
+
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.reincarnator import movement
+from trpg_arena.rules.reincarnator.attack import in_reach, throw_crushes, throw_range
+from trpg_arena.rules.reincarnator.conditions import (
+    grapple_between,
+    hands_for,
+    hands_used,
+    rs,
+)
+from trpg_arena.rules.reincarnator.data import static
+from trpg_arena.rules.reincarnator.geometry import cheb
+from trpg_arena.rules.reincarnator.model import ItemSpec
+from trpg_arena.rules.reincarnator.movement import bf, doors_now, reach_mask
+from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+from trpg_arena.rules.reincarnator.masks import (
+    can_pay,
+    heavy,
+    held,
+    into_variants,
+    liftable,
+    melee_weapons,
+    movement_ok,
+    offsets,
+    opt,
+    targetable,
+)
+
+
+def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
+    """Per possible target: (id, cell, distance, line of sight, melee-targetable, into-grapple variants)."""
+    memo = movement.MEMO
+    if memo is not None and ("targets", cid) in memo:
+        return memo[("targets", cid)]  # type: ignore[return-value]
+    state = rs(combat)
+    st = static(combat)
+    f = state.fighters[cid]
+    me = f.cell
+    assert me is not None
+    doors = doors_now(state)
+    field = bf(combat)
+    out = []
+    for t in [t for t in st.roster if t != cid] + list(state.vehicles):
+        if not targetable(combat, cid, t, True):
+            continue
+        tc = state.vehicles[t].cell if t in state.vehicles else state.fighters[t].cell
+        assert tc is not None
+        out.append((t, tc, cheb(me, tc), field.los(me, tc, doors), targetable(combat, cid, t, False),
+                    into_variants(state, t)))
+    if memo is not None:
+        memo[("targets", cid)] = out
+    return out
+
+
+def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: bool) -> None:  # noqa: C901
+    """The standard-action attack verbs (REI-2.17, group 4)."""
+    state = rs(combat)
+    st = static(combat)
+    if not can_pay(combat, f, "standard"):
+        return
+    me_cell = f.cell
+    assert me_cell is not None
+    hold_items = held(state, cid)
+    tinfo = target_info(combat, cid)
+    in_veh = f.in_vehicle is not None
+    # melee_attack
+    if not in_veh:
+        for w in melee_weapons(combat, cid):
+            reach = st.weapon(cid, w).reach  # type: ignore[union-attr]
+            name = st.name(w, cid)
+            for t, _tc, dist, los, melee_ok, _v in tinfo:
+                if melee_ok and dist <= reach and los:
+                    out.append(Action("melee_attack", target=t, option=name))  # REI-4.2, 4.4
+                    out.append(Action("melee_attack", target=t, option=(name, "all_out")))  # REI-5.3
+    # ranged_attack
+    for k in hold_items:
+        w = st.items[k]
+        it = state.items[k]
+        if not w.is_ranged or it.loaded < 1 or (w.ammo and w.ammo.reload_kind == "bolt_action" and not it.chambered):
+            continue
+        name = st.name(k, cid)
+        if w.ammo is not None and w.ammo.shell is not None:
+            for c in cells_in_range(combat, me_cell, w.range_m or 1, blast_radius(w)):
+                out.append(Action("ranged_attack", dest=c, option=name))  # REI-8.1
+            continue
+        rng = w.range_m or 1
+        for t, _tc, dist, los, _m, variants in tinfo:
+            if dist <= rng and los:
+                for v in variants:
+                    out.append(Action("ranged_attack", target=t, option=opt(name, *v)))  # REI-4.5, 7.17
+    # throw
+    for k in hold_items:
+        w = st.items[k]
+        if not liftable(combat, cid, w):
+            continue
+        attrs = ("str",) if heavy(combat, cid, w) else ("dex", "str")
+        crush = throw_crushes(combat, cid, w)
+        fast_ok = not crush and not surprise and can_pay(combat, f, "standard", "swift")
+        name = st.name(k, cid)
+        for a in attrs:
+            rng = throw_range(combat, cid, a)
+            if w.blast:
+                for c in cells_in_range(combat, me_cell, rng, blast_radius(w)):
+                    out.append(Action("throw", dest=c, option=(name, a)))  # REI-8.1
+                continue
+            for t, _tc, dist, los, _m, variants in tinfo:
+                if dist > rng or not los:
+                    continue
+                for v in variants:
+                    out.append(Action("throw", target=t, option=(name, a, *v)))  # REI-4.6, 4.7
+                    if fast_ok:
+                        out.append(Action("throw", target=t, option=(name, a, "fast", *v)))  # REI-4.10
+    # cast
+    for sid, sp in st.spells[cid].items():
+        for t, _tc, dist, los, _m, variants in tinfo:
+            if dist <= sp.range_m and los:
+                for v in variants:
+                    out.append(Action("cast", target=t, option=opt(sid, *v)))  # REI-4.15
+    # vehicle_attack
+    if in_veh:
+        v = state.vehicles[f.in_vehicle or ""]
+        if v.driver == cid and not v.wrecked:
+            for k, vid in st.vweapon_owner.items():
+                if vid != v.id or state.items[k].loaded < 1:
+                    continue
+                rng = st.items[k].range_m or 1
+                for t, _tc, dist, los, _m, variants in tinfo:
+                    if t != v.id and dist <= rng and los:
+                        for va in variants:
+                            out.append(Action("vehicle_attack", target=t, option=opt(k, *va)))  # REI-4.12
+        return
+    tinfo_melee = [x for x in tinfo if x[4]]
+    # bull_rush
+    for w in melee_weapons(combat, cid):
+        reach = st.weapon(cid, w).reach  # type: ignore[union-attr]
+        name = st.name(w, cid)
+        for t, _tc, dist, los, _m, _v in tinfo_melee:
+            if t in state.fighters and dist <= reach and los:
+                out.append(Action("bull_rush", target=t, option=name))  # REI-7.2
+                out.append(Action("bull_rush", target=t, option=(name, "all_out")))
+    # grapple
+    size = st.specs[cid].size
+    big = [k for k in hold_items if st.items[k].size > size - 3]
+    softs = [k for k in hold_items if st.items[k].soft]
+    free_g = st.specs[cid].hands - hands_used(combat, cid)
+    for t, _tc, dist, los, _m, _v in tinfo_melee:
+        if t not in state.fighters or dist != 1 or not los or st.specs[t].has("immune_immobilize"):
+            continue
+        g = grapple_between(state, cid, t)
+        if g is not None and g.holder == cid:
+            continue
+        if free_g < hands_for(combat, cid, t):
+            continue
+        if not big:
+            out.append(Action("grapple", target=t))  # REI-7.3, 7.4
+            out.append(Action("grapple", target=t, option="all_out"))
+        for k in softs:
+            if all(b == k for b in big):
+                out.append(Action("grapple", target=t, option=(st.name(k, cid),)))  # REI-7.15
+                out.append(Action("grapple", target=t, option=(st.name(k, cid), "all_out")))
+
+
+def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
+    """REI-2.16: load, shoot and reload a musket or launcher with one acrobatic action."""
+    state = rs(combat)
+    st = static(combat)
+    if not can_pay(combat, f, "acrobatic") or f.in_vehicle is not None or f.surprise_turn:
+        return
+    assert f.cell is not None
+    targets = [t for t in st.roster if t != cid] + list(state.vehicles)
+    for k in held(state, cid):
+        w = st.items[k]
+        it = state.items[k]
+        if w.ammo is None or w.ammo.reload_kind not in ("musket", "launcher") or (it.loaded < 1 and it.spares < 1):
+            continue
+        if w.ammo.shell is not None:
+            for c in cells_in_range(combat, f.cell, w.range_m or 1, blast_radius(w)):
+                out.append(Action("acro_fire", dest=c, option=st.name(k, cid)))
+            continue
+        p = Pending("acro_fire", cid, weapon=k)
+        for t in targets:
+            if targetable(combat, cid, t, True) and in_reach(combat, p, t):
+                for v in into_variants(state, t):
+                    out.append(Action("acro_fire", target=t, option=opt(st.name(k, cid), *v)))
+
+
+def cells_in_range(combat: Combat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:
+    """Target cells of an explosive: enterable, within range and sight, and within `radius` of an active enemy.
+
+    Decision (mask size): a blast aimed where it cannot catch any enemy is not offered.
+    """
+    state = rs(combat)
+    field = bf(combat)
+    doors = doors_now(state)
+    me = state.actor
+    side = state.fighters[me].side if me in state.fighters else None
+    near = 0
+    for f in state.fighters.values():
+        if f.status == "active" and f.side != side and f.cell is not None:
+            near |= field.disc(f.cell, radius)
+    for v in state.vehicles.values():
+        if v.side is not None and v.side != side and not v.wrecked:
+            near |= field.disc(v.cell, radius)
+    near &= field.disc(origin, rng) & ~field.solid_mask
+    return [c for c in field.cells_of(near) if field.los(origin, c, doors)]
+
+
+def blast_radius(item: ItemSpec) -> int:
+    """Largest radius of an explosive item, cluster or launcher shell."""
+    if item.ammo is not None and item.ammo.shell is not None:
+        return item.ammo.shell.radius_m
+    if item.explosive is not None:
+        return item.explosive.radius_m
+    return max((e.radius_m for e in item.components), default=0)
+
+
+def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
+    """REI-5.4: charge/acro_charge with the end cell as an offset from the target."""
+    state = rs(combat)
+    st = static(combat)
+    if not movement_ok(combat, f):
+        return
+    speed = st.speed[cid]
+    kinds = []
+    if can_pay(combat, f, "standard", "move", exact=True):
+        kinds.append(("charge", 2 * speed))
+    if can_pay(combat, f, "standard", "acrobatic", exact=True):
+        kinds.append(("acro_charge", 3 * speed))
+    if not kinds:
+        return
+    assert f.cell is not None
+    field = bf(combat)
+    doors = doors_now(state)
+    weapons = melee_weapons(combat, cid)
+    reaches = {w: st.weapon(cid, w).reach for w in weapons}  # type: ignore[union-attr]
+    for verb, limit in kinds:
+        ok = reach_mask(combat, cid, limit)
+        for t in st.roster:
+            tf = state.fighters[t]
+            if t == cid or tf.hidden or not targetable(combat, cid, t, False):
+                continue
+            tc = tf.cell
+            assert tc is not None
+            for w in weapons:
+                cand = field.disc(tc, reaches[w]) & ok  # end cells within reach, row by row = offset order
+                if not cand:
+                    continue
+                name = st.name(w, cid)
+                for c in field.cells_of(cand):
+                    if field.los(c, tc, doors):
+                        out.append(Action(verb, target=t, dest=(c[0] - tc[0], c[1] - tc[1]), option=name))
+
+
+def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
+    """REI-2.15, 2.16, 4.13: drive, drive_fast, acro_drive and vehicle_crush."""
+    state = rs(combat)
+    st = static(combat)
+    if f.in_vehicle is None or f.aimed:
+        return
+    v = state.vehicles[f.in_vehicle]
+    if v.driver != cid or v.wrecked:
+        return
+    vs = st.vehicles[v.id]
+    field = bf(combat)
+    mult = st.enc.options.vehicle_accel_multiplier
+    fast = mult * vs.speed_m
+    if can_pay(combat, f, "move"):
+        out.extend(field.dest_actions("drive", reach_mask(combat, cid, vs.speed_m, start=v.cell, vehicle=True)))
+    if can_pay(combat, f, "move", "swift"):
+        out.extend(field.dest_actions("drive_fast", reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
+    if can_pay(combat, f, "acrobatic"):
+        out.extend(field.dest_actions("acro_drive", reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
+    speeds = []
+    if can_pay(combat, f, "standard", "move", exact=True):
+        speeds.append(("normal", vs.speed_m))
+    if can_pay(combat, f, "standard", "move", "swift", exact=True):
+        speeds.append(("fast", fast))
+    if can_pay(combat, f, "standard", "acrobatic", exact=True):
+        speeds.append(("acro", fast))
+    if not speeds:
+        return
+    masks = [(name, reach_mask(combat, cid, lim, start=v.cell, vehicle=True)) for name, lim in speeds]
+    for t in st.roster:
+        tf = state.fighters[t]
+        if not targetable(combat, cid, t, False) or vs.size < st.specs[t].size + 2:
+            continue
+        tc = tf.cell
+        assert tc is not None
+        for o in offsets(1):
+            b = field.bit.get((tc[0] + o[0], tc[1] + o[1]))
+            if b is None:
+                continue
+            for name, m in masks:
+                if m & b:
+                    out.append(Action("vehicle_crush", target=t, dest=o, option=name))  # REI-4.13

@@ -1,0 +1,190 @@
+"""Shared pieces of the action mask: held items, hands, payability, targets (section 7)."""
+
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.reincarnator import movement
+from trpg_arena.rules.reincarnator.conditions import (
+    grapples_of,
+    hands_used,
+    in_grapple,
+    rating,
+    rs,
+)
+from trpg_arena.rules.reincarnator.data import static
+from trpg_arena.rules.reincarnator.geometry import cheb
+from trpg_arena.rules.reincarnator.model import ItemSpec
+from trpg_arena.rules.reincarnator.movement import bf, doors_now
+from trpg_arena.rules.reincarnator.state import Cell, Fighter, ReiState
+from trpg_arena.rules.reincarnator.turns import pay_plan
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+SWIFT_RELOAD = ("magazine", "lever", "speedloader", "shell", "bow", "crossbow", "bolt_action")
+HEAVY_RELOAD = ("musket", "launcher", "revolver")
+SURPRISE_VERBS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "bull_rush", "grapple")
+OFFSETS_CACHE: dict[int, list[Cell]] = {}
+
+
+def offsets(reach: int) -> list[Cell]:
+    """Offsets within Chebyshev `reach` of a cell, excluding (0, 0), in a fixed order."""
+    hit = OFFSETS_CACHE.get(reach)
+    if hit is None:
+        hit = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1) if (dx, dy) != (0, 0)]
+        OFFSETS_CACHE[reach] = hit
+    return hit
+
+
+def held(state: ReiState, cid: str) -> list[str]:
+    """Item ids held by `cid`."""
+    memo = movement.MEMO
+    if memo is not None:
+        key = ("held", cid)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
+        return hit  # type: ignore[return-value]
+    return [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
+
+
+def carried(state: ReiState, cid: str, loc: str) -> list[str]:
+    """Item ids carried by `cid` at a location."""
+    memo = movement.MEMO
+    if memo is not None:
+        key = ("mine", cid)
+        mine = memo.get(key)
+        if mine is None:
+            mine = memo[key] = [(k, it.loc) for k, it in state.items.items() if it.holder == cid]
+        return [k for k, lc in mine if lc == loc]  # type: ignore[attr-defined]
+    return [k for k, it in state.items.items() if it.holder == cid and it.loc == loc]
+
+
+def free_hands(combat: Combat, cid: str) -> int:
+    """Hands not holding items or grapples (REI-7.14)."""
+    memo = movement.MEMO
+    if memo is not None:
+        key = ("hands", cid)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = _free_hands(combat, cid)
+        return hit  # type: ignore[return-value]
+    return _free_hands(combat, cid)
+
+
+def _free_hands(combat: Combat, cid: str) -> int:
+    state = rs(combat)
+    st = static(combat)
+    used = sum(st.items[k].hands for k in held(state, cid)) + hands_used(combat, cid)
+    return st.specs[cid].hands - used
+
+
+def liftable(combat: Combat, cid: str, item: ItemSpec) -> bool:
+    """REI-4.8: size within thrower size - 3, or STR >= 2 per point over."""
+    st = static(combat)
+    s0 = st.specs[cid].size - 3
+    return item.size <= s0 or rating(st, cid, "str") >= 2 * (item.size - s0)
+
+
+def heavy(combat: Combat, cid: str, item: ItemSpec) -> bool:
+    """REI-4.6: heavy items are thrown with Strength only."""
+    return item.heavy or item.size > static(combat).specs[cid].size - 3
+
+
+def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> bool:
+    """Whether the remaining slots pay this cost (REI-2.10)."""
+    memo = movement.MEMO
+    if memo is not None:
+        key = ("pay", f.id, parts, exact)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = pay_plan(combat, f.slots, parts, exact) is not None
+        return hit  # type: ignore[return-value]
+    return pay_plan(combat, f.slots, parts, exact) is not None
+
+
+def targetable(combat: Combat, cid: str, tid: str, ranged: bool) -> bool:
+    """A single-target attack may name `tid` (section 7, REI-3.10, REI-6.6)."""
+    state = rs(combat)
+    me = state.fighters[cid]
+    if tid in state.vehicles:
+        v = state.vehicles[tid]
+        return not v.wrecked and v.side is not None and v.side != me.side
+    t = state.fighters[tid]
+    if t.status != "active" or t.side == me.side or t.cell is None:
+        return False
+    if t.hidden and not static(combat).enc.options.hidden_targetable:
+        return False
+    if t.in_vehicle is not None and not ranged:
+        return False
+    return True
+
+
+def movement_ok(combat: Combat, f: Fighter) -> bool:
+    """Ordinary movement verbs allowed (section 7)."""
+    return not (f.aimed or f.prone or f.crouching or f.in_vehicle is not None or in_grapple(rs(combat), f.id))
+
+
+def pinner_of(state: ReiState, cid: str) -> str | None:
+    """The combatant `cid` pins, if it only pins (REI-7.12)."""
+    gs = grapples_of(state, cid)
+    if len(gs) == 1 and gs[0].holder == cid and gs[0].state == "pin":
+        return gs[0].held
+    return None
+
+
+
+def can_aim(combat: Combat, cid: str, hold_items: list[str]) -> bool:
+    """REI-5.2: a loaded ranged weapon or a throwable item in hand."""
+    state = rs(combat)
+    st = static(combat)
+    for k in hold_items:
+        w = st.items[k]
+        if w.is_ranged and state.items[k].loaded >= 1:
+            return True
+        if w.kind in ("thrown", "object"):
+            return True
+    return False
+
+
+def aim_target_ok(combat: Combat, cid: str, t: str) -> bool:
+    """REI-5.2: an active, non-hidden enemy in sight and visibility."""
+    state = rs(combat)
+    tf = state.fighters[t]
+    me = state.fighters[cid]
+    if tf.status != "active" or tf.side == me.side or tf.hidden or tf.cell is None or me.cell is None:
+        return False
+    vis = bf(combat).visibility
+    if vis is not None and cheb(me.cell, tf.cell) > vis:
+        return False
+    return bf(combat).los(me.cell, tf.cell, doors_now(state))
+
+
+def grapple_weapons(combat: Combat, cid: str, soft: str | None) -> list[str]:
+    """REI-7.9: natural weapons, held melee weapons of size <= size - 3, the grapple's soft weapon."""
+    state = rs(combat)
+    st = static(combat)
+    out = list(st.natural[cid])
+    for k in held(state, cid):
+        w = st.items[k]
+        if w.kind == "melee" and (w.size <= st.specs[cid].size - 3 or k == soft):
+            out.append(k)
+    return out
+
+
+def melee_weapons(combat: Combat, cid: str) -> list[str]:
+    """Natural weapons and held melee weapons."""
+    st = static(combat)
+    return list(st.natural[cid]) + [k for k in held(rs(combat), cid) if st.items[k].kind == "melee"]
+
+
+def into_variants(state: ReiState, target: str) -> tuple[tuple[str, ...], ...]:
+    """REI-7.17: into-grapple options when the target is in a grapple."""
+    return (("careful",), ("random",)) if in_grapple(state, target) else ((),)
+
+
+def opt(*parts: str) -> str | tuple[str, ...]:
+    """An option: a bare id or a tuple with flags."""
+    return parts[0] if len(parts) == 1 else tuple(parts)
