@@ -60,6 +60,11 @@ def _mutated(tmp_path: Path, mutate) -> Path:
     return p
 
 
+def _unknown_skill(data: dict) -> None:
+    key = next(k for k, v in data["combatants"][0].items() if isinstance(v, list) and v and isinstance(v[0], str))
+    data["combatants"][0][key][0] = "no_such_thing"
+
+
 def _first_combatant_key(data: dict, want: type) -> str:
     return next(k for k, v in data["combatants"][0].items() if isinstance(v, want) and k not in ("id", "side"))
 
@@ -69,6 +74,7 @@ BAD = {
     "wrong_type": (lambda d: d["combatants"][0].__setitem__(_first_combatant_key(d, int), "lots"), "combatants[0]"),
     "unknown_ruleset": (lambda d: d.__setitem__("ruleset", "nosuchgame"), "ruleset"),
     "combatants_not_a_list": (lambda d: d.__setitem__("combatants", 5), "combatants"),
+    "unknown_skill_or_item": (_unknown_skill, "combatants[0]"),
 }
 
 
