@@ -88,7 +88,7 @@ def _from_validation(err: ValidationError, source: str, data: Any) -> EncounterE
             path = path.replace(f"combatants[{loc[1]}]", f"combatants[{loc[1]}] (id '{cid}')", 1)
         except (KeyError, IndexError, TypeError):
             pass
-    msg = first["msg"]
+    msg = first["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
     more = err.error_count() - 1
     if more:
         msg += f" (and {more} more problem{'s' if more > 1 else ''})"
