@@ -70,7 +70,7 @@ def advance(combat: Combat) -> None:
             st.cursor += 1
             continue
         if st.phase in ("cast", "shoot"):
-            if Legal(combat).offer(f, st.phase) or (st.phase == "cast" and f.channel_spell):
+            if (st.phase == "cast" and f.channel_spell) or Legal(combat).offer(f, st.phase, first_only=True):
                 st.decision = Decision(f.id, "phase_offer", f"{f.id}: {st.phase} now, or wait")
                 return
             st.cursor += 1

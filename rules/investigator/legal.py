@@ -135,8 +135,8 @@ class Legal:
         return out
 
     # cast ----------------------------------------------------------------------------------------
-    def casts(self, f: Fighter) -> list[Action]:
-        """Legal `cast` actions (INV-5.1, 5.4, 5.6)."""
+    def casts(self, f: Fighter, first_only: bool = False) -> list[Action]:
+        """Legal `cast` actions (INV-5.1, 5.4, 5.6); with `first_only`, stop at the first one found."""
         s = self.s
         prof = s.prof(f.id)
         if not prof.spells:
@@ -172,11 +172,13 @@ class Legal:
                     if cheb(src, tpos) > sp.range or (src != tpos and line_blocked(s, src, tpos)):
                         continue
                     out.append(acts[i])
+                    if first_only:
+                        return out
         return out
 
     # shoot ---------------------------------------------------------------------------------------
-    def shots(self, f: Fighter) -> list[Action]:
-        """Legal `shoot` actions (INV-6.1, 6.2, 6.4, 6.6, 6.8, 7.1)."""
+    def shots(self, f: Fighter, first_only: bool = False) -> list[Action]:
+        """Legal `shoot` actions (INV-6.1, 6.2, 6.4, 6.6, 6.8, 7.1); with `first_only`, stop at the first one."""
         s = self.s
         it = wielded_item(f)
         if it is None or it.loaded < 1 or it.jammed or not std_available(s, f):
@@ -209,6 +211,8 @@ class Legal:
                     continue
                 for acts in plain:
                     out.append(acts[i])
+                if first_only:
+                    return out
                 if disarm is not None and cheb(src, tp) == 1:
                     out.append(disarm[i])
         return out
@@ -341,14 +345,14 @@ class Legal:
                 for m in melee_maneuvers(s, f, t):
                     out.append(by[("pursue", t.id, m)])
 
-    def offer(self, f: Fighter, phase: str) -> list[Action]:
+    def offer(self, f: Fighter, phase: str, first_only: bool = False) -> list[Action]:
         """The legal set of a phase offer (INV-4.3), without ``wait``; empty means no offer."""
         if phase == "cast":
-            out = self.casts(f)
+            out = self.casts(f, first_only)
             if f.channel_spell and full_round_available(f):
                 out.insert(0, self.cat.by[("continue_cast",)])
             return out
-        return self.shots(f)
+        return self.shots(f, first_only)
 
     def reaction(self, r: Fighter, fr: Frame) -> list[Action]:
         """A reaction window's legal set (INV-10.4, INV-9.1)."""
