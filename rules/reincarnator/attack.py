@@ -7,313 +7,40 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.values import Decision
 from trpg_arena.rules.reincarnator.conditions import (
     apply_damage,
-    effect_mod,
-    end_hidden,
     grapple_group,
-    grapples_of,
     in_grapple,
     key_es,
-    loser_margin,
     rating,
     reset_aim,
     rs,
     wound_penalty,
 )
 from trpg_arena.rules.reincarnator.data import es, static
-from trpg_arena.rules.reincarnator.geometry import cheb
-from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, doors_now, knockback
+from trpg_arena.rules.reincarnator.movement import knockback
 from trpg_arena.rules.reincarnator.pools import roll_pool
-from trpg_arena.rules.reincarnator.state import Cell, Pending
+from trpg_arena.rules.reincarnator.state import Pending
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
-
-RANGED_VERBS = ("ranged_attack", "acro_fire", "throw", "cast", "vehicle_attack")
-MELEE_VERBS = ("melee_attack", "charge", "acro_charge", "grapple")
-
-
-def attack_class(p: Pending) -> str:
-    """REI-3.5 class of an attack."""
-    if p.cell is not None:
-        return "undefended"
-    if p.verb in RANGED_VERBS:
-        return "ranged"
-    if p.verb == "vehicle_crush":
-        return "crush"
-    if p.verb in ("bull_rush", "grapple_strike", "pin_strike"):
-        return "undefended"
-    return "melee"
-
-
-def cell_of(combat: Combat, cid: str) -> Cell:
-    """Where a combatant or vehicle stands."""
-    state = rs(combat)
-    if cid in state.vehicles:
-        return state.vehicles[cid].cell
-    c = state.fighters[cid].cell
-    assert c is not None
-    return c
-
-
-def source_cell(combat: Combat, p: Pending) -> Cell:
-    """The attacking cell (a vehicle's for vehicle verbs; drivers share it anyway)."""
-    return cell_of(combat, p.actor)
-
-
-def weapon_range(combat: Combat, p: Pending) -> int:
-    """Reach or range of the attack in metres."""
-    st = static(combat)
-    if p.verb in ("vehicle_crush", "grapple") or p.weapon is None:
-        return 1
-    if p.verb == "cast":
-        return st.spells[p.actor][p.weapon or ""].range_m
-    if p.verb == "throw":
-        return throw_range(combat, p.actor, p.attr or "dex")
-    w = st.weapon(p.actor, p.weapon or "")
-    assert w is not None
-    if p.verb in RANGED_VERBS:
-        return w.range_m or 1
-    return w.reach
-
-
-def throw_range(combat: Combat, cid: str, attr: str) -> int:
-    """REI-4.7: attribute x 5 m, plus ES(STR) x 10 m for a Strength throw."""
-    st = static(combat)
-    v = rating(st, cid, attr)
-    return v * 5 + (es(v, st.enc.options.extra_successes) * 10 if attr == "str" else 0)
-
-
-def in_reach(combat: Combat, p: Pending, target: str) -> bool:
-    """Within reach/range and in line of sight (section 5)."""
-    a, b = source_cell(combat, p), cell_of(combat, target)
-    return cheb(a, b) <= weapon_range(combat, p) and bf(combat).los(a, b, doors_now(rs(combat)))
-
-
-def throw_crushes(combat: Combat, cid: str, item: ItemSpec) -> bool:
-    """REI-4.9: a thrown object at least 2 sizes larger than a thrower of size over 4 crushes."""
-    size = static(combat).specs[cid].size
-    return item.size >= size + 2 and size > 4
-
-
-def off_guard(combat: Combat, p: Pending, target: str) -> str | None:
-    """'basic', 'greater' or None for this attack (REI-1.3, 1.4, 6.6)."""
-    state = rs(combat)
-    st = static(combat)
-    f = state.fighters.get(p.actor)
-    if f is None or target not in state.fighters:
-        return None
-    level = None
-    if f.surprise_turn:
-        level = "basic"  # REI-1.3
-    if f.hidden and not f.hidden_attacked:
-        level = "basic"  # REI-6.6
-    if level and st.specs[p.actor].has("greater_off_guard"):
-        level = "greater"
-    return level
-
-
-def attack_pool(combat: Combat, p: Pending, target: str | None) -> tuple[int, str, dict[str, int]]:
-    """Attack pool P with its modifiers, the key attribute, and the parts (REI-4.1, 3.12)."""
-    st = static(combat)
-    state = rs(combat)
-    a = p.actor
-    parts: dict[str, int] = {}
-    v = p.verb
-    if v == "cast":
-        sp = st.spells[a][p.weapon or ""]
-        aux = max((rating(st, a, s) for s in ("mana_burst", "mana_sense") if s != sp.specialty), default=0)
-        parts = {"int": rating(st, a, "int"), "lore": rating(st, a, "lore"), sp.specialty: rating(st, a, sp.specialty),
-                 "aux": aux, "power": sp.power}
-        key = "int"
-    elif v in ("vehicle_attack", "vehicle_crush"):
-        parts = {"int": rating(st, a, "int"), "tools": rating(st, a, "tools"),
-                 "vehicle_operation": rating(st, a, "vehicle_operation"),
-                 "precision_operation": rating(st, a, "precision_operation")}
-        if v == "vehicle_attack":
-            w = st.items[p.weapon or ""]
-            parts["damage"] = w.damage
-        else:
-            veh = rs(combat).fighters[a].in_vehicle or ""
-            parts["size_diff"] = st.vehicles[veh].size - st.specs[target or ""].size
-        key = "int"
-    elif v == "throw":
-        w = st.items[p.weapon or ""]
-        key = p.attr or "dex"
-        parts = {key: rating(st, a, key), "athletics": rating(st, a, "athletics"),
-                 "throwing": rating(st, a, "throwing"),
-                 "ballistics": rating(st, a, "ballistics"),
-                 "damage": w.damage if w.kind in ("thrown", "object") else 0}
-    elif v == "grapple":
-        s, d = rating(st, a, "str"), rating(st, a, "dex")
-        key = "str" if s >= d else "dex"
-        r_spec = grapple_spec(combat, a, p.weapon)
-        grab = max((w.damage for w in st.natural[a].values() if w.grab_suited), default=0)
-        parts = {key: max(s, d), "martial": rating(st, a, "martial"), r_spec: rating(st, a, r_spec), "grab": grab}
-    else:
-        w = st.weapon(a, p.weapon or "")
-        assert w is not None
-        if w.is_ranged:
-            if w.kind == "bow":
-                s, d = rating(st, a, "str"), rating(st, a, "dex")
-                key = "str" if s >= d else "dex"
-            else:
-                key = "dex"
-            parts = {key: rating(st, a, key), "martial": rating(st, a, "martial"),
-                     w.specialty or "none": rating(st, a, w.specialty), "ballistics": rating(st, a, "ballistics"),
-                     "damage": w.damage}
-        else:
-            spec = w.specialty or ("brawl" if w.kind == "natural" else "")
-            parts = {"str": rating(st, a, "str"), "martial": rating(st, a, "martial"),
-                     spec or "none": rating(st, a, spec), "martial_mastery": rating(st, a, "martial_mastery"),
-                     "damage": w.damage}
-            key = "str"
-    pool = sum(parts.values())
-    mods: dict[str, int] = {}
-    wp = wound_penalty(combat, a)
-    if wp:
-        mods["wound"] = -wp  # REI-3.11
-    if v not in ("vehicle_attack", "vehicle_crush"):
-        lm = loser_margin(state, a)
-        if lm:
-            mods["grapple_loser"] = -lm  # REI-7.7
-        eff = effect_mod(state.fighters[a], "attack_dp")
-        if eff:
-            mods["effects"] = eff
-        f = state.fighters[a]
-        if (target is not None and v in ("ranged_attack", "acro_fire", "throw") and f.aim_target == target
-                and f.aim_count and p.cell is None):
-            mods["aim"] = f.aim_count  # REI-5.1
-        if p.all_out:
-            mods["all_out"] = 2  # REI-5.3
-        if p.bonus:
-            mods["charge"] = p.bonus  # REI-5.5
-    cls = attack_class(p)
-    if target in state.fighters and (cls == "melee" or v == "bull_rush") and state.fighters[target].prone:
-        mods["prone_target"] = -2  # REI-6.1
-    if (cls == "melee" or v == "bull_rush") and state.fighters[a].prone and st.enc.options.prone_attacker_melee_penalty:
-        mods["prone_attacker"] = -st.enc.options.prone_attacker_melee_penalty
-    if p.into == "careful" and target is not None:
-        n = len(grapple_group(state, target))
-        pen = max(0, 2 * n - st.specs[a].called_shot_reduction)
-        if pen:
-            mods["into_grapple"] = -pen  # REI-7.17
-    parts.update({f"mod_{k}": m for k, m in mods.items()})
-    return pool + sum(mods.values()), key, parts
-
-
-def grapple_spec(combat: Combat, cid: str, with_: str | None) -> str:
-    """R: brawl, or the soft weapon's specialty (REI-7.15)."""
-    if with_:
-        w = static(combat).items.get(with_)
-        if w is not None and w.specialty:
-            return w.specialty
-    return "brawl"
-
-
-def cover_defence(combat: Combat, p: Pending, target: str) -> int:
-    """Cover defence of a target (REI-3.5, 5.11, 6.1, 6.2, 6.6)."""
-    state = rs(combat)
-    f = state.fighters[target]
-    st = static(combat)
-    if f.in_vehicle is not None:
-        return st.vehicles[f.in_vehicle].occupant_cover
-    c = 0
-    if f.cover_source is not None:
-        counts = True
-        if st.enc.options.cover_directional and f.cell is not None:
-            src = f.cover_source
-            if "," in src:
-                sc: Cell = tuple(int(x) for x in src.split(","))  # type: ignore[assignment]
-            else:
-                sc = cell_of(combat, src)
-            ac = source_cell(combat, p) if p.cell is None or p.verb != "blast" else p.cell
-            counts = cheb(ac, sc) < cheb(ac, f.cell)
-        if counts:
-            c += f.cover_value
-    c += 2 * (f.prone + f.crouching + f.hidden)
-    return c
-
-
-def dodge_defence(combat: Combat, p: Pending, target: str, og: str | None, hs: int) -> int:
-    """REI-3.7: base dodge + acrobatic bonus, doubled, halved when off-guard, minus high speed."""
-    state = rs(combat)
-    if target in state.vehicles:
-        return max(0, static(combat).vehicles[target].dodge_defense - hs)
-    f = state.fighters[target]
-    d = static(combat).specs[target].dodge_defense + f.acro_dodge + effect_mod(f, "dodge_defense")
-    if f.full_defense or p.out_of_range:
-        d *= 2
-    if og:
-        d //= 2
-    return max(0, d - hs)
-
-
-def high_speed(combat: Combat, p: Pending) -> int:
-    """REI-4.11 high speed of the attack (0 with the option off)."""
-    st = static(combat)
-    if st.enc.options.high_speed_rule == "off":
-        return 0
-    if p.verb == "cast":
-        return st.spells[p.actor][p.weapon or ""].high_speed
-    if p.verb == "throw":
-        w = st.items[p.weapon or ""]
-        if w.high_speed is not None:
-            return w.high_speed
-        return 4 if p.fast else 1
-    if p.verb in ("ranged_attack", "acro_fire", "vehicle_attack"):
-        w = st.items[p.weapon or ""]
-        return st.high_speed(w)
-    return 0
-
-
-def penetration(combat: Combat, p: Pending) -> int:
-    """破穿 of the attack (REI-3.6)."""
-    st = static(combat)
-    if p.verb == "cast":
-        return st.spells[p.actor][p.weapon or ""].penetration
-    if p.weapon:
-        w = st.weapon(p.actor, p.weapon)
-        return w.penetration if w is not None else 0
-    return 0
-
-
-def defences(combat: Combat, p: Pending, target: str) -> tuple[int, int, dict[str, int]]:
-    """Defence dice D and the base-defence extra successes that apply (REI-3.5-3.7, 5.9)."""
-    state = rs(combat)
-    st = static(combat)
-    cls = attack_class(p)
-    if p.verb == "bull_rush" and st.enc.options.bull_rush_defenses_apply:
-        cls = "melee"
-    if cls == "undefended":
-        return 0, 0, {}
-    og = off_guard(combat, p, target)
-    parts: dict[str, int] = {}
-    bd_es = 0
-    if target in state.vehicles:
-        vs = st.vehicles[target]
-        if cls != "ranged" or st.enc.options.base_defense_vs_ranged:
-            parts["base"] = vs.base_defense
-        parts["dodge"] = dodge_defence(combat, p, target, None, high_speed(combat, p) if cls == "ranged" else 0)
-        return sum(parts.values()), 0, parts
-    f = state.fighters[target]
-    spec = st.specs[target]
-    if cls != "ranged" or st.enc.options.base_defense_vs_ranged:
-        alert = st.enc.surprise is not None and target in st.enc.surprise.alert
-        denied = (og == "greater" or (og == "basic" and not (alert and state.fighters[p.actor].surprise_turn))
-                  or (in_grapple(state, target) and p.actor not in grapple_group(state, target)))  # REI-7.7
-        base = spec.base_defense + effect_mod(f, "base_defense")
-        bd_eff = 0 if denied else max(0, base - f.bd_loss - penetration(combat, p))
-        parts["base"] = bd_eff
-        if st.enc.options.extra_successes and (bd_eff >= 1 or f.full_defense or f.crouching):
-            bd_es = spec.base_defense_es  # REI-3.6
-    hs = high_speed(combat, p) if cls == "ranged" else 0
-    parts["dodge"] = dodge_defence(combat, p, target, og, hs)
-    if cls == "melee":
-        parts["parry"] = max(0, f.parry_value - loser_margin(state, target))  # REI-5.9, 7.7
-    if cls == "ranged":
-        parts["cover"] = cover_defence(combat, p, target)
-    return sum(parts.values()), bd_es, parts
+from trpg_arena.rules.reincarnator.attack_math import (  # noqa: F401 - re-exported for the other modules
+    MELEE_VERBS,
+    RANGED_VERBS,
+    attack_class,
+    attack_pool,
+    cell_of,
+    cover_defence,
+    defences,
+    dodge_defence,
+    grapple_spec,
+    high_speed,
+    in_reach,
+    off_guard,
+    penetration,
+    source_cell,
+    throw_crushes,
+    throw_range,
+    weapon_range,
+)
 
 
 # --- procedure ----------------------------------------------------------------------------------------
@@ -491,4 +218,4 @@ def hidden_in_path_cancel(combat: Combat, p: Pending) -> None:
                 rule="REI-5.6", verb=p.verb)
 
 
-__all__ = ["attack_pool", "declare", "defences", "end_hidden", "grapples_of", "resolve"]
+__all__ = ["after_roll", "after_window", "declare", "fmt", "land_thrown", "on_hit", "reflex_knockback", "resolve"]
