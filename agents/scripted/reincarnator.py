@@ -206,6 +206,8 @@ class ReincarnatorScripted:
                     return self.toward(by[v], enemies, keep=3)
         # 10. close in: melee fighters walk toward the nearest enemy; shooters find a clear line
         moving = by.get("move", []) + by.get("acro_move", [])
+        if me.hidden and by.get("stealth_walk"):
+            moving = by["stealth_walk"]  # stay hidden while closing in (REI-6.4)
         shooter = any(st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
                       if it.holder == cid and it.loc == "held") or bool(st.spells[cid])
         if moving and enemies and not me.moved and not shooter:
