@@ -100,7 +100,7 @@ class InvestigatorScriptedAgent:
     # --- phase offers and turns ----------------------------------------------------------------
     def _offer(self, legal: list[Action]) -> Action:
         best, score = self._best_attack(legal)
-        if best is not None and score >= 2.0:
+        if best is not None and score >= 1.0:
             return best
         return next(a for a in legal if a.verb == "wait")
 
@@ -122,6 +122,9 @@ class InvestigatorScriptedAgent:
             t = self._f(a.target or "")
             if sp.effect == "heal" and not m.when and (t.dying or t.hp <= self.s.prof(t.id).max_hp // 2):
                 return a
+        rescue = self._rescue_move(by_verb)
+        if rescue is not None:
+            return rescue
         it = wielded_item(self.me)
         w = wielded_t(self.s, self.me)
         if "reload" in by_verb and it is not None and (it.jammed or it.loaded == 0):
@@ -139,6 +142,8 @@ class InvestigatorScriptedAgent:
                     return aim[0]
             if score > 0.3:
                 return attack
+        if "stand_up" in by_verb:
+            return by_verb["stand_up"][0]
         if not self.me.move_used:
             mv = self._movement(by_verb)
             if mv is not None:
@@ -152,6 +157,25 @@ class InvestigatorScriptedAgent:
                     and w.id == "unarmed":
                 return a
         return end
+
+    def _rescue_move(self, by_verb: dict[str, list[Action]]) -> Action | None:
+        """Walk next to a dying ally with a visible wound so that first aid can follow this turn (INV-11.7)."""
+        me = self.me
+        if me.move_used or me.pos is None or me.standard_used >= self.s.prof(me.id).actions:
+            return None
+        patients = [f for f in self.friends if f.id != me.id and f.dying and f.untreated_wound and f.pos is not None]
+        if not patients:
+            return None
+        best: tuple[float, Action] | None = None
+        for a in by_verb.get("step", []) + by_verb.get("move", []):
+            dest = a.dest
+            if not any(cheb(dest, p.pos) == 1 for p in patients):  # type: ignore[arg-type]
+                continue
+            danger = sum(1 for f in self.foes if f.pos is not None and cheb(f.pos, dest) == 1)
+            cost = danger * 2.0 + (0.5 if a.verb == "move" else 0.0)
+            if best is None or cost < best[0]:
+                best = (cost, a)
+        return None if best is None else best[1]
 
     def _ground_template(self, a: Action) -> str:
         for g in self.st.ground:
