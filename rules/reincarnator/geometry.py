@@ -140,6 +140,12 @@ class ReiBattlefield(Battlefield):
         """Cells of a bitset, row by row."""
         out: list[Cell] = []
         cell_at = self.cell_at
+        if m.bit_count() <= 12:  # sparse: peel the lowest bit
+            while m:
+                low = m & -m
+                out.append(cell_at[low.bit_length() - 1])
+                m ^= low
+            return out
         base = 0
         while m:
             chunk = m & 0xFF
@@ -269,6 +275,12 @@ class ReiBattlefield(Battlefield):
         """The cached actions of `verb` for every cell of bitset `m`, row by row."""
         table = self.actions(verb)
         out: list[Any] = []
+        if m.bit_count() <= 12:  # sparse: peel the lowest bit
+            while m:
+                low = m & -m
+                out.append(table[low.bit_length() - 1])
+                m ^= low
+            return out
         base = 0
         while m:
             chunk = m & 0xFF
