@@ -77,9 +77,17 @@ def d100(*faces: int) -> list[tuple[int, int]]:
     return [(100, f) for f in faces]
 
 
+CREATED: list[Combat] = []  # scripted combats of the running test; conftest checks their dice were all used
+
+
 def play(enc: dict[str, Any], script: list[tuple[int, int]] | None = None, **kw: Any) -> Combat:
-    """A combat of the encounter with scripted dice (empty script: no die may be drawn)."""
-    return Combat(enc, dice=ScriptedDice(script or []), **kw)
+    """A combat of the encounter with scripted dice (empty script: no die may be drawn).
+
+    Every scripted die must be drawn by the end of the test (checked by this folder's conftest).
+    """
+    c = Combat(enc, dice=ScriptedDice(script or []), **kw)
+    CREATED.append(c)
+    return c
 
 
 def feed(c: Combat, *faces: tuple[int, int]) -> None:
