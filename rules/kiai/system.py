@@ -21,6 +21,7 @@ from trpg_arena.rules.kiai.turns import advance
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
 
+_BATTLEFIELDS: dict[tuple[Any, ...], Battlefield] = {}
 STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
 
 
@@ -35,9 +36,23 @@ class KiaiSystem(RuleSystem):
         self.info = info
 
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
-        """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight."""
+        """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight.
+
+        The graph is static, so encounters with the same map share one `Battlefield` (and its caches).
+        """
         assert isinstance(encounter, KiaiEncounter)
         m = encounter.map
+        sig = (m.width, m.height, tuple(map(tuple, m.difficult)), tuple(map(tuple, m.blocked)),
+               tuple(map(tuple, m.exits)))
+        bf = _BATTLEFIELDS.get(sig)
+        if bf is None:
+            if len(_BATTLEFIELDS) > 32:
+                _BATTLEFIELDS.clear()
+            bf = _BATTLEFIELDS[sig] = self._build(m)
+        return bf
+
+    @staticmethod
+    def _build(m: Any) -> Battlefield:
         cells: dict[tuple[int, int], dict[str, Any]] = {}
         for h in m.difficult:
             cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")  # type: ignore[arg-type]
