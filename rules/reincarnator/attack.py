@@ -163,6 +163,7 @@ def on_hit(combat: Combat, p: Pending, target: str, n: int) -> None:
     st = static(combat)
     crush = p.verb == "vehicle_crush" or (
         p.verb == "throw" and throw_crushes(combat, p.actor, st.items[p.weapon or ""]))
+    dtype: str
     if p.verb == "cast":
         dtype = st.spells[p.actor][p.weapon or ""].damage_type
         extra = 0

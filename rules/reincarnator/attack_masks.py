@@ -84,33 +84,34 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
                     out.append(Action("melee_attack", target=t, option=(name, "all_out")))  # REI-5.3
     # ranged_attack
     for k in hold_items:
-        w = st.items[k]
+        item = st.items[k]
         it = state.items[k]
-        if not w.is_ranged or it.loaded < 1 or (w.ammo and w.ammo.reload_kind == "bolt_action" and not it.chambered):
+        unchambered = item.ammo is not None and item.ammo.reload_kind == "bolt_action" and not it.chambered
+        if not item.is_ranged or it.loaded < 1 or unchambered:
             continue
         name = st.name(k, cid)
-        if w.ammo is not None and w.ammo.shell is not None:
-            for c in cells_in_range(combat, me_cell, w.range_m or 1, blast_radius(w)):
+        if item.ammo is not None and item.ammo.shell is not None:
+            for c in cells_in_range(combat, me_cell, item.range_m or 1, blast_radius(item)):
                 out.append(Action("ranged_attack", dest=c, option=name))  # REI-8.1
             continue
-        rng = w.range_m or 1
+        rng = item.range_m or 1
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= rng and los:
                 for v in variants:
                     out.append(Action("ranged_attack", target=t, option=opt(name, *v)))  # REI-4.5, 7.17
     # throw
     for k in hold_items:
-        w = st.items[k]
-        if not liftable(combat, cid, w):
+        item = st.items[k]
+        if not liftable(combat, cid, item):
             continue
-        attrs = ("str",) if heavy(combat, cid, w) else ("dex", "str")
-        crush = throw_crushes(combat, cid, w)
+        attrs = ("str",) if heavy(combat, cid, item) else ("dex", "str")
+        crush = throw_crushes(combat, cid, item)
         fast_ok = not crush and not surprise and can_pay(combat, f, "standard", "swift")
         name = st.name(k, cid)
         for a in attrs:
             rng = throw_range(combat, cid, a)
-            if w.blast:
-                for c in cells_in_range(combat, me_cell, rng, blast_radius(w)):
+            if item.blast:
+                for c in cells_in_range(combat, me_cell, rng, blast_radius(item)):
                     out.append(Action("throw", dest=c, option=(name, a)))  # REI-8.1
                 continue
             for t, _tc, dist, los, _m, variants in tinfo:
@@ -128,14 +129,14 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
                     out.append(Action("cast", target=t, option=opt(sid, *v)))  # REI-4.15
     # vehicle_attack
     if in_veh:
-        v = state.vehicles[f.in_vehicle or ""]
-        if v.driver == cid and not v.wrecked:
+        veh = state.vehicles[f.in_vehicle or ""]
+        if veh.driver == cid and not veh.wrecked:
             for k, vid in st.vweapon_owner.items():
-                if vid != v.id or state.items[k].loaded < 1:
+                if vid != veh.id or state.items[k].loaded < 1:
                     continue
                 rng = st.items[k].range_m or 1
                 for t, _tc, dist, los, _m, variants in tinfo:
-                    if t != v.id and dist <= rng and los:
+                    if t != veh.id and dist <= rng and los:
                         for va in variants:
                             out.append(Action("vehicle_attack", target=t, option=opt(k, *va)))  # REI-4.12
         return

@@ -145,8 +145,9 @@ def attack_pool(combat: Combat, p: Pending, target: str | None) -> tuple[int, st
         grab = max((w.damage for w in st.natural[a].values() if w.grab_suited), default=0)
         parts = {key: max(s, d), "martial": rating(st, a, "martial"), r_spec: rating(st, a, r_spec), "grab": grab}
     else:
-        w = st.weapon(a, p.weapon or "")
-        assert w is not None
+        wpn = st.weapon(a, p.weapon or "")
+        assert wpn is not None
+        w = wpn
         if w.is_ranged:
             if w.kind == "bow":
                 s, d = rating(st, a, "str"), rating(st, a, "dex")

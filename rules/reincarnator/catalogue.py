@@ -151,11 +151,11 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
                 for sp in ("normal", "fast", "acro"):
                     out.append(Action("vehicle_crush", target=t, dest=o, option=sp))
     seen: set[Action] = set()
-    uniq = []
-    for a in out:
-        if a not in seen:
-            seen.add(a)
-            uniq.append(a)
+    uniq: list[Action] = []
+    for act in out:
+        if act not in seen:
+            seen.add(act)
+            uniq.append(act)
     enc._cache["rei_catalogue"] = tuple(uniq)
     return uniq
 

@@ -111,5 +111,5 @@ def build_static(enc: ReincarnatorEncounter) -> Static:
 
 def static(combat: Combat | Any) -> Static:
     """The cached `Static` of a combat's encounter (kept on its battlefield: one attribute read)."""
-    st: Static = combat.battlefield.static
+    st: Static = getattr(combat.battlefield, "static")  # noqa: B009 - a ReiBattlefield attribute
     return st

@@ -166,25 +166,25 @@ class ReincarnatorEncounter(EncounterBase):
         ids: set[str] = set()
         vids = {v.id for v in self.vehicles}
         sides = {c.side for c in specs}
-        for i, c in enumerate(specs):
-            where = f"combatants[{i}]" if i < len(self.combatants) else f"reinforcements (id '{c.id}')"
-            if c.id in ids or c.id in vids:
-                fail(f"{where}.id", "duplicate id", "a unique id", c.id)
-            ids.add(c.id)
-            if c.position is None and c.in_vehicle is None:
+        for i, sp in enumerate(specs):
+            where = f"combatants[{i}]" if i < len(self.combatants) else f"reinforcements (id '{sp.id}')"
+            if sp.id in ids or sp.id in vids:
+                fail(f"{where}.id", "duplicate id", "a unique id", sp.id)
+            ids.add(sp.id)
+            if sp.position is None and sp.in_vehicle is None:
                 fail(f"{where}.position", "missing position", "[x, y]")
-            if c.position is not None:
-                on_map(c.position, f"{where}.position")
-                if tuple(c.position) in blocked:
-                    fail(f"{where}.position", "position on a wall or object", "an enterable cell", list(c.position))
-            if c.in_vehicle is not None and c.in_vehicle not in vids:
+            if sp.position is not None:
+                on_map(sp.position, f"{where}.position")
+                if tuple(sp.position) in blocked:
+                    fail(f"{where}.position", "position on a wall or object", "an enterable cell", list(sp.position))
+            if sp.in_vehicle is not None and sp.in_vehicle not in vids:
                 fail(f"{where}.in_vehicle", "unknown vehicle", "one of " + ", ".join(sorted(vids)) or "none",
-                     c.in_vehicle)
-            for j, it in enumerate(c.items):
+                     sp.in_vehicle)
+            for j, it in enumerate(sp.items):
                 if isinstance(it.location, tuple):
                     fail(f"{where}.items[{j}].location", "carried items are held, reachable or stowed",
                          "held, reachable or stowed", list(it.location))
-            cov = c.start.in_cover
+            cov = sp.start.in_cover
             if isinstance(cov, tuple):
                 on_map(cov, f"{where}.start.in_cover")
         for i, v in enumerate(self.vehicles):

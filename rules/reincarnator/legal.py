@@ -193,8 +193,9 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 if of.side == f.side:
                     out.append(Action("take_cover", target=o))
                 else:
-                    g = grapple_between(state, cid, o)
-                    if g is not None and g.holder == cid and g.state == "pin" and g.pin_margin > rating(st, o, "str"):
+                    gp = grapple_between(state, cid, o)
+                    pins = gp is not None and gp.holder == cid and gp.state == "pin"
+                    if pins and gp is not None and gp.pin_margin > rating(st, o, "str"):
                         out.append(Action("take_cover", target=o))  # REI-7.12
             if not f.prone:
                 out.append(Action("go_prone"))  # REI-6.1
@@ -245,9 +246,9 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             if g.holder == cid and g.state == "hold" and not static(combat).specs[g.held].has("immune_immobilize"):
                 out.append(Action("pin", target=g.held))  # REI-7.11
             if g.holder == cid and g.state == "pin":
-                for w in grapple_weapons(combat, cid, g.with_):
-                    out.append(Action("pin_strike", target=g.held, option=st.name(w, cid)))  # REI-7.16
-                    out.append(Action("pin_strike", target=g.held, option=(st.name(w, cid), "all_out")))
+                for wid in grapple_weapons(combat, cid, g.with_):
+                    out.append(Action("pin_strike", target=g.held, option=st.name(wid, cid)))  # REI-7.16
+                    out.append(Action("pin_strike", target=g.held, option=(st.name(wid, cid), "all_out")))
             if g.held == cid:
                 out.append(Action("escape_grapple", target=g.holder, option="break"))  # REI-7.10
                 out.append(Action("escape_grapple", target=g.holder, option="escape"))
@@ -261,6 +262,6 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     if can_pay(combat, f, "standard", "move", exact=True):
         for g in grapples_of(state, cid):
             other = g.held if g.holder == cid else g.holder
-            for w in grapple_weapons(combat, cid, g.with_ if g.holder == cid else None):
-                out.append(Action("grapple_strike", target=other, option=st.name(w, cid)))  # REI-7.9
+            for wid in grapple_weapons(combat, cid, g.with_ if g.holder == cid else None):
+                out.append(Action("grapple_strike", target=other, option=st.name(wid, cid)))  # REI-7.9
     return out

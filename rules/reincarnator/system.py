@@ -14,6 +14,7 @@ from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, s
 from trpg_arena.rules.reincarnator.data import Static, static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.geometry import build_battlefield
+from trpg_arena.rules.reincarnator.model import EffectSpec
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 
 if TYPE_CHECKING:
@@ -49,8 +50,7 @@ class ReincarnatorSystem(RuleSystem):
             f.status = status_of(f.lethal, f.bashing, 0, st.max_health[cid]) if sc.status is None else sc.status
             if cid in reserve:
                 f.status = "reserve"
-            f.effects = [EffectState(e.name, e.duration, dict(e.modifiers)) for e in sp.effects
-                         if enc.start is None or e.duration != "scene"]
+            f.effects = [effect_state(e) for e in sp.effects if enc.start is None or e.duration != "scene"]
             f.slots = turns.fresh_slots(combat, cid)
             if sp.in_vehicle is not None:
                 f.in_vehicle = sp.in_vehicle
@@ -152,6 +152,11 @@ class ReincarnatorSystem(RuleSystem):
                 float(bool(state.surprise_queue) or state.phase == "surprise")]
 
 
+def effect_state(e: EffectSpec) -> EffectState:
+    """The state of an effect from its definition (REI-0.3)."""
+    return EffectState(e.name, e.duration, {str(k): v for k, v in e.modifiers.items()})
+
+
 def item_state(it: object, holder: str | None) -> ItemState:
     """Initial state of an item from its definition."""
     from trpg_arena.rules.reincarnator.model import ItemSpec
@@ -209,7 +214,7 @@ def apply_start(combat: Combat, state: ReiState) -> None:
             f.slots = fs.slots.model_dump()
         if fs.in_cover is not None:
             set_cover(combat, state, cid, fs.in_cover)
-        f.effects.extend(EffectState(e.name, e.duration, dict(e.modifiers)) for e in fs.effects)
+        f.effects.extend(effect_state(e) for e in fs.effects)
         for k, its in fs.items.items():
             it = state.items.get(k) or state.items.get(f"{cid}.{k}")
             if it is None:
