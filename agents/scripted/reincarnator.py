@@ -63,7 +63,7 @@ class ReincarnatorScripted:
         if a.verb == "vehicle_crush" or (a.verb == "throw" and throw_crushes(combat, cid, st.items[o[0]])):
             value *= 0.7
         if a.verb == "throw" and st.items[o[0]].kind not in ("thrown", "object"):
-            value *= 0.2  # never throw the own weapon away unless nothing else works
+            return 0.0  # never throw the own weapon away
         if a.verb in ("charge", "acro_charge"):
             value *= 0.85  # the base defence is lost afterwards
         if p.into == "random":
@@ -162,8 +162,11 @@ class ReincarnatorScripted:
         # 2. get up when prone and enemies are adjacent
         if me.prone and "stand_from_prone" in by and any(cheb(f.cell, me.cell) <= 1 for f in enemies):
             return by["stand_from_prone"][0]
-        # 3. reload an empty gun
-        for a in by.get("reload", []) + by.get("cycle_bolt", []):
+        # 3. reload an empty gun (spare magazines are precious), chamber a round
+        for a in by.get("reload", []) + by.get("reload_heavy", []):
+            if state.items[uid(combat, cid, a.option)].loaded == 0:
+                return a
+        for a in by.get("cycle_bolt", []):
             return a
         if "draw" in by and not any(st.items[k].is_ranged or st.items[k].kind == "melee"
                                     for k, it in state.items.items() if it.holder == cid and it.loc == "held"):
