@@ -7,6 +7,7 @@ once per (start, budget, blocked set) and never again while that situation repea
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import hex_line, to_axial
@@ -29,8 +30,12 @@ class MapGeo:
         self.width, self.height = width, height
         self.hexes: list[Hex] = [(c, r) for r in range(height) for c in range(width)]
         self.idx = {h: i for i, h in enumerate(self.hexes)}
-        self.nbrs = [tuple(self.idx[m] for m in g.adj[h]) for h in self.hexes]
         self.cost = [int(g.nodes[h].get("cost", 1)) for h in self.hexes]
+        nbrs = [tuple(self.idx[m] for m in g.adj[h]) for h in self.hexes]
+        self.nbrs1 = [tuple(v for v in n if self.cost[v] == 1) for n in nbrs]  # entering cost 1
+        self.nbrs2 = [tuple(v for v in n if self.cost[v] == 2) for n in nbrs]  # entering cost 2 (difficult)
+        if any(c not in (1, 2) for c in self.cost):  # pragma: no cover - the map model only makes 1 and 2
+            raise ValueError("kiai hex costs must be 1 or 2")
         self.blocked = frozenset(h for h in self.hexes if g.nodes[h].get("blocks_los"))
         self.axial = {h: to_axial(h) for h in self.hexes}
         self.move_actions = {h: Action("move", dest=h) for h in self.hexes}
@@ -88,7 +93,8 @@ class MapGeo:
         hit = self.moves.get(key)
         if hit is not None:
             return hit
-        idx, nbrs, cost = self.idx, self.nbrs, self.cost
+        idx, cost = self.idx, self.cost
+        nb1, nb2 = self.nbrs1, self.nbrs2
         far = agility + 1
         dist = [far] * len(cost)
         prev = [-1] * len(cost)
@@ -99,22 +105,32 @@ class MapGeo:
         buckets: list[list[int]] = [[] for _ in range(far + 2)]
         buckets[0].append(s0)
         done: list[int] = []
+        half = agility // 2  # KIA-0.5
+        n_half = 1
         for d in range(far):
+            d1, d2 = d + 1, d + 2
+            b1, b2 = buckets[d1], buckets[d2]
             for u in buckets[d]:
                 if dist[u] != d:
                     continue
                 done.append(u)
-                for v in nbrs[u]:
-                    nd = d + cost[v]
-                    if nd < dist[v]:
-                        dist[v] = nd
+                for v in nb1[u]:
+                    if d1 < dist[v]:
+                        dist[v] = d1
                         prev[v] = u
-                        buckets[nd].append(v)
-        half = agility // 2  # KIA-0.5
-        hexes, ra, ma = self.hexes, self.run_list, self.move_list
-        reached = done[1:]
-        rn = {hexes[u]: ra[u] for u in reached}
-        mv = {hexes[u]: ma[u] for u in reached if dist[u] <= half}
+                        b1.append(v)
+                for v in nb2[u]:
+                    if d2 < dist[v]:
+                        dist[v] = d2
+                        prev[v] = u
+                        b2.append(v)
+            if d == half:
+                n_half = len(done)
+        if half >= far - 1:
+            n_half = len(done)
+        reached = done[1:]  # nondecreasing cost: the move destinations are a prefix
+        rn = dict(zip(map(self.hexes.__getitem__, reached), map(self.run_list.__getitem__, reached)))
+        mv = dict(islice(zip(rn, map(self.move_list.__getitem__, reached)), n_half - 1))
         if len(self.moves) > CACHE_LIMIT:
             self.moves.clear()
         self.moves[key] = hit = (mv, rn, prev)

@@ -56,3 +56,34 @@ def test_blocked_hex_blocks_sight_not_adjacent() -> None:
     bf = hex_grid(10, 6, {(4, 0): {"blocked": True, "blocks_los": True}}, impassable=lambda a: bool(a.get("blocked")))
     assert not bf.line_of_sight((2, 0), (6, 0)) and bf.line_of_sight((2, 1), (6, 1))
     assert bf.line_of_sight((3, 0), (4, 0)) and not list(bf.neighbours((4, 0)))
+
+
+@pytest.mark.parametrize("name", ["kiai/skirmish", "kiai/brawl"])
+def test_movement_search_matches_networkx(name) -> None:
+    """KIA-8.1 / KIA-8.3: the cached Dial search agrees with the kernel's networkx Dijkstra (costs and paths)."""
+    import random
+
+    from trpg_arena.rules import Combat
+    from trpg_arena.rules.kiai.context import ctx_of
+    from trpg_arena.rules.kiai.geometry import geo_of
+
+    c = Combat(name, seed=1)
+    geo = geo_of(ctx_of(c))
+    g = c.battlefield.graph
+    rnd = random.Random(2)
+    starts = [h for h in geo.hexes if h not in geo.blocked]
+    for _ in range(300):
+        s = rnd.choice(starts)
+        blocked = frozenset(rnd.sample([h for h in starts if h != s], 5))
+        agility = rnd.choice([0, 1, 5, 10, 12, 13, 17])
+        geo.moves.pop((s, agility, blocked), None)
+        mv, rn, prev = geo.movement(s, agility, blocked)
+        ref = c.battlefield.reachable(s, agility, blocked)
+        assert set(rn) == {h for h in ref if h != s}
+        assert set(mv) == {h for h, d in ref.items() if h != s and d <= agility // 2}
+        for h in rn:
+            path = [h]
+            while path[-1] != s:
+                path.append(geo.hexes[prev[geo.idx[path[-1]]]])
+            assert sum(g.nodes[x].get("cost", 1) for x in path[:-1]) == ref[h]
+            assert not blocked & set(path)
