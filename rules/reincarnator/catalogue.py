@@ -172,6 +172,10 @@ def describe_action(combat: Combat, a: Action) -> str:
             f = rs(combat).fighters.get(a.target)
             if f is not None and f.cell is not None:
                 parts.append(f"(end {f.cell[0] + a.dest[0]},{f.cell[1] + a.dest[1]})")
+        elif a.verb == "take_cover":
+            parts.append(f"behind the object at {a.dest[0]},{a.dest[1]}")
+        elif a.verb in ("open_door", "close_door", "ranged_attack", "throw", "acro_fire"):
+            parts.append(f"at {a.dest[0]},{a.dest[1]}")
         else:
             parts.append(f"to {a.dest[0]},{a.dest[1]}")
     if a.option is not None:
