@@ -164,11 +164,29 @@ def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: 
             source = source or str(src)
         elif not path.exists():
             raise EncounterError("no such file, and not a built-in name like 'moonlit/duel'", source=str(src))
-        data = read_encounter_file(path)
         source = source or str(path)
-    else:
-        data = src
-        source = source or "<dict>"
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, source)
+        hit = _FILE_CACHE.get(key)
+        if hit is not None:
+            return hit
+        enc = _validate(read_encounter_file(path), source)
+        if len(_FILE_CACHE) > 256:
+            _FILE_CACHE.clear()
+        _FILE_CACHE[key] = enc
+        return enc
+    return _validate(src, source or "<dict>")
+
+
+# Loaded encounter files, keyed by path, modification time, size and source name. Encounters are
+# read-only once loaded (`with_options` copies), so combats of the same file share one object and
+# with it the battlefield, codec and rule tables cached on it.
+_FILE_CACHE: dict[tuple[str, int, int, str], EncounterBase] = {}
+
+
+def _validate(data: Any, source: str) -> EncounterBase:
+    from trpg_arena.rules.core.system import RULESETS
+
     if not isinstance(data, dict):
         raise EncounterError("an encounter must be a mapping of fields", source=source, path="<root>",
                              expected="a mapping with 'ruleset' and 'combatants'", actual=type(data).__name__)
