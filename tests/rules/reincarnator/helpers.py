@@ -62,9 +62,14 @@ def dice(*faces: int | tuple[int, int]) -> ScriptedDice:
     return ScriptedDice([f if isinstance(f, tuple) else (10, f) for f in faces])
 
 
+CREATED: list[Combat] = []  # combats of the running test; conftest checks every script was used up
+
+
 def combat(enc: dict[str, Any], *faces: int | tuple[int, int], **kw: Any) -> Combat:
-    """A combat with scripted dice."""
-    return Combat(enc, dice=dice(*faces), **kw)
+    """A combat with scripted dice (the test fails if any scripted die is left unrolled)."""
+    c = Combat(enc, dice=dice(*faces), **kw)
+    CREATED.append(c)
+    return c
 
 
 def has(c: Combat, verb: str, target: str | None = None, dest: Any = None, option: Any = None) -> bool:

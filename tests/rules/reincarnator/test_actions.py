@@ -158,7 +158,7 @@ def test_REI_T23_reflex_action() -> None:
     assert F(c, "D").reflex
     act(c, "end_turn")  # B
     assert c.round == 2 and c.decision.actor == "A"
-    c.dice.script.extend([(10, 1)] * 16)
+    c.dice.script.extend([(10, 1)] * 15)
     act(c, "melee_attack", "D", option="sword")
     assert c.decision.kind == "attack_declared" and c.decision.actor == "D"
     legal = c.legal_actions()
@@ -174,7 +174,7 @@ def test_REI_T23_reflex_action() -> None:
     assert not F(c, "D").reflex
     enc = encounter(*defaults(d={**step, "items": [SWORD, item(PISTOL, ammo={"loaded": 5})]}),
                     start=at_turn(["A", "D"], round=1))
-    c = combat(enc, *[1] * 16)
+    c = combat(enc, *[1] * 8)
     act(c, "end_turn")
     act(c, "reload", option="pistol")
     act(c, "end_turn")

@@ -70,17 +70,17 @@ def test_REI_T31_bows_range_and_line_of_sight() -> None:
 
 def test_REI_T32_throwing_attribute_and_range() -> None:
     """REI-T32: REI-4.6, REI-4.7 - range attribute x 5 m, plus ES(STR) x 10 m for Strength."""
-    def c_(dpos, **a):
+    def c_(dpos, n=0, **a):
         return combat(encounter(H("A", "P", (0, 5), items=[TKNIFE], **a), H("D", "N", dpos), width=20,
-                                start=at_turn(["A", "D"])), *[1] * 12)
+                                start=at_turn(["A", "D"])), *[1] * n)
 
-    c = c_((15, 5))
+    c = c_((15, 5), 6)
     assert has(c, "throw", "D", option=("tknife", "dex")) and has(c, "throw", "D", option=("tknife", "str"))
     act(c, "throw", "D", option=("tknife", "dex"))
     assert rolls(c)[-1].data["pool"] == 8
     c = c_((16, 5))
     assert not has(c, "throw", "D", option=("tknife", "dex")) and not has(c, "throw", "D", option=("tknife", "str"))
-    c = c_((16, 5), attributes={"str": 6, "dex": 3, "int": 2, "com": 2, "sta": 3})
+    c = c_((16, 5), 9, attributes={"str": 6, "dex": 3, "int": 2, "com": 2, "sta": 3})
     assert has(c, "throw", "D", option=("tknife", "str")) and not has(c, "throw", "D", option=("tknife", "dex"))
     act(c, "throw", "D", option=("tknife", "str"))
     assert rolls(c)[-1].data["pool"] == 11

@@ -31,7 +31,7 @@ def test_REI_T63_cluster_explosive() -> None:
     assert not kinds(c, "explosion") and c.state.items["cluster"].loc == "gone"
     mixed = {**CLUSTER, "components": [{"blast": 6, "radius_m": 3}, {"blast": 6, "radius_m": 2}]}
     people = [H("A", "P", (3, 5), items=[mixed]), H("D", "N", (9, 5)), H("E", "N", (11, 5))]
-    c = combat(encounter(*people, start=at_turn(["A", "D", "E"])), 8, *[1] * 6, *[1] * 20)
+    c = combat(encounter(*people, start=at_turn(["A", "D", "E"])), 8, *[1] * 6, *[1] * 12)
     act(c, "throw", dest=(8, 5), option=("cluster", "dex"))
     assert kinds(c, "explosion")[0].data["ratings"] == {"D": 8, "E": 6}
 
@@ -71,6 +71,6 @@ def test_own_blast_ends_the_throwers_turn() -> None:
     grenade = {"id": "grenade", "kind": "thrown", "size": 0, "explosive": {"blast": 10, "radius_m": 2}}
     enc = encounter(H("A", "P", (5, 5), items=[grenade], start={"lethal": 7}), H("D", "N", (6, 5)),
                     H("B", "P", (0, 0)), start=at_turn(["A", "D", "B"]))
-    c = combat(enc, 8, *[1] * 6, 8, 8, *[1] * 7, *[1] * 9)
+    c = combat(enc, 8, *[1] * 4, 8, 8, *[1] * 7, *[1] * 9)
     act(c, "throw", dest=(6, 5), option=("grenade", "dex"))
     assert F(c, "A").status in ("dying", "dead") and c.decision.actor == "D"

@@ -166,17 +166,17 @@ def test_REI_T44_parry_and_acrobatic_parry() -> None:
 
 def test_REI_T45_taking_cover() -> None:
     """REI-T45: REI-5.11 - object and ally cover; cover ends when the source leaves; directional option."""
-    def c_(apos=(1, 5), options=None, n=20, extra=(), cells=CRATE):
+    def c_(apos=(1, 5), options=None, n=0, extra=(), cells=CRATE):
         enc = encounter(H("A", "P", apos, items=[SWORD, PISTOL]), H("D", "N", (6, 5)), *extra, cells=cells,
                         options=options, start=at_turn(["D", "A"] + [e["id"] for e in extra], actor="D"))
         return combat(enc, *[1] * n)
 
-    c = c_()
+    c = c_(n=6)
     act(c, "take_cover", dest=(7, 5))
     act(c, "end_turn")
     act(c, "ranged_attack", "D", option="pistol")
     assert rolls(c)[-1].data["defence"] == 5 and dice_of(c) == 6
-    c = c_(apos=(5, 5))
+    c = c_(apos=(5, 5), n=8)
     act(c, "take_cover", dest=(7, 5))
     act(c, "end_turn")
     act(c, "melee_attack", "D", option="sword")
@@ -189,7 +189,7 @@ def test_REI_T45_taking_cover() -> None:
     act(c, "move", dest=(10, 10))
     assert any(e.data["condition"] == "in_cover" for e in kinds(c, "condition_removed"))
     for apos, want in (((1, 5), 2), ((11, 5), 5)):
-        c = c_(apos=apos, options={"cover_directional": True})
+        c = c_(apos=apos, options={"cover_directional": True}, n=11 - want)
         act(c, "take_cover", dest=(7, 5))
         act(c, "end_turn")
         act(c, "ranged_attack", "D", option="pistol")
@@ -198,17 +198,17 @@ def test_REI_T45_taking_cover() -> None:
 
 def test_REI_T46_prone_and_standing_up() -> None:
     """REI-T46: REI-6.1, REI-6.3, REI-3.12 - prone: -2 DP to melee attackers, +2 cover, crawl only."""
-    def c_(options=None, n=12):
+    def c_(options=None, n=0):
         enc = encounter(*defaults(a={"items": [SWORD, PISTOL]}), options=options,
                         start=at_turn(["D", "A"], actor="D"))
         return combat(enc, *[1] * n)
 
-    c = c_()
+    c = c_(n=6)
     act(c, "go_prone")
     act(c, "end_turn")
     act(c, "melee_attack", "D", option="sword")
     assert dice_of(c) == 6
-    c = c_()
+    c = c_(n=7)
     act(c, "go_prone")
     act(c, "end_turn")
     act(c, "ranged_attack", "D", option="pistol")

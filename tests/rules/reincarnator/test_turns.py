@@ -55,6 +55,7 @@ def test_REI_T11_several_ambushers() -> None:
     assert c.decision.actor == "B"
     act(c, "end_turn")
     assert c.decision.actor == "A"
+    act(c, "end_turn")
     starts = [e.actor for e in kinds(c, "turn_start") if e.data.get("surprise")]
     assert starts == ["B", "A"]
     c = combat(encounter(*defaults(b), surprise={"side": "P"}, options={"surprise_single_attacker": True}), 7, 3, 2)
