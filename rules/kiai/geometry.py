@@ -7,7 +7,6 @@ once per (start, budget, blocked set) and never again while that situation repea
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import hex_line, to_axial
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from trpg_arena.rules.kiai.context import Ctx
 
 CACHE_LIMIT = 16384
-Movement = tuple[dict[Hex, Action], dict[Hex, Action], list[int]]  # move, run, predecessor index
+Movement = tuple[dict[Hex, Action], dict[Hex, Action], list[int]]  # move, run, cost layers (bit masks)
 
 
 class MapGeo:
@@ -31,12 +30,18 @@ class MapGeo:
         self.hexes: list[Hex] = [(c, r) for r in range(height) for c in range(width)]
         self.idx = {h: i for i, h in enumerate(self.hexes)}
         self.cost = [int(g.nodes[h].get("cost", 1)) for h in self.hexes]
-        nbrs = [tuple(self.idx[m] for m in g.adj[h]) for h in self.hexes]
-        self.nbrs1 = [tuple(v for v in n if self.cost[v] == 1) for n in nbrs]  # entering cost 1
-        self.nbrs2 = [tuple(v for v in n if self.cost[v] == 2) for n in nbrs]  # entering cost 2 (difficult)
+        self.nbrs = [tuple(self.idx[m] for m in g.adj[h]) for h in self.hexes]
         if any(c not in (1, 2) for c in self.cost):  # pragma: no cover - the map model only makes 1 and 2
             raise ValueError("kiai hex costs must be 1 or 2")
+        w, n = width, width * height
+        self.all_bits = (1 << n) - 1
+        self.not_col0 = self.all_bits & ~sum(1 << (r * w) for r in range(height))
+        self.not_col_last = self.all_bits & ~sum(1 << (r * w + w - 1) for r in range(height))
+        self.even_rows = sum(((1 << w) - 1) << (r * w) for r in range(0, height, 2))
+        self.difficult_bits = sum(1 << i for i, c in enumerate(self.cost) if c == 2)
+        self.chunks: dict[tuple[int, int], tuple[int, ...]] = {}
         self.blocked = frozenset(h for h in self.hexes if g.nodes[h].get("blocks_los"))
+        self.blocked_bits = sum(1 << self.idx[h] for h in self.blocked)
         self.axial = {h: to_axial(h) for h in self.hexes}
         self.move_actions = {h: Action("move", dest=h) for h in self.hexes}
         self.run_actions = {h: Action("run", dest=h) for h in self.hexes}
@@ -83,58 +88,94 @@ class MapGeo:
             hit = self.discs[key] = frozenset(out)
         return hit
 
-    def movement(self, start: Hex, agility: int, blocked: frozenset[Hex]) -> Movement:
-        """KIA-8.1 / KIA-8.2 / KIA-8.3: move and run actions by destination, and cheapest-path predecessors.
+    def _spread(self, x: int) -> int:
+        """Every neighbour of the hexes in bit mask `x` (section 5 odd-r neighbours, inside the map)."""
+        w, nc0, ncl = self.width, self.not_col0, self.not_col_last
+        e = x & self.even_rows
+        o = x ^ e
+        r = ((x << 1) & nc0) | ((x >> 1) & ncl)
+        r |= (e >> w) | ((e >> (w + 1)) & ncl) | (o >> w) | ((o >> (w - 1)) & nc0)
+        r |= (e << w) | ((e << (w - 1)) & ncl) | (o << w) | ((o << (w + 1)) & nc0)
+        return r & self.all_bits
 
-        Move: path cost <= agility // 2; run: <= agility; paths avoid `blocked` (enemies that are not out).
-        Dial's algorithm (entering costs are 1 or 2), cached per (start, agility, blocked set).
+    def _indices(self, mask: int) -> list[int]:
+        """The set bits of `mask`, ascending (row-major hex indices), eight bits at a time."""
+        out: list[int] = []
+        chunks = self.chunks
+        k = 0
+        while mask:
+            byte = mask & 255
+            if byte:
+                key = (k, byte)
+                part = chunks.get(key)
+                if part is None:
+                    part = chunks[key] = tuple(8 * k + i for i in range(8) if byte >> i & 1)
+                out.extend(part)
+            mask >>= 8
+            k += 1
+        return out
+
+    def movement(self, start: Hex, agility: int, blocked: frozenset[Hex]) -> Movement:
+        """KIA-8.1 / KIA-8.2 / KIA-8.3: move and run actions by destination, and the cost layers.
+
+        Move: path cost <= agility // 2; run: <= agility; paths avoid `blocked` (enemies that are not out)
+        and blocked hexes. A breadth-first search on bit masks (entering a difficult hex costs 2),
+        cached per (start, agility, blocked set); `layers[d]` is the mask of hexes at cost exactly d.
         """
         key = (start, agility, blocked)
         hit = self.moves.get(key)
         if hit is not None:
             return hit
-        idx, cost = self.idx, self.cost
-        nb1, nb2 = self.nbrs1, self.nbrs2
-        far = agility + 1
-        dist = [far] * len(cost)
-        prev = [-1] * len(cost)
+        idx = self.idx
+        start_bit = 1 << idx[start]
+        seen = start_bit | self.blocked_bits
         for h in blocked:
-            dist[idx[h]] = -1
-        s0 = idx[start]
-        dist[s0] = 0
-        buckets: list[list[int]] = [[] for _ in range(far + 2)]
-        buckets[0].append(s0)
-        done: list[int] = []
+            seen |= 1 << idx[h]
+        diff = self.difficult_bits
+        layers = [0] * (agility + 2)
+        layers[0] = start_bit
+        spread = self._spread
+        for d in range(agility):
+            cur = layers[d]
+            if not cur:
+                continue
+            new = spread(cur) & ~seen
+            if new:
+                seen |= new
+                two = new & diff
+                layers[d + 1] |= new ^ two
+                layers[d + 2] |= two
+        del layers[agility + 1:]
+        run_mask = half_mask = 0
         half = agility // 2  # KIA-0.5
-        n_half = 1
-        for d in range(far):
-            d1, d2 = d + 1, d + 2
-            b1, b2 = buckets[d1], buckets[d2]
-            for u in buckets[d]:
-                if dist[u] != d:
-                    continue
-                done.append(u)
-                for v in nb1[u]:
-                    if d1 < dist[v]:
-                        dist[v] = d1
-                        prev[v] = u
-                        b1.append(v)
-                for v in nb2[u]:
-                    if d2 < dist[v]:
-                        dist[v] = d2
-                        prev[v] = u
-                        b2.append(v)
+        for d in range(1, agility + 1):
+            run_mask |= layers[d]
             if d == half:
-                n_half = len(done)
-        if half >= far - 1:
-            n_half = len(done)
-        reached = done[1:]  # nondecreasing cost: the move destinations are a prefix
-        rn = dict(zip(map(self.hexes.__getitem__, reached), map(self.run_list.__getitem__, reached)))
-        mv = dict(islice(zip(rn, map(self.move_list.__getitem__, reached)), n_half - 1))
+                half_mask = run_mask
+        if half >= agility:
+            half_mask = run_mask
+        hexes, ra, ma = self.hexes, self.run_list, self.move_list
+        ri = self._indices(run_mask)
+        mi = self._indices(half_mask)
+        rn = dict(zip(map(hexes.__getitem__, ri), map(ra.__getitem__, ri)))
+        mv = dict(zip(map(hexes.__getitem__, mi), map(ma.__getitem__, mi)))
         if len(self.moves) > CACHE_LIMIT:
             self.moves.clear()
-        self.moves[key] = hit = (mv, rn, prev)
+        self.moves[key] = hit = (mv, rn, layers)
         return hit
+
+    def path(self, start: Hex, goal: Hex, agility: int, blocked: frozenset[Hex]) -> list[Hex]:
+        """A cheapest path (walked back through the cost layers; first neighbour in section 5 order)."""
+        _, _, layers = self.movement(start, agility, blocked)
+        idx, hexes = self.idx, self.hexes
+        g = idx[goal]
+        d = next(k for k, m in enumerate(layers) if m >> g & 1)
+        path = [goal]
+        while d:
+            d -= self.cost[g]
+            g = next(u for u in self.nbrs[g] if layers[d] >> u & 1)
+            path.append(hexes[g])
+        return path[::-1]
 
 
 _GEOS: dict[tuple[object, ...], MapGeo] = {}
@@ -187,14 +228,7 @@ def movement_actions(ctx: Ctx, start: Hex, agility: int,
 
 def path_of(ctx: Ctx, start: Hex, goal: Hex, blocked: frozenset[Hex], budget: int) -> list[Hex]:
     """A cheapest path from `start` to `goal` (from the cached search)."""
-    geo = geo_of(ctx)
-    _, _, prev = geo.movement(start, budget, blocked)
-    i, s0 = geo.idx[goal], geo.idx[start]
-    path = [goal]
-    while i != s0:
-        i = prev[i]
-        path.append(geo.hexes[i])
-    return path[::-1]
+    return geo_of(ctx).path(start, goal, budget, blocked)
 
 
 def path_cost(ctx: Ctx, path: list[Hex]) -> int:

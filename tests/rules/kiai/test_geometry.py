@@ -77,13 +77,13 @@ def test_movement_search_matches_networkx(name) -> None:
         blocked = frozenset(rnd.sample([h for h in starts if h != s], 5))
         agility = rnd.choice([0, 1, 5, 10, 12, 13, 17])
         geo.moves.pop((s, agility, blocked), None)
-        mv, rn, prev = geo.movement(s, agility, blocked)
+        mv, rn, _ = geo.movement(s, agility, blocked)
         ref = c.battlefield.reachable(s, agility, blocked)
         assert set(rn) == {h for h in ref if h != s}
         assert set(mv) == {h for h, d in ref.items() if h != s and d <= agility // 2}
         for h in rn:
-            path = [h]
-            while path[-1] != s:
-                path.append(geo.hexes[prev[geo.idx[path[-1]]]])
-            assert sum(g.nodes[x].get("cost", 1) for x in path[:-1]) == ref[h]
+            path = geo.path(s, h, agility, blocked)
+            assert path[0] == s and path[-1] == h
+            assert all(b in g.adj[a] for a, b in zip(path, path[1:]))
+            assert sum(g.nodes[x].get("cost", 1) for x in path[1:]) == ref[h]
             assert not blocked & set(path)
