@@ -216,7 +216,7 @@ class ReiBattlefield(Battlefield):
                     break
             while len(cum) > 1 and cum[-1] == cum[-2]:
                 cum.pop()
-        if len(self.layer_cache) > 50000:
+        if len(self.layer_cache) > 20000:
             self.layer_cache.clear()
         self.layer_cache[key] = cum
         return cum
@@ -339,7 +339,7 @@ class ReiBattlefield(Battlefield):
             prev = dist.get(cl)
             if prev is None or (c, st) < prev[:2]:
                 dist[cl] = (c, st, s)
-        if len(self.search_cache) > 20000:
+        if len(self.search_cache) > 2000:
             self.search_cache.clear()
         self.search_cache[key] = (dist, pred)
         return dist, pred
@@ -369,7 +369,7 @@ class ReiBattlefield(Battlefield):
             hit = self.line_of_sight(a, b)
             if hit and doors:
                 hit = not any(c in doors for c in bresenham(a, b)[1:-1])
-            if len(self._sight) > 200000:
+            if len(self._sight) > 100000:
                 self._sight.clear()
             self._sight[key] = hit
         return hit
