@@ -10,7 +10,7 @@ from trpg_arena.rules.kiai.checks import check, succeeded
 from trpg_arena.rules.kiai.conditions import add_condition
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import check_end
-from trpg_arena.rules.kiai.geometry import enemy_hexes, path_cost, path_of
+from trpg_arena.rules.kiai.geometry import enemy_mask, path_cost, path_of
 from trpg_arena.rules.kiai.legal import FEINT_COST
 from trpg_arena.rules.kiai.manoeuvres import pick_up, ready_weapon
 from trpg_arena.rules.kiai.state import Fighter, Frame, Hex, KiaiState
@@ -37,7 +37,7 @@ def spend_kiai(combat: Combat, f: Fighter, amount: int, rule: str, *, spirit: bo
 def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
     """KIA-8.1 / KIA-8.3: follow the cheapest path that avoids enemies."""
     assert f.hex is not None
-    p = path_of(ctx, f.hex, dest, enemy_hexes(ctx, st, f.id), ctx.spec[f.id].agility)
+    p = path_of(ctx, f.hex, dest, enemy_mask(ctx, st, f.id), ctx.spec[f.id].agility)
     cost = path_cost(ctx, p)
     f.hex = dest
     f.moved = True

@@ -7,6 +7,7 @@ once per (start, budget, blocked set) and never again while that situation repea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import hex_line, to_axial
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from trpg_arena.rules.kiai.context import Ctx
 
 CACHE_LIMIT = 16384
-Movement = tuple[dict[Hex, Action], dict[Hex, Action], list[int]]  # move, run, cost layers (bit masks)
+Movement = tuple[int, int, list[int]]  # move mask, run mask, cost layers (bit masks)
 
 
 class MapGeo:
@@ -48,7 +49,7 @@ class MapGeo:
         self.move_list = [self.move_actions[h] for h in self.hexes]
         self.run_list = [self.run_actions[h] for h in self.hexes]
         self.los: dict[tuple[Hex, Hex], bool] = {}
-        self.moves: dict[tuple[Hex, int, frozenset[Hex]], Movement] = {}
+        self.moves: dict[tuple[Hex, int, int], Movement] = {}
         self.discs: dict[tuple[Hex, int], frozenset[Hex]] = {}
         self.centres: dict[tuple[Hex, int, str], list[Action]] = {}
         self.attacks: dict[tuple[object, ...], list[Action]] = {}
@@ -98,7 +99,7 @@ class MapGeo:
         r |= (e << w) | ((e << (w - 1)) & ncl) | (o << w) | ((o << (w + 1)) & nc0)
         return r & self.all_bits
 
-    def _indices(self, mask: int) -> list[int]:
+    def indices(self, mask: int) -> list[int]:
         """The set bits of `mask`, ascending (row-major hex indices), eight bits at a time."""
         out: list[int] = []
         chunks = self.chunks
@@ -115,22 +116,29 @@ class MapGeo:
             k += 1
         return out
 
-    def movement(self, start: Hex, agility: int, blocked: frozenset[Hex]) -> Movement:
-        """KIA-8.1 / KIA-8.2 / KIA-8.3: move and run actions by destination, and the cost layers.
+    def mask(self, hexes: Iterable[Hex | None]) -> int:
+        """The bit mask of some hexes (None ignored)."""
+        idx = self.idx
+        m = 0
+        for h in hexes:
+            if h is not None:
+                m |= 1 << idx[h]
+        return m
 
-        Move: path cost <= agility // 2; run: <= agility; paths avoid `blocked` (enemies that are not out)
-        and blocked hexes. A breadth-first search on bit masks (entering a difficult hex costs 2),
-        cached per (start, agility, blocked set); `layers[d]` is the mask of hexes at cost exactly d.
+    def movement(self, start: Hex, agility: int, blocked: int) -> Movement:
+        """KIA-8.1 / KIA-8.2 / KIA-8.3: the hexes a move and a run can reach, and the cost layers.
+
+        Returns (move mask: path cost <= agility // 2, run mask: <= agility, layers) as bit masks over
+        row-major hex indices; `layers[d]` holds the hexes at cost exactly d. Paths avoid `blocked` (a
+        mask: enemies that are not out) and blocked hexes; entering a difficult hex costs 2. A
+        breadth-first search on bit masks, cached per (start, agility, blocked).
         """
         key = (start, agility, blocked)
         hit = self.moves.get(key)
         if hit is not None:
             return hit
-        idx = self.idx
-        start_bit = 1 << idx[start]
-        seen = start_bit | self.blocked_bits
-        for h in blocked:
-            seen |= 1 << idx[h]
+        start_bit = 1 << self.idx[start]
+        seen = start_bit | self.blocked_bits | blocked
         diff = self.difficult_bits
         layers = [0] * (agility + 2)
         layers[0] = start_bit
@@ -154,17 +162,12 @@ class MapGeo:
                 half_mask = run_mask
         if half >= agility:
             half_mask = run_mask
-        hexes, ra, ma = self.hexes, self.run_list, self.move_list
-        ri = self._indices(run_mask)
-        mi = self._indices(half_mask)
-        rn = dict(zip(map(hexes.__getitem__, ri), map(ra.__getitem__, ri)))
-        mv = dict(zip(map(hexes.__getitem__, mi), map(ma.__getitem__, mi)))
         if len(self.moves) > CACHE_LIMIT:
             self.moves.clear()
-        self.moves[key] = hit = (mv, rn, layers)
+        self.moves[key] = hit = (half_mask, run_mask, layers)
         return hit
 
-    def path(self, start: Hex, goal: Hex, agility: int, blocked: frozenset[Hex]) -> list[Hex]:
+    def path(self, start: Hex, goal: Hex, agility: int, blocked: int) -> list[Hex]:
         """A cheapest path (walked back through the cost layers; first neighbour in section 5 order)."""
         _, _, layers = self.movement(start, agility, blocked)
         idx, hexes = self.idx, self.hexes
@@ -212,21 +215,18 @@ def in_reach(ctx: Ctx, a: Hex | None, b: Hex | None, reach: int) -> bool:
     return d <= 1 or geo.clear(a, b)
 
 
-def enemy_hexes(ctx: Ctx, st: KiaiState, cid: str) -> frozenset[Hex]:
-    """Hexes a path may not enter (KIA-8.3): those of enemies that are not out."""
+def enemy_mask(ctx: Ctx, st: KiaiState, cid: str) -> int:
+    """Hexes a path may not enter (KIA-8.3), as a bit mask: those of enemies that are not out."""
     side = ctx.side[cid]
-    return frozenset(f.hex for i, f in st.fighters.items()
-                     if f.hex is not None and not f.out and ctx.side[i] != side)
+    return geo_of(ctx).mask(f.hex for i, f in st.fighters.items() if not f.out and ctx.side[i] != side)
 
 
-def movement_actions(ctx: Ctx, start: Hex, agility: int,
-                     blocked: frozenset[Hex]) -> tuple[dict[Hex, Action], dict[Hex, Action]]:
-    """`move` and `run` actions by destination (occupied destinations are removed by the caller)."""
-    mv, rn, _ = geo_of(ctx).movement(start, agility, blocked)
-    return mv, rn
+def occupied_mask(ctx: Ctx, st: KiaiState) -> int:
+    """Hexes holding a combatant (incapacitated and dead ones keep theirs; fled ones left the map)."""
+    return geo_of(ctx).mask(f.hex for f in st.fighters.values())
 
 
-def path_of(ctx: Ctx, start: Hex, goal: Hex, blocked: frozenset[Hex], budget: int) -> list[Hex]:
+def path_of(ctx: Ctx, start: Hex, goal: Hex, blocked: int, budget: int) -> list[Hex]:
     """A cheapest path from `start` to `goal` (from the cached search)."""
     return geo_of(ctx).path(start, goal, budget, blocked)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.checks import has, wound_penalty
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx
-from trpg_arena.rules.kiai.geometry import enemy_hexes, geo_of, in_reach, movement_actions
+from trpg_arena.rules.kiai.geometry import enemy_mask, geo_of, in_reach, occupied_mask
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import Fighter, KiaiState
@@ -81,17 +81,14 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     reach = main.reach
     foes = targets(ctx, st, f)
     may_attack = not f.countered  # KIA-10.1, KIA-24.1
-    runs: dict[tuple[int, int], Action] = {}
-    if not f.moved and not f.main_done:
-        mv, runs = movement_actions(ctx, here, spec.agility, enemy_hexes(ctx, st, f.id))  # KIA-8.1, KIA-8.2
-        bad = [g.hex for g in st.fighters.values() if g.hex in runs]  # KIA-8.3: end in an unoccupied hex
-        if bad:
-            mv, runs = dict(mv), dict(runs)
-            for h in bad:
-                mv.pop(h, None)
-                del runs[h]
-        acts.extend(mv.values())
-        acts.extend(runs.values())
+    free = 0
+    if not f.moved and not f.main_done:  # KIA-8.1, KIA-8.2, KIA-8.3: end in an unoccupied hex
+        geo = geo_of(ctx)
+        half, full, _ = geo.movement(here, spec.agility, enemy_mask(ctx, st, f.id))
+        occ = occupied_mask(ctx, st)
+        free = full & ~occ
+        acts.extend(map(geo.move_list.__getitem__, geo.indices(half & ~occ)))
+        acts.extend(map(geo.run_list.__getitem__, geo.indices(free)))
     if f.main_done:
         acts.append(END_TURN)
         return acts
@@ -100,11 +97,11 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
         mind = ctx.opts.charge_min_distance
         geo = geo_of(ctx)
         close = geo.disc(here, mind - 1)
-        rank = geo.idx
+        idx = geo.idx
         for g in foes:
             assert g.hex is not None
-            spots = [h for h in geo.disc(g.hex, reach) if h in runs and h not in close]
-            spots.sort(key=rank.__getitem__)
+            spots = [h for h in geo.disc(g.hex, reach) if free >> idx[h] & 1 and h not in close]
+            spots.sort(key=idx.__getitem__)
             for h in spots:
                 if in_reach(ctx, h, g.hex, reach):
                     acts.append(Action("charge", g.id, h))

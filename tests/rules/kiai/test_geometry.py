@@ -76,13 +76,14 @@ def test_movement_search_matches_networkx(name) -> None:
         s = rnd.choice(starts)
         blocked = frozenset(rnd.sample([h for h in starts if h != s], 5))
         agility = rnd.choice([0, 1, 5, 10, 12, 13, 17])
-        geo.moves.pop((s, agility, blocked), None)
-        mv, rn, _ = geo.movement(s, agility, blocked)
+        bits = geo.mask(blocked)
+        geo.moves.pop((s, agility, bits), None)
+        half, full, _ = geo.movement(s, agility, bits)
         ref = c.battlefield.reachable(s, agility, blocked)
-        assert set(rn) == {h for h in ref if h != s}
-        assert set(mv) == {h for h, d in ref.items() if h != s and d <= agility // 2}
-        for h in rn:
-            path = geo.path(s, h, agility, blocked)
+        assert {geo.hexes[i] for i in geo.indices(full)} == {h for h in ref if h != s}
+        assert {geo.hexes[i] for i in geo.indices(half)} == {h for h, d in ref.items() if h != s and d <= agility // 2}
+        for h in ref:
+            path = geo.path(s, h, agility, bits)
             assert path[0] == s and path[-1] == h
             assert all(b in g.adj[a] for a, b in zip(path, path[1:]))
             assert sum(g.nodes[x].get("cost", 1) for x in path[1:]) == ref[h]
