@@ -88,10 +88,26 @@ class RandomAgent:
         self.ruleset = ruleset
         self.rng = np.random.default_rng(seed)
 
+    @property
+    def rng(self) -> np.random.Generator:
+        """The agent's own generator (reseed by assigning a new one)."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+        self._buf: list[float] = []
+        self._pos = 0
+
     def act(self, combat: Combat) -> Action:
-        """A uniformly random legal action."""
+        """A uniformly random legal action (uniforms drawn in blocks: one numpy call per 256 choices)."""
         legal = combat.legal_actions()
-        return legal[int(self.rng.integers(len(legal)))]
+        if self._pos >= len(self._buf):
+            self._buf = self._rng.random(256).tolist()
+            self._pos = 0
+        u = self._buf[self._pos]
+        self._pos += 1
+        return legal[int(u * len(legal))]
 
 
 @register_agent("first")

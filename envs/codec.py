@@ -20,7 +20,7 @@ then, per slot     slot = `possible_ids(encounter)` order, `max_slots` slots of:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,6 +41,7 @@ class Codec:
     slot_of: dict[str, int]
     width: float
     height: float
+    _generic: dict[tuple[object, bool, bool], list[float]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, system: RuleSystem, encounter: EncounterBase, width: int, height: int) -> Codec:
@@ -117,19 +118,23 @@ class Codec:
         rows: list[list[float] | None] = [None] * len(self.ids)
         pos = self._positions(combat)
         feats = s.combatant_features
+        generic = self._generic
+        if len(generic) > 50_000:
+            generic.clear()
         for v in views:
             slot = self.slot_of.get(v.id)
             if slot is None:
                 continue
-            x, y = pos.get(v.node, (-1.0, -1.0))
-            row = [1.0, v.id == decider, v.side == side, v.able, v.hp / v.max_hp if v.max_hp else 0.0,
-                   v.max_hp / 100.0, x, y]
-            if feats:
-                row += s.observe_combatant(combat, v.id)
-            rows[slot] = row
+            key = (v, v.id == decider, v.side == side)  # views are hashable named tuples
+            row = generic.get(key)
+            if row is None:
+                x, y = pos.get(v.node, (-1.0, -1.0))
+                row = generic[key] = [1.0, key[1], key[2], v.able, v.hp / v.max_hp if v.max_hp else 0.0,
+                                      v.max_hp / 100.0, x, y]
+            rows[slot] = row + s.observe_combatant(combat, v.id) if feats else row
         flat = head
-        for row in rows:
-            flat += row if row is not None else empty
+        for r in rows:
+            flat += r if r is not None else empty
         out = np.array(flat, dtype=np.float32)
         np.minimum(out, 1.0, out=out)
         np.maximum(out, -1.0, out=out)
