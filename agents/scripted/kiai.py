@@ -331,7 +331,7 @@ class KiaiScriptedAgent:
             for cid in area_targets(ctx, est.st, me.id, a.dest, ab.level):
                 f = est.st.fighters[cid]
                 val = est.strike(me, f, v, 0, ab.level, base=base)
-                total += val if ctx.side[cid] != side else -1.5 * val - 0.5
+                total += val if ctx.side[cid] != side else -2.5 * val - 1.0  # friendly fire
             return total - cost
         # status effects
         targets = [a.target] if a.target is not None else []

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.abilities import start_ability
+from trpg_arena.rules.kiai.catalogue import describe
 from trpg_arena.rules.kiai.checks import check, succeeded
 from trpg_arena.rules.kiai.conditions import add_condition
 from trpg_arena.rules.kiai.context import Ctx
@@ -58,7 +59,7 @@ def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str,
     if kind in ("R1", "R2", "R3"):
         _react(combat, ctx, st, f, a)
         return
-    combat.emit("action_declared", f"{actor} declares {a.describe()}", actor=actor, rule="KIA-24.1", verb=verb,
+    combat.emit("action_declared", f"{actor} declares: {describe(a)}", actor=actor, rule="KIA-24.1", verb=verb,
                 target=a.target, dest=a.dest, option=a.option)
     if kind == "P1":
         st.reattack_index += 1
@@ -162,7 +163,7 @@ def _react(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> No
     """R1 / R2 / R3: record the reaction on the pending frame; pay technique costs (KIA-9.5, KIA-10.4)."""
     fr = st.stack[-1]
     verb = a.verb
-    combat.emit("reaction_declared", f"{f.id} reacts: {a.describe()}", actor=f.id, rule="KIA-3.4", reaction=verb,
+    combat.emit("reaction_declared", f"{f.id} reacts: {describe(a)}", actor=f.id, rule="KIA-3.4", reaction=verb,
                 ability=a.option)
     fr.reaction = verb
     fr.react_ability = a.option or ""
