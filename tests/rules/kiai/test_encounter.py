@@ -112,3 +112,29 @@ def test_start_section_sets_everything() -> None:
     assert a.hex == (1, 1) and a.wounds == [1, 0, 0, 0] and a.kiai == 3 and a.main == "" and a.carried == []
     assert c.state.fighters["C"].out == "dead" and c.state.ground == [((1, 2), "A/sword")]
     assert [x.type for x in c.state.fighters["B"].conds] == ["deceived"]
+
+
+def test_snapshot_mid_procedure_round_trips() -> None:
+    """Pending procedures (a counter strike at R2, an area spell at R3) survive snapshot/restore and pickle."""
+    import json
+    import pickle
+
+    from tests.rules.kiai.helpers import atk, play
+    from trpg_arena.rules import Action
+
+    c = play(fixture(), "d100=30 d100=25 d10=3 d10=4 d10=6 d10=5 d100=90 d10=10", atk("B"), Action("counter"))
+    assert c.decision.kind == "R2"
+    r = Combat.restore(json.loads(json.dumps(c.snapshot())))
+    assert pickle.loads(pickle.dumps(c.state)) == c.state
+    for x in (c, r):
+        x.act(Action("dodge"))
+    assert [e.json_line() for e in c.log] == [e.json_line() for e in r.log]
+    enc = fixture(a={"position": [0, 0], "knows": ["fire_burst"]}, b={"position": [5, 0]},
+                  extra=[fighter("C", "N", 2, [6, 0])])
+    c = play(enc, "d100=20 d100=50 d100=10 d10=3 d10=4 d10=2", Action("use_ability", None, (5, 0), "fire_burst"),
+             Action("dodge"))
+    assert c.decision.kind == "R3" and c.decision.actor == "C"
+    r = Combat.restore(json.loads(json.dumps(c.snapshot())))
+    for x in (c, r):
+        x.act(Action("dodge"))
+    assert [e.json_line() for e in c.log] == [e.json_line() for e in r.log] and c.dice.remaining == 0
