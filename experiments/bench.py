@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -52,6 +53,21 @@ def _timed(budget: float, one_game: Callable[[int], tuple[int, int]]) -> tuple[i
 
 def _decisions(combat: Combat, since: int = 0) -> int:
     return sum(1 for e in combat.log[since:] if e.kind in ("decision", "auto_decision"))
+
+
+def _random_aec_game(env: Any, rng: np.random.Generator, seed: int) -> int:
+    """One PettingZoo AEC game with uniformly random masked actions; returns the steps taken."""
+    env.reset(seed=seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps
 
 
 def bench_engine(encounter: str, agent_name: str, budget: float) -> BenchRow:
@@ -104,16 +120,7 @@ def bench_aec(encounter: str, budget: float) -> BenchRow:
     rng = np.random.default_rng(0)
 
     def game(seed: int) -> tuple[int, int]:
-        env.reset(seed=seed)
-        steps = 0
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
-                steps += 1
+        steps = _random_aec_game(env, rng, seed)
         return _decisions(env.combat), steps  # type: ignore[arg-type]
 
     n, steps, s = _timed(budget, game)
@@ -131,16 +138,7 @@ def bench_connect_four(budget: float) -> BenchRow:
     rng = np.random.default_rng(0)
 
     def game(seed: int) -> tuple[int, int]:
-        env.reset(seed=seed)
-        steps = 0
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
-                steps += 1
+        steps = _random_aec_game(env, rng, seed)
         return steps, steps
 
     n, steps, s = _timed(budget, game)

@@ -1,36 +1,4 @@
-"""The kernel: dice, battlefield, values, encounters, the plugin contract and the combat state machine."""
+"""The kernel: dice, battlefield, values, encounters, the plugin contract and the combat state machine.
 
-from __future__ import annotations
-
-from trpg_arena.rules.core.battlefield import Battlefield, hex_grid, square_grid, zone_line
-from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.dice import Dice, DiceExpr, ScriptedDice
-from trpg_arena.rules.core.encounter import EncounterBase, StrictModel, builtin_encounters, load_encounter
-from trpg_arena.rules.core.errors import (
-    DiceScriptError,
-    EncounterError,
-    IllegalActionError,
-    InvalidActionError,
-    ResetNeeded,
-    SnapshotError,
-    TrpgArenaError,
-    UnknownRulesetError,
-)
-from trpg_arena.rules.core.system import (
-    RULESETS,
-    BaseState,
-    CombatantView,
-    RuleSystem,
-    RuleSystemInfo,
-    get_ruleset,
-    register,
-)
-from trpg_arena.rules.core.values import Action, Decision, Event, Outcome, Termination
-
-__all__ = [
-    "RULESETS", "Action", "BaseState", "Battlefield", "Combat", "CombatantView", "Decision", "Dice", "DiceExpr",
-    "DiceScriptError", "EncounterBase", "EncounterError", "Event", "IllegalActionError", "InvalidActionError",
-    "Outcome", "ResetNeeded", "RuleSystem", "RuleSystemInfo", "ScriptedDice", "SnapshotError", "StrictModel",
-    "Termination", "TrpgArenaError", "UnknownRulesetError", "builtin_encounters", "get_ruleset", "hex_grid",
-    "load_encounter", "register", "square_grid", "zone_line",
-]
+Its public names are re-exported by ``trpg_arena.rules``; import them from there.
+"""

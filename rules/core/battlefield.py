@@ -52,6 +52,20 @@ class Battlefield:
         return self.graph.nodes[node].get(name, default)
 
     # --- movement ---------------------------------------------------------------------------
+    def _weight(self, blocked: frozenset[Any], cost_fn: Callable[[Any, Any], float | None] | None
+                ) -> Callable[[Any, Any, dict[str, Any]], float | None]:
+        """The networkx weight function: the cost of entering `v` (None: cannot enter)."""
+        nodes = self.graph.nodes
+
+        def weight(u: Any, v: Any, _d: dict[str, Any]) -> float | None:
+            if v in blocked:
+                return None
+            if cost_fn is not None:
+                return cost_fn(u, v)
+            return nodes[v].get("cost", 1)
+
+        return weight
+
     def reachable(self, start: Any, budget: float, blocked: frozenset[Any] = frozenset(),
                   cost_fn: Callable[[Any, Any], float | None] | None = None,
                   key: Hashable = None) -> dict[Any, float]:
@@ -64,16 +78,8 @@ class Battlefield:
         hit = self._reach_cache.get(ck)
         if hit is not None:
             return hit
-        nodes = self.graph.nodes
-
-        def weight(u: Any, v: Any, _d: dict[str, Any]) -> float | None:
-            if v in blocked:
-                return None
-            if cost_fn is not None:
-                return cost_fn(u, v)
-            return nodes[v].get("cost", 1)
-
-        dist = nx.single_source_dijkstra_path_length(self.graph, start, cutoff=budget, weight=weight)
+        dist = nx.single_source_dijkstra_path_length(self.graph, start, cutoff=budget,
+                                                     weight=self._weight(blocked, cost_fn))
         if len(self._reach_cache) > 4096:
             self._reach_cache.clear()
         self._reach_cache[ck] = dist
@@ -85,17 +91,8 @@ class Battlefield:
         ck = (start, goal, blocked, key if cost_fn is not None else None)
         if ck in self._path_cache:
             return self._path_cache[ck]
-        nodes = self.graph.nodes
-
-        def weight(u: Any, v: Any, _d: dict[str, Any]) -> float | None:
-            if v in blocked:
-                return None
-            if cost_fn is not None:
-                return cost_fn(u, v)
-            return nodes[v].get("cost", 1)
-
         try:
-            p: list[Any] | None = nx.dijkstra_path(self.graph, start, goal, weight=weight)
+            p: list[Any] | None = nx.dijkstra_path(self.graph, start, goal, weight=self._weight(blocked, cost_fn))
         except (nx.NetworkXNoPath, nx.NodeNotFound):
             p = None
         if len(self._path_cache) > 4096:
