@@ -5,23 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Decision
-from trpg_arena.rules.reincarnator.conditions import (
-    apply_damage,
-    grapple_group,
-    in_grapple,
-    key_es,
-    rating,
-    reset_aim,
-    rs,
-    wound_penalty,
-)
-from trpg_arena.rules.reincarnator.data import es, static
-from trpg_arena.rules.reincarnator.movement import knockback
-from trpg_arena.rules.reincarnator.pools import roll_pool
-from trpg_arena.rules.reincarnator.state import Pending
-
-if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.reincarnator.attack_math import (  # noqa: F401 - re-exported for the other modules
     MELEE_VERBS,
     RANGED_VERBS,
@@ -41,15 +24,38 @@ from trpg_arena.rules.reincarnator.attack_math import (  # noqa: F401 - re-expor
     throw_range,
     weapon_range,
 )
+from trpg_arena.rules.reincarnator.conditions import (
+    apply_damage,
+    grapple_group,
+    in_grapple,
+    key_es,
+    rating,
+    reset_aim,
+    rs,
+    wound_penalty,
+)
+from trpg_arena.rules.reincarnator.data import es, static
+from trpg_arena.rules.reincarnator.movement import knockback
+from trpg_arena.rules.reincarnator.pools import roll_pool
+from trpg_arena.rules.reincarnator.state import Pending
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
 
 
 # --- procedure ----------------------------------------------------------------------------------------
+PHRASES = {"melee_attack": "attacks", "ranged_attack": "shoots at", "throw": "throws at", "cast": "casts at",
+           "vehicle_attack": "fires at", "bull_rush": "bull-rushes", "grapple": "grapples", "charge": "charges",
+           "acro_charge": "charges acrobatically at", "vehicle_crush": "rams", "acro_fire": "fires at"}
+
+
 def declare(combat: Combat, p: Pending) -> None:
     """Step 1-2 of REI-3.8: declaration, then the target's reaction window or resolution."""
     state = rs(combat)
     tgt = p.target if p.target is not None else f"{p.cell[0]},{p.cell[1]}" if p.cell else "?"
-    combat.emit("attack_declared", f"{p.actor} {p.verb.replace('_', ' ')}s {tgt}"
-                + (f" with {p.weapon}" if p.weapon else ""), actor=p.actor, rule="REI-3.8", verb=p.verb,
+    shown = static(combat).name(p.weapon, p.actor) if p.weapon else None
+    combat.emit("attack_declared", f"{p.actor} {PHRASES.get(p.verb, p.verb)} {tgt}"
+                + (f" with {shown}" if shown else ""), actor=p.actor, rule="REI-3.8", verb=p.verb,
                 target=p.target, cell=list(p.cell) if p.cell else None, weapon=p.weapon)
     if p.target is not None and p.target in state.fighters:
         p.origin = state.fighters[p.target].cell
