@@ -89,16 +89,6 @@ class MapGeo:
             hit = self.discs[key] = frozenset(out)
         return hit
 
-    def _spread(self, x: int) -> int:
-        """Every neighbour of the hexes in bit mask `x` (section 5 odd-r neighbours, inside the map)."""
-        w, nc0, ncl = self.width, self.not_col0, self.not_col_last
-        e = x & self.even_rows
-        o = x ^ e
-        r = ((x << 1) & nc0) | ((x >> 1) & ncl)
-        r |= (e >> w) | ((e >> (w + 1)) & ncl) | (o >> w) | ((o >> (w - 1)) & nc0)
-        r |= (e << w) | ((e << (w - 1)) & ncl) | (o << w) | ((o << (w + 1)) & nc0)
-        return r & self.all_bits
-
     def indices(self, mask: int) -> list[int]:
         """The set bits of `mask`, ascending (row-major hex indices), eight bits at a time."""
         out: list[int] = []
@@ -142,12 +132,16 @@ class MapGeo:
         diff = self.difficult_bits
         layers = [0] * (agility + 2)
         layers[0] = start_bit
-        spread = self._spread
+        w, w1, w2 = self.width, self.width + 1, self.width - 1
+        nc0, ncl, even, full = self.not_col0, self.not_col_last, self.even_rows, self.all_bits
         for d in range(agility):
-            cur = layers[d]
-            if not cur:
+            x = layers[d]
+            if not x:
                 continue
-            new = spread(cur) & ~seen
+            e = x & even  # section 5 neighbours of every hex in x: odd rows are shifted half a hex right
+            o = x ^ e
+            new = (((x << 1) & nc0) | ((x >> 1) & ncl) | (x >> w) | (x << w) | (((e >> w1) | (e << w2)) & ncl)
+                   | (((o >> w2) | (o << w1)) & nc0)) & full & ~seen
             if new:
                 seen |= new
                 two = new & diff
