@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.kiai.helpers import DODGE, END, NO_REACTION, atk, fixture, play, wounds
-from trpg_arena.rules import Action
+from trpg_arena.rules import Action, ScriptedDice
 
 
 @pytest.mark.rule("KIA-T1")
@@ -26,7 +26,7 @@ def test_KIA_T1_basic_hit_against_failed_dodge() -> None:
     # B's hit V is now 50 and dodge 30 (moderate, KIA-7.6)
     c.act(END)
     c2 = c.clone()
-    c2.dice = __import__("trpg_arena.rules", fromlist=["ScriptedDice"]).ScriptedDice([(100, 51)])
+    c2.dice = ScriptedDice([(100, 51)])
     c2.act(atk("A"))
     chk = [e for e in c2.log if e.kind == "check"][-1]
     assert chk.data["V"] == 50 and chk.data["C"] == 5
