@@ -15,7 +15,6 @@ from trpg_arena.rules.reincarnator.conditions import (
     rs,
 )
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import bf, doors_now, reach_mask
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
@@ -53,9 +52,14 @@ def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bo
     for t in [t for t in st.roster if t != cid] + list(state.vehicles):
         if not targetable(combat, cid, t, True):
             continue
-        tc = state.vehicles[t].cell if t in state.vehicles else state.fighters[t].cell
+        if t in state.vehicles:
+            tc: Cell | None = state.vehicles[t].cell
+            melee_ok = True
+        else:
+            tf = state.fighters[t]
+            tc, melee_ok = tf.cell, tf.in_vehicle is None  # occupants: ranged attacks and blasts only
         assert tc is not None
-        out.append((t, tc, cheb(me, tc), field.los(me, tc, doors), targetable(combat, cid, t, False),
+        out.append((t, tc, max(abs(me[0] - tc[0]), abs(me[1] - tc[1])), field.los(me, tc, doors), melee_ok,
                     into_variants(state, t)))
     if memo is not None:
         memo[("targets", cid)] = out
