@@ -128,6 +128,10 @@ class KiaiSystem(RuleSystem):
         assert isinstance(encounter, KiaiEncounter)
         return cat.catalogue(encounter)
 
+    def max_slots(self, encounter: EncounterBase) -> int:
+        """One observation slot per roster combatant (kiai has no summons or arrivals)."""
+        return len(encounter.combatants)
+
     def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
         """Kiai, wound status, conditions, round flags and gear of one combatant."""
         return cat.observe_combatant(combat, cid)
