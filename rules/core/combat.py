@@ -38,7 +38,6 @@ class Combat:
         self.log: list[Event] = []
         self.battlefield: Battlefield = self._battlefield_of(self.system, enc)
         self._legal: list[Action] | None = None
-        self._legal_set: frozenset[Action] = frozenset()
         self.state: BaseState = self.system.new_state(self)
         self.system.advance(self)
         self._settle()
@@ -114,14 +113,17 @@ class Combat:
             return []
         if self._legal is None:
             self._legal = self.system.legal_actions(self)
-            self._legal_set = frozenset(self._legal)
         return list(self._legal)
 
     def is_legal(self, action: Action) -> bool:
-        """Whether `action` is legal now (cheap; uses the cached legal set)."""
+        """Whether `action` is legal now (cheap; uses the cached legal list)."""
+        if self.state.outcome is not None:
+            return False
         if self._legal is None:
             self.legal_actions()
-        return action in self._legal_set
+        # A list scan: membership tests compare identity first, and agents hand back the very objects
+        # the legal list holds, so this beats building a set for every decision.
+        return action in self._legal  # type: ignore[operator]
 
     def act(self, action: Action) -> list[Event]:
         """Apply one action of the current decider; returns the new events.
@@ -234,7 +236,6 @@ class Combat:
         except (KeyError, TypeError, ValueError) as e:
             raise SnapshotError(f"snapshot cannot be restored: corrupt {type(e).__name__}: {e}") from None
         self._legal = None
-        self._legal_set = frozenset()
         self._mark_base()
         self._acting = False
         return self
@@ -250,7 +251,6 @@ class Combat:
         blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
         other.state = pickle.loads(blob)
         other._legal = self._legal
-        other._legal_set = self._legal_set
         other._views = self.__dict__.get("_views")
         other._acting = False
         other._base = (blob, other.dice.state(), len(other.log))
