@@ -143,3 +143,14 @@ def test_KIA_T26_when_attack_defense_is_not_allowed() -> None:
     c = play(fixture(), "d100=20", Action("disarm", "B"))
     assert [e for e in c.log if e.kind == "check"][-1].data["V"] == 30
     assert c.legal_actions() == [DODGE, NO_REACTION]
+
+
+@pytest.mark.rule("KIA-24.1")
+def test_out_during_own_turn_ends_it() -> None:
+    """KIA-24.1: a combatant taken out by a counter strike during its own turn gets no D2."""
+    from tests.rules.kiai.helpers import fighter
+
+    enc = fixture(extra=[fighter("D", "P", 2, [9, 5])], options={"counter_requires_winning": False})
+    c = play(enc, "d100=30 d100=25 d10=8 d10=9 d10=1 d10=2 d10=5", atk("B"), COUNTER, NO_REACTION)
+    assert c.state.fighters["A"].out == "incapacitated" and not c.over
+    assert c.decision.actor == "B" and c.decision.kind == "D1" and c.dice.remaining == 0
