@@ -72,6 +72,7 @@ class TrpgArenaAEC(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._rewarded = False
         self._sync()
 
     def _sync(self) -> None:
@@ -83,10 +84,11 @@ class TrpgArenaAEC(AECEnv):
                 r = 0.0 if c.result == "draw" else (1.0 if self._side[a] == c.result else -1.0)
                 self.rewards[a] = r
             self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
+            self._accumulate_rewards()
+            self._rewarded = True
         else:
             assert c.decision is not None
             self.agent_selection = c.decision.actor
-        self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Observation of `agent` (from its side's point of view) and its action mask."""
@@ -106,13 +108,16 @@ class TrpgArenaAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._clear_rewards()
+        if self._rewarded:  # rewards are only ever non-zero after a penalty or at the end
+            self._clear_rewards()
+            self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
         act = self.codec.decode(action)
         if not c.is_legal(act):
             if self.illegal_action == "penalize":
                 self.rewards[agent] = -float(self.illegal_penalty)
                 self._accumulate_rewards()
+                self._rewarded = True
                 return
             c.act(act)
             raise IllegalActionError(f"action {action} is not legal")  # pragma: no cover
