@@ -1,7 +1,9 @@
-"""Search agent: Monte Carlo tree search at the root (UCB1 over the legal actions) with random playouts.
+"""Search agent: Monte Carlo search at the root (UCB1 over the legal actions) with policy playouts.
 
 Chance is handled by sampling: every simulation runs on a `clone()` whose dice are replaced by the
 agent's own RNG, so thinking ahead never consumes (or peeks at) the live combat's dice stream.
+Playouts follow the system's scripted agent where one is registered (uniformly random otherwise):
+random playouts in systems where a random player flees or wastes its turns say little about a move.
 """
 
 from __future__ import annotations
@@ -30,42 +32,69 @@ def hp_balance(combat: Combat, side: str) -> float:
 
 @register_agent("mcts")
 class MCTSAgent:
-    """UCB1 over the root's legal actions with `simulations` random playouts of `depth` decisions each."""
+    """UCB1 over a few root candidates with `simulations` policy playouts of up to `depth` decisions each."""
 
-    def __init__(self, ruleset: str | None = None, seed: int | None = None, simulations: int = 48,
-                 depth: int = 60, c: float = 1.2) -> None:
+    def __init__(self, ruleset: str | None = None, seed: int | None = None, simulations: int = 60,
+                 depth: int = 200, c: float = 1.0, playout: str | None = None, candidates: int = 6,
+                 margin: float = 2.0) -> None:
+        from trpg_arena.agents.base import agent_names, make_agent
+
         self.rng = np.random.default_rng(seed)
         self.simulations = simulations
         self.depth = depth
         self.c = c
+        self.candidates = candidates
+        self.margin = margin
+        if playout is None:
+            playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
+        # Two instances: scripted agents may keep per-combat memory, which playouts on clones must not disturb.
+        self.policy = make_agent(playout, ruleset, seed=seed) if ruleset is not None else None
+        self.root_policy = make_agent(playout, ruleset, seed=seed) if ruleset is not None else None
 
     def _playout(self, combat: Combat, side: str) -> float:
         for _ in range(self.depth):
             if combat.over:
                 break
-            legal = combat.legal_actions()
-            combat.act(legal[int(self.rng.integers(len(legal)))])
+            if self.policy is not None:
+                combat.act(self.policy.act(combat))
+            else:
+                legal = combat.legal_actions()
+                combat.act(legal[int(self.rng.integers(len(legal)))])
         return hp_balance(combat, side)
 
     def act(self, combat: Combat) -> Action:
-        """The root action with the best mean playout value."""
+        """The candidate action with the best mean playout value (the playout policy's own choice wins ties)."""
         legal = combat.legal_actions()
         if len(legal) == 1:
             return legal[0]
         d = combat.decision
         assert d is not None
         side = next(v.side for v in combat.combatants if v.id == d.actor)
-        n = np.zeros(len(legal))
-        w = np.zeros(len(legal))
-        for t in range(max(self.simulations, len(legal))):
-            if t < len(legal):
+        # Candidates: the playout policy's choice first, then a random sample of the others.
+        first = self.root_policy.act(combat) if self.root_policy is not None else legal[0]
+        others = [a for a in legal if a != first]
+        pick = self.rng.permutation(len(others))[: self.candidates - 1]
+        cands = [first] + [others[int(i)] for i in pick]
+        n = np.zeros(len(cands))
+        w = np.zeros(len(cands))
+        w2 = np.zeros(len(cands))
+        for t in range(max(self.simulations, len(cands))):
+            if t < len(cands):
                 i = t
             else:
-                ucb = w / n + self.c * np.sqrt(math.log(t + 1) / n)
-                i = int(np.argmax(ucb))
+                i = int(np.argmax(w / n + self.c * np.sqrt(math.log(t + 1) / n)))
             sim = combat.clone()
             sim.dice = Dice(np.random.default_rng(int(self.rng.integers(2**63))))
-            sim.act(legal[i])
-            w[i] += self._playout(sim, side)
+            sim.act(cands[i])
+            value = self._playout(sim, side)
+            w[i] += value
+            w2[i] += value * value
             n[i] += 1
-        return legal[int(np.argmax(w / np.maximum(n, 1)))]
+        n = np.maximum(n, 1)
+        mean = w / n
+        var = np.maximum(w2 / n - mean * mean, 0.0)
+        best = int(np.argmax(mean))
+        # Leave the policy's choice only for a clearly better one (by `margin` standard errors of the
+        # difference): a few noisy playouts must not override a sound policy.
+        se = math.sqrt(var[best] / n[best] + var[0] / n[0]) + 1e-9
+        return cands[best] if mean[best] - mean[0] > self.margin * se else cands[0]
