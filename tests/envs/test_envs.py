@@ -22,6 +22,11 @@ def test_registered_for_every_system(rid: str) -> None:
     assert env_id(rid) in trpg_arena.envs.ENV_IDS and env_id(rid) in gymnasium.registry
 
 
+def test_module_prefixed_id_imports_the_envs() -> None:
+    env = gymnasium.make(f"trpg_arena.envs:{env_id(SYSTEMS[0])}")
+    assert env.unwrapped.system.info.id == SYSTEMS[0]
+
+
 @pytest.mark.parametrize("rid", SYSTEMS)
 def test_gymnasium_check_env(rid: str) -> None:
     """The checker steps unmasked random actions, so illegal ones are penalized instead of raising."""
