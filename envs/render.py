@@ -93,6 +93,8 @@ def render_rgb(combat: Combat, cell: int = 32) -> np.ndarray:
         r = cell // 3 if bf.kind != "zones" else 4
         colour = SIDE_COLOURS[sides.index(v.side) % len(SIDE_COLOURS)] if v.able else (110, 110, 110)
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour, outline=(0, 0, 0))
+        if bf.kind != "zones":
+            draw.text((cx - r + 2, cy - 5), v.id[:2], fill=(255, 255, 255))
         frac = max(0.0, min(1.0, v.hp / v.max_hp if v.max_hp else 0.0))
         draw.rectangle([cx - r, cy + r + 1, cx - r + int(2 * r * frac), cy + r + 2], fill=(40, 180, 40))
     return np.asarray(img, dtype=np.uint8)
