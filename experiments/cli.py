@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from trpg_arena.rules import RULESETS, TrpgArenaError, builtin_encounters, load_encounter
+from trpg_arena.rules import RULESETS, EncounterBase, TrpgArenaError, builtin_encounters, load_encounter
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Tabletop-RPG combat engines, environments and agents.")
@@ -20,6 +20,31 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EVENT_STYLE = {"decision": "bold", "auto_decision": "dim", "roll": "cyan", "damage_applied": "red",
                "combat_end": "bold green", "round_start": "bold magenta"}
+
+
+def _with_options(encounter: str, options: list[str] | None) -> EncounterBase:
+    """Load an encounter and apply ``--option flag=value`` overrides (true/false, numbers, else text)."""
+    enc = load_encounter(encounter)
+    if not options:
+        return enc
+    changes = {}
+    for item in options:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"--option needs flag=value, got '{item}'")
+        changes[key.strip()] = _scalar(value.strip())
+    return enc.with_options(**changes)
+
+
+def _scalar(text: str) -> object:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _agents_option(value: str) -> list[str]:
@@ -56,11 +81,13 @@ def play(encounter: Annotated[str, typer.Argument(help="encounter file or built-
          agents: Annotated[str, typer.Option(help="agent names, one per side in side order")] = "scripted,random",
          seed: Annotated[int, typer.Option(help="seed of the combat's dice")] = 0,
          quiet: Annotated[bool, typer.Option(help="print only the result")] = False,
-         log: Annotated[Path | None, typer.Option(help="write the event log as JSON lines")] = None) -> None:
+         log: Annotated[Path | None, typer.Option(help="write the event log as JSON lines")] = None,
+         option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
+         = None) -> None:
     """Run a whole combat headless and print the narrated event log and the result."""
     from trpg_arena.experiments.runner import play_game
 
-    combat, res = play_game(encounter, _agents_option(agents), seed)
+    combat, res = play_game(_with_options(encounter, option), _agents_option(agents), seed)
     if not quiet:
         _print_events(combat.log)
     if log:

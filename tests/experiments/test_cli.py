@@ -154,3 +154,14 @@ def test_train_writes_model_and_curve(tmp_path: Path) -> None:
     assert (tmp_path / "model.zip").exists() and (tmp_path / "curve.png").exists()
     r = run("play", f"{SYSTEMS[0]}/duel", "--agents", f"policy:{tmp_path / 'model.zip'},random", "--quiet")
     assert r.returncode == 0, r.stderr[-3000:]
+
+
+def test_play_option_overrides_are_validated() -> None:
+    rid = "moonlit" if "moonlit" in SYSTEMS else SYSTEMS[0]
+    if rid == "moonlit":
+        r = run("play", "moonlit/duel", "--quiet", "--option", "moon_round_cap=1", "--option", "moon_blocking=off")
+        assert r.returncode == 0 and "after 1 rounds" in r.stdout, r.stderr
+        r = run("play", "moonlit/duel", "--quiet", "--option", "moon_round_cap=0")
+        assert r.returncode != 0 and "options.moon_round_cap" in r.stderr and "Traceback" not in r.stderr
+    r = run("play", f"{rid}/duel", "--option", "nonsense")
+    assert r.returncode != 0 and "flag=value" in r.stderr
