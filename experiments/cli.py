@@ -148,6 +148,25 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
 
 
 @app.command()
+def regress(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
+            agents: Annotated[str, typer.Option(help="agents per side, e.g. scripted,scripted")] = "scripted,scripted",
+            games: Annotated[int, typer.Option(help="number of self-play games")] = 200,
+            seed: Annotated[int, typer.Option(help="first seed")] = 0,
+            baseline: Annotated[Path | None, typer.Option(help="baseline JSON to compare with (or to write)")] = None,
+            record: Annotated[bool, typer.Option(help="write the baseline instead of comparing")] = False,
+            alpha: Annotated[float, typer.Option(help="significance level of a shift")] = 0.01) -> None:
+    """Self-play balance regression: first side's win rate with a 95 % interval; exit 1 on a significant shift."""
+    from trpg_arena.experiments.regression import regression
+
+    out = regression(encounter, _agents_option(agents), games, seed, baseline, record, alpha)
+    console.print_json(json.dumps(out))
+    if out["shifted"]:
+        err.print(f"[red]balance shifted[/red]: first side scores {out['first_side_score']:.3f} vs baseline "
+                  f"{out['baseline']['first_side_score']:.3f} (p = {out['p_value']})")
+        raise typer.Exit(1)
+
+
+@app.command()
 def autopilot(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
               npc: Annotated[str, typer.Option(help="agent that plays the NPCs")] = "scripted",
               pc: Annotated[str, typer.Option(help="'human' to type PC decisions, or an agent name")] = "human",

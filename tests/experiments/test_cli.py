@@ -165,3 +165,27 @@ def test_play_option_overrides_are_validated() -> None:
         assert r.returncode != 0 and "options.moon_round_cap" in r.stderr and "Traceback" not in r.stderr
     r = run("play", f"{rid}/duel", "--option", "nonsense")
     assert r.returncode != 0 and "flag=value" in r.stderr
+
+
+def test_regress_records_then_flags_a_shift(tmp_path: Path) -> None:
+    base = tmp_path / "base.json"
+    rid = SYSTEMS[0]
+    r = run("regress", f"{rid}/duel", "--agents", "random,random", "--games", "40", "--baseline", str(base), "--record")
+    assert r.returncode == 0 and base.exists(), r.stderr
+    r = run("regress", f"{rid}/duel", "--agents", "random,random", "--games", "40", "--baseline", str(base),
+            "--seed", "500")
+    assert r.returncode == 0, r.stderr  # same line-up, other seeds: no significant shift
+    fake = json.loads(base.read_text())
+    fake["first_side_score"] = 1.0 if fake["first_side_score"] < 0.5 else 0.0
+    base.write_text(json.dumps(fake))
+    r = run("regress", f"{rid}/duel", "--agents", "random,random", "--games", "40", "--baseline", str(base))
+    assert r.returncode == 1 and "balance shifted" in r.stderr
+
+
+def test_wilson_interval_and_p_value() -> None:
+    from trpg_arena.experiments.regression import two_proportion_p, wilson
+
+    lo, hi = wilson(50, 100)
+    assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
+    assert two_proportion_p(0.5, 200, 0.5, 200) == 1.0
+    assert two_proportion_p(0.8, 200, 0.5, 200) < 1e-6
