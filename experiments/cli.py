@@ -148,6 +148,23 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
 
 
 @app.command()
+def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
+               agents: Annotated[str, typer.Option(help="agent names, comma-separated")] = "random,scripted",
+               games: Annotated[int, typer.Option(help="games per pair")] = 40,
+               seed: Annotated[int, typer.Option(help="first seed")] = 0,
+               out: Annotated[Path, typer.Option(help="folder for matrix.csv, ratings.json, matrix.png")] = Path(
+                   "runs/tournament")) -> None:
+    """Round-robin between agents: win-rate matrix and Elo-scale ratings, as files plus a heat map."""
+    from trpg_arena.experiments.tournament import run_tournament
+
+    names = _agents_option(agents)
+    if len(names) < 2:
+        raise typer.BadParameter("a tournament needs at least two agents")
+    result = run_tournament(encounter, names, games, seed, out, console)
+    console.print_json(json.dumps(result))
+
+
+@app.command()
 def regress(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
             agents: Annotated[str, typer.Option(help="agents per side, e.g. scripted,scripted")] = "scripted,scripted",
             games: Annotated[int, typer.Option(help="number of self-play games")] = 200,

@@ -189,3 +189,20 @@ def test_wilson_interval_and_p_value() -> None:
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
     assert two_proportion_p(0.5, 200, 0.5, 200) == 1.0
     assert two_proportion_p(0.8, 200, 0.5, 200) < 1e-6
+
+
+def test_tournament_writes_matrix_ratings_and_plot(tmp_path: Path) -> None:
+    r = run("tournament", f"{SYSTEMS[0]}/duel", "--agents", "random,first", "--games", "4", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    res = json.loads((tmp_path / "ratings.json").read_text())
+    assert set(res["ratings"]) == {"random", "first"}
+    assert (tmp_path / "matrix.png").stat().st_size > 0 and (tmp_path / "matrix.csv").exists()
+
+
+def test_bradley_terry_ratings_order_the_agents() -> None:
+    from trpg_arena.experiments.tournament import fit_ratings
+
+    score = {("a", "b"): (8.0, 10), ("b", "a"): (2.0, 10), ("a", "c"): (9.0, 10), ("c", "a"): (1.0, 10),
+             ("b", "c"): (6.0, 10), ("c", "b"): (4.0, 10)}
+    r = fit_ratings(["a", "b", "c"], score)
+    assert r["a"] > r["b"] > r["c"] and abs(sum(r.values()) / 3 - 1500) < 1
