@@ -149,6 +149,7 @@ class Setup:
     cells: list[Cell] = field(default_factory=list)  # row-major, the fixed order of destinations
     bf: Any = None  # the Battlefield (set by the system when it is built)
     catalogue: Any = None  # the Catalogue (built on first use)
+    grid: Any = None  # the bitboard view of the movement graph (space.Grid, built on first use)
 
     def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
         """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""

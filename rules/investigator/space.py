@@ -42,28 +42,137 @@ def step_dests(bf: Battlefield, pos: Cell, occ: dict[Cell, Fighter]) -> list[Cel
     return [c for c in bf.graph.adj[pos] if c not in occ]
 
 
+class Grid:
+    """The movement graph as bitboards: square ``(x, y)`` is bit ``y * width + x`` (row-major).
+
+    Built once per setup from the graph's edges: per compass direction, the squares with an edge that way
+    (so no wrap-around), the difficult squares, and per square the squares at distance >= 2. A long-move
+    destination set is then a few integer operations, read back in row-major order through byte tables.
+    """
+
+    def __init__(self, setup: Setup, bf: Battlefield, moves: dict[Cell, Any]) -> None:
+        adj = setup.adjacency(bf)
+        w, h = setup.width, setup.height
+        self.width = w
+        self.bit: dict[Cell, int] = {(x, y): 1 << (y * w + x) for y in range(h) for x in range(w)}
+        by_off: dict[int, int] = {}
+        for (x, y), nbs in adj.items():
+            b = self.bit[(x, y)]
+            for (nx_, ny), _ in nbs:
+                off = (ny - y) * w + (nx_ - x)
+                by_off[off] = by_off.get(off, 0) | b
+        self.left = tuple((off, m) for off, m in sorted(by_off.items()) if off > 0)
+        self.right = tuple((-off, m) for off, m in sorted(by_off.items()) if off < 0)
+        self.difficult = 0
+        for c in setup.difficult:
+            self.difficult |= self.bit[c]
+        self.far: dict[Cell, int] = {}
+        every = (1 << (w * h)) - 1
+        for (x, y) in self.bit:
+            near = 0
+            for yy in range(max(0, y - 1), min(h, y + 2)):
+                for xx in range(max(0, x - 1), min(w, x + 2)):
+                    near |= self.bit[(xx, yy)]
+            self.far[(x, y)] = every & ~near
+        self.nbytes = (w * h + 7) // 8
+        cells = setup.cells
+        self.tables: list[list[tuple[Any, ...]]] = []
+        for j in range(self.nbytes):
+            row: list[tuple[Any, ...]] = []
+            for v in range(256):
+                row.append(tuple(moves[cells[8 * j + k]] for k in range(8) if v >> k & 1 and 8 * j + k < len(cells)))
+            self.tables.append(row)
+        self.cache: dict[tuple[Cell, int, int], int] = {}
+
+    def reach(self, start: Cell, budget: int, blocked: int) -> int:
+        """Bits of the squares reachable within `budget` (entering cost 1, or 2 if difficult), avoiding `blocked`.
+
+        The same layered search as `reachable`, with every layer one round of shifts; cached.
+        """
+        key = (start, budget, blocked)
+        cache = self.cache
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        s = self.bit[start]
+        reached = blocked | s
+        frontier = s
+        later = [0] * (budget + 2)
+        left, right, difficult = self.left, self.right, self.difficult
+        for k in range(budget):
+            if later[k]:
+                frontier |= later[k]
+            if not frontier:
+                continue
+            nb = 0
+            for off, m in left:
+                nb |= (frontier & m) << off
+            for off, m in right:
+                nb |= (frontier & m) >> off
+            nb &= ~reached
+            if difficult:
+                hard = nb & difficult
+                if hard:
+                    nb &= ~hard
+                    if k + 2 <= budget:
+                        later[k + 2] = hard
+                        reached |= hard
+            reached |= nb
+            frontier = nb
+        out = reached & ~blocked
+        if len(cache) > 50000:
+            cache.clear()
+        cache[key] = out
+        return out
+
+    def actions(self, bits: int) -> list[Any]:
+        """The ``move`` actions of the squares in `bits`, row-major."""
+        out: list[Any] = []
+        tables = self.tables
+        j = 0
+        for b in bits.to_bytes(self.nbytes, "little"):
+            if b:
+                out += tables[j][b]
+            j += 1
+        return out
+
+
+def grid_of(setup: Setup, bf: Battlefield, moves: dict[Cell, Any]) -> Grid:
+    """The (cached) bitboards of a setup."""
+    g = setup.grid
+    if g is None:
+        g = setup.grid = Grid(setup, bf, moves)
+    return g  # type: ignore[no-any-return]
+
+
 def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dict[Cell, Fighter],
                actions: dict[Cell, Any]) -> list[Any]:
     """Legal long moves (INV-4.5), as ``move`` actions taken from `actions`, in row-major order.
 
-    Destinations are at distance >= 2, free, and reachable within MOV avoiding blocked squares. Reachability
-    is cached by (square, MOV, blocked squares inside the open-map reach), the only blocked squares that can
-    change it.
+    Destinations are at distance >= 2, free, and reachable within MOV avoiding blocked squares (hostiles able
+    to act). Reachability is cached by (square, MOV, blocked squares inside the open-map reach), the only
+    blocked squares that can change it.
     """
     assert f.pos is not None
+    g = grid_of(setup, bf, actions)
+    bit = g.bit
+    side = setup.side_of[f.id]
+    side_of = setup.side_of
+    occ_bits = hostile = 0
+    for o in st.fighters:
+        p = o.pos
+        if p is None or o.dead or o.fled:
+            continue
+        b = bit[p]
+        occ_bits |= b
+        if side_of[o.id] != side and not (o.unconscious or o.dying):
+            hostile |= b
     pos = f.pos
     mov = setup.prof(f.id).mov
-    far = setup.far.get(pos)
-    if far is None:
-        px, py = pos
-        far = setup.far[pos] = [(c, actions[c]) for c in setup.cells
-                                if c[0] - px > 1 or px - c[0] > 1 or c[1] - py > 1 or py - c[1] > 1]
-    reach0 = reachable(setup, bf, pos, mov, frozenset())
-    side = setup.side_of[f.id]
-    rel = frozenset(o.pos for o in st.fighters
-                    if o.pos in reach0 and o.able and setup.side_of[o.id] != side)  # type: ignore[operator]
-    reach = reachable(setup, bf, pos, mov, rel) if rel else reach0
-    return [a for c, a in far if c in reach and c not in occ]
+    reach0 = g.reach(pos, mov, 0)
+    rel = hostile & reach0
+    reach = g.reach(pos, mov, rel) if rel else reach0
+    return g.actions(reach & g.far[pos] & ~occ_bits)
 
 
 def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell]) -> frozenset[Cell]:
