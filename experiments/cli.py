@@ -203,12 +203,13 @@ def train(encounter: Annotated[str, typer.Argument(help="encounter file or built
           opponent: Annotated[str, typer.Option(help="opponent agent")] = "random",
           side: Annotated[str | None, typer.Option(help="learner's side (default first)")] = None,
           seed: Annotated[int, typer.Option()] = 0,
+          threads: Annotated[int, typer.Option(help="torch CPU threads")] = 1,
           out: Annotated[Path, typer.Option(help="output folder")] = Path("runs/train")) -> None:
     """Train MaskablePPO (sb3-contrib) on an encounter; writes the model, a learning curve CSV and plot."""
     from trpg_arena.experiments.train import TrainArgs, run_training
 
     summary = run_training(TrainArgs(encounter=encounter, steps=steps, opponent=opponent, side=side, seed=seed,
-                                     out=out), console)
+                                     threads=threads, out=out), console)
     console.print_json(json.dumps(summary))
 
 

@@ -36,11 +36,14 @@ class TrainArgs:
     """rollout length per update"""
     shaping: float = 0.5
     """reward shaping weight for damage dealt minus taken"""
+    threads: int = 1
+    """torch CPU threads: one is fastest for these small MLPs (measured 727 vs 107 fps with two on 2 cores)"""
 
 
 def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     """Train, save the model and the learning curve; return a summary (incl. fps)."""
     import gymnasium
+    import torch
     from rich.progress import Progress
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -49,6 +52,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     import trpg_arena.envs  # noqa: F401 - registers the envs
     from trpg_arena.rules import get_ruleset, load_encounter
 
+    torch.set_num_threads(args.threads)
     enc = load_encounter(args.encounter)
     env = Monitor(gymnasium.make(get_ruleset(enc.ruleset).info.env_id, encounter=enc, opponent=args.opponent,
                                  side=args.side, shaping=args.shaping))
