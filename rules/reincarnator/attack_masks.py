@@ -247,7 +247,8 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
     field = bf(combat)
     doors = doors_now(state)
     weapons = melee_weapons(combat, cid)
-    reaches = {w: st.weapon(cid, w).reach for w in weapons}  # type: ignore[union-attr]
+    reaches = [(st.weapon(cid, w).reach, st.name(w, cid)) for w in weapons]  # type: ignore[union-attr]
+    memo = field.list_memo
     for verb, limit in kinds:
         ok = reach_mask(combat, cid, limit)
         for t in st.roster:
@@ -256,14 +257,16 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
                 continue
             tc = tf.cell
             assert tc is not None
-            for w in weapons:
-                cand = field.disc(tc, reaches[w]) & ok  # end cells within reach, row by row = offset order
+            for reach, name in reaches:
+                cand = field.disc(tc, reach) & ok  # end cells within reach, row by row = offset order
                 if not cand:
                     continue
-                name = st.name(w, cid)
-                for c in field.cells_of(cand):
-                    if field.los(c, tc, doors):
-                        out.append(Action(verb, target=t, dest=(c[0] - tc[0], c[1] - tc[1]), option=name))
+                key = (verb, t, name, tc, cand, doors)
+                hit = memo.get(key)
+                if hit is None:
+                    hit = memo[key] = [Action(verb, target=t, dest=(c[0] - tc[0], c[1] - tc[1]), option=name)
+                                       for c in field.cells_of(cand) if field.los(c, tc, doors)]
+                out.extend(hit)
 
 
 def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:

@@ -71,6 +71,7 @@ class ReiBattlefield(Battlefield):
                 if 0 <= n[0] < w and 0 <= n[1] < h and n not in self.solid:
                     out.append((n, bool(dx and dy), (c[0] + dx, c[1]), (c[0], c[1] + dy)))
             self.nbrs[c] = out
+        self.edges: frozenset[tuple[Cell, Cell]] = frozenset((c, x[0]) for c, xs in self.nbrs.items() for x in xs)
         self.costs: dict[str, dict[Cell, int | None]] = {}
         for mode in ("walk", "walk_i", "climb", "climb_i", "forced"):
             table: dict[Cell, int | None] = {}
@@ -115,6 +116,7 @@ class ReiBattlefield(Battlefield):
         self.layer_cache: dict[Hashable, list[int]] = {}
         self._diag_cache: dict[frozenset[Cell], tuple[tuple[int, int], ...]] = {}
         self._actions: dict[str, list[Any]] = {}
+        self.list_memo: dict[Hashable, list[Any]] = {}  # finished action lists keyed by what they depend on
         self._discs: dict[tuple[Cell, int], int] = {}
         self._sight: dict[tuple[Cell, Cell, frozenset[Cell]], bool] = {}
 
@@ -226,6 +228,7 @@ class ReiBattlefield(Battlefield):
         bit = self.bit
         table = self.costs[mode]
         blockers = self.solid | doors
+        edges = self.edges
 
         def cost_of(c: Cell) -> int:
             b = bit[c]
@@ -249,7 +252,7 @@ class ReiBattlefield(Battlefield):
                     continue
                 if dx and dy and ((n[0] + dx, n[1]) in blockers or (n[0], n[1] + dy) in blockers):
                     continue
-                if n not in self.nbrs or all(x[0] != c for x in self.nbrs[n]):
+                if (n, c) not in edges:
                     continue
                 c, k = n, want
                 path.append(n)
@@ -272,7 +275,19 @@ class ReiBattlefield(Battlefield):
         return hit
 
     def dest_actions(self, verb: str, m: int) -> list[Any]:
-        """The cached actions of `verb` for every cell of bitset `m`, row by row."""
+        """The cached actions of `verb` for every cell of bitset `m`, row by row (shared: do not mutate)."""
+        memo = self.list_memo
+        key = (verb, m)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        hit = memo[key] = self._dest_actions(verb, m)
+        if len(memo) > 50000:
+            memo.clear()
+            memo[key] = hit
+        return hit
+
+    def _dest_actions(self, verb: str, m: int) -> list[Any]:
         table = self.actions(verb)
         out: list[Any] = []
         if m.bit_count() <= 12:  # sparse: peel the lowest bit

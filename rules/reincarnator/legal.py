@@ -107,6 +107,10 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
         for g in state.grapples:
             if g.holder == cid:
                 out.append(Action("release_grapple", target=g.held))  # REI-7.10
+    sl = f.slots
+    if not (sl.get("trick", 0) > 0 or sl.get("swift", 0) > 0 or sl.get("move", 0) > 0 or sl.get("acrobatic", 0) > 0
+            or sl.get("standard", 0) > 0):
+        return out  # no slot left: every verb below needs one (REI-2.10)
     # --- trick ---------------------------------------------------------------------------------------
     if can_pay(combat, f, "trick"):
         if not f.aimed and not f.moved and can_aim(combat, cid, hold_items):
@@ -172,8 +176,9 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                     and it.loaded < w.ammo.capacity:
                 out.append(Action("reload_heavy", option=st.name(k, cid)))
         if f.in_vehicle is None:
+            fx, fy = f.cell
             for c in field.door_cells:
-                if cheb(c, f.cell) == 1:
+                if max(abs(c[0] - fx), abs(c[1] - fy)) == 1:
                     if c in doors:
                         out.append(Action("open_door", dest=c))
                     elif not any(o.cell == c for o in state.fighters.values() if o.status != "fled"):
@@ -188,7 +193,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 of = state.fighters[o]
                 if o == cid or of.cell is None or of.status != "active" or f.cover_source == o:
                     continue
-                if cheb(of.cell, f.cell) != 1 or of.in_vehicle is not None:
+                if max(abs(of.cell[0] - fx), abs(of.cell[1] - fy)) != 1 or of.in_vehicle is not None:
                     continue
                 if of.side == f.side:
                     out.append(Action("take_cover", target=o))
@@ -204,8 +209,10 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             if f.prone:
                 out.append(Action("stand_from_prone"))  # REI-6.3
             fh = free_hands(combat, cid)
+            fx, fy = f.cell
             for k, it in state.items.items():
-                if it.loc == "ground" and it.cell is not None and cheb(it.cell, f.cell) <= 1:
+                ic = it.cell
+                if ic is not None and it.loc == "ground" and abs(ic[0] - fx) <= 1 and abs(ic[1] - fy) <= 1:
                     w = st.items[k]
                     if liftable(combat, cid, w) and fh >= w.hands and k not in st.vweapon_owner:
                         out.append(Action("pick_up", option=st.name(k, cid)))

@@ -18,7 +18,7 @@ from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import bf, doors_now
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, ReiState
-from trpg_arena.rules.reincarnator.turns import pay_plan
+from trpg_arena.rules.reincarnator.turns import _PLANS, pay_plan
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
@@ -95,14 +95,14 @@ def heavy(combat: Combat, cid: str, item: ItemSpec) -> bool:
 
 def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> bool:
     """Whether the remaining slots pay this cost (REI-2.10)."""
-    memo = movement.MEMO
-    if memo is not None:
-        key = ("pay", f.id, parts, exact)
-        hit = memo.get(key)
-        if hit is None:
-            hit = memo[key] = pay_plan(combat, f.slots, parts, exact) is not None
-        return hit  # type: ignore[return-value]
-    return pay_plan(combat, f.slots, parts, exact) is not None
+    s = f.slots
+    subst = combat.battlefield.static.enc.options.tier_substitution and not exact  # type: ignore[attr-defined]
+    key = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),
+           parts, exact, subst)
+    hit = _PLANS.get(key, False)
+    if hit is False:
+        return pay_plan(combat, s, parts, exact) is not None
+    return hit is not None
 
 
 def targetable(combat: Combat, cid: str, tid: str, ranged: bool) -> bool:
