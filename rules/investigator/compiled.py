@@ -149,6 +149,7 @@ class Setup:
     cells: list[Cell] = field(default_factory=list)  # row-major, the fixed order of destinations
     bf: Any = None  # the Battlefield (set by the system when it is built)
     catalogue: Any = None  # the Catalogue (built on first use)
+    heads: list[tuple[str, str, str, str, int]] | None = None  # see view_heads
     grid: Any = None  # the bitboard view of the movement graph (space.Grid, built on first use)
 
     def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
@@ -159,6 +160,14 @@ class Setup:
             self.nbrs = {n: frozenset(g.adj[n]) for n in g.nodes}
             self.difficult = frozenset(n for n in g.nodes if g.nodes[n].get("cost", 1) != 1)
         return self.adj
+
+    def view_heads(self) -> list[tuple[str, str, str, str, int]]:
+        """Per combatant, the fixed part of its view: (id, name, side, "pc"/"npc", max hp) (built once)."""
+        heads = self.heads
+        if heads is None:
+            heads = self.heads = [(p.id, p.name, p.side, "pc" if p.kind == "investigator" else "npc", p.max_hp)
+                                  for p in self.profiles]
+        return heads
 
     def prof(self, cid: str) -> Profile:
         """The profile of a combatant."""

@@ -244,8 +244,25 @@ def finish(combat: Combat, setup: Setup, st: InvState, winner: str | None, term:
 
 def conditions(f: Fighter) -> list[str]:
     """The condition names of a combatant (section 8)."""
-    out = [n for n in ("dead", "fled", "dying", "unconscious", "prone", "major_wound", "full_mov_lockout",
-                       "lose_next_standard", "untreated_wound") if getattr(f, n)]
+    out = []
+    if f.dead:
+        out.append("dead")
+    if f.fled:
+        out.append("fled")
+    if f.dying:
+        out.append("dying")
+    if f.unconscious:
+        out.append("unconscious")
+    if f.prone:
+        out.append("prone")
+    if f.major_wound:
+        out.append("major_wound")
+    if f.full_mov_lockout:
+        out.append("full_mov_lockout")
+    if f.lose_next_standard:
+        out.append("lose_next_standard")
+    if f.untreated_wound:
+        out.append("untreated_wound")
     if f.channel_spell:
         out.append("channeling")
     if f.bonus_to:

@@ -108,8 +108,16 @@ class Legal:
         self.s = compile_setup(combat.encounter)  # type: ignore[arg-type]
         self.cat: Catalogue = catalogue_of(self.s)
         self.bf = combat.battlefield
-        self.occ = occupancy(self.st)
+        self._occ: dict[Cell, Fighter] | None = None
         self._forms: list[tuple[int, Cell]] | None = None
+
+    @property
+    def occ(self) -> dict[Cell, Fighter]:
+        """Square -> the combatant standing there (built on first use)."""
+        occ = self._occ
+        if occ is None:
+            occ = self._occ = occupancy(self.st)
+        return occ
 
     def steps_allowed(self, f: Fighter) -> bool:
         """Embedded or standalone one-step moves are possible now (INV-4.4)."""
@@ -232,14 +240,14 @@ class Legal:
         forms = None
         forms_of = self.cat.forms
         out: list[Action] = []
+        px, py = f.pos
         for t in foes:
+            tx, ty = t.pos  # type: ignore[misc]
+            if not (-2 <= px - tx <= 2 and -2 <= py - ty <= 2):
+                continue  # no square within a step of `f` touches `t`
             if forms is None:
-                # only compute the step forms when some foe is within reach of a step
-                if all(cheb(f.pos, x.pos) > 2 for x in foes):  # type: ignore[arg-type]
-                    return []
                 forms = self.step_options(f)
             mans: list[list[Action]] | None = None
-            tx, ty = t.pos  # type: ignore[misc]
             plain = forms_of[("melee", t.id, "")]
             for i, src in forms:
                 if not (-1 <= src[0] - tx <= 1 and -1 <= src[1] - ty <= 1) or src == t.pos:

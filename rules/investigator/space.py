@@ -50,7 +50,7 @@ class Grid:
     destination set is then a few integer operations, read back in row-major order through byte tables.
     """
 
-    def __init__(self, setup: Setup, bf: Battlefield, moves: dict[Cell, Any]) -> None:
+    def __init__(self, setup: Setup, bf: Battlefield) -> None:
         adj = setup.adjacency(bf)
         w, h = setup.width, setup.height
         self.width = w
@@ -75,14 +75,19 @@ class Grid:
                     near |= self.bit[(xx, yy)]
             self.far[(x, y)] = every & ~near
         self.nbytes = (w * h + 7) // 8
-        cells = setup.cells
+        self.cells = setup.cells
         self.tables: list[list[tuple[Any, ...]]] = []
-        for j in range(self.nbytes):
-            row: list[tuple[Any, ...]] = []
-            for v in range(256):
-                row.append(tuple(moves[cells[8 * j + k]] for k in range(8) if v >> k & 1 and 8 * j + k < len(cells)))
-            self.tables.append(row)
         self.cache: dict[tuple[Cell, int, int], int] = {}
+        # long-move paths: square (x, y) is number x * height + y, so numbers order like the squares
+        n = w * h
+        self.cell = [(i // h, i % h) for i in range(n)]
+        num = self.num = {c: i for i, c in enumerate(self.cell)}
+        self.padj: list[tuple[tuple[int, int], ...]] = [()] * n
+        for c, nbs in adj.items():
+            self.padj[num[c]] = tuple((num[m], cost) for m, cost in nbs)
+        self.cheb = [[max(abs(a[0] - b[0]), abs(a[1] - b[1])) for b in self.cell] for a in self.cell]
+        self.nine = [tuple(num[(x + dx, y + dy)] for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                           if (dx or dy) and (x + dx, y + dy) in num) for (x, y) in self.cell]
 
     def reach(self, start: Cell, budget: int, blocked: int) -> int:
         """Bits of the squares reachable within `budget` (entering cost 1, or 2 if difficult), avoiding `blocked`.
@@ -125,10 +130,15 @@ class Grid:
         cache[key] = out
         return out
 
-    def actions(self, bits: int) -> list[Any]:
-        """The ``move`` actions of the squares in `bits`, row-major."""
+    def actions(self, bits: int, moves: dict[Cell, Any]) -> list[Any]:
+        """The ``move`` actions (square -> action in `moves`) of the squares in `bits`, row-major."""
         out: list[Any] = []
         tables = self.tables
+        if not tables:
+            cells = self.cells
+            for j in range(self.nbytes):
+                tables.append([tuple(moves[cells[8 * j + k]] for k in range(8)
+                                     if v >> k & 1 and 8 * j + k < len(cells)) for v in range(256)])
         j = 0
         for b in bits.to_bytes(self.nbytes, "little"):
             if b:
@@ -137,11 +147,11 @@ class Grid:
         return out
 
 
-def grid_of(setup: Setup, bf: Battlefield, moves: dict[Cell, Any]) -> Grid:
-    """The (cached) bitboards of a setup."""
+def grid_of(setup: Setup, bf: Battlefield) -> Grid:
+    """The (cached) bitboards and path tables of a setup."""
     g = setup.grid
     if g is None:
-        g = setup.grid = Grid(setup, bf, moves)
+        g = setup.grid = Grid(setup, bf)
     return g  # type: ignore[no-any-return]
 
 
@@ -154,7 +164,7 @@ def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dic
     blocked squares that can change it.
     """
     assert f.pos is not None
-    g = grid_of(setup, bf, actions)
+    g = grid_of(setup, bf)
     bit = g.bit
     side = setup.side_of[f.id]
     side_of = setup.side_of
@@ -172,7 +182,7 @@ def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dic
     reach0 = g.reach(pos, mov, 0)
     rel = hostile & reach0
     reach = g.reach(pos, mov, rel) if rel else reach0
-    return g.actions(reach & g.far[pos] & ~occ_bits)
+    return g.actions(reach & g.far[pos] & ~occ_bits, actions)
 
 
 def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell]) -> frozenset[Cell]:
@@ -225,60 +235,82 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
     `reactors` holds (square, counts_leave, counts_enter) for each eligible reactor fixed at the start of the
     move. A* on the key (triggers, cost, squares) with consistent lower bounds (one trigger per reactor whose
     nine-grid still has to be entered or left in a counted direction; Chebyshev distance for cost) pops the
-    goal first with the exact minimum; a state (square, cost) is expanded once, by its best prefix.
+    goal first with the exact minimum; a state (square, cost) is expanded once, by its best prefix. Squares
+    are searched as their numbers in `Grid` (x * height + y, which order like the squares themselves).
     """
-    adj = setup.adjacency(bf)
-    gx, gy = goal
+    g = grid_of(setup, bf)
+    num = g.num
+    s = num[start]
+    gl = num[goal]
+    sx, sy = start
     # each relevant reactor is one bit; mask[c] = the reactors whose nine-grid holds square c
-    mask: dict[Cell, int] = {}
+    mask = [0] * len(num)
+    nine = g.nine
     lv_bits = en_bits = 0
     bit = 1
     for (rx, ry), lv, en in reactors:
-        if max(abs(rx - start[0]), abs(ry - start[1])) > mov + 1:
+        if max(abs(rx - sx), abs(ry - sy)) > mov + 1:
             continue  # too far to be entered or left by this move
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                if dx or dy:
-                    c = (rx + dx, ry + dy)
-                    mask[c] = mask.get(c, 0) | bit
+        for c in nine[num[(rx, ry)]]:
+            mask[c] |= bit
         if lv:
             lv_bits |= bit
         if en:
             en_bits |= bit
         bit <<= 1
-    g_mask = mask.get(goal, 0)
-    h_bits = (g_mask & en_bits) | (~g_mask & lv_bits)  # reactors whose crossing towards the goal counts
-    get = mask.get
-    heap: list[tuple[int, int, tuple[Cell, ...], int, int]] = [
-        (((get(start, 0) ^ g_mask) & h_bits).bit_count(), max(abs(start[0] - gx), abs(start[1] - gy)), (start,),
-         0, 0)]
-    seen: set[tuple[Cell, int]] = set()
+    crow = g.cheb[gl]
+    adj = g.padj
+    blk = {num[c] for c in blocked}
+    stride = mov + 3  # a state (square, cost) is the number square * stride + cost
+    seen: set[int] = set()
     push, pop = heapq.heappush, heapq.heappop
-    while heap:
-        _, _, seq, trig, cost = pop(heap)
+    if bit > 1:
+        g_mask = mask[gl]
+        h_bits = (g_mask & en_bits) | (~g_mask & lv_bits)  # reactors whose crossing towards the goal counts
+        heap: list[tuple[int, int, tuple[int, ...], int, int]] = [
+            (((mask[s] ^ g_mask) & h_bits).bit_count(), crow[s], (s,), 0, 0)]
+        while heap:
+            _, _, seq, trig, cost = pop(heap)
+            here = seq[-1]
+            if here == gl:
+                cell = g.cell
+                return [cell[i] for i in seq[1:]]
+            key = here * stride + cost
+            if key in seen:
+                continue
+            seen.add(key)
+            m_here = mask[here]
+            for nxt, w in adj[here]:
+                if nxt in blk:
+                    continue
+                c2 = cost + w
+                hc = crow[nxt]
+                if c2 + hc > mov or nxt * stride + c2 in seen:
+                    continue
+                m_nxt = mask[nxt]
+                t2 = trig + (m_here & ~m_nxt & lv_bits).bit_count() + (m_nxt & ~m_here & en_bits).bit_count()
+                push(heap, (t2 + ((m_nxt ^ g_mask) & h_bits).bit_count(), c2 + hc, seq + (nxt,), t2, c2))
+        return None
+    # no reactor in range: every trigger count is 0
+    heap0: list[tuple[int, tuple[int, ...], int]] = [(crow[s], (s,), 0)]
+    while heap0:
+        _, seq, cost = pop(heap0)
         here = seq[-1]
-        if here == goal:
-            return list(seq[1:])
-        if (here, cost) in seen:
+        if here == gl:
+            cell = g.cell
+            return [cell[i] for i in seq[1:]]
+        key = here * stride + cost
+        if key in seen:
             continue
-        seen.add((here, cost))
-        m_here = get(here, 0)
+        seen.add(key)
         for nxt, w in adj[here]:
-            if nxt in blocked:
+            if nxt in blk:
                 continue
             c2 = cost + w
-            ex, ey = nxt[0] - gx, nxt[1] - gy
-            hc = ex if ex >= 0 else -ex
-            if ey > hc or -ey > hc:
-                hc = ey if ey >= 0 else -ey
-            if c2 + hc > mov or (nxt, c2) in seen:
+            hc = crow[nxt]
+            if c2 + hc > mov or nxt * stride + c2 in seen:
                 continue
-            if mask:
-                m_nxt = get(nxt, 0)
-                t2 = trig + ((m_here & ~m_nxt & lv_bits) | 0).bit_count() + (m_nxt & ~m_here & en_bits).bit_count()
-                push(heap, (t2 + ((m_nxt ^ g_mask) & h_bits).bit_count(), c2 + hc, seq + (nxt,), t2, c2))
-            else:
-                push(heap, (0, c2 + hc, seq + (nxt,), 0, c2))
+            push(heap0, (c2 + hc, seq + (nxt,), c2))
     return None
 
 

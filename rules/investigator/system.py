@@ -11,7 +11,6 @@ from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator import flow
 from trpg_arena.rules.investigator.catalogue import catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, compile_setup
-from trpg_arena.rules.investigator.legal import std_available, wielded_item, wielded_t
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 
@@ -20,6 +19,7 @@ if TYPE_CHECKING:
 
 PHASE_CODE = {"cast": 0, "shoot": 1, "general": 2, "single": 2}
 DECISION_CODE = {"phase_offer": 0, "turn_action": 1, "reaction": 2, "defense": 3}
+B = (0.0, 1.0)  # a bool as a feature value: B[flag]
 WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass", "dodge": "dodges",
          "fight_back": "fights back", "no_defense": "does not defend", "dive_for_cover": "dives for cover",
          "stand_up": "stands up", "reload": "reloads", "flee": "flees", "continue_cast": "keeps casting"}
@@ -187,12 +187,15 @@ class InvestigatorSystem(RuleSystem):
         st: InvState = combat.state  # type: ignore[assignment]
         setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
         out = []
-        for f, p in zip(st.fighters, setup.profiles):
-            status = ("dead" if f.dead else "fled" if f.fled else "dying" if f.dying else
-                      "unconscious" if f.unconscious else "prone" if f.prone else "ok")
-            out.append(CombatantView(f.id, p.name, p.side, "pc" if p.kind == "investigator" else "npc", f.pos,
-                                     max(0, min(f.hp, p.max_hp)), p.max_hp, f.able, status,
-                                     tuple(flow.conditions(f))))
+        conditions = flow.conditions
+        for f, (cid, name, side, kind, max_hp) in zip(st.fighters, setup.view_heads()):
+            dead, fled, dying, unconscious = f.dead, f.fled, f.dying, f.unconscious
+            status = ("dead" if dead else "fled" if fled else "dying" if dying else
+                      "unconscious" if unconscious else "prone" if f.prone else "ok")
+            hp = f.hp
+            out.append(CombatantView(cid, name, side, kind, f.pos, hp if 0 <= hp <= max_hp else 0 if hp < 0 else max_hp,
+                                     max_hp, not (dead or fled or unconscious or dying), status,
+                                     tuple(conditions(f))))
         return out
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
@@ -205,18 +208,25 @@ class InvestigatorSystem(RuleSystem):
         """20 features: mp, luck, conditions, slots, weapon readiness, channeling, pending bonus."""
         st: InvState = combat.state  # type: ignore[assignment]
         setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
-        f = st.fighters[setup.idx[cid]]
-        p = setup.prof(cid)
-        it = wielded_item(f)
-        w = wielded_t(setup, f)
-        cap = w.capacity or 1
+        i = setup.idx[cid]
+        f = st.fighters[i]
+        p = setup.profiles[i]
+        it = None
+        wid = f.wielded
+        if wid != "unarmed":
+            for w in f.weapons:
+                if w.id == wid:
+                    it = w
+                    break
+        kind = "melee" if it is None else setup.weapons[it.template].kind
+        firearm = kind == "firearm"
         return [
-            f.mp / max(1, p.max_mp), f.luck / 100.0, float(f.prone), float(f.unconscious), float(f.dying),
-            float(f.major_wound), float(f.untreated_wound), float(bool(f.channel_spell)), float(f.had_turn),
-            float(f.prepare_used), float(f.move_used), float(std_available(setup, f)), float(f.opportunity_used),
-            float(f.moved_long), float(w.kind == "firearm"), float(w.kind == "thrown"),
-            (it.loaded / cap) if it is not None and w.kind == "firearm" else 0.0,
-            float(it is not None and it.jammed), float(bool(f.bonus_to)), p.mov / 10.0,
+            f.mp / (p.max_mp if p.max_mp > 1 else 1), f.luck / 100.0, B[f.prone], B[f.unconscious], B[f.dying],
+            B[f.major_wound], B[f.untreated_wound], B[f.channel_spell != ""], B[f.had_turn],
+            B[f.prepare_used], B[f.move_used], B[f.standard_used < p.actions and not f.full_mov_lockout],
+            B[f.opportunity_used], B[f.moved_long], B[firearm], B[kind == "thrown"],
+            (it.loaded / (setup.weapons[it.template].capacity or 1)) if firearm else 0.0,  # type: ignore[union-attr]
+            B[it is not None and it.jammed], B[bool(f.bonus_to)], p.mov / 10.0,
         ]
 
     global_features = 9
