@@ -57,16 +57,22 @@ def base_initiative(combat: Combat, cid: str) -> int:
 # --- grapples ---------------------------------------------------------------------------------------
 def grapples_of(state: ReiState, cid: str) -> list[Grapple]:
     """Every grapple `cid` takes part in."""
+    if not state.grapples:
+        return []
     return [g for g in state.grapples if g.holder == cid or g.held == cid]
 
 
 def in_grapple(state: ReiState, cid: str) -> bool:
     """Whether `cid` is holder or held of any grapple."""
+    if not state.grapples:
+        return False
     return any(g.holder == cid or g.held == cid for g in state.grapples)
 
 
 def pinned(state: ReiState, cid: str) -> bool:
     """Held in a pin (`immobilized`, REI-7.11)."""
+    if not state.grapples:
+        return False
     return any(g.held == cid and g.state == "pin" for g in state.grapples)
 
 

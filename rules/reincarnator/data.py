@@ -42,6 +42,7 @@ class Static:
     acro: dict[str, int] = field(default_factory=dict)
     reflex_step: dict[str, int] = field(default_factory=dict)
     reinforce: dict[int, list[str]] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)  # derived constants filled on first use (mode_of)
 
     def weapon(self, cid: str, wid: str) -> ItemSpec | None:
         """A natural weapon of `cid` or an item by uid."""
@@ -111,5 +112,4 @@ def build_static(enc: ReincarnatorEncounter) -> Static:
 
 def static(combat: Combat | Any) -> Static:
     """The cached `Static` of a combat's encounter (kept on its battlefield: one attribute read)."""
-    st: Static = getattr(combat.battlefield, "static")  # noqa: B009 - a ReiBattlefield attribute
-    return st
+    return combat.battlefield.static  # type: ignore[no-any-return]

@@ -25,10 +25,24 @@ def bf(combat: Combat) -> ReiBattlefield:
     return combat.battlefield  # type: ignore[return-value]
 
 
+_NO_DOORS: frozenset[Cell] = frozenset()
+_DOORS: dict[tuple[tuple[str, str], ...], frozenset[Cell]] = {}
+
+
 def closed_doors(state: ReiState) -> frozenset[Cell]:
-    """Cells of closed doors."""
+    """Cells of closed doors (cached by the door states)."""
     if not state.doors:
-        return frozenset()
+        return _NO_DOORS
+    key = tuple(state.doors.items())
+    hit = _DOORS.get(key)
+    if hit is None:
+        if len(_DOORS) > 10000:
+            _DOORS.clear()
+        hit = _DOORS[key] = _closed_doors(state)
+    return hit
+
+
+def _closed_doors(state: ReiState) -> frozenset[Cell]:
     return frozenset(tuple(int(v) for v in k.split(",")) for k, d in state.doors.items() if d == "closed")  # type: ignore[misc]
 
 
@@ -72,8 +86,13 @@ def occupied_for(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> set[
 
 def mode_of(combat: Combat, cid: str, climb: bool = False) -> str:
     """Cost table for this mover (REI-6.7 ignore_difficult_terrain, REI-2.15 climb_jump)."""
-    ign = static(combat).specs[cid].has("ignore_difficult_terrain")
-    return ("climb" if climb else "walk") + ("_i" if ign else "")
+    memo = static(combat).memo
+    key = ("mode", cid, climb)
+    hit = memo.get(key)
+    if hit is None:
+        ign = static(combat).specs[cid].has("ignore_difficult_terrain")
+        hit = memo[key] = ("climb" if climb else "walk") + ("_i" if ign else "")
+    return hit  # type: ignore[no-any-return]
 
 
 def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, ignore: tuple[str, ...] = (),

@@ -134,12 +134,20 @@ class ReincarnatorSystem(RuleSystem):
         f = state.fighters[cid]
         mx = st.max_health[cid]
         s = f.slots
+        gs = state.grapples
+        if gs:
+            is_held = float(any(g.held == cid for g in gs))
+            is_pinned = float(pinned(state, cid))
+            holds = float(any(g.holder == cid for g in gs))
+            margin = min(1.0, loser_margin(state, cid) / 5)
+        else:
+            is_held = is_pinned = holds = 0.0
+            margin = 0.0
         return [s.get("standard", 0), s.get("move", 0), s.get("swift", 0), min(1.0, s.get("trick", 0) / 2),
                 min(1.0, s.get("acrobatic", 0) / 2), float(f.prone), float(f.crouching), f.cover_value / 5,
-                float(f.hidden), float(any(g.held == cid for g in state.grapples)), float(pinned(state, cid)),
-                float(any(g.holder == cid for g in state.grapples)), f.aim_count / 3, min(1.0, f.bd_loss / 5),
+                float(f.hidden), is_held, is_pinned, holds, f.aim_count / 3, min(1.0, f.bd_loss / 5),
                 float(f.full_defense), min(1.0, f.parry_value / 5), float(f.reflex), float(f.in_vehicle is not None),
-                f.lethal / mx, min(1.0, loser_margin(state, cid) / 5)]
+                f.lethal / mx, margin]
 
     def observe_global(self, combat: Combat) -> list[float]:
         """Round fraction, phase, reaction window flags."""
@@ -242,9 +250,14 @@ def apply_start(combat: Combat, state: ReiState) -> None:
 def conditions(state: ReiState, f: Fighter) -> tuple[str, ...]:
     """Condition words for a view (section 8)."""
     out = []
-    for name in ("prone", "crouching", "hidden", "full_defense"):
-        if getattr(f, name):
-            out.append(name)
+    if f.prone:
+        out.append("prone")
+    if f.crouching:
+        out.append("crouching")
+    if f.hidden:
+        out.append("hidden")
+    if f.full_defense:
+        out.append("full_defense")
     if f.cover_source is not None:
         out.append("in_cover")
     if f.in_vehicle is not None:
