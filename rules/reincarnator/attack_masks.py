@@ -261,11 +261,12 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
                 cand = field.disc(tc, reach) & ok  # end cells within reach, row by row = offset order
                 if not cand:
                     continue
-                key = (verb, t, name, tc, cand, doors)
+                cand &= field.los_to(tc, reach, doors)
+                key = (verb, t, name, tc, cand)
                 hit = memo.get(key)
                 if hit is None:
                     hit = memo[key] = [Action(verb, target=t, dest=(c[0] - tc[0], c[1] - tc[1]), option=name)
-                                       for c in field.cells_of(cand) if field.los(c, tc, doors)]
+                                       for c in field.cells_of(cand)]
                 out.extend(hit)
 
 

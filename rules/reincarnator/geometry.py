@@ -119,6 +119,7 @@ class ReiBattlefield(Battlefield):
         self.list_memo: dict[Hashable, list[Any]] = {}  # finished action lists keyed by what they depend on
         self._discs: dict[tuple[Cell, int], int] = {}
         self._sight: dict[tuple[Cell, Cell, frozenset[Cell]], bool] = {}
+        self._los_to: dict[tuple[Cell, int, frozenset[Cell]], int] = {}
 
     # --- bitset search -----------------------------------------------------------------------------
     def mask(self, cells: Any) -> int:
@@ -387,6 +388,21 @@ class ReiBattlefield(Battlefield):
             if len(self._sight) > 100000:
                 self._sight.clear()
             self._sight[key] = hit
+        return hit
+
+    def los_to(self, tc: Cell, r: int, doors: frozenset[Cell]) -> int:
+        """Bitset of the cells within `r` of `tc` with a line of sight to `tc` (cached)."""
+        key = (tc, r, doors)
+        hit = self._los_to.get(key)
+        if hit is None:
+            hit = 0
+            bit = self.bit
+            for c in self.cells_of(self.disc(tc, r)):
+                if self.los(c, tc, doors):
+                    hit |= bit[c]
+            if len(self._los_to) > 50000:
+                self._los_to.clear()
+            self._los_to[key] = hit
         return hit
 
     def stops_knockback(self, c: Cell, doors: frozenset[Cell]) -> bool:

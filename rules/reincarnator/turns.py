@@ -83,7 +83,11 @@ def standing(combat: Combat) -> list[str]:
     """Sides with at least one active combatant, in encounter order."""
     state = rs(combat)
     up = {f.side for f in state.fighters.values() if f.status == "active"}
-    return [s for s in combat.encounter.sides() if s in up]
+    cache = combat.encounter._cache
+    sides = cache.get("rei_sides")
+    if sides is None:
+        sides = cache["rei_sides"] = tuple(combat.encounter.sides())
+    return [s for s in sides if s in up]
 
 
 def finish(combat: Combat, winner: str | None, term: Termination) -> None:
