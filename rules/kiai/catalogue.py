@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.kiai.checks import has, status_index
+from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, build_ctx, ctx_of
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.state import KiaiState
@@ -84,8 +84,20 @@ def catalogue(enc: KiaiEncounter) -> list[Action]:
     return acts
 
 
+_DESCRIBED: dict[Action, str] = {}
+
+
 def describe(a: Action) -> str:
-    """A GM sentence for an action."""
+    """A GM sentence for an action (cached: actions are frozen)."""
+    text = _DESCRIBED.get(a)
+    if text is None:
+        if len(_DESCRIBED) > 65536:
+            _DESCRIBED.clear()
+        text = _DESCRIBED[a] = _describe(a)
+    return text
+
+
+def _describe(a: Action) -> str:
     v = a.verb
     if v in ("attack", "reattack"):
         x, ao = a.option[0], a.option[1]
@@ -113,17 +125,30 @@ def describe(a: Action) -> str:
     return v.replace("_", " ")
 
 
+_STATUS_FEATURE = tuple((i + 1) / 5 for i in range(-1, 5))
+_NO_CONDITIONS = [0.0] * len(CONDITIONS)
+_WEAPON_FEATURES: dict[tuple[str, int, int], tuple[float, float]] = {}
+
+
 def observe_combatant(combat: Combat, cid: str) -> list[float]:
     """Kiai, wound status, weapon level and reach, round flags and conditions, roughly in [0, 1]."""
     st = combat.state
     assert isinstance(st, KiaiState)
     ctx = ctx_of(combat)
     f = st.fighters[cid]
-    spec = ctx.spec[cid]
     w = ctx.weapon(f.main)
-    feats = [f.kiai / max(1, spec.kiai), (status_index(f) + 1) / 5, w.level / 5, w.reach / 3, float(bool(f.off)),
-             float(f.attacked), float(f.parry_used), float(f.countered)]
-    feats.extend(float(has(f, c)) for c in CONDITIONS)
+    wkey = (f.main, w.spec.level, w.spec.reach)
+    wf = _WEAPON_FEATURES.get(wkey)
+    if wf is None:
+        wf = _WEAPON_FEATURES[wkey] = (w.level / 5, w.reach / 3)
+    feats = [f.kiai / max(1, ctx.spec[cid].kiai), _STATUS_FEATURE[status_index(f) + 1], wf[0], wf[1],
+             1.0 if f.off else 0.0, 1.0 if f.attacked else 0.0, 1.0 if f.parry_used else 0.0,
+             1.0 if f.countered else 0.0]
+    if f.conds:
+        types = {c.type for c in f.conds}
+        feats.extend([1.0 if c in types else 0.0 for c in CONDITIONS])
+    else:
+        feats.extend(_NO_CONDITIONS)
     return feats
 
 

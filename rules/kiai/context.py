@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.dice import DiceExpr
 from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiOptions, Weapon
@@ -66,6 +66,8 @@ class Ctx:
     seat_order: list[str] = field(default_factory=list)
     bf: Battlefield | None = None
     geo: MapGeo | None = None  # shared static geometry and caches of the map (never state)
+    tables: Any = None  # `legal.Tables`: prebuilt actions of the encounter (never state)
+    view_static: Any = None  # (max hp, id -> (name, side, role)) for `views`
 
     def weapon(self, key: str) -> WeaponInfo:
         """The weapon with this key, or the unarmed "weapon" for ""."""

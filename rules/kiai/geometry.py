@@ -53,6 +53,10 @@ class MapGeo:
         self.discs: dict[tuple[Hex, int], frozenset[Hex]] = {}
         self.centres: dict[tuple[Hex, int, str], list[Action]] = {}
         self.attacks: dict[tuple[object, ...], list[Action]] = {}
+        self.bit = {h: 1 << i for i, h in enumerate(self.hexes)}
+        self.dm = [[self.dist(a, b) for b in self.hexes] for a in self.hexes]  # distances by index pair
+        self.d1_moves: dict[tuple[Hex, int, int, int], tuple[list[Action], int]] = {}
+        self.charges: dict[tuple[object, ...], list[tuple[int, Action]]] = {}
 
     def dist(self, a: Hex, b: Hex) -> int:
         """Section 5 hex distance through axial coordinates."""
@@ -164,15 +168,22 @@ class MapGeo:
     def path(self, start: Hex, goal: Hex, agility: int, blocked: int) -> list[Hex]:
         """A cheapest path (walked back through the cost layers; first neighbour in section 5 order)."""
         _, _, layers = self.movement(start, agility, blocked)
-        idx, hexes = self.idx, self.hexes
-        g = idx[goal]
-        d = next(k for k, m in enumerate(layers) if m >> g & 1)
+        g = self.idx[goal]
+        d = 0
+        while not layers[d] >> g & 1:
+            d += 1
+        hexes, cost, nbrs = self.hexes, self.cost, self.nbrs
         path = [goal]
         while d:
-            d -= self.cost[g]
-            g = next(u for u in self.nbrs[g] if layers[d] >> u & 1)
+            d -= cost[g]
+            m = layers[d]
+            for u in nbrs[g]:
+                if m >> u & 1:
+                    g = u
+                    break
             path.append(hexes[g])
-        return path[::-1]
+        path.reverse()
+        return path
 
 
 _GEOS: dict[tuple[object, ...], MapGeo] = {}
@@ -212,7 +223,13 @@ def in_reach(ctx: Ctx, a: Hex | None, b: Hex | None, reach: int) -> bool:
 def enemy_mask(ctx: Ctx, st: KiaiState, cid: str) -> int:
     """Hexes a path may not enter (KIA-8.3), as a bit mask: those of enemies that are not out."""
     side = ctx.side[cid]
-    return geo_of(ctx).mask(f.hex for i, f in st.fighters.items() if not f.out and ctx.side[i] != side)
+    sides = ctx.side
+    bit = geo_of(ctx).bit
+    m = 0
+    for i, f in st.fighters.items():
+        if not f.out and f.hex is not None and sides[i] != side:
+            m |= bit[f.hex]
+    return m
 
 
 def occupied_mask(ctx: Ctx, st: KiaiState) -> int:
@@ -227,6 +244,6 @@ def path_of(ctx: Ctx, start: Hex, goal: Hex, blocked: int, budget: int) -> list[
 
 def path_cost(ctx: Ctx, path: list[Hex]) -> int:
     """Sum of the entered hexes' costs."""
-    assert ctx.bf is not None
-    nodes = ctx.bf.graph.nodes
-    return int(sum(nodes[h].get("cost", 1) for h in path[1:]))
+    geo = geo_of(ctx)
+    cost, idx = geo.cost, geo.idx
+    return sum(cost[idx[h]] for h in path[1:])

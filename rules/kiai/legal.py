@@ -5,10 +5,10 @@ from __future__ import annotations
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.checks import has, wound_penalty
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx
-from trpg_arena.rules.kiai.geometry import enemy_mask, geo_of, in_reach, occupied_mask
+from trpg_arena.rules.kiai.geometry import CACHE_LIMIT, MapGeo, geo_of, in_reach
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
-from trpg_arena.rules.kiai.state import Fighter, KiaiState
+from trpg_arena.rules.kiai.state import Fighter, Hex, KiaiState
 
 END_TURN = Action("end_turn")
 PASS = Action("pass")
@@ -71,76 +71,203 @@ def pool(ctx: Ctx, f: Fighter) -> int:
     return f.spirit if ctx.opts.separate_spirit_pool else f.kiai
 
 
+class Tables:
+    """Prebuilt actions and static per-combatant facts of one encounter (shared by its combats)."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        ids = ctx.ids
+        self.geo = geo_of(ctx)
+        self.agility = {c: ctx.spec[c].agility for c in ids}
+        self.two_weapon = {g: (Action("two_weapon_attack", g, None, False), Action("two_weapon_attack", g, None, True))
+                           for g in ids}
+        self.feints = {g: tuple(Action("feint", g, None, b) for b in (1, 2, 3)) for g in ids}
+        self.breaks = {g: Action("break_weapon", g) for g in ids}
+        self.disarms = {g: Action("disarm", g) for g in ids}
+        self.consecutive = {g: Action("consecutive_attack", g) for g in ids}
+        self.offhand = {g: Action("offhand_attack", g) for g in ids}
+        self.ready = {k: Action("ready_weapon", option=k) for k in ctx.weapons}
+        self.pick = {k: Action("pick_up", option=k) for k in ctx.weapons}
+        self.use = {(a, g): Action("use_ability", g, None, a) for c in ids for a in ctx.abilities[c] for g in ids}
+        self.at_self: dict[tuple[str, Hex], list[Action]] = {}
+        self.techs = {c: tuple(melee_damage_techniques(ctx, c)) for c in ids}
+        self.others = {c: tuple(a for a in ctx.abilities[c].values() if not (a.effect == "damage"
+                                                                            and a.delivery == "melee")) for c in ids}
+        self.reactions: dict[tuple[str, ...], list[Action]] = {}
+
+    def react_list(self, techs: tuple[str, ...], counter: bool) -> list[Action]:
+        """R1's list when attack-defense (and counter) are allowed, with these techniques."""
+        key = (*techs, "+" if counter else "-")
+        hit = self.reactions.get(key)
+        if hit is None:
+            hit = [DODGE, Action("attack_defense"), *(Action("attack_defense", option=ab) for ab in techs)]
+            if counter:
+                hit.append(Action("counter"))
+                hit.extend(Action("counter", option=ab) for ab in techs)
+            hit.append(NO_REACTION)
+            self.reactions[key] = hit
+        return hit
+
+
+def tables_of(ctx: Ctx) -> Tables:
+    """The (cached) `Tables` of an encounter."""
+    t = ctx.tables
+    if t is None:
+        t = ctx.tables = Tables(ctx)
+    return t  # type: ignore[no-any-return]
+
+
+def _reachable(geo: MapGeo, a: Hex, b: Hex, reach: int) -> bool:
+    """`in_reach` for two hexes on the map."""
+    idx = geo.idx
+    d = geo.dm[idx[a]][idx[b]]
+    return d <= reach and (d <= 1 or geo.clear(a, b))
+
+
 def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     """The actor's movement / main-action decision (KIA-24.1)."""
-    acts: list[Action] = []
-    spec = ctx.spec[f.id]
+    T = tables_of(ctx)
+    geo = T.geo
     here = f.hex
     assert here is not None
-    main = ctx.weapon(f.main)
-    reach = main.reach
-    foes = targets(ctx, st, f)
-    may_attack = not f.countered  # KIA-10.1, KIA-24.1
+    fid = f.id
+    sides = ctx.side
+    side = sides[fid]
+    bit = geo.bit
+    shy = {c.source for c in f.conds if c.type == "intimidated"} if f.conds else ()
+    foes: list[Fighter] = []  # `targets`, with the enemy and occupied masks in the same pass
+    emask = occ = 0
+    for cid, g in st.fighters.items():
+        h = g.hex
+        if h is None:
+            continue
+        b = bit[h]
+        occ |= b
+        if g.out or sides[cid] == side:
+            continue
+        emask |= b
+        if cid not in shy:
+            foes.append(g)
+    moved = f.moved
     free = 0
-    if not f.moved and not f.main_done:  # KIA-8.1, KIA-8.2, KIA-8.3: end in an unoccupied hex
-        geo = geo_of(ctx)
-        half, full, _ = geo.movement(here, spec.agility, enemy_mask(ctx, st, f.id))
-        occ = occupied_mask(ctx, st)
-        free = full & ~occ
-        acts.extend(map(geo.move_list.__getitem__, geo.indices(half & ~occ)))
-        acts.extend(map(geo.run_list.__getitem__, geo.indices(free)))
+    if not moved and not f.main_done:  # KIA-8.1, KIA-8.2, KIA-8.3: end in an unoccupied hex
+        agi = T.agility[fid]
+        mkey = (here, agi, emask, occ)
+        mv = geo.d1_moves.get(mkey)
+        if mv is None:
+            half, full, _ = geo.movement(here, agi, emask)
+            free = full & ~occ
+            mv = ([*map(geo.move_list.__getitem__, geo.indices(half & ~occ)),
+                   *map(geo.run_list.__getitem__, geo.indices(free))], free)
+            if len(geo.d1_moves) > CACHE_LIMIT:
+                geo.d1_moves.clear()
+            geo.d1_moves[mkey] = mv
+        acts = list(mv[0])
+        free = mv[1]
+    else:
+        acts = []
     if f.main_done:
         acts.append(END_TURN)
         return acts
-    near = [g for g in foes if in_reach(ctx, here, g.hex, reach)] if may_attack else []
-    if may_attack and not f.moved and main.spec.category in SPEAR_CLASS:  # KIA-17.1
-        mind = ctx.opts.charge_min_distance
-        geo = geo_of(ctx)
-        close = geo.disc(here, mind - 1)
-        idx = geo.idx
+    main = ctx.weapon(f.main)
+    reach = main.spec.reach
+    may_attack = not f.countered  # KIA-10.1, KIA-24.1
+    idx = geo.idx
+    row = geo.dm[idx[here]]
+    near: list[Fighter] = []
+    if may_attack:
         for g in foes:
-            assert g.hex is not None
-            spots = [h for h in geo.disc(g.hex, reach) if free >> idx[h] & 1 and h not in close]
-            spots.sort(key=idx.__getitem__)
-            for h in spots:
-                if in_reach(ctx, h, g.hex, reach):
-                    acts.append(Action("charge", g.id, h))
+            d = row[idx[g.hex]]  # type: ignore[index]
+            if d <= reach and (d <= 1 or geo.clear(here, g.hex)):  # type: ignore[arg-type]
+                near.append(g)
+        if not moved and main.spec.category in SPEAR_CLASS:  # KIA-17.1
+            mind = ctx.opts.charge_min_distance
+            for g in foes:
+                ckey = (here, g.hex, g.id, reach, mind)
+                spots = geo.charges.get(ckey)
+                if spots is None:
+                    spots = geo.charges[ckey] = _charge_spots(geo, here, g, reach, mind)
+                for i, a in spots:
+                    if free >> i & 1:
+                        acts.append(a)
     if near:
-        techs = [a.id for a in melee_damage_techniques(ctx, f.id) if f.kiai >= a.level]
+        kiai = f.kiai
+        techs = [a.id for a in T.techs[fid] if kiai >= a.level]
         v0, v1 = base_hit(ctx, f, False), base_hit(ctx, f, True)
         for g in near:  # KIA-2, KIA-13, KIA-16, KIA-21.5
-            for ab in ("", *techs):
-                acts.extend(attack_options(ctx, "attack", g.id, ab, v0, v1))
-        off = ctx.weapon(f.off) if f.off else None
-        if off is not None and main.spec.hands == 1 and f.main:  # KIA-11.1
+            gid = g.id
+            acts.extend(attack_options(ctx, "attack", gid, "", v0, v1))
+            for ab in techs:
+                acts.extend(attack_options(ctx, "attack", gid, ab, v0, v1))
+        if f.off and main.spec.hands == 1 and f.main:  # KIA-11.1
             for g in near:
-                acts.append(Action("two_weapon_attack", g.id, None, False))
-                acts.append(Action("two_weapon_attack", g.id, None, True))
+                acts.extend(T.two_weapon[g.id])
         if pool(ctx, f) >= FEINT_COST:  # KIA-14.2
             for g in near:
-                for b in (1, 2, 3):
-                    acts.append(Action("feint", g.id, None, b))
+                acts.extend(T.feints[g.id])
+        restrict = ctx.opts.break_restrictions
         for g in near:  # KIA-18.1, KIA-18.4
-            if g.main and (can_break(ctx, f.main, g.main) if ctx.opts.break_restrictions else True):
-                acts.append(Action("break_weapon", g.id))
+            if g.main and (can_break(ctx, f.main, g.main) if restrict else True):
+                acts.append(T.breaks[g.id])
         for g in near:  # KIA-19.1
             if g.main:
-                acts.append(Action("disarm", g.id))
+                acts.append(T.disarms[g.id])
     if may_attack:
-        for ab in ctx.abilities[f.id].values():  # KIA-21.5
-            if ab.effect == "damage" and ab.delivery == "melee" or f.kiai < ab.level:
+        kiai = f.kiai
+        for ab in T.others[fid]:  # KIA-21.5
+            if kiai < ab.level:
                 continue
-            acts.extend(ability_actions(ctx, st, f, ab, foes, near))
+            acts.extend(_ability_actions(T, geo, here, ab, foes, near, row))
     acts.extend(CONCENTRATE)  # KIA-20.1
-    for key in (*f.carried, *([f.off] if f.off else [])):  # KIA-24.2
-        acts.append(Action("ready_weapon", option=key))
-    for h, key in st.ground:  # KIA-19.3
-        if geo_of(ctx).dist(here, h) <= 1:
-            acts.append(Action("pick_up", option=key))
+    ready = T.ready
+    for key in f.carried:  # KIA-24.2
+        acts.append(ready.get(key) or Action("ready_weapon", option=key))
+    if f.off:
+        acts.append(ready.get(f.off) or Action("ready_weapon", option=f.off))
+    if st.ground:
+        for h, key in st.ground:  # KIA-19.3
+            if row[idx[h]] <= 1:
+                acts.append(T.pick.get(key) or Action("pick_up", option=key))
     if here in ctx.exits:  # KIA-24.3
         acts.append(FLEE)
     acts.append(END_TURN)
     return acts
+
+
+def _charge_spots(geo: MapGeo, here: Hex, g: Fighter, reach: int, mind: int) -> list[tuple[int, Action]]:
+    """KIA-17.1: (hex index, charge action) for the hexes from which `g` can be charged, in hex order."""
+    assert g.hex is not None
+    close = geo.disc(here, mind - 1)
+    idx = geo.idx
+    spots = sorted((h for h in geo.disc(g.hex, reach) if h not in close), key=idx.__getitem__)
+    return [(idx[h], Action("charge", g.id, h)) for h in spots if _reachable(geo, h, g.hex, reach)]
+
+
+def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[Fighter], near: list[Fighter],
+                     row: list[int]) -> list[Action]:
+    """`ability_actions` on prebuilt actions (`row`: distances from `here` by hex index)."""
+    aid = ab.id
+    use = T.use
+    if ab.delivery == "melee":
+        return [use[aid, g.id] for g in near]
+    idx = geo.idx
+    if ab.delivery == "touch":
+        return [use[aid, g.id] for g in foes if row[idx[g.hex]] == 1]  # type: ignore[index]
+    rng = ab.range or 0
+    if ab.delivery == "ranged":
+        return [use[aid, g.id] for g in foes
+                if row[idx[g.hex]] <= rng and geo.clear(here, g.hex)]  # type: ignore[arg-type,index]
+    if rng == 0:
+        key0 = (aid, here)
+        hit = T.at_self.get(key0)
+        if hit is None:
+            hit = T.at_self[key0] = [Action("use_ability", None, here, aid)]
+        return hit
+    key = (here, rng, aid)
+    centres = geo.centres.get(key)
+    if centres is None:  # KIA-21.3: unblocked hexes within range, in sight
+        centres = geo.centres[key] = [Action("use_ability", None, h, aid) for h in geo.hexes
+                                      if h not in geo.blocked and geo.dist(here, h) <= rng and geo.clear(here, h)]
+    return centres
 
 
 def ability_actions(ctx: Ctx, st: KiaiState, f: Fighter, ab: Ability, foes: list[Fighter],
@@ -148,23 +275,8 @@ def ability_actions(ctx: Ctx, st: KiaiState, f: Fighter, ab: Ability, foes: list
     """KIA-21.5 delivery: melee (reach), touch (distance 1), ranged (range + sight), area (centre hex)."""
     here = f.hex
     assert here is not None
-    if ab.delivery == "melee":
-        return [Action("use_ability", g.id, None, ab.id) for g in near]
     geo = geo_of(ctx)
-    if ab.delivery == "touch":
-        return [Action("use_ability", g.id, None, ab.id) for g in foes if geo.dist(here, g.hex) == 1]  # type: ignore[arg-type]
-    rng = ab.range or 0
-    if ab.delivery == "ranged":
-        return [Action("use_ability", g.id, None, ab.id) for g in foes
-                if geo.dist(here, g.hex) <= rng and geo.clear(here, g.hex)]  # type: ignore[arg-type]
-    if rng == 0:
-        return [Action("use_ability", None, here, ab.id)]
-    key = (here, rng, ab.id)
-    centres = geo.centres.get(key)
-    if centres is None:  # KIA-21.3: unblocked hexes within range, in sight
-        centres = geo.centres[key] = [Action("use_ability", None, h, ab.id) for h in geo.hexes
-                                      if h not in geo.blocked and geo.dist(here, h) <= rng and geo.clear(here, h)]
-    return centres
+    return list(_ability_actions(tables_of(ctx), geo, here, ab, foes, near, geo.dm[geo.idx[here]]))
 
 
 def chain_value(ctx: Ctx, f: Fighter) -> int:

@@ -111,16 +111,25 @@ class KiaiSystem(RuleSystem):
         st = combat.state
         assert isinstance(st, KiaiState)
         ctx = ctx_of(combat)
-        total = sum(ctx.boxes) + 1
+        static = ctx.view_static
+        if static is None:
+            total = sum(ctx.boxes) + 1
+            static = ctx.view_static = (total, {cid: (ctx.spec[cid].name or cid, ctx.spec[cid].side,
+                                                      "pc" if ctx.spec[cid].pc else "npc") for cid in ctx.ids})
+        total, by_id = static
         out = []
+        fighters = st.fighters
         for cid in ctx.ids:
-            f = st.fighters[cid]
-            spec = ctx.spec[cid]
-            hp = 0 if f.dead else total - sum(f.wounds)
-            s = status_index(f)
-            status = f.out or STATUS_WORDS[s + 1]
-            out.append(CombatantView(cid, spec.name or cid, spec.side, "pc" if spec.pc else "npc", f.hex, max(0, hp),
-                                     total, not f.out, status, tuple(c.type for c in f.conds)))
+            f = fighters[cid]
+            name, side, role = by_id[cid]
+            if f.dead:
+                hp, status = 0, f.out or "dead"
+            else:
+                w = f.wounds
+                hp = total - (w[0] + w[1] + w[2] + w[3]) if len(w) == 4 else total - sum(w)
+                status = f.out or STATUS_WORDS[status_index(f) + 1]
+            out.append(CombatantView(cid, name, side, role, f.hex, hp if hp > 0 else 0, total, not f.out, status,
+                                     tuple([c.type for c in f.conds]) if f.conds else ()))
         return out
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
