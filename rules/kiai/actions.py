@@ -11,7 +11,7 @@ from trpg_arena.rules.kiai.checks import check, succeeded
 from trpg_arena.rules.kiai.conditions import add_condition
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import check_end
-from trpg_arena.rules.kiai.geometry import enemy_mask, path_cost, path_of
+from trpg_arena.rules.kiai.geometry import enemy_mask, geo_of
 from trpg_arena.rules.kiai.legal import FEINT_COST
 from trpg_arena.rules.kiai.manoeuvres import pick_up, ready_weapon
 from trpg_arena.rules.kiai.state import Fighter, Frame, Hex, KiaiState
@@ -38,8 +38,7 @@ def spend_kiai(combat: Combat, f: Fighter, amount: int, rule: str, *, spirit: bo
 def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
     """KIA-8.1 / KIA-8.3: follow the cheapest path that avoids enemies."""
     assert f.hex is not None
-    p = path_of(ctx, f.hex, dest, enemy_mask(ctx, st, f.id), ctx.spec[f.id].agility)
-    cost = path_cost(ctx, p)
+    p, cost = geo_of(ctx).path_and_cost(f.hex, dest, ctx.spec[f.id].agility, enemy_mask(ctx, st, f.id))
     f.hex = dest
     f.moved = True
     combat.emit("moved", f"{f.id} moves to {list(dest)} (cost {cost})", actor=f.id, rule=rule,

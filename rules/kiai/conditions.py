@@ -38,8 +38,9 @@ def _remove(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
 
 def turn_start_expiry(combat: Combat, f: Fighter) -> None:
     """KIA-1.5: effects lasting "until the next turn" end at the start of the combatant's turn."""
-    for c in [c for c in f.conds if c.type in UNTIL_NEXT]:
-        _remove(combat, f, c, "KIA-1.5")
+    if f.conds:
+        for c in [c for c in f.conds if c.type in UNTIL_NEXT]:
+            _remove(combat, f, c, "KIA-1.5")
 
 
 def stun_tick(combat: Combat, f: Fighter) -> bool:
@@ -57,6 +58,8 @@ def stun_tick(combat: Combat, f: Fighter) -> bool:
 
 def turn_end_tick(combat: Combat, f: Fighter) -> None:
     """KIA-23.3: intimidated and deceived count down at the end of each of its turns (skipped ones too)."""
+    if not f.conds:
+        return
     for c in [c for c in f.conds if c.type in COUNTED_AT_END]:
         c.n -= 1
         if c.n <= 0:

@@ -55,7 +55,8 @@ class MapGeo:
         self.attacks: dict[tuple[object, ...], list[Action]] = {}
         self.bit = {h: 1 << i for i, h in enumerate(self.hexes)}
         self.dm = [[self.dist(a, b) for b in self.hexes] for a in self.hexes]  # distances by index pair
-        self.d1_moves: dict[tuple[Hex, int, int, int], tuple[list[Action], int]] = {}
+        self.move_parts: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(n // 8 + 1)]
+        self.run_parts: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(n // 8 + 1)]
         self.charges: dict[tuple[object, ...], list[tuple[int, Action]]] = {}
 
     def dist(self, a: Hex, b: Hex) -> int:
@@ -110,6 +111,23 @@ class MapGeo:
             k += 1
         return out
 
+    def pick(self, mask: int, actions: list[Action], parts: list[dict[int, tuple[Action, ...]]]) -> list[Action]:
+        """`actions[i]` for the set bits i of `mask`, ascending (8 bits at a time, memoised in `parts`)."""
+        out: list[Action] = []
+        k = 0
+        while mask:
+            part = mask & 255
+            if part:
+                table = parts[k]
+                hit = table.get(part)
+                if hit is None:
+                    base = 8 * k
+                    hit = table[part] = tuple(actions[base + i] for i in range(8) if part >> i & 1)
+                out.extend(hit)
+            mask >>= 8
+            k += 1
+        return out
+
     def mask(self, hexes: Iterable[Hex | None]) -> int:
         """The bit mask of some hexes (None ignored)."""
         idx = self.idx
@@ -132,25 +150,32 @@ class MapGeo:
         if hit is not None:
             return hit
         start_bit = 1 << self.idx[start]
-        seen = start_bit | self.blocked_bits | blocked
         diff = self.difficult_bits
         layers = [0] * (agility + 2)
         layers[0] = start_bit
         w, w1, w2 = self.width, self.width + 1, self.width - 1
-        nc0, ncl, even, full = self.not_col0, self.not_col_last, self.even_rows, self.all_bits
-        for d in range(agility):
+        nc0, ncl, even = self.not_col0, self.not_col_last, self.even_rows
+        avail = self.all_bits & ~(start_bit | self.blocked_bits | blocked)  # not yet seen
+        x = start_bit
+        d = 0
+        while d < agility:
+            if x:
+                e = x & even  # section 5 neighbours of every hex in x: odd rows are shifted half a hex right
+                o = x ^ e
+                new = ((((x << 1) | (o >> w2) | (o << w1)) & nc0) | (((x >> 1) | (e >> w1) | (e << w2)) & ncl)
+                       | (x >> w) | (x << w)) & avail
+                if new:
+                    avail ^= new
+                    two = new & diff
+                    if two:
+                        layers[d + 1] |= new ^ two
+                        layers[d + 2] |= two
+                    else:
+                        layers[d + 1] |= new
+            elif not layers[d + 1]:
+                break  # entering costs 1 or 2: nothing further can be reached
+            d += 1
             x = layers[d]
-            if not x:
-                continue
-            e = x & even  # section 5 neighbours of every hex in x: odd rows are shifted half a hex right
-            o = x ^ e
-            new = (((x << 1) & nc0) | ((x >> 1) & ncl) | (x >> w) | (x << w) | (((e >> w1) | (e << w2)) & ncl)
-                   | (((o >> w2) | (o << w1)) & nc0)) & full & ~seen
-            if new:
-                seen |= new
-                two = new & diff
-                layers[d + 1] |= new ^ two
-                layers[d + 2] |= two
         del layers[agility + 1:]
         run_mask = half_mask = 0
         half = agility // 2  # KIA-0.5
@@ -184,6 +209,15 @@ class MapGeo:
             path.append(hexes[g])
         path.reverse()
         return path
+
+    def path_and_cost(self, start: Hex, goal: Hex, agility: int, blocked: int) -> tuple[list[Hex], int]:
+        """`path` and its cost (the sum of the entered hexes' costs, which is the goal's distance)."""
+        p = self.path(start, goal, agility, blocked)
+        cost, idx = self.cost, self.idx
+        total = 0
+        for h in p[1:]:
+            total += cost[idx[h]]
+        return p, total
 
 
 _GEOS: dict[tuple[object, ...], MapGeo] = {}

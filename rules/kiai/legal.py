@@ -5,7 +5,7 @@ from __future__ import annotations
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.checks import has, wound_penalty
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx
-from trpg_arena.rules.kiai.geometry import CACHE_LIMIT, MapGeo, geo_of, in_reach
+from trpg_arena.rules.kiai.geometry import MapGeo, geo_of, in_reach
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import Fighter, Hex, KiaiState
@@ -150,19 +150,10 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     moved = f.moved
     free = 0
     if not moved and not f.main_done:  # KIA-8.1, KIA-8.2, KIA-8.3: end in an unoccupied hex
-        agi = T.agility[fid]
-        mkey = (here, agi, emask, occ)
-        mv = geo.d1_moves.get(mkey)
-        if mv is None:
-            half, full, _ = geo.movement(here, agi, emask)
-            free = full & ~occ
-            mv = ([*map(geo.move_list.__getitem__, geo.indices(half & ~occ)),
-                   *map(geo.run_list.__getitem__, geo.indices(free))], free)
-            if len(geo.d1_moves) > CACHE_LIMIT:
-                geo.d1_moves.clear()
-            geo.d1_moves[mkey] = mv
-        acts = list(mv[0])
-        free = mv[1]
+        half, full, _ = geo.movement(here, T.agility[fid], emask)
+        free = full & ~occ
+        acts = geo.pick(half & ~occ, geo.move_list, geo.move_parts)
+        acts.extend(geo.pick(free, geo.run_list, geo.run_parts))
     else:
         acts = []
     if f.main_done:

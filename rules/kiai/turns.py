@@ -34,6 +34,8 @@ def run_feint(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
                           weapon=st.fighters[fr.attacker].main, hit_mod=bonus))
 
 
+PROMPTS = {"d1": ("D1", "move / main action"), "d2": ("D2", "consecutive attack or end turn"),
+           "d3": ("D3", "off-hand attack or end turn")}
 RUNNERS = {"strike": run_strike, "feint": run_feint, "area": run_area, "status": run_status}
 
 
@@ -90,9 +92,8 @@ def advance(combat: Combat) -> None:
             if F[cid].out:  # KIA-24.1: out during its own turn, the turn ends at once
                 st.stage = "turn_end"
                 continue
-            prompt = {"d1": "move / main action", "d2": "consecutive attack or end turn",
-                      "d3": "off-hand attack or end turn"}[stage]
-            set_decision(st, cid, stage.upper(), f"{cid}: {prompt}")
+            kind, prompt = PROMPTS[stage]
+            set_decision(st, cid, kind, f"{cid}: {prompt}")
             return
         if stage == "round_start":
             st.phase = "round"
