@@ -21,7 +21,7 @@ from trpg_arena.rules.investigator.legal import (
     wielded_t,
 )
 from trpg_arena.rules.investigator.rolls import REGULAR, check
-from trpg_arena.rules.investigator.space import best_path, cheb, hostile_blocks, line_blocked, occupancy
+from trpg_arena.rules.investigator.space import best_path, cheb, line_blocked, occupancy
 from trpg_arena.rules.investigator.spells import cast_now, continue_now
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 from trpg_arena.rules.investigator.windows import push_window
@@ -122,10 +122,8 @@ def run_action(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
             f.steps_this_turn += 1
             _move_to(combat, f, fr.sdest, "INV-4.4")
         fr.step = "finish"
-    elif step == "leave":
-        _move_leave(combat, setup, st, f, fr)
-    elif step == "go":
-        _move_go(combat, setup, st, f, fr)
+    elif step == "leave" or step == "go":
+        _walk(combat, setup, st, f, fr)
     elif step == "mend":
         _move_end(combat, setup, st, f, fr)
     else:  # finish
@@ -296,17 +294,22 @@ def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Fram
     bf = setup.bf
     assert f.pos is not None and fr.dest is not None
     f.moved_long = True
-    side = setup.side_of[f.id]
+    side_of = setup.side_of
+    side = side_of[f.id]
     pursuit = setup.opt.pursuit_mode == "reaction"
     reactors = []
+    blocked = []
     for r in st.fighters:
-        if r.pos is None or not r.able or r.channel_spell or setup.side_of[r.id] == side:
+        if r.pos is None or r.dead or r.fled or r.unconscious or r.dying or side_of[r.id] == side:
+            continue
+        blocked.append(r.pos)  # INV-4.5: a hostile able to act blocks its square
+        if r.channel_spell:
             continue
         opp = not r.opportunity_used
         lv = opp or (pursuit and std_available(setup, r))
         if lv or opp:
             reactors.append((r.pos, lv, opp))
-    path = best_path(setup, bf, f.pos, fr.dest, setup.prof(f.id).mov, hostile_blocks(setup, st, f), reactors)
+    path = best_path(setup, bf, f.pos, fr.dest, setup.prof(f.id).mov, frozenset(blocked), reactors)
     fr.path = path or []
     fr.index = 0
     combat.emit("move_path", f"{f.id} moves {list(f.pos)} -> {list(fr.dest)} via "
@@ -315,31 +318,46 @@ def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Fram
     fr.step = "leave"
 
 
-def _move_leave(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
-    if fr.cancelled or fr.index >= len(fr.path) or not f.able:
-        fr.step = "mend"
-        return
-    push_window(setup, st, "leave", f.id, f.pos, fr.path[fr.index])
-    fr.step = "go"
+def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+    """The squares of a long move: for each, the ``leave`` windows, then the step and the ``enter`` windows.
 
-
-def _move_go(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
-    if fr.cancelled or not f.able:
-        fr.step = "mend"
-        return
-    b = fr.path[fr.index]
-    side = setup.side_of[f.id]
-    if any(o.pos == b and o.able and setup.side_of[o.id] != side for o in st.fighters):
-        combat.emit("move_stopped", f"{f.id} is stopped before {list(b)}", actor=f.id, rule="INV-4.5")
-        fr.step = "mend"
-        return
-    a = f.pos
-    cost = 2 if b in setup.difficult else 1
-    fr.spent += cost
-    _move_to(combat, f, b, "INV-4.5", cost)
-    fr.index += 1
-    push_window(setup, st, "enter", f.id, a, b)
-    fr.step = "leave"
+    Runs square after square until a window is pushed (the frame resumes at its `step` afterwards) or the move
+    ends (``mend``).
+    """
+    stack = st.stack
+    depth = len(stack)
+    path = fr.path
+    side_of = setup.side_of
+    side = side_of[f.id]
+    difficult = setup.difficult
+    while True:
+        if fr.step == "leave":
+            if fr.cancelled or fr.index >= len(path) or f.dead or f.fled or f.unconscious or f.dying:
+                fr.step = "mend"
+                return
+            push_window(setup, st, "leave", f.id, f.pos, path[fr.index])
+            fr.step = "go"
+            if len(stack) != depth:
+                return
+        # go
+        if fr.cancelled or f.dead or f.fled or f.unconscious or f.dying:
+            fr.step = "mend"
+            return
+        b = path[fr.index]
+        for o in st.fighters:
+            if o.pos == b and side_of[o.id] != side and not (o.dead or o.fled or o.unconscious or o.dying):
+                combat.emit("move_stopped", f"{f.id} is stopped before {list(b)}", actor=f.id, rule="INV-4.5")
+                fr.step = "mend"
+                return
+        a = f.pos
+        cost = 2 if b in difficult else 1
+        fr.spent += cost
+        _move_to(combat, f, b, "INV-4.5", cost)
+        fr.index += 1
+        push_window(setup, st, "enter", f.id, a, b)
+        fr.step = "leave"
+        if len(stack) != depth:
+            return
 
 
 def _move_end(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:

@@ -65,6 +65,7 @@ class Catalogue:
         self.forms: dict[tuple[Any, ...], list[Action]] = {}  # (verb, target, head[, shots]) -> by STEP_FORMS index
         self._build(setup)
         self.moves: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "move"}
+        self.steps: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "step"}
         for key, a in self.by.items():
             if key[0] in ("melee", "shoot", "cast"):
                 verb, rest = key[0], key[1:]

@@ -216,9 +216,16 @@ def end_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
 # --- end of combat -----------------------------------------------------------------------------------
 def end_check(combat: Combat, setup: Setup, st: InvState) -> bool:
     """INV-12.2: at most one side with a combatant able to act ends the combat."""
-    alive = {setup.side_of[f.id] for f in st.fighters if f.able}
-    if len(alive) > 1:
-        return False
+    side_of = setup.side_of
+    first = None
+    for f in st.fighters:
+        if not (f.dead or f.fled or f.unconscious or f.dying):
+            sd = side_of[f.id]
+            if first is None:
+                first = sd
+            elif sd != first:
+                return False  # two sides can still act
+    alive = set() if first is None else {first}
     if alive:
         winner = next(iter(alive))
         losers = [f for f in st.fighters if setup.side_of[f.id] != winner]

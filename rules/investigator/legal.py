@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.investigator.catalogue import FORM_INDEX, Catalogue, catalogue_of
+from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT, compile_setup
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
-from trpg_arena.rules.investigator.space import cheb, line_blocked, move_dests, occupancy, step_dests
+from trpg_arena.rules.investigator.space import Grid, cheb, grid_of, line_blocked, move_dests, occupancy
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 
 if TYPE_CHECKING:
@@ -105,11 +105,13 @@ class Legal:
     def __init__(self, combat: Combat) -> None:
         self.combat = combat
         self.st: InvState = combat.state  # type: ignore[assignment]
-        self.s = compile_setup(combat.encounter)  # type: ignore[arg-type]
-        self.cat: Catalogue = catalogue_of(self.s)
+        self.s = s = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        self.cat: Catalogue = catalogue_of(s)
         self.bf = combat.battlefield
+        self.g: Grid = grid_of(s, self.bf)
         self._occ: dict[Cell, Fighter] | None = None
         self._forms: list[tuple[int, Cell]] | None = None
+        self._scanned: tuple[Fighter, int, int, list[Fighter], list[Fighter]] | None = None
 
     @property
     def occ(self) -> dict[Cell, Fighter]:
@@ -118,6 +120,38 @@ class Legal:
         if occ is None:
             occ = self._occ = occupancy(self.st)
         return occ
+
+    def scan(self, f: Fighter) -> tuple[Fighter, int, int, list[Fighter], list[Fighter]]:
+        """One pass over the combatants for a decision of `f` (cached).
+
+        Returns (f, bits of the occupied squares, bits of the squares of hostiles able to act, present hostiles,
+        present combatants within one square of `f` (itself included)), the lists in roster order.
+        """
+        hit = self._scanned
+        if hit is not None and hit[0] is f:
+            return hit
+        assert f.pos is not None
+        bit = self.g.bit
+        side_of = self.s.side_of
+        side = side_of[f.id]
+        px, py = f.pos
+        occupied = hostile = 0
+        foes: list[Fighter] = []
+        near: list[Fighter] = []
+        for t in self.st.fighters:
+            p = t.pos
+            if p is None or t.dead or t.fled:
+                continue
+            b = bit[p]
+            occupied |= b
+            if side_of[t.id] != side:
+                foes.append(t)
+                if not (t.unconscious or t.dying):
+                    hostile |= b
+            if -1 <= p[0] - px <= 1 and -1 <= p[1] - py <= 1:
+                near.append(t)
+        hit = self._scanned = (f, occupied, hostile, foes, near)
+        return hit
 
     def steps_allowed(self, f: Fighter) -> bool:
         """Embedded or standalone one-step moves are possible now (INV-4.4)."""
@@ -135,11 +169,10 @@ class Legal:
         out: list[tuple[int, Cell]] = [(0, pos)]
         self._forms = out
         if self.steps_allowed(f):
-            px, py = pos
-            dests = step_dests(self.bf, pos, self.occ)
-            idx = [FORM_INDEX[("before", DIR_OF[(c[0] - px, c[1] - py)])] for c in dests]
-            out += zip(idx, dests)
-            out += [(i + 8, pos) for i in idx]
+            occupied = self.scan(f)[1]
+            free = [(i, c) for c, b, i in self.g.steps[pos] if not occupied & b]
+            out += free
+            out += [(i + 8, pos) for i, _ in free]
         return out
 
     # cast ----------------------------------------------------------------------------------------
@@ -195,17 +228,14 @@ class Legal:
         if w.kind != "firearm":
             return []
         forms = self.step_options(f)
-        side = s.side_of[f.id]
         forms_of = self.cat.forms
         multi = min(w.shots, it.loaded) if s.opt.multiple_shots else 1
         out: list[Action] = []
         reach = s.max_range(w)
         walls = s.wall_between
-        for t in self.st.fighters:
+        for t in self.scan(f)[3]:
             tp = t.pos
-            if tp is None or t.dead or t.fled or s.side_of[t.id] == side:
-                continue
-            tx, ty = tp
+            tx, ty = tp  # type: ignore[misc]
             ok: dict[Cell, bool] = {}
             plain = [forms_of[("shoot", t.id, "", n)] for n in range(1, multi + 1)]
             disarm = forms_of.get(("shoot", t.id, "disarm", 1)) if t.wielded != "unarmed" else None
@@ -231,12 +261,10 @@ class Legal:
         s = self.s
         if not std_available(s, f):
             return []
-        side = s.side_of[f.id]
-        foes = [t for t in self.st.fighters
-                if t.pos is not None and not t.dead and not t.fled and s.side_of[t.id] != side]
+        assert f.pos is not None
+        foes = self.scan(f)[3]
         if not foes:
             return []
-        assert f.pos is not None
         forms = None
         forms_of = self.cat.forms
         out: list[Action] = []
@@ -287,10 +315,13 @@ class Legal:
             if f.prone:
                 out.append(by[("stand_up",)])
             else:
+                _, occupied, hostile, _, _ = self.scan(f)
                 if f.steps_this_turn < s.opt.max_steps_per_turn:
-                    for c in step_dests(self.bf, f.pos, self.occ):
-                        out.append(by[("step", c)])
-                out += move_dests(s, self.bf, st, f, self.occ, self.cat.moves)
+                    steps = self.cat.steps
+                    for c, b, _ in self.g.steps[f.pos]:
+                        if not occupied & b:
+                            out.append(steps[c])
+                out += move_dests(s, self.bf, f, occupied, hostile, self.cat.moves)
         if not std_available(s, f):
             return out
         out += self.casts(f)
@@ -305,13 +336,11 @@ class Legal:
         side = s.side_of[f.id]
         it = wielded_item(f)
         w = None if it is None else s.weapons[it.template]
-        near = [t for t in st.fighters if t.pos is not None and not t.dead and not t.fled and cheb(t.pos, f.pos) <= 1]
+        _, _, _, foes, near = self.scan(f)
         # throw (INV-8.8)
         if it is not None and w is not None and w.kind == "thrown" and it.count >= 1:
-            for t in st.fighters:
-                if t.pos is None or t.dead or t.fled or s.side_of[t.id] == side:
-                    continue
-                if cheb(f.pos, t.pos) <= 10 and not line_blocked(s, f.pos, t.pos):
+            for t in foes:
+                if cheb(f.pos, t.pos) <= 10 and not line_blocked(s, f.pos, t.pos):  # type: ignore[arg-type]
                     out.append(by[("throw", t.id)])
         # reload (INV-8.10)
         if it is not None and w is not None and w.kind == "firearm" and (

@@ -9,7 +9,8 @@ from __future__ import annotations
 import heapq
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.investigator.compiled import Setup
+from trpg_arena.rules.investigator.catalogue import FORM_INDEX
+from trpg_arena.rules.investigator.compiled import DIR_OF, Setup
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 if TYPE_CHECKING:
@@ -88,6 +89,11 @@ class Grid:
         self.cheb = [[max(abs(a[0] - b[0]), abs(a[1] - b[1])) for b in self.cell] for a in self.cell]
         self.nine = [tuple(num[(x + dx, y + dy)] for dx in (-1, 0, 1) for dy in (-1, 0, 1)
                            if (dx or dy) and (x + dx, y + dy) in num) for (x, y) in self.cell]
+        # one-step moves: per square, (square, bit, STEP_FORMS index of "before:<dir>") in the graph's order
+        gadj = bf.graph.adj
+        self.steps: dict[Cell, tuple[tuple[Cell, int, int], ...]] = {
+            c: tuple((m, self.bit[m], FORM_INDEX[("before", DIR_OF[(m[0] - c[0], m[1] - c[1])])]) for m in gadj[c])
+            for c in self.bit}
 
     def reach(self, start: Cell, budget: int, blocked: int) -> int:
         """Bits of the squares reachable within `budget` (entering cost 1, or 2 if difficult), avoiding `blocked`.
@@ -155,34 +161,22 @@ def grid_of(setup: Setup, bf: Battlefield) -> Grid:
     return g  # type: ignore[no-any-return]
 
 
-def move_dests(setup: Setup, bf: Battlefield, st: InvState, f: Fighter, occ: dict[Cell, Fighter],
+def move_dests(setup: Setup, bf: Battlefield, f: Fighter, occupied: int, hostile: int,
                actions: dict[Cell, Any]) -> list[Any]:
     """Legal long moves (INV-4.5), as ``move`` actions taken from `actions`, in row-major order.
 
-    Destinations are at distance >= 2, free, and reachable within MOV avoiding blocked squares (hostiles able
-    to act). Reachability is cached by (square, MOV, blocked squares inside the open-map reach), the only
-    blocked squares that can change it.
+    Destinations are at distance >= 2, free (not in the bits `occupied`), and reachable within MOV avoiding
+    the squares of hostiles able to act (the bits `hostile`). Reachability is cached by (square, MOV, blocked
+    squares inside the open-map reach), the only blocked squares that can change it.
     """
     assert f.pos is not None
     g = grid_of(setup, bf)
-    bit = g.bit
-    side = setup.side_of[f.id]
-    side_of = setup.side_of
-    occ_bits = hostile = 0
-    for o in st.fighters:
-        p = o.pos
-        if p is None or o.dead or o.fled:
-            continue
-        b = bit[p]
-        occ_bits |= b
-        if side_of[o.id] != side and not (o.unconscious or o.dying):
-            hostile |= b
     pos = f.pos
     mov = setup.prof(f.id).mov
     reach0 = g.reach(pos, mov, 0)
     rel = hostile & reach0
     reach = g.reach(pos, mov, rel) if rel else reach0
-    return g.actions(reach & g.far[pos] & ~occ_bits, actions)
+    return g.actions(reach & g.far[pos] & ~occupied, actions)
 
 
 def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell]) -> frozenset[Cell]:

@@ -29,14 +29,17 @@ def push_window(setup: Setup, st: InvState, event: str, actor: str, src: Cell | 
     """
     if src is None:
         return
-    side = setup.side_of[actor]
+    side_of = setup.side_of
+    side = side_of[actor]
     sx, sy = src
     dx, dy = dest if dest is not None else src
     for f in st.fighters:
         p = f.pos
-        if p is None or not f.able or setup.side_of[f.id] == side:
+        if p is None:
             continue
-        if (-1 <= p[0] - sx <= 1 and -1 <= p[1] - sy <= 1) or (-1 <= p[0] - dx <= 1 and -1 <= p[1] - dy <= 1):
+        px, py = p
+        if (((-1 <= px - sx <= 1 and -1 <= py - sy <= 1) or (-1 <= px - dx <= 1 and -1 <= py - dy <= 1))
+                and side_of[f.id] != side and not (f.dead or f.fled or f.unconscious or f.dying)):
             st.stack.append(Frame("window", "open", actor, event=event, src=src, dest=dest))
             return
 
