@@ -265,8 +265,7 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
                 key = (verb, t, name, tc, cand)
                 hit = memo.get(key)
                 if hit is None:
-                    hit = memo[key] = [Action(verb, target=t, dest=(c[0] - tc[0], c[1] - tc[1]), option=name)
-                                       for c in field.cells_of(cand)]
+                    hit = memo[key] = field.offset_actions(verb, t, name, tc, cand)
                 out.extend(hit)
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Hashable
+from operator import itemgetter
 from typing import Any
 
-from trpg_arena.rules.core.battlefield import Battlefield, bresenham, square_grid
+from trpg_arena.rules.core.battlefield import Battlefield, square_grid
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 
 Cell = tuple[int, int]
@@ -71,7 +72,9 @@ class ReiBattlefield(Battlefield):
                 if 0 <= n[0] < w and 0 <= n[1] < h and n not in self.solid:
                     out.append((n, bool(dx and dy), (c[0] + dx, c[1]), (c[0], c[1] + dy)))
             self.nbrs[c] = out
-        self.edges: frozenset[tuple[Cell, Cell]] = frozenset((c, x[0]) for c, xs in self.nbrs.items() for x in xs)
+        edges = frozenset((c, x[0]) for c, xs in self.nbrs.items() for x in xs)
+        # path read-back: the possible predecessors of each cell in DIRS order, with the corner cells of a diagonal
+        self.preds: dict[Cell, list[tuple[Cell, int, Cell | None, Cell | None]]] = {}
         self.costs: dict[str, dict[Cell, int | None]] = {}
         for mode in ("walk", "walk_i", "climb", "climb_i", "forced"):
             table: dict[Cell, int | None] = {}
@@ -105,6 +108,16 @@ class ReiBattlefield(Battlefield):
         self.cell_at: dict[int, Cell] = {i: c for c, i in self.index.items()}
         self.bit: dict[Cell, int] = {c: 1 << i for c, i in self.index.items()}
         self.valid = sum(self.bit.values())
+        for c in self.cells:
+            lst: list[tuple[Cell, int, Cell | None, Cell | None]] = []
+            for dx, dy in DIRS:
+                n = (c[0] - dx, c[1] - dy)
+                if n in self.bit and (n, c) in edges:
+                    if dx and dy:
+                        lst.append((n, self.bit[n], (n[0] + dx, n[1]), (n[0], n[1] + dy)))
+                    else:
+                        lst.append((n, self.bit[n], None, None))
+            self.preds[c] = lst
         self.solid_mask = sum(self.bit[c] for c in self.solid)
         self.climb_mask = sum(self.bit[c] for c, t in self.terrain.items() if t in ("gap", "climbable"))
         self.gap_mask = sum(self.bit[c] for c, t in self.terrain.items() if t == "gap")
@@ -113,13 +126,20 @@ class ReiBattlefield(Battlefield):
         for mode, table in self.costs.items():
             self.enter1[mode] = sum(self.bit[c] for c, k in table.items() if k == 1)
             self.enter2[mode] = sum(self.bit[c] for c, k in table.items() if k == 2)
-        self.layer_cache: dict[Hashable, list[int]] = {}
+        self.layer_cache: dict[Hashable, tuple[int, ...]] = {}
         self._diag_cache: dict[frozenset[Cell], tuple[tuple[int, int], ...]] = {}
         self._actions: dict[str, list[Any]] = {}
-        self.list_memo: dict[Hashable, list[Any]] = {}  # finished action lists keyed by what they depend on
+        # finished action lists keyed by what they depend on; tuples of tuples, which the garbage collector stops
+        # tracking after one pass (cached lists would be traversed by every full collection)
+        self.list_memo: dict[Hashable, tuple[Any, ...]] = {}
+        self._offset_actions: dict[tuple[Any, ...], Any] = {}
+        self.getters: dict[int, str] = {}  # mask -> its bit positions (see `dest_actions`)
         self._discs: dict[tuple[Cell, int], int] = {}
-        self._sight: dict[tuple[Cell, Cell, frozenset[Cell]], bool] = {}
-        self._los_to: dict[tuple[Cell, int, frozenset[Cell]], int] = {}
+        self._sight: dict[int, bool] = {}
+        self.n_bits = self.stride * h
+        self._door_keys: dict[frozenset[Cell], int] = {}
+        self.blocks_los: frozenset[Cell] = frozenset(c for c in g.nodes if g.nodes[c].get("blocks_los", False))
+        self._los_to: dict[tuple[Cell, int, int], int] = {}
 
     # --- bitset search -----------------------------------------------------------------------------
     def mask(self, cells: Any) -> int:
@@ -172,12 +192,12 @@ class ReiBattlefield(Battlefield):
         return hit
 
     def layers(self, start: Cell, blocked: int, doors: frozenset[Cell], mode: str, alternating: bool = False,
-               limit: int = 1000) -> list[int]:
+               limit: int = 1000) -> tuple[int, ...]:
         """Cumulative reach: element k is the bitset of cells with path cost <= k (cached).
 
         Costs are 1 or 2 per entered cell, so a breadth-first wave over bitsets gives exact Dijkstra costs.
         """
-        key = (start, blocked, doors, mode, alternating)
+        key = (start, blocked, self.door_key(doors), mode, alternating)
         hit = self.layer_cache.get(key)
         if hit is not None:
             return hit
@@ -221,15 +241,15 @@ class ReiBattlefield(Battlefield):
                 cum.pop()
         if len(self.layer_cache) > 20000:
             self.layer_cache.clear()
-        self.layer_cache[key] = cum
-        return cum
+        hit = self.layer_cache[key] = tuple(cum)
+        return hit
 
-    def trace(self, cum: list[int], start: Cell, dest: Cell, mode: str, doors: frozenset[Cell]) -> list[Cell]:
+    def trace(self, cum: tuple[int, ...], start: Cell, dest: Cell, mode: str, doors: frozenset[Cell]) -> list[Cell]:
         """A cheapest path to `dest` read back from `layers` (predecessors tried in E, S, W, N, SE, SW, NW, NE)."""
         bit = self.bit
         table = self.costs[mode]
-        blockers = self.solid | doors
-        edges = self.edges
+        blockers = self.solid | doors if doors else self.solid
+        preds = self.preds
 
         def cost_of(c: Cell) -> int:
             b = bit[c]
@@ -244,16 +264,14 @@ class ReiBattlefield(Battlefield):
         while c != start:
             w = table[c] or 1
             want = k - w
-            for dx, dy in DIRS:
-                n = (c[0] - dx, c[1] - dy)
-                b = bit.get(n)
-                if b is None or not cum[want] & b or (want and cum[want - 1] & b):
+            now = cum[want]
+            before = cum[want - 1] if want else 0
+            for n, b, ca, cb in preds[c]:
+                if not now & b or before & b:
                     continue
                 if n != start and want == 0:
                     continue
-                if dx and dy and ((n[0] + dx, n[1]) in blockers or (n[0], n[1] + dy) in blockers):
-                    continue
-                if (n, c) not in edges:
+                if ca is not None and (ca in blockers or cb in blockers):
                     continue
                 c, k = n, want
                 path.append(n)
@@ -275,33 +293,51 @@ class ReiBattlefield(Battlefield):
             self._actions[verb] = hit
         return hit
 
-    def dest_actions(self, verb: str, m: int) -> list[Any]:
-        """The cached actions of `verb` for every cell of bitset `m`, row by row (shared: do not mutate)."""
-        memo = self.list_memo
-        key = (verb, m)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        hit = memo[key] = self._dest_actions(verb, m)
-        if len(memo) > 50000:
-            memo.clear()
-            memo[key] = hit
-        return hit
+    def dest_actions(self, verb: str, m: int) -> Any:
+        """The cached actions of `verb` for every cell of bitset `m`, row by row (a tuple or list: do not mutate).
 
-    def _dest_actions(self, verb: str, m: int) -> list[Any]:
-        table = self.actions(verb)
-        out: list[Any] = []
+        The bit positions of each mask are memoised as a str of code points (not tracked by the garbage collector)
+        and picked from the verb's action table by an `itemgetter`, in C.
+        """
+        idx = self.getters.get(m)
+        if idx is None:
+            idx = "".join(map(chr, self.bit_indices(m)))  # a str of code points: nothing for the GC to track
+            if len(self.getters) > 50000:
+                self.getters.clear()
+            self.getters[m] = idx
+        table = self._actions.get(verb) or self.actions(verb)
+        if len(idx) > 1:
+            return itemgetter(*map(ord, idx))(table)
+        return [table[ord(i)] for i in idx]
+
+    def offset_actions(self, verb: str, target: str, option: Any, tc: Cell, m: int) -> tuple[Any, ...]:
+        """``Action(verb, target, dest=cell - tc, option)`` for every cell of `m`, row by row (interned)."""
+        table = self._offset_actions
+        out = []
+        for c in self.cells_of(m):
+            key = (verb, target, c[0] - tc[0], c[1] - tc[1], option)
+            a = table.get(key)
+            if a is None:
+                from trpg_arena.rules.core.values import Action
+
+                a = table[key] = Action(verb, target=target, dest=(key[2], key[3]), option=option)
+            out.append(a)
+        return tuple(out)
+
+    def bit_indices(self, m: int) -> list[int]:
+        """Positions of the set bits of `m`, lowest first (row by row)."""
+        out: list[int] = []
         if m.bit_count() <= 12:  # sparse: peel the lowest bit
             while m:
                 low = m & -m
-                out.append(table[low.bit_length() - 1])
+                out.append(low.bit_length() - 1)
                 m ^= low
             return out
         base = 0
         while m:
             chunk = m & 0xFF
             if chunk:
-                out.extend([table[base + b] for b in BYTE_BITS[chunk]])
+                out.extend([base + b for b in BYTE_BITS[chunk]])
             m >>= 8
             base += 8
         return out
@@ -378,21 +414,40 @@ class ReiBattlefield(Battlefield):
 
     # --- sight --------------------------------------------------------------------------------
     def los(self, a: Cell, b: Cell, doors: frozenset[Cell]) -> bool:
-        """Line of sight (Bresenham; walls, closed doors and blocking objects block); cached."""
-        key = (a, b, doors)
+        """Line of sight (Bresenham; walls, closed doors and blocking objects block); cached.
+
+        The same test as `Battlefield.line_of_sight` (no cell strictly between blocks sight), on local caches whose
+        keys and values hold no container the garbage collector has to keep traversing.
+        """
+        index = self.index
+        key = (index[a] * self.n_bits + index[b]) * 1024 + self.door_key(doors)  # an int: nothing for the GC to track
         hit = self._sight.get(key)
         if hit is None:
-            hit = self.line_of_sight(a, b)
+            line = bresenham_line(a, b)[1:-1]
+            blocks = self.blocks_los
+            hit = not any(c in blocks for c in line)
             if hit and doors:
-                hit = not any(c in doors for c in bresenham(a, b)[1:-1])
-            if len(self._sight) > 100000:
+                hit = not any(c in doors for c in line)
+            if len(self._sight) > 200000:
                 self._sight.clear()
             self._sight[key] = hit
         return hit
 
+    def door_key(self, doors: frozenset[Cell]) -> int:
+        """A small int naming a set of closed doors (cache keys of ints are never tracked by the GC)."""
+        hit = self._door_keys.get(doors)
+        if hit is None:
+            if len(self._door_keys) >= 1024:  # pragma: no cover - 1024 door states in one encounter
+                self._door_keys.clear()
+                self._sight.clear()
+                self._los_to.clear()
+                self.layer_cache.clear()
+            hit = self._door_keys[doors] = len(self._door_keys)
+        return hit
+
     def los_to(self, tc: Cell, r: int, doors: frozenset[Cell]) -> int:
         """Bitset of the cells within `r` of `tc` with a line of sight to `tc` (cached)."""
-        key = (tc, r, doors)
+        key = (tc, r, self.door_key(doors))
         hit = self._los_to.get(key)
         if hit is None:
             hit = 0
@@ -428,6 +483,28 @@ def build_battlefield(enc: ReincarnatorEncounter) -> ReiBattlefield:
         hit = _SHARED[key] = ReiBattlefield(enc)
     enc._cache["rei"] = hit.static
     return hit
+
+
+def bresenham_line(a: Cell, b: Cell) -> list[Cell]:
+    """`battlefield.bresenham` without its shared cache (the same cells, both ends included)."""
+    x0, y0 = a
+    x1, y1 = b
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx = 1 if x0 < x1 else -1
+    sy = 1 if y0 < y1 else -1
+    err = dx + dy
+    out = []
+    while True:
+        out.append((x0, y0))
+        if x0 == x1 and y0 == y1:
+            return out
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
 
 
 def sign(v: int) -> int:
