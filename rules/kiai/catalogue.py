@@ -158,4 +158,8 @@ def observe_global(combat: Combat) -> list[float]:
     assert isinstance(st, KiaiState)
     ctx = ctx_of(combat)
     kind = st.decision.kind if st.decision is not None else ""
-    return [st.round / ctx.round_cap] + [float(kind == k) for k in DECISIONS]
+    return [st.round / ctx.round_cap, *_ONE_HOT.get(kind, _NO_KIND)]
+
+
+_ONE_HOT = {k: tuple(float(k == j) for j in DECISIONS) for k in DECISIONS}
+_NO_KIND = (0.0,) * len(DECISIONS)

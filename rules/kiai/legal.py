@@ -173,12 +173,12 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
         if not moved and main.spec.category in SPEAR_CLASS:  # KIA-17.1
             mind = ctx.opts.charge_min_distance
             for g in foes:
-                ckey = (here, g.hex, g.id, reach, mind)
+                ckey = (g.id, g.hex, reach)
                 spots = geo.charges.get(ckey)
                 if spots is None:
-                    spots = geo.charges[ckey] = _charge_spots(geo, here, g, reach, mind)
+                    spots = geo.charges[ckey] = _charge_spots(geo, g, reach)
                 for i, a in spots:
-                    if free >> i & 1:
+                    if free >> i & 1 and row[i] >= mind:  # not within mind - 1 of here
                         acts.append(a)
     if near:
         kiai = f.kiai
@@ -224,12 +224,11 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     return acts
 
 
-def _charge_spots(geo: MapGeo, here: Hex, g: Fighter, reach: int, mind: int) -> list[tuple[int, Action]]:
-    """KIA-17.1: (hex index, charge action) for the hexes from which `g` can be charged, in hex order."""
+def _charge_spots(geo: MapGeo, g: Fighter, reach: int) -> list[tuple[int, Action]]:
+    """KIA-17.1: (hex index, charge action) for the hexes from which `g` is in reach, in hex order."""
     assert g.hex is not None
-    close = geo.disc(here, mind - 1)
     idx = geo.idx
-    spots = sorted((h for h in geo.disc(g.hex, reach) if h not in close), key=idx.__getitem__)
+    spots = sorted(geo.disc(g.hex, reach), key=idx.__getitem__)
     return [(idx[h], Action("charge", g.id, h)) for h in spots if _reachable(geo, h, g.hex, reach)]
 
 
@@ -281,7 +280,8 @@ def d2(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     acts = []
     if not f.countered and not f.chain_fumbled and chain_value(ctx, f) >= 1:
         reach = ctx.weapon(f.main).reach
-        acts = [Action("consecutive_attack", g.id) for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)]
+        made = tables_of(ctx).consecutive
+        acts = [made[g.id] for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)]
     acts.append(END_TURN)
     return acts
 
@@ -291,7 +291,8 @@ def d3(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     acts = []
     if f.off and not f.countered:
         reach = ctx.weapon(f.off).reach
-        acts = [Action("offhand_attack", g.id) for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)]
+        made = tables_of(ctx).offhand
+        acts = [made[g.id] for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)]
     acts.append(END_TURN)
     return acts
 
@@ -326,14 +327,9 @@ def r1(ctx: Ctx, st: KiaiState) -> list[Action]:
     fr = st.stack[-1]
     t = st.fighters[fr.target]
     a = st.fighters[fr.attacker]
-    acts = [DODGE]
     if (fr.skind == "melee" and not t.parry_used and not has(t, "concentrating")
             and not has(t, "intimidated", a.id) and in_reach(ctx, t.hex, a.hex, ctx.weapon(t.main).reach)):
-        techs = [ab.id for ab in melee_damage_techniques(ctx, t.id) if t.kiai >= 2 * ab.level]  # KIA-9.5
-        acts.append(Action("attack_defense"))
-        acts.extend(Action("attack_defense", option=ab) for ab in techs)
-        if not t.attacked and not t.countered:
-            acts.append(Action("counter"))
-            acts.extend(Action("counter", option=ab) for ab in techs)
-    acts.append(NO_REACTION)
-    return acts
+        T = tables_of(ctx)
+        techs = tuple([ab.id for ab in T.techs[t.id] if t.kiai >= 2 * ab.level])  # KIA-9.5
+        return list(T.react_list(techs, not t.attacked and not t.countered))
+    return [DODGE, NO_REACTION]
