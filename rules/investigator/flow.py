@@ -70,12 +70,26 @@ def advance(combat: Combat) -> None:
             st.cursor += 1
             continue
         if st.phase in ("cast", "shoot"):
-            if (st.phase == "cast" and f.channel_spell) or Legal(combat).offer(f, st.phase, first_only=True):
+            if (st.phase == "cast" and f.channel_spell) or (may_offer(setup, f, st.phase) and Legal(
+                    combat, setup).offer(f, st.phase, first_only=True)):
                 st.decision = Decision(f.id, "phase_offer", f"{f.id}: {st.phase} now, or wait")
                 return
             st.cursor += 1
             continue
         start_turn(combat, setup, st, f)
+
+
+def may_offer(setup: Setup, f: Fighter, phase: str) -> bool:
+    """A cheap necessary condition for a phase offer.
+
+    A standard slot available, and a spell known (cast) or a loaded, unjammed firearm wielded (shoot).
+    """
+    if not (f.standard_used < setup.profiles[setup.idx[f.id]].actions and not f.full_mov_lockout):
+        return False
+    if phase == "cast":
+        return bool(setup.profiles[setup.idx[f.id]].spells)
+    it = wielded_item(f)
+    return it is not None and it.loaded >= 1 and not it.jammed and setup.weapons[it.template].kind == "firearm"
 
 
 # --- setup and rounds ------------------------------------------------------------------------------
@@ -329,7 +343,7 @@ def legal_actions(combat: Combat) -> list[Action]:
     st: InvState = combat.state  # type: ignore[assignment]
     d = st.decision
     assert d is not None
-    lg = Legal(combat)
+    lg = Legal(combat, compile_setup(combat.encounter))  # type: ignore[arg-type]
     f = fighter(lg.s, st, d.actor)
     if d.kind == "turn_action":
         return lg.turn(f)

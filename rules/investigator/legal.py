@@ -102,13 +102,17 @@ def hostile(setup: Setup, a: str, b: str) -> bool:
 class Legal:
     """Computes legal sets for one decision of one combat."""
 
-    def __init__(self, combat: Combat) -> None:
+    __slots__ = ("combat", "st", "s", "cat", "bf", "g", "_occ", "_forms", "_scanned")
+
+    def __init__(self, combat: Combat, setup: Setup | None = None) -> None:
         self.combat = combat
         self.st: InvState = combat.state  # type: ignore[assignment]
-        self.s = s = compile_setup(combat.encounter)  # type: ignore[arg-type]
-        self.cat: Catalogue = catalogue_of(s)
+        self.s = s = setup if setup is not None else compile_setup(combat.encounter)  # type: ignore[arg-type]
+        cat = s.catalogue
+        self.cat: Catalogue = cat if cat is not None else catalogue_of(s)
         self.bf = combat.battlefield
-        self.g: Grid = grid_of(s, self.bf)
+        g = s.grid
+        self.g: Grid = g if g is not None else grid_of(s, self.bf)
         self._occ: dict[Cell, Fighter] | None = None
         self._forms: list[tuple[int, Cell]] | None = None
         self._scanned: tuple[Fighter, int, int, list[Fighter], list[Fighter]] | None = None
