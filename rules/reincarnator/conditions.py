@@ -109,6 +109,8 @@ def grapple_group(state: ReiState, cid: str) -> list[str]:
 
 def hands_used(combat: Combat, cid: str) -> int:
     """Hands occupied by holds (REI-7.14)."""
+    if not rs(combat).grapples:
+        return 0
     st = static(combat)
     size = st.specs[cid].size
     return sum(2 if st.specs[g.held].size >= size - 2 else 1 for g in rs(combat).grapples if g.holder == cid)

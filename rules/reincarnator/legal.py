@@ -52,6 +52,20 @@ from trpg_arena.rules.reincarnator.masks import (
 
 __all__ = ["aim_target_ok", "held", "legal_actions", "offsets", "pinner_of"]
 
+# argument-less actions, built once (actions are immutable)
+_ACRO_PARRY = Action("acro_parry")
+_CROUCH = Action("crouch")
+_END_TURN = Action("end_turn")
+_FULL_DEFENSE = Action("full_defense")
+_GO_PRONE = Action("go_prone")
+_LEAVE_BATTLEFIELD = Action("leave_battlefield")
+_PARRY = Action("parry")
+_PASS = Action("pass")
+_STAND_FROM_CROUCH = Action("stand_from_crouch")
+_STAND_FROM_PRONE = Action("stand_from_prone")
+_RESIST_BREAK = Action("grapple_resist", option="break")
+_RESIST_ESCAPE = Action("grapple_resist", option="escape")
+
 
 def legal_actions(combat: Combat) -> list[Action]:
     """The legal set at the open decision point (helpers memoise shared pieces for this one call)."""
@@ -69,13 +83,13 @@ def _legal_actions(combat: Combat) -> list[Action]:
     if d.kind == "attack_declared":
         return reflex_actions(combat, d.actor)
     if d.kind == "grapple_resist":
-        return [Action("grapple_resist", option="break"), Action("grapple_resist", option="escape")]
+        return [_RESIST_BREAK, _RESIST_ESCAPE]
     return turn_actions(combat, d.actor)
 
 
 def reflex_actions(combat: Combat, cid: str) -> list[Action]:
     """REI-5.7: pass, or step within the reflex distance."""
-    out = [Action("pass")]
+    out = [_PASS]
     dist = static(combat).reflex_step[cid]
     out.extend(bf(combat).dest_actions("reflex_step", reach_mask(combat, cid, dist)))
     return out
@@ -86,7 +100,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     state = rs(combat)
     st = static(combat)
     f = state.fighters[cid]
-    out: list[Action] = [Action("end_turn")]
+    out: list[Action] = [_END_TURN]
     if f.surprise_turn:
         attacks(combat, cid, f, out, surprise=True)
         return out
@@ -144,7 +158,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             if w.drawable and fh >= w.hands:
                 out.append(Action("draw", option=st.name(k, cid)))
         if f.crouching:
-            out.append(Action("stand_from_crouch"))  # REI-6.3
+            out.append(_STAND_FROM_CROUCH)  # REI-6.3
     # --- move tier -----------------------------------------------------------------------------------
     speed = st.speed[cid]
     mv_ok = movement_ok(combat, f)
@@ -184,7 +198,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                     elif not any(o.cell == c for o in state.fighters.values() if o.status != "fled"):
                         out.append(Action("close_door", dest=c))
         if not f.parried:
-            out.append(Action("parry"))  # REI-5.9
+            out.append(_PARRY)  # REI-5.9
         if f.in_vehicle is None:
             for c, _obj in field.objects_near(f.cell):
                 if f.cover_source != f"{c[0]},{c[1]}":
@@ -203,11 +217,11 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                     if pins and gp is not None and gp.pin_margin > rating(st, o, "str"):
                         out.append(Action("take_cover", target=o))  # REI-7.12
             if not f.prone:
-                out.append(Action("go_prone"))  # REI-6.1
+                out.append(_GO_PRONE)  # REI-6.1
             if f.cover_source is not None and not f.prone and not f.crouching:
-                out.append(Action("crouch"))  # REI-6.2
+                out.append(_CROUCH)  # REI-6.2
             if f.prone:
-                out.append(Action("stand_from_prone"))  # REI-6.3
+                out.append(_STAND_FROM_PRONE)  # REI-6.3
             fh = free_hands(combat, cid)
             fx, fy = f.cell
             for k, it in state.items.items():
@@ -234,7 +248,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                         and field.terrain[c] not in ("gap", "climbable"):
                     out.append(Action("exit_vehicle", dest=c))
         if mv_ok and f.cell in field.exits:
-            out.append(Action("leave_battlefield"))  # REI-0.2
+            out.append(_LEAVE_BATTLEFIELD)  # REI-0.2
     # --- acrobatic -----------------------------------------------------------------------------------
     if can_pay(combat, f, "acrobatic"):
         limit = speed * 3 // 2
@@ -244,7 +258,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             out.extend(field.dest_actions("acro_move", reach_mask(combat, cid, limit // 2, lo=speed // 2,
                                                                   ignore=(pin_held,))))
         if not f.parried:
-            out.append(Action("acro_parry"))  # REI-5.10
+            out.append(_ACRO_PARRY)  # REI-5.10
     # --- standard ------------------------------------------------------------------------------------
     attacks(combat, cid, f, out, surprise=False)
     acro_fire_actions(combat, cid, f, out)
@@ -259,7 +273,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             if g.held == cid:
                 out.append(Action("escape_grapple", target=g.holder, option="break"))  # REI-7.10
                 out.append(Action("escape_grapple", target=g.holder, option="escape"))
-        out.append(Action("full_defense"))  # REI-5.8
+        out.append(_FULL_DEFENSE)  # REI-5.8
         fh = free_hands(combat, cid)
         for k in carried(state, cid, "stowed"):
             if fh >= st.items[k].hands:
