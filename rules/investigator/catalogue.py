@@ -63,6 +63,7 @@ class Catalogue:
         self.meta: dict[Action, Meta] = {}
         self.by: dict[tuple[Any, ...], Action] = {}
         self.forms: dict[tuple[Any, ...], list[Action]] = {}  # (verb, target, head[, shots]) -> by STEP_FORMS index
+        self.texts: dict[Action, str] = {}  # GM sentences, filled by the system's `describe`
         self._build(setup)
         self.moves: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "move"}
         self.steps: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "step"}

@@ -274,6 +274,7 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
                 continue
             seen.add(key)
             m_here = mask[here]
+            h_here = ((m_here ^ g_mask) & h_bits).bit_count()
             for nxt, w in adj[here]:
                 if nxt in blk:
                     continue
@@ -282,6 +283,9 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
                 if c2 + hc > mov or nxt * stride + c2 in seen:
                     continue
                 m_nxt = mask[nxt]
+                if m_nxt == m_here:  # no nine-grid entered or left: no trigger on this step
+                    push(heap, (trig + h_here, c2 + hc, seq + (nxt,), trig, c2))
+                    continue
                 t2 = trig + (m_here & ~m_nxt & lv_bits).bit_count() + (m_nxt & ~m_here & en_bits).bit_count()
                 push(heap, (t2 + ((m_nxt ^ g_mask) & h_bits).bit_count(), c2 + hc, seq + (nxt,), t2, c2))
         return None

@@ -9,7 +9,7 @@ from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator import flow
-from trpg_arena.rules.investigator.catalogue import catalogue_of, ground_weapon_id
+from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, compile_setup
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
@@ -158,9 +158,18 @@ class InvestigatorSystem(RuleSystem):
     def describe(self, combat: Combat, action: Action) -> str:
         """A GM sentence for an action."""
         setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
-        m = catalogue_of(setup).meta.get(action)
-        if m is None:
-            return action.describe()
+        cat = catalogue_of(setup)
+        text = cat.texts.get(action)
+        if text is None:
+            m = cat.meta.get(action)
+            if m is None:
+                return action.describe()
+            text = cat.texts[action] = self._describe(m)
+        return text
+
+    @staticmethod
+    def _describe(m: Meta) -> str:
+        """The sentence of a catalogue action (it depends on the action only, so it is cached per action)."""
         v = m.verb
         if v in WORDS:
             return WORDS[v]
