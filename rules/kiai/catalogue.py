@@ -20,8 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.kiai.checks import status_index
-from trpg_arena.rules.kiai.context import SPEAR_CLASS, build_ctx, ctx_of
+from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, build_ctx, ctx_of
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.state import KiaiState
 
@@ -127,7 +126,14 @@ def _describe(a: Action) -> str:
 
 _STATUS_FEATURE = tuple((i + 1) / 5 for i in range(-1, 5))
 _NO_CONDITIONS = [0.0] * len(CONDITIONS)
-_WEAPON_FEATURES: dict[tuple[str, int, int], tuple[float, float]] = {}
+
+
+def _obs_static(ctx: Ctx) -> tuple[dict[str, int], dict[str, tuple[float, float]]]:
+    """Per combatant: max(1, kiai); per weapon key ("" unarmed): (level / 5, reach / 3)."""
+    kmax = {cid: max(1, ctx.spec[cid].kiai) for cid in ctx.ids}
+    wf = {k: (ctx.weapon(k).level / 5, ctx.weapon(k).reach / 3) for k in ["", *ctx.weapons]}
+    ctx.obs_static = (kmax, wf)
+    return ctx.obs_static  # type: ignore[no-any-return]
 
 
 def observe_combatant(combat: Combat, cid: str) -> list[float]:
@@ -136,12 +142,14 @@ def observe_combatant(combat: Combat, cid: str) -> list[float]:
     assert isinstance(st, KiaiState)
     ctx = ctx_of(combat)
     f = st.fighters[cid]
-    w = ctx.weapon(f.main)
-    wkey = (f.main, w.spec.level, w.spec.reach)
-    wf = _WEAPON_FEATURES.get(wkey)
-    if wf is None:
-        wf = _WEAPON_FEATURES[wkey] = (w.level / 5, w.reach / 3)
-    feats = [f.kiai / max(1, ctx.spec[cid].kiai), _STATUS_FEATURE[status_index(f) + 1], wf[0], wf[1],
+    kmax, wfs = ctx.obs_static or _obs_static(ctx)
+    if f.dead:
+        s = 4
+    else:
+        w = f.wounds
+        s = 3 if w[3] else 2 if w[2] else 1 if w[1] else 0 if w[0] else -1
+    wf = wfs[f.main]
+    feats = [f.kiai / kmax[cid], _STATUS_FEATURE[s + 1], wf[0], wf[1],
              1.0 if f.off else 0.0, 1.0 if f.attacked else 0.0, 1.0 if f.parry_used else 0.0,
              1.0 if f.countered else 0.0]
     if f.conds:

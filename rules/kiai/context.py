@@ -68,6 +68,7 @@ class Ctx:
     geo: MapGeo | None = None  # shared static geometry and caches of the map (never state)
     tables: Any = None  # `legal.Tables`: prebuilt actions of the encounter (never state)
     view_static: Any = None  # (max hp, id -> (name, side, role)) for `views`
+    obs_static: Any = None  # (id -> max(1, kiai), weapon key -> features) for `observe_combatant`
 
     def weapon(self, key: str) -> WeaponInfo:
         """The weapon with this key, or the unarmed "weapon" for ""."""
