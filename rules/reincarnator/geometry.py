@@ -133,10 +133,13 @@ class ReiBattlefield(Battlefield):
         # tracking after one pass (cached lists would be traversed by every full collection)
         self.list_memo: dict[Hashable, tuple[Any, ...]] = {}
         self._offset_actions: dict[tuple[Any, ...], Any] = {}
-        self.getters: dict[int, str] = {}  # mask -> its bit positions (see `dest_actions`)
+        self.getters: dict[int, tuple[int, ...]] = {}  # mask -> its bit positions (see `dest_actions`)
         self._discs: dict[tuple[Cell, int], int] = {}
         self._sight: dict[int, bool] = {}
         self.n_bits = self.stride * h
+        # per byte of a bitset and byte value: the absolute bit positions it holds (`bit_indices`)
+        self._byte_bits: list[tuple[tuple[int, ...], ...]] = [
+            tuple(tuple(8 * p + b for b in bits) for bits in BYTE_BITS) for p in range(self.n_bits // 8 + 1)]
         self._door_keys: dict[frozenset[Cell], int] = {}
         self.blocks_los: frozenset[Cell] = frozenset(c for c in g.nodes if g.nodes[c].get("blocks_los", False))
         self._los_to: dict[tuple[Cell, int, int], int] = {}
@@ -222,19 +225,20 @@ class ReiBattlefield(Battlefield):
             prev1 = seen
             # diagonal shifts: SE (+), SW (+), NW (-), NE (-)
             n3, n4 = -s3, -s4
+            d2 = 0  # the neighbours of prev2: the previous wave's d1, reused
             while True:
                 d1 = ((prev1 << 1) | (prev1 >> 1) | (prev1 << s) | (prev1 >> s) | ((prev1 & a1) << s1)
-                      | ((prev1 & a2) << s2) | ((prev1 & a3) >> n3) | ((prev1 & a4) >> n4))
-                new = d1 & e1 & ~seen
+                      | ((prev1 & a2) << s2) | ((prev1 & a3) >> n3) | ((prev1 & a4) >> n4)) if prev1 else 0
+                unseen = ~seen
+                new = d1 & e1 & unseen
                 if prev2 and e2:
-                    d2 = ((prev2 << 1) | (prev2 >> 1) | (prev2 << s) | (prev2 >> s) | ((prev2 & a1) << s1)
-                          | ((prev2 & a2) << s2) | ((prev2 & a3) >> n3) | ((prev2 & a4) >> n4))
-                    new |= d2 & e2 & ~seen
+                    new |= d2 & e2 & unseen
                 if not new and not prev1:
                     break
                 seen |= new
                 cum.append(seen)
                 prev2, prev1 = prev1, new
+                d2 = d1
                 if len(cum) > limit:
                     break
             while len(cum) > 1 and cum[-1] == cum[-2]:
@@ -296,19 +300,19 @@ class ReiBattlefield(Battlefield):
     def dest_actions(self, verb: str, m: int) -> Any:
         """The cached actions of `verb` for every cell of bitset `m`, row by row (a tuple or list: do not mutate).
 
-        The bit positions of each mask are memoised as a str of code points (not tracked by the garbage collector)
+        The bit positions of each mask are memoised as a tuple of ints (which the garbage collector stops tracking)
         and picked from the verb's action table by an `itemgetter`, in C.
         """
         idx = self.getters.get(m)
         if idx is None:
-            idx = "".join(map(chr, self.bit_indices(m)))  # a str of code points: nothing for the GC to track
+            idx = tuple(self.bit_indices(m))  # a tuple of ints: untracked by the GC after its first pass
             if len(self.getters) > 50000:
                 self.getters.clear()
             self.getters[m] = idx
         table = self._actions.get(verb) or self.actions(verb)
         if len(idx) > 1:
-            return itemgetter(*map(ord, idx))(table)
-        return [table[ord(i)] for i in idx]
+            return itemgetter(*idx)(table)
+        return [table[i] for i in idx]
 
     def offset_actions(self, verb: str, target: str, option: Any, tc: Cell, m: int) -> tuple[Any, ...]:
         """``Action(verb, target, dest=cell - tc, option)`` for every cell of `m`, row by row (interned)."""
@@ -333,13 +337,10 @@ class ReiBattlefield(Battlefield):
                 out.append(low.bit_length() - 1)
                 m ^= low
             return out
-        base = 0
-        while m:
-            chunk = m & 0xFF
-            if chunk:
-                out.extend([base + b for b in BYTE_BITS[chunk]])
-            m >>= 8
-            base += 8
+        by_byte = self._byte_bits
+        for p, v in enumerate(m.to_bytes(len(by_byte), "little")):
+            if v:
+                out.extend(by_byte[p][v])
         return out
 
     # --- movement ----------------------------------------------------------------------------
