@@ -113,9 +113,26 @@ def blocked_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
         key = ("blocked", cid, ignore)
         hit = MEMO.get(key)
         if hit is None:
-            hit = MEMO[key] = bf(combat).mask(blocked_for(combat, cid, ignore))
+            hit = MEMO[key] = _blocked_bits(combat, cid, ignore)
         return hit  # type: ignore[return-value]
-    return bf(combat).mask(blocked_for(combat, cid, ignore))
+    return _blocked_bits(combat, cid, ignore)
+
+
+def _blocked_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
+    """The cells of `blocked_for`, or-ed straight into a bitset."""
+    state = rs(combat)
+    me = state.fighters[cid]
+    bit = bf(combat).bit
+    m = 0
+    for f in state.fighters.values():
+        if f.cell is None or f.id == cid or f.id in ignore or f.status != "active" or f.in_vehicle is not None:
+            continue
+        if f.side != me.side and not f.hidden:
+            m |= bit[f.cell]
+    for v in state.vehicles.values():
+        if v.id != me.in_vehicle:
+            m |= bit[v.cell]
+    return m
 
 
 def occupied_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
@@ -124,9 +141,27 @@ def occupied_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int
         key = ("occupied", cid, ignore)
         hit = MEMO.get(key)
         if hit is None:
-            hit = MEMO[key] = bf(combat).mask(occupied_for(combat, cid, ignore))
+            hit = MEMO[key] = _occupied_bits(combat, cid, ignore)
         return hit  # type: ignore[return-value]
-    return bf(combat).mask(occupied_for(combat, cid, ignore))
+    return _occupied_bits(combat, cid, ignore)
+
+
+def _occupied_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
+    """The cells of `occupied_for`, or-ed straight into a bitset."""
+    state = rs(combat)
+    me = state.fighters[cid]
+    bit = bf(combat).bit
+    m = 0
+    for f in state.fighters.values():
+        if f.cell is None or f.id == cid or f.id in ignore or f.status in ("fled", "reserve"):
+            continue
+        if f.status == "active" and f.hidden and f.side != me.side:
+            continue
+        m |= bit[f.cell]
+    for v in state.vehicles.values():
+        if v.id != me.in_vehicle:
+            m |= bit[v.cell]
+    return m
 
 
 def doors_now(state: ReiState) -> frozenset[Cell]:
