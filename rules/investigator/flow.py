@@ -56,7 +56,7 @@ def advance(combat: Combat) -> None:
             continue
         if st.turn_actor:
             f = fighter(setup, st, st.turn_actor)
-            if st.turn_ended or not f.able:
+            if st.turn_ended or f.dead or f.fled or f.unconscious or f.dying:
                 end_turn(combat, setup, st, f)
                 continue
             st.decision = Decision(f.id, "turn_action", f"{f.id}: choose an action")
@@ -66,7 +66,7 @@ def advance(combat: Combat) -> None:
             next_pass(combat, setup, st)
             continue
         f = fighter(setup, st, order[st.cursor])
-        if not f.able or f.had_turn:
+        if f.had_turn or f.dead or f.fled or f.unconscious or f.dying:
             st.cursor += 1
             continue
         if st.phase in ("cast", "shoot"):

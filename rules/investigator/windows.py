@@ -46,7 +46,8 @@ def push_window(setup: Setup, st: InvState, event: str, actor: str, src: Cell | 
 
 def eligible(setup: Setup, st: InvState, r: Fighter, m: Fighter, fr: Frame) -> bool:
     """Whether reactor `r` gets a window for this event now (INV-10.4, INV-9.1)."""
-    if r is m or not r.able or r.channel_spell or r.pos is None or setup.side_of[r.id] == setup.side_of[m.id]:
+    if (r is m or r.dead or r.fled or r.unconscious or r.dying or r.channel_spell or r.pos is None
+            or setup.side_of[r.id] == setup.side_of[m.id]):
         return False
     ev = fr.event
     if ev == "action":
@@ -68,10 +69,12 @@ def run_window(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
     """Open the next eligible reactor's window; pop when none is left or the action has ended."""
     m = fighter(setup, st, fr.actor)
     order = st.order
+    stack = st.stack
+    fighters, idx = st.fighters, setup.idx
     while fr.index < len(order):
-        if (st.stack and st.stack[0].cancelled) or not m.able or st.outcome is not None:
+        if (stack and stack[0].cancelled) or m.dead or m.fled or m.unconscious or m.dying or st.outcome is not None:
             break
-        r = st.fighters[setup.idx[order[fr.index]]]
+        r = fighters[idx[order[fr.index]]]
         fr.index += 1
         if eligible(setup, st, r, m, fr):
             combat.emit("window_open", f"{r.id} may react to {m.id}'s {_what(fr)}", actor=r.id, rule="INV-10.4",
