@@ -95,6 +95,26 @@ def heavy(combat: Combat, cid: str, item: ItemSpec) -> bool:
 
 def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> bool:
     """Whether the remaining slots pay this cost (REI-2.10)."""
+    memo = movement.MEMO
+    if memo is not None:  # while a mask is built: per fighter, exact flag and parts
+        tables = memo.get(_PAY)
+        if tables is None:
+            tables = memo[_PAY] = {}
+        per = tables.get(f.id)  # type: ignore[attr-defined]
+        if per is None:
+            per = tables[f.id] = ({}, {})  # type: ignore[index]
+        known = per[exact]
+        hit = known.get(parts)
+        if hit is None:
+            hit = known[parts] = _can_pay(combat, f, parts, exact)
+        return hit  # type: ignore[no-any-return]
+    return _can_pay(combat, f, parts, exact)
+
+
+_PAY = object()  # the `movement.MEMO` key of the payability tables
+
+
+def _can_pay(combat: Combat, f: Fighter, parts: tuple[str, ...], exact: bool) -> bool:
     s = f.slots
     subst = combat.battlefield.static.enc.options.tier_substitution and not exact  # type: ignore[attr-defined]
     key = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),

@@ -83,10 +83,10 @@ def standing(combat: Combat) -> list[str]:
     """Sides with at least one active combatant, in encounter order."""
     state = rs(combat)
     up = {f.side for f in state.fighters.values() if f.status == "active"}
-    cache = combat.encounter._cache
-    sides = cache.get("rei_sides")
+    memo = static(combat).memo  # encounters sharing a `Static` have the same roster, hence the same sides
+    sides = memo.get("sides")
     if sides is None:
-        sides = cache["rei_sides"] = tuple(combat.encounter.sides())
+        sides = memo["sides"] = tuple(combat.encounter.sides())
     return [s for s in sides if s in up]
 
 
