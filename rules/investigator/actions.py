@@ -322,42 +322,55 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
     """The squares of a long move: for each, the ``leave`` windows, then the step and the ``enter`` windows.
 
     Runs square after square until a window is pushed (the frame resumes at its `step` afterwards) or the move
-    ends (``mend``).
+    ends (``mend``). Nobody else acts meanwhile, so the hostiles able to act are listed once: a window is pushed
+    when one stands within a square of either end of the step (`push_window`'s test), and a step onto one is
+    stopped.
     """
     stack = st.stack
-    depth = len(stack)
     path = fr.path
     side_of = setup.side_of
     side = side_of[f.id]
     difficult = setup.difficult
+    hostiles = [o.pos for o in st.fighters if o.pos is not None and side_of[o.id] != side
+                and not (o.dead or o.fled or o.unconscious or o.dying)]
     while True:
         if fr.step == "leave":
             if fr.cancelled or fr.index >= len(path) or f.dead or f.fled or f.unconscious or f.dying:
                 fr.step = "mend"
                 return
-            push_window(setup, st, "leave", f.id, f.pos, path[fr.index])
             fr.step = "go"
-            if len(stack) != depth:
+            src, dst = f.pos, path[fr.index]
+            if src is not None and _near_any(hostiles, src, dst):
+                stack.append(Frame("window", "open", f.id, event="leave", src=src, dest=dst))
                 return
         # go
         if fr.cancelled or f.dead or f.fled or f.unconscious or f.dying:
             fr.step = "mend"
             return
         b = path[fr.index]
-        for o in st.fighters:
-            if o.pos == b and side_of[o.id] != side and not (o.dead or o.fled or o.unconscious or o.dying):
-                combat.emit("move_stopped", f"{f.id} is stopped before {list(b)}", actor=f.id, rule="INV-4.5")
-                fr.step = "mend"
-                return
+        if b in hostiles:
+            combat.emit("move_stopped", f"{f.id} is stopped before {list(b)}", actor=f.id, rule="INV-4.5")
+            fr.step = "mend"
+            return
         a = f.pos
         cost = 2 if b in difficult else 1
         fr.spent += cost
         _move_to(combat, f, b, "INV-4.5", cost)
         fr.index += 1
-        push_window(setup, st, "enter", f.id, a, b)
         fr.step = "leave"
-        if len(stack) != depth:
+        if a is not None and _near_any(hostiles, a, b):
+            stack.append(Frame("window", "open", f.id, event="enter", src=a, dest=b))
             return
+
+
+def _near_any(cells: list[tuple[int, int]], a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether one of `cells` is within one square of `a` or of `b`."""
+    ax, ay = a
+    bx, by = b
+    for px, py in cells:
+        if (-1 <= px - ax <= 1 and -1 <= py - ay <= 1) or (-1 <= px - bx <= 1 and -1 <= py - by <= 1):
+            return True
+    return False
 
 
 def _move_end(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
