@@ -320,18 +320,22 @@ class InvestigatorScriptedAgent:
         if not options:
             return None
         ranged = self._is_ranged(me)
-        here = self._square_score(me.pos, ranged, False)
+        # what does not depend on the square scored is worked out once
+        adj_now = [f for f in self.foes if f.pos is not None and cheb(f.pos, me.pos) == 1]
+        target = None if ranged else min(
+            self.foes, key=lambda f: (cheb(f.pos, me.pos) > 6, f.hp, cheb(f.pos, me.pos)))  # type: ignore
+        here = self._square_score(me.pos, ranged, False, adj_now, target)
         best, best_sc = None, here + 0.5
         for a, dest, long in options:
-            sc = self._square_score(dest, ranged, long)
+            sc = self._square_score(dest, ranged, long, adj_now, target)
             if sc > best_sc:
                 best, best_sc = a, sc
         return best
 
-    def _square_score(self, pos: Cell, ranged: bool, long: bool) -> float:
+    def _square_score(self, pos: Cell, ranged: bool, long: bool, adj_now: list[Fighter],
+                      target: Fighter | None) -> float:
         s, me = self.s, self.me
         assert me.pos is not None
-        adj_now = [f for f in self.foes if f.pos is not None and cheb(f.pos, me.pos) == 1]
         leaving = sum(1 for f in adj_now if cheb(f.pos, pos) > 1 and f.pos is not None)  # type: ignore[arg-type]
         sc = -3.0 * leaving if (long or leaving) else 0.0
         adj = [f for f in self.foes if f.pos is not None and cheb(f.pos, pos) == 1]
@@ -366,8 +370,7 @@ class InvestigatorScriptedAgent:
             sc += 0.05 * min(cheb(pos, f.pos) for f in self.foes if f.pos is not None)  # type: ignore[type-var]
             return sc
         # melee: get to distance 2 of the best target (a one-step attack next turn), or adjacent if safe
-        target = min(self.foes, key=lambda f: (cheb(f.pos, me.pos) > 6, f.hp, cheb(f.pos, me.pos)))  # type: ignore
-        assert target.pos is not None
+        assert target is not None and target.pos is not None
         d = cheb(pos, target.pos)
         if d == 1:
             free = target.opportunity_used or not target.able
