@@ -137,9 +137,9 @@ class ReiBattlefield(Battlefield):
         self._discs: dict[tuple[Cell, int], int] = {}
         self._sight: dict[int, bool] = {}
         self.n_bits = self.stride * h
-        # per byte of a bitset and byte value: the absolute bit positions it holds (`bit_indices`)
-        self._byte_bits: list[tuple[tuple[int, ...], ...]] = [
-            tuple(tuple(8 * p + b for b in bits) for bits in BYTE_BITS) for p in range(self.n_bits // 8 + 1)]
+        # (byte position << 8 | byte value) -> the absolute bit positions it holds, filled as met (`bit_indices`)
+        self._byte_bits: dict[int, tuple[int, ...]] = {}
+        self.n_bytes = self.n_bits // 8 + 1
         self._door_keys: dict[frozenset[Cell], int] = {}
         self.blocks_los: frozenset[Cell] = frozenset(c for c in g.nodes if g.nodes[c].get("blocks_los", False))
         self._los_to: dict[tuple[Cell, int, int], int] = {}
@@ -338,9 +338,13 @@ class ReiBattlefield(Battlefield):
                 m ^= low
             return out
         by_byte = self._byte_bits
-        for p, v in enumerate(m.to_bytes(len(by_byte), "little")):
+        for p, v in enumerate(m.to_bytes(self.n_bytes, "little")):
             if v:
-                out.extend(by_byte[p][v])
+                k = p << 8 | v
+                hit = by_byte.get(k)
+                if hit is None:
+                    hit = by_byte[k] = tuple(8 * p + b for b in BYTE_BITS[v])
+                out.extend(hit)
         return out
 
     # --- movement ----------------------------------------------------------------------------
