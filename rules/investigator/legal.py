@@ -237,20 +237,22 @@ class Legal:
         out: list[Action] = []
         reach = s.max_range(w)
         walls = s.wall_between
+        pos = forms[0][1]
         for t in self.scan(f)[3]:
             tp = t.pos
             tx, ty = tp  # type: ignore[misc]
-            ok: dict[Cell, bool] = {}
             plain = [forms_of[("shoot", t.id, "", n)] for n in range(1, multi + 1)]
             disarm = forms_of.get(("shoot", t.id, "disarm", 1)) if t.wielded != "unarmed" else None
+            dx, dy = pos[0] - tx, pos[1] - ty
+            good_pos = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy) <= reach and not walls(pos, tp)
             for i, src in forms:
-                good = ok.get(src)
-                if good is None:
+                if src is pos:  # the plain form and the "after" forms shoot from the square itself
+                    if not good_pos:
+                        continue
+                else:  # a "before" form: each step square appears once
                     dx, dy = src[0] - tx, src[1] - ty
-                    dist = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
-                    good = ok[src] = dist <= reach and not walls(src, tp)
-                if not good:
-                    continue
+                    if max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy) > reach or walls(src, tp):
+                        continue
                 for acts in plain:
                     out.append(acts[i])
                 if first_only:
