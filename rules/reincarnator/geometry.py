@@ -129,8 +129,8 @@ class ReiBattlefield(Battlefield):
         self.layer_cache: dict[Hashable, tuple[int, ...]] = {}
         self._diag_cache: dict[frozenset[Cell], tuple[tuple[int, int], ...]] = {}
         self._actions: dict[str, list[Any]] = {}
-        # finished action lists keyed by what they depend on; tuples of tuples, which the garbage collector stops
-        # tracking after one pass (cached lists would be traversed by every full collection)
+        # finished action lists (charges) keyed by what they depend on, as tuples of interned actions; the caches
+        # below prefer int keys and int tuples, which the garbage collector does not keep traversing
         self.list_memo: dict[Hashable, tuple[Any, ...]] = {}
         self._offset_actions: dict[tuple[Any, ...], Any] = {}
         self.getters: dict[int, tuple[int, ...]] = {}  # mask -> its bit positions (see `dest_actions`)
