@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator import movement
@@ -34,6 +34,19 @@ from trpg_arena.rules.reincarnator.masks import (
     opt,
     targetable,
 )
+
+_INTERN: dict[tuple[Any, ...], Action] = {}
+
+
+def _act(verb: str, target: str | None, dest: Any, option: Any) -> Action:
+    """An interned `Action` (a dict lookup instead of building a new named tuple per mask)."""
+    key = (verb, target, dest, option)
+    a = _INTERN.get(key)
+    if a is None:
+        if len(_INTERN) > 100000:
+            _INTERN.clear()
+        a = _INTERN[key] = Action(verb, target, dest, option)
+    return a
 
 
 def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
@@ -84,8 +97,8 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
             name = st.name(w, cid)
             for t, _tc, dist, los, melee_ok, _v in tinfo:
                 if melee_ok and dist <= reach and los:
-                    out.append(Action("melee_attack", target=t, option=name))  # REI-4.2, 4.4
-                    out.append(Action("melee_attack", target=t, option=(name, "all_out")))  # REI-5.3
+                    out.append(_act("melee_attack", t, None, name))  # REI-4.2, 4.4
+                    out.append(_act("melee_attack", t, None, (name, "all_out")))  # REI-5.3
     # ranged_attack
     for k in hold_items:
         item = st.items[k]
@@ -96,13 +109,13 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
         name = st.name(k, cid)
         if item.ammo is not None and item.ammo.shell is not None:
             for c in cells_in_range(combat, me_cell, item.range_m or 1, blast_radius(item)):
-                out.append(Action("ranged_attack", dest=c, option=name))  # REI-8.1
+                out.append(_act("ranged_attack", None, c, name))  # REI-8.1
             continue
         rng = item.range_m or 1
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= rng and los:
                 for v in variants:
-                    out.append(Action("ranged_attack", target=t, option=opt(name, *v)))  # REI-4.5, 7.17
+                    out.append(_act("ranged_attack", t, None, opt(name, *v)))  # REI-4.5, 7.17
     # throw
     for k in hold_items:
         item = st.items[k]
@@ -116,21 +129,21 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
             rng = throw_range(combat, cid, a)
             if item.blast:
                 for c in cells_in_range(combat, me_cell, rng, blast_radius(item)):
-                    out.append(Action("throw", dest=c, option=(name, a)))  # REI-8.1
+                    out.append(_act("throw", None, c, (name, a)))  # REI-8.1
                 continue
             for t, _tc, dist, los, _m, variants in tinfo:
                 if dist > rng or not los:
                     continue
                 for v in variants:
-                    out.append(Action("throw", target=t, option=(name, a, *v)))  # REI-4.6, 4.7
+                    out.append(_act("throw", t, None, (name, a, *v)))  # REI-4.6, 4.7
                     if fast_ok:
-                        out.append(Action("throw", target=t, option=(name, a, "fast", *v)))  # REI-4.10
+                        out.append(_act("throw", t, None, (name, a, "fast", *v)))  # REI-4.10
     # cast
     for sid, sp in st.spells[cid].items():
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= sp.range_m and los:
                 for v in variants:
-                    out.append(Action("cast", target=t, option=opt(sid, *v)))  # REI-4.15
+                    out.append(_act("cast", t, None, opt(sid, *v)))  # REI-4.15
     # vehicle_attack
     if in_veh:
         veh = state.vehicles[f.in_vehicle or ""]
@@ -142,7 +155,7 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
                 for t, _tc, dist, los, _m, variants in tinfo:
                     if t != veh.id and dist <= rng and los:
                         for va in variants:
-                            out.append(Action("vehicle_attack", target=t, option=opt(k, *va)))  # REI-4.12
+                            out.append(_act("vehicle_attack", t, None, opt(k, *va)))  # REI-4.12
         return
     tinfo_melee = [x for x in tinfo if x[4]]
     # bull_rush
@@ -151,8 +164,8 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
         name = st.name(w, cid)
         for t, _tc, dist, los, _m, _v in tinfo_melee:
             if t in state.fighters and dist <= reach and los:
-                out.append(Action("bull_rush", target=t, option=name))  # REI-7.2
-                out.append(Action("bull_rush", target=t, option=(name, "all_out")))
+                out.append(_act("bull_rush", t, None, name))  # REI-7.2
+                out.append(_act("bull_rush", t, None, (name, "all_out")))
     # grapple
     size = st.specs[cid].size
     big = [k for k in hold_items if st.items[k].size > size - 3]
@@ -167,12 +180,12 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
         if free_g < hands_for(combat, cid, t):
             continue
         if not big:
-            out.append(Action("grapple", target=t))  # REI-7.3, 7.4
-            out.append(Action("grapple", target=t, option="all_out"))
+            out.append(_act("grapple", t, None, None))  # REI-7.3, 7.4
+            out.append(_act("grapple", t, None, "all_out"))
         for k in softs:
             if all(b == k for b in big):
-                out.append(Action("grapple", target=t, option=(st.name(k, cid),)))  # REI-7.15
-                out.append(Action("grapple", target=t, option=(st.name(k, cid), "all_out")))
+                out.append(_act("grapple", t, None, (st.name(k, cid),)))  # REI-7.15
+                out.append(_act("grapple", t, None, (st.name(k, cid), "all_out")))
 
 
 def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
@@ -190,13 +203,13 @@ def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -
             continue
         if w.ammo.shell is not None:
             for c in cells_in_range(combat, f.cell, w.range_m or 1, blast_radius(w)):
-                out.append(Action("acro_fire", dest=c, option=st.name(k, cid)))
+                out.append(_act("acro_fire", None, c, st.name(k, cid)))
             continue
         p = Pending("acro_fire", cid, weapon=k)
         for t in targets:
             if targetable(combat, cid, t, True) and in_reach(combat, p, t):
                 for v in into_variants(state, t):
-                    out.append(Action("acro_fire", target=t, option=opt(st.name(k, cid), *v)))
+                    out.append(_act("acro_fire", t, None, opt(st.name(k, cid), *v)))
 
 
 def cells_in_range(combat: Combat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:
@@ -310,4 +323,4 @@ def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> No
                 continue
             for name, m in masks:
                 if m & b:
-                    out.append(Action("vehicle_crush", target=t, dest=o, option=name))  # REI-4.13
+                    out.append(_act("vehicle_crush", t, o, name))  # REI-4.13
