@@ -231,6 +231,7 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
 
 
 _BY_CONTENT: OrderedDict[str, Setup] = OrderedDict()  # setups of recently seen encounter contents
+_LAST: tuple[Any, Any] = (None, None)  # the last (encounter, setup) looked up
 
 
 def compile_setup(enc: InvestigatorEncounter) -> Setup:
@@ -239,9 +240,14 @@ def compile_setup(enc: InvestigatorEncounter) -> Setup:
     Loading the same encounter again (``Combat("investigator/skirmish")`` per game) reuses the compiled
     profiles, catalogue, battlefield and line/reach caches, which depend on the encounter's content only.
     """
+    global _LAST
+    last = _LAST
+    if enc is last[0]:  # the hooks ask many times per decision for the same encounter
+        return last[1]
     cache = enc.__pydantic_private__["_cache"]  # type: ignore[index]  # plain dict access, no __getattr__
     hit = cache.get("inv_setup")
     if hit is not None:
+        _LAST = (enc, hit)  # one assignment: a reader never sees a mixed pair
         return hit  # type: ignore[no-any-return]
     key = enc.model_dump_json()
     shared = _BY_CONTENT.get(key)
