@@ -173,7 +173,18 @@ class ReincarnatorScripted:
             return by["draw"][0]
         # 4. a grenade ready for a cluster of enemies
         grenade_ready = [a for a in by.get("retrieve", []) if st.items[uid(combat, cid, a.option)].blast]
-        attacks = [(self.expected(combat, cid, a), a) for v in ATTACKS for a in by.get(v, [])]
+        values: dict[tuple[Any, ...], float] = {}  # targeted attacks differing only in the end cell score alike
+
+        def value_of(a: Action) -> float:
+            if a.target is None:
+                return self.expected(combat, cid, a)
+            k = (a.verb, a.target, a.option)
+            v = values.get(k)
+            if v is None:
+                v = values[k] = self.expected(combat, cid, a)
+            return v
+
+        attacks = [(value_of(a), a) for v in ATTACKS for a in by.get(v, [])]
         best_attack = max((s for s, _ in attacks), default=0.0)
         if grenade_ready and best_attack < 2.5 and sum(1 for f in enemies if f.cell and me.cell
                                                         and cheb(f.cell, me.cell) <= 14) >= 2:
