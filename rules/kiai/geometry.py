@@ -57,7 +57,7 @@ class MapGeo:
         self.dm = [[self.dist(a, b) for b in self.hexes] for a in self.hexes]  # distances by index pair
         self.move_parts: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(n // 8 + 1)]
         self.run_parts: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(n // 8 + 1)]
-        self.charges: dict[tuple[object, ...], list[tuple[int, Action]]] = {}
+        self.charges: dict[tuple[Hex, int], tuple[int, ...]] = {}
 
     def dist(self, a: Hex, b: Hex) -> int:
         """Section 5 hex distance through axial coordinates."""

@@ -93,6 +93,14 @@ class Tables:
         self.others = {c: tuple(a for a in ctx.abilities[c].values() if not (a.effect == "damage"
                                                                             and a.delivery == "melee")) for c in ids}
         self.reactions: dict[tuple[str, ...], list[Action]] = {}
+        self.charges: dict[str, list[Action]] = {}
+
+    def charges_of(self, target: str) -> list[Action]:
+        """``charge`` at `target` from every hex, by hex index (built on first use)."""
+        hit = self.charges.get(target)
+        if hit is None:
+            hit = self.charges[target] = [Action("charge", target, h) for h in self.geo.hexes]
+        return hit
 
     def react_list(self, techs: tuple[str, ...], counter: bool) -> list[Action]:
         """R1's list when attack-defense (and counter) are allowed, with these techniques."""
@@ -173,13 +181,16 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
         if not moved and main.spec.category in SPEAR_CLASS:  # KIA-17.1
             mind = ctx.opts.charge_min_distance
             for g in foes:
-                ckey = (g.id, g.hex, reach)
+                ckey = (g.hex, reach)
                 spots = geo.charges.get(ckey)
                 if spots is None:
-                    spots = geo.charges[ckey] = _charge_spots(geo, g, reach)
-                for i, a in spots:
+                    spots = geo.charges[ckey] = _charge_spots(geo, g.hex, reach)  # type: ignore[arg-type]
+                charges = None
+                for i in spots:
                     if free >> i & 1 and row[i] >= mind:  # not within mind - 1 of here
-                        acts.append(a)
+                        if charges is None:
+                            charges = T.charges_of(g.id)
+                        acts.append(charges[i])
     if near:
         kiai = f.kiai
         techs = [a.id for a in T.techs[fid] if kiai >= a.level]
@@ -224,12 +235,11 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     return acts
 
 
-def _charge_spots(geo: MapGeo, g: Fighter, reach: int) -> list[tuple[int, Action]]:
-    """KIA-17.1: (hex index, charge action) for the hexes from which `g` is in reach, in hex order."""
-    assert g.hex is not None
+def _charge_spots(geo: MapGeo, target: Hex, reach: int) -> tuple[int, ...]:
+    """KIA-17.1: the indices of the hexes from which `target` is in reach, ascending."""
     idx = geo.idx
-    spots = sorted(geo.disc(g.hex, reach), key=idx.__getitem__)
-    return [(idx[h], Action("charge", g.id, h)) for h in spots if _reachable(geo, h, g.hex, reach)]
+    spots = sorted(geo.disc(target, reach), key=idx.__getitem__)
+    return tuple(idx[h] for h in spots if _reachable(geo, h, target, reach))
 
 
 def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[Fighter], near: list[Fighter],
