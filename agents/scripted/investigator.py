@@ -342,12 +342,14 @@ class InvestigatorScriptedAgent:
         if ranged:
             sc -= 6.0 * len(adj)
             it = wielded_item(me)
+            wt = s.weapons[it.template] if it is not None else None
+            firearm = wt is not None and wt.kind == "firearm"
             best = 0.0
             for f in self.foes:
                 assert f.pos is not None
                 d = cheb(pos, f.pos)
-                if it is not None and s.weapons[it.template].kind == "firearm":
-                    band = shot_band(s, s.weapons[it.template], d)
+                if firearm:
+                    band = shot_band(s, wt, d)  # type: ignore[arg-type]
                     if band is None:
                         continue
                     q = {REGULAR: 3.0, HARD: 2.0, EXTREME: 1.0}[band[0]]

@@ -317,19 +317,17 @@ def line_status(setup: Setup, st: InvState, a: Cell, b: Cell, ends: tuple[str, s
     crossed = setup.crossed(a, b)
     if not crossed:
         return "clear"
-    terrain = setup.terrain
-    obstructed = False
-    for c in crossed:
-        t = terrain.get(c)
-        if t == "wall":
-            return "blocked"
-        if t == "obstacle":
-            obstructed = True
-    if obstructed:
-        return "obstructed"
-    cs = set(crossed)
+    key = (a, b)
+    by_terrain = setup.line_terrain.get(key)
+    if by_terrain is None:  # static: "blocked" (a wall), "obstructed" (an obstacle) or ""
+        terrain = setup.terrain
+        kinds = {terrain.get(c) for c in crossed}
+        by_terrain = setup.line_terrain[key] = ("blocked" if "wall" in kinds else
+                                                "obstructed" if "obstacle" in kinds else "")
+    if by_terrain:
+        return by_terrain
     for f in st.fighters:
-        if f.pos in cs and f.id not in ends and not (f.dead or f.fled or f.prone or f.unconscious or f.dying):
+        if f.pos in crossed and f.id not in ends and not (f.dead or f.fled or f.prone or f.unconscious or f.dying):
             return "obstructed"
     return "clear"
 
