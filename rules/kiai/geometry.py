@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from trpg_arena.rules.kiai.context import Ctx
 
 CACHE_LIMIT = 16384
-Movement = tuple[int, int, list[int]]  # move mask, run mask, cost layers (bit masks)
+MOVES_LIMIT = 2048  # searches are rarely repeated except by the move that follows them: keep few (and GC-light)
+Movement = tuple[int, int, tuple[int, ...]]  # move mask, run mask, cost layers (bit masks)
 
 
 class MapGeo:
@@ -185,9 +186,9 @@ class MapGeo:
                 half_mask = run_mask
         if half >= agility:
             half_mask = run_mask
-        if len(self.moves) > CACHE_LIMIT:
+        if len(self.moves) > MOVES_LIMIT:
             self.moves.clear()
-        self.moves[key] = hit = (half_mask, run_mask, layers)
+        self.moves[key] = hit = (half_mask, run_mask, tuple(layers))
         return hit
 
     def path(self, start: Hex, goal: Hex, agility: int, blocked: int) -> list[Hex]:
