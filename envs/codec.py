@@ -42,6 +42,7 @@ class Codec:
     width: float
     height: float
     _generic: dict[tuple[object, bool, bool], list[float]] = field(default_factory=dict)
+    _masks: dict[int, tuple[list[Action], int, np.ndarray]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, system: RuleSystem, encounter: EncounterBase, width: int, height: int) -> Codec:
@@ -90,9 +91,25 @@ class Codec:
         """int8 mask over the action space: 1 exactly for the legal actions of the current decider."""
         m = np.zeros(len(self.actions), dtype=np.int8)
         if not combat.over:
-            idx = [self.index[a] for a in combat.legal_actions()]
-            m[idx] = 1
+            m[self.indices(combat.legal_view())] = 1
         return m
+
+    def indices(self, legal: list[Action]) -> np.ndarray:
+        """Catalogue indices of a legal list, memoised by list identity.
+
+        Rule systems that hand back the same (memoised) list for an unchanged situation skip the
+        per-action lookups. The memo holds a reference to each list, so an id is never reused while
+        its entry lives.
+        """
+        memo = self._masks
+        hit = memo.get(id(legal))
+        if hit is not None and hit[0] is legal and hit[1] == len(legal):
+            return hit[2]
+        idx = np.fromiter((self.index[a] for a in legal), dtype=np.intp, count=len(legal))
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[id(legal)] = (legal, len(legal), idx)
+        return idx
 
     def _positions(self, combat: Combat) -> dict[object, tuple[float, float]]:
         pos = getattr(self, "_pos", None)

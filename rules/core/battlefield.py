@@ -109,15 +109,16 @@ class Battlefield:
         """
         if self.kind == "zones":
             return True
+        if blocks is None:
+            hit = self._los_cache.get((a, b))
+            if hit is not None:
+                return hit
         between = bresenham(a, b)[1:-1] if self.kind == "square" else hex_line(a, b)[1:-1]
         if blocks is not None:
             return not any(blocks(c) for c in between if c in self.graph)
-        ck = (a, b)
-        hit = self._los_cache.get(ck)
-        if hit is None:
-            nodes = self.graph.nodes
-            hit = not any(nodes[c].get("blocks_los", False) for c in between if c in self.graph)
-            self._los_cache[ck] = hit
+        nodes = self.graph.nodes
+        hit = not any(nodes[c].get("blocks_los", False) for c in between if c in self.graph)
+        self._los_cache[(a, b)] = hit
         return hit
 
 
@@ -213,8 +214,8 @@ def hex_distance(a: Cell, b: Cell) -> int:
     return (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
 
 
-@lru_cache(maxsize=65536)
-def bresenham(a: Cell, b: Cell) -> list[Cell]:
+@lru_cache(maxsize=16384)
+def bresenham(a: Cell, b: Cell) -> tuple[Cell, ...]:
     """Cells on the classic integer Bresenham line from `a` to `b`, both ends included."""
     x0, y0 = a
     x1, y1 = b
@@ -226,7 +227,7 @@ def bresenham(a: Cell, b: Cell) -> list[Cell]:
     while True:
         out.append((x0, y0))
         if x0 == x1 and y0 == y1:
-            return out
+            return tuple(out)
         e2 = 2 * err
         if e2 >= dy:
             err += dy
@@ -246,8 +247,8 @@ def _cube_round(q: float, r: float, s: float) -> tuple[int, int]:
     return rq, rr
 
 
-@lru_cache(maxsize=65536)
-def hex_line(a: Cell, b: Cell) -> list[Cell]:
+@lru_cache(maxsize=16384)
+def hex_line(a: Cell, b: Cell) -> tuple[Cell, ...]:
     """Hexes on the line between two hex centres (cube lerp with the usual epsilon nudge), ends included."""
     n = hex_distance(a, b)
     q1, r1 = to_axial(a)
@@ -263,4 +264,4 @@ def hex_line(a: Cell, b: Cell) -> list[Cell]:
         cell = (rq + (rr - (rr & 1)) // 2, rr)
         if not out or out[-1] != cell:
             out.append(cell)
-    return out
+    return tuple(out)

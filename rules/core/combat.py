@@ -115,6 +115,14 @@ class Combat:
             self._legal = self.system.legal_actions(self)
         return list(self._legal)
 
+    def legal_view(self) -> list[Action]:
+        """The cached legal list itself, without a copy: for hot loops (env masks) that only read it."""
+        if self.state.outcome is not None:
+            return []
+        if self._legal is None:
+            self._legal = self.system.legal_actions(self)
+        return self._legal
+
     def is_legal(self, action: Action) -> bool:
         """Whether `action` is legal now (cheap; uses the cached legal list)."""
         if self.state.outcome is not None:

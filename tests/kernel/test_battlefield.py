@@ -48,8 +48,8 @@ def test_path_avoids_blocked_nodes() -> None:
 
 
 def test_bresenham_classic() -> None:
-    assert bresenham((0, 0), (3, 1)) == [(0, 0), (1, 0), (2, 1), (3, 1)]
-    assert bresenham((2, 2), (2, 2)) == [(2, 2)]
+    assert bresenham((0, 0), (3, 1)) == ((0, 0), (1, 0), (2, 1), (3, 1))
+    assert bresenham((2, 2), (2, 2)) == ((2, 2),)
 
 
 def test_hex_grid_odd_r_neighbours_and_distance() -> None:
