@@ -23,7 +23,11 @@ def cheb(a: Cell, b: Cell) -> int:
     """Chebyshev distance in squares (INV-1.4)."""
     dx = a[0] - b[0]
     dy = a[1] - b[1]
-    return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    return dx if dx > dy else dy
 
 
 def occupancy(st: InvState) -> dict[Cell, Fighter]:
