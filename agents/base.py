@@ -101,7 +101,7 @@ class RandomAgent:
 
     def act(self, combat: Combat) -> Action:
         """A uniformly random legal action (uniforms drawn in blocks: one numpy call per 256 choices)."""
-        legal = combat.legal_actions()
+        legal = combat.legal_view()
         if self._pos >= len(self._buf):
             self._buf = self._rng.random(256).tolist()
             self._pos = 0

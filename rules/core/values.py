@@ -28,6 +28,9 @@ def _tupled(value: Any) -> Any:
     return value
 
 
+_ACTION_JSON: dict[Any, tuple[Any, Any]] = {}  # Action -> JSON forms of its dest and option (actions are immutable)
+
+
 class Action(NamedTuple):
     """One choice at a decision point: ``(verb, target, dest, option)``, frozen and hashable.
 
@@ -55,9 +58,15 @@ class Action(NamedTuple):
         return " ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-safe form (tuples become lists)."""
-        return {"verb": self.verb, "target": self.target, "dest": _jsonable(self.dest),
-                "option": _jsonable(self.option)}
+        """JSON-safe form (tuples become lists); a fresh dict each call."""
+        key = _ACTION_JSON.get(self)
+        if key is None:
+            if len(_ACTION_JSON) > 100_000:
+                _ACTION_JSON.clear()
+            key = _ACTION_JSON[self] = (_jsonable(self.dest), _jsonable(self.option))
+        dest, option = key
+        return {"verb": self.verb, "target": self.target, "dest": dest[:] if isinstance(dest, list) else dest,
+                "option": option[:] if isinstance(option, list) else option}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Action:
