@@ -21,6 +21,7 @@ from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, g
 from trpg_arena.rules.core.values import Action, Decision, Event, Outcome
 
 SNAPSHOT_FORMAT = "trpg-arena-snapshot/1"
+_new_tuple = tuple.__new__
 AUTO_LIMIT = 100_000  # automatic decisions in a row before the kernel calls it a rules bug
 
 
@@ -102,8 +103,11 @@ class Combat:
     def emit(self, kind: str, text: str, *, actor: str | None = None, rule: str | None = None,
              **data: Any) -> Event:
         """Record one event (rules call this for every roll and state change)."""
-        ev = Event(len(self.log), self.state.round, self.state.phase, kind, text, actor, rule, data)
-        self.log.append(ev)
+        log = self.log
+        st = self.state
+        # tuple.__new__ skips the named tuple's Python-level __new__: emit runs several times per decision.
+        ev: Event = _new_tuple(Event, (len(log), st.round, st.phase, kind, text, actor, rule, data))
+        log.append(ev)
         return ev
 
     # --- decisions --------------------------------------------------------------------------------
