@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from trpg_arena.rules import Action, Combat, EncounterBase, InvalidActionError, RuleSystem
+from trpg_arena.rules import Action, Combat, CombatantView, EncounterBase, InvalidActionError, RuleSystem
 
 GENERIC_SLOT = 8
 GENERIC_GLOBAL = 2
@@ -132,15 +132,21 @@ class Codec:
             head.extend(s.observe_global(combat))
         per = GENERIC_SLOT + s.combatant_features
         empty = [0.0] * per
-        rows: list[list[float] | None] = [None] * len(self.ids)
+        by_slot: list[CombatantView | None] = [None] * len(self.ids)
+        slot_of = self.slot_of
+        for v in views:
+            slot = slot_of.get(v.id)
+            if slot is not None:
+                by_slot[slot] = v
         pos = self._positions(combat)
         feats = s.combatant_features
         generic = self._generic
         if len(generic) > 50_000:
             generic.clear()
-        for v in views:
-            slot = self.slot_of.get(v.id)
-            if slot is None:
+        flat = head
+        for v in by_slot:
+            if v is None:
+                flat += empty
                 continue
             key = (v, v.id == decider, v.side == side)  # views are hashable named tuples
             row = generic.get(key)
@@ -148,10 +154,9 @@ class Codec:
                 x, y = pos.get(v.node, (-1.0, -1.0))
                 row = generic[key] = [1.0, key[1], key[2], v.able, v.hp / v.max_hp if v.max_hp else 0.0,
                                       v.max_hp / 100.0, x, y]
-            rows[slot] = row + s.observe_combatant(combat, v.id) if feats else row
-        flat = head
-        for r in rows:
-            flat += r if r is not None else empty
+            flat += row
+            if feats:
+                flat += s.observe_combatant(combat, v.id)
         out = np.array(flat, dtype=np.float32)
         np.minimum(out, 1.0, out=out)
         np.maximum(out, -1.0, out=out)
