@@ -48,7 +48,7 @@ def test_line_of_sight_nudge_matches_spec() -> None:
     cells = [(c, r) for r in range(6) for c in range(7)]
     for a in cells:
         for b in cells:
-            assert hex_line(a, b) == _spec_line(a, b), (a, b)
+            assert list(hex_line(a, b)) == list(_spec_line(a, b)), (a, b)
 
 
 def test_blocked_hex_blocks_sight_not_adjacent() -> None:
