@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from operator import itemgetter
 from typing import Any
 
-from trpg_arena.rules.core.battlefield import Battlefield, square_grid
+from trpg_arena.rules.core.battlefield import Battlefield, bresenham, square_grid
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 
 Cell = tuple[int, int]
@@ -428,7 +428,7 @@ class ReiBattlefield(Battlefield):
         key = (index[a] * self.n_bits + index[b]) * 1024 + self.door_key(doors)  # an int: nothing for the GC to track
         hit = self._sight.get(key)
         if hit is None:
-            line = bresenham_line(a, b)[1:-1]
+            line = bresenham(a, b)[1:-1]
             blocks = self.blocks_los
             hit = not any(c in blocks for c in line)
             if hit and doors:
@@ -488,28 +488,6 @@ def build_battlefield(enc: ReincarnatorEncounter) -> ReiBattlefield:
         hit = _SHARED[key] = ReiBattlefield(enc)
     enc._cache["rei"] = hit.static
     return hit
-
-
-def bresenham_line(a: Cell, b: Cell) -> list[Cell]:
-    """`battlefield.bresenham` without its shared cache (the same cells, both ends included)."""
-    x0, y0 = a
-    x1, y1 = b
-    dx, dy = abs(x1 - x0), -abs(y1 - y0)
-    sx = 1 if x0 < x1 else -1
-    sy = 1 if y0 < y1 else -1
-    err = dx + dy
-    out = []
-    while True:
-        out.append((x0, y0))
-        if x0 == x1 and y0 == y1:
-            return out
-        e2 = 2 * err
-        if e2 >= dy:
-            err += dy
-            x0 += sx
-        if e2 <= dx:
-            err += dx
-            y0 += sy
 
 
 def sign(v: int) -> int:
