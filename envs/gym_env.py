@@ -14,7 +14,6 @@ from trpg_arena.rules import (
     Combat,
     Dice,
     EncounterBase,
-    IllegalActionError,
     ResetNeeded,
     get_ruleset,
     load_encounter,
@@ -173,14 +172,11 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         if c is None or c.over:
             raise ResetNeeded("call reset() before step() (the episode has ended or never started)")
         act = self.codec.decode(action)
-        if not c.is_legal(act):
-            if self.illegal_action == "penalize":
-                info = self._info()
-                info["illegal_action"] = True
-                return self._obs(), -float(self.illegal_penalty), False, False, info
-            c.act(act)  # raises IllegalActionError with the legal set in the message
-            raise IllegalActionError(f"action {action} is not legal")  # pragma: no cover
-        c.act(act)
+        if self.illegal_action == "penalize" and not c.is_legal(act):
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs(), -float(self.illegal_penalty), False, False, info
+        c.act(act)  # an illegal action raises IllegalActionError (legal set in the message), changing nothing
         self._run_opponents()
         reward = 0.0
         if self.shaping:
