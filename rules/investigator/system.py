@@ -202,9 +202,12 @@ class InvestigatorSystem(RuleSystem):
             status = ("dead" if dead else "fled" if fled else "dying" if dying else
                       "unconscious" if unconscious else "prone" if f.prone else "ok")
             hp = f.hp
+            # no condition at all (the usual case) without building the list
+            conds = (tuple(conditions(f)) if (dead or fled or dying or unconscious or f.prone or f.major_wound
+                                               or f.full_mov_lockout or f.lose_next_standard or f.untreated_wound
+                                               or f.channel_spell or f.bonus_to) else ())
             out.append(CombatantView(cid, name, side, kind, f.pos, hp if 0 <= hp <= max_hp else 0 if hp < 0 else max_hp,
-                                     max_hp, not (dead or fled or unconscious or dying), status,
-                                     tuple(conditions(f))))
+                                     max_hp, not (dead or fled or unconscious or dying), status, conds))
         return out
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:

@@ -76,6 +76,8 @@ def run_window(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
             break
         r = fighters[idx[order[fr.index]]]
         fr.index += 1
+        if r.dead or r.fled or r.unconscious or r.dying or r.channel_spell:  # eligible's first test, inlined
+            continue
         if eligible(setup, st, r, m, fr):
             combat.emit("window_open", f"{r.id} may react to {m.id}'s {_what(fr)}", actor=r.id, rule="INV-10.4",
                         trigger=fr.event, mover=m.id)
