@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PIL import Image, ImageDraw
 
@@ -77,6 +79,12 @@ def render_rgb(combat: Combat, cell: int = 32) -> np.ndarray:
             colour = TERRAIN_COLOURS["wall"]
         if bf.kind == "zones":
             draw.rectangle([x * cell + 2, 2, (x + 1) * cell - 2, h - 3], fill=colour, outline=(90, 90, 90))
+        elif bf.kind == "hex":  # pointy-top hexagon around the cell centre (odd-r layout: pos is the centre grid)
+            cx, cy = x * cell + cell / 2, y * cell + cell / 2
+            r = cell / math.sqrt(3)
+            corners = [(cx + r * math.cos(math.radians(60 * k - 30)), cy + r * math.sin(math.radians(60 * k - 30)))
+                       for k in range(6)]
+            draw.polygon(corners, fill=colour, outline=(200, 200, 200))
         else:
             draw.rectangle([x * cell, y * cell, (x + 1) * cell - 1, (y + 1) * cell - 1], fill=colour,
                            outline=(200, 200, 200))
