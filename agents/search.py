@@ -83,8 +83,7 @@ class MCTSAgent:
                 i = t
             else:
                 i = int(np.argmax(w / n + self.c * np.sqrt(math.log(t + 1) / n)))
-            sim = combat.clone()
-            sim.dice = Dice(np.random.default_rng(int(self.rng.integers(2**63))))
+            sim = combat.clone(dice=Dice(np.random.default_rng(int(self.rng.integers(2**63)))))
             sim.act(cands[i])
             value = self._playout(sim, side)
             w[i] += value

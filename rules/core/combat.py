@@ -157,7 +157,7 @@ class Combat:
         mark = len(self.log)
         self._acting = True
         try:
-            self._apply(action, auto=False)
+            self._apply(action)
             self._since.append(action)
         except BaseException:
             self._rollback()
@@ -167,12 +167,11 @@ class Combat:
             self._acting = False
         return self.log[mark:]
 
-    def _apply(self, action: Action, *, auto: bool) -> None:
+    def _apply(self, action: Action) -> None:
         d = self.state.decision
         assert d is not None
-        self.emit("auto_decision" if auto else "decision",
-                  f"{d.actor}: {self.system.describe(self, action)}" + (" (only option)" if auto else ""),
-                  actor=d.actor, decision=d.kind, action=action.to_json())
+        self.emit("decision", f"{d.actor}: {self.system.describe(self, action)}", actor=d.actor, decision=d.kind,
+                  action=action.to_json())
         self._legal = None
         self.system.apply(self, action)
         self._settle()
@@ -185,7 +184,7 @@ class Combat:
                 return
             if self.state.decision is None:
                 raise RuntimeError(f"{self.system.info.id}: advance() stopped with no decision and no outcome")
-            legal = self.legal_actions()
+            legal = self.legal_view()
             if not legal:
                 raise RuntimeError(f"{self.system.info.id}: empty legal set at {self.state.decision}")
             if not self.system.auto_resolve(self, legal):
@@ -209,7 +208,7 @@ class Combat:
         del self.log[n:]
         self._legal = None
         for a in self._since:
-            self._apply(a, auto=False)
+            self._apply(a)
 
     # --- persistence ------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -252,13 +251,17 @@ class Combat:
         self._acting = False
         return self
 
-    def clone(self) -> Combat:
-        """An independent copy (state, dice and log) for search; acting on it leaves this one untouched."""
+    def clone(self, dice: Dice | None = None) -> Combat:
+        """An independent copy (state, dice and log) for search; acting on it leaves this one untouched.
+
+        `dice` replaces the copy's dice (search agents sample chance from their own generator instead of
+        peeking at the live stream).
+        """
         other = Combat.__new__(Combat)
         other.encounter = self.encounter
         other.system = self.system
         other.battlefield = self.battlefield
-        other.dice = self.dice.copy()
+        other.dice = dice if dice is not None else self.dice.copy()
         other.log = list(self.log)
         blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
         other.state = pickle.loads(blob)
