@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.reincarnator.conditions import (
@@ -107,15 +108,21 @@ def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, igno
 MEMO: dict[object, object] | None = None  # set by the mask builder for the duration of one legal-set computation
 
 
+def _memoised(kind: str, bits: Callable[[Combat, str, tuple[str, ...]], int], combat: Combat, cid: str,
+              ignore: tuple[str, ...]) -> int:
+    """`bits(combat, cid, ignore)`, memoised in MEMO while a legal set is being computed."""
+    if MEMO is None:
+        return bits(combat, cid, ignore)
+    key = (kind, cid, ignore)
+    hit = MEMO.get(key)
+    if hit is None:
+        hit = MEMO[key] = bits(combat, cid, ignore)
+    return hit  # type: ignore[return-value]
+
+
 def blocked_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
     """`blocked_for` as a bitset."""
-    if MEMO is not None:
-        key = ("blocked", cid, ignore)
-        hit = MEMO.get(key)
-        if hit is None:
-            hit = MEMO[key] = _blocked_bits(combat, cid, ignore)
-        return hit  # type: ignore[return-value]
-    return _blocked_bits(combat, cid, ignore)
+    return _memoised("blocked", _blocked_bits, combat, cid, ignore)
 
 
 def _blocked_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
@@ -137,13 +144,7 @@ def _blocked_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
 
 def occupied_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
     """`occupied_for` as a bitset."""
-    if MEMO is not None:
-        key = ("occupied", cid, ignore)
-        hit = MEMO.get(key)
-        if hit is None:
-            hit = MEMO[key] = _occupied_bits(combat, cid, ignore)
-        return hit  # type: ignore[return-value]
-    return _occupied_bits(combat, cid, ignore)
+    return _memoised("occupied", _occupied_bits, combat, cid, ignore)
 
 
 def _occupied_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
