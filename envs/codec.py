@@ -43,6 +43,11 @@ class Codec:
     height: float
     _generic: dict[tuple[object, bool, bool], list[float]] = field(default_factory=dict)
     _masks: dict[int, tuple[list[Action], int, np.ndarray]] = field(default_factory=dict)
+    _by_id: dict[int, int] = field(default_factory=dict)
+    _kept: list[Action] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._by_id = {id(a): i for i, a in enumerate(self.actions)}
 
     @classmethod
     def of(cls, system: RuleSystem, encounter: EncounterBase, width: int, height: int) -> Codec:
@@ -105,11 +110,33 @@ class Codec:
         hit = memo.get(id(legal))
         if hit is not None and hit[0] is legal and hit[1] == len(legal):
             return hit[2]
-        idx = np.fromiter((self.index[a] for a in legal), dtype=np.intp, count=len(legal))
+        by_id = self._by_id
+        try:
+            idx = np.array([by_id[id(a)] for a in legal], dtype=np.intp)
+        except KeyError:
+            idx = np.array([self._lookup(a) for a in legal], dtype=np.intp)
         if len(memo) >= 4096:
             memo.clear()
         memo[id(legal)] = (legal, len(legal), idx)
         return idx
+
+    def _lookup(self, action: Action) -> int:
+        """Catalogue index of one action, learning its object's id for the next lookups.
+
+        Rule systems build their legal lists from long-lived action tables, so the same objects come
+        back decision after decision: an id lookup skips hashing the action's fields. Every id in
+        `_by_id` belongs to an object that `actions` or `_kept` holds, so ids are never stale.
+        """
+        i = self._by_id.get(id(action))
+        if i is not None:
+            return i
+        i = self.index[action]  # KeyError: not in the catalogue (callers turn it into InvalidActionError)
+        if len(self._kept) >= 100_000:  # rule systems that build fresh objects every decision: start over
+            self._kept.clear()
+            self._by_id = {id(a): j for j, a in enumerate(self.actions)}
+        self._kept.append(action)
+        self._by_id[id(action)] = i
+        return i
 
     def _positions(self, combat: Combat) -> dict[object, tuple[float, float]]:
         pos = getattr(self, "_pos", None)
@@ -124,26 +151,27 @@ class Codec:
         d = combat.decision
         decider = d.actor if d is not None else None
         views = combat.combatants
-        if side is None:
-            side = next((v.side for v in views if v.id == decider), views[0].side if views else "")
-        decider_side = next((v.side for v in views if v.id == decider), None)
-        head = [min(combat.round / 20.0, 1.0), 1.0 if decider_side == side else 0.0]
-        if s.global_features:
-            head.extend(s.observe_global(combat))
-        per = GENERIC_SLOT + s.combatant_features
-        empty = [0.0] * per
-        by_slot: list[CombatantView | None] = [None] * len(self.ids)
         slot_of = self.slot_of
+        by_slot: list[CombatantView | None] = [None] * len(self.ids)
+        decider_side = None
         for v in views:
+            if v.id == decider:
+                decider_side = v.side
             slot = slot_of.get(v.id)
             if slot is not None:
                 by_slot[slot] = v
-        pos = self._positions(combat)
+        if side is None:
+            side = decider_side if decider_side is not None else (views[0].side if views else "")
+        flat = [min(combat.round / 20.0, 1.0), 1.0 if decider_side == side else 0.0]
+        if s.global_features:
+            flat += s.observe_global(combat)
         feats = s.combatant_features
+        rows = iter(s.observe_combatants(combat, [v.id for v in by_slot if v is not None]) if feats else ())
+        empty = [0.0] * (GENERIC_SLOT + feats)
+        pos = self._positions(combat)
         generic = self._generic
         if len(generic) > 50_000:
             generic.clear()
-        flat = head
         for v in by_slot:
             if v is None:
                 flat += empty
@@ -156,7 +184,7 @@ class Codec:
                                       v.max_hp / 100.0, x, y]
             flat += row
             if feats:
-                flat += s.observe_combatant(combat, v.id)
+                flat += next(rows)
         out = np.array(flat, dtype=np.float32)
         np.minimum(out, 1.0, out=out)
         np.maximum(out, -1.0, out=out)

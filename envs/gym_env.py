@@ -112,23 +112,22 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             agent.rng = np.random.default_rng(seed)
         return agent
 
-    def _decider_side(self) -> str | None:
-        c = self.combat
-        assert c is not None
-        d = c.decision
-        if d is None:
-            return None
-        side = self._side_of.get(d.actor)
-        if side is None:
-            self._side_of = {v.id: v.side for v in c.combatants}
-            side = self._side_of[d.actor]
-        return side
-
     def _run_opponents(self) -> None:
         c = self.combat
         assert c is not None
-        while not c.over and self._decider_side() != self.side:
-            c.act(self.opponent.act(c))
+        side_of, me, opponent = self._side_of, self.side, self.opponent
+        while True:
+            st = c.state
+            if st.outcome is not None:
+                return
+            actor = st.decision.actor  # type: ignore[union-attr]
+            side = side_of.get(actor)
+            if side is None:  # a summon or an arrival: refresh the side table
+                side_of = self._side_of = {v.id: v.side for v in c.combatants}
+                side = side_of[actor]
+            if side == me:
+                return
+            c.act(opponent.act(c))
 
     def _hp_totals(self) -> tuple[int, int]:
         own = other = 0
@@ -146,8 +145,9 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     def _info(self) -> dict[str, Any]:
         c = self.combat
         assert c is not None
-        return {"action_mask": self.codec.mask(c), "decision": c.decision.kind if c.decision else None,
-                "actor": c.decision.actor if c.decision else None, "result": c.result, "round": c.round}
+        d = c.decision
+        return {"action_mask": self.codec.mask(c), "decision": d.kind if d else None,
+                "actor": d.actor if d else None, "result": c.result, "round": c.round}
 
     # --- Gymnasium API ----------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -138,6 +138,15 @@ class RuleSystem:
 
     combatant_features: int = 0
 
+    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+        """`observe_combatant` of several combatants at once (the env asks once per step).
+
+        Override it to fetch shared state once instead of once per combatant; the rows must equal
+        `observe_combatant`'s.
+        """
+        one = self.observe_combatant
+        return [one(combat, cid) for cid in ids]
+
     def observe_global(self, combat: Combat) -> list[float]:
         """System-specific features of the whole combat (fixed length `global_features`)."""
         return []
