@@ -41,10 +41,10 @@ class Codec:
     slot_of: dict[str, int]
     width: float
     height: float
-    _generic: dict[tuple[object, bool, bool], list[float]] = field(default_factory=dict)
     _masks: dict[int, tuple[list[Action], int, np.ndarray]] = field(default_factory=dict)
     _by_id: dict[int, int] = field(default_factory=dict)
     _kept: list[Action] = field(default_factory=list)
+    _learning: bool = True
 
     def __post_init__(self) -> None:
         self._by_id = {id(a): i for i, a in enumerate(self.actions)}
@@ -114,8 +114,9 @@ class Codec:
         try:
             idx = np.array([by_id[id(a)] for a in legal], dtype=np.intp)
         except KeyError:
-            idx = np.array([self._lookup(a) for a in legal], dtype=np.intp)
-        if len(memo) >= 4096:
+            get, lookup = by_id.get, self._lookup
+            idx = np.array([i if (i := get(id(a))) is not None else lookup(a) for a in legal], dtype=np.intp)
+        if len(memo) >= 1024:
             memo.clear()
         memo[id(legal)] = (legal, len(legal), idx)
         return idx
@@ -125,17 +126,20 @@ class Codec:
 
         Rule systems build their legal lists from long-lived action tables, so the same objects come
         back decision after decision: an id lookup skips hashing the action's fields. Every id in
-        `_by_id` belongs to an object that `actions` or `_kept` holds, so ids are never stale.
+        `_by_id` belongs to an object that `actions` or `_kept` holds, so ids are never stale. A rule
+        system that builds fresh objects every decision would only fill the table (and give the
+        garbage collector more to scan), so learning stops once it holds a few catalogues' worth.
         """
-        i = self._by_id.get(id(action))
-        if i is not None:
-            return i
         i = self.index[action]  # KeyError: not in the catalogue (callers turn it into InvalidActionError)
-        if len(self._kept) >= 100_000:  # rule systems that build fresh objects every decision: start over
-            self._kept.clear()
-            self._by_id = {id(a): j for j, a in enumerate(self.actions)}
-        self._kept.append(action)
-        self._by_id[id(action)] = i
+        if self._learning:
+            kept = self._kept
+            if len(kept) >= 2 * len(self.actions) + 1000:
+                self._learning = False
+                kept.clear()
+                self._by_id = {id(a): j for j, a in enumerate(self.actions)}
+            else:
+                kept.append(action)
+                self._by_id[id(action)] = i
         return i
 
     def _positions(self, combat: Combat) -> dict[object, tuple[float, float]]:
@@ -169,20 +173,14 @@ class Codec:
         rows = iter(s.observe_combatants(combat, [v.id for v in by_slot if v is not None]) if feats else ())
         empty = [0.0] * (GENERIC_SLOT + feats)
         pos = self._positions(combat)
-        generic = self._generic
-        if len(generic) > 50_000:
-            generic.clear()
+        off = (-1.0, -1.0)
         for v in by_slot:
             if v is None:
                 flat += empty
                 continue
-            key = (v, v.id == decider, v.side == side)  # views are hashable named tuples
-            row = generic.get(key)
-            if row is None:
-                x, y = pos.get(v.node, (-1.0, -1.0))
-                row = generic[key] = [1.0, key[1], key[2], v.able, v.hp / v.max_hp if v.max_hp else 0.0,
-                                      v.max_hp / 100.0, x, y]
-            flat += row
+            x, y = pos.get(v.node, off)
+            mx = v.max_hp
+            flat += (1.0, v.id == decider, v.side == side, v.able, v.hp / mx if mx else 0.0, mx / 100.0, x, y)
             if feats:
                 flat += next(rows)
         out = np.array(flat, dtype=np.float32)
