@@ -99,6 +99,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self._side_of: dict[str, str] = {}
         self._hp_cache: tuple[int, int] = (0, 0)
         self._max_hp: tuple[int, int] = (1, 1)
+        self._mask: tuple[list[Any], Combat, np.ndarray] | None = None
 
     # --- helpers --------------------------------------------------------------------------------
     def _make_opponent(self) -> Any:
@@ -146,7 +147,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         c = self.combat
         assert c is not None
         d = c.decision
-        return {"action_mask": self.codec.mask(c), "decision": d.kind if d else None,
+        return {"action_mask": self._current_mask(), "decision": d.kind if d else None,
                 "actor": d.actor if d else None, "result": c.result, "round": c.round}
 
     # --- Gymnasium API ----------------------------------------------------------------------------
@@ -190,11 +191,24 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             reward += 1.0 if c.result == self.side else (0.0 if c.result == "draw" else -1.0)
         return self._obs(), float(reward), terminated, False, self._info()
 
+    def _current_mask(self) -> np.ndarray:
+        """A fresh int8 mask of the current decision.
+
+        Built once per decision (`step`'s info and `action_masks` share it); callers get copies they may change.
+        """
+        c = self.combat
+        assert c is not None
+        legal = c.legal_view()
+        cached = self._mask
+        if cached is None or cached[0] is not legal or cached[1] is not c:
+            cached = self._mask = (legal, c, self.codec.mask(c))
+        return cached[2].copy()
+
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the legal actions (sb3-contrib's MaskablePPO convention)."""
         if self.combat is None:
             raise ResetNeeded("call reset() first")
-        return self.codec.mask(self.combat).astype(bool)
+        return self._current_mask().astype(bool)
 
     def render(self) -> str | np.ndarray | None:  # type: ignore[override]
         """Text (``ansi``) or a picture (``rgb_array``) of the current state."""
