@@ -57,7 +57,10 @@ def _spend(setup: Setup, f: Fighter, verb: str, head: str) -> None:
 def _move_to(combat: Combat, f: Fighter, dest: tuple[int, int], rule: str, cost: int = 0) -> None:
     src = f.pos
     f.pos = dest
-    combat.emit("step", f"{f.id} moves {list(src) if src else '?'} -> {list(dest)}", actor=f.id, rule=rule,
+    # the text spells the squares as lists, "[x, y]", without building them
+    text = (f"{f.id} moves [{src[0]}, {src[1]}] -> [{dest[0]}, {dest[1]}]" if src
+            else f"{f.id} moves ? -> [{dest[0]}, {dest[1]}]")
+    combat.emit("step", text, actor=f.id, rule=rule,
                 src=src, dest=dest, cost=cost)
 
 

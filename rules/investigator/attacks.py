@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Decision
 from trpg_arena.rules.investigator.compiled import Setup, WeaponT
 from trpg_arena.rules.investigator.damage import add_condition, apply_damage, interrupt_channel, spend_round
 from trpg_arena.rules.investigator.legal import fighter, melee_weapon, shot_band, wielded_item
@@ -133,7 +132,7 @@ def run_attack(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
         else:
             want = t.able  # INV-8.3
         if want:
-            st.decision = Decision(t.id, "defense", f"{t.id}: defend against {fr.actor}'s {fr.verb}")
+            st.decision = setup.decision(t.id, "defense", fr.actor, fr.verb)
             return True
         fr.defense = "none"
         return False

@@ -9,6 +9,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from trpg_arena.rules.core.values import Decision
 from trpg_arena.rules.investigator.library import LIBRARY
 from trpg_arena.rules.investigator.model import InvestigatorEncounter, InvestigatorOptions
 from trpg_arena.rules.investigator.rolls import LEVEL_OF_NAME, Expr, derived, parse_expr
@@ -152,6 +153,8 @@ class Setup:
     catalogue: Any = None  # the Catalogue (built on first use)
     heads: list[tuple[str, str, str, str, int]] | None = None  # see view_heads
     grid: Any = None  # the bitboard view of the movement graph (space.Grid, built on first use)
+    decisions: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)  # see `decision`
+    legal_lists: dict[Any, list[Any]] = field(default_factory=dict)  # legal.Legal's memoised reaction/defense sets
 
     def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
         """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""
@@ -169,6 +172,22 @@ class Setup:
             heads = self.heads = [(p.id, p.name, p.side, "pc" if p.kind == "investigator" else "npc", p.max_hp)
                                   for p in self.profiles]
         return heads
+
+    def decision(self, actor: str, kind: str, a: str, b: str = "") -> Decision:
+        """The (shared, immutable) `Decision` of `actor` of one kind; `a` and `b` are what its prompt names.
+
+        ``turn_action``: nothing; ``phase_offer``: the phase; ``reaction``: the mover and the trigger event;
+        ``defense``: the attacker and the attack verb.
+        """
+        key = (actor, kind, a, b)
+        d = self.decisions.get(key)
+        if d is None:
+            prompt = (f"{actor}: choose an action" if kind == "turn_action" else
+                      f"{actor}: {a} now, or wait" if kind == "phase_offer" else
+                      f"{actor}: react to {a} ({b})" if kind == "reaction" else
+                      f"{actor}: defend against {a}'s {b}")
+            d = self.decisions[key] = Decision(actor, kind, prompt)
+        return d  # type: ignore[no-any-return]
 
     def prof(self, cid: str) -> Profile:
         """The profile of a combatant."""

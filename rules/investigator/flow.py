@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Action, Decision, Outcome, Termination
+from trpg_arena.rules.core.values import Action, Outcome, Termination
 from trpg_arena.rules.investigator.actions import begin, run_action
 from trpg_arena.rules.investigator.attacks import push_attack, run_attack
 from trpg_arena.rules.investigator.catalogue import catalogue_of
@@ -59,7 +59,7 @@ def advance(combat: Combat) -> None:
             if st.turn_ended or f.dead or f.fled or f.unconscious or f.dying:
                 end_turn(combat, setup, st, f)
                 continue
-            st.decision = Decision(f.id, "turn_action", f"{f.id}: choose an action")
+            st.decision = setup.decision(f.id, "turn_action", "")
             return
         order = st.pass_order
         if st.cursor >= len(order):
@@ -72,7 +72,7 @@ def advance(combat: Combat) -> None:
         if st.phase in ("cast", "shoot"):
             if (st.phase == "cast" and f.channel_spell) or (may_offer(setup, f, st.phase) and Legal(
                     combat, setup).offer(f, st.phase, first_only=True)):
-                st.decision = Decision(f.id, "phase_offer", f"{f.id}: {st.phase} now, or wait")
+                st.decision = setup.decision(f.id, "phase_offer", st.phase)
                 return
             st.cursor += 1
             continue

@@ -398,28 +398,50 @@ class Legal:
         return self.shots(f, first_only)
 
     def reaction(self, r: Fighter, fr: Frame) -> list[Action]:
-        """A reaction window's legal set (INV-10.4, INV-9.1)."""
-        s, by = self.s, self.cat.by
-        out: list[Action] = []
+        """A reaction window's legal set (INV-10.4, INV-9.1).
+
+        Memoised on the setup by what it depends on, so an unchanged situation hands back the same list
+        object (callers only read legal lists).
+        """
+        s = self.s
         m = fighter(s, self.st, fr.actor)
-        if fr.event in ("leave", "enter", "action") and not r.opportunity_used:
+        ev = fr.event
+        opportunity = ev in ("leave", "enter", "action") and not r.opportunity_used
+        pursuit = ev in ("leave", "step") and s.opt.pursuit_mode == "reaction" and std_available(s, r)
+        # the maneuvers depend on the Build difference, the mover's prone flag and whether it is armed
+        key = (r.id, m.id, opportunity, pursuit and (m.prone, m.wielded == "unarmed"))
+        memo = s.legal_lists
+        out = memo.get(key)
+        if out is not None:
+            return out
+        by = self.cat.by
+        out = []
+        if opportunity:
             out.append(by[("opportunity_attack", m.id)])
-        if fr.event in ("leave", "step") and s.opt.pursuit_mode == "reaction" and std_available(s, r):
+        if pursuit:
             out.append(by[("pursuit_attack", m.id, "")])
             for man in melee_maneuvers(s, r, m):
                 out.append(by[("pursuit_attack", m.id, man)])
         out.append(by[("decline",)])
+        memo[key] = out
         return out
 
     def defense(self, fr: Frame) -> list[Action]:
-        """A defense decision's legal set (INV-8.3, 8.4, 6.3)."""
+        """A defense decision's legal set (INV-8.3, 8.4, 6.3): one shared list per kind of attack."""
+        verb = fr.verb if fr.verb in ("shot", "throw") else "melee"
+        memo = self.s.legal_lists
+        out = memo.get(verb)
+        if out is not None:
+            return out
         by = self.cat.by
-        if fr.verb == "shot":
-            return [by[("dive_for_cover",)], by[("no_defense",)]]
-        out = [by[("dodge",)]]
-        if fr.verb != "throw" and self.s.opt.fight_back:
-            out.append(by[("fight_back",)])
-        out.append(by[("no_defense",)])
+        if verb == "shot":
+            out = [by[("dive_for_cover",)], by[("no_defense",)]]
+        else:
+            out = [by[("dodge",)]]
+            if verb != "throw" and self.s.opt.fight_back:
+                out.append(by[("fight_back",)])
+            out.append(by[("no_defense",)])
+        memo[verb] = out
         return out
 
 

@@ -233,8 +233,10 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
     `reactors` holds (square, counts_leave, counts_enter) for each eligible reactor fixed at the start of the
     move. A* on the key (triggers, cost, squares) with consistent lower bounds (one trigger per reactor whose
     nine-grid still has to be entered or left in a counted direction; Chebyshev distance for cost) pops the
-    goal first with the exact minimum; a state (square, cost) is expanded once, by its best prefix. Squares
-    are searched as their numbers in `Grid` (x * height + y, which order like the squares themselves).
+    goal first with the exact minimum. Entries pop in trigger order, so a square reached again at no lower cost
+    than the cheapest cost it was expanded at has no fewer triggers either: it is dominated and dropped (at the
+    push and at the pop). Squares are searched as their numbers in `Grid` (x * height + y, which order like the
+    squares themselves).
     """
     g = grid_of(setup, bf)
     num = g.num
@@ -258,9 +260,10 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
         bit <<= 1
     crow = g.cheb[gl]
     adj = g.padj
-    blk = {num[c] for c in blocked}
-    stride = mov + 3  # a state (square, cost) is the number square * stride + cost
-    seen: set[int] = set()
+    # the cheapest cost each square was expanded at (blocked squares: never entered)
+    best = [mov + 1] * len(mask)
+    for sq in blocked:
+        best[num[sq]] = -1
     push, pop = heapq.heappush, heapq.heappop
     if bit > 1:
         g_mask = mask[gl]
@@ -273,18 +276,17 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
             if here == gl:
                 cell = g.cell
                 return [cell[i] for i in seq[1:]]
-            key = here * stride + cost
-            if key in seen:
+            if cost >= best[here]:
                 continue
-            seen.add(key)
+            best[here] = cost
             m_here = mask[here]
             h_here = ((m_here ^ g_mask) & h_bits).bit_count()
             for nxt, w in adj[here]:
-                if nxt in blk:
-                    continue
                 c2 = cost + w
+                if c2 >= best[nxt]:
+                    continue
                 hc = crow[nxt]
-                if c2 + hc > mov or nxt * stride + c2 in seen:
+                if c2 + hc > mov:
                     continue
                 m_nxt = mask[nxt]
                 if m_nxt == m_here:  # no nine-grid entered or left: no trigger on this step
@@ -301,16 +303,15 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
         if here == gl:
             cell = g.cell
             return [cell[i] for i in seq[1:]]
-        key = here * stride + cost
-        if key in seen:
+        if cost >= best[here]:
             continue
-        seen.add(key)
+        best[here] = cost
         for nxt, w in adj[here]:
-            if nxt in blk:
-                continue
             c2 = cost + w
+            if c2 >= best[nxt]:
+                continue
             hc = crow[nxt]
-            if c2 + hc > mov or nxt * stride + c2 in seen:
+            if c2 + hc > mov:
                 continue
             push(heap0, (c2 + hc, seq + (nxt,), c2))
     return None

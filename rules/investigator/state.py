@@ -9,7 +9,7 @@ from trpg_arena.rules.core.system import BaseState
 Cell = tuple[int, int]
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
     """A weapon instance, an ammunition pack or a unit of material (carried or on the ground)."""
 
@@ -21,7 +21,7 @@ class Item:
     count: int = 1
 
 
-@dataclass
+@dataclass(slots=True)
 class GroundItem:
     """An item lying on a square."""
 
@@ -29,7 +29,7 @@ class GroundItem:
     item: Item
 
 
-@dataclass
+@dataclass(slots=True)
 class Fighter:
     """One combatant's per-combat state."""
 
@@ -87,7 +87,7 @@ class Fighter:
         return None
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     """One pending sub-procedure on the stack: an action, a reaction window or an attack.
 

@@ -10,7 +10,7 @@ from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator import flow
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
-from trpg_arena.rules.investigator.compiled import DIRS, compile_setup
+from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, compile_setup
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 PHASE_CODE = {"cast": 0, "shoot": 1, "general": 2, "single": 2}
 DECISION_CODE = {"phase_offer": 0, "turn_action": 1, "reaction": 2, "defense": 3}
 B = (0.0, 1.0)  # a bool as a feature value: B[flag]
+_new_tuple = tuple.__new__
 WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass", "dodge": "dodges",
          "fight_back": "fights back", "no_defense": "does not defend", "dive_for_cover": "dives for cover",
          "stand_up": "stands up", "reload": "reloads", "flee": "flees", "continue_cast": "keeps casting"}
@@ -206,8 +207,10 @@ class InvestigatorSystem(RuleSystem):
             conds = (tuple(conditions(f)) if (dead or fled or dying or unconscious or f.prone or f.major_wound
                                                or f.full_mov_lockout or f.lose_next_standard or f.untreated_wound
                                                or f.channel_spell or f.bonus_to) else ())
-            out.append(CombatantView(cid, name, side, kind, f.pos, hp if 0 <= hp <= max_hp else 0 if hp < 0 else max_hp,
-                                     max_hp, not (dead or fled or unconscious or dying), status, conds))
+            # tuple.__new__ skips the named tuple's Python-level __new__ (same fields, same order)
+            out.append(_new_tuple(CombatantView, (cid, name, side, kind, f.pos,
+                                                  hp if 0 <= hp <= max_hp else 0 if hp < 0 else max_hp, max_hp,
+                                                  not (dead or fled or unconscious or dying), status, conds)))
         return out
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
@@ -218,28 +221,15 @@ class InvestigatorSystem(RuleSystem):
 
     def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
         """20 features: mp, luck, conditions, slots, weapon readiness, channeling, pending bonus."""
-        st: InvState = combat.state  # type: ignore[assignment]
         setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
         i = setup.idx[cid]
-        f = st.fighters[i]
-        p = setup.profiles[i]
-        it = None
-        wid = f.wielded
-        if wid != "unarmed":
-            for w in f.weapons:
-                if w.id == wid:
-                    it = w
-                    break
-        kind = "melee" if it is None else setup.weapons[it.template].kind
-        firearm = kind == "firearm"
-        return [
-            f.mp / (p.max_mp if p.max_mp > 1 else 1), f.luck / 100.0, B[f.prone], B[f.unconscious], B[f.dying],
-            B[f.major_wound], B[f.untreated_wound], B[f.channel_spell != ""], B[f.had_turn],
-            B[f.prepare_used], B[f.move_used], B[f.standard_used < p.actions and not f.full_mov_lockout],
-            B[f.opportunity_used], B[f.moved_long], B[firearm], B[kind == "thrown"],
-            (it.loaded / (setup.weapons[it.template].capacity or 1)) if firearm else 0.0,  # type: ignore[union-attr]
-            B[it is not None and it.jammed], B[bool(f.bonus_to)], p.mov / 10.0,
-        ]
+        return _features(setup, combat.state.fighters[i], setup.profiles[i])  # type: ignore[attr-defined]
+
+    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+        """`observe_combatant` of several combatants, the setup looked up once."""
+        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        idx, fighters, profiles = setup.idx, combat.state.fighters, setup.profiles  # type: ignore[attr-defined]
+        return [_features(setup, fighters[i], profiles[i]) for i in map(idx.__getitem__, ids)]
 
     global_features = 9
 
@@ -253,6 +243,35 @@ class InvestigatorSystem(RuleSystem):
         if st.decision is not None:
             dk[DECISION_CODE.get(st.decision.kind, 1)] = 1.0
         return [st.round / setup.opt.round_cap] + ph + dk + [float(bool(st.ground))]
+
+
+def _features(setup: Setup, f: Fighter, p: Profile) -> list[float]:
+    """The 20 per-combatant features of `observe_combatant`."""
+    it = None
+    wid = f.wielded
+    if wid != "unarmed":
+        for w in f.weapons:
+            if w.id == wid:
+                it = w
+                break
+    if it is None:
+        firearm = thrown = False
+        loaded = 0.0
+        jammed = 0.0
+    else:
+        wt = setup.weapons[it.template]
+        kind = wt.kind
+        firearm = kind == "firearm"
+        thrown = kind == "thrown"
+        loaded = it.loaded / (wt.capacity or 1) if firearm else 0.0
+        jammed = B[it.jammed]
+    return [
+        f.mp / (p.max_mp if p.max_mp > 1 else 1), f.luck / 100.0, B[f.prone], B[f.unconscious], B[f.dying],
+        B[f.major_wound], B[f.untreated_wound], B[f.channel_spell != ""], B[f.had_turn],
+        B[f.prepare_used], B[f.move_used], B[f.standard_used < p.actions and not f.full_mov_lockout],
+        B[f.opportunity_used], B[f.moved_long], B[firearm], B[thrown], loaded, jammed, B[bool(f.bonus_to)],
+        p.mov / 10.0,
+    ]
 
 
 __all__ = ["DIRS", "InvestigatorSystem"]

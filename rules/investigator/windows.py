@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Decision
 from trpg_arena.rules.investigator.compiled import Setup
 from trpg_arena.rules.investigator.legal import fighter, std_available
 from trpg_arena.rules.investigator.space import cheb
@@ -81,7 +80,7 @@ def run_window(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
         if eligible(setup, st, r, m, fr):
             combat.emit("window_open", f"{r.id} may react to {m.id}'s {_what(fr)}", actor=r.id, rule="INV-10.4",
                         trigger=fr.event, mover=m.id)
-            st.decision = Decision(r.id, "reaction", f"{r.id}: react to {m.id} ({fr.event})")
+            st.decision = setup.decision(r.id, "reaction", m.id, fr.event)
             return True
     st.stack.pop()
     return False
