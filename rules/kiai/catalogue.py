@@ -160,6 +160,38 @@ def observe_combatant(combat: Combat, cid: str) -> list[float]:
     return feats
 
 
+_CONDITION_SLOT = {c: 8 + i for i, c in enumerate(CONDITIONS)}
+
+
+def observe_combatants(combat: Combat, ids: list[str]) -> list[list[float]]:
+    """`observe_combatant` of each of `ids` (the same rows, with the shared lookups done once)."""
+    st = combat.state
+    assert isinstance(st, KiaiState)
+    ctx = ctx_of(combat)
+    kmax, wfs = ctx.obs_static or _obs_static(ctx)
+    fighters = st.fighters
+    status_feature = _STATUS_FEATURE
+    slot = _CONDITION_SLOT
+    rows = []
+    for cid in ids:
+        f = fighters[cid]
+        if f.dead:
+            s = 4
+        else:
+            w = f.wounds
+            s = 3 if w[3] else 2 if w[2] else 1 if w[1] else 0 if w[0] else -1
+        wf = wfs[f.main]
+        row = [f.kiai / kmax[cid], status_feature[s + 1], wf[0], wf[1],
+               1.0 if f.off else 0.0, 1.0 if f.attacked else 0.0, 1.0 if f.parry_used else 0.0,
+               1.0 if f.countered else 0.0, *_NO_CONDITIONS]
+        for c in f.conds:
+            i = slot.get(c.type)
+            if i is not None:
+                row[i] = 1.0
+        rows.append(row)
+    return rows
+
+
 def observe_global(combat: Combat) -> list[float]:
     """Round progress and a one-hot of the open decision kind."""
     st = combat.state

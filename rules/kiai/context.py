@@ -64,10 +64,11 @@ class Ctx:
     width: int
     height: int
     seat_order: list[str] = field(default_factory=list)
+    foes_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the other sides' ids, roster order
     bf: Battlefield | None = None
     geo: MapGeo | None = None  # shared static geometry and caches of the map (never state)
     tables: Any = None  # `legal.Tables`: prebuilt actions of the encounter (never state)
-    view_static: Any = None  # (max hp, id -> (name, side, role)) for `views`
+    view_static: Any = None  # (max hp, [(id, name, side, role)] in roster order) for `views`
     obs_static: Any = None  # (id -> max(1, kiai), weapon key -> features) for `observe_combatant`
 
     def weapon(self, key: str) -> WeaponInfo:
@@ -103,6 +104,7 @@ def build_ctx(enc: KiaiEncounter) -> Ctx:
         blocked=frozenset(tuple(h) for h in enc.map.blocked),  # type: ignore[misc]
         width=enc.map.width, height=enc.map.height,
         seat_order=sorted(spec, key=lambda i: seat[i]),
+        foes_of={c.id: tuple(o.id for o in enc.combatants if o.side != c.side) for c in enc.combatants},
     )
 
 

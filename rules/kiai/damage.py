@@ -134,6 +134,15 @@ def finish(combat: Combat, st: KiaiState, winner: str | None, how: Termination) 
                 rule="KIA-25.1", result=winner or "draw", winner=winner, round=st.round)
 
 
+_DECISIONS: dict[tuple[str, str, str], Decision] = {}  # decisions are frozen: one object per (actor, kind, prompt)
+
+
 def set_decision(st: KiaiState, actor: str, kind: str, prompt: str) -> None:
     """Open a decision point."""
-    st.decision = Decision(actor, kind, prompt)
+    key = (actor, kind, prompt)
+    d = _DECISIONS.get(key)
+    if d is None:
+        if len(_DECISIONS) > 4096:
+            _DECISIONS.clear()
+        d = _DECISIONS[key] = Decision(actor, kind, prompt)
+    st.decision = d

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 CACHE_LIMIT = 16384
 MOVES_LIMIT = 2048  # searches are rarely repeated except by the move that follows them: keep few (and GC-light)
+ROW_PATTERNS_LIMIT = 4096  # per row table of `moves_and_runs` (a 16-hex row has 65536 patterns)
 Movement = tuple[int, int, tuple[int, ...]]  # move mask, run mask, cost layers (bit masks)
 
 
@@ -35,15 +36,18 @@ class MapGeo:
         self.nbrs = [tuple(self.idx[m] for m in g.adj[h]) for h in self.hexes]
         if any(c not in (1, 2) for c in self.cost):  # pragma: no cover - the map model only makes 1 and 2
             raise ValueError("kiai hex costs must be 1 or 2")
-        w, n = width, width * height
-        self.all_bits = (1 << n) - 1
-        self.not_col0 = self.all_bits & ~sum(1 << (r * w) for r in range(height))
-        self.not_col_last = self.all_bits & ~sum(1 << (r * w + w - 1) for r in range(height))
-        self.even_rows = sum(((1 << w) - 1) << (r * w) for r in range(0, height, 2))
-        self.difficult_bits = sum(1 << i for i, c in enumerate(self.cost) if c == 2)
-        self.chunks: dict[tuple[int, int], tuple[int, ...]] = {}
+        # Bit masks: hex (c, r) is bit r * (width + 1) + c; each row has one spare "guard" bit after its last
+        # column, never set in a mask of hexes, so a shift by one that leaves a row lands on a guard bit.
+        w = width
+        self.stride = s = w + 1
+        self.pos = [r * s + c for (c, r) in self.hexes]  # bit position by hex index
+        self.all_bits = sum(1 << p for p in self.pos)
+        self.even_rows = sum(((1 << s) - 1) << (r * s) for r in range(0, height, 2))
+        self.difficult_bits = sum(1 << self.pos[i] for i, c in enumerate(self.cost) if c == 2)
+        self.nbr_bits = [tuple((u, 1 << self.pos[u]) for u in nbrs) for nbrs in self.nbrs]
+        self.bit = {h: 1 << self.pos[i] for i, h in enumerate(self.hexes)}
         self.blocked = frozenset(h for h in self.hexes if g.nodes[h].get("blocks_los"))
-        self.blocked_bits = sum(1 << self.idx[h] for h in self.blocked)
+        self.blocked_bits = sum(self.bit[h] for h in self.blocked)
         self.axial = {h: to_axial(h) for h in self.hexes}
         self.move_actions = {h: Action("move", dest=h) for h in self.hexes}
         self.run_actions = {h: Action("run", dest=h) for h in self.hexes}
@@ -54,11 +58,12 @@ class MapGeo:
         self.discs: dict[tuple[Hex, int], frozenset[Hex]] = {}
         self.centres: dict[tuple[Hex, int, str], list[Action]] = {}
         self.attacks: dict[tuple[object, ...], list[Action]] = {}
-        self.bit = {h: 1 << i for i, h in enumerate(self.hexes)}
         self.dm = [[self.dist(a, b) for b in self.hexes] for a in self.hexes]  # distances by index pair
-        self.move_parts: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(n // 8 + 1)]
-        self.run_parts: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(n // 8 + 1)]
-        self.charges: dict[tuple[Hex, int], tuple[int, ...]] = {}
+        self.row_bits = (1 << w) - 1
+        # per map row: (hex index of its first column, row bit pattern -> the actions of its set bits)
+        self.move_parts: list[tuple[int, dict[int, tuple[Action, ...]]]] = [(r * w, {}) for r in range(height)]
+        self.run_parts: list[tuple[int, dict[int, tuple[Action, ...]]]] = [(r * w, {}) for r in range(height)]
+        self.charges: dict[tuple[Hex, int], tuple[tuple[int, int], ...]] = {}  # see `legal._charge_spots`
 
     def dist(self, a: Hex, b: Hex) -> int:
         """Section 5 hex distance through axial coordinates."""
@@ -96,53 +101,55 @@ class MapGeo:
         return hit
 
     def indices(self, mask: int) -> list[int]:
-        """The set bits of `mask`, ascending (row-major hex indices), eight bits at a time."""
+        """The hexes of `mask` as row-major hex indices, ascending."""
         out: list[int] = []
-        chunks = self.chunks
-        k = 0
+        full, s, w = self.row_bits, self.stride, self.width
+        base = 0
         while mask:
-            byte = mask & 255
-            if byte:
-                key = (k, byte)
-                part = chunks.get(key)
-                if part is None:
-                    part = chunks[key] = tuple(8 * k + i for i in range(8) if byte >> i & 1)
-                out.extend(part)
-            mask >>= 8
-            k += 1
+            row = mask & full
+            out.extend(base + c for c in range(w) if row >> c & 1)
+            mask >>= s
+            base += w
         return out
 
-    def pick(self, mask: int, actions: list[Action], parts: list[dict[int, tuple[Action, ...]]]) -> list[Action]:
-        """`actions[i]` for the set bits i of `mask`, ascending (8 bits at a time, memoised in `parts`)."""
+    def moves_and_runs(self, move_mask: int, run_mask: int) -> list[Action]:
+        """``move`` to the set bits of `move_mask`, then ``run`` to those of `run_mask`, each ascending.
+
+        Walked one map row at a time; the actions of each row pattern are memoised in `move_parts` / `run_parts`.
+        """
         out: list[Action] = []
-        k = 0
-        while mask:
-            part = mask & 255
-            if part:
-                table = parts[k]
-                hit = table.get(part)
-                if hit is None:
-                    base = 8 * k
-                    hit = table[part] = tuple(actions[base + i] for i in range(8) if part >> i & 1)
-                out.extend(hit)
-            mask >>= 8
-            k += 1
+        extend = out.extend
+        full, s = self.row_bits, self.stride
+        for mask, actions, parts in ((move_mask, self.move_list, self.move_parts),
+                                     (run_mask, self.run_list, self.run_parts)):
+            for base, table in parts:
+                if not mask:
+                    break
+                row = mask & full
+                if row:
+                    hit = table.get(row)
+                    if hit is None:
+                        if len(table) >= ROW_PATTERNS_LIMIT:
+                            table.clear()
+                        hit = table[row] = tuple(actions[base + i] for i in range(row.bit_length()) if row >> i & 1)
+                    extend(hit)
+                mask >>= s
         return out
 
     def mask(self, hexes: Iterable[Hex | None]) -> int:
         """The bit mask of some hexes (None ignored)."""
-        idx = self.idx
+        bit = self.bit
         m = 0
         for h in hexes:
             if h is not None:
-                m |= 1 << idx[h]
+                m |= bit[h]
         return m
 
     def movement(self, start: Hex, agility: int, blocked: int) -> Movement:
         """KIA-8.1 / KIA-8.2 / KIA-8.3: the hexes a move and a run can reach, and the cost layers.
 
-        Returns (move mask: path cost <= agility // 2, run mask: <= agility, layers) as bit masks over
-        row-major hex indices; `layers[d]` holds the hexes at cost exactly d. Paths avoid `blocked` (a
+        Returns (move mask: path cost <= agility // 2, run mask: <= agility, layers) as bit masks (see
+        `bit`); `layers[d]` holds the hexes at cost exactly d. Paths avoid `blocked` (a
         mask: enemies that are not out) and blocked hexes; entering a difficult hex costs 2. A
         breadth-first search on bit masks, cached per (start, agility, blocked).
         """
@@ -150,21 +157,24 @@ class MapGeo:
         hit = self.moves.get(key)
         if hit is not None:
             return hit
-        start_bit = 1 << self.idx[start]
+        start_bit = self.bit[start]
         diff = self.difficult_bits
         layers = [0] * (agility + 2)
         layers[0] = start_bit
-        w, w1, w2 = self.width, self.width + 1, self.width - 1
-        nc0, ncl, even = self.not_col0, self.not_col_last, self.even_rows
+        s, even = self.stride, self.even_rows
         avail = self.all_bits & ~(start_bit | self.blocked_bits | blocked)  # not yet seen
         x = start_bit
         d = 0
+        half = agility // 2  # KIA-0.5
+        run_mask = half_mask = 0  # unions of layers[1..agility] and layers[1..half], built as layers complete
         while d < agility:
-            if x:
-                e = x & even  # section 5 neighbours of every hex in x: odd rows are shifted half a hex right
-                o = x ^ e
-                new = ((((x << 1) | (o >> w2) | (o << w1)) & nc0) | (((x >> 1) | (e >> w1) | (e << w2)) & ncl)
-                       | (x >> w) | (x << w)) & avail
+            if x and avail:
+                # section 5 neighbours of every hex in x: the same row's (shift by 1); in the rows above and
+                # below, the same columns and, for even rows, the column to the left (odd rows: to the right).
+                # Whatever leaves the map lands on a guard bit or past the last row, outside `avail`.
+                e = x & even
+                v = x | (e >> 1) | ((x ^ e) << 1)
+                new = ((x << 1) | (x >> 1) | (v << s) | (v >> s)) & avail
                 if new:
                     avail ^= new
                     two = new & diff
@@ -173,19 +183,16 @@ class MapGeo:
                         layers[d + 2] |= two
                     else:
                         layers[d + 1] |= new
-            elif not layers[d + 1]:
+            elif not x and not layers[d + 1]:
                 break  # entering costs 1 or 2: nothing further can be reached
             d += 1
-            x = layers[d]
-        del layers[agility + 1:]
-        run_mask = half_mask = 0
-        half = agility // 2  # KIA-0.5
-        for d in range(1, agility + 1):
-            run_mask |= layers[d]
+            x = layers[d]  # complete: only layers d - 1 and d - 2 feed it
+            run_mask |= x
             if d == half:
                 half_mask = run_mask
-        if half >= agility:
+        if d < half:  # stopped early: every later layer is empty
             half_mask = run_mask
+        del layers[agility + 1:]
         if len(self.moves) > MOVES_LIMIT:
             self.moves.clear()
         self.moves[key] = hit = (half_mask, run_mask, tuple(layers))
@@ -193,32 +200,29 @@ class MapGeo:
 
     def path(self, start: Hex, goal: Hex, agility: int, blocked: int) -> list[Hex]:
         """A cheapest path (walked back through the cost layers; first neighbour in section 5 order)."""
-        _, _, layers = self.movement(start, agility, blocked)
+        return self.path_and_cost(start, goal, agility, blocked)[0]
+
+    def path_and_cost(self, start: Hex, goal: Hex, agility: int, blocked: int) -> tuple[list[Hex], int]:
+        """`path` and its cost (the sum of the entered hexes' costs, which is the goal's layer)."""
+        layers = self.movement(start, agility, blocked)[2]
+        b = self.bit[goal]
+        total = 0
+        while not layers[total] & b:
+            total += 1
         g = self.idx[goal]
-        d = 0
-        while not layers[d] >> g & 1:
-            d += 1
-        hexes, cost, nbrs = self.hexes, self.cost, self.nbrs
+        hexes, cost, nbrs = self.hexes, self.cost, self.nbr_bits
         path = [goal]
+        d = total
         while d:
             d -= cost[g]
             m = layers[d]
-            for u in nbrs[g]:
-                if m >> u & 1:
+            for u, ub in nbrs[g]:
+                if m & ub:
                     g = u
                     break
             path.append(hexes[g])
         path.reverse()
-        return path
-
-    def path_and_cost(self, start: Hex, goal: Hex, agility: int, blocked: int) -> tuple[list[Hex], int]:
-        """`path` and its cost (the sum of the entered hexes' costs, which is the goal's distance)."""
-        p = self.path(start, goal, agility, blocked)
-        cost, idx = self.cost, self.idx
-        total = 0
-        for h in p[1:]:
-            total += cost[idx[h]]
-        return p, total
+        return path, total
 
 
 _GEOS: dict[tuple[object, ...], MapGeo] = {}
@@ -257,12 +261,12 @@ def in_reach(ctx: Ctx, a: Hex | None, b: Hex | None, reach: int) -> bool:
 
 def enemy_mask(ctx: Ctx, st: KiaiState, cid: str) -> int:
     """Hexes a path may not enter (KIA-8.3), as a bit mask: those of enemies that are not out."""
-    side = ctx.side[cid]
-    sides = ctx.side
+    fighters = st.fighters
     bit = geo_of(ctx).bit
     m = 0
-    for i, f in st.fighters.items():
-        if not f.out and f.hex is not None and sides[i] != side:
+    for i in ctx.foes_of[cid]:
+        f = fighters[i]
+        if not f.out and f.hex is not None:
             m |= bit[f.hex]
     return m
 

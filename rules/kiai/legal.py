@@ -17,6 +17,10 @@ NO_REACTION = Action("no_reaction")
 CONCENTRATE = (Action("concentrate_dodge", option="bonus"), Action("concentrate_dodge", option="twice"))
 FLEE = Action("flee")
 FEINT_COST = 5
+# Legal lists that repeat are handed out as one shared list object each (the kernel never mutates a legal
+# list, and the env memoises mask indices by list identity).
+DODGE_OR_NOT = [DODGE, NO_REACTION]
+SHARED_LIMIT = 4096
 
 
 def targets(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Fighter]:
@@ -94,6 +98,23 @@ class Tables:
                                                                             and a.delivery == "melee")) for c in ids}
         self.reactions: dict[tuple[str, ...], list[Action]] = {}
         self.charges: dict[str, list[Action]] = {}
+        self.shared: dict[tuple[object, ...], list[Action]] = {}
+
+    def last_list(self, verb: str, ids: tuple[str, ...], last: Action) -> list[Action]:
+        """The shared list of `verb`'s prebuilt action at each of `ids`, then `last` (D2, D3)."""
+        key = (verb, ids)
+        hit = self.shared.get(key)
+        if hit is None:
+            made = {"consecutive_attack": self.consecutive, "offhand_attack": self.offhand}[verb]
+            hit = self.share(key, [*(made[g] for g in ids), last])
+        return hit
+
+    def share(self, key: tuple[object, ...], acts: list[Action]) -> list[Action]:
+        """Remember `acts` as the shared list of `key` (bounded) and return it."""
+        if len(self.shared) > SHARED_LIMIT:
+            self.shared.clear()
+        self.shared[key] = acts
+        return acts
 
     def charges_of(self, target: str) -> list[Action]:
         """``charge`` at `target` from every hex, by hex index (built on first use)."""
@@ -160,8 +181,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     if not moved and not f.main_done:  # KIA-8.1, KIA-8.2, KIA-8.3: end in an unoccupied hex
         half, full, _ = geo.movement(here, T.agility[fid], emask)
         free = full & ~occ
-        acts = geo.pick(half & ~occ, geo.move_list, geo.move_parts)
-        acts.extend(geo.pick(free, geo.run_list, geo.run_parts))
+        acts = geo.moves_and_runs(half & ~occ, free)
     else:
         acts = []
     if f.main_done:
@@ -186,8 +206,8 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
                 if spots is None:
                     spots = geo.charges[ckey] = _charge_spots(geo, g.hex, reach)  # type: ignore[arg-type]
                 charges = None
-                for i in spots:
-                    if free >> i & 1 and row[i] >= mind:  # not within mind - 1 of here
+                for i, b in spots:
+                    if free & b and row[i] >= mind:  # not within mind - 1 of here
                         if charges is None:
                             charges = T.charges_of(g.id)
                         acts.append(charges[i])
@@ -235,11 +255,11 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     return acts
 
 
-def _charge_spots(geo: MapGeo, target: Hex, reach: int) -> tuple[int, ...]:
-    """KIA-17.1: the indices of the hexes from which `target` is in reach, ascending."""
+def _charge_spots(geo: MapGeo, target: Hex, reach: int) -> tuple[tuple[int, int], ...]:
+    """KIA-17.1: (index, bit) of the hexes from which `target` is in reach, by ascending index."""
     idx = geo.idx
     spots = sorted(geo.disc(target, reach), key=idx.__getitem__)
-    return tuple(idx[h] for h in spots if _reachable(geo, h, target, reach))
+    return tuple((idx[h], geo.bit[h]) for h in spots if _reachable(geo, h, target, reach))
 
 
 def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[Fighter], near: list[Fighter],
@@ -287,24 +307,20 @@ def chain_value(ctx: Ctx, f: Fighter) -> int:
 
 def d2(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     """KIA-15.1 / KIA-15.3: consecutive_attack or end_turn."""
-    acts = []
+    ids: tuple[str, ...] = ()
     if not f.countered and not f.chain_fumbled and chain_value(ctx, f) >= 1:
         reach = ctx.weapon(f.main).reach
-        made = tables_of(ctx).consecutive
-        acts = [made[g.id] for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)]
-    acts.append(END_TURN)
-    return acts
+        ids = tuple([g.id for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)])
+    return tables_of(ctx).last_list("consecutive_attack", ids, END_TURN)
 
 
 def d3(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     """KIA-11.1: offhand_attack or end_turn."""
-    acts = []
+    ids: tuple[str, ...] = ()
     if f.off and not f.countered:
         reach = ctx.weapon(f.off).reach
-        made = tables_of(ctx).offhand
-        acts = [made[g.id] for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)]
-    acts.append(END_TURN)
-    return acts
+        ids = tuple([g.id for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)])
+    return tables_of(ctx).last_list("offhand_attack", ids, END_TURN)
 
 
 def reattack_targets(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Fighter]:
@@ -324,11 +340,17 @@ def reattack_eligible(ctx: Ctx, st: KiaiState, f: Fighter) -> bool:
 
 def p1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     """KIA-12.1: reattack(target, (technique_x, all_out)) or pass."""
-    acts: list[Action] = []
     v0, v1 = base_hit(ctx, f, False), base_hit(ctx, f, True)
-    for g in reattack_targets(ctx, st, f):
-        acts.extend(attack_options(ctx, "reattack", g.id, None, v0, v1))
-    acts.append(PASS)
+    ids = tuple([g.id for g in reattack_targets(ctx, st, f)])
+    shared = tables_of(ctx).shared
+    key = ("reattack", ids, v0, v1)
+    acts = shared.get(key)
+    if acts is None:
+        acts = []
+        for gid in ids:
+            acts.extend(attack_options(ctx, "reattack", gid, None, v0, v1))
+        acts.append(PASS)
+        tables_of(ctx).share(key, acts)
     return acts
 
 
@@ -341,5 +363,5 @@ def r1(ctx: Ctx, st: KiaiState) -> list[Action]:
             and not has(t, "intimidated", a.id) and in_reach(ctx, t.hex, a.hex, ctx.weapon(t.main).reach)):
         T = tables_of(ctx)
         techs = tuple([ab.id for ab in T.techs[t.id] if t.kiai >= 2 * ab.level])  # KIA-9.5
-        return list(T.react_list(techs, not t.attacked and not t.countered))
-    return [DODGE, NO_REACTION]
+        return T.react_list(techs, not t.attacked and not t.countered)
+    return DODGE_OR_NOT

@@ -12,7 +12,7 @@ from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import ctx_of
-from trpg_arena.rules.kiai.legal import DODGE, NO_REACTION, d1, d2, d3, p1, r1
+from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.setup import new_state
 from trpg_arena.rules.kiai.state import KiaiState
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 _BATTLEFIELDS: dict[tuple[Any, ...], Battlefield] = {}
 STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
+_new_tuple = tuple.__new__
 
 
 class KiaiSystem(RuleSystem):
@@ -87,7 +88,7 @@ class KiaiSystem(RuleSystem):
             return r1(ctx, st)
         if kind == "P1":
             return p1(ctx, st, f)
-        return [DODGE, NO_REACTION]  # R2, R3
+        return DODGE_OR_NOT  # R2, R3
 
     def auto_resolve(self, combat: Combat, legal: list[Action]) -> bool:
         """Never: section 6 offers D2 and D3 even when `end_turn` is the only legal action."""
@@ -114,22 +115,27 @@ class KiaiSystem(RuleSystem):
         static = ctx.view_static
         if static is None:
             total = sum(ctx.boxes) + 1
-            static = ctx.view_static = (total, {cid: (ctx.spec[cid].name or cid, ctx.spec[cid].side,
-                                                      "pc" if ctx.spec[cid].pc else "npc") for cid in ctx.ids})
-        total, by_id = static
+            static = ctx.view_static = (total, [(cid, ctx.spec[cid].name or cid, ctx.spec[cid].side,
+                                                 "pc" if ctx.spec[cid].pc else "npc") for cid in ctx.ids])
+        total, rows = static
         out = []
         fighters = st.fighters
-        for cid in ctx.ids:
+        for cid, name, side, role in rows:
             f = fighters[cid]
-            name, side, role = by_id[cid]
             if f.dead:
                 hp, status = 0, f.out or "dead"
             else:
                 w = f.wounds
-                hp = total - (w[0] + w[1] + w[2] + w[3]) if len(w) == 4 else total - sum(w)
-                status = f.out or STATUS_WORDS[status_index(f) + 1]
-            out.append(CombatantView(cid, name, side, role, f.hex, hp if hp > 0 else 0, total, not f.out, status,
-                                     tuple([c.type for c in f.conds]) if f.conds else ()))
+                if len(w) == 4:
+                    hp = total - (w[0] + w[1] + w[2] + w[3])
+                    # `status_index` inline: the highest checked level
+                    status = f.out or STATUS_WORDS[4 if w[3] else 3 if w[2] else 2 if w[1] else 1 if w[0] else 0]
+                else:
+                    hp = total - sum(w)
+                    status = f.out or STATUS_WORDS[status_index(f) + 1]
+            # tuple.__new__ skips the named tuple's Python-level __new__ (same fields, in order)
+            out.append(_new_tuple(CombatantView, (cid, name, side, role, f.hex, hp if hp > 0 else 0, total, not f.out,
+                                                  status, tuple([c.type for c in f.conds]) if f.conds else ())))
         return out
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
@@ -144,6 +150,10 @@ class KiaiSystem(RuleSystem):
     def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
         """Kiai, wound status, conditions, round flags and gear of one combatant."""
         return cat.observe_combatant(combat, cid)
+
+    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+        """`observe_combatant` of several combatants in one pass."""
+        return cat.observe_combatants(combat, ids)
 
     def observe_global(self, combat: Combat) -> list[float]:
         """Round and decision kind."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Termination
+from trpg_arena.rules.core.values import Decision, Termination
 from trpg_arena.rules.kiai.abilities import run_area, run_status
 from trpg_arena.rules.kiai.checks import has
 from trpg_arena.rules.kiai.conditions import stun_tick, turn_end_tick, turn_start_expiry
@@ -36,6 +36,18 @@ def run_feint(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
 
 PROMPTS = {"d1": ("D1", "move / main action"), "d2": ("D2", "consecutive attack or end turn"),
            "d3": ("D3", "off-hand attack or end turn")}
+_TURN_DECISIONS: dict[tuple[str, str], Decision] = {}  # (combatant, stage) -> its D1 / D2 / D3 (frozen, shared)
+
+
+def _turn_decision(cid: str, stage: str) -> Decision:
+    """The D1 / D2 / D3 decision of `cid` at `stage`."""
+    d = _TURN_DECISIONS.get((cid, stage))
+    if d is None:
+        if len(_TURN_DECISIONS) > 4096:
+            _TURN_DECISIONS.clear()
+        kind, prompt = PROMPTS[stage]
+        d = _TURN_DECISIONS[cid, stage] = Decision(cid, kind, f"{cid}: {prompt}")
+    return d
 RUNNERS = {"strike": run_strike, "feint": run_feint, "area": run_area, "status": run_status}
 
 
@@ -87,13 +99,12 @@ def advance(combat: Combat) -> None:
                 return
             continue
         stage = st.stage
-        if stage in ("d1", "d2", "d3"):
-            cid = current(st)
+        if stage in PROMPTS:
+            cid = st.order[st.turn_index]
             if F[cid].out:  # KIA-24.1: out during its own turn, the turn ends at once
                 st.stage = "turn_end"
                 continue
-            kind, prompt = PROMPTS[stage]
-            set_decision(st, cid, kind, f"{cid}: {prompt}")
+            st.decision = _turn_decision(cid, stage)
             return
         if stage == "round_start":
             st.phase = "round"
@@ -111,7 +122,7 @@ def advance(combat: Combat) -> None:
                 st.phase = "reattack"
                 combat.emit("reattack_phase", f"round {st.round}: re-attack phase", rule="KIA-12.1")
                 continue
-            cid = current(st)
+            cid = st.order[st.turn_index]
             f = F[cid]
             if f.out:
                 st.turn_index += 1
@@ -124,7 +135,7 @@ def advance(combat: Combat) -> None:
             combat.emit("turn_started", f"{cid}'s turn", actor=cid, rule="KIA-24.1")
             st.stage = "turn_end" if stun_tick(combat, f) else "d1"
         elif stage == "turn_end":
-            cid = current(st)
+            cid = st.order[st.turn_index]
             f = F[cid]
             if not f.out:
                 turn_end_tick(combat, f)
