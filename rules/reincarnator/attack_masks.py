@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator import movement
@@ -15,6 +15,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     rs,
 )
 from trpg_arena.rules.reincarnator.data import static
+from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import bf, doors_now, reach_mask
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
@@ -35,48 +36,68 @@ from trpg_arena.rules.reincarnator.masks import (
     targetable,
 )
 
-_INTERN: dict[tuple[Any, ...], Action] = {}
+_act = act  # the shared action objects (see `interned.py`)
 
 
-def _act(verb: str, target: str | None, dest: Any, option: Any) -> Action:
-    """An interned `Action` (a dict lookup instead of building a new named tuple per mask)."""
-    key = (verb, target, dest, option)
-    a = _INTERN.get(key)
-    if a is None:
-        if len(_INTERN) > 100000:
-            _INTERN.clear()
-        a = _INTERN[key] = Action(verb, target, dest, option)
-    return a
+_PLAIN: tuple[tuple[str, ...], ...] = ((),)  # `into_variants` of a target outside any grapple
 
 
 def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
-    """Per possible target: (id, cell, distance, line of sight, melee-targetable, into-grapple variants)."""
+    """Per possible target: (id, cell, distance, line of sight, melee-targetable, into-grapple variants).
+
+    The targets are those `targetable` by a ranged attack (section 7, REI-3.10, REI-6.6), checked inline: the
+    combatants in roster order, then the vehicles.
+    """
     memo = movement.MEMO
-    if memo is not None and ("targets", cid) in memo:
-        return memo[("targets", cid)]  # type: ignore[return-value]
+    if memo is not None:
+        hit = memo.get(("targets", cid))
+        if hit is not None:
+            return hit  # type: ignore[return-value]
     state = rs(combat)
     st = static(combat)
-    f = state.fighters[cid]
+    fighters = state.fighters
+    vehicles = state.vehicles
+    f = fighters[cid]
     me = f.cell
     assert me is not None
+    mx, my = me
+    side = f.side
+    hidden_ok = st.enc.options.hidden_targetable
+    grappling = bool(state.grapples)
     doors = doors_now(state)
-    field = bf(combat)
+    los = bf(combat).los
     out = []
-    for t in [t for t in st.roster if t != cid] + list(state.vehicles):
-        if not targetable(combat, cid, t, True):
+    for t in st.roster:
+        if t == cid:
             continue
-        if t in state.vehicles:
-            tc: Cell | None = state.vehicles[t].cell
-            melee_ok = True
-        else:
-            tf = state.fighters[t]
-            tc, melee_ok = tf.cell, tf.in_vehicle is None  # occupants: ranged attacks and blasts only
-        assert tc is not None
-        out.append((t, tc, max(abs(me[0] - tc[0]), abs(me[1] - tc[1])), field.los(me, tc, doors), melee_ok,
-                    into_variants(state, t)))
+        if t in vehicles:
+            out.extend(_vehicle_target(combat, t, me, side, doors))
+            continue
+        tf = fighters[t]
+        tc = tf.cell
+        if tf.status != "active" or tf.side == side or tc is None or (tf.hidden and not hidden_ok):
+            continue
+        dx, dy = tc[0] - mx, tc[1] - my
+        out.append((t, tc, max(dx if dx > 0 else -dx, dy if dy > 0 else -dy), los(me, tc, doors),
+                    tf.in_vehicle is None,  # occupants: ranged attacks and blasts only
+                    into_variants(state, t) if grappling else _PLAIN))
+    for t in vehicles:
+        out.extend(_vehicle_target(combat, t, me, side, doors))
     if memo is not None:
         memo[("targets", cid)] = out
     return out
+
+
+def _vehicle_target(combat: Combat, vid: str, me: Cell, side: str,
+                    doors: frozenset[Cell]) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
+    """The `target_info` entry of a vehicle, if it is an enemy's and not wrecked (REI-4.12)."""
+    state = rs(combat)
+    v = state.vehicles[vid]
+    if v.wrecked or v.side is None or v.side == side:
+        return []
+    tc = v.cell
+    return [(vid, tc, max(abs(me[0] - tc[0]), abs(me[1] - tc[1])), bf(combat).los(me, tc, doors), True,
+             into_variants(state, vid))]
 
 
 def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: bool) -> None:  # noqa: C901
@@ -91,10 +112,10 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
     tinfo = target_info(combat, cid)
     in_veh = f.in_vehicle is not None
     # melee_attack
-    if not in_veh:
-        for w in melee_weapons(combat, cid):
-            reach = st.weapon(cid, w).reach  # type: ignore[union-attr]
-            name = st.name(w, cid)
+    weapons = [] if in_veh else [(st.name(w, cid), st.weapon(cid, w).reach)  # type: ignore[union-attr]
+                                 for w in melee_weapons(combat, cid)]
+    if weapons and tinfo:
+        for name, reach in weapons:
             for t, _tc, dist, los, melee_ok, _v in tinfo:
                 if melee_ok and dist <= reach and los:
                     out.append(_act("melee_attack", t, None, name))  # REI-4.2, 4.4
@@ -158,10 +179,10 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
                             out.append(_act("vehicle_attack", t, None, opt(k, *va)))  # REI-4.12
         return
     tinfo_melee = [x for x in tinfo if x[4]]
+    if not tinfo_melee:
+        return  # bull_rush and grapple need a melee target
     # bull_rush
-    for w in melee_weapons(combat, cid):
-        reach = st.weapon(cid, w).reach  # type: ignore[union-attr]
-        name = st.name(w, cid)
+    for name, reach in weapons:
         for t, _tc, dist, los, _m, _v in tinfo_melee:
             if t in state.fighters and dist <= reach and los:
                 out.append(_act("bull_rush", t, None, name))  # REI-7.2
@@ -262,12 +283,20 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
     weapons = melee_weapons(combat, cid)
     reaches = [(st.weapon(cid, w).reach, st.name(w, cid)) for w in weapons]  # type: ignore[union-attr]
     memo = field.list_memo
+    fighters = state.fighters
+    vehicles = state.vehicles
+    side = f.side
     for verb, limit in kinds:
         ok = reach_mask(combat, cid, limit)
         for t in st.roster:
-            tf = state.fighters[t]
-            if t == cid or tf.hidden or not targetable(combat, cid, t, False):
+            tf = fighters[t]
+            if t == cid or tf.hidden:
                 continue
+            if t in vehicles:
+                if not targetable(combat, cid, t, False):
+                    continue
+            elif tf.status != "active" or tf.side == side or tf.cell is None or tf.in_vehicle is not None:
+                continue  # `targetable` by a melee attack, inline (section 7)
             tc = tf.cell
             assert tc is not None
             for reach, name in reaches:

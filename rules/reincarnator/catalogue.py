@@ -15,6 +15,7 @@ from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator.data import build_static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.geometry import build_battlefield
+from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
 
 if TYPE_CHECKING:
@@ -61,17 +62,17 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
         for s in st.spells[cid]:
             if s not in spells:
                 spells.append(s)
-    out: list[Action] = [Action("end_turn"), Action("pass"), Action("grapple_resist", option="break"),
-                         Action("grapple_resist", option="escape")]
+    out: list[Action] = [act("end_turn"), act("pass"), act("grapple_resist", option="break"),
+                         act("grapple_resist", option="escape")]
     for verb in ("delay", "release_grapple", "aim", "pin", "take_cover"):
-        out.extend(Action(verb, target=t) for t in ids)
-    out.extend(Action("enter_vehicle", target=v) for v in st.vehicles)
+        out.extend(act(verb, target=t) for t in ids)
+    out.extend(act("enter_vehicle", target=v) for v in st.vehicles)
     for verb in ("drop_item", "cycle_bolt", "consume", "retrieve", "reload", "draw", "reload_heavy", "pick_up",
                  "sheathe", "retrieve_stowed"):
-        out.extend(Action(verb, option=k) for k in items)
+        out.extend(act(verb, option=k) for k in items)
     for verb in ("stand_from_crouch", "parry", "go_prone", "crouch", "stand_from_prone", "leave_battlefield",
                  "acro_parry", "full_defense"):
-        out.append(Action(verb))
+        out.append(act(verb))
     move_verbs = ["move", "crawl", "grapple_move", "acro_move"]
     if field.has_climb:
         move_verbs.append("climb_jump")
@@ -84,57 +85,57 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
     if st.vehicles:
         move_verbs += ["drive", "drive_fast", "acro_drive", "exit_vehicle"]
     for verb in move_verbs:
-        out.extend(Action(verb, dest=c) for c in cells)
+        out.extend(act(verb, dest=c) for c in cells)
     for c in field.door_cells:
-        out.append(Action("open_door", dest=c))
-        out.append(Action("close_door", dest=c))
-    out.extend(Action("take_cover", dest=c) for c in sorted(field.objects, key=lambda c: (c[1], c[0])))
+        out.append(act("open_door", dest=c))
+        out.append(act("close_door", dest=c))
+    out.extend(act("take_cover", dest=c) for c in sorted(field.objects, key=lambda c: (c[1], c[0])))
     for t in targets:
         for w in melee:
-            out.append(Action("melee_attack", target=t, option=w))
-            out.append(Action("melee_attack", target=t, option=(w, "all_out")))
+            out.append(act("melee_attack", target=t, option=w))
+            out.append(act("melee_attack", target=t, option=(w, "all_out")))
         for k in plain_ranged:
             for v in INTO:
-                out.append(Action("ranged_attack", target=t, option=_opt(k, *v)))
+                out.append(act("ranged_attack", target=t, option=_opt(k, *v)))
                 if k in acro:
-                    out.append(Action("acro_fire", target=t, option=_opt(k, *v)))
+                    out.append(act("acro_fire", target=t, option=_opt(k, *v)))
         for k in items:
             if by_name[k].blast:
                 continue
             for a in ("dex", "str"):
                 for v in INTO:
-                    out.append(Action("throw", target=t, option=(k, a, *v)))
-                    out.append(Action("throw", target=t, option=(k, a, "fast", *v)))
+                    out.append(act("throw", target=t, option=(k, a, *v)))
+                    out.append(act("throw", target=t, option=(k, a, "fast", *v)))
         for s in spells:
             for v in INTO:
-                out.append(Action("cast", target=t, option=_opt(s, *v)))
+                out.append(act("cast", target=t, option=_opt(s, *v)))
         for k in st.vweapon_owner:
             for v in INTO:
-                out.append(Action("vehicle_attack", target=t, option=_opt(k, *v)))
+                out.append(act("vehicle_attack", target=t, option=_opt(k, *v)))
     for c in cells:
         for k in shells:
-            out.append(Action("ranged_attack", dest=c, option=k))
+            out.append(act("ranged_attack", dest=c, option=k))
             if k in acro:
-                out.append(Action("acro_fire", dest=c, option=k))
+                out.append(act("acro_fire", dest=c, option=k))
         for k in blasts:
-            out.append(Action("throw", dest=c, option=(k, "dex")))
-            out.append(Action("throw", dest=c, option=(k, "str")))
+            out.append(act("throw", dest=c, option=(k, "dex")))
+            out.append(act("throw", dest=c, option=(k, "str")))
     softs = [k for k in items if by_name[k].soft]
     for t in ids:
         for w in melee:
-            out.append(Action("bull_rush", target=t, option=w))
-            out.append(Action("bull_rush", target=t, option=(w, "all_out")))
-        out.append(Action("grapple", target=t))
-        out.append(Action("grapple", target=t, option="all_out"))
+            out.append(act("bull_rush", target=t, option=w))
+            out.append(act("bull_rush", target=t, option=(w, "all_out")))
+        out.append(act("grapple", target=t))
+        out.append(act("grapple", target=t, option="all_out"))
         for k in softs:
-            out.append(Action("grapple", target=t, option=(k,)))
-            out.append(Action("grapple", target=t, option=(k, "all_out")))
+            out.append(act("grapple", target=t, option=(k,)))
+            out.append(act("grapple", target=t, option=(k, "all_out")))
         for w in melee:
-            out.append(Action("pin_strike", target=t, option=w))
-            out.append(Action("pin_strike", target=t, option=(w, "all_out")))
-            out.append(Action("grapple_strike", target=t, option=w))
-        out.append(Action("escape_grapple", target=t, option="break"))
-        out.append(Action("escape_grapple", target=t, option="escape"))
+            out.append(act("pin_strike", target=t, option=w))
+            out.append(act("pin_strike", target=t, option=(w, "all_out")))
+            out.append(act("grapple_strike", target=t, option=w))
+        out.append(act("escape_grapple", target=t, option="break"))
+        out.append(act("escape_grapple", target=t, option="escape"))
     reach_of: dict[str, int] = {}
     for w in melee:  # the longest reach any weapon answering to this name can have
         reaches = [it.reach for k, it in st.items.items() if w in (k, it.id)]
@@ -144,18 +145,18 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
         for t in ids:
             for w in melee:
                 for o in offsets(reach_of[w]):
-                    out.append(Action(verb, target=t, dest=o, option=w))
+                    out.append(act(verb, target=t, dest=o, option=w))
     if st.vehicles:
         for t in ids:
             for o in offsets(1):
                 for sp in ("normal", "fast", "acro"):
-                    out.append(Action("vehicle_crush", target=t, dest=o, option=sp))
+                    out.append(act("vehicle_crush", target=t, dest=o, option=sp))
     seen: set[Action] = set()
     uniq: list[Action] = []
-    for act in out:
-        if act not in seen:
-            seen.add(act)
-            uniq.append(act)
+    for a in out:
+        if a not in seen:
+            seen.add(a)
+            uniq.append(a)
     enc._cache["rei_catalogue"] = tuple(uniq)
     return uniq
 

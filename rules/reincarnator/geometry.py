@@ -14,6 +14,7 @@ from typing import Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, bresenham, square_grid
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
+from trpg_arena.rules.reincarnator.interned import act
 
 Cell = tuple[int, int]
 DIRS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
@@ -127,7 +128,7 @@ class ReiBattlefield(Battlefield):
             self.enter1[mode] = sum(self.bit[c] for c, k in table.items() if k == 1)
             self.enter2[mode] = sum(self.bit[c] for c, k in table.items() if k == 2)
         self.layer_cache: dict[Hashable, tuple[int, ...]] = {}
-        self._diag_cache: dict[frozenset[Cell], tuple[tuple[int, int], ...]] = {}
+        self._diag_cache: dict[frozenset[Cell], tuple[tuple[tuple[int, int], ...], int]] = {}
         self._actions: dict[str, list[Any]] = {}
         # finished action lists (charges) keyed by what they depend on, as tuples of interned actions; the caches
         # below prefer int keys and int tuples, which the garbage collector does not keep traversing
@@ -135,13 +136,15 @@ class ReiBattlefield(Battlefield):
         self._offset_actions: dict[tuple[Any, ...], Any] = {}
         self.getters: dict[int, tuple[int, ...]] = {}  # mask -> its bit positions (see `dest_actions`)
         self._discs: dict[tuple[Cell, int], int] = {}
-        self._sight: dict[int, bool] = {}
+        self._line_pats: dict[int, int] = {}  # (dx * 256 + dy) -> inner cells of that Bresenham line (see `los`)
+        self._sight_blockers: dict[frozenset[Cell], int] = {}  # closed doors -> cells that block sight
         self.n_bits = self.stride * h
         # (byte position << 8 | byte value) -> the absolute bit positions it holds, filled as met (`bit_indices`)
         self._byte_bits: dict[int, tuple[int, ...]] = {}
         self.n_bytes = self.n_bits // 8 + 1
         self._door_keys: dict[frozenset[Cell], int] = {}
         self.blocks_los: frozenset[Cell] = frozenset(c for c in g.nodes if g.nodes[c].get("blocks_los", False))
+        self.blocks_los_mask = self.mask(self.blocks_los)
         self._los_to: dict[tuple[Cell, int, int], int] = {}
 
     # --- bitset search -----------------------------------------------------------------------------
@@ -181,17 +184,25 @@ class ReiBattlefield(Battlefield):
             base += 8
         return out
 
-    def _diag(self, doors: frozenset[Cell]) -> tuple[tuple[int, int], ...]:
-        """(allowed-source mask, shift) for the four diagonal directions with these closed doors."""
+    def _diag(self, doors: frozenset[Cell]) -> tuple[tuple[tuple[int, int], ...], int]:
+        """The diagonal steps with these closed doors (section 5: no cutting a wall, object or closed door corner).
+
+        (allowed-source mask, shift) for the four diagonal directions, and the cells with an on-map diagonal
+        neighbour they may not step to.
+        """
         hit = self._diag_cache.get(doors)
         if hit is None:
             s = self.stride
             nb = self.valid & ~(self.solid_mask | self.mask(doors))
             out = []
+            cornered = 0
             for dx, dy in ((1, 1), (-1, 1), (-1, -1), (1, -1)):
                 a = (nb >> dx if dx > 0 else nb << -dx) & (nb >> (dy * s) if dy > 0 else nb << (-dy * s))
                 out.append((a, dx + dy * s))
-            hit = self._diag_cache[doors] = tuple(out)
+                shift = dx + dy * s
+                onto = (self.valid >> shift if shift > 0 else self.valid << -shift) & self.valid  # diagonal on the map
+                cornered |= onto & ~a
+            hit = self._diag_cache[doors] = (tuple(out), cornered)
         return hit
 
     def layers(self, start: Cell, blocked: int, doors: frozenset[Cell], mode: str, alternating: bool = False,
@@ -217,7 +228,7 @@ class ReiBattlefield(Battlefield):
             free = ~(blocked | dm)
             e1 = self.enter1[mode] & free
             e2 = self.enter2[mode] & free
-            (a1, s1), (a2, s2), (a3, s3), (a4, s4) = self._diag(doors)
+            ((a1, s1), (a2, s2), (a3, s3), (a4, s4)), cornered = self._diag(doors)
             s = self.stride
             seen = self.bit[start]
             cum = [seen]
@@ -227,8 +238,14 @@ class ReiBattlefield(Battlefield):
             n3, n4 = -s3, -s4
             d2 = 0  # the neighbours of prev2: the previous wave's d1, reused
             while True:
-                d1 = ((prev1 << 1) | (prev1 >> 1) | (prev1 << s) | (prev1 >> s) | ((prev1 & a1) << s1)
-                      | ((prev1 & a2) << s2) | ((prev1 & a3) >> n3) | ((prev1 & a4) >> n4)) if prev1 else 0
+                if not prev1:
+                    d1 = 0
+                elif prev1 & cornered:
+                    d1 = ((prev1 << 1) | (prev1 >> 1) | (prev1 << s) | (prev1 >> s) | ((prev1 & a1) << s1)
+                          | ((prev1 & a2) << s2) | ((prev1 & a3) >> n3) | ((prev1 & a4) >> n4))
+                else:  # no corner in the way: the 3 x 3 block around each cell (the cells themselves are seen)
+                    d1 = prev1 | (prev1 << 1) | (prev1 >> 1)
+                    d1 |= (d1 << s) | (d1 >> s)
                 unseen = ~seen
                 new = d1 & e1 & unseen
                 if prev2 and e2:
@@ -286,14 +303,12 @@ class ReiBattlefield(Battlefield):
         return path
 
     def actions(self, verb: str) -> list[Any]:
-        """Per-bit cached `Action(verb, dest=cell)` objects (masks reuse them instead of building new ones)."""
+        """Per-bit shared `Action(verb, dest=cell)` objects (masks reuse them instead of building new ones)."""
         hit = self._actions.get(verb)
         if hit is None:
-            from trpg_arena.rules.core.values import Action
-
             hit = [None] * (self.stride * self.height)
             for c, i in self.index.items():
-                hit[i] = Action(verb, dest=c)
+                hit[i] = act(verb, dest=c)
             self._actions[verb] = hit
         return hit
 
@@ -322,9 +337,7 @@ class ReiBattlefield(Battlefield):
             key = (verb, target, c[0] - tc[0], c[1] - tc[1], option)
             a = table.get(key)
             if a is None:
-                from trpg_arena.rules.core.values import Action
-
-                a = table[key] = Action(verb, target=target, dest=(key[2], key[3]), option=option)
+                a = table[key] = act(verb, target, (key[2], key[3]), option)
             out.append(a)
         return tuple(out)
 
@@ -419,24 +432,31 @@ class ReiBattlefield(Battlefield):
 
     # --- sight --------------------------------------------------------------------------------
     def los(self, a: Cell, b: Cell, doors: frozenset[Cell]) -> bool:
-        """Line of sight (Bresenham; walls, closed doors and blocking objects block); cached.
+        """Line of sight (Bresenham; walls, closed doors and blocking objects block).
 
-        The same test as `Battlefield.line_of_sight` (no cell strictly between blocks sight), on local caches whose
-        keys and values hold no container the garbage collector has to keep traversing.
+        The same test as `Battlefield.line_of_sight`: no cell strictly between `a` and `b` blocks sight. A Bresenham
+        line only depends on the offset b - a, so its inner cells are kept once per offset as a bitset relative to
+        the line's lower corner (`line_pattern`); shifted onto the corner's bit it meets the blocking cells or not.
         """
-        index = self.index
-        key = (index[a] * self.n_bits + index[b]) * 1024 + self.door_key(doors)  # an int: nothing for the GC to track
-        hit = self._sight.get(key)
-        if hit is None:
-            line = bresenham(a, b)[1:-1]
-            blocks = self.blocks_los
-            hit = not any(c in blocks for c in line)
-            if hit and doors:
-                hit = not any(c in doors for c in line)
-            if len(self._sight) > 200000:
-                self._sight.clear()
-            self._sight[key] = hit
-        return hit
+        ax, ay = a
+        bx, by = b
+        pat = self._line_pats.get((bx - ax) * 256 + by - ay)  # |dy| < 64: one int per offset
+        if pat is None:
+            pat = self.line_pattern(a, b)
+        blockers = self._sight_blockers.get(doors)
+        if blockers is None:
+            blockers = self._sight_blockers[doors] = self.blocks_los_mask | self.mask(doors)
+        return not (pat << ((ay if ay < by else by) * self.stride + (ax if ax < bx else bx))) & blockers
+
+    def line_pattern(self, a: Cell, b: Cell) -> int:
+        """The inner cells of the Bresenham line from `a` to `b` as a bitset relative to (min x, min y), cached."""
+        x0, y0 = min(a[0], b[0]), min(a[1], b[1])
+        s = self.stride
+        pat = 0
+        for x, y in bresenham(a, b)[1:-1]:
+            pat |= 1 << ((y - y0) * s + x - x0)
+        self._line_pats[(b[0] - a[0]) * 256 + b[1] - a[1]] = pat
+        return pat
 
     def door_key(self, doors: frozenset[Cell]) -> int:
         """A small int naming a set of closed doors (cache keys of ints are never tracked by the GC)."""
@@ -444,7 +464,6 @@ class ReiBattlefield(Battlefield):
         if hit is None:
             if len(self._door_keys) >= 1024:  # pragma: no cover - 1024 door states in one encounter
                 self._door_keys.clear()
-                self._sight.clear()
                 self._los_to.clear()
                 self.layer_cache.clear()
             hit = self._door_keys[doors] = len(self._door_keys)

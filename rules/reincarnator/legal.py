@@ -29,6 +29,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 )
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.geometry import DIRS, cheb
+from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.movement import bf, doors_now, occupied_for, reach_mask
 
 if TYPE_CHECKING:
@@ -52,19 +53,19 @@ from trpg_arena.rules.reincarnator.masks import (
 
 __all__ = ["aim_target_ok", "held", "legal_actions", "offsets", "pinner_of"]
 
-# argument-less actions, built once (actions are immutable)
-_ACRO_PARRY = Action("acro_parry")
-_CROUCH = Action("crouch")
-_END_TURN = Action("end_turn")
-_FULL_DEFENSE = Action("full_defense")
-_GO_PRONE = Action("go_prone")
-_LEAVE_BATTLEFIELD = Action("leave_battlefield")
-_PARRY = Action("parry")
-_PASS = Action("pass")
-_STAND_FROM_CROUCH = Action("stand_from_crouch")
-_STAND_FROM_PRONE = Action("stand_from_prone")
-_RESIST_BREAK = Action("grapple_resist", option="break")
-_RESIST_ESCAPE = Action("grapple_resist", option="escape")
+# argument-less actions (shared objects, see `interned.py`)
+_ACRO_PARRY = act("acro_parry")
+_CROUCH = act("crouch")
+_END_TURN = act("end_turn")
+_FULL_DEFENSE = act("full_defense")
+_GO_PRONE = act("go_prone")
+_LEAVE_BATTLEFIELD = act("leave_battlefield")
+_PARRY = act("parry")
+_PASS = act("pass")
+_STAND_FROM_CROUCH = act("stand_from_crouch")
+_STAND_FROM_PRONE = act("stand_from_prone")
+_RESIST_BREAK = act("grapple_resist", option="break")
+_RESIST_ESCAPE = act("grapple_resist", option="escape")
 
 
 def legal_actions(combat: Combat) -> list[Action]:
@@ -114,13 +115,13 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
         if 0 <= idx < len(state.order) - 1:
             for x in state.order[idx + 1:]:
                 if state.fighters[x].status == "active":
-                    out.append(Action("delay", target=x))  # REI-2.4
+                    out.append(act("delay", target=x))  # REI-2.4
     for k in hold_items:
-        out.append(Action("drop_item", option=st.name(k, cid)))  # REI-2.11
+        out.append(act("drop_item", option=st.name(k, cid)))  # REI-2.11
     if "release_grapple" not in f.free_used:
         for g in state.grapples:
             if g.holder == cid:
-                out.append(Action("release_grapple", target=g.held))  # REI-7.10
+                out.append(act("release_grapple", target=g.held))  # REI-7.10
     sl = f.slots
     if not (sl.get("trick", 0) > 0 or sl.get("swift", 0) > 0 or sl.get("move", 0) > 0 or sl.get("acrobatic", 0) > 0
             or sl.get("standard", 0) > 0):
@@ -130,20 +131,20 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
         if not f.aimed and not f.moved and can_aim(combat, cid, hold_items):
             for t in st.roster:
                 if t != cid and aim_target_ok(combat, cid, t):
-                    out.append(Action("aim", target=t))  # REI-5.1, 5.2
+                    out.append(act("aim", target=t))  # REI-5.1, 5.2
         for k in hold_items:
             w = st.items[k]
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind == "bolt_action" and not it.chambered and it.loaded >= 1:
-                out.append(Action("cycle_bolt", option=st.name(k, cid)))  # REI-2.12
+                out.append(act("cycle_bolt", option=st.name(k, cid)))  # REI-2.12
         for k in hold_items + carried(state, cid, "reachable"):
             if st.items[k].kind == "consumable" and st.items[k].size <= 1:
-                out.append(Action("consume", option=st.name(k, cid)))
+                out.append(act("consume", option=st.name(k, cid)))
         fh = free_hands(combat, cid)
         for k in carried(state, cid, "reachable"):
             w = st.items[k]
             if w.size <= 1 and not w.drawable and fh >= w.hands and w.kind != "consumable":
-                out.append(Action("retrieve", option=st.name(k, cid)))
+                out.append(act("retrieve", option=st.name(k, cid)))
     # --- swift ---------------------------------------------------------------------------------------
     if can_pay(combat, f, "swift"):
         for k in hold_items:
@@ -151,12 +152,12 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind in SWIFT_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
-                out.append(Action("reload", option=st.name(k, cid)))  # REI-2.13
+                out.append(act("reload", option=st.name(k, cid)))  # REI-2.13
         fh = free_hands(combat, cid)
         for k in carried(state, cid, "reachable"):
             w = st.items[k]
             if w.drawable and fh >= w.hands:
-                out.append(Action("draw", option=st.name(k, cid)))
+                out.append(act("draw", option=st.name(k, cid)))
         if f.crouching:
             out.append(_STAND_FROM_CROUCH)  # REI-6.3
     # --- move tier -----------------------------------------------------------------------------------
@@ -178,7 +179,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             near = reach_mask(combat, cid, 1)
             for c in field.cells_of(near):
                 if field.terrain[c] == "open":
-                    out.append(Action("crawl", dest=c))  # REI-6.1
+                    out.append(act("crawl", dest=c))  # REI-6.1
         gs = grapples_of(state, cid)
         if len(gs) == 1 and gs[0].state == "hold" and not f.aimed:
             other = gs[0].held if gs[0].holder == cid else gs[0].holder
@@ -188,21 +189,21 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind in HEAVY_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
-                out.append(Action("reload_heavy", option=st.name(k, cid)))
+                out.append(act("reload_heavy", option=st.name(k, cid)))
         if f.in_vehicle is None:
             fx, fy = f.cell
             for c in field.door_cells:
                 if max(abs(c[0] - fx), abs(c[1] - fy)) == 1:
                     if c in doors:
-                        out.append(Action("open_door", dest=c))
+                        out.append(act("open_door", dest=c))
                     elif not any(o.cell == c for o in state.fighters.values() if o.status != "fled"):
-                        out.append(Action("close_door", dest=c))
+                        out.append(act("close_door", dest=c))
         if not f.parried:
             out.append(_PARRY)  # REI-5.9
         if f.in_vehicle is None:
             for c, _obj in field.objects_near(f.cell):
                 if f.cover_source != f"{c[0]},{c[1]}":
-                    out.append(Action("take_cover", dest=c))  # REI-5.11
+                    out.append(act("take_cover", dest=c))  # REI-5.11
             for o in st.roster:
                 of = state.fighters[o]
                 if o == cid or of.cell is None or of.status != "active" or f.cover_source == o:
@@ -210,12 +211,12 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 if max(abs(of.cell[0] - fx), abs(of.cell[1] - fy)) != 1 or of.in_vehicle is not None:
                     continue
                 if of.side == f.side:
-                    out.append(Action("take_cover", target=o))
+                    out.append(act("take_cover", target=o))
                 else:
                     gp = grapple_between(state, cid, o)
                     pins = gp is not None and gp.holder == cid and gp.state == "pin"
                     if pins and gp is not None and gp.pin_margin > rating(st, o, "str"):
-                        out.append(Action("take_cover", target=o))  # REI-7.12
+                        out.append(act("take_cover", target=o))  # REI-7.12
             if not f.prone:
                 out.append(_GO_PRONE)  # REI-6.1
             if f.cover_source is not None and not f.prone and not f.crouching:
@@ -229,16 +230,16 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 if ic is not None and it.loc == "ground" and abs(ic[0] - fx) <= 1 and abs(ic[1] - fy) <= 1:
                     w = st.items[k]
                     if liftable(combat, cid, w) and fh >= w.hands and k not in st.vweapon_owner:
-                        out.append(Action("pick_up", option=st.name(k, cid)))
+                        out.append(act("pick_up", option=st.name(k, cid)))
             for k in hold_items:
                 if st.items[k].drawable:
-                    out.append(Action("sheathe", option=st.name(k, cid)))
+                    out.append(act("sheathe", option=st.name(k, cid)))
         vehicle_moves(combat, cid, f, out)
         if mv_ok:
             for vid, v in state.vehicles.items():
                 if v.driver is None and not v.wrecked and cheb(v.cell, f.cell) == 1 and (
                         v.side is None or v.side == f.side):
-                    out.append(Action("enter_vehicle", target=vid))
+                    out.append(act("enter_vehicle", target=vid))
         if f.in_vehicle is not None and not f.aimed:
             vc = state.vehicles[f.in_vehicle].cell
             occ = occupied_for(combat, cid)
@@ -246,7 +247,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 c = (vc[0] + dx, vc[1] + dy)
                 if c in field.terrain and c not in field.solid and c not in doors and c not in occ \
                         and field.terrain[c] not in ("gap", "climbable"):
-                    out.append(Action("exit_vehicle", dest=c))
+                    out.append(act("exit_vehicle", dest=c))
         if mv_ok and f.cell in field.exits:
             out.append(_LEAVE_BATTLEFIELD)  # REI-0.2
     # --- acrobatic -----------------------------------------------------------------------------------
@@ -265,24 +266,24 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     if can_pay(combat, f, "standard"):
         for g in state.grapples:
             if g.holder == cid and g.state == "hold" and not static(combat).specs[g.held].has("immune_immobilize"):
-                out.append(Action("pin", target=g.held))  # REI-7.11
+                out.append(act("pin", target=g.held))  # REI-7.11
             if g.holder == cid and g.state == "pin":
                 for wid in grapple_weapons(combat, cid, g.with_):
-                    out.append(Action("pin_strike", target=g.held, option=st.name(wid, cid)))  # REI-7.16
-                    out.append(Action("pin_strike", target=g.held, option=(st.name(wid, cid), "all_out")))
+                    out.append(act("pin_strike", target=g.held, option=st.name(wid, cid)))  # REI-7.16
+                    out.append(act("pin_strike", target=g.held, option=(st.name(wid, cid), "all_out")))
             if g.held == cid:
-                out.append(Action("escape_grapple", target=g.holder, option="break"))  # REI-7.10
-                out.append(Action("escape_grapple", target=g.holder, option="escape"))
+                out.append(act("escape_grapple", target=g.holder, option="break"))  # REI-7.10
+                out.append(act("escape_grapple", target=g.holder, option="escape"))
         out.append(_FULL_DEFENSE)  # REI-5.8
         fh = free_hands(combat, cid)
         for k in carried(state, cid, "stowed"):
             if fh >= st.items[k].hands:
-                out.append(Action("retrieve_stowed", option=st.name(k, cid)))  # REI-2.17
+                out.append(act("retrieve_stowed", option=st.name(k, cid)))  # REI-2.17
     # --- full-round ----------------------------------------------------------------------------------
     charges(combat, cid, f, out)
     if can_pay(combat, f, "standard", "move", exact=True):
         for g in grapples_of(state, cid):
             other = g.held if g.holder == cid else g.holder
             for wid in grapple_weapons(combat, cid, g.with_ if g.holder == cid else None):
-                out.append(Action("grapple_strike", target=other, option=st.name(wid, cid)))  # REI-7.9
+                out.append(act("grapple_strike", target=other, option=st.name(wid, cid)))  # REI-7.9
     return out

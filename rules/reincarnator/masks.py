@@ -96,22 +96,16 @@ def heavy(combat: Combat, cid: str, item: ItemSpec) -> bool:
 def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> bool:
     """Whether the remaining slots pay this cost (REI-2.10)."""
     memo = movement.MEMO
-    if memo is not None:  # while a mask is built: per fighter, exact flag and parts
-        tables = memo.get(_PAY)
-        if tables is None:
-            tables = memo[_PAY] = {}
-        per = tables.get(f.id)  # type: ignore[attr-defined]
-        if per is None:
-            per = tables[f.id] = ({}, {})  # type: ignore[index]
-        known = per[exact]
-        hit = known.get(parts)
+    if memo is not None:  # while a mask is built: per fighter, parts and exact flag
+        key = (_PAY, f.id, parts, exact)
+        hit = memo.get(key)
         if hit is None:
-            hit = known[parts] = _can_pay(combat, f, parts, exact)
-        return hit  # type: ignore[no-any-return]
+            hit = memo[key] = _can_pay(combat, f, parts, exact)
+        return hit  # type: ignore[return-value]
     return _can_pay(combat, f, parts, exact)
 
 
-_PAY = object()  # the `movement.MEMO` key of the payability tables
+_PAY = object()  # the first element of the `movement.MEMO` keys of payability
 
 
 def _can_pay(combat: Combat, f: Fighter, parts: tuple[str, ...], exact: bool) -> bool:

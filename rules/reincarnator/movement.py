@@ -177,20 +177,42 @@ def doors_now(state: ReiState) -> frozenset[Cell]:
 
 def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,
                ignore: tuple[str, ...] = (), start: Cell | None = None, vehicle: bool = False) -> int:
-    """Bitset of cells whose path cost is in (lo, budget] and that `cid` may end on."""
-    state = rs(combat)
-    f = state.fighters[cid]
-    origin = start if start is not None else f.cell
-    if origin is None or budget <= 0:
+    """Bitset of cells whose path cost is in (lo, budget] and that `cid` may end on.
+
+    While a legal set is built, the layered search and the cells not to end on are looked up once per mover, cost
+    mode, ignore list and start: every movement verb of the mask reads its budget off the same layers.
+    """
+    if budget <= 0:
         return 0
+    if MEMO is None:
+        base = _reach_base(combat, cid, climb, ignore, start, vehicle)
+    else:
+        key = ("reach", cid, climb, ignore, start, vehicle)
+        base = MEMO.get(key)  # type: ignore[assignment]
+        if base is None:
+            base = MEMO[key] = _reach_base(combat, cid, climb, ignore, start, vehicle)
+    cum, keep = base
+    if not keep:
+        return 0
+    top = len(cum) - 1
+    m = cum[budget if budget < top else top]
+    if lo > 0:
+        m &= ~cum[lo if lo < top else top]
+    return m & keep
+
+
+def _reach_base(combat: Combat, cid: str, climb: bool, ignore: tuple[str, ...], start: Cell | None,
+                vehicle: bool) -> tuple[tuple[int, ...], int]:
+    """(cumulative layers, cells the mover may end on) of `reach_mask`; no cells without an origin."""
+    state = rs(combat)
+    origin = start if start is not None else state.fighters[cid].cell
+    if origin is None:
+        return (0,), 0
     field = bf(combat)
     mode = "walk" if vehicle else mode_of(combat, cid, climb)
     alt = static(combat).enc.options.diagonal_rule == "alternating"
     cum = field.layers(origin, blocked_mask(combat, cid, ignore), doors_now(state), mode, alt)
-    m = cum[min(budget, len(cum) - 1)]
-    if lo > 0:
-        m &= ~cum[min(lo, len(cum) - 1)]
-    return m & ~(occupied_mask(combat, cid, ignore) | field.gap_mask | field.bit[origin])
+    return cum, ~(occupied_mask(combat, cid, ignore) | field.gap_mask | field.bit[origin])
 
 
 def destinations(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,

@@ -1,0 +1,75 @@
+"""The battlefield's fast paths agree with the plain definitions they replace (section 5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.reincarnator.helpers import H, encounter
+from trpg_arena.rules import Combat
+from trpg_arena.rules.core.battlefield import bresenham
+from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlefield
+
+
+def _plain_los(field: ReiBattlefield, a: tuple[int, int], b: tuple[int, int], doors: frozenset) -> bool:
+    return not any(c in field.blocks_los or c in doors for c in bresenham(a, b)[1:-1])
+
+
+@pytest.mark.parametrize("name", ["duel", "skirmish", "brawl"])
+def test_line_of_sight_patterns_match_bresenham(name: str) -> None:
+    """`los` (per-offset line bitsets) equals the cell-by-cell Bresenham test, with doors open and closed."""
+    field = Combat(f"reincarnator/{name}", seed=0).battlefield
+    assert isinstance(field, ReiBattlefield)
+    door_sets = [frozenset(), frozenset(field.doors0), frozenset([(1, 1), (field.width - 2, field.height - 2)])]
+    for doors in door_sets:
+        for a in field.cells:
+            for b in field.cells:
+                assert field.los(a, b, doors) == _plain_los(field, a, b, doors), (a, b, doors)
+
+
+def test_line_of_sight_patterns_on_a_walled_map() -> None:
+    """Walls, sight-blocking objects and a closed door on a non-square map."""
+    cells = [{"at": [x, 3], "terrain": "wall"} for x in range(2, 9)] + [
+        {"at": [4, 6], "object": {"name": "pillar", "cover": 4, "blocks_los": True}},
+        {"at": [9, 3], "door": "closed"}, {"at": [6, 8], "object": {"name": "crate", "cover": 3}}]
+    enc = Combat(encounter(H("A", "P", (0, 0)), H("D", "N", (10, 8)), width=13, height=9, cells=cells), seed=0)
+    field = build_battlefield(enc.encounter)  # type: ignore[arg-type]
+    for doors in (frozenset(), frozenset(field.doors0)):
+        for a in field.cells:
+            for b in field.cells:
+                assert field.los(a, b, doors) == _plain_los(field, a, b, doors), (a, b, doors)
+
+
+def _walled() -> ReiBattlefield:
+    cells = [{"at": [x, 3], "terrain": "wall"} for x in range(2, 9)] + [
+        {"at": [4, 6], "object": {"name": "pillar", "cover": 4, "blocks_los": True}},
+        {"at": [9, 3], "door": "closed"}, {"at": [6, 8], "object": {"name": "crate", "cover": 3}},
+        {"area": [[9, 5], [11, 7]], "terrain": "difficult"}, {"at": [0, 8], "terrain": "climbable"},
+        {"at": [1, 8], "terrain": "gap"}]
+    enc = Combat(encounter(H("A", "P", (0, 0)), H("D", "N", (10, 8)), width=13, height=9, cells=cells), seed=0)
+    return build_battlefield(enc.encounter)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["skirmish", "brawl", "walled"])
+def test_layered_search_matches_dijkstra(name: str) -> None:
+    """`layers` (bitset waves, with the open-ground shortcut) gives the costs of the cell-by-cell search."""
+    if name == "walled":
+        field = _walled()
+    else:
+        field = Combat(f"reincarnator/{name}", seed=0).battlefield  # type: ignore[assignment]
+    free = [c for c in field.cells if c not in field.solid]
+    blocked_sets = [frozenset(), frozenset(free[5::17]), frozenset(free[3::7])]
+    for doors in (frozenset(), frozenset(field.doors0)):
+        for mode in ("walk", "climb", "walk_i"):
+            for blocked in blocked_sets:
+                for start in free[::3]:
+                    if start in blocked or start in doors:
+                        continue
+                    field.layer_cache.clear()
+                    cum = field.layers(start, field.mask(blocked), doors, mode)
+                    dist, _ = field.search(start, blocked, doors, mode)
+                    want = [0] * (max(v[0] for v in dist.values()) + 1)
+                    for c, v in dist.items():
+                        want[v[0]] |= field.bit[c]
+                    for k in range(1, len(want)):
+                        want[k] |= want[k - 1]
+                    assert list(cum) == want, (start, mode, blocked, doors)
