@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, build_ctx, ctx_of
+from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action, build_ctx, ctx_of
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.state import KiaiState
 
@@ -41,30 +41,30 @@ def catalogue(enc: KiaiEncounter) -> list[Action]:
     ctx = build_ctx(enc)
     techs = sorted({a.id for c in enc.combatants for a in c.abilities
                     if a.delivery == "melee" and a.effect == "damage"})
-    acts: list[Action] = [Action("end_turn"), Action("pass"), Action("dodge"), Action("no_reaction")]
+    acts: list[Action] = [action("end_turn"), action("pass"), action("dodge"), action("no_reaction")]
     for verb in ("attack_defense", "counter"):
-        acts.append(Action(verb))
-        acts.extend(Action(verb, option=t) for t in techs)
-    acts += [Action("concentrate_dodge", option="bonus"), Action("concentrate_dodge", option="twice"), Action("flee")]
+        acts.append(action(verb))
+        acts.extend(action(verb, option=t) for t in techs)
+    acts += [action("concentrate_dodge", option="bonus"), action("concentrate_dodge", option="twice"), action("flee")]
     hexes = [(c, r) for r in range(ctx.height) for c in range(ctx.width) if (c, r) not in ctx.blocked]
-    acts.extend(Action("move", dest=h) for h in hexes)
-    acts.extend(Action("run", dest=h) for h in hexes)
+    acts.extend(action("move", dest=h) for h in hexes)
+    acts.extend(action("run", dest=h) for h in hexes)
     max_hit = max(c.hit for c in enc.combatants)
     step = enc.options.technique_step
     xs = [0, *range(step, 2 * max_hit, step)]
     for cid in ctx.ids:
         for ab in ("", *techs):
             for ao in (False, True):
-                acts.extend(Action("attack", cid, None, (x, ao, ab)) for x in xs)
-        acts += [Action("two_weapon_attack", cid, None, False), Action("two_weapon_attack", cid, None, True),
-                 Action("offhand_attack", cid), Action("consecutive_attack", cid)]
-        acts.extend(Action("feint", cid, None, b) for b in (1, 2, 3))
-        acts += [Action("break_weapon", cid), Action("disarm", cid)]
+                acts.extend(action("attack", cid, None, (x, ao, ab)) for x in xs)
+        acts += [action("two_weapon_attack", cid, None, False), action("two_weapon_attack", cid, None, True),
+                 action("offhand_attack", cid), action("consecutive_attack", cid)]
+        acts.extend(action("feint", cid, None, b) for b in (1, 2, 3))
+        acts += [action("break_weapon", cid), action("disarm", cid)]
         for ao in (False, True):
-            acts.extend(Action("reattack", cid, None, (x, ao)) for x in xs)
+            acts.extend(action("reattack", cid, None, (x, ao)) for x in xs)
     if any(w.category in SPEAR_CLASS for c in enc.combatants for w in c.weapons):
         for cid in ctx.ids:
-            acts.extend(Action("charge", cid, h) for h in hexes)
+            acts.extend(action("charge", cid, h) for h in hexes)
     abilities: dict[str, set[str]] = {}
     for c in enc.combatants:
         for a in c.abilities:
@@ -73,12 +73,12 @@ def catalogue(enc: KiaiEncounter) -> list[Action]:
     for aid in sorted(abilities):
         kinds = abilities[aid]
         if kinds - {"area"}:
-            acts.extend(Action("use_ability", cid, None, aid) for cid in ctx.ids)
+            acts.extend(action("use_ability", cid, None, aid) for cid in ctx.ids)
         if "area" in kinds:
-            acts.extend(Action("use_ability", None, h, aid) for h in hexes)
+            acts.extend(action("use_ability", None, h, aid) for h in hexes)
     keys = list(ctx.weapons)
-    acts.extend(Action("ready_weapon", option=k) for k in keys)
-    acts.extend(Action("pick_up", option=k) for k in keys)
+    acts.extend(action("ready_weapon", option=k) for k in keys)
+    acts.extend(action("pick_up", option=k) for k in keys)
     enc._cache["kiai_catalogue"] = tuple(acts)
     return acts
 

@@ -8,6 +8,7 @@ from math import ceil
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.dice import DiceExpr
+from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiOptions, Weapon
 
 if TYPE_CHECKING:
@@ -16,6 +17,17 @@ if TYPE_CHECKING:
     from trpg_arena.rules.kiai.geometry import MapGeo
 
 LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
+_ACTIONS: dict[Action, Action] = {}
+
+
+def action(verb: str, target: str | None = None, dest: Any = None, option: Any = None) -> Action:
+    """The one shared `Action` object with these fields.
+
+    The catalogue and every legal list are built from these, so they hand out the very same objects:
+    the env's codec finds an action's index by object identity before hashing its fields.
+    """
+    a = Action(verb, target, dest, option)
+    return _ACTIONS.setdefault(a, a)
 SPEAR_CLASS = frozenset({"spear", "lance"})
 
 

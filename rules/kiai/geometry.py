@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import hex_line, to_axial
 from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.kiai.context import action
 from trpg_arena.rules.kiai.state import Hex, KiaiState
 
 if TYPE_CHECKING:
@@ -49,8 +50,8 @@ class MapGeo:
         self.blocked = frozenset(h for h in self.hexes if g.nodes[h].get("blocks_los"))
         self.blocked_bits = sum(self.bit[h] for h in self.blocked)
         self.axial = {h: to_axial(h) for h in self.hexes}
-        self.move_actions = {h: Action("move", dest=h) for h in self.hexes}
-        self.run_actions = {h: Action("run", dest=h) for h in self.hexes}
+        self.move_actions = {h: action("move", dest=h) for h in self.hexes}
+        self.run_actions = {h: action("run", dest=h) for h in self.hexes}
         self.move_list = [self.move_actions[h] for h in self.hexes]
         self.run_list = [self.run_actions[h] for h in self.hexes]
         self.los: dict[tuple[Hex, Hex], bool] = {}

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.checks import has, wound_penalty
-from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx
+from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action
 from trpg_arena.rules.kiai.geometry import MapGeo, geo_of, in_reach
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import Fighter, Hex, KiaiState
 
-END_TURN = Action("end_turn")
-PASS = Action("pass")
-DODGE = Action("dodge")
-NO_REACTION = Action("no_reaction")
-CONCENTRATE = (Action("concentrate_dodge", option="bonus"), Action("concentrate_dodge", option="twice"))
-FLEE = Action("flee")
+END_TURN = action("end_turn")
+PASS = action("pass")
+DODGE = action("dodge")
+NO_REACTION = action("no_reaction")
+CONCENTRATE = (action("concentrate_dodge", option="bonus"), action("concentrate_dodge", option="twice"))
+FLEE = action("flee")
 FEINT_COST = 5
 # Legal lists that repeat are handed out as one shared list object each (the kernel never mutates a legal
 # list, and the env memoises mask indices by list identity).
@@ -60,7 +60,7 @@ def attack_options(ctx: Ctx, verb: str, target: str, ability: str | None, v0: in
         for ao, v in ((False, v0), (True, v1)):
             for x in x_values(ctx, v):
                 opt = (x, ao) if ability is None else (x, ao, ability)
-                hit.append(Action(verb, target, None, opt))
+                hit.append(action(verb, target, None, opt))
         cache[key] = hit
     return hit
 
@@ -82,16 +82,16 @@ class Tables:
         ids = ctx.ids
         self.geo = geo_of(ctx)
         self.agility = {c: ctx.spec[c].agility for c in ids}
-        self.two_weapon = {g: (Action("two_weapon_attack", g, None, False), Action("two_weapon_attack", g, None, True))
+        self.two_weapon = {g: (action("two_weapon_attack", g, None, False), action("two_weapon_attack", g, None, True))
                            for g in ids}
-        self.feints = {g: tuple(Action("feint", g, None, b) for b in (1, 2, 3)) for g in ids}
-        self.breaks = {g: Action("break_weapon", g) for g in ids}
-        self.disarms = {g: Action("disarm", g) for g in ids}
-        self.consecutive = {g: Action("consecutive_attack", g) for g in ids}
-        self.offhand = {g: Action("offhand_attack", g) for g in ids}
-        self.ready = {k: Action("ready_weapon", option=k) for k in ctx.weapons}
-        self.pick = {k: Action("pick_up", option=k) for k in ctx.weapons}
-        self.use = {(a, g): Action("use_ability", g, None, a) for c in ids for a in ctx.abilities[c] for g in ids}
+        self.feints = {g: tuple(action("feint", g, None, b) for b in (1, 2, 3)) for g in ids}
+        self.breaks = {g: action("break_weapon", g) for g in ids}
+        self.disarms = {g: action("disarm", g) for g in ids}
+        self.consecutive = {g: action("consecutive_attack", g) for g in ids}
+        self.offhand = {g: action("offhand_attack", g) for g in ids}
+        self.ready = {k: action("ready_weapon", option=k) for k in ctx.weapons}
+        self.pick = {k: action("pick_up", option=k) for k in ctx.weapons}
+        self.use = {(a, g): action("use_ability", g, None, a) for c in ids for a in ctx.abilities[c] for g in ids}
         self.at_self: dict[tuple[str, Hex], list[Action]] = {}
         self.techs = {c: tuple(melee_damage_techniques(ctx, c)) for c in ids}
         self.others = {c: tuple(a for a in ctx.abilities[c].values() if not (a.effect == "damage"
@@ -120,7 +120,7 @@ class Tables:
         """``charge`` at `target` from every hex, by hex index (built on first use)."""
         hit = self.charges.get(target)
         if hit is None:
-            hit = self.charges[target] = [Action("charge", target, h) for h in self.geo.hexes]
+            hit = self.charges[target] = [action("charge", target, h) for h in self.geo.hexes]
         return hit
 
     def react_list(self, techs: tuple[str, ...], counter: bool) -> list[Action]:
@@ -128,10 +128,10 @@ class Tables:
         key = (*techs, "+" if counter else "-")
         hit = self.reactions.get(key)
         if hit is None:
-            hit = [DODGE, Action("attack_defense"), *(Action("attack_defense", option=ab) for ab in techs)]
+            hit = [DODGE, action("attack_defense"), *(action("attack_defense", option=ab) for ab in techs)]
             if counter:
-                hit.append(Action("counter"))
-                hit.extend(Action("counter", option=ab) for ab in techs)
+                hit.append(action("counter"))
+                hit.extend(action("counter", option=ab) for ab in techs)
             hit.append(NO_REACTION)
             self.reactions[key] = hit
         return hit
@@ -242,13 +242,13 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     acts.extend(CONCENTRATE)  # KIA-20.1
     ready = T.ready
     for key in f.carried:  # KIA-24.2
-        acts.append(ready.get(key) or Action("ready_weapon", option=key))
+        acts.append(ready.get(key) or action("ready_weapon", option=key))
     if f.off:
-        acts.append(ready.get(f.off) or Action("ready_weapon", option=f.off))
+        acts.append(ready.get(f.off) or action("ready_weapon", option=f.off))
     if st.ground:
         for h, key in st.ground:  # KIA-19.3
             if row[idx[h]] <= 1:
-                acts.append(T.pick.get(key) or Action("pick_up", option=key))
+                acts.append(T.pick.get(key) or action("pick_up", option=key))
     if here in ctx.exits:  # KIA-24.3
         acts.append(FLEE)
     acts.append(END_TURN)
@@ -280,12 +280,12 @@ def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[
         key0 = (aid, here)
         hit = T.at_self.get(key0)
         if hit is None:
-            hit = T.at_self[key0] = [Action("use_ability", None, here, aid)]
+            hit = T.at_self[key0] = [action("use_ability", None, here, aid)]
         return hit
     key = (here, rng, aid)
     centres = geo.centres.get(key)
     if centres is None:  # KIA-21.3: unblocked hexes within range, in sight
-        centres = geo.centres[key] = [Action("use_ability", None, h, aid) for h in geo.hexes
+        centres = geo.centres[key] = [action("use_ability", None, h, aid) for h in geo.hexes
                                       if h not in geo.blocked and geo.dist(here, h) <= rng and geo.clear(here, h)]
     return centres
 
