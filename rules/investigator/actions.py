@@ -312,11 +312,11 @@ def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Fram
         lv = opp or (pursuit and std_available(setup, r))
         if lv or opp:
             reactors.append((r.pos, lv, opp))
-    path = best_path(setup, bf, f.pos, fr.dest, setup.prof(f.id).mov, frozenset(blocked), reactors)
+    path = best_path(setup, bf, f.pos, fr.dest, setup.prof(f.id).mov, blocked, reactors)
     fr.path = path or []
     fr.index = 0
     combat.emit("move_path", f"{f.id} moves {list(f.pos)} -> {list(fr.dest)} via "
-                             f"{' '.join(f'({x},{y})' for x, y in fr.path)}", actor=f.id, rule="INV-4.6",
+                             f"{' '.join([f'({x},{y})' for x, y in fr.path])}", actor=f.id, rule="INV-4.6",
                 path=fr.path, dest=fr.dest)
     fr.step = "leave"
 
@@ -336,6 +336,9 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
     difficult = setup.difficult
     hostiles = [o.pos for o in st.fighters if o.pos is not None and side_of[o.id] != side
                 and not (o.dead or o.fled or o.unconscious or o.dying)]
+    # the leave test of the current step when it was made in this call: the enter test (same hostiles, same
+    # two squares) then has the same answer, and the mover's state was checked just before
+    near: bool | None = None
     while True:
         if fr.step == "leave":
             if fr.cancelled or fr.index >= len(path) or f.dead or f.fled or f.unconscious or f.dying:
@@ -343,11 +346,12 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
                 return
             fr.step = "go"
             src, dst = f.pos, path[fr.index]
-            if src is not None and _near_any(hostiles, src, dst):
+            near = src is not None and _near_any(hostiles, src, dst)
+            if near:
                 stack.append(Frame("window", "open", f.id, event="leave", src=src, dest=dst))
                 return
         # go
-        if fr.cancelled or f.dead or f.fled or f.unconscious or f.dying:
+        elif fr.cancelled or f.dead or f.fled or f.unconscious or f.dying:
             fr.step = "mend"
             return
         b = path[fr.index]
@@ -361,7 +365,9 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
         _move_to(combat, f, b, "INV-4.5", cost)
         fr.index += 1
         fr.step = "leave"
-        if a is not None and _near_any(hostiles, a, b):
+        if near is None:
+            near = a is not None and _near_any(hostiles, a, b)
+        if near:
             stack.append(Frame("window", "open", f.id, event="enter", src=a, dest=b))
             return
 

@@ -155,6 +155,7 @@ class Setup:
     grid: Any = None  # the bitboard view of the movement graph (space.Grid, built on first use)
     decisions: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)  # see `decision`
     legal_lists: dict[Any, list[Any]] = field(default_factory=dict)  # legal.Legal's memoised reaction/defense sets
+    wall_cells: tuple[Cell, ...] = ()  # the wall squares (see `wall_between`)
 
     def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
         """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""
@@ -208,12 +209,22 @@ class Setup:
         return 4 * w.base_range if self.opt.range_bands else w.base_range
 
     def wall_between(self, a: Cell, b: Cell) -> bool:
-        """Whether a wall square blocks the line between `a` and `b` (cached)."""
+        """Whether a wall square blocks the line between `a` and `b` (cached).
+
+        The crossed squares lie in the box spanned by `a` and `b`, so a line whose box holds no wall square is
+        clear of walls without clipping it.
+        """
         key = (a, b)
         hit = self.walls.get(key)
         if hit is None:
+            (ax, ay), (bx, by) = a, b
+            if ax > bx:
+                ax, bx = bx, ax
+            if ay > by:
+                ay, by = by, ay
             terrain = self.terrain
-            hit = self.walls[key] = any(terrain.get(c) == "wall" for c in self.crossed(a, b))
+            hit = self.walls[key] = (any(ax <= wx <= bx and ay <= wy <= by for wx, wy in self.wall_cells)
+                                     and any(terrain.get(c) == "wall" for c in self.crossed(a, b)))
         return hit
 
 
@@ -321,6 +332,7 @@ def compile_setup(enc: InvestigatorEncounter) -> Setup:
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
                   enc.map.width, enc.map.height, terrain, frozenset(tuple(e) for e in enc.map.exits))  # type: ignore
     setup.cells = [(x, y) for y in range(setup.height) for x in range(setup.width)]
+    setup.wall_cells = tuple(c for c, kind in terrain.items() if kind == "wall")
     cache["inv_setup"] = setup
     _BY_CONTENT[key] = setup
     if len(_BY_CONTENT) > 64:

@@ -7,6 +7,7 @@ search an unchanged situation twice; destination lists are cached by the occupan
 from __future__ import annotations
 
 import heapq
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.investigator.catalogue import FORM_INDEX
@@ -226,7 +227,7 @@ def reachable(setup: Setup, bf: Battlefield, start: Cell, budget: int, blocked: 
     return out
 
 
-def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, blocked: frozenset[Cell],
+def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, blocked: Collection[Cell],
               reactors: list[tuple[Cell, bool, bool]]) -> list[Cell] | None:
     """The long-move path of INV-4.6: fewest trigger events, then lowest cost, then smallest square sequence.
 
