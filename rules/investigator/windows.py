@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
 
 Cell = tuple[int, int]
+WHAT = {"leave": "move out of reach", "enter": "move into reach", "step": "step away",
+        "action": "action within reach"}  # the trigger events as the window_open text words them
 
 
 def push_window(setup: Setup, st: InvState, event: str, actor: str, src: Cell | None, dest: Cell | None) -> None:
@@ -69,23 +71,20 @@ def run_window(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
     m = fighter(setup, st, fr.actor)
     order = st.order
     stack = st.stack
-    fighters, idx = st.fighters, setup.idx
+    fighters, idx, side_of = st.fighters, setup.idx, setup.side_of
+    side = side_of[m.id]
     while fr.index < len(order):
         if (stack and stack[0].cancelled) or m.dead or m.fled or m.unconscious or m.dying or st.outcome is not None:
             break
         r = fighters[idx[order[fr.index]]]
         fr.index += 1
-        if r.dead or r.fled or r.unconscious or r.dying or r.channel_spell:  # eligible's first test, inlined
+        # eligible's first test, inlined: allies (the mover included) and incapable reactors get no window
+        if r.dead or r.fled or r.unconscious or r.dying or r.channel_spell or side_of[r.id] == side:
             continue
         if eligible(setup, st, r, m, fr):
-            combat.emit("window_open", f"{r.id} may react to {m.id}'s {_what(fr)}", actor=r.id, rule="INV-10.4",
-                        trigger=fr.event, mover=m.id)
+            combat.emit("window_open", f"{r.id} may react to {m.id}'s {WHAT[fr.event]}", actor=r.id,
+                        rule="INV-10.4", trigger=fr.event, mover=m.id)
             st.decision = setup.decision(r.id, "reaction", m.id, fr.event)
             return True
     st.stack.pop()
     return False
-
-
-def _what(fr: Frame) -> str:
-    return {"leave": "move out of reach", "enter": "move into reach", "step": "step away",
-            "action": "action within reach"}[fr.event]
