@@ -139,9 +139,8 @@ class ReiBattlefield(Battlefield):
         self._line_pats: dict[int, int] = {}  # (dx * 256 + dy) -> inner cells of that Bresenham line (see `los`)
         self._sight_blockers: dict[frozenset[Cell], int] = {}  # closed doors -> cells that block sight
         self.n_bits = self.stride * h
-        # (byte position << 8 | byte value) -> the absolute bit positions it holds, filled as met (`bit_indices`)
-        self._byte_bits: dict[int, tuple[int, ...]] = {}
-        self.n_bytes = self.n_bits // 8 + 1
+        # (row << stride | the row's bits) -> the absolute bit positions they stand for, filled as met (`bit_indices`)
+        self._row_bits: dict[int, tuple[int, ...]] = {}
         self._door_keys: dict[frozenset[Cell], int] = {}
         self.blocks_los: frozenset[Cell] = frozenset(c for c in g.nodes if g.nodes[c].get("blocks_los", False))
         self.blocks_los_mask = self.mask(self.blocks_los)
@@ -350,14 +349,21 @@ class ReiBattlefield(Battlefield):
                 out.append(low.bit_length() - 1)
                 m ^= low
             return out
-        by_byte = self._byte_bits
-        for p, v in enumerate(m.to_bytes(self.n_bytes, "little")):
-            if v:
-                k = p << 8 | v
-                hit = by_byte.get(k)
+        # dense: one map row at a time; a row's bits at a given y recur across masks, so their positions are cached
+        by_row = self._row_bits
+        s = self.stride
+        full = (1 << s) - 1
+        key = 0  # y << stride
+        while m:
+            row = m & full
+            if row:
+                hit = by_row.get(key | row)
                 if hit is None:
-                    hit = by_byte[k] = tuple(8 * p + b for b in BYTE_BITS[v])
+                    base = (key >> s) * s
+                    hit = by_row[key | row] = tuple(base + b for b in range(s) if row >> b & 1)
                 out.extend(hit)
+            m >>= s
+            key += 1 << s
         return out
 
     # --- movement ----------------------------------------------------------------------------

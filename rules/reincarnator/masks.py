@@ -94,18 +94,34 @@ def heavy(combat: Combat, cid: str, item: ItemSpec) -> bool:
 
 
 def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> bool:
-    """Whether the remaining slots pay this cost (REI-2.10)."""
+    """Whether the remaining slots pay this cost (REI-2.10).
+
+    While a mask is built, the answers come from a table shared by every fighter with the same slots left.
+    """
     memo = movement.MEMO
-    if memo is not None:  # while a mask is built: per fighter, parts and exact flag
-        key = (_PAY, f.id, parts, exact)
-        hit = memo.get(key)
-        if hit is None:
-            hit = memo[key] = _can_pay(combat, f, parts, exact)
-        return hit  # type: ignore[return-value]
-    return _can_pay(combat, f, parts, exact)
+    if memo is None:
+        return _can_pay(combat, f, parts, exact)
+    key = (_PAY, f.id)
+    table: dict[tuple[tuple[str, ...], bool], bool] | None = memo.get(key)  # type: ignore[assignment]
+    if table is None:
+        s = f.slots
+        slots = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),
+                 static(combat).enc.options.tier_substitution)
+        table = _PAY_TABLES.get(slots)
+        if table is None:
+            if len(_PAY_TABLES) > 10000:  # pragma: no cover - slot counts are small
+                _PAY_TABLES.clear()
+            table = _PAY_TABLES[slots] = {}
+        memo[key] = table
+    hit = table.get((parts, exact))
+    if hit is None:
+        hit = table[(parts, exact)] = _can_pay(combat, f, parts, exact)
+    return hit
 
 
 _PAY = object()  # the first element of the `movement.MEMO` keys of payability
+# (trick, swift, move, acrobatic, standard slots left, tier substitution) -> {(parts, exact): payable}
+_PAY_TABLES: dict[tuple[int, ...], dict[tuple[tuple[str, ...], bool], bool]] = {}
 
 
 def _can_pay(combat: Combat, f: Fighter, parts: tuple[str, ...], exact: bool) -> bool:

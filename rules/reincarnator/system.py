@@ -149,6 +149,25 @@ class ReincarnatorSystem(RuleSystem):
                 float(f.full_defense), min(1.0, f.parry_value / 5), float(f.reflex), float(f.in_vehicle is not None),
                 f.lethal / mx, margin]
 
+    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+        """`observe_combatant` of several combatants, with the shared state fetched once (same rows)."""
+        state = rs(combat)
+        if state.grapples:
+            one = self.observe_combatant
+            return [one(combat, cid) for cid in ids]
+        fighters = state.fighters
+        max_health = static(combat).max_health
+        out = []
+        for cid in ids:
+            f = fighters[cid]
+            s = f.slots
+            out.append([s.get("standard", 0), s.get("move", 0), s.get("swift", 0), min(1.0, s.get("trick", 0) / 2),
+                        min(1.0, s.get("acrobatic", 0) / 2), float(f.prone), float(f.crouching), f.cover_value / 5,
+                        float(f.hidden), 0.0, 0.0, 0.0, f.aim_count / 3, min(1.0, f.bd_loss / 5),
+                        float(f.full_defense), min(1.0, f.parry_value / 5), float(f.reflex),
+                        float(f.in_vehicle is not None), f.lethal / max_health[cid], 0.0])
+        return out
+
     def observe_global(self, combat: Combat) -> list[float]:
         """Round fraction, phase, reaction window flags."""
         state = rs(combat)

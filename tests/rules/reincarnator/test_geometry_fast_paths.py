@@ -73,3 +73,31 @@ def test_layered_search_matches_dijkstra(name: str) -> None:
                     for k in range(1, len(want)):
                         want[k] |= want[k - 1]
                     assert list(cum) == want, (start, mode, blocked, doors)
+
+
+def test_bit_indices_row_by_row() -> None:
+    """`bit_indices` lists the set bits lowest first, sparse or dense."""
+    import random
+
+    field = Combat("reincarnator/brawl", seed=0).battlefield
+    assert isinstance(field, ReiBattlefield)
+    rng = random.Random(7)
+    for density in (0.02, 0.3, 0.7, 1.0):
+        for _ in range(200):
+            m = sum(1 << i for i in range(field.n_bits) if rng.random() < density)
+            assert field.bit_indices(m) == [i for i in range(field.n_bits) if m >> i & 1]
+
+
+@pytest.mark.parametrize("name", ["skirmish", "brawl"])
+def test_observe_combatants_rows_equal_single_rows(name: str) -> None:
+    """The batched `observe_combatants` gives `observe_combatant`'s rows at every decision of a random game."""
+    from trpg_arena.agents import make_agent
+
+    c = Combat(f"reincarnator/{name}", seed=3)
+    agent = make_agent("random", "reincarnator", seed=3)
+    ids = [v.id for v in c.combatants]
+    for _ in range(400):
+        if c.over:
+            break
+        assert c.system.observe_combatants(c, ids) == [c.system.observe_combatant(c, i) for i in ids]
+        c.act(agent.act(c))
