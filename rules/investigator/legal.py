@@ -202,6 +202,9 @@ class Legal:
             if forms is None:
                 forms = self.step_options(f)
             side = s.side_of[f.id]
+            rng = sp.range
+            walls = s.wall_between
+            pos = forms[0][1]
             for t in self.st.fighters:
                 if t.pos is None or t.dead or t.fled:
                     continue
@@ -212,9 +215,20 @@ class Legal:
                 if sp.target_rule == "self" and t.id != f.id:
                     continue
                 acts = forms_of[("cast", t.id, sid)]
+                tpos = t.pos
+                pos_ok = None  # the verdict from the actor's own square (the plain and every "after" form)
                 for i, src in forms if sp.rounds == 1 else forms[:1]:
-                    tpos = src if t.id == f.id else t.pos
-                    if cheb(src, tpos) > sp.range or (src != tpos and line_blocked(s, src, tpos)):
+                    if t is f:  # the caster targets the square it casts from: distance 0, no line
+                        ok = rng >= 0
+                    elif src is pos and pos_ok is not None:
+                        ok = pos_ok
+                    else:  # within range (Chebyshev distance, INV-1.4) and no wall on the line
+                        dx, dy = src[0] - tpos[0], src[1] - tpos[1]
+                        ok = ((dx if dx >= 0 else -dx) <= rng and (dy if dy >= 0 else -dy) <= rng
+                              and (src == tpos or not walls(src, tpos)))
+                        if src is pos:
+                            pos_ok = ok
+                    if not ok:
                         continue
                     out.append(acts[i])
                     if first_only:

@@ -266,56 +266,79 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
     for sq in blocked:
         best[num[sq]] = -1
     push, pop = heapq.heappush, heapq.heappop
+    # A child whose key bounds equal its parent's is the next entry to pop when it is the first such child (the
+    # neighbours come in square order, so later ones have larger sequences, and every other entry has a larger
+    # key or a sequence past the parent's): it is taken at once, without the heap.
     if bit > 1:
         g_mask = mask[gl]
         h_bits = (g_mask & en_bits) | (~g_mask & lv_bits)  # reactors whose crossing towards the goal counts
-        heap: list[tuple[int, int, tuple[int, ...], int, int]] = [
-            (((mask[s] ^ g_mask) & h_bits).bit_count(), crow[s], (s,), 0, 0)]
-        while heap:
-            _, _, seq, trig, cost = pop(heap)
+        heap: list[tuple[int, int, tuple[int, ...], int, int]] = []
+        entry: tuple[int, int, tuple[int, ...], int, int] = (((mask[s] ^ g_mask) & h_bits).bit_count(), crow[s], (s,), 0, 0)
+        while True:
+            ft, fc, seq, trig, cost = entry
             here = seq[-1]
             if here == gl:
                 cell = g.cell
                 return [cell[i] for i in seq[1:]]
-            if cost >= best[here]:
-                continue
-            best[here] = cost
-            m_here = mask[here]
-            h_here = ((m_here ^ g_mask) & h_bits).bit_count()
-            for nxt, w in adj[here]:
-                c2 = cost + w
-                if c2 >= best[nxt]:
-                    continue
-                hc = crow[nxt]
-                if c2 + hc > mov:
-                    continue
-                m_nxt = mask[nxt]
-                if m_nxt == m_here:  # no nine-grid entered or left: no trigger on this step
-                    push(heap, (trig + h_here, c2 + hc, seq + (nxt,), trig, c2))
-                    continue
-                t2 = trig + (m_here & ~m_nxt & lv_bits).bit_count() + (m_nxt & ~m_here & en_bits).bit_count()
-                push(heap, (t2 + ((m_nxt ^ g_mask) & h_bits).bit_count(), c2 + hc, seq + (nxt,), t2, c2))
-        return None
+            direct: tuple[int, int, tuple[int, ...], int, int] | None = None
+            if cost < best[here]:
+                best[here] = cost
+                m_here = mask[here]
+                h_here = ((m_here ^ g_mask) & h_bits).bit_count()
+                for nxt, w in adj[here]:
+                    c2 = cost + w
+                    if c2 >= best[nxt]:
+                        continue
+                    fc2 = c2 + crow[nxt]
+                    if fc2 > mov:
+                        continue
+                    m_nxt = mask[nxt]
+                    if m_nxt == m_here:  # no nine-grid entered or left: no trigger on this step
+                        t2 = trig
+                        ft2 = trig + h_here
+                    else:
+                        t2 = (trig + (m_here & ~m_nxt & lv_bits).bit_count()
+                              + (m_nxt & ~m_here & en_bits).bit_count())
+                        ft2 = t2 + ((m_nxt ^ g_mask) & h_bits).bit_count()
+                    if direct is None and ft2 == ft and fc2 == fc:
+                        direct = (ft2, fc2, seq + (nxt,), t2, c2)
+                    else:
+                        push(heap, (ft2, fc2, seq + (nxt,), t2, c2))
+            if direct is not None:
+                entry = direct
+            elif heap:
+                entry = pop(heap)
+            else:
+                return None
     # no reactor in range: every trigger count is 0
-    heap0: list[tuple[int, tuple[int, ...], int]] = [(crow[s], (s,), 0)]
-    while heap0:
-        _, seq, cost = pop(heap0)
+    heap0: list[tuple[int, tuple[int, ...], int]] = []
+    entry0: tuple[int, tuple[int, ...], int] = (crow[s], (s,), 0)
+    while True:
+        fc, seq, cost = entry0
         here = seq[-1]
         if here == gl:
             cell = g.cell
             return [cell[i] for i in seq[1:]]
-        if cost >= best[here]:
-            continue
-        best[here] = cost
-        for nxt, w in adj[here]:
-            c2 = cost + w
-            if c2 >= best[nxt]:
-                continue
-            hc = crow[nxt]
-            if c2 + hc > mov:
-                continue
-            push(heap0, (c2 + hc, seq + (nxt,), c2))
-    return None
+        direct0: tuple[int, tuple[int, ...], int] | None = None
+        if cost < best[here]:
+            best[here] = cost
+            for nxt, w in adj[here]:
+                c2 = cost + w
+                if c2 >= best[nxt]:
+                    continue
+                fc2 = c2 + crow[nxt]
+                if fc2 > mov:
+                    continue
+                if direct0 is None and fc2 == fc:
+                    direct0 = (fc2, seq + (nxt,), c2)
+                else:
+                    push(heap0, (fc2, seq + (nxt,), c2))
+        if direct0 is not None:
+            entry0 = direct0
+        elif heap0:
+            entry0 = pop(heap0)
+        else:
+            return None
 
 
 def line_status(setup: Setup, st: InvState, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
