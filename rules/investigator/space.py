@@ -51,9 +51,10 @@ def step_dests(bf: Battlefield, pos: Cell, occ: dict[Cell, Fighter]) -> list[Cel
 class Grid:
     """The movement graph as bitboards: square ``(x, y)`` is bit ``y * width + x`` (row-major).
 
-    Built once per setup from the graph's edges: per compass direction, the squares with an edge that way
-    (so no wrap-around), the difficult squares, and per square the squares at distance >= 2. A long-move
-    destination set is then a few integer operations, read back in row-major order through byte tables.
+    Built once per setup from the graph's edges: per square its neighbours' bits, the enterable and the
+    difficult squares, the squares where a plain 8-neighbour dilation matches the graph, and per square the
+    squares at distance >= 2. A long-move destination set is then a few integer operations, read back in
+    row-major order through byte tables.
     """
 
     def __init__(self, setup: Setup, bf: Battlefield) -> None:
@@ -61,17 +62,30 @@ class Grid:
         w, h = setup.width, setup.height
         self.width = w
         self.bit: dict[Cell, int] = {(x, y): 1 << (y * w + x) for y in range(h) for x in range(w)}
-        by_off: dict[int, int] = {}
-        for (x, y), nbs in adj.items():
-            b = self.bit[(x, y)]
-            for (nx_, ny), _ in nbs:
-                off = (ny - y) * w + (nx_ - x)
-                by_off[off] = by_off.get(off, 0) | b
-        self.left = tuple((off, m) for off, m in sorted(by_off.items()) if off > 0)
-        self.right = tuple((-off, m) for off, m in sorted(by_off.items()) if off < 0)
         self.difficult = 0
         for c in setup.difficult:
             self.difficult |= self.bit[c]
+        # 8-neighbour dilation without a shift per direction: a row step (x +- 1, kept inside the row), then a
+        # column step (y +- 1), then keep the enterable squares. Squares whose graph neighbours differ from
+        # that (a wall cuts a diagonal, section 5) are "exceptional" and add their neighbour bits one by one.
+        self.nbits = [0] * (w * h)  # per bit index: the bits of the square's graph neighbours
+        for c, nbs in adj.items():
+            for m, _ in nbs:
+                self.nbits[self.bit[c].bit_length() - 1] |= self.bit[m]
+        self.enterable = 0
+        for b in self.nbits:
+            self.enterable |= b
+        self.not_last_col = self.not_first_col = 0
+        for (x, _y), b in self.bit.items():
+            if x < w - 1:
+                self.not_last_col |= b
+            if x > 0:
+                self.not_first_col |= b
+        self.plain = 0
+        for c in adj:
+            b = self.bit[c]
+            if self.dilate(b) & ~b == self.nbits[b.bit_length() - 1]:
+                self.plain |= b
         self.far: dict[Cell, int] = {}
         every = (1 << (w * h)) - 1
         for (x, y) in self.bit:
@@ -100,6 +114,12 @@ class Grid:
             c: tuple((m, self.bit[m], FORM_INDEX[("before", DIR_OF[(m[0] - c[0], m[1] - c[1])])]) for m in gadj[c])
             for c in self.bit}
 
+    def dilate(self, bits: int) -> int:
+        """The enterable squares within one square of `bits` (themselves included when enterable)."""
+        row = bits | ((bits & self.not_last_col) << 1) | ((bits & self.not_first_col) >> 1)
+        w = self.width
+        return (row | (row << w) | (row >> w)) & self.enterable
+
     def reach(self, start: Cell, budget: int, blocked: int) -> int:
         """Bits of the squares reachable within `budget` (entering cost 1, or 2 if difficult), avoiding `blocked`.
 
@@ -114,18 +134,22 @@ class Grid:
         reached = blocked | s
         frontier = s
         later = [0] * (budget + 2)
-        left, right, difficult = self.left, self.right, self.difficult
+        difficult, plain, nbits = self.difficult, self.plain, self.nbits
+        w, not_last, not_first, enterable = self.width, self.not_last_col, self.not_first_col, self.enterable
         for k in range(budget):
             if later[k]:
                 frontier |= later[k]
             if not frontier:
                 continue
-            nb = 0
-            for off, m in left:
-                nb |= (frontier & m) << off
-            for off, m in right:
-                nb |= (frontier & m) >> off
-            nb &= ~reached
+            fp = frontier & plain
+            row = fp | ((fp & not_last) << 1) | ((fp & not_first) >> 1)  # `dilate`, inlined
+            nb = (row | (row << w) | (row >> w)) & enterable
+            odd = frontier ^ fp
+            while odd:  # exceptional squares: their own neighbour bits
+                low = odd & -odd
+                nb |= nbits[low.bit_length() - 1]
+                odd ^= low
+            nb &= ~reached  # (this drops the frontier itself, which `dilate` keeps)
             if difficult:
                 hard = nb & difficult
                 if hard:
@@ -273,7 +297,8 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
         g_mask = mask[gl]
         h_bits = (g_mask & en_bits) | (~g_mask & lv_bits)  # reactors whose crossing towards the goal counts
         heap: list[tuple[int, int, tuple[int, ...], int, int]] = []
-        entry: tuple[int, int, tuple[int, ...], int, int] = (((mask[s] ^ g_mask) & h_bits).bit_count(), crow[s], (s,), 0, 0)
+        entry: tuple[int, int, tuple[int, ...], int, int] = (
+            ((mask[s] ^ g_mask) & h_bits).bit_count(), crow[s], (s,), 0, 0)
         while True:
             ft, fc, seq, trig, cost = entry
             here = seq[-1]
