@@ -154,7 +154,7 @@ def _reachable(geo: MapGeo, a: Hex, b: Hex, reach: int) -> bool:
 
 def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     """The actor's movement / main-action decision (KIA-24.1)."""
-    T = tables_of(ctx)
+    T = ctx.tables or tables_of(ctx)
     geo = T.geo
     here = f.hex
     assert here is not None

@@ -128,16 +128,17 @@ def advance(combat: Combat) -> None:
                 st.turn_index += 1
                 continue
             st.phase = "turn"
-            turn_start_expiry(combat, f)
+            if f.conds:
+                turn_start_expiry(combat, f)
             f.moved = f.main_done = False
             f.chain_k = f.chain_x = 0
             f.chain_passed = f.chain_fumbled = f.chain_all_out = False
             combat.emit("turn_started", f"{cid}'s turn", actor=cid, rule="KIA-24.1")
-            st.stage = "turn_end" if stun_tick(combat, f) else "d1"
+            st.stage = "turn_end" if f.conds and stun_tick(combat, f) else "d1"
         elif stage == "turn_end":
             cid = st.order[st.turn_index]
             f = F[cid]
-            if not f.out:
+            if not f.out and f.conds:
                 turn_end_tick(combat, f)
             combat.emit("turn_ended", f"{cid}'s turn ends", actor=cid, rule="KIA-24.1")
             st.turn_index += 1
