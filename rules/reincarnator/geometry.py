@@ -206,11 +206,11 @@ class ReiBattlefield(Battlefield):
 
     def layers(self, start: Cell, blocked: int, doors: frozenset[Cell], mode: str, alternating: bool = False,
                limit: int = 1000) -> tuple[int, ...]:
-        """Cumulative reach: element k is the bitset of cells with path cost <= k (cached).
+        """Cumulative reach: element k is the bitset of cells with path cost <= k, up to k = `limit` (cached).
 
         Costs are 1 or 2 per entered cell, so a breadth-first wave over bitsets gives exact Dijkstra costs.
         """
-        key = (start, blocked, self.door_key(doors), mode, alternating)
+        key = (start, blocked, self.door_key(doors), mode, alternating, limit)
         hit = self.layer_cache.get(key)
         if hit is not None:
             return hit
@@ -222,47 +222,50 @@ class ReiBattlefield(Battlefield):
                 cum[v[0]] |= self.bit[c]
             for k in range(1, top + 1):
                 cum[k] |= cum[k - 1]
+            del cum[limit + 1:]
         else:
-            dm = self.mask(doors)
-            free = ~(blocked | dm)
-            e1 = self.enter1[mode] & free
-            e2 = self.enter2[mode] & free
-            ((a1, s1), (a2, s2), (a3, s3), (a4, s4)), cornered = self._diag(doors)
-            s = self.stride
-            seen = self.bit[start]
-            cum = [seen]
-            prev2 = 0
-            prev1 = seen
-            # diagonal shifts: SE (+), SW (+), NW (-), NE (-)
-            n3, n4 = -s3, -s4
-            d2 = 0  # the neighbours of prev2: the previous wave's d1, reused
-            while True:
-                if not prev1:
-                    d1 = 0
-                elif prev1 & cornered:
-                    d1 = ((prev1 << 1) | (prev1 >> 1) | (prev1 << s) | (prev1 >> s) | ((prev1 & a1) << s1)
-                          | ((prev1 & a2) << s2) | ((prev1 & a3) >> n3) | ((prev1 & a4) >> n4))
-                else:  # no corner in the way: the 3 x 3 block around each cell (the cells themselves are seen)
-                    d1 = prev1 | (prev1 << 1) | (prev1 >> 1)
-                    d1 |= (d1 << s) | (d1 >> s)
-                unseen = ~seen
-                new = d1 & e1 & unseen
-                if prev2 and e2:
-                    new |= d2 & e2 & unseen
-                if not new and not prev1:
-                    break
-                seen |= new
-                cum.append(seen)
-                prev2, prev1 = prev1, new
-                d2 = d1
-                if len(cum) > limit:
-                    break
-            while len(cum) > 1 and cum[-1] == cum[-2]:
-                cum.pop()
+            cum = self._waves(start, blocked, doors, mode, limit)
+        while len(cum) > 1 and cum[-1] == cum[-2]:
+            cum.pop()
         if len(self.layer_cache) > 20000:
             self.layer_cache.clear()
         hit = self.layer_cache[key] = tuple(cum)
         return hit
+
+    def _waves(self, start: Cell, blocked: int, doors: frozenset[Cell], mode: str, limit: int) -> list[int]:
+        """The breadth-first waves of `layers` on bitsets, up to cost `limit`."""
+        free = ~(blocked | self.mask(doors))
+        e1 = self.enter1[mode] & free
+        e2 = self.enter2[mode] & free
+        ((a1, s1), (a2, s2), (a3, s3), (a4, s4)), cornered = self._diag(doors)
+        s = self.stride
+        seen = self.bit[start]
+        cum = [seen]
+        prev2 = 0
+        prev1 = seen
+        # diagonal shifts: SE (+), SW (+), NW (-), NE (-)
+        n3, n4 = -s3, -s4
+        d2 = 0  # the neighbours of prev2: the previous wave's d1, reused
+        while len(cum) <= limit:
+            if not prev1:
+                d1 = 0
+            elif prev1 & cornered:
+                d1 = ((prev1 << 1) | (prev1 >> 1) | (prev1 << s) | (prev1 >> s) | ((prev1 & a1) << s1)
+                      | ((prev1 & a2) << s2) | ((prev1 & a3) >> n3) | ((prev1 & a4) >> n4))
+            else:  # no corner in the way: the 3 x 3 block around each cell (the cells themselves are seen)
+                d1 = prev1 | (prev1 << 1) | (prev1 >> 1)
+                d1 |= (d1 << s) | (d1 >> s)
+            unseen = ~seen
+            new = d1 & e1 & unseen
+            if prev2 and e2:
+                new |= d2 & e2 & unseen
+            if not new and not prev1:
+                break
+            seen |= new
+            cum.append(seen)
+            prev2, prev1 = prev1, new
+            d2 = d1
+        return cum
 
     def trace(self, cum: tuple[int, ...], start: Cell, dest: Cell, mode: str, doors: frozenset[Cell]) -> list[Cell]:
         """A cheapest path to `dest` read back from `layers` (predecessors tried in E, S, W, N, SE, SW, NW, NE)."""

@@ -184,13 +184,15 @@ def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool =
     """
     if budget <= 0:
         return 0
+    # a climbing search serves a single budget (climb_jump, REI-2.15), so it stops there
+    limit = budget if climb else FULL_SEARCH
     if MEMO is None:
-        base = _reach_base(combat, cid, climb, ignore, start, vehicle)
+        base = _reach_base(combat, cid, climb, ignore, start, vehicle, limit)
     else:
-        key = ("reach", cid, climb, ignore, start, vehicle)
+        key = ("reach", cid, climb, ignore, start, vehicle, limit)
         base = MEMO.get(key)  # type: ignore[assignment]
         if base is None:
-            base = MEMO[key] = _reach_base(combat, cid, climb, ignore, start, vehicle)
+            base = MEMO[key] = _reach_base(combat, cid, climb, ignore, start, vehicle, limit)
     cum, keep = base
     if not keep:
         return 0
@@ -201,9 +203,12 @@ def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool =
     return m & keep
 
 
+FULL_SEARCH = 1000  # the `layers` limit of a search to every reachable cell
+
+
 def _reach_base(combat: Combat, cid: str, climb: bool, ignore: tuple[str, ...], start: Cell | None,
-                vehicle: bool) -> tuple[tuple[int, ...], int]:
-    """(cumulative layers, cells the mover may end on) of `reach_mask`; no cells without an origin."""
+                vehicle: bool, limit: int) -> tuple[tuple[int, ...], int]:
+    """(cumulative layers up to cost `limit`, cells the mover may end on) of `reach_mask` (none without a cell)."""
     state = rs(combat)
     origin = start if start is not None else state.fighters[cid].cell
     if origin is None:
@@ -211,7 +216,7 @@ def _reach_base(combat: Combat, cid: str, climb: bool, ignore: tuple[str, ...], 
     field = bf(combat)
     mode = "walk" if vehicle else mode_of(combat, cid, climb)
     alt = static(combat).enc.options.diagonal_rule == "alternating"
-    cum = field.layers(origin, blocked_mask(combat, cid, ignore), doors_now(state), mode, alt)
+    cum = field.layers(origin, blocked_mask(combat, cid, ignore), doors_now(state), mode, alt, limit)
     return cum, ~(occupied_mask(combat, cid, ignore) | field.gap_mask | field.bit[origin])
 
 
