@@ -256,22 +256,31 @@ class Legal:
             tp = t.pos
             tx, ty = tp  # type: ignore[misc]
             plain = [forms_of[("shoot", t.id, "", n)] for n in range(1, multi + 1)]
+            one = plain[0] if multi == 1 else None
             disarm = forms_of.get(("shoot", t.id, "disarm", 1)) if t.wielded != "unarmed" else None
             dx, dy = pos[0] - tx, pos[1] - ty
-            good_pos = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy) <= reach and not walls(pos, tp)
+            dx, dy = dx if dx >= 0 else -dx, dy if dy >= 0 else -dy
+            d_pos = dx if dx > dy else dy  # Chebyshev distance from the own square (INV-1.4)
+            good_pos = d_pos <= reach and not walls(pos, tp)
             for i, src in forms:
                 if src is pos:  # the plain form and the "after" forms shoot from the square itself
                     if not good_pos:
                         continue
+                    d = d_pos
                 else:  # a "before" form: each step square appears once
                     dx, dy = src[0] - tx, src[1] - ty
-                    if max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy) > reach or walls(src, tp):
+                    dx, dy = dx if dx >= 0 else -dx, dy if dy >= 0 else -dy
+                    d = dx if dx > dy else dy
+                    if d > reach or walls(src, tp):
                         continue
-                for acts in plain:
-                    out.append(acts[i])
+                if one is not None:
+                    out.append(one[i])
+                else:
+                    for acts in plain:
+                        out.append(acts[i])
                 if first_only:
                     return out
-                if disarm is not None and cheb(src, tp) == 1:
+                if disarm is not None and d == 1:
                     out.append(disarm[i])
         return out
 
