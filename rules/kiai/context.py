@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
 _ACTIONS: dict[Action, Action] = {}
+ACTIONS_LIMIT = 200_000
 
 
 def action(verb: str, target: str | None = None, dest: Any = None, option: Any = None) -> Action:
@@ -27,7 +28,14 @@ def action(verb: str, target: str | None = None, dest: Any = None, option: Any =
     the env's codec finds an action's index by object identity before hashing its fields.
     """
     a = Action(verb, target, dest, option)
-    return _ACTIONS.setdefault(a, a)
+    hit = _ACTIONS.get(a)
+    if hit is None:
+        if len(_ACTIONS) >= ACTIONS_LIMIT:  # many encounters in one process: start over (only speed is lost)
+            _ACTIONS.clear()
+        hit = _ACTIONS[a] = a
+    return hit
+
+
 SPEAR_CLASS = frozenset({"spear", "lance"})
 
 
