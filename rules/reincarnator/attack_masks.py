@@ -140,14 +140,15 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
     # throw
     for k in hold_items:
         item = st.items[k]
-        if not liftable(combat, cid, item):
+        facts = st.memo.get(("throw", cid, k))
+        if facts is None:
+            facts = st.memo[("throw", cid, k)] = _throw_facts(combat, cid, k)
+        if facts is _NOT_LIFTABLE:
             continue
-        attrs = ("str",) if heavy(combat, cid, item) else ("dex", "str")
-        crush = throw_crushes(combat, cid, item)
+        crush, ranges = facts
         fast_ok = not crush and not surprise and can_pay(combat, f, "standard", "swift")
         name = st.name(k, cid)
-        for a in attrs:
-            rng = throw_range(combat, cid, a)
+        for a, rng in ranges:
             if item.blast:
                 for c in cells_in_range(combat, me_cell, rng, blast_radius(item)):
                     out.append(_act("throw", None, c, (name, a)))  # REI-8.1
@@ -207,6 +208,22 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
             if all(b == k for b in big):
                 out.append(_act("grapple", t, None, (st.name(k, cid),)))  # REI-7.15
                 out.append(_act("grapple", t, None, (st.name(k, cid), "all_out")))
+
+
+_NOT_LIFTABLE = ()
+
+
+def _throw_facts(combat: Combat, cid: str, k: str) -> tuple[bool, tuple[tuple[str, int], ...]]:
+    """What throwing item `k` means for `cid`, fixed by the encounter: (crushes, ((attribute, range m), ...)).
+
+    `_NOT_LIFTABLE` if it cannot be thrown (REI-4.6 heavy items with Strength only, REI-4.7 range, REI-4.8
+    liftable, REI-4.9 crushing).
+    """
+    item = static(combat).items[k]
+    if not liftable(combat, cid, item):
+        return _NOT_LIFTABLE  # type: ignore[return-value]
+    attrs = ("str",) if heavy(combat, cid, item) else ("dex", "str")
+    return throw_crushes(combat, cid, item), tuple((a, throw_range(combat, cid, a)) for a in attrs)
 
 
 def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
@@ -340,12 +357,17 @@ def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> No
     if not speeds:
         return
     masks = [(name, reach_mask(combat, cid, lim, start=v.cell, vehicle=True)) for name, lim in speeds]
+    any_end = 0
+    for _name, m in masks:
+        any_end |= m
     for t in st.roster:
         tf = state.fighters[t]
         if not targetable(combat, cid, t, False) or vs.size < st.specs[t].size + 2:
             continue
         tc = tf.cell
         assert tc is not None
+        if not field.disc(tc, 1) & any_end:
+            continue  # no end cell next to this target
         for o in offsets(1):
             b = field.bit.get((tc[0] + o[0], tc[1] + o[1]))
             if b is None:

@@ -135,6 +135,7 @@ class ReiBattlefield(Battlefield):
         self.list_memo: dict[Hashable, tuple[Any, ...]] = {}
         self._offset_actions: dict[tuple[Any, ...], Any] = {}
         self.getters: dict[int, tuple[int, ...]] = {}  # mask -> its bit positions (see `dest_actions`)
+        self._dest_memo: dict[str, dict[int, tuple[Any, ...]]] = {}  # verb -> mask -> its actions
         self._discs: dict[tuple[Cell, int], int] = {}
         self._line_pats: dict[int, int] = {}  # (dx * 256 + dy) -> inner cells of that Bresenham line (see `los`)
         self._sight_blockers: dict[frozenset[Cell], int] = {}  # closed doors -> cells that block sight
@@ -314,12 +315,18 @@ class ReiBattlefield(Battlefield):
             self._actions[verb] = hit
         return hit
 
-    def dest_actions(self, verb: str, m: int) -> Any:
-        """The cached actions of `verb` for every cell of bitset `m`, row by row (a tuple or list: do not mutate).
+    def dest_actions(self, verb: str, m: int) -> tuple[Any, ...]:
+        """The shared actions of `verb` for every cell of bitset `m`, row by row, as a tuple (cached per verb).
 
-        The bit positions of each mask are memoised as a tuple of ints (which the garbage collector stops tracking)
-        and picked from the verb's action table by an `itemgetter`, in C.
+        On a first meeting the bit positions of the mask are memoised as a tuple of ints (which the garbage collector
+        stops tracking) and picked from the verb's action table by an `itemgetter`, in C.
         """
+        memo = self._dest_memo.get(verb)
+        if memo is None:
+            memo = self._dest_memo[verb] = {}
+        hit = memo.get(m)
+        if hit is not None:
+            return hit
         idx = self.getters.get(m)
         if idx is None:
             idx = tuple(self.bit_indices(m))  # a tuple of ints: untracked by the GC after its first pass
@@ -327,9 +334,11 @@ class ReiBattlefield(Battlefield):
                 self.getters.clear()
             self.getters[m] = idx
         table = self._actions.get(verb) or self.actions(verb)
-        if len(idx) > 1:
-            return itemgetter(*idx)(table)
-        return [table[i] for i in idx]
+        hit = itemgetter(*idx)(table) if len(idx) > 1 else tuple([table[i] for i in idx])
+        if len(memo) > 4096:
+            memo.clear()
+        memo[m] = hit
+        return hit
 
     def offset_actions(self, verb: str, target: str, option: Any, tc: Cell, m: int) -> tuple[Any, ...]:
         """``Action(verb, target, dest=cell - tc, option)`` for every cell of `m`, row by row (interned)."""

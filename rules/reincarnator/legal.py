@@ -129,9 +129,16 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     # --- trick ---------------------------------------------------------------------------------------
     if can_pay(combat, f, "trick"):
         if not f.aimed and not f.moved and can_aim(combat, cid, hold_items):
+            # REI-5.1, 5.2: an active, non-hidden enemy within visibility and in sight (`aim_target_ok`, inline)
+            vis = field.visibility
+            me = f.cell
             for t in st.roster:
-                if t != cid and aim_target_ok(combat, cid, t):
-                    out.append(act("aim", target=t))  # REI-5.1, 5.2
+                tf = state.fighters[t]
+                tc = tf.cell
+                if t == cid or tf.status != "active" or tf.side == f.side or tf.hidden or tc is None:
+                    continue
+                if (vis is None or max(abs(me[0] - tc[0]), abs(me[1] - tc[1])) <= vis) and field.los(me, tc, doors):
+                    out.append(act("aim", target=t))
         for k in hold_items:
             w = st.items[k]
             it = state.items[k]
