@@ -160,11 +160,11 @@ class MapGeo:
             return hit
         start_bit = self.bit[start]
         diff = self.difficult_bits
-        layers = [0] * (agility + 2)
-        layers[0] = start_bit
         s, even = self.stride, self.even_rows
         avail = self.all_bits & ~(start_bit | self.blocked_bits | blocked)  # not yet seen
-        x = start_bit
+        layers = [start_bit]
+        x = start_bit  # layers[d]
+        nxt = nxt2 = 0  # what is known so far of layers[d + 1] and layers[d + 2]
         d = 0
         half = agility // 2  # KIA-0.5
         run_mask = half_mask = 0  # unions of layers[1..agility] and layers[1..half], built as layers complete
@@ -180,20 +180,22 @@ class MapGeo:
                     avail ^= new
                     two = new & diff
                     if two:
-                        layers[d + 1] |= new ^ two
-                        layers[d + 2] |= two
+                        nxt |= new ^ two
+                        nxt2 |= two
                     else:
-                        layers[d + 1] |= new
-            elif not x and not layers[d + 1]:
+                        nxt |= new
+            elif not x and not nxt:
                 break  # entering costs 1 or 2: nothing further can be reached
             d += 1
-            x = layers[d]  # complete: only layers d - 1 and d - 2 feed it
+            x, nxt, nxt2 = nxt, nxt2, 0  # layer d is complete: only layers d - 1 and d - 2 feed it
+            layers.append(x)
             run_mask |= x
             if d == half:
                 half_mask = run_mask
         if d < half:  # stopped early: every later layer is empty
             half_mask = run_mask
-        del layers[agility + 1:]
+        if len(layers) <= agility:
+            layers.extend([0] * (agility + 1 - len(layers)))
         if len(self.moves) > MOVES_LIMIT:
             self.moves.clear()
         self.moves[key] = hit = (half_mask, run_mask, tuple(layers))
