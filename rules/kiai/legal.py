@@ -82,6 +82,7 @@ class Tables:
         ids = ctx.ids
         self.geo = geo_of(ctx)
         self.agility = {c: ctx.spec[c].agility for c in ids}
+        self.initiative = {c: (ctx.spec[c].initiative, ctx.spec[c].quick_attack) for c in ids}  # KIA-1.1
         self.two_weapon = {g: (action("two_weapon_attack", g, None, False), action("two_weapon_attack", g, None, True))
                            for g in ids}
         self.feints = {g: tuple(action("feint", g, None, b) for b in (1, 2, 3)) for g in ids}

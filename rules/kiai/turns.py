@@ -10,7 +10,7 @@ from trpg_arena.rules.kiai.checks import has
 from trpg_arena.rules.kiai.conditions import stun_tick, turn_end_tick, turn_start_expiry
 from trpg_arena.rules.kiai.context import Ctx, ctx_of
 from trpg_arena.rules.kiai.damage import finish, set_decision
-from trpg_arena.rules.kiai.legal import reattack_eligible, reattack_targets
+from trpg_arena.rules.kiai.legal import reattack_eligible, reattack_targets, tables_of
 from trpg_arena.rules.kiai.state import Frame, KiaiState
 from trpg_arena.rules.kiai.strike import run_strike
 
@@ -54,19 +54,22 @@ RUNNERS = {"strike": run_strike, "feint": run_feint, "area": run_area, "status":
 def initiative(combat: Combat, ctx: Ctx, st: KiaiState) -> None:
     """KIA-1.1, KIA-1.2, KIA-1.4: 1D10 + initiative + quick attack, in seat order; highest first, then clockwise."""
     totals: dict[str, int] = {}
+    bonus = (ctx.tables or tables_of(ctx)).initiative
+    fighters = st.fighters
+    dice = combat.dice
+    emit = combat.emit
     for cid in ctx.seat_order:
-        if st.fighters[cid].out:
+        if fighters[cid].out:
             continue
-        spec = ctx.spec[cid]
-        die = combat.dice.roll(10)
-        totals[cid] = die + spec.initiative + spec.quick_attack
-        combat.emit("initiative_rolled", f"{cid} initiative: d10={die} + {spec.initiative} + {spec.quick_attack} = "
-                    f"{totals[cid]}", actor=cid, rule="KIA-1.1", die=die, initiative=spec.initiative,
-                    quick_attack=spec.quick_attack, total=totals[cid])
+        ini, quick = bonus[cid]
+        die = dice.roll(10)
+        total = totals[cid] = die + ini + quick
+        emit("initiative_rolled", f"{cid} initiative: d10={die} + {ini} + {quick} = {total}", actor=cid,
+             rule="KIA-1.1", die=die, initiative=ini, quick_attack=quick, total=total)
     seats = ctx.seat
 
     def rank(c: str) -> tuple[int, int, int]:
-        return (-totals[c], -ctx.spec[c].initiative, seats[c])
+        return (-totals[c], -bonus[c][0], seats[c])
 
     if ctx.opts.turn_order == "descending":
         order = sorted(totals, key=rank)
