@@ -233,12 +233,14 @@ def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -
     if not can_pay(combat, f, "acrobatic") or f.in_vehicle is not None or f.surprise_turn:
         return
     assert f.cell is not None
-    targets = [t for t in st.roster if t != cid] + list(state.vehicles)
     for k in held(state, cid):
         w = st.items[k]
-        it = state.items[k]
-        if w.ammo is None or w.ammo.reload_kind not in ("musket", "launcher") or (it.loaded < 1 and it.spares < 1):
+        if w.ammo is None or w.ammo.reload_kind not in ("musket", "launcher"):
             continue
+        it = state.items[k]
+        if it.loaded < 1 and it.spares < 1:
+            continue
+        targets = [t for t in st.roster if t != cid] + list(state.vehicles)
         if w.ammo.shell is not None:
             for c in cells_in_range(combat, f.cell, w.range_m or 1, blast_radius(w)):
                 out.append(_act("acro_fire", None, c, st.name(k, cid)))
@@ -303,29 +305,32 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
     fighters = state.fighters
     vehicles = state.vehicles
     side = f.side
+    spots = []  # (target, its cell, weapon reach and name, the cells within that reach of the target)
+    for t in st.roster:
+        tf = fighters[t]
+        if t == cid or tf.hidden:
+            continue
+        if t in vehicles:
+            if not targetable(combat, cid, t, False):
+                continue
+        elif tf.status != "active" or tf.side == side or tf.cell is None or tf.in_vehicle is not None:
+            continue  # `targetable` by a melee attack, inline (section 7)
+        tc = tf.cell
+        assert tc is not None
+        for reach, name in reaches:
+            spots.append((t, tc, reach, name, field.disc(tc, reach)))
     for verb, limit in kinds:
         ok = reach_mask(combat, cid, limit)
-        for t in st.roster:
-            tf = fighters[t]
-            if t == cid or tf.hidden:
+        for t, tc, reach, name, near in spots:
+            cand = near & ok  # end cells within reach, row by row = offset order
+            if not cand:
                 continue
-            if t in vehicles:
-                if not targetable(combat, cid, t, False):
-                    continue
-            elif tf.status != "active" or tf.side == side or tf.cell is None or tf.in_vehicle is not None:
-                continue  # `targetable` by a melee attack, inline (section 7)
-            tc = tf.cell
-            assert tc is not None
-            for reach, name in reaches:
-                cand = field.disc(tc, reach) & ok  # end cells within reach, row by row = offset order
-                if not cand:
-                    continue
-                cand &= field.los_to(tc, reach, doors)
-                key = (verb, t, name, tc, cand)
-                hit = memo.get(key)
-                if hit is None:
-                    hit = memo[key] = field.offset_actions(verb, t, name, tc, cand)
-                out.extend(hit)
+            cand &= field.los_to(tc, reach, doors)
+            key = (verb, t, name, tc, cand)
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = field.offset_actions(verb, t, name, tc, cand)
+            out.extend(hit)
 
 
 def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:

@@ -136,6 +136,7 @@ class ReiBattlefield(Battlefield):
         self._offset_actions: dict[tuple[Any, ...], Any] = {}
         self.getters: dict[int, tuple[int, ...]] = {}  # mask -> its bit positions (see `dest_actions`)
         self._dest_memo: dict[str, dict[int, tuple[Any, ...]]] = {}  # verb -> mask -> its actions
+        self._corner_blockers: dict[frozenset[Cell], frozenset[Cell]] = {}  # closed doors -> cells no diagonal cuts
         self._discs: dict[tuple[Cell, int], int] = {}
         self._line_pats: dict[int, int] = {}  # (dx * 256 + dy) -> inner cells of that Bresenham line (see `los`)
         self._sight_blockers: dict[frozenset[Cell], int] = {}  # closed doors -> cells that block sight
@@ -270,24 +271,23 @@ class ReiBattlefield(Battlefield):
 
     def trace(self, cum: tuple[int, ...], start: Cell, dest: Cell, mode: str, doors: frozenset[Cell]) -> list[Cell]:
         """A cheapest path to `dest` read back from `layers` (predecessors tried in E, S, W, N, SE, SW, NW, NE)."""
-        bit = self.bit
         table = self.costs[mode]
-        blockers = self.solid | doors if doors else self.solid
+        blockers = self._corner_blockers.get(doors)
+        if blockers is None:
+            blockers = self._corner_blockers[doors] = self.solid | doors if doors else self.solid
         preds = self.preds
-
-        def cost_of(c: Cell) -> int:
-            b = bit[c]
-            for k, m in enumerate(cum):
-                if m & b:
-                    return k
-            return 10**6
-
+        dest_bit = self.bit[dest]
+        k = 0
+        for m in cum:  # the cost of dest
+            if m & dest_bit:
+                break
+            k += 1
+        else:
+            k = 10**6
         path = [dest]
         c = dest
-        k = cost_of(dest)
         while c != start:
-            w = table[c] or 1
-            want = k - w
+            want = k - (table[c] or 1)
             now = cum[want]
             before = cum[want - 1] if want else 0
             for n, b, ca, cb in preds[c]:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.reincarnator.conditions import (
+    check_cover_sources,
     end_all_grapples,
     end_hidden,
     grapples_of,
@@ -290,8 +291,6 @@ def walk(combat: Combat, cid: str, path: list[Cell], verb: str, rule: str, keep_
         if drag is not None:
             remove_cover(combat, drag, "dragged")
             reset_aim(combat, drag, "dragged")
-        from trpg_arena.rules.reincarnator.conditions import check_cover_sources
-
         check_cover_sources(combat)
     return entered
 
@@ -324,8 +323,6 @@ def knockback(combat: Combat, src: Cell, cid: str, dist: int, rule: str) -> None
         remove_cover(combat, cid, "knocked back")
         reset_aim(combat, cid, "knocked back")
         end_hidden(combat, cid, "knocked back")
-        from trpg_arena.rules.reincarnator.conditions import check_cover_sources
-
         check_cover_sources(combat)
 
 

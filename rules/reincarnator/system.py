@@ -268,6 +268,9 @@ def apply_start(combat: Combat, state: ReiState) -> None:
 
 def conditions(state: ReiState, f: Fighter) -> tuple[str, ...]:
     """Condition words for a view (section 8)."""
+    if not (f.prone or f.crouching or f.hidden or f.full_defense or f.cover_source is not None
+            or f.in_vehicle is not None or f.aim_count or state.grapples or f.parry_value):
+        return ()
     out = []
     if f.prone:
         out.append("prone")

@@ -83,11 +83,16 @@ def standing(combat: Combat) -> list[str]:
     """Sides with at least one active combatant, in encounter order."""
     state = rs(combat)
     up = {f.side for f in state.fighters.values() if f.status == "active"}
+    return [s for s in _sides(combat) if s in up]
+
+
+def _sides(combat: Combat) -> tuple[str, ...]:
+    """The encounter's sides, in order."""
     memo = static(combat).memo  # encounters sharing a `Static` have the same roster, hence the same sides
     sides = memo.get("sides")
     if sides is None:
         sides = memo["sides"] = tuple(combat.encounter.sides())
-    return [s for s in sides if s in up]
+    return sides  # type: ignore[no-any-return]
 
 
 def finish(combat: Combat, winner: str | None, term: Termination) -> None:
@@ -114,6 +119,14 @@ def check_end(combat: Combat) -> bool:
     state = rs(combat)
     if state.outcome is not None:
         return True
+    sides = _sides(combat)
+    first = None
+    for f in state.fighters.values():  # two sides standing: the usual case, found without listing them
+        if f.status == "active" and f.side in sides:
+            if first is None:
+                first = f.side
+            elif f.side != first:
+                return False
     up = standing(combat)
     if len(up) > 1:
         return False
