@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 PHASE_CODE = {"cast": 0, "shoot": 1, "general": 2, "single": 2}
 DECISION_CODE = {"phase_offer": 0, "turn_action": 1, "reaction": 2, "defense": 3}
 B = (0.0, 1.0)  # a bool as a feature value: B[flag]
+ONE_HOT3 = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))  # by PHASE_CODE
+ONE_HOT4 = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0))  # by DECISION_CODE
+NO_HOT4 = (0.0, 0.0, 0.0, 0.0)
 _new_tuple = tuple.__new__
 WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass", "dodge": "dodges",
          "fight_back": "fights back", "no_defense": "does not defend", "dive_for_cover": "dives for cover",
@@ -237,12 +240,9 @@ class InvestigatorSystem(RuleSystem):
         """9 features: round / cap, phase one-hot (3), decision kind one-hot (4), ground items present."""
         st: InvState = combat.state  # type: ignore[assignment]
         setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
-        ph = [0.0, 0.0, 0.0]
-        ph[PHASE_CODE.get(st.phase, 2)] = 1.0
-        dk = [0.0, 0.0, 0.0, 0.0]
-        if st.decision is not None:
-            dk[DECISION_CODE.get(st.decision.kind, 1)] = 1.0
-        return [st.round / setup.opt.round_cap] + ph + dk + [float(bool(st.ground))]
+        d = st.decision
+        return [st.round / setup.opt.round_cap, *ONE_HOT3[PHASE_CODE.get(st.phase, 2)],
+                *(ONE_HOT4[DECISION_CODE.get(d.kind, 1)] if d is not None else NO_HOT4), B[bool(st.ground)]]
 
 
 def _features(setup: Setup, f: Fighter, p: Profile) -> list[float]:
