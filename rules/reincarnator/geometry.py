@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Hashable
-from operator import itemgetter
 from typing import Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, bresenham, square_grid
@@ -134,8 +133,8 @@ class ReiBattlefield(Battlefield):
         # below prefer int keys and int tuples, which the garbage collector does not keep traversing
         self.list_memo: dict[Hashable, tuple[Any, ...]] = {}
         self._offset_actions: dict[tuple[Any, ...], Any] = {}
-        self.getters: dict[int, tuple[int, ...]] = {}  # mask -> its bit positions (see `dest_actions`)
         self._dest_memo: dict[str, dict[int, tuple[Any, ...]]] = {}  # verb -> mask -> its actions
+        self._row_actions: dict[str, dict[int, tuple[Any, ...]]] = {}  # verb -> (row << stride | bits) -> actions
         self._corner_blockers: dict[frozenset[Cell], frozenset[Cell]] = {}  # closed doors -> cells no diagonal cuts
         self._discs: dict[tuple[Cell, int], int] = {}
         self._line_pats: dict[int, int] = {}  # (dx * 256 + dy) -> inner cells of that Bresenham line (see `los`)
@@ -318,23 +317,36 @@ class ReiBattlefield(Battlefield):
     def dest_actions(self, verb: str, m: int) -> tuple[Any, ...]:
         """The shared actions of `verb` for every cell of bitset `m`, row by row, as a tuple (cached per verb).
 
-        On a first meeting the bit positions of the mask are memoised as a tuple of ints (which the garbage collector
-        stops tracking) and picked from the verb's action table by an `itemgetter`, in C.
+        A mask met for the first time is put together from the actions of its map rows, cached per verb and row.
         """
         memo = self._dest_memo.get(verb)
         if memo is None:
             memo = self._dest_memo[verb] = {}
+            self._row_actions[verb] = {}
         hit = memo.get(m)
         if hit is not None:
             return hit
-        idx = self.getters.get(m)
-        if idx is None:
-            idx = tuple(self.bit_indices(m))  # a tuple of ints: untracked by the GC after its first pass
-            if len(self.getters) > 50000:
-                self.getters.clear()
-            self.getters[m] = idx
         table = self._actions.get(verb) or self.actions(verb)
-        hit = itemgetter(*idx)(table) if len(idx) > 1 else tuple([table[i] for i in idx])
+        if m.bit_count() <= 12:
+            hit = tuple([table[i] for i in self.bit_indices(m)])
+        else:
+            by_row = self._row_actions[verb]
+            out: list[Any] = []
+            s = self.stride
+            full = (1 << s) - 1
+            key = 0  # y << stride
+            rest = m
+            while rest:
+                row = rest & full
+                if row:
+                    acts = by_row.get(key | row)
+                    if acts is None:
+                        base = (key >> s) * s
+                        acts = by_row[key | row] = tuple([table[base + b] for b in range(s) if row >> b & 1])
+                    out.extend(acts)
+                rest >>= s
+                key += 1 << s
+            hit = tuple(out)
         if len(memo) > 4096:
             memo.clear()
         memo[m] = hit

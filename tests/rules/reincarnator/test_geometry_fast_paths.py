@@ -105,3 +105,21 @@ def test_observe_combatants_rows_equal_single_rows(name: str) -> None:
             break
         assert c.system.observe_combatants(c, ids) == [c.system.observe_combatant(c, i) for i in ids]
         c.act(agent.act(c))
+
+
+def test_dest_actions_row_by_row() -> None:
+    """`dest_actions` gives ``Action(verb, dest=cell)`` for the mask's cells in row order, sparse or dense."""
+    import random
+
+    from trpg_arena.rules.core.values import Action
+
+    field = Combat("reincarnator/skirmish", seed=0).battlefield
+    assert isinstance(field, ReiBattlefield)
+    rng = random.Random(11)
+    for density in (0.02, 0.3, 0.8, 1.0):
+        for _ in range(100):
+            m = field.mask(c for c in field.cells if rng.random() < density)
+            for verb in ("move", "acro_move"):
+                got = field.dest_actions(verb, m)
+                assert list(got) == [Action(verb, dest=c) for c in field.cells_of(m)]
+                assert field.dest_actions(verb, m) is got
