@@ -38,7 +38,7 @@ def spend_kiai(combat: Combat, f: Fighter, amount: int, rule: str, *, spirit: bo
 def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
     """KIA-8.1 / KIA-8.3: follow the cheapest path that avoids enemies."""
     assert f.hex is not None
-    geo = geo_of(ctx)
+    geo = ctx.geo or geo_of(ctx)
     p, cost = geo.path_and_cost(f.hex, dest, ctx.spec[f.id].agility, enemy_mask(ctx, st, f.id))
     f.hex = dest
     f.moved = True

@@ -100,8 +100,9 @@ class KiaiSystem(RuleSystem):
         assert isinstance(st, KiaiState) and st.decision is not None
         d = st.decision
         st.decision = None
-        apply_action(combat, ctx_of(combat), st, d.kind, d.actor, action)
-        advance(combat)
+        ctx = ctx_of(combat)
+        apply_action(combat, ctx, st, d.kind, d.actor, action)
+        advance(combat, ctx)
 
     def describe(self, combat: Combat, action: Action) -> str:
         """The GM sentence for an action."""

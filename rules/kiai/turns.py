@@ -87,9 +87,10 @@ def current(st: KiaiState) -> str:
     return st.order[st.turn_index]
 
 
-def advance(combat: Combat) -> None:
+def advance(combat: Combat, ctx: Ctx | None = None) -> None:
     """Run until a decision point opens or the combat ends (section 6)."""
-    ctx = ctx_of(combat)
+    if ctx is None:
+        ctx = ctx_of(combat)
     st = combat.state
     assert isinstance(st, KiaiState)
     F = st.fighters
