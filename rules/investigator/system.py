@@ -206,10 +206,10 @@ class InvestigatorSystem(RuleSystem):
             status = ("dead" if dead else "fled" if fled else "dying" if dying else
                       "unconscious" if unconscious else "prone" if f.prone else "ok")
             hp = f.hp
-            # no condition at all (the usual case) without building the list
-            conds = (tuple(conditions(f)) if (dead or fled or dying or unconscious or f.prone or f.major_wound
-                                               or f.full_mov_lockout or f.lose_next_standard or f.untreated_wound
-                                               or f.channel_spell or f.bonus_to) else ())
+            # no condition at all (the usual case) without building the list; a status other than "ok" is one
+            conds = (tuple(conditions(f)) if (status != "ok" or f.major_wound or f.full_mov_lockout
+                                               or f.lose_next_standard or f.untreated_wound or f.channel_spell
+                                               or f.bonus_to) else ())
             # tuple.__new__ skips the named tuple's Python-level __new__ (same fields, same order)
             out.append(_new_tuple(CombatantView, (cid, name, side, kind, f.pos,
                                                   hp if 0 <= hp <= max_hp else 0 if hp < 0 else max_hp, max_hp,
