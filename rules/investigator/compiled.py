@@ -156,6 +156,7 @@ class Setup:
     decisions: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)  # see `decision`
     legal_lists: dict[Any, list[Any]] = field(default_factory=dict)  # legal.Legal's memoised reaction/defense sets
     wall_cells: tuple[Cell, ...] = ()  # the wall squares (see `wall_between`)
+    prepare_options: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)  # see legal.Legal.turn
 
     def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
         """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""

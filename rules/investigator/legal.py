@@ -325,14 +325,16 @@ class Legal:
             out.append(by[("continue_cast",)])
         # prepare slot
         if not f.prepare_used:
-            prof = s.prof(f.id)
-            for tid in ("aim",) + prof.techniques:
-                tq = s.techniques[tid]
-                if tq.requires == "ranged_ready" and not ranged_ready(s, f):
+            opts = s.prepare_options.get(f.id)
+            if opts is None:  # (requirement, action) of "aim" and the combatant's techniques (INV-4.1), once
+                opts = s.prepare_options[f.id] = tuple(
+                    (s.techniques[tid].requires, by[("prepare", tid)]) for tid in ("aim",) + s.prof(f.id).techniques)
+            for requires, act in opts:
+                if requires == "ranged_ready" and not ranged_ready(s, f):
                     continue
-                if tq.requires == "melee_weapon" and melee_weapon(s, f) is UNARMED:
+                if requires == "melee_weapon" and melee_weapon(s, f) is UNARMED:
                     continue
-                out.append(by[("prepare", tid)])
+                out.append(act)
             if f.wielded != "unarmed":
                 out.append(by[("switch_weapon", "unarmed")])
             for w in f.weapons:
