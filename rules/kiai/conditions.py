@@ -39,8 +39,9 @@ def _remove(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
 def turn_start_expiry(combat: Combat, f: Fighter) -> None:
     """KIA-1.5: effects lasting "until the next turn" end at the start of the combatant's turn."""
     if f.conds:
-        for c in [c for c in f.conds if c.type in UNTIL_NEXT]:
-            _remove(combat, f, c, "KIA-1.5")
+        for c in tuple(f.conds):  # a copy: removing while walking
+            if c.type in UNTIL_NEXT:
+                _remove(combat, f, c, "KIA-1.5")
 
 
 def stun_tick(combat: Combat, f: Fighter) -> bool:

@@ -134,9 +134,11 @@ class KiaiSystem(RuleSystem):
                 else:
                     hp = total - sum(w)
                     status = f.out or STATUS_WORDS[status_index(f) + 1]
+            conds = f.conds
+            types = () if not conds else (conds[0].type,) if len(conds) == 1 else tuple([c.type for c in conds])
             # tuple.__new__ skips the named tuple's Python-level __new__ (same fields, in order)
             out.append(_new_tuple(CombatantView, (cid, name, side, role, f.hex, hp if hp > 0 else 0, total, not f.out,
-                                                  status, tuple([c.type for c in f.conds]) if f.conds else ())))
+                                                  status, types)))
         return out
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
