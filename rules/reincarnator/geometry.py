@@ -287,10 +287,9 @@ class ReiBattlefield(Battlefield):
         c = dest
         while c != start:
             want = k - (table[c] or 1)
-            now = cum[want]
-            before = cum[want - 1] if want else 0
+            layer = cum[want] & ~cum[want - 1] if want else cum[0]  # the cells of cost exactly `want`
             for n, b, ca, cb in preds[c]:
-                if not now & b or before & b:
+                if not layer & b:
                     continue
                 if n != start and want == 0:
                     continue
