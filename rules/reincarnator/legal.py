@@ -126,6 +126,8 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     if not (sl.get("trick", 0) > 0 or sl.get("swift", 0) > 0 or sl.get("move", 0) > 0 or sl.get("acrobatic", 0) > 0
             or sl.get("standard", 0) > 0):
         return out  # no slot left: every verb below needs one (REI-2.10)
+    fh = free_hands(combat, cid)
+    reachable = carried(state, cid, "reachable")
     # --- trick ---------------------------------------------------------------------------------------
     if can_pay(combat, f, "trick"):
         if not f.aimed and not f.moved and can_aim(combat, cid, hold_items):
@@ -144,11 +146,10 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind == "bolt_action" and not it.chambered and it.loaded >= 1:
                 out.append(act("cycle_bolt", option=st.name(k, cid)))  # REI-2.12
-        for k in hold_items + carried(state, cid, "reachable"):
+        for k in hold_items + reachable:
             if st.items[k].kind == "consumable" and st.items[k].size <= 1:
                 out.append(act("consume", option=st.name(k, cid)))
-        fh = free_hands(combat, cid)
-        for k in carried(state, cid, "reachable"):
+        for k in reachable:
             w = st.items[k]
             if w.size <= 1 and not w.drawable and fh >= w.hands and w.kind != "consumable":
                 out.append(act("retrieve", option=st.name(k, cid)))
@@ -160,8 +161,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             if w.ammo is not None and w.ammo.reload_kind in SWIFT_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
                 out.append(act("reload", option=st.name(k, cid)))  # REI-2.13
-        fh = free_hands(combat, cid)
-        for k in carried(state, cid, "reachable"):
+        for k in reachable:
             w = st.items[k]
             if w.drawable and fh >= w.hands:
                 out.append(act("draw", option=st.name(k, cid)))
@@ -230,7 +230,6 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 out.append(_CROUCH)  # REI-6.2
             if f.prone:
                 out.append(_STAND_FROM_PRONE)  # REI-6.3
-            fh = free_hands(combat, cid)
             fx, fy = f.cell
             for k, it in state.items.items():
                 ic = it.cell
@@ -282,7 +281,6 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 out.append(act("escape_grapple", target=g.holder, option="break"))  # REI-7.10
                 out.append(act("escape_grapple", target=g.holder, option="escape"))
         out.append(_FULL_DEFENSE)  # REI-5.8
-        fh = free_hands(combat, cid)
         for k in carried(state, cid, "stowed"):
             if fh >= st.items[k].hands:
                 out.append(act("retrieve_stowed", option=st.name(k, cid)))  # REI-2.17
