@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.moonlit.data import ZONE_INDEX
 from trpg_arena.rules.moonlit.fighters import st_of, tb
+from trpg_arena.rules.moonlit.state import Fighter
+from trpg_arena.rules.moonlit.tables import Stats
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
@@ -29,8 +31,16 @@ ONE_HOT = {x: [1.0 if x == y else 0.0 for y in STATES] for x in STATES}
 
 def observe_combatant(c: Combat, cid: str) -> list[float]:
     """Features of one combatant, roughly in [-1, 1] (the env clips to exactly [-1, 1])."""
-    s = tb(c).stats[cid]
-    f = st_of(c).fighters[cid]
+    return _row(tb(c).stats[cid], st_of(c).fighters[cid])
+
+
+def observe_combatants(c: Combat, ids: list[str]) -> list[list[float]]:
+    """`observe_combatant` of several combatants, reading the tables and the state once."""
+    stats, fighters = tb(c).stats, st_of(c).fighters
+    return [_row(stats[cid], fighters[cid]) for cid in ids]
+
+
+def _row(s: Stats, f: Fighter) -> list[float]:
     out = ONE_HOT[f.state][:]
     hit = sum(e.value for e in f.effects if e.kind == "hit") / 4 if f.effects else 0.0
     out += (f.ap / 20, f.tp / s.max_tp if s.max_tp else 0.0, f.emotion / 50, f.max_hp / s.max_hp, f.poison / 3,

@@ -14,7 +14,13 @@ from trpg_arena.rules.moonlit.catalogue import build_catalogue
 from trpg_arena.rules.moonlit.data import ZONES
 from trpg_arena.rules.moonlit.fighters import ABLE, remove_condition, st_of, tb
 from trpg_arena.rules.moonlit.model import MoonlitEncounter, MoonlitOptions
-from trpg_arena.rules.moonlit.observe import COMBATANT_FEATURES, GLOBAL_FEATURES, observe_combatant, observe_global
+from trpg_arena.rules.moonlit.observe import (
+    COMBATANT_FEATURES,
+    GLOBAL_FEATURES,
+    observe_combatant,
+    observe_combatants,
+    observe_global,
+)
 from trpg_arena.rules.moonlit.setup_state import new_state
 from trpg_arena.rules.moonlit.state import MoonState
 from trpg_arena.rules.moonlit.tables import table_of
@@ -227,6 +233,10 @@ class MoonlitSystem(RuleSystem):
     def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
         """Per-combatant features (observe.py)."""
         return observe_combatant(combat, cid)
+
+    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+        """Per-combatant features of several combatants at once (observe.py)."""
+        return observe_combatants(combat, ids)
 
     def observe_global(self, combat: Combat) -> list[float]:
         """Whole-combat features (observe.py)."""
