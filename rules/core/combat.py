@@ -147,7 +147,10 @@ class Combat:
             raise InvalidActionError(f"expected an Action, got {type(action).__name__}: {action!r}")
         if self.state.outcome is not None:
             raise IllegalActionError(f"the combat is over ({self.result}); no action is legal")
-        if not self.is_legal(action):
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.system.legal_actions(self)
+        if action not in legal:  # a list scan, as in `is_legal`
             d = self.state.decision
             assert d is not None
             options = ", ".join(a.describe() for a in (self._legal or [])[:12])
@@ -178,16 +181,20 @@ class Combat:
 
     def _settle(self) -> None:
         """Take every forced decision (one legal option) until a real choice or the end."""
+        system = self.system
+        # the default rule (exactly one legal action) without a method call per decision
+        auto = None if type(system).auto_resolve is RuleSystem.auto_resolve else system.auto_resolve
         for _ in range(AUTO_LIMIT):
-            self._legal = None
-            if self.state.outcome is not None:
+            st = self.state
+            if st.outcome is not None:
+                self._legal = None
                 return
-            if self.state.decision is None:
-                raise RuntimeError(f"{self.system.info.id}: advance() stopped with no decision and no outcome")
-            legal = self.legal_view()
+            if st.decision is None:
+                raise RuntimeError(f"{system.info.id}: advance() stopped with no decision and no outcome")
+            legal = self._legal = system.legal_actions(self)
             if not legal:
-                raise RuntimeError(f"{self.system.info.id}: empty legal set at {self.state.decision}")
-            if not self.system.auto_resolve(self, legal):
+                raise RuntimeError(f"{system.info.id}: empty legal set at {st.decision}")
+            if (len(legal) != 1) if auto is None else not auto(self, legal):
                 return
             d = self.state.decision
             self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
