@@ -9,8 +9,8 @@ from trpg_arena.rules.kiai.state import UNTIL_NEXT_TURN, Condition, Fighter
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
 
-UNTIL_NEXT = ("exposed_all_out", "exposed_charge", "running", "concentrating")
-COUNTED_AT_END = ("intimidated", "deceived")
+UNTIL_NEXT = frozenset(("exposed_all_out", "exposed_charge", "running", "concentrating"))
+COUNTED_AT_END = frozenset(("intimidated", "deceived"))
 
 
 def add_condition(combat: Combat, f: Fighter, ctype: str, *, source: str = "", n: int = UNTIL_NEXT_TURN,
@@ -32,16 +32,31 @@ def add_condition(combat: Combat, f: Fighter, ctype: str, *, source: str = "", n
 
 def _remove(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
     f.conds.remove(c)
+    _removed(combat, f, c, rule)
+
+
+def _removed(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
+    """Emit `condition_removed` for a condition already taken off `f`."""
     combat.emit("condition_removed", f"{f.id} is no longer {c.type}", actor=f.id, rule=rule, condition=c.type,
                 source=c.source or None)
 
 
 def turn_start_expiry(combat: Combat, f: Fighter) -> None:
     """KIA-1.5: effects lasting "until the next turn" end at the start of the combatant's turn."""
-    if f.conds:
-        for c in tuple(f.conds):  # a copy: removing while walking
-            if c.type in UNTIL_NEXT:
-                _remove(combat, f, c, "KIA-1.5")
+    conds = f.conds
+    if not conds:
+        return
+    if len(conds) == 1:  # the usual case: one condition (running, concentrating, exposed...)
+        c = conds[0]
+        if c.type in UNTIL_NEXT:
+            conds.clear()
+            _removed(combat, f, c, "KIA-1.5")
+        return
+    gone = [c for c in conds if c.type in UNTIL_NEXT]
+    if gone:
+        conds[:] = [c for c in conds if c.type not in UNTIL_NEXT]  # the same list, in place, order kept
+        for c in gone:
+            _removed(combat, f, c, "KIA-1.5")
 
 
 def stun_tick(combat: Combat, f: Fighter) -> bool:

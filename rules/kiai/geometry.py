@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from trpg_arena.rules.kiai.context import Ctx
 
 CACHE_LIMIT = 16384
-MOVES_LIMIT = 2048  # searches are rarely repeated except by the move that follows them: keep few (and GC-light)
+MOVES_LIMIT = 32  # searches are rarely repeated except by the move that follows them: keep few (memory stays hot)
 ROW_PATTERNS_LIMIT = 4096  # per row table of `moves_and_runs` (a 16-hex row has 65536 patterns)
 Movement = tuple[int, int, tuple[int, ...]]  # move mask, run mask, cost layers (bit masks)
 

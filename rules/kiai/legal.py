@@ -83,6 +83,10 @@ class Tables:
         self.geo = geo_of(ctx)
         self.agility = {c: ctx.spec[c].agility for c in ids}
         self.initiative = {c: (ctx.spec[c].initiative, ctx.spec[c].quick_attack) for c in ids}  # KIA-1.1
+        # constant parts of the per-combatant event texts (initiative_rolled, turn_started, turn_ended)
+        self.initiative_texts = {c: (f"{c} initiative: d10=", f" + {ini} + {quick} = ")
+                                 for c, (ini, quick) in self.initiative.items()}
+        self.turn_texts = {c: (f"{c}'s turn", f"{c}'s turn ends") for c in ids}
         self.two_weapon = {g: (action("two_weapon_attack", g, None, False), action("two_weapon_attack", g, None, True))
                            for g in ids}
         self.feints = {g: tuple(action("feint", g, None, b) for b in (1, 2, 3)) for g in ids}

@@ -53,33 +53,32 @@ RUNNERS = {"strike": run_strike, "feint": run_feint, "area": run_area, "status":
 
 def initiative(combat: Combat, ctx: Ctx, st: KiaiState) -> None:
     """KIA-1.1, KIA-1.2, KIA-1.4: 1D10 + initiative + quick attack, in seat order; highest first, then clockwise."""
-    totals: dict[str, int] = {}
-    bonus = (ctx.tables or tables_of(ctx)).initiative
+    T = ctx.tables or tables_of(ctx)
+    bonus = T.initiative
+    texts = T.initiative_texts
     fighters = st.fighters
-    dice = combat.dice
+    roll = combat.dice.roll
     emit = combat.emit
-    for cid in ctx.seat_order:
+    seats = ctx.seat
+    ranks = []  # KIA-1.2: (-total, -initiative, seat, seat-order position, id); the position keeps ties stable
+    for i, cid in enumerate(ctx.seat_order):
         if fighters[cid].out:
             continue
         ini, quick = bonus[cid]
-        die = dice.roll(10)
-        total = totals[cid] = die + ini + quick
-        emit("initiative_rolled", f"{cid} initiative: d10={die} + {ini} + {quick} = {total}", actor=cid,
-             rule="KIA-1.1", die=die, initiative=ini, quick_attack=quick, total=total)
-    seats = ctx.seat
-
-    def rank(c: str) -> tuple[int, int, int]:
-        return (-totals[c], -bonus[c][0], seats[c])
-
+        die = roll(10)
+        total = die + ini + quick
+        head, mid = texts[cid]
+        emit("initiative_rolled", f"{head}{die}{mid}{total}", actor=cid, rule="KIA-1.1", die=die, initiative=ini,
+             quick_attack=quick, total=total)
+        ranks.append((-total, -ini, seats[cid], i, cid))
     if ctx.opts.turn_order == "descending":
-        order = sorted(totals, key=rank)
-    else:
-        first = min(totals, key=rank)
-        ring = [c for c in ctx.seat_order if c in totals]
-        i = ring.index(first)
+        order = [r[4] for r in sorted(ranks)]
+    else:  # clockwise (seat order) from the highest
+        ring = [r[4] for r in ranks]
+        i = ring.index(min(ranks)[4])
         order = ring[i:] + ring[:i]
     st.order = order
-    combat.emit("turn_order", f"round {st.round} order: {', '.join(order)}", rule="KIA-1.2", order=order)
+    emit("turn_order", f"round {st.round} order: {', '.join(order)}", rule="KIA-1.2", order=order)
 
 
 def current(st: KiaiState) -> str:
@@ -94,10 +93,12 @@ def advance(combat: Combat, ctx: Ctx | None = None) -> None:
     st = combat.state
     assert isinstance(st, KiaiState)
     F = st.fighters
+    emit = combat.emit
+    stack = st.stack
     while st.outcome is None:
-        if st.stack:
+        if stack:
             st.decision = None
-            fr = st.stack[-1]
+            fr = stack[-1]
             RUNNERS[fr.kind](combat, ctx, st, fr)
             if st.decision is not None and st.outcome is None:
                 return
@@ -108,25 +109,17 @@ def advance(combat: Combat, ctx: Ctx | None = None) -> None:
             if F[cid].out:  # KIA-24.1: out during its own turn, the turn ends at once
                 st.stage = "turn_end"
                 continue
-            st.decision = _turn_decision(cid, stage)
+            st.decision = _TURN_DECISIONS.get((cid, stage)) or _turn_decision(cid, stage)
             return
-        if stage == "round_start":
-            st.phase = "round"
-            for f in F.values():  # KIA-1.5 (1)
-                f.attacked = f.parry_used = f.countered = f.ran = False
-            combat.emit("round_started", f"round {st.round} starts ({5 * (st.round - 1)} s elapsed)",
-                        rule="KIA-1.5", round=st.round, elapsed_seconds=5 * (st.round - 1))
-            initiative(combat, ctx, st)
-            st.turn_index = 0
-            st.stage = "turn_start"
-        elif stage == "turn_start":
-            if st.turn_index >= len(st.order):
+        if stage == "turn_start":
+            order = st.order
+            if st.turn_index >= len(order):
                 st.stage = "reattack"
                 st.reattack_index = 0
                 st.phase = "reattack"
-                combat.emit("reattack_phase", f"round {st.round}: re-attack phase", rule="KIA-12.1")
+                emit("reattack_phase", f"round {st.round}: re-attack phase", rule="KIA-12.1")
                 continue
-            cid = st.order[st.turn_index]
+            cid = order[st.turn_index]
             f = F[cid]
             if f.out:
                 st.turn_index += 1
@@ -137,26 +130,36 @@ def advance(combat: Combat, ctx: Ctx | None = None) -> None:
             f.moved = f.main_done = False
             f.chain_k = f.chain_x = 0
             f.chain_passed = f.chain_fumbled = f.chain_all_out = False
-            combat.emit("turn_started", f"{cid}'s turn", actor=cid, rule="KIA-24.1")
+            emit("turn_started", (ctx.tables or tables_of(ctx)).turn_texts[cid][0], actor=cid, rule="KIA-24.1")
             st.stage = "turn_end" if f.conds and stun_tick(combat, f) else "d1"
         elif stage == "turn_end":
             cid = st.order[st.turn_index]
             f = F[cid]
             if not f.out and f.conds:
                 turn_end_tick(combat, f)
-            combat.emit("turn_ended", f"{cid}'s turn ends", actor=cid, rule="KIA-24.1")
+            emit("turn_ended", (ctx.tables or tables_of(ctx)).turn_texts[cid][1], actor=cid, rule="KIA-24.1")
             st.turn_index += 1
             st.stage = "turn_start"
+        elif stage == "round_start":
+            st.phase = "round"
+            for f in F.values():  # KIA-1.5 (1)
+                f.attacked = f.parry_used = f.countered = f.ran = False
+            emit("round_started", f"round {st.round} starts ({5 * (st.round - 1)} s elapsed)",
+                 rule="KIA-1.5", round=st.round, elapsed_seconds=5 * (st.round - 1))
+            initiative(combat, ctx, st)
+            st.turn_index = 0
+            st.stage = "turn_start"
         elif stage == "reattack":
-            while st.reattack_index < len(st.order):
-                f = F[st.order[st.reattack_index]]
+            order = st.order
+            while st.reattack_index < len(order):
+                f = F[order[st.reattack_index]]
                 if reattack_eligible(ctx, st, f) and reattack_targets(ctx, st, f):
                     set_decision(st, f.id, "P1", f"{f.id}: re-attack or pass")
                     return
                 st.reattack_index += 1
             st.stage = "round_end"
         elif stage == "round_end":
-            combat.emit("round_ended", f"round {st.round} ends", rule="KIA-1.5", round=st.round)
+            emit("round_ended", f"round {st.round} ends", rule="KIA-1.5", round=st.round)
             if st.round >= ctx.round_cap:  # KIA-25.1
                 finish(combat, st, None, Termination.ROUND_CAP)
                 return
