@@ -9,7 +9,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from trpg_arena.envs.codec import Codec
+from trpg_arena.envs.codec import LOG_LIMIT, Codec
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import Combat, Dice, EncounterBase, IllegalActionError, ResetNeeded, get_ruleset, load_encounter
 
@@ -23,20 +23,25 @@ class TrpgArenaAEC(AECEnv):
     (layouts as in the Gymnasium env; the mask is all zeros for agents not deciding). Rewards are
     given at the end: +1 to every combatant of the winning side, -1 to the others, 0 for a draw.
     An illegal action raises `IllegalActionError` (with ``illegal_action="penalize"`` the acting
-    agent gets ``-illegal_penalty`` and must choose again).
+    agent gets ``-illegal_penalty`` and must choose again). ``log_limit`` as in the Gymnasium env
+    (recent events kept in memory, default 200; None keeps the whole log).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "trpg_arena_aec_v0", "is_parallelizable": False,
                 "render_fps": 2}
 
     def __init__(self, ruleset: str, encounter: Any = None, render_mode: str | None = None,
-                 illegal_action: str = "raise", illegal_penalty: float = 0.1) -> None:
+                 illegal_action: str = "raise", illegal_penalty: float = 0.1,
+                 log_limit: int | None = LOG_LIMIT) -> None:
         super().__init__()
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
+        if log_limit is not None and log_limit < 0:
+            raise ValueError("log_limit must be >= 0 or None")
+        self.log_limit = log_limit
         probe = Combat(self.encounter, seed=0)
         self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
                               probe.battlefield.height or 1)
@@ -71,7 +76,7 @@ class TrpgArenaAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False
         self._sync()
 
@@ -122,6 +127,8 @@ class TrpgArenaAEC(AECEnv):
             c.act(act)
             raise IllegalActionError(f"action {action} is not legal")  # pragma: no cover
         c.act(act)
+        if self.log_limit is not None and len(c.log) > 2 * self.log_limit:
+            c.trim_log(self.log_limit)
         self._sync()
 
     def render(self) -> str | np.ndarray | None:

@@ -29,6 +29,7 @@ from trpg_arena.rules import Action, Combat, CombatantView, EncounterBase, Inval
 
 GENERIC_SLOT = 8
 GENERIC_GLOBAL = 2
+LOG_LIMIT = 200  # recent events an env's combat keeps in memory by default (`Combat.trim_log`)
 _ONE, _MINUS_ONE = np.float32(1.0), np.float32(-1.0)
 
 
@@ -188,7 +189,7 @@ class Codec:
                 flat += next(rows)
         out = np.empty(len(flat), dtype=np.float32)
         try:  # packing straight into the array's buffer is about twice as fast as np.array(list)
-            self._packer.pack_into(out, 0, *flat)
+            self._packer.pack_into(out, 0, *flat)  # type: ignore[arg-type]  # an ndarray is a writable buffer
         except (OverflowError, struct.error):  # a feature beyond float32's range (or a wrong length)
             out = np.array(flat, dtype=np.float32)
         np.minimum(out, _ONE, out=out)

@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from trpg_arena.envs.codec import Codec
+from trpg_arena.envs.codec import LOG_LIMIT, Codec
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import (
     Combat,
@@ -61,7 +61,10 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     ``"moonlit/skirmish"``, dict or loaded encounter; default ``"<ruleset>/skirmish"``), ``side``
     (default the first side), ``opponent`` (agent name such as ``"random"`` / ``"scripted"`` or an
     agent object), ``render_mode`` (``"ansi"`` or ``"rgb_array"``), ``illegal_action``
-    (``"raise"`` or ``"penalize"``), ``illegal_penalty``, ``shaping``.
+    (``"raise"`` or ``"penalize"``), ``illegal_penalty``, ``shaping``, ``log_limit`` (how many recent
+    events the combat keeps in memory, default 200: an episode's log is trimmed as it goes, which
+    keeps long training runs lean and fast; ``Event.seq`` and ``combat.decision_count`` go on
+    counting; ``None`` keeps the whole log, e.g. to save a replay).
 
     ## Version History
     * v0: initial release.
@@ -71,7 +74,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
 
     def __init__(self, ruleset: str, encounter: Any = None, side: str | None = None, opponent: Any = "random",
                  render_mode: str | None = None, illegal_action: str = "raise", illegal_penalty: float = 0.1,
-                 shaping: float = 0.0) -> None:
+                 shaping: float = 0.0, log_limit: int | None = LOG_LIMIT) -> None:
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
         if self.encounter.ruleset != ruleset:
@@ -88,6 +91,9 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.shaping = shaping
+        if log_limit is not None and log_limit < 0:
+            raise ValueError("log_limit must be >= 0 or None")
+        self.log_limit = log_limit
         self._opponent_spec = opponent
         self.opponent: Any = None
         probe = Combat(self.encounter, seed=0)
@@ -179,6 +185,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             return self._obs(), -float(self.illegal_penalty), False, False, info
         c.act(act)  # an illegal action raises IllegalActionError (legal set in the message), changing nothing
         self._run_opponents()
+        if self.log_limit is not None and len(c.log) > 2 * self.log_limit:
+            c.trim_log(self.log_limit)
         reward = 0.0
         if self.shaping:
             own, other = self._hp_totals()

@@ -56,10 +56,6 @@ def _timed(budget: float, one_game: Callable[[int], tuple[int, int]]) -> tuple[i
     return n, steps, time.perf_counter() - start
 
 
-def _decisions(combat: Combat, since: int = 0) -> int:
-    return sum(1 for e in combat.log[since:] if e.kind in ("decision", "auto_decision"))
-
-
 def _random_aec_game(env: Any, rng: np.random.Generator, seed: int) -> int:
     """One PettingZoo AEC game with uniformly random masked actions; returns the steps taken."""
     env.reset(seed=seed)
@@ -86,7 +82,7 @@ def bench_engine(encounter: str, agent_name: str, budget: float) -> BenchRow:
         c = Combat(enc, seed=seed)
         agents = [make_agent(agent_name, rid, seed=seed + i) for i in range(len(c.sides))]
         c.play(agents)
-        n = _decisions(c)
+        n = c.decision_count
         return n, n
 
     n, steps, s = _timed(budget, game)
@@ -110,7 +106,7 @@ def bench_env(encounter: str, budget: float) -> BenchRow:
             legal = np.flatnonzero(info["action_mask"])
             _, _, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-        return _decisions(env.unwrapped.combat), steps
+        return env.unwrapped.combat.decision_count, steps  # type: ignore[attr-defined]
 
     n, steps, s = _timed(budget, game)
     return BenchRow(encounter, "env", "random", n, steps, s)
@@ -126,7 +122,7 @@ def bench_aec(encounter: str, budget: float) -> BenchRow:
 
     def game(seed: int) -> tuple[int, int]:
         steps = _random_aec_game(env, rng, seed)
-        return _decisions(env.combat), steps  # type: ignore[arg-type]
+        return env.combat.decision_count, steps  # type: ignore[union-attr]
 
     n, steps, s = _timed(budget, game)
     return BenchRow(encounter, "aec", "random", n, steps, s)

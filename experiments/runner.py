@@ -41,9 +41,9 @@ def play_game(encounter: Any, names: Sequence[str], seed: int, swap: bool = Fals
         names = names[::-1]
     agents = agents_for(enc, names, seed)
     combat = Combat(enc, seed=seed)
-    before = len(combat.log)
+    before = combat.decision_count
     combat.play(agents)
-    decisions = sum(1 for e in combat.log[before:] if e.kind in ("decision", "auto_decision"))
+    decisions = combat.decision_count - before
     sides = enc.sides()
     out = combat.outcome
     assert out is not None

@@ -22,6 +22,7 @@ from trpg_arena.rules.core.values import Action, Decision, Event, Outcome
 
 SNAPSHOT_FORMAT = "trpg-arena-snapshot/1"
 _new_tuple = tuple.__new__
+DECISION_KINDS = ("decision", "auto_decision")  # the event kinds `act` and forced decisions log
 AUTO_LIMIT = 100_000  # automatic decisions in a row before the kernel calls it a rules bug
 
 
@@ -37,6 +38,8 @@ class Combat:
         self.system: RuleSystem = get_ruleset(enc.ruleset)
         self.dice: Dice = dice if dice is not None else Dice(seed)
         self.log: list[Event] = []
+        self._seq0 = 0  # events dropped from the front of the log by `trim_log`
+        self._n_decisions = 0
         self.battlefield: Battlefield = self._battlefield_of(self.system, enc)
         self._legal: list[Action] | None = None
         self.state: BaseState = self.system.new_state(self)
@@ -106,7 +109,7 @@ class Combat:
         log = self.log
         st = self.state
         # tuple.__new__ skips the named tuple's Python-level __new__: emit runs several times per decision.
-        ev: Event = _new_tuple(Event, (len(log), st.round, st.phase, kind, text, actor, rule, data))
+        ev: Event = _new_tuple(Event, (self._seq0 + len(log), st.round, st.phase, kind, text, actor, rule, data))
         log.append(ev)
         return ev
 
@@ -175,6 +178,7 @@ class Combat:
         assert d is not None
         self.emit("decision", f"{d.actor}: {self.system.describe(self, action)}", actor=d.actor, decision=d.kind,
                   action=action.to_json())
+        self._n_decisions += 1
         self._legal = None
         self.system.apply(self, action)
         self._settle()
@@ -199,23 +203,54 @@ class Combat:
             d = self.state.decision
             self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
                       actor=d.actor, decision=d.kind, action=legal[0].to_json())
+            self._n_decisions += 1
             self._legal = None
             self.system.apply(self, legal[0])
         raise RuntimeError(f"{self.system.info.id}: {AUTO_LIMIT} automatic decisions in a row")
 
     # --- rollback ---------------------------------------------------------------------------------
     def _mark_base(self) -> None:
-        self._base = (pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL), self.dice.state(), len(self.log))
+        self._base = (pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL), self.dice.state(),
+                      self._seq0 + len(self.log), self._n_decisions)
         self._since: list[Action] = []
 
     def _rollback(self) -> None:
-        state, dice, n = self._base
+        state, dice, seq, decisions = self._base
         self.state = pickle.loads(state)
         self.dice = Dice.from_state(dice)
-        del self.log[n:]
+        keep = seq - self._seq0
+        if keep >= 0:
+            del self.log[keep:]
+        else:  # `trim_log` dropped events after the base point: the replay below emits them again
+            self.log.clear()
+            self._seq0 = seq
+        self._n_decisions = decisions
         self._legal = None
         for a in self._since:
             self._apply(a)
+
+    # --- log size ---------------------------------------------------------------------------------
+    @property
+    def decision_count(self) -> int:
+        """Decisions taken so far (the agents' and the forced ones), trimmed ones included."""
+        return self._n_decisions
+
+    def trim_log(self, keep: int) -> None:
+        """Drop all but the last `keep` events from memory.
+
+        For long runs and training, where nobody reads old events: a combat that keeps its whole log
+        also keeps every event's text and data alive, which costs memory and, in tight loops, time.
+        Event numbers (`Event.seq`) and `decision_count` go on counting; `snapshot` saves the kept
+        events only (a full record needs an untrimmed combat). Not allowed inside `act`.
+        """
+        if keep < 0:
+            raise ValueError("keep must be >= 0")
+        if self._acting:
+            raise RuntimeError("trim_log() inside act()")
+        drop = len(self.log) - keep
+        if drop > 0:
+            del self.log[:drop]
+            self._seq0 += drop
 
     # --- persistence ------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -229,6 +264,8 @@ class Combat:
             "dice": self.dice.state(),
             "state": self.system.dump_state(self.state),
             "log": [e.to_json() for e in self.log],
+            "log_start": self._seq0,
+            "decisions": self._n_decisions,
         }
 
     @classmethod
@@ -247,6 +284,8 @@ class Combat:
             self.system = get_ruleset(snap["ruleset"])
             self.dice = Dice.from_state(snap["dice"])
             self.log = [Event.from_json(e) for e in snap["log"]]
+            self._seq0 = int(snap.get("log_start", self.log[0].seq if self.log else 0))
+            self._n_decisions = int(snap.get("decisions", sum(1 for e in self.log if e.kind in DECISION_KINDS)))
             self.battlefield = cls._battlefield_of(self.system, self.encounter)
             self.state = self.system.load_state(snap["state"])
         except TrpgArenaError as e:
@@ -270,12 +309,14 @@ class Combat:
         other.battlefield = self.battlefield
         other.dice = dice if dice is not None else self.dice.copy()
         other.log = list(self.log)
+        other._seq0 = self._seq0
+        other._n_decisions = self._n_decisions
         blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
         other.state = pickle.loads(blob)
         other._legal = self._legal
         other._views = self.__dict__.get("_views")
         other._acting = False
-        other._base = (blob, other.dice.state(), len(other.log))
+        other._base = (blob, other.dice.state(), other._seq0 + len(other.log), other._n_decisions)
         other._since = []
         return other
 

@@ -122,3 +122,22 @@ def test_aec_plays_to_the_end_with_masks(name: str) -> None:
         assert len(legal) > 0
         env.step(int(rng.choice(legal)))
     assert env.combat is not None and env.combat.over
+
+
+@pytest.mark.parametrize("rid", SYSTEMS)
+def test_log_limit_bounds_the_log_without_changing_play(rid: str) -> None:
+    runs = []
+    for limit in (None, 5):
+        env = gymnasium.make(env_id(rid), encounter=f"{rid}/skirmish", opponent="random", log_limit=limit)
+        obs, info = env.reset(seed=7)
+        rng = np.random.default_rng(1)
+        observations, done, longest = [obs.tobytes()], False, 0
+        while not done:
+            obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            observations.append(obs.tobytes())
+            longest = max(longest, len(env.unwrapped.combat.log))
+        c = env.unwrapped.combat
+        runs.append((observations, c.decision_count, c.log[-1], longest))
+    (obs_full, n_full, last_full, _), (obs_lean, n_lean, last_lean, longest) = runs
+    assert obs_full == obs_lean and n_full == n_lean and last_full == last_lean
+    assert longest <= 2 * 5  # trimmed back to 5 after any step that leaves more than 10

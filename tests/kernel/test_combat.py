@@ -134,3 +134,49 @@ def test_mcts_agent_plays_legal_moves_without_touching_the_live_dice() -> None:
     c.act(a)
     twin.act(a)
     assert [e.json_line() for e in c.log] == [e.json_line() for e in twin.log]
+
+
+def _play_out(c: Combat) -> list[str]:
+    while not c.over:
+        c.act(c.legal_actions()[-1])
+    return [e.json_line() for e in c.log]
+
+
+def test_trim_log_keeps_numbering_counts_and_play() -> None:
+    full = Combat(TOY_ENCOUNTER, seed=4)
+    trimmed = Combat(TOY_ENCOUNTER, seed=4)
+    for i in range(6):
+        for c in (full, trimmed):
+            c.act(c.legal_actions()[0 if i % 3 else -1])  # mostly passes, so the toy fight lasts
+        trimmed.trim_log(2)
+        assert len(trimmed.log) <= 2 + 4  # what the next act adds on top of the kept events
+    assert [e.seq for e in trimmed.log] == [e.seq for e in full.log[-len(trimmed.log):]]
+    assert trimmed.decision_count == full.decision_count == sum(e.kind == "decision" for e in full.log)
+    tail = len(trimmed.log)
+    ends = _play_out(full), _play_out(trimmed)
+    assert ends[1] == ends[0][len(ends[0]) - len(ends[1]):] and len(ends[1]) > tail
+    with pytest.raises(ValueError):
+        trimmed.trim_log(-1)
+
+
+def test_trimmed_combat_snapshots_clones_and_rolls_back() -> None:
+    c = Combat(TOY_ENCOUNTER, dice=ScriptedDice.d(6, 5))
+    c.act(Action("hit", target="b"))
+    c.act(Action("pass"))
+    c.trim_log(1)  # drops events after the rollback base point (the start)
+    mid = json.dumps(c.snapshot())
+    with pytest.raises(DiceScriptError, match="ran out"):
+        c.act(Action("hit", target="b"))
+    assert json.dumps(c.snapshot()) != mid  # the replay re-logs the dropped events since the base ...
+    assert [e.seq for e in c.log] == list(range(len(c.log)))  # ... with their own numbers
+    assert c.decision_count == 2 and c.decision is not None and c.decision.actor == "a"
+
+    k = Combat(TOY_ENCOUNTER, seed=4)
+    for _ in range(5):
+        k.act(k.legal_actions()[-1])
+    k.trim_log(3)
+    snap = json.loads(json.dumps(k.snapshot()))
+    assert snap["log_start"] == k.log[0].seq and snap["decisions"] == 5
+    r = Combat.restore(snap)
+    assert r.decision_count == 5 and r.log == k.log
+    assert _play_out(r) == _play_out(k.clone()) == _play_out(k)
