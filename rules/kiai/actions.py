@@ -39,11 +39,11 @@ def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: 
     """KIA-8.1 / KIA-8.3: follow the cheapest path that avoids enemies."""
     assert f.hex is not None
     geo = ctx.geo or geo_of(ctx)
-    p, cost = geo.path_and_cost(f.hex, dest, ctx.spec[f.id].agility, enemy_mask(ctx, st, f.id))
+    fid = f.id
+    p, cost = geo.path_and_cost(f.hex, dest, ctx.spec[fid].agility, enemy_mask(ctx, st, fid))
     f.hex = dest
     f.moved = True
-    combat.emit("moved", f"{f.id} moves to {list(dest)} (cost {cost})", actor=f.id, rule=rule,
-                path=p, cost=cost)
+    combat.emit("moved", f"{fid}{geo.moved_texts[dest]}{cost})", actor=fid, rule=rule, path=p, cost=cost)
 
 
 def _strike(f: Fighter, target: str, **kw: object) -> Frame:

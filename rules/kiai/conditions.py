@@ -16,7 +16,7 @@ COUNTED_AT_END = frozenset(("intimidated", "deceived"))
 def add_condition(combat: Combat, f: Fighter, ctype: str, *, source: str = "", n: int = UNTIL_NEXT_TURN,
                   mode: str = "", rule: str) -> None:
     """Add a condition; the same one again (same source for intimidated) keeps N = max (KIA-23.3)."""
-    for c in f.conds:
+    for c in f.conds:  # usually none
         if c.type == ctype and (ctype != "intimidated" or c.source == source):
             c.n = max(c.n, n) if n != UNTIL_NEXT_TURN else c.n
             if mode:
@@ -25,9 +25,13 @@ def add_condition(combat: Combat, f: Fighter, ctype: str, *, source: str = "", n
                         condition=ctype, source=source or None, n=c.n, mode=c.mode or None)
             return
     f.conds.append(Condition(ctype, source, n, mode))
-    combat.emit("condition_added", f"{f.id} is {ctype}{f' by {source}' if source else ''}"
-                f"{f' (N {n})' if n != UNTIL_NEXT_TURN else ''}{f' ({mode})' if mode else ''}", actor=f.id,
-                rule=rule, condition=ctype, source=source or None, n=n, mode=mode or None)
+    if source or mode or n != UNTIL_NEXT_TURN:
+        text = (f"{f.id} is {ctype}{f' by {source}' if source else ''}{f' (N {n})' if n != UNTIL_NEXT_TURN else ''}"
+                f"{f' ({mode})' if mode else ''}")
+    else:  # the usual case: running, exposed, concentrating
+        text = f"{f.id} is {ctype}"
+    combat.emit("condition_added", text, actor=f.id, rule=rule, condition=ctype, source=source or None, n=n,
+                mode=mode or None)
 
 
 def _remove(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
@@ -74,7 +78,10 @@ def stun_tick(combat: Combat, f: Fighter) -> bool:
 
 def turn_end_tick(combat: Combat, f: Fighter) -> None:
     """KIA-23.3: intimidated and deceived count down at the end of each of its turns (skipped ones too)."""
-    if not f.conds:
+    for c in f.conds:
+        if c.type in COUNTED_AT_END:
+            break
+    else:  # the usual case: nothing counts down
         return
     for c in [c for c in f.conds if c.type in COUNTED_AT_END]:
         c.n -= 1

@@ -21,8 +21,24 @@ if TYPE_CHECKING:
 
 CACHE_LIMIT = 16384
 MOVES_LIMIT = 32  # searches are rarely repeated except by the move that follows them: keep few (memory stays hot)
-ROW_PATTERNS_LIMIT = 4096  # per row table of `moves_and_runs` (a 16-hex row has 65536 patterns)
+ROW_PATTERNS_LIMIT = 4096  # per dict row table of `moves_and_runs` (a 16-hex row has 65536 patterns)
 Movement = tuple[int, int, tuple[int, ...]]  # move mask, run mask, cost layers (bit masks)
+
+
+class _Patterns(dict[int, "tuple[Action, ...] | None"]):
+    """A row pattern memo for wide rows: a dict that answers None for a pattern not seen yet."""
+
+    def __missing__(self, key: int) -> None:
+        return None
+
+
+RowTable = list["tuple[Action, ...] | None"] | _Patterns
+DENSE_ROW_WIDTH = 12  # rows up to this wide memoise in a list indexed by pattern (4096 slots): no hashing
+
+
+def _row_table(width: int) -> RowTable:
+    """An empty row pattern -> actions memo (indexed by pattern: a list for narrow rows, else a dict)."""
+    return [None] * (1 << width) if width <= DENSE_ROW_WIDTH else _Patterns()
 
 
 class MapGeo:
@@ -54,6 +70,7 @@ class MapGeo:
         self.run_actions = {h: action("run", dest=h) for h in self.hexes}
         self.move_list = [self.move_actions[h] for h in self.hexes]
         self.run_list = [self.run_actions[h] for h in self.hexes]
+        self.moved_texts = {h: f" moves to {list(h)} (cost " for h in self.hexes}  # the `moved` event's text
         self.los: dict[tuple[Hex, Hex], bool] = {}
         self.moves: dict[tuple[Hex, int, int], Movement] = {}
         self.discs: dict[tuple[Hex, int], frozenset[Hex]] = {}
@@ -62,8 +79,8 @@ class MapGeo:
         self.dm = [[self.dist(a, b) for b in self.hexes] for a in self.hexes]  # distances by index pair
         self.row_bits = (1 << w) - 1
         # per map row: (hex index of its first column, row bit pattern -> the actions of its set bits)
-        self.move_parts: list[tuple[int, dict[int, tuple[Action, ...]]]] = [(r * w, {}) for r in range(height)]
-        self.run_parts: list[tuple[int, dict[int, tuple[Action, ...]]]] = [(r * w, {}) for r in range(height)]
+        self.move_parts = [(r * w, _row_table(w)) for r in range(height)]
+        self.run_parts = [(r * w, _row_table(w)) for r in range(height)]
         self.charges: dict[tuple[Hex, int], tuple[tuple[int, int], ...]] = {}  # see `legal._charge_spots`
 
     def dist(self, a: Hex, b: Hex) -> int:
@@ -128,9 +145,9 @@ class MapGeo:
                     break
                 row = mask & full
                 if row:
-                    hit = table.get(row)
+                    hit = table[row]
                     if hit is None:
-                        if len(table) >= ROW_PATTERNS_LIMIT:
+                        if isinstance(table, _Patterns) and len(table) >= ROW_PATTERNS_LIMIT:
                             table.clear()
                         hit = table[row] = tuple(actions[base + i] for i in range(row.bit_length()) if row >> i & 1)
                     extend(hit)
@@ -265,7 +282,7 @@ def in_reach(ctx: Ctx, a: Hex | None, b: Hex | None, reach: int) -> bool:
 def enemy_mask(ctx: Ctx, st: KiaiState, cid: str) -> int:
     """Hexes a path may not enter (KIA-8.3), as a bit mask: those of enemies that are not out."""
     fighters = st.fighters
-    bit = geo_of(ctx).bit
+    bit = (ctx.geo or geo_of(ctx)).bit
     m = 0
     for i in ctx.foes_of[cid]:
         f = fighters[i]
