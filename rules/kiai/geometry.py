@@ -60,6 +60,10 @@ class MapGeo:
         self.pos = [r * s + c for (c, r) in self.hexes]  # bit position by hex index
         self.all_bits = sum(1 << p for p in self.pos)
         self.even_rows = sum(((1 << s) - 1) << (r * s) for r in range(0, height, 2))
+        odd_rows = sum(((1 << s) - 1) << (r * s) for r in range(1, height, 2))
+        # the same rows one bit over, to pick the shifted copies of a mask whose bits started in even rows (after a
+        # shift right) or in odd rows (after a shift left): see `movement`
+        self.even_right, self.odd_left = self.even_rows >> 1, odd_rows << 1
         self.difficult_bits = sum(1 << self.pos[i] for i, c in enumerate(self.cost) if c == 2)
         self.nbr_bits = [tuple((u, 1 << self.pos[u]) for u in nbrs) for nbrs in self.nbrs]
         self.bit = {h: 1 << self.pos[i] for i, h in enumerate(self.hexes)}
@@ -177,22 +181,22 @@ class MapGeo:
             return hit
         start_bit = self.bit[start]
         diff = self.difficult_bits
-        s, even = self.stride, self.even_rows
-        avail = self.all_bits & ~(start_bit | self.blocked_bits | blocked)  # not yet seen
+        s, even_right, odd_left = self.stride, self.even_right, self.odd_left
+        avail0 = avail = self.all_bits & ~(start_bit | self.blocked_bits | blocked)  # not yet seen
         layers = [start_bit]
         x = start_bit  # layers[d]
         nxt = nxt2 = 0  # what is known so far of layers[d + 1] and layers[d + 2]
         d = 0
         half = agility // 2  # KIA-0.5
-        run_mask = half_mask = 0  # unions of layers[1..agility] and layers[1..half], built as layers complete
+        half_mask = 0  # layers[1..half]
         while d < agility:
             if x and avail:
                 # section 5 neighbours of every hex in x: the same row's (shift by 1); in the rows above and
                 # below, the same columns and, for even rows, the column to the left (odd rows: to the right).
                 # Whatever leaves the map lands on a guard bit or past the last row, outside `avail`.
-                e = x & even
-                v = x | (e >> 1) | ((x ^ e) << 1)
-                new = ((x << 1) | (x >> 1) | (v << s) | (v >> s)) & avail
+                left, right = x >> 1, x << 1
+                v = x | (left & even_right) | (right & odd_left)
+                new = (left | right | (v << s) | (v >> s)) & avail
                 if new:
                     avail ^= new
                     two = new & diff
@@ -206,9 +210,9 @@ class MapGeo:
             d += 1
             x, nxt, nxt2 = nxt, nxt2, 0  # layer d is complete: only layers d - 1 and d - 2 feed it
             layers.append(x)
-            run_mask |= x
-            if d == half:
-                half_mask = run_mask
+            if d == half:  # seen so far: layers[1..d] and the part of layer d + 1 in nxt
+                half_mask = avail0 ^ avail ^ nxt
+        run_mask = avail0 ^ avail ^ nxt  # layers[1..d]; nothing is known yet of later layers but nxt
         if d < half:  # stopped early: every later layer is empty
             half_mask = run_mask
         if len(layers) <= agility:
