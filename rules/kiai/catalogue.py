@@ -86,23 +86,23 @@ def catalogue(enc: KiaiEncounter) -> list[Action]:
 _DESCRIBED: dict[Action, str] = {}
 # By object id as well: legal lists hand out shared action objects (`context.action`), and looking one up
 # by id skips hashing its fields. Each entry holds its action, so the id cannot be reused while it lives.
-_DESCRIBED_BY_ID: dict[int, tuple[Action, str]] = {}
+DESCRIBED_BY_ID: dict[int, tuple[Action, str]] = {}
 
 
 def describe(a: Action) -> str:
     """A GM sentence for an action (cached: actions are frozen)."""
-    hit = _DESCRIBED_BY_ID.get(id(a))
+    hit = DESCRIBED_BY_ID.get(id(a))
     if hit is not None and hit[0] is a:
         return hit[1]
     text = _DESCRIBED.get(a)
     if text is None:
         if len(_DESCRIBED) > 65536:
             _DESCRIBED.clear()
-            _DESCRIBED_BY_ID.clear()
+            DESCRIBED_BY_ID.clear()
         text = _DESCRIBED[a] = _describe(a)
-    if len(_DESCRIBED_BY_ID) > 65536:
-        _DESCRIBED_BY_ID.clear()
-    _DESCRIBED_BY_ID[id(a)] = (a, text)
+    if len(DESCRIBED_BY_ID) > 65536:
+        DESCRIBED_BY_ID.clear()
+    DESCRIBED_BY_ID[id(a)] = (a, text)
     return text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.checks import has, wound_penalty
-from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action
+from trpg_arena.rules.kiai.context import SPEAR_CLASS, UNARMED, Ctx, action
 from trpg_arena.rules.kiai.geometry import MapGeo, geo_of, in_reach
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
@@ -192,8 +192,8 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     if f.main_done:
         acts.append(END_TURN)
         return acts
-    main = ctx.weapon(f.main)
-    reach = main.spec.reach
+    mspec = (ctx.weapons[f.main] if f.main else UNARMED).spec  # `ctx.weapon`, inline
+    reach = mspec.reach
     may_attack = not f.countered  # KIA-10.1, KIA-24.1
     idx = geo.idx
     row = geo.dm[idx[here]]
@@ -203,7 +203,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
             d = row[idx[g.hex]]  # type: ignore[index]
             if d <= reach and (d <= 1 or geo.clear(here, g.hex)):  # type: ignore[arg-type]
                 near.append(g)
-        if not moved and main.spec.category in SPEAR_CLASS:  # KIA-17.1
+        if not moved and mspec.category in SPEAR_CLASS:  # KIA-17.1
             mind = ctx.opts.charge_min_distance
             for g in foes:
                 ckey = (g.hex, reach)
@@ -225,7 +225,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
             acts.extend(attack_options(ctx, "attack", gid, "", v0, v1))
             for ab in techs:
                 acts.extend(attack_options(ctx, "attack", gid, ab, v0, v1))
-        if f.off and main.spec.hands == 1 and f.main:  # KIA-11.1
+        if f.off and mspec.hands == 1 and f.main:  # KIA-11.1
             for g in near:
                 acts.extend(T.two_weapon[g.id])
         if pool(ctx, f) >= FEINT_COST:  # KIA-14.2
