@@ -21,7 +21,7 @@ from trpg_arena.rules.investigator.legal import (
     wielded_t,
 )
 from trpg_arena.rules.investigator.rolls import REGULAR, check
-from trpg_arena.rules.investigator.space import best_path, cheb, line_blocked, occupancy
+from trpg_arena.rules.investigator.space import best_path, cheb, grid_of, line_blocked, occupancy
 from trpg_arena.rules.investigator.spells import cast_now, continue_now
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 from trpg_arena.rules.investigator.windows import push_window
@@ -334,8 +334,12 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
     side_of = setup.side_of
     side = side_of[f.id]
     difficult = setup.difficult
-    hostiles = [o.pos for o in st.fighters if o.pos is not None and side_of[o.id] != side
-                and not (o.dead or o.fled or o.unconscious or o.dying)]
+    g = grid_of(setup, setup.bf)
+    bit, near_bits = g.bit, g.near
+    hostiles = 0  # the squares of the hostiles able to act, as bits
+    for o in st.fighters:
+        if o.pos is not None and side_of[o.id] != side and not (o.dead or o.fled or o.unconscious or o.dying):
+            hostiles |= bit[o.pos]
     # the leave test of the current step when it was made in this call: the enter test (same hostiles, same
     # two squares) then has the same answer, and the mover's state was checked just before
     near: bool | None = None
@@ -346,7 +350,7 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
                 return
             fr.step = "go"
             src, dst = f.pos, path[fr.index]
-            near = src is not None and _near_any(hostiles, src, dst)
+            near = src is not None and ((near_bits[src] | near_bits[dst]) & hostiles) != 0
             if near:
                 stack.append(Frame("window", "open", f.id, event="leave", src=src, dest=dst))
                 return
@@ -355,7 +359,7 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
             fr.step = "mend"
             return
         b = path[fr.index]
-        if b in hostiles:
+        if bit[b] & hostiles:
             combat.emit("move_stopped", f"{f.id} is stopped before {list(b)}", actor=f.id, rule="INV-4.5")
             fr.step = "mend"
             return
@@ -366,20 +370,10 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
         fr.index += 1
         fr.step = "leave"
         if near is None:
-            near = a is not None and _near_any(hostiles, a, b)
+            near = a is not None and ((near_bits[a] | near_bits[b]) & hostiles) != 0
         if near:
             stack.append(Frame("window", "open", f.id, event="enter", src=a, dest=b))
             return
-
-
-def _near_any(cells: list[tuple[int, int]], a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Whether one of `cells` is within one square of `a` or of `b`."""
-    ax, ay = a
-    bx, by = b
-    for px, py in cells:
-        if (-1 <= px - ax <= 1 and -1 <= py - ay <= 1) or (-1 <= px - bx <= 1 and -1 <= py - by <= 1):
-            return True
-    return False
 
 
 def _move_end(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:

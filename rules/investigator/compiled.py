@@ -157,6 +157,7 @@ class Setup:
     legal_lists: dict[Any, list[Any]] = field(default_factory=dict)  # legal.Legal's memoised reaction/defense sets
     wall_cells: tuple[Cell, ...] = ()  # the wall squares (see `wall_between`)
     prepare_options: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)  # see legal.Legal.turn
+    groups: list[tuple[str, tuple[int, ...]]] | None = None  # see side_groups
 
     def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
         """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""
@@ -174,6 +175,16 @@ class Setup:
             heads = self.heads = [(p.id, p.name, p.side, "pc" if p.kind == "investigator" else "npc", p.max_hp)
                                   for p in self.profiles]
         return heads
+
+    def side_groups(self) -> list[tuple[str, tuple[int, ...]]]:
+        """Per side with combatants, in the order of first appearance: (side, the combatants' indices) (built once)."""
+        groups = self.groups
+        if groups is None:
+            by_side: dict[str, list[int]] = {}
+            for i, cid in enumerate(self.ids):
+                by_side.setdefault(self.side_of[cid], []).append(i)
+            groups = self.groups = [(side, tuple(members)) for side, members in by_side.items()]
+        return groups
 
     def decision(self, actor: str, kind: str, a: str, b: str = "") -> Decision:
         """The (shared, immutable) `Decision` of `actor` of one kind; `a` and `b` are what its prompt names.
@@ -233,31 +244,41 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
     """Liang-Barsky clipping of the centre-to-centre segment against each square, exact in integers.
 
     Parameters t along the segment are scaled by L = 2|dx||dy| (zero factors read as 1), so every clipping
-    bound is an integer and the comparison ``t_enter < t_exit`` is exact.
+    bound is an integer and the comparison ``t_enter < t_exit`` is exact. Per column only the rows whose centre
+    lies near the line are tried, and the column's own clipping interval is computed once.
     """
     (x0, y0), (x1, y1) = a, b
     dx, dy = x1 - x0, y1 - y0
     big = 2 * (abs(dx) or 1) * (abs(dy) or 1)
     support = abs(dx) + abs(dy)  # twice the unit box's half-extent along the segment's normal
+    # per axis with a nonzero delta d: the parameter step per half square, big / (2 d) (exact: 2 d divides big)
+    mx = (big // (2 * dx) if dx > 0 else -(big // (-2 * dx))) if dx else 0
+    my = (big // (2 * dy) if dy > 0 else -(big // (-2 * dy))) if dy else 0
     out = []
+    ylo, yhi = min(y0, y1), max(y0, y1)
     for cx in range(min(x0, x1), max(x0, x1) + 1):
-        for cy in range(min(y0, y1), max(y0, y1) + 1):
+        if dx:
+            t1, t2 = (2 * (cx - x0) - 1) * mx, (2 * (cx - x0) + 1) * mx
+            if t1 > t2:
+                t1, t2 = t2, t1
+            xlo, xhi = max(0, t1), min(big, t2)
+            # only squares whose centre lies within support / 2 of the line can pass the distance test below
+            mid = y0 + dy * (cx - x0) / dx
+            spread = support / (2 * abs(dx)) + 1
+            rows = range(max(ylo, int(mid - spread)), min(yhi, int(mid + spread)) + 1)
+        else:  # a vertical segment: the column is x0 itself
+            xlo, xhi = 0, big
+            rows = range(ylo, yhi + 1)
+        for cy in rows:
             if (cx, cy) == a or (cx, cy) == b or 2 * abs(dy * (cx - x0) - dx * (cy - y0)) >= support:
                 continue
-            lo, hi = 0, big
-            ok = True
-            for p0, d, c in ((x0, dx, cx), (y0, dy, cy)):
-                if d == 0:
-                    if c != p0:
-                        ok = False
-                    continue
-                m = big // (2 * d) if d > 0 else -(big // (-2 * d))
-                t1 = (2 * (c - p0) - 1) * m
-                t2 = (2 * (c - p0) + 1) * m
+            if dy:
+                t1, t2 = (2 * (cy - y0) - 1) * my, (2 * (cy - y0) + 1) * my
                 if t1 > t2:
                     t1, t2 = t2, t1
-                lo, hi = max(lo, t1), min(hi, t2)
-            if ok and lo < hi:
+                if (xlo if xlo > t1 else t1) < (xhi if xhi < t2 else t2):
+                    out.append((cx, cy))
+            elif xlo < xhi:  # a horizontal segment: the row is y0 itself
                 out.append((cx, cy))
     return tuple(out)
 

@@ -229,16 +229,20 @@ def end_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
 
 # --- end of combat -----------------------------------------------------------------------------------
 def end_check(combat: Combat, setup: Setup, st: InvState) -> bool:
-    """INV-12.2: at most one side with a combatant able to act ends the combat."""
-    side_of = setup.side_of
+    """INV-12.2: at most one side with a combatant able to act ends the combat.
+
+    Side by side, each side's first combatant able to act is enough to know that side can act.
+    """
+    fighters = st.fighters
     first = None
-    for f in st.fighters:
-        if not (f.dead or f.fled or f.unconscious or f.dying):
-            sd = side_of[f.id]
-            if first is None:
-                first = sd
-            elif sd != first:
-                return False  # two sides can still act
+    for side, members in setup.side_groups():
+        for i in members:
+            f = fighters[i]
+            if not (f.dead or f.fled or f.unconscious or f.dying):
+                if first is not None:
+                    return False  # two sides can still act
+                first = side
+                break
     alive = set() if first is None else {first}
     if alive:
         winner = next(iter(alive))

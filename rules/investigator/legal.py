@@ -170,13 +170,23 @@ class Legal:
             return self._forms
         assert f.pos is not None
         pos = f.pos
-        out: list[tuple[int, Cell]] = [(0, pos)]
-        self._forms = out
-        if self.steps_allowed(f):
-            occupied = self.scan(f)[1]
-            free = [(i, c) for c, b, i in self.g.steps[pos] if not occupied & b]
+        if not self.steps_allowed(f):
+            out = self._forms = [(0, pos)]
+            return out
+        g = self.g
+        # the list depends on the square and which of its one-step squares are occupied only: shared, read only
+        near = self.scan(f)[1] & g.step_ring[pos]
+        by_near = g.forms.get(pos)
+        if by_near is None:
+            by_near = g.forms[pos] = {}
+        out = by_near.get(near)  # type: ignore[assignment]
+        if out is None:
+            out = [(0, pos)]
+            free = [(i, c) for c, b, i in g.steps[pos] if not near & b]
             out += free
             out += [(i + 8, pos) for i, _ in free]
+            by_near[near] = out
+        self._forms = out
         return out
 
     # cast ----------------------------------------------------------------------------------------
@@ -347,11 +357,14 @@ class Legal:
                 out.append(by[("stand_up",)])
             else:
                 _, occupied, hostile, _, _ = self.scan(f)
-                if f.steps_this_turn < s.opt.max_steps_per_turn:
-                    steps = self.cat.steps
-                    for c, b, _ in self.g.steps[f.pos]:
-                        if not occupied & b:
-                            out.append(steps[c])
+                if f.steps_this_turn < s.opt.max_steps_per_turn:  # one-step moves (INV-4.4) to free squares
+                    g = self.g
+                    key = (f.pos, occupied & g.step_ring[f.pos])
+                    moves = g.step_moves.get(key)
+                    if moves is None:
+                        steps = self.cat.steps
+                        moves = g.step_moves[key] = tuple(steps[c] for c, b, _ in g.steps[f.pos] if not key[1] & b)
+                    out += moves
                 out += move_dests(s, self.bf, f, occupied, hostile, self.cat.moves)
         if not std_available(s, f):
             return out

@@ -87,6 +87,7 @@ class Grid:
             if self.dilate(b) & ~b == self.nbits[b.bit_length() - 1]:
                 self.plain |= b
         self.far: dict[Cell, int] = {}
+        self.near: dict[Cell, int] = {}  # the squares within one square (Chebyshev distance <= 1), itself included
         every = (1 << (w * h)) - 1
         for (x, y) in self.bit:
             near = 0
@@ -94,10 +95,14 @@ class Grid:
                 for xx in range(max(0, x - 1), min(w, x + 2)):
                     near |= self.bit[(xx, yy)]
             self.far[(x, y)] = every & ~near
+            self.near[(x, y)] = near
         self.nbytes = (w * h + 7) // 8
         self.cells = setup.cells
         self.tables: list[list[tuple[Any, ...]]] = []
         self.cache: dict[tuple[Cell, int, int], int] = {}
+        # per (start, budget): the open search's state at the start of each layer (frontier, reached, squares
+        # due at this layer and the next) and the squares that layer adds
+        self.layers: dict[tuple[Cell, int], list[tuple[int, int, int, int, int]]] = {}
         # long-move paths: square (x, y) is number x * height + y, so numbers order like the squares
         n = w * h
         self.cell = [(i // h, i % h) for i in range(n)]
@@ -113,6 +118,11 @@ class Grid:
         self.steps: dict[Cell, tuple[tuple[Cell, int, int], ...]] = {
             c: tuple((m, self.bit[m], FORM_INDEX[("before", DIR_OF[(m[0] - c[0], m[1] - c[1])])]) for m in gadj[c])
             for c in self.bit}
+        self.step_ring: dict[Cell, int] = {c: sum(b for _, b, _ in sts) for c, sts in self.steps.items()}
+        # `Legal.step_options` lists, per square and occupied squares among its one-step squares (read only)
+        self.forms: dict[Cell, dict[int, list[tuple[int, Cell]]]] = {}
+        # `Legal.turn`: the one-step move actions by (square, occupied squares among its one-step squares)
+        self.step_moves: dict[tuple[Cell, int], tuple[Any, ...]] = {}
 
     def dilate(self, bits: int) -> int:
         """The enterable squares within one square of `bits` (themselves included when enterable)."""
@@ -123,45 +133,69 @@ class Grid:
     def reach(self, start: Cell, budget: int, blocked: int) -> int:
         """Bits of the squares reachable within `budget` (entering cost 1, or 2 if difficult), avoiding `blocked`.
 
-        The same layered search as `reachable`, with every layer one round of shifts; cached.
+        The same layered search as `reachable`, with every layer one round of shifts; cached. The open search
+        (nothing blocked) keeps the state at the start of each layer: a search with blockers is the same search
+        up to the first layer that reaches one of them, so it resumes there.
         """
         key = (start, budget, blocked)
         cache = self.cache
         hit = cache.get(key)
         if hit is not None:
             return hit
-        s = self.bit[start]
-        reached = blocked | s
-        frontier = s
-        later = [0] * (budget + 2)
-        difficult, plain, nbits = self.difficult, self.plain, self.nbits
-        w, not_last, not_first, enterable = self.width, self.not_last_col, self.not_first_col, self.enterable
-        for k in range(budget):
-            if later[k]:
-                frontier |= later[k]
-            if not frontier:
-                continue
-            fp = frontier & plain
-            row = fp | ((fp & not_last) << 1) | ((fp & not_first) >> 1)  # `dilate`, inlined
-            nb = (row | (row << w) | (row >> w)) & enterable
-            odd = frontier ^ fp
-            while odd:  # exceptional squares: their own neighbour bits
-                low = odd & -odd
-                nb |= nbits[low.bit_length() - 1]
-                odd ^= low
-            nb &= ~reached  # (this drops the frontier itself, which `dilate` keeps)
-            if difficult:
-                hard = nb & difficult
-                if hard:
-                    nb &= ~hard
-                    if k + 2 <= budget:
-                        later[k + 2] = hard
-                        reached |= hard
-            reached |= nb
-            frontier = nb
-        out = reached & ~blocked
         if len(cache) > 50000:
             cache.clear()
+            self.layers.clear()
+        later = [0] * (budget + 2)
+        first = 0
+        record: list[tuple[int, int, int, int, int]] | None = None
+        if blocked:
+            layers = self.layers.get((start, budget))
+            if layers is None:
+                self.reach(start, budget, 0)
+                layers = self.layers[(start, budget)]
+            # the first layer that adds a blocked square
+            first = next((k for k, layer in enumerate(layers) if layer[4] & blocked), -1)
+            if first < 0:  # no blocked square is ever reached: the open search's squares
+                out = cache[(start, budget, 0)] & ~blocked
+                cache[key] = out
+                return out
+            frontier, reached, due, due_next, _ = layers[first]
+            reached |= blocked
+            later[first] = due
+            later[first + 1] = due_next
+        else:
+            reached = frontier = self.bit[start]
+            record = self.layers[(start, budget)] = []
+        difficult, plain, nbits = self.difficult, self.plain, self.nbits
+        w, not_last, not_first, enterable = self.width, self.not_last_col, self.not_first_col, self.enterable
+        start_state = (0, 0, 0, 0)
+        for k in range(first, budget):
+            if record is not None:
+                start_state = (frontier, reached, later[k], later[k + 1])
+            if later[k]:
+                frontier |= later[k]
+            if frontier:
+                fp = frontier & plain
+                row = fp | ((fp & not_last) << 1) | ((fp & not_first) >> 1)  # `dilate`, inlined
+                nb = (row | (row << w) | (row >> w)) & enterable
+                odd = frontier ^ fp
+                while odd:  # exceptional squares: their own neighbour bits
+                    low = odd & -odd
+                    nb |= nbits[low.bit_length() - 1]
+                    odd ^= low
+                nb &= ~reached  # (this drops the frontier itself, which `dilate` keeps)
+                if difficult:
+                    hard = nb & difficult
+                    if hard:
+                        nb &= ~hard
+                        if k + 2 <= budget:
+                            later[k + 2] = hard
+                            reached |= hard
+                reached |= nb
+                frontier = nb
+            if record is not None:
+                record.append((*start_state, reached & ~start_state[1]))
+        out = reached & ~blocked
         cache[key] = out
         return out
 
@@ -174,11 +208,9 @@ class Grid:
             for j in range(self.nbytes):
                 tables.append([tuple(moves[cells[8 * j + k]] for k in range(8)
                                      if v >> k & 1 and 8 * j + k < len(cells)) for v in range(256)])
-        j = 0
-        for b in bits.to_bytes(self.nbytes, "little"):
+        for table, b in zip(tables, bits.to_bytes(self.nbytes, "little")):
             if b:
-                out += tables[j][b]
-            j += 1
+                out += table[b]
         return out
 
 
