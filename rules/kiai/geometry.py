@@ -228,7 +228,8 @@ class MapGeo:
 
     def path_and_cost(self, start: Hex, goal: Hex, agility: int, blocked: int) -> tuple[list[Hex], int]:
         """`path` and its cost (the sum of the entered hexes' costs, which is the goal's layer)."""
-        layers = self.movement(start, agility, blocked)[2]
+        hit = self.moves.get((start, agility, blocked))  # the search of the legal list just offered, as a rule
+        layers = (hit or self.movement(start, agility, blocked))[2]
         b = self.bit[goal]
         total = 0
         while not layers[total] & b:
