@@ -41,6 +41,14 @@ def _row_table(width: int) -> RowTable:
     return [None] * (1 << width) if width <= DENSE_ROW_WIDTH else _Patterns()
 
 
+def _row_actions(table: RowTable, row: int, base: int, actions: list[Action]) -> tuple[Action, ...]:
+    """Memoise and return the actions of the set bits of `row` (a map row whose first hex has index `base`)."""
+    if isinstance(table, _Patterns) and len(table) >= ROW_PATTERNS_LIMIT:
+        table.clear()
+    hit = table[row] = tuple(actions[base + i] for i in range(row.bit_length()) if row >> i & 1)
+    return hit
+
+
 class MapGeo:
     """Static geometry of one map (odd-r hexes): indices, neighbours with entering costs, caches."""
 
@@ -142,20 +150,22 @@ class MapGeo:
         out: list[Action] = []
         extend = out.extend
         full, s = self.row_bits, self.stride
-        for mask, actions, parts in ((move_mask, self.move_list, self.move_parts),
-                                     (run_mask, self.run_list, self.run_parts)):
-            for base, table in parts:
-                if not mask:
-                    break
-                row = mask & full
-                if row:
-                    hit = table[row]
-                    if hit is None:
-                        if isinstance(table, _Patterns) and len(table) >= ROW_PATTERNS_LIMIT:
-                            table.clear()
-                        hit = table[row] = tuple(actions[base + i] for i in range(row.bit_length()) if row >> i & 1)
-                    extend(hit)
-                mask >>= s
+        mask = move_mask
+        for base, table in self.move_parts:
+            row = mask & full
+            if row:  # a memoised tuple is never empty
+                extend(table[row] or _row_actions(table, row, base, self.move_list))
+            mask >>= s
+            if not mask:
+                break
+        mask = run_mask
+        for base, table in self.run_parts:
+            row = mask & full
+            if row:
+                extend(table[row] or _row_actions(table, row, base, self.run_list))
+            mask >>= s
+            if not mask:
+                break
         return out
 
     def mask(self, hexes: Iterable[Hex | None]) -> int:
