@@ -86,6 +86,7 @@ class MapGeo:
         self.los: dict[tuple[Hex, Hex], bool] = {}
         self.moves: dict[tuple[Hex, int, int], Movement] = {}
         self.discs: dict[tuple[Hex, int], frozenset[Hex]] = {}
+        self.sight: dict[tuple[Hex, int], frozenset[Hex]] = {}  # see `in_sight`
         self.centres: dict[tuple[Hex, int, str], list[Action]] = {}
         self.attacks: dict[tuple[object, ...], list[Action]] = {}
         self.dm = [[self.dist(a, b) for b in self.hexes] for a in self.hexes]  # distances by index pair
@@ -112,6 +113,13 @@ class MapGeo:
             if len(self.los) > 4 * CACHE_LIMIT:
                 self.los.clear()
             self.los[key] = hit
+        return hit
+
+    def in_sight(self, here: Hex, radius: int) -> frozenset[Hex]:
+        """The map hexes within `radius` of `here` with a clear line from it (section 5), cached."""
+        row = self.dm[self.idx[here]]
+        hit = self.sight[here, radius] = frozenset(h for i, h in enumerate(self.hexes)
+                                                   if row[i] <= radius and self.clear(here, h))
         return hit
 
     def disc(self, center: Hex, radius: int) -> frozenset[Hex]:

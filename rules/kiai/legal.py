@@ -279,8 +279,8 @@ def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[
         return [use[aid, g.id] for g in foes if row[idx[g.hex]] == 1]  # type: ignore[index]
     rng = ab.range or 0
     if ab.delivery == "ranged":
-        return [use[aid, g.id] for g in foes
-                if row[idx[g.hex]] <= rng and geo.clear(here, g.hex)]  # type: ignore[arg-type,index]
+        seen = geo.sight.get((here, rng)) or geo.in_sight(here, rng)
+        return [use[aid, g.id] for g in foes if g.hex in seen]
     if rng == 0:
         key0 = (aid, here)
         hit = T.at_self.get(key0)
