@@ -230,7 +230,7 @@ class MapGeo:
             layers.append(x)
             if d == half:  # seen so far: layers[1..d] and the part of layer d + 1 in nxt
                 half_mask = avail0 ^ avail ^ nxt
-        run_mask = avail0 ^ avail ^ nxt  # layers[1..d]; nothing is known yet of later layers but nxt
+        run_mask = avail0 ^ avail ^ nxt  # every hex seen, but those of layer d + 1 (in nxt): layers[1..d]
         if d < half:  # stopped early: every later layer is empty
             half_mask = run_mask
         if len(layers) <= agility:
