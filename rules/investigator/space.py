@@ -100,8 +100,6 @@ class Grid:
         self.cells = setup.cells
         self.tables: list[list[tuple[Any, ...]]] = []
         self.cache: dict[tuple[Cell, int, int], int] = {}
-        # `best_path`: per (start, goal, MOV) number, the open-map path's numbers (or None) and its squares
-        self.open_paths: dict[tuple[int, int, int], tuple[tuple[int, ...] | None, frozenset[Cell]]] = {}
         # per (start, budget): the open search's state at the start of each layer (frontier, reached, squares
         # due at this layer and the next) and the squares that layer adds
         self.layers: dict[tuple[Cell, int], list[tuple[int, int, int, int, int]]] = {}
@@ -296,10 +294,6 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
     than the cheapest cost it was expanded at has no fewer triggers either: it is dominated and dropped (at the
     push and at the pop). Squares are searched as their numbers in `Grid` (x * height + y, which order like the
     squares themselves).
-
-    The open-map path (no square blocked, no reactor) is cached per (start, goal, MOV): when there is none, no
-    path exists; when it avoids the blocked squares and triggers nothing, it is the answer (no path has fewer
-    than 0 triggers, and it is the cheapest, then smallest, of all paths).
     """
     g = grid_of(setup, bf)
     num = g.num
@@ -323,26 +317,6 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
         bit <<= 1
     crow = g.cheb[gl]
     adj = g.padj
-    open_key = (s, gl, mov)
-    known = g.open_paths.get(open_key)
-    if known is None:
-        if len(g.open_paths) > 50000:
-            g.open_paths.clear()
-        seq0 = _cheapest_path(g, s, gl, mov, [mov + 1] * len(mask))
-        known = g.open_paths[open_key] = (seq0, frozenset(g.cell[i] for i in seq0) if seq0 else frozenset())
-    seq0, squares0 = known
-    if seq0 is None:
-        return None
-    if not any(sq in squares0 for sq in blocked):
-        prev = mask[s]
-        for c in seq0:
-            m = mask[c]
-            if m != prev and (prev & ~m & lv_bits or m & ~prev & en_bits):
-                break  # a trigger on this step
-            prev = m
-        else:
-            cell = g.cell
-            return [cell[i] for i in seq0[1:]]
     # the cheapest cost each square was expanded at (blocked squares: never entered)
     best = [mov + 1] * len(mask)
     for sq in blocked:
@@ -394,28 +368,14 @@ def best_path(setup: Setup, bf: Battlefield, start: Cell, goal: Cell, mov: int, 
             else:
                 return None
     # no reactor in range: every trigger count is 0
-    nums = _cheapest_path(g, s, gl, mov, best)
-    if nums is None:
-        return None
-    cell = g.cell
-    return [cell[i] for i in nums[1:]]
-
-
-def _cheapest_path(g: Grid, s: int, gl: int, mov: int, best: list[int]) -> tuple[int, ...] | None:
-    """`best_path` without reactors: the square numbers (`s` first) of the cheapest, then smallest, path to `gl`.
-
-    `best` holds mov + 1 per square, -1 for the blocked ones (it is used up).
-    """
-    crow = g.cheb[gl]
-    adj = g.padj
-    push, pop = heapq.heappush, heapq.heappop
     heap0: list[tuple[int, tuple[int, ...], int]] = []
     entry0: tuple[int, tuple[int, ...], int] = (crow[s], (s,), 0)
     while True:
         fc, seq, cost = entry0
         here = seq[-1]
         if here == gl:
-            return seq
+            cell = g.cell
+            return [cell[i] for i in seq[1:]]
         direct0: tuple[int, tuple[int, ...], int] | None = None
         if cost < best[here]:
             best[here] = cost
