@@ -24,7 +24,7 @@ class TrpgArenaAEC(AECEnv):
     given at the end: +1 to every combatant of the winning side, -1 to the others, 0 for a draw.
     An illegal action raises `IllegalActionError` (with ``illegal_action="penalize"`` the acting
     agent gets ``-illegal_penalty`` and must choose again). ``log_limit`` as in the Gymnasium env
-    (recent events kept in memory, default 200; None keeps the whole log).
+    (recent events kept in memory, default 64; None keeps the whole log).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "trpg_arena_aec_v0", "is_parallelizable": False,

@@ -29,7 +29,7 @@ from trpg_arena.rules import Action, Combat, CombatantView, EncounterBase, Inval
 
 GENERIC_SLOT = 8
 GENERIC_GLOBAL = 2
-LOG_LIMIT = 200  # recent events an env's combat keeps in memory by default (`Combat.trim_log`)
+LOG_LIMIT = 64  # recent events an env's combat keeps in memory by default (`Combat.trim_log`)
 _ONE, _MINUS_ONE = np.float32(1.0), np.float32(-1.0)
 
 

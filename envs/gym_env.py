@@ -62,8 +62,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     (default the first side), ``opponent`` (agent name such as ``"random"`` / ``"scripted"`` or an
     agent object), ``render_mode`` (``"ansi"`` or ``"rgb_array"``), ``illegal_action``
     (``"raise"`` or ``"penalize"``), ``illegal_penalty``, ``shaping``, ``log_limit`` (how many recent
-    events the combat keeps in memory, default 200: an episode's log is trimmed as it goes, which
-    keeps long training runs lean and fast; ``Event.seq`` and ``combat.decision_count`` go on
+    events the combat keeps in memory, default 64: a step that leaves more than twice that trims the
+    log back, which keeps long training runs lean and fast; ``Event.seq`` and ``combat.decision_count`` go on
     counting; ``None`` keeps the whole log, e.g. to save a replay).
 
     ## Version History
