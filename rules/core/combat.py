@@ -177,7 +177,7 @@ class Combat:
         d = self.state.decision
         assert d is not None
         self.emit("decision", f"{d.actor}: {self.system.describe(self, action)}", actor=d.actor, decision=d.kind,
-                  action=action.to_json())
+                  action=action.json_form())
         self._n_decisions += 1
         self._legal = None
         self.system.apply(self, action)
@@ -202,7 +202,7 @@ class Combat:
                 return
             d = self.state.decision
             self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
-                      actor=d.actor, decision=d.kind, action=legal[0].to_json())
+                      actor=d.actor, decision=d.kind, action=legal[0].json_form())
             self._n_decisions += 1
             self._legal = None
             self.system.apply(self, legal[0])

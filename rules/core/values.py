@@ -29,6 +29,7 @@ def _tupled(value: Any) -> Any:
 
 
 _ACTION_JSON: dict[Any, tuple[Any, Any]] = {}  # Action -> JSON forms of its dest and option (actions are immutable)
+_ACTION_FORM: dict[Any, dict[str, Any]] = {}  # Action -> its shared `json_form`
 
 
 class Action(NamedTuple):
@@ -67,6 +68,15 @@ class Action(NamedTuple):
         dest, option = key
         return {"verb": self.verb, "target": self.target, "dest": dest[:] if isinstance(dest, list) else dest,
                 "option": option[:] if isinstance(option, list) else option}
+
+    def json_form(self) -> dict[str, Any]:
+        """`to_json`'s value, cached and shared: for event data, which is never mutated (see `Event`)."""
+        form = _ACTION_FORM.get(self)
+        if form is None:
+            if len(_ACTION_FORM) > 100_000:
+                _ACTION_FORM.clear()
+            form = _ACTION_FORM[self] = self.to_json()
+        return form
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Action:
