@@ -24,7 +24,7 @@ class TrpgArenaAEC(AECEnv):
     given at the end: +1 to every combatant of the winning side, -1 to the others, 0 for a draw.
     An illegal action raises `IllegalActionError` (with ``illegal_action="penalize"`` the acting
     agent gets ``-illegal_penalty`` and must choose again). ``log_limit`` as in the Gymnasium env
-    (recent events kept in memory, default 64; None keeps the whole log).
+    (recent events kept in memory; "auto" records none headless and 64 when rendering; None keeps all).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "trpg_arena_aec_v0", "is_parallelizable": False,
@@ -32,16 +32,18 @@ class TrpgArenaAEC(AECEnv):
 
     def __init__(self, ruleset: str, encounter: Any = None, render_mode: str | None = None,
                  illegal_action: str = "raise", illegal_penalty: float = 0.1,
-                 log_limit: int | None = LOG_LIMIT) -> None:
+                 log_limit: int | str | None = "auto") -> None:
         super().__init__()
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
-        if log_limit is not None and log_limit < 0:
-            raise ValueError("log_limit must be >= 0 or None")
-        self.log_limit = log_limit
+        if log_limit == "auto":  # headless: record no events; rendered: keep the recent ones for the picture
+            log_limit = 0 if render_mode is None else LOG_LIMIT
+        if log_limit is not None and (not isinstance(log_limit, int) or log_limit < 0):
+            raise ValueError("log_limit must be 'auto', an int >= 0 or None")
+        self.log_limit: int | None = log_limit
         probe = Combat(self.encounter, seed=0)
         self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
                               probe.battlefield.height or 1)
@@ -70,7 +72,7 @@ class TrpgArenaAEC(AECEnv):
         """Start a new combat seeded from `seed`."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        self.combat = Combat(self.encounter, dice=Dice(self.np_random))
+        self.combat = Combat(self.encounter, dice=Dice(self.np_random), record=self.log_limit != 0)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -62,9 +62,10 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     (default the first side), ``opponent`` (agent name such as ``"random"`` / ``"scripted"`` or an
     agent object), ``render_mode`` (``"ansi"`` or ``"rgb_array"``), ``illegal_action``
     (``"raise"`` or ``"penalize"``), ``illegal_penalty``, ``shaping``, ``log_limit`` (how many recent
-    events the combat keeps in memory, default 64: a step that leaves more than twice that trims the
-    log back, which keeps long training runs lean and fast; ``Event.seq`` and ``combat.decision_count`` go on
-    counting; ``None`` keeps the whole log, e.g. to save a replay).
+    events the combat keeps in memory; ``"auto"``, the default, records none without a
+    ``render_mode`` and keeps 64 with one, for the picture; a step that leaves more than twice the
+    limit trims the log back, which keeps long training runs lean and fast; ``combat.decision_count``
+    counts on either way; ``None`` keeps the whole log, e.g. to save a replay).
 
     ## Version History
     * v0: initial release.
@@ -74,7 +75,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
 
     def __init__(self, ruleset: str, encounter: Any = None, side: str | None = None, opponent: Any = "random",
                  render_mode: str | None = None, illegal_action: str = "raise", illegal_penalty: float = 0.1,
-                 shaping: float = 0.0, log_limit: int | None = LOG_LIMIT) -> None:
+                 shaping: float = 0.0, log_limit: int | str | None = "auto") -> None:
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
         if self.encounter.ruleset != ruleset:
@@ -91,9 +92,11 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.shaping = shaping
-        if log_limit is not None and log_limit < 0:
-            raise ValueError("log_limit must be >= 0 or None")
-        self.log_limit = log_limit
+        if log_limit == "auto":  # headless: record no events; rendered: keep the recent ones for the picture
+            log_limit = 0 if render_mode is None else LOG_LIMIT
+        if log_limit is not None and (not isinstance(log_limit, int) or log_limit < 0):
+            raise ValueError("log_limit must be 'auto', an int >= 0 or None")
+        self.log_limit: int | None = log_limit
         self._opponent_spec = opponent
         self.opponent: Any = None
         probe = Combat(self.encounter, seed=0)
@@ -162,7 +165,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         """Start a new combat; all randomness flows from ``self.np_random``."""
         super().reset(seed=seed)
         self.opponent = self._make_opponent()
-        self.combat = Combat(self.encounter, dice=Dice(self.np_random))
+        self.combat = Combat(self.encounter, dice=Dice(self.np_random), record=self.log_limit != 0)
         self._side_of = {v.id: v.side for v in self.combat.combatants}
         self._run_opponents()
         if self.shaping:

@@ -26,11 +26,15 @@ DECISION_KINDS = ("decision", "auto_decision")  # the event kinds `act` and forc
 AUTO_LIMIT = 100_000  # automatic decisions in a row before the kernel calls it a rules bug
 
 
+def _skip_event(*_args: Any, **_kwargs: Any) -> None:
+    """`Combat.emit` of a combat that does not record events."""
+
+
 class Combat:
     """One combat of one rule system. See ARCHITECTURE.md for the public API."""
 
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
-                 dice: Dice | None = None, options: dict[str, Any] | None = None) -> None:
+                 dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:
         enc = load_encounter(encounter)
         if options:
             enc = enc.with_options(**options)
@@ -40,6 +44,8 @@ class Combat:
         self.log: list[Event] = []
         self._seq0 = 0  # events dropped from the front of the log by `trim_log`
         self._n_decisions = 0
+        if not record:
+            self.recording = False
         self.battlefield: Battlefield = self._battlefield_of(self.system, enc)
         self._legal: list[Action] | None = None
         self.state: BaseState = self.system.new_state(self)
@@ -231,6 +237,24 @@ class Combat:
 
     # --- log size ---------------------------------------------------------------------------------
     @property
+    def recording(self) -> bool:
+        """Whether events are recorded in `log` (default True; `Combat(..., record=False)` or set it).
+
+        A combat that records nothing plays exactly the same (same dice, same state, same
+        `decision_count`) but builds no `Event`s: for headless training, where nobody reads the log.
+        `act` then returns an empty list, and `Event.seq` counts recorded events only.
+        """
+        return "emit" not in self.__dict__
+
+    @recording.setter
+    def recording(self, on: bool) -> None:
+        if on:
+            self.__dict__.pop("emit", None)
+        else:  # an instance attribute shadows the method: no flag test on the hot path
+            self.emit = _skip_event  # type: ignore[method-assign]
+
+
+    @property
     def decision_count(self) -> int:
         """Decisions taken so far (the agents' and the forced ones), trimmed ones included."""
         return self._n_decisions
@@ -309,6 +333,8 @@ class Combat:
         other.battlefield = self.battlefield
         other.dice = dice if dice is not None else self.dice.copy()
         other.log = list(self.log)
+        if not self.recording:
+            other.recording = False
         other._seq0 = self._seq0
         other._n_decisions = self._n_decisions
         blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)

@@ -126,8 +126,8 @@ def test_aec_plays_to_the_end_with_masks(name: str) -> None:
 
 @pytest.mark.parametrize("rid", SYSTEMS)
 def test_log_limit_bounds_the_log_without_changing_play(rid: str) -> None:
-    runs = []
-    for limit in (None, 5):
+    runs = {}
+    for limit in (None, 5, 0, "auto"):
         env = gymnasium.make(env_id(rid), encounter=f"{rid}/skirmish", opponent="random", log_limit=limit)
         obs, info = env.reset(seed=7)
         rng = np.random.default_rng(1)
@@ -137,7 +137,15 @@ def test_log_limit_bounds_the_log_without_changing_play(rid: str) -> None:
             observations.append(obs.tobytes())
             longest = max(longest, len(env.unwrapped.combat.log))
         c = env.unwrapped.combat
-        runs.append((observations, c.decision_count, c.log[-1], longest))
-    (obs_full, n_full, last_full, _), (obs_lean, n_lean, last_lean, longest) = runs
-    assert obs_full == obs_lean and n_full == n_lean and last_full == last_lean
-    assert longest <= 2 * 5  # trimmed back to 5 after any step that leaves more than 10
+        runs[limit] = (observations, c.decision_count, c.log[-1:], longest, c.snapshot()["state"])
+        if limit is None:
+            assert c.decision_count == sum(e.kind in ("decision", "auto_decision") for e in c.log)
+    full, lean, silent, auto = runs[None], runs[5], runs[0], runs["auto"]
+    assert full[0] == lean[0] == silent[0] and full[1] == lean[1] == silent[1] and full[4] == silent[4]
+    assert full[2] == lean[2]
+    assert lean[3] <= 2 * 5  # trimmed back to 5 after any step that leaves more than 10
+    assert silent[3] == 0 and silent[2] == [] and auto == silent  # headless "auto" records nothing
+    rendered = gymnasium.make(env_id(rid), encounter=f"{rid}/skirmish", render_mode="ansi")
+    assert rendered.unwrapped.log_limit == 64
+    with pytest.raises(ValueError):
+        gymnasium.make(env_id(rid), log_limit=-1)

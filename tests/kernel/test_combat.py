@@ -180,3 +180,20 @@ def test_trimmed_combat_snapshots_clones_and_rolls_back() -> None:
     r = Combat.restore(snap)
     assert r.decision_count == 5 and r.log == k.log
     assert _play_out(r) == _play_out(k.clone()) == _play_out(k)
+
+
+def test_a_combat_that_records_nothing_plays_the_same() -> None:
+    loud, quiet = Combat(TOY_ENCOUNTER, seed=5), Combat(TOY_ENCOUNTER, seed=5, record=False)
+    assert loud.recording and not quiet.recording and quiet.log == []
+    while not loud.over:
+        assert loud.legal_actions() == quiet.legal_actions()
+        a = loud.legal_actions()[-1]
+        assert loud.act(a) and quiet.act(a) == []
+        k = quiet.clone()
+        assert not k.recording
+    assert quiet.snapshot()["state"] == loud.snapshot()["state"] and quiet.dice.state() == loud.dice.state()
+    assert quiet.decision_count == loud.decision_count and quiet.result == loud.result and quiet.log == []
+    again = Combat(TOY_ENCOUNTER, seed=5, record=False)
+    again.recording = True
+    again.act(again.legal_actions()[-1])
+    assert again.recording and [e.kind for e in again.log][0] == "decision"
