@@ -182,8 +182,9 @@ class Combat:
     def _apply(self, action: Action) -> None:
         d = self.state.decision
         assert d is not None
-        self.emit("decision", f"{d.actor}: {self.system.describe(self, action)}", actor=d.actor, decision=d.kind,
-                  action=action.json_form())
+        if "emit" not in self.__dict__:  # recording (see `recording`): the sentence is only built to be logged
+            self.emit("decision", f"{d.actor}: {self.system.describe(self, action)}", actor=d.actor,
+                      decision=d.kind, action=action.json_form())
         self._n_decisions += 1
         self._legal = None
         self.system.apply(self, action)
@@ -207,8 +208,9 @@ class Combat:
             if (len(legal) != 1) if auto is None else not auto(self, legal):
                 return
             d = self.state.decision
-            self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
-                      actor=d.actor, decision=d.kind, action=legal[0].json_form())
+            if "emit" not in self.__dict__:
+                self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
+                          actor=d.actor, decision=d.kind, action=legal[0].json_form())
             self._n_decisions += 1
             self._legal = None
             self.system.apply(self, legal[0])

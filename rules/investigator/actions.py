@@ -57,6 +57,8 @@ def _spend(setup: Setup, f: Fighter, verb: str, head: str) -> None:
 def _move_to(combat: Combat, f: Fighter, dest: tuple[int, int], rule: str, cost: int = 0) -> None:
     src = f.pos
     f.pos = dest
+    if not combat.recording:  # the sentences below are only built to be logged (headless envs record none)
+        return
     # the text spells the squares as lists, "[x, y]", without building them
     text = (f"{f.id} moves [{src[0]}, {src[1]}] -> [{dest[0]}, {dest[1]}]" if src
             else f"{f.id} moves ? -> [{dest[0]}, {dest[1]}]")
@@ -70,10 +72,11 @@ def run_action(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
     v = fr.verb
     step = fr.step
     if step == "start":
-        combat.emit("action_declared", f"{f.id} declares {v}" + (f" on {fr.target}" if fr.target else "")
-                    + (f" ({fr.head})" if fr.head else "") + (f", stepping {fr.when} to {list(fr.sdest)}"
-                                                               if fr.sdest else ""),
-                    actor=f.id, rule="INV-3.3", verb=v, target=fr.target or None, option=fr.head or None)
+        if combat.recording:
+            combat.emit("action_declared", f"{f.id} declares {v}" + (f" on {fr.target}" if fr.target else "")
+                        + (f" ({fr.head})" if fr.head else "") + (f", stepping {fr.when} to {list(fr.sdest)}"
+                                                                   if fr.sdest else ""),
+                        actor=f.id, rule="INV-3.3", verb=v, target=fr.target or None, option=fr.head or None)
         _spend(setup, f, v, fr.head)
         if v == "step":  # INV-4.4: pursuit windows, then the step
             push_window(setup, st, "step", f.id, f.pos, fr.dest)
@@ -315,9 +318,10 @@ def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Fram
     path = best_path(setup, bf, f.pos, fr.dest, setup.prof(f.id).mov, blocked, reactors)
     fr.path = path or []
     fr.index = 0
-    combat.emit("move_path", f"{f.id} moves {list(f.pos)} -> {list(fr.dest)} via "
-                             f"{' '.join([f'({x},{y})' for x, y in fr.path])}", actor=f.id, rule="INV-4.6",
-                path=fr.path, dest=fr.dest)
+    if combat.recording:
+        combat.emit("move_path", f"{f.id} moves {list(f.pos)} -> {list(fr.dest)} via "
+                                 f"{' '.join([f'({x},{y})' for x, y in fr.path])}", actor=f.id, rule="INV-4.6",
+                    path=fr.path, dest=fr.dest)
     fr.step = "leave"
 
 

@@ -214,7 +214,8 @@ def start_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
     st.turn_actor = f.id
     st.turn_ended = False
     st.turn_actions = 0
-    combat.emit("turn_start", f"{f.id}'s turn", actor=f.id, rule="INV-3.3")
+    if combat.recording:
+        combat.emit("turn_start", f"{f.id}'s turn", actor=f.id, rule="INV-3.3")
 
 
 def end_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
@@ -224,7 +225,8 @@ def end_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
     st.turn_actor = ""
     st.turn_ended = False
     st.cursor += 1
-    combat.emit("turn_end", f"{f.id}'s turn ends", actor=f.id, rule="INV-3.3")
+    if combat.recording:
+        combat.emit("turn_end", f"{f.id}'s turn ends", actor=f.id, rule="INV-3.3")
 
 
 # --- end of combat -----------------------------------------------------------------------------------

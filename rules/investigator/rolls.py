@@ -54,6 +54,8 @@ def check(combat: Combat, who: str, skill: str, value: int, *, bonus: int = 0, p
     r, drawn = roll_d100(combat, bonus, penalty)
     lvl = level_of(value, r)
     ok = lvl >= required
+    if not combat.recording:  # the sentence is only built to be logged
+        return r, lvl
     extra = ""
     if bonus or penalty:
         extra = f" ({bonus} bonus/{penalty} penalty, dice {drawn})"

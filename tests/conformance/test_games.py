@@ -163,3 +163,17 @@ def test_invariants_hold_at_every_decision(name: str, seed: int) -> None:
         for v in views.values():
             assert v.hp <= v.max_hp, v
         c.act(agent.act(c))
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_a_silent_combat_plays_like_a_recorded_one(name: str) -> None:
+    """`Combat(record=False)` (headless envs) skips building events, never the rules: same dice, state, count."""
+    rid = load_encounter(name).ruleset
+    for seed in range(4):
+        out = []
+        for record in (True, False):
+            c = Combat(name, seed=seed, record=record)
+            c.play([RandomAgent(rid, seed=seed), RandomAgent(rid, seed=seed + 9)])
+            out.append((c.snapshot()["state"], c.decision_count, c.dice.state(), c.result))
+        assert out[0] == out[1]
+        assert c.log == []
