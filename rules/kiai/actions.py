@@ -40,6 +40,10 @@ def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: 
     assert f.hex is not None
     geo = ctx.geo or geo_of(ctx)
     fid = f.id
+    if not combat.recording:  # the path is only read back for the log (headless envs record none)
+        f.hex = dest
+        f.moved = True
+        return
     p, cost = geo.path_and_cost(f.hex, dest, ctx.spec[fid].agility, enemy_mask(ctx, st, fid))
     f.hex = dest
     f.moved = True
@@ -59,8 +63,9 @@ def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str,
     if kind in ("R1", "R2", "R3"):
         _react(combat, ctx, st, f, a)
         return
-    combat.emit("action_declared", f"{actor} declares: {describe(a)}", actor=actor, rule="KIA-24.1", verb=verb,
-                target=a.target, dest=a.dest, option=a.option)
+    if combat.recording:
+        combat.emit("action_declared", f"{actor} declares: {describe(a)}", actor=actor, rule="KIA-24.1",
+                    verb=verb, target=a.target, dest=a.dest, option=a.option)
     if kind == "P1":
         st.reattack_index += 1
         if verb == "reattack":  # KIA-12.1

@@ -25,6 +25,8 @@ def add_condition(combat: Combat, f: Fighter, ctype: str, *, source: str = "", n
                         condition=ctype, source=source or None, n=c.n, mode=c.mode or None)
             return
     f.conds.append(Condition(ctype, source, n, mode))
+    if not combat.recording:  # the sentence is only built to be logged
+        return
     if source or mode or n != UNTIL_NEXT_TURN:
         text = (f"{f.id} is {ctype}{f' by {source}' if source else ''}{f' (N {n})' if n != UNTIL_NEXT_TURN else ''}"
                 f"{f' ({mode})' if mode else ''}")
@@ -41,8 +43,9 @@ def _remove(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
 
 def _removed(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
     """Emit `condition_removed` for a condition already taken off `f`."""
-    combat.emit("condition_removed", f"{f.id} is no longer {c.type}", actor=f.id, rule=rule, condition=c.type,
-                source=c.source or None)
+    if combat.recording:
+        combat.emit("condition_removed", f"{f.id} is no longer {c.type}", actor=f.id, rule=rule,
+                    condition=c.type, source=c.source or None)
 
 
 def turn_start_expiry(combat: Combat, f: Fighter) -> None:

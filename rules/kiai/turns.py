@@ -59,6 +59,7 @@ def initiative(combat: Combat, ctx: Ctx, st: KiaiState) -> None:
     fighters = st.fighters
     roll = combat.dice.roll
     emit = combat.emit
+    recording = combat.recording
     seats = ctx.seat
     ranks = []  # KIA-1.2: (-total, -initiative, seat, seat-order position, id); the position keeps ties stable
     for i, cid in enumerate(ctx.seat_order):
@@ -67,9 +68,10 @@ def initiative(combat: Combat, ctx: Ctx, st: KiaiState) -> None:
         ini, quick = bonus[cid]
         die = roll(10)
         total = die + ini + quick
-        head, mid = texts[cid]
-        emit("initiative_rolled", f"{head}{die}{mid}{total}", actor=cid, rule="KIA-1.1", die=die, initiative=ini,
-             quick_attack=quick, total=total)
+        if recording:
+            head, mid = texts[cid]
+            emit("initiative_rolled", f"{head}{die}{mid}{total}", actor=cid, rule="KIA-1.1", die=die,
+                 initiative=ini, quick_attack=quick, total=total)
         ranks.append((-total, -ini, seats[cid], i, cid))
     if ctx.opts.turn_order == "descending":
         order = [r[4] for r in sorted(ranks)]
