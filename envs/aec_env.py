@@ -9,7 +9,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from trpg_arena.envs.codec import LOG_LIMIT, Codec
+from trpg_arena.envs.codec import Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import Combat, Dice, EncounterBase, IllegalActionError, ResetNeeded, get_ruleset, load_encounter
 
@@ -39,11 +39,7 @@ class TrpgArenaAEC(AECEnv):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
-        if log_limit == "auto":  # headless: record no events; rendered: keep the recent ones for the picture
-            log_limit = 0 if render_mode is None else LOG_LIMIT
-        if log_limit is not None and (not isinstance(log_limit, int) or log_limit < 0):
-            raise ValueError("log_limit must be 'auto', an int >= 0 or None")
-        self.log_limit: int | None = log_limit
+        self.log_limit = resolve_log_limit(log_limit, render_mode)
         probe = Combat(self.encounter, seed=0)
         self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
                               probe.battlefield.height or 1)
@@ -129,8 +125,7 @@ class TrpgArenaAEC(AECEnv):
             c.act(act)
             raise IllegalActionError(f"action {action} is not legal")  # pragma: no cover
         c.act(act)
-        if self.log_limit is not None and len(c.log) > 2 * self.log_limit:
-            c.trim_log(self.log_limit)
+        keep_log(c, self.log_limit)
         self._sync()
 
     def render(self) -> str | np.ndarray | None:

@@ -29,7 +29,22 @@ from trpg_arena.rules import Action, Combat, CombatantView, EncounterBase, Inval
 
 GENERIC_SLOT = 8
 GENERIC_GLOBAL = 2
-LOG_LIMIT = 64  # recent events an env's combat keeps in memory by default (`Combat.trim_log`)
+LOG_LIMIT = 64  # recent events an env's combat keeps in memory when rendering (`Combat.trim_log`)
+
+
+def resolve_log_limit(log_limit: int | str | None, render_mode: str | None) -> int | None:
+    """An env's ``log_limit``: ``"auto"`` records nothing headless and keeps `LOG_LIMIT` events when rendering."""
+    if log_limit == "auto":
+        return 0 if render_mode is None else LOG_LIMIT
+    if log_limit is not None and (not isinstance(log_limit, int) or log_limit < 0):
+        raise ValueError("log_limit must be 'auto', an int >= 0 or None")
+    return log_limit
+
+
+def keep_log(combat: Combat, log_limit: int | None) -> None:
+    """Trim a combat's log back to `log_limit` events once it holds more than twice that (called after each step)."""
+    if log_limit is not None and len(combat.log) > 2 * log_limit:
+        combat.trim_log(log_limit)
 _ONE, _MINUS_ONE = np.float32(1.0), np.float32(-1.0)
 
 

@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from trpg_arena.envs.codec import LOG_LIMIT, Codec
+from trpg_arena.envs.codec import Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import (
     Combat,
@@ -92,11 +92,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.shaping = shaping
-        if log_limit == "auto":  # headless: record no events; rendered: keep the recent ones for the picture
-            log_limit = 0 if render_mode is None else LOG_LIMIT
-        if log_limit is not None and (not isinstance(log_limit, int) or log_limit < 0):
-            raise ValueError("log_limit must be 'auto', an int >= 0 or None")
-        self.log_limit: int | None = log_limit
+        self.log_limit = resolve_log_limit(log_limit, render_mode)
         self._opponent_spec = opponent
         self.opponent: Any = None
         probe = Combat(self.encounter, seed=0)
@@ -188,8 +184,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             return self._obs(), -float(self.illegal_penalty), False, False, info
         c.act(act)  # an illegal action raises IllegalActionError (legal set in the message), changing nothing
         self._run_opponents()
-        if self.log_limit is not None and len(c.log) > 2 * self.log_limit:
-            c.trim_log(self.log_limit)
+        keep_log(c, self.log_limit)
         reward = 0.0
         if self.shaping:
             own, other = self._hp_totals()

@@ -140,11 +140,9 @@ class Combat:
         """Whether `action` is legal now (cheap; uses the cached legal list)."""
         if self.state.outcome is not None:
             return False
-        if self._legal is None:
-            self.legal_actions()
         # A list scan: membership tests compare identity first, and agents hand back the very objects
         # the legal list holds, so this beats building a set for every decision.
-        return action in self._legal  # type: ignore[operator]
+        return action in self.legal_view()
 
     def act(self, action: Action) -> list[Event]:
         """Apply one action of the current decider; returns the new events.
@@ -156,10 +154,7 @@ class Combat:
             raise InvalidActionError(f"expected an Action, got {type(action).__name__}: {action!r}")
         if self.state.outcome is not None:
             raise IllegalActionError(f"the combat is over ({self.result}); no action is legal")
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self.system.legal_actions(self)
-        if action not in legal:  # a list scan, as in `is_legal`
+        if action not in self.legal_view():  # a list scan, as in `is_legal`
             d = self.state.decision
             assert d is not None
             options = ", ".join(a.describe() for a in (self._legal or [])[:12])

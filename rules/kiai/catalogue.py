@@ -148,26 +148,7 @@ def _obs_static(ctx: Ctx) -> tuple[dict[str, int], dict[str, tuple[float, float]
 
 def observe_combatant(combat: Combat, cid: str) -> list[float]:
     """Kiai, wound status, weapon level and reach, round flags and conditions, roughly in [0, 1]."""
-    st = combat.state
-    assert isinstance(st, KiaiState)
-    ctx = ctx_of(combat)
-    f = st.fighters[cid]
-    kmax, wfs = ctx.obs_static or _obs_static(ctx)
-    if f.dead:
-        s = 4
-    else:
-        w = f.wounds
-        s = 3 if w[3] else 2 if w[2] else 1 if w[1] else 0 if w[0] else -1
-    wf = wfs[f.main]
-    feats = [f.kiai / kmax[cid], _STATUS_FEATURE[s + 1], wf[0], wf[1],
-             1.0 if f.off else 0.0, 1.0 if f.attacked else 0.0, 1.0 if f.parry_used else 0.0,
-             1.0 if f.countered else 0.0]
-    if f.conds:
-        types = {c.type for c in f.conds}
-        feats.extend([1.0 if c in types else 0.0 for c in CONDITIONS])
-    else:
-        feats.extend(_NO_CONDITIONS)
-    return feats
+    return observe_combatants(combat, [cid])[0]
 
 
 _CONDITION_SLOT = {c: 8 + i for i, c in enumerate(CONDITIONS)}
