@@ -154,7 +154,10 @@ class Combat:
             raise InvalidActionError(f"expected an Action, got {type(action).__name__}: {action!r}")
         if self.state.outcome is not None:
             raise IllegalActionError(f"the combat is over ({self.result}); no action is legal")
-        if action not in self.legal_view():  # a list scan, as in `is_legal`
+        legal = self._legal  # `legal_view` inline: act is the hottest call
+        if legal is None:
+            legal = self._legal = self.system.legal_actions(self)
+        if action not in legal:  # a list scan, as in `is_legal`
             d = self.state.decision
             assert d is not None
             options = ", ".join(a.describe() for a in (self._legal or [])[:12])
