@@ -152,7 +152,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         c = self.combat
         assert c is not None
         d = c.decision
-        return {"action_mask": self._current_mask(), "decision": d.kind if d else None,
+        return {"action_mask": self._current_mask(), "decision": d.step if d else None,
                 "actor": d.actor if d else None, "result": c.result, "round": c.round}
 
     # --- Gymnasium API ----------------------------------------------------------------------------

@@ -54,7 +54,7 @@ def render_ansi(combat: Combat, last_events: int = 8) -> str:
     if combat.over:
         lines.append(f"  result: {combat.result}")
     elif combat.decision is not None:
-        lines.append(f"  decision: {combat.decision.actor} ({combat.decision.kind})")
+        lines.append(f"  decision: {combat.decision.actor} ({combat.decision.step})")
     for ev in combat.log[-last_events:]:
         lines.append(f"  > {ev.text}")
     return "\n".join(lines) + "\n"

@@ -52,7 +52,7 @@ def run_autopilot(encounter: str, npc: str, pc: str, seed: int, save: Path, resu
         is_pc = next((v.kind for v in combat.combatants if v.id == d.actor), "npc") == "pc"
         if is_pc and pc_agent is None:
             legal = combat.legal_actions()
-            console.print(f"[bold]{d.actor}[/bold] ({d.kind}) {d.prompt}")
+            console.print(f"[bold]{d.actor}[/bold] ({d.step}) {d.prompt}")
             for i, a in enumerate(legal):
                 console.print(f"  {i:>3}: {combat.system.describe(combat, a)}")
             choice = IntPrompt.ask("choice", console=console, choices=[str(i) for i in range(len(legal))],

@@ -33,12 +33,12 @@ from trpg_arena.rules.core.system import (
     get_ruleset,
     register,
 )
-from trpg_arena.rules.core.values import Action, Decision, Event, Outcome, Termination
+from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome, Termination
 
 __all__ = [
-    "RULESETS", "Action", "BaseState", "Battlefield", "Combat", "CombatantView", "Decision", "Dice", "DiceExpr",
-    "DiceScriptError", "EncounterBase", "EncounterError", "Event", "IllegalActionError", "InvalidActionError",
-    "Outcome", "ResetNeeded", "RuleSystem", "RuleSystemInfo", "ScriptedDice", "SnapshotError", "StrictModel",
-    "Termination", "TrpgArenaError", "UnknownRulesetError", "builtin_encounters", "get_ruleset", "hex_grid",
-    "load_encounter", "register", "square_grid", "zone_line",
+    "RULESETS", "Action", "BaseState", "Battlefield", "Combat", "CombatantView", "Decision", "DecisionKind", "Dice",
+    "DiceExpr", "DiceScriptError", "EncounterBase", "EncounterError", "Event", "IllegalActionError",
+    "InvalidActionError", "Outcome", "ResetNeeded", "RuleSystem", "RuleSystemInfo", "ScriptedDice", "SnapshotError",
+    "StrictModel", "Termination", "TrpgArenaError", "UnknownRulesetError", "builtin_encounters", "get_ruleset",
+    "hex_grid", "load_encounter", "register", "square_grid", "zone_line",
 ]

@@ -61,11 +61,11 @@ class InvestigatorScriptedAgent:
         self.foes = [f for f in self.st.fighters if f.able and f.pos is not None and self.s.side_of[f.id] != side]
         self.friends = [f for f in self.st.fighters if f.pos is not None and not f.dead and not f.fled
                         and self.s.side_of[f.id] == side]
-        if d.kind == "defense":
+        if d.step == "defense":
             return self._defend(legal)
-        if d.kind == "reaction":
+        if d.step == "reaction":
             return self._react(legal)
-        if d.kind == "phase_offer":
+        if d.step == "phase_offer":
             return self._offer(legal)
         return self._turn(legal)
 

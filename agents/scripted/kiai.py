@@ -151,11 +151,11 @@ class KiaiScriptedAgent:
         assert d is not None
         est = Estimator(combat)
         me = est.st.fighters[d.actor]
-        if d.kind in ("R2", "R3"):
+        if d.step in ("R2", "R3"):
             return Action("dodge")
-        if d.kind == "R1":
+        if d.step == "R1":
             return self._react(est, me, legal)
-        scored = [(self._score(est, me, a, d.kind), i, a) for i, a in enumerate(legal)]
+        scored = [(self._score(est, me, a, d.step), i, a) for i, a in enumerate(legal)]
         best = max(s for s, _, _ in scored)
         top = [a for s, _, a in scored if s >= best - 1e-9]
         return top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0]

@@ -102,7 +102,7 @@ class MoonlitScriptedAgent:
         for a in legal:
             if a.verb == "clear_trance":
                 return a  # MOON-13.5: trance shuts almost everything off
-        kind = combat.decision.kind if combat.decision else ""
+        kind = combat.decision.step if combat.decision else ""
         fn = getattr(self, f"_{kind}", None)
         choice = fn(combat, legal) if fn is not None else None
         return choice if choice is not None and choice in legal else legal[0]

@@ -121,10 +121,10 @@ class ReincarnatorScripted:
         assert d is not None
         if len(legal) == 1:
             return legal[0]
-        if d.kind == "grapple_resist":
+        if d.step == "grapple_resist":
             mode = policy_mode(combat, d.actor, "")
             return Action("grapple_resist", option=mode)
-        if d.kind == "attack_declared":
+        if d.step == "attack_declared":
             return self.react(combat, d.actor, legal)
         return self.turn(combat, d.actor, legal)
 

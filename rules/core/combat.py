@@ -18,7 +18,7 @@ from trpg_arena.rules.core.dice import Dice
 from trpg_arena.rules.core.encounter import EncounterBase, load_encounter
 from trpg_arena.rules.core.errors import IllegalActionError, InvalidActionError, SnapshotError
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, get_ruleset
-from trpg_arena.rules.core.values import Action, Decision, Event, Outcome
+from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome
 
 SNAPSHOT_FORMAT = "trpg-arena-snapshot/1"
 _new_tuple = tuple.__new__
@@ -48,6 +48,8 @@ class Combat:
             self.recording = False
         self.battlefield: Battlefield = self._battlefield_of(self.system, enc)
         self._legal: list[Action] | None = None
+        self._decided: tuple[Decision, Decision] | None = None
+        self._sides: dict[str, str] = {}
         self.state: BaseState = self.system.new_state(self)
         self.system.advance(self)
         self._settle()
@@ -64,8 +66,28 @@ class Combat:
     # --- read-only views ------------------------------------------------------------------------
     @property
     def decision(self) -> Decision | None:
-        """The open decision point, or None when the combat is over."""
-        return None if self.state.outcome is not None else self.state.decision
+        """The open decision point, with its `kind` and the decider's `side`; None when the combat is over."""
+        st = self.state
+        d = st.decision
+        if st.outcome is not None or d is None:
+            return None
+        if d.side is not None:
+            return d
+        known = self._decided
+        if known is not None and known[0] is d:
+            return known[1]
+        full = Decision(d.actor, d.step, d.prompt, self.system.decision_kinds.get(d.step, DecisionKind.CHOICE),
+                        self.side_of(d.actor))
+        self._decided = (d, full)
+        return full
+
+    def side_of(self, cid: str) -> str:
+        """The side of a combatant (summons and arrivals included); KeyError for an unknown id."""
+        side = self._sides.get(cid)
+        if side is None:
+            self._sides = {v.id: v.side for v in self.combatants}
+            side = self._sides[cid]
+        return side
 
     @property
     def over(self) -> bool:
@@ -162,7 +184,7 @@ class Combat:
             assert d is not None
             options = ", ".join(a.describe() for a in (self._legal or [])[:12])
             more = "" if len(self._legal or []) <= 12 else f", ... ({len(self._legal or [])} in all)"
-            raise IllegalActionError(f"'{action.describe()}' is not legal for {d.actor} at {d.kind} "
+            raise IllegalActionError(f"'{action.describe()}' is not legal for {d.actor} at {d.step} "
                                      f"(legal: {options}{more})")
         mark = len(self.log)
         self._acting = True
@@ -182,7 +204,7 @@ class Combat:
         assert d is not None
         if "emit" not in self.__dict__:  # recording (see `recording`): the sentence is only built to be logged
             self.emit("decision", f"{d.actor}: {self.system.describe(self, action)}", actor=d.actor,
-                      decision=d.kind, action=action.json_form())
+                      decision=d.step, action=action.json_form())
         self._n_decisions += 1
         self._legal = None
         self.system.apply(self, action)
@@ -208,7 +230,7 @@ class Combat:
             d = self.state.decision
             if "emit" not in self.__dict__:
                 self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
-                          actor=d.actor, decision=d.kind, action=legal[0].json_form())
+                          actor=d.actor, decision=d.step, action=legal[0].json_form())
             self._n_decisions += 1
             self._legal = None
             self.system.apply(self, legal[0])
@@ -317,6 +339,8 @@ class Combat:
         except (KeyError, TypeError, ValueError) as e:
             raise SnapshotError(f"snapshot cannot be restored: corrupt {type(e).__name__}: {e}") from None
         self._legal = None
+        self._decided = None
+        self._sides = {}
         self._mark_base()
         self._acting = False
         return self
@@ -340,6 +364,8 @@ class Combat:
         blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
         other.state = pickle.loads(blob)
         other._legal = self._legal
+        other._decided = None
+        other._sides = self._sides
         other._views = self.__dict__.get("_views")
         other._acting = False
         other._base = (blob, other.dice.state(), other._seq0 + len(other.log), other._n_decisions)

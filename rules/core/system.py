@@ -20,7 +20,7 @@ from pydantic import BaseModel, TypeAdapter
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.errors import UnknownRulesetError
-from trpg_arena.rules.core.values import Action, Decision, Outcome
+from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Outcome
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
@@ -84,6 +84,9 @@ class RuleSystem:
 
     info: RuleSystemInfo
     state_type: type[BaseState] = BaseState
+    # The kind of each of the system's decision steps (`Decision.step` -> `DecisionKind`); a step not
+    # listed counts as a `DecisionKind.CHOICE`. The conformance suite checks every step met is listed.
+    decision_kinds: Mapping[str, DecisionKind] = {}
 
     # --- setup ------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:

@@ -1,4 +1,4 @@
-"""Small frozen values shared by every rule system: `Action`, `Decision`, `Event`, `Outcome`."""
+"""Small frozen values shared by every rule system: `Action`, `Decision`, `DecisionKind`, `Event`, `Outcome`."""
 
 from __future__ import annotations
 
@@ -87,17 +87,36 @@ class Action(NamedTuple):
         return self.describe()
 
 
+class DecisionKind(enum.StrEnum):
+    """What kind of decision is open, in one vocabulary for every rule system.
+
+    A UI tells a turn from a reaction with it without knowing the system; the system's own name
+    of the decision point stays in `Decision.step`.
+    """
+
+    TURN = "turn"  # the decider acts in its own turn (or its slot of a phase)
+    REACTION = "reaction"  # an answer to someone else's action: dodge, counter, opportunity attack, cover
+    CHOICE = "choice"  # any other choice: deployment, a sub-choice of an action, an end-of-round option
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """The open decision point: which combatant must choose, of what kind, and a prompt to show."""
+    """The open decision point: who must choose, for which side, of what kind, and a prompt to show.
+
+    Rule systems build it with their own `step` name (``"attack_declared"``, ``"D1"``); `Combat.decision`
+    fills in `kind` (from the system's `decision_kinds`) and `side`.
+    """
 
     actor: str
-    kind: str
+    step: str
     prompt: str = ""
+    kind: DecisionKind = DecisionKind.CHOICE
+    side: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form."""
-        return {"actor": self.actor, "kind": self.kind, "prompt": self.prompt}
+        return {"actor": self.actor, "side": self.side, "kind": self.kind.value, "step": self.step,
+                "prompt": self.prompt}
 
 
 _NO_DATA: dict[str, Any] = {}

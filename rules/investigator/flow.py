@@ -307,7 +307,7 @@ def apply(combat: Combat, action: Action) -> None:
     st.decision = None
     m = catalogue_of(setup).meta[action]
     f = fighter(setup, st, d.actor)
-    if d.kind == "turn_action":
+    if d.step == "turn_action":
         first = st.turn_actions == 0
         st.turn_actions += 1
         if f.channel_spell and first and m.verb != "continue_cast":  # INV-5.5
@@ -316,7 +316,7 @@ def apply(combat: Combat, action: Action) -> None:
             st.turn_ended = True
         else:
             begin(st, f, m)
-    elif d.kind == "phase_offer":
+    elif d.step == "phase_offer":
         if m.verb == "wait":
             if st.phase == "cast" and f.channel_spell:  # INV-5.5
                 interrupt_channel(combat, f, "abandoned")
@@ -328,7 +328,7 @@ def apply(combat: Combat, action: Action) -> None:
             if f.channel_spell and m.verb != "continue_cast":
                 interrupt_channel(combat, f, "did something else")
             begin(st, f, m)
-    elif d.kind == "reaction":
+    elif d.step == "reaction":
         fr = st.stack[-1]
         if m.verb == "opportunity_attack":  # INV-10.1
             f.opportunity_used = True
@@ -336,7 +336,7 @@ def apply(combat: Combat, action: Action) -> None:
         elif m.verb == "pursuit_attack":  # INV-9.1
             f.standard_used += 1
             push_attack(st, "pursuit", f.id, fr.actor, m.head)
-    elif d.kind == "defense":
+    elif d.step == "defense":
         fr = st.stack[-1]
         fr.defense = m.verb
         if m.verb in ("dodge", "fight_back", "dive_for_cover") and f.channel_spell:
@@ -351,10 +351,10 @@ def legal_actions(combat: Combat) -> list[Action]:
     assert d is not None
     lg = Legal(combat, compile_setup(combat.encounter))  # type: ignore[arg-type]
     f = fighter(lg.s, st, d.actor)
-    if d.kind == "turn_action":
+    if d.step == "turn_action":
         return lg.turn(f)
-    if d.kind == "phase_offer":
+    if d.step == "phase_offer":
         return lg.offer(f, st.phase) + [lg.cat.by[("wait",)]]
-    if d.kind == "reaction":
+    if d.step == "reaction":
         return lg.reaction(f, st.stack[-1])
     return lg.defense(st.stack[-1])

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, compile_setup
@@ -33,6 +33,11 @@ class InvestigatorSystem(RuleSystem):
     """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
 
     state_type = InvState
+    # Decision steps by kind (`Decision.step` -> `DecisionKind`)
+    decision_kinds = {
+        **dict.fromkeys(("turn_action", "phase_offer"), DecisionKind.TURN),
+        **dict.fromkeys(("reaction", "defense"), DecisionKind.REACTION),
+    }
 
     # --- setup ------------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
@@ -242,7 +247,7 @@ class InvestigatorSystem(RuleSystem):
         setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
         d = st.decision
         return [st.round / setup.opt.round_cap, *ONE_HOT3[PHASE_CODE.get(st.phase, 2)],
-                *(ONE_HOT4[DECISION_CODE.get(d.kind, 1)] if d is not None else NO_HOT4), B[bool(st.ground)]]
+                *(ONE_HOT4[DECISION_CODE.get(d.step, 1)] if d is not None else NO_HOT4), B[bool(st.ground)]]
 
 
 def _features(setup: Setup, f: Fighter, p: Profile) -> list[float]:

@@ -188,7 +188,7 @@ def observe_global(combat: Combat) -> list[float]:
     st = combat.state
     assert isinstance(st, KiaiState)
     ctx = ctx_of(combat)
-    kind = st.decision.kind if st.decision is not None else ""
+    kind = st.decision.step if st.decision is not None else ""
     return [st.round / ctx.round_cap, *_ONE_HOT.get(kind, _NO_KIND)]
 
 

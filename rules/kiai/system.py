@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from trpg_arena.rules.core.battlefield import Battlefield, hex_grid
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
@@ -30,6 +30,11 @@ class KiaiSystem(RuleSystem):
     """D100 roll-under combat on a hex map with kiai-powered techniques (spec: shared/spec/rulesets/kiai.md)."""
 
     state_type = KiaiState
+    # Decision steps by kind (`Decision.step` -> `DecisionKind`)
+    decision_kinds = {
+        **dict.fromkeys(("D1", "D2", "D3"), DecisionKind.TURN),
+        **dict.fromkeys(("R1", "R2", "R3", "P1"), DecisionKind.REACTION),
+    }
     combatant_features = cat.COMBATANT_FEATURES
     global_features = cat.GLOBAL_FEATURES
 
@@ -76,7 +81,7 @@ class KiaiSystem(RuleSystem):
         st = combat.state
         assert isinstance(st, KiaiState) and st.decision is not None
         ctx = ctx_of(combat)
-        kind = st.decision.kind
+        kind = st.decision.step
         f = st.fighters[st.decision.actor]
         if kind == "D1":
             return d1(ctx, st, f)
@@ -101,7 +106,7 @@ class KiaiSystem(RuleSystem):
         d = st.decision
         st.decision = None
         ctx = ctx_of(combat)
-        apply_action(combat, ctx, st, d.kind, d.actor, action)
+        apply_action(combat, ctx, st, d.step, d.actor, action)
         advance(combat, ctx)
 
     def describe(self, combat: Combat, action: Action) -> str:

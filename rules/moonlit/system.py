@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from trpg_arena.rules.core.battlefield import Battlefield, zone_line
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
-from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.core.values import Action, Decision, DecisionKind
 from trpg_arena.rules.moonlit import attack, phases, turn
 from trpg_arena.rules.moonlit.catalogue import build_catalogue
 from trpg_arena.rules.moonlit.data import ZONES
@@ -120,6 +120,13 @@ class MoonlitSystem(RuleSystem):
     """Sen'ya Tsukihime-style 2D6 zone combat (spec: shared/spec/rulesets/moonlit.md)."""
 
     state_type = MoonState
+    # Decision steps by kind (`Decision.step` -> `DecisionKind`)
+    decision_kinds = {
+        **dict.fromkeys(("main",), DecisionKind.TURN),
+        **dict.fromkeys(("reaction", "cover", "interrupt"), DecisionKind.REACTION),
+        **dict.fromkeys(("deploy", "escape", "purge", "setup_skill", "end_skill", "offense", "limit_break", "target"),
+                       DecisionKind.CHOICE),
+    }
     combatant_features = COMBATANT_FEATURES
     global_features = GLOBAL_FEATURES
 

@@ -77,7 +77,7 @@ def apply(combat: Combat, a: Action) -> None:
     d = state.decision
     assert d is not None
     state.decision = None
-    if d.kind == "attack_declared":
+    if d.step == "attack_declared":
         p = state.pending.pop()
         if a.verb == "reflex_step":
             f = state.fighters[d.actor]
@@ -88,7 +88,7 @@ def apply(combat: Combat, a: Action) -> None:
         else:
             combat.emit("reaction_chosen", f"{d.actor} passes", actor=d.actor, rule="REI-5.7", verb="pass")
         attack.after_window(combat, p)
-    elif d.kind == "grapple_resist":
+    elif d.step == "grapple_resist":
         p = state.pending.pop()
         p.mode = str(a.option)
         grapple.contest(combat, p)

@@ -81,9 +81,9 @@ def _legal_actions(combat: Combat) -> list[Action]:
     state = rs(combat)
     d = state.decision
     assert d is not None
-    if d.kind == "attack_declared":
+    if d.step == "attack_declared":
         return reflex_actions(combat, d.actor)
-    if d.kind == "grapple_resist":
+    if d.step == "grapple_resist":
         return [_RESIST_BREAK, _RESIST_ESCAPE]
     return turn_actions(combat, d.actor)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, turns
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
@@ -27,6 +27,11 @@ class ReincarnatorSystem(RuleSystem):
     """The reincarnator rule system (shared/spec/rulesets/reincarnator.md)."""
 
     state_type = ReiState
+    # Decision steps by kind (`Decision.step` -> `DecisionKind`)
+    decision_kinds = {
+        **dict.fromkeys(("turn",), DecisionKind.TURN),
+        **dict.fromkeys(("attack_declared", "grapple_resist"), DecisionKind.REACTION),
+    }
     combatant_features = 20
     global_features = 5
 
@@ -173,7 +178,7 @@ class ReincarnatorSystem(RuleSystem):
         state = rs(combat)
         cap = static(combat).enc.options.round_cap
         d = state.decision
-        kind = d.kind if d is not None else ""
+        kind = d.step if d is not None else ""
         return [state.round / cap, PHASES.index(state.phase) / len(PHASES) if state.phase in PHASES else 0.0,
                 float(kind == "attack_declared"), float(kind == "grapple_resist"),
                 float(bool(state.surprise_queue) or state.phase == "surprise")]

@@ -180,7 +180,7 @@ def end_turns(c: Combat, until: str | None = None, limit: int = 200) -> None:
             return
         d = c.decision
         assert d is not None
-        if until is not None and d.actor == until and d.kind in ("turn_action", "phase_offer"):
+        if until is not None and d.actor == until and d.step in ("turn_action", "phase_offer"):
             return
         leg = c.legal_actions()
         for a in (END, WAIT, DECLINE, NO_DEFENSE):
@@ -196,7 +196,7 @@ def at_turn(c: Combat, cid: str, limit: int = 200) -> None:
     for _ in range(limit):
         d = c.decision
         assert d is not None, "the combat ended"
-        if d.actor == cid and d.kind == "turn_action":
+        if d.actor == cid and d.step == "turn_action":
             return
         leg = c.legal_actions()
         for a in (WAIT, END, DECLINE, NO_DEFENSE):

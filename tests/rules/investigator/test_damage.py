@@ -48,11 +48,11 @@ def test_INV_T39_major_wound() -> None:
     end_turns(c, until="A")
     assert "T" not in [e.actor for e in events(c, "turn_start")]
     assert c.round == 2
-    c.act(Action("wait")) if c.decision and c.decision.kind == "phase_offer" else None
+    c.act(Action("wait")) if c.decision and c.decision.step == "phase_offer" else None
     c.dice.script += [(100, 99)]  # type: ignore[attr-defined]
     c.act(move(2, 1))
     c.act(melee("T"))
-    assert c.decision is not None and c.decision.actor == "A" and c.decision.kind == "turn_action"
+    assert c.decision is not None and c.decision.actor == "A" and c.decision.step == "turn_action"
     c = _shot_t(10, [(100, 40), (10, 5), (100, 40)])
     t = fighter(c, "T")
     assert t.major_wound and not t.prone and not t.unconscious

@@ -98,11 +98,11 @@ def test_waiting_in_every_phase_reaches_the_general_turn() -> None:
     """INV-4.3: waiting at both offers leads to the general-phase turn with the full legal set."""
     g = std("G", "A", (0, 0), dex=60, weapons=["revolver"], wielded="revolver", spells=["Bolt"])
     c = play(encounter(g, std("B", "B", (3, 0), tough=True)))
-    assert c.decision is not None and c.decision.kind == "phase_offer"
+    assert c.decision is not None and c.decision.step == "phase_offer"
     c.act(WAIT)
-    assert c.decision is not None and c.decision.kind == "phase_offer"
+    assert c.decision is not None and c.decision.step == "phase_offer"
     c.act(WAIT)
-    assert c.decision is not None and c.decision.kind == "turn_action"
+    assert c.decision is not None and c.decision.step == "turn_action"
     assert {"cast", "shoot", "move", "prepare"} <= {a.verb for a in c.legal_actions()}
     end_turns(c, limit=2)
     assert c.round == 2 and NO_DEFENSE not in c.legal_actions()

@@ -51,7 +51,7 @@ def test_INV_T13_one_step_shoot_and_the_pursuit_window() -> None:
     c = _t13()
     c.act(shoot("B", "before", (5, 5), (4, 5)))
     d = c.decision
-    assert d is not None and d.actor == "B" and d.kind == "reaction"
+    assert d is not None and d.actor == "B" and d.step == "reaction"
     assert legal(c) == {act("pursuit_attack", "B" if False else "A"), act("pursuit_attack", "A", "knock_down"),
                         act("pursuit_attack", "A", "disarm"), act("pursuit_attack", "A", "push"), DECLINE}
     c.dice.script += [(100, 40), (10, 5)]
@@ -77,7 +77,7 @@ def test_INV_T15_one_step_attack() -> None:
     c = _t15((4, 5))
     at_turn(c, "A")
     c.act(melee("B", "before", (4, 5), (5, 5)))
-    assert c.decision is not None and c.decision.kind == "defense"
+    assert c.decision is not None and c.decision.step == "defense"
     c.act(NO_DEFENSE)
     assert checks(c)[-1].data["required"] == "Regular"
     assert fighter(c, "B").hp == 28
@@ -88,7 +88,7 @@ def test_INV_T15_one_step_attack() -> None:
     c.act(melee("B", "after", (5, 5), (4, 5)))
     c.act(NO_DEFENSE)
     d = c.decision
-    assert d is not None and d.actor == "B" and d.kind == "reaction" and DECLINE in c.legal_actions()
+    assert d is not None and d.actor == "B" and d.step == "reaction" and DECLINE in c.legal_actions()
     assert act("pursuit_attack", "A") in c.legal_actions()
     c.act(DECLINE)
     assert fighter(c, "A").pos == (4, 5) and fighter(c, "B").hp == 28
@@ -133,7 +133,7 @@ def test_INV_T23_pursuit_attack() -> None:
     assert a.prepare_used and a.move_used and a.opportunity_used and a.standard_used == 1
     assert fighter(c, "B").standard_used == 1
     d = c.decision
-    assert d is not None and d.actor == "B" and d.kind == "turn_action"
+    assert d is not None and d.actor == "B" and d.step == "turn_action"
     assert melee("A") not in c.legal_actions() and {"step", "move"} <= verbs(c)
 
 

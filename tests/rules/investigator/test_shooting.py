@@ -39,12 +39,12 @@ def test_INV_T9_shooting() -> None:
     """INV-T9 / INV-6.1 / INV-6.3 / INV-6.5 / INV-0.8: shoot-phase offer, no defense, armour, ammunition."""
     c = play(encounter(_gun("A", (0, 0)), std("B", "B", (3, 0), tough=True, armour=2)), [(100, 40), (10, 7)])
     d = c.decision
-    assert d is not None and d.kind == "phase_offer" and d.actor == "A"
+    assert d is not None and d.step == "phase_offer" and d.actor == "A"
     assert shoot("B") in c.legal_actions() and WAIT in c.legal_actions()
     assert not {"move", "step", "prepare", "end_turn"} & verbs(c)
     c.act(shoot("B"))
     assert fighter(c, "B").hp == 25 and _weapon(c, "A").loaded == 5
-    assert c.decision is not None and c.decision.actor == "A" and c.decision.kind == "turn_action"
+    assert c.decision is not None and c.decision.actor == "A" and c.decision.step == "turn_action"
     leg = legal(c)
     assert "shoot" not in verbs(c)
     assert {act("prepare", option="aim"), act("switch_weapon", option="unarmed"), END} <= leg
@@ -115,7 +115,7 @@ def _t12(script: list[tuple[int, int]]):
     c = play(encounter(_gun("A", (5, 5)), std("B", "B", (6, 5), dex=40, tough=True)), script)
     c.act(shoot("B"))
     d = c.decision
-    assert d is not None and d.actor == "B" and d.kind == "reaction"
+    assert d is not None and d.actor == "B" and d.step == "reaction"
     assert legal(c) == {act("opportunity_attack", "A"), DECLINE}
     return c
 

@@ -136,10 +136,10 @@ def test_reaction_and_defense_sets_are_shared() -> None:
         while not c.over and i < 400:
             d = c.decision
             assert d is not None
-            if d.kind in ("reaction", "defense"):
+            if d.step in ("reaction", "defense"):
                 legal = c.legal_view()
-                key = (d.actor, d.kind, tuple(legal))
-                if key in seen and d.kind == "defense":
+                key = (d.actor, d.step, tuple(legal))
+                if key in seen and d.step == "defense":
                     assert seen[key] is legal
                 seen.setdefault(key, legal)
             c.act(agents[i % 2].act(c))

@@ -33,7 +33,7 @@ def test_INV_T27_casting_materials_resistance_healing() -> None:
     """INV-T27 / INV-5.1 / INV-5.2 / INV-0.5: no casting roll, range, materials, opposed POW, heal."""
     c = _t27([(6, 5)])
     d = c.decision
-    assert d is not None and d.actor == "C" and d.kind == "phase_offer"
+    assert d is not None and d.actor == "C" and d.step == "phase_offer"
     assert cast("Bolt", "M") in c.legal_actions() and cast("Bolt", "M2") not in c.legal_actions()
     assert cast("Sigil", "M") not in c.legal_actions()
     c.act(cast("Bolt", "M"))
@@ -73,7 +73,7 @@ def _t29(script: list[tuple[int, int]]):
     s = std("S", "A", (0, 3), dex=60, weapons=["revolver"], wielded="revolver")
     c = play(encounter(cc, m, s), script)
     d = c.decision
-    assert d is not None and d.actor == "C" and d.kind == "phase_offer"
+    assert d is not None and d.actor == "C" and d.step == "phase_offer"
     assert {cast("Rapture", "M"), cast("Bolt", "M")} <= legal(c)
     c.act(cast("Rapture", "M"))
     f = fighter(c, "C")
@@ -91,7 +91,7 @@ def test_INV_T29_multi_round_casting_and_interruption() -> None:
     c.act(END)  # M
     c.act(END)  # S
     d = c.decision
-    assert c.round == 2 and d is not None and d.actor == "C" and d.kind == "phase_offer"
+    assert c.round == 2 and d is not None and d.actor == "C" and d.step == "phase_offer"
     leg = legal(c)
     assert {act("continue_cast"), cast("Bolt", "M"), cast("Bolt", "S"), WAIT} <= leg
     assert cast("Bolt", "M", "before", (0, 0), (1, 0)) in leg and cast("Rapture", "M") not in leg

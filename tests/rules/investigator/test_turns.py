@@ -68,7 +68,7 @@ def test_INV_T28_priority_phases() -> None:
     """INV-T28 / INV-4.3 / INV-5.3 / INV-6.5: cast phase, shoot phase, then the general phase."""
     c = _t28()
     d = c.decision
-    assert d is not None and d.actor == "C" and d.kind == "phase_offer"
+    assert d is not None and d.actor == "C" and d.step == "phase_offer"
     assert verbs(c) == {"cast", "wait"}
     assert cast("Bolt", "M") in c.legal_actions()
     assert cast("Bolt", "M", "before", (2, 5), (3, 5)) in c.legal_actions()
@@ -77,13 +77,13 @@ def test_INV_T28_priority_phases() -> None:
     assert fighter(c, "M").hp == 28
     c.act(END)
     d = c.decision
-    assert d is not None and d.actor == "G" and d.kind == "phase_offer"
+    assert d is not None and d.actor == "G" and d.step == "phase_offer"
     assert verbs(c) == {"shoot", "wait"}
     assert shoot("M", "before", (5, 8), (5, 7)) in c.legal_actions()
     c.dice.script += [(100, 90)]
     c.act(shoot("M"))
     c.act(END)
-    assert c.decision is not None and c.decision.actor == "M" and c.decision.kind == "turn_action"
+    assert c.decision is not None and c.decision.actor == "M" and c.decision.step == "turn_action"
     assert turn_order(c) == ["C", "G", "M"]
 
 

@@ -77,7 +77,7 @@ def test_KIA_T45_area_spell_is_indiscriminate() -> None:
     assert _use("fire_burst", None, (7, 0)) not in c.legal_actions()
     c.act(_use("fire_burst", None, (5, 0)))
     assert c.state.fighters["A"].kiai == 8 and (_checks(c)[0]["V"], _checks(c)[0]["C"]) == (50, 5)
-    assert (c.decision.actor, c.decision.kind) == ("B", "R3")
+    assert (c.decision.actor, c.decision.step) == ("B", "R3")
     c.act(DODGE)
     assert c.decision.actor == "C"
     c.act(NO_REACTION)
@@ -107,9 +107,9 @@ def test_KIA_T47_stun_spell_and_no_reactions() -> None:
     assert c.state.fighters["A"].kiai == 8 and c.round == 2 and c.decision.actor == "A"
     assert _conds(c, "B") == [("stunned", 1)]
     c.act(atk("B"))
-    assert c.decision.actor == "A" and c.decision.kind == "D2" and wounds(c, "B") == {"light": 1}
+    assert c.decision.actor == "A" and c.decision.step == "D2" and wounds(c, "B") == {"light": 1}
     c.act(END)
-    assert c.round == 3 and c.decision.actor == "B" and c.decision.kind == "D1" and _conds(c, "B") == []
+    assert c.round == 3 and c.decision.actor == "B" and c.decision.step == "D1" and _conds(c, "B") == []
     assert c.dice.remaining == 0
     c = play(fixture(a=a), "d100=60", _use("sleep"))
     assert c.decision.actor == "B" and _conds(c, "B") == [] and c.dice.remaining == 0
@@ -213,7 +213,7 @@ def test_KIA_T53_action_budget_and_legal_targets() -> None:
     assert not {"move", "run", "charge"} & {a.verb for a in c.legal_actions()} and atk("B") in c.legal_actions()
     c.act(atk("B"))
     c.act(END)
-    assert c.decision.actor == "B" and c.decision.kind == "D1" and c.dice.remaining == 0
+    assert c.decision.actor == "B" and c.decision.step == "D1" and c.dice.remaining == 0
     start = {"combatants": {"B": {"wounds": {"mortal": 1}}}}
     c = play(fixture(extra=[fighter("C", "N", 2, [8, 5])], start=start), "")
     assert not [a for a in c.legal_actions() if a.target == "B"]

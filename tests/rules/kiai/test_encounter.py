@@ -123,7 +123,7 @@ def test_snapshot_mid_procedure_round_trips() -> None:
     from trpg_arena.rules import Action
 
     c = play(fixture(), "d100=30 d100=25 d10=3 d10=4 d10=6 d10=5 d100=90 d10=10", atk("B"), Action("counter"))
-    assert c.decision.kind == "R2"
+    assert c.decision.step == "R2"
     r = Combat.restore(json.loads(json.dumps(c.snapshot())))
     assert pickle.loads(pickle.dumps(c.state)) == c.state
     for x in (c, r):
@@ -133,7 +133,7 @@ def test_snapshot_mid_procedure_round_trips() -> None:
                   extra=[fighter("C", "N", 2, [6, 0])])
     c = play(enc, "d100=20 d100=50 d100=10 d10=3 d10=4 d10=2", Action("use_ability", None, (5, 0), "fire_burst"),
              Action("dodge"))
-    assert c.decision.kind == "R3" and c.decision.actor == "C"
+    assert c.decision.step == "R3" and c.decision.actor == "C"
     r = Combat.restore(json.loads(json.dumps(c.snapshot())))
     for x in (c, r):
         x.act(Action("dodge"))

@@ -23,7 +23,7 @@ def test_KIA_T14_normal_movement_and_difficult_terrain(agility) -> None:
     c.act(Action("move", dest=(5, 2)))
     moved = [e for e in c.log if e.kind == "moved"][-1].data
     assert moved["cost"] == 6 and [list(h) for h in moved["path"]] == [[0, 2], [1, 2], [2, 2], [3, 2], [4, 2], [5, 2]]
-    assert c.decision.actor == "A" and c.decision.kind == "D1"
+    assert c.decision.actor == "A" and c.decision.step == "D1"
     assert not {"move", "run", "charge"} & {a.verb for a in c.legal_actions()}
 
 
@@ -35,7 +35,7 @@ def test_KIA_T15_passing_allies_not_enemies() -> None:
     c = play(enc, "")
     assert _dests(c, "move") == {(2, 0)}
     c.act(Action("move", dest=(2, 0)))
-    assert c.decision.actor == "A" and c.decision.kind == "D1"
+    assert c.decision.actor == "A" and c.decision.step == "D1"
 
 
 @pytest.mark.rule("KIA-T16")
@@ -45,7 +45,7 @@ def test_KIA_T16_full_movement() -> None:
     c = play(enc, "d100=30 d100=21 d10=1 d10=2 d10=1 d10=10 d10=1")
     assert (8, 0) in _dests(c, "run") and (8, 0) not in _dests(c, "move")
     c.act(Action("run", dest=(8, 0)))
-    assert c.decision.actor == "B" and c.decision.kind == "D1"
+    assert c.decision.actor == "B" and c.decision.step == "D1"
     c.act(atk("A"))
     c.act(DODGE)
     dodge = [e for e in c.log if e.kind == "check"][-1].data
@@ -81,7 +81,7 @@ def test_KIA_T36_charge_and_multipliers(a, expect) -> None:
     if isinstance(expect, dict):
         assert wounds(c, "B") == expect
         assert [e for e in c.log if e.kind == "damage_rolled"][-1].data["total"] == 28
-        assert c.decision.actor == "B" and c.decision.kind == "D1"
+        assert c.decision.actor == "B" and c.decision.step == "D1"
         assert [x.type for x in c.state.fighters["A"].conds] == ["exposed_charge"]
         from trpg_arena.rules.kiai.context import ctx_of
         from trpg_arena.rules.kiai.strike import dodge_parts

@@ -49,14 +49,14 @@ def test_KIA_T19_failed_attack_defense_second_try_two_weapons() -> None:
     assert [e for e in c.log if e.kind == "check"][-1].data["V"] == 50
     c.act(AD)
     assert wounds(c, "B") == {"serious": 1} and not c.state.fighters["B"].parry_used
-    assert c.decision.kind == "D3" and c.legal_actions() == [Action("offhand_attack", "B"), END]
+    assert c.decision.step == "D3" and c.legal_actions() == [Action("offhand_attack", "B"), END]
     c.act(Action("offhand_attack", "B"))
     assert [e for e in c.log if e.kind == "check"][-1].data["V"] == 40
     assert AD in c.legal_actions()
     c.act(AD)
     assert [e for e in c.log if e.kind == "check"][-1].data["V"] == 40
     assert c.state.fighters["B"].parry_used and _cmp(c)["winner"] == "defender"
-    assert c.decision.actor == "B" and c.decision.kind == "D1" and c.dice.remaining == 0
+    assert c.decision.actor == "B" and c.decision.step == "D1" and c.dice.remaining == 0
 
 
 @pytest.mark.rule("KIA-T20")
@@ -92,11 +92,11 @@ def test_KIA_T22_successful_counter() -> None:
     c = play(fixture(), "d100=30 d100=25 d10=3 d10=4 d10=6 d10=5 d100=90 d10=10 d10=1 d10=10", atk("B"), COUNTER)
     b = c.state.fighters["B"]
     assert b.parry_used and b.countered
-    assert c.decision.actor == "A" and c.decision.kind == "R2" and c.legal_actions() == [DODGE, NO_REACTION]
+    assert c.decision.actor == "A" and c.decision.step == "R2" and c.legal_actions() == [DODGE, NO_REACTION]
     c.act(DODGE)
     assert wounds(c, "A") == {"serious": 1} and wounds(c, "B") == {}
     assert [e for e in c.log if e.kind == "wound_recorded"][-1].data["net"] == 23
-    assert c.decision.actor == "A" and c.decision.kind == "D2"
+    assert c.decision.actor == "A" and c.decision.step == "D2"
     c.act(END)
     assert {a.verb for a in c.legal_actions()} == {"move", "run", "concentrate_dodge", "end_turn"}
     c.act(END)
@@ -136,7 +136,7 @@ def test_KIA_T25_no_counter_after_attacking() -> None:
 def test_KIA_T26_when_attack_defense_is_not_allowed() -> None:
     """KIA-T26: KIA-9.6 - out of the defender's reach, intimidated, or a manoeuvre."""
     c = play(fixture(a={"extra_weapons": ["pike"], "main": "pike", "position": [1, 0]}), "d100=30", atk("B"))
-    assert c.decision.kind == "R1" and c.legal_actions() == [DODGE, NO_REACTION]
+    assert c.decision.step == "R1" and c.legal_actions() == [DODGE, NO_REACTION]
     start = {"combatants": {"B": {"conditions": [{"type": "intimidated", "source": "A", "n": 1}]}}}
     c = play(fixture(start=start), "d100=30", atk("B"))
     assert c.legal_actions() == [DODGE, NO_REACTION]
@@ -153,4 +153,4 @@ def test_out_during_own_turn_ends_it() -> None:
     enc = fixture(extra=[fighter("D", "P", 2, [9, 5])], options={"counter_requires_winning": False})
     c = play(enc, "d100=30 d100=25 d10=8 d10=9 d10=1 d10=2 d10=5", atk("B"), COUNTER, NO_REACTION)
     assert c.state.fighters["A"].out == "incapacitated" and not c.over
-    assert c.decision.actor == "B" and c.decision.kind == "D1" and c.dice.remaining == 0
+    assert c.decision.actor == "B" and c.decision.step == "D1" and c.dice.remaining == 0

@@ -21,7 +21,7 @@ def test_KIA_T27_two_weapon_attack() -> None:
     c = play(fixture(a=OFF_DAGGER), "d100=50 d10=4 d10=5 d10=3 d100=41", Action("two_weapon_attack", "B", None, False),
              NO_REACTION, Action("offhand_attack", "B"))
     assert [x["V"] for x in _checks(c)] == [50, 40] and [x["C"] for x in _checks(c)] == [5, 4]
-    assert wounds(c, "B") == {"moderate": 1} and c.decision.actor == "B" and c.decision.kind == "D1"
+    assert wounds(c, "B") == {"moderate": 1} and c.decision.actor == "B" and c.decision.step == "D1"
     c = play(fixture(), "")
     assert "two_weapon_attack" not in {a.verb for a in c.legal_actions()}
     c = play(fixture(a={"extra_weapons": ["spear", "dagger"], "main": "spear"}), "")
@@ -59,7 +59,7 @@ def test_KIA_T30_feint_every_strike_dodged() -> None:
     c.act(DODGE)
     att = [x for x in _checks(c) if x["combatant"] == "A"]
     assert [x["V"] for x in att] == [60, 80, 60] and att[1]["C"] == 8
-    assert wounds(c, "B") == {} and c.decision.actor == "B" and c.decision.kind == "D1" and c.dice.remaining == 0
+    assert wounds(c, "B") == {} and c.decision.actor == "B" and c.decision.step == "D1" and c.dice.remaining == 0
 
 
 @pytest.mark.rule("KIA-T31")
@@ -93,7 +93,7 @@ def test_KIA_T32_consecutive_attacks() -> None:
 def test_KIA_T33_failed_agility_check() -> None:
     """KIA-T33: KIA-15.1 - a failed agility check ends the turn at once."""
     c = play(fixture(), "d100=90 d100=13", atk("B"), CONSEC)
-    assert c.decision.actor == "B" and c.decision.kind == "D1" and c.dice.remaining == 0
+    assert c.decision.actor == "B" and c.decision.step == "D1" and c.dice.remaining == 0
 
 
 @pytest.mark.rule("KIA-T34")
@@ -125,4 +125,4 @@ def test_KIA_T35_technique() -> None:
     start = {"combatants": {"A": {"wounds": {"moderate": 1}}}}
     c = play(fixture(start=start), "d100=80", atk("B", x=30, all_out=True))
     assert (_checks(c)[0]["V"], _checks(c)[0]["C"], _checks(c)[0]["grade"]) == (80, 8, "SUCCESS")
-    assert c.decision.actor == "B" and c.decision.kind == "R1"
+    assert c.decision.actor == "B" and c.decision.step == "R1"

@@ -13,11 +13,11 @@ def test_KIA_T1_basic_hit_against_failed_dodge() -> None:
     """KIA-T1: KIA-0.1, KIA-2.1, KIA-2.3, KIA-3.1, KIA-3.4, KIA-4.1, KIA-6.1, KIA-7.1, KIA-7.2, KIA-7.3,
     KIA-7.5, KIA-7.6."""
     c = play(fixture(), "d100=35 d100=70 d10=7 d10=5 d10=4", atk("B"))
-    assert c.decision.actor == "B" and c.decision.kind == "R1"
+    assert c.decision.actor == "B" and c.decision.step == "R1"
     assert c.legal_actions() == [DODGE, Action("attack_defense"), Action("counter"), NO_REACTION]
     c.act(DODGE)
     assert wounds(c, "B") == {"moderate": 1}
-    assert c.decision.actor == "A" and c.decision.kind == "D2"
+    assert c.decision.actor == "A" and c.decision.step == "D2"
     assert c.legal_actions() == [Action("consecutive_attack", "B"), END]
     assert c.dice.remaining == 0
     dmg = [e for e in c.log if e.kind == "damage_rolled"][0]
@@ -36,9 +36,9 @@ def test_KIA_T1_basic_hit_against_failed_dodge() -> None:
 def test_KIA_T2_miss_and_boundary() -> None:
     """KIA-T2: KIA-2.1, KIA-2.3 - a miss rolls nothing else; V itself succeeds."""
     c = play(fixture(), "d100=61", atk("B"))
-    assert c.decision.actor == "A" and c.decision.kind == "D2" and c.dice.remaining == 0
+    assert c.decision.actor == "A" and c.decision.step == "D2" and c.dice.remaining == 0
     c = play(fixture(), "d100=60", atk("B"))
-    assert c.decision.actor == "B" and c.decision.kind == "R1"
+    assert c.decision.actor == "B" and c.decision.step == "R1"
 
 
 def _grades(c) -> list[str]:
@@ -87,7 +87,7 @@ def test_KIA_T6_automatic_failure_and_critical_values(hit, opts, roll, grade) ->
     c = play(fixture(a={"hit": hit}, options=opts), f"d100={roll}", atk("B"))
     assert _grades(c) == [grade]
     if grade == "FUMBLE":
-        assert c.decision.kind == "D2" and c.legal_actions() == [END]
+        assert c.decision.step == "D2" and c.legal_actions() == [END]
 
 
 @pytest.mark.rule("KIA-T7")

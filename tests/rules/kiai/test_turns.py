@@ -27,10 +27,10 @@ def test_KIA_T10_mortal_wound_death_and_end_of_combat() -> None:
     # (c) combat goes on with C out of reach
     c = play(fixture(start=start, extra=[fighter("C", "N", 2, [6, 0])]),
              "d100=30 d10=3 d10=4 d10=2 d10=3 d10=5", atk("B"), NO_REACTION)
-    assert not c.over and c.decision.actor == "A" and c.decision.kind == "D2"
+    assert not c.over and c.decision.actor == "A" and c.decision.step == "D2"
     assert c.legal_actions() == [END]
     c.act(END)
-    assert c.decision.actor == "C" and c.decision.kind == "D1"
+    assert c.decision.actor == "C" and c.decision.step == "D1"
     c.act(END)  # round 2: only A and C roll initiative (d10=3, d10=5)
     inits = [e.actor for e in c.log if e.kind == "initiative_rolled" and e.round == 2]
     assert inits == ["A", "C"] and c.dice.remaining == 0
@@ -70,7 +70,7 @@ def test_KIA_T12_initiative_clockwise_quick_attack(a, opts, seats, order) -> Non
         a["seat"] = None
         b["seat"] = None
     c = play(fixture(a=a, b=b, extra=[c_], options=opts, start={"phase": "round_start"}), "d10=3 d10=9 d10=1")
-    assert _order(c) == order and c.decision.actor == order[0] and c.decision.kind == "D1"
+    assert _order(c) == order and c.decision.actor == order[0] and c.decision.step == "D1"
     if a.get("quick_attack"):
         ev = [e for e in c.log if e.kind == "initiative_rolled" and e.actor == "A"][0].data
         assert (ev["die"], ev["initiative"], ev["quick_attack"], ev["total"]) == (3, 5, 7, 15)
@@ -93,21 +93,21 @@ def test_KIA_T13_initiative_ties(cinit, opts, script, order) -> None:
 def test_KIA_T28_reattack_at_end_of_round() -> None:
     """KIA-T28: KIA-1.5, KIA-12.1 - own agility - target agility >= 5 re-attacks after every turn."""
     c = play(fixture(a={"agility": 17}), "d100=90 d100=30 d10=3 d10=4 d10=2 d10=10 d10=1", atk("B"), END, END)
-    assert c.decision.actor == "A" and c.decision.kind == "P1"
+    assert c.decision.actor == "A" and c.decision.step == "P1"
     assert Action("reattack", "B", None, (0, False)) in c.legal_actions() and c.legal_actions()[-1] == PASS
     c.act(Action("reattack", "B", None, (0, False)))
     c.act(NO_REACTION)
     assert wounds(c, "B") == {"moderate": 1}
-    assert c.round == 2 and c.decision.actor == "A" and c.decision.kind == "D1" and c.dice.remaining == 0
+    assert c.round == 2 and c.decision.actor == "A" and c.decision.step == "D1" and c.dice.remaining == 0
     started = [e for e in c.log if e.kind == "round_started"]
     assert started[-1].data["elapsed_seconds"] == 5
     # variants
     c = play(fixture(a={"agility": 17}, b={"agility": 13}), "d100=90 d10=10 d10=1", atk("B"), END, END)
-    assert c.round == 2 and c.decision.kind == "D1"
+    assert c.round == 2 and c.decision.step == "D1"
     c = play(fixture(a={"agility": 17}), "d10=10 d10=1", END, END)
-    assert c.round == 2 and c.decision.kind == "D1"
+    assert c.round == 2 and c.decision.step == "D1"
     c = play(fixture(a={"agility": 17}, options={"reattack_requires_attack": False}), "", END, END)
-    assert c.decision.actor == "A" and c.decision.kind == "P1"
+    assert c.decision.actor == "A" and c.decision.step == "P1"
 
 
 @pytest.mark.rule("KIA-T55")

@@ -75,7 +75,7 @@ def test_KIA_T41_disarm_catch_unarmed_pick_up() -> None:
     c.dice = type(c.dice)([(10, 10), (10, 1)])
     c.act(Action("pick_up", option="B/sword"))
     assert c.state.fighters["B"].main == "B/sword" and c.state.ground == []
-    assert c.round == 2 and c.decision.actor == "A" and c.decision.kind == "D1" and c.dice.remaining == 0
+    assert c.round == 2 and c.decision.actor == "A" and c.decision.step == "D1" and c.dice.remaining == 0
     c = play(fixture(), "d100=25 d100=90 d100=24", DISARM, DODGE)
     assert c.state.fighters["B"].main == "B/sword" and c.state.ground == []
 
@@ -87,4 +87,4 @@ def test_KIA_T54_readying_a_weapon() -> None:
              Action("ready_weapon", option="A/axe"))
     a = c.state.fighters["A"]
     assert a.main == "A/axe" and a.off == "" and sorted(a.carried) == ["A/dagger", "A/sword"]
-    assert c.decision.actor == "B" and c.decision.kind == "D1"
+    assert c.decision.actor == "B" and c.decision.step == "D1"

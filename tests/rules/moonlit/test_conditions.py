@@ -81,7 +81,7 @@ def _t30(b1: dict, dice: list[int], dodge: str = "none"):
                 F("B1", "A_front", skills=["unacceptable_existence", "death_rebirth", "origin_stop"], max_hp=60,
                   ap=3, **b1)], dice=dice, options={"moon_round_cap": 1})
     act(c, "attack", option="strike")
-    if c.decision and c.decision.kind == "reaction":
+    if c.decision and c.decision.step == "reaction":
         act(c, "dodge", option=dodge)
     return c
 

@@ -52,7 +52,7 @@ def test_MOON_T32_warding_seals_do_not_stack() -> None:
     act(c, "decline")
     assert who(c) == "A3"
     act(c, "decline")
-    assert who(c) == "A2" and c.decision.kind == "interrupt"
+    assert who(c) == "A2" and c.decision.step == "interrupt"
     assert legal(c) == {"interrupt warding_seal -> A1", "decline"}
     act(c, "interrupt", target="A1", option="warding_seal")
     assert who(c) == "A3"
@@ -74,7 +74,7 @@ def test_MOON_T33_no_interrupts_in_standby() -> None:
     act(c, "target", target="A1")
     assert who(c) == "A2" and legal(c) == {"cover", "decline"}
     act(c, "decline")
-    assert who(c) == "A3" and c.decision.kind == "interrupt"
+    assert who(c) == "A3" and c.decision.step == "interrupt"
     act(c, "interrupt", target="A1", option="warding_seal")
     assert f(c, "A3").tp == 26 and f(c, "A1").hp == 45
     assert not [e for e in c.log if e.kind == "decision" and e.actor == "A2" and e.data["decision"] == "interrupt"]

@@ -15,7 +15,7 @@ def test_revived_in_setup_acts_only_if_its_place_is_ahead(action: int, gets_turn
                dice=[2, 3, 4], step="setup_skills")
     act(c, "use_skill", target="A1", option="field_dressing")
     assert f(c, "A1").state == "not_acted" and f(c, "A1").ap == action + 7
-    assert (who(c) == "A1" and c.decision.kind == "setup_skill") is gets_turn
+    assert (who(c) == "A1" and c.decision.step == "setup_skill") is gets_turn
     assert used_up(c)
 
 
@@ -36,7 +36,7 @@ def test_zone_attack_with_a_counter_and_a_hit() -> None:
                 F("B2", "B_front", state="acted")],
                dice=[4, 4, 6, 5, 1, 1, 2, 2, 1, 1], options={"moon_round_cap": 1})
     # A1 continues: hit 11; B1 counters (11 + 3 = 14 > 11); B2 dodges [1,1] -> fumble -> hit
-    assert who(c) == "B1" and c.decision.kind == "reaction"
+    assert who(c) == "B1" and c.decision.step == "reaction"
     act(c, "counter")
     assert events(c, "counter_decided")[-1].data["outcome"] == "counter"
     purposes = [e.data["purpose"] for e in events(c, "roll")]

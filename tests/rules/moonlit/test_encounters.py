@@ -136,7 +136,7 @@ def test_snapshot_mid_attack_continues_identically() -> None:
     c.dice = Dice(5)
     act(c, "attack", option="charged_blow")
     act(c, "attack", option="strike")
-    assert c.decision.kind == "reaction"
+    assert c.decision.step == "reaction"
     snap = json.loads(json.dumps(c.snapshot()))
     r = Combat.restore(snap)
     assert r.legal_actions() == c.legal_actions()

@@ -40,7 +40,7 @@ def test_MOON_T25_incapacitation_revival_cap() -> None:
     a1 = f(c, "A1")
     assert a1.hp == 5 and a1.state == "not_acted" and a1.ap == 11
     assert used_up(c)
-    assert c.decision.kind == "main"
+    assert c.decision.step == "main"
     order = [who(c)]
     act(c, "pass")
     order.append(who(c))

@@ -24,7 +24,7 @@ def test_MOON_T1_condition_removal() -> None:
     act(c, "purge", option="poison")
     assert f(c, "A1").tp == 0 and f(c, "A1").poison == 0 and f(c, "A1").paralysis
     assert used_up(c)
-    assert c.decision.kind == "main"
+    assert c.decision.step == "main"
     assert not [e for e in c.log if e.kind == "decision" and e.actor == "B1"]
 
 
@@ -61,7 +61,7 @@ def test_MOON_T19_escape_and_interception() -> None:
     assert f(c, "A1").state == "fled" and f(c, "A1").zone is None
     add_dice(c, *[1] * 8)
     order = []
-    while c.decision and c.decision.kind == "escape":
+    while c.decision and c.decision.step == "escape":
         order.append(who(c))
         act(c, "stay")
     assert order == ["A2", "B1", "B2", "B3"]
@@ -128,10 +128,10 @@ def test_MOON_T21_action_points_setup_order_and_setup_skills() -> None:
     assert f(c, "A1").ap == 11 and legal(c) == {"use_skill battle_focus -> A1", "done"}
     act(c, "use_skill", target="A1", option="battle_focus")
     assert f(c, "A1").tp == 24
-    assert c.decision.kind == "main"
+    assert c.decision.step == "main"
     add_dice(c, *[1] * 6)
     order = []
-    while c.decision and c.decision.kind == "main" and c.round == 1:
+    while c.decision and c.decision.step == "main" and c.round == 1:
         order.append(who(c))
         act(c, "pass")
         if len(order) == 3:
@@ -142,7 +142,7 @@ def test_MOON_T21_action_points_setup_order_and_setup_skills() -> None:
     c = combat(fs, dice=[6, 6, 3, 3, 1, 2], step="round_start",
                options={**NO_ESCAPE, "moon_setup_order_key": "action_points"})
     seen = []
-    while c.decision.kind == "setup_skill":
+    while c.decision.step == "setup_skill":
         seen.append(who(c))
         act(c, "done")
     assert seen == ["A1", "A2", "B1"]

@@ -34,11 +34,11 @@ def test_MOON_T31_limit_break() -> None:
     assert used_up(c)
     c = _t31(hp=30, dice=[1, 1])
     act(c, "offense", option="full_force")
-    assert f(c, "A1").hp == 30 and c.decision.kind != "limit_break"
+    assert f(c, "A1").hp == 30 and c.decision.step != "limit_break"
     c = _t31(tp=10, dice=[1, 1])
     assert legal(c) == {"offense none", "offense full_force", "offense soul_rend"}
     act(c, "offense", option="full_force")
-    assert c.decision.kind != "limit_break"
+    assert c.decision.step != "limit_break"
     auto = [e for e in c.log if e.kind == "auto_decision" and e.data["decision"] == "limit_break"]
     assert auto and auto[0].data["action"]["option"] == "none"
 

@@ -79,7 +79,7 @@ def _t13(extra: list | None = None, dice: list[int] | None = None):
     assert f(c, "A1").tp == 25 and f(c, "A1").ap == 4 and f(c, "A1").state == "standby"
     assert who(c) == "B1"
     act(c, "attack", option="shot")
-    if c.decision.kind == "target":
+    if c.decision.step == "target":
         act(c, "target", target="A1")
     return c
 

@@ -40,9 +40,9 @@ def test_MOON_T8_paralysis() -> None:
     c = combat([F("A1", "A_rear", action=6, conditions={"paralysis": True}), F("B1", "B_front")],
                dice=[3, 4, 1, 1], step="action_points", round=2)
     assert f(c, "A1").ap == 8 and f(c, "B1").ap == 6
-    assert who(c) == "A1" and c.decision.kind == "purge"
+    assert who(c) == "A1" and c.decision.step == "purge"
     act(c, "done")
-    assert c.decision.kind == "main" and who(c) == "A1" and not legal_of(c, "move")
+    assert c.decision.step == "main" and who(c) == "A1" and not legal_of(c, "move")
     assert used_up(c)
     for flag, ap in ((True, 7), (False, 12)):
         c = combat([F("A1", "A_front", action=6, ap=12, ap_roll=6), F("B1", "B_front", ap=13,

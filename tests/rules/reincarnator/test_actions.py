@@ -160,7 +160,7 @@ def test_REI_T23_reflex_action() -> None:
     assert c.round == 2 and c.decision.actor == "A"
     c.dice.script.extend([(10, 1)] * 15)
     act(c, "melee_attack", "D", option="sword")
-    assert c.decision.kind == "attack_declared" and c.decision.actor == "D"
+    assert c.decision.step == "attack_declared" and c.decision.actor == "D"
     legal = c.legal_actions()
     assert legal[0].verb == "pass" and len([a for a in legal if a.verb == "reflex_step"]) == 22
     act(c, "pass")
@@ -169,7 +169,7 @@ def test_REI_T23_reflex_action() -> None:
     assert c.decision.actor == "D"
     act(c, "reload" if False else "end_turn")
     act(c, "melee_attack", "D", option="sword")
-    assert c.decision.kind == "attack_declared"
+    assert c.decision.step == "attack_declared"
     act(c, "reflex_step", dest=(8, 5))
     assert not F(c, "D").reflex
     enc = encounter(*defaults(d={**step, "items": [SWORD, item(PISTOL, ammo={"loaded": 5})]}),

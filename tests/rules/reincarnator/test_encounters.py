@@ -110,7 +110,7 @@ def test_snapshot_and_pickle_round_trip_mid_procedure() -> None:
     enc = encounter(*defaults(), start=at_turn(["A", "D"]))
     c = Combat(enc, dice=ScriptedDice([(10, 8)] + [(10, 1)] * 4 + [(10, 8)] * 8 + [(10, 1)] * 8))
     act(c, "grapple", "D")
-    assert c.decision.kind == "grapple_resist"
+    assert c.decision.step == "grapple_resist"
     r = Combat.restore(json.loads(json.dumps(c.snapshot())))
     assert r.legal_actions() == c.legal_actions()
     state = pickle.loads(pickle.dumps(c.state))

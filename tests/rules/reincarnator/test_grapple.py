@@ -61,7 +61,7 @@ def test_REI_T51_grapple_contact_and_contest() -> None:
 
     c = c_(8, 1, 1, 1, 1, 8, 8, *[1] * 6, 8, *[1] * 7)
     act(c, "grapple", "D")
-    assert dice_of(c) == 5 and c.decision.kind == "grapple_resist" and c.decision.actor == "D"
+    assert dice_of(c) == 5 and c.decision.step == "grapple_resist" and c.decision.actor == "D"
     assert has(c, "grapple_resist", option="break") and has(c, "grapple_resist", option="escape")
     act(c, "grapple_resist", option="break")
     g = c.state.grapples[0]
@@ -76,10 +76,10 @@ def test_REI_T51_grapple_contact_and_contest() -> None:
     assert dice_of(c) == 6 and c.dice.remaining == 0
     c = c_(*[1] * 5)
     act(c, "grapple", "D")
-    assert kinds(c, "miss") and c.decision.kind == "turn"
+    assert kinds(c, "miss") and c.decision.step == "turn"
     c = c_(8, 1, 1, 1, 1, *[1] * 8, *[1] * 8, options={"grapple_resist_choice": "policy"})
     act(c, "grapple", "D")
-    assert c.decision.kind == "turn" and dice_of(c) == 8 and c.dice.remaining == 0
+    assert c.decision.step == "turn" and dice_of(c) == 8 and c.dice.remaining == 0
 
 
 def test_REI_T52_what_a_grappler_may_hold_and_immunity() -> None:

@@ -126,7 +126,7 @@ def test_REI_T42_reactive_step_during_an_attack() -> None:
                     start=at_turn(["A", "D"], D={"reflex_available": True}))
     c = combat(enc)
     act(c, "charge", "D", (-1, 0), "sword")
-    assert c.decision.kind == "attack_declared"
+    assert c.decision.step == "attack_declared"
     act(c, "reflex_step", dest=(8, 5))
     assert kinds(c, "attack_cancelled") and not rolls(c) and F(c, "A").bd_loss == 0
 

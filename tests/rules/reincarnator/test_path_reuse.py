@@ -66,7 +66,7 @@ def test_acting_without_moving_reuses_the_movers_search(searches: list[tuple[obj
             d = c.decision
             assert d is not None
             still = [a for a in legal if a.verb in STILL]
-            if d.kind == "turn" and still and any(a.verb == "move" for a in legal):
+            if d.step == "turn" and still and any(a.verb == "move" for a in legal):
                 state = c.state
                 me = state.fighters[d.actor]
                 key = (me.cell, blocked_mask(c, d.actor), closed_doors(state))
