@@ -1,20 +1,23 @@
-"""Agents that play combats at engine level: ``act(combat) -> Action``.
+"""Agents that play combats at engine level, and the session loop that drives them.
 
-``make_agent("random" | "scripted" | ..., ruleset=..., seed=...)`` builds one by name; scripted
-agents live in ``agents/scripted/<ruleset>.py`` and register themselves.
+An agent is named by a spec string (``scripted``, ``mcts:hard``, ``policy:model.zip``) and built by
+``make_agent(spec, ruleset, seed=...)``; it answers ``propose(combat) -> Proposal`` and ``act(combat)``.
+Scripted agents live in ``agents/scripted/<ruleset>.py`` and register themselves.
 """
 
 from __future__ import annotations
 
-from trpg_arena.agents.base import (
-    Agent,
-    FirstLegalAgent,
-    RandomAgent,
+from trpg_arena.agents.base import Agent, FirstLegalAgent, RandomAgent
+from trpg_arena.agents.proposal import Alternative, Proposal
+from trpg_arena.agents.spec import (
+    AgentInfo,
+    AgentSpec,
     UnknownAgentError,
+    agent_infos,
     agent_names,
     make_agent,
     register_agent,
 )
 
-__all__ = ["Agent", "FirstLegalAgent", "RandomAgent", "UnknownAgentError", "agent_names", "make_agent",
-           "register_agent"]
+__all__ = ["Agent", "AgentInfo", "AgentSpec", "Alternative", "FirstLegalAgent", "Proposal", "RandomAgent",
+           "UnknownAgentError", "agent_infos", "agent_names", "make_agent", "register_agent"]

@@ -1,122 +1,104 @@
-"""The agent contract and the agent registry: ``make_agent(name, ruleset=..., seed=...)``."""
+"""The agent contract (`Agent`: ``propose``, ``act``, saved state) and the two baseline agents."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
-from trpg_arena.rules import RULESETS, Action, Combat, TrpgArenaError
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.spec import register_agent
+from trpg_arena.rules import Action, Combat, Dice
 
 
-@runtime_checkable
-class Agent(Protocol):
-    """Anything that answers the current decision of a combat with one legal `Action`."""
-
-    def act(self, combat: Combat) -> Action:
-        """Choose an action for ``combat.decision.actor``."""
-        ...
+def rng_state(rng: np.random.Generator) -> dict[str, Any]:
+    """JSON-safe state of a generator (`set_rng_state` continues it exactly)."""
+    return dict(rng.bit_generator.state)
 
 
-class UnknownAgentError(TrpgArenaError, ValueError):
-    """An agent name that no factory is registered for (for this rule system)."""
+def set_rng_state(rng: np.random.Generator, state: dict[str, Any]) -> None:
+    """Put a generator back into a state from `rng_state`."""
+    rng.bit_generator.state = state
 
 
-AgentFactory = Callable[[int | None], Agent]
-_GENERIC: dict[str, Callable[[str, int | None], Agent]] = {}
-_PER_SYSTEM: dict[tuple[str, str], AgentFactory] = {}
-_discovered = False
+class Agent:
+    """Answers the open decision of a combat with a `Proposal`; `act` is ``propose(...).action``.
 
-
-def register_agent(name: str, ruleset: str | None = None) -> Callable[[type], type]:
-    """Class decorator: register an agent under `name`, for every system or for one `ruleset`.
-
-    Generic agent classes are built as ``cls(ruleset=..., seed=...)``; per-system ones as ``cls(seed=...)``.
+    Built as ``cls(ruleset=..., rng=..., **params)`` (see `agents.spec`); all of its randomness comes from
+    `rng`. `get_state` / `set_state` save and restore what it carries between decisions (its RNG and any
+    memory), so a restored session makes exactly the choices an uninterrupted one would.
     """
 
-    def deco(cls: type) -> type:
-        if ruleset is None:
-            _GENERIC[name] = lambda rid, seed: cls(ruleset=rid, seed=seed)
-        else:
-            _PER_SYSTEM[(name, ruleset)] = lambda seed: cls(seed=seed)
-        return cls
+    spec = ""  # the spec string it was built from (set by `make_agent`)
 
-    return deco
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
+        self.ruleset = ruleset
+        self.rng = rng if rng is not None else np.random.default_rng()
 
+    def propose(self, combat: Combat) -> Proposal:
+        """The agent's choice for ``combat.decision``, its value, reasons and the runners-up."""
+        raise NotImplementedError
 
-def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    _discovered = True
-    import trpg_arena.agents as pkg
+    def act(self, combat: Combat) -> Action:
+        """The proposed action (agents may override this with a faster path that chooses the same)."""
+        return self.propose(combat).action
 
-    for mod in pkgutil.walk_packages(pkg.__path__, prefix="trpg_arena.agents."):
-        importlib.import_module(mod.name)
+    def get_state(self) -> dict[str, Any]:
+        """JSON-safe state: the RNG (subclasses add their memory)."""
+        return {"rng": rng_state(self.rng)}
 
-
-def agent_names(ruleset: str) -> list[str]:
-    """Agent names usable with this rule system."""
-    _discover()
-    return sorted(set(_GENERIC) | {n for (n, r) in _PER_SYSTEM if r == ruleset})
-
-
-def make_agent(name: str, ruleset: str, seed: int | None = None) -> Agent:
-    """Build an agent by name (``"random"``, ``"scripted"``, ``"mcts"``, ``"policy:<model.zip>"``...)."""
-    _discover()
-    if name.startswith("policy:"):
-        from trpg_arena.agents.policy import PolicyAgent
-
-        return PolicyAgent(name.split(":", 1)[1], seed=seed)
-    if ruleset not in RULESETS:
-        raise UnknownAgentError(f"unknown rule system '{ruleset}' (known: {', '.join(RULESETS)})")
-    if (name, ruleset) in _PER_SYSTEM:
-        return _PER_SYSTEM[(name, ruleset)](seed)
-    if name in _GENERIC:
-        return _GENERIC[name](ruleset, seed)
-    raise UnknownAgentError(f"no agent '{name}' for {ruleset} (known: {', '.join(agent_names(ruleset))})")
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Continue from `get_state`'s value."""
+        set_rng_state(self.rng, state["rng"])
 
 
 @register_agent("random")
-class RandomAgent:
-    """Uniformly random among the legal actions (masked random play), with its own seeded RNG."""
+class RandomAgent(Agent):
+    """Uniformly random among the legal actions (masked random play)."""
 
-    def __init__(self, ruleset: str | None = None, seed: int | None = None) -> None:
-        self.ruleset = ruleset
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None) -> None:
+        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
 
     @property
     def rng(self) -> np.random.Generator:
         """The agent's own generator (reseed by assigning a new one)."""
-        return self._rng
+        return self._uniforms.rng
 
     @rng.setter
     def rng(self, value: np.random.Generator) -> None:
-        self._rng = value
-        self._buf: list[float] = []
-        self._pos = 0
+        # uniforms drawn in blocks, exactly as the combat's dice draw them (one numpy call per 256 choices)
+        self._uniforms = Dice(value)
 
     def act(self, combat: Combat) -> Action:
-        """A uniformly random legal action (uniforms drawn in blocks: one numpy call per 256 choices)."""
+        """A uniformly random legal action."""
         legal = combat.legal_view()
-        if self._pos >= len(self._buf):
-            self._buf = self._rng.random(256).tolist()
-            self._pos = 0
-        u = self._buf[self._pos]
-        self._pos += 1
-        return legal[int(u * len(legal))]
+        return legal[self._uniforms.roll(len(legal)) - 1]
+
+    def propose(self, combat: Combat) -> Proposal:
+        """A random legal action; every action is worth the same to this agent."""
+        legal = combat.legal_view()
+        action = self.act(combat)
+        return Proposal(action, 0.0, (f"picked at random among {len(legal)} legal actions",), ())
+
+    def get_state(self) -> dict[str, Any]:
+        """The position in the block of uniforms."""
+        return {"uniforms": self._uniforms.state()}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Continue from `get_state`'s value."""
+        self._uniforms = Dice.from_state(state["uniforms"])
 
 
 @register_agent("first")
-class FirstLegalAgent:
+class FirstLegalAgent(Agent):
     """Always the first legal action: a deterministic baseline for tests and benchmarks."""
 
-    def __init__(self, ruleset: str | None = None, seed: int | None = None) -> None:
-        self.ruleset = ruleset
+    def propose(self, combat: Combat) -> Proposal:
+        """The first legal action."""
+        legal = combat.legal_view()
+        return Proposal(legal[0], 0.0, ("the first legal action (a deterministic baseline)",), ())
 
     def act(self, combat: Combat) -> Action:
         """The first legal action."""
-        return combat.legal_actions()[0]
+        return combat.legal_view()[0]

@@ -6,17 +6,31 @@ from pathlib import Path
 
 import numpy as np
 
+from trpg_arena.agents.base import Agent
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.spec import UnknownAgentError, register_agent
 from trpg_arena.rules import Action, Combat
 
 
-class PolicyAgent:
-    """Plays a saved MaskablePPO model (``make_agent("policy:<path>", ruleset)``); masks keep it legal."""
+@register_agent("policy", positional="path")
+class PolicyAgent(Agent):
+    """Plays a saved MaskablePPO model (``policy:<path to model.zip>``); masks keep it legal."""
 
-    def __init__(self, path: str | Path, seed: int | None = None, deterministic: bool = True) -> None:
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None, path: str = "",
+                 deterministic: bool = True) -> None:
         from sb3_contrib import MaskablePPO
 
+        super().__init__(ruleset, rng)
+        if not path:
+            raise UnknownAgentError("agent 'policy' needs a model file: policy:<path to model.zip>")
+        if not Path(path).is_file():
+            raise UnknownAgentError(f"agent 'policy': no model file at '{path}'")
         self.model = MaskablePPO.load(str(path), device="cpu")
         self.deterministic = deterministic
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The model's choice."""
+        return Proposal(self.act(combat), 0.0, ("the trained policy's choice",))
 
     def act(self, combat: Combat) -> Action:
         """The model's choice among the legal actions of the current decider."""

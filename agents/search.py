@@ -12,7 +12,9 @@ import math
 
 import numpy as np
 
-from trpg_arena.agents.base import register_agent
+from trpg_arena.agents.base import Agent
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat, Dice
 
 
@@ -31,21 +33,22 @@ def hp_balance(combat: Combat, side: str) -> float:
 
 
 @register_agent("mcts")
-class MCTSAgent:
+class MCTSAgent(Agent):
     """UCB1 over a few root candidates with `simulations` policy playouts of up to `depth` decisions each."""
 
-    def __init__(self, ruleset: str | None = None, seed: int | None = None, simulations: int = 60,
-                 depth: int = 200, c: float = 1.0, playout: str | None = None, candidates: int = 6,
-                 margin: float = 2.0) -> None:
-        from trpg_arena.agents.base import agent_names, make_agent
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None, simulations: int = 60, depth: int = 200, c: float = 1.0,
+                 playout: str = "", candidates: int = 6, margin: float = 2.0) -> None:
+        from trpg_arena.agents.spec import agent_names, make_agent
 
-        self.rng = np.random.default_rng(seed)
+        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+        seed = int(self.rng.integers(2**31))
         self.simulations = simulations
         self.depth = depth
         self.c = c
         self.candidates = candidates
         self.margin = margin
-        if playout is None:
+        if not playout:
             playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
         # Two instances: scripted agents may keep per-combat memory, which playouts on clones must not disturb.
         self.policy = make_agent(playout, ruleset, seed=seed) if ruleset is not None else None
@@ -61,6 +64,10 @@ class MCTSAgent:
                 legal = combat.legal_actions()
                 combat.act(legal[int(self.rng.integers(len(legal)))])
         return hp_balance(combat, side)
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The search's choice."""
+        return Proposal(self.act(combat), 0.0, ("the search's choice",))
 
     def act(self, combat: Combat) -> Action:
         """The candidate action with the best mean playout value (the playout policy's own choice wins ties)."""

@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents.base import register_agent
+from trpg_arena.agents.base import Agent
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, compile_setup
@@ -38,11 +40,16 @@ def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
 
 
 @register_agent("scripted", ruleset="investigator")
-class InvestigatorScriptedAgent:
+class InvestigatorScriptedAgent(Agent):
     """Heuristic tactics for the investigator system (see the module docstring)."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None) -> None:
+        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The scripted choice."""
+        return Proposal(self.act(combat), 0.0, ("the scripted policy's choice",))
 
     # --- entry ---------------------------------------------------------------------------------
     def act(self, combat: Combat) -> Action:

@@ -22,7 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents.base import register_agent
+from trpg_arena.agents.base import Agent
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.kiai.checks import apply_mult, has, status_index, wound_penalty
 from trpg_arena.rules.kiai.context import Ctx, ctx_of
@@ -136,11 +138,16 @@ class Estimator:
 
 
 @register_agent("scripted", ruleset="kiai")
-class KiaiScriptedAgent:
+class KiaiScriptedAgent(Agent):
     """Heuristic kiai player (see the module docstring)."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None) -> None:
+        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The scripted choice."""
+        return Proposal(self.act(combat), 0.0, ("the scripted policy's choice",))
 
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decision."""

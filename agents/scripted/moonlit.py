@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents.base import register_agent
+from trpg_arena.agents.base import Agent
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.moonlit.data import SKILLS
 from trpg_arena.rules.moonlit.fighters import ABLE, tb
@@ -71,11 +73,16 @@ def _value(t: Any, me: Any, s: Any, sk: Any, g: Any) -> float:
 
 
 @register_agent("scripted", ruleset="moonlit")
-class MoonlitScriptedAgent:
+class MoonlitScriptedAgent(Agent):
     """Plays moonlit sensibly; deterministic except for ties broken by its own seeded RNG."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None) -> None:
+        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The scripted choice."""
+        return Proposal(self.act(combat), 0.0, ("the scripted policy's choice",))
 
     # --- helpers -------------------------------------------------------------------------------------------
     def _ctx(self, combat: Combat) -> tuple[Any, Any, Any, Any]:

@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents.base import register_agent
+from trpg_arena.agents.base import Agent
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import attack_pool, defences, throw_crushes
@@ -29,11 +31,16 @@ P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
 
 
 @register_agent("scripted", ruleset="reincarnator")
-class ReincarnatorScripted:
+class ReincarnatorScripted(Agent):
     """A competent, rule-aware reincarnator player."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None) -> None:
+        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The scripted choice."""
+        return Proposal(self.act(combat), 0.0, ("the scripted policy's choice",))
 
     # --- helpers ------------------------------------------------------------------------------------
     def expected(self, combat: Combat, cid: str, a: Action) -> float:

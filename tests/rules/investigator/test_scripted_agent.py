@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trpg_arena.agents import RandomAgent
-from trpg_arena.agents.base import make_agent
+from trpg_arena.agents import make_agent
 from trpg_arena.rules import Combat, load_encounter
 
 

@@ -1,0 +1,71 @@
+"""What every agent answers: a `Proposal` (the action, its value, reasons a GM reads, the runners-up)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from trpg_arena.rules import Action, Combat
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """A runner-up action with the value the agent gave it (and, optionally, why)."""
+
+    action: Action
+    value: float
+    reason: str = ""
+
+    def to_json(self, combat: Combat | None = None) -> dict[str, Any]:
+        """JSON-safe form; with a combat, also the GM sentence of the action."""
+        out = {"action": self.action.to_json(), "value": round(float(self.value), 4), "reason": self.reason}
+        if combat is not None and not combat.over:
+            out["text"] = combat.system.describe(combat, self.action)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """An agent's answer to the open decision.
+
+    `value` is on the agent's own scale (scripted scores, search win estimates); higher is better.
+    `reasons` are short sentences a GM reads ("B2 is the most wounded enemy in reach; 62 % to hit").
+    `alternatives` are the next best actions, best first, never including `action`.
+    """
+
+    action: Action
+    value: float = 0.0
+    reasons: tuple[str, ...] = ()
+    alternatives: tuple[Alternative, ...] = field(default_factory=tuple)
+
+    def to_json(self, combat: Combat | None = None) -> dict[str, Any]:
+        """JSON-safe form; with a combat (at the decision proposed for), the GM sentences too."""
+        out: dict[str, Any] = {"action": self.action.to_json(), "value": round(float(self.value), 4),
+                               "reasons": list(self.reasons),
+                               "alternatives": [a.to_json(combat) for a in self.alternatives]}
+        if combat is not None and not combat.over:
+            out["text"] = combat.system.describe(combat, self.action)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Proposal:
+        """Inverse of `to_json` (the GM sentences are not needed to rebuild it)."""
+        return cls(Action.from_json(data["action"]), float(data.get("value", 0.0)), tuple(data.get("reasons", ())),
+                   tuple(Alternative(Action.from_json(a["action"]), float(a["value"]), a.get("reason", ""))
+                         for a in data.get("alternatives", ())))
+
+
+def ranked(combat: Combat, scored: list[tuple[float, Action]], reasons: list[str] | tuple[str, ...],
+           alternatives: int = 3, notes: dict[Action, str] | None = None) -> Proposal:
+    """A proposal from scored legal actions: the best (first among equals) and the next best as alternatives.
+
+    `scored` is in legal order; ties keep that order, so the choice is deterministic.
+    """
+    if not scored:
+        raise ValueError("nothing to propose: no scored actions")
+    order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
+    best_value, best = scored[order[0]]
+    notes = notes or {}
+    alts = tuple(Alternative(scored[i][1], scored[i][0], notes.get(scored[i][1], ""))
+                 for i in order[1:1 + alternatives])
+    return Proposal(best, float(best_value), tuple(reasons) or (f"{combat.system.describe(combat, best)}",), alts)
