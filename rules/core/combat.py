@@ -245,7 +245,7 @@ class Combat:
     def _rollback(self) -> None:
         state, dice, seq, decisions = self._base
         self.state = pickle.loads(state)
-        self.dice = Dice.from_state(dice)
+        self.dice.load_state(dice)  # in place: the combat keeps the dice it was given (table dice, a logger)
         keep = seq - self._seq0
         if keep >= 0:
             del self.log[keep:]
@@ -315,8 +315,11 @@ class Combat:
         }
 
     @classmethod
-    def restore(cls, snap: dict[str, Any]) -> Combat:
-        """Rebuild a combat from `snapshot()`; it continues identically. Corrupt input raises `SnapshotError`."""
+    def restore(cls, snap: dict[str, Any], *, dice: Dice | None = None) -> Combat:
+        """Rebuild a combat from `snapshot()`; it continues identically. Corrupt input raises `SnapshotError`.
+
+        `dice` replaces the saved dice (e.g. `TableDice` around them, for a table that rolls by hand).
+        """
         if not isinstance(snap, dict) or snap.get("format") != SNAPSHOT_FORMAT:
             raise SnapshotError(f"not a trpg-arena snapshot (expected format '{SNAPSHOT_FORMAT}')")
         missing = [k for k in ("ruleset", "encounter", "dice", "state", "log") if k not in snap]
@@ -328,7 +331,7 @@ class Combat:
             self = cls.__new__(cls)
             self.encounter = load_encounter(snap["encounter"], source=snap.get("source"))
             self.system = get_ruleset(snap["ruleset"])
-            self.dice = Dice.from_state(snap["dice"])
+            self.dice = dice if dice is not None else Dice.from_state(snap["dice"])
             self.log = [Event.from_json(e) for e in snap["log"]]
             self._seq0 = int(snap.get("log_start", self.log[0].seq if self.log else 0))
             self._n_decisions = int(snap.get("decisions", sum(1 for e in self.log if e.kind in DECISION_KINDS)))

@@ -69,16 +69,16 @@ class Dice:
         self._buf = self.rng.random(self.BLOCK).tolist()
         self._pos = 0
 
-    def roll(self, sides: int) -> int:
-        """Roll one die with `sides` faces."""
+    def roll(self, sides: int, what: str = "") -> int:
+        """Roll one die with `sides` faces (`what` names a special die, e.g. ``"tens"``, for dice rolled by hand)."""
         if self._pos >= len(self._buf):
             self._refill()
         u = self._buf[self._pos]
         self._pos += 1
         return int(u * sides) + 1
 
-    def roll_many(self, count: int, sides: int) -> list[int]:
-        """Roll `count` dice with `sides` faces, in draw order."""
+    def roll_many(self, count: int, sides: int, what: str = "") -> list[int]:
+        """Roll `count` dice with `sides` faces, in draw order (one request when rolled by hand)."""
         return [self.roll(sides) for _ in range(count)]
 
     def state(self) -> dict[str, Any]:
@@ -91,11 +91,20 @@ class Dice:
         """An independent copy that will draw the same numbers."""
         return Dice.from_state(self.state())
 
+    def load_state(self, data: dict[str, Any]) -> None:
+        """Go back to a `state()` of these same dice, in place (the kernel's rollback keeps the dice object)."""
+        other = Dice.from_state(data)
+        self.rng, self._buf, self._pos, self._start = other.rng, other._buf, other._pos, other._start
+
     @staticmethod
     def from_state(data: dict[str, Any]) -> Dice:
-        """Rebuild seeded or scripted dice from `state()`."""
+        """Rebuild seeded, scripted or table dice from `state()`."""
         if data.get("kind") == "scripted":
             return ScriptedDice([tuple(p) for p in data["script"]], position=data.get("position", 0))
+        if data.get("kind") == "table":
+            from trpg_arena.rules.core.table_dice import TableDice
+
+            return TableDice.from_table_state(data)
         bitgen = np.random.PCG64()
         bitgen.state = data["state"]
         dice = Dice(np.random.Generator(bitgen))
@@ -126,7 +135,7 @@ class ScriptedDice(Dice):
         """Shorthand for a script of one die size: ``ScriptedDice.d(6, 4, 3, 5)``."""
         return cls([(sides, f) for f in faces])
 
-    def roll(self, sides: int) -> int:
+    def roll(self, sides: int, what: str = "") -> int:
         """Return the next scripted face; the script must ask for this die size."""
         if self.position >= len(self.script):
             raise DiceScriptError(f"dice script ran out: roll #{self.position + 1} asked for a d{sides} "
@@ -149,3 +158,7 @@ class ScriptedDice(Dice):
     def copy(self) -> ScriptedDice:
         """An independent copy at the same position."""
         return ScriptedDice(self.script, self.position)
+
+    def load_state(self, data: dict[str, Any]) -> None:
+        """Go back to an earlier position of this script, in place."""
+        self.position = int(data.get("position", 0))

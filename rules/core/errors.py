@@ -47,6 +47,18 @@ class DiceScriptError(TrpgArenaError, RuntimeError):
     """Scripted dice were asked for a different die, held an impossible face, or ran out."""
 
 
+class DiceNeeded(TrpgArenaError):
+    """Dice rolled by hand have no face entered yet: `request` says which; the action changed nothing."""
+
+    def __init__(self, request: Any) -> None:
+        super().__init__(request.text())
+        self.request = request
+
+
+class DiceEntryError(TrpgArenaError, ValueError):
+    """Faces typed for a roll by hand that do not fit it (wrong face, count or not a number)."""
+
+
 class SnapshotError(TrpgArenaError, ValueError):
     """A snapshot (save) that cannot be restored: corrupt, truncated or from another version."""
 

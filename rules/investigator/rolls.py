@@ -41,7 +41,7 @@ def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0) -> tuple[int, li
     tens = [(b % 100) // 10]
     drawn = [b]
     for _ in range(abs(n)):
-        t = roll(10)
+        t = roll(10, "tens")  # a bonus or penalty die: only its tens digit counts (INV-0.4)
         drawn.append(t)
         tens.append(t % 10)
     cands = [(10 * t + u) or 100 for t in tens]
@@ -87,10 +87,9 @@ class Expr:
         total = self.flat
         faces: list[int] = []
         for sign, n, d in self.dice:
-            for _ in range(n):
-                f = combat.dice.roll(d)
-                faces.append(f)
-                total += sign * f
+            rolled = combat.dice.roll_many(n, d)
+            faces.extend(rolled)
+            total += sign * sum(rolled)
         return total, faces
 
     def __str__(self) -> str:

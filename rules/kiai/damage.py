@@ -16,11 +16,11 @@ if TYPE_CHECKING:
 def roll_pool(combat: Combat, n: int, explode: bool, chain: bool) -> tuple[int, list[list[int]]]:
     """Roll nD10; KIA-4.2: when n >= 2 and all n show one face, roll n more (again while `chain`)."""
     dice = combat.dice
-    batch = [dice.roll(10) for _ in range(n)]
+    batch = dice.roll_many(n, 10)
     batches = [batch]
     total = sum(batch)
     while explode and n >= 2 and all(d == batch[0] for d in batch):
-        batch = [dice.roll(10) for _ in range(n)]
+        batch = dice.roll_many(n, 10)
         batches.append(batch)
         total += sum(batch)
         if not chain:

@@ -35,7 +35,7 @@ def roll_pool(dice: Dice, size: int, opts: ReincarnatorOptions, es: int = 0) -> 
         if face == 10 and opts.chance_die_explodes:
             n = 1
             while n:
-                batch = tuple(dice.roll(10) for _ in range(n))
+                batch = tuple(dice.roll_many(n, 10))
                 batches.append(batch)
                 r += sum(1 for f in batch if f >= succ)
                 n = sum(1 for f in batch if f >= again)
@@ -45,7 +45,7 @@ def roll_pool(dice: Dice, size: int, opts: ReincarnatorOptions, es: int = 0) -> 
         r = 0
         n = size
         while n:
-            batch = tuple(dice.roll(10) for _ in range(n))
+            batch = tuple(dice.roll_many(n, 10))
             batches.append(batch)
             r += sum(1 for f in batch if f >= succ)
             n = sum(1 for f in batch if f >= again)
