@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from trpg_arena.agents.session import Session
 from trpg_arena.envs.codec import Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import (
@@ -101,7 +102,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(self.codec.n_actions)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         self.combat: Combat | None = None
-        self._side_of: dict[str, str] = {}
+        self._session: Session | None = None
         self._hp_cache: tuple[int, int] = (0, 0)
         self._max_hp: tuple[int, int] = (1, 1)
         self._mask: tuple[list[Any], Combat, np.ndarray] | None = None
@@ -119,21 +120,10 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         return agent
 
     def _run_opponents(self) -> None:
-        c = self.combat
-        assert c is not None
-        side_of, me, opponent = self._side_of, self.side, self.opponent
-        while True:
-            st = c.state
-            if st.outcome is not None:
-                return
-            actor = st.decision.actor  # type: ignore[union-attr]
-            side = side_of.get(actor)
-            if side is None:  # a summon or an arrival: refresh the side table
-                side_of = self._side_of = {v.id: v.side for v in c.combatants}
-                side = side_of[actor]
-            if side == me:
-                return
-            c.act(opponent.act(c))
+        """Let the opponent answer every decision up to the learner's next one (the session loop, headless)."""
+        me = self.side
+        assert self._session is not None
+        self._session.run(until=lambda d: d.side == me)
 
     def _hp_totals(self) -> tuple[int, int]:
         own = other = 0
@@ -162,7 +152,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         self.opponent = self._make_opponent()
         self.combat = Combat(self.encounter, dice=Dice(self.np_random), record=self.log_limit != 0)
-        self._side_of = {v.id: v.side for v in self.combat.combatants}
+        others = {side: self.opponent for side in self.combat.sides if side != self.side}
+        self._session = Session.attach(self.combat, others)
         self._run_opponents()
         if self.shaping:
             self._hp_cache = self._hp_totals()

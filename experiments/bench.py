@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from trpg_arena.agents.session import play
 from trpg_arena.rules import RULESETS, Combat, builtin_encounters, load_encounter
 
 
@@ -81,7 +82,7 @@ def bench_engine(encounter: str, agent_name: str, budget: float) -> BenchRow:
     def game(seed: int) -> tuple[int, int]:
         c = Combat(enc, seed=seed)
         agents = [make_agent(agent_name, rid, seed=seed + i) for i in range(len(c.sides))]
-        c.play(agents)
+        play(c, agents)
         n = c.decision_count
         return n, n
 

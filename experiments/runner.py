@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trpg_arena.agents import Agent, make_agent
+from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat, EncounterBase, load_encounter
 
 
@@ -24,11 +25,13 @@ class GameResult:
 
 
 def agents_for(encounter: EncounterBase, names: Sequence[str], seed: int) -> dict[str, Agent]:
-    """One agent per side, in the encounter's side order (a single name is used for every side)."""
+    """One agent per side, from agent specs in the encounter's side order (exactly one spec per side)."""
     sides = encounter.sides()
-    names = list(names) if len(names) > 1 else list(names) * len(sides)
+    names = list(names)
     if len(names) != len(sides):
-        raise ValueError(f"--agents needs one name per side ({len(sides)}: {', '.join(sides)}), got {len(names)}")
+        hint = f" (to play it on every side: {','.join(names * len(sides))})" if len(names) == 1 else ""
+        raise ValueError(f"--agents needs one agent per side ({len(sides)}: {', '.join(sides)}), got "
+                         f"{len(names)}: {','.join(names)}{hint}")
     return {side: make_agent(n, encounter.ruleset, seed=seed * 7919 + i)
             for i, (side, n) in enumerate(zip(sides, names))}
 
@@ -42,10 +45,10 @@ def play_game(encounter: Any, names: Sequence[str], seed: int, swap: bool = Fals
     agents = agents_for(enc, names, seed)
     combat = Combat(enc, seed=seed)
     before = combat.decision_count
-    combat.play(agents)
+    play(combat, agents)
     decisions = combat.decision_count - before
     sides = enc.sides()
     out = combat.outcome
     assert out is not None
-    by_side = dict(zip(sides, names if len(names) > 1 else names * len(sides)))
+    by_side = dict(zip(sides, names))
     return combat, GameResult(enc.encounter, seed, by_side, out.result, out.termination.value, out.rounds, decisions)

@@ -9,7 +9,6 @@ its last base point and the actions since, so it is exactly as before the call.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -374,23 +373,6 @@ class Combat:
         other._base = (blob, other.dice.state(), other._seq0 + len(other.log), other._n_decisions)
         other._since = []
         return other
-
-    def play(self, agents: Sequence[Any] | dict[str, Any], max_decisions: int = 1_000_000) -> Outcome:
-        """Play to the end with one agent per side (sequence in side order, or a dict side -> agent)."""
-        by_side = agents if isinstance(agents, dict) else dict(zip(self.sides, agents))
-        side_of = {v.id: v.side for v in self.combatants}
-        for _ in range(max_decisions):
-            if self.over:
-                break
-            d = self.state.decision
-            assert d is not None
-            side = side_of.get(d.actor)
-            if side is None:
-                side_of = {v.id: v.side for v in self.combatants}
-                side = side_of[d.actor]
-            self.act(by_side[side].act(self))
-        assert self.state.outcome is not None
-        return self.state.outcome
 
     def __repr__(self) -> str:
         st = self.result if self.over else (self.decision.actor if self.decision else "?")

@@ -111,6 +111,15 @@ class TableDice(Dice):
         self._entered.extend(faces)
         return faces
 
+    def queue(self, faces: list[int]) -> None:
+        """Queue faces already checked (a replay of recorded hand rolls)."""
+        self._entered.extend(faces)
+
+    def discard_entered(self) -> None:
+        """Forget the faces typed for an action that is given up."""
+        self._entered.clear()
+        self._used = 0
+
     @property
     def entered(self) -> list[int]:
         """Faces typed in for the action being tried (cleared by `settle`)."""

@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import SKIRMISHES
 from trpg_arena.agents import RandomAgent
+from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat
 
 
@@ -17,7 +18,7 @@ from trpg_arena.rules import Combat
 def test_random_game_engine(benchmark, name: str) -> None:
     def game() -> int:
         c = Combat(name, seed=1)
-        c.play([RandomAgent(seed=1), RandomAgent(seed=2)] + [RandomAgent(seed=3)] * (len(c.sides) - 2))
+        play(c, [RandomAgent(seed=1), RandomAgent(seed=2)] + [RandomAgent(seed=3)] * (len(c.sides) - 2))
         return len(c.log)
 
     assert benchmark(game) > 0

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import RandomAgent
+from trpg_arena.agents.session import play
 from trpg_arena.rules import RULESETS, Action, Combat, IllegalActionError, InvalidActionError, load_encounter
 
 MAX_DECISIONS = 20_000
@@ -173,7 +174,7 @@ def test_a_silent_combat_plays_like_a_recorded_one(name: str) -> None:
         out = []
         for record in (True, False):
             c = Combat(name, seed=seed, record=record)
-            c.play([RandomAgent(rid, seed=seed), RandomAgent(rid, seed=seed + 9)])
+            play(c, [RandomAgent(rid, seed=seed), RandomAgent(rid, seed=seed + 9)])
             out.append((c.snapshot()["state"], c.decision_count, c.dice.state(), c.result))
         assert out[0] == out[1]
         assert c.log == []

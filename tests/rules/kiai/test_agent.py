@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.rules.kiai.helpers import atk, fixture, play
 from trpg_arena.agents import RandomAgent, make_agent
+from trpg_arena.agents.session import play as play_to_end
 from trpg_arena.rules import Action, Combat
 
 
@@ -12,7 +13,7 @@ def test_scripted_agent_beats_random_on_skirmish() -> None:
     for g in range(12):
         sc, rd = make_agent("scripted", "kiai", seed=g), RandomAgent(seed=100 + g)
         c = Combat("kiai/skirmish", seed=g)
-        out = c.play([rd, sc] if g % 2 else [sc, rd])
+        out = play_to_end(c, [rd, sc] if g % 2 else [sc, rd])
         wins += out.winner == c.sides[g % 2]
     assert wins >= 9
 

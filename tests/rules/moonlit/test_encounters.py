@@ -10,6 +10,7 @@ import pytest
 
 from tests.rules.moonlit.helpers import F, act, combat, encounter, events, f, legal_of
 from trpg_arena.agents import RandomAgent
+from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat, EncounterError, load_encounter
 from trpg_arena.rules.moonlit.data import SKILLS
 
@@ -165,7 +166,7 @@ def test_event_kinds_follow_section_4_8() -> None:
     for name in ("moonlit/skirmish", "moonlit/brawl"):
         for s in range(15):
             c = Combat(name, seed=s)
-            c.play([RandomAgent(seed=s), RandomAgent(seed=s + 1)])
+            play(c, [RandomAgent(seed=s), RandomAgent(seed=s + 1)])
             seen |= {e.kind for e in c.log}
             for e in c.log:
                 assert e.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from trpg_arena.agents import RandomAgent, make_agent
+from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat, load_encounter
 
 
@@ -13,7 +14,7 @@ def test_scripted_agent_beats_random_on_skirmish() -> None:
         c = Combat(enc, seed=s)
         me = c.sides[s % 2]
         other = [x for x in c.sides if x != me][0]
-        out = c.play({me: make_agent("scripted", "reincarnator", seed=s), other: RandomAgent(seed=100 + s)})
+        out = play(c, {me: make_agent("scripted", "reincarnator", seed=s), other: RandomAgent(seed=100 + s)})
         wins += out.winner == me
     assert wins >= 10
 
@@ -22,4 +23,4 @@ def test_scripted_self_play_finishes_on_every_builtin() -> None:
     for name in ("duel", "skirmish", "brawl"):
         c = Combat(f"reincarnator/{name}", seed=4)
         agents = [make_agent("scripted", "reincarnator", seed=i) for i in range(2)]
-        assert c.play(agents).result is not None
+        assert play(c, agents).result is not None

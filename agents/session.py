@@ -1,0 +1,462 @@
+"""`Session`: one combat, a seat per side or combatant, and the one loop that asks whoever decides.
+
+Every surface is a driver of this loop: the terminal autopilot and the HTTP server (people, agents
+and agents under review, stored after every decision), the headless runner and the Gymnasium
+env's opponents (agents only, nothing stored).
+
+- **Seats.** A decision goes to the seat of its combatant, else of its side, else the default for
+  PCs or NPCs (`Seat`: a person, an agent, or an agent under review).
+- **Proposals.** An agent seat's proposal is computed once per decision (`pending`) and applied by
+  `step`/`run`; a review seat's waits for `confirm` or `override` (or runs with `autorun`).
+- **Dice by hand.** A seat (or the whole table) may roll physical dice: the engine's request
+  (`DiceRequest`) is shown, the faces are entered with `enter_dice`, and the action is tried again;
+  a wrong entry is refused and nothing changes.
+- **History.** Each decision is a record (action, faces typed, agents' states after it). `undo` and
+  `rewind` rebuild the combat from the nearest checkpoint and replay the records; with a
+  `SessionStore` every record is appended durably, so `Session.load` continues exactly.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.seats import Seat, SeatKind
+from trpg_arena.agents.spec import make_agent
+from trpg_arena.agents.store import SessionStore, StoreError
+from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
+from trpg_arena.rules.core.errors import DiceNeeded
+from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
+
+CHECKPOINT_EVERY = 32  # decisions between full snapshots: undo and resume replay at most this many
+
+
+class SessionError(TrpgArenaError, ValueError):
+    """A session request that does not fit the open decision (nothing to confirm, no dice asked for...)."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The open decision of a session: who decides, how, the agent's proposal and any dice asked for."""
+
+    decision: Decision
+    seat: Seat
+    proposal: Proposal | None
+    dice: DiceRequest | None
+    legal: list[Action]
+
+    @property
+    def needs_person(self) -> bool:
+        """Whether a person must act now (choose, confirm or override, or enter dice)."""
+        return self.dice is not None or self.seat.kind is not SeatKind.AGENT
+
+    def to_json(self, combat: Combat) -> dict[str, Any]:
+        """JSON-safe form, with the GM sentence of every legal action."""
+        describe = combat.system.describe
+        return {"decision": self.decision.to_json(), "seat": self.seat.to_json(),
+                "proposal": self.proposal.to_json(combat) if self.proposal else None,
+                "dice": self.dice.to_json() if self.dice else None,
+                "legal": [{"index": i, "action": a.to_json(), "text": describe(combat, a)}
+                          for i, a in enumerate(self.legal)]}
+
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+class Session:
+    """One combat and its seats; see the module docstring. Build with `Session(...)`, `load` or `attach`."""
+
+    def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, *, seed: int = 0,
+                 seats: Mapping[str, str | Seat] | None = None, pc: str | Seat = "human",
+                 npc: str | Seat = "scripted", table_dice: bool = False, store: SessionStore | None = None,
+                 name: str | None = None, options: dict[str, Any] | None = None) -> None:
+        enc = load_encounter(encounter)
+        if options:
+            enc = enc.with_options(**options)
+        self._setup(enc, seed, seats or {}, Seat.parse(pc), Seat.parse(npc), table_dice)
+        self.combat = Combat(enc, dice=TableDice(_engine_dice(seed)))
+        self._check_seat_keys()
+        self.records: list[dict[str, Any]] = []
+        self.history = True
+        self._checkpoints = {0: self._checkpoint()}
+        self.store = store
+        self.id: str | None = None
+        if store is not None:
+            self.id = store.create(name or enc.encounter, enc.ruleset, enc.encounter, self.setup_json(),
+                                   self._checkpoints[0])
+
+    def _setup(self, enc: EncounterBase, seed: int, seats: Mapping[str, str | Seat], pc: Seat, npc: Seat,
+               table_dice: bool) -> None:
+        self.encounter = enc
+        self.seed = seed
+        self.seats = {k: Seat.parse(v) for k, v in seats.items()}
+        self.defaults = {"pc": pc, "npc": npc}
+        self.table_dice = table_dice
+        self.autorun = False
+        self.agents: dict[str, Any] = {}
+        self._seat_of: dict[str, tuple[str, Seat]] = {}
+        self._proposal: tuple[int, Proposal] | None = None
+        self._dice_request: DiceRequest | None = None
+        self._trying: tuple[Action, str, Proposal | None] | None = None
+        self.listeners: list[Listener] = []
+
+    def _check_seat_keys(self) -> None:
+        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.encounter))
+        for key in self.seats:
+            if key not in known:
+                raise SessionError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"
+                                   f" combatants: {', '.join(sorted(known - set(self.combat.sides)))})")
+
+    @classmethod
+    def attach(cls, combat: Combat, agents: Mapping[str, Any]) -> Session:
+        """A headless session over an existing combat: agent objects per side (or combatant), no history.
+
+        The fast driver for runners, benchmarks and the envs' opponents: decisions go straight to
+        ``agent.act`` and nothing is recorded.
+        """
+        self = cls.__new__(cls)
+        self._setup(combat.encounter, 0, {}, Seat(SeatKind.HUMAN), Seat(SeatKind.HUMAN), False)
+        self.combat = combat
+        self.agents = dict(agents)
+        self.seats = {k: Seat(SeatKind.AGENT, getattr(a, "spec", "") or type(a).__name__) for k, a in agents.items()}
+        self.records = []
+        self.history = False
+        self.store = None
+        self.id = None
+        self._checkpoints = {}
+        return self
+
+    # --- seats ------------------------------------------------------------------------------------
+    def seat_for(self, actor: str) -> tuple[str, Seat]:
+        """The seat that answers `actor`'s decisions and the key it is found under."""
+        found = self._seat_of.get(actor)
+        if found is not None:
+            return found
+        side = self.combat.side_of(actor)
+        owner = actor.split(".", 1)[0]  # a summon answers to its summoner's seat
+        for key in (actor, owner):
+            if key in self.seats:
+                found = (key, self.seats[key])
+                break
+        else:
+            if side in self.seats:
+                found = (side, self.seats[side])
+            else:
+                kind = next((v.kind for v in self.combat.combatants if v.id in (actor, owner)), "npc")
+                group = "pc" if kind == "pc" else "npc"
+                found = (group, self.defaults[group])
+        self._seat_of[actor] = found
+        return found
+
+    def set_seat(self, key: str, seat: str | Seat) -> None:
+        """Give a side, a combatant, or the ``pc`` / ``npc`` default a new seat (stored)."""
+        parsed = Seat.parse(seat)
+        if key in ("pc", "npc"):
+            self.defaults[key] = parsed
+        else:
+            self.seats[key] = parsed
+            self._check_seat_keys()
+        self._seat_of.clear()
+        old = self.agents.pop(key, None)
+        if old is not None and parsed.agent == getattr(old, "spec", None):
+            self.agents[key] = old  # the same agent keeps its memory and RNG
+        self._proposal = None
+        self._save_setup()
+
+    def set_table_dice(self, on: bool) -> None:
+        """Switch the whole table to physical dice (every seat) or back to the engine's."""
+        self.table_dice = on
+        self._save_setup()
+
+    def _agent(self, key: str, seat: Seat) -> Any:
+        agent = self.agents.get(key)
+        if agent is None:
+            rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()), 1])
+            agent = self.agents[key] = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=rng)
+        return agent
+
+    # --- the loop ---------------------------------------------------------------------------------
+    def pending(self) -> Pending | None:
+        """The open decision with its seat, the agent's proposal (agent and review seats) and any dice asked for."""
+        c = self.combat
+        d = c.decision
+        if d is None:
+            return None
+        key, seat = self.seat_for(d.actor)
+        return Pending(d, seat, self._propose(key, seat), self._dice_request, c.legal_actions())
+
+    def _propose(self, key: str, seat: Seat) -> Proposal | None:
+        if seat.kind is SeatKind.HUMAN:
+            return None
+        n = self.combat.decision_count
+        if self._proposal is not None and self._proposal[0] == n:
+            return self._proposal[1]
+        proposal = self._agent(key, seat).propose(self.combat)
+        self._proposal = (n, proposal)
+        return proposal
+
+    def run(self, until: Callable[[Decision], bool] | None = None, max_decisions: int | None = None) -> int:
+        """Let agent seats (and review seats, with `autorun`) decide until a person must act; returns how many.
+
+        Stops at a person's decision, a review seat's (unless `autorun`), dice to enter, a decision for
+        which `until` is true, after `max_decisions`, or at the end.
+        """
+        c = self.combat
+        taken = 0
+        history = self.history
+        while max_decisions is None or taken < max_decisions:
+            d = c.decision
+            if d is None or (until is not None and until(d)) or self._dice_request is not None:
+                break
+            key, seat = self.seat_for(d.actor)
+            if seat.kind is SeatKind.HUMAN or (seat.kind is SeatKind.REVIEW and not self.autorun):
+                break
+            if not history:
+                c.act(self.agents[key].act(c))
+            else:
+                proposal = self._propose(key, seat)
+                assert proposal is not None
+                if self._apply(proposal.action, "agent", proposal) is None:
+                    break
+            taken += 1
+        return taken
+
+    def step(self) -> list[Event] | None:
+        """Apply the open agent or review seat's proposal (one decision); None if dice are now needed."""
+        p = self._require_open()
+        if p.proposal is None:
+            raise SessionError(f"{p.decision.actor}'s decision is a person's ({p.seat}): submit an action")
+        return self._apply(p.proposal.action, "agent" if p.seat.kind is SeatKind.AGENT else "confirmed",
+                           p.proposal)
+
+    def confirm(self) -> list[Event] | None:
+        """Accept the agent's proposal for the open decision."""
+        p = self._require_open()
+        if p.proposal is None:
+            raise SessionError(f"nothing to confirm: {p.decision.actor} is played by a person ({p.seat})")
+        return self._apply(p.proposal.action, "confirmed", p.proposal)
+
+    def override(self, action: Action | int) -> list[Event] | None:
+        """Apply another action instead of the agent's proposal."""
+        p = self._require_open()
+        if p.proposal is None:
+            raise SessionError(f"nothing to override: {p.decision.actor} is played by a person ({p.seat})")
+        return self._apply(self._legal_action(p, action), "override", p.proposal)
+
+    def submit(self, action: Action | int) -> list[Event] | None:
+        """A person's action for the open decision (an override, if an agent had proposed another)."""
+        p = self._require_open()
+        chosen = self._legal_action(p, action)
+        if p.proposal is not None:
+            return self._apply(chosen, "confirmed" if chosen == p.proposal.action else "override", p.proposal)
+        return self._apply(chosen, "human", None)
+
+    def _require_open(self) -> Pending:
+        p = self.pending()
+        if p is None:
+            raise SessionError(f"the combat is over ({self.combat.result}); undo to play on")
+        if p.dice is not None:
+            raise SessionError(f"dice are needed first: {p.dice.text()} ({p.dice.faces_help})")
+        return p
+
+    @staticmethod
+    def _legal_action(p: Pending, action: Action | int) -> Action:
+        if isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(p.legal):
+                raise SessionError(f"no legal action #{action} (0-{len(p.legal) - 1})")
+            return p.legal[action]
+        if not isinstance(action, Action):
+            raise SessionError(f"expected an Action or a legal index, got {action!r}")
+        return action
+
+    # --- dice by hand -----------------------------------------------------------------------------
+    def enter_dice(self, entry: str | list[int] | tuple[int, ...]) -> list[Event] | None:
+        """Faces for the roll asked for; the action is tried again. A wrong entry raises and changes nothing."""
+        request = self._dice_request
+        if request is None or self._trying is None:
+            raise SessionError("no dice are asked for now")
+        dice = self._table()
+        dice.enter(request, entry)
+        action, source, proposal = self._trying
+        return self._apply(action, source, proposal)
+
+    def cancel_dice(self) -> None:
+        """Give up the action waiting for dice (its faces are forgotten); the decision is open again."""
+        if self._dice_request is None:
+            raise SessionError("no dice are asked for now")
+        self._table().settle(False)
+        self._table().discard_entered()
+        self._dice_request = None
+        self._trying = None
+
+    def _table(self) -> TableDice:
+        dice = self.combat.dice
+        if not isinstance(dice, TableDice):
+            raise SessionError("this session's dice cannot be rolled by hand")
+        return dice
+
+    # --- applying ---------------------------------------------------------------------------------
+    def _apply(self, action: Action, source: str, proposal: Proposal | None) -> list[Event] | None:
+        c = self.combat
+        d = c.decision
+        assert d is not None
+        _, seat = self.seat_for(d.actor)
+        dice = self._table()
+        dice.by_hand = seat.by_hand or self.table_dice
+        dice.context = f"{d.actor}: {c.system.describe(c, action)}"
+        dice.begin()
+        round_before = c.round
+        try:
+            events = c.act(action)
+        except DiceNeeded as need:
+            dice.settle(False)
+            self._dice_request = need.request
+            self._trying = (action, source, proposal)
+            self._notify({"type": "dice", "request": need.request.to_json()})
+            return None
+        except BaseException:
+            dice.settle(False)
+            raise
+        faces = dice.settle(True)
+        self._dice_request = None
+        self._trying = None
+        self._proposal = None
+        record = {"n": len(self.records), "round": round_before, "actor": d.actor, "side": d.side,
+                  "kind": d.kind.value, "step": d.step, "action": action.to_json(),
+                  "text": events[0].text if events else action.describe(), "source": source,
+                  "by_hand": dice.by_hand, "faces": [list(f) for f in faces],
+                  "proposal": proposal.to_json() if proposal is not None else None,
+                  "agents": self._agent_states()}
+        self.records.append(record)
+        n = len(self.records)
+        checkpoint = self._checkpoint() if n % CHECKPOINT_EVERY == 0 or c.over else None
+        if checkpoint is not None:
+            self._checkpoints[n] = checkpoint
+        if self.store is not None and self.id is not None:
+            self.store.append(self.id, n - 1, record, status="over" if c.over else "running", result=c.result,
+                              checkpoint=checkpoint)
+        self._notify({"type": "decision", "record": record, "events": [e.to_json() for e in events]})
+        return events
+
+    def _agent_states(self) -> dict[str, Any]:
+        return {key: agent.get_state() for key, agent in self.agents.items()}
+
+    def _checkpoint(self) -> dict[str, Any]:
+        return {"combat": self.combat.snapshot(), "dice": self.combat.dice.state(), "agents": self._agent_states()}
+
+    # --- undo -------------------------------------------------------------------------------------
+    def undo(self, n: int = 1) -> None:
+        """Take back the last `n` recorded decisions (the combat is exactly as it was before them)."""
+        if not self.history:
+            raise SessionError("a headless session keeps no history to undo")
+        if n < 1 or n > len(self.records):
+            raise SessionError(f"cannot undo {n} decision(s): {len(self.records)} taken so far")
+        self._rebuild(len(self.records) - n)
+
+    def rewind(self, round_: int) -> None:
+        """Go back to the first decision of round `round_` (everything after it is undone)."""
+        target = next((r["n"] for r in self.records if r["round"] >= round_), None)
+        if target is None:
+            raise SessionError(f"no decision of round {round_} or later has been taken (now round "
+                               f"{self.combat.round})")
+        self._rebuild(target)
+
+    def _rebuild(self, target: int) -> None:
+        base = max(n for n in self._checkpoints if n <= target)
+        self._restore(self._checkpoints[base], self.records[base:target])
+        del self.records[target:]
+        for n in [n for n in self._checkpoints if n > target]:
+            del self._checkpoints[n]
+        if self.store is not None and self.id is not None:
+            self.store.undo_to(self.id, target, status="over" if self.combat.over else "running",
+                               result=self.combat.result)
+        self._notify({"type": "undo", "decisions": target})
+
+    def _restore(self, checkpoint: dict[str, Any], replay: list[dict[str, Any]]) -> None:
+        """Put the combat at `checkpoint`, replay `replay` records, and the agents as they were after the last."""
+        dice = TableDice.from_table_state(checkpoint["dice"])
+        combat = Combat.restore(checkpoint["combat"], dice=dice)
+        for rec in replay:
+            dice.by_hand = bool(rec["by_hand"])
+            dice.begin()
+            dice.queue([face for _, face in rec["faces"]])
+            combat.act(Action.from_json(rec["action"]))
+            dice.settle(True)
+        self.combat = combat
+        states = replay[-1]["agents"] if replay else checkpoint["agents"]
+        known = dict(self._known_seats())
+        for key, state in states.items():
+            self._agent(key, known.get(key, Seat(SeatKind.AGENT, "scripted"))).set_state(state)
+        for key in [k for k in self.agents if k not in states]:
+            del self.agents[key]  # first used after this point: rebuilt fresh from its seed when needed
+        self._seat_of.clear()
+        self._proposal = None
+        self._dice_request = None
+        self._trying = None
+
+    def _known_seats(self) -> list[tuple[str, Seat]]:
+        return list(self.seats.items()) + list(self.defaults.items())
+
+    # --- persistence ------------------------------------------------------------------------------
+    def setup_json(self) -> dict[str, Any]:
+        """The setup a stored session is rebuilt from: encounter, seed, seats, dice mode."""
+        return {"encounter": self.encounter.model_dump(mode="json"), "source": self.encounter.source,
+                "seed": self.seed, "seats": {k: str(s) for k, s in self.seats.items()},
+                "pc": str(self.defaults["pc"]), "npc": str(self.defaults["npc"]), "table_dice": self.table_dice,
+                "autorun": self.autorun}
+
+    def _save_setup(self) -> None:
+        if self.store is not None and self.id is not None:
+            self.store.update_setup(self.id, self.setup_json())
+
+    @classmethod
+    def load(cls, store: SessionStore, sid: str) -> Session:
+        """Continue a stored session exactly where its last stored decision left it."""
+        setup = store.setup(sid)
+        try:
+            enc = load_encounter(setup["encounter"], source=setup.get("source"))
+            self = cls.__new__(cls)
+            self._setup(enc, int(setup["seed"]), setup.get("seats", {}), Seat.parse(setup.get("pc", "human")),
+                        Seat.parse(setup.get("npc", "scripted")), bool(setup.get("table_dice")))
+            self.autorun = bool(setup.get("autorun"))
+            self.store = store
+            self.id = sid
+            self.history = True
+            self.records = store.history(sid)
+            base, checkpoint = store.checkpoint(sid, len(self.records))
+            self._checkpoints = {0: store.checkpoint(sid, 0)[1], base: checkpoint}
+            self._restore(checkpoint, self.records[base:])
+        except StoreError:
+            raise
+        except (KeyError, TypeError, ValueError) as e:
+            raise StoreError(f"{store.path}: session {sid} cannot be restored ({type(e).__name__}: {e})") from None
+        return self
+
+    # --- events -----------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener` with every session event (decisions, dice requests, undos); returns an unsubscribe."""
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener) if listener in self.listeners else None
+
+    def _notify(self, message: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            listener(message)
+
+
+def _engine_dice(seed: int) -> Any:
+    from trpg_arena.rules import Dice
+
+    return Dice(seed)
+
+
+def play(combat: Combat, agents: Mapping[str, Any] | list[Any]) -> Any:
+    """Play a combat to the end with one agent object per side (a mapping, or a list in side order)."""
+    by_side = agents if isinstance(agents, Mapping) else dict(zip(combat.sides, agents))
+    Session.attach(combat, by_side).run()
+    return combat.outcome
