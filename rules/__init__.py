@@ -15,6 +15,8 @@ from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.dice import Dice, DiceExpr, ScriptedDice
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel, builtin_encounters, load_encounter
 from trpg_arena.rules.core.errors import (
+    DiceEntryError,
+    DiceNeeded,
     DiceScriptError,
     EncounterError,
     IllegalActionError,
@@ -33,12 +35,14 @@ from trpg_arena.rules.core.system import (
     get_ruleset,
     register,
 )
+from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome, Termination
 
 __all__ = [
     "RULESETS", "Action", "BaseState", "Battlefield", "Combat", "CombatantView", "Decision", "DecisionKind", "Dice",
-    "DiceExpr", "DiceScriptError", "EncounterBase", "EncounterError", "Event", "IllegalActionError",
-    "InvalidActionError", "Outcome", "ResetNeeded", "RuleSystem", "RuleSystemInfo", "ScriptedDice", "SnapshotError",
-    "StrictModel", "Termination", "TrpgArenaError", "UnknownRulesetError", "builtin_encounters", "get_ruleset",
-    "hex_grid", "load_encounter", "register", "square_grid", "zone_line",
+    "DiceEntryError", "DiceExpr", "DiceNeeded", "DiceRequest", "DiceScriptError", "EncounterBase", "EncounterError",
+    "Event", "IllegalActionError", "InvalidActionError", "Outcome", "ResetNeeded", "RuleSystem", "RuleSystemInfo",
+    "ScriptedDice", "SnapshotError", "StrictModel", "TableDice", "Termination", "TrpgArenaError",
+    "UnknownRulesetError", "builtin_encounters", "get_ruleset", "hex_grid", "load_encounter", "register",
+    "square_grid", "zone_line",
 ]
