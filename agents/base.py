@@ -31,9 +31,10 @@ class Agent:
 
     spec = ""  # the spec string it was built from (set by `make_agent`)
 
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None) -> None:
         self.ruleset = ruleset
-        self.rng = rng if rng is not None else np.random.default_rng()
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
 
     def propose(self, combat: Combat) -> Proposal:
         """The agent's choice for ``combat.decision``, its value, reasons and the runners-up."""
@@ -55,10 +56,6 @@ class Agent:
 @register_agent("random")
 class RandomAgent(Agent):
     """Uniformly random among the legal actions (masked random play)."""
-
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
-                 seed: int | None = None) -> None:
-        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
 
     @property
     def rng(self) -> np.random.Generator:
