@@ -1,4 +1,4 @@
-"""Install the four top-level folders as subpackages of the ``trpg_arena`` namespace (see ARCHITECTURE.md)."""
+"""Install the four top-level folders as subpackages of the ``trpg_arena`` namespace (see docs/architecture.md)."""
 
 from setuptools import find_packages, setup
 

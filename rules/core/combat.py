@@ -30,7 +30,7 @@ def _skip_event(*_args: Any, **_kwargs: Any) -> None:
 
 
 class Combat:
-    """One combat of one rule system. See ARCHITECTURE.md for the public API."""
+    """One combat of one rule system. See docs/architecture.md for the public API."""
 
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
                  dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:

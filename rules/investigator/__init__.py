@@ -1,6 +1,6 @@
 """The ``investigator`` rule system: a tactical-grid Call of Cthulhu 7e variant (prefix INV).
 
-Spec: ``shared/spec/rulesets/investigator.md``. Importing this package registers the system.
+Rules: ``docs/rules/investigator.md``. Importing this package registers the system.
 """
 
 from __future__ import annotations

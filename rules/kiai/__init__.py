@@ -1,6 +1,6 @@
 """`kiai`: percentile (D100) combat on a hex map with kiai-powered techniques and spells.
 
-Spec: ``shared/spec/rulesets/kiai.md`` (rule ids ``KIA-n.m``). Importing this package registers the
+Rules: ``docs/rules/kiai.md`` (rule ids ``KIA-n.m``). Importing this package registers the
 rule system; built-in encounters: ``kiai/duel``, ``kiai/skirmish``, ``kiai/brawl``.
 """
 

@@ -27,7 +27,7 @@ _new_tuple = tuple.__new__
 
 
 class KiaiSystem(RuleSystem):
-    """D100 roll-under combat on a hex map with kiai-powered techniques (spec: shared/spec/rulesets/kiai.md)."""
+    """D100 roll-under combat on a hex map with kiai-powered techniques (rules: docs/rules/kiai.md)."""
 
     state_type = KiaiState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)

@@ -1,6 +1,6 @@
 """The ``moonlit`` rule system: Sen'ya Tsukihime-style 2D6 combat across four zones (prefix MOON).
 
-Spec: ``shared/spec/rulesets/moonlit.md``. Importing this package registers the system.
+Rules: ``docs/rules/moonlit.md``. Importing this package registers the system.
 """
 
 from __future__ import annotations

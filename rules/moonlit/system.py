@@ -117,7 +117,7 @@ def describe_action(a: Action) -> str:
 
 
 class MoonlitSystem(RuleSystem):
-    """Sen'ya Tsukihime-style 2D6 zone combat (spec: shared/spec/rulesets/moonlit.md)."""
+    """Sen'ya Tsukihime-style 2D6 zone combat (rules: docs/rules/moonlit.md)."""
 
     state_type = MoonState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)

@@ -1,6 +1,6 @@
 """reincarnator: team skirmish with d10 pools, a surprise round, grappling and explosives (REI spec).
 
-See ``shared/spec/rulesets/reincarnator.md``; ``model.py`` documents the encounter format and its
+Rules: ``docs/rules/reincarnator.md``; ``model.py`` documents the encounter format and its
 ``start`` section, ``legal.py`` the action encodings and ``catalogue.py`` the action-space layout.
 """
 

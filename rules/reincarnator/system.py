@@ -24,7 +24,7 @@ PHASES = ("setup", "surprise", "initiative", "round_start", "turn_start", "turn"
 
 
 class ReincarnatorSystem(RuleSystem):
-    """The reincarnator rule system (shared/spec/rulesets/reincarnator.md)."""
+    """The reincarnator rule system (rules: docs/rules/reincarnator.md)."""
 
     state_type = ReiState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
