@@ -363,8 +363,9 @@ class Session:
         """Go back to the first decision of round `round_` (everything after it is undone)."""
         target = next((r["n"] for r in self.records if r["round"] >= round_), None)
         if target is None:
-            raise SessionError(f"no decision of round {round_} or later has been taken (now round "
-                               f"{self.combat.round})")
+            if self.combat.round >= round_:
+                return  # no decision of that round taken yet: this is its first
+            raise SessionError(f"round {round_} has not been reached (now round {self.combat.round})")
         self._rebuild(target)
 
     def _rebuild(self, target: int) -> None:

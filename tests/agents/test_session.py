@@ -91,8 +91,10 @@ def test_rewind_goes_back_to_the_first_decision_of_a_round(rid: str) -> None:
     s.rewind(2)
     assert s.combat.round == 2 and not s.combat.over
     assert all(r["round"] < 2 for r in s.records)
-    with pytest.raises(SessionError):
+    with pytest.raises(SessionError, match="has not been reached"):
         s.rewind(99)
+    s.rewind(2)  # already at its first decision
+    assert s.combat.round == 2
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)
