@@ -76,6 +76,28 @@ def list_cmd() -> None:
     console.print(table)
 
 
+@app.command("agents")
+def agents_cmd(ruleset: Annotated[str | None, typer.Argument(help="rule system (default: every one)")] = None) -> None:
+    """List the agents of each rule system with their presets and parameters (what an agent spec may name)."""
+    from trpg_arena.agents import UnknownAgentError, agent_infos
+
+    rids = [ruleset] if ruleset else list(RULESETS)
+    for rid in rids:
+        if rid not in RULESETS:
+            raise UnknownAgentError(f"unknown rule system '{rid}' (known: {', '.join(RULESETS)})")
+    for rid in rids:
+        console.rule(f"[bold]agents for {rid}[/bold]  (spec: NAME[:PRESET][:KEY=VALUE...])")
+        for info in agent_infos(rid):
+            name = f"{info.name}:{info.positional.upper()}" if info.positional else info.name
+            console.print(f"[bold]{name}[/bold]  {info.summary}")
+            if info.presets:
+                console.print("  presets:    " + "; ".join(
+                    f"{p} ({', '.join(f'{k}={v}' for k, v in vals.items())})" for p, vals in info.presets.items()))
+            params = [p for p in info.params.values() if p.name != info.positional]
+            if params:
+                console.print("  parameters: " + ", ".join(f"{p.name}={p.default!r}" for p in params))
+
+
 @app.command()
 def play(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name, e.g. moonlit/skirmish")],
          agents: Annotated[str, typer.Option(help="agent names, one per side in side order")] = "scripted,random",
