@@ -79,7 +79,9 @@ class Session:
         enc = load_encounter(encounter)
         if options:
             enc = enc.with_options(**options)
-        self._setup(enc, seed, seats or {}, Seat.parse(pc), Seat.parse(npc), table_dice)
+        # the encounter's `controllers:` section gives default seats; those passed here win
+        self._setup(enc, seed, {**(enc.controllers or {}), **(seats or {})}, Seat.parse(pc), Seat.parse(npc),
+                    table_dice)
         self.combat = Combat(enc, dice=TableDice(_engine_dice(seed)))
         self._check_seat_keys()
         self.records: list[dict[str, Any]] = []

@@ -4,6 +4,10 @@ Each rule system declares its own encounter model (a subclass of `EncounterBase`
 combatants, map and options; `load_encounter` picks it from the ``ruleset`` field and turns every
 validation failure into one `EncounterError` naming the file, the field path and what was expected.
 
+Who plays whom: an optional ``controllers`` section maps a side or a combatant id to seat text
+(``human``, an agent spec such as ``mcts:hard``, ``review:scripted``, each optionally ``+dice``); a
+session reads it as its default seats, and the command line overrides it.
+
 Starting mid-combat: an encounter may carry a ``start`` section (its shape is the rule system's
 ``StartState`` model) that fixes round, phase, turn order, positions and per-combatant state, so
 acceptance scenarios and GMs can begin from any situation instead of playing up to it.
@@ -17,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
 
@@ -25,6 +30,13 @@ if TYPE_CHECKING:
     from trpg_arena.rules.core.system import RuleSystem
 
 BUILTIN = re.compile(r"^([a-z][a-z0-9_]*)/([A-Za-z0-9_\-]+)$")
+SEAT_TEXT = re.compile(r"^[A-Za-z][\w.-]*(:[^\s:]+)*(\+dice)?$")  # syntax only: agents are checked by the session
+
+
+def _located(loc: tuple[str | int, ...], message: str, value: Any) -> ValidationError:
+    """A validation error at an exact field path (a cross-field check names the field, not the model)."""
+    err = PydanticCustomError("encounter", message.replace("{", "{{").replace("}", "}}"))
+    return ValidationError.from_exception_data("encounter", [InitErrorDetails(type=err, loc=loc, input=value)])
 
 
 class StrictModel(BaseModel):
@@ -43,8 +55,22 @@ class EncounterBase(StrictModel):
     map: Any = None
     combatants: list[Any]
     start: Any = None
+    controllers: dict[str, str] | None = None
     _source: str = PrivateAttr(default="<dict>")
     _cache: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _controllers_name_seats(self) -> EncounterBase:
+        """Each controller key names a side or a roster id, and its seat text is one word (``review:x+dice``)."""
+        known = {c.side for c in self.combatants} | {c.id for c in self.combatants}
+        for key, seat in (self.controllers or {}).items():
+            if key not in known:
+                raise _located(("controllers", key), f"'{key}' names no side or combatant (known: "
+                               f"{', '.join(sorted(known))})", key)
+            if not SEAT_TEXT.match(seat):
+                raise _located(("controllers", key), "a seat is 'human', an agent spec such as 'mcts:hard' or "
+                               "'review:<agent>', optionally ending in '+dice'", seat)
+        return self
 
     @property
     def source(self) -> str:

@@ -172,7 +172,7 @@ class Setup:
         """Per combatant, the fixed part of its view: (id, name, side, "pc"/"npc", max hp) (built once)."""
         heads = self.heads
         if heads is None:
-            heads = self.heads = [(p.id, p.name, p.side, "pc" if p.kind == "investigator" else "npc", p.max_hp)
+            heads = self.heads = [(p.id, p.name, p.side, p.kind, p.max_hp)
                                   for p in self.profiles]
         return heads
 

@@ -176,7 +176,7 @@ class CombatantModel(StrictModel):
     id: str
     name: str = ""
     side: str
-    kind: Literal["investigator", "npc"] = "npc"
+    kind: Literal["pc", "npc"] = "npc"  # "investigator" (the rule book's word for a PC) reads as "pc"
     str_: int = Field(50, alias="str", ge=1, le=400)
     con: int = Field(50, ge=1, le=400)
     siz: int = Field(50, ge=1, le=400)
@@ -198,6 +198,11 @@ class CombatantModel(StrictModel):
     spells: list[str] = Field(default_factory=list)
     techniques: list[str] = Field(default_factory=list)
     position: Cell
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _pc_spelling(cls, v: Any) -> Any:
+        return "pc" if v == "investigator" else v
 
     @field_validator("db")
     @classmethod
@@ -364,7 +369,7 @@ class InvestigatorEncounter(EncounterBase):
             if c.id in seen:
                 yield ("combatants", i, "id"), f"duplicate id (also combatants[{seen[c.id]}])", c.id
             seen[c.id] = i
-            if c.kind == "investigator":
+            if c.kind == "pc":
                 if c.luck is None:
                     yield ("combatants", i, "luck"), "investigators need luck (0..99)", None
                 if c.standard_actions != 1:

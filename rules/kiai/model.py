@@ -167,7 +167,7 @@ class Combatant(StrictModel):
     id: str
     name: str = ""
     side: str
-    pc: bool = False
+    kind: Literal["pc", "npc"] = "npc"  # the one spelling of every system (a person plays a "pc")
     seat: int | None = None
     position: Hex
     hit: int = Field(ge=0, le=200)
@@ -198,6 +198,8 @@ class Combatant(StrictModel):
     @model_validator(mode="before")
     @classmethod
     def _template(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "pc" in data:
+            raise located(("pc",), "'pc: true' is the old spelling: write 'kind: pc' (or 'kind: npc')", data["pc"])
         if isinstance(data, dict) and "template" in data:
             name = data["template"]
             if name not in STATBLOCKS:

@@ -125,7 +125,7 @@ class KiaiSystem(RuleSystem):
         if static is None:
             total = sum(ctx.boxes) + 1
             static = ctx.view_static = (total, [(cid, ctx.spec[cid].name or cid, ctx.spec[cid].side,
-                                                 "pc" if ctx.spec[cid].pc else "npc") for cid in ctx.ids])
+                                                 ctx.spec[cid].kind) for cid in ctx.ids])
         total, rows = static
         out = []
         fighters = st.fighters
