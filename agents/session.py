@@ -19,7 +19,7 @@ env's opponents (agents only, nothing stored).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -386,11 +386,7 @@ class Session:
         dice = TableDice.from_table_state(checkpoint["dice"])
         combat = Combat.restore(checkpoint["combat"], dice=dice)
         for rec in replay:
-            dice.by_hand = bool(rec["by_hand"])
-            dice.begin()
-            dice.queue([face for _, face in rec["faces"]])
-            combat.act(Action.from_json(rec["action"]))
-            dice.settle(True)
+            _redo(combat, dice, rec)
         self.combat = combat
         states = replay[-1]["agents"] if replay else checkpoint["agents"]
         known = dict(self._known_seats())
@@ -402,6 +398,22 @@ class Session:
         self._proposal = None
         self._dice_request = None
         self._trying = None
+
+    def replay(self) -> Iterator[tuple[dict[str, Any] | None, list[Event], Combat]]:
+        """The decisions taken so far, again from the start on a separate combat: each record, its events, the combat.
+
+        For summaries that need the state between decisions (statistics, exports); the session is untouched.
+        The first item is the start (record None, the events logged before the first decision); the combat
+        yielded is the same object each time, advanced by one record.
+        """
+        if not self.history:
+            raise SessionError("a headless session keeps no history to replay")
+        checkpoint = self._checkpoints[0]
+        dice = TableDice.from_table_state(checkpoint["dice"])
+        combat = Combat.restore(checkpoint["combat"], dice=dice)
+        yield None, list(combat.log), combat
+        for rec in self.records:
+            yield rec, _redo(combat, dice, rec), combat
 
     def _known_seats(self) -> list[tuple[str, Seat]]:
         return list(self.seats.items()) + list(self.defaults.items())
@@ -450,6 +462,16 @@ class Session:
     def _notify(self, message: dict[str, Any]) -> None:
         for listener in list(self.listeners):
             listener(message)
+
+
+def _redo(combat: Combat, dice: TableDice, record: dict[str, Any]) -> list[Event]:
+    """Apply a recorded decision again, with the faces that were entered by hand for it."""
+    dice.by_hand = bool(record["by_hand"])
+    dice.begin()
+    dice.queue([face for _, face in record["faces"]])
+    events = combat.act(Action.from_json(record["action"]))
+    dice.settle(True)
+    return events
 
 
 def _engine_dice(seed: int) -> Any:

@@ -25,29 +25,42 @@ def _marks(combat: Combat) -> dict[object, list[str]]:
     return marks
 
 
-def render_ansi(combat: Combat, last_events: int = 8) -> str:
-    """A text picture: the map (zones as rows, grids as characters), the roster and the latest events."""
+def map_lines(combat: Combat, overlay: dict[object, str] | None = None) -> list[str]:
+    """The map alone: a zone per row, or a grid row per line (a cell per character; hex rows staggered).
+
+    Combatants show as their id's first letter (upper case for the first side and every other, lower
+    for the rest, ``x`` when out); `overlay` draws other marks on empty cells (e.g. reachable squares).
+    """
     bf = combat.battlefield
-    lines = [f"{combat.system.info.title} - {combat.encounter.encounter} - round {combat.round} ({combat.phase})"]
     marks = _marks(combat)
+    lines = []
     if bf.kind == "zones":
         for node in bf.graph.nodes:
             names = [v.id for v in combat.combatants if v.node == node]
-            lines.append(f"  [{node:>8}] " + " ".join(names))
-    else:
-        for y in range(bf.height):
-            row = " " if bf.kind == "hex" and y % 2 else ""
-            for x in range(bf.width):
-                node = (x, y)
-                m = marks.get(node)
-                if m:
-                    row += m[0]
-                else:
-                    attrs = bf.graph.nodes[node]
-                    t = attrs.get("terrain", "open")
-                    row += {"open": ".", "difficult": ","}.get(t, "#")
-                row += " " if bf.kind == "hex" else ""
-            lines.append("  " + row)
+            lines.append(f"[{node:>8}] " + " ".join(names))
+        return lines
+    for y in range(bf.height):
+        row = " " if bf.kind == "hex" and y % 2 else ""
+        for x in range(bf.width):
+            node = (x, y)
+            m = marks.get(node)
+            if m:
+                row += m[0]
+            elif overlay and node in overlay:
+                row += overlay[node]
+            else:
+                attrs = bf.graph.nodes[node]
+                t = attrs.get("terrain", "open")
+                row += {"open": ".", "difficult": ","}.get(t, "#")
+            row += " " if bf.kind == "hex" else ""
+        lines.append(row)
+    return lines
+
+
+def render_ansi(combat: Combat, last_events: int = 8) -> str:
+    """A text picture: the map (zones as rows, grids as characters), the roster and the latest events."""
+    lines = [f"{combat.system.info.title} - {combat.encounter.encounter} - round {combat.round} ({combat.phase})"]
+    lines += ["  " + line for line in map_lines(combat)]
     for v in combat.combatants:
         cond = f" [{', '.join(v.conditions)}]" if v.conditions else ""
         lines.append(f"  {v.side}:{v.id:<14} hp {v.hp:>3}/{v.max_hp:<3} {v.status}{cond}")

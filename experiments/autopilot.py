@@ -1,69 +1,125 @@
-"""GM autopilot: PC decisions typed at the terminal (or taken by an agent), NPC decisions by an agent.
+"""GM autopilot: a stored `Session` played at the terminal (see `experiments/table/gm.py` for the keys).
 
-Every event (every roll) is printed as it happens, and the combat is saved after every decision,
-so a crash or Ctrl-C loses nothing: ``--resume`` continues from the save file.
+Every start is a new session in the session database; ``--resume`` continues a named one exactly
+(agents included). Seats come from the encounter's ``controllers:`` section, then ``--pc``, ``--npc``
+and ``--seat KEY=SEAT``; with ``--review`` (the default) every agent seat proposes and waits for the
+GM. At the end the statistics are printed and written with the Markdown log.
 """
 
 from __future__ import annotations
 
-import json
-import os
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
-from rich.prompt import IntPrompt
 
-from trpg_arena.agents import make_agent
-from trpg_arena.rules import Combat, SnapshotError, load_encounter
+from trpg_arena.agents.seats import Seat, SeatKind
+from trpg_arena.agents.session import Session
+from trpg_arena.agents.spec import UnknownAgentError, resolve
+from trpg_arena.agents.stats import session_stats
+from trpg_arena.agents.store import SessionStore
+from trpg_arena.experiments.table.gm import GmTable, Quit
+from trpg_arena.experiments.table.report import print_end
+from trpg_arena.experiments.table.sessions import pick
+from trpg_arena.rules import EncounterBase, EncounterError, TrpgArenaError
 
 
-def _save(combat: Combat, path: Path) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(combat.snapshot()), encoding="utf-8")
-    os.replace(tmp, path)
+class AutopilotError(TrpgArenaError, ValueError):
+    """Autopilot options that do not fit together (no encounter named, a malformed --seat)."""
 
 
-def load_save(path: Path) -> Combat:
-    """Restore a combat from an autopilot save file (`SnapshotError` if it is corrupt)."""
+@dataclass(frozen=True)
+class AutopilotArgs:
+    """What the ``autopilot`` command was asked for."""
+
+    encounter: EncounterBase | None  # None with --resume: the stored session says
+    wanted: str | None  # with --resume: a session id (prefix) or an encounter name
+    db: Path
+    out: Path
+    pc: str = "human"
+    npc: str = "scripted"
+    seats: tuple[str, ...] = ()  # KEY=SEAT
+    review: bool = True
+    dice: bool = False
+    autorun: bool = False
+    seed: int = 0
+    resume: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def _seat(text: str, review: bool, ruleset: str, where: str) -> Seat:
+    """A seat from its text, put under review if asked; its agent is checked now, not at its first decision."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise SnapshotError(f"{path}: cannot read the save file ({e})") from None
-    return Combat.restore(data)
+        seat = Seat.parse(text)
+        if seat.agent is not None:
+            resolve(seat.agent, ruleset)
+    except UnknownAgentError as e:
+        raise AutopilotError(f"{where}: {e}") from None
+    if review and seat.kind is SeatKind.AGENT:
+        return Seat(SeatKind.REVIEW, seat.agent, seat.by_hand)
+    return seat
 
 
-def run_autopilot(encounter: str, npc: str, pc: str, seed: int, save: Path, resume: bool, console: Console) -> Combat:
-    """Run the autopilot loop until the combat ends."""
-    if resume:
-        combat = load_save(save)
-        console.print(f"resumed from {save} at round {combat.round}")
+def seats_of(args: AutopilotArgs, enc: EncounterBase) -> tuple[Seat, Seat, dict[str, Seat]]:
+    """The PC and NPC default seats and the seats per side or combatant (the encounter's, then the command line's)."""
+    rid = enc.ruleset
+    pc = _seat(args.pc, args.review, rid, "--pc")
+    npc = _seat(args.npc, args.review, rid, "--npc")
+    seats: dict[str, Seat] = {}
+    for key, text in (enc.controllers or {}).items():
+        try:
+            seats[key] = _seat(text, args.review, rid, "")
+        except AutopilotError as e:
+            raise EncounterError(str(e).removeprefix(": "), source=enc.source, path=f"controllers.{key}") from None
+    for item in args.seats:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip() or not text.strip():
+            raise AutopilotError(f"--seat needs KEY=SEAT (a side or combatant = human, an agent spec or "
+                                 f"review:<agent>), got '{item}'")
+        seats[key.strip()] = _seat(text.strip(), args.review, rid, f"--seat {key.strip()}")
+    return pc, npc, seats
+
+
+def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> Session:
+    """A new stored session, or the stored one `--resume` names (with any seat or dice changes asked for)."""
+    if args.resume:
+        row = pick(store, args.wanted)
+        session = Session.load(store, row.id)
+        if args.seats or args.dice:
+            _, _, seats = seats_of(args, session.encounter)
+            for key, seat in seats.items():
+                session.set_seat(key, seat)
+            if args.dice:
+                session.set_table_dice(True)
+        console.print(f"resumed session {session.id}: {row.ruleset}/{row.encounter}, {len(session.records)} "
+                      f"decisions, round {session.combat.round}")
     else:
-        combat = Combat(load_encounter(encounter), seed=seed)
-    rid = combat.system.info.id
-    npc_agent = make_agent(npc, rid, seed=seed)
-    pc_agent = None if pc == "human" else make_agent(pc, rid, seed=seed + 1)
-    shown = 0
-    for ev in combat.log:
-        console.print(f"r{ev.round} {ev.text}")
-        shown += 1
-    while not combat.over:
-        d = combat.decision
-        assert d is not None
-        is_pc = next((v.kind for v in combat.combatants if v.id == d.actor), "npc") == "pc"
-        if is_pc and pc_agent is None:
-            legal = combat.legal_actions()
-            console.print(f"[bold]{d.actor}[/bold] ({d.step}) {d.prompt}")
-            for i, a in enumerate(legal):
-                console.print(f"  {i:>3}: {combat.system.describe(combat, a)}")
-            choice = IntPrompt.ask("choice", console=console, choices=[str(i) for i in range(len(legal))],
-                                   show_choices=False)
-            action = legal[choice]
-        else:
-            action = (pc_agent if is_pc else npc_agent).act(combat)  # type: ignore[union-attr]
-        combat.act(action)
-        for ev in combat.log[shown:]:
-            console.print(f"r{ev.round} {ev.text}")
-        shown = len(combat.log)
-        _save(combat, save)
-    console.print(f"[bold]result:[/bold] {combat.result}")
-    return combat
+        if args.encounter is None:
+            raise AutopilotError("name an encounter (e.g. moonlit/skirmish), or --resume [ID] a stored session, "
+                                 "or --list them")
+        enc = args.encounter
+        pc, npc, seats = seats_of(args, enc)
+        session = Session(enc, seed=args.seed, seats=seats, pc=pc, npc=npc, table_dice=args.dice, store=store)
+        console.print(f"new session {session.id} in {store.path}; continue it later with "
+                      f"trpg-arena autopilot --resume {session.id}")
+    if args.autorun:
+        session.autorun = True
+    return session
+
+
+def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
+    """Play a session at the terminal until the combat is over (or the GM leaves), then report on it."""
+    store = SessionStore(args.db)
+    try:
+        session = open_session(args, store, console)
+        try:
+            GmTable(session, console).play()
+        except Quit:
+            console.print(f"left the table: session {session.id} is stored; continue with "
+                          f"trpg-arena autopilot --resume {session.id}")
+            return session
+        print_end(console, session, session_stats(session), args.out)
+        return session
+    finally:
+        store.close()

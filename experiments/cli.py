@@ -206,17 +206,43 @@ def regress(encounter: Annotated[str, typer.Argument(help="encounter file or bui
 
 
 @app.command()
-def autopilot(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
-              npc: Annotated[str, typer.Option(help="agent that plays the NPCs")] = "scripted",
-              pc: Annotated[str, typer.Option(help="'human' to type PC decisions, or an agent name")] = "human",
-              seed: Annotated[int, typer.Option()] = 0,
-              save: Annotated[Path, typer.Option(help="save file, written after every decision")] = Path(
-                  "autopilot-save.json"),
-              resume: Annotated[bool, typer.Option(help="continue from the save file")] = False) -> None:
-    """GM autopilot: you enter the PCs' decisions, an agent runs every NPC turn; every roll is shown."""
-    from trpg_arena.experiments.autopilot import run_autopilot
+def autopilot(encounter: Annotated[str | None, typer.Argument(
+                  help="encounter file or built-in name; with --resume, a session id (or its start) or encounter")]
+              = None,
+              pc: Annotated[str, typer.Option(help="seat of the PCs: 'human', or an agent spec")] = "human",
+              npc: Annotated[str, typer.Option(help="agent spec that plays the NPCs, e.g. scripted, mcts:hard")]
+              = "scripted",
+              seat: Annotated[list[str] | None, typer.Option(
+                  help="KEY=SEAT for a side or combatant: human, an agent spec, review:<agent>; +dice rolls its "
+                       "dice by hand (repeatable)")] = None,
+              review: Annotated[bool, typer.Option(help="agents propose and wait for the GM to confirm")] = True,
+              dice: Annotated[bool, typer.Option(help="the players roll every die at the table")] = False,
+              autorun: Annotated[bool, typer.Option(help="start with NPCs running unattended")] = False,
+              seed: Annotated[int, typer.Option(help="seed of the dice and the agents")] = 0,
+              option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
+              = None,
+              db: Annotated[Path | None, typer.Option(
+                  help="session database (default $TRPG_ARENA_DB or ~/.local/share/trpg-arena/sessions.db)")] = None,
+              out: Annotated[Path, typer.Option(help="folder for the statistics JSON and the Markdown log")] = Path(
+                  "runs/autopilot"),
+              resume: Annotated[bool, typer.Option(help="continue a stored session (the only unfinished one, or "
+                                                        "the one named)")] = False,
+              list_: Annotated[bool, typer.Option("--list", help="list the stored sessions")] = False) -> None:
+    """GM autopilot: NPC agents propose and explain, you confirm or override; PCs are chosen in steps."""
+    from trpg_arena.agents.store import SessionStore
+    from trpg_arena.experiments.autopilot import AutopilotArgs, run_autopilot
+    from trpg_arena.experiments.table.sessions import default_db, sessions_table
 
-    run_autopilot(encounter, npc, pc, seed, save, resume, console)
+    path = db or default_db()
+    if list_:
+        store = SessionStore(path)
+        console.print(sessions_table(store))
+        store.close()
+        return
+    enc = None if resume or encounter is None else _with_options(encounter, option)
+    run_autopilot(AutopilotArgs(encounter=enc, wanted=encounter if resume else None, db=path, out=out, pc=pc,
+                                npc=npc, seats=tuple(seat or ()), review=review, dice=dice, autorun=autorun,
+                                seed=seed, resume=resume), console)
 
 
 @app.command()

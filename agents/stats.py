@@ -1,0 +1,189 @@
+"""After a combat: who dealt and took how much, hits and misses, damage per round, who fell when.
+
+Damage is measured the one way every rule system shares: the hit points of the combatant views
+(`CombatantView.hp`; kiai counts wound boxes left) before and after each decision. Each loss is
+put down to the combatant who last struck at the one who lost it in that decision: an event whose
+data names it as ``target`` or ``receiver``, by that event's ``source``, ``attacker`` or actor.
+A loss nobody struck for (bleeding, a fall) counts under ``None``. Hits and misses are read from
+the log's attack-outcome events (`OUTCOMES`).
+
+`session_stats` replays a `Session`'s decisions to collect them; the result is JSON-safe
+(`CombatStats.to_json`). The terminal autopilot prints it and the HTTP server serves it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from trpg_arena.rules import CombatantView, Event
+
+if TYPE_CHECKING:
+    from trpg_arena.agents.session import Session
+
+# Attack-outcome events of the rule systems' logs: event kind -> whether the attack hit. Each names
+# its attacker (``attacker`` or the actor) and its ``target``.
+OUTCOMES: dict[str, Callable[[Event], bool]] = {
+    "hit": lambda e: True,  # reincarnator
+    "miss": lambda e: False,
+    "hit_decided": lambda e: bool(e.data.get("hit")),  # moonlit
+    "attack_result": lambda e: e.data.get("result") == "hit",  # investigator
+    "strike_resolved": lambda e: e.data.get("result") == "lands",  # kiai
+}
+
+
+@dataclass
+class FighterStats:
+    """One combatant's totals."""
+
+    id: str
+    name: str
+    side: str
+    kind: str
+    max_hp: int
+    hp_start: int
+    hp_end: int = 0
+    status: str = ""
+    dealt: int = 0
+    taken: int = 0
+    healed: int = 0
+    hits: int = 0
+    misses: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Fall:
+    """A combatant put out of the fight: when, how, and who struck last."""
+
+    round: int
+    decision: int
+    combatant: str
+    status: str
+    by: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class CombatStats:
+    """Statistics of one combat (see the module docstring); build with `collect` or `session_stats`."""
+
+    fighters: dict[str, FighterStats] = field(default_factory=dict)
+    pairs: dict[tuple[str | None, str], dict[str, int]] = field(default_factory=dict)  # (source, target) -> totals
+    per_round: dict[int, dict[str, dict[str, int]]] = field(default_factory=dict)  # round -> id -> dealt/taken
+    falls: list[Fall] = field(default_factory=list)
+    rounds: int = 0
+    decisions: int = 0
+    result: str | None = None
+    termination: str | None = None
+
+    @classmethod
+    def collect(cls, start: list[CombatantView], steps: Iterable[tuple[int, list[Event], list[CombatantView]]],
+                ) -> CombatStats:
+        """Statistics from the views at the start and, per decision, (its round, its events, the views after it)."""
+        self = cls()
+        before = {v.id: v for v in start}
+        for v in start:
+            self._fighter(v)
+        for n, (round_, events, views) in enumerate(steps):
+            after = {v.id: v for v in views}
+            for v in views:
+                if v.id not in self.fighters:  # a summon or an arrival: it starts where it is first seen
+                    self._fighter(v)
+                    before.setdefault(v.id, v)
+            struck = self._read(events, after)
+            actor = next((e.actor for e in events if e.kind == "decision"), None)
+            for cid, now in after.items():
+                self._losses(n, round_, before[cid], now, struck.get(cid) or _enemy(actor, now, after))
+            before.update(after)
+            self.decisions = n + 1
+            self.rounds = max(self.rounds, round_)
+        for cid, v in before.items():
+            self.fighters[cid].hp_end = v.hp
+            self.fighters[cid].status = v.status
+        return self
+
+    def _fighter(self, v: CombatantView) -> None:
+        self.fighters[v.id] = FighterStats(v.id, v.name, v.side, v.kind, v.max_hp, v.hp, v.hp, v.status)
+
+    def _read(self, events: list[Event], views: dict[str, CombatantView]) -> dict[str, str]:
+        """Count the hits and misses of a decision; return who last struck at each combatant."""
+        struck: dict[str, str] = {}
+        for e in events:
+            data = e.data or {}
+            victim = data.get("receiver") or data.get("target")
+            if not isinstance(victim, str) or victim not in views:
+                continue
+            by = next((s for s in (data.get("source"), data.get("attacker"), e.actor)
+                       if isinstance(s, str) and s in views and s != victim), None)
+            reader = OUTCOMES.get(e.kind)
+            if reader is not None and by is not None:
+                hit = reader(e)
+                pair = self._pair(by, victim)
+                pair["hits" if hit else "misses"] += 1
+                if hit:
+                    self.fighters[by].hits += 1
+                else:
+                    self.fighters[by].misses += 1
+            if by is not None:
+                struck[victim] = by
+        return struck
+
+    def _pair(self, source: str | None, target: str) -> dict[str, int]:
+        return self.pairs.setdefault((source, target), {"damage": 0, "hits": 0, "misses": 0})
+
+    def _losses(self, n: int, round_: int, was: CombatantView, now: CombatantView, by: str | None) -> None:
+        lost = was.hp - now.hp
+        if lost > 0:
+            self.fighters[now.id].taken += lost
+            self._pair(by, now.id)["damage"] += lost
+            row = self.per_round.setdefault(round_, {})
+            row.setdefault(now.id, {"dealt": 0, "taken": 0})["taken"] += lost
+            if by is not None:
+                self.fighters[by].dealt += lost
+                row.setdefault(by, {"dealt": 0, "taken": 0})["dealt"] += lost
+        elif lost < 0:
+            self.fighters[now.id].healed -= lost
+        if was.able and not now.able:
+            self.falls.append(Fall(round_, n + 1, now.id, now.status, by))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe form: fighters, damage by source and target, damage per round, falls and the result."""
+        return {
+            "result": self.result, "termination": self.termination, "rounds": self.rounds,
+            "decisions": self.decisions,
+            "fighters": [f.to_json() for f in self.fighters.values()],
+            "by_source_and_target": [{"source": s, "target": t, **totals} for (s, t), totals in self.pairs.items()],
+            "per_round": [{"round": r, "combatants": {cid: dict(v) for cid, v in row.items()}}
+                          for r, row in sorted(self.per_round.items())],
+            "falls": [f.to_json() for f in self.falls],
+        }
+
+
+def _enemy(actor: str | None, victim: CombatantView, views: dict[str, CombatantView]) -> str | None:
+    """The decider, if it fights on another side than the one who lost hit points (else nobody)."""
+    if actor is None or actor not in views or views[actor].side == victim.side:
+        return None
+    return actor
+
+
+def session_stats(session: Session) -> CombatStats:
+    """Statistics of a session's combat so far (its decisions replayed; the session is untouched)."""
+    replay = session.replay()
+    _, _, combat = next(replay)
+    start = combat.combatants
+    stats = CombatStats.collect(start, ((max(1, int(record["round"])), events, combat.combatants)
+                                        for record, events, combat in replay if record is not None))
+    outcome = session.combat.outcome
+    if outcome is not None:
+        stats.result, stats.termination, stats.rounds = outcome.result, outcome.termination.value, outcome.rounds
+    else:
+        stats.rounds = max(stats.rounds, session.combat.round)
+    return stats

@@ -1,0 +1,259 @@
+"""The GM's loop at the terminal: whoever decides is asked, one line typed at a time.
+
+- An **agent** seat's decisions are taken at once and narrated.
+- An **agent under review** shows its proposal, reasons and alternatives: Enter confirms, a number
+  takes an alternative, ``o`` overrides with an action chosen in steps, ``a`` lets the NPCs run
+  unattended until a person must act.
+- A **person** chooses in steps (`agents.menu.Menu`): a number per step, or words of the action's
+  sentence to narrow it down, ``b`` to step back.
+- **Dice rolled at the table** are asked for with the die, the count and what they are for; a
+  wrong entry is refused and asked again.
+
+Everywhere: ``u`` undoes back to the last decision a person made, ``t`` switches the whole table
+to hand-rolled dice and back, ``?`` explains the keys, ``q`` leaves (the session is stored after
+every decision, so nothing is lost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from trpg_arena.agents.menu import Menu, MenuError, Step
+from trpg_arena.agents.seats import SeatKind
+from trpg_arena.agents.session import Pending, Session
+from trpg_arena.experiments.table import screen
+from trpg_arena.rules import Action, Event, TrpgArenaError
+
+COMMON_KEYS = "u undo · t table dice · a NPCs unattended · ? help · q quit"
+HELP = """keys: Enter confirms an NPC's proposal; 1-9 take a numbered line; o overrides the NPC with an
+action chosen in steps; words (or /words) narrow a person's choice to the actions whose sentence holds
+them, e.g. 'ghoul', 'knock', '7,3'; b steps back; u undoes back to the last decision a person made;
+t switches the whole table to dice rolled by hand (and back); a lets NPCs run unattended until a
+person must act (a again: review them); m shows the map again; q leaves (the session is stored)."""
+
+
+class Quit(Exception):
+    """The GM left the table; the session stays stored."""
+
+
+class _Replan(Exception):
+    """The open decision changed under a prompt (undo, a seat or dice switch): ask again from the top."""
+
+
+class GmTable:
+    """Drives a `Session` at the terminal: `play` returns when the combat is over and the GM is done."""
+
+    def __init__(self, session: Session, console: Console, read: Callable[[str], str] | None = None) -> None:
+        self.session = session
+        self.console = console
+        self.read = read or (lambda prompt: console.input(prompt))
+        session.subscribe(self._narrate)
+
+    # --- the loop ---------------------------------------------------------------------------------
+    def play(self) -> None:
+        """Ask whoever decides until the combat ends and the GM finishes (raises `Quit` if the GM leaves)."""
+        s = self.session
+        while True:
+            p = s.pending()
+            try:
+                if p is None:
+                    if self._over():
+                        return
+                elif p.dice is not None:
+                    self._dice(p)
+                elif p.seat.kind is SeatKind.AGENT or (p.seat.kind is SeatKind.REVIEW and s.autorun):
+                    s.run()
+                elif p.seat.kind is SeatKind.REVIEW:
+                    self._review(p)
+                else:
+                    self._person(p)
+            except _Replan:
+                continue
+
+    def _ask(self, prompt: str) -> str:
+        try:
+            return self.read(prompt).strip()
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            raise Quit from None
+
+    def _common(self, key: str) -> bool:
+        """Handle a key every prompt knows; True if it was one. Raises `_Replan` when the decision changed."""
+        s = self.session
+        if key == "q":
+            raise Quit
+        if key == "?":
+            self.console.print(HELP)
+            return True
+        if key == "m":
+            self.console.print(screen.board(s))
+            return True
+        if key == "u":
+            self._undo()
+            raise _Replan
+        if key == "t":
+            s.set_table_dice(not s.table_dice)
+            self.console.print("dice are now rolled " + ("by hand at the table" if s.table_dice else "by the program"))
+            raise _Replan
+        if key == "a":
+            s.autorun = not s.autorun
+            self.console.print("NPCs now run unattended until a person must act" if s.autorun
+                               else "NPC proposals are shown for review again")
+            raise _Replan
+        return False
+
+    def _undo(self) -> None:
+        s = self.session
+        taken = 0
+        for rec in reversed(s.records):
+            taken += 1
+            if rec["source"] != "agent":
+                break
+        else:
+            self.console.print(Text("nothing to undo: no decision has been made by a person yet", style="red"))
+            return
+        s.undo(taken)
+        d = s.combat.decision
+        self.console.print(Text(f"undone {taken} decision(s): back to {d.actor if d else '?'} in round "
+                                f"{s.combat.round}", style="yellow"))
+
+    # --- screens ------------------------------------------------------------------------------------
+    def _show(self, p: Pending, overlay: dict[object, str] | None = None) -> None:
+        c = self.console
+        c.rule(screen.header(self.session), style="dim")
+        c.print(screen.board(self.session, overlay))
+        c.print(screen.whose(self.session, p))
+
+    # --- an agent under review ----------------------------------------------------------------------
+    def _review(self, p: Pending) -> None:
+        s = self.session
+        assert p.proposal is not None
+        self._show(p)
+        self.console.print(screen.proposal(s, p))
+        alts = len(p.proposal.alternatives)
+        keys = "Enter confirm" + (f" · 1-{alts} alternative" if alts else "") + " · o override · " + COMMON_KEYS
+        self.console.print(Text(keys, style="dim"))
+        while True:
+            key = self._ask(f"{p.decision.actor} confirm> ")
+            if key in ("", "y", "c"):
+                s.confirm()
+                return
+            if key.isdigit() and 1 <= int(key) <= alts:
+                s.override(p.proposal.alternatives[int(key) - 1].action)
+                return
+            if key == "o":
+                action = self._choose(p, Menu(s.combat, p.legal), can_leave=True)
+                if action is not None:
+                    s.override(action)
+                    return
+                self.console.print(screen.proposal(s, p))
+                continue
+            if not self._common(key):
+                self.console.print(Text(f"'{key}': Enter confirms, o overrides, ? explains the keys", style="red"))
+
+    # --- a person's decision ------------------------------------------------------------------------
+    def _person(self, p: Pending) -> None:
+        action = self._choose(p, Menu(self.session.combat, p.legal), can_leave=False)
+        assert action is not None
+        self.session.submit(action)
+
+    def _choose(self, p: Pending, menu: Menu, *, can_leave: bool) -> Action | None:
+        """Walk the menu until one action is chosen (None: the GM stepped back out of an override)."""
+        first = True
+        while True:
+            step = menu.step()
+            overlay = screen.destinations(step)
+            if first or overlay:
+                self._show(p, overlay)
+                first = False
+            self.console.print(screen.menu_step(step))
+            self.console.print(Text("number · words to narrow · b back · " + COMMON_KEYS, style="dim"))
+            key = self._ask(f"{p.decision.actor} {step.facet}> ")
+            try:
+                picked = self._menu_key(menu, step, key)
+            except MenuError as e:
+                self.console.print(Text(str(e), style="red"))
+                continue
+            if picked == "leave":
+                if can_leave:
+                    return None
+                self.console.print(Text("this is the first step", style="red"))
+            elif isinstance(picked, Action):
+                return picked
+
+    def _menu_key(self, menu: Menu, step: Step, key: str) -> Action | str | None:
+        if key.isdigit():
+            return menu.choose(key)
+        if key == "b":
+            return None if menu.back() else "leave"
+        if key.startswith("/"):
+            return menu.filter(key[1:])
+        if len(key) <= 1:
+            if key == "":
+                raise MenuError(f"type a number (1-{len(step.choices)}) or words of the action")
+            if self._common(key):
+                return None
+            raise MenuError(f"'{key}' is no key here; ? explains them (to search for one letter, type /{key})")
+        return menu.filter(key)
+
+    # --- dice rolled at the table -------------------------------------------------------------------
+    def _dice(self, p: Pending) -> None:
+        s = self.session
+        request = p.dice
+        assert request is not None
+        self.console.print(Text.assemble(("roll at the table: ", "bold yellow"), request.text(),
+                                         (f"  (each die: {request.faces_help})", "dim")))
+        self.console.print(Text("type the faces, e.g. '4 6' · c give up this action · " + COMMON_KEYS, style="dim"))
+        while True:
+            entry = self._ask(f"dice {request.die}> ")
+            if entry == "c":
+                s.cancel_dice()
+                return
+            if entry == "t":  # back to the program's dice: the action waiting for faces is tried afresh
+                s.cancel_dice()
+            if len(entry) == 1 and not entry.isdigit() and self._common(entry):
+                continue
+            try:
+                s.enter_dice(entry)
+                return
+            except TrpgArenaError as e:
+                self.console.print(Text(f"refused: {e}", style="red"))
+
+    # --- the end ------------------------------------------------------------------------------------
+    def _over(self) -> bool:
+        """The combat is over: show it; True when the GM is done, False after an undo."""
+        s = self.session
+        c = self.console
+        c.rule(screen.header(s), style="dim")
+        c.print(screen.board(s))
+        outcome = s.combat.outcome
+        assert outcome is not None
+        c.print(Text(f"combat over: {outcome.result} ({outcome.termination.value}) after {outcome.rounds} rounds, "
+                     f"{len(s.records)} decisions", style="bold green"))
+        while True:
+            key = self._ask("combat over: Enter finishes, u undoes> ")
+            if key in ("", "q"):
+                return True
+            if key == "u":
+                self._undo()
+                return False
+            c.print(Text("Enter finishes, u undoes the last decision a person made", style="red"))
+
+    # --- narration ----------------------------------------------------------------------------------
+    def _narrate(self, message: dict[str, Any]) -> None:
+        if message["type"] != "decision":
+            return
+        rec = message["record"]
+        events = [Event.from_json(e) for e in message["events"]]
+        lines = screen.narration(events)
+        tag = {"agent": "", "confirmed": " (confirmed)", "override": " (override)", "human": ""}.get(rec["source"], "")
+        if rec["faces"]:
+            tag += "  dice by hand: " + " ".join(str(f) for _, f in rec["faces"])
+        if lines and tag:
+            lines[0].append(tag, style="cyan")
+        for line in lines:
+            self.console.print(line)

@@ -1,0 +1,76 @@
+"""The end of a combat at the terminal: statistics printed, and written as JSON, Markdown and event lines.
+
+Files go to a folder under fresh names (``<session>-stats.json``, then ``<session>-stats-2.json``...):
+an existing file is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from trpg_arena.agents.session import Session
+from trpg_arena.agents.stats import CombatStats
+from trpg_arena.agents.transcript import transcript
+
+
+def stats_view(stats: CombatStats) -> RenderableType:
+    """Per-combatant totals, the falls and the damage per round, in tables that fit 80 columns."""
+    totals = Table(title="after the combat", title_justify="left")
+    for col in ("combatant", "side", "dealt", "taken", "healed", "hits", "misses", "hp left"):
+        totals.add_column(col, no_wrap=True, justify="left" if col in ("combatant", "side") else "right")
+    for f in stats.fighters.values():
+        totals.add_row(f.id[:18], f.side[:14], str(f.dealt), str(f.taken), str(f.healed), str(f.hits), str(f.misses),
+                       f"{f.hp_end}/{f.max_hp}")
+    falls = [Text(f"round {f.round}: {f.combatant} {f.status}" + (f" (struck last by {f.by})" if f.by else ""))
+             for f in stats.falls] or [Text("nobody fell")]
+    rounds = Table(title="damage dealt per round", title_justify="left")
+    rounds.add_column("round", justify="right")
+    rounds.add_column("dealt by", overflow="fold")
+    for r, row in sorted(stats.per_round.items()):
+        rounds.add_row(str(r), ", ".join(f"{cid} {v['dealt']}" for cid, v in row.items() if v["dealt"]) or "-")
+    head = Text(f"{stats.result or 'not over'} ({stats.termination or '-'}) after {stats.rounds} rounds, "
+                f"{stats.decisions} decisions", style="bold")
+    return Group(head, totals, Text("who fell when", style="italic"), *falls, rounds)
+
+
+def fresh_path(folder: Path, stem: str, suffix: str) -> Path:
+    """``folder/stem.suffix``, or ``stem-2.suffix``, ``stem-3.suffix``... whichever does not exist yet."""
+    path = folder / f"{stem}{suffix}"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}{suffix}"
+        n += 1
+    return path
+
+
+def _write_new(folder: Path, stem: str, suffix: str, text: str) -> Path:
+    while True:
+        path = fresh_path(folder, stem, suffix)
+        try:
+            with open(path, "x", encoding="utf-8") as f:  # "x": never replaces a file that appeared meanwhile
+                f.write(text)
+            return path
+        except FileExistsError:
+            continue
+
+
+def write_reports(session: Session, stats: CombatStats, folder: Path) -> list[Path]:
+    """Statistics as JSON, the log as Markdown and as JSON lines (one event per line), under fresh names."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = session.id or "session"
+    events = "".join(e.json_line() + "\n" for e in session.combat.log)
+    return [_write_new(folder, f"{stem}-stats", ".json", json.dumps(stats.to_json(), indent=2) + "\n"),
+            _write_new(folder, f"{stem}-log", ".md", transcript(session, stats)),
+            _write_new(folder, f"{stem}-events", ".jsonl", events)]
+
+
+def print_end(console: Console, session: Session, stats: CombatStats, folder: Path) -> None:
+    """Print the statistics and where the files went."""
+    console.print(stats_view(stats))
+    for path in write_reports(session, stats, folder):
+        console.print(f"written {path}")

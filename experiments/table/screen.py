@@ -1,0 +1,177 @@
+"""What the GM sees: the battlefield, the turn order with hit points and conditions, and the open decision.
+
+Everything here builds rich renderables from a `Session` and prints nothing itself; the table loop
+(`experiments/table/gm.py`) decides when to show which. Widths fit an 80-column terminal.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from trpg_arena.agents.menu import Step
+from trpg_arena.agents.session import Pending, Session
+from trpg_arena.envs.render import map_lines
+from trpg_arena.rules import Combat, CombatantView, Event
+
+SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
+QUIET_EVENTS = {"decision"}  # shown as the decision's own line instead
+DIM_EVENTS = {"roll", "auto_decision", "state_changed", "time_advanced", "ap_set", "check", "step", "phase_start",
+              "slot_spent", "turn_start", "turn_end", "turn_started", "turn_ended"}
+
+
+def header(session: Session) -> Text:
+    """``Moonlit · skirmish · round 2 (main) · session 3fa2c1``."""
+    c = session.combat
+    text = Text(f"{c.system.info.title.split(' (')[0]} · {c.encounter.encounter} · round {c.round} ({c.phase})",
+                style="bold")
+    if session.id:
+        text.append(f" · session {session.id}", style="dim")
+    if session.table_dice:
+        text.append(" · dice rolled at the table", style="yellow")
+    return text
+
+
+def battlefield(combat: Combat, overlay: dict[object, str] | None = None) -> Text:
+    """The map with column and row numbers (grids) so squares can be named as ``x,y``."""
+    bf = combat.battlefield
+    lines = map_lines(combat, overlay)
+    styles = {}
+    sides = combat.sides
+    for v in combat.combatants:
+        letter = v.id[0].upper() if sides.index(v.side) % 2 == 0 else v.id[0].lower()
+        styles[letter] = SIDE_STYLES[sides.index(v.side) % len(SIDE_STYLES)]
+    out = Text()
+    if bf.kind == "zones":
+        out.append("\n".join(lines))
+        return out
+    step = 2 if bf.kind == "hex" else 1
+    out.append("   " + "".join(f"{x % 10:<{step}}" for x in range(bf.width)) + "\n", style="dim")
+    for y, line in enumerate(lines):
+        out.append(f"{y:>2} ", style="dim")
+        for ch in line:
+            out.append(ch, style=styles.get(ch, "yellow" if ch == "*" else "dim" if ch in ".,#" else ""))
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def turn_order(combat: Combat) -> list[CombatantView]:
+    """The combatants in this round's turn order where the log states one, else in roster order."""
+    views = combat.combatants
+    order: list[str] = []
+    for ev in reversed(combat.log):
+        found = (ev.data or {}).get("order")
+        if isinstance(found, list) and found and all(isinstance(x, str) for x in found):
+            order = found
+            break
+    rank = {cid: i for i, cid in enumerate(order)}
+    return sorted(views, key=lambda v: rank.get(v.id, len(rank) + views.index(v)))
+
+
+def roster(session: Session) -> Text:
+    """Turn order with hit points, status and conditions, one line each; the decider is marked ``>``."""
+    c = session.combat
+    d = c.decision
+    sides = c.sides
+    out = Text()
+    for v in turn_order(c):
+        style = SIDE_STYLES[sides.index(v.side) % len(SIDE_STYLES)] if v.able else "dim"
+        out.append(">" if d is not None and v.id == d.actor else " ", style="bold")
+        out.append(f" {v.id[:15]:<15} ", style=style)
+        out.append_text(_hp(v))
+        out.append(f" {v.status[:13]:<13}", style="" if v.able else "dim")
+        if v.conditions:
+            out.append(" " + ", ".join(v.conditions)[:30], style="magenta")
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def _hp(v: CombatantView) -> Text:
+    frac = v.hp / v.max_hp if v.max_hp else 0.0
+    style = "green" if frac > 0.5 else "yellow" if frac > 0.25 else "red"
+    return Text(f"{v.hp:>3}/{v.max_hp:<3}", style=style)
+
+
+def board(session: Session, overlay: dict[object, str] | None = None) -> RenderableType:
+    """Map and roster side by side (stacked when the map is wide)."""
+    c = session.combat
+    field = battlefield(c, overlay)
+    width = max((len(line) for line in field.plain.splitlines()), default=0)
+    if width > 30:
+        return Group(field, roster(session))
+    grid = Table.grid(padding=(0, 3))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(field, roster(session))
+    return grid
+
+
+def whose(session: Session, pending: Pending) -> Text:
+    """``kei (A) · turn · played by human``: whose decision it is, what kind, and who answers it."""
+    d = pending.decision
+    text = Text(f"{d.actor}", style="bold")
+    text.append(f" ({d.side}) · {d.kind.value} · {d.step}")
+    if d.prompt:
+        text.append(f" · {d.prompt}", style="dim")
+    text.append(f" · {pending.seat}", style="cyan")
+    return text
+
+
+def proposal(session: Session, pending: Pending) -> RenderableType:
+    """An agent's proposal: the action, its value, the reasons, and the numbered alternatives."""
+    p = pending.proposal
+    assert p is not None
+    c = session.combat
+    describe = c.system.describe
+    lines: list[RenderableType] = [Text.assemble(("proposes: ", "bold"), (describe(c, p.action), "bold green"),
+                                                 (f"  (value {p.value:.2f})", "dim"))]
+    for reason in p.reasons:
+        lines.append(Text(f"  because {reason}"))
+    for i, alt in enumerate(p.alternatives, 1):
+        note = f" - {alt.reason}" if alt.reason else ""
+        lines.append(Text.assemble((f"  {i} ", "bold"), describe(c, alt.action), (f"  ({alt.value:.2f}){note}", "dim")))
+    return Group(*lines)
+
+
+def menu_step(step: Step) -> RenderableType:
+    """One step of a person's choice: numbered lines with their counts and sentences."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right", style="bold", no_wrap=True)
+    table.add_column(no_wrap=True, max_width=24)
+    table.add_column(justify="right", style="dim", no_wrap=True)
+    table.add_column(overflow="ellipsis", no_wrap=True, max_width=44)
+    flat = step.facet == "action"
+    for ch in step.choices:
+        table.add_row(ch.key, ch.text if flat else ch.label, "" if ch.count == 1 else f"{ch.count}",
+                      "" if flat else Text(ch.text, style="dim"))
+    path = " > ".join(step.path)
+    title = Text(step.title, style="bold")
+    if path:
+        title.append(f"  [{path}]", style="dim")
+    return Group(title, table)
+
+
+def destinations(step: Step) -> dict[object, str]:
+    """Cells a destination step offers, to mark on the map with ``*``."""
+    if step.facet not in ("destination", "action"):
+        return {}
+    out: dict[object, str] = {}
+    for ch in step.choices:
+        if ch.action is not None and isinstance(ch.action.dest, tuple):
+            out[ch.action.dest] = "*"
+    return out
+
+
+def narration(events: list[Event]) -> list[Text]:
+    """The events of one decision as lines: the decision bold, rolls and bookkeeping dim."""
+    out = []
+    for ev in events:
+        if ev.kind in QUIET_EVENTS:
+            out.append(Text(f"r{ev.round} {ev.text}", style="bold"))
+            continue
+        style = "dim" if ev.kind in DIM_EVENTS else "red" if "damage" in ev.kind or ev.kind == "wound_recorded" else ""
+        out.append(Text(f"   {ev.text}", style=style))
+    return out

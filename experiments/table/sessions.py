@@ -1,0 +1,68 @@
+"""Stored sessions for the terminal: where the database lives, which session to resume, the list of them.
+
+The database is one SQLite file (`agents.store.SessionStore`), by default
+``$XDG_DATA_HOME/trpg-arena/sessions.db`` (``~/.local/share/trpg-arena/sessions.db``), or the path in
+``TRPG_ARENA_DB`` or ``--db``. Starting a combat always stores a new session; resuming names one by
+its id (or a prefix of it), or by its encounter when only one unfinished session has it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from rich.table import Table
+
+from trpg_arena.agents.store import SessionRow, SessionStore, StoreError
+
+
+def default_db() -> Path:
+    """``$TRPG_ARENA_DB``, else ``$XDG_DATA_HOME/trpg-arena/sessions.db`` (``~/.local/share/...``)."""
+    env = os.environ.get("TRPG_ARENA_DB")
+    if env:
+        return Path(env)
+    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return data / "trpg-arena" / "sessions.db"
+
+
+def pick(store: SessionStore, wanted: str | None) -> SessionRow:
+    """The session to resume: by id or id prefix, by encounter (``moonlit/skirmish``), or the only unfinished one.
+
+    Raises `StoreError` listing the candidates when none or several fit.
+    """
+    rows = store.sessions()
+    if wanted:
+        by_id = [r for r in rows if r.id.startswith(wanted)]
+        if len(by_id) == 1:
+            return by_id[0]
+        if len(by_id) > 1:
+            raise StoreError(f"'{wanted}' is the start of several session ids: {_ids(by_id)}")
+        rows = [r for r in rows if f"{r.ruleset}/{r.encounter}" == wanted or r.encounter == wanted]
+        if not rows:
+            raise StoreError(f"{store.path}: no session '{wanted}' (stored: {_ids(store.sessions()) or 'none'}; "
+                             "trpg-arena autopilot --list shows them)")
+    running = [r for r in rows if r.status == "running"]
+    if len(running) == 1:
+        return running[0]
+    if not running:
+        raise StoreError(f"{store.path}: no unfinished session{' of ' + wanted if wanted else ''} to resume; "
+                         "start one with trpg-arena autopilot ENCOUNTER")
+    raise StoreError(f"several unfinished sessions{' of ' + wanted if wanted else ''}: {_ids(running)}; "
+                     "name one: trpg-arena autopilot --resume ID")
+
+
+def _ids(rows: list[SessionRow]) -> str:
+    return ", ".join(f"{r.id} ({r.ruleset}/{r.encounter}, {r.decisions} decisions, {r.status})" for r in rows[:8])
+
+
+def sessions_table(store: SessionStore) -> Table:
+    """The stored sessions, most recent first, in a table that fits 80 columns."""
+    table = Table(title=f"sessions in {store.path}", title_justify="left")
+    for col in ("id", "encounter", "decisions", "status", "updated"):
+        table.add_column(col, no_wrap=True, justify="right" if col == "decisions" else "left")
+    for r in store.sessions():
+        status = r.status if r.result is None else f"{r.status}: {r.result}"
+        table.add_row(r.id, f"{r.ruleset}/{r.encounter}", str(r.decisions), status,
+                      time.strftime("%Y-%m-%d %H:%M", time.localtime(r.updated)))
+    return table
