@@ -120,21 +120,13 @@ def play(encounter: Annotated[str, typer.Argument(help="encounter file or built-
 
 @app.command()
 def demo(ruleset: Annotated[str, typer.Option(help="rule system to demonstrate")] = "moonlit",
-         seed: Annotated[int, typer.Option()] = 1,
-         agents: Annotated[str, typer.Option(help="agents per side")] = "scripted,scripted") -> None:
-    """Autopilot a built-in skirmish: every decision taken by agents, every roll shown."""
+         seed: Annotated[int, typer.Option(help="seed of the dice and the agents")] = 1) -> None:
+    """One NPC turn of a built-in skirmish as the GM sees it: proposed, explained, confirmed, carried out."""
     if ruleset not in RULESETS:
         raise typer.BadParameter(f"unknown rule system '{ruleset}' (known: {', '.join(RULESETS)})")
-    from trpg_arena.envs.render import render_ansi
-    from trpg_arena.experiments.runner import play_game
+    from trpg_arena.experiments.table.demo import run_demo
 
-    name = f"{ruleset}/skirmish"
-    enc = load_encounter(name)
-    console.rule(f"[bold]{RULESETS[ruleset].info.title}[/bold]: {enc.encounter} (seed {seed})")
-    combat, res = play_game(enc, _agents_option(agents), seed)
-    _print_events(combat.log)
-    console.print(render_ansi(combat, last_events=0))
-    console.rule(f"result: {res.result} ({res.termination}) in {res.rounds} rounds")
+    run_demo(ruleset, seed, console)
 
 
 @app.command()

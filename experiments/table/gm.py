@@ -90,7 +90,7 @@ class GmTable:
             self.console.print(HELP)
             return True
         if key == "m":
-            self.console.print(screen.board(s))
+            self.console.print(screen.board(s, width=self.console.width))
             return True
         if key == "u":
             self._undo()
@@ -125,7 +125,7 @@ class GmTable:
     def _show(self, p: Pending, overlay: dict[object, str] | None = None) -> None:
         c = self.console
         c.rule(screen.header(self.session), style="dim")
-        c.print(screen.board(self.session, overlay))
+        c.print(screen.board(self.session, overlay, c.width))
         c.print(screen.whose(self.session, p))
 
     # --- an agent under review ----------------------------------------------------------------------
@@ -229,7 +229,7 @@ class GmTable:
         s = self.session
         c = self.console
         c.rule(screen.header(s), style="dim")
-        c.print(screen.board(s))
+        c.print(screen.board(s, width=c.width))
         outcome = s.combat.outcome
         assert outcome is not None
         c.print(Text(f"combat over: {outcome.result} ({outcome.termination.value}) after {outcome.rounds} rounds, "

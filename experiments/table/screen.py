@@ -6,6 +6,8 @@ Everything here builds rich renderables from a `Session` and prints nothing itse
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -16,6 +18,7 @@ from trpg_arena.envs.render import map_lines
 from trpg_arena.rules import Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
+ROSTER_WIDTH = 38  # marker, id, hit points and status; conditions take what is left
 QUIET_EVENTS = {"decision"}  # shown as the decision's own line instead
 DIM_EVENTS = {"roll", "auto_decision", "state_changed", "time_advanced", "ap_set", "check", "step", "phase_start",
               "slot_spent", "turn_start", "turn_end", "turn_started", "turn_ended"}
@@ -24,8 +27,8 @@ DIM_EVENTS = {"roll", "auto_decision", "state_changed", "time_advanced", "ap_set
 def header(session: Session) -> Text:
     """``Moonlit · skirmish · round 2 (main) · session 3fa2c1``."""
     c = session.combat
-    text = Text(f"{c.system.info.title.split(' (')[0]} · {c.encounter.encounter} · round {c.round} ({c.phase})",
-                style="bold")
+    system = re.split(r"[:(]", c.system.info.title)[0].strip()
+    text = Text(f"{system} · {c.encounter.encounter} · round {c.round} ({c.phase})", style="bold")
     if session.id:
         text.append(f" · session {session.id}", style="dim")
     if session.table_dice:
@@ -70,8 +73,8 @@ def turn_order(combat: Combat) -> list[CombatantView]:
     return sorted(views, key=lambda v: rank.get(v.id, len(rank) + views.index(v)))
 
 
-def roster(session: Session) -> Text:
-    """Turn order with hit points, status and conditions, one line each; the decider is marked ``>``."""
+def roster(session: Session, width: int = 80) -> Text:
+    """Turn order with hit points, status and conditions, one line of at most `width` each; the decider marked ``>``."""
     c = session.combat
     d = c.decision
     sides = c.sides
@@ -82,8 +85,11 @@ def roster(session: Session) -> Text:
         out.append(f" {v.id[:15]:<15} ", style=style)
         out.append_text(_hp(v))
         out.append(f" {v.status[:13]:<13}", style="" if v.able else "dim")
-        if v.conditions:
-            out.append(" " + ", ".join(v.conditions)[:30], style="magenta")
+        room = width - ROSTER_WIDTH - 1
+        if v.conditions and room > 3:
+            conditions = ", ".join(v.conditions)
+            out.append(" " + (conditions if len(conditions) <= room else conditions[:room - 1] + "…"),
+                       style="magenta")
         out.append("\n")
     out.rstrip()
     return out
@@ -95,17 +101,17 @@ def _hp(v: CombatantView) -> Text:
     return Text(f"{v.hp:>3}/{v.max_hp:<3}", style=style)
 
 
-def board(session: Session, overlay: dict[object, str] | None = None) -> RenderableType:
-    """Map and roster side by side (stacked when the map is wide)."""
-    c = session.combat
-    field = battlefield(c, overlay)
-    width = max((len(line) for line in field.plain.splitlines()), default=0)
-    if width > 30:
-        return Group(field, roster(session))
+def board(session: Session, overlay: dict[object, str] | None = None, width: int = 80) -> RenderableType:
+    """Map and roster side by side in `width` columns (stacked when the map leaves the roster too little room)."""
+    field = battlefield(session.combat, overlay)
+    map_width = max((len(line) for line in field.plain.splitlines()), default=0)
+    room = width - map_width - 3
+    if room < ROSTER_WIDTH + 8:
+        return Group(field, roster(session, width))
     grid = Table.grid(padding=(0, 3))
     grid.add_column(no_wrap=True)
-    grid.add_column()
-    grid.add_row(field, roster(session))
+    grid.add_column(no_wrap=True)
+    grid.add_row(field, roster(session, room))
     return grid
 
 

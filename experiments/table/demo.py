@@ -1,0 +1,94 @@
+"""``trpg-arena demo``: one NPC turn proposed, explained and carried out on the map, in a screen or two.
+
+Agents play a built-in skirmish up to the first NPC turn that attacks (or aims at an enemy) and
+hurts someone; the GM's screen for it is shown (map, turn order, the proposal with its reasons and
+alternatives), the proposal is confirmed as a GM would with Enter, and the map is shown again with
+what happened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from trpg_arena.agents.seats import Seat, SeatKind
+from trpg_arena.agents.session import Pending, Session
+from trpg_arena.experiments.table import screen
+from trpg_arena.rules import DecisionKind, Event
+
+SEARCH_LIMIT = 400  # decisions played looking for a telling NPC turn
+
+
+def _telling(session: Session, p: Pending) -> bool:
+    """An NPC's turn (not a reaction) whose proposal attacks, or aims at someone of another side."""
+    if p.decision.kind is not DecisionKind.TURN or p.seat.kind is not SeatKind.REVIEW or p.proposal is None:
+        return False
+    action = p.proposal.action
+    c = session.combat
+    enemies = {v.id for v in c.combatants if v.side != p.decision.side}
+    return "attack" in action.verb or action.target in enemies
+
+
+def run_demo(ruleset: str, seed: int, console: Console) -> Session:
+    """Show the first NPC turn of ``<ruleset>/skirmish`` that hurts someone: proposed, explained, confirmed, done."""
+    session = Session(f"{ruleset}/skirmish", seed=seed, pc=Seat(SeatKind.AGENT, "scripted"),
+                      npc=Seat(SeatKind.REVIEW, "scripted"))
+    for _ in range(SEARCH_LIMIT):
+        session.run()
+        p = session.pending()
+        if p is None:
+            break
+        if not _telling(session, p):
+            session.confirm()
+            continue
+        with console.capture() as before:
+            _before(console, session, p)
+        hp = {v.id: v.hp for v in session.combat.combatants}
+        lines: list[Text] = []
+        stop = session.subscribe(lambda m: lines.extend(_narration(m)))
+        _carry_out(session)
+        stop()
+        if any(v.hp < hp.get(v.id, v.hp) and v.side != p.decision.side for v in session.combat.combatants):
+            console.print(before.get(), end="")
+            for line in lines:
+                console.print(line)
+            console.rule(screen.header(session), style="dim")
+            console.print(screen.board(session, width=console.width))
+            console.print(Text(f"play a whole fight as its GM: trpg-arena autopilot {ruleset}/skirmish "
+                               "(PCs chosen in steps, NPCs proposed for you to confirm)", style="bold"))
+            return session
+    console.print(f"no NPC turn hurt anyone in {len(session.records)} decisions ({session.combat.result or 'running'})")
+    return session
+
+
+def _before(console: Console, session: Session, p: Pending) -> None:
+    console.rule(screen.header(session), style="dim")
+    console.print(Text(f"agents played the first {len(session.records)} decisions; now an NPC's turn, as the GM "
+                       "sees it in trpg-arena autopilot:", style="italic"))
+    console.print(screen.board(session, width=console.width))
+    console.print(screen.whose(session, p))
+    console.print(screen.proposal(session, p))
+    alts = len(p.proposal.alternatives) if p.proposal else 0
+    console.print(Text("Enter confirm" + (f" · 1-{alts} alternative" if alts else "") +
+                       " · o override · u undo · a NPCs unattended", style="dim"))
+    console.print(Text(f"{p.decision.actor} confirm> ", style="bold"), end="")
+    console.print("(Enter)")
+
+
+def _carry_out(session: Session) -> None:
+    """Confirm the proposal and let the action run its course: its follow-up choices and the reactions to it."""
+    session.confirm()
+    for _ in range(SEARCH_LIMIT):
+        session.run(until=lambda d: d.kind is DecisionKind.TURN)
+        p = session.pending()
+        if p is None or p.decision.kind is DecisionKind.TURN:
+            return
+        session.confirm()
+
+
+def _narration(message: dict[str, Any]) -> list[Text]:
+    if message["type"] != "decision":
+        return []
+    return screen.narration([Event.from_json(e) for e in message["events"]])
