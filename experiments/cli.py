@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -63,16 +63,33 @@ def _print_events(events: list, quiet_rolls: bool = False) -> None:
 
 @app.command("list")
 def list_cmd() -> None:
-    """List rule systems, their built-in encounters, Gymnasium ids and agents."""
-    from trpg_arena.agents import agent_names
+    """List rule systems (board, dice, Gymnasium id, built-in encounters) and the agents with their options."""
+    from rich.text import Text
 
-    table = Table(title="trpg-arena rule systems")
-    for col in ("id", "title", "board", "dice", "gymnasium id", "encounters", "agents"):
-        table.add_column(col, no_wrap=col in ("id", "gymnasium id"), overflow="fold")
+    from trpg_arena.agents import agent_infos
+
+    systems = Table.grid(padding=(0, 2))
+    systems.add_column(no_wrap=True, style="bold")
+    systems.add_column(overflow="fold")
+    agents: dict[str, tuple[list[str], Any]] = {}
     for rid in RULESETS:
-        s = RULESETS[rid]
-        table.add_row(rid, s.info.title, s.info.board, s.info.dice, s.info.env_id,
-                      ", ".join(builtin_encounters(s)), ", ".join(agent_names(rid)))
+        info = RULESETS[rid].info
+        names = ", ".join(e.split("/", 1)[1] for e in builtin_encounters(RULESETS[rid]))
+        systems.add_row(rid, Text.assemble((info.title, "italic"), f"\nboard {info.board} · dice {info.dice} · "
+                                           f"{info.env_id}\nencounters: {names}"))
+        for agent in agent_infos(rid):
+            agents.setdefault(agent.name, ([], agent))[0].append(rid)
+    console.print(Text("rule systems (encounters are named <system>/<encounter>)", style="bold underline"))
+    console.print(systems)
+    table = Table(title="agents: NAME[:PRESET][:KEY=VALUE...]", title_justify="left")
+    table.add_column("agent", no_wrap=True)
+    table.add_column("systems", overflow="fold", max_width=16)
+    table.add_column("presets", overflow="fold")
+    table.add_column("parameters (defaults)", overflow="fold")
+    for name, (rids, agent) in sorted(agents.items()):
+        where = "all" if len(rids) == len(RULESETS) else ", ".join(rids)
+        params = ", ".join(f"{p.name}={p.default!r}" for p in agent.params.values()) or "-"
+        table.add_row(name, where, ", ".join(agent.presets) or "-", params)
     console.print(table)
 
 
@@ -285,13 +302,16 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
                 rows.append(bench_aec(target, seconds))
             progress.advance(task)
     base = rows[0].per_second
-    table = Table(title=f"decisions per second ({seconds:.1f} s each); steps = env.step calls; "
-                        "x connect_four compares decisions/s")
-    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x connect_four"):
+    from rich import box
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x c4"):
         table.add_column(col, justify="left" if col in ("target", "mode", "agent") else "right", no_wrap=True)
     for r in rows:
         table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.steps_per_second:,.0f}",
                       f"{r.per_second / base:.2f}")
+    console.print(f"decisions per second, {seconds:.1f} s each; steps/s counts env.step calls; x c4: decisions/s "
+                  "over connect_four_v3's", soft_wrap=False)
     console.print(table)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "rows": [r.to_json() for r in rows]}, indent=2), encoding="utf-8")

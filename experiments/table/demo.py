@@ -8,15 +8,13 @@ what happened.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.text import Text
 
 from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.session import Pending, Session
 from trpg_arena.experiments.table import screen
-from trpg_arena.rules import DecisionKind, Event
+from trpg_arena.rules import DecisionKind
 
 SEARCH_LIMIT = 400  # decisions played looking for a telling NPC turn
 
@@ -46,10 +44,7 @@ def run_demo(ruleset: str, seed: int, console: Console) -> Session:
         with console.capture() as before:
             _before(console, session, p)
         hp = {v.id: v.hp for v in session.combat.combatants}
-        lines: list[Text] = []
-        stop = session.subscribe(lambda m: lines.extend(_narration(m)))
-        _carry_out(session)
-        stop()
+        lines = _carry_out(session)
         if any(v.hp < hp.get(v.id, v.hp) and v.side != p.decision.side for v in session.combat.combatants):
             console.print(before.get(), end="")
             for line in lines:
@@ -77,18 +72,16 @@ def _before(console: Console, session: Session, p: Pending) -> None:
     console.print("(Enter)")
 
 
-def _carry_out(session: Session) -> None:
-    """Confirm the proposal and let the action run its course: its follow-up choices and the reactions to it."""
+def _carry_out(session: Session) -> list[Text]:
+    """Confirm the proposal and let the action run its course (follow-up choices, reactions); its narration."""
+    lines: list[Text] = []
+    stop = session.subscribe(lambda message: lines.extend(screen.decision_lines(message)))
     session.confirm()
     for _ in range(SEARCH_LIMIT):
         session.run(until=lambda d: d.kind is DecisionKind.TURN)
         p = session.pending()
         if p is None or p.decision.kind is DecisionKind.TURN:
-            return
+            break
         session.confirm()
-
-
-def _narration(message: dict[str, Any]) -> list[Text]:
-    if message["type"] != "decision":
-        return []
-    return screen.narration([Event.from_json(e) for e in message["events"]])
+    stop()
+    return lines

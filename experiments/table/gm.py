@@ -26,7 +26,7 @@ from trpg_arena.agents.menu import Menu, MenuError, Step
 from trpg_arena.agents.seats import SeatKind
 from trpg_arena.agents.session import Pending, Session
 from trpg_arena.experiments.table import screen
-from trpg_arena.rules import Action, Event, TrpgArenaError
+from trpg_arena.rules import Action, TrpgArenaError
 
 COMMON_KEYS = "u undo · t table dice · a NPCs unattended · ? help · q quit"
 HELP = """keys: Enter confirms an NPC's proposal; 1-9 take a numbered line; o overrides the NPC with an
@@ -245,15 +245,5 @@ class GmTable:
 
     # --- narration ----------------------------------------------------------------------------------
     def _narrate(self, message: dict[str, Any]) -> None:
-        if message["type"] != "decision":
-            return
-        rec = message["record"]
-        events = [Event.from_json(e) for e in message["events"]]
-        lines = screen.narration(events)
-        tag = {"agent": "", "confirmed": " (confirmed)", "override": " (override)", "human": ""}.get(rec["source"], "")
-        if rec["faces"]:
-            tag += "  dice by hand: " + " ".join(str(f) for _, f in rec["faces"])
-        if lines and tag:
-            lines[0].append(tag, style="cyan")
-        for line in lines:
+        for line in screen.decision_lines(message):
             self.console.print(line)

@@ -7,6 +7,7 @@ Everything here builds rich renderables from a `Session` and prints nothing itse
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -181,3 +182,20 @@ def narration(events: list[Event]) -> list[Text]:
         style = "dim" if ev.kind in DIM_EVENTS else "red" if "damage" in ev.kind or ev.kind == "wound_recorded" else ""
         out.append(Text(f"   {ev.text}", style=style))
     return out
+
+
+SOURCE_TAGS = {"confirmed": " (confirmed)", "override": " (override)"}
+
+
+def decision_lines(message: dict[str, Any]) -> list[Text]:
+    """A session's ``decision`` message as narration, tagged with how it was decided and any faces typed."""
+    if message.get("type") != "decision":
+        return []
+    rec = message["record"]
+    lines = narration([Event.from_json(e) for e in message["events"]])
+    tag = SOURCE_TAGS.get(rec["source"], "")
+    if rec["faces"]:
+        tag += "  dice by hand: " + " ".join(str(face) for _, face in rec["faces"])
+    if lines and tag:
+        lines[0].append(tag, style="cyan")
+    return lines
