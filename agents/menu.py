@@ -149,6 +149,11 @@ class Menu:
         """The labels chosen and filters typed so far."""
         return tuple(f.label for f in self._stack[1:])
 
+    @property
+    def actions(self) -> list[Action]:
+        """The legal actions still possible after the choices and filters so far."""
+        return [self.legal[i] for i in self._stack[-1].indices]
+
     def step(self) -> Step:
         """The current step: its facet and lines (never empty)."""
         frame = self._stack[-1]

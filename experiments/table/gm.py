@@ -163,13 +163,13 @@ class GmTable:
 
     def _choose(self, p: Pending, menu: Menu, *, can_leave: bool) -> Action | None:
         """Walk the menu until one action is chosen (None: the GM stepped back out of an override)."""
-        first = True
+        shown: dict[object, str] | None = None
         while True:
             step = menu.step()
-            overlay = screen.destinations(step)
-            if first or overlay:
+            overlay = screen.destinations(step, menu.actions)
+            if shown is None or overlay != shown:  # the board again when the marked squares change
                 self._show(p, overlay)
-                first = False
+                shown = overlay
             self.console.print(screen.menu_step(step))
             self.console.print(Text("number · words to narrow · b back · " + COMMON_KEYS, style="dim"))
             key = self._ask(f"{p.decision.actor} {step.facet}> ")

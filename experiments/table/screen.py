@@ -16,7 +16,7 @@ from rich.text import Text
 from trpg_arena.agents.menu import Step
 from trpg_arena.agents.session import Pending, Session
 from trpg_arena.envs.render import map_lines
-from trpg_arena.rules import Combat, CombatantView, Event
+from trpg_arena.rules import Action, Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
 ROSTER_WIDTH = 38  # marker, id, hit points and status; conditions take what is left
@@ -161,15 +161,11 @@ def menu_step(step: Step) -> RenderableType:
     return Group(title, table)
 
 
-def destinations(step: Step) -> dict[object, str]:
-    """Cells a destination step offers, to mark on the map with ``*``."""
-    if step.facet not in ("destination", "action"):
+def destinations(step: Step, actions: list[Action]) -> dict[object, str]:
+    """The squares a row or destination step still offers, to mark on the map with ``*``."""
+    if step.facet not in ("row", "destination", "action"):
         return {}
-    out: dict[object, str] = {}
-    for ch in step.choices:
-        if ch.action is not None and isinstance(ch.action.dest, tuple):
-            out[ch.action.dest] = "*"
-    return out
+    return {a.dest: "*" for a in actions if isinstance(a.dest, tuple)}
 
 
 def narration(events: list[Event]) -> list[Text]:

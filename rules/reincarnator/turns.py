@@ -250,7 +250,8 @@ def combat_start(combat: Combat) -> None:
             amb = amb[:1]
         state.surprise_queue = amb
         state.phase = "surprise"
-        combat.emit("surprise_round_start", "surprise round: " + ", ".join(amb), rule="REI-1.1", ambushers=amb)
+        # the event gets a copy: the queue is popped as the surprise turns pass, and event data never changes
+        combat.emit("surprise_round_start", "surprise round: " + ", ".join(amb), rule="REI-1.1", ambushers=list(amb))
     else:
         state.phase = "initiative"
 
