@@ -18,7 +18,7 @@ from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.session import Session
 from trpg_arena.agents.spec import UnknownAgentError, resolve
 from trpg_arena.agents.stats import session_stats
-from trpg_arena.agents.store import SessionStore
+from trpg_arena.agents.store import SessionStore, StoreError
 from trpg_arena.experiments.table.gm import GmTable, Quit
 from trpg_arena.experiments.table.report import print_end
 from trpg_arena.experiments.table.sessions import pick
@@ -86,6 +86,10 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
     if args.resume:
         row = pick(store, args.wanted)
         session = Session.load(store, row.id)
+        try:
+            session.pending()  # a hand-edited state can load and still not hold together: find out now
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise StoreError(f"{store.path}: session {row.id} cannot be restored ({type(e).__name__}: {e})") from None
         if args.seats or args.dice:
             _, _, seats = seats_of(args, session.encounter)
             for key, seat in seats.items():

@@ -1,0 +1,77 @@
+"""Post-combat statistics and the Markdown transcript, checked against the log of whole games."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import pytest
+
+from tests.conftest import SYSTEMS
+from trpg_arena.agents.session import Session
+from trpg_arena.agents.stats import OUTCOMES, session_stats
+from trpg_arena.agents.transcript import transcript
+
+
+def played(encounter: str, seed: int) -> Session:
+    session = Session(encounter, seed=seed, pc="scripted", npc="scripted")
+    session.run()
+    assert session.combat.over
+    return session
+
+
+@pytest.mark.parametrize("rid", SYSTEMS)
+def test_totals_add_up_and_match_the_log(rid: str) -> None:
+    session = played(f"{rid}/skirmish", 1)
+    stats = session_stats(session)
+    out = json.loads(json.dumps(stats.to_json()))  # JSON-safe
+    assert out["result"] == session.combat.result and out["rounds"] == session.combat.outcome.rounds
+    assert out["decisions"] == len(session.records)
+    end = {v.id: v for v in session.combat.combatants}
+    taken: defaultdict[str, int] = defaultdict(int)
+    dealt: defaultdict[str, int] = defaultdict(int)
+    for (source, target), totals in stats.pairs.items():
+        taken[target] += totals["damage"]
+        if source is not None:
+            dealt[source] += totals["damage"]
+    for f in stats.fighters.values():
+        assert f.hp_start - f.taken + f.healed == f.hp_end == end[f.id].hp
+        assert f.taken == taken[f.id] and f.dealt == dealt[f.id]
+        assert f.taken == sum(row.get(f.id, {}).get("taken", 0) for row in stats.per_round.values())
+    assert sum(f.dealt for f in stats.fighters.values()) > 0
+    ids = set(end)
+    outcomes = [e for e in session.combat.log if e.kind in OUTCOMES and (e.data or {}).get("target") in ids]
+    assert sum(f.hits + f.misses for f in stats.fighters.values()) == len(outcomes)
+    fallen = {f.combatant for f in stats.falls}
+    start = {v.id: v for v in Session(f"{rid}/skirmish", seed=1).combat.combatants}
+    assert {cid for cid, v in end.items() if not v.able and start.get(cid, v).able} <= fallen
+    assert all(1 <= f.round <= stats.rounds for f in stats.falls)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_damage_is_put_down_to_the_source_the_log_names(seed: int) -> None:
+    """Moonlit's damage events name their source: the statistics agree with them, pair by pair."""
+    session = played("moonlit/skirmish", seed)
+    hp = {v.id: v.hp for v in Session("moonlit/skirmish", seed=seed).combat.combatants}
+    want: defaultdict[tuple[str | None, str], int] = defaultdict(int)
+    for e in session.combat.log:
+        data = e.data or {}
+        if data.get("hp_after") is None:
+            continue
+        who = data.get("receiver") or data.get("combatant") or e.actor
+        if e.kind == "damage_applied":
+            want[(data.get("source"), who)] += hp.get(who, data["hp_after"]) - data["hp_after"]
+        hp[who] = data["hp_after"]
+    got = {pair: t["damage"] for pair, t in session_stats(session).pairs.items() if t["damage"]}
+    assert got == {pair: n for pair, n in want.items() if n}
+
+
+def test_the_transcript_has_every_decision_and_the_statistics() -> None:
+    session = played("investigator/duel", 2)
+    text = transcript(session)
+    assert text.startswith("# Investigator")
+    assert f"after {session.combat.outcome.rounds} rounds and {len(session.records)} decisions" in text
+    for rec in session.records:
+        assert f"{rec['n'] + 1}. **{rec['actor']}**" in text
+    assert "## Statistics" in text and "### Who fell when" in text
+    assert session.combat.log[-1].text.replace("[", "\\[").replace("]", "\\]") in text
