@@ -33,9 +33,7 @@ def stats_view(stats: CombatStats) -> RenderableType:
     rounds.add_column("dealt by", overflow="fold")
     for r, row in sorted(stats.per_round.items()):
         rounds.add_row(str(r), ", ".join(f"{cid} {v['dealt']}" for cid, v in row.items() if v["dealt"]) or "-")
-    head = Text(f"{stats.result or 'not over'} ({stats.termination or '-'}) after {stats.rounds} rounds, "
-                f"{stats.decisions} decisions", style="bold")
-    return Group(head, totals, Text("who fell when", style="italic"), *falls, rounds)
+    return Group(totals, Text("who fell when", style="italic"), *falls, rounds)
 
 
 def fresh_path(folder: Path, stem: str, suffix: str) -> Path:

@@ -64,5 +64,5 @@ def sessions_table(store: SessionStore) -> Table:
     for r in store.sessions():
         status = r.status if r.result is None else f"{r.status}: {r.result}"
         table.add_row(r.id, f"{r.ruleset}/{r.encounter}", str(r.decisions), status,
-                      time.strftime("%Y-%m-%d %H:%M", time.localtime(r.updated)))
+                      time.strftime("%m-%d %H:%M", time.localtime(r.updated)))
     return table
