@@ -81,7 +81,8 @@ def list_cmd() -> None:
             agents.setdefault(agent.name, ([], agent))[0].append(rid)
     console.print(Text("rule systems (encounters are named <system>/<encounter>)", style="bold underline"))
     console.print(systems)
-    table = Table(title="agents: NAME[:PRESET][:KEY=VALUE...]", title_justify="left")
+    table = Table(title="agents: NAME[:PRESET][:KEY=VALUE...]", title_justify="left",
+                  caption="each system's agents in full: trpg-arena agents SYSTEM", caption_justify="left")
     table.add_column("agent", no_wrap=True)
     table.add_column("systems", overflow="fold", max_width=16)
     table.add_column("presets", overflow="fold")
