@@ -246,6 +246,7 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
     path = db or default_db()
     if list_:
         store = SessionStore(path)
+        console.print(f"sessions in {store.path}")
         console.print(sessions_table(store))
         store.close()
         return

@@ -44,8 +44,8 @@ def run_demo(ruleset: str, seed: int, console: Console) -> Session:
         with console.capture() as before:
             _before(console, session, p)
         hp = {v.id: v.hp for v in session.combat.combatants}
-        lines = _carry_out(session)
-        if any(v.hp < hp.get(v.id, v.hp) and v.side != p.decision.side for v in session.combat.combatants):
+        lines = _carry_out(session, p.decision.side)
+        if _hurt(session, p.decision.side, hp):
             console.print(before.get(), end="")
             for line in lines:
                 console.print(line)
@@ -72,16 +72,27 @@ def _before(console: Console, session: Session, p: Pending) -> None:
     console.print("(Enter)")
 
 
-def _carry_out(session: Session) -> list[Text]:
-    """Confirm the proposal and let the action run its course (follow-up choices, reactions); its narration."""
+def _carry_out(session: Session, side: str | None) -> list[Text]:
+    """Confirm the proposal and follow it (follow-up choices, reactions) until it hurts a foe or a turn begins.
+
+    Returns the narration of what happened.
+    """
+    hp = {v.id: v.hp for v in session.combat.combatants}
     lines: list[Text] = []
     stop = session.subscribe(lambda message: lines.extend(screen.decision_lines(message)))
     session.confirm()
     for _ in range(SEARCH_LIMIT):
-        session.run(until=lambda d: d.kind is DecisionKind.TURN)
         p = session.pending()
-        if p is None or p.decision.kind is DecisionKind.TURN:
+        if p is None or p.decision.kind is DecisionKind.TURN or _hurt(session, side, hp):
             break
-        session.confirm()
+        if p.seat.kind is SeatKind.REVIEW:
+            session.confirm()
+        else:
+            session.run(max_decisions=1)
     stop()
     return lines
+
+
+def _hurt(session: Session, side: str | None, hp: dict[str, int]) -> bool:
+    """Whether someone of another side than `side` has fewer hit points than in `hp`."""
+    return any(v.hp < hp.get(v.id, v.hp) and v.side != side for v in session.combat.combatants)

@@ -2,8 +2,8 @@
 
 - An **agent** seat's decisions are taken at once and narrated.
 - An **agent under review** shows its proposal, reasons and alternatives: Enter confirms, a number
-  takes an alternative, ``o`` overrides with an action chosen in steps, ``a`` lets the NPCs run
-  unattended until a person must act.
+  takes an alternative, ``o`` overrides with an action chosen in steps (or typed words name it),
+  ``a`` lets the NPCs run unattended until a person must act.
 - A **person** chooses in steps (`agents.menu.Menu`): a number per step, or words of the action's
   sentence to narrow it down, ``b`` to step back.
 - **Dice rolled at the table** are asked for with the die, the count and what they are for; a
@@ -30,10 +30,11 @@ from trpg_arena.rules import Action, TrpgArenaError
 
 COMMON_KEYS = "u undo · t table dice · a NPCs unattended · ? help · q quit"
 HELP = """keys: Enter confirms an NPC's proposal; 1-9 take a numbered line; o overrides the NPC with an
-action chosen in steps; words (or /words) narrow a person's choice to the actions whose sentence holds
-them, e.g. 'ghoul', 'knock', '7,3'; b steps back; u undoes back to the last decision a person made;
-t switches the whole table to dice rolled by hand (and back); a lets NPCs run unattended until a
-person must act (a again: review them); m shows the map again; q leaves (the session is stored)."""
+action chosen in steps, or type words of the action you want instead; words (or /words) narrow a
+person's choice to the actions whose sentence holds them, e.g. 'ghoul', 'knock', '7,3'; b steps back;
+u undoes back to the last decision a person made; t switches the whole table to dice rolled by hand
+(and back); a lets NPCs run unattended until a person must act (a again: review them); m shows the
+map again; q leaves (the session is stored)."""
 
 
 class Quit(Exception):
@@ -152,8 +153,24 @@ class GmTable:
                     return
                 self.console.print(screen.proposal(s, p))
                 continue
+            if len(key) > 1 and not key.isdigit():  # words: override with the action they name
+                action = self._override_by_words(p, key)
+                if action is not None:
+                    s.override(action)
+                    return
+                continue
             if not self._common(key):
                 self.console.print(Text(f"'{key}': Enter confirms, o overrides, ? explains the keys", style="red"))
+
+    def _override_by_words(self, p: Pending, words: str) -> Action | None:
+        """The action typed words name: at once if only one fits, else chosen among those that do."""
+        menu = Menu(self.session.combat, p.legal)
+        try:
+            picked = menu.filter(words.removeprefix("/"))
+        except MenuError as e:
+            self.console.print(Text(str(e), style="red"))
+            return None
+        return picked if picked is not None else self._choose(p, menu, can_leave=True)
 
     # --- a person's decision ------------------------------------------------------------------------
     def _person(self, p: Pending) -> None:

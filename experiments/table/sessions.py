@@ -58,7 +58,7 @@ def _ids(rows: list[SessionRow]) -> str:
 
 def sessions_table(store: SessionStore) -> Table:
     """The stored sessions, most recent first, in a table that fits 80 columns."""
-    table = Table(title=f"sessions in {store.path}", title_justify="left")
+    table = Table()
     for col in ("id", "encounter", "decisions", "status", "updated"):
         table.add_column(col, no_wrap=True, justify="right" if col == "decisions" else "left")
     for r in store.sessions():

@@ -48,7 +48,8 @@ def test_a_fresh_start_never_destroys_a_stored_session(tmp_path: Path) -> None:
     listed = subprocess.run([*CLI, "autopilot", "--list", "--db", str(db)], capture_output=True, text=True,
                             env={"COLUMNS": "80", "PATH": "/usr/bin:/bin"})
     assert listed.returncode == 0 and all(sid in listed.stdout for sid in rows)
-    assert max(len(line) for line in listed.stdout.splitlines()) <= 80
+    head, *table = listed.stdout.splitlines()
+    assert head == f"sessions in {db}" and max(len(line) for line in table) <= 80
 
 
 def test_resume_with_nothing_stored_or_an_unknown_id_says_so(tmp_path: Path) -> None:
