@@ -422,9 +422,9 @@ class InvestigatorScriptedAgent(Agent):
         e = self._estimate(a)
         m = self._m(a)
         t = self._f(m.target)
-        most = min(self.foes, key=lambda f: f.hp / max(1, self.s.prof(f.id).max_hp), default=None)
-        who = (f"{t.id} ({t.hp} HP) is the most wounded enemy in reach" if most is t and t.hp < self.s.prof(t.id).max_hp
-               else f"{t.id} has {t.hp} HP")
+        most_wounded = min(self.foes, key=lambda f: f.hp / max(1, self.s.prof(f.id).max_hp)).id if self.foes else ""
+        who = (f"{t.id} ({t.hp} HP) is the most wounded enemy"
+               if most_wounded == t.id and t.hp < self.s.prof(t.id).max_hp else f"{t.id} has {t.hp} HP")
         odds = (f"{pct(e.p)} that it is not resisted" if e.p < 1 else "it cannot miss") if m.verb == "cast" \
             else f"{pct(e.p)} to hit"
         out = [f"{who}; {odds} with the {e.note}, about {e.damage:.0f} damage"]
