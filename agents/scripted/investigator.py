@@ -124,9 +124,10 @@ class InvestigatorScriptedAgent(Agent):
                 rivals)
         if "fight_back" in verbs and fight > dodge + 5:
             return Choice(verbs["fight_back"], fight / 100, lambda: (
-                f"{mw.skill} {fight} beats Dodge {dodge}: fight back, and hurt the attacker on a win",), rivals)
+                f"{self.me.id}'s {mw.skill} {fight} beats its Dodge {dodge}: fight back, and hurt the attacker "
+                "on a win",), rivals)
         a = verbs.get("dodge", legal[-1])
-        why = (f"Dodge {dodge} against {mw.skill} {fight}: not better enough to risk fighting back"
+        why = (f"{self.me.id}'s Dodge {dodge} against its {mw.skill} {fight}: not better enough to risk fighting back"
                if "fight_back" in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
         return Choice(a, dodge / 100, lambda: (why,), rivals)
 
@@ -159,7 +160,8 @@ class InvestigatorScriptedAgent(Agent):
         if best is not None and score >= 1.0:
             return Choice(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
         return Choice(wait, 0.0, lambda: (
-            "no shot is worth taking the phase early" + (f" (the best is worth {score:.2f})" if best else ""),),
+            f"{self.me.id} waits for its turn: " + (f"its best shot, at {self._m(best).target}, is worth only "
+                                                   f"{score:.2f}" if best else "it has no shot now"),),
             lambda: scored)
 
     def _turn(self, legal: list[Action]) -> Choice:  # noqa: C901 - a priority list
@@ -235,14 +237,16 @@ class InvestigatorScriptedAgent(Agent):
         for a in by_verb.get("prepare", []):
             tq = self.s.techniques[a.option]
             if a.option != "aim" and any(k in tq.bonus_to for k in ("dodge",)):
-                return Choice(a, 0.2, lambda a=a: (f"{weak}: prepare {a.option} for a bonus die on the next dodge",),
+                return Choice(a, 0.2, lambda a=a: (f"{weak} for {me.id}: prepare {a.option} for a bonus die on the "
+                                                   "next dodge",),
                               rivals)
         for a in by_verb.get("pick_up", []):
             if self.s.weapons.get(self._ground_template(a)) is not None and w.kind == "melee" \
                     and w.id == "unarmed":
                 return Choice(a, 0.3, lambda a=a: (f"{me.id} is unarmed: pick up the {a.option}",), rivals)
-        return Choice(end, 0.0, lambda: (f"{weak}, and no move improves {me.id}'s position: end the turn",),
-                      rivals)
+        return Choice(end, 0.0, lambda: (f"{weak} for {me.id}, " + (
+            "whose move is used" if me.move_used else f"and no square beats staying at {me.pos}") + ": end the turn",),
+            rivals)
 
     def _rescue_move(self, by_verb: dict[str, list[Action]]) -> Action | None:
         """Walk next to a dying ally with a visible wound so that first aid can follow this turn (INV-11.7)."""

@@ -29,6 +29,7 @@ from trpg_arena.agents.scripted.choice import Choice, only, pct
 from trpg_arena.agents.scripted.kiai_odds import OUT_WEIGHT, Estimator, phi
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.kiai.abilities import area_targets
 from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.legal import base_hit, chain_value
 from trpg_arena.rules.kiai.state import Fighter
@@ -78,7 +79,7 @@ class KiaiScriptedAgent(Agent):
         p = 1 - (1 - p) ** 2 if twice else p
         what = "the counter strike" if step == "R2" else "the area ability"
         return Choice(Action("dodge"), p, lambda: (
-            f"dodging {what} costs nothing: {pct(p)} to get out of the way (dodge {dv})",),
+            f"dodging {what} costs {me.id} nothing: {pct(p)} to get out of the way (dodge {dv})",),
             lambda: [(0.0, a) for a in legal])
 
     def _react(self, est: Estimator, me: Fighter, legal: list[Action]) -> Choice:
@@ -177,7 +178,14 @@ class KiaiScriptedAgent(Agent):
                 out.append(f"{t.id}'s dodge {dv} is high: feinting opens it up")
         elif verb == "use_ability":
             ab = ctx.abilities[me.id][a.option]
-            where = a.target if a.target is not None else f"the area at {a.dest}"
+            if a.target is not None:
+                where = a.target
+            else:
+                caught = area_targets(ctx, est.st, me.id, a.dest, ab.level)
+                foes = [c for c in caught if ctx.side[c] != ctx.side[me.id]]
+                where = (f"the area at {a.dest}, catching {', '.join(foes) or 'no enemy'}"
+                         + (f" and ally {', '.join(c for c in caught if c not in foes)}" if len(foes) < len(caught)
+                            else " and no ally"))
             out.append(f"{a.option} ({ab.effect}, kiai {ab.level} of {me.kiai}) on {where}: worth {value:.2f}")
         elif verb in ("move", "run"):
             foes = [f for f in est.enemies(me) if f.hex is not None]
@@ -188,7 +196,7 @@ class KiaiScriptedAgent(Agent):
                            + (", into reach to strike" if est.geo.dist(a.dest, near.hex)
                               <= ctx.weapon(me.main).reach else ""))
         elif verb == "concentrate_dodge":
-            threats = [e.id for e in est.enemies(me) if est.threatens(e, me)]
+            threats = [f"{e.id} ({est.geo.dist(e.hex, me.hex)} hexes)" for e in est.enemies(me) if est.threatens(e, me)]
             out.append(f"{', '.join(threats)} can strike {me.id} before its next turn and no strike of its own "
                        f"is worth more: concentrate on dodging ({a.option})")
         elif verb in ("end_turn", "pass"):

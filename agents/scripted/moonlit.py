@@ -94,7 +94,8 @@ class MoonlitScriptedAgent(Agent):
         mine, theirs = sum(f.hp for f in allies), sum(f.hp for f in enemies)
         hopeless = mine * 5 < theirs and len(allies) < len(enemies)
         go, stay = Action("escape"), Action("stay")
-        odds = f"side {s.side} has {len(allies)} able with {mine} HP against {len(enemies)} with {theirs} HP"
+        odds = (f"{me.id}'s side {s.side} has {len(allies)} able with {mine} HP against {len(enemies)} with "
+                f"{theirs} HP")
         if hopeless and go in legal:
             return Choice(go, 1.0, lambda: (f"{odds}: hopeless, so escape",), lambda: [(0.0, stay)])
         return Choice(stay, 1.0, lambda: (f"{odds}: not hopeless, so stay",),
@@ -213,7 +214,8 @@ class MoonlitScriptedAgent(Agent):
         if coups:
             return Choice(coups[0], 4.0, lambda: (f"{coups[0].target} is down: the coup de grace kills it",),
                           all_rivals)
-        weak = (f"the best attack is worth only {ranked[0][0]:.2f}" if ranked else "no attack reaches an enemy")
+        weak = (f"{me.id}'s best attack is worth only {ranked[0][0]:.2f}" if ranked
+                else f"no attack of {me.id} ({me.tp} TP, in {me.zone}) reaches an enemy")
         # move toward the weakest enemy if melee is all we have
         moves = [a for a in legal if a.verb == "move"]
         if moves and enemies:
@@ -249,15 +251,14 @@ class MoonlitScriptedAgent(Agent):
                         + (" (baptism strips its traits)" if e.bonus >= 25 else ""))
             elif sk.scope == "global":
                 v = sum(e.value for e in est.values())
-                note = f"{sk.id} hits all {len(cands)} enemies, worth {v:.1f} in all"
+                note = f"{sk.id} hits all of {', '.join(g.id for g in cands)}, worth {v:.1f} in all"
             else:
                 by_zone: dict[str, float] = {}
                 for g in cands:
                     by_zone[g.zone] = by_zone.get(g.zone, 0.0) + est[g.id].value
                 zone = max(by_zone, key=lambda z: by_zone[z])
                 v = by_zone[zone]
-                n = sum(1 for g in cands if g.zone == zone)
-                note = f"{sk.id} on {zone} hits {n} enemies, worth {v:.1f} in all"
+                note = f"{sk.id} on {zone} hits {', '.join(g.id for g in cands if g.zone == zone)}, worth {v:.1f}"
             if sk.delay:
                 slow = me.ap - sk.delay <= top_enemy_ap
                 v *= 0.5 if slow else 1.1
@@ -330,9 +331,9 @@ class MoonlitScriptedAgent(Agent):
             def weight(a: Action) -> float:
                 return sum(1.0 + 10.0 / (1 + g.hp) for g in enemies if g.zone == a.target)
             best = max(zones, key=weight)
-            n = sum(1 for g in enemies if g.zone == best.target)
+            there = [_hp(g) for g in enemies if g.zone == best.target]
             return Choice(best, weight(best), lambda: (
-                f"{best.target} holds {n} enemies, the most worth hitting with {sk.id}",),
+                f"{best.target} holds {', '.join(there) or 'no enemy'}: the zone most worth hitting with {sk.id}",),
                 lambda: [(weight(a), a) for a in zones])
         return Choice(legal[-1], 0.0, lambda: ("no target is worth naming",))
 

@@ -233,7 +233,7 @@ class ReincarnatorScripted(Agent):
         # 3. reload an empty gun (spare magazines are precious), chamber a round
         for a in by.get("reload", []) + by.get("reload_heavy", []):
             if state.items[uid(combat, cid, a.option)].loaded == 0:
-                return rule(a, 1.0, f"{cid}'s {a.option} is empty: reload")
+                return rule(a, 1.0, f"{cid}'s {a.option} has 0 rounds loaded: reload")
         for a in by.get("cycle_bolt", []):
             return rule(a, 1.0, f"chamber the next round of {cid}'s {a.option}")
         if "draw" in by and not any(st.items[k].is_ranged or st.items[k].kind == "melee"
@@ -287,8 +287,9 @@ class ReincarnatorScripted(Agent):
                 pick = top[int(self.rng.integers(len(top)))][1]
                 return Choice(pick, s, lambda: (self._attack_reason(combat, cid, pick, s),) + (
                     (f"{len(top)} attacks tie: picked at random among them",) if len(top) > 1 else ()), rivals)
-        weak = (f"the best attack is worth only {best_attack:.1f} net successes" if attacks
-                else "no attack is possible")
+        where = f" ({self._nearest(me.cell, enemies)})" if enemies and me.cell is not None else ""
+        weak = (f"{cid}'s best attack is worth only {best_attack:.1f} net successes" if attacks
+                else f"{cid} has no attack from {me.cell}{where}")
         # 9. drive a vehicle toward the enemy
         if me.in_vehicle is not None:
             for v in ("drive", "drive_fast"):
