@@ -256,10 +256,7 @@ class KiaiScriptedAgent(Agent):
         if verb == "run":
             return self._move_score(est, me, a.dest, run=True)
         if verb == "concentrate_dodge":
-            threatened = any(est.threatens(e, me) for e in est.enemies(me))
-            if not threatened:
-                return 0.0
-            return (0.15 if a.option == "bonus" else 0.12) + 0.1 * max(0, status_index(me))
+            return self._concentrate_worth(est, me, me.hex, a.option)
         if verb == "ready_weapon":
             return 1.0 if not me.main else -1.0
         if verb == "pick_up":
@@ -398,7 +395,19 @@ class KiaiScriptedAgent(Agent):
         if run:
             score -= 0.05 + (0.3 if any(est.threatens(e, me) for e in foes) else 0.0)
             score = score if gain > ctx.spec[me.id].agility // 2 else score - 0.2
+        elif gain > 0:
+            # A walk leaves the main action free (KIA-8.1): concentrating on the dodge can follow it, so closing
+            # in costs no defence. Without this, two fighters just out of each other's striking distance would
+            # both concentrate in place every turn and never meet.
+            score += self._concentrate_worth(est, me, dest, "bonus")
         return score
+
+    @staticmethod
+    def _concentrate_worth(est: Estimator, me: Fighter, at: Any, mode: str) -> float:
+        """Worth of concentrating on the dodge (KIA-20.1) while standing at `at`: only if an enemy can strike there."""
+        if not any(est.threatens(e, me, at) for e in est.enemies(me)):
+            return 0.0
+        return (0.15 if mode == "bonus" else 0.12) + 0.1 * max(0, status_index(me))
 
     @staticmethod
     def _caster_range(est: Estimator, me: Fighter) -> int:

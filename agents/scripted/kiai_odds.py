@@ -7,6 +7,7 @@ dodge values after every modifier, criticals, damage dice against defense dice a
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from trpg_arena.rules import Combat
 from trpg_arena.rules.kiai.checks import apply_mult, has, wound_penalty
@@ -104,15 +105,18 @@ class Estimator:
         mean, var = self.damage(att.id, dice, base=base, mult=mult)
         return pn * self.hit_value(mean, var, t, False) + pc * self.hit_value(mean, var, t, True)
 
-    def threatens(self, e: Fighter, me: Fighter) -> bool:
-        """Whether enemy `e` could strike `me` before my next turn (roughly)."""
+    def threatens(self, e: Fighter, me: Fighter, at: Any = None) -> bool:
+        """Whether enemy `e` could strike `me` (standing at `at`, by default where it is) before my next turn.
+
+        Rough on purpose: anything within the enemy's agility plus reach counts.
+        """
         if e.out or e.hex is None or me.hex is None or has(e, "stunned") or e.countered:
             return False
         if has(e, "intimidated", me.id):
             return False
         spec = self.ctx.spec[e.id]
         reach = self.ctx.weapon(e.main).reach
-        return self.geo.dist(e.hex, me.hex) <= spec.agility + reach
+        return self.geo.dist(e.hex, me.hex if at is None else at) <= spec.agility + reach
 
     def enemies(self, me: Fighter) -> list[Fighter]:
         """Foes still in the fight."""

@@ -6,6 +6,7 @@ damage-equivalent worth for attacks and heals, a rule's priority elsewhere), and
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,8 @@ from trpg_arena.rules.moonlit.fighters import ABLE, tb
 from trpg_arena.rules.moonlit.skills import reaches
 
 PURGE_ORDER = ("trance", "bind", "paralysis", "baptism")  # what a removal check is spent on first
-MIN_ATTACK = 0.3  # an attack worth less than this is not worth the main action
+MIN_ATTACK = 0.3  # an attack worth less than this waits until nothing better is left to do
+OFFENSE_ORDER = ("twin_target", "binding_thread", "full_force", "precise_aim")  # offense skills, best first
 
 
 def _hp(g: Any) -> str:
@@ -141,11 +143,12 @@ class MoonlitScriptedAgent(Agent):
                     return Choice(a, scored[-1][0], lambda g=g: (
                         f"{_hp(g)} is {'down' if g.state == 'incapacitated' else 'below half'}: "
                         f"field dressing heals about {avg(SKILLS['field_dressing'].heal):.0f}",), lambda: scored)
+        spare = me.tp - self._reserve(st, t, me, s)
         for a in legal:
-            if a.option in ("battle_focus", "quicken") and me.tp >= 24:
+            if a.option in ("battle_focus", "quicken") and spare >= 24:
                 what = "+2 to hit this round" if a.option == "battle_focus" else "+3 AP: acting earlier"
                 return Choice(a, 1.0, lambda a=a, what=what: (
-                    f"{me.id} has {me.tp} TP to spare: {a.option} for {what}",), lambda: scored)
+                    f"{me.id} has {spare} TP to spare: {a.option} for {what}",), lambda: scored)
         return Choice(Action("done"), 0.0, lambda: (
             f"{me.id} keeps its {me.tp} TP for attacks: no setup skill is needed now",),
             lambda: [(0.5 if a.option in ("battle_focus", "quicken") else -1.0, a) for a in legal] + scored)
@@ -168,7 +171,7 @@ class MoonlitScriptedAgent(Agent):
         st, t, me, s = self._ctx(combat)
         enemies = self._enemies(st, t, s.side)
         rivals: list[Rival] = []
-        ranked = self._attacks(st, t, me, s, legal, enemies)
+        ranked, late = self._attacks(st, t, me, s, legal, enemies)
 
         def all_rivals() -> list[Rival]:
             return rivals + [(v, a, note) for v, a, note in ranked] + [(0.0, Action("pass"))]
@@ -207,8 +210,16 @@ class MoonlitScriptedAgent(Agent):
         if summons and not any(st.fighters[i].state in ABLE for i in t.summons_of.get(me.id, ())):
             return Choice(summons[-1], 5.0, lambda: (
                 f"no summon of {me.id} stands: call a {summons[-1].option[1]}",), all_rivals)
-        if ranked and ranked[0][0] > MIN_ATTACK:
-            value, attack, note = ranked[0]
+        aid = self._trance_aid(st, t, me, s, legal)
+        if aid is not None:
+            return aid
+        keep = self._cure_reserve(st, t, me, s)
+        usable = [r for r in ranked if SKILLS[r[1].option].tp <= me.tp - keep]
+        wait = self._wait_to_charge(legal, enemies, usable, late)
+        if wait is not None:
+            return wait
+        if usable and usable[0][0] > MIN_ATTACK:
+            value, attack, note = usable[0]
             return Choice(attack, value, lambda: (note,), all_rivals)
         coups = [a for a in legal if a.verb == "coup_de_grace"]
         if coups:
@@ -216,24 +227,128 @@ class MoonlitScriptedAgent(Agent):
                           all_rivals)
         weak = (f"{me.id}'s best attack is worth only {ranked[0][0]:.2f}" if ranked
                 else f"no attack of {me.id} ({me.tp} TP, in {me.zone}) reaches an enemy")
-        # move toward the weakest enemy if melee is all we have
-        moves = [a for a in legal if a.verb == "move"]
-        if moves and enemies:
-            target = min(enemies, key=lambda g: g.hp)
-            for a in moves:
-                if a.dest == target.zone:
-                    return Choice(a, 0.2, lambda a=a: (
-                        f"{weak}: move to {a.dest}, where {_hp(target)} is the weakest enemy",), all_rivals)
-            return Choice(moves[0], 0.1, lambda: (f"{weak}: move toward {moves[0].dest}",), all_rivals)
+        move = self._approach(st, t, me, s, legal, enemies)
+        if move is not None:
+            a, why = move
+            return Choice(a, 0.2, lambda: (f"{weak}: {why}",), all_rivals)
+        if usable and usable[0][0] > 0:
+            # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
+            value, attack, note = usable[0]
+            return Choice(attack, value, lambda: (note, "weak, but better than waiting"), all_rivals)
         stim = [a for a in legal if a.verb == "use_item" and a.option == "stimulant"]
         if stim:
             return Choice(stim[0], 0.1, lambda: (f"{weak}: a stimulant for +2 to hit this round",), all_rivals)
         return Choice(Action("pass"), 0.0, lambda: (f"{weak}, and nothing else helps: pass",), all_rivals)
 
+    @staticmethod
+    def _wait_to_charge(legal: list[Action], enemies: list[Any], usable: list[tuple[float, Action, str]],
+                        late: list[tuple[float, Action]]) -> Choice | None:
+        """Delay below the enemies still to act when a charged attack is the best move once they have acted.
+
+        A standby attack is broken by any actual damage taken before it resolves (MOON-9.2); once the one enemy
+        still to act this round has acted nothing can break it, so dropping AP just below its AP (MOON-6.3) first
+        is worth it.
+        """
+        if not usable:
+            return None
+        cheap = {a for _, a, _ in usable}
+        late = [(v, a) for v, a in late if a in cheap and v > usable[0][0]]
+        waiting = [g for g in enemies if g.state == "not_acted"]
+        if not late or len(waiting) != 1:
+            return None  # against several, waiting lets all of them strike first
+        below = min(g.ap for g in waiting) - 1
+        delay = Action("delay", None, None, below)
+        if below < 1 or delay not in legal:
+            return None
+        value, charge = max(late, key=lambda x: x[0])
+        return Choice(delay, value, lambda: (
+            f"{waiting[0].id}, still to act, could break a charged {charge.option} with a single wound: "
+            f"wait to AP {below}, then charge unhindered",), lambda: [(usable[0][0], usable[0][1])])
+
+    def _approach(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action],
+                  enemies: list[Any]) -> tuple[Action, str] | None:
+        """A move with a purpose, or None when moving would change nothing (no wandering between zones).
+
+        Into the zone of the weakest enemy when no affordable attack reaches it from here, or to a fallen enemy
+        for a coup de grace.
+        """
+        moves = {a.dest: a for a in legal if a.verb == "move"}
+        if not moves:
+            return None
+        affordable = [] if me.trance else [sk for sk in s.cat("attack") if sk.tp <= me.tp]  # MOON-13.5
+        if affordable and enemies:
+            target = min(enemies, key=lambda g: g.hp)
+            if target.zone in moves and not any(reaches(t, sk, me.zone, target.zone) for sk in affordable):
+                return moves[target.zone], f"move to {target.zone}, where {_hp(target)} is the weakest enemy"
+        fallen = [st.fighters[i] for i in st.order if st.fighters[i].state == "incapacitated"
+                  and t.stats[i].side != s.side and st.fighters[i].zone in moves]
+        if fallen:
+            g = fallen[0]
+            return moves[g.zone], f"move to {g.zone}, where {g.id} lies: a coup de grace can follow"
+        return None
+
+    def _can_cure_trance(self, t: Any, f: Any) -> bool:
+        """Whether `f` can clear an ally's trance from its zone: purifying breath with the TP, or smelling salts."""
+        return (("purifying_breath" in t.stats[f.id].skills and f.tp >= SKILLS["purifying_breath"].tp)
+                or f.items.get("smelling_salts", 0) > 0)
+
+    @staticmethod
+    def _stuck_in_trance(f: Any) -> bool:
+        """In trance with neither the emotion points to clear it nor the TP for a removal check (MOON-13.5, 4.7)."""
+        return f.trance and f.emotion < 15 and f.tp < 15
+
+    def _trance_aid(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action]) -> Choice | None:
+        """Bring a trance cure and a stuck ally together: the curer walks over, or the tranced one walks to it."""
+        moves = {a.dest: a for a in legal if a.verb == "move"}
+        allies = [f for f in self._allies(st, t, s.side) if f.id != me.id]
+        if self._can_cure_trance(t, me):
+            for f in allies:
+                if self._stuck_in_trance(f) and f.zone != me.zone and f.zone in moves:
+                    return Choice(moves[f.zone], 6.0, lambda f=f: (
+                        f"{f.id} is stuck in trance ({f.emotion} emotion, {f.tp} TP): walk to {f.zone} so that "
+                        f"{me.id} can clear it there",))
+        if self._stuck_in_trance(me):
+            for f in allies:
+                if self._can_cure_trance(t, f) and f.zone != me.zone and f.zone in moves:
+                    return Choice(moves[f.zone], 6.0, lambda f=f: (
+                        f"{me.id} is stuck in trance ({me.emotion} emotion, {me.tp} TP): walk to {f.id} in "
+                        f"{f.zone}, who can clear it",))
+        return None
+
+    def _cure_reserve(self, st: Any, t: Any, me: Any, s: Any) -> int:
+        """The TP of purifying breath while an ally is stuck in trance (kept even from attacks)."""
+        if "purifying_breath" in s.skills and any(
+                self._stuck_in_trance(f) for f in self._allies(st, t, s.side) if f.id != me.id):
+            return SKILLS["purifying_breath"].tp
+        return 0
+
+    def _reserve(self, st: Any, t: Any, me: Any, s: Any) -> int:
+        """TP to hold back from anything but the attacks that still win the fight.
+
+        A stuck ally's trance cure comes first (purifying breath's cost). A fighter whose every attack costs TP
+        keeps enough for the attacks it needs to take out the enemies still standing: spent on stances and
+        focus, the TP would leave it unable to attack at all, and the fight would wait for the round cap.
+        """
+        keep = self._cure_reserve(st, t, me, s)
+        attacks = s.cat("attack")
+        if not attacks or any(sk.tp == 0 for sk in attacks):
+            return keep
+        cheapest = min(attacks, key=lambda sk: sk.tp)
+        needed = 0.0
+        for g in self._enemies(st, t, s.side):
+            e = strike(t, me, s, cheapest, g)
+            needed += g.hp / max(1.0, e.p_hit * e.damage)
+        return keep + min(me.tp, cheapest.tp * math.ceil(needed))
+
     def _attacks(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action],
-                 enemies: list[Any]) -> list[tuple[float, Action, str]]:
-        """Every legal attack that reaches an enemy, with its worth and a sentence, best first (legal order on ties)."""
+                 enemies: list[Any]) -> tuple[list[tuple[float, Action, str]], list[tuple[float, Action]]]:
+        """Every legal attack that reaches an enemy, with its worth and a sentence, best first; and the late charges.
+
+        Ties keep the legal order. Late charges are the charged attacks an enemy still to act could break first,
+        with what they would be worth if it could not.
+        """
         top_enemy_ap = max((g.ap for g in enemies if g.state == "not_acted"), default=-99)
+        late: list[tuple[float, Action]] = []  # charged attacks an enemy could break first: worth if it could not
         out: list[tuple[float, Action, str]] = []
         for a in legal:
             if a.verb != "attack":
@@ -265,8 +380,10 @@ class MoonlitScriptedAgent(Agent):
                 note += "; the charge delay lets an enemy act first" if slow else "; the charge lands first"
             v -= sk.tp * 0.05
             out.append((v, a, note))
+            if sk.delay and slow:
+                late.append(((v + sk.tp * 0.05) / 0.5 * 1.1 - sk.tp * 0.05, a))
         out.sort(key=lambda x: -x[0])
-        return out
+        return out, late
 
     # --- attack details --------------------------------------------------------------------------------------
     def _offense(self, combat: Combat, legal: list[Action]) -> Choice:
@@ -276,7 +393,10 @@ class MoonlitScriptedAgent(Agent):
         enemies = self._enemies(st, t, s.side)
         none = Action("offense", None, None, "none")
         skipped: list[Rival] = [(0.0, none)]
-        for rank, pref in enumerate(("twin_target", "binding_thread", "full_force", "precise_aim")):
+        prefs: tuple[str, ...] = OFFENSE_ORDER
+        if any("regeneration" in t.stats[g.id].skills for g in enemies):
+            prefs = ("soul_rend", *OFFENSE_ORDER)  # cap damage (MOON-12.1) is the one thing regeneration cannot undo
+        for rank, pref in enumerate(prefs):
             if pref not in opts:
                 continue
             a = Action("offense", None, None, pref)
@@ -289,8 +409,7 @@ class MoonlitScriptedAgent(Agent):
             if me.tp - SKILLS[pref].tp < 12:
                 skipped.append((-0.2, a, f"would leave under 12 of {me.tp} TP"))
                 continue  # keep TP for the attacks themselves
-            later = [(0.5 - 0.1 * i, Action("offense", None, None, p)) for i, p in
-                     enumerate(("twin_target", "binding_thread", "full_force", "precise_aim")) if i > rank]
+            later = [(0.5 - 0.1 * i, Action("offense", None, None, p)) for i, p in enumerate(prefs) if i > rank]
             return Choice(a, 1.0, lambda a=a: (
                 f"{me.id} has {me.tp} TP: {a.option} costs {SKILLS[a.option].tp} and leaves enough for the attacks",),
                 lambda later=later: [r for r in later if r[1] in legal] + skipped)
@@ -377,14 +496,22 @@ class MoonlitScriptedAgent(Agent):
                     f"{odds}: countering with the charged {me.pending.skill} beats it {pct(p_counter)} of the time, "
                     f"dodging only {pct(p_dodge)}",), rivals)
         big = avg(sk.damage) >= 14 or me.hp * 2 < me.max_hp
+        # TP on a stance only where the blow can hurt, and never out of what the attacks still need
+        attacker = st.fighters[atk.attacker]
+        hurts = strike(t, attacker, t.stats[attacker.id], sk, me).damage >= 1.0
+        spare = me.tp - self._reserve(st, t, me, s)
+        if not hurts:
+            return Choice(plain, p_dodge, lambda: (
+                f"{odds}, but it cannot get through {me.id}'s defence: no TP spent, {pct(p_dodge)} to dodge",),
+                rivals)
         if "origin_stop" in opts and p_dodge < 0.6 and big:
             return Choice(opts["origin_stop"], 1.0, lambda: (
                 f"{odds}: a plain dodge succeeds {pct(p_dodge)} of the time and the blow is heavy: "
                 "origin stop dodges it for sure",), rivals)
-        if "guard_stance" in opts and 0.05 < p_dodge < 0.9:
+        if "guard_stance" in opts and 0.05 < p_dodge < 0.9 and spare >= SKILLS["guard_stance"].tp:
             return Choice(opts["guard_stance"], p_guard, lambda: (
                 f"{odds}: guard stance lifts the dodge from {pct(p_dodge)} to {pct(p_guard)} for 2 TP",), rivals)
-        if "iron_body" in opts and p_dodge < 0.3 and me.tp >= 6:
+        if "iron_body" in opts and p_dodge < 0.3 and me.tp >= 6 and spare >= SKILLS["iron_body"].tp:
             return Choice(opts["iron_body"], p_dodge, lambda: (
                 f"{odds}: only {pct(p_dodge)} to dodge, so iron body adds 4 to the reduction",), rivals)
         why = (f"{odds}: {pct(p_dodge)} to dodge" + ("; no defence skill changes that enough" if len(opts) > 1 else ""))

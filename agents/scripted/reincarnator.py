@@ -25,12 +25,15 @@ from trpg_arena.rules.reincarnator.conditions import grapple_between, rs
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.grapple import policy_mode
+from trpg_arena.rules.reincarnator.movement import bf, doors_now
 from trpg_arena.rules.reincarnator.state import Pending
 
 ATTACKS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "acro_fire", "pin_strike",
            "grapple_strike", "charge", "acro_charge", "vehicle_crush")
 P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
-MIN_ATTACK = 0.6  # expected net successes below which an attack is not worth the action
+MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
+WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
+SHOTS = ("ranged_attack", "cast", "vehicle_attack")  # attacks that need a line of sight to the target
 
 
 class Odds(NamedTuple):
@@ -296,18 +299,41 @@ class ReincarnatorScripted(Agent):
                 if v in by and enemies:
                     a = self.toward(by[v], enemies, keep=3)
                     return rule(a, 0.5, f"{weak}: drive to {a.dest}, 3 m from the nearest enemy")
-        # 10. close in: melee fighters walk toward the nearest enemy; shooters find a clear line
+        # 10. close in: melee fighters walk toward the nearest enemy; shooters walk to a square with a clean shot
         moving = by.get("move", []) + by.get("acro_move", [])
         if me.hidden and by.get("stealth_walk"):
             moving = by["stealth_walk"]  # stay hidden while closing in (REI-6.4)
         shooter = any(st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
                       if it.holder == cid and it.loc == "held") or bool(st.spells[cid])
-        if moving and enemies and not me.moved and not shooter:
-            a = self.toward(moving, enemies, keep=1)
-            return rule(a, 0.5, f"{weak}: close in to {a.dest}, {self._nearest(a.dest, enemies)}")
-        if moving and enemies and shooter and not me.moved and best_attack < MIN_ATTACK and me.slots.get("standard", 0):
-            a = self.toward(moving, enemies, keep=6)
-            return rule(a, 0.5, f"{weak}: move to {a.dest}, {self._nearest(a.dest, enemies)}")
+        if enemies and not me.moved and not shooter:
+            if moving:
+                a = self.toward(moving, enemies, keep=1)
+                return rule(a, 0.5, f"{weak}: close in to {a.dest}, {self._nearest(a.dest, enemies)}")
+            up = self.stand_up(me, by)
+            if up is not None:  # prone or crouching: no walk is offered until it stands
+                return rule(up, 0.4, f"{weak}, and {cid} cannot walk from where it lies: stand up to close in")
+        if enemies and shooter and not me.moved and best_attack < MIN_ATTACK and me.slots.get("standard", 0):
+            in_sight = any(a.verb in SHOTS for _, a in attacks)
+            sight = None if in_sight else self.sight_move(combat, cid, moving + by.get("crawl", []), enemies)
+            if sight is not None:
+                a, target = sight
+                return rule(a, 0.55, f"{weak}: {'crawl' if a.verb == 'crawl' else 'move'} to {a.dest} for a clean "
+                                     f"shot at {target.id}, {cheb(a.dest, target.cell)} m away")
+            if moving:
+                # no square in reach sees an enemy: go round the obstacles, closer, until one does
+                near = min(cheb(me.cell, f.cell) for f in enemies)
+                a = self.toward(moving, enemies, keep=6 if near > 6 else 1)
+                return rule(a, 0.5, f"{weak}, and no square in reach has a line of sight: move to {a.dest}, "
+                                    f"{self._nearest(a.dest, enemies)}")
+            up = None if in_sight else self.stand_up(me, by)
+            if up is not None:
+                return rule(up, 0.4, f"{weak}, and no crawl gives {cid} a line of sight: stand up to find one")
+        # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
+        if attacks:
+            s, a = max(attacks, key=lambda x: (x[0], -ATTACKS.index(x[1].verb)))
+            if s >= WEAK_ATTACK:
+                return Choice(a, s, lambda: (self._attack_reason(combat, cid, a, s),
+                                             f"weak, but better than waiting: {cid} has nothing better to do"), rivals)
         # 11. defensive use of leftovers: cover, prone for shooters, parry for fighters
         under_fire = any(self.shoots(combat, f.id) for f in enemies)
         if me.slots.get("move", 0) > 0:
@@ -323,6 +349,50 @@ class ReincarnatorScripted(Agent):
             if "parry" in by and any(cheb(f.cell, me.cell) <= 2 for f in enemies):
                 return rule(by["parry"][0], 0.1, f"{weak}: an enemy is close, so the spare move action parries")
         return rule(end, 0.0, f"{weak}, and nothing else helps: end the turn")
+
+    @staticmethod
+    def stand_up(me: Any, by: dict[str, list[Action]]) -> Action | None:
+        """Getting up from prone or a crouch, where legal: neither offers a walk (REI-6.1 to 6.3)."""
+        for verb in ("stand_from_crouch", "stand_from_prone"):
+            if by.get(verb) and (me.crouching if verb == "stand_from_crouch" else me.prone):
+                return by[verb][0]
+        return None
+
+    def sight_move(self, combat: Combat, cid: str, moves: list[Action],
+                   enemies: list[Any]) -> tuple[Action, Any] | None:
+        """A walk to a square with a line of sight to an enemy within range, and that enemy (None if none in reach).
+
+        Preferred: not next to an enemy, then the distance nearest six metres; ties at random (own RNG).
+        """
+        reach = self.shot_range(combat, cid)
+        field = bf(combat)
+        doors = doors_now(rs(combat))
+        best: tuple[tuple[bool, int], list[tuple[Action, Any]]] | None = None
+        for a in moves:
+            seen = [f for f in enemies if cheb(a.dest, f.cell) <= reach and field.los(a.dest, f.cell, doors)]
+            if not seen:
+                continue
+            target = min(seen, key=lambda f: cheb(a.dest, f.cell))
+            near = min(cheb(a.dest, f.cell) for f in enemies)
+            key = (near >= 2, -abs(near - 6))
+            if best is None or key > best[0]:
+                best = (key, [(a, target)])
+            elif key == best[0]:
+                best[1].append((a, target))
+        if best is None:
+            return None
+        top = best[1]
+        return top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0]
+
+    @staticmethod
+    def shot_range(combat: Combat, cid: str) -> int:
+        """The longest reach of a loaded held ranged weapon or a known spell, in metres."""
+        st = static(combat)
+        state = rs(combat)
+        guns = [st.items[k].range_m or 1 for k, it in state.items.items()
+                if it.holder == cid and it.loc == "held" and st.items[k].is_ranged and it.loaded > 0]
+        spells = [sp.range_m for sp in st.spells.get(cid, {}).values()]
+        return max(guns + spells, default=1)
 
     @staticmethod
     def _nearest(cell: Any, enemies: list[Any]) -> str:
