@@ -7,6 +7,8 @@ damage-equivalent worth for attacks and heals, a rule's priority elsewhere), and
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -30,6 +32,26 @@ def _hp(g: Any) -> str:
     return f"{g.id} ({g.hp}/{g.max_hp} HP)"
 
 
+#: A scored attack: its worth, the action and its GM sentence (built on request).
+Scored = tuple[float, Action, Callable[[], str]]
+
+
+def _attack_note(sk: Any, hit: tuple[Any, ...], est: dict[str, Any], value: float, slow: bool) -> str:
+    """``strike on B1 (12/26 HP): 66 % to hit, about 10 damage through``, or who an area attack catches."""
+    if sk.scope == "single":
+        g = hit[0]
+        e = est[g.id]
+        note = (f"{sk.id} on {_hp(g)}: {pct(e.p_hit)} to hit, about {e.damage:.0f} damage through"
+                + (" (baptism strips its traits)" if e.bonus >= 25 else ""))
+    elif sk.scope == "global":
+        note = f"{sk.id} hits all of {', '.join(g.id for g in hit)}, worth {value:.1f} in all"
+    else:
+        note = f"{sk.id} on {hit[0].zone} hits {', '.join(g.id for g in hit)}, worth {value:.1f}"
+    if sk.delay:
+        note += "; the charge delay lets an enemy act first" if slow else "; the charge lands first"
+    return note
+
+
 @register_agent("scripted", ruleset="moonlit")
 class MoonlitScriptedAgent(Agent):
     """Plays moonlit sensibly; deterministic except for ties broken by its own seeded RNG."""
@@ -50,13 +72,15 @@ class MoonlitScriptedAgent(Agent):
         legal = combat.legal_actions()
         if len(legal) == 1:
             return only(legal[0])
-        me = combat.decision.actor if combat.decision else "?"
+        d = combat.decision
+        assert d is not None
+        me = d.actor
         for a in legal:
             if a.verb == "clear_trance":
                 return Choice(a, 1.0, lambda: (f"{me} is in trance, which forbids every attack and most skills: "
                                                "15 emotion points clear it at once",),
                               lambda: [(0.0, x) for x in legal])  # MOON-13.5
-        kind = combat.decision.step if combat.decision else ""
+        kind = d.step
         fn = getattr(self, f"_{kind}", None)
         choice = fn(combat, legal) if fn is not None else None
         if choice is not None and choice.action in legal:
@@ -96,11 +120,13 @@ class MoonlitScriptedAgent(Agent):
         mine, theirs = sum(f.hp for f in allies), sum(f.hp for f in enemies)
         hopeless = mine * 5 < theirs and len(allies) < len(enemies)
         go, stay = Action("escape"), Action("stay")
-        odds = (f"{me.id}'s side {s.side} has {len(allies)} able with {mine} HP against {len(enemies)} with "
-                f"{theirs} HP")
+
+        def odds() -> str:
+            return (f"{me.id}'s side {s.side} has {len(allies)} able with {mine} HP against {len(enemies)} with "
+                    f"{theirs} HP")
         if hopeless and go in legal:
-            return Choice(go, 1.0, lambda: (f"{odds}: hopeless, so escape",), lambda: [(0.0, stay)])
-        return Choice(stay, 1.0, lambda: (f"{odds}: not hopeless, so stay",),
+            return Choice(go, 1.0, lambda: (f"{odds()}: hopeless, so escape",), lambda: [(0.0, stay)])
+        return Choice(stay, 1.0, lambda: (f"{odds()}: not hopeless, so stay",),
                       lambda: [(0.0, go)] if go in legal else [])
 
     def _purge(self, combat: Combat, legal: list[Action]) -> Choice:
@@ -174,7 +200,7 @@ class MoonlitScriptedAgent(Agent):
         ranked, late = self._attacks(st, t, me, s, legal, enemies)
 
         def all_rivals() -> list[Rival]:
-            return rivals + [(v, a, note) for v, a, note in ranked] + [(0.0, Action("pass"))]
+            return rivals + [(v, a, note()) for v, a, note in ranked] + [(0.0, Action("pass"))]
 
         # heal the fallen or the badly hurt
         heals = [a for a in legal if (a.verb == "use_item" and a.option == "healing_salve")
@@ -220,7 +246,7 @@ class MoonlitScriptedAgent(Agent):
             return wait
         if usable and usable[0][0] > MIN_ATTACK:
             value, attack, note = usable[0]
-            return Choice(attack, value, lambda: (note,), all_rivals)
+            return Choice(attack, value, lambda: (note(),), all_rivals)
         coups = [a for a in legal if a.verb == "coup_de_grace"]
         if coups:
             return Choice(coups[0], 4.0, lambda: (f"{coups[0].target} is down: the coup de grace kills it",),
@@ -234,14 +260,14 @@ class MoonlitScriptedAgent(Agent):
         if usable and usable[0][0] > 0:
             # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
             value, attack, note = usable[0]
-            return Choice(attack, value, lambda: (note, "weak, but better than waiting"), all_rivals)
+            return Choice(attack, value, lambda: (note(), "weak, but better than waiting"), all_rivals)
         stim = [a for a in legal if a.verb == "use_item" and a.option == "stimulant"]
         if stim:
             return Choice(stim[0], 0.1, lambda: (f"{weak}: a stimulant for +2 to hit this round",), all_rivals)
         return Choice(Action("pass"), 0.0, lambda: (f"{weak}, and nothing else helps: pass",), all_rivals)
 
     @staticmethod
-    def _wait_to_charge(legal: list[Action], enemies: list[Any], usable: list[tuple[float, Action, str]],
+    def _wait_to_charge(legal: list[Action], enemies: list[Any], usable: list[Scored],
                         late: list[tuple[float, Action]]) -> Choice | None:
         """Delay below the enemies still to act when a charged attack is the best move once they have acted.
 
@@ -299,15 +325,18 @@ class MoonlitScriptedAgent(Agent):
 
     def _trance_aid(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action]) -> Choice | None:
         """Bring a trance cure and a stuck ally together: the curer walks over, or the tranced one walks to it."""
+        curer, stuck = self._can_cure_trance(t, me), self._stuck_in_trance(me)
+        if not (curer or stuck):
+            return None
         moves = {a.dest: a for a in legal if a.verb == "move"}
         allies = [f for f in self._allies(st, t, s.side) if f.id != me.id]
-        if self._can_cure_trance(t, me):
+        if curer:
             for f in allies:
                 if self._stuck_in_trance(f) and f.zone != me.zone and f.zone in moves:
                     return Choice(moves[f.zone], 6.0, lambda f=f: (
                         f"{f.id} is stuck in trance ({f.emotion} emotion, {f.tp} TP): walk to {f.zone} so that "
                         f"{me.id} can clear it there",))
-        if self._stuck_in_trance(me):
+        if stuck:
             for f in allies:
                 if self._can_cure_trance(t, f) and f.zone != me.zone and f.zone in moves:
                     return Choice(moves[f.zone], 6.0, lambda f=f: (
@@ -341,15 +370,15 @@ class MoonlitScriptedAgent(Agent):
         return keep + min(me.tp, cheapest.tp * math.ceil(needed))
 
     def _attacks(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action],
-                 enemies: list[Any]) -> tuple[list[tuple[float, Action, str]], list[tuple[float, Action]]]:
-        """Every legal attack that reaches an enemy, with its worth and a sentence, best first; and the late charges.
+                 enemies: list[Any]) -> tuple[list[Scored], list[tuple[float, Action]]]:
+        """Every legal attack that reaches an enemy, with its worth and its sentence, best first; and the late charges.
 
-        Ties keep the legal order. Late charges are the charged attacks an enemy still to act could break first,
-        with what they would be worth if it could not.
+        Ties keep the legal order; sentences are built only when asked for. Late charges are the charged attacks
+        an enemy still to act could break first, with what they would be worth if it could not.
         """
         top_enemy_ap = max((g.ap for g in enemies if g.state == "not_acted"), default=-99)
-        late: list[tuple[float, Action]] = []  # charged attacks an enemy could break first: worth if it could not
-        out: list[tuple[float, Action, str]] = []
+        late: list[tuple[float, Action]] = []
+        out: list[Scored] = []
         for a in legal:
             if a.verb != "attack":
                 continue
@@ -361,26 +390,23 @@ class MoonlitScriptedAgent(Agent):
             if sk.scope == "single":
                 g = max(cands, key=lambda g: est[g.id].value)
                 v = est[g.id].value
-                e = est[g.id]
-                note = (f"{sk.id} on {_hp(g)}: {pct(e.p_hit)} to hit, about {e.damage:.0f} damage through"
-                        + (" (baptism strips its traits)" if e.bonus >= 25 else ""))
+                hit: tuple[Any, ...] = (g,)
             elif sk.scope == "global":
                 v = sum(e.value for e in est.values())
-                note = f"{sk.id} hits all of {', '.join(g.id for g in cands)}, worth {v:.1f} in all"
+                hit = tuple(cands)
             else:
                 by_zone: dict[str, float] = {}
                 for g in cands:
                     by_zone[g.zone] = by_zone.get(g.zone, 0.0) + est[g.id].value
                 zone = max(by_zone, key=lambda z: by_zone[z])
                 v = by_zone[zone]
-                note = f"{sk.id} on {zone} hits {', '.join(g.id for g in cands if g.zone == zone)}, worth {v:.1f}"
+                hit = tuple(g for g in cands if g.zone == zone)
+            slow = bool(sk.delay) and me.ap - sk.delay <= top_enemy_ap
             if sk.delay:
-                slow = me.ap - sk.delay <= top_enemy_ap
                 v *= 0.5 if slow else 1.1
-                note += "; the charge delay lets an enemy act first" if slow else "; the charge lands first"
             v -= sk.tp * 0.05
-            out.append((v, a, note))
-            if sk.delay and slow:
+            out.append((v, a, partial(_attack_note, sk, hit, est, v, slow)))
+            if slow:
                 late.append(((v + sk.tp * 0.05) / 0.5 * 1.1 - sk.tp * 0.05, a))
         out.sort(key=lambda x: -x[0])
         return out, late
@@ -475,7 +501,9 @@ class MoonlitScriptedAgent(Agent):
             psk = SKILLS[me.pending.skill]
             cbase = s.stat(psk.type) + sum(SKILLS[o].hit_mod for o in me.pending.offense) + mods
             p_counter = 0.0 if hit.crit else p_at_least(hit.total + 1 - cbase)
-        odds = f"{atk.attacker}'s {sk.id} rolled {hit.total}{' (critical)' if hit.crit else ''}"
+
+        def odds() -> str:
+            return f"{atk.attacker}'s {sk.id} rolled {hit.total}{' (critical)' if hit.crit else ''}"
 
         p_guard = 0.0 if hit.crit else p_at_least(hit.total - s.stat(sk.type) - mods - 2)
 
@@ -493,7 +521,7 @@ class MoonlitScriptedAgent(Agent):
         if counter in legal and me.pending is not None:
             if p_counter > p_dodge + 0.1 or (p_dodge < 0.35 and p_counter > 0.35):
                 return Choice(counter, p_counter, lambda: (
-                    f"{odds}: countering with the charged {me.pending.skill} beats it {pct(p_counter)} of the time, "
+                    f"{odds()}: countering with the charged {me.pending.skill} beats it {pct(p_counter)} of the time, "
                     f"dodging only {pct(p_dodge)}",), rivals)
         big = avg(sk.damage) >= 14 or me.hp * 2 < me.max_hp
         # TP on a stance only where the blow can hurt, and never out of what the attacks still need
@@ -502,20 +530,20 @@ class MoonlitScriptedAgent(Agent):
         spare = me.tp - self._reserve(st, t, me, s)
         if not hurts:
             return Choice(plain, p_dodge, lambda: (
-                f"{odds}, but it cannot get through {me.id}'s defence: no TP spent, {pct(p_dodge)} to dodge",),
+                f"{odds()}, but it cannot get through {me.id}'s defence: no TP spent, {pct(p_dodge)} to dodge",),
                 rivals)
         if "origin_stop" in opts and p_dodge < 0.6 and big:
             return Choice(opts["origin_stop"], 1.0, lambda: (
-                f"{odds}: a plain dodge succeeds {pct(p_dodge)} of the time and the blow is heavy: "
+                f"{odds()}: a plain dodge succeeds {pct(p_dodge)} of the time and the blow is heavy: "
                 "origin stop dodges it for sure",), rivals)
         if "guard_stance" in opts and 0.05 < p_dodge < 0.9 and spare >= SKILLS["guard_stance"].tp:
             return Choice(opts["guard_stance"], p_guard, lambda: (
-                f"{odds}: guard stance lifts the dodge from {pct(p_dodge)} to {pct(p_guard)} for 2 TP",), rivals)
+                f"{odds()}: guard stance lifts the dodge from {pct(p_dodge)} to {pct(p_guard)} for 2 TP",), rivals)
         if "iron_body" in opts and p_dodge < 0.3 and me.tp >= 6 and spare >= SKILLS["iron_body"].tp:
             return Choice(opts["iron_body"], p_dodge, lambda: (
-                f"{odds}: only {pct(p_dodge)} to dodge, so iron body adds 4 to the reduction",), rivals)
-        why = (f"{odds}: {pct(p_dodge)} to dodge" + ("; no defence skill changes that enough" if len(opts) > 1 else ""))
-        return Choice(plain, p_dodge, lambda: (why,), rivals)
+                f"{odds()}: only {pct(p_dodge)} to dodge, so iron body adds 4 to the reduction",), rivals)
+        return Choice(plain, p_dodge, lambda: (f"{odds()}: {pct(p_dodge)} to dodge" + (
+            "; no defence skill changes that enough" if len(opts) > 1 else ""),), rivals)
 
     def _cover(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
