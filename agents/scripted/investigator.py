@@ -5,16 +5,21 @@ clean shot, otherwise move to a square out of every enemy's nine-grid with a tar
 shoot; melee fighters close to two squares and strike with a one-step attack (so no opportunity attack is
 provoked), preferring flanking squares; everyone takes free opportunity attacks, spends a leftover standard
 action on pursuit attacks, first-aids a dying ally at once, heals with spells and reloads empty guns.
+
+Attacks are valued by expected worth (hit chance times damage relative to the target's HP, more for kills);
+the other choices follow a priority list, each giving its rule as the reason and leaving the scored attacks
+as the alternatives.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
@@ -25,6 +30,21 @@ from trpg_arena.rules.investigator.space import cheb, line_status
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 Cell = tuple[int, int]
+ATTACK_VERBS = ("shoot", "melee", "throw", "cast", "pursue")
+NO_ATTACK = -1e9  # the score of an attack that makes no sense
+
+
+class Estimate(NamedTuple):
+    """One attack action as the agent sees it: score, hit chance, mean damage, the risk taken, a description."""
+
+    score: float
+    p: float = 0.0
+    damage: float = 0.0
+    risk: float = 0.0
+    note: str = ""
+
+
+IMPOSSIBLE = Estimate(NO_ATTACK)
 
 
 def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
@@ -47,16 +67,19 @@ class InvestigatorScriptedAgent(Agent):
                  seed: int | None = None) -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
 
-    def propose(self, combat: Combat) -> Proposal:
-        """The scripted choice."""
-        return Proposal(self.act(combat), 0.0, ("the scripted policy's choice",))
-
-    # --- entry ---------------------------------------------------------------------------------
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decision."""
+        return self._choose(combat).action
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The same choice as `act`, with its value, the reasons and the runners-up."""
+        return self._choose(combat).proposal()
+
+    # --- entry ---------------------------------------------------------------------------------
+    def _choose(self, combat: Combat) -> Choice:
         legal = combat.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return only(legal[0])
         d = combat.decision
         assert d is not None
         self.c = combat
@@ -83,87 +106,147 @@ class InvestigatorScriptedAgent(Agent):
         return self.st.fighters[self.s.idx[cid]]
 
     # --- reactions -----------------------------------------------------------------------------
-    def _defend(self, legal: list[Action]) -> Action:
+    def _defend(self, legal: list[Action]) -> Choice:
         verbs = {a.verb: a for a in legal}
-        if "dive_for_cover" in verbs:
-            return verbs["no_defense"]
         prof = self.s.prof(self.me.id)
         mw = melee_weapon(self.s, self.me)
-        if "fight_back" in verbs and prof.skill(mw.skill) > prof.skill("Dodge") + 5:
-            return verbs["fight_back"]
-        return verbs.get("dodge", legal[-1])
+        dodge, fight = prof.skill("Dodge"), prof.skill(mw.skill)
 
-    def _react(self, legal: list[Action]) -> Action:
+        def rivals() -> list[Rival]:
+            odds = {"dodge": (dodge / 100, f"Dodge {dodge}"), "fight_back": (fight / 100, f"{mw.skill} {fight}"),
+                    "dive_for_cover": (dodge / 200, f"Dodge {dodge} for a penalty die, and a standard action lost"),
+                    "no_defense": (0.0, "")}
+            return [(odds[a.verb][0], a, odds[a.verb][1]) for a in legal if a.verb in odds]
+
+        if "dive_for_cover" in verbs:
+            return Choice(verbs["no_defense"], 0.0, lambda: (
+                f"diving for cover only adds a penalty die and costs {self.me.id} a standard action: take the shot",),
+                rivals)
+        if "fight_back" in verbs and fight > dodge + 5:
+            return Choice(verbs["fight_back"], fight / 100, lambda: (
+                f"{self.me.id}'s {mw.skill} {fight} beats its Dodge {dodge}: fight back, and hurt the attacker "
+                "on a win",), rivals)
+        a = verbs.get("dodge", legal[-1])
+        why = (f"{self.me.id}'s Dodge {dodge} against its {mw.skill} {fight}: not better enough to risk fighting back"
+               if "fight_back" in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
+        return Choice(a, dodge / 100, lambda: (why,), rivals)
+
+    def _react(self, legal: list[Action]) -> Choice:
+        decline = next(a for a in legal if a.verb == "decline")
         for a in legal:
             if a.verb == "opportunity_attack":
-                return a
+                return Choice(a, 1.0, lambda a=a: (
+                    f"{a.target} moves out of {self.me.id}'s reach: the opportunity attack is free",),
+                    lambda: [(0.0, decline)])
         plain = [a for a in legal if a.verb == "pursuit_attack" and a.option is None]
         if plain:
             mover = self._f(plain[0].target or "")
+            why = ("its turn is over, so the standard action is spare" if self.me.had_turn
+                   else f"{self.me.id} fights in melee anyway" if not self._is_ranged(self.me)
+                   else f"{mover.id} is a shooter getting away")
             if self.me.had_turn or not self._is_ranged(self.me) or self._is_ranged(mover):
-                return plain[0]
-        return next(a for a in legal if a.verb == "decline")
+                return Choice(plain[0], 0.5, lambda: (f"pursue {mover.id}: {why}",), lambda: [(0.0, decline)])
+            return Choice(decline, 0.0, lambda: (
+                f"{self.me.id} keeps its standard action for its own shot rather than chase {mover.id}",),
+                lambda: [(-0.5, plain[0])])
+        return Choice(decline, 0.0, lambda: ("no reaction here is worth a standard action",),
+                      lambda: [(-0.5, a) for a in legal])
 
     # --- phase offers and turns ----------------------------------------------------------------
-    def _offer(self, legal: list[Action]) -> Action:
-        best, score = self._best_attack(legal)
+    def _offer(self, legal: list[Action]) -> Choice:
+        scored = self._attack_scores(legal)
+        best, score = self._best_of(scored)
+        wait = next(a for a in legal if a.verb == "wait")
         if best is not None and score >= 1.0:
-            return best
-        return next(a for a in legal if a.verb == "wait")
+            return Choice(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
+        return Choice(wait, 0.0, lambda: (
+            f"{self.me.id} waits for its turn: " + (f"its best shot, at {self._m(best).target}, is worth only "
+                                                   f"{score:.2f}" if best else "it has no shot now"),),
+            lambda: scored)
 
-    def _turn(self, legal: list[Action]) -> Action:
+    def _turn(self, legal: list[Action]) -> Choice:  # noqa: C901 - a priority list
         by_verb: dict[str, list[Action]] = {}
         for a in legal:
             by_verb.setdefault(a.verb, []).append(a)
         end = by_verb["end_turn"][0]
+        me = self.me
         if not self.foes:
-            return end
+            return Choice(end, 0.0, lambda: ("no enemy is left standing",))
+        scored: list[tuple[float, Action]] | None = None
+
+        def attacks() -> list[tuple[float, Action]]:
+            nonlocal scored
+            if scored is None:
+                scored = self._attack_scores(legal)
+            return scored
+
+        def rivals() -> list[Rival]:
+            return [*attacks(), (0.0, end)]
+
         # first aid for a dying or unconscious ally comes first
         for a in by_verb.get("first_aid", []):
             t = self._f(a.target or "")
-            if self.s.side_of[t.id] == self.s.side_of[self.me.id] and (t.dying or t.unconscious):
-                return a
+            if self.s.side_of[t.id] == self.s.side_of[me.id] and (t.dying or t.unconscious):
+                return Choice(a, 5.0, lambda t=t: (
+                    f"{t.id} is {'dying' if t.dying else 'unconscious'}: first aid comes first",), rivals)
         for a in by_verb.get("cast", []):
             m = self._m(a)
             sp = self.s.spells[m.head]
             t = self._f(a.target or "")
             if sp.effect == "heal" and not m.when and (t.dying or t.hp <= self.s.prof(t.id).max_hp // 2):
-                return a
+                return Choice(a, 4.0, lambda t=t, head=m.head: (
+                    f"{t.id} is at {t.hp}/{self.s.prof(t.id).max_hp} HP: {head} heals before anyone attacks",),
+                    rivals)
         rescue = self._rescue_move(by_verb)
         if rescue is not None:
-            return rescue
-        it = wielded_item(self.me)
-        w = wielded_t(self.s, self.me)
+            patient = next(f.id for f in self.friends if f.dying and f.pos is not None
+                           and cheb(f.pos, rescue.dest) == 1)
+            return Choice(rescue, 3.0, lambda: (
+                f"{patient} is dying: walk next to it so that first aid can follow this turn",), rivals)
+        it = wielded_item(me)
+        w = wielded_t(self.s, me)
         if "reload" in by_verb and it is not None and (it.jammed or it.loaded == 0):
-            return by_verb["reload"][0]
+            return Choice(by_verb["reload"][0], 2.0, lambda: (
+                f"{me.id}'s {it.template} is {'jammed' if it.jammed else 'empty'}: reload",), rivals)
         if "switch_weapon" in by_verb:
             sw = self._switch(by_verb["switch_weapon"], w.kind, it)
             if sw is not None:
-                return sw
-        attack, score = self._best_attack(legal)
+                why = (f"{me.id}'s gun is empty with no ammunition left: switch to {sw.option}"
+                       if w.kind == "firearm" else f"{me.id} is fighting bare-handed: switch to {sw.option}")
+                return Choice(sw, 1.5, lambda: (why,), rivals)
+        attack, score = self._best_of(attacks())
         if attack is not None:
             m = self._m(attack)
-            if m.verb in ("shoot", "throw") and "prepare" in by_verb and not self.me.bonus_to:
+            if m.verb in ("shoot", "throw") and "prepare" in by_verb and not me.bonus_to:
                 aim = [a for a in by_verb["prepare"] if a.option == "aim"]
                 if aim:
-                    return aim[0]
+                    return Choice(aim[0], score, lambda: (
+                        f"aim first: the {m.verb} at {m.target} to follow gets a bonus die",
+                        *self._attack_reasons(attack, score)), rivals)
             if score > 0.3:
-                return attack
+                return Choice(attack, score, lambda: self._attack_reasons(attack, score), rivals)
+        weak = (f"the best attack is worth only {score:.2f}" if attack is not None else "no attack is possible")
         if "stand_up" in by_verb:
-            return by_verb["stand_up"][0]
-        if not self.me.move_used:
+            return Choice(by_verb["stand_up"][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
+        if not me.move_used:
             mv = self._movement(by_verb)
             if mv is not None:
-                return mv
+                dest, gain = mv
+                return Choice(dest, max(gain, 0.0), lambda: (f"{weak}: {self._move_reason(dest)}",),
+                              lambda: [*rivals(), *self._move_rivals(by_verb)])
         for a in by_verb.get("prepare", []):
             tq = self.s.techniques[a.option]
             if a.option != "aim" and any(k in tq.bonus_to for k in ("dodge",)):
-                return a
+                return Choice(a, 0.2, lambda a=a: (f"{weak} for {me.id}: prepare {a.option} for a bonus die on the "
+                                                   "next dodge",),
+                              rivals)
         for a in by_verb.get("pick_up", []):
             if self.s.weapons.get(self._ground_template(a)) is not None and w.kind == "melee" \
                     and w.id == "unarmed":
-                return a
-        return end
+                return Choice(a, 0.3, lambda a=a: (f"{me.id} is unarmed: pick up the {a.option}",), rivals)
+        return Choice(end, 0.0, lambda: (f"{weak} for {me.id}, " + (
+            "whose move is used" if me.move_used else f"and no square beats staying at {me.pos}") + ": end the turn",),
+            rivals)
 
     def _rescue_move(self, by_verb: dict[str, list[Action]]) -> Action | None:
         """Walk next to a dying ally with a visible wound so that first aid can follow this turn (INV-11.7)."""
@@ -238,59 +321,75 @@ class InvestigatorScriptedAgent(Agent):
             v *= 0.1
         return v
 
-    def _best_attack(self, legal: list[Action]) -> tuple[Action | None, float]:
-        best: Action | None = None
-        best_score = -1e9
+    def _attack_scores(self, legal: list[Action]) -> list[tuple[float, Action]]:
+        """Every legal attack with its score, legal order (impossible ones at -1e9 are left out)."""
+        out = []
         for a in legal:
-            if a.verb not in ("shoot", "melee", "throw", "cast", "pursue"):
-                continue
-            sc = self._score(a)
+            if a.verb in ATTACK_VERBS:
+                sc = self._estimate(a).score
+                if sc > NO_ATTACK:
+                    out.append((sc, a))
+        return out
+
+    @staticmethod
+    def _best_of(scored: list[tuple[float, Action]]) -> tuple[Action | None, float]:
+        """The first attack with the highest score (None, and the floor score, if there is none)."""
+        best: Action | None = None
+        best_score = NO_ATTACK
+        for sc, a in scored:
             if sc > best_score:
                 best, best_score = a, sc
         return best, best_score
 
-    def _score(self, a: Action) -> float:
+    def _estimate(self, a: Action) -> Estimate:
+        """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense)."""
         s, me = self.s, self.me
         m = self._m(a)
         t = self._f(m.target)
         if t.pos is None or me.pos is None:
-            return -1e9
+            return IMPOSSIBLE
         src = me.pos
         if m.when == "before":
             dx, dy = DIRS[m.dir]
             src = (src[0] + dx, src[1] + dy)
         prof = s.prof(me.id)
         risk = 0.0
+        note = ""
         if m.verb == "cast":
             sp = s.spells[m.head]
             if sp.effect != "damage" or sp.rounds > 1:
-                return -1e9
+                return IMPOSSIBLE
             risk = 2.0 * self._adjacent_threats(src)
             avg = (sp.dice.maximum + sp.dice.flat + sum(n for _, n, _ in sp.dice.dice)) / 2.0
             p = 0.6 if sp.resist else 1.0
             score = p * self._value(t, avg) - risk
+            note = f"{m.head}" + (", which it may resist" if sp.resist else "")
         elif m.verb == "shoot":
             it = wielded_item(me)
             if it is None:
-                return -1e9
+                return IMPOSSIBLE
             w = s.weapons[it.template]
             band = shot_band(s, w, cheb(src, t.pos))
             if band is None:
-                return -1e9
+                return IMPOSSIBLE
             req, dmg = band
-            if line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed":
+            obstructed = line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed"
+            if obstructed:
                 req = EXTREME
             bonus = (1 if cheb(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
             p = _p(prof.skill(w.skill), req, bonus)
             avg = (dmg.maximum + dmg.flat + sum(n for _, n, _ in dmg.dice)) / 2.0
             risk = 2.5 * self._adjacent_threats(src)
             if m.head:
-                return -1e9
+                return IMPOSSIBLE
             score = p * self._value(t, avg) * max(1, m.shots) - risk
+            note = (f"{w.id} at {cheb(src, t.pos)} squares" + (f", {m.shots} shots" if m.shots > 1 else "")
+                    + (", through an obstruction" if obstructed else "")
+                    + (", aimed" if me.bonus_to and "shoot" in me.bonus_to else ""))
         elif m.verb == "throw":
             it = wielded_item(me)
             if it is None:
-                return -1e9
+                return IMPOSSIBLE
             w = s.weapons[it.template]
             req = HARD if me.moved_long else REGULAR
             if line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed":
@@ -298,6 +397,7 @@ class InvestigatorScriptedAgent(Agent):
             p = _p(prof.skill(w.skill), req) * 0.8
             avg = (w.damage.maximum + w.damage.flat + sum(n for _, n, _ in w.damage.dice)) / 2.0
             score = p * self._value(t, avg)
+            note = f"thrown {w.id}"
         else:  # melee / pursue
             w = melee_weapon(s, me)
             req = HARD if me.moved_long else REGULAR
@@ -308,36 +408,89 @@ class InvestigatorScriptedAgent(Agent):
             db = prof.db
             avg += (db.maximum + db.flat + sum(n for _, n, _ in db.dice)) / 2.0 if db.dice else db.flat
             if m.head:
-                return -1e9
+                return IMPOSSIBLE
             if m.when == "after":
-                return -1e9
+                return IMPOSSIBLE
             risk = 0.5 * max(0, self._adjacent_threats(src, ignore=t.id) - self._adjacent_threats(me.pos, t.id))
             score = p * self._value(t, avg) - risk + (0.2 if flank else 0)
+            note = f"{w.id}" + (", flanking with an ally" if flank else "") + (
+                ", stepping in first" if m.when == "before" else "")
         if m.when == "before" and self._adjacent_threats(me.pos) and any(
                 f.pos is not None and cheb(f.pos, me.pos) == 1 and cheb(f.pos, src) > 1 for f in self.foes):
             score -= 1.0  # stepping away invites a pursuit attack
-        return score
+            note += ", though stepping away invites a pursuit attack"
+        return Estimate(score, p, avg, risk, note)
+
+    def _attack_reasons(self, a: Action, score: float) -> list[str]:
+        """What the chosen attack was scored on: target, hit chance, damage against its HP, the risk taken."""
+        e = self._estimate(a)
+        m = self._m(a)
+        t = self._f(m.target)
+        most_wounded = min(self.foes, key=lambda f: f.hp / max(1, self.s.prof(f.id).max_hp)).id if self.foes else ""
+        who = (f"{t.id} ({t.hp} HP) is the most wounded enemy"
+               if most_wounded == t.id and t.hp < self.s.prof(t.id).max_hp else f"{t.id} has {t.hp} HP")
+        odds = (f"{pct(e.p)} that it is not resisted" if e.p < 1 else "it cannot miss") if m.verb == "cast" \
+            else f"{pct(e.p)} to hit"
+        out = [f"{who}; {odds} with the {e.note}, about {e.damage:.0f} damage"]
+        if e.risk > 0:
+            out.append(f"risky: {e.risk / 2.5 if m.verb == 'shoot' else e.risk:.0f} enemies could strike back "
+                       "from next to it")
+        elif e.damage >= t.hp:
+            out.append(f"a hit should finish {t.id}")
+        return out
 
     # --- movement ------------------------------------------------------------------------------
-    def _movement(self, by_verb: dict[str, list[Action]]) -> Action | None:
+    def _move_options(self, by_verb: dict[str, list[Action]]) -> list[tuple[Action, Cell, bool]]:
+        options: list[tuple[Action, Cell, bool]] = [(a, a.dest, False) for a in by_verb.get("step", [])]
+        return options + [(a, a.dest, True) for a in by_verb.get("move", [])]
+
+    def _movement(self, by_verb: dict[str, list[Action]]) -> tuple[Action, float] | None:
+        """The best square to go to and how much better it is than staying (None: staying is as good)."""
         me = self.me
         assert me.pos is not None
-        options: list[tuple[Action, Cell, bool]] = [(a, a.dest, False) for a in by_verb.get("step", [])]
-        options += [(a, a.dest, True) for a in by_verb.get("move", [])]
+        options = self._move_options(by_verb)
         if not options:
             return None
-        ranged = self._is_ranged(me)
-        # what does not depend on the square scored is worked out once
-        adj_now = [f for f in self.foes if f.pos is not None and cheb(f.pos, me.pos) == 1]
-        target = None if ranged else min(
-            self.foes, key=lambda f: (cheb(f.pos, me.pos) > 6, f.hp, cheb(f.pos, me.pos)))  # type: ignore
+        ranged, adj_now, target = self._move_context()
         here = self._square_score(me.pos, ranged, False, adj_now, target)
         best, best_sc = None, here + 0.5
         for a, dest, long in options:
             sc = self._square_score(dest, ranged, long, adj_now, target)
             if sc > best_sc:
                 best, best_sc = a, sc
-        return best
+        return None if best is None else (best, best_sc - here)
+
+    def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
+        """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""
+        me = self.me
+        ranged = self._is_ranged(me)
+        adj_now = [f for f in self.foes if f.pos is not None and cheb(f.pos, me.pos) == 1]  # type: ignore[arg-type]
+        target = None if ranged else min(
+            self.foes, key=lambda f: (cheb(f.pos, me.pos) > 6, f.hp, cheb(f.pos, me.pos)))  # type: ignore
+        return ranged, adj_now, target
+
+    def _move_rivals(self, by_verb: dict[str, list[Action]]) -> list[Rival]:
+        """Every square scored against staying put (the alternatives of a move)."""
+        me = self.me
+        ranged, adj_now, target = self._move_context()
+        here = self._square_score(me.pos, ranged, False, adj_now, target)  # type: ignore[arg-type]
+        return [(self._square_score(dest, ranged, long, adj_now, target) - here, a)
+                for a, dest, long in self._move_options(by_verb)]
+
+    def _move_reason(self, a: Action) -> str:
+        """Why this square: a shooter's clean shot out of reach, or a melee fighter's approach."""
+        me = self.me
+        ranged, _, target = self._move_context()
+        dest = a.dest
+        if ranged:
+            shots = [f.id for f in self.foes if f.pos is not None
+                     and line_status(self.s, self.st, dest, f.pos, (me.id, f.id)) == "clear"]
+            safe = not any(cheb(f.pos, dest) == 1 for f in self.foes if f.pos is not None)
+            return (f"move to {dest}" + (", out of every enemy's reach" if safe else "")
+                    + (f", with a clean shot at {', '.join(shots)}" if shots else ""))
+        assert target is not None and target.pos is not None
+        return (f"close in on {target.id} ({target.hp} HP): {cheb(me.pos, target.pos)} "
+                f"-> {cheb(dest, target.pos)} squares")
 
     def _square_score(self, pos: Cell, ranged: bool, long: bool, adj_now: list[Fighter],
                       target: Fighter | None) -> float:

@@ -1,7 +1,7 @@
 """A scripted kiai player that plays like a competent table-top player.
 
-It estimates every legal strike from the engine's own values (hit and dodge after every modifier,
-criticals, damage dice against defense dice and the target's wound track) and then:
+It estimates every legal strike from the engine's own values (`kiai_odds.Estimator`: hit and dodge after
+every modifier, criticals, damage dice against defense dice and the target's wound track) and then:
 
 - closes in on the weakest reachable foe, charges with a spear, casts area spells only where no ally
   stands, puts a strong foe to sleep before closing in;
@@ -12,7 +12,8 @@ criticals, damage dice against defense dice and the target's wound track) and th
 - reacts by the odds: dodging, attack-defense (when its damage should win) or a counter attack once
   its own turn is over this round; always chains consecutive attacks while they can still land.
 
-Ties are broken by a seeded RNG of its own (never the combat's dice).
+Every decision's scores are kept: `propose` reports the best as the value and the next ones as the
+alternatives. Ties are broken by a seeded RNG of its own (never the combat's dice).
 """
 
 from __future__ import annotations
@@ -24,117 +25,14 @@ import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.scripted.choice import Choice, only, pct
+from trpg_arena.agents.scripted.kiai_odds import OUT_WEIGHT, Estimator, phi
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
-from trpg_arena.rules.kiai.checks import apply_mult, has, status_index, wound_penalty
-from trpg_arena.rules.kiai.context import Ctx, ctx_of
-from trpg_arena.rules.kiai.geometry import geo_of
+from trpg_arena.rules.kiai.abilities import area_targets
+from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.legal import base_hit, chain_value
-from trpg_arena.rules.kiai.state import Fighter, KiaiState
-from trpg_arena.rules.kiai.strike import dodge_parts
-
-OUT_WEIGHT = 4.0  # a foe taken out is worth this many damage levels
-
-
-def _phi(z: float) -> float:
-    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
-
-
-class Estimator:
-    """Probability and value estimates for one decision (reads the engine's values, never rolls)."""
-
-    def __init__(self, combat: Combat) -> None:
-        st = combat.state
-        assert isinstance(st, KiaiState)
-        self.st = st
-        self.ctx: Ctx = ctx_of(combat)
-        self.geo = geo_of(self.ctx)
-        self.fmin = self.ctx.opts.fumble_min
-        self.div = self.ctx.opts.crit_divisor
-
-    def p_le(self, v: int) -> float:
-        """P(D100 succeeds at V), fumbles excluded."""
-        return max(0, min(v, self.fmin - 1, 100)) / 100
-
-    def p_crit(self, v: int) -> float:
-        """P(D100 is critical at V)."""
-        return max(0, min(v // self.div, self.fmin - 1, 100)) / 100 if v > 0 else 0.0
-
-    def dodge_value(self, t: Fighter, x: int = 0) -> tuple[int, bool]:
-        """The target's effective dodge value against a strike with technique X, and whether it rolls twice."""
-        base, mult, mods, twice = dodge_parts(self.ctx, t, x)
-        return apply_mult(base, mult) + sum(m for _, m in mods) + wound_penalty(self.ctx, t), twice
-
-    def land(self, hit_v: int, t: Fighter, x: int) -> tuple[float, float]:
-        """(P(normal hit lands), P(critical hit lands)) assuming the target dodges (when it can react)."""
-        ph, pc = self.p_le(hit_v), self.p_crit(hit_v)
-        if not self.can_react(t):
-            return ph - pc, pc
-        dv, twice = self.dodge_value(t, x)
-        pd, pdc = self.p_le(dv), self.p_crit(dv)
-        if twice:
-            pd, pdc = 1 - (1 - pd) ** 2, 1 - (1 - pdc) ** 2
-        return (ph - pc) * (1 - pd), pc * (1 - pdc) + 0.0 * (pd - pdc)
-
-    @staticmethod
-    def can_react(t: Fighter) -> bool:
-        """Stunned or out fighters take every strike."""
-        return not t.out and not has(t, "stunned")
-
-    def out_level(self, t: Fighter) -> int:
-        """The lowest damage level that takes `t` out (mortal or dead after overflow), 0..4."""
-        boxes = self.ctx.boxes
-        lvl = 3
-        for lv in (2, 1, 0):
-            if t.wounds[lv] >= boxes[lv] and lvl == lv + 1:
-                lvl = lv
-        return lvl
-
-    def hit_value(self, dmg_mean: float, dmg_var: float, t: Fighter, crit: bool) -> float:
-        """Expected worth (damage levels, a take-out counted OUT_WEIGHT) of a landing hit."""
-        spec = self.ctx.spec[t.id]
-        arm = spec.armour.level
-        mean = dmg_mean - spec.defense - 5.5 * arm
-        sd = math.sqrt(dmg_var + 8.25 * arm + 1.0)
-        th = self.ctx.thresholds[t.id]
-        rise = 1 if crit else 0
-        total = 0.0
-        for i in range(4):
-            need = th[i - rise] if i - rise >= 0 else 1
-            total += _phi((mean - need + 0.5) / sd)
-        lo = self.out_level(t) - rise
-        need = th[lo] if lo >= 0 else 1
-        p_out = _phi((mean - need + 0.5) / sd)
-        return total + OUT_WEIGHT * p_out
-
-    def damage(self, cid: str, dice: int, *, base: int | None = None, mult: float = 1.0) -> tuple[float, float]:
-        """Mean and variance of attack + dice D10 (times a charge multiplier)."""
-        b = self.ctx.spec[cid].attack if base is None else base
-        return (b + 5.5 * dice + (0.3 * dice if dice >= 2 else 0)) * mult, 8.25 * dice * mult * mult
-
-    def strike(self, att: Fighter, t: Fighter, hit_v: int, x: int, dice: int, *, base: int | None = None,
-               mult: float = 1.0) -> float:
-        """Expected worth of one strike at `t`."""
-        pn, pc = self.land(hit_v, t, x)
-        if pn + pc <= 0:
-            return 0.0
-        mean, var = self.damage(att.id, dice, base=base, mult=mult)
-        return pn * self.hit_value(mean, var, t, False) + pc * self.hit_value(mean, var, t, True)
-
-    def threatens(self, e: Fighter, me: Fighter) -> bool:
-        """Whether enemy `e` could strike `me` before my next turn (roughly)."""
-        if e.out or e.hex is None or me.hex is None or has(e, "stunned") or e.countered:
-            return False
-        if has(e, "intimidated", me.id):
-            return False
-        spec = self.ctx.spec[e.id]
-        reach = self.ctx.weapon(e.main).reach
-        return self.geo.dist(e.hex, me.hex) <= spec.agility + reach
-
-    def enemies(self, me: Fighter) -> list[Fighter]:
-        """Foes still in the fight."""
-        side = self.ctx.side[me.id]
-        return [f for f in self.st.fighters.values() if not f.out and self.ctx.side[f.id] != side]
+from trpg_arena.rules.kiai.state import Fighter
 
 
 @register_agent("scripted", ruleset="kiai")
@@ -145,30 +43,47 @@ class KiaiScriptedAgent(Agent):
                  seed: int | None = None) -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
 
-    def propose(self, combat: Combat) -> Proposal:
-        """The scripted choice."""
-        return Proposal(self.act(combat), 0.0, ("the scripted policy's choice",))
-
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decision."""
+        return self._choose(combat).action
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The same choice as `act`, with its score, the reasons and the next best actions."""
+        return self._choose(combat).proposal()
+
+    def _choose(self, combat: Combat) -> Choice:
         legal = combat.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return only(legal[0])
         d = combat.decision
         assert d is not None
         est = Estimator(combat)
         me = est.st.fighters[d.actor]
         if d.step in ("R2", "R3"):
-            return Action("dodge")
+            return self._plain_dodge(est, me, legal, d.step)
         if d.step == "R1":
             return self._react(est, me, legal)
         scored = [(self._score(est, me, a, d.step), i, a) for i, a in enumerate(legal)]
         best = max(s for s, _, _ in scored)
         top = [a for s, _, a in scored if s >= best - 1e-9]
-        return top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0]
+        choice = top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0]
+        return Choice(choice, best, lambda: self._why(est, me, choice, best, len(top)),
+                      lambda: [(s, a) for s, _, a in scored])
 
     # --- reactions -------------------------------------------------------------------------------
-    def _react(self, est: Estimator, me: Fighter, legal: list[Action]) -> Action:
+    @staticmethod
+    def _plain_dodge(est: Estimator, me: Fighter, legal: list[Action], step: str) -> Choice:
+        """R2 (the counter strike) and R3 (an area ability): dodging costs nothing and can only help."""
+        dv, twice = est.dodge_value(me, 0)
+        p = est.p_le(dv)
+        p = 1 - (1 - p) ** 2 if twice else p
+        what = "the counter strike" if step == "R2" else "the area ability"
+        return Choice(Action("dodge"), p, lambda: (
+            f"dodging {what} costs {me.id} nothing: {pct(p)} to get out of the way (dodge {dv})",),
+            lambda: [(0.0, a) for a in legal])
+
+    def _react(self, est: Estimator, me: Fighter, legal: list[Action]) -> Choice:
+        """R1: the reaction that leaves the least expected harm (in wound levels); lower harm, higher value."""
         fr = est.st.stack[-1]
         att = est.st.fighters[fr.attacker]
         ctx = est.ctx
@@ -182,7 +97,9 @@ class KiaiScriptedAgent(Agent):
         bad_dodge = p_land_dodge * (2.0 if crit and pd - pdc < 1 - pdc else 1.0)
         if crit:
             bad_dodge = (pd - pdc) * 1.0 + (1 - pd) * 2.0
-        best_action, best_bad = Action("dodge"), bad_dodge
+        dodge = Action("dodge")
+        best_action, best_bad = dodge, bad_dodge
+        harm: list[tuple[float, Action, str]] = [(bad_dodge, dodge, f"dodge {dv}: {pct(1 - p_land_dodge)} to avoid it")]
         a_dice = ctx.abilities[att.id][fr.ability].level if fr.ability else ctx.weapon(fr.weapon).level
         a_mean, a_var = est.damage(att.id, a_dice, mult=1.5 if fr.charge else 1.0)
         my_turn_done = self._turn_done(est, me)
@@ -190,6 +107,7 @@ class KiaiScriptedAgent(Agent):
             if a.verb not in ("attack_defense", "counter"):
                 continue
             if a.verb == "counter" and not my_turn_done:
+                harm.append((bad_dodge + 1.0, a, "would cost this round's own attack"))
                 continue  # countering would cost this round's attack
             hit_v = ctx.spec[me.id].hit + wound_penalty(ctx, me) - (20 if a.verb == "counter" else 0)
             if has(me, "deceived"):
@@ -197,16 +115,22 @@ class KiaiScriptedAgent(Agent):
             ph = est.p_le(hit_v)
             dice = ctx.abilities[me.id][a.option].level if a.option else ctx.weapon(me.main).level
             b_mean, b_var = est.damage(me.id, dice)
-            p_win = _phi((b_mean - a_mean + 0.5) / math.sqrt(a_var + b_var + 1.0))
+            p_win = phi((b_mean - a_mean + 0.5) / math.sqrt(a_var + b_var + 1.0))
             land = 2.0 if crit else 1.0
             bad = (1 - ph) * (land + 1.0) + ph * (1 - p_win) * land
             if a.verb == "counter":
                 bad -= ph * p_win * 1.5  # the counter strike hurts the attacker
             if a.option:
                 bad += 0.3 * 2 * ctx.abilities[me.id][a.option].level / max(1, ctx.spec[me.id].kiai)
+            harm.append((bad, a, f"{pct(ph)} to hit (V {hit_v}), {pct(p_win)} to out-damage it"))
             if bad < best_bad - 0.05:
                 best_action, best_bad = a, bad
-        return best_action
+        note = next(n for b, a, n in harm if a == best_action)
+        blow = f"{att.id}'s {'critical ' if crit else ''}strike on {me.id}"
+        return Choice(best_action, -best_bad, lambda: (
+            f"{blow}: {note}; expected harm {best_bad:.2f} wound levels, the least of the options",),
+            lambda: [(-b, a, n) for b, a, n in harm] + [(-(2.0 if crit else 1.0), x) for x in legal
+                                                         if x.verb == "no_reaction"])
 
     @staticmethod
     def _turn_done(est: Estimator, me: Fighter) -> bool:
@@ -215,6 +139,83 @@ class KiaiScriptedAgent(Agent):
             return True
         pos = st.order.index(me.id)
         return pos < st.turn_index or (pos == st.turn_index and st.stage != "turn_start")
+
+    # --- explanations ----------------------------------------------------------------------------
+    def _why(self, est: Estimator, me: Fighter, a: Action, value: float, tied: int) -> list[str]:
+        """GM sentences for an own-turn choice, from the same estimates that scored it."""
+        ctx = est.ctx
+        verb = a.verb
+        t = est.st.fighters.get(a.target) if a.target is not None else None
+        out: list[str] = []
+        if t is not None and verb in ("attack", "reattack", "consecutive_attack", "two_weapon_attack",
+                                      "offhand_attack", "charge", "feint"):
+            if verb in ("attack", "reattack"):
+                x, all_out = a.option[0], a.option[1]
+                v = base_hit(ctx, me, all_out) - x
+            elif verb == "consecutive_attack":
+                x, all_out, v = (me.chain_x if ctx.opts.technique_chain_dodge_reduction else 0), False, \
+                    chain_value(ctx, me)
+            elif verb == "two_weapon_attack":
+                x, all_out = 0, bool(a.option)
+                v = base_hit(ctx, me, all_out) - 10
+            elif verb == "offhand_attack":
+                x, all_out, v = 0, False, base_hit(ctx, me, me.chain_all_out) - 20
+            else:
+                x, all_out, v = 0, False, base_hit(ctx, me, False)
+            pn, pc = est.land(v, t, x)
+            dv, _ = est.dodge_value(t, x)
+            against = f"past {t.id}'s dodge {dv}" if est.can_react(t) else f"{t.id} cannot dodge"
+            out.append(f"{t.id} is {self._wound_text(est, t)}; {pct(pn + pc)} to land (hit {v}, {against})")
+            if verb in ("attack", "reattack") and a.option[0]:
+                out.append(f"technique {a.option[0]} cuts {t.id}'s dodge by as much as the hit")
+            if all_out:
+                out.append(f"all-out: nothing else threatens {me.id} before its next turn")
+            if verb in ("attack", "reattack") and len(a.option) > 2 and a.option[2]:
+                out.append(f"{a.option[2]} should take {t.id} out: worth the kiai")
+            if verb == "charge":
+                out.append(f"the charge multiplies the damage from {me.id}'s run-up")
+            if verb == "feint":
+                out.append(f"{t.id}'s dodge {dv} is high: feinting opens it up")
+        elif verb == "use_ability":
+            ab = ctx.abilities[me.id][a.option]
+            if a.target is not None:
+                where = a.target
+            else:
+                caught = area_targets(ctx, est.st, me.id, a.dest, ab.level)
+                foes = [c for c in caught if ctx.side[c] != ctx.side[me.id]]
+                where = (f"the area at {a.dest}, catching {', '.join(foes) or 'no enemy'}"
+                         + (f" and ally {', '.join(c for c in caught if c not in foes)}" if len(foes) < len(caught)
+                            else " and no ally"))
+            out.append(f"{a.option} ({ab.effect}, kiai {ab.level} of {me.kiai}) on {where}: worth {value:.2f}")
+        elif verb in ("move", "run"):
+            foes = [f for f in est.enemies(me) if f.hex is not None]
+            if foes and me.hex is not None and a.dest is not None:
+                near = min(foes, key=lambda f: est.geo.dist(a.dest, f.hex))
+                out.append(f"{'runs' if verb == 'run' else 'moves'} from {est.geo.dist(me.hex, near.hex)} to "
+                           f"{est.geo.dist(a.dest, near.hex)} hexes of {near.id}"
+                           + (", into reach to strike" if est.geo.dist(a.dest, near.hex)
+                              <= ctx.weapon(me.main).reach else ""))
+        elif verb == "concentrate_dodge":
+            threats = [f"{e.id} ({est.geo.dist(e.hex, me.hex)} hexes)" for e in est.enemies(me) if est.threatens(e, me)]
+            out.append(f"{', '.join(threats)} can strike {me.id} before its next turn and no strike of its own "
+                       f"is worth more: concentrate on dodging ({a.option})")
+        elif verb in ("end_turn", "pass"):
+            out.append(f"nothing {me.id} can do is worth more than ending the turn")
+        elif verb in ("ready_weapon", "pick_up"):
+            out.append(f"{me.id} is unarmed: {'ready' if verb == 'ready_weapon' else 'pick up'} {a.option}")
+        if not out:
+            out.append(f"scored {value:.2f}, the best of the legal actions")
+        if tied > 1:
+            out.append(f"{tied} actions tie at {value:.2f}: picked at random among them")
+        return out
+
+    @staticmethod
+    def _wound_text(est: Estimator, t: Fighter) -> str:
+        """``lightly wounded; a serious wound takes it out``: its worst wound and the level that ends it."""
+        names = ("unhurt", "lightly wounded", "moderately wounded", "seriously wounded", "mortally wounded")
+        worst = names[max(0, min(status_index(t) + 1, len(names) - 1))]
+        ends = ("light", "moderate", "serious", "mortal")[max(0, min(est.out_level(t), 3))]
+        return f"{worst}; a {ends} wound takes it out"
 
     # --- own decisions ---------------------------------------------------------------------------
     def _score(self, est: Estimator, me: Fighter, a: Action, kind: str) -> float:
@@ -255,10 +256,7 @@ class KiaiScriptedAgent(Agent):
         if verb == "run":
             return self._move_score(est, me, a.dest, run=True)
         if verb == "concentrate_dodge":
-            threatened = any(est.threatens(e, me) for e in est.enemies(me))
-            if not threatened:
-                return 0.0
-            return (0.15 if a.option == "bonus" else 0.12) + 0.1 * max(0, status_index(me))
+            return self._concentrate_worth(est, me, me.hex, a.option)
         if verb == "ready_weapon":
             return 1.0 if not me.main else -1.0
         if verb == "pick_up":
@@ -397,7 +395,19 @@ class KiaiScriptedAgent(Agent):
         if run:
             score -= 0.05 + (0.3 if any(est.threatens(e, me) for e in foes) else 0.0)
             score = score if gain > ctx.spec[me.id].agility // 2 else score - 0.2
+        elif gain > 0:
+            # A walk leaves the main action free (KIA-8.1): concentrating on the dodge can follow it, so closing
+            # in costs no defence. Without this, two fighters just out of each other's striking distance would
+            # both concentrate in place every turn and never meet.
+            score += self._concentrate_worth(est, me, dest, "bonus")
         return score
+
+    @staticmethod
+    def _concentrate_worth(est: Estimator, me: Fighter, at: Any, mode: str) -> float:
+        """Worth of concentrating on the dodge (KIA-20.1) while standing at `at`: only if an enemy can strike there."""
+        if not any(est.threatens(e, me, at) for e in est.enemies(me)):
+            return 0.0
+        return (0.15 if mode == "bonus" else 0.12) + 0.1 * max(0, status_index(me))
 
     @staticmethod
     def _caster_range(est: Estimator, me: Fighter) -> int:

@@ -1,75 +1,55 @@
-"""A scripted moonlit agent: focus fire, good charges and counters, cover, healing, purging, escape when hopeless."""
+"""A scripted moonlit agent: focus fire, good charges and counters, cover, healing, purging, escape when hopeless.
+
+Every decision returns a `Choice` (see `choice.py`): the action, its value on the agent's scale (expected
+damage-equivalent worth for attacks and heals, a rule's priority elsewhere), and closures that explain it.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
+from trpg_arena.agents.scripted.moonlit_odds import avg, p_at_least, strike
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.moonlit.data import SKILLS
 from trpg_arena.rules.moonlit.fighters import ABLE, tb
+from trpg_arena.rules.moonlit.skills import reaches
 
-# P(2D6 >= k)
-_AT_LEAST = {k: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= k) / 36 for k in range(-20, 30)}
-
-
-def p_at_least(k: int) -> float:
-    """Probability that 2D6 is at least k."""
-    return 1.0 if k <= 2 else 0.0 if k > 12 else _AT_LEAST[k]
+PURGE_ORDER = ("trance", "bind", "paralysis", "baptism")  # what a removal check is spent on first
+MIN_ATTACK = 0.3  # an attack worth less than this waits until nothing better is left to do
+OFFENSE_ORDER = ("twin_target", "binding_thread", "full_force", "precise_aim")  # offense skills, best first
 
 
-def _avg(expr: Any) -> float:
-    return 0.0 if expr is None else expr.count * 3.5 + expr.flat
+def _hp(g: Any) -> str:
+    return f"{g.id} ({g.hp}/{g.max_hp} HP)"
 
 
-# P(2D6 + d > 2D6): the attacker beats the defender (ties go to the defender)
-_BEATS: dict[int, float] = {}
+#: A scored attack: its worth, the action and its GM sentence (built on request).
+Scored = tuple[float, Action, Callable[[], str]]
 
 
-def p_beats(diff: int) -> float:
-    """Probability that 2D6 + diff beats another 2D6 (strictly)."""
-    if diff not in _BEATS:
-        ways = {n: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == n) for n in range(2, 13)}
-        _BEATS[diff] = sum(ways[x] * ways[y] for x in range(2, 13) for y in range(2, 13) if x + diff > y) / 1296
-    return _BEATS[diff]
-
-
-def _positive_part(mu: float, sd: float) -> float:
-    """E[max(0, X)] for X ~ Normal(mu, sd): damage that can still get through on a good roll."""
-    z = mu / sd
-    return mu * 0.5 * (1 + math.erf(z / math.sqrt(2))) + sd * math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
-
-
-def _value(t: Any, me: Any, s: Any, sk: Any, g: Any) -> float:
-    """Expected worth of hitting g with attack skill sk: net damage (kill-weighted) plus after-damage effects."""
-    gs = t.stats[g.id]
-    w = s.weapon
-    base = _avg(sk.damage) + (w.damage_flat if w is not None and w.type == sk.type else 0)
-    n_red = 0 if sk.element else gs.defense + gs.armour_dice
-    red = gs.attributes.get(sk.element, 0) if sk.element else 3.5 * n_red
-    net = base - red
-    traits = not g.baptism and ("unacceptable_existence" in gs.skills or "death_rebirth" in gs.skills)
-    if not g.baptism and "unacceptable_existence" in gs.skills:
-        net -= 5
-    n_dice = (sk.damage.count if sk.damage is not None else 0) + n_red
-    net = _positive_part(net, math.sqrt(35 / 12 * max(1, n_dice)))
-    bonus = 0.0
-    for eff in sk.after_damage:
-        if eff == "baptism" and traits:
-            bonus += 25.0  # strips death_rebirth / unacceptable_existence: the key to beating such a foe
-        elif eff in ("trance", "paralysis", "bind") and not getattr(g, eff):
-            bonus += 3.0
-        elif eff == "poison":
-            bonus += 2.0
-    hit_mod = (w.hit_mod if w is not None and w.type == sk.type else 0) - (3 if me.bind else 0)
-    p = p_beats(s.stat(sk.type) + hit_mod - gs.stat(sk.type) + (3 if g.bind else 0))
-    kill = 1.5 if net >= g.hp else 1.0
-    return p * (net * kill + bonus)
+def _attack_note(sk: Any, hit: tuple[Any, ...], est: dict[str, Any], value: float, slow: bool) -> str:
+    """``strike on B1 (12/26 HP): 66 % to hit, about 10 damage through``, or who an area attack catches."""
+    if sk.scope == "single":
+        g = hit[0]
+        e = est[g.id]
+        note = (f"{sk.id} on {_hp(g)}: {pct(e.p_hit)} to hit, about {e.damage:.0f} damage through"
+                + (" (baptism strips its traits)" if e.bonus >= 25 else ""))
+    elif sk.scope == "global":
+        note = f"{sk.id} hits all of {', '.join(g.id for g in hit)}, worth {value:.1f} in all"
+    else:
+        note = f"{sk.id} on {hit[0].zone} hits {', '.join(g.id for g in hit)}, worth {value:.1f}"
+    if sk.delay:
+        note += "; the charge delay lets an enemy act first" if slow else "; the charge lands first"
+    return note
 
 
 @register_agent("scripted", ruleset="moonlit")
@@ -80,9 +60,33 @@ class MoonlitScriptedAgent(Agent):
                  seed: int | None = None) -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
 
+    def act(self, combat: Combat) -> Action:
+        """Choose an action for the current decider."""
+        return self._choose(combat).action
+
     def propose(self, combat: Combat) -> Proposal:
-        """The scripted choice."""
-        return Proposal(self.act(combat), 0.0, ("the scripted policy's choice",))
+        """The same choice as `act`, with its value, the reasons and the runners-up."""
+        return self._choose(combat).proposal()
+
+    def _choose(self, combat: Combat) -> Choice:
+        legal = combat.legal_actions()
+        if len(legal) == 1:
+            return only(legal[0])
+        d = combat.decision
+        assert d is not None
+        me = d.actor
+        for a in legal:
+            if a.verb == "clear_trance":
+                return Choice(a, 1.0, lambda: (f"{me} is in trance, which forbids every attack and most skills: "
+                                               "15 emotion points clear it at once",),
+                              lambda: [(0.0, x) for x in legal])  # MOON-13.5
+        kind = d.step
+        fn = getattr(self, f"_{kind}", None)
+        choice = fn(combat, legal) if fn is not None else None
+        if choice is not None and choice.action in legal:
+            return choice
+        return Choice(legal[0], 0.0, lambda: (f"no rule of this agent covers the '{kind}' decision: "
+                                              "the first legal action",))
 
     # --- helpers -------------------------------------------------------------------------------------------
     def _ctx(self, combat: Combat) -> tuple[Any, Any, Any, Any]:
@@ -101,66 +105,103 @@ class MoonlitScriptedAgent(Agent):
     def _allies(st: Any, t: Any, side: str) -> list[Any]:
         return [st.fighters[i] for i in st.order if st.fighters[i].state in ABLE and t.stats[i].side == side]
 
-    def act(self, combat: Combat) -> Action:
-        """Choose an action for the current decider."""
-        legal = combat.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if a.verb == "clear_trance":
-                return a  # MOON-13.5: trance shuts almost everything off
-        kind = combat.decision.step if combat.decision else ""
-        fn = getattr(self, f"_{kind}", None)
-        choice = fn(combat, legal) if fn is not None else None
-        return choice if choice is not None and choice in legal else legal[0]
-
-    # --- decision kinds ---------------------------------------------------------------------------------------
-    def _deploy(self, combat: Combat, legal: list[Action]) -> Action:
+    # --- setup phase -----------------------------------------------------------------------------------------
+    def _deploy(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
         melee = any(sk.type == "melee" for sk in s.cat("attack"))
-        return legal[0] if melee else legal[1]
+        a, other = (legal[0], legal[1]) if melee else (legal[1], legal[0])
+        why = (f"{me.id} attacks in melee: the front row" if melee
+               else f"{me.id} has no melee attack: the rear row, out of the first charge")
+        return Choice(a, 1.0, lambda: (why,), lambda: [(0.0, other)])
 
-    def _escape(self, combat: Combat, legal: list[Action]) -> Action:
+    def _escape(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
-        mine = sum(f.hp for f in self._allies(st, t, s.side))
-        theirs = sum(f.hp for f in self._enemies(st, t, s.side))
-        hopeless = mine * 5 < theirs and len(self._allies(st, t, s.side)) < len(self._enemies(st, t, s.side))
-        return Action("escape") if hopeless and Action("escape") in legal else Action("stay")
+        allies, enemies = self._allies(st, t, s.side), self._enemies(st, t, s.side)
+        mine, theirs = sum(f.hp for f in allies), sum(f.hp for f in enemies)
+        hopeless = mine * 5 < theirs and len(allies) < len(enemies)
+        go, stay = Action("escape"), Action("stay")
 
-    def _purge(self, combat: Combat, legal: list[Action]) -> Action:
-        st, t, me, s = self._ctx(combat)
-        for cond in ("trance", "bind", "paralysis", "baptism"):
-            a = Action("purge", None, None, cond)
-            if a in legal and (cond != "baptism" or me.tp >= 30):
-                return a
-        a = Action("purge", None, None, "poison")
-        if a in legal and me.poison >= 2:
-            return a
-        return Action("done")
+        def odds() -> str:
+            return (f"{me.id}'s side {s.side} has {len(allies)} able with {mine} HP against {len(enemies)} with "
+                    f"{theirs} HP")
+        if hopeless and go in legal:
+            return Choice(go, 1.0, lambda: (f"{odds()}: hopeless, so escape",), lambda: [(0.0, stay)])
+        return Choice(stay, 1.0, lambda: (f"{odds()}: not hopeless, so stay",),
+                      lambda: [(0.0, go)] if go in legal else [])
 
-    def _setup_skill(self, combat: Combat, legal: list[Action]) -> Action:
+    def _purge(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
+        p = p_at_least(7 + (3 if me.bind else 0) + (3 if me.mark_escape else 0))  # MOON-4.7: 7+, minus penalties
+
+        def worth(a: Action) -> float:
+            cond = a.option
+            if a.verb != "purge":
+                return 0.0
+            if cond in PURGE_ORDER:
+                if cond == "baptism" and me.tp < 30:
+                    return -1.0  # keep TP for attacks: baptism only disables traits
+                return p * (len(PURGE_ORDER) - PURGE_ORDER.index(cond))
+            return p * 0.5 if me.poison >= 2 else -1.0
+
+        scored = [(worth(a), a) for a in legal]
+        value, best = max(scored, key=lambda x: x[0])
+        if best.verb != "purge" or value <= 0:
+            done = Action("done")
+            return Choice(done, 0.0, lambda: (f"{me.id} keeps its {me.tp} TP: no condition is worth a removal check",),
+                          lambda: scored)
+        cond = best.option
+        effect = {"trance": "trance forbids every attack", "bind": "bind is -3 to every check",
+                  "paralysis": "paralysis stops every move", "baptism": "baptism disables its traits",
+                  "poison": f"{me.poison} poison stacks eat HP every end phase"}[cond]
+        return Choice(best, value, lambda: (f"{effect}: pay 15 TP of {me.tp} for a removal check, "
+                                            f"{pct(p)} to shake it off",), lambda: scored)
+
+    def _setup_skill(self, combat: Combat, legal: list[Action]) -> Choice:
+        st, t, me, s = self._ctx(combat)
+        scored: list[Rival] = [(0.0, Action("done"), "keep the TP")]
         for a in legal:
             if a.option == "field_dressing":
                 g = st.fighters[a.target]
-                if g.state == "incapacitated" or g.hp * 2 < g.max_hp:
-                    return a
+                gain = min(avg(SKILLS["field_dressing"].heal), g.max_hp - g.hp)
+                urgent = g.state == "incapacitated" or g.hp * 2 < g.max_hp
+                scored.append((gain * (2.0 if g.state == "incapacitated" else 1.0) + (10.0 if urgent else -10.0), a))
+                if urgent:
+                    return Choice(a, scored[-1][0], lambda g=g: (
+                        f"{_hp(g)} is {'down' if g.state == 'incapacitated' else 'below half'}: "
+                        f"field dressing heals about {avg(SKILLS['field_dressing'].heal):.0f}",), lambda: scored)
+        spare = me.tp - self._reserve(st, t, me, s)
         for a in legal:
-            if a.option in ("battle_focus", "quicken") and me.tp >= 24:
-                return a
-        return Action("done")
+            if a.option in ("battle_focus", "quicken") and spare >= 24:
+                what = "+2 to hit this round" if a.option == "battle_focus" else "+3 AP: acting earlier"
+                return Choice(a, 1.0, lambda a=a, what=what: (
+                    f"{me.id} has {spare} TP to spare: {a.option} for {what}",), lambda: scored)
+        return Choice(Action("done"), 0.0, lambda: (
+            f"{me.id} keeps its {me.tp} TP for attacks: no setup skill is needed now",),
+            lambda: [(0.5 if a.option in ("battle_focus", "quicken") else -1.0, a) for a in legal] + scored)
 
-    def _end_skill(self, combat: Combat, legal: list[Action]) -> Action:
+    def _end_skill(self, combat: Combat, legal: list[Action]) -> Choice:
+        st, t, me, s = self._ctx(combat)
         for a in legal:
             if a.option == "regeneration":
-                return a
+                return Choice(a, avg(SKILLS["regeneration"].heal), lambda: (
+                    f"{_hp(me)} regenerates about {avg(SKILLS['regeneration'].heal):.1f} HP for no TP",),
+                    lambda: [(0.0, x) for x in legal])
             if isinstance(a.option, tuple) and a.option[0] == "purifying_breath" and a.option[1] != "baptism":
-                return a
-        return Action("done")
+                return Choice(a, 2.0, lambda a=a: (f"purifying breath clears {a.target}'s {a.option[1]}",),
+                              lambda: [(0.0, x) for x in legal])
+        return Choice(Action("done"), 0.0, lambda: ("no end-phase skill is worth its TP now",),
+                      lambda: [(-0.5, x) for x in legal])
 
-    def _main(self, combat: Combat, legal: list[Action]) -> Action:
+    # --- the main action -----------------------------------------------------------------------------------
+    def _main(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
         enemies = self._enemies(st, t, s.side)
+        rivals: list[Rival] = []
+        ranked, late = self._attacks(st, t, me, s, legal, enemies)
+
+        def all_rivals() -> list[Rival]:
+            return rivals + [(v, a, note()) for v, a, note in ranked] + [(0.0, Action("pass"))]
+
         # heal the fallen or the badly hurt
         heals = [a for a in legal if (a.verb == "use_item" and a.option == "healing_salve")
                  or (a.verb == "use_skill" and a.option == "healing_light")]
@@ -168,147 +209,359 @@ class MoonlitScriptedAgent(Agent):
             def need(a: Action) -> float:
                 g = st.fighters[a.target]
                 return (2.0 if g.state == "incapacitated" else 0.0) + 1 - g.hp / g.max_hp
+
+            def heal_worth(a: Action) -> float:
+                # HP restored, weighted by how badly they are missed; a revival puts a fighter back in the fight
+                g = st.fighters[a.target]
+                amount = avg(SKILLS["healing_light"].heal) if a.verb == "use_skill" else 9.0
+                down = g.state == "incapacitated"
+                return min(amount, g.max_hp - g.hp) * 2 * (1 - g.hp / g.max_hp) + (20.0 if down else 0.0)
+
+            rivals += [(heal_worth(a), a) for a in heals]
             best = max(heals, key=need)
             g = st.fighters[best.target]
             if g.state == "incapacitated" or g.hp * 10 < g.max_hp * 4:
-                return best
+                state = "is down" if g.state == "incapacitated" else "is below 40 %"
+                return Choice(best, heal_worth(best), lambda: (
+                    f"{_hp(g)} {state}: healing comes before attacking",), all_rivals)
         for a in legal:
             if a.verb == "use_item" and a.option in ("antidote", "smelling_salts"):
                 g = st.fighters[a.target]
                 if a.option == "smelling_salts" or g.poison >= 2:
-                    return a
+                    why = (f"{g.id} is in trance: smelling salts let it attack again" if a.option == "smelling_salts"
+                           else f"{g.id} carries {g.poison} poison stacks: the antidote clears them all")
+                    return Choice(a, 5.0, lambda why=why: (why,), all_rivals)
         summons = [a for a in legal if a.verb == "use_skill" and isinstance(a.option, tuple)
                    and a.option[0] == "puppet_soldiers"]
         if summons and not any(st.fighters[i].state in ABLE for i in t.summons_of.get(me.id, ())):
-            return summons[-1]
-        attack = self._best_attack(st, t, me, s, legal, enemies)
-        if attack is not None:
-            return attack
+            return Choice(summons[-1], 5.0, lambda: (
+                f"no summon of {me.id} stands: call a {summons[-1].option[1]}",), all_rivals)
+        aid = self._trance_aid(st, t, me, s, legal)
+        if aid is not None:
+            return aid
+        keep = self._cure_reserve(st, t, me, s)
+        usable = [r for r in ranked if SKILLS[r[1].option].tp <= me.tp - keep]
+        wait = self._wait_to_charge(legal, enemies, usable, late)
+        if wait is not None:
+            return wait
+        if usable and usable[0][0] > MIN_ATTACK:
+            value, attack, note = usable[0]
+            return Choice(attack, value, lambda: (note(),), all_rivals)
         coups = [a for a in legal if a.verb == "coup_de_grace"]
         if coups:
-            return coups[0]
-        # move toward the weakest enemy if melee is all we have
-        moves = [a for a in legal if a.verb == "move"]
-        if moves and enemies:
-            target = min(enemies, key=lambda g: g.hp)
-            for a in moves:
-                if a.dest == target.zone:
-                    return a
-            return moves[0]
+            return Choice(coups[0], 4.0, lambda: (f"{coups[0].target} is down: the coup de grace kills it",),
+                          all_rivals)
+        weak = (f"{me.id}'s best attack is worth only {ranked[0][0]:.2f}" if ranked
+                else f"no attack of {me.id} ({me.tp} TP, in {me.zone}) reaches an enemy")
+        move = self._approach(st, t, me, s, legal, enemies)
+        if move is not None:
+            a, why = move
+            return Choice(a, 0.2, lambda: (f"{weak}: {why}",), all_rivals)
+        if usable and usable[0][0] > 0:
+            # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
+            value, attack, note = usable[0]
+            return Choice(attack, value, lambda: (note(), "weak, but better than waiting"), all_rivals)
         stim = [a for a in legal if a.verb == "use_item" and a.option == "stimulant"]
         if stim:
-            return stim[0]
-        return Action("pass")
+            return Choice(stim[0], 0.1, lambda: (f"{weak}: a stimulant for +2 to hit this round",), all_rivals)
+        return Choice(Action("pass"), 0.0, lambda: (f"{weak}, and nothing else helps: pass",), all_rivals)
 
-    def _best_attack(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action], enemies: list[Any]) -> Action | None:
-        best, best_v = None, 0.3
+    @staticmethod
+    def _wait_to_charge(legal: list[Action], enemies: list[Any], usable: list[Scored],
+                        late: list[tuple[float, Action]]) -> Choice | None:
+        """Delay below the enemies still to act when a charged attack is the best move once they have acted.
+
+        A standby attack is broken by any actual damage taken before it resolves (MOON-9.2); once the one enemy
+        still to act this round has acted nothing can break it, so dropping AP just below its AP (MOON-6.3) first
+        is worth it.
+        """
+        if not usable:
+            return None
+        cheap = {a for _, a, _ in usable}
+        late = [(v, a) for v, a in late if a in cheap and v > usable[0][0]]
+        waiting = [g for g in enemies if g.state == "not_acted"]
+        if not late or len(waiting) != 1:
+            return None  # against several, waiting lets all of them strike first
+        below = min(g.ap for g in waiting) - 1
+        delay = Action("delay", None, None, below)
+        if below < 1 or delay not in legal:
+            return None
+        value, charge = max(late, key=lambda x: x[0])
+        return Choice(delay, value, lambda: (
+            f"{waiting[0].id}, still to act, could break a charged {charge.option} with a single wound: "
+            f"wait to AP {below}, then charge unhindered",), lambda: [(usable[0][0], usable[0][1])])
+
+    def _approach(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action],
+                  enemies: list[Any]) -> tuple[Action, str] | None:
+        """A move with a purpose, or None when moving would change nothing (no wandering between zones).
+
+        Into the zone of the weakest enemy when no affordable attack reaches it from here, or to a fallen enemy
+        for a coup de grace.
+        """
+        moves = {a.dest: a for a in legal if a.verb == "move"}
+        if not moves:
+            return None
+        affordable = [] if me.trance else [sk for sk in s.cat("attack") if sk.tp <= me.tp]  # MOON-13.5
+        if affordable and enemies:
+            target = min(enemies, key=lambda g: g.hp)
+            if target.zone in moves and not any(reaches(t, sk, me.zone, target.zone) for sk in affordable):
+                return moves[target.zone], f"move to {target.zone}, where {_hp(target)} is the weakest enemy"
+        fallen = [st.fighters[i] for i in st.order if st.fighters[i].state == "incapacitated"
+                  and t.stats[i].side != s.side and st.fighters[i].zone in moves]
+        if fallen:
+            g = fallen[0]
+            return moves[g.zone], f"move to {g.zone}, where {g.id} lies: a coup de grace can follow"
+        return None
+
+    def _can_cure_trance(self, t: Any, f: Any) -> bool:
+        """Whether `f` can clear an ally's trance from its zone: purifying breath with the TP, or smelling salts."""
+        return (("purifying_breath" in t.stats[f.id].skills and f.tp >= SKILLS["purifying_breath"].tp)
+                or f.items.get("smelling_salts", 0) > 0)
+
+    @staticmethod
+    def _stuck_in_trance(f: Any) -> bool:
+        """In trance with neither the emotion points to clear it nor the TP for a removal check (MOON-13.5, 4.7)."""
+        return f.trance and f.emotion < 15 and f.tp < 15
+
+    def _trance_aid(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action]) -> Choice | None:
+        """Bring a trance cure and a stuck ally together: the curer walks over, or the tranced one walks to it."""
+        curer, stuck = self._can_cure_trance(t, me), self._stuck_in_trance(me)
+        if not (curer or stuck):
+            return None
+        moves = {a.dest: a for a in legal if a.verb == "move"}
+        allies = [f for f in self._allies(st, t, s.side) if f.id != me.id]
+        if curer:
+            for f in allies:
+                if self._stuck_in_trance(f) and f.zone != me.zone and f.zone in moves:
+                    return Choice(moves[f.zone], 6.0, lambda f=f: (
+                        f"{f.id} is stuck in trance ({f.emotion} emotion, {f.tp} TP): walk to {f.zone} so that "
+                        f"{me.id} can clear it there",))
+        if stuck:
+            for f in allies:
+                if self._can_cure_trance(t, f) and f.zone != me.zone and f.zone in moves:
+                    return Choice(moves[f.zone], 6.0, lambda f=f: (
+                        f"{me.id} is stuck in trance ({me.emotion} emotion, {me.tp} TP): walk to {f.id} in "
+                        f"{f.zone}, who can clear it",))
+        return None
+
+    def _cure_reserve(self, st: Any, t: Any, me: Any, s: Any) -> int:
+        """The TP of purifying breath while an ally is stuck in trance (kept even from attacks)."""
+        if "purifying_breath" in s.skills and any(
+                self._stuck_in_trance(f) for f in self._allies(st, t, s.side) if f.id != me.id):
+            return SKILLS["purifying_breath"].tp
+        return 0
+
+    def _reserve(self, st: Any, t: Any, me: Any, s: Any) -> int:
+        """TP to hold back from anything but the attacks that still win the fight.
+
+        A stuck ally's trance cure comes first (purifying breath's cost). A fighter whose every attack costs TP
+        keeps enough for the attacks it needs to take out the enemies still standing: spent on stances and
+        focus, the TP would leave it unable to attack at all, and the fight would wait for the round cap.
+        """
+        keep = self._cure_reserve(st, t, me, s)
+        attacks = s.cat("attack")
+        if not attacks or any(sk.tp == 0 for sk in attacks):
+            return keep
+        cheapest = min(attacks, key=lambda sk: sk.tp)
+        needed = 0.0
+        for g in self._enemies(st, t, s.side):
+            e = strike(t, me, s, cheapest, g)
+            needed += g.hp / max(1.0, e.p_hit * e.damage)
+        return keep + min(me.tp, cheapest.tp * math.ceil(needed))
+
+    def _attacks(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action],
+                 enemies: list[Any]) -> tuple[list[Scored], list[tuple[float, Action]]]:
+        """Every legal attack that reaches an enemy, with its worth and its sentence, best first; and the late charges.
+
+        Ties keep the legal order; sentences are built only when asked for. Late charges are the charged attacks
+        an enemy still to act could break first, with what they would be worth if it could not.
+        """
         top_enemy_ap = max((g.ap for g in enemies if g.state == "not_acted"), default=-99)
+        late: list[tuple[float, Action]] = []
+        out: list[Scored] = []
         for a in legal:
             if a.verb != "attack":
                 continue
             sk = SKILLS[a.option]
-            from trpg_arena.rules.moonlit.skills import reaches
             cands = [g for g in enemies if reaches(t, sk, me.zone, g.zone)]
             if not cands:
                 continue
-            vals = sorted((_value(t, me, s, sk, g) for g in cands), reverse=True)
+            est = {g.id: strike(t, me, s, sk, g) for g in cands}
             if sk.scope == "single":
-                v = vals[0]
+                g = max(cands, key=lambda g: est[g.id].value)
+                v = est[g.id].value
+                hit: tuple[Any, ...] = (g,)
             elif sk.scope == "global":
-                v = sum(vals)
+                v = sum(e.value for e in est.values())
+                hit = tuple(cands)
             else:
                 by_zone: dict[str, float] = {}
                 for g in cands:
-                    by_zone[g.zone] = by_zone.get(g.zone, 0.0) + _value(t, me, s, sk, g)
-                v = max(by_zone.values())
+                    by_zone[g.zone] = by_zone.get(g.zone, 0.0) + est[g.id].value
+                zone = max(by_zone, key=lambda z: by_zone[z])
+                v = by_zone[zone]
+                hit = tuple(g for g in cands if g.zone == zone)
+            slow = bool(sk.delay) and me.ap - sk.delay <= top_enemy_ap
             if sk.delay:
-                v *= 0.5 if me.ap - sk.delay <= top_enemy_ap else 1.1
+                v *= 0.5 if slow else 1.1
             v -= sk.tp * 0.05
-            if v > best_v:
-                best, best_v = a, v
-        return best
+            out.append((v, a, partial(_attack_note, sk, hit, est, v, slow)))
+            if slow:
+                late.append(((v + sk.tp * 0.05) / 0.5 * 1.1 - sk.tp * 0.05, a))
+        out.sort(key=lambda x: -x[0])
+        return out, late
 
-    def _offense(self, combat: Combat, legal: list[Action]) -> Action:
+    # --- attack details --------------------------------------------------------------------------------------
+    def _offense(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
         atk = st.atk
         opts = {a.option for a in legal}
         enemies = self._enemies(st, t, s.side)
-        for pref in ("twin_target", "binding_thread", "full_force", "precise_aim"):
+        none = Action("offense", None, None, "none")
+        skipped: list[Rival] = [(0.0, none)]
+        prefs: tuple[str, ...] = OFFENSE_ORDER
+        if any("regeneration" in t.stats[g.id].skills for g in enemies):
+            prefs = ("soul_rend", *OFFENSE_ORDER)  # cap damage (MOON-12.1) is the one thing regeneration cannot undo
+        for rank, pref in enumerate(prefs):
             if pref not in opts:
                 continue
+            a = Action("offense", None, None, pref)
             if pref == "twin_target" and len(enemies) < 2:
+                skipped.append((-0.1, a, "a single enemy left"))
                 continue
             if pref == "binding_thread" and atk is not None and atk.decl.targets:
+                skipped.append((-0.1, a, "the targets are already bound by the declaration"))
                 continue
             if me.tp - SKILLS[pref].tp < 12:
+                skipped.append((-0.2, a, f"would leave under 12 of {me.tp} TP"))
                 continue  # keep TP for the attacks themselves
-            return Action("offense", None, None, pref)
-        return Action("offense", None, None, "none")
+            later = [(0.5 - 0.1 * i, Action("offense", None, None, p)) for i, p in enumerate(prefs) if i > rank]
+            return Choice(a, 1.0, lambda a=a: (
+                f"{me.id} has {me.tp} TP: {a.option} costs {SKILLS[a.option].tp} and leaves enough for the attacks",),
+                lambda later=later: [r for r in later if r[1] in legal] + skipped)
+        return Choice(none, 0.0, lambda: (f"{me.id} keeps its {me.tp} TP: no offense skill is worth it here",),
+                      lambda: [r for r in skipped if r[1] != none])
 
-    def _limit_break(self, combat: Combat, legal: list[Action]) -> Action:
+    def _limit_break(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
         enemies = self._enemies(st, t, s.side)
+        none = Action("limit_break", None, None, "none")
         if me.hp >= 45 and len(enemies) == 1 and enemies[0].hp <= 20:
             for a in legal:
                 if a.option != "none":
-                    return a
-        return Action("limit_break", None, None, "none")
+                    return Choice(a, 1.0, lambda a=a: (
+                        f"{_hp(me)} can pay 30 HP to add {a.option} against the last enemy, {_hp(enemies[0])}",),
+                        lambda: [(0.0, none)])
+        return Choice(none, 0.0, lambda: (f"30 HP of {me.hp} is too dear for a second offense skill now",),
+                      lambda: [(-1.0, a) for a in legal])
 
-    def _target(self, combat: Combat, legal: list[Action]) -> Action:
+    def _target(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
         sk = SKILLS[st.atk.decl.skill]
         people = [a for a in legal if a.verb == "target" and a.target in st.fighters]
         if people:
             def worth(a: Action) -> tuple[float, str]:
                 g = st.fighters[a.target]
-                return (_value(t, me, s, sk, g) / max(1, g.hp) ** 0.5, a.target)
-            return max(people, key=worth)
+                return (strike(t, me, s, sk, g).value / max(1, g.hp) ** 0.5, a.target)
+            best = max(people, key=worth)
+            g = st.fighters[best.target]
+            e = strike(t, me, s, sk, g)
+            return Choice(best, worth(best)[0], lambda: (
+                f"{_hp(g)} is the best {sk.id} target for its HP: {pct(e.p_hit)} to hit, "
+                f"about {e.damage:.0f} damage through",), lambda: [(worth(a)[0], a) for a in people])
         zones = [a for a in legal if a.verb == "target"]
         if zones:
             enemies = self._enemies(st, t, s.side)
 
             def weight(a: Action) -> float:
                 return sum(1.0 + 10.0 / (1 + g.hp) for g in enemies if g.zone == a.target)
-            return max(zones, key=weight)
-        return legal[-1]
+            best = max(zones, key=weight)
+            there = [_hp(g) for g in enemies if g.zone == best.target]
+            return Choice(best, weight(best), lambda: (
+                f"{best.target} holds {', '.join(there) or 'no enemy'}: the zone most worth hitting with {sk.id}",),
+                lambda: [(weight(a), a) for a in zones])
+        return Choice(legal[-1], 0.0, lambda: ("no target is worth naming",))
 
-    def _reaction(self, combat: Combat, legal: list[Action]) -> Action:
+    # --- reactions -------------------------------------------------------------------------------------------
+    def _reaction(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
         atk = st.atk
         hit = atk.hit
         sk = SKILLS[atk.decl.skill]
         counter = Action("counter")
+        opts = {a.option: a for a in legal if a.verb == "dodge"}
+        plain = opts.get("none", legal[0])
         if hit.fumble:
-            return counter if counter in legal else legal[0]
+            a = counter if counter in legal else legal[0]
+            return Choice(a, 1.0, lambda: (f"{atk.attacker} fumbled: the attack misses whatever {me.id} does",))
         mods = -3 if me.bind else 0
         p_dodge = 0.0 if hit.crit else p_at_least(hit.total - s.stat(sk.type) - mods)
+        p_counter = 0.0
         if counter in legal and me.pending is not None:
             psk = SKILLS[me.pending.skill]
             cbase = s.stat(psk.type) + sum(SKILLS[o].hit_mod for o in me.pending.offense) + mods
             p_counter = 0.0 if hit.crit else p_at_least(hit.total + 1 - cbase)
-            if p_counter > p_dodge + 0.1 or (p_dodge < 0.35 and p_counter > 0.35):
-                return counter
-        opts = {a.option: a for a in legal if a.verb == "dodge"}
-        big = _avg(sk.damage) >= 14 or me.hp * 2 < me.max_hp
-        if "origin_stop" in opts and p_dodge < 0.6 and big:
-            return opts["origin_stop"]
-        if "guard_stance" in opts and 0.05 < p_dodge < 0.9:
-            return opts["guard_stance"]
-        if "iron_body" in opts and p_dodge < 0.3 and me.tp >= 6:
-            return opts["iron_body"]
-        return opts.get("none", legal[0])
 
-    def _cover(self, combat: Combat, legal: list[Action]) -> Action:
+        def odds() -> str:
+            return f"{atk.attacker}'s {sk.id} rolled {hit.total}{' (critical)' if hit.crit else ''}"
+
+        p_guard = 0.0 if hit.crit else p_at_least(hit.total - s.stat(sk.type) - mods - 2)
+
+        def rivals() -> list[Rival]:
+            # every option valued by its chance to come out unharmed; the notes say what it costs
+            out: list[Rival] = [(p_dodge, plain, f"{pct(p_dodge)} to dodge")]
+            if counter in legal:
+                out.append((p_counter, counter, f"{pct(p_counter)} to win the counter"))
+            notes = {"guard_stance": (p_guard, f"{pct(p_guard)} to dodge, 2 TP"),
+                     "origin_stop": (1.0, "a certain dodge, once per combat"),
+                     "iron_body": (p_dodge, f"{pct(p_dodge)} to dodge, reduction +4 if hit, 3 TP")}
+            out += [(notes[name][0], a, notes[name][1]) for name, a in opts.items() if name in notes]
+            return out
+
+        if counter in legal and me.pending is not None:
+            if p_counter > p_dodge + 0.1 or (p_dodge < 0.35 and p_counter > 0.35):
+                return Choice(counter, p_counter, lambda: (
+                    f"{odds()}: countering with the charged {me.pending.skill} beats it {pct(p_counter)} of the time, "
+                    f"dodging only {pct(p_dodge)}",), rivals)
+        big = avg(sk.damage) >= 14 or me.hp * 2 < me.max_hp
+        # TP on a stance only where the blow can hurt, and never out of what the attacks still need
+        attacker = st.fighters[atk.attacker]
+        hurts = strike(t, attacker, t.stats[attacker.id], sk, me).damage >= 1.0
+        spare = me.tp - self._reserve(st, t, me, s)
+        if not hurts:
+            return Choice(plain, p_dodge, lambda: (
+                f"{odds()}, but it cannot get through {me.id}'s defence: no TP spent, {pct(p_dodge)} to dodge",),
+                rivals)
+        if "origin_stop" in opts and p_dodge < 0.6 and big:
+            return Choice(opts["origin_stop"], 1.0, lambda: (
+                f"{odds()}: a plain dodge succeeds {pct(p_dodge)} of the time and the blow is heavy: "
+                "origin stop dodges it for sure",), rivals)
+        if "guard_stance" in opts and 0.05 < p_dodge < 0.9 and spare >= SKILLS["guard_stance"].tp:
+            return Choice(opts["guard_stance"], p_guard, lambda: (
+                f"{odds()}: guard stance lifts the dodge from {pct(p_dodge)} to {pct(p_guard)} for 2 TP",), rivals)
+        if "iron_body" in opts and p_dodge < 0.3 and me.tp >= 6 and spare >= SKILLS["iron_body"].tp:
+            return Choice(opts["iron_body"], p_dodge, lambda: (
+                f"{odds()}: only {pct(p_dodge)} to dodge, so iron body adds 4 to the reduction",), rivals)
+        return Choice(plain, p_dodge, lambda: (f"{odds()}: {pct(p_dodge)} to dodge" + (
+            "; no defence skill changes that enough" if len(opts) > 1 else ""),), rivals)
+
+    def _cover(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
         atk = st.atk
         h = st.fighters[atk.hits[atk.ti]]
+        cover, decline = Action("cover"), Action("decline")
         if h.hp * 10 <= h.max_hp * 35 and me.hp * 10 >= me.max_hp * 6 and me.hp > h.hp:
-            return Action("cover")
-        return Action("decline")
+            return Choice(cover, 1.0, lambda: (f"{_hp(h)} is hit and nearly down; {_hp(me)} takes the blow "
+                                               "for 10 AP",), lambda: [(0.0, decline)])
+        return Choice(decline, 1.0, lambda: (f"{_hp(h)} can take this hit better than {_hp(me)} can",),
+                      lambda: [(0.0, cover)])
 
-    def _interrupt(self, combat: Combat, legal: list[Action]) -> Action:
+    def _interrupt(self, combat: Combat, legal: list[Action]) -> Choice:
         st, t, me, s = self._ctx(combat)
         for a in legal:
             if a.verb == "interrupt" and t.stats[a.target].side == s.side:
-                return a
-        return Action("decline")
+                return Choice(a, 1.0, lambda a=a: (f"{a.option or 'the interrupt'} protects ally {a.target} "
+                                                   "from this attack",),
+                              lambda: [(0.0, Action("decline"))])
+        return Choice(Action("decline"), 0.0, lambda: ("no ally here needs the interrupt",),
+                      lambda: [(-0.5, a) for a in legal])

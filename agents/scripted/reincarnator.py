@@ -4,17 +4,19 @@ It aims before shooting, charges across open ground, takes cover or goes prone u
 pins casters, defends fully when badly hurt and strikes hard in the surprise round.
 
 It reads the engine's own pool and defence functions to estimate each legal attack (expected net
-successes), then follows a fixed priority list. Ties are broken by a seeded RNG of its own.
+successes), then follows a fixed priority list: each rule that fires is the proposal's reason, and the
+scored attacks are its alternatives. Ties are broken by a seeded RNG of its own.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.reincarnator.actions import opts, uid
@@ -23,11 +25,28 @@ from trpg_arena.rules.reincarnator.conditions import grapple_between, rs
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.grapple import policy_mode
+from trpg_arena.rules.reincarnator.movement import bf, doors_now
 from trpg_arena.rules.reincarnator.state import Pending
 
 ATTACKS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "acro_fire", "pin_strike",
            "grapple_strike", "charge", "acro_charge", "vehicle_crush")
 P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
+MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
+WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
+SHOTS = ("ranged_attack", "cast", "vehicle_attack")  # attacks that need a line of sight to the target
+
+
+class Odds(NamedTuple):
+    """What an attack's value was worked out from: the attack pool, the defence dice and base-defence successes."""
+
+    pool: int
+    defence: int
+    bd_es: int
+
+
+def p_any_success(dice: int) -> float:
+    """Chance that a pool of `dice` d10 shows at least one success (8+), ignoring 10-again."""
+    return 1 - 0.7 ** dice if dice > 0 else 0.0
 
 
 @register_agent("scripted", ruleset="reincarnator")
@@ -38,33 +57,22 @@ class ReincarnatorScripted(Agent):
                  seed: int | None = None) -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
 
-    def propose(self, combat: Combat) -> Proposal:
-        """The scripted choice."""
-        return Proposal(self.act(combat), 0.0, ("the scripted policy's choice",))
-
     # --- helpers ------------------------------------------------------------------------------------
     def expected(self, combat: Combat, cid: str, a: Action) -> float:
         """Expected net successes of an attack action (weapon damage already in the pool)."""
         state = rs(combat)
         st = static(combat)
-        o = tuple(uid(combat, cid, x) for x in opts(a))
         if a.target is None:
             return self.blast_value(combat, cid, a)
-        p = Pending(a.verb, cid, target=a.target, weapon=o[0] if o else None)
-        p.all_out = "all_out" in o
-        if a.verb == "throw":
-            p.attr, p.fast = o[1], "fast" in o
-        p.into = next((x for x in o if x in ("careful", "random")), None)
-        if a.verb in ("charge", "acro_charge"):
-            p.bonus = min(3, max(0, st.specs[cid].base_defense - state.fighters[cid].bd_loss))
+        o = tuple(uid(combat, cid, x) for x in opts(a))
+        p = self.pending_of(combat, cid, a, o)
         if a.verb in ("pin_strike", "grapple_strike"):
             pool = 8.0 - (2 if a.verb == "grapple_strike" else 0)
             return pool * P_SUCCESS
-        try:
-            pool, _key, _ = attack_pool(combat, p, a.target)
-            d, bd_es, _ = defences(combat, p, a.target)
-        except (KeyError, AssertionError, AttributeError):
+        odds = self.odds(combat, p, a.target)
+        if odds is None:
             return 0.0
+        pool, d, bd_es = odds
         dice = pool - d
         value = dice * P_SUCCESS - bd_es * 0.8 if dice > 0 else 0.1
         if a.verb == "vehicle_crush" or (a.verb == "throw" and throw_crushes(combat, cid, st.items[o[0]])):
@@ -90,6 +98,28 @@ class ReincarnatorScripted(Agent):
                 value += 0.4
         return value
 
+    @staticmethod
+    def pending_of(combat: Combat, cid: str, a: Action, o: tuple[Any, ...]) -> Pending:
+        """The attack an action declares, as the engine's pool functions read it (`o`: its item ids)."""
+        p = Pending(a.verb, cid, target=a.target, weapon=o[0] if o else None)
+        p.all_out = "all_out" in o
+        if a.verb == "throw":
+            p.attr, p.fast = o[1], "fast" in o
+        p.into = next((x for x in o if x in ("careful", "random")), None)
+        if a.verb in ("charge", "acro_charge"):
+            p.bonus = min(3, max(0, static(combat).specs[cid].base_defense - rs(combat).fighters[cid].bd_loss))
+        return p
+
+    @staticmethod
+    def odds(combat: Combat, p: Pending, target: str) -> Odds | None:
+        """The engine's attack pool and defences for a declared attack (None where they cannot be worked out)."""
+        try:
+            pool, _key, _ = attack_pool(combat, p, target)
+            d, bd_es, _ = defences(combat, p, target)
+        except (KeyError, AssertionError, AttributeError):
+            return None
+        return Odds(pool, d, bd_es)
+
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
         state = rs(combat)
@@ -114,43 +144,68 @@ class ReincarnatorScripted(Agent):
         mx = static(combat).max_health[cid]
         return (mx - f.lethal - f.bashing) / mx
 
-    def pick(self, options: list[tuple[float, Action]]) -> Action:
-        """Best by score, ties at random (own RNG)."""
-        best = max(s for s, _ in options)
-        top = [a for s, a in options if s >= best - 1e-9]
-        return top[int(self.rng.integers(len(top)))]
-
     # --- the policy ---------------------------------------------------------------------------------
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decision."""
+        return self._choose(combat).action
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The same choice as `act`, with its value, the reasons and the runners-up."""
+        return self._choose(combat).proposal()
+
+    def _choose(self, combat: Combat) -> Choice:
         legal = combat.legal_actions()
         d = combat.decision
         assert d is not None
         if len(legal) == 1:
-            return legal[0]
+            return only(legal[0])
         if d.step == "grapple_resist":
             mode = policy_mode(combat, d.actor, "")
-            return Action("grapple_resist", option=mode)
+            return Choice(Action("grapple_resist", option=mode), 1.0, lambda: (
+                f"{d.actor} resists with the larger pool: {mode}",),
+                lambda: [(0.0, a) for a in legal])
         if d.step == "attack_declared":
             return self.react(combat, d.actor, legal)
         return self.turn(combat, d.actor, legal)
 
-    def react(self, combat: Combat, cid: str, legal: list[Action]) -> Action:
+    def react(self, combat: Combat, cid: str, legal: list[Action]) -> Choice:
         """Step out of an attacker's reach when possible (REI-5.7)."""
         state = rs(combat)
         p = state.pending[-1] if state.pending else None
-        if p is None:
-            return legal[0]
-        src = state.fighters[p.actor].cell
-        if src is None:
-            return legal[0]
-        steps = [(cheb(a.dest, src), a) for a in legal if a.verb == "reflex_step"]
-        if not steps:
-            return legal[0]
-        far = max(steps, key=lambda x: x[0])
-        return far[1] if far[0] > 1 else legal[0]
+        src = state.fighters[p.actor].cell if p is not None else None
+        steps = [(cheb(a.dest, src), a) for a in legal if a.verb == "reflex_step"] if src is not None else []
+        stay = legal[0]
 
-    def turn(self, combat: Combat, cid: str, legal: list[Action]) -> Action:  # noqa: C901 - a priority list
+        def rivals() -> list[Rival]:
+            return [(float(dist - 1), a, f"{dist} m from {p.actor}") for dist, a in steps]  # type: ignore[union-attr]
+
+        if not steps:
+            return Choice(stay, 0.0, lambda: (f"no reflex step gets {cid} away from the attack",), rivals)
+        far = max(steps, key=lambda x: x[0])
+        if far[0] > 1:
+            return Choice(far[1], float(far[0] - 1), lambda: (
+                f"a reflex step to {far[1].dest} puts {cid} {far[0]} m from {p.actor}, out of its reach",),  # type: ignore[union-attr]
+                rivals)
+        return Choice(stay, 0.0, lambda: (f"every reflex step stays next to {p.actor}: {cid} holds its ground",),  # type: ignore[union-attr]
+                      rivals)
+
+    def _attack_reason(self, combat: Combat, cid: str, a: Action, value: float) -> str:
+        """``B2 (3/7 health): pool 7 against 2 defence dice, 62 % to hit, 1.8 net successes expected``."""
+        if a.target is None:
+            return f"the blast at {a.dest} catches more enemies than allies (worth {value:.1f})"
+        o = tuple(uid(combat, cid, x) for x in opts(a))
+        odds = self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
+        st = static(combat)
+        f = rs(combat).fighters.get(a.target)
+        who = a.target if f is None else (f"{a.target} ({st.max_health[a.target] - f.lethal - f.bashing}/"
+                                          f"{st.max_health[a.target]} health)")
+        if odds is None or a.verb in ("pin_strike", "grapple_strike"):
+            return f"{who}: {value:.1f} net successes expected"
+        dice = odds.pool - odds.defence
+        return (f"{who}: pool {odds.pool} against {odds.defence} defence dice, {pct(p_any_success(dice))} to hit, "
+                f"{value:.1f} net successes expected")
+
+    def turn(self, combat: Combat, cid: str, legal: list[Action]) -> Choice:  # noqa: C901 - a priority list
         """One decision of the own turn."""
         state = rs(combat)
         st = static(combat)
@@ -160,24 +215,33 @@ class ReincarnatorScripted(Agent):
             by.setdefault(a.verb, []).append(a)
         enemies = [f for f in state.fighters.values() if f.side != me.side and f.status == "active"
                    and f.cell is not None]
+        end = Action("end_turn")
+        attacks: list[tuple[float, Action]] = []
+
+        def rivals() -> list[Rival]:
+            return [*attacks, (0.0, end)]
+
+        def rule(a: Action, value: float, why: str) -> Choice:
+            return Choice(a, value, lambda: (why,), rivals)
+
         # a delay never helps this policy
         # 1. out of a hold: escape with the better pool
         if "escape_grapple" in by:
             for a in by["escape_grapple"]:
                 if a.option == policy_mode(combat, cid, a.target or ""):
-                    return a
+                    return rule(a, 1.0, f"{cid} is held by {a.target}: {a.option} with the larger pool")
         # 2. get up when prone and enemies are adjacent
         if me.prone and "stand_from_prone" in by and any(cheb(f.cell, me.cell) <= 1 for f in enemies):
-            return by["stand_from_prone"][0]
+            return rule(by["stand_from_prone"][0], 1.0, f"{cid} is prone with an enemy next to it: stand up")
         # 3. reload an empty gun (spare magazines are precious), chamber a round
         for a in by.get("reload", []) + by.get("reload_heavy", []):
             if state.items[uid(combat, cid, a.option)].loaded == 0:
-                return a
+                return rule(a, 1.0, f"{cid}'s {a.option} has 0 rounds loaded: reload")
         for a in by.get("cycle_bolt", []):
-            return a
+            return rule(a, 1.0, f"chamber the next round of {cid}'s {a.option}")
         if "draw" in by and not any(st.items[k].is_ranged or st.items[k].kind == "melee"
                                     for k, it in state.items.items() if it.holder == cid and it.loc == "held"):
-            return by["draw"][0]
+            return rule(by["draw"][0], 1.0, f"{cid} holds no weapon: draw {by['draw'][0].option}")
         # 4. a grenade ready for a cluster of enemies
         grenade_ready = [a for a in by.get("retrieve", []) if st.items[uid(combat, cid, a.option)].blast]
         values: dict[tuple[Any, ...], float] = {}  # targeted attacks differing only in the end cell score alike
@@ -191,21 +255,23 @@ class ReincarnatorScripted(Agent):
                 v = values[k] = self.expected(combat, cid, a)
             return v
 
-        attacks = [(value_of(a), a) for v in ATTACKS for a in by.get(v, [])]
+        attacks += [(value_of(a), a) for v in ATTACKS for a in by.get(v, [])]
         best_attack = max((s for s, _ in attacks), default=0.0)
         if grenade_ready and best_attack < 2.5 and sum(1 for f in enemies if f.cell and me.cell
                                                         and cheb(f.cell, me.cell) <= 14) >= 2:
-            return grenade_ready[0]
+            return rule(grenade_ready[0], 2.5, f"two or more enemies within 14 m and no attack worth 2.5: "
+                                               f"ready the {grenade_ready[0].option}")
         # 5. badly hurt with nothing good to do: full defence
         if self.hurt(combat, cid) <= 0.3 and best_attack < 1.2 and "full_defense" in by:
-            return by["full_defense"][0]
+            return rule(by["full_defense"][0], 1.2, f"{cid} has {self.hurt(combat, cid):.0%} of its health left and "
+                                                   f"no attack worth 1.2: full defence")
         # 6. grapple a dangerous caster in reach, then pin and strike
         for a in by.get("pin", []):
-            return a
+            return rule(a, 2.0, f"{cid} holds {a.target}: pin it")
         for a in by.get("grapple", []):
             if a.option is None and a.target and self.is_caster(combat, a.target) and \
                     st.specs[cid].specialties.get("brawl", 0) >= 2:
-                return a
+                return rule(a, 2.0, f"{a.target} casts spells: grapple it before it can")
         # 7. aim first when it is cheap (a trick or an unused swift) and a shot is coming
         if "aim" in by and not me.aimed:
             shots = [(s, a) for s, a in attacks if a.verb in ("ranged_attack", "throw") and a.target]
@@ -213,43 +279,126 @@ class ReincarnatorScripted(Agent):
                 s, shot = max(shots, key=lambda x: x[0])
                 aim = Action("aim", target=shot.target)
                 if aim in set(by["aim"]) and (me.slots.get("trick", 0) > 0 or me.slots.get("swift", 0) > 0):
-                    return aim
+                    return Choice(aim, s, lambda: (
+                        f"aiming at {shot.target} is free this turn and improves the shot to come",
+                        self._attack_reason(combat, cid, shot, s)), rivals)
         # 8. the best attack if it is worth it (not a charge when a plain attack is as good)
         if attacks:
             s, a = max(attacks, key=lambda x: (x[0], -ATTACKS.index(x[1].verb)))
-            if s >= 0.6:
+            if s >= MIN_ATTACK:
                 top = [x for x in attacks if x[0] >= s - 1e-9]
-                return top[int(self.rng.integers(len(top)))][1]
+                pick = top[int(self.rng.integers(len(top)))][1]
+                return Choice(pick, s, lambda: (self._attack_reason(combat, cid, pick, s),) + (
+                    (f"{len(top)} attacks tie: picked at random among them",) if len(top) > 1 else ()), rivals)
+        where = f" ({self._nearest(me.cell, enemies)})" if enemies and me.cell is not None else ""
+        weak = (f"{cid}'s best attack is worth only {best_attack:.1f} net successes" if attacks
+                else f"{cid} has no attack from {me.cell}{where}")
         # 9. drive a vehicle toward the enemy
         if me.in_vehicle is not None:
             for v in ("drive", "drive_fast"):
                 if v in by and enemies:
-                    return self.toward(by[v], enemies, keep=3)
-        # 10. close in: melee fighters walk toward the nearest enemy; shooters find a clear line
+                    a = self.toward(by[v], enemies, keep=3)
+                    return rule(a, 0.5, f"{weak}: drive to {a.dest}, 3 m from the nearest enemy")
+        # 10. close in: melee fighters walk toward the nearest enemy; shooters walk to a square with a clean shot
         moving = by.get("move", []) + by.get("acro_move", [])
         if me.hidden and by.get("stealth_walk"):
             moving = by["stealth_walk"]  # stay hidden while closing in (REI-6.4)
         shooter = any(st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
                       if it.holder == cid and it.loc == "held") or bool(st.spells[cid])
-        if moving and enemies and not me.moved and not shooter:
-            return self.toward(moving, enemies, keep=1)
-        if moving and enemies and shooter and not me.moved and best_attack < 0.6 and me.slots.get("standard", 0):
-            return self.toward(moving, enemies, keep=6)
+        if enemies and not me.moved and not shooter:
+            if moving:
+                a = self.toward(moving, enemies, keep=1)
+                return rule(a, 0.5, f"{weak}: close in to {a.dest}, {self._nearest(a.dest, enemies)}")
+            up = self.stand_up(me, by)
+            if up is not None:  # prone or crouching: no walk is offered until it stands
+                return rule(up, 0.4, f"{weak}, and {cid} cannot walk from where it lies: stand up to close in")
+        if enemies and shooter and not me.moved and best_attack < MIN_ATTACK and me.slots.get("standard", 0):
+            in_sight = any(a.verb in SHOTS for _, a in attacks)
+            sight = None if in_sight else self.sight_move(combat, cid, moving + by.get("crawl", []), enemies)
+            if sight is not None:
+                a, target = sight
+                return rule(a, 0.55, f"{weak}: {'crawl' if a.verb == 'crawl' else 'move'} to {a.dest} for a clean "
+                                     f"shot at {target.id}, {cheb(a.dest, target.cell)} m away")
+            if moving:
+                # no square in reach sees an enemy: go round the obstacles, closer, until one does
+                near = min(cheb(me.cell, f.cell) for f in enemies)
+                a = self.toward(moving, enemies, keep=6 if near > 6 else 1)
+                return rule(a, 0.5, f"{weak}, and no square in reach has a line of sight: move to {a.dest}, "
+                                    f"{self._nearest(a.dest, enemies)}")
+            up = None if in_sight else self.stand_up(me, by)
+            if up is not None:
+                return rule(up, 0.4, f"{weak}, and no crawl gives {cid} a line of sight: stand up to find one")
+        # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
+        if attacks:
+            s, a = max(attacks, key=lambda x: (x[0], -ATTACKS.index(x[1].verb)))
+            if s >= WEAK_ATTACK:
+                return Choice(a, s, lambda: (self._attack_reason(combat, cid, a, s),
+                                             f"weak, but better than waiting: {cid} has nothing better to do"), rivals)
         # 11. defensive use of leftovers: cover, prone for shooters, parry for fighters
         under_fire = any(self.shoots(combat, f.id) for f in enemies)
         if me.slots.get("move", 0) > 0:
             if "take_cover" in by and under_fire and me.cover_source is None:
-                return by["take_cover"][0]
+                return rule(by["take_cover"][0], 0.3, f"{cid} is under fire: take cover")
             if "crouch" in by and under_fire:
-                return by["crouch"][0]
+                return rule(by["crouch"][0], 0.2, f"{cid} is under fire: crouch")
             if "go_prone" in by and shooter and under_fire and not any(
                     cheb(f.cell, me.cell) <= 2 for f in enemies):
-                return by["go_prone"][0]
+                return rule(by["go_prone"][0], 0.2, f"{cid} shoots from afar under fire: go prone")
             if "acro_parry" in by:
-                return by["acro_parry"][0]
+                return rule(by["acro_parry"][0], 0.1, f"{weak}: the spare move action parries acrobatically")
             if "parry" in by and any(cheb(f.cell, me.cell) <= 2 for f in enemies):
-                return by["parry"][0]
-        return Action("end_turn")
+                return rule(by["parry"][0], 0.1, f"{weak}: an enemy is close, so the spare move action parries")
+        return rule(end, 0.0, f"{weak}, and nothing else helps: end the turn")
+
+    @staticmethod
+    def stand_up(me: Any, by: dict[str, list[Action]]) -> Action | None:
+        """Getting up from prone or a crouch, where legal: neither offers a walk (REI-6.1 to 6.3)."""
+        for verb in ("stand_from_crouch", "stand_from_prone"):
+            if by.get(verb) and (me.crouching if verb == "stand_from_crouch" else me.prone):
+                return by[verb][0]
+        return None
+
+    def sight_move(self, combat: Combat, cid: str, moves: list[Action],
+                   enemies: list[Any]) -> tuple[Action, Any] | None:
+        """A walk to a square with a line of sight to an enemy within range, and that enemy (None if none in reach).
+
+        Preferred: not next to an enemy, then the distance nearest six metres; ties at random (own RNG).
+        """
+        reach = self.shot_range(combat, cid)
+        field = bf(combat)
+        doors = doors_now(rs(combat))
+        best: tuple[tuple[bool, int], list[tuple[Action, Any]]] | None = None
+        for a in moves:
+            seen = [f for f in enemies if cheb(a.dest, f.cell) <= reach and field.los(a.dest, f.cell, doors)]
+            if not seen:
+                continue
+            target = min(seen, key=lambda f: cheb(a.dest, f.cell))
+            near = min(cheb(a.dest, f.cell) for f in enemies)
+            key = (near >= 2, -abs(near - 6))
+            if best is None or key > best[0]:
+                best = (key, [(a, target)])
+            elif key == best[0]:
+                best[1].append((a, target))
+        if best is None:
+            return None
+        top = best[1]
+        return top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0]
+
+    @staticmethod
+    def shot_range(combat: Combat, cid: str) -> int:
+        """The longest reach of a loaded held ranged weapon or a known spell, in metres."""
+        st = static(combat)
+        state = rs(combat)
+        guns = [st.items[k].range_m or 1 for k, it in state.items.items()
+                if it.holder == cid and it.loc == "held" and st.items[k].is_ranged and it.loaded > 0]
+        spells = [sp.range_m for sp in st.spells.get(cid, {}).values()]
+        return max(guns + spells, default=1)
+
+    @staticmethod
+    def _nearest(cell: Any, enemies: list[Any]) -> str:
+        """``4 m from B1``: the nearest enemy to a cell."""
+        f = min(enemies, key=lambda f: cheb(cell, f.cell))
+        return f"{cheb(cell, f.cell)} m from {f.id}"
 
     @staticmethod
     def shoots(combat: Combat, cid: str) -> bool:

@@ -1,0 +1,123 @@
+"""Every agent explains itself: `propose` over random states of every registered system and built-in encounter.
+
+A proposal's action is legal, it gives at least one reason, its alternatives are legal, distinct from the
+action and sorted by value; proposing changes nothing in the live combat (state, log, dice); and `propose`
+chooses exactly what `act` chooses from the same agent state, leaving the agent in the same state.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import ENCOUNTERS
+from trpg_arena.agents import Proposal, RandomAgent, make_agent
+from trpg_arena.rules import Combat, load_encounter
+
+CHEAP = ["random", "first", "scripted"]
+SEARCH = "mcts:simulations=4:depth=20"  # a search kept cheap: it still clones, samples and plays out
+WALK = 80  # the longest random walk from the start to a state
+
+
+def random_state(name: str, seed: int, steps: int) -> Combat:
+    """The combat after up to `steps` decisions of masked random play from `seed` (it stops early if over)."""
+    c = Combat(name, seed=seed)
+    walker = RandomAgent(seed=seed)
+    for _ in range(steps):
+        if c.over:
+            break
+        c.act(walker.act(c))
+    return c
+
+
+def fingerprint(c: Combat) -> tuple[str, object]:
+    """Everything a proposal must leave alone: the snapshot (state, log) and the dice."""
+    return json.dumps(c.snapshot(), sort_keys=True), c.dice.state()
+
+
+def check_proposal(c: Combat, p: Proposal) -> None:
+    """A proposal's action and alternatives are legal; it is explained; the alternatives are distinct and sorted."""
+    legal = c.legal_actions()
+    assert p.action in legal, f"{p.action} is not legal at {c.decision}"
+    assert any(r.strip() for r in p.reasons), f"no reason given for {p.action}"
+    actions = [a.action for a in p.alternatives]
+    assert all(a in legal for a in actions), f"an alternative is not legal: {actions}"
+    assert p.action not in actions, "the chosen action is among its own alternatives"
+    assert len(set(actions)) == len(actions), f"repeated alternatives: {actions}"
+    values = [a.value for a in p.alternatives]
+    assert values == sorted(values, reverse=True), f"alternatives not sorted by value: {values}"
+    assert np.isfinite(p.value) and all(np.isfinite(values))
+    json.dumps(p.to_json(c))  # a UI can send it as it is
+
+
+def check_agent_at(name: str, spec: str, seed: int, steps: int) -> None:
+    """At one random state: a legal, explained proposal that changes nothing and matches `act`."""
+    c = random_state(name, seed, steps)
+    if c.over:
+        return
+    rid = load_encounter(name).ruleset
+    # two agents in equal states: built alike, and the actor given the proposer's saved state as well
+    proposer, actor = make_agent(spec, rid, seed=seed), make_agent(spec, rid, seed=seed)
+    actor.set_state(proposer.get_state())
+    before = fingerprint(c)
+    p = proposer.propose(c)
+    assert fingerprint(c) == before, f"{spec}'s propose changed the combat"
+    check_proposal(c, p)
+    assert actor.act(c) == p.action, f"{spec}: act and propose chose differently at {c.decision}"
+    assert actor.get_state() == proposer.get_state(), f"{spec}: act and propose used the agent's RNG differently"
+    assert fingerprint(c) == before, f"{spec}'s act changed the combat"
+
+
+@pytest.mark.parametrize("spec", CHEAP)
+@pytest.mark.parametrize("name", ENCOUNTERS)
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, WALK))
+def test_proposals_are_legal_explained_sorted_and_change_nothing(name: str, spec: str, seed: int, steps: int) -> None:
+    check_agent_at(name, spec, seed, steps)
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+@settings(max_examples=max(2, settings.default.max_examples // 8))  # each example runs two searches
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, WALK))
+def test_search_proposals_are_legal_explained_sorted_and_change_nothing(name: str, seed: int, steps: int) -> None:
+    check_agent_at(name, SEARCH, seed, steps)
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_scripted_proposals_and_actions_agree_along_whole_games(name: str) -> None:
+    """An agent that proposes at every decision plays the very game an agent that only acts plays."""
+    rid = load_encounter(name).ruleset
+    for seed in range(3):
+        games = []
+        for ask in ("propose", "act"):
+            c = Combat(name, seed=seed)
+            agents = {side: make_agent("scripted", rid, seed=seed * 10 + i) for i, side in enumerate(c.sides)}
+            while not c.over:
+                agent = agents[c.decision.side]
+                c.act(agent.propose(c).action if ask == "propose" else agent.act(c))
+            games.append(([e.json_line() for e in c.log], [a.get_state() for a in agents.values()]))
+        assert games[0] == games[1]
+
+
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_scripted_reasons_name_combatants_and_numbers(name: str) -> None:
+    """Scripted reasons are built from what the agent reasoned with: ids of combatants and real numbers."""
+    rid = load_encounter(name).ruleset
+    explained = named = numbered = 0
+    for seed in range(6):
+        c = Combat(name, seed=seed)
+        ids = {v.id for v in c.combatants}
+        agents = {side: make_agent("scripted", rid, seed=seed * 10 + i) for i, side in enumerate(c.sides)}
+        while not c.over and explained < 60:
+            p = agents[c.decision.side].propose(c)
+            if len(c.legal_actions()) > 1:
+                text = " ".join(p.reasons)
+                explained += 1
+                named += any(i in text for i in ids)
+                numbered += any(ch.isdigit() for ch in text)
+            c.act(p.action)
+    assert explained >= 20
+    assert named >= explained * 0.8 and numbered >= explained * 0.5, (named, numbered, explained)
