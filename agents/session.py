@@ -19,7 +19,7 @@ env's opponents (agents only, nothing stored).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,9 +106,9 @@ class Session:
         self._trying: tuple[Action, str, Proposal | None] | None = None
         self.listeners: list[Listener] = []
 
-    def _check_seat_keys(self) -> None:
+    def _check_seat_keys(self, keys: list[str] | None = None) -> None:
         known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.encounter))
-        for key in self.seats:
+        for key in self.seats if keys is None else keys:
             if key not in known:
                 raise SessionError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"
                                    f" combatants: {', '.join(sorted(known - set(self.combat.sides)))})")
@@ -160,8 +160,8 @@ class Session:
         if key in ("pc", "npc"):
             self.defaults[key] = parsed
         else:
+            self._check_seat_keys([key])  # before any change: a key naming nobody changes nothing
             self.seats[key] = parsed
-            self._check_seat_keys()
         self._seat_of.clear()
         old = self.agents.pop(key, None)
         if old is not None and parsed.agent == getattr(old, "spec", None):
@@ -172,6 +172,11 @@ class Session:
     def set_table_dice(self, on: bool) -> None:
         """Switch the whole table to physical dice (every seat) or back to the engine's."""
         self.table_dice = on
+        self._save_setup()
+
+    def set_autorun(self, on: bool) -> None:
+        """Let review seats' proposals be applied without a confirmation (stored), or stop doing so."""
+        self.autorun = on
         self._save_setup()
 
     def _agent(self, key: str, seat: Seat) -> Any:
@@ -381,14 +386,8 @@ class Session:
 
     def _restore(self, checkpoint: dict[str, Any], replay: list[dict[str, Any]]) -> None:
         """Put the combat at `checkpoint`, replay `replay` records, and the agents as they were after the last."""
-        dice = TableDice.from_table_state(checkpoint["dice"])
-        combat = Combat.restore(checkpoint["combat"], dice=dice)
-        for rec in replay:
-            dice.by_hand = bool(rec["by_hand"])
-            dice.begin()
-            dice.queue([face for _, face in rec["faces"]])
-            combat.act(Action.from_json(rec["action"]))
-            dice.settle(True)
+        for combat, _ in replay_records(checkpoint, replay):
+            pass
         self.combat = combat
         states = replay[-1]["agents"] if replay else checkpoint["agents"]
         known = dict(self._known_seats())
@@ -448,6 +447,24 @@ class Session:
     def _notify(self, message: dict[str, Any]) -> None:
         for listener in list(self.listeners):
             listener(message)
+
+
+def replay_records(checkpoint: dict[str, Any], records: list[dict[str, Any]]) -> Iterator[tuple[Combat, list[Event]]]:
+    """Rebuild the combat of `checkpoint`, then apply `records` (with their hand-rolled faces) one by one.
+
+    Yields the combat at the checkpoint (no events), then after each record with that record's events;
+    the same `Combat` object every time. Undo, resume and the server's replay of a session read it.
+    """
+    dice = TableDice.from_table_state(checkpoint["dice"])
+    combat = Combat.restore(checkpoint["combat"], dice=dice)
+    yield combat, []
+    for rec in records:
+        dice.by_hand = bool(rec["by_hand"])
+        dice.begin()
+        dice.queue([face for _, face in rec["faces"]])
+        events = combat.act(Action.from_json(rec["action"]))
+        dice.settle(True)
+        yield combat, events
 
 
 def _engine_dice(seed: int) -> Any:
