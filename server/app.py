@@ -16,7 +16,7 @@ from trpg_arena.agents.store import SessionStore
 from trpg_arena.server import api, errors, ws
 from trpg_arena.server.config import ServerConfig
 from trpg_arena.server.hub import SessionHub
-from trpg_arena.server.security import BodyLimit, HostGuard, OriginGuard, PrivateNetworkAccess, TokenGate
+from trpg_arena.server.security import BodyLimit, HostGuard, OriginGuard, TokenGate
 
 STATIC = Path(__file__).parent / "static"
 
@@ -31,18 +31,21 @@ Watch a session's events on the WebSocket `/api/sessions/{id}/events`. With a to
 def create_app(config: ServerConfig | None = None, store: SessionStore | None = None) -> FastAPI:
     """The application for `config`; `store` (default: opened from ``config.db``) holds its sessions."""
     config = config or ServerConfig()
+    owned = store is None
     store = store if store is not None else SessionStore(config.db)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
-        store.close()
+        if owned:  # a store handed in belongs to the caller, who may serve it again
+            store.close()
 
     # outermost first: preflights are answered (and CORS headers added to refusals) before any guard refuses
     middleware = [
-        Middleware(PrivateNetworkAccess, allow_origins=config.allow_origins),
+        # CORS for the allowed origins only, Private-Network-Access preflights included (a hosted VTT page
+        # calling a server on the GM's machine)
         Middleware(CORSMiddleware, allow_origins=list(config.allow_origins), allow_methods=["*"],
-                   allow_headers=["authorization", "content-type"], max_age=600),
+                   allow_headers=["authorization", "content-type"], allow_private_network=True, max_age=600),
         Middleware(HostGuard, trusted=config.trusted_hosts),
         Middleware(OriginGuard, allow_origins=config.allow_origins),
         Middleware(TokenGate, token=config.token),

@@ -62,12 +62,14 @@ def combatant_json(view: CombatantView) -> dict[str, Any]:
 
 
 def turn_order(combat: Combat) -> list[str]:
-    """The combatants in the rule system's order this round (its state's ``order``), those not in it last.
+    """The combatants in the rule system's order this round (its state's ``order``), others on the map last.
 
     Every system keeps the round's order as a list of ids in its state; before the first initiative
-    roll it may still be empty, and the roster order stands in.
+    roll it may still be empty, and the roster order stands in. Combatants neither in the order nor on
+    the map (a summon not yet called) are left out.
     """
-    ids = [v.id for v in combat.combatants]
+    views = combat.combatants
+    ids = {v.id for v in views}
     order = getattr(combat.state, "order", None)
     listed = [cid for cid in order if cid in ids] if isinstance(order, list) else []
-    return listed + [cid for cid in ids if cid not in listed]
+    return listed + [v.id for v in views if v.id not in listed and v.node is not None]

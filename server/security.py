@@ -1,7 +1,5 @@
-"""The server's gatekeepers, as small ASGI middlewares, outermost first in `create_app`.
+"""The server's gatekeepers, as small ASGI middlewares (inside Starlette's CORS one), outermost first.
 
-- `PrivateNetworkAccess`: answers Chrome's Private-Network-Access preflight, so a page served from the
-  internet (a hosted virtual tabletop) may call a server on this machine, if its origin is allowed.
 - `HostGuard`: a loopback server accepts only loopback ``Host`` headers (a DNS-rebinding page cannot
   reach it under a name of its own).
 - `OriginGuard`: a browser request that can change something (POST, PUT, DELETE, and every WebSocket)
@@ -54,29 +52,6 @@ async def refuse(scope: Scope, send: Send, status: int, error: str, message: str
 
 def _is_preflight(scope: Scope) -> bool:
     return scope.get("method") == "OPTIONS" and header(scope, "access-control-request-method") is not None
-
-
-class PrivateNetworkAccess:
-    """Adds ``Access-Control-Allow-Private-Network: true`` to preflights that ask for it from an allowed origin."""
-
-    def __init__(self, app: ASGIApp, allow_origins: tuple[str, ...]) -> None:
-        self.app = app
-        self.allow_origins = frozenset(allow_origins)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Handle one connection (see the class docstring)."""
-        if (scope["type"] != "http" or not _is_preflight(scope)
-                or header(scope, "access-control-request-private-network") != "true"
-                or header(scope, "origin") not in self.allow_origins):
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_pna(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), (b"access-control-allow-private-network", b"true")]
-            await send(message)
-
-        await self.app(scope, receive, send_with_pna)
 
 
 class HostGuard:

@@ -1,9 +1,11 @@
 """Post-combat statistics from a replay's frames: who dealt and took what, how decisions were made, HP over time.
 
-Read from the board state between decisions, so it works the same for every rule system: hit points
-lost or regained by each combatant, and, for each decider, the hit points its side's enemies lost
-and the enemies taken out during its decisions (its attacks, and the reactions it chose). A
-stored session's records add how each decision was made (agent, confirmed, overridden, a person's).
+Read from the board state between decisions, so it works the same for every rule system. Exact:
+hit points each combatant lost and regained, and per side what the other sides lost and how many
+of them were taken out. Attributed: a combatant's damage dealt and take-downs are what its enemies
+lost during its own decisions (its attacks and the reactions it chose); damage that lands during
+the victim's side's decision (a counter-attack answering its attack) is counted for the sides only.
+A stored session's records add how each decision was made (agent, confirmed, overridden, a person's).
 """
 
 from __future__ import annotations
@@ -53,14 +55,20 @@ def statistics(frames: list[dict[str, Any]], sides: list[str], records: list[dic
         r["status"] = end["status"] if end else "gone"
     by_side = {side: {"side": side, "damage_dealt": 0, "damage_taken": 0, "taken_out": 0, "decisions": 0,
                       "standing": 0, "combatants": 0} for side in sides}
+    fell = {cid for cid in rows if any(c["id"] == cid and c["able"] for c in first["combatants"])
+            and not final.get(cid, {}).get("able")}
     for r in rows.values():
         totals = by_side.get(r["side"])
         if totals is None:
             continue
-        for key in ("damage_dealt", "damage_taken", "taken_out", "decisions"):
-            totals[key] += r[key]
+        totals["damage_taken"] += r["damage_taken"]
+        totals["decisions"] += r["decisions"]
         totals["combatants"] += 1
         totals["standing"] += 1 if final.get(r["id"], {}).get("able") else 0
+        for side, other in by_side.items():  # what the other sides lost, whoever's decision it was
+            if side != r["side"]:
+                other["damage_dealt"] += r["damage_taken"]
+                other["taken_out"] += r["id"] in fell
     sources = Counter((rec.get("side"), rec.get("source")) for rec in records or [])
     return {"result": last["result"], "over": last["over"], "rounds": last["round"], "decisions": len(frames) - 1,
             "start_round": first["round"], "combatants": list(rows.values()), "sides": list(by_side.values()),
