@@ -53,8 +53,9 @@ def statistics(frames: list[dict[str, Any]], sides: list[str], records: list[dic
         end = final.get(cid)
         r["hp"], r["max_hp"] = (end["hp"], end["max_hp"]) if end else (0, 0)
         r["status"] = end["status"] if end else "gone"
-    by_side = {side: {"side": side, "damage_dealt": 0, "damage_taken": 0, "taken_out": 0, "decisions": 0,
-                      "standing": 0, "combatants": 0} for side in sides}
+    by_side: dict[str, dict[str, Any]] = {
+        side: {"side": side, "damage_dealt": 0, "damage_taken": 0, "taken_out": 0, "decisions": 0, "standing": 0,
+               "combatants": 0} for side in sides}
     fell = {cid for cid in rows if any(c["id"] == cid and c["able"] for c in first["combatants"])
             and not final.get(cid, {}).get("able")}
     for r in rows.values():

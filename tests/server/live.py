@@ -1,13 +1,17 @@
-"""A real server on 127.0.0.1 for the tests that need one (browser, load, the reference client)."""
+"""Real servers on 127.0.0.1 for the tests that need one: in a thread (browser) or as ``trpg-arena serve``."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx2 as httpx
 import uvicorn
 
 from trpg_arena.server import ServerConfig, create_app
@@ -31,3 +35,35 @@ def live_server(db: Path, **config: object) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def served(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``trpg-arena serve`` in a subprocess on a free loopback port; yields its base URL and the process."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "trpg_arena.experiments.cli", "serve", "--port", str(port), "--db", str(db), *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {proc.stderr.read() if proc.stderr else ''}")
+            try:
+                if httpx.get(f"{base}/api/rulesets", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the server did not answer within 60 s") from None
+                time.sleep(0.1)
+        yield base, proc
+    finally:
+        proc.terminate()
+        proc.wait(30)

@@ -180,7 +180,7 @@ def test_screenshot_of_each_system_map(page: object, server: str, rid: str) -> N
     on_map = [c for c in made["state"]["combatants"] if c["place"] is not None]
     assert tokens == len(on_map)
     kind = {"moonlit": "rect", "kiai": "polygon"}.get(rid, "rect")
-    assert page.locator(f"#board .place").count() > 0  # type: ignore[attr-defined]
+    assert page.locator("#board .place").count() > 0  # type: ignore[attr-defined]
     assert page.locator(f"#board {kind}.place").count() == len(httpx.get(  # type: ignore[attr-defined]
         f"{server}/api/sessions/{sid}/board").json()["places"])
     SHOTS.mkdir(parents=True, exist_ok=True)
