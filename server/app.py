@@ -8,6 +8,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
+from fastapi_offline import FastAPIOffline
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -51,8 +52,9 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
         Middleware(TokenGate, token=config.token),
         Middleware(BodyLimit, limit=config.max_body),
     ]
-    app = FastAPI(title="trpg-arena", version="1", description=DESCRIPTION, middleware=middleware,
-                  lifespan=lifespan)
+    # the docs page's scripts are served from the package: a table without internet still has /docs
+    app = FastAPIOffline(title="trpg-arena", version="1", description=DESCRIPTION, middleware=middleware,
+                         lifespan=lifespan)
     app.state.config = config
     app.state.hub = SessionHub(store)
     errors.install(app)

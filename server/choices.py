@@ -16,21 +16,41 @@ from trpg_arena.rules import Action, Combat
 from trpg_arena.server.board import node_key
 
 
-def action_json(combat: Combat, index: int, action: Action) -> dict[str, Any]:
-    """One legal action: its index, GM sentence, JSON form, and target / destination as board keys."""
+def action_json(combat: Combat, index: int, action: Action, places: bool = True) -> dict[str, Any]:
+    """One legal action: its index, GM sentence, JSON form, and target / destination as board keys.
+
+    ``dest`` is a place's key only if `places` says the verb's destinations are places of the board.
+    """
     return {"index": index, "text": combat.system.describe(combat, action), "action": action.to_json(),
-            "target": action.target, "dest": node_key(action.dest)}
+            "target": action.target, "dest": node_key(action.dest) if places else None}
+
+
+def _is_node(graph: Any, node: Any) -> bool:
+    try:
+        return node in graph
+    except TypeError:  # an unhashable destination is no place
+        return False
 
 
 def group_by_verb(combat: Combat, legal: list[Action]) -> list[dict[str, Any]]:
-    """Legal actions grouped by verb, verbs in the order the rule system lists them."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    """Legal actions grouped by verb, verbs in the order the rule system lists them.
+
+    A verb whose destinations are not all places of the board uses them otherwise (reincarnator's
+    charge ends at an offset from its target): its actions name no place, and a click on the target
+    chooses them.
+    """
+    by_verb: dict[str, list[tuple[int, Action]]] = {}
     for i, action in enumerate(legal):
-        groups.setdefault(action.verb, []).append(action_json(combat, i, action))
-    return [{"verb": verb, "label": verb.replace("_", " "), "count": len(items),
-             "targets": sorted({a["target"] for a in items if a["target"] is not None}),
-             "dests": sorted({a["dest"] for a in items if a["dest"] is not None}), "actions": items}
-            for verb, items in groups.items()]
+        by_verb.setdefault(action.verb, []).append((i, action))
+    graph = combat.battlefield.graph
+    out = []
+    for verb, members in by_verb.items():
+        places = all(a.dest is None or _is_node(graph, a.dest) for _, a in members)
+        items = [action_json(combat, i, a, places) for i, a in members]
+        out.append({"verb": verb, "label": verb.replace("_", " "), "count": len(items),
+                    "targets": sorted({a["target"] for a in items if a["target"] is not None}),
+                    "dests": sorted({a["dest"] for a in items if a["dest"] is not None}), "actions": items})
+    return out
 
 
 def proposal_json(combat: Combat, proposal: Proposal, legal: list[Action]) -> dict[str, Any]:

@@ -96,7 +96,8 @@ async function act(method, path, body) {
 function keepRunning() {
   // an agent seat is deciding (more than one request's worth of decisions): ask it to go on
   const p = view.state && view.state.pending;
-  if (p && !p.needs_person && !view.running) {
+  const agentsGoOn = p && !p.dice && (!p.needs_person || (view.state.autorun && p.seat.kind === "review"));
+  if (agentsGoOn && !view.running) {
     view.running = true;
     setTimeout(async () => { view.running = false; await act("POST", "/run", {}); }, 30);
   }
@@ -146,8 +147,9 @@ function renderBoard() {
     if (view.picked) { marks.targets = new Set(list.map((a) => a.target).filter(Boolean)); }
   }
   if (p && p.proposal) {
-    marks.proposed = p.proposal.action.target;
-    marks.proposedPlace = p.proposal.action.dest ? String(p.proposal.action.dest) : null;
+    const proposed = p.groups.flatMap((g) => g.actions).find((a) => a.index === p.proposal.index);
+    marks.proposed = proposed ? proposed.target : null;
+    marks.proposedPlace = proposed ? proposed.dest : null;
   }
   drawBoard(document.getElementById("board"), view.board, s.combatants, marks, onToken, onPlace);
 }

@@ -89,6 +89,8 @@ def test_a_gm_plays_confirms_rolls_undoes_reloads_finishes_and_replays(page: obj
     # a PC attack: the verb, then the target token (highlighted), then the plain shot among its variants
     pg.click('[data-verb="shoot"]')
     assert "target" in (pg.get_attribute('[data-token="cultist"]', "class") or "")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SHOTS / "decision.png"))
     pg.click('[data-token="cultist"]')
     pg.click('#choices [data-index="0"]')
 
@@ -185,3 +187,9 @@ def test_screenshot_of_each_system_map(page: object, server: str, rid: str) -> N
         f"{server}/api/sessions/{sid}/board").json()["places"])
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{rid}.png"))  # type: ignore[attr-defined]
+
+
+def test_the_api_docs_render_from_the_package(page: object, server: str) -> None:
+    page.goto(f"{server}/docs")  # type: ignore[attr-defined]
+    page.wait_for_selector(".opblock")  # type: ignore[attr-defined]
+    assert page.locator(".opblock").count() > 20  # type: ignore[attr-defined]
