@@ -19,6 +19,7 @@ env's opponents (agents only, nothing stored).
 from __future__ import annotations
 
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -386,8 +387,7 @@ class Session:
 
     def _restore(self, checkpoint: dict[str, Any], replay: list[dict[str, Any]]) -> None:
         """Put the combat at `checkpoint`, replay `replay` records, and the agents as they were after the last."""
-        for combat, _ in replay_records(checkpoint, replay):
-            pass
+        combat, _ = deque(replay_records(checkpoint, replay), maxlen=1)[0]  # the combat after the last record
         self.combat = combat
         states = replay[-1]["agents"] if replay else checkpoint["agents"]
         known = dict(self._known_seats())

@@ -249,8 +249,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     application = create_app(config)
     if config.token_generated:
         console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
-    console.print(f"table page: {config.page_url()}   API docs: http://{host}:{port}/docs   sessions: {db}")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    console.print(f"table page: {config.page_url()}   API docs: {config.base_url()}/docs   sessions: {db}")
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws="websockets-sansio")
 
 
 @app.command()

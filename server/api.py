@@ -70,6 +70,7 @@ def _change(request: Request, sid: str, change: Callable[[Session], Any], run: b
 
 def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], run: bool, setup: bool = False
              ) -> Doc:
+    """`_change` for a session whose lock the caller holds."""
     s = entry.session
     assert s is not None
     taken = len(s.records)
@@ -79,7 +80,8 @@ def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], r
         entry.publish({"type": "setup"})
     if run:
         s.run(max_decisions=_config(request).run_limit)
-    events = [e.to_json() for e in s.combat.log if e.seq >= seen] if len(s.records) > taken else []
+    log = s.combat.log  # numbered without gaps: the new events are its tail
+    events = [e.to_json() for e in log[seen - log[0].seq:]] if log and len(s.records) > taken else []
     return {"state": session_state(entry.id, entry.name, s),
             "decisions": [public_record(r) for r in s.records[taken:]], "events": events}
 

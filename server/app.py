@@ -8,8 +8,8 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
-from fastapi_offline import FastAPIOffline
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 

@@ -56,10 +56,13 @@ class ServerConfig:
         kwargs.setdefault("trusted_hosts", trusted)
         return cls(host=host, token=token, token_generated=generated, **kwargs)  # type: ignore[arg-type]
 
-    def page_url(self) -> str:
-        """The address to open in a browser (with the token, when there is one)."""
+    def base_url(self) -> str:
+        """The server's address as this machine reaches it (a wildcard address is reached on 127.0.0.1)."""
         host = f"[{self.host}]" if ":" in self.host else self.host
         if host in ("0.0.0.0", "[::]"):
             host = "127.0.0.1"
-        suffix = f"/?token={self.token}" if self.token else "/"
-        return f"http://{host}:{self.port}{suffix}"
+        return f"http://{host}:{self.port}"
+
+    def page_url(self) -> str:
+        """The address to open in a browser (with the token, when there is one)."""
+        return self.base_url() + (f"/?token={self.token}" if self.token else "/")

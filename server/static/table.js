@@ -79,17 +79,19 @@ async function act(method, path, body) {
   if (view.busy) return;
   view.busy = true;
   document.body.classList.add("busy");
+  let out = null;
   try {
-    const out = await api(method, `/api/sessions/${view.sid}${path}`, body);
-    if (out && out.events) appendEvents(out.events);
-    view.verb = null; view.picked = null; view.filter = "";
-    render(out.state);
+    out = await api(method, `/api/sessions/${view.sid}${path}`, body);
   } catch (e) {
     toast(e.message);
   } finally {
-    view.busy = false;
+    view.busy = false;  // before the new controls appear: they must answer the first click
     document.body.classList.remove("busy");
   }
+  if (!out) return;
+  if (out.events) appendEvents(out.events);
+  view.verb = null; view.picked = null; view.filter = "";
+  render(out.state);
   keepRunning();
 }
 

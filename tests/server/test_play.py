@@ -11,9 +11,9 @@ from tests.server.table import play_through
 
 @pytest.mark.parametrize("rid", SYSTEMS)
 def test_whole_combat_over_http(client: TestClient, rid: str) -> None:
-    encounter = f"{rid}/skirmish"
+    encounter = f"{rid}/duel"
     sides = client.post("/api/encounters/validate", json={"encounter": encounter}).json()["sides"]
-    # the first side is played by people rolling their own dice (kiai's roster has no PCs), the other reviewed
+    # the first side is played by people rolling their own dice (kiai's duel has no PCs), the other reviewed
     r = client.post("/api/sessions", json={"encounter": encounter, "seed": 5, "seats": {sides[0]: "human+dice"},
                                            "pc": "review:scripted", "npc": "review:scripted"})
     assert r.status_code == 201, r.text

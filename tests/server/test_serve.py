@@ -40,12 +40,11 @@ def test_the_reference_client_runs_the_npc_turn_and_a_restarted_server_keeps_the
         assert httpx.get(f"{base}/api/sessions/{sid}").json() == state
 
 
-def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
-    for args, words in ((["--allow-origin", "vtt.example"], "--allow-origin takes an origin"),
-                        (["--port", "70000"], "--port must be 0-65535")):
-        r = subprocess.run([*CLI, "serve", "--db", str(tmp_path / "x.db"), *args], capture_output=True, text=True,
-                           timeout=120)
-        assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr
+def test_serve_refuses_a_bad_origin_in_one_line(tmp_path: Path) -> None:
+    r = subprocess.run([*CLI, "serve", "--db", str(tmp_path / "x.db"), "--allow-origin", "vtt.example"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "--allow-origin takes an origin" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "x.db").exists()
 
 
 def test_the_client_starts_a_session_when_given_none(tmp_path: Path) -> None:
