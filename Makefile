@@ -18,7 +18,7 @@ demo: install
 	$(BIN)/trpg-arena demo
 
 lint: install
-	$(BIN)/ruff check rules envs agents experiments tests
+	$(BIN)/ruff check rules envs agents experiments server examples tests
 	$(BIN)/mypy rules
 
 test: install lint

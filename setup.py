@@ -1,8 +1,8 @@
-"""Install the four top-level folders as subpackages of the ``trpg_arena`` namespace (see docs/architecture.md)."""
+"""Install the top-level folders as subpackages of the ``trpg_arena`` namespace (see docs/architecture.md)."""
 
 from setuptools import find_packages, setup
 
-TOP = ("rules", "envs", "agents", "experiments")
+TOP = ("rules", "envs", "agents", "experiments", "server")
 packages = [f"trpg_arena.{top}" for top in TOP]
 packages += [f"trpg_arena.{top}.{sub}" for top in TOP for sub in find_packages(top)]
 

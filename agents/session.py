@@ -19,6 +19,7 @@ env's opponents (agents only, nothing stored).
 from __future__ import annotations
 
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,9 +109,9 @@ class Session:
         self._trying: tuple[Action, str, Proposal | None] | None = None
         self.listeners: list[Listener] = []
 
-    def _check_seat_keys(self) -> None:
+    def _check_seat_keys(self, keys: list[str] | None = None) -> None:
         known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.encounter))
-        for key in self.seats:
+        for key in self.seats if keys is None else keys:
             if key not in known:
                 raise SessionError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"
                                    f" combatants: {', '.join(sorted(known - set(self.combat.sides)))})")
@@ -162,8 +163,8 @@ class Session:
         if key in ("pc", "npc"):
             self.defaults[key] = parsed
         else:
+            self._check_seat_keys([key])  # before any change: a key naming nobody changes nothing
             self.seats[key] = parsed
-            self._check_seat_keys()
         self._seat_of.clear()
         old = self.agents.pop(key, None)
         if old is not None and parsed.agent == getattr(old, "spec", None):
@@ -174,6 +175,11 @@ class Session:
     def set_table_dice(self, on: bool) -> None:
         """Switch the whole table to physical dice (every seat) or back to the engine's."""
         self.table_dice = on
+        self._save_setup()
+
+    def set_autorun(self, on: bool) -> None:
+        """Let review seats' proposals be applied without a confirmation (stored), or stop doing so."""
+        self.autorun = on
         self._save_setup()
 
     def _agent(self, key: str, seat: Seat) -> Any:
@@ -383,10 +389,7 @@ class Session:
 
     def _restore(self, checkpoint: dict[str, Any], replay: list[dict[str, Any]]) -> None:
         """Put the combat at `checkpoint`, replay `replay` records, and the agents as they were after the last."""
-        dice = TableDice.from_table_state(checkpoint["dice"])
-        combat = Combat.restore(checkpoint["combat"], dice=dice)
-        for rec in replay:
-            _redo(combat, dice, rec)
+        combat, _ = deque(replay_records(checkpoint, replay), maxlen=1)[0]  # the combat after the last record
         self.combat = combat
         states = replay[-1]["agents"] if replay else checkpoint["agents"]
         known = dict(self._known_seats())
@@ -408,12 +411,11 @@ class Session:
         """
         if not self.history:
             raise SessionError("a headless session keeps no history to replay")
-        checkpoint = self._checkpoints[0]
-        dice = TableDice.from_table_state(checkpoint["dice"])
-        combat = Combat.restore(checkpoint["combat"], dice=dice)
+        steps = replay_records(self._checkpoints[0], self.records)
+        combat, _ = next(steps)
         yield None, list(combat.log), combat
-        for rec in self.records:
-            yield rec, _redo(combat, dice, rec), combat
+        for rec, (combat, events) in zip(self.records, steps):
+            yield rec, events, combat
 
     def _known_seats(self) -> list[tuple[str, Seat]]:
         return list(self.seats.items()) + list(self.defaults.items())
@@ -464,14 +466,22 @@ class Session:
             listener(message)
 
 
-def _redo(combat: Combat, dice: TableDice, record: dict[str, Any]) -> list[Event]:
-    """Apply a recorded decision again, with the faces that were entered by hand for it."""
-    dice.by_hand = bool(record["by_hand"])
-    dice.begin()
-    dice.queue([face for _, face in record["faces"]])
-    events = combat.act(Action.from_json(record["action"]))
-    dice.settle(True)
-    return events
+def replay_records(checkpoint: dict[str, Any], records: list[dict[str, Any]]) -> Iterator[tuple[Combat, list[Event]]]:
+    """Rebuild the combat of `checkpoint`, then apply `records` (with their hand-rolled faces) one by one.
+
+    Yields the combat at the checkpoint (no events), then after each record with that record's events;
+    the same `Combat` object every time. Undo, resume and the server's replay of a session read it.
+    """
+    dice = TableDice.from_table_state(checkpoint["dice"])
+    combat = Combat.restore(checkpoint["combat"], dice=dice)
+    yield combat, []
+    for rec in records:
+        dice.by_hand = bool(rec["by_hand"])
+        dice.begin()
+        dice.queue([face for _, face in rec["faces"]])
+        events = combat.act(Action.from_json(rec["action"]))
+        dice.settle(True)
+        yield combat, events
 
 
 def _engine_dice(seed: int) -> Any:

@@ -257,6 +257,40 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
 
 
 @app.command()
+def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 127.0.0.1 a token is required)")]
+          = "127.0.0.1",
+          port: Annotated[int, typer.Option(help="port to listen on")] = 8765,
+          db: Annotated[Path, typer.Option(help="session database (the autopilot's store)")] = Path(
+              "trpg-arena-sessions.db"),
+          token: Annotated[str | None, typer.Option(help="token every request must carry (generated and printed "
+                                                         "when listening beyond 127.0.0.1)")] = None,
+          allow_origin: Annotated[list[str] | None, typer.Option(help="web origin whose pages may call the API, "
+                                                                      "e.g. https://vtt.example (repeatable)")]
+          = None,
+          max_body: Annotated[int, typer.Option(help="largest request body in bytes")] = 2 * 1024 * 1024) -> None:
+    """Serve the table page and the HTTP + WebSocket API (docs at /docs, schema at /openapi.json)."""
+    try:
+        import uvicorn
+
+        from trpg_arena.server import ServerConfig, create_app
+    except ImportError as e:
+        raise typer.BadParameter(f"the server needs its extra: pip install 'trpg-arena[server]' ({e.name} is "
+                                 "missing)") from None
+    if not 0 <= port <= 65535:
+        raise typer.BadParameter(f"--port must be 0-65535, got {port}")
+    for origin in allow_origin or []:
+        if not origin.startswith(("http://", "https://")) or origin.rstrip("/") != origin:
+            raise typer.BadParameter(f"--allow-origin takes an origin like https://vtt.example, got '{origin}'")
+    config = ServerConfig.for_host(host, token=token, port=port, db=db, allow_origins=tuple(allow_origin or ()),
+                                   max_body=max_body)
+    application = create_app(config)
+    if config.token_generated:
+        console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
+    console.print(f"table page: {config.page_url()}   API docs: {config.base_url()}/docs   sessions: {db}")
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws="websockets-sansio")
+
+
+@app.command()
 def train(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")] = "moonlit/duel",
           steps: Annotated[int, typer.Option(help="environment steps")] = 20_000,
           opponent: Annotated[str, typer.Option(help="opponent agent")] = "random",

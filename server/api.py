@@ -1,0 +1,339 @@
+"""The REST API over sessions: create, read, decide, roll, undo, replay, delete.
+
+Every route that changes a session answers ``{"state", "decisions", "events"}``: the session now, the
+decisions this request took (the person's and any agent seats' after it) and the events they
+emitted, so a client that does not watch the WebSocket still narrates everything. A refused request
+changes nothing (see `errors` for the statuses).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import numpy as np
+from fastapi import APIRouter, Path, Query, Request, Response
+
+from trpg_arena.agents import make_agent
+from trpg_arena.agents.session import Session, SessionError
+from trpg_arena.rules import IllegalActionError
+from trpg_arena.server.board import board_json
+from trpg_arena.server.choices import find_legal, proposal_json
+from trpg_arena.server.config import ServerConfig
+from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
+from trpg_arena.server.errors import ERROR_SCHEMA
+from trpg_arena.server.hub import Entry, SessionHub, public_record
+from trpg_arena.server.models import (
+    ActionChoice,
+    CreateSession,
+    DiceEntry,
+    EncounterUpload,
+    LogReplay,
+    Proceed,
+    ProposalRequest,
+    RewindRequest,
+    RunRequest,
+    SeatChange,
+    StepRequest,
+    Switch,
+    UndoRequest,
+)
+from trpg_arena.server.replay import log_replay, parse_log, session_replay
+from trpg_arena.server.state import session_state
+from trpg_arena.server.stats import statistics
+
+ERRORS = {status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
+          for status, text in ((404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
+                               (422, "a malformed request, encounter, action or dice entry"))}
+router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a session id")]
+Doc = dict[str, Any]
+
+
+def _hub(request: Request) -> SessionHub:
+    return request.app.state.hub
+
+
+def _config(request: Request) -> ServerConfig:
+    return request.app.state.config
+
+
+def _change(request: Request, sid: str, change: Callable[[Session], Any], run: bool, setup: bool = False) -> Doc:
+    """Apply `change` under the session's lock, then (if `run`) let agent seats go on; answer with what happened.
+
+    `setup`: the change is to seats or settings, which the session emits no event for: the watchers are told.
+    """
+    with _hub(request).use(sid) as entry:
+        return _changed(request, entry, change, run, setup)
+
+
+def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], run: bool, setup: bool = False
+             ) -> Doc:
+    """`_change` for a session whose lock the caller holds."""
+    s = entry.session
+    assert s is not None
+    taken = len(s.records)
+    seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
+    change(s)
+    if setup:
+        entry.publish({"type": "setup"})
+    if run:
+        s.run(max_decisions=_config(request).run_limit)
+    log = s.combat.log  # numbered without gaps: the new events are its tail
+    events = [e.to_json() for e in log[seen - log[0].seq:]] if log and len(s.records) > taken else []
+    return {"state": session_state(entry.id, entry.name, s),
+            "decisions": [public_record(r) for r in s.records[taken:]], "events": events}
+
+
+def _legal_index(s: Session, choice: ActionChoice) -> int:
+    """The legal index a choice names; an action that is not legal now is refused with the legal count."""
+    pending = s.pending()
+    if pending is None:
+        raise SessionError(f"the combat is over ({s.combat.result}); undo to play on")
+    if choice.index is not None:
+        return choice.index
+    assert choice.action is not None
+    wanted = choice.action.model_dump()
+    index = find_legal(pending.legal, wanted)
+    if index is None:
+        shown = " ".join(f"{k}={v}" for k, v in wanted.items() if v is not None)
+        raise IllegalActionError(f"'{shown}' is not legal for {pending.decision.actor} now "
+                                 f"({len(pending.legal)} legal actions: see pending.groups)")
+    return index
+
+
+# --- catalogue ---------------------------------------------------------------------------------------
+@router.get("/rulesets", summary="Rule systems, their built-in encounters and the agents a seat may name")
+def rulesets() -> Doc:
+    """Every rule system with its board kind, dice, built-in encounters and agents."""
+    return {"rulesets": catalogue()}
+
+
+@router.post("/encounters/validate", summary="Validate an encounter without starting anything")
+def validate(body: EncounterUpload) -> Doc:
+    """The encounter's summary, or 422 with the located error ``trpg-arena validate`` prints."""
+    enc = builtin(body.encounter) if body.encounter else uploaded(body.encounter_text, body.encounter_data,
+                                                                   body.filename or "upload")
+    return {"ok": True, "ruleset": enc.ruleset, "encounter": enc.encounter, "combatants": len(enc.combatants),
+            "sides": enc.sides(), "description": enc.description}
+
+
+# --- sessions ----------------------------------------------------------------------------------------
+@router.get("/sessions", summary="Stored sessions, most recently played first")
+def list_sessions(request: Request) -> Doc:
+    """Every session of the store, including those started from the terminal."""
+    return {"sessions": [row.to_json() for row in _hub(request).sessions()]}
+
+
+@router.post("/sessions", status_code=201, summary="Start a session from a built-in or uploaded encounter")
+def create_session(request: Request, body: CreateSession) -> Doc:
+    """Create and store a session; with ``run``, agent seats play until a person must act."""
+    enc = builtin(body.encounter) if body.encounter else uploaded(body.encounter_text, body.encounter_data,
+                                                                   body.filename or "upload")
+    for seat in (body.pc, body.npc, *body.seats.values()):
+        check_seat(seat, enc.ruleset)
+    hub = _hub(request)
+    name = body.name or enc.encounter
+    session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
+                      store=hub.store, name=name, options=body.options)
+    if body.autorun:
+        session.set_autorun(True)
+    entry = hub.add(session, name)
+    with entry.lock:
+        return _changed(request, entry, lambda s: None, body.run)
+
+
+@router.get("/sessions/{sid}", summary="A session's state: combatants, turn order, the open decision")
+def get_session(request: Request, sid: SessionId) -> Doc:
+    """Round, combatants (place, HP, conditions), turn order, seats and the pending decision grouped by verb."""
+    with _hub(request).use(sid) as entry:
+        assert entry.session is not None
+        return session_state(entry.id, entry.name, entry.session)
+
+
+@router.delete("/sessions/{sid}", status_code=204, summary="Delete a session and everything stored for it")
+def delete_session(request: Request, sid: SessionId) -> Response:
+    """Delete it; pages watching it are told and disconnected."""
+    _hub(request).delete(sid)
+    return Response(status_code=204)
+
+
+@router.get("/sessions/{sid}/board", summary="The battlefield's places, for drawing")
+def get_board(request: Request, sid: SessionId) -> Doc:
+    """Board kind and size, every place with its drawing position and terrain (keys as the state uses)."""
+    with _hub(request).use(sid) as entry:
+        assert entry.session is not None
+        return board_json(entry.session.combat)
+
+
+@router.get("/sessions/{sid}/pending", summary="The open decision only")
+def get_pending(request: Request, sid: SessionId) -> Doc:
+    """The open decision (null once over), as in the state."""
+    with _hub(request).use(sid) as entry:
+        assert entry.session is not None
+        return {"pending": session_state(entry.id, entry.name, entry.session)["pending"]}
+
+
+@router.post("/sessions/{sid}/actions", summary="Submit a person's action for the open decision")
+def submit(request: Request, sid: SessionId, body: ActionChoice) -> Doc:
+    """Apply a legal action (by index or JSON form); for an agent's seat, this overrides its proposal."""
+    return _change(request, sid, lambda s: s.submit(_legal_index(s, body)), body.run)
+
+
+@router.post("/sessions/{sid}/proposal", summary="Ask an agent what it would do now (nothing changes)")
+def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
+    """The seat's proposal (agent and review seats) or the named agent's: action, reasons, alternatives."""
+    with _hub(request).use(sid) as entry:
+        s = entry.session
+        assert s is not None
+        pending = s.pending()
+        if pending is None:
+            raise SessionError(f"the combat is over ({s.combat.result}); nothing to propose")
+        if body.agent is None and pending.proposal is not None:
+            return {"agent": pending.seat.agent, "proposal": proposal_json(s.combat, pending.proposal, pending.legal)}
+        spec = body.agent or pending.seat.agent or "scripted"
+        check_seat(spec, s.encounter.ruleset)
+        rng = np.random.default_rng([s.seed, s.combat.decision_count, zlib.crc32(spec.encode())])
+        agent = make_agent(spec, s.encounter.ruleset, rng=rng)
+        return {"agent": agent.spec, "proposal": proposal_json(s.combat, agent.propose(s.combat), pending.legal)}
+
+
+@router.post("/sessions/{sid}/confirm", summary="Accept the agent's proposal")
+def confirm(request: Request, sid: SessionId, body: Proceed) -> Doc:
+    """Apply the review seat's proposal for the open decision."""
+    return _change(request, sid, lambda s: s.confirm(), body.run)
+
+
+@router.post("/sessions/{sid}/override", summary="Apply another action instead of the agent's proposal")
+def override(request: Request, sid: SessionId, body: ActionChoice) -> Doc:
+    """Apply a legal action other than (or equal to) the proposal; recorded as an override."""
+    return _change(request, sid, lambda s: s.override(_legal_index(s, body)), body.run)
+
+
+@router.post("/sessions/{sid}/step", summary="Apply the open agent or review seat's proposal: one decision")
+def step(request: Request, sid: SessionId, body: StepRequest) -> Doc:
+    """One decision by the seat's agent (what a bot calls to run an NPC's turn decision by decision)."""
+    return _change(request, sid, lambda s: s.step(), body.run)
+
+
+@router.post("/sessions/{sid}/run", summary="Let agent seats decide until a person must act")
+def run(request: Request, sid: SessionId, body: RunRequest) -> Doc:
+    """Agent seats (and review seats with autorun) decide, up to ``max_decisions``."""
+    limit = body.max_decisions or _config(request).run_limit
+    return _change(request, sid, lambda s: s.run(max_decisions=limit), False)
+
+
+@router.put("/sessions/{sid}/autorun", summary="Apply review seats' proposals without confirmation, or stop")
+def autorun(request: Request, sid: SessionId, body: Switch) -> Doc:
+    """Turn autorun on or off (stored with the session)."""
+    return _change(request, sid, lambda s: s.set_autorun(body.on), body.run, setup=True)
+
+
+@router.post("/sessions/{sid}/dice", summary="Enter the faces rolled at the table")
+def enter_dice(request: Request, sid: SessionId, body: DiceEntry) -> Doc:
+    """Faces for the dice asked for; the action is tried again (it may ask for more dice)."""
+    return _change(request, sid, lambda s: s.enter_dice(body.faces), body.run)
+
+
+@router.delete("/sessions/{sid}/dice", summary="Give up the action waiting for dice")
+def cancel_dice(request: Request, sid: SessionId) -> Doc:
+    """Forget the action waiting for dice; the decision is open again."""
+    return _change(request, sid, lambda s: s.cancel_dice(), False)
+
+
+@router.post("/sessions/{sid}/undo", summary="Take decisions back")
+def undo(request: Request, sid: SessionId, body: UndoRequest) -> Doc:
+    """Undo ``decisions`` decisions, or back to before the last one a person made (agents do not replay it)."""
+    return _change(request, sid, lambda s: s.undo(body.decisions or _to_last_person(s)), False)
+
+
+def _to_last_person(s: Session) -> int:
+    """How many decisions to undo to reopen the last decision a person made or confirmed (else the last one)."""
+    if not s.records:
+        raise SessionError("nothing to undo: no decision has been taken")
+    for back, record in enumerate(reversed(s.records), 1):
+        if record["source"] != "agent":
+            return back
+    return 1
+
+
+@router.post("/sessions/{sid}/rewind", summary="Go back to the first decision of a round")
+def rewind(request: Request, sid: SessionId, body: RewindRequest) -> Doc:
+    """Undo everything from the first decision of ``round`` on."""
+    return _change(request, sid, lambda s: s.rewind(body.round), False)
+
+
+@router.put("/sessions/{sid}/seats/{key}", summary="Seat a person or an agent for a side, a combatant, pc or npc")
+def set_seat(request: Request, sid: SessionId, key: Annotated[str, Path(max_length=100)], body: SeatChange) -> Doc:
+    """Change who decides for ``key`` (a side, a combatant id, ``pc`` or ``npc``)."""
+
+    def change(s: Session) -> None:
+        check_seat(body.seat, s.encounter.ruleset)
+        s.set_seat(key, body.seat)
+
+    return _change(request, sid, change, body.run, setup=True)
+
+
+@router.put("/sessions/{sid}/table-dice", summary="Roll every seat's dice at the table, or let the engine roll")
+def table_dice(request: Request, sid: SessionId, body: Switch) -> Doc:
+    """Switch physical dice for the whole table on or off."""
+    return _change(request, sid, lambda s: s.set_table_dice(body.on), body.run, setup=True)
+
+
+@router.get("/sessions/{sid}/log", summary="The narrated event log")
+def get_log(request: Request, sid: SessionId, since: Annotated[int, Query(ge=0, le=10**9)] = 0,
+            limit: Annotated[int, Query(ge=1, le=5000)] = 1000) -> Doc:
+    """Events from number ``since`` on (at most ``limit``), each with its round, kind, text and rule id."""
+    with _hub(request).use(sid) as entry:
+        assert entry.session is not None
+        log = entry.session.combat.log
+        events = [e.to_json() for e in log if e.seq >= since][:limit]
+        return {"events": events, "next": events[-1]["seq"] + 1 if events else since,
+                "total": log[-1].seq + 1 if log else 0}
+
+
+@router.get("/sessions/{sid}/records", summary="The decisions taken, with who took them and how")
+def get_records(request: Request, sid: SessionId) -> Doc:
+    """Every live decision: round, actor, action, sentence, source (agent, confirmed, override, human), dice."""
+    with _hub(request).use(sid) as entry:
+        assert entry.session is not None
+        return {"records": [public_record(r) for r in entry.session.records]}
+
+
+def _session_frames(request: Request, sid: str) -> tuple[Entry, Doc, list[dict[str, Any]]]:
+    hub = _hub(request)
+    with hub.use(sid) as entry:
+        assert entry.session is not None
+        records = list(entry.session.records)
+        replay = session_replay(hub.store.checkpoint(sid, 0)[1], records)
+        return entry, replay, records
+
+
+@router.get("/sessions/{sid}/statistics", summary="Statistics: damage, take-downs, decision sources, HP over time")
+def get_statistics(request: Request, sid: SessionId) -> Doc:
+    """Per combatant and side (so far, or final once over), and each side's HP after every decision."""
+    _, replay, records = _session_frames(request, sid)
+    return statistics(replay["frames"], replay["board"]["sides"], records)
+
+
+@router.get("/sessions/{sid}/replay", summary="The session as frames, for stepping through on the map")
+def get_replay(request: Request, sid: SessionId) -> Doc:
+    """The board and one frame per decision (combatants after it, its events), plus the statistics."""
+    entry, replay, records = _session_frames(request, sid)
+    return {**replay, "id": sid, "name": entry.name,
+            "statistics": statistics(replay["frames"], replay["board"]["sides"], records)}
+
+
+@router.post("/replays", summary="Replay a log written by `trpg-arena play --log`")
+def replay_log(body: LogReplay) -> Doc:
+    """The logged combat as frames, checked event by event against the log (422 at the first that differs)."""
+    events = parse_log(body.log)
+    if body.encounter is not None:
+        enc = builtin(body.encounter)
+    elif body.encounter_text is not None:
+        enc = uploaded(body.encounter_text, None, body.filename or "upload")
+    else:
+        enc = None
+    replay = log_replay(events, enc, body.seed)
+    return {**replay, "statistics": statistics(replay["frames"], replay["board"]["sides"])}

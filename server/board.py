@@ -1,0 +1,75 @@
+"""The battlefield as the page draws it: places with drawing positions and terrain, and keys that name them.
+
+A place is keyed by text the same way everywhere (board, tokens, actions' destinations): a zone by its
+name (``A_front``), a square or hex by ``"x,y"``. Positions are the battlefield's own ``pos`` (square
+cells at integer ``x, y``; odd-r hex centres shifted half a hex on odd rows; zones in a line), so the
+page needs only the board kind to draw every rule system.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trpg_arena.rules import Combat, CombatantView
+
+# node attributes worth drawing or naming in a tooltip; the rest are rules data
+SHOWN_ATTRS = ("terrain", "cost", "impassable", "blocked", "blocks_los", "cover", "door", "exit", "side", "row")
+
+
+def node_key(node: Any) -> str | None:
+    """The text key of a battlefield node (``"3,4"`` for a cell, the name for a zone), None for no place."""
+    if node is None:
+        return None
+    if isinstance(node, tuple | list):
+        return ",".join(str(v) for v in node)
+    return str(node)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def board_json(combat: Combat) -> dict[str, Any]:
+    """Every place of the battlefield with its drawing position and terrain, plus the board kind and size."""
+    bf = combat.battlefield
+    places = []
+    for node, attrs in bf.graph.nodes(data=True):
+        x, y = attrs.get("pos", (0, 0))
+        place: dict[str, Any] = {"key": node_key(node), "x": x, "y": y}
+        for name in SHOWN_ATTRS:
+            if name in attrs:
+                place[name] = _jsonable(attrs[name])
+        obj = attrs.get("object")
+        if isinstance(obj, dict):
+            place["object"] = str(obj.get("name", "object"))
+        places.append(place)
+    links = [[node_key(a), node_key(b)] for a, b in bf.graph.edges] if bf.kind == "zones" else []
+    return {"kind": bf.kind, "width": bf.width, "height": bf.height, "places": places, "links": links,
+            "sides": combat.sides, "title": combat.system.info.title, "ruleset": combat.system.info.id}
+
+
+def combatant_json(view: CombatantView) -> dict[str, Any]:
+    """A combatant as the page shows it: where (by key), health, whether it may act, status and conditions."""
+    return {"id": view.id, "name": view.name, "side": view.side, "kind": view.kind, "place": node_key(view.node),
+            "hp": view.hp, "max_hp": view.max_hp, "able": view.able, "status": view.status,
+            "conditions": list(view.conditions)}
+
+
+def turn_order(combat: Combat) -> list[str]:
+    """The combatants in the rule system's order this round (its state's ``order``), others on the map last.
+
+    Every system keeps the round's order as a list of ids in its state; before the first initiative
+    roll it may still be empty, and the roster order stands in. Combatants neither in the order nor on
+    the map (a summon not yet called) are left out.
+    """
+    views = combat.combatants
+    ids = {v.id for v in views}
+    order = getattr(combat.state, "order", None)
+    listed = [cid for cid in order if cid in ids] if isinstance(order, list) else []
+    return listed + [v.id for v in views if v.id not in listed and v.node is not None]

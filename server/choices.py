@@ -1,0 +1,80 @@
+"""The open decision as the page and API clients read it: legal actions grouped by verb, with GM sentences.
+
+Each action keeps its index in the legal list (what `submit` takes) and names its target and
+destination by the board's keys, so a client can offer "click a token" and "click a square" for a
+verb without knowing the rule system. The agent's proposal and its alternatives carry their indices
+too, so the page can point at them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.session import Pending
+from trpg_arena.rules import Action, Combat
+from trpg_arena.server.board import node_key
+
+
+def action_json(combat: Combat, index: int, action: Action, places: bool = True) -> dict[str, Any]:
+    """One legal action: its index, GM sentence, JSON form, and target / destination as board keys.
+
+    ``dest`` is a place's key only if `places` says the verb's destinations are places of the board.
+    """
+    return {"index": index, "text": combat.system.describe(combat, action), "action": action.to_json(),
+            "target": action.target, "dest": node_key(action.dest) if places else None}
+
+
+def _is_node(graph: Any, node: Any) -> bool:
+    try:
+        return node in graph
+    except TypeError:  # an unhashable destination is no place
+        return False
+
+
+def group_by_verb(combat: Combat, legal: list[Action]) -> list[dict[str, Any]]:
+    """Legal actions grouped by verb, verbs in the order the rule system lists them.
+
+    A verb whose destinations are not all places of the board uses them otherwise (reincarnator's
+    charge ends at an offset from its target): its actions name no place, and a click on the target
+    chooses them.
+    """
+    by_verb: dict[str, list[tuple[int, Action]]] = {}
+    for i, action in enumerate(legal):
+        by_verb.setdefault(action.verb, []).append((i, action))
+    graph = combat.battlefield.graph
+    out = []
+    for verb, members in by_verb.items():
+        places = all(a.dest is None or _is_node(graph, a.dest) for _, a in members)
+        items = [action_json(combat, i, a, places) for i, a in members]
+        out.append({"verb": verb, "label": verb.replace("_", " "), "count": len(items),
+                    "targets": sorted({a["target"] for a in items if a["target"] is not None}),
+                    "dests": sorted({a["dest"] for a in items if a["dest"] is not None}), "actions": items})
+    return out
+
+
+def proposal_json(combat: Combat, proposal: Proposal, legal: list[Action]) -> dict[str, Any]:
+    """An agent's proposal with the legal index of its action and of each alternative."""
+    out = proposal.to_json(combat)
+    index = {a: i for i, a in enumerate(legal)}
+    out["index"] = index.get(proposal.action)
+    for alt, data in zip(proposal.alternatives, out["alternatives"]):
+        data["index"] = index.get(alt.action)
+    return out
+
+
+def pending_json(combat: Combat, pending: Pending) -> dict[str, Any]:
+    """The open decision: who decides and how, the proposal, any dice asked for, and the actions by verb."""
+    return {"decision": pending.decision.to_json(), "seat": pending.seat.to_json(),
+            "needs_person": pending.needs_person,
+            "proposal": proposal_json(combat, pending.proposal, pending.legal) if pending.proposal else None,
+            "dice": pending.dice.to_json() if pending.dice else None, "legal_count": len(pending.legal),
+            "groups": group_by_verb(combat, pending.legal)}
+
+
+def find_legal(legal: list[Action], wanted: dict[str, Any]) -> int | None:
+    """The index of the legal action whose JSON form is `wanted` (as `Action.to_json` writes it), or None."""
+    for i, action in enumerate(legal):
+        if action.to_json() == wanted:
+            return i
+    return None

@@ -1,0 +1,68 @@
+"""How a server is set up: where it listens, its session database, who may call it, and its limits."""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_DB = Path("trpg-arena-sessions.db")  # the terminal autopilot's default store, so both see the same sessions
+DEFAULT_PORT = 8765
+DEFAULT_MAX_BODY = 2 * 1024 * 1024  # an encounter file or a play log; larger bodies are refused with 413
+DEFAULT_RUN_LIMIT = 400  # agent decisions one request may take before handing back (the client asks again)
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` only accepts connections from this machine (``127.0.0.0/8``, ``::1``, ``localhost``)."""
+    name = host.strip("[]")
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything `create_app` needs; `for_host` fills in the token rule for a listening address.
+
+    `token`: when set, every request must carry it (``Authorization: Bearer``, a ``token`` query
+    parameter, or the cookie the page gets); a server listening beyond loopback always has one.
+    `allow_origins`: the only web origins (besides the server's own) whose pages may call it.
+    `trusted_hosts`: the ``Host`` headers accepted (loopback names on a loopback server, against DNS rebinding);
+    empty means any.
+    """
+
+    db: Path = DEFAULT_DB
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    token: str | None = None
+    allow_origins: tuple[str, ...] = ()
+    trusted_hosts: tuple[str, ...] = LOOPBACK_NAMES
+    max_body: int = DEFAULT_MAX_BODY
+    run_limit: int = DEFAULT_RUN_LIMIT
+    token_generated: bool = field(default=False, compare=False)
+
+    @classmethod
+    def for_host(cls, host: str = "127.0.0.1", *, token: str | None = None, **kwargs: object) -> ServerConfig:
+        """A config for listening on `host`: beyond loopback a token is required, generated if not given."""
+        generated = False
+        if token is None and not is_loopback(host):
+            token, generated = secrets.token_urlsafe(24), True
+        trusted = LOOPBACK_NAMES if is_loopback(host) else ()
+        kwargs.setdefault("trusted_hosts", trusted)
+        return cls(host=host, token=token, token_generated=generated, **kwargs)  # type: ignore[arg-type]
+
+    def base_url(self) -> str:
+        """The server's address as this machine reaches it (a wildcard address is reached on 127.0.0.1)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        if host in ("0.0.0.0", "[::]"):
+            host = "127.0.0.1"
+        return f"http://{host}:{self.port}"
+
+    def page_url(self) -> str:
+        """The address to open in a browser (with the token, when there is one)."""
+        return self.base_url() + (f"/?token={self.token}" if self.token else "/")

@@ -1,0 +1,109 @@
+"""Encounters a request names or uploads: built-ins by name, YAML or JSON text, or a JSON object.
+
+A request never names a file on the server: a built-in name is looked up in the rule system's own
+folder (never as a path), and anything else is uploaded text or data. Uploads are validated with
+the same model and give the same located messages as ``trpg-arena validate``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+
+from trpg_arena.agents import agent_names
+from trpg_arena.agents.spec import AgentSpec, agent_info
+from trpg_arena.rules import RULESETS, EncounterBase, EncounterError, builtin_encounters, load_encounter
+from trpg_arena.rules.core.encounter import BUILTIN
+
+MAX_NODES = 200_000  # values in an uploaded encounter once its YAML aliases are expanded (an alias bomb is refused)
+
+
+def builtin(name: str) -> EncounterBase:
+    """A built-in encounter (``moonlit/duel``), read from its rule system's folder; `EncounterError` otherwise."""
+    m = BUILTIN.match(name)
+    if m is None or m.group(1) not in RULESETS:
+        known = ", ".join(RULESETS)
+        raise EncounterError("not a built-in encounter name like 'moonlit/duel'", source=name, path="encounter",
+                             expected=f"<ruleset>/<name> with a ruleset of {known}")
+    rid, stem = m.groups()
+    path = RULESETS[rid].info.data_dir / "encounters" / f"{stem}.yaml"
+    if not path.is_file():
+        names = ", ".join(builtin_encounters(RULESETS[rid]))
+        raise EncounterError(f"no built-in encounter '{name}' (built-in: {names})", source=name, path="encounter")
+    return load_encounter(path, source=name)
+
+
+def parse_text(text: str, source: str) -> Any:
+    """YAML or JSON text as data; broken syntax is an `EncounterError` with the line, as ``validate`` reports it."""
+    try:
+        if text.lstrip().startswith("{"):
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except json.JSONDecodeError as e:
+        raise EncounterError(f"broken JSON at line {e.lineno}, column {e.colno}: {e.msg}", source=source) from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(e, "problem", None) or str(e)
+        raise EncounterError(f"broken YAML{where}: {problem}", source=source) from None
+
+
+def _check_size(data: Any, source: str) -> None:
+    """Refuse data that expands to more than `MAX_NODES` values (YAML aliases can make a tiny text huge)."""
+    budget = MAX_NODES
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise EncounterError(f"more than {MAX_NODES} values once aliases are expanded", source=source)
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+
+
+def uploaded(text: str | None, data: Any, source: str) -> EncounterBase:
+    """An encounter from uploaded text or a JSON object, validated (located `EncounterError` if wrong)."""
+    parsed = parse_text(text, source) if text is not None else data
+    if not isinstance(parsed, dict):  # never hand text to `load_encounter`: it would read it as a path
+        raise EncounterError("an encounter must be a mapping of fields", source=source, path="<root>",
+                             expected="a mapping with 'ruleset' and 'combatants'", actual=type(parsed).__name__)
+    _check_size(parsed, source)
+    return load_encounter(parsed, source=source)
+
+
+def check_seat(text: str, ruleset: str) -> str:
+    """A seat spec from a request, refused if its agent would read a file on the server (a policy's model)."""
+    body = text.strip().removesuffix("+dice")
+    body = body.removeprefix("review:") if body.startswith("review:") else body
+    if body in ("human", "review", ""):
+        return text
+    spec = AgentSpec.parse(body)
+    info = agent_info(spec.name, ruleset)
+    if info.positional is not None or "path" in info.params:
+        raise EncounterError(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
+                             path="seat", expected="one of " + ", ".join(safe_agents(ruleset)), actual=text)
+    return text
+
+
+def safe_agents(ruleset: str) -> list[str]:
+    """Agents a request may seat: every registered one that reads no file on the server."""
+    out = []
+    for name in agent_names(ruleset):
+        info = agent_info(name, ruleset)
+        if info.positional is None and "path" not in info.params:
+            out.append(name)
+    return out
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every rule system with its board, dice, built-in encounters and the agents a request may seat."""
+    out = []
+    for rid in RULESETS:
+        info = RULESETS[rid].info
+        out.append({"id": rid, "title": info.title, "board": info.board, "dice": info.dice,
+                    "encounters": builtin_encounters(RULESETS[rid]), "agents": safe_agents(rid)})
+    return out

@@ -1,0 +1,92 @@
+"""Every refusal as a 4xx JSON body saying what and where: ``{"error": kind, "message": line, "where": field}``.
+
+Engine and session errors keep their one-line messages (the same the CLI prints); pydantic's are
+reduced to the first problem with its location, the rest listed under ``details``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from trpg_arena.agents.session import SessionError
+from trpg_arena.agents.spec import UnknownAgentError
+from trpg_arena.agents.store import StoreError
+from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
+from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
+from trpg_arena.server.hub import UnknownSession
+from trpg_arena.server.replay import ReplayError
+
+log = logging.getLogger("trpg_arena.server")
+
+# most specific first: the first class an error is an instance of gives its status
+STATUS: tuple[tuple[type[Exception], int, str], ...] = (
+    (UnknownSession, 404, "unknown_session"),
+    (EncounterError, 422, "invalid_encounter"),
+    (UnknownAgentError, 422, "unknown_agent"),
+    (DiceEntryError, 422, "invalid_dice"),
+    (InvalidActionError, 422, "invalid_action"),
+    (ReplayError, 422, "invalid_log"),
+    (IllegalActionError, 409, "illegal_action"),
+    (SessionError, 409, "not_now"),
+    (StoreError, 500, "store"),
+    (SnapshotError, 500, "store"),
+)
+
+ERROR_SCHEMA = {"type": "object", "required": ["error", "message"],
+                "properties": {"error": {"type": "string"}, "message": {"type": "string"},
+                               "where": {"type": ["string", "null"]}, "details": {"type": "array"}}}
+
+
+def error_body(kind: str, message: str, where: str | None = None, details: list[Any] | None = None) -> dict[str, Any]:
+    """The API's error document."""
+    body: dict[str, Any] = {"error": kind, "message": message}
+    if where is not None:
+        body["where"] = where
+    if details:
+        body["details"] = details
+    return body
+
+
+def _where(loc: tuple[Any, ...] | list[Any]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
+    return out or "body"
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn every error into its JSON refusal."""
+
+    @app.exception_handler(TrpgArenaError)
+    async def engine_error(_request: Request, exc: TrpgArenaError) -> JSONResponse:
+        status, kind = next(((status, kind) for cls, status, kind in STATUS if isinstance(exc, cls)),
+                            (422, "invalid_request"))
+        if status >= 500:
+            log.error("server-side failure: %s", exc)
+        where = getattr(exc, "path", None) if isinstance(exc, EncounterError) else None
+        return JSONResponse(error_body(kind, str(exc), where), status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [{"where": _where(e.get("loc", ())), "message": str(e.get("msg", ""))} for e in exc.errors()]
+        first = problems[0] if problems else {"where": "body", "message": "invalid request"}
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return JSONResponse(error_body("invalid_request", f"{first['where']}: {first['message']}{more}",
+                                       first["where"], problems), status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
+        return JSONResponse(error_body(kind, str(exc.detail)), status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error")
+        return JSONResponse(error_body("internal", f"{type(exc).__name__}: {exc}"), status_code=500)

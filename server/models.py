@@ -1,0 +1,151 @@
+"""Request bodies of the API, validated by pydantic: unknown fields, wrong types and out-of-range numbers are 422."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+Seat = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Key = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+Scalar = bool | int | float | Annotated[str, StringConstraints(max_length=200)]
+Text = Annotated[str, StringConstraints(max_length=8 * 1024 * 1024)]  # the body limit refuses far less first
+Seed = Annotated[int, Field(ge=0, le=2**32 - 1, description="seed of the combat's dice")]
+RUN_FIELD = Field(True, description="then let agent seats decide until a person must act (or the run limit)")
+
+
+class Strict(BaseModel):
+    """A request body: every field declared, nothing else accepted."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def _exactly_one(model: BaseModel, fields: tuple[str, ...]) -> None:
+    given = [f for f in fields if getattr(model, f) is not None]
+    if len(given) != 1:
+        raise ValueError(f"give exactly one of {', '.join(fields)} (got {', '.join(given) or 'none'})")
+
+
+class EncounterUpload(Strict):
+    """An encounter by built-in name, as YAML/JSON text, or as a JSON object."""
+
+    encounter: Annotated[str, StringConstraints(max_length=100)] | None = Field(
+        None, description="a built-in encounter, e.g. 'moonlit/duel'", examples=["moonlit/duel"])
+    encounter_text: Text | None = Field(None, description="an encounter file's YAML or JSON text")
+    encounter_data: dict[str, Any] | None = Field(None, description="an encounter as a JSON object")
+    filename: Name | None = Field(None, description="the uploaded file's name, used in error messages")
+
+    @model_validator(mode="after")
+    def _one_encounter(self) -> EncounterUpload:
+        _exactly_one(self, ("encounter", "encounter_text", "encounter_data"))
+        return self
+
+
+class CreateSession(EncounterUpload):
+    """A new session: the encounter, the dice seed and who plays whom."""
+
+    seed: Seed = 0
+    pc: Seat = Field("human", description="default seat of PCs: human, an agent spec, review:<agent>, +dice")
+    npc: Seat = Field("review:scripted", description="default seat of NPCs")
+    seats: dict[Key, Seat] = Field(default_factory=dict, max_length=64,
+                                   description="seats by side or combatant id, overriding pc / npc")
+    table_dice: bool = Field(False, description="every seat rolls physical dice, entered by hand")
+    autorun: bool = Field(False, description="apply review seats' proposals without waiting for a confirmation")
+    name: Name | None = None
+    options: dict[Key, Scalar] | None = Field(None, max_length=64, description="option flag overrides")
+    run: bool = RUN_FIELD
+
+
+class ActionIn(Strict):
+    """A legal action in its JSON form, as the state's ``pending.groups[].actions[].action`` gives it."""
+
+    verb: Key
+    target: Annotated[str, StringConstraints(max_length=100)] | None = None
+    dest: Any = None
+    option: Any = None
+
+
+class ActionChoice(Strict):
+    """An action for the open decision: its index in the legal list, or the action itself."""
+
+    index: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    action: ActionIn | None = None
+    run: bool = RUN_FIELD
+
+    @model_validator(mode="after")
+    def _one_choice(self) -> ActionChoice:
+        _exactly_one(self, ("index", "action"))
+        return self
+
+
+class Proceed(Strict):
+    """Options of a request that applies the open proposal."""
+
+    run: bool = RUN_FIELD
+
+
+class StepRequest(Strict):
+    """Apply the agent's proposal of the open decision, exactly one decision."""
+
+    run: bool = Field(False, description="then let agent seats go on (default: stop after this decision)")
+
+
+class RunRequest(Strict):
+    """Let agent seats decide."""
+
+    max_decisions: Annotated[int, Field(ge=1, le=100_000)] | None = Field(
+        None, description="at most this many (default: the server's run limit)")
+
+
+class DiceEntry(Strict):
+    """Faces rolled at the table for the dice asked for."""
+
+    faces: Annotated[str, StringConstraints(min_length=1, max_length=400)] | Annotated[
+        list[Annotated[int, Field(ge=0, le=1000)]], Field(min_length=1, max_length=200)] = Field(
+        description="'4 6 10', or a list of numbers", examples=["42"])
+    run: bool = RUN_FIELD
+
+
+class UndoRequest(Strict):
+    """Take decisions back."""
+
+    decisions: Annotated[int, Field(ge=1, le=1_000_000)] | None = Field(
+        None, description="how many (default: back to before the last decision a person made or confirmed)")
+
+
+class RewindRequest(Strict):
+    """Go back to the first decision of a round."""
+
+    round: Annotated[int, Field(ge=0, le=1_000_000)]
+
+
+class SeatChange(Strict):
+    """A new seat for a side, a combatant, or the pc / npc default."""
+
+    seat: Seat
+    run: bool = RUN_FIELD
+
+
+class Switch(Strict):
+    """Turn a setting on or off."""
+
+    on: bool
+    run: bool = RUN_FIELD
+
+
+class ProposalRequest(Strict):
+    """Ask an agent what it would do now."""
+
+    agent: Seat | None = Field(None, description="an agent spec (default: the seat's agent, else scripted)")
+
+
+class LogReplay(Strict):
+    """A ``trpg-arena play --log`` file to replay, with the encounter and seed it was played with."""
+
+    log: Text = Field(description="the JSON-lines log")
+    encounter: Annotated[str, StringConstraints(max_length=100)] | None = Field(
+        None, description="its built-in encounter (default: the one of the log's rule system that fits)")
+    encounter_text: Text | None = None
+    filename: Name | None = None
+    seed: Seed = 0

@@ -1,0 +1,201 @@
+"""The server's gatekeepers, as small ASGI middlewares (inside Starlette's CORS one), outermost first.
+
+- `HostGuard`: a loopback server accepts only loopback ``Host`` headers (a DNS-rebinding page cannot
+  reach it under a name of its own).
+- `OriginGuard`: a browser request that can change something (POST, PUT, DELETE, and every WebSocket)
+  from a page of another origin is refused unless that origin is allowed: CORS alone lets a foreign
+  page *send* simple requests and open WebSockets, it only hides the answers.
+- `TokenGate`: with a token, every request carries it (header, query or the page's cookie), else 401.
+- `BodyLimit`: a request body over the limit is refused with 413 before anything reads it.
+
+Refusals are JSON in the API's error shape: ``{"error": ..., "message": ...}``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+TOKEN_COOKIE = "trpg_arena_token"
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def header(scope: Scope, name: str) -> str | None:
+    """The first value of a request header (`name` in lower case), decoded as Latin-1."""
+    key = name.encode("latin-1")
+    for k, v in scope.get("headers", ()):
+        if k == key:
+            return v.decode("latin-1")
+    return None
+
+
+async def refuse(scope: Scope, send: Send, status: int, error: str, message: str) -> None:
+    """Answer with a JSON error (HTTP) or close the handshake (WebSocket, which cannot carry a body)."""
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 4000 + status, "reason": message[:120]})
+        return
+    body = json.dumps({"error": error, "message": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _is_preflight(scope: Scope) -> bool:
+    return scope.get("method") == "OPTIONS" and header(scope, "access-control-request-method") is not None
+
+
+class HostGuard:
+    """Refuses requests whose ``Host`` is not one of `trusted` (any host when `trusted` is empty)."""
+
+    def __init__(self, app: ASGIApp, trusted: tuple[str, ...]) -> None:
+        self.app = app
+        self.trusted = frozenset(h.lower() for h in trusted)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one connection (see the class docstring)."""
+        if scope["type"] in ("http", "websocket") and self.trusted:
+            host = (header(scope, "host") or "").lower()
+            name = urlsplit(f"//{host}").hostname or ""
+            if name not in self.trusted:
+                await refuse(scope, send, 400, "bad_host",
+                             f"Host '{host}' is not served here; use {' or '.join(sorted(self.trusted))}")
+                return
+        await self.app(scope, receive, send)
+
+
+class OriginGuard:
+    """Refuses state-changing browser requests and WebSockets from origins that are neither this server nor allowed."""
+
+    def __init__(self, app: ASGIApp, allow_origins: tuple[str, ...]) -> None:
+        self.app = app
+        self.allow_origins = frozenset(allow_origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one connection (see the class docstring)."""
+        kind = scope["type"]
+        checked = kind == "websocket" or (kind == "http" and scope.get("method") in UNSAFE_METHODS)
+        origin = header(scope, "origin") if checked else None
+        if origin is not None and origin not in self.allow_origins and not self._same_origin(scope, origin):
+            await refuse(scope, send, 403, "origin_refused",
+                         f"requests from pages of {origin} are not allowed (start the server with --allow-origin "
+                         f"{origin} to allow them)")
+            return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    def _same_origin(scope: Scope, origin: str) -> bool:
+        return urlsplit(origin).netloc.lower() == (header(scope, "host") or "").lower()
+
+
+class TokenGate:
+    """With a token, refuses (401) every request without it; a valid ``?token=`` also sets the page's cookie."""
+
+    def __init__(self, app: ASGIApp, token: str | None) -> None:
+        self.app = app
+        self.token = token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one connection (see the class docstring)."""
+        if self.token is None or scope["type"] not in ("http", "websocket") or _is_preflight(scope):
+            await self.app(scope, receive, send)
+            return
+        from_query = self._query_token(scope)
+        offered = self._bearer(scope) or from_query or self._cookie(scope)
+        if offered is None or not hmac.compare_digest(offered.encode(), self.token.encode()):
+            what = "a wrong token" if offered else "no token"
+            await refuse(scope, send, 401, "unauthorized",
+                         f"{what}: send 'Authorization: Bearer <token>' (the token `trpg-arena serve` printed)")
+            return
+        if from_query is None or scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+                message["headers"] = [*message.get("headers", []), (b"set-cookie", cookie.encode("latin-1"))]
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+    @staticmethod
+    def _bearer(scope: Scope) -> str | None:
+        value = header(scope, "authorization") or ""
+        scheme, _, credentials = value.partition(" ")
+        return (credentials.strip() or None) if scheme.lower() == "bearer" else None
+
+    @staticmethod
+    def _query_token(scope: Scope) -> str | None:
+        values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token")
+        return values[0] if values else None
+
+    @staticmethod
+    def _cookie(scope: Scope) -> str | None:
+        raw = header(scope, "cookie")
+        if not raw:
+            return None
+        jar: SimpleCookie = SimpleCookie()
+        try:
+            jar.load(raw)
+        except Exception:  # a malformed Cookie header is simply no token
+            return None
+        morsel = jar.get(TOKEN_COOKIE)
+        return morsel.value if morsel is not None else None
+
+
+class BodyLimit:
+    """Refuses (413) an HTTP request body larger than `limit` bytes, whether it declares its length or streams."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one connection (see the class docstring)."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = header(scope, "content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._too_large(scope, send)
+            return
+        # Read the body here (at most `limit` bytes are ever held), then hand it on in one piece.
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._too_large(scope, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, scope: Scope, send: Send) -> None:
+        await refuse(scope, send, 413, "body_too_large",
+                     f"request body over {self.limit} bytes (start the server with a larger --max-body)")

@@ -1,0 +1,199 @@
+// The battlefield as SVG: zones (moonlit), squares (reincarnator, investigator) or hexes (kiai), and tokens.
+//
+// Places come from /board (key, x, y, terrain...); combatants name their place by the same key. Options mark
+// the actor, the places and tokens one can click for the chosen verb, and the agent's proposal.
+
+const NS = "http://www.w3.org/2000/svg";
+const CELL = 44;
+const ZONE_W = 230, ZONE_H = 250, ZONE_GAP = 14;
+const SIDE_COLOURS = ["#2f6fde", "#d8453a", "#2e9d5b", "#c98a17"];
+const TERRAIN = {open: "#efeadc", difficult: "#d3bf8d", wall: "#4a4a4a", blocked: "#4a4a4a", obstacle: "#7b7064",
+                 water: "#92b9de", climbable: "#b49d76"};
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function title(text) { return svg("title", {}, text); }
+
+function labelOf(id, letters) {
+  const parts = id.split(/[_.\-]/).filter(Boolean);
+  const head = parts[0].slice(0, letters);
+  const tail = parts.length > 1 ? parts[parts.length - 1].slice(0, 1) : "";
+  return head.charAt(0).toUpperCase() + head.slice(1) + tail;
+}
+
+// Short token labels ("Gh1", "Ka"), as long as needed to tell every combatant on the board apart.
+export function tokenLabels(ids) {
+  const out = new Map();
+  for (const id of ids) {
+    let letters = 2;
+    const taken = (label) => ids.some((other) => other !== id && labelOf(other, letters) === label);
+    while (letters < 4 && taken(labelOf(id, letters))) letters += 1;
+    out.set(id, labelOf(id, letters));
+  }
+  return out;
+}
+
+function placeCentre(board, place) {
+  if (board.kind === "zones") return {x: place.x * (ZONE_W + ZONE_GAP) + ZONE_W / 2, y: ZONE_H / 2};
+  return {x: place.x * CELL + CELL / 2, y: place.y * CELL + CELL / 2};
+}
+
+function hexPoints(cx, cy) {
+  const r = CELL / Math.sqrt(3);
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (Math.PI / 180) * (60 * k - 30);
+    pts.push(`${(cx + r * Math.cos(a)).toFixed(2)},${(cy + r * Math.sin(a)).toFixed(2)}`);
+  }
+  return pts.join(" ");
+}
+
+function placeShape(board, place) {
+  const fill = place.impassable || place.blocked === true ? TERRAIN.wall : (TERRAIN[place.terrain] || TERRAIN.open);
+  const info = [place.key, place.terrain, place.object, place.door && `door ${place.door}`,
+                place.cover && `cover ${place.cover}`, place.exit && "exit", place.cost > 1 && `cost ${place.cost}`]
+    .filter(Boolean).join(" · ");
+  const attrs = {class: "place", "data-place": place.key, fill};
+  let shape;
+  if (board.kind === "zones") {
+    const x = place.x * (ZONE_W + ZONE_GAP);
+    shape = svg("rect", {...attrs, x, y: 0, width: ZONE_W, height: ZONE_H, rx: 10,
+                         fill: place.side === board.sides[0] ? "#e4ecfa" : "#f8e5e2"});
+  } else if (board.kind === "hex") {
+    const c = placeCentre(board, place);
+    shape = svg("polygon", {...attrs, points: hexPoints(c.x, c.y)});
+  } else {
+    shape = svg("rect", {...attrs, x: place.x * CELL, y: place.y * CELL, width: CELL, height: CELL});
+  }
+  shape.append(title(info));
+  return shape;
+}
+
+function placeMarks(board, place) {
+  const c = placeCentre(board, place);
+  const marks = [];
+  if (board.kind === "zones") {
+    marks.push(svg("text", {x: c.x, y: 26, class: "zone-label"}, place.key.replace("_", " ")));
+  }
+  if (place.object) marks.push(svg("rect", {x: c.x - 9, y: c.y - 9, width: 18, height: 18, rx: 3, class: "object"},
+                                       title(place.object)));
+  if (place.door) marks.push(svg("rect", {x: c.x - CELL / 2 + 3, y: c.y - 4, width: CELL - 6, height: 8,
+                                          class: `door door-${place.door}`}, title(`door (${place.door})`)));
+  if (place.exit) marks.push(svg("text", {x: c.x, y: c.y + 4, class: "exit"}, "exit"));
+  return marks;
+}
+
+function extent(board) {
+  if (board.kind === "zones") {
+    const n = board.places.length;
+    return {w: n * ZONE_W + (n - 1) * ZONE_GAP, h: ZONE_H};
+  }
+  const xs = board.places.map((p) => p.x), ys = board.places.map((p) => p.y);
+  return {w: (Math.max(...xs) + 1) * CELL + (board.kind === "hex" ? CELL / 2 : 0), h: (Math.max(...ys) + 1) * CELL};
+}
+
+function tokenPositions(board, combatants) {
+  // Tokens sharing a place are spread out: in a grid inside a zone, in a small ring on a cell.
+  const byPlace = new Map();
+  for (const c of combatants) {
+    if (c.place === null) continue;
+    if (!byPlace.has(c.place)) byPlace.set(c.place, []);
+    byPlace.get(c.place).push(c);
+  }
+  const places = new Map(board.places.map((p) => [p.key, p]));
+  const out = new Map();
+  for (const [key, group] of byPlace) {
+    const place = places.get(key);
+    if (!place) continue;
+    const c = placeCentre(board, place);
+    group.forEach((combatant, i) => {
+      if (board.kind === "zones") {
+        const col = i % 3, row = Math.floor(i / 3);
+        out.set(combatant.id, {x: c.x - ZONE_W / 2 + 42 + col * 73, y: 70 + row * 64, r: 22});
+      } else if (group.length === 1) {
+        out.set(combatant.id, {x: c.x, y: c.y, r: CELL * 0.36});
+      } else {
+        const a = (2 * Math.PI * i) / group.length;
+        out.set(combatant.id, {x: c.x + Math.cos(a) * CELL * 0.2, y: c.y + Math.sin(a) * CELL * 0.2, r: CELL * 0.26});
+      }
+    });
+  }
+  return out;
+}
+
+function token(board, combatant, at, marks, label) {
+  const side = Math.max(0, board.sides.indexOf(combatant.side));
+  const classes = ["token", `side-${side}`];
+  if (!combatant.able) classes.push("down");
+  if (marks.actor === combatant.id) classes.push("actor");
+  if (marks.targets && marks.targets.has(combatant.id)) classes.push("target");
+  if (marks.proposed === combatant.id) classes.push("proposed");
+  const frac = combatant.max_hp > 0 ? Math.max(0, Math.min(1, combatant.hp / combatant.max_hp)) : 0;
+  const barColour = frac > 0.5 ? "#37a852" : frac > 0.25 ? "#e0a526" : "#d8453a";
+  const w = at.r * 2;
+  const g = svg("g", {class: classes.join(" "), "data-token": combatant.id, transform: `translate(${at.x},${at.y})`},
+    title(`${combatant.name} (${combatant.id}) · ${combatant.side} · HP ${combatant.hp}/${combatant.max_hp} · ` +
+          `${combatant.status}${combatant.conditions.length ? " · " + combatant.conditions.join(", ") : ""}`),
+    svg("circle", {r: at.r + 4, class: "ring"}),
+    svg("circle", {r: at.r, fill: combatant.able ? SIDE_COLOURS[side % 4] : "#8a8a8a", class: "disc"}),
+    svg("text", {y: at.r * 0.3, class: "token-label",
+                 "font-size": Math.max(9, at.r * (label.length > 3 ? 0.6 : 0.75))},
+        label),
+    svg("rect", {x: -at.r, y: at.r + 3, width: w, height: 5, class: "hp-back"}),
+    svg("rect", {x: -at.r, y: at.r + 3, width: (w * frac).toFixed(1), height: 5, fill: barColour,
+                 class: "hp-bar"}));
+  if (!combatant.able) {
+    g.append(svg("path", {d: `M${-at.r * 0.6},${-at.r * 0.6} L${at.r * 0.6},${at.r * 0.6} M${at.r * 0.6},` +
+                             `${-at.r * 0.6} L${-at.r * 0.6},${at.r * 0.6}`, class: "cross"}));
+  }
+  combatant.conditions.slice(0, 4).forEach((cond, i) => {
+    g.append(svg("g", {class: "badge", transform: `translate(${at.r - 2 - i * 11},${-at.r - 2})`},
+      title(cond), svg("circle", {r: 6}), svg("text", {y: 3}, cond.charAt(0).toUpperCase())));
+  });
+  if (board.kind === "zones") {
+    g.append(svg("text", {y: at.r + 20, class: "token-name"}, combatant.id));
+  }
+  return g;
+}
+
+// Draw `board` with `combatants` into the <svg> `root`; `marks` = {actor, targets: Set, dests: Set, proposed,
+// proposedPlace}, `onToken(id)` / `onPlace(key)` are called on clicks.
+export function drawBoard(root, board, combatants, marks = {}, onToken = null, onPlace = null) {
+  const {w, h} = extent(board);
+  const pad = 8;
+  root.setAttribute("viewBox", `${-pad} ${-pad} ${w + 2 * pad} ${h + 2 * pad}`);
+  root.dataset.kind = board.kind;
+  root.replaceChildren();
+  const places = svg("g", {class: "places"});
+  const overlay = svg("g", {class: "marks"});
+  for (const place of board.places) {
+    const shape = placeShape(board, place);
+    if (marks.dests && marks.dests.has(place.key)) shape.classList.add("dest");
+    if (marks.proposedPlace === place.key) shape.classList.add("proposed-place");
+    if (onPlace) shape.addEventListener("click", () => onPlace(place.key));
+    places.append(shape);
+    overlay.append(...placeMarks(board, place));
+  }
+  root.append(places, overlay);
+  const at = tokenPositions(board, combatants);
+  const tokens = svg("g", {class: "tokens"});
+  // the able on top of the fallen, so a living token sharing a place stays clickable
+  const ordered = [...combatants].sort((a, b) => Number(a.able) - Number(b.able));
+  const labels = tokenLabels(combatants.map((c) => c.id));
+  for (const c of ordered) {
+    if (!at.has(c.id)) continue;
+    const g = token(board, c, at.get(c.id), marks, labels.get(c.id));
+    if (onToken) g.addEventListener("click", (ev) => { ev.stopPropagation(); onToken(c.id, c.place); });
+    tokens.append(g);
+  }
+  root.append(tokens);
+}
+
+export function sideColour(board, side) {
+  return SIDE_COLOURS[Math.max(0, board.sides.indexOf(side)) % 4];
+}

@@ -1,0 +1,330 @@
+// The live table: the board, the open decision (verbs, then a token or a place), proposals, dice, undo, the log.
+
+import {api, el, socketUrl, toast} from "./api.js";
+import {drawBoard} from "./board.js";
+import {renderStats} from "./stats.js";
+
+const SHOWN_CHOICES = 40;  // candidate actions listed at once (a filter box narrows longer lists)
+
+const view = {sid: null, board: null, state: null, verb: null, picked: null, filter: "", lastSeq: -1, socket: null,
+              busy: false, running: false, agents: []};
+
+export async function openTable(sid, agents) {
+  closeTable();
+  Object.assign(view, {sid, board: null, state: null, verb: null, picked: null, filter: "", lastSeq: -1,
+                       agents});
+  document.getElementById("log").replaceChildren();
+  document.getElementById("stats").hidden = true;
+  view.board = await api("GET", `/api/sessions/${sid}/board`);
+  await reloadLog();
+  render(await api("GET", `/api/sessions/${sid}`));
+  connect();
+  document.getElementById("replay-link").href = `#/r/${sid}`;
+  keepRunning();
+}
+
+export function closeTable() {
+  if (view.socket) { view.socket.onclose = null; view.socket.close(); }
+  view.socket = null;
+  view.sid = null;
+}
+
+function connect() {
+  const sid = view.sid;
+  const socket = new WebSocket(socketUrl(`/api/sessions/${sid}/events`));
+  const dot = document.getElementById("connection");
+  view.socket = socket;
+  socket.onopen = () => { dot.className = "live"; dot.textContent = "● live"; };
+  socket.onclose = () => {
+    dot.className = "off"; dot.textContent = "○ offline";
+    if (view.sid === sid) setTimeout(() => { if (view.sid === sid) connect(); }, 1500);
+  };
+  socket.onmessage = (msg) => onEvent(JSON.parse(msg.data));
+}
+
+let refreshTimer = null;
+function onEvent(message) {
+  if (message.type === "decision") appendEvents(message.events);
+  if (message.type === "undo") { reloadLog(); }
+  if (message.type === "deleted") { toast("this session was deleted"); location.hash = "#/"; return; }
+  if (message.type === "hello") return;
+  // another page (or a bot) changed the session: show it; our own answers render as they arrive
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(async () => {
+    if (!view.busy && view.sid === message.session) render(await api("GET", `/api/sessions/${view.sid}`));
+  }, 120);
+}
+
+async function reloadLog() {
+  const data = await api("GET", `/api/sessions/${view.sid}/log?since=0&limit=5000`);
+  document.getElementById("log").replaceChildren();
+  view.lastSeq = -1;
+  appendEvents(data.events);
+}
+
+function appendEvents(events) {
+  const log = document.getElementById("log");
+  for (const e of events) {
+    if (e.seq <= view.lastSeq) continue;
+    view.lastSeq = e.seq;
+    if (e.kind === "auto_decision" && e.text.endsWith("(only option)")) continue;
+    log.append(el("li", {class: `ev ev-${e.kind}`, title: e.rule || ""},
+                  el("span", {class: "round", text: `r${e.round}`}), ` ${e.text}`));
+  }
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+}
+
+// --- requests -----------------------------------------------------------------------------------------
+async function act(method, path, body) {
+  if (view.busy) return;
+  view.busy = true;
+  document.body.classList.add("busy");
+  let out = null;
+  try {
+    out = await api(method, `/api/sessions/${view.sid}${path}`, body);
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    view.busy = false;  // before the new controls appear: they must answer the first click
+    document.body.classList.remove("busy");
+  }
+  if (!out) return;
+  if (out.events) appendEvents(out.events);
+  view.verb = null; view.picked = null; view.filter = "";
+  render(out.state);
+  keepRunning();
+}
+
+function keepRunning() {
+  // an agent seat is deciding (more than one request's worth of decisions): ask it to go on
+  const p = view.state && view.state.pending;
+  const agentsGoOn = p && !p.dice && (!p.needs_person || (view.state.autorun && p.seat.kind === "review"));
+  if (agentsGoOn && !view.running) {
+    view.running = true;
+    setTimeout(async () => { view.running = false; await act("POST", "/run", {}); }, 30);
+  }
+}
+
+const choose = (index) => act("POST", "/actions", {index});
+
+// --- rendering ----------------------------------------------------------------------------------------
+function byId(state) { return new Map(state.combatants.map((c) => [c.id, c])); }
+
+function candidates() {
+  const p = view.state.pending;
+  if (!p || !view.verb) return [];
+  const group = p.groups.find((g) => g.verb === view.verb);
+  if (!group) return [];
+  let list = group.actions;
+  if (view.picked) list = list.filter((a) => a.target === view.picked || a.dest === view.picked);
+  if (view.filter) {
+    const words = view.filter.toLowerCase().split(/\s+/).filter(Boolean);
+    list = list.filter((a) => words.every((w) => a.text.toLowerCase().includes(w)));
+  }
+  return list;
+}
+
+function render(state) {
+  view.state = state;
+  const name = state.name === state.encounter ? "" : ` · ${state.name}`;
+  document.getElementById("title").textContent = `${state.title} · ${state.encounter}${name}`;
+  renderBoard();
+  renderStatus();
+  renderDecision();
+  renderControls();
+  renderOrder();
+  if (state.over) showStats();
+}
+
+function renderBoard() {
+  const s = view.state, p = s.pending;
+  const marks = {actor: p ? p.decision.actor : null};
+  if (p && view.verb) {
+    const list = candidates();
+    const group = p.groups.find((g) => g.verb === view.verb);
+    const all = group ? group.actions : [];
+    marks.targets = new Set(all.map((a) => a.target).filter((t) => t !== null));
+    marks.dests = new Set(all.map((a) => a.dest).filter((d) => d !== null));
+    for (const a of all) if (a.target !== null && !byId(s).has(a.target)) marks.dests.add(a.target);  // a zone target
+    if (view.picked) { marks.targets = new Set(list.map((a) => a.target).filter(Boolean)); }
+  }
+  if (p && p.proposal) {
+    const proposed = p.groups.flatMap((g) => g.actions).find((a) => a.index === p.proposal.index);
+    marks.proposed = proposed ? proposed.target : null;
+    marks.proposedPlace = proposed ? proposed.dest : null;
+  }
+  drawBoard(document.getElementById("board"), view.board, s.combatants, marks, onToken, onPlace);
+}
+
+function onToken(id, place) {
+  const p = view.state.pending;
+  if (!p || !view.verb) return;
+  const group = p.groups.find((g) => g.verb === view.verb);
+  if (group.actions.some((a) => a.target === id)) return pick(id);
+  if (place !== null && group.actions.some((a) => a.dest === place || a.target === place)) return pick(place);
+  toast(`${id} is not a target of ${group.label}`);
+}
+
+function onPlace(key) {
+  const p = view.state.pending;
+  if (!p || !view.verb) return;
+  const group = p.groups.find((g) => g.verb === view.verb);
+  if (group.actions.some((a) => a.dest === key || a.target === key)) return pick(key);
+  toast(`${group.label}: not to ${key}`);
+}
+
+function pick(key) {
+  view.picked = key;
+  view.filter = "";
+  const list = candidates();
+  if (list.length === 1) return choose(list[0].index);
+  renderBoard();
+  renderDecision();
+}
+
+function renderStatus() {
+  const s = view.state;
+  const status = document.getElementById("status");
+  const result = s.over ? el("p", {class: "result", text: `Over: ${s.result} (${s.outcome.termination}) after ` +
+                                                           `${s.outcome.rounds} rounds`}) : null;
+  status.replaceChildren(...[el("h2", {text: `Round ${s.round}`}),
+    el("p", {class: "note", text: `phase ${s.phase} · ${s.decisions} decisions · seed ${s.seed}`}), result]
+    .filter(Boolean));
+}
+
+function renderDecision() {
+  const box = document.getElementById("decision");
+  const s = view.state, p = s.pending;
+  if (!p) { box.replaceChildren(el("h3", {text: "No decision open"}), el("p", {text: "The combat is over."})); return; }
+  const actor = byId(s).get(p.decision.actor);
+  const parts = [el("h3", {}, el("span", {class: `kind kind-${p.decision.kind}`, text: p.decision.kind}),
+                   ` ${actor ? actor.name : p.decision.actor}`),
+                 el("p", {class: "prompt", text: p.decision.prompt}),
+                 el("p", {class: "note", text: `seat: ${p.seat.text}`})];
+  if (p.dice) parts.push(diceBox(p.dice));
+  else {
+    if (p.proposal) parts.push(proposalBox(p));
+    if (!p.needs_person) parts.push(el("p", {class: "note", text: `${p.seat.agent} is deciding…`}));
+    else parts.push(...verbChooser(p));
+  }
+  box.replaceChildren(...parts);
+}
+
+function diceBox(dice) {
+  const input = el("input", {id: "dice-faces", placeholder: dice.faces, autocomplete: "off", "aria-label": "faces"});
+  const form = el("form", {class: "dice", id: "dice-form", onsubmit: (ev) => {
+    ev.preventDefault();
+    act("POST", "/dice", {faces: input.value});
+  }}, el("p", {class: "dice-text", text: `🎲 ${dice.text}`}),
+      el("p", {class: "note", text: `one die shows ${dice.faces}`}), input,
+      el("button", {type: "submit", id: "dice-submit", text: "Enter"}),
+      el("button", {type: "button", id: "dice-cancel", text: "Cancel", onclick: () => act("DELETE", "/dice")}));
+  setTimeout(() => input.focus(), 0);
+  return form;
+}
+
+function proposalBox(p) {
+  const prop = p.proposal;
+  const alts = prop.alternatives.map((a) => el("li", {},
+    el("button", {type: "button", class: "link", "data-alternative": a.index, text: a.text || JSON.stringify(a.action),
+                  onclick: () => act("POST", "/override", {index: a.index})}),
+    el("span", {class: "note", text: ` ${a.value}${a.reason ? " · " + a.reason : ""}`})));
+  return el("div", {class: "proposal", id: "proposal"},
+    el("p", {}, el("strong", {text: "Proposes: "}), el("span", {id: "proposal-text", text: prop.text}),
+       el("span", {class: "note", text: ` (value ${prop.value})`})),
+    el("ul", {class: "reasons"}, prop.reasons.map((r) => el("li", {text: r}))),
+    alts.length ? el("details", {}, el("summary", {text: "alternatives"}), el("ol", {}, alts)) : null,
+    p.seat.kind === "review" ? el("div", {class: "buttons"},
+      el("button", {type: "button", id: "confirm", class: "primary", text: "Confirm",
+                    onclick: () => act("POST", "/confirm", {})}),
+      el("button", {type: "button", id: "autorun-now", text: "Auto-run",
+                    title: "apply every NPC proposal from now on without asking",
+                    onclick: () => act("PUT", "/autorun", {on: true})})) : null,
+    p.seat.kind === "review" ? el("p", {class: "note", text: "or override: pick another action below"}) : null);
+}
+
+function verbChooser(p) {
+  const verbs = el("div", {class: "verbs"}, p.groups.map((g) => el("button", {
+    type: "button", class: g.verb === view.verb ? "verb chosen" : "verb", "data-verb": g.verb,
+    text: `${g.label} (${g.count})`, onclick: () => {
+      if (g.count === 1) return choose(g.actions[0].index);
+      view.verb = g.verb; view.picked = null; view.filter = "";
+      renderBoard(); renderDecision();
+    }})));
+  const out = [verbs];
+  if (!view.verb) return out;
+  const group = p.groups.find((g) => g.verb === view.verb);
+  const hint = group.targets.length || group.dests.length
+    ? `click ${[group.targets.length && "a highlighted token", group.dests.length && "a highlighted place"]
+        .filter(Boolean).join(" or ")}, or choose below` : "choose below";
+  const list = candidates();
+  const filter = el("input", {id: "choice-filter", placeholder: "filter, e.g. a target or 7,3", value: view.filter,
+                              oninput: (ev) => { view.filter = ev.target.value; renderChoices(box, list.length); }});
+  const box = el("ol", {class: "choices", id: "choices"});
+  out.push(el("p", {class: "note", text: view.picked ? `${group.label} → ${view.picked}: ${list.length} ways` : hint}));
+  if (group.count > SHOWN_CHOICES) out.push(filter);
+  out.push(box);
+  renderChoices(box);
+  return out;
+}
+
+function renderChoices(box) {
+  const list = candidates();
+  box.replaceChildren(...list.slice(0, SHOWN_CHOICES).map((a) => el("li", {},
+    el("button", {type: "button", class: "choice", "data-index": a.index, text: a.text,
+                  onclick: () => choose(a.index)}))));
+  if (list.length > SHOWN_CHOICES) box.append(el("li", {class: "note", text: `… ${list.length - SHOWN_CHOICES} more`}));
+}
+
+function renderControls() {
+  const s = view.state;
+  document.getElementById("undo").disabled = s.decisions === 0;
+  document.getElementById("autorun").checked = s.autorun;
+  document.getElementById("table-dice-live").checked = s.table_dice;
+  const seats = document.getElementById("seats");
+  const keys = ["pc", "npc", ...s.sides, ...Object.keys(s.seats).filter((k) => !s.sides.includes(k))];
+  seats.replaceChildren(...keys.map((key) => {
+    const current = key in s.seats ? s.seats[key] : (s.defaults[key] ?? "");
+    const input = el("input", {value: current, list: "seat-options", "data-seat": key,
+                               placeholder: key === "pc" || key === "npc" ? "" : "(default)"});
+    return el("form", {class: "seat", onsubmit: (ev) => {
+      ev.preventDefault();
+      act("PUT", `/seats/${encodeURIComponent(key)}`, {seat: input.value});
+    }}, el("label", {text: key === "pc" ? "PCs" : key === "npc" ? "NPCs" : key}), input,
+       el("button", {type: "submit", text: "Set"}));
+  }), seatOptions());
+}
+
+function seatOptions() {
+  const options = ["human", "human+dice"];
+  for (const a of view.agents) options.push(a, `review:${a}`);
+  return el("datalist", {id: "seat-options"}, options.map((o) => el("option", {value: o})));
+}
+
+function renderOrder() {
+  const s = view.state, p = s.pending;
+  const c = byId(s);
+  document.getElementById("order").replaceChildren(...s.turn_order.map((id) => {
+    const x = c.get(id);
+    return el("li", {class: [p && p.decision.actor === id ? "now" : "", x && !x.able ? "down" : ""].join(" "),
+                     "data-order": id},
+      el("span", {class: `dot side-${Math.max(0, s.sides.indexOf(x ? x.side : ""))}`}),
+      ` ${x ? x.name : id} `, el("span", {class: "note", text: x ? `${x.hp}/${x.max_hp}` : ""}),
+      x && x.conditions.length ? el("span", {class: "conds", text: ` ${x.conditions.join(", ")}`}) : null);
+  }));
+}
+
+async function showStats() {
+  const stats = await api("GET", `/api/sessions/${view.sid}/statistics`);
+  const box = document.getElementById("stats");
+  renderStats(box, view.board, stats);
+  box.hidden = false;
+}
+
+export function wireControls() {
+  document.getElementById("undo").addEventListener("click", () => act("POST", "/undo", {}));
+  document.getElementById("autorun").addEventListener("change", (ev) =>
+    act("PUT", "/autorun", {on: ev.target.checked}));
+  document.getElementById("table-dice-live").addEventListener("change", (ev) =>
+    act("PUT", "/table-dice", {on: ev.target.checked}));
+}
