@@ -98,10 +98,11 @@ class CombatStats:
                 if v.id not in self.fighters:  # a summon or an arrival: it starts where it is first seen
                     self._fighter(v)
                     before.setdefault(v.id, v)
-            struck = self._read(events, after)
+            struck, shares = self._read(events, after, before)
             actor = next((e.actor for e in events if e.kind == "decision"), None)
             for cid, now in after.items():
-                self._losses(n, round_, before[cid], now, struck.get(cid) or _enemy(actor, now, after))
+                self._losses(n, round_, before[cid], now, struck.get(cid) or _enemy(actor, now, after),
+                             shares.get(cid, []))
             before.update(after)
             self.decisions = n + 1
             self.rounds = max(self.rounds, round_)
@@ -113,9 +114,15 @@ class CombatStats:
     def _fighter(self, v: CombatantView) -> None:
         self.fighters[v.id] = FighterStats(v.id, v.name, v.side, v.kind, v.max_hp, v.hp, v.hp, v.status)
 
-    def _read(self, events: list[Event], views: dict[str, CombatantView]) -> dict[str, str]:
-        """Count the hits and misses of a decision; return who last struck at each combatant."""
+    def _read(self, events: list[Event], views: dict[str, CombatantView], before: dict[str, CombatantView],
+              ) -> tuple[dict[str, str], dict[str, list[tuple[str | None, int]]]]:
+        """Count a decision's hits and misses; return who last struck at each combatant, and exact losses.
+
+        A loss is exact when an event names its source and the HP after it.
+        """
         struck: dict[str, str] = {}
+        shares: dict[str, list[tuple[str | None, int]]] = {}
+        hp = {cid: v.hp for cid, v in before.items()}
         for e in events:
             data = e.data or {}
             victim = data.get("receiver") or data.get("target")
@@ -134,23 +141,36 @@ class CombatStats:
                     self.fighters[by].misses += 1
             if by is not None:
                 struck[victim] = by
-        return struck
+            hp_after = data.get("hp_after")
+            changed = victim if victim in hp else data.get("combatant")
+            if isinstance(hp_after, int) and changed in hp:
+                delta = hp[changed] - hp_after  # > 0 harm (a striker's, a cost's), < 0 healing
+                if delta:
+                    shares.setdefault(changed, []).append((by if changed == victim else None, delta))
+                hp[changed] = hp_after
+        return struck, shares
 
     def _pair(self, source: str | None, target: str) -> dict[str, int]:
         return self.pairs.setdefault((source, target), {"damage": 0, "hits": 0, "misses": 0})
 
-    def _losses(self, n: int, round_: int, was: CombatantView, now: CombatantView, by: str | None) -> None:
+    def _losses(self, n: int, round_: int, was: CombatantView, now: CombatantView, by: str | None,
+                shares: list[tuple[str | None, int]]) -> None:
         lost = was.hp - now.hp
-        if lost > 0:
-            self.fighters[now.id].taken += lost
-            self._pair(by, now.id)["damage"] += lost
-            row = self.per_round.setdefault(round_, {})
-            row.setdefault(now.id, {"dealt": 0, "taken": 0})["taken"] += lost
-            if by is not None:
-                self.fighters[by].dealt += lost
-                row.setdefault(by, {"dealt": 0, "taken": 0})["dealt"] += lost
-        elif lost < 0:
-            self.fighters[now.id].healed -= lost
+        if shares and sum(delta for _, delta in shares) == lost:  # the events' own account adds up: use it
+            harm = [(source, delta) for source, delta in shares if delta > 0]
+            healed = -sum(delta for _, delta in shares if delta < 0)
+        else:  # only the views' difference: all of it to the last striker
+            harm = [(by, lost)] if lost > 0 else []
+            healed = -lost if lost < 0 else 0
+        self.fighters[now.id].healed += healed
+        row = self.per_round.setdefault(round_, {})
+        for source, part in harm:
+            self.fighters[now.id].taken += part
+            row.setdefault(now.id, {"dealt": 0, "taken": 0})["taken"] += part
+            self._pair(source, now.id)["damage"] += part
+            if source is not None:
+                self.fighters[source].dealt += part
+                row.setdefault(source, {"dealt": 0, "taken": 0})["dealt"] += part
         if was.able and not now.able:
             self.falls.append(Fall(round_, n + 1, now.id, now.status, by))
 

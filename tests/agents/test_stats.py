@@ -54,13 +54,19 @@ def test_damage_is_put_down_to_the_source_the_log_names(seed: int) -> None:
     session = played("moonlit/skirmish", seed)
     hp = {v.id: v.hp for v in Session("moonlit/skirmish", seed=seed).combat.combatants}
     want: defaultdict[tuple[str | None, str], int] = defaultdict(int)
+    striker: dict[str, str] = {}  # within a decision, harm no event names a source for goes to the last striker
     for e in session.combat.log:
         data = e.data or {}
+        if e.kind in ("decision", "auto_decision"):
+            striker.clear()
         if data.get("hp_after") is None:
             continue
-        who = data.get("receiver") or data.get("combatant") or e.actor
-        if e.kind == "damage_applied":
-            want[(data.get("source"), who)] += hp.get(who, data["hp_after"]) - data["hp_after"]
+        who = data.get("receiver") or data.get("combatant") or data.get("target") or e.actor
+        if e.kind == "damage_applied" and data.get("source"):
+            striker[who] = data["source"]
+        loss = hp.get(who, data["hp_after"]) - data["hp_after"]
+        if loss > 0:
+            want[(data.get("source") or striker.get(who), who)] += loss
         hp[who] = data["hp_after"]
     got = {pair: t["damage"] for pair, t in session_stats(session).pairs.items() if t["damage"]}
     assert got == {pair: n for pair, n in want.items() if n}
