@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules import CombatantView, Event
+from trpg_arena.rules import Combat, CombatantView, Event
 
 if TYPE_CHECKING:
     from trpg_arena.agents.session import Session
@@ -111,6 +111,15 @@ class CombatStats:
             self.fighters[cid].status = v.status
         return self
 
+    def finish(self, combat: Combat) -> CombatStats:
+        """Take the result, how it ended and the rounds from the combat the decisions were read from."""
+        outcome = combat.outcome
+        if outcome is not None:
+            self.result, self.termination, self.rounds = outcome.result, outcome.termination.value, outcome.rounds
+        else:
+            self.rounds = max(self.rounds, combat.round)
+        return self
+
     def _fighter(self, v: CombatantView) -> None:
         self.fighters[v.id] = FighterStats(v.id, v.name, v.side, v.kind, v.max_hp, v.hp, v.hp, v.status)
 
@@ -201,9 +210,4 @@ def session_stats(session: Session) -> CombatStats:
     start = combat.combatants
     stats = CombatStats.collect(start, ((max(1, int(record["round"])), events, combat.combatants)
                                         for record, events, combat in replay if record is not None))
-    outcome = session.combat.outcome
-    if outcome is not None:
-        stats.result, stats.termination, stats.rounds = outcome.result, outcome.termination.value, outcome.rounds
-    else:
-        stats.rounds = max(stats.rounds, session.combat.round)
-    return stats
+    return stats.finish(session.combat)

@@ -314,15 +314,16 @@ def _session_frames(request: Request, sid: str) -> tuple[Entry, Doc, list[dict[s
 def get_statistics(request: Request, sid: SessionId) -> Doc:
     """Per combatant and side (so far, or final once over), and each side's HP after every decision."""
     _, replay, records = _session_frames(request, sid)
-    return statistics(replay["frames"], replay["board"]["sides"], records)
+    return statistics(replay["frames"], replay["board"]["sides"], replay["report"], records)
 
 
 @router.get("/sessions/{sid}/replay", summary="The session as frames, for stepping through on the map")
 def get_replay(request: Request, sid: SessionId) -> Doc:
     """The board and one frame per decision (combatants after it, its events), plus the statistics."""
     entry, replay, records = _session_frames(request, sid)
+    report = replay.pop("report")
     return {**replay, "id": sid, "name": entry.name,
-            "statistics": statistics(replay["frames"], replay["board"]["sides"], records)}
+            "statistics": statistics(replay["frames"], replay["board"]["sides"], report, records)}
 
 
 @router.post("/replays", summary="Replay a log written by `trpg-arena play --log`")
@@ -336,4 +337,5 @@ def replay_log(body: LogReplay) -> Doc:
     else:
         enc = None
     replay = log_replay(events, enc, body.seed)
-    return {**replay, "statistics": statistics(replay["frames"], replay["board"]["sides"])}
+    report = replay.pop("report")
+    return {**replay, "statistics": statistics(replay["frames"], replay["board"]["sides"], report)}

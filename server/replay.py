@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trpg_arena.agents.session import replay_records
+from trpg_arena.agents.stats import CombatStats
 from trpg_arena.rules import RULESETS, Action, Combat, EncounterBase, Event, TrpgArenaError, builtin_encounters
 from trpg_arena.server.board import board_json, combatant_json
 from trpg_arena.server.encounters import builtin
@@ -56,16 +57,36 @@ def _frame(combat: Combat, n: int, record: dict[str, Any] | None, events: list[E
 
 
 def session_replay(checkpoint: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Frames of a stored session from its checkpoint at decision 0 and its live records."""
+    """Frames of a stored session from its checkpoint at decision 0 and its live records, and its report."""
     frames: list[Frame] = []
     board: dict[str, Any] | None = None
+    steps = _Steps()
     for n, (combat, events) in enumerate(replay_records(checkpoint, records)):
         if board is None:
             board = board_json(combat)
         record = records[n - 1] if n else None
         frames.append(_frame(combat, n, record, events if n else combat.log))
+        steps.add(combat, events, round_=int(record["round"]) if record else None)
     assert board is not None
-    return {"board": board, "frames": [f.to_json() for f in frames]}
+    return {"board": board, "frames": [f.to_json() for f in frames], "report": steps.report(combat)}
+
+
+class _Steps:
+    """What the post-combat report (`CombatStats`) reads while a replay runs: the views and events per decision."""
+
+    def __init__(self) -> None:
+        self.start: list[Any] = []
+        self.steps: list[tuple[int, list[Event], list[Any]]] = []
+
+    def add(self, combat: Combat, events: list[Event], round_: int | None) -> None:
+        """The combat after a decision made in round ``round_`` and its events (``None``: the start)."""
+        if round_ is None:
+            self.start = combat.combatants
+        else:
+            self.steps.append((max(1, round_), list(events), combat.combatants))
+
+    def report(self, combat: Combat) -> dict[str, Any]:
+        return CombatStats.collect(self.start, self.steps).finish(combat).to_json()
 
 
 # --- a log written by `trpg-arena play --log` --------------------------------------------------------
@@ -120,6 +141,8 @@ def _replay_log(events: list[dict[str, Any]], encounter: EncounterBase, seed: in
     where = 0  # log events matched so far
     where = _match(events, where, combat.log, encounter, seed)
     frames = [_frame(combat, 0, None, combat.log)]
+    steps = _Steps()
+    steps.add(combat, combat.log, round_=None)
     while where < len(events):
         logged = events[where]
         if logged["kind"] != "decision" or "action" not in (logged.get("data") or {}):
@@ -127,6 +150,7 @@ def _replay_log(events: list[dict[str, Any]], encounter: EncounterBase, seed: in
                               f"of {encounter.encounter} with seed {seed}")
         try:
             action = Action.from_json(logged["data"]["action"])
+            round_ = combat.round
             made = combat.act(action)
         except (TrpgArenaError, KeyError, TypeError, ValueError) as e:
             raise ReplayError(f"log event {logged['seq']}: '{logged['text']}' cannot be played in "
@@ -134,7 +158,8 @@ def _replay_log(events: list[dict[str, Any]], encounter: EncounterBase, seed: in
         where = _match(events, where, made, encounter, seed)
         record = {"actor": logged.get("actor"), "text": logged["text"], "source": "log"}
         frames.append(_frame(combat, len(frames), record, made))
-    return {"board": board_json(combat), "frames": [f.to_json() for f in frames],
+        steps.add(combat, made, round_=round_)
+    return {"board": board_json(combat), "frames": [f.to_json() for f in frames], "report": steps.report(combat),
             "encounter": encounter.encounter, "ruleset": encounter.ruleset, "seed": seed}
 
 

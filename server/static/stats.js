@@ -48,6 +48,8 @@ function table(headers, rows) {
 }
 
 export function renderStats(root, board, stats) {
+  const names = Object.fromEntries(stats.combatants.map((c) => [c.id, c.name]));
+  const name = (id) => (id == null ? "nobody" : names[id] ?? id);
   const legend = el("p", {class: "legend"}, board.sides.map((side) =>
     el("span", {style: `color:${sideColour(board, side)}`, text: `■ ${side} `})));
   const result = stats.over ? `Result: ${stats.result} after ${stats.rounds} rounds, ${stats.decisions} decisions`
@@ -60,13 +62,21 @@ export function renderStats(root, board, stats) {
           stats.sides.map((s) => [s.side, `${s.standing}/${s.combatants}`, s.damage_dealt, s.damage_taken,
                                   s.taken_out, s.decisions])),
     el("h3", {text: "Combatants"}),
-    table(["combatant", "side", "HP", "status", "dealt on its decisions", "took out", "damage taken", "healed",
-           "decisions"],
-          stats.combatants.map((c) => [c.name, c.side, `${c.hp}/${c.max_hp}`, c.status, c.damage_dealt, c.taken_out,
-                                       c.damage_taken, c.healed, c.decisions])),
+    table(["combatant", "side", "HP", "status", "damage dealt", "hits / misses", "took out", "damage taken",
+           "healed", "decisions"],
+          stats.combatants.map((c) => [c.name, c.side, `${c.hp}/${c.max_hp}`, c.status, c.damage_dealt,
+                                       `${c.hits} / ${c.misses}`, c.taken_out, c.damage_taken, c.healed,
+                                       c.decisions])),
+    stats.by_source_and_target.length ? el("h3", {text: "Damage by source and target"}) : null,
+    stats.by_source_and_target.length ? table(["source", "target", "damage", "hits", "misses"],
+      stats.by_source_and_target.map((p) => [name(p.source), name(p.target), p.damage, p.hits, p.misses])) : null,
+    stats.falls.length ? el("h3", {text: "Who fell"}) : null,
+    stats.falls.length ? table(["round", "decision", "combatant", "status", "last struck by"],
+      stats.falls.map((f) => [f.round, f.decision, name(f.combatant), f.status, name(f.by)])) : null,
     stats.sources.length ? el("h3", {text: "How decisions were made"}) : null,
     stats.sources.length ? table(["side", "by", "decisions"], stats.sources.map((s) => [s.side, s.source, s.count]))
       : null,
-    el("p", {class: "note", text: "A side's damage dealt is all the other sides lost; a combatant's counts what " +
-                                   "its enemies lost during its own decisions (attacks and reactions it chose)."})].filter(Boolean));
+    el("p", {class: "note", text: "Each loss of hit points is put down to the combatant who struck for it " +
+                                   "(\"nobody\" for bleeding, falls and costs); a side's damage dealt is all " +
+                                   "the other sides lost."})].filter(Boolean));
 }

@@ -48,10 +48,15 @@ function onEvent(message) {
   if (message.type === "undo") { reloadLog(); }
   if (message.type === "deleted") { toast("this session was deleted"); location.hash = "#/"; return; }
   if (message.type === "hello") return;
-  // another page (or a bot) changed the session: show it; our own answers render as they arrive
+  // another page (or a bot) changed the session: show it; our own answers render as they arrive, so a
+  // state equal to the one shown is not drawn again (that would empty a half-typed die or filter)
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(async () => {
-    if (!view.busy && view.sid === message.session) render(await api("GET", `/api/sessions/${view.sid}`));
+    if (view.busy || view.sid !== message.session) return;
+    const fresh = await api("GET", `/api/sessions/${view.sid}`);
+    if (!view.busy && view.sid === message.session && JSON.stringify(fresh) !== JSON.stringify(view.state)) {
+      render(fresh);
+    }
   }, 120);
 }
 

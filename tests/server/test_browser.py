@@ -13,7 +13,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 import pytest
 
 from tests.conftest import SYSTEMS
@@ -102,7 +102,7 @@ def test_a_gm_plays_confirms_rolls_undoes_reloads_finishes_and_replays(page: obj
     _wait_idle(pg)
     state = _state(server, pg)
     shot = state["decisions"]
-    assert shot == 1 and state["pending"]["decision"]["actor"] == "ada"
+    assert shot == 1 and state["pending"]["decision"]["actor"] == "ada", state["pending"]
     pg.wait_for_selector('#log li:has-text("shoots cultist")')
 
     # end ada's turn (a verb with a single action is taken at once); the cultist's proposal waits for review
