@@ -1,15 +1,49 @@
-"""An agent that plays a trained stable-baselines3 / sb3-contrib model through the env codecs."""
+"""An agent that plays a trained stable-baselines3 / sb3-contrib model through the env codecs.
+
+`trpg-arena train` writes ``model.zip`` and beside it ``model.json``, the model's card: the rule
+system, encounter, side and codec layout it was trained for, how it was trained and how it did.
+A model only fits encounters with the same layout (`Codec.layout`): playing it anywhere else is
+refused with a message saying what it was trained for, instead of playing nonsense. A model chooses
+among the legal actions only (the mask); an illegal choice would be a bug, and it raises.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from trpg_arena.agents.base import Agent
-from trpg_arena.agents.proposal import Proposal
+from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.spec import UnknownAgentError, register_agent
-from trpg_arena.rules import Action, Combat
+from trpg_arena.rules import Action, Combat, TrpgArenaError
+
+CARD_FORMAT = "trpg-arena-policy/1"
+
+
+class PolicyError(TrpgArenaError, ValueError):
+    """A model that does not fit the combat it is asked to play, or that chose an illegal action."""
+
+
+def card_path(model: str | Path) -> Path:
+    """Where the card of a model file lies: ``runs/x/model.zip`` -> ``runs/x/model.json``."""
+    return Path(model).with_suffix(".json")
+
+
+def read_card(model: str | Path) -> dict[str, Any] | None:
+    """The card of a model file, or None for a model saved without one; a broken card is a `PolicyError`."""
+    path = card_path(model)
+    if not path.is_file():
+        return None
+    try:
+        card = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise PolicyError(f"{path}: not a model card ({e})") from None
+    if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
+        raise PolicyError(f"{path}: not a model card (expected format '{CARD_FORMAT}')")
+    return card
 
 
 @register_agent("policy", positional="path")
@@ -25,24 +59,83 @@ class PolicyAgent(Agent):
             raise UnknownAgentError("agent 'policy' needs a model file: policy:<path to model.zip>")
         if not Path(path).is_file():
             raise UnknownAgentError(f"agent 'policy': no model file at '{path}'")
+        self.card = read_card(path)
+        if self.card is not None and ruleset is not None and self.card["ruleset"] != ruleset:
+            raise PolicyError(f"{path}: a {self.card['ruleset']} model ({self.card['encounter']}) cannot play "
+                              f"{ruleset}")
+        self.path = path
         self.model = MaskablePPO.load(str(path), device="cpu")
         self.deterministic = deterministic
+        self._fits: set[int] = set()  # id() of encounters whose layout was checked
+
+    @classmethod
+    def of_model(cls, model: Any, card: dict[str, Any] | None = None, deterministic: bool = True) -> PolicyAgent:
+        """An agent over a model in memory (training's evaluations play the model being trained)."""
+        agent = cls.__new__(cls)
+        Agent.__init__(agent, card["ruleset"] if card else None, None)
+        agent.card, agent.path, agent.model, agent.deterministic = card, "(in memory)", model, deterministic
+        agent._fits = set()
+        return agent
 
     def propose(self, combat: Combat) -> Proposal:
-        """The model's choice."""
-        return Proposal(self.act(combat), 0.0, ("the trained policy's choice",))
-
-    def act(self, combat: Combat) -> Action:
-        """The model's choice among the legal actions of the current decider."""
-        from trpg_arena.envs.codec import Codec
-
-        bf = combat.battlefield
-        codec = Codec.of(combat.system, combat.encounter, bf.width or len(bf.graph), bf.height or 1)
+        """The model's choice, with the next most probable legal actions as alternatives."""
+        codec = self._codec(combat)
         d = combat.decision
         assert d is not None
-        side = next(v.side for v in combat.combatants if v.id == d.actor)
-        obs = codec.observe(combat, side)
+        obs = codec.observe(combat, d.side)
         mask = codec.mask(combat).astype(bool)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
         chosen = codec.decode(int(np.asarray(action).item()))
-        return chosen if combat.is_legal(chosen) else combat.legal_actions()[0]
+        if not combat.is_legal(chosen):
+            raise PolicyError(f"{self.path}: the model chose '{chosen.describe()}', which is not legal for "
+                              f"{d.actor} at {d.step} (the mask allows {int(mask.sum())} actions): a bug")
+        probs = self._probabilities(obs, mask)
+        ranked = [i for i in np.argsort(-probs) if mask[i] and codec.decode(int(i)) != chosen][:3]
+        index = codec.encode(chosen)
+        return Proposal(chosen, float(probs[index]),
+                        (f"the trained policy gives it {probs[index]:.0%} of its choice",),
+                        tuple(Alternative(codec.decode(int(i)), float(probs[i])) for i in ranked))
+
+    def act(self, combat: Combat) -> Action:
+        """The model's choice among the legal actions of the current decider."""
+        return self.propose(combat).action
+
+    def _codec(self, combat: Combat) -> Any:
+        from trpg_arena.envs.codec import Codec
+
+        codec = Codec.for_combat(combat)
+        if id(combat.encounter) not in self._fits:
+            self._check_fits(combat, codec)
+            self._fits.add(id(combat.encounter))
+        return codec
+
+    def _check_fits(self, combat: Combat, codec: Any) -> None:
+        """Refuse an encounter whose spaces differ from the ones the model was trained on, saying which."""
+        here = codec.layout()
+        where = f"{combat.encounter.ruleset}/{combat.encounter.encounter}"
+        if self.card is not None:
+            trained = self.card["layout"]
+            if trained != here:
+                raise PolicyError(
+                    f"{self.path}: trained for {self.card['ruleset']}/{self.card['encounter']} "
+                    f"({trained['observations']} observations, {trained['actions']} actions, codec "
+                    f"v{trained['codec_version']}); {where} has {here['observations']} observations and "
+                    f"{here['actions']} actions (codec v{here['codec_version']}): a policy plays only encounters "
+                    f"with the layout it was trained for")
+            return
+        shape = getattr(self.model.observation_space, "shape", None)
+        actions = getattr(self.model.action_space, "n", None)
+        if shape != (here["observations"],) or actions != here["actions"]:
+            raise PolicyError(f"{self.path}: the model expects {shape} observations and {actions} actions; {where} "
+                              f"has ({here['observations']},) and {here['actions']}")
+
+    def _probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The policy's masked action probabilities for one observation."""
+        import torch
+
+        policy = self.model.policy
+        tensor, _ = policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            dist = policy.get_distribution(tensor, action_masks=mask)
+            probs = dist.distribution.probs.cpu().numpy()[0]
+        return np.asarray(probs, dtype=float)

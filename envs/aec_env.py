@@ -9,7 +9,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from trpg_arena.envs.codec import Codec, keep_log, resolve_log_limit
+from trpg_arena.envs.codec import ILLEGAL_ACTIONS, Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import Combat, Dice, EncounterBase, IllegalActionError, ResetNeeded, get_ruleset, load_encounter
 
@@ -22,8 +22,10 @@ class TrpgArenaAEC(AECEnv):
     decision is open. Observations are ``{"observation": Box, "action_mask": int8 vector}``
     (layouts as in the Gymnasium env; the mask is all zeros for agents not deciding). Rewards are
     given at the end: +1 to every combatant of the winning side, -1 to the others, 0 for a draw.
-    An illegal action raises `IllegalActionError` (with ``illegal_action="penalize"`` the acting
-    agent gets ``-illegal_penalty`` and must choose again). ``log_limit`` as in the Gymnasium env
+    An illegal action, by default (``illegal_action="lose"``, PettingZoo's classic convention),
+    ends the game for every agent with -1 for the one who chose it and 0 for the others; with
+    ``"penalize"`` the acting agent gets ``-illegal_penalty`` and must choose again; ``"raise"``
+    (strict, for tests) raises `IllegalActionError` and changes nothing. ``log_limit`` as in the Gymnasium env
     (recent events kept in memory; "auto" records none headless and 64 when rendering; None keeps all).
     """
 
@@ -31,12 +33,14 @@ class TrpgArenaAEC(AECEnv):
                 "render_fps": 2}
 
     def __init__(self, ruleset: str, encounter: Any = None, render_mode: str | None = None,
-                 illegal_action: str = "raise", illegal_penalty: float = 0.1,
+                 illegal_action: str = "lose", illegal_penalty: float = 0.1,
                  log_limit: int | str | None = "auto") -> None:
         super().__init__()
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
         self.render_mode = render_mode
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}")
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.log_limit = resolve_log_limit(log_limit, render_mode)
@@ -119,6 +123,14 @@ class TrpgArenaAEC(AECEnv):
         if not c.is_legal(act):
             if self.illegal_action == "penalize":
                 self.rewards[agent] = -float(self.illegal_penalty)
+                self._accumulate_rewards()
+                self._rewarded = True
+                return
+            if self.illegal_action == "lose":
+                self.rewards = {a: 0.0 for a in self.agents}
+                self.rewards[agent] = -1.0
+                self.terminations = {a: True for a in self.agents}
+                self.infos[agent] = {**self.infos.get(agent, {}), "illegal_action": True}
                 self._accumulate_rewards()
                 self._rewarded = True
                 return

@@ -20,6 +20,7 @@ then, per slot     slot = `possible_ids(encounter)` order, `max_slots` slots of:
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from dataclasses import dataclass, field
 
@@ -27,9 +28,16 @@ import numpy as np
 
 from trpg_arena.rules import Action, Combat, CombatantView, EncounterBase, InvalidActionError, RuleSystem
 
+CODEC_VERSION = 1  # bumped when the observation or action layout changes; models record it
 GENERIC_SLOT = 8
 GENERIC_GLOBAL = 2
 LOG_LIMIT = 64  # recent events an env's combat keeps in memory when rendering (`Combat.trim_log`)
+
+
+# What an env does with a masked action: end the episode as a loss for the one who chose it (the
+# default, PettingZoo's classic convention, so checkers that step unmasked actions pass), penalize
+# it and let the agent choose again, or raise (strict, for tests).
+ILLEGAL_ACTIONS = ("lose", "penalize", "raise")
 
 
 def resolve_log_limit(log_limit: int | str | None, render_mode: str | None) -> int | None:
@@ -83,6 +91,12 @@ class Codec:
             encounter._cache["codec"] = codec
         return codec
 
+    @classmethod
+    def for_combat(cls, combat: Combat) -> Codec:
+        """The codec of a combat's encounter (its map's size read from the combat's battlefield)."""
+        bf = combat.battlefield
+        return cls.of(combat.system, combat.encounter, bf.width or len(bf.graph), bf.height or 1)
+
     @property
     def n_actions(self) -> int:
         """Size of the Discrete action space."""
@@ -93,6 +107,19 @@ class Codec:
         """Length of the observation vector."""
         s = self.system
         return GENERIC_GLOBAL + s.global_features + len(self.ids) * (GENERIC_SLOT + s.combatant_features)
+
+    def layout(self) -> dict[str, object]:
+        """What a trained model depends on: the sizes of both spaces and a fingerprint of their contents.
+
+        Two encounters with the same layout (same action catalogue, same combatant slots) can share a
+        policy; any other encounter cannot, and `PolicyAgent` says so instead of playing nonsense.
+        """
+        digest = hashlib.sha256()
+        for a in self.actions:
+            digest.update(repr(a).encode())
+        digest.update(b"|" + "|".join(self.ids).encode() + f"|{self.obs_size}|{CODEC_VERSION}".encode())
+        return {"codec_version": CODEC_VERSION, "actions": self.n_actions, "observations": self.obs_size,
+                "fingerprint": digest.hexdigest()[:16]}
 
     def decode(self, index: int) -> Action:
         """Action for an index; out-of-range raises `InvalidActionError`."""

@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from trpg_arena.agents.session import Session
-from trpg_arena.envs.codec import Codec, keep_log, resolve_log_limit
+from trpg_arena.envs.codec import ILLEGAL_ACTIONS, Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import (
     Combat,
@@ -34,9 +34,11 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     ``Discrete(n)``: index i is the i-th action of the rule system's action catalogue for this
     encounter (verbs x targets x destinations x options, see `trpg_arena.envs.codec`). Only the
     actions of the current decision point are legal: ``env.action_masks()`` (the sb3-contrib
-    convention) and ``info["action_mask"]`` give them exactly. A masked index raises
-    `IllegalActionError`, or with ``illegal_action="penalize"`` returns reward
-    ``-illegal_penalty`` and changes nothing.
+    convention) and ``info["action_mask"]`` give them exactly. What a masked index does is
+    ``illegal_action``: ``"lose"`` (the default, as in PettingZoo's classic games) ends the episode
+    at once with reward -1 and ``info["illegal_action"]``; ``"penalize"`` returns reward
+    ``-illegal_penalty`` and changes nothing; ``"raise"`` (strict, for tests) raises
+    `IllegalActionError` and changes nothing.
 
     ## Observation Space
     ``Box(-1, 1, (k,), float32)``; layout in `trpg_arena.envs.codec`: round, whose decision,
@@ -54,15 +56,15 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     to ``reset``; opponent decisions before the learner's first decision are played.
 
     ## Episode End
-    Terminated when the combat ends (a side wins, or a draw at the round cap). Truncated never:
-    every rule system has a round cap.
+    Terminated when the combat ends (a side wins, or a draw at the round cap), or at an illegal
+    action with ``illegal_action="lose"``. Truncated never: every rule system has a round cap.
 
     ## Arguments
     ``ruleset`` (set by the registered id), ``encounter`` (path, built-in name such as
     ``"moonlit/skirmish"``, dict or loaded encounter; default ``"<ruleset>/skirmish"``), ``side``
     (default the first side), ``opponent`` (agent name such as ``"random"`` / ``"scripted"`` or an
     agent object), ``render_mode`` (``"ansi"`` or ``"rgb_array"``), ``illegal_action``
-    (``"raise"`` or ``"penalize"``), ``illegal_penalty``, ``shaping``, ``log_limit`` (how many recent
+    (``"lose"``, ``"penalize"`` or ``"raise"``), ``illegal_penalty``, ``shaping``, ``log_limit`` (how many recent
     events the combat keeps in memory; ``"auto"``, the default, records none without a
     ``render_mode`` and keeps 64 with one, for the picture; a step that leaves more than twice the
     limit trims the log back, which keeps long training runs lean and fast; ``combat.decision_count``
@@ -75,7 +77,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(self, ruleset: str, encounter: Any = None, side: str | None = None, opponent: Any = "random",
-                 render_mode: str | None = None, illegal_action: str = "raise", illegal_penalty: float = 0.1,
+                 render_mode: str | None = None, illegal_action: str = "lose", illegal_penalty: float = 0.1,
                  shaping: float = 0.0, log_limit: int | str | None = "auto") -> None:
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
@@ -85,8 +87,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self.side = side if side is not None else sides[0]
         if self.side not in sides:
             raise ValueError(f"no side '{self.side}' in the encounter (sides: {', '.join(sides)})")
-        if illegal_action not in ("raise", "penalize"):
-            raise ValueError("illegal_action must be 'raise' or 'penalize'")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
@@ -96,6 +98,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self.log_limit = resolve_log_limit(log_limit, render_mode)
         self._opponent_spec = opponent
         self.opponent: Any = None
+        self._lost_by_illegal = False  # the episode ended at an illegal action (illegal_action="lose")
         probe = Combat(self.encounter, seed=0)
         self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
                               probe.battlefield.height or 1)
@@ -150,6 +153,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new combat; all randomness flows from ``self.np_random``."""
         super().reset(seed=seed)
+        self._lost_by_illegal = False
         self.opponent = self._make_opponent()
         self.combat = Combat(self.encounter, dice=Dice(self.np_random), record=self.log_limit != 0)
         others = {side: self.opponent for side in self.combat.sides if side != self.side}
@@ -166,12 +170,14 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play one decision of the learner, then every opponent decision up to the learner's next one."""
         c = self.combat
-        if c is None or c.over:
+        if c is None or c.over or self._lost_by_illegal:
             raise ResetNeeded("call reset() before step() (the episode has ended or never started)")
         act = self.codec.decode(action)
-        if self.illegal_action == "penalize" and not c.is_legal(act):
-            info = self._info()
-            info["illegal_action"] = True
+        if self.illegal_action != "raise" and not c.is_legal(act):
+            info = {**self._info(), "illegal_action": True}
+            if self.illegal_action == "lose":
+                self._lost_by_illegal = True
+                return self._obs(), -1.0, True, False, info
             return self._obs(), -float(self.illegal_penalty), False, False, info
         c.act(act)  # an illegal action raises IllegalActionError (legal set in the message), changing nothing
         self._run_opponents()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 import sys
+import typing
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -290,20 +293,58 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     uvicorn.run(application, host=host, port=port, log_level="warning", ws="websockets-sansio")
 
 
-@app.command()
-def train(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")] = "moonlit/duel",
-          steps: Annotated[int, typer.Option(help="environment steps")] = 20_000,
-          opponent: Annotated[str, typer.Option(help="opponent agent")] = "random",
-          side: Annotated[str | None, typer.Option(help="learner's side (default first)")] = None,
-          seed: Annotated[int, typer.Option()] = 0,
-          threads: Annotated[int, typer.Option(help="torch CPU threads")] = 1,
-          out: Annotated[Path, typer.Option(help="output folder")] = Path("runs/train")) -> None:
-    """Train MaskablePPO (sb3-contrib) on an encounter; writes the model, a learning curve CSV and plot."""
+def _train(**options: Any) -> None:
+    """Train MaskablePPO (sb3-contrib) on an encounter in N envs; a run folder with the model, its card, curves."""
     from trpg_arena.experiments.train import TrainArgs, run_training
 
-    summary = run_training(TrainArgs(encounter=encounter, steps=steps, opponent=opponent, side=side, seed=seed,
-                                     threads=threads, out=out), console)
-    console.print_json(json.dumps(summary))
+    card = run_training(TrainArgs(**options), console)
+    console.print_json(json.dumps({k: card[k] for k in ("run", "model", "steps", "seconds", "fps", "evaluations")}))
+
+
+def _options_of(args_class: type) -> inspect.Signature:
+    """A typer signature generated from a dataclass: each field an option (or argument) with its ``help``."""
+    hints = typing.get_type_hints(args_class)
+    params = []
+    for f in dataclasses.fields(args_class):
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        kind = typer.Argument if f.metadata.get("argument") else typer.Option
+        params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=Annotated[hints[f.name], kind(help=f.metadata["help"])]))
+    return inspect.Signature(params)
+
+
+def _register_train() -> None:
+    from trpg_arena.experiments.train import TrainArgs
+
+    _train.__signature__ = _options_of(TrainArgs)  # type: ignore[attr-defined]
+    app.command("train")(_train)
+
+
+_register_train()
+
+
+@app.command("train-fps")
+def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encounters (default: every duel)")] = None,
+              envs: Annotated[str, typer.Option(help="env counts to measure, comma-separated")] = "1,2,4,8",
+              steps: Annotated[int, typer.Option(help="training steps per measurement")] = 4096,
+              vec: Annotated[str, typer.Option(help="dummy or subproc")] = "dummy",
+              out: Annotated[Path | None, typer.Option(help="also write the rows as JSON here")] = None) -> None:
+    """MaskablePPO training fps per encounter and env count, beside sb3-contrib's InvalidActionEnvDiscrete."""
+    from trpg_arena.experiments.train_fps import measure
+
+    counts = [int(n) for n in envs.split(",") if n.strip()]
+    if not counts or min(counts) < 1 or steps < 1 or vec not in ("dummy", "subproc"):
+        raise typer.BadParameter("--envs needs counts >= 1, --steps >= 1, --vec dummy or subproc")
+    names = encounters or [f"{rid}/duel" for rid in RULESETS]
+    with console.status("training..."):
+        rows = measure(names, counts, steps, vec)
+    yardstick = {r.envs: r.fps for r in rows if r.target == "InvalidActionEnvDiscrete"}
+    table = Table("target", "envs", "fps", "x yardstick")
+    for r in rows:
+        table.add_row(r.target, str(r.envs), f"{r.fps:,.0f}", f"{r.fps / yardstick[r.envs]:.2f}")
+    console.print(table)
+    if out is not None:
+        out.write_text(json.dumps([{**r.__dict__, "fps": r.fps} for r in rows], indent=2), encoding="utf-8")
 
 
 @app.command()

@@ -1,7 +1,14 @@
-"""Recipe: MaskablePPO (sb3-contrib) on one encounter against a fixed opponent.
+"""Recipe: MaskablePPO (sb3-contrib) on one encounter against an opponent agent, in N vectorised envs.
 
-Writes ``model.zip``, ``curve.csv`` (episode, timestep, return) and ``curve.png`` under ``out``,
-and reports training fps. The trained model plays as an agent: ``make_agent("policy:<out>/model.zip", ruleset)``.
+`TrainArgs` is the one description of the options: ``trpg-arena train`` is generated from its
+fields (`experiments.cli`). Each run gets its own folder, named by system, encounter, seed and
+time, under ``out`` (never overwritten), holding:
+
+- ``model.zip`` and its card ``model.json`` (what it was trained for, the command's arguments,
+  steps, wall time, fps, the evaluations), played as ``--agents policy:<run>/model.zip``;
+- ``curve.csv`` / ``curve.png`` (episode returns), ``eval.csv`` / ``eval.png`` (win rate against the
+  evaluation opponent every ``eval_every`` steps), ``checkpoints/`` (``--resume`` continues one);
+- ``tb/`` TensorBoard logs (``tensorboard --logdir runs/train``).
 """
 
 from __future__ import annotations
@@ -9,106 +16,265 @@ from __future__ import annotations
 import csv
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from trpg_arena.experiments.regression import wilson
+
 
 @dataclass
 class TrainArgs:
-    """Arguments of the training recipe."""
+    """Arguments of the training recipe (each field's ``help`` is its CLI help)."""
 
-    encounter: str = "moonlit/duel"
-    """encounter file or built-in name"""
-    steps: int = 20_000
-    """total environment steps"""
-    opponent: str = "random"
-    """agent that plays the other side(s)"""
-    side: str | None = None
-    """learner's side (default: the encounter's first side)"""
-    seed: int = 0
-    """seed of the env and the policy"""
-    out: Path = field(default_factory=lambda: Path("runs/train"))
-    """output folder"""
-    n_steps: int = 512
-    """rollout length per update"""
-    shaping: float = 0.5
-    """reward shaping weight for damage dealt minus taken"""
-    threads: int = 1
-    """torch CPU threads: one is fastest for these small MLPs (measured 727 vs 107 fps with two on 2 cores)"""
+    encounter: str = field(default="moonlit/duel", metadata={"help": "encounter file or built-in name",
+                                                             "argument": True})
+    steps: int = field(default=20_000, metadata={"help": "total environment steps (all envs together)"})
+    opponent: str = field(default="random", metadata={"help": "agent spec playing the other side(s)"})
+    side: str | None = field(default=None, metadata={"help": "learner's side (default: the encounter's first)"})
+    seed: int = field(default=0, metadata={"help": "seed of the envs and the policy"})
+    envs: int = field(default=1, metadata={"help": "environments stepped together"})
+    vec: str = field(default="dummy", metadata={"help": "dummy (one process) or subproc (a process per env)"})
+    n_steps: int = field(default=512, metadata={"help": "rollout length per env and update"})
+    batch_size: int = field(default=64, metadata={"help": "minibatch size"})
+    shaping: float = field(default=0.5, metadata={"help": "reward for damage dealt minus taken (fractions of max HP)"})
+    eval_every: int = field(default=0, metadata={"help": "steps between evaluations (0: only at the end)"})
+    eval_games: int = field(default=20, metadata={"help": "games per evaluation"})
+    eval_opponent: str = field(default="scripted", metadata={"help": "agent spec the evaluations play"})
+    checkpoint_every: int = field(default=0, metadata={"help": "steps between checkpoints (0: none)"})
+    resume: Path | None = field(default=None, metadata={"help": "a checkpoint or model .zip to continue"})
+    threads: int = field(default=1, metadata={
+        "help": "torch CPU threads (one is fastest for these small MLPs: 727 vs 107 fps with two on 2 cores)"})
+    out: Path = field(default=Path("runs/train"), metadata={"help": "folder that holds the run folders"})
+
+    def check(self) -> None:
+        """Refuse bad values with one line naming the option."""
+        for name in ("steps", "envs", "n_steps", "batch_size", "eval_games", "threads"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        for name in ("eval_every", "checkpoint_every"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
+        if self.vec not in ("dummy", "subproc"):
+            raise ValueError("--vec must be 'dummy' or 'subproc'")
+        if self.resume is not None and not Path(self.resume).is_file():
+            raise ValueError(f"--resume: no model file at '{self.resume}'")
+
+
+def run_folder(args: TrainArgs, ruleset: str, encounter: str) -> Path:
+    """A new folder ``<out>/<system>-<encounter>-s<seed>-<time>`` (a suffix when one exists already)."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = args.out / f"{ruleset}-{encounter}-s{args.seed}-{stamp}"
+    folder, n = base, 1
+    while folder.exists():
+        n += 1
+        folder = base.with_name(f"{base.name}-{n}")
+    folder.mkdir(parents=True)
+    return folder
+
+
+def make_vec_env(args: TrainArgs, encounter: Any) -> Any:
+    """``args.envs`` Monitor-wrapped envs in a DummyVecEnv or SubprocVecEnv, seeded ``seed, seed + 1, ...``."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    factories = [_EnvFactory(encounter, args.opponent, args.side, args.shaping) for _ in range(args.envs)]
+    vec = SubprocVecEnv(factories) if args.vec == "subproc" else DummyVecEnv(factories)  # type: ignore[arg-type]
+    vec.seed(args.seed)
+    return vec
+
+
+@dataclass
+class _EnvFactory:
+    """Builds one training env (a picklable callable, as SubprocVecEnv needs)."""
+
+    encounter: Any
+    opponent: str
+    side: str | None
+    shaping: float
+
+    def __call__(self) -> Any:
+        import gymnasium
+        from stable_baselines3.common.monitor import Monitor
+
+        import trpg_arena.envs  # noqa: F401 - registers the envs
+        from trpg_arena.rules import get_ruleset
+
+        env_id = get_ruleset(self.encounter.ruleset).info.env_id
+        return Monitor(gymnasium.make(env_id, encounter=self.encounter, opponent=self.opponent, side=self.side,
+                                      shaping=self.shaping))
+
+
+def evaluate_model(model: Any, card: dict[str, Any], encounter: Any, opponent: str, games: int,
+                   seed: int = 10_000) -> dict[str, Any]:
+    """The model on its side against ``opponent`` for ``games`` seeded games: wins, draws, losses, interval."""
+    from trpg_arena.agents import make_agent
+    from trpg_arena.agents.policy import PolicyAgent
+    from trpg_arena.agents.session import play
+    from trpg_arena.rules import Combat
+
+    learner = PolicyAgent.of_model(model, card)
+    tally = {"wins": 0, "draws": 0, "losses": 0}
+    for i in range(games):
+        combat = Combat(encounter, seed=seed + i)
+        agents = {s: learner if s == card["side"] else make_agent(opponent, encounter.ruleset, seed=seed + i)
+                  for s in combat.sides}
+        play(combat, agents)
+        result = combat.result
+        tally["wins" if result == card["side"] else "draws" if result == "draw" else "losses"] += 1
+    low, high = wilson(tally["wins"], games)
+    return {"opponent": opponent, "games": games, **tally, "win_rate": tally["wins"] / games,
+            "interval": [round(low, 4), round(high, 4)]}
 
 
 def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
-    """Train, save the model and the learning curve; return a summary (incl. fps)."""
-    import gymnasium
+    """Train, save the model, its card and the curves in a new run folder; return the card."""
     import torch
-    from rich.progress import Progress
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.monitor import Monitor
 
-    import trpg_arena.envs  # noqa: F401 - registers the envs
-    from trpg_arena.rules import get_ruleset, load_encounter
+    from trpg_arena.envs.codec import Codec
+    from trpg_arena.rules import Combat, get_ruleset, load_encounter
 
+    args.check()
     torch.set_num_threads(args.threads)
     enc = load_encounter(args.encounter)
-    env = Monitor(gymnasium.make(get_ruleset(enc.ruleset).info.env_id, encounter=enc, opponent=args.opponent,
-                                 side=args.side, shaping=args.shaping))
+    side = args.side or enc.sides()[0]
+    folder = run_folder(args, enc.ruleset, enc.encounter)
+    system = get_ruleset(enc.ruleset)
+    card: dict[str, Any] = {
+        "format": "trpg-arena-policy/1", "ruleset": enc.ruleset, "env_version": system.info.env_version,
+        "encounter": enc.encounter, "side": side, "layout": Codec.for_combat(Combat(enc, seed=0)).layout(),
+        "algorithm": "MaskablePPO (sb3-contrib), MlpPolicy",
+        "command": "trpg-arena train " + " ".join(_command_line(args)),
+        "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
+    }
+    env = make_vec_env(args, enc)
+    if args.resume is not None:
+        model = MaskablePPO.load(str(args.resume), env=env, device="cpu")
+    else:
+        model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, seed=args.seed,
+                            verbose=0, device="cpu", tensorboard_log=str(folder / "tb"))
     curve: list[tuple[int, int, float]] = []
+    evaluations: list[dict[str, Any]] = []
 
     class Track(BaseCallback):
+        """Episode returns, progress with fps and the last win rate, evaluations and checkpoints."""
+
         def __init__(self, progress: Progress, task: Any) -> None:
             super().__init__()
             self.progress, self.task = progress, task
+            self.start = time.perf_counter()
+            self.next_eval = args.eval_every or None
+            self.next_checkpoint = args.checkpoint_every or None
 
         def _on_step(self) -> bool:
             for info in self.locals.get("infos", []):
                 if "episode" in info:
                     curve.append((len(curve) + 1, self.num_timesteps, float(info["episode"]["r"])))
-            self.progress.update(self.task, completed=self.num_timesteps)
+            done = self.num_timesteps - self.model._num_timesteps_at_start  # type: ignore[attr-defined]
+            fps = done / max(1e-9, time.perf_counter() - self.start)
+            if self.next_eval is not None and done >= self.next_eval and done < args.steps:  # the end has its own
+                self.next_eval += args.eval_every
+                evaluations.append({"steps": self.num_timesteps, **evaluate_model(
+                    self.model, card, enc, args.eval_opponent, args.eval_games)})
+                self.logger.record("eval/win_rate", evaluations[-1]["win_rate"])
+            if self.next_checkpoint is not None and done >= self.next_checkpoint:
+                self.next_checkpoint += args.checkpoint_every
+                self.model.save(folder / "checkpoints" / f"step-{self.num_timesteps}.zip")
+            rate = f"{evaluations[-1]['win_rate']:.0%} vs {args.eval_opponent}" if evaluations else "-"
+            self.progress.update(self.task, completed=done, fps=f"{fps:,.0f}", rate=rate)
             return True
 
-    model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=64, seed=args.seed, verbose=0,
-                        device="cpu")
     start = time.perf_counter()
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("training", total=args.steps)
-        model.learn(total_timesteps=args.steps, callback=Track(progress, task))
+    columns = (TextColumn("training"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} steps"),
+               TextColumn("{task.fields[fps]} fps"), TextColumn("win rate {task.fields[rate]}"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("training", total=args.steps, fps="-", rate="-")
+        model.learn(total_timesteps=args.steps, callback=Track(progress, task), tb_log_name="ppo",
+                    reset_num_timesteps=args.resume is None)
     seconds = time.perf_counter() - start
-    args.out.mkdir(parents=True, exist_ok=True)
-    model.save(args.out / "model.zip")
-    with (args.out / "curve.csv").open("w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(["episode", "timestep", "return"])
-        w.writerows(curve)
-    _plot(curve, args.out / "curve.png", args.encounter)
+    env.close()
+    trained = model.num_timesteps
+    console.print(f"evaluating against {args.eval_opponent} ({args.eval_games} games)...")
+    evaluations.append({"steps": trained, **evaluate_model(model, card, enc, args.eval_opponent, args.eval_games)})
+    model.save(folder / "model.zip")
     tail = [r for _, _, r in curve[-50:]]
-    summary = {"encounter": args.encounter, "steps": model.num_timesteps, "seconds": round(seconds, 2),
-               "fps": round(model.num_timesteps / seconds, 1), "episodes": len(curve),
-               "mean_return_last_50": sum(tail) / len(tail) if tail else None, "model": str(args.out / "model.zip")}
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    return summary
+    card.update({"steps": trained, "seconds": round(seconds, 2), "fps": round(args.steps / seconds, 1),
+                 "episodes": len(curve), "mean_return_last_50": sum(tail) / len(tail) if tail else None,
+                 "evaluations": evaluations, "model": str(folder / "model.zip"), "run": str(folder)})
+    (folder / "model.json").write_text(json.dumps(card, indent=2), encoding="utf-8")
+    _write_csv(folder / "curve.csv", ["episode", "timestep", "return"], curve)
+    _write_csv(folder / "eval.csv", ["steps", "opponent", "games", "wins", "draws", "losses", "win_rate"],
+               [[e[k] for k in ("steps", "opponent", "games", "wins", "draws", "losses", "win_rate")]
+                for e in evaluations])
+    _plot_curve(curve, folder / "curve.png", f"{enc.ruleset}/{enc.encounter}")
+    _plot_evaluations(evaluations, folder / "eval.png", f"{enc.ruleset}/{enc.encounter} vs {args.eval_opponent}")
+    return card
 
 
-def _plot(curve: list[tuple[int, int, float]], path: Path, title: str) -> None:
-    import matplotlib
+def _command_line(args: TrainArgs) -> list[str]:
+    """The ``trpg-arena train`` arguments that reproduce a run (defaults left out)."""
+    words = [args.encounter]
+    for f in fields(args):
+        value = getattr(args, f.name)
+        if f.name == "encounter" or value == (f.default if not callable(f.default) else None):
+            continue
+        words += [f"--{f.name.replace('_', '-')}", str(value)]
+    return words
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
+def _write_csv(path: Path, header: list[str], rows: Any) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def _plot_curve(curve: list[tuple[int, int, float]], path: Path, title: str) -> None:
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 3))
     if curve:
         xs = [t for _, t, _ in curve]
         ys = [r for _, _, r in curve]
         k = max(1, len(ys) // 20)
         smooth = [sum(ys[max(0, i - k): i + 1]) / len(ys[max(0, i - k): i + 1]) for i in range(len(ys))]
-        ax.plot(xs, ys, ".", alpha=0.3)
-        ax.plot(xs, smooth, "-")
+        ax.plot(xs, ys, ".", alpha=0.3, label="episode return")
+        ax.plot(xs, smooth, "-", label="moving mean")
+        ax.legend(loc="lower right")
     ax.set_xlabel("timestep")
     ax.set_ylabel("episode return")
     ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def _plot_evaluations(evaluations: list[dict[str, Any]], path: Path, title: str) -> None:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3))
+    xs = [e["steps"] for e in evaluations]
+    ax.plot(xs, [e["win_rate"] for e in evaluations], "o-", label="win rate")
+    ax.fill_between(xs, [e["interval"][0] for e in evaluations], [e["interval"][1] for e in evaluations],
+                    alpha=0.2, label="Wilson 95 %")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("timestep")
+    ax.set_ylabel("win rate")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt

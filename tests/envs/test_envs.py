@@ -29,14 +29,26 @@ def test_module_prefixed_id_imports_the_envs() -> None:
 
 @pytest.mark.parametrize("rid", SYSTEMS)
 def test_gymnasium_check_env(rid: str) -> None:
-    """The checker steps unmasked random actions, so illegal ones are penalized instead of raising."""
-    env = gymnasium.make(env_id(rid), encounter=f"{rid}/skirmish", illegal_action="penalize")
-    check_env(env.unwrapped, skip_render_check=True)
+    """The checker steps unmasked random actions: by default an illegal one ends the episode as a loss."""
+    check_env(gymnasium.make(env_id(rid)).unwrapped)
+    check_env(gymnasium.make(env_id(rid), encounter=f"{rid}/skirmish", illegal_action="penalize").unwrapped,
+              skip_render_check=True)
+
+
+@pytest.mark.parametrize("rid", SYSTEMS)
+def test_an_illegal_action_loses_by_default(rid: str) -> None:
+    env = gymnasium.make(env_id(rid), encounter=f"{rid}/duel")
+    _, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    with pytest.raises(ResetNeeded):
+        env.step(illegal)
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)
 def test_masked_episode_mask_is_exact(rid: str) -> None:
-    env = gymnasium.make(env_id(rid), encounter=f"{rid}/duel", opponent="random")
+    env = gymnasium.make(env_id(rid), encounter=f"{rid}/duel", opponent="random", illegal_action="raise")
     obs, info = env.reset(seed=3)
     rng = np.random.default_rng(0)
     done, steps = False, 0
@@ -105,6 +117,25 @@ def test_pettingzoo_api_test(rid: str) -> None:
 @pytest.mark.parametrize("rid", SYSTEMS)
 def test_pettingzoo_seed_test(rid: str) -> None:
     seed_test(lambda: trpg_arena.envs.aec_env(rid, encounter=f"{rid}/duel"), num_cycles=100)
+
+
+@pytest.mark.parametrize("rid", SYSTEMS)
+def test_an_illegal_aec_action_ends_the_game_as_the_choosers_loss(rid: str) -> None:
+    env = trpg_arena.envs.aec_env(rid, encounter=f"{rid}/duel")
+    env.reset(seed=2)
+    chooser = env.agent_selection
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert all(env.terminations.values()) and env.infos[chooser]["illegal_action"]
+    assert env.rewards[chooser] == -1.0 and all(r == 0.0 for a, r in env.rewards.items() if a != chooser)
+    for _agent in env.agent_iter():  # every agent is done: each steps None and leaves
+        env.step(None)
+    assert env.agents == []
+    strict = trpg_arena.envs.aec_env(rid, encounter=f"{rid}/duel", illegal_action="raise")
+    strict.reset(seed=2)
+    obs, *_ = strict.last()
+    with pytest.raises(IllegalActionError):
+        strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
 
 
 @pytest.mark.parametrize("name", SKIRMISHES)

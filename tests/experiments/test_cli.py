@@ -124,14 +124,33 @@ def test_evaluate_writes_files_and_plot(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_train_writes_model_and_curve(tmp_path: Path) -> None:
-    r = run("train", f"{SYSTEMS[0]}/duel", "--steps", "512", "--out", str(tmp_path))
+def test_train_writes_a_run_folder_that_plays_and_refuses_other_layouts(tmp_path: Path) -> None:
+    rid = SYSTEMS[0]
+    args = ("train", f"{rid}/duel", "--steps", "512", "--envs", "2", "--eval-every", "256", "--eval-games", "2",
+            "--checkpoint-every", "256", "--out", str(tmp_path))
+    r = run(*args)
     assert r.returncode == 0, r.stderr[-3000:]
-    summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary["steps"] >= 512 and summary["fps"] > 0
-    assert (tmp_path / "model.zip").exists() and (tmp_path / "curve.png").exists()
-    r = run("play", f"{SYSTEMS[0]}/duel", "--agents", f"policy:{tmp_path / 'model.zip'},random", "--quiet")
+    out = json.loads(r.stdout[r.stdout.index("{"):])
+    run_dir = Path(out["run"])
+    card = json.loads((run_dir / "model.json").read_text())
+    assert card["ruleset"] == rid and card["steps"] >= 512 and card["fps"] > 0 and card["layout"]["actions"] > 0
+    assert [e["steps"] for e in card["evaluations"]][-1] == card["steps"] and len(card["evaluations"]) >= 2
+    for name in ("model.zip", "curve.png", "eval.png", "eval.csv", "curve.csv"):
+        assert (run_dir / name).stat().st_size > 0, name
+    assert list((run_dir / "checkpoints").glob("step-*.zip")) and list((run_dir / "tb").rglob("events.*"))
+    assert "--envs 2" in card["command"]
+    model = run_dir / "model.zip"
+    r = run("play", f"{rid}/duel", "--agents", f"policy:{model},random", "--quiet")
     assert r.returncode == 0, r.stderr[-3000:]
+    r = run("play", f"{rid}/skirmish", "--agents", f"policy:{model},random", "--quiet")
+    assert r.returncode == 2 and f"trained for {rid}/duel" in r.stderr and "Traceback" not in r.stderr
+    # a second run never overwrites the first; a checkpoint resumes
+    checkpoint = sorted((run_dir / "checkpoints").glob("*.zip"))[0]
+    r = run("train", f"{rid}/duel", "--steps", "256", "--resume", str(checkpoint), "--eval-games", "1",
+            "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr[-3000:]
+    again = json.loads(r.stdout[r.stdout.index("{"):])
+    assert again["run"] != out["run"] and again["steps"] > 256 and model.exists()
 
 
 def test_play_option_overrides_are_validated() -> None:

@@ -1,0 +1,82 @@
+"""Training speed: MaskablePPO steps per second on each system's env, per number of envs, beside a yardstick.
+
+The yardstick is sb3-contrib's own `InvalidActionEnvDiscrete` (a trivial env with a mask) under
+the same trainer settings in the same run, so the ratio says how much of the training time our
+envs cost: near 1.0 the trainer, not the env, is the bottleneck.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from trpg_arena.experiments.train import TrainArgs, make_vec_env
+
+
+@dataclass(frozen=True)
+class FpsRow:
+    """One measurement: what was trained, with how many envs, and how fast."""
+
+    target: str
+    envs: int
+    vec: str
+    steps: int
+    seconds: float
+
+    @property
+    def fps(self) -> float:
+        """Training steps per second."""
+        return self.steps / self.seconds
+
+
+def _learn(env: Any, steps: int, seed: int) -> float:
+    """Seconds MaskablePPO takes for ``steps`` steps on ``env`` (one update's worth of warm-up excluded)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    n_steps = max(64, 512 // env.num_envs)
+    model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=64, seed=seed, verbose=0, device="cpu")
+    model.learn(total_timesteps=n_steps * env.num_envs)  # warm-up: imports, first allocations
+    start = time.perf_counter()
+    model.learn(total_timesteps=steps, reset_num_timesteps=False)
+    return time.perf_counter() - start
+
+
+def yardstick_env(envs: int, vec: str, seed: int) -> Any:
+    """sb3-contrib's `InvalidActionEnvDiscrete` (dim 80, 60 valid actions) in the same vectorisation."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    factories = [_Yardstick() for _ in range(envs)]
+    env = SubprocVecEnv(factories) if vec == "subproc" else DummyVecEnv(factories)  # type: ignore[arg-type]
+    env.seed(seed)
+    return env
+
+
+class _Yardstick:
+    """Builds one yardstick env (a picklable callable, as SubprocVecEnv needs)."""
+
+    def __call__(self) -> Any:
+        from sb3_contrib.common.envs import InvalidActionEnvDiscrete
+        from stable_baselines3.common.monitor import Monitor
+
+        return Monitor(InvalidActionEnvDiscrete(dim=80, n_invalid_actions=20))
+
+
+def measure(encounters: list[str], env_counts: list[int], steps: int, vec: str = "dummy",
+            opponent: str = "random", seed: int = 0) -> list[FpsRow]:
+    """Training fps of each encounter and of the yardstick, for each env count."""
+    from trpg_arena.rules import load_encounter
+
+    rows = []
+    for n in env_counts:
+        env = yardstick_env(n, vec, seed)
+        rows.append(FpsRow("InvalidActionEnvDiscrete", n, vec, steps, _learn(env, steps, seed)))
+        env.close()
+        for name in encounters:
+            env = make_vec_env(TrainArgs(encounter=name, opponent=opponent, envs=n, vec=vec, seed=seed),
+                               load_encounter(name))
+            rows.append(FpsRow(name, n, vec, steps, _learn(env, steps, seed)))
+            env.close()
+    return rows
