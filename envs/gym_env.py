@@ -20,6 +20,8 @@ from trpg_arena.rules import (
     load_encounter,
 )
 
+MAX_RESTARTS = 100  # combats a reset may start before one gives the learner a decision
+
 
 class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     """One side of a tabletop-RPG combat as a single-agent, action-masked Gymnasium environment.
@@ -53,7 +55,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
 
     ## Starting State
     The encounter's setup (or its ``start`` section), with all randomness from the seed passed
-    to ``reset``; opponent decisions before the learner's first decision are played.
+    to ``reset``; opponent decisions before the learner's first decision are played (a combat
+    that ends before it, e.g. an opponent fleeing at once, is replaced by a fresh one).
 
     ## Episode End
     Terminated when the combat ends (a side wins, or a draw at the round cap), or at an illegal
@@ -62,10 +65,12 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     ## Arguments
     ``ruleset`` (set by the registered id), ``encounter`` (path, built-in name such as
     ``"moonlit/skirmish"``, dict or loaded encounter; default ``"<ruleset>/skirmish"``), ``side``
-    (default the first side), ``opponent`` (agent name such as ``"random"`` / ``"scripted"`` or an
-    agent object), ``render_mode`` (``"ansi"`` or ``"rgb_array"``), ``illegal_action``
-    (``"lose"``, ``"penalize"`` or ``"raise"``), ``illegal_penalty``, ``shaping``, ``log_limit`` (how many recent
-    events the combat keeps in memory; ``"auto"``, the default, records none without a
+    (default the first side; ``"both"`` draws the learner's side at each reset), ``opponent`` (agent
+    spec such as ``"random"`` / ``"scripted"``, an agent object, or a league whose
+    ``for_episode(rng)`` gives each episode's opponent, see `trpg_arena.experiments.league`),
+    ``render_mode`` (``"ansi"`` or ``"rgb_array"``), ``illegal_action`` (``"lose"``, ``"penalize"``
+    or ``"raise"``), ``illegal_penalty``, ``shaping``, ``log_limit`` (how many recent events the
+    combat keeps in memory; ``"auto"``, the default, records none without a
     ``render_mode`` and keeps 64 with one, for the picture; a step that leaves more than twice the
     limit trims the log back, which keeps long training runs lean and fast; ``combat.decision_count``
     counts on either way; ``None`` keeps the whole log, e.g. to save a replay).
@@ -84,9 +89,10 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         if self.encounter.ruleset != ruleset:
             raise ValueError(f"encounter is for '{self.encounter.ruleset}', this env plays '{ruleset}'")
         sides = self.encounter.sides()
-        self.side = side if side is not None else sides[0]
+        self._learner_sides = sides if side == "both" else [side if side is not None else sides[0]]
+        self.side = self._learner_sides[0]
         if self.side not in sides:
-            raise ValueError(f"no side '{self.side}' in the encounter (sides: {', '.join(sides)})")
+            raise ValueError(f"no side '{self.side}' in the encounter (sides: {', '.join(sides)}, or 'both')")
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -114,6 +120,9 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     def _make_opponent(self) -> Any:
         from trpg_arena.agents import make_agent
 
+        pick = getattr(self._opponent_spec, "for_episode", None)
+        if pick is not None:  # a league (`experiments.league`): a new opponent every episode
+            return pick(self.np_random)
         seed = int(self.np_random.integers(2**31))
         if isinstance(self._opponent_spec, str):
             return make_agent(self._opponent_spec, self.system.info.id, seed=seed)
@@ -154,11 +163,20 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         """Start a new combat; all randomness flows from ``self.np_random``."""
         super().reset(seed=seed)
         self._lost_by_illegal = False
-        self.opponent = self._make_opponent()
-        self.combat = Combat(self.encounter, dice=Dice(self.np_random), record=self.log_limit != 0)
-        others = {side: self.opponent for side in self.combat.sides if side != self.side}
-        self._session = Session.attach(self.combat, others)
-        self._run_opponents()
+        for _ in range(MAX_RESTARTS):
+            if len(self._learner_sides) > 1:  # side="both": the learner plays a side drawn per episode
+                self.side = self._learner_sides[int(self.np_random.integers(len(self._learner_sides)))]
+            self.opponent = self._make_opponent()
+            self.combat = Combat(self.encounter, dice=Dice(self.np_random), record=self.log_limit != 0)
+            others = {side: self.opponent for side in self.combat.sides if side != self.side}
+            self._session = Session.attach(self.combat, others)
+            self._run_opponents()
+            if not self.combat.over:
+                break
+            # the combat ended before the learner's first decision (an opponent fled or surrendered at
+            # once): there is nothing to learn from it, so a fresh one starts from the same RNG stream
+        else:
+            raise RuntimeError(f"{MAX_RESTARTS} combats in a row ended before the learner's first decision")
         if self.shaping:
             self._hp_cache = self._hp_totals()
             totals = [0, 0]
@@ -192,6 +210,9 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         terminated = c.over
         if terminated:
             reward += 1.0 if c.result == self.side else (0.0 if c.result == "draw" else -1.0)
+            report = getattr(self._opponent_spec, "episode_over", None)
+            if report is not None:
+                report(c.result == self.side)
         return self._obs(), float(reward), terminated, False, self._info()
 
     def _current_mask(self) -> np.ndarray:

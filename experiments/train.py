@@ -16,13 +16,14 @@ from __future__ import annotations
 import csv
 import json
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from trpg_arena.experiments.league import League
 from trpg_arena.experiments.regression import wilson
 
 
@@ -41,6 +42,13 @@ class TrainArgs:
     n_steps: int = field(default=512, metadata={"help": "rollout length per env and update"})
     batch_size: int = field(default=64, metadata={"help": "minibatch size"})
     shaping: float = field(default=0.5, metadata={"help": "reward for damage dealt minus taken (fractions of max HP)"})
+    self_play: bool = field(default=False, metadata={
+        "help": "a league: the learner's own snapshots and the anchors as opponents, both sides (--opponent unused)"})
+    snapshot_every: int = field(default=10_000, metadata={"help": "steps between league snapshots"})
+    anchors: str = field(default="scripted", metadata={"help": "fixed league opponents, comma-separated specs"})
+    latest: float = field(default=0.8, metadata={"help": "share of league episodes against the latest snapshot"})
+    pfsp: bool = field(default=False, metadata={
+        "help": "weight older league opponents by how often the learner still loses to them"})
     eval_every: int = field(default=0, metadata={"help": "steps between evaluations (0: only at the end)"})
     eval_games: int = field(default=20, metadata={"help": "games per evaluation"})
     eval_opponent: str = field(default="scripted", metadata={"help": "agent spec the evaluations play"})
@@ -55,6 +63,10 @@ class TrainArgs:
         for name in ("steps", "envs", "n_steps", "batch_size", "eval_games", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        if not 0.0 <= self.latest <= 1.0:
+            raise ValueError("--latest must lie between 0 and 1")
+        if self.self_play and self.snapshot_every < 1:
+            raise ValueError("--snapshot-every must be at least 1")
         for name in ("eval_every", "checkpoint_every"):
             if getattr(self, name) < 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
@@ -76,11 +88,22 @@ def run_folder(args: TrainArgs, ruleset: str, encounter: str) -> Path:
     return folder
 
 
-def make_vec_env(args: TrainArgs, encounter: Any) -> Any:
-    """``args.envs`` Monitor-wrapped envs in a DummyVecEnv or SubprocVecEnv, seeded ``seed, seed + 1, ...``."""
+def make_vec_env(args: TrainArgs, encounter: Any, pool: Path | None = None) -> Any:
+    """``args.envs`` Monitor-wrapped envs in a DummyVecEnv or SubprocVecEnv, seeded ``seed, seed + 1, ...``.
+
+    With ``--self-play`` each env's opponent is a `League` over the snapshots in ``pool``.
+    """
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    factories = [_EnvFactory(encounter, args.opponent, args.side, args.shaping) for _ in range(args.envs)]
+    opponent: Any = args.opponent
+    side = args.side
+    if args.self_play:
+        assert pool is not None, "a league needs its pool folder"
+        opponent = League(encounter.ruleset, pool, _specs(args.anchors), args.latest, args.pfsp)
+        side = side or "both"
+    # the encounter travels by name (a process per env loads its own: loaded ones hold unpicklable caches)
+    factories = [_EnvFactory(encounter.ruleset, args.encounter, opponent, side, args.shaping)
+                 for _ in range(args.envs)]
     vec = SubprocVecEnv(factories) if args.vec == "subproc" else DummyVecEnv(factories)  # type: ignore[arg-type]
     vec.seed(args.seed)
     return vec
@@ -90,8 +113,9 @@ def make_vec_env(args: TrainArgs, encounter: Any) -> Any:
 class _EnvFactory:
     """Builds one training env (a picklable callable, as SubprocVecEnv needs)."""
 
-    encounter: Any
-    opponent: str
+    ruleset: str
+    encounter: str
+    opponent: Any  # an agent spec or a League
     side: str | None
     shaping: float
 
@@ -102,7 +126,7 @@ class _EnvFactory:
         import trpg_arena.envs  # noqa: F401 - registers the envs
         from trpg_arena.rules import get_ruleset
 
-        env_id = get_ruleset(self.encounter.ruleset).info.env_id
+        env_id = get_ruleset(self.ruleset).info.env_id
         return Monitor(gymnasium.make(env_id, encounter=self.encounter, opponent=self.opponent, side=self.side,
                                       shaping=self.shaping))
 
@@ -117,13 +141,15 @@ def evaluate_model(model: Any, card: dict[str, Any], encounter: Any, opponent: s
 
     learner = PolicyAgent.of_model(model, card)
     tally = {"wins": 0, "draws": 0, "losses": 0}
+    sides = encounter.sides()
     for i in range(games):
+        side = sides[i % 2] if card["side"] == "both" else card["side"]  # a league's learner plays both
         combat = Combat(encounter, seed=seed + i)
-        agents = {s: learner if s == card["side"] else make_agent(opponent, encounter.ruleset, seed=seed + i)
+        agents = {s: learner if s == side else make_agent(opponent, encounter.ruleset, seed=seed + i)
                   for s in combat.sides}
         play(combat, agents)
         result = combat.result
-        tally["wins" if result == card["side"] else "draws" if result == "draw" else "losses"] += 1
+        tally["wins" if result == side else "draws" if result == "draw" else "losses"] += 1
     low, high = wilson(tally["wins"], games)
     return {"opponent": opponent, "games": games, **tally, "win_rate": tally["wins"] / games,
             "interval": [round(low, 4), round(high, 4)]}
@@ -142,7 +168,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     args.check()
     torch.set_num_threads(args.threads)
     enc = load_encounter(args.encounter)
-    side = args.side or enc.sides()[0]
+    side = args.side or ("both" if args.self_play else enc.sides()[0])
     folder = run_folder(args, enc.ruleset, enc.encounter)
     system = get_ruleset(enc.ruleset)
     card: dict[str, Any] = {
@@ -152,7 +178,9 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
         "command": "trpg-arena train " + " ".join(_command_line(args)),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
     }
-    env = make_vec_env(args, enc)
+    pool = folder / "pool"
+    pool.mkdir()
+    env = make_vec_env(args, enc, pool)
     if args.resume is not None:
         model = MaskablePPO.load(str(args.resume), env=env, device="cpu")
     else:
@@ -160,6 +188,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
                             verbose=0, device="cpu", tensorboard_log=str(folder / "tb"))
     curve: list[tuple[int, int, float]] = []
     evaluations: list[dict[str, Any]] = []
+    league: list[dict[str, Any]] = []  # each snapshot, rated against the anchors
 
     class Track(BaseCallback):
         """Episode returns, progress with fps and the last win rate, evaluations and checkpoints."""
@@ -170,6 +199,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
             self.start = time.perf_counter()
             self.next_eval = args.eval_every or None
             self.next_checkpoint = args.checkpoint_every or None
+            self.next_snapshot = args.snapshot_every if args.self_play else None
 
         def _on_step(self) -> bool:
             for info in self.locals.get("infos", []):
@@ -182,6 +212,9 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
                 evaluations.append({"steps": self.num_timesteps, **evaluate_model(
                     self.model, card, enc, args.eval_opponent, args.eval_games)})
                 self.logger.record("eval/win_rate", evaluations[-1]["win_rate"])
+            if self.next_snapshot is not None and done >= self.next_snapshot:
+                self.next_snapshot += args.snapshot_every
+                league.append(_snapshot(self.model, card, enc, pool, self.num_timesteps, args))
             if self.next_checkpoint is not None and done >= self.next_checkpoint:
                 self.next_checkpoint += args.checkpoint_every
                 self.model.save(folder / "checkpoints" / f"step-{self.num_timesteps}.zip")
@@ -206,7 +239,8 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     tail = [r for _, _, r in curve[-50:]]
     card.update({"steps": trained, "seconds": round(seconds, 2), "fps": round(args.steps / seconds, 1),
                  "episodes": len(curve), "mean_return_last_50": sum(tail) / len(tail) if tail else None,
-                 "evaluations": evaluations, "model": str(folder / "model.zip"), "run": str(folder)})
+                 "evaluations": evaluations, "league": league, "model": str(folder / "model.zip"),
+                 "run": str(folder)})
     (folder / "model.json").write_text(json.dumps(card, indent=2), encoding="utf-8")
     _write_csv(folder / "curve.csv", ["episode", "timestep", "return"], curve)
     _write_csv(folder / "eval.csv", ["steps", "opponent", "games", "wins", "draws", "losses", "win_rate"],
@@ -217,14 +251,31 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     return card
 
 
+def _snapshot(model: Any, card: dict[str, Any], encounter: Any, pool: Path, steps: int, args: TrainArgs,
+              ) -> dict[str, Any]:
+    """Freeze the learner into the league's pool (model and card) and rate it against each anchor."""
+    path = pool / f"step-{steps}.zip"
+    model.save(path)
+    path.with_suffix(".json").write_text(json.dumps({**card, "steps": steps}, indent=2), encoding="utf-8")
+    return {"snapshot": path.name, "steps": steps,
+            "against": [evaluate_model(model, card, encounter, anchor, args.eval_games) for anchor in
+                        _specs(args.anchors)]}
+
+
+def _specs(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
 def _command_line(args: TrainArgs) -> list[str]:
     """The ``trpg-arena train`` arguments that reproduce a run (defaults left out)."""
     words = [args.encounter]
     for f in fields(args):
         value = getattr(args, f.name)
-        if f.name == "encounter" or value == (f.default if not callable(f.default) else None):
+        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        if f.name == "encounter" or value == default:
             continue
-        words += [f"--{f.name.replace('_', '-')}", str(value)]
+        flag = f"--{f.name.replace('_', '-')}"
+        words += [flag if value else f"--no-{flag[2:]}"] if isinstance(value, bool) else [flag, str(value)]
     return words
 
 
