@@ -245,6 +245,45 @@ def regress(target: Annotated[str, typer.Argument(help="a suite YAML file, or on
 
 
 @app.command()
+def balance(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
+            target: Annotated[float, typer.Option(help="wanted win rate of --side, e.g. 0.6")],
+            knob: Annotated[list[str], typer.Option(help="ID.FIELD=LO..HI: a combatant's whole-number field and "
+                                                         "its range, e.g. ghoul.max_hp=20..60 (repeatable)")],
+            agents: Annotated[str, typer.Option(help="agent specs per side")] = "scripted,scripted",
+            side: Annotated[str | None, typer.Option(help="side whose win rate is tuned (default: the PCs')")]
+            = None,
+            tolerance: Annotated[float, typer.Option(help="the 95 % interval must lie within target +/- this")]
+            = 0.05,
+            screen: Annotated[int, typer.Option(help="games per setting while searching")] = 100,
+            confirm: Annotated[int, typer.Option(help="games to confirm a setting, and again to verify it")] = 600,
+            budget: Annotated[int, typer.Option(help="most games in all")] = 5000,
+            workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+            backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+            out: Annotated[Path, typer.Option(help="parent of the run folder (tuned.yaml, report, summary)")]
+            = Path("runs/balance")) -> None:
+    """Tune stat-block knobs until --side wins --target of the games (Wilson 95 % interval inside the tolerance)."""
+    from trpg_arena.experiments.balance import Knob, write_balance
+    from trpg_arena.experiments.balance import balance as run_balance
+
+    with err.status(f"balancing {encounter}"):
+        summary = run_balance(encounter, [Knob.parse(k) for k in knob], target, tuple(_agents_option(agents)),
+                              side=side, tolerance=tolerance, screen=screen, confirm=confirm, budget=budget,
+                              workers=workers, backend=backend)
+    folder = write_balance(summary, out)
+    for t in summary["tried"]:
+        lo, hi = t["interval95"]
+        console.print(f"  {t['phase']:7} {t['setting']}: {t['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] "
+                      f"over {t['games']} games (seeds from {t['first_seed']})")
+    if not summary["found"]:
+        err.print(f"[red]no setting found[/red] within {target:.0%} +/- {tolerance:.0%} in {summary['games']} games "
+                  f"({summary['seconds']} s); see {folder}")
+        raise typer.Exit(1)
+    console.print(f"[bold green]found[/bold green] {summary['setting']}: {summary['side']} wins "
+                  f"{summary['verified_win_rate']:.1%} {summary['verified_interval95']} on fresh seeds; "
+                  f"{summary['games']} games, {summary['seconds']} s; tuned encounter {folder / 'tuned.yaml'}")
+
+
+@app.command()
 def autopilot(encounter: Annotated[str | None, typer.Argument(
                   help="encounter file or built-in name; with --resume, a session id (or its start) or encounter")]
               = None,
