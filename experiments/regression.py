@@ -104,7 +104,8 @@ def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, al
                 if verdict is not None:
                     break
         test: dict[str, Any] = {"kind": "sprt", "delta": entry.delta, "alpha": entry.alpha, "beta": entry.beta,
-                                "paired": paired, "bounds": [round(b, 4) for b in seq.bounds],
+                                "paired": paired, "unit": "pair" if spec.swap else "game",
+                                "bounds": [round(b, 4) for b in seq.bounds],
                                 "decided": dict(sorted(seq.decided.items())), "trace": seq.trace}
         if verdict is None:  # the game cap came first: the fixed-N test on everything played decides
             fixed = fixed_test(units(records, first, spec.swap), base_units, paired, entry.alpha)

@@ -41,9 +41,17 @@ def facts(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, Any]:
     for r in records:
         for s, t, v in r.damage:
             dealt[(s, t)] += v
-    first = Counter(r.falls[0] if r.falls else "(nobody)" for r in records)
+    first = Counter(r.falls[0] if r.falls else "(nobody fell)" for r in records)
+    # wins of each line-up slot, whichever side it played
+    label = [f"{a} (line-up slot {i + 1})" for i, a in enumerate(spec.lineup)]
+    by_agent: Counter[str] = Counter({k: 0 for k in label})
+    for r in records:
+        if r.result in sides:
+            slot = sides.index(r.result)
+            by_agent[label[len(sides) - 1 - slot if r.swapped else slot]] += 1
     fired = set().union(*(set(r.rules) for r in records)) if records else set()
     return {"games": n, "sides": sides, "rates": rates, "rounds": rounds, "damage": dealt, "first_fall": first,
+            "by_agent": by_agent,
             "never": sorted(citable_rules(spec.ruleset) - fired, key=_rule_key),
             "mean_rounds": sum(r.rounds for r in records) / n if n else 0.0}
 
@@ -94,14 +102,16 @@ def plots(f: dict[str, Any], test: dict[str, Any] | None) -> dict[str, str]:
         src = sorted({s for s, _ in f["damage"]})
         tgt = sorted({t for _, t in f["damage"]})
         m = [[f["damage"][(s, t)] / max(f["games"], 1) for t in tgt] for s in src]
+        peak = max(max(row) for row in m)
         fig, ax = plt.subplots(figsize=(1.0 * len(tgt) + 2.5, 0.5 * len(src) + 1.8))
         im = ax.imshow(m, cmap="Reds", aspect="auto")
         ax.set_xticks(range(len(tgt)), tgt, rotation=30, ha="right")
         ax.set_yticks(range(len(src)), src)
         for i, row in enumerate(m):
             for j, v in enumerate(row):
-                if v:
-                    ax.text(j, i, f"{v:.1f}", ha="center", va="center", fontsize=8)
+                if v:  # light text on the dark cells
+                    ax.text(j, i, f"{v:.2f}" if v < 10 else f"{v:.0f}", ha="center", va="center", fontsize=8,
+                            color="white" if v > 0.6 * peak else "black")
         ax.set_xlabel("target")
         ax.set_ylabel("source")
         ax.set_title("damage per game")
@@ -127,7 +137,7 @@ def plots(f: dict[str, Any], test: dict[str, Any] | None) -> dict[str, str]:
         ax.axhline(lo, color="green", ls="--", lw=1, label="accept no shift")
         ax.axhline(hi, color="red", ls="--", lw=1, label="accept shift")
         ax.set_ylim(max(min(lo * 2, -5), ax.get_ylim()[0]), min(max(hi * 2, 5), ax.get_ylim()[1]))
-        ax.set_xlabel("pairs" if test.get("pairs") else "units played")
+        ax.set_xlabel("side-swapped pairs played" if test.get("unit") == "pair" else "games played")
         ax.set_ylabel("log-likelihood ratio")
         ax.set_title("sequential test")
         ax.legend(fontsize=7, ncol=3)
@@ -149,7 +159,7 @@ def _md_section(title: str, spec: SeriesSpec, f: dict[str, Any], extra: dict[str
             lines += [f"Sequential test: shift of {test['delta']:.0%} or more, alpha {test['alpha']}, beta "
                       f"{test['beta']}, {'paired with the baseline' if test['paired'] else 'unpaired'}; bounds "
                       f"{test['bounds'][0]} / {test['bounds'][1]}; games used {extra.get('games_used')}; "
-                      f"decided {test['decided']}"
+                      f"decided: {', '.join(f'{k} {v}' for k, v in test['decided'].items()) or 'nothing'}"
                       f"{'; stopped at the cap (fixed-N fallback)' if test['truncated'] else ''}"
                       f"; last LLRs {', '.join(f'{k} {v}' for k, v in last.items() if k != 'units')}.", ""]
         elif test:
@@ -158,11 +168,21 @@ def _md_section(title: str, spec: SeriesSpec, f: dict[str, Any], extra: dict[str
     lines += ["| outcome | games | share | 95 % interval |", "|---|---:|---:|---|"]
     for s, (k, lo, hi) in f["rates"].items():
         lines.append(f"| {s if s != 'draw' else 'draw'} | {k} | {k / max(f['games'], 1):.1%} | {lo:.1%} - {hi:.1%} |")
+    if spec.swap:
+        lines += ["", "| agent (sides swapped in pairs) | wins | share | 95 % interval |", "|---|---:|---:|---|"]
+        for a, k in f["by_agent"].items():
+            lo, hi = wilson(k, f["games"])
+            lines.append(f"| {a} | {k} | {k / max(f['games'], 1):.1%} | {lo:.1%} - {hi:.1%} |")
+    g = max(f["games"], 1)
+    ids = sorted({s for s, _ in f["damage"]} | {t for _, t in f["damage"]})
     lines += ["", f"Rounds to the end: mean {f['mean_rounds']:.1f}, "
               + ", ".join(f"{r}: {c}" for r, c in sorted(f["rounds"].items())), "",
-              "| damage per game: source -> target | mean |", "|---|---:|"]
-    for (s, t), v in sorted(f["damage"].items()):
-        lines.append(f"| {s} -> {t} | {v / max(f['games'], 1):.1f} |")
+              "| combatant | damage dealt per game | damage taken per game | falls first |", "|---|---:|---:|---:|"]
+    for c in ids:
+        dealt = sum(v for (s, _), v in f["damage"].items() if s == c)
+        taken = sum(v for (_, t), v in f["damage"].items() if t == c)
+        lines.append(f"| {'(no source)' if c == '-' else c} | {dealt / g:.2f} | {taken / g:.2f} | "
+                     f"{f['first_fall'].get(c, 0)} |")
     lines += ["", "Falls first: " + ", ".join(f"{k} {v}" for k, v in f["first_fall"].most_common()), "",
               f"Rule ids never cited in any game ({len(f['never'])}): " + (", ".join(f["never"]) or "none"), ""]
     return "\n".join(lines)

@@ -7,7 +7,8 @@ when the series swaps sides (fishtest's colour-swapped pairs: the pair's mean ca
 line-up's own strength), else one game.
 
 Against a baseline played on the same seeds, units are *paired* (the same dice, so the difference
-of each unit is what changed); with other seeds, the baseline enters as a mean and its variance.
+of each unit is what changed); with other seeds, the baseline enters as a mean and its variance
+(the larger of the two samples' variances serves both, so a short streak cannot fake certainty).
 
 The sequential test is the normal-approximation GSPRT of fishtest: for a shift `delta` of one
 metric, ``LLR = (delta * D - delta**2 / 2) / var(D)`` where D is the observed difference to the
@@ -76,7 +77,10 @@ def difference(new: Sequence[float], base: Sequence[float], paired: bool) -> tup
         return m, max(v, VAR_FLOOR) / max(len(d), 1)
     m1, v1 = _mean_var(new)
     m0, v0 = _mean_var(base)
-    return m1 - m0, max(v1, VAR_FLOOR) / max(len(new), 1) + max(v0, VAR_FLOOR) / max(len(base), 1)
+    # Under "no shift" both samples share one variance, and the baseline's rests on many games: a short
+    # run's own variance (zero after a streak) must not shrink it, or early streaks read as shifts.
+    v = max(v1, v0, VAR_FLOOR)
+    return m1 - m0, v / max(len(new), 1) + v / max(len(base), 1)
 
 
 def fixed_test(new: dict[str, list[float]], base: dict[str, list[float]], paired: bool,
