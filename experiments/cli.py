@@ -167,55 +167,123 @@ def validate(files: Annotated[list[str], typer.Argument(help="encounter files (o
         raise typer.Exit(1)
 
 
+WORKERS_HELP = "game processes (default: all cores)"
+BACKEND_HELP = "where games run: local (a process pool) or ray (RAY_ADDRESS, else a local Ray)"
+
+
 @app.command()
 def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
-             agents: Annotated[str, typer.Option(help="two agent names: A,B")] = "scripted,random",
+             agents: Annotated[str, typer.Option(help="two agent specs: A,B")] = "scripted,random",
              games: Annotated[int, typer.Option(help="number of games")] = 200,
              seed: Annotated[int, typer.Option(help="first seed")] = 0,
-             swap: Annotated[bool, typer.Option(help="swap sides every other game")] = True,
-             out: Annotated[Path, typer.Option(help="folder for results.json, games.csv, winrate.png")] = Path(
+             swap: Annotated[bool, typer.Option(help="play each seed twice, sides swapped")] = True,
+             workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+             backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+             out: Annotated[Path, typer.Option(help="parent of the run folder (results, plot, report)")] = Path(
                  "runs/evaluate")) -> None:
-    """Win rate of agent A against agent B over many seeded games, as files plus a plot."""
+    """Win rate of agent A against agent B over a series of seeded games: a fresh run folder with a report."""
     from trpg_arena.experiments.evaluate import run_evaluation
 
-    summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, console)
+    summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, console, workers, backend)
     console.print_json(json.dumps(summary))
 
 
 @app.command()
 def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
-               agents: Annotated[str, typer.Option(help="agent names, comma-separated")] = "random,scripted",
+               agents: Annotated[str, typer.Option(help="agent specs, comma-separated")] = "random,scripted",
                games: Annotated[int, typer.Option(help="games per pair")] = 40,
                seed: Annotated[int, typer.Option(help="first seed")] = 0,
-               out: Annotated[Path, typer.Option(help="folder for matrix.csv, ratings.json, matrix.png")] = Path(
-                   "runs/tournament")) -> None:
+               workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+               backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+               out: Annotated[Path, typer.Option(help="parent of the run folder (matrix.csv, ratings.json, "
+                                                      "matrix.png)")] = Path("runs/tournament")) -> None:
     """Round-robin between agents: win-rate matrix and Elo-scale ratings, as files plus a heat map."""
     from trpg_arena.experiments.tournament import run_tournament
 
     names = _agents_option(agents)
     if len(names) < 2:
         raise typer.BadParameter("a tournament needs at least two agents")
-    result = run_tournament(encounter, names, games, seed, out, console)
+    result = run_tournament(encounter, names, games, seed, out, console, workers, backend)
     console.print_json(json.dumps(result))
 
 
 @app.command()
-def regress(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
-            agents: Annotated[str, typer.Option(help="agents per side, e.g. scripted,scripted")] = "scripted,scripted",
-            games: Annotated[int, typer.Option(help="number of self-play games")] = 200,
-            seed: Annotated[int, typer.Option(help="first seed")] = 0,
-            baseline: Annotated[Path | None, typer.Option(help="baseline JSON to compare with (or to write)")] = None,
-            record: Annotated[bool, typer.Option(help="write the baseline instead of comparing")] = False,
-            alpha: Annotated[float, typer.Option(help="significance level of a shift")] = 0.01) -> None:
-    """Self-play balance regression: first side's win rate with a 95 % interval; exit 1 on a significant shift."""
-    from trpg_arena.experiments.regression import regression
+def regress(target: Annotated[str, typer.Argument(help="a suite YAML file, or one encounter (file or built-in "
+                                                      "name) with --baseline")],
+            agents: Annotated[str, typer.Option(help="one encounter: agent specs per side")] = "scripted,scripted",
+            baseline: Annotated[Path | None, typer.Option(help="one encounter: the baseline file to compare with "
+                                                                "(or to write with --record)")] = None,
+            record: Annotated[bool, typer.Option(help="play and write the baselines instead of comparing")] = False,
+            games: Annotated[int | None, typer.Option(help="games (fixed test, --record) or the cap (sprt)")] = None,
+            seed: Annotated[int | None, typer.Option(help="first seed (default the entry's: paired with its "
+                                                          "baseline); other seeds compare unpaired")] = None,
+            test: Annotated[str | None, typer.Option(help="sprt (sequential, stops early) or fixed")] = None,
+            delta: Annotated[float | None, typer.Option(help="sprt: smallest shift worth flagging, e.g. 0.05 = 5 "
+                                                             "points")] = None,
+            alpha: Annotated[float | None, typer.Option(help="false alarm rate (default 0.05)")] = None,
+            beta: Annotated[float | None, typer.Option(help="sprt: rate of missing a shift of delta "
+                                                            "(default 0.05)")] = None,
+            allow: Annotated[list[str] | None, typer.Option(help="accept a baseline differing in: content, "
+                                                                 "env_version, lineup or swap (repeatable)")] = None,
+            workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+            backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+            junit: Annotated[Path | None, typer.Option(help="also write the JUnit XML here")] = None,
+            out: Annotated[Path, typer.Option(help="parent of the run folder")] = Path("runs/regress")) -> None:
+    """Balance regression: exit 0 unchanged (or recorded), 1 shifted, 2 bad input, 3 stale baseline, 4 crash."""
+    import traceback
 
-    out = regression(encounter, _agents_option(agents), games, seed, baseline, record, alpha)
-    console.print_json(json.dumps(out))
-    if out["shifted"]:
-        err.print(f"[red]balance shifted[/red]: first side scores {out['first_side_score']:.3f} vs baseline "
-                  f"{out['baseline']['first_side_score']:.3f} (p = {out['p_value']})")
+    from trpg_arena.experiments.regress_cli import RegressArgs, run_regress
+
+    args = RegressArgs(target, _agents_option(agents), baseline, record, games, seed, test, delta, alpha, beta,
+                       frozenset(allow or ()), workers, backend, junit, out)
+    try:
+        code = run_regress(args, console, err)
+    except (TrpgArenaError, ValueError):
+        raise
+    except Exception:  # a crash must not look like a regression (1) to CI
+        err.print(traceback.format_exc())
+        err.print("[red]internal error[/red] (exit 4)")
+        raise typer.Exit(4) from None
+    raise typer.Exit(code)
+
+
+@app.command()
+def balance(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
+            target: Annotated[float, typer.Option(help="wanted win rate of --side, e.g. 0.6")],
+            knob: Annotated[list[str], typer.Option(help="ID.FIELD=LO..HI: a combatant's whole-number field and "
+                                                         "its range, e.g. ghoul.max_hp=20..60 (repeatable)")],
+            agents: Annotated[str, typer.Option(help="agent specs per side")] = "scripted,scripted",
+            side: Annotated[str | None, typer.Option(help="side whose win rate is tuned (default: the PCs')")]
+            = None,
+            tolerance: Annotated[float, typer.Option(help="the 95 % interval must lie within target +/- this")]
+            = 0.05,
+            screen: Annotated[int, typer.Option(help="games per setting while searching")] = 100,
+            confirm: Annotated[int, typer.Option(help="games to confirm a setting, and again to verify it")] = 600,
+            budget: Annotated[int, typer.Option(help="most games in all")] = 5000,
+            workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+            backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+            out: Annotated[Path, typer.Option(help="parent of the run folder (tuned.yaml, report, summary)")]
+            = Path("runs/balance")) -> None:
+    """Tune stat-block knobs until --side wins --target of the games (Wilson 95 % interval inside the tolerance)."""
+    from trpg_arena.experiments.balance import Knob, write_balance
+    from trpg_arena.experiments.balance import balance as run_balance
+
+    with err.status(f"balancing {encounter}"):
+        summary = run_balance(encounter, [Knob.parse(k) for k in knob], target, tuple(_agents_option(agents)),
+                              side=side, tolerance=tolerance, screen=screen, confirm=confirm, budget=budget,
+                              workers=workers, backend=backend)
+    folder = write_balance(summary, out)
+    for t in summary["tried"]:
+        lo, hi = t["interval95"]
+        console.print(f"  {t['phase']:7} {t['setting']}: {t['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] "
+                      f"over {t['games']} games (seeds from {t['first_seed']})")
+    if not summary["found"]:
+        err.print(f"[red]no setting found[/red] within {target:.0%} +/- {tolerance:.0%} in {summary['games']} games "
+                  f"({summary['seconds']} s); see {folder}")
         raise typer.Exit(1)
+    console.print(f"[bold green]found[/bold green] {summary['setting']}: {summary['side']} wins "
+                  f"{summary['verified_win_rate']:.1%} {summary['verified_interval95']} on fresh seeds; "
+                  f"{summary['games']} games, {summary['seconds']} s; tuned encounter {folder / 'tuned.yaml'}")
 
 
 @app.command()

@@ -1,61 +1,64 @@
-"""Win-rate evaluation of one agent against another over many seeded games (files plus a plot)."""
+"""Win-rate evaluation of one agent against another: a reducer over a series (files plus a plot)."""
 
 from __future__ import annotations
 
-import csv
 import json
-from collections import Counter
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress
 
-from trpg_arena.experiments.runner import GameResult, play_game
-from trpg_arena.rules import load_encounter
+from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
+from trpg_arena.experiments.series.folders import run_folder, write_results
+from trpg_arena.experiments.series.progress import series_progress
+from trpg_arena.experiments.series.sprt import wilson
 
 
-def win_rate(encounter: Any, names: list[str], games: int, seed: int = 0, swap: bool = True,
-             progress: Progress | None = None) -> tuple[dict[str, Any], list[GameResult]]:
-    """Play `games` games of names[0] vs names[1] (sides swapped every other game when `swap`)."""
-    if len(names) != 2:
-        raise ValueError("evaluation needs exactly two agent names, A,B")
-    enc = load_encounter(encounter)
-    results = []
-    task = progress.add_task("games", total=games) if progress else None
-    for i in range(games):
-        swapped = swap and i % 2 == 1
-        _, res = play_game(enc, names, seed + i, swap=swapped)
-        results.append(res)
-        if progress is not None and task is not None:
-            progress.advance(task)
-    a_side = {True: enc.sides()[1], False: enc.sides()[0]}
-    tally: Counter[str] = Counter()
-    for i, r in enumerate(results):
-        side_a = a_side[swap and i % 2 == 1]
-        tally["a_wins" if r.result == side_a else ("draws" if r.result == "draw" else "b_wins")] += 1
-    summary = {"encounter": enc.encounter, "ruleset": enc.ruleset, "agent_a": names[0], "agent_b": names[1],
-               "games": games, "swap": swap, "a_wins": tally["a_wins"], "b_wins": tally["b_wins"],
-               "draws": tally["draws"], "a_win_rate": tally["a_wins"] / games if games else 0.0,
-               "mean_rounds": sum(r.rounds for r in results) / games if games else 0.0}
-    return summary, results
+def agent_a_tally(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, int]:
+    """Wins of the line-up's first agent, of the second, and draws (the first agent's side follows the swap)."""
+    out = {"a_wins": 0, "b_wins": 0, "draws": 0}
+    for r in records:
+        a_side = spec.sides[1 if r.swapped else 0]
+        out["draws" if r.result == "draw" else "a_wins" if r.result == a_side else "b_wins"] += 1
+    return out
+
+
+def summarise(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, Any]:
+    """The evaluation summary: tallies, A's win rate with its Wilson interval, mean rounds."""
+    t = agent_a_tally(spec, records)
+    n = len(records)
+    lo, hi = wilson(t["a_wins"], n)
+    return {"encounter": spec.name, "ruleset": spec.ruleset, "content_hash": spec.content_hash,
+            "env_version": spec.env_version, "agent_a": spec.lineup[0], "agent_b": spec.lineup[1], "games": n,
+            "first_seed": spec.first_seed, "swap": spec.swap, **t,
+            "a_win_rate": round(t["a_wins"] / n, 4) if n else 0.0, "a_win_interval95": [round(lo, 4), round(hi, 4)],
+            "mean_rounds": round(sum(r.rounds for r in records) / n, 2) if n else 0.0}
+
+
+def win_rate(spec: SeriesSpec, workers: int | None = None, backend: str = "local", on_game: Any = None,
+             ) -> tuple[dict[str, Any], list[GameRecord]]:
+    """Play the series of agent A (lineup[0]) against B and summarise it."""
+    if len(spec.lineup) != 2:
+        raise ValueError("evaluation needs exactly two agent specs, A,B")
+    records = list(run_series(spec, workers, backend, on_game=on_game))
+    return summarise(spec, records), records
 
 
 def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap: bool, out: Path,
-                   console: Console) -> dict[str, Any]:
-    """Evaluate and write results.json, games.csv and winrate.png under `out`."""
-    with Progress(console=console, transient=True) as progress:
-        summary, results = win_rate(encounter, names, games, seed, swap, progress)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "results.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    with (out / "games.csv").open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=["seed", "agents", "result", "termination", "rounds", "decisions"])
-        w.writeheader()
-        for r in results:
-            d = asdict(r)
-            w.writerow({k: (json.dumps(d[k]) if k == "agents" else d[k]) for k in w.fieldnames})
-    _plot(summary, out / "winrate.png")
+                   console: Console, workers: int | None = None, backend: str = "local") -> dict[str, Any]:
+    """Evaluate into a fresh run folder under `out`: summary.json, results.jsonl, winrate.png, report.md/html."""
+    from trpg_arena.experiments.series.report import write_report
+
+    spec = SeriesSpec.build(encounter, names, games, seed, swap)
+    with series_progress(console) as bar:
+        summary, records = win_rate(spec, workers, backend, bar(f"{encounter} {','.join(names)}", games))
+    folder = run_folder(out, f"{encounter}-{'-'.join(names)}")
+    write_results(folder / "results.jsonl", records)
+    (folder / "spec.json").write_text(json.dumps(spec.to_json(), indent=1) + "\n", encoding="utf-8")
+    _plot(summary, folder / "winrate.png")
+    write_report(folder, f"evaluate {encounter}: {names[0]} vs {names[1]}", [(spec, records)])
+    summary["folder"] = str(folder)
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
 
 
@@ -69,7 +72,7 @@ def _plot(summary: dict[str, Any], path: Path) -> None:
     labels = [f"{summary['agent_a']} wins", f"{summary['agent_b']} wins", "draws"]
     values = [summary["a_wins"], summary["b_wins"], summary["draws"]]
     ax.bar(labels, values, color=["#3478f6", "#e6463c", "#999999"])
-    ax.set_title(f"{summary['ruleset']}/{summary['encounter']}: {summary['games']} games")
+    ax.set_title(f"{summary['encounter']}: {summary['games']} games")
     ax.set_ylabel("games")
     fig.tight_layout()
     fig.savefig(path, dpi=100)

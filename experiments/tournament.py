@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress
 
 from trpg_arena.experiments.evaluate import win_rate
+from trpg_arena.experiments.series import SeriesSpec
+from trpg_arena.experiments.series.folders import run_folder
+from trpg_arena.experiments.series.progress import series_progress
 
 
 def fit_ratings(names: list[str], score: dict[tuple[str, str], tuple[float, int]],
@@ -31,17 +33,21 @@ def fit_ratings(names: list[str], score: dict[tuple[str, str], tuple[float, int]
 
 
 def run_tournament(encounter: str, names: list[str], games: int, seed: int, out: Path,
-                   console: Console) -> dict[str, Any]:
-    """Every pair plays `games` games (sides swapped every other game); writes matrix.csv, ratings.json, matrix.png."""
+                   console: Console, workers: int | None = None, backend: str = "local") -> dict[str, Any]:
+    """Every pair plays a series of `games` side-swapped games; writes matrix.csv, ratings.json, matrix.png.
+
+    The files go to a fresh run folder under `out` (`result["folder"]`).
+    """
     score: dict[tuple[str, str], tuple[float, int]] = {}
-    with Progress(console=console, transient=True) as progress:
+    with series_progress(console) as bar:
         for a, b in combinations(names, 2):
-            summary, _ = win_rate(encounter, [a, b], games, seed, True, progress)
+            spec = SeriesSpec.build(encounter, [a, b], games, seed, swap=True)
+            summary, _ = win_rate(spec, workers, backend, bar(f"{a} vs {b}", games))
             sa = summary["a_wins"] + 0.5 * summary["draws"]
             score[(a, b)] = (sa, games)
             score[(b, a)] = (games - sa, games)
     ratings = fit_ratings(names, score)
-    out.mkdir(parents=True, exist_ok=True)
+    out = run_folder(out, f"{encounter}-{'-'.join(names)}")
     with (out / "matrix.csv").open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["agent"] + names)
@@ -50,6 +56,7 @@ def run_tournament(encounter: str, names: list[str], games: int, seed: int, out:
     result = {"encounter": encounter, "games_per_pair": games, "ratings": ratings,
               "score": {f"{a} vs {b}": round(s / n, 3) for (a, b), (s, n) in score.items()}}
     (out / "ratings.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    result["folder"] = str(out)
     _plot(names, score, out / "matrix.png", encounter)
     return result
 

@@ -1,0 +1,112 @@
+"""`trpg-arena regress`: suites or one encounter, recorded or compared, printed, reported, JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from trpg_arena.experiments.regression import EXIT, Outcome, exit_code, run_entry
+from trpg_arena.experiments.series.folders import run_folder, write_results
+from trpg_arena.experiments.series.junit import junit_xml
+from trpg_arena.experiments.series.progress import series_progress
+from trpg_arena.experiments.series.report import write_report
+from trpg_arena.experiments.series.suite import Entry, is_suite, load_suite, make_entry
+
+ALLOWED = ("content", "env_version", "lineup", "swap")
+
+
+@dataclass(frozen=True)
+class RegressArgs:
+    """The command line of `regress`."""
+
+    target: str
+    agents: list[str]
+    baseline: Path | None
+    record: bool
+    games: int | None
+    seed: int | None
+    test: str | None
+    delta: float | None
+    alpha: float | None
+    beta: float | None
+    allow: frozenset[str]
+    workers: int | None
+    backend: str
+    junit: Path | None
+    out: Path
+
+
+def entries_of(a: RegressArgs) -> list[Entry]:
+    """The suite's entries, or the one encounter's, with the command line's settings on top."""
+    bad = a.allow - set(ALLOWED)
+    if bad:
+        raise ValueError(f"--allow takes {', '.join(ALLOWED)}; got {', '.join(sorted(bad))}")
+    overrides = {"games": a.games, "test": a.test, "delta": a.delta, "alpha": a.alpha, "beta": a.beta}
+    if is_suite(a.target):
+        if a.baseline is not None:
+            raise ValueError("--baseline is for one encounter; a suite names its baselines (its 'baselines' folder)")
+        entries = load_suite(Path(a.target))
+        return [make_entry(e.encounter, e.agents, e.baseline, **{**_settings(e), **{k: v for k, v in
+                                                                                   overrides.items() if v}})
+                for e in entries]
+    if a.baseline is None:
+        raise ValueError("regress ENCOUNTER needs --baseline FILE (the file to compare with, or to write with "
+                         "--record); or give a suite YAML")
+    return [make_entry(a.target, tuple(a.agents), a.baseline, **overrides)]
+
+
+def _settings(e: Entry) -> dict[str, object]:
+    return {"games": e.games, "seed": e.seed, "test": e.test, "delta": e.delta, "alpha": e.alpha, "beta": e.beta,
+            "swap": e.swap}
+
+
+def run_regress(a: RegressArgs, console: Console, err: Console) -> int:
+    """Run every entry, print the verdicts, write the run folder; returns the exit code."""
+    entries = entries_of(a)
+    started = time.perf_counter()
+    outcomes: list[Outcome] = []
+    with series_progress(err) as bar:
+        for e in entries:
+            t0 = time.perf_counter()
+            o = run_entry(e, record=a.record, seed=a.seed, allow=a.allow, workers=a.workers, backend=a.backend,
+                          on_game=bar(e.label, e.games))
+            o.summary["seconds"] = round(time.perf_counter() - t0, 2)
+            outcomes.append(o)
+    seconds = time.perf_counter() - started
+    folder = run_folder(a.out, Path(a.target).stem if is_suite(a.target) else a.target)
+    for i, o in enumerate(outcomes):
+        if o.records:
+            write_results(folder / f"results-{i:02d}.jsonl", o.records)
+    (folder / "summary.json").write_text(json.dumps({"target": a.target, "record": a.record,
+                                                     "exit": exit_code(outcomes),
+                                                     "entries": [o.to_json() for o in outcomes]}, indent=1) + "\n",
+                                         encoding="utf-8")
+    junit_xml(outcomes, folder / "junit.xml", f"regress {a.target}", seconds)
+    if a.junit is not None:
+        a.junit.parent.mkdir(parents=True, exist_ok=True)
+        junit_xml(outcomes, a.junit, f"regress {a.target}", seconds)
+    played = [o for o in outcomes if o.spec is not None and o.records]
+    if played:
+        write_report(folder, f"regress {a.target}", [(o.spec, o.records) for o in played],  # type: ignore[misc]
+                     [o.to_json() for o in played])
+    table = Table(title=f"regress {a.target}", title_justify="left")
+    for col in ("entry", "status", "games", "detail"):
+        table.add_column(col, overflow="fold")
+    style = {"ok": "green", "recorded": "green", "shifted": "bold red", "stale": "red", "error": "red"}
+    for o in outcomes:
+        detail = "see below" if o.status in ("stale", "error") else o.message
+        table.add_row(escape(o.entry.label), f"[{style[o.status]}]{o.status}[/]", str(len(o.records)),
+                      escape(detail))
+    console.print(table)
+    for o in outcomes:  # one whole line each, for people and for grep
+        if o.status in ("stale", "error", "shifted"):
+            err.print(f"[red]{o.status}[/red] {escape(o.entry.label)}: {escape(o.message)}", soft_wrap=True)
+    code = exit_code(outcomes)
+    console.print(f"run folder {folder}; exit {code} ({', '.join(f'{k} {v}' for k, v in EXIT.items())}, crash 4)")
+    return code

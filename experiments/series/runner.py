@@ -1,0 +1,107 @@
+"""Playing a series: in this process, on a local process pool, or on Ray; records stream in game order.
+
+Every game is a pure function of (spec, index) (`game.play_one`), so the backends and worker counts
+only change who plays a game, never its record. Work goes out in batches of consecutive games
+(a few per pool task; tens per Ray task, since Ray advises against tasks under ~10 ms) and comes
+back in order, so a consumer that stops early (the sequential test) stops at the same game
+whatever ran it. Leaving the loop early cancels the games not yet needed.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from trpg_arena.experiments.series.game import GameRecord, play_batch
+from trpg_arena.experiments.series.spec import SeriesSpec
+
+BACKENDS = ("local", "ray")
+LOCAL_BATCH = 4  # games per pool task: small enough to balance two workers, large enough to amortise pickling
+RAY_BATCH = 32  # games per Ray task (see docs/regression.md for the overhead measured against task size)
+
+
+class BackendError(ValueError):
+    """A backend that cannot run here (Ray not installed, a bad worker count)."""
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _batches(games: int, size: int) -> list[list[int]]:
+    return [list(range(s, min(games, s + size))) for s in range(0, games, size)]
+
+
+def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "local", batch: int | None = None,
+               on_game: Callable[[GameRecord], None] | None = None) -> Iterator[GameRecord]:
+    """Yield the series' game records in index order (see the module docstring)."""
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise BackendError(f"--workers must be at least 1, got {workers}")
+    if backend == "ray":
+        source: Iterator[list[GameRecord]] = _ray(spec, workers, batch or RAY_BATCH)
+    elif workers == 1:
+        source = (play_batch(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH))
+    else:
+        source = _pool(spec, workers, batch or LOCAL_BATCH)
+    try:
+        for records in source:
+            for r in records:
+                if on_game is not None:
+                    on_game(r)
+                yield r
+    finally:
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
+
+
+def _play(args: tuple[SeriesSpec, list[int]]) -> list[GameRecord]:
+    return play_batch(*args)
+
+
+def _pool(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]]:
+    # fork: workers start at once with this process's imports (spawn would re-import for seconds)
+    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    pool = mp.get_context(method).Pool(workers)
+    try:
+        yield from pool.imap(_play, ((spec, b) for b in _batches(spec.games, size)))
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ray(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]]:
+    try:
+        import ray
+    except ImportError:
+        raise BackendError("--backend ray needs Ray: pip install 'trpg-arena[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        address = os.environ.get("RAY_ADDRESS")
+        kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
+        ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kwargs)
+    remote = ray.remote(play_batch)
+    spec_ref = ray.put(spec)
+    window = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))  # tasks in flight
+    todo = deque(_batches(spec.games, size))
+    flight: deque[Any] = deque()
+    try:
+        while todo or flight:
+            while todo and len(flight) < window:
+                flight.append(remote.remote(spec_ref, todo.popleft()))
+            yield ray.get(flight.popleft())
+    finally:
+        for ref in flight:
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()

@@ -1,0 +1,140 @@
+"""Suites: a YAML file of encounters x line-ups, each with its test settings and its baseline file.
+
+::
+
+    baselines: baselines            # folder of the baseline files, relative to the suite file
+    defaults: {games: 400, test: sprt, delta: 0.05}
+    entries:
+      - encounter: moonlit/duel     # a built-in name, or a file relative to the suite
+        agents: scripted,scripted
+      - encounter: kiai/skirmish
+        agents: [scripted, random]
+        test: fixed
+        games: 200
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from trpg_arena.rules import TrpgArenaError
+
+TESTS = ("sprt", "fixed")
+
+
+class SuiteError(TrpgArenaError, ValueError):
+    """A suite file that cannot be used (the message names the file and the entry)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One encounter and line-up of a suite with its test settings."""
+
+    encounter: str
+    agents: tuple[str, ...]
+    baseline: Path
+    games: int = 400  # the fixed-N test's games; the sequential test's cap; what --record plays
+    seed: int = 0
+    test: str = "sprt"
+    delta: float = 0.05  # indifference zone: the smallest shift (a fraction) worth flagging
+    alpha: float = 0.05
+    beta: float = 0.05
+    swap: bool | None = None  # None: swap sides when the line-up has different agents
+
+    @property
+    def label(self) -> str:
+        """``encounter [agents]``: how reports name the entry."""
+        return f"{self.encounter} [{','.join(self.agents)}]"
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of an encounter name or line-up."""
+    return re.sub(r"[^A-Za-z0-9.=_-]+", "-", text).strip("-") or "x"
+
+
+def default_baseline(folder: Path, encounter: str, agents: tuple[str, ...]) -> Path:
+    """Where an entry's baseline lives unless the suite names one."""
+    return folder / f"{slug(Path(encounter).stem if encounter.endswith(('.yaml', '.yml', '.json')) else encounter)}" \
+        f"--{slug(','.join(agents))}.json"
+
+
+def make_entry(encounter: str, agents: tuple[str, ...], baseline: Path, **settings: Any) -> Entry:
+    """An entry with its settings checked (a bad value raises ValueError naming it)."""
+    entry = Entry(encounter, agents, baseline)
+    known = {f.name for f in fields(Entry)} - {"encounter", "agents", "baseline"}
+    for key, value in settings.items():
+        if key not in known:
+            raise ValueError(f"unknown setting '{key}' (known: {', '.join(sorted(known))})")
+        if value is not None:
+            entry = replace(entry, **{key: value})
+    if entry.test not in TESTS:
+        raise ValueError(f"test must be one of {', '.join(TESTS)}, got '{entry.test}'")
+    if not isinstance(entry.games, int) or entry.games < 2:
+        raise ValueError(f"games must be a whole number of at least 2, got {entry.games!r}")
+    for name in ("delta", "alpha", "beta"):
+        v = getattr(entry, name)
+        if not isinstance(v, (int, float)) or not 0 < v < 1:
+            raise ValueError(f"{name} must lie strictly between 0 and 1, got {v!r}")
+    return entry
+
+
+def _agents(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(a.strip() for a in value.split(",") if a.strip())
+    if isinstance(value, list) and all(isinstance(a, str) for a in value):
+        return tuple(value)
+    raise ValueError("agents must be 'a,b' or a list of agent specs")
+
+
+def is_suite(path: str) -> bool:
+    """Whether a file is a suite (a mapping with ``entries``) rather than an encounter."""
+    p = Path(path)
+    if p.suffix not in (".yaml", ".yml") or not p.is_file():
+        return False
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError:
+        return False
+    return isinstance(data, dict) and "entries" in data and "ruleset" not in data
+
+
+def load_suite(path: Path) -> list[Entry]:
+    """Read a suite file; raises `SuiteError` naming the file and the entry for anything wrong."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise SuiteError(f"suite {path}: cannot read it ({e.strerror})") from None
+    except yaml.YAMLError as e:
+        raise SuiteError(f"suite {path}: broken YAML ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list) or not data["entries"]:
+        raise SuiteError(f"suite {path}: needs a non-empty 'entries' list")
+    unknown = set(data) - {"entries", "defaults", "baselines"}
+    if unknown:
+        raise SuiteError(f"suite {path}: unknown key(s) {', '.join(sorted(unknown))} (known: baselines, defaults, "
+                         "entries)")
+    folder = path.parent / str(data.get("baselines", "baselines"))
+    defaults = data.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        raise SuiteError(f"suite {path}: defaults must be a mapping")
+    out = []
+    for i, raw in enumerate(data["entries"]):
+        where = f"suite {path}: entries[{i}]"
+        if not isinstance(raw, dict) or "encounter" not in raw or "agents" not in raw:
+            raise SuiteError(f"{where}: needs 'encounter' and 'agents'")
+        raw = {**defaults, **raw}
+        encounter = str(raw.pop("encounter"))
+        if encounter.endswith((".yaml", ".yml", ".json")) and not Path(encounter).is_absolute():
+            encounter = str(path.parent / encounter)
+        try:
+            agents = _agents(raw.pop("agents"))
+            base = raw.pop("baseline", None)
+            baseline = path.parent / str(base) if base else default_baseline(folder, encounter, agents)
+            out.append(make_entry(encounter, agents, baseline, **raw))
+        except (ValueError, TypeError) as e:
+            raise SuiteError(f"{where}: {e}") from None
+    return out

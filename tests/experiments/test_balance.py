@@ -1,0 +1,48 @@
+"""The encounter balancer: knobs parsed and checked, a target hit and verified, the tuned file written."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from trpg_arena.experiments.balance import BalanceError, Knob, balance, write_balance
+from trpg_arena.rules import load_encounter
+
+CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
+
+
+def test_knobs_are_parsed_and_checked() -> None:
+    assert Knob.parse("gorza.life=5..30") == Knob("gorza", "life", 5, 30)
+    for bad in ("gorza.life=30..5", "gorza=5..30", "gorza.life=a..b"):
+        with pytest.raises(BalanceError, match="--knob"):
+            Knob.parse(bad)
+    with pytest.raises(BalanceError, match="no combatant 'nobody'.*ids: kaede, gorza"):
+        balance("kiai/duel", [Knob.parse("nobody.life=1..9")], 0.5, ("random", "random"))
+    with pytest.raises(BalanceError, match="no whole-number field 'charm'.*life"):
+        balance("kiai/duel", [Knob.parse("gorza.charm=1..9")], 0.5, ("random", "random"))
+
+
+def test_a_target_is_hit_verified_on_fresh_seeds_and_written(tmp_path: Path) -> None:
+    summary = balance("kiai/duel", [Knob.parse("gorza.life=4..30")], 0.5, ("scripted", "random"),
+                      tolerance=0.1, screen=30, confirm=100, budget=2000, workers=2)
+    assert summary["found"], summary["tried"]
+    lo, hi = summary["verified_interval95"]
+    assert 0.4 <= lo and hi <= 0.6
+    assert summary["tried"][-1]["phase"] == "verify" and summary["tried"][-1]["first_seed"] == 20_000
+    folder = write_balance(summary, tmp_path)
+    tuned = folder / "tuned.yaml"
+    enc = load_encounter(tuned)
+    gorza = next(c for c in yaml.safe_load(tuned.read_text())["combatants"] if c["id"] == "gorza")
+    assert gorza["life"] == summary["setting"]["gorza.life"] and enc.encounter == "duel"
+    assert (folder / "report.html").exists() and (folder / "summary.json").exists()
+
+
+def test_an_unreachable_target_exits_1_with_the_search_shown(tmp_path: Path) -> None:
+    r = subprocess.run([*CLI, "balance", "kiai/duel", "--target", "0.5", "--knob", "gorza.life=60..61", "--agents",
+                        "scripted,random", "--screen", "20", "--budget", "200", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "no setting found" in r.stderr and "gorza.life" in r.stdout, r.stderr
