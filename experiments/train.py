@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 
 from trpg_arena.experiments.league import League
-from trpg_arena.experiments.regression import wilson
+from trpg_arena.experiments.series.sprt import wilson
 
 
 @dataclass
