@@ -96,9 +96,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self.log_limit = resolve_log_limit(log_limit, render_mode)
         self._opponent_spec = opponent
         self.opponent: Any = None
-        probe = Combat(self.encounter, seed=0)
-        self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
-                              probe.battlefield.height or 1)
+        self.codec = Codec.of(self.system, self.encounter)
         self.action_space = spaces.Discrete(self.codec.n_actions)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         self.combat: Combat | None = None
