@@ -12,7 +12,12 @@ from pettingzoo import AECEnv
 from trpg_arena.envs.codec import ILLEGAL_ACTIONS, Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import Combat, Dice, EncounterBase, IllegalActionError, ResetNeeded, get_ruleset, load_encounter
+from trpg_arena.rules.core.compiled import compiled
 
+
+def _sides(encounter: EncounterBase) -> dict[str, str]:
+    """The side of every combatant a fresh combat shows (summons of the roster and reserves included)."""
+    return {v.id: v.side for v in Combat(encounter, seed=0, record=False).combatants}
 
 class TrpgArenaAEC(AECEnv):
     """Every combatant of an encounter as a PettingZoo agent; turn order comes from the engine's decisions.
@@ -44,13 +49,11 @@ class TrpgArenaAEC(AECEnv):
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.log_limit = resolve_log_limit(log_limit, render_mode)
-        probe = Combat(self.encounter, seed=0)
-        self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
-                              probe.battlefield.height or 1)
+        self.codec = Codec.of(self.system, self.encounter)
         self.possible_agents = list(self.codec.ids)
-        self._side = {v.id: v.side for v in probe.combatants}
+        self._side = dict(compiled(self.encounter).derive("aec_sides", lambda: _sides(self.encounter)))
         for cid in self.possible_agents:
-            self._side.setdefault(cid, self._side.get(cid.split(".")[0], probe.sides[0]))
+            self._side.setdefault(cid, self._side.get(cid.split(".")[0], self.encounter.sides()[0]))
         obs_space = spaces.Dict({
             "observation": spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.codec.n_actions,), np.int8),

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from trpg_arena.rules import Action, Combat, CombatantView, EncounterBase, InvalidActionError, RuleSystem
+from trpg_arena.rules.core.compiled import compiled
 
 CODEC_VERSION = 1  # bumped when the observation or action layout changes; models record it
 GENERIC_SLOT = 8
@@ -77,25 +78,33 @@ class Codec:
         self._packer = struct.Struct(f"={self.obs_size}f")
 
     @classmethod
-    def of(cls, system: RuleSystem, encounter: EncounterBase, width: int, height: int) -> Codec:
-        """The (cached) codec of an encounter."""
-        codec = encounter._cache.get("codec")
-        if codec is None:
+    def of(cls, system: RuleSystem, encounter: EncounterBase, width: int | None = None,
+           height: int | None = None) -> Codec:
+        """The codec of an encounter, built once per encounter content (kept with its compiled tables).
+
+        The map size comes from the encounter's battlefield; `width` and `height`, when given, must match it.
+        """
+        built = compiled(encounter, system)
+        bf = built.battlefield
+        size = (bf.width or len(bf.graph), bf.height or 1)
+        if (width, height) != (None, None) and (width, height) != size:
+            raise ValueError(f"{system.info.id}: a {width} x {height} codec for a {size[0]} x {size[1]} map")
+
+        def build() -> Codec:
             actions = list(system.action_catalogue(encounter))
             index = {a: i for i, a in enumerate(actions)}
             if len(index) != len(actions):
                 raise ValueError(f"{system.info.id}: action catalogue has duplicates")
             ids = system.possible_ids(encounter)[: system.max_slots(encounter)]
-            codec = cls(system, actions, index, ids, {c: i for i, c in enumerate(ids)},
-                        float(max(1, width - 1)), float(max(1, height - 1)))
-            encounter._cache["codec"] = codec
-        return codec
+            return cls(system, actions, index, ids, {c: i for i, c in enumerate(ids)},
+                       float(max(1, size[0] - 1)), float(max(1, size[1] - 1)))
+
+        return built.derive("codec", build)
 
     @classmethod
     def for_combat(cls, combat: Combat) -> Codec:
-        """The codec of a combat's encounter (its map's size read from the combat's battlefield)."""
-        bf = combat.battlefield
-        return cls.of(combat.system, combat.encounter, bf.width or len(bf.graph), bf.height or 1)
+        """The codec of a combat's encounter."""
+        return cls.of(combat.system, combat.encounter)
 
     @property
     def n_actions(self) -> int:

@@ -105,9 +105,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self._opponent_spec = opponent
         self.opponent: Any = None
         self._lost_by_illegal = False  # the episode ended at an illegal action (illegal_action="lose")
-        probe = Combat(self.encounter, seed=0)
-        self.codec = Codec.of(self.system, self.encounter, probe.battlefield.width or len(probe.battlefield.graph),
-                              probe.battlefield.height or 1)
+        self.codec = Codec.of(self.system, self.encounter)
         self.action_space = spaces.Discrete(self.codec.n_actions)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         self.combat: Combat | None = None

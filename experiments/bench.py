@@ -147,6 +147,23 @@ def bench_connect_four(budget: float) -> BenchRow:
     return BenchRow("pettingzoo/connect_four_v3", "aec", "random", n, steps, s)
 
 
+def bench_clone(encounter: str, budget: float, after: int = 30) -> BenchRow:
+    """`Combat.clone()` of a combat `after` random decisions in, as search clones it before every simulation."""
+    c = Combat(encounter, seed=0)
+    rng = np.random.default_rng(0)
+    while not c.over and c.decision_count < after:
+        legal = c.legal_view()
+        c.act(legal[int(rng.integers(len(legal)))])
+
+    def clones(_seed: int) -> tuple[int, int]:
+        for _ in range(100):
+            c.clone()
+        return 100, 100
+
+    n, steps, s = _timed(budget, clones)
+    return BenchRow(encounter, "clone", "-", n, steps, s)
+
+
 def bench_targets(systems: list[str] | None = None) -> list[str]:
     """Encounters benchmarked per system: skirmish and brawl where present."""
     out = []

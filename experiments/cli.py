@@ -423,7 +423,14 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
     from rich.progress import Progress
 
     from trpg_arena.agents import agent_names
-    from trpg_arena.experiments.bench import bench_aec, bench_connect_four, bench_engine, bench_env, bench_targets
+    from trpg_arena.experiments.bench import (
+        bench_aec,
+        bench_clone,
+        bench_connect_four,
+        bench_engine,
+        bench_env,
+        bench_targets,
+    )
 
     targets = bench_targets(_agents_option(systems) if systems else None)
     jobs: list[tuple[str, str | None, str | None]] = [("baseline", None, None)]
@@ -431,7 +438,7 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
         for a in ("random", "scripted"):
             if a in agent_names(t.split("/")[0]):
                 jobs.append((t, "engine", a))
-        jobs += [(t, "env", "random"), (t, "aec", "random")]
+        jobs += [(t, "env", "random"), (t, "aec", "random"), (t, "clone", None)]
     rows = []
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task("benchmarking", total=len(jobs))
@@ -443,6 +450,8 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
                 rows.append(bench_engine(target, agent or "random", seconds))
             elif mode == "env":
                 rows.append(bench_env(target, seconds))
+            elif mode == "clone":
+                rows.append(bench_clone(target, seconds))
             else:
                 rows.append(bench_aec(target, seconds))
             progress.advance(task)
@@ -456,7 +465,7 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
         table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.steps_per_second:,.0f}",
                       f"{r.per_second / base:.2f}")
     console.print(f"decisions per second, {seconds:.1f} s each; steps/s counts env.step calls; x c4: decisions/s "
-                  "over connect_four_v3's", soft_wrap=False)
+                  "over connect_four_v3's; clone rows: clone() calls per second", soft_wrap=False)
     console.print(table)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "rows": [r.to_json() for r in rows]}, indent=2), encoding="utf-8")

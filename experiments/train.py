@@ -163,7 +163,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     from stable_baselines3.common.callbacks import BaseCallback
 
     from trpg_arena.envs.codec import Codec
-    from trpg_arena.rules import Combat, get_ruleset, load_encounter
+    from trpg_arena.rules import get_ruleset, load_encounter
 
     args.check()
     torch.set_num_threads(args.threads)
@@ -173,7 +173,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     system = get_ruleset(enc.ruleset)
     card: dict[str, Any] = {
         "format": "trpg-arena-policy/1", "ruleset": enc.ruleset, "env_version": system.info.env_version,
-        "encounter": enc.encounter, "side": side, "layout": Codec.for_combat(Combat(enc, seed=0)).layout(),
+        "encounter": enc.encounter, "side": side, "layout": Codec.of(system, enc).layout(),
         "algorithm": "MaskablePPO (sb3-contrib), MlpPolicy",
         "command": "trpg-arena train " + " ".join(_command_line(args)),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},

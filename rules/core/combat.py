@@ -4,25 +4,35 @@ The kernel owns the loop, the dice, the event log and persistence; the rule syst
 `RuleSystem` plugin) owns the rules. `act` checks legality before anything changes; if the rules
 raise while applying a legal action (a dice script running out, say) the combat is rebuilt from
 its last base point and the actions since, so it is exactly as before the call.
+
+The base point is a copy of the state (`copier.state_copier`: values shared, containers new) taken
+at the start of an act once the actions since the last one reach `REBASE_EVERY`, or at every act
+with dice that interrupt by design (`Dice.interrupts`: a table waiting for faces, a script): then a
+failed act restores that copy and replays nothing. Memory stays flat however long the combat runs.
 """
 
 from __future__ import annotations
 
-import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from trpg_arena.rules.core.battlefield import Battlefield
+from trpg_arena.rules.core.compiled import compiled
+from trpg_arena.rules.core.copier import state_copier
 from trpg_arena.rules.core.dice import Dice
 from trpg_arena.rules.core.encounter import EncounterBase, load_encounter
 from trpg_arena.rules.core.errors import IllegalActionError, InvalidActionError, SnapshotError
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, get_ruleset
-from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome
+from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome, freeze_data
 
 SNAPSHOT_FORMAT = "trpg-arena-snapshot/1"
 _new_tuple = tuple.__new__
 DECISION_KINDS = ("decision", "auto_decision")  # the event kinds `act` and forced decisions log
 AUTO_LIMIT = 100_000  # automatic decisions in a row before the kernel calls it a rules bug
+# Acts between two base points with dice that never interrupt (a failure is then a rules bug): a state
+# copy every 32 acts costs well under 1 % of play, and a failed act replays at most 31 decisions.
+REBASE_EVERY = 32
 
 
 def _skip_event(*_args: Any, **_kwargs: Any) -> None:
@@ -45,22 +55,33 @@ class Combat:
         self._n_decisions = 0
         if not record:
             self.recording = False
-        self.battlefield: Battlefield = self._battlefield_of(self.system, enc)
+        built = compiled(enc, self.system)
+        self.battlefield: Battlefield = built.battlefield
+        self.tables: Any = built.tables  # the system's static tables (`RuleSystem.compile`), shared
+        self.scratch: dict[Any, Any] | None = None  # see `_legal_set`
         self._legal: list[Action] | None = None
         self._decided: tuple[Decision, Decision] | None = None
         self._sides: dict[str, str] = {}
         self.state: BaseState = self.system.new_state(self)
+        self._copy_state: Callable[[BaseState], BaseState] = state_copier(type(self.state))
         self.system.advance(self)
         self._settle()
-        self._mark_base()
+        self._base: tuple[BaseState, dict[str, Any], int, int] | None = None  # taken by the first act
+        self._since: list[Action] = []
         self._acting = False
 
-    @staticmethod
-    def _battlefield_of(system: RuleSystem, enc: EncounterBase) -> Battlefield:
-        bf = enc._cache.get("battlefield")
-        if bf is None:
-            bf = enc._cache["battlefield"] = system.build_battlefield(enc)
-        return bf
+    def _legal_set(self) -> list[Action]:
+        """The system's legal set, with `scratch` open: a dict for pieces the rules memoise while computing it.
+
+        The rules may store there whatever one legal-set computation reads several times (a mover's
+        reach, the closed doors); the kernel opens a fresh dict per computation and drops it after, so
+        nothing stale survives a change of state, and each combat (thread) has its own.
+        """
+        self.scratch = {}
+        try:
+            return self.system.legal_actions(self)
+        finally:
+            self.scratch = None
 
     # --- read-only views ------------------------------------------------------------------------
     @property
@@ -136,7 +157,8 @@ class Combat:
         log = self.log
         st = self.state
         # tuple.__new__ skips the named tuple's Python-level __new__: emit runs several times per decision.
-        ev: Event = _new_tuple(Event, (self._seq0 + len(log), st.round, st.phase, kind, text, actor, rule, data))
+        ev: Event = _new_tuple(Event, (self._seq0 + len(log), st.round, st.phase, kind, text, actor, rule,
+                                       freeze_data(data)))
         log.append(ev)
         return ev
 
@@ -146,7 +168,7 @@ class Combat:
         if self.state.outcome is not None:
             return []
         if self._legal is None:
-            self._legal = self.system.legal_actions(self)
+            self._legal = self._legal_set()
         return list(self._legal)
 
     def legal_view(self) -> list[Action]:
@@ -154,7 +176,7 @@ class Combat:
         if self.state.outcome is not None:
             return []
         if self._legal is None:
-            self._legal = self.system.legal_actions(self)
+            self._legal = self._legal_set()
         return self._legal
 
     def is_legal(self, action: Action) -> bool:
@@ -177,7 +199,7 @@ class Combat:
             raise IllegalActionError(f"the combat is over ({self.result}); no action is legal")
         legal = self._legal  # `legal_view` inline: act is the hottest call
         if legal is None:
-            legal = self._legal = self.system.legal_actions(self)
+            legal = self._legal = self._legal_set()
         if action not in legal:  # a list scan, as in `is_legal`
             d = self.state.decision
             assert d is not None
@@ -185,6 +207,8 @@ class Combat:
             more = "" if len(self._legal or []) <= 12 else f", ... ({len(self._legal or [])} in all)"
             raise IllegalActionError(f"'{action.describe()}' is not legal for {d.actor} at {d.step} "
                                      f"(legal: {options}{more})")
+        if self._base is None or len(self._since) >= (1 if self.dice.interrupts else REBASE_EVERY):
+            self._mark_base()
         mark = len(self.log)
         self._acting = True
         try:
@@ -221,7 +245,7 @@ class Combat:
                 return
             if st.decision is None:
                 raise RuntimeError(f"{system.info.id}: advance() stopped with no decision and no outcome")
-            legal = self._legal = system.legal_actions(self)
+            legal = self._legal = self._legal_set()
             if not legal:
                 raise RuntimeError(f"{system.info.id}: empty legal set at {st.decision}")
             if (len(legal) != 1) if auto is None else not auto(self, legal):
@@ -237,13 +261,14 @@ class Combat:
 
     # --- rollback ---------------------------------------------------------------------------------
     def _mark_base(self) -> None:
-        self._base = (pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL), self.dice.state(),
-                      self._seq0 + len(self.log), self._n_decisions)
-        self._since: list[Action] = []
+        """Take the rollback base here: a copy of the state nobody changes (a rollback copies it again)."""
+        self._base = (self._copy_state(self.state), self.dice.state(), self._seq0 + len(self.log), self._n_decisions)
+        self._since = []
 
     def _rollback(self) -> None:
+        assert self._base is not None
         state, dice, seq, decisions = self._base
-        self.state = pickle.loads(state)
+        self.state = self._copy_state(state)
         self.dice.load_state(dice)  # in place: the combat keeps the dice it was given (table dice, a logger)
         keep = seq - self._seq0
         if keep >= 0:
@@ -334,8 +359,10 @@ class Combat:
             self.log = [Event.from_json(e) for e in snap["log"]]
             self._seq0 = int(snap.get("log_start", self.log[0].seq if self.log else 0))
             self._n_decisions = int(snap.get("decisions", sum(1 for e in self.log if e.kind in DECISION_KINDS)))
-            self.battlefield = cls._battlefield_of(self.system, self.encounter)
+            built = compiled(self.encounter, self.system)
+            self.battlefield, self.tables, self.scratch = built.battlefield, built.tables, None
             self.state = self.system.load_state(snap["state"])
+            self._copy_state = state_copier(type(self.state))
         except TrpgArenaError as e:
             raise SnapshotError(f"snapshot cannot be restored: {e}") from None
         except (KeyError, TypeError, ValueError) as e:
@@ -343,13 +370,17 @@ class Combat:
         self._legal = None
         self._decided = None
         self._sides = {}
-        self._mark_base()
+        self._base = None
+        self._since = []
         self._acting = False
         return self
 
     def clone(self, dice: Dice | None = None) -> Combat:
-        """An independent copy (state, dice and log) for search; acting on it leaves this one untouched.
+        """An independent copy for search; acting on it leaves this one untouched, and the reverse.
 
+        Cheap: the encounter, battlefield and rule tables are shared, the state is copied by its types
+        (values shared, containers new), the dice share their current block of numbers, and the log is
+        not copied: the clone's log starts empty and its events are numbered on from this one's.
         `dice` replaces the copy's dice (search agents sample chance from their own generator instead of
         peeking at the live stream).
         """
@@ -357,20 +388,22 @@ class Combat:
         other.encounter = self.encounter
         other.system = self.system
         other.battlefield = self.battlefield
+        other.tables = self.tables
+        other.scratch = None
         other.dice = dice if dice is not None else self.dice.copy()
-        other.log = list(self.log)
+        other.log = []
         if not self.recording:
             other.recording = False
-        other._seq0 = self._seq0
+        other._seq0 = self._seq0 + len(self.log)
         other._n_decisions = self._n_decisions
-        blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
-        other.state = pickle.loads(blob)
+        other._copy_state = self._copy_state
+        other.state = self._copy_state(self.state)
         other._legal = self._legal
         other._decided = None
         other._sides = self._sides
         other._views = self.__dict__.get("_views")
         other._acting = False
-        other._base = (blob, other.dice.state(), other._seq0 + len(other.log), other._n_decisions)
+        other._base = None  # its first act takes one
         other._since = []
         return other
 

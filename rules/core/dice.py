@@ -56,17 +56,33 @@ class Dice:
     """
 
     scripted = False
+    # Whether rolling may raise in the middle of an act by design (a script that runs out, a table that
+    # waits for faces typed by hand): the combat then keeps its rollback base one act behind (see `Combat`).
+    interrupts = False
     BLOCK = 256
 
     def __init__(self, rng: np.random.Generator | int | None = None) -> None:
-        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        self._buf: list[float] = []
+        self._rng: np.random.Generator | None = rng if isinstance(rng, np.random.Generator) \
+            else np.random.default_rng(rng)
+        self._after: Any = None  # numpy generator state to resume from while `_rng` is not built
+        self._buf: list[float] = []  # never changed in place (a refill makes a new list): copies share it
         self._pos = 0
         self._start: dict[str, Any] | None = None
 
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator behind the dice (a copy builds its own only when it first needs a new block)."""
+        if self._rng is None:
+            bitgen = np.random.PCG64()
+            bitgen.state = self._after
+            self._rng = np.random.Generator(bitgen)
+        return self._rng
+
     def _refill(self) -> None:
-        self._start = dict(self.rng.bit_generator.state)
-        self._buf = self.rng.random(self.BLOCK).tolist()
+        rng = self.rng
+        self._start = dict(rng.bit_generator.state)
+        self._buf = rng.random(self.BLOCK).tolist()
+        self._after = rng.bit_generator.state
         self._pos = 0
 
     def roll(self, sides: int, what: str = "") -> int:
@@ -88,13 +104,22 @@ class Dice:
         return {"kind": "rng", "state": self._start, "pos": self._pos, "buffered": True}
 
     def copy(self) -> Dice:
-        """An independent copy that will draw the same numbers."""
-        return Dice.from_state(self.state())
+        """An independent copy that will draw the same numbers.
+
+        Cheap (search clones a combat thousands of times): the copy shares the current block of numbers,
+        which nobody changes, and builds its own generator only when that block runs out.
+        """
+        other = Dice.__new__(Dice)
+        other._rng = None
+        other._after = self._after if self._start is not None else self.rng.bit_generator.state
+        other._buf, other._pos, other._start = self._buf, self._pos, self._start
+        return other
 
     def load_state(self, data: dict[str, Any]) -> None:
         """Go back to a `state()` of these same dice, in place (the kernel's rollback keeps the dice object)."""
         other = Dice.from_state(data)
-        self.rng, self._buf, self._pos, self._start = other.rng, other._buf, other._pos, other._start
+        self._rng, self._after = other._rng, other._after
+        self._buf, self._pos, self._start = other._buf, other._pos, other._start
 
     @staticmethod
     def from_state(data: dict[str, Any]) -> Dice:
@@ -122,6 +147,7 @@ class ScriptedDice(Dice):
     """
 
     scripted = True
+    interrupts = True  # a script that runs out raises in the middle of an act
 
     def __init__(self, script: Iterable[tuple[int, int]], position: int = 0) -> None:
         self.script = [(int(s), int(f)) for s, f in script]

@@ -57,7 +57,7 @@ class EncounterBase(StrictModel):
     start: Any = None
     controllers: dict[str, str] | None = None
     _source: str = PrivateAttr(default="<dict>")
-    _cache: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _compiled: Any = PrivateAttr(default=None)  # written by `core.compiled` only: this content's tables
 
     @model_validator(mode="after")
     def _controllers_name_seats(self) -> EncounterBase:
@@ -205,8 +205,8 @@ def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: 
 
 
 # Loaded encounter files, keyed by path, modification time, size and source name. Encounters are
-# read-only once loaded (`with_options` copies), so combats of the same file share one object and
-# with it the battlefield, codec and rule tables cached on it.
+# read-only once loaded (`with_options` copies), so combats of the same file share one object (their
+# compiled tables are shared by content anyway, see `core.compiled`).
 _FILE_CACHE: dict[tuple[str, int, int, str], EncounterBase] = {}
 
 
@@ -228,5 +228,9 @@ def _validate(data: Any, source: str) -> EncounterBase:
         enc = model.model_validate(data)
     except ValidationError as e:
         raise _from_validation(e, source, data) from None
+    except EncounterError as e:  # a rule system's own cross-field check: every error names the file
+        if e.source is not None:
+            raise
+        raise type(e)(e.message, source=source, path=e.path, expected=e.expected, actual=e.actual) from None
     enc._source = source
     return enc

@@ -14,6 +14,7 @@ class EncounterError(TrpgArenaError, ValueError):
 
     def __init__(self, message: str, *, source: str | None = None, path: str | None = None,
                  expected: str | None = None, actual: Any = None) -> None:
+        self.message = message
         self.source = source
         self.path = path
         self.expected = expected

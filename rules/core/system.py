@@ -2,12 +2,14 @@
 
 A rule system is a subclass of `RuleSystem` that declares its metadata once as a `RuleSystemInfo`
 and registers an instance with `register` when its package is imported. The kernel discovers rule
-systems by importing every subpackage of ``trpg_arena.rules`` (no hand-kept list).
+systems by importing every subpackage of ``trpg_arena.rules`` (no hand-kept list), and of the folders
+named in ``TRPG_ARENA_RULES_PATH``.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -90,8 +92,16 @@ class RuleSystem:
 
     # --- setup ------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
-        """The battlefield graph for an encounter (built once per encounter and shared)."""
+        """The battlefield graph for an encounter (built once per encounter content and shared, see `compile`)."""
         raise NotImplementedError
+
+    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Any:
+        """The system's static tables for an encounter (`Combat.tables`): built once per encounter content.
+
+        The kernel caches the result by content and shares it between combats (`core.compiled`); the
+        rules read it and never change it. Default: no tables.
+        """
+        return None
 
     def new_state(self, combat: Combat) -> BaseState:
         """Initial state from `combat.encounter` (and its ``start`` section), before any rolls."""
@@ -171,8 +181,15 @@ class RuleSystem:
         return self.state_adapter.validate_python(data)
 
 
+RULES_PATH = "TRPG_ARENA_RULES_PATH"  # more folders of rule-system packages (os.pathsep between them)
+
+
 class _Registry(Mapping[str, RuleSystem]):
-    """Rule systems by id, discovered on first use by importing every ``trpg_arena.rules`` subpackage."""
+    """Rule systems by id, discovered on first use by importing every ``trpg_arena.rules`` subpackage.
+
+    Packages whose name starts with ``_`` are skipped (``_template``). Folders listed in the
+    ``TRPG_ARENA_RULES_PATH`` environment variable are searched too, for systems kept outside the tree.
+    """
 
     def __init__(self) -> None:
         self._systems: dict[str, RuleSystem] = {}
@@ -188,6 +205,10 @@ class _Registry(Mapping[str, RuleSystem]):
         self._discovered = True
         import trpg_arena.rules as pkg
 
+        # Rule systems kept outside the package: folders named in TRPG_ARENA_RULES_PATH join its path.
+        for folder in filter(None, os.environ.get(RULES_PATH, "").split(os.pathsep)):
+            if folder not in pkg.__path__:
+                pkg.__path__.append(folder)
         for mod in pkgutil.iter_modules(pkg.__path__):
             if mod.ispkg and mod.name != "core" and not mod.name.startswith("_"):
                 importlib.import_module(f"trpg_arena.rules.{mod.name}")

@@ -94,6 +94,8 @@ class DiceRequest:
 class TableDice(Dice):
     """The engine's dice plus a "the players roll" switch (`by_hand`) and the faces entered by hand."""
 
+    interrupts = True  # a roll by hand raises `DiceNeeded` until its faces are entered
+
     def __init__(self, engine: Dice | None = None, *, by_hand: bool = False, cursor: int = 0) -> None:
         self.engine = engine if engine is not None else Dice()
         self.by_hand = by_hand

@@ -70,12 +70,12 @@ class Action(NamedTuple):
                 "option": option[:] if isinstance(option, list) else option}
 
     def json_form(self) -> dict[str, Any]:
-        """`to_json`'s value, cached and shared: for event data, which is never mutated (see `Event`)."""
+        """`to_json`'s value, frozen, cached and shared: for event data (see `Event`)."""
         form = _ACTION_FORM.get(self)
         if form is None:
             if len(_ACTION_FORM) > 100_000:
                 _ACTION_FORM.clear()
-            form = _ACTION_FORM[self] = self.to_json()
+            form = _ACTION_FORM[self] = freeze(self.to_json())
         return form
 
     @classmethod
@@ -119,14 +119,80 @@ class Decision:
                 "prompt": self.prompt}
 
 
-_NO_DATA: dict[str, Any] = {}
+def _refuse(self: Any, *_args: Any, **_kwargs: Any) -> Any:
+    raise TypeError(f"logged event data cannot change ({type(self).__name__})")
+
+
+class FrozenList(list):  # type: ignore[type-arg]
+    """A list that refuses every change: event data. Compares, iterates and serialises as a plain list."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return FrozenList, (list(self),)
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __deepcopy__(self, _memo: Any) -> FrozenList:
+        return self
+
+
+class FrozenDict(dict):  # type: ignore[type-arg]
+    """A dict that refuses every change: event data. Compares and serialises as a plain dict."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return FrozenDict, (dict(self),)
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, _memo: Any) -> FrozenDict:
+        return self
+
+
+_MUTABLE = (list, dict, set)
+
+
+def freeze(value: Any) -> Any:
+    """`value` with every list, dict and set inside it replaced by a frozen copy (values as they are)."""
+    t = type(value)
+    if t is FrozenList or t is FrozenDict or t is frozenset:
+        return value
+    if isinstance(value, dict):
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return FrozenList([freeze(v) for v in value])
+    if isinstance(value, set):
+        return frozenset(value)
+    if t is tuple and any(isinstance(v, _MUTABLE) for v in value):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def freeze_data(data: dict[str, Any]) -> FrozenDict:
+    """Event data as an immutable record, whatever the rule system passed (it may go on changing its lists)."""
+    for k, v in data.items():
+        if isinstance(v, _MUTABLE) or (type(v) is tuple and any(isinstance(x, _MUTABLE) for x in v)):
+            data[k] = freeze(v)
+    return FrozenDict(data)
+
+
+_NO_DATA: dict[str, Any] = FrozenDict()
 
 
 class Event(NamedTuple):
     """One roll or state change: the log, the replay and the narration are made of these.
 
-    A named tuple (frozen, cheap to build: a combat emits several per decision); `data` must not be
-    mutated after the event is emitted.
+    A named tuple (frozen, cheap to build: a combat emits several per decision) whose `data` is frozen
+    too (`freeze_data`): lists and dicts in it refuse changes, so a logged event never changes after
+    the fact, whatever the rules do with the lists they passed.
     """
 
     seq: int
@@ -151,7 +217,7 @@ class Event(NamedTuple):
     def from_json(cls, data: dict[str, Any]) -> Event:
         """Inverse of `to_json`."""
         return cls(data["seq"], data["round"], data["phase"], data["kind"], data["text"], data.get("actor"),
-                   data.get("rule"), dict(data.get("data") or {}))
+                   data.get("rule"), freeze_data(dict(data.get("data") or {})))
 
     def __str__(self) -> str:
         return self.text

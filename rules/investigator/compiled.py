@@ -5,14 +5,17 @@ Nothing here changes during a combat, so it lives outside the state (and outside
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Decision
 from trpg_arena.rules.investigator.library import LIBRARY
 from trpg_arena.rules.investigator.model import InvestigatorEncounter, InvestigatorOptions
 from trpg_arena.rules.investigator.rolls import LEVEL_OF_NAME, Expr, derived, parse_expr
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
 
 Cell = tuple[int, int]
 DIRS: dict[str, Cell] = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1),
@@ -283,31 +286,18 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
     return tuple(out)
 
 
-_BY_CONTENT: OrderedDict[str, Setup] = OrderedDict()  # setups of recently seen encounter contents
-_LAST: tuple[Any, Any] = (None, None)  # the last (encounter, setup) looked up
-
-
 def compile_setup(enc: InvestigatorEncounter) -> Setup:
-    """Build (or fetch) the static setup: cached on the encounter object and, by content, across objects.
+    """The static setup of an encounter, compiled once per content by the kernel (`InvestigatorSystem.compile`)."""
+    return compiled(enc).tables  # type: ignore[no-any-return]
 
-    Loading the same encounter again (``Combat("investigator/skirmish")`` per game) reuses the compiled
-    profiles, catalogue, battlefield and line/reach caches, which depend on the encounter's content only.
-    """
-    global _LAST
-    last = _LAST
-    if enc is last[0]:  # the hooks ask many times per decision for the same encounter
-        return last[1]
-    cache = enc.__pydantic_private__["_cache"]  # type: ignore[index]  # plain dict access, no __getattr__
-    hit = cache.get("inv_setup")
-    if hit is not None:
-        _LAST = (enc, hit)  # one assignment: a reader never sees a mixed pair
-        return hit  # type: ignore[no-any-return]
-    key = enc.model_dump_json()
-    shared = _BY_CONTENT.get(key)
-    if shared is not None:
-        _BY_CONTENT.move_to_end(key)
-        cache["inv_setup"] = shared
-        return shared
+
+def setup_of(combat: Combat) -> Setup:
+    """A combat's static setup (`Combat.tables`)."""
+    return combat.tables  # type: ignore[no-any-return]
+
+
+def build_setup(enc: InvestigatorEncounter) -> Setup:
+    """Build the static setup: profiles, weapons, spells, techniques, terrain (no battlefield yet)."""
     weapons: dict[str, WeaponT] = {"unarmed": UNARMED}
     names = set(enc.weapons)
     for c in enc.combatants:
@@ -355,9 +345,5 @@ def compile_setup(enc: InvestigatorEncounter) -> Setup:
                   enc.map.width, enc.map.height, terrain, frozenset(tuple(e) for e in enc.map.exits))  # type: ignore
     setup.cells = [(x, y) for y in range(setup.height) for x in range(setup.width)]
     setup.wall_cells = tuple(c for c, kind in terrain.items() if kind == "wall")
-    cache["inv_setup"] = setup
-    _BY_CONTENT[key] = setup
-    if len(_BY_CONTENT) > 64:
-        _BY_CONTENT.popitem(last=False)
     return setup
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
-from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT, compile_setup
+from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT, setup_of
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.space import Grid, cheb, grid_of, line_blocked, move_dests, occupancy
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
@@ -107,7 +107,7 @@ class Legal:
     def __init__(self, combat: Combat, setup: Setup | None = None) -> None:
         self.combat = combat
         self.st: InvState = combat.state  # type: ignore[assignment]
-        self.s = s = setup if setup is not None else compile_setup(combat.encounter)  # type: ignore[arg-type]
+        self.s = s = setup if setup is not None else setup_of(combat)
         cat = s.catalogue
         self.cat: Catalogue = cat if cat is not None else catalogue_of(s)
         self.bf = combat.battlefield

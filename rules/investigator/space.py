@@ -1,7 +1,9 @@
 """Space: occupancy, one-step and long-move destinations, long-move paths and lines (INV-1.4, 1.5, 4.4-4.6, 6.6).
 
-Reachability goes through `Battlefield.reachable`, cached by (start, budget, blocked set), so masks never
-search an unchanged situation twice; destination lists are cached by the occupancy as well.
+Reachability is searched here, in layers of bitsets over the compiled setup's squares (`Grid.reach`),
+cached by (start, budget, blocked set) so masks never search an unchanged situation twice; destination
+lists are cached by the occupancy as well. `reachable` is the plain set-based search the fast paths are
+tested against.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
-from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, compile_setup
+from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup, setup_of
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 
@@ -44,9 +44,6 @@ class InvestigatorSystem(RuleSystem):
         """12 x 12 (or the map's size) 5-yard squares, 8-neighbour; walls and obstacles impassable (section 5)."""
         enc = encounter
         assert isinstance(enc, InvestigatorEncounter)
-        setup = compile_setup(enc)
-        if setup.bf is not None:  # the same content was built before: the graph is static, share it
-            return setup.bf  # type: ignore[no-any-return]
         cells: dict[tuple[int, int], dict[str, object]] = {}
         t = enc.map.terrain
         for c in t.difficult:
@@ -57,20 +54,21 @@ class InvestigatorSystem(RuleSystem):
             cells[tuple(c)] = {"terrain": "wall", "impassable": True, "blocks_los": True}  # type: ignore[index]
         for c in enc.map.exits:
             cells.setdefault(tuple(c), {})["exit"] = True  # type: ignore[index]
-        bf = square_grid(enc.map.width, enc.map.height, cells,
-                         corner_blocks=lambda a: a.get("terrain") == "wall")
-        setup.bf = bf
-        setup.adjacency(bf)
-        return bf
+        return square_grid(enc.map.width, enc.map.height, cells, corner_blocks=lambda a: a.get("terrain") == "wall")
+
+    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Setup:
+        """The static setup (`Setup`): profiles, weapons, spells, terrain and the squares' adjacency."""
+        assert isinstance(encounter, InvestigatorEncounter)
+        setup = build_setup(encounter)
+        setup.bf = battlefield
+        setup.adjacency(battlefield)
+        return setup
 
     def new_state(self, combat: Combat) -> BaseState:
         """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""
         enc = combat.encounter
         assert isinstance(enc, InvestigatorEncounter)
-        setup = compile_setup(enc)
-        if setup.bf is None:
-            setup.bf = combat.battlefield
-            setup.adjacency(combat.battlefield)
+        setup = setup_of(combat)
         start = enc.start
         fighters = []
         for c, p in zip(enc.combatants, setup.profiles):
@@ -166,7 +164,7 @@ class InvestigatorSystem(RuleSystem):
 
     def describe(self, combat: Combat, action: Action) -> str:
         """A GM sentence for an action."""
-        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        setup = setup_of(combat)
         cat = catalogue_of(setup)
         text = cat.texts.get(action)
         if text is None:
@@ -203,7 +201,7 @@ class InvestigatorSystem(RuleSystem):
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp floored at 0 for display; it may be -1/-2 while dying)."""
         st: InvState = combat.state  # type: ignore[assignment]
-        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        setup = setup_of(combat)
         out = []
         conditions = flow.conditions
         for f, (cid, name, side, kind, max_hp) in zip(st.fighters, setup.view_heads()):
@@ -229,13 +227,13 @@ class InvestigatorSystem(RuleSystem):
 
     def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
         """20 features: mp, luck, conditions, slots, weapon readiness, channeling, pending bonus."""
-        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        setup = setup_of(combat)
         i = setup.idx[cid]
         return _features(setup, combat.state.fighters[i], setup.profiles[i])  # type: ignore[attr-defined]
 
     def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
         """`observe_combatant` of several combatants, the setup looked up once."""
-        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        setup = setup_of(combat)
         idx, fighters, profiles = setup.idx, combat.state.fighters, setup.profiles  # type: ignore[attr-defined]
         return [_features(setup, fighters[i], profiles[i]) for i in map(idx.__getitem__, ids)]
 
@@ -244,7 +242,7 @@ class InvestigatorSystem(RuleSystem):
     def observe_global(self, combat: Combat) -> list[float]:
         """9 features: round / cap, phase one-hot (3), decision kind one-hot (4), ground items present."""
         st: InvState = combat.state  # type: ignore[assignment]
-        setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
+        setup = setup_of(combat)
         d = st.decision
         return [st.round / setup.opt.round_cap, *ONE_HOT3[PHASE_CODE.get(st.phase, 2)],
                 *(ONE_HOT4[DECISION_CODE.get(d.step, 1)] if d is not None else NO_HOT4), B[bool(st.ground)]]

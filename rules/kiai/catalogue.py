@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action, build_ctx, ctx_of
+from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action, ctx_of
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.state import KiaiState
 
@@ -35,10 +36,11 @@ GLOBAL_FEATURES = 1 + len(DECISIONS)
 
 def catalogue(enc: KiaiEncounter) -> list[Action]:
     """Every action that can ever be legal in `enc` (see the module docstring for the layout)."""
-    cached = enc._cache.get("kiai_catalogue")
-    if cached is not None:
-        return list(cached)
-    ctx = build_ctx(enc)
+    return list(compiled(enc).derive("catalogue", lambda: tuple(_build(enc))))
+
+
+def _build(enc: KiaiEncounter) -> list[Action]:
+    ctx: Ctx = compiled(enc).tables
     techs = sorted({a.id for c in enc.combatants for a in c.abilities
                     if a.delivery == "melee" and a.effect == "damage"})
     acts: list[Action] = [action("end_turn"), action("pass"), action("dodge"), action("no_reaction")]
@@ -79,7 +81,6 @@ def catalogue(enc: KiaiEncounter) -> list[Action]:
     keys = list(ctx.weapons)
     acts.extend(action("ready_weapon", option=k) for k in keys)
     acts.extend(action("pick_up", option=k) for k in keys)
-    enc._cache["kiai_catalogue"] = tuple(acts)
     return acts
 
 

@@ -1,4 +1,4 @@
-"""Static per-encounter tables (weapons by key, abilities, thresholds...), built once and cached on the encounter."""
+"""Static per-encounter tables (weapons by key, abilities, thresholds...): `KiaiSystem.compile`, kernel-cached."""
 
 from __future__ import annotations
 
@@ -129,15 +129,5 @@ def build_ctx(enc: KiaiEncounter) -> Ctx:
 
 
 def ctx_of(combat: Combat) -> Ctx:
-    """The cached static tables of a combat's encounter (kept on the combat too: pydantic attribute access is slow)."""
-    ctx = combat.__dict__.get("_kiai_ctx")
-    if ctx is not None:
-        return ctx  # type: ignore[no-any-return]
-    enc = combat.encounter
-    ctx = enc._cache.get("kiai_ctx")
-    if ctx is None:
-        assert isinstance(enc, KiaiEncounter)
-        ctx = enc._cache["kiai_ctx"] = build_ctx(enc)
-        ctx.bf = combat.battlefield
-    combat.__dict__["_kiai_ctx"] = ctx
-    return ctx  # type: ignore[no-any-return]
+    """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
+    return combat.tables  # type: ignore[no-any-return]

@@ -11,7 +11,7 @@ from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
-from trpg_arena.rules.kiai.context import ctx_of
+from trpg_arena.rules.kiai.context import Ctx, build_ctx, ctx_of
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.setup import new_state
@@ -21,7 +21,6 @@ from trpg_arena.rules.kiai.turns import advance
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
 
-_BATTLEFIELDS: dict[tuple[Any, ...], Battlefield] = {}
 STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
 _new_tuple = tuple.__new__
 
@@ -42,20 +41,16 @@ class KiaiSystem(RuleSystem):
         self.info = info
 
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
-        """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight.
-
-        The graph is static, so encounters with the same map share one `Battlefield` (and its caches).
-        """
+        """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight."""
         assert isinstance(encounter, KiaiEncounter)
-        m = encounter.map
-        sig = (m.width, m.height, tuple(map(tuple, m.difficult)), tuple(map(tuple, m.blocked)),
-               tuple(map(tuple, m.exits)))
-        bf = _BATTLEFIELDS.get(sig)
-        if bf is None:
-            if len(_BATTLEFIELDS) > 32:
-                _BATTLEFIELDS.clear()
-            bf = _BATTLEFIELDS[sig] = self._build(m)
-        return bf
+        return self._build(encounter.map)
+
+    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Ctx:
+        """The static tables (`Ctx`): weapons by key, abilities, thresholds, the map's geometry."""
+        assert isinstance(encounter, KiaiEncounter)
+        ctx = build_ctx(encounter)
+        ctx.bf = battlefield
+        return ctx
 
     @staticmethod
     def _build(m: Any) -> Battlefield:

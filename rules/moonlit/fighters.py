@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Outcome, Termination
 from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect, MoonState
-from trpg_arena.rules.moonlit.tables import Stats, Table, table_of
+from trpg_arena.rules.moonlit.tables import Stats, Table
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
@@ -22,11 +22,8 @@ def st_of(c: Combat) -> MoonState:
 
 
 def tb(c: Combat) -> Table:
-    """The encounter's static table (memoised on the combat object: looked up on every rule call)."""
-    t = c.__dict__.get("_moonlit_table")
-    if t is None:
-        t = c.__dict__["_moonlit_table"] = table_of(c.encounter)
-    return t
+    """The encounter's static table (`Combat.tables`, compiled once per encounter content)."""
+    return c.tables  # type: ignore[no-any-return]
 
 
 def eff_action(f: Fighter, s: Stats) -> int:

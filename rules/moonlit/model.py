@@ -6,7 +6,7 @@ Every id (skill, item, weapon, armour, zone, combatant) is checked on load, so a
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
@@ -91,6 +91,9 @@ class Conditions(StrictModel):
     baptism: bool = False
 
 
+STATS = ("body", "action", "melee", "ranged", "mental", "defense", "max_hp")  # the stat block (spec 4.1)
+
+
 class Combatant(StrictModel):
     """A stat block (spec section 4.1)."""
 
@@ -117,6 +120,15 @@ class Combatant(StrictModel):
     hp: int | None = Field(None, ge=0)
     tp: int | None = Field(None, ge=0)
     conditions: Conditions = Field(default_factory=Conditions)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _has_a_stat_block(cls, data: Any) -> Any:
+        # Spec 4.1 gives each stat a default, not the whole block: a combatant naming none of them is a
+        # stat block left out by mistake, not an average fighter.
+        if isinstance(data, dict) and not any(k in data for k in STATS):
+            raise ValueError(f"no stat block: give at least one of {', '.join(STATS)} (spec defaults fill the rest)")
+        return data
 
     @model_validator(mode="after")
     def _within_max(self) -> Combatant:

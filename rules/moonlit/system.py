@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, zone_line
+from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind
@@ -23,7 +24,7 @@ from trpg_arena.rules.moonlit.observe import (
 )
 from trpg_arena.rules.moonlit.setup_state import new_state
 from trpg_arena.rules.moonlit.state import MoonState
-from trpg_arena.rules.moonlit.tables import table_of
+from trpg_arena.rules.moonlit.tables import Table, build_table, table_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -142,15 +143,20 @@ class MoonlitSystem(RuleSystem):
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
         """The four zones in a line (section 5), each tagged with side and row."""
         attrs = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
-        for zone, n in table_of(encounter).hazards:
-            attrs[zone]["hazard_n"] = n
+        assert isinstance(encounter, MoonlitEncounter)
+        for h in encounter.hazards:
+            attrs[h.zone]["hazard_n"] = h.n
         return zone_line(ZONES, **attrs)
+
+    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Table:
+        """The stat blocks of everyone who can appear, and the encounter's other static facts."""
+        return build_table(encounter)
 
     def new_state(self, combat: Combat) -> BaseState:
         """Initial state from the encounter (and its ``start`` section); no dice."""
         enc = combat.encounter
         assert isinstance(enc, MoonlitEncounter)
-        return new_state(enc, table_of(enc))
+        return new_state(enc, combat.tables)
 
     def advance(self, combat: Combat) -> None:
         """Run the section-6 state machine to the next decision point or the end."""
@@ -224,10 +230,8 @@ class MoonlitSystem(RuleSystem):
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
         """Every action that can ever be legal (see catalogue.py for the layout and the delay bound)."""
-        cat = encounter._cache.get("moonlit_catalogue")
-        if cat is None:
-            cat = encounter._cache["moonlit_catalogue"] = build_catalogue(table_of(encounter))
-        return list(cat)
+        built = compiled(encounter, self)
+        return list(built.derive("catalogue", lambda: tuple(build_catalogue(built.tables))))
 
     def possible_ids(self, encounter: EncounterBase) -> list[str]:
         """Every combatant that can ever appear: roster (arrivals included), then possible summons."""

@@ -1,7 +1,7 @@
 """Static, per-encounter tables: stat blocks of every combatant that can ever appear (summons included).
 
-Built once per encounter and cached on it (``enc._cache``), shared by every combat of that encounter, never
-copied by `clone()`.
+Built by `MoonlitSystem.compile` once per encounter content, cached by the kernel (`core.compiled`) and
+shared by every combat of that encounter (`Combat.tables`), never copied by `clone()`.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.moonlit.data import GEAR, SKILLS, TEMPLATES, Gear, Skill
 from trpg_arena.rules.moonlit.model import MoonlitEncounter, MoonlitOptions
 
@@ -144,8 +145,5 @@ def build_table(enc: MoonlitEncounter) -> Table:
 
 
 def table_of(enc: Any) -> Table:
-    """The cached `Table` of an encounter."""
-    t = enc._cache.get("moonlit_table")
-    if t is None:
-        t = enc._cache["moonlit_table"] = build_table(enc)
-    return t
+    """The compiled `Table` of an encounter (a combat has it as `combat.tables`)."""
+    return compiled(enc).tables  # type: ignore[no-any-return]

@@ -286,7 +286,7 @@ def parry(combat: Combat, cid: str, acro: bool) -> None:
     st = static(combat)
     f = state.fighters[cid]
     spec = "brawl"
-    for k in held(state, cid):
+    for k in held(state, cid, combat.scratch):
         if st.items[k].kind == "melee":
             spec = st.items[k].specialty or "brawl"
             break

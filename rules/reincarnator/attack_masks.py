@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.reincarnator import movement
 from trpg_arena.rules.reincarnator.attack import in_reach, throw_crushes, throw_range
 from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
@@ -48,7 +47,7 @@ def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bo
     The targets are those `targetable` by a ranged attack (section 7, REI-3.10, REI-6.6), checked inline: the
     combatants in roster order, then the vehicles.
     """
-    memo = movement.MEMO
+    memo = combat.scratch
     if memo is not None:
         hit = memo.get(("targets", cid))
         if hit is not None:
@@ -64,7 +63,7 @@ def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bo
     side = f.side
     hidden_ok = st.enc.options.hidden_targetable
     grappling = bool(state.grapples)
-    doors = doors_now(state)
+    doors = doors_now(state, combat.scratch)
     los = bf(combat).los
     out = []
     for t in st.roster:
@@ -108,7 +107,7 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
         return
     me_cell = f.cell
     assert me_cell is not None
-    hold_items = held(state, cid)
+    hold_items = held(state, cid, combat.scratch)
     tinfo = target_info(combat, cid)
     in_veh = f.in_vehicle is not None
     # melee_attack
@@ -233,7 +232,7 @@ def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -
     if not can_pay(combat, f, "acrobatic") or f.in_vehicle is not None or f.surprise_turn:
         return
     assert f.cell is not None
-    for k in held(state, cid):
+    for k in held(state, cid, combat.scratch):
         w = st.items[k]
         if w.ammo is None or w.ammo.reload_kind not in ("musket", "launcher"):
             continue
@@ -259,7 +258,7 @@ def cells_in_range(combat: Combat, origin: Cell, rng: int, radius: int = 0) -> l
     """
     state = rs(combat)
     field = bf(combat)
-    doors = doors_now(state)
+    doors = doors_now(state, combat.scratch)
     me = state.actor
     side = state.fighters[me].side if me in state.fighters else None
     near = 0
@@ -298,7 +297,7 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
         return
     assert f.cell is not None
     field = bf(combat)
-    doors = doors_now(state)
+    doors = doors_now(state, combat.scratch)
     weapons = melee_weapons(combat, cid)
     reaches = [(st.weapon(cid, w).reach, st.name(w, cid)) for w in weapons]  # type: ignore[union-attr]
     memo = field.list_memo

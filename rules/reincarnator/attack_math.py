@@ -81,7 +81,7 @@ def throw_range(combat: Combat, cid: str, attr: str) -> int:
 def in_reach(combat: Combat, p: Pending, target: str) -> bool:
     """Within reach/range and in line of sight (section 5)."""
     a, b = source_cell(combat, p), cell_of(combat, target)
-    return cheb(a, b) <= weapon_range(combat, p) and bf(combat).los(a, b, doors_now(rs(combat)))
+    return cheb(a, b) <= weapon_range(combat, p) and bf(combat).los(a, b, doors_now(rs(combat), combat.scratch))
 
 
 def throw_crushes(combat: Combat, cid: str, item: ItemSpec) -> bool:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.reincarnator.data import build_static
+from trpg_arena.rules.reincarnator.data import Static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.geometry import build_battlefield
+from trpg_arena.rules.reincarnator.geometry import ReiBattlefield
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
 
@@ -28,14 +29,16 @@ def _opt(*parts: object) -> object:
     return parts[0] if len(parts) == 1 else tuple(parts)
 
 
-def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one block per verb family
-    """Every action that can ever be legal in `enc`, in a fixed order (cached on the encounter)."""
-    hit = enc._cache.get("rei_catalogue")
-    if hit is not None:
-        return list(hit)
-    st = enc._cache.get("rei") or build_static(enc)
-    enc._cache["rei"] = st
-    field = enc._cache.get("battlefield") or build_battlefield(enc)
+def catalogue(enc: ReincarnatorEncounter) -> list[Action]:
+    """Every action that can ever be legal in `enc`, in a fixed order (built once per encounter content)."""
+    return list(compiled(enc).derive("catalogue", lambda: tuple(_build(enc))))
+
+
+def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one block per verb family
+    built = compiled(enc)
+    st: Static = built.tables
+    field = built.battlefield
+    assert isinstance(field, ReiBattlefield)
     ids = list(st.roster)
     targets = ids + list(st.vehicles)
     items = [k for k in st.items if k not in st.vweapon_owner]
@@ -157,7 +160,6 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one b
         if a not in seen:
             seen.add(a)
             uniq.append(a)
-    enc._cache["rei_catalogue"] = tuple(uniq)
     return uniq
 
 

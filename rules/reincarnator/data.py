@@ -111,5 +111,5 @@ def build_static(enc: ReincarnatorEncounter) -> Static:
 
 
 def static(combat: Combat | Any) -> Static:
-    """The cached `Static` of a combat's encounter (kept on its battlefield: one attribute read)."""
-    return combat.battlefield.static  # type: ignore[no-any-return]
+    """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
+    return combat.tables  # type: ignore[no-any-return]

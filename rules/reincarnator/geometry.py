@@ -100,8 +100,7 @@ class ReiBattlefield(Battlefield):
         self.visibility = enc.map.visibility_m
         from trpg_arena.rules.reincarnator.data import build_static
 
-        self.static = enc._cache.get("rei") or build_static(enc)
-        enc._cache["rei"] = self.static
+        self.static = build_static(enc)  # the system's compiled tables (`ReincarnatorSystem.compile`)
         # bitsets: bit y * stride + x; the padding column x = width stops horizontal wrap-around
         self.stride = s = w + 1
         self.index: dict[Cell, int] = {c: c[1] * s + c[0] for c in self.cells}
@@ -520,22 +519,12 @@ class ReiBattlefield(Battlefield):
         return c in self.solid or c in doors or self.terrain[c] in ("climbable", "gap")
 
 
-_SHARED: dict[str, ReiBattlefield] = {}
-
-
 def build_battlefield(enc: ReincarnatorEncounter) -> ReiBattlefield:
-    """The battlefield of an encounter (section 5), shared between loads of the same encounter content.
+    """The battlefield of an encounter (section 5); the kernel shares it between loads of the same content.
 
     Sharing keeps the search, sight and mask caches warm across combats of one encounter.
     """
-    key = enc.model_dump_json()
-    hit = _SHARED.get(key)
-    if hit is None:
-        if len(_SHARED) > 64:
-            _SHARED.clear()
-        hit = _SHARED[key] = ReiBattlefield(enc)
-    enc._cache["rei"] = hit.static
-    return hit
+    return ReiBattlefield(enc)
 
 
 def sign(v: int) -> int:

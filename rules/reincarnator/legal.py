@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.reincarnator import movement
 from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
     grapples_of,
@@ -69,15 +68,7 @@ _RESIST_ESCAPE = act("grapple_resist", option="escape")
 
 
 def legal_actions(combat: Combat) -> list[Action]:
-    """The legal set at the open decision point (helpers memoise shared pieces for this one call)."""
-    movement.MEMO = {}
-    try:
-        return _legal_actions(combat)
-    finally:
-        movement.MEMO = None
-
-
-def _legal_actions(combat: Combat) -> list[Action]:
+    """The legal set at the open decision point (helpers memoise shared pieces in `Combat.scratch`)."""
     state = rs(combat)
     d = state.decision
     assert d is not None
@@ -105,10 +96,10 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
     if f.surprise_turn:
         attacks(combat, cid, f, out, surprise=True)
         return out
-    doors = doors_now(state)
+    doors = doors_now(state, combat.scratch)
     field = bf(combat)
     assert f.cell is not None
-    hold_items = held(state, cid)
+    hold_items = held(state, cid, combat.scratch)
     # --- free ----------------------------------------------------------------------------------------
     if not f.acted and not f.suspended:
         idx = state.order.index(cid) if cid in state.order else -1
@@ -127,7 +118,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
             or sl.get("standard", 0) > 0):
         return out  # no slot left: every verb below needs one (REI-2.10)
     fh = free_hands(combat, cid)
-    reachable = carried(state, cid, "reachable")
+    reachable = carried(state, cid, "reachable", combat.scratch)
     # --- trick ---------------------------------------------------------------------------------------
     if can_pay(combat, f, "trick"):
         if not f.aimed and not f.moved and can_aim(combat, cid, hold_items):
@@ -281,7 +272,7 @@ def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the 
                 out.append(act("escape_grapple", target=g.holder, option="break"))  # REI-7.10
                 out.append(act("escape_grapple", target=g.holder, option="escape"))
         out.append(_FULL_DEFENSE)  # REI-5.8
-        for k in carried(state, cid, "stowed"):
+        for k in carried(state, cid, "stowed", combat.scratch):
             if fh >= st.items[k].hands:
                 out.append(act("retrieve_stowed", option=st.name(k, cid)))  # REI-2.17
     # --- full-round ----------------------------------------------------------------------------------

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.reincarnator import movement
 from trpg_arena.rules.reincarnator.conditions import (
     grapples_of,
     hands_used,
@@ -38,9 +37,8 @@ def offsets(reach: int) -> list[Cell]:
     return hit
 
 
-def held(state: ReiState, cid: str) -> list[str]:
-    """Item ids held by `cid`."""
-    memo = movement.MEMO
+def held(state: ReiState, cid: str, memo: dict[Any, Any] | None = None) -> list[str]:
+    """Item ids held by `cid` (memoised in `memo`, a legal-set computation's `Combat.scratch`, when given)."""
     if memo is not None:
         key = ("held", cid)
         hit = memo.get(key)
@@ -50,9 +48,8 @@ def held(state: ReiState, cid: str) -> list[str]:
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
 
 
-def carried(state: ReiState, cid: str, loc: str) -> list[str]:
-    """Item ids carried by `cid` at a location."""
-    memo = movement.MEMO
+def carried(state: ReiState, cid: str, loc: str, memo: dict[Any, Any] | None = None) -> list[str]:
+    """Item ids carried by `cid` at a location (memoised in `memo` when given, as `held`)."""
     if memo is not None:
         key = ("mine", cid)
         mine = memo.get(key)
@@ -64,7 +61,7 @@ def carried(state: ReiState, cid: str, loc: str) -> list[str]:
 
 def free_hands(combat: Combat, cid: str) -> int:
     """Hands not holding items or grapples (REI-7.14)."""
-    memo = movement.MEMO
+    memo = combat.scratch
     if memo is not None:
         key = ("hands", cid)
         hit = memo.get(key)
@@ -77,7 +74,7 @@ def free_hands(combat: Combat, cid: str) -> int:
 def _free_hands(combat: Combat, cid: str) -> int:
     state = rs(combat)
     st = static(combat)
-    used = sum(st.items[k].hands for k in held(state, cid)) + hands_used(combat, cid)
+    used = sum(st.items[k].hands for k in held(state, cid, combat.scratch)) + hands_used(combat, cid)
     return st.specs[cid].hands - used
 
 
@@ -98,7 +95,7 @@ def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> boo
 
     While a mask is built, the answers come from a table shared by every fighter with the same slots left.
     """
-    memo = movement.MEMO
+    memo = combat.scratch
     if memo is None:
         return _can_pay(combat, f, parts, exact)
     key = (_PAY, f.id)
@@ -119,7 +116,7 @@ def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> boo
     return hit
 
 
-_PAY = object()  # the first element of the `movement.MEMO` keys of payability
+_PAY = object()  # the first element of the `Combat.scratch` keys of payability
 # (trick, swift, move, acrobatic, standard slots left, tier substitution) -> {(parts, exact): payable}
 _PAY_TABLES: dict[tuple[int, ...], dict[tuple[tuple[str, ...], bool], bool]] = {}
 
@@ -189,7 +186,7 @@ def aim_target_ok(combat: Combat, cid: str, t: str) -> bool:
     vis = bf(combat).visibility
     if vis is not None and cheb(me.cell, tf.cell) > vis:
         return False
-    return bf(combat).los(me.cell, tf.cell, doors_now(state))
+    return bf(combat).los(me.cell, tf.cell, doors_now(state, combat.scratch))
 
 
 def grapple_weapons(combat: Combat, cid: str, soft: str | None) -> list[str]:
@@ -197,7 +194,7 @@ def grapple_weapons(combat: Combat, cid: str, soft: str | None) -> list[str]:
     state = rs(combat)
     st = static(combat)
     out = list(st.natural[cid])
-    for k in held(state, cid):
+    for k in held(state, cid, combat.scratch):
         w = st.items[k]
         if w.kind == "melee" and (w.size <= st.specs[cid].size - 3 or k == soft):
             out.append(k)
@@ -207,7 +204,7 @@ def grapple_weapons(combat: Combat, cid: str, soft: str | None) -> list[str]:
 def melee_weapons(combat: Combat, cid: str) -> list[str]:
     """Natural weapons and held melee weapons."""
     st = static(combat)
-    return list(st.natural[cid]) + [k for k in held(rs(combat), cid) if st.items[k].kind == "melee"]
+    return list(st.natural[cid]) + [k for k in held(rs(combat), cid, combat.scratch) if st.items[k].kind == "melee"]
 
 
 def into_variants(state: ReiState, target: str) -> tuple[tuple[str, ...], ...]:

@@ -224,11 +224,12 @@ LibSpell = Annotated[SpellSpec, BeforeValidator(_library_spell)]
 class Attributes(StrictModel):
     """STR, DEX, INT, COM, STA (REI-3.3 extra successes from 6 up)."""
 
-    str: builtins.int = Field(2, ge=0, le=30)
-    dex: builtins.int = Field(2, ge=0, le=30)
-    int: builtins.int = Field(2, ge=0, le=30)
-    com: builtins.int = Field(2, ge=0, le=30)
-    sta: builtins.int = Field(2, ge=0, le=30)
+    # Required, like the whole block (spec 4.1 gives no default): a stat block without them is a mistake.
+    str: builtins.int = Field(ge=0, le=30)
+    dex: builtins.int = Field(ge=0, le=30)
+    int: builtins.int = Field(ge=0, le=30)
+    com: builtins.int = Field(ge=0, le=30)
+    sta: builtins.int = Field(ge=0, le=30)
 
 
 class Skills(StrictModel):
@@ -265,7 +266,7 @@ class CombatantSpec(StrictModel):
     name: str = ""
     side: str = Field(min_length=1)
     kind: Literal["pc", "npc"] = "npc"
-    attributes: Attributes = Field(default_factory=Attributes)
+    attributes: Attributes
     size: int = Field(5, ge=1, le=30)
     skills: Skills = Field(default_factory=Skills)
     specialties: dict[str, int] = Field(default_factory=dict)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.reincarnator.conditions import (
     check_cover_sources,
@@ -106,19 +106,17 @@ def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, igno
     return bf(combat).search(start, blocked_for(combat, cid, ignore), closed_doors(state), mode, alt)
 
 
-MEMO: dict[object, object] | None = None  # set by the mask builder for the duration of one legal-set computation
-
-
 def _memoised(kind: str, bits: Callable[[Combat, str, tuple[str, ...]], int], combat: Combat, cid: str,
               ignore: tuple[str, ...]) -> int:
-    """`bits(combat, cid, ignore)`, memoised in MEMO while a legal set is being computed."""
-    if MEMO is None:
+    """`bits(combat, cid, ignore)`, memoised in `Combat.scratch` while a legal set is being computed."""
+    memo = combat.scratch
+    if memo is None:
         return bits(combat, cid, ignore)
     key = (kind, cid, ignore)
-    hit = MEMO.get(key)
+    hit: int | None = memo.get(key)
     if hit is None:
-        hit = MEMO[key] = bits(combat, cid, ignore)
-    return hit  # type: ignore[return-value]
+        hit = memo[key] = bits(combat, cid, ignore)
+    return hit
 
 
 def blocked_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
@@ -166,13 +164,13 @@ def _occupied_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
     return m
 
 
-def doors_now(state: ReiState) -> frozenset[Cell]:
-    """`closed_doors`, memoised while a mask is built."""
-    if MEMO is not None:
-        hit = MEMO.get("doors")
+def doors_now(state: ReiState, memo: dict[Any, Any] | None = None) -> frozenset[Cell]:
+    """`closed_doors`, memoised in `memo` (a legal-set computation's `Combat.scratch`) when given."""
+    if memo is not None:
+        hit: frozenset[Cell] | None = memo.get("doors")
         if hit is None:
-            hit = MEMO["doors"] = closed_doors(state)
-        return hit  # type: ignore[return-value]
+            hit = memo["doors"] = closed_doors(state)
+        return hit
     return closed_doors(state)
 
 
@@ -187,13 +185,14 @@ def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool =
         return 0
     # a climbing search serves a single budget (climb_jump, REI-2.15), so it stops there
     limit = budget if climb else FULL_SEARCH
-    if MEMO is None:
+    memo = combat.scratch
+    if memo is None:
         base = _reach_base(combat, cid, climb, ignore, start, vehicle, limit)
     else:
         key = ("reach", cid, climb, ignore, start, vehicle, limit)
-        base = MEMO.get(key)  # type: ignore[assignment]
+        base = memo.get(key)
         if base is None:
-            base = MEMO[key] = _reach_base(combat, cid, climb, ignore, start, vehicle, limit)
+            base = memo[key] = _reach_base(combat, cid, climb, ignore, start, vehicle, limit)
     cum, keep = base
     if not keep:
         return 0
@@ -217,7 +216,7 @@ def _reach_base(combat: Combat, cid: str, climb: bool, ignore: tuple[str, ...], 
     field = bf(combat)
     mode = "walk" if vehicle else mode_of(combat, cid, climb)
     alt = static(combat).enc.options.diagonal_rule == "alternating"
-    cum = field.layers(origin, blocked_mask(combat, cid, ignore), doors_now(state), mode, alt, limit)
+    cum = field.layers(origin, blocked_mask(combat, cid, ignore), doors_now(state, combat.scratch), mode, alt, limit)
     return cum, ~(occupied_mask(combat, cid, ignore) | field.gap_mask | field.bit[origin])
 
 

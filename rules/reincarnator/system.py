@@ -13,7 +13,7 @@ from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
 from trpg_arena.rules.reincarnator.data import Static, static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.geometry import build_battlefield
+from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlefield
 from trpg_arena.rules.reincarnator.model import EffectSpec
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 
@@ -39,6 +39,11 @@ class ReincarnatorSystem(RuleSystem):
         """A 1 m square grid (section 5)."""
         assert isinstance(encounter, ReincarnatorEncounter)
         return build_battlefield(encounter)
+
+    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Static:
+        """The static tables (`Static`: roster, items, vehicles), built with the battlefield's geometry."""
+        assert isinstance(battlefield, ReiBattlefield)
+        return battlefield.static
 
     def new_state(self, combat: Combat) -> BaseState:
         """The initial state, or the mid-combat state of the ``start`` section."""

@@ -112,7 +112,7 @@ def test_bench_writes_json(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     rows = json.loads(out.read_text())["rows"]
     assert rows[0]["target"] == "pettingzoo/connect_four_v3"
-    assert {r["mode"] for r in rows} == {"env", "engine", "aec"} and all(r["per_second"] > 0 for r in rows)
+    assert {r["mode"] for r in rows} == {"env", "engine", "aec", "clone"} and all(r["per_second"] > 0 for r in rows)
 
 
 def test_evaluate_writes_files_and_plot(tmp_path: Path) -> None:

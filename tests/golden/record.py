@@ -28,9 +28,10 @@ def plays(rid: str) -> list[tuple[str, int, list[str]]]:
 
 
 def path_for(encounter: str, seed: int, agents: list[str]) -> Path:
-    """Where a golden file lives."""
+    """Where a golden file lives: the system's own ``golden/`` folder if it has one, else ``tests/golden/<id>``."""
     rid, name = encounter.split("/")
-    return HERE / rid / f"{name}-seed{seed}-{'-'.join(agents)}.jsonl"
+    own = RULESETS[rid].info.data_dir / "golden"
+    return (own if own.is_dir() else HERE / rid) / f"{name}-seed{seed}-{'-'.join(agents)}.jsonl"
 
 
 def record(rid: str) -> list[Path]:
@@ -51,4 +52,4 @@ def record(rid: str) -> list[Path]:
 if __name__ == "__main__":
     for rid in sys.argv[1:] or list(RULESETS):
         for p in record(rid):
-            print(f"recorded {p.relative_to(HERE.parent.parent)}")
+            print(f"recorded {p}")

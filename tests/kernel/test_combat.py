@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import pytest
 
-from tests.kernel.toy import TOY_ENCOUNTER
+from tests.kernel.toy import TOY, TOY_ENCOUNTER
 from trpg_arena.rules import (
     Action,
     Combat,
+    Dice,
     DiceScriptError,
     EncounterError,
+    Event,
     IllegalActionError,
     InvalidActionError,
     ScriptedDice,
@@ -19,6 +23,7 @@ from trpg_arena.rules import (
     UnknownRulesetError,
     load_encounter,
 )
+from trpg_arena.rules.core.combat import REBASE_EVERY
 
 pytestmark = pytest.mark.usefixtures("toy")
 
@@ -56,14 +61,18 @@ def test_act_rolls_back_when_rules_raise_midway() -> None:
 
 def test_snapshot_restore_and_clone() -> None:
     c = Combat(TOY_ENCOUNTER, seed=4)
-    for _ in range(5):
+    for _ in range(2):
         c.act(c.legal_actions()[-1])
+    at = len(c.log)
     r = Combat.restore(json.loads(json.dumps(c.snapshot())))
     k = c.clone()
+    assert k.log == [] and k.decision_count == c.decision_count  # a clone copies no past events
     for x in (c, r, k):
         while not x.over:
             x.act(x.legal_actions()[-1])
-    assert [e.json_line() for e in c.log] == [e.json_line() for e in r.log] == [e.json_line() for e in k.log]
+    assert [e.json_line() for e in c.log] == [e.json_line() for e in r.log]
+    assert [e.json_line() for e in k.log] == [e.json_line() for e in c.log[at:]] != []
+    assert r.snapshot() == c.snapshot() and k.snapshot()["state"] == c.snapshot()["state"]
 
 
 def test_over_combat_accepts_nothing() -> None:
@@ -159,17 +168,50 @@ def test_trim_log_keeps_numbering_counts_and_play() -> None:
         trimmed.trim_log(-1)
 
 
+class _BrokenDice(Dice):
+    """Seeded dice that raise once `broken` is set: a rules bug in the middle of an act, not an interruption."""
+
+    broken = False
+
+    def roll(self, sides: int, what: str = "") -> int:
+        if self.broken:
+            raise RuntimeError("broken die")
+        return super().roll(sides, what)
+
+
+def _counting_applies(monkeypatch: pytest.MonkeyPatch) -> list[Action]:
+    applied: list[Action] = []
+    real = TOY.apply
+
+    def apply(combat: Combat, action: Action) -> None:
+        applied.append(action)
+        real(combat, action)
+
+    monkeypatch.setattr(TOY, "apply", apply)
+    return applied
+
+
 def test_trimmed_combat_snapshots_clones_and_rolls_back() -> None:
     c = Combat(TOY_ENCOUNTER, dice=ScriptedDice.d(6, 5))
     c.act(Action("hit", target="b"))
     c.act(Action("pass"))
-    c.trim_log(1)  # drops events after the rollback base point (the start)
+    c.trim_log(1)
     mid = json.dumps(c.snapshot())
     with pytest.raises(DiceScriptError, match="ran out"):
         c.act(Action("hit", target="b"))
-    assert json.dumps(c.snapshot()) != mid  # the replay re-logs the dropped events since the base ...
-    assert [e.seq for e in c.log] == list(range(len(c.log)))  # ... with their own numbers
+    assert json.dumps(c.snapshot()) == mid  # scripted dice interrupt: the base was this act's start
     assert c.decision_count == 2 and c.decision is not None and c.decision.actor == "a"
+
+    dice = _BrokenDice(1)
+    b = Combat(TOY_ENCOUNTER | {"options": {"round_cap": 50}}, dice=dice)
+    for _ in range(3):
+        b.act(Action("pass"))
+    b.trim_log(1)  # drops events after the rollback base point (the first act's start)
+    dice.broken = True
+    with pytest.raises(RuntimeError, match="broken die"):
+        b.act(b.legal_actions()[-1])
+    assert [e.seq for e in b.log] == list(range(len(b.log))) != []  # the replay re-logs the dropped events
+    assert b.decision_count == 3
 
     k = Combat(TOY_ENCOUNTER, seed=4)
     for _ in range(5):
@@ -179,7 +221,7 @@ def test_trimmed_combat_snapshots_clones_and_rolls_back() -> None:
     assert snap["log_start"] == k.log[0].seq and snap["decisions"] == 5
     r = Combat.restore(snap)
     assert r.decision_count == 5 and r.log == k.log
-    assert _play_out(r) == _play_out(k.clone()) == _play_out(k)
+    assert _play_out(r) == _play_out(k)
 
 
 def test_a_combat_that_records_nothing_plays_the_same() -> None:
@@ -197,3 +239,49 @@ def test_a_combat_that_records_nothing_plays_the_same() -> None:
     again.recording = True
     again.act(again.legal_actions()[-1])
     assert again.recording and [e.kind for e in again.log][0] == "decision"
+
+
+def test_the_rollback_base_moves_with_the_combat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed act replays at most REBASE_EVERY - 1 decisions (none with dice that interrupt); memory stays flat."""
+    applied = _counting_applies(monkeypatch)
+    long = TOY_ENCOUNTER | {"options": {"round_cap": 2000}}
+    for dice, most in ((_BrokenDice(3), REBASE_EVERY - 1), (ScriptedDice.d(6, *[3] * 2000), 0)):
+        c = Combat(long, dice=dice)
+        for n in range(300):
+            c.act(Action("pass"))
+            assert len(c._since) <= most + 1
+            mid = c.snapshot() | {"dice": c.dice.state()["kind"]}
+            applied.clear()
+            if isinstance(dice, _BrokenDice):
+                dice.broken = True
+                with pytest.raises(RuntimeError, match="broken die"):
+                    c.act(c.legal_actions()[-1])
+                dice.broken = False
+            else:
+                before = dice.position
+                dice.script = dice.script[:before]  # the next roll runs out of script
+                with pytest.raises(DiceScriptError):
+                    c.act(c.legal_actions()[-1])
+                assert dice.position == before
+                dice.script += [(6, 3)] * 10
+            assert c.snapshot() | {"dice": c.dice.state()["kind"]} == mid
+            assert len(applied) - 1 <= most, f"after {n + 1} acts a failed act replayed {len(applied) - 1}"
+
+
+def test_logged_events_never_change_whatever_the_rules_passed() -> None:
+    c = Combat(TOY_ENCOUNTER, seed=1)
+    live = [1, 2]
+    table = {"x": [3]}
+    ev = c.emit("note", "a note", ids=live, table=table, pair=([4], 5))
+    live.append(9)
+    table["x"].append(9)
+    assert ev.data == {"ids": [1, 2], "table": {"x": [3]}, "pair": ([4], 5)}
+    for change in (lambda: ev.data.update(ids=[]), lambda: ev.data["ids"].append(3),
+                   lambda: ev.data["table"]["x"].clear(), lambda: ev.data["pair"][0].append(1)):
+        with pytest.raises(TypeError, match="cannot change"):
+            change()
+    again = Event.from_json(json.loads(ev.json_line()))
+    assert again.data == {"ids": [1, 2], "table": {"x": [3]}, "pair": [[4], 5]}
+    with pytest.raises(TypeError):
+        again.data["ids"].append(1)
+    assert pickle.loads(pickle.dumps(ev)) == ev and copy.deepcopy(ev) == ev

@@ -36,6 +36,8 @@ def _enc() -> dict:
     (lambda e: e.update(start={"combatants": {"A1": {"zone": "moon"}}}), "start.combatants.A1.zone"),
     (lambda e: e.update(start={"combatants": {"A1": {"pending": {"skill": "nope"}}}}),
      "start.combatants.A1.pending.skill"),
+    (lambda e: [e["combatants"][1].pop(k, None) for k in ("body", "action", "melee", "ranged", "mental", "defense",
+                                                           "max_hp")], "combatants[1] (id 'B1')"),
 ])
 def test_bad_encounter_fields_name_the_path(mutate, path: str) -> None:
     """Bad input raises EncounterError naming the field path; nothing starts."""

@@ -33,6 +33,19 @@ def test_wrong_type_names_the_field() -> None:
     assert err.path == "combatants[0] (id 'A').base_defense"
 
 
+def test_a_missing_stat_block_is_an_error_and_cross_checks_name_the_file(tmp_path) -> None:
+    _, d = defaults()
+    a = {"id": "A", "side": "P", "position": [5, 5], "base_defense": 2}  # no stat block, no attributes
+    assert error_of(encounter(a, d)).path == "combatants[0] (id 'A').attributes"
+    path = tmp_path / "off.json"
+    path.write_text(json.dumps(encounter(*defaults(d={"position": [40, 40]}))))
+    err = error_of(path)
+    assert err.source == str(path) and str(err).startswith(f"{path}: field 'combatants[1].position'")
+    alert = encounter(*defaults(), surprise={"side": "P", "alert": ["mirra"]})
+    path.write_text(json.dumps(alert))
+    assert error_of(path).source == str(path) and "mirra" in str(error_of(path))
+
+
 def test_unknown_stat_block_and_references() -> None:
     assert "stat block" in str(error_of(encounter(H("A", "P", (1, 1), stat_block="dragon"), H("D", "N", (2, 2)))))
     assert error_of(encounter(*defaults(), start=at_turn(["A", "Z"]))).path == "start.order[1]"

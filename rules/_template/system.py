@@ -1,0 +1,136 @@
+"""The rule system's hooks: the kernel calls these and owns everything else (loop, dice, log, rollback).
+
+Rules, cited by id in the events (a real system cites its specification's ids):
+
+- TPL-1 Hit: the actor names a standing foe and rolls a d6; `hit_on` or more takes one hit point.
+- TPL-2 Turns: combatants act one after the other in roster order; one who is down only passes.
+- TPL-3 End: a side with nobody standing loses; after `round_cap` rounds the combat is a draw.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from trpg_arena.rules.core.battlefield import Battlefield, zone_line
+from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
+from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Outcome, Termination
+
+from .model import Options, TemplateEncounter
+from .state import TemplateState
+from .tables import Tables, build_tables
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+HERE = Path(__file__).parent
+ID = HERE.name.lstrip("_")  # the folder names the system: a renamed copy is a new system
+PASS = Action("pass")
+
+
+def state_of(combat: Combat) -> TemplateState:
+    """The combat's state, typed."""
+    st = combat.state
+    assert isinstance(st, TemplateState)
+    return st
+
+
+def tables_of(combat: Combat) -> Tables:
+    """The combat's compiled tables, typed."""
+    t = combat.tables
+    assert isinstance(t, Tables)
+    return t
+
+
+class TemplateSystem(RuleSystem):
+    """Two sides trading blows in one zone."""
+
+    info = RuleSystemInfo(id=ID, title="Template (a minimal rule system to copy)", prefix="TPL", dice="1D6",
+                          board="zones", encounter=TemplateEncounter, options=Options, env_name=ID.capitalize(),
+                          env_version=0, data_dir=HERE)
+    state_type = TemplateState
+    decision_kinds = {"turn": DecisionKind.TURN}
+    combatant_features = 1
+    global_features = 1
+
+    # --- setup ------------------------------------------------------------------------------------
+    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+        """One zone that everybody stands in."""
+        return zone_line(["field"])
+
+    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Tables:
+        """The roster's static facts, once per encounter content."""
+        assert isinstance(encounter, TemplateEncounter)
+        return build_tables(encounter)
+
+    def new_state(self, combat: Combat) -> TemplateState:
+        """Everyone at full health, round 1; no dice are rolled here."""
+        return TemplateState(round=1, phase="main", hp=dict(tables_of(combat).max_hp))
+
+    def advance(self, combat: Combat) -> None:
+        """Open the next turn, or end the combat (TPL-2, TPL-3); `apply` calls it after every action."""
+        st, t = state_of(combat), tables_of(combat)
+        standing = {t.side[c] for c in t.ids if st.hp[c] > 0}
+        if len(standing) <= 1:
+            st.outcome = Outcome(standing.pop() if standing else None, Termination.ELIMINATED, st.round)
+        elif st.round > t.options.round_cap:
+            st.outcome = Outcome(None, Termination.ROUND_CAP, t.options.round_cap)
+            st.round = t.options.round_cap
+        if st.outcome is not None:
+            st.decision = None
+            combat.emit("combat_end", f"combat ends: {st.outcome.result}", rule="TPL-3",
+                        winner=st.outcome.winner, termination=st.outcome.termination.value)
+            return
+        actor = t.ids[st.turn % len(t.ids)]
+        st.decision = Decision(actor, "turn", f"{t.name[actor]}'s turn")
+
+    # --- decisions --------------------------------------------------------------------------------
+    def legal_actions(self, combat: Combat) -> list[Action]:
+        """Pass, or hit a standing foe (TPL-1); one who is down only passes (the kernel then takes it)."""
+        st, t = state_of(combat), tables_of(combat)
+        me = st.decision.actor if st.decision else ""
+        if st.hp[me] <= 0:
+            return [PASS]
+        return [PASS] + [Action("hit", target=c) for c in t.ids if t.side[c] != t.side[me] and st.hp[c] > 0]
+
+    def apply(self, combat: Combat, action: Action) -> None:
+        """Resolve a legal action, then advance to the next decision point."""
+        st, t = state_of(combat), tables_of(combat)
+        me = st.decision.actor if st.decision else ""
+        if action.verb == "hit" and action.target is not None:
+            face = combat.dice.roll(6)
+            hit = face >= t.options.hit_on
+            combat.emit("roll", f"{me} rolls {face} against {action.target}: {'hit' if hit else 'miss'}", actor=me,
+                        rule="TPL-1", dice=[face], hit=hit)
+            if hit:
+                st.hp[action.target] -= 1
+                combat.emit("damage_applied", f"{action.target} loses 1 hp ({st.hp[action.target]} left)",
+                            actor=me, rule="TPL-1", target=action.target, hp=st.hp[action.target])
+        st.turn += 1
+        if st.turn % len(t.ids) == 0:
+            st.round += 1
+        self.advance(combat)
+
+    def describe(self, combat: Combat, action: Action) -> str:
+        """The sentence a GM reads."""
+        return f"hits {action.target}" if action.verb == "hit" else "passes"
+
+    # --- views and the env ------------------------------------------------------------------------
+    def views(self, combat: Combat) -> list[CombatantView]:
+        """Every combatant, in roster order."""
+        st, t = state_of(combat), tables_of(combat)
+        return [CombatantView(c, t.name[c], t.side[c], t.kind[c], "field", max(0, st.hp[c]), t.max_hp[c],
+                              st.hp[c] > 0, "ok" if st.hp[c] > 0 else "dead") for c in t.ids]
+
+    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+        """Pass, then a hit on every combatant (the env's action space)."""
+        return [PASS] + [Action("hit", target=c.id) for c in encounter.combatants]
+
+    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+        """Hit points as a fraction of the maximum."""
+        return [max(0, state_of(combat).hp[cid]) / tables_of(combat).max_hp[cid]]
+
+    def observe_global(self, combat: Combat) -> list[float]:
+        """How far the round is towards the cap."""
+        return [combat.round / tables_of(combat).options.round_cap]
