@@ -183,11 +183,24 @@ def freeze(value: Any) -> Any:
     return freeze(set(value) if isinstance(value, set) else dict(value) if isinstance(value, dict) else list(value))
 
 
+_CONTAINERS = frozenset((list, dict, set, tuple))
+
+
 def freeze_data(data: dict[str, Any]) -> FrozenDict:
-    """Event data as an immutable record, whatever the rule system passed (it may go on changing its lists)."""
-    if _MUTABLE.isdisjoint(map(type, data.values())) and tuple not in set(map(type, data.values())):
-        return FrozenDict(data)
-    return FrozenDict({k: freeze(v) for k, v in data.items()})
+    """Event data as an immutable record, whatever the rule system passed (it may go on changing its lists).
+
+    `emit` runs several times per decision, so data of plain values (the common case) costs one set of
+    types, and only container values are looked at.
+    """
+    if not _CONTAINERS.isdisjoint(map(type, data.values())):
+        for k, v in data.items():
+            t = type(v)
+            if t is tuple:  # a position or a pair: a value unless it holds a container
+                if not _MUTABLE.isdisjoint(map(type, v)):
+                    data[k] = freeze(v)
+            elif t in _MUTABLE:
+                data[k] = freeze(v)
+    return FrozenDict(data)
 
 
 _NO_DATA: dict[str, Any] = FrozenDict()
