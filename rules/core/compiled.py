@@ -35,7 +35,7 @@ class CompiledEncounter:
         self.battlefield = battlefield
         self.tables = tables
         self._derived: dict[str, Any] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entrant: a derived value may be built from another (codec from catalogue)
 
     def derive(self, name: str, build: Callable[[], T]) -> T:
         """The value `build()` gives for this content, built once (the action catalogue, an env's codec)."""

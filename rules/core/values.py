@@ -157,30 +157,49 @@ class FrozenDict(dict):  # type: ignore[type-arg]
         return self
 
 
-_MUTABLE = (list, dict, set)
+_MUTABLE = frozenset((list, dict, set))  # exact types: the frozen ones are subclasses, and stay as they are
 
 
 def freeze(value: Any) -> Any:
-    """`value` with every list, dict and set inside it replaced by a frozen copy (values as they are)."""
+    """`value` with every list, dict and set in it replaced by a frozen copy (other values as they are).
+
+    Event data is frozen on every `emit`, so the common cases stay at C speed: a container holding no
+    list, dict or set is copied in one call. Tuples are values; one is searched for lists only where it
+    sits in the data itself or in a list being frozen element by element.
+    """
     t = type(value)
-    if t is FrozenList or t is FrozenDict or t is frozenset:
-        return value
-    if isinstance(value, dict):
+    if t is list:
+        return FrozenList(value if _MUTABLE.isdisjoint(map(type, value)) else [freeze(v) for v in value])
+    if t is dict:
+        if _MUTABLE.isdisjoint(map(type, value.values())):
+            return FrozenDict(value)
         return FrozenDict({k: freeze(v) for k, v in value.items()})
-    if isinstance(value, list):
-        return FrozenList([freeze(v) for v in value])
-    if isinstance(value, set):
+    if t is tuple:
+        return value if _MUTABLE.isdisjoint(map(type, value)) else tuple(freeze(v) for v in value)
+    if t is set:
         return frozenset(value)
-    if t is tuple and any(isinstance(v, _MUTABLE) for v in value):
-        return tuple(freeze(v) for v in value)
-    return value
+    if t is FrozenList or t is FrozenDict or not isinstance(value, (list, dict, set)):
+        return value
+    return freeze(set(value) if isinstance(value, set) else dict(value) if isinstance(value, dict) else list(value))
+
+
+_CONTAINERS = frozenset((list, dict, set, tuple))
 
 
 def freeze_data(data: dict[str, Any]) -> FrozenDict:
-    """Event data as an immutable record, whatever the rule system passed (it may go on changing its lists)."""
-    for k, v in data.items():
-        if isinstance(v, _MUTABLE) or (type(v) is tuple and any(isinstance(x, _MUTABLE) for x in v)):
-            data[k] = freeze(v)
+    """Event data as an immutable record, whatever the rule system passed (it may go on changing its lists).
+
+    `emit` runs several times per decision, so data of plain values (the common case) costs one set of
+    types, and only container values are looked at.
+    """
+    if not _CONTAINERS.isdisjoint(map(type, data.values())):
+        for k, v in data.items():
+            t = type(v)
+            if t is tuple:  # a position or a pair: a value unless it holds a container
+                if not _MUTABLE.isdisjoint(map(type, v)):
+                    data[k] = freeze(v)
+            elif t in _MUTABLE:
+                data[k] = freeze(v)
     return FrozenDict(data)
 
 

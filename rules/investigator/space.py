@@ -154,20 +154,24 @@ class Grid:
             layers = self.layers.get((start, budget))
             if layers is None:
                 self.reach(start, budget, 0)
-                layers = self.layers[(start, budget)]
-            # the first layer that adds a blocked square
-            first = next((k for k, layer in enumerate(layers) if layer[4] & blocked), -1)
-            if first < 0:  # no blocked square is ever reached: the open search's squares
-                out = cache[(start, budget, 0)] & ~blocked
-                cache[key] = out
-                return out
-            frontier, reached, due, due_next, _ = layers[first]
-            reached |= blocked
-            later[first] = due
-            later[first + 1] = due_next
+                layers = self.layers.get((start, budget))
+            if layers is None:  # another combat cleared the shared caches meanwhile: search from the start
+                reached = frontier = self.bit[start]
+                reached |= blocked
+            else:
+                # the first layer that adds a blocked square
+                first = next((k for k, layer in enumerate(layers) if layer[4] & blocked), -1)
+                if first < 0:  # no blocked square is ever reached: the open search's squares
+                    out = self.reach(start, budget, 0) & ~blocked
+                    cache[key] = out
+                    return out
+                frontier, reached, due, due_next, _ = layers[first]
+                reached |= blocked
+                later[first] = due
+                later[first + 1] = due_next
         else:
             reached = frontier = self.bit[start]
-            record = self.layers[(start, budget)] = []
+            record = []  # published once complete (below): combats in other threads share these layers
         difficult, plain, nbits = self.difficult, self.plain, self.nbits
         w, not_last, not_first, enterable = self.width, self.not_last_col, self.not_first_col, self.enterable
         start_state = (0, 0, 0, 0)
@@ -197,6 +201,8 @@ class Grid:
                 frontier = nb
             if record is not None:
                 record.append((*start_state, reached & ~start_state[1]))
+        if record is not None:
+            self.layers[(start, budget)] = record
         out = reached & ~blocked
         cache[key] = out
         return out
@@ -205,11 +211,11 @@ class Grid:
         """The ``move`` actions (square -> action in `moves`) of the squares in `bits`, row-major."""
         out: list[Any] = []
         tables = self.tables
-        if not tables:
+        if not tables:  # built whole, then published: combats in other threads read the same tables
             cells = self.cells
-            for j in range(self.nbytes):
-                tables.append([tuple(moves[cells[8 * j + k]] for k in range(8)
-                                     if v >> k & 1 and 8 * j + k < len(cells)) for v in range(256)])
+            tables = [[tuple(moves[cells[8 * j + k]] for k in range(8) if v >> k & 1 and 8 * j + k < len(cells))
+                       for v in range(256)] for j in range(self.nbytes)]
+            self.tables = tables
         for table, b in zip(tables, bits.to_bytes(self.nbytes, "little")):
             if b:
                 out += table[b]
