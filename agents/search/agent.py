@@ -11,6 +11,7 @@ decision when the log shows which decisions came between.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -45,7 +46,8 @@ class MCTSAgent(Agent):
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
                  seed: int | None = None, simulations: int = 200, time_limit: float = 0.0, depth: int = 8,
                  c: float = 0.4, prior_weight: float = 0.5, widen: float = 1.0, alpha: float = 0.5,
-                 temperature: float = 0.0, guard: float = 0.25, playout: str = "", reuse: bool = True) -> None:
+                 temperature: float = 0.0, guard: float = 0.25, margin: float = 1.0, playout: str = "",
+                 reuse: bool = True) -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if simulations < 1:
             raise ValueError(f"mcts: simulations must be >= 1, got {simulations}")
@@ -58,6 +60,7 @@ class MCTSAgent(Agent):
         self.alpha = alpha
         self.temperature = temperature
         self.guard = guard
+        self.margin = margin
         self.reuse = reuse
         if not playout:
             playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
@@ -76,6 +79,7 @@ class MCTSAgent(Agent):
         root = self._reused_root(combat)
         reused = root.n
         root.clear_orders()
+        root.order = prior_order(self.policy, combat)  # the scripted choice at the live state comes first
         sims = 0
         while sims < self.simulations and not (self.time_limit and time.perf_counter() - started > self.time_limit):
             self._simulate(combat, root)
@@ -83,7 +87,7 @@ class MCTSAgent(Agent):
         legal_set = set(legal)
         visited = [ch for ch in root.children if ch.n > 0 and ch.action in legal_set]
         ranked = sorted(visited, key=lambda ch: (-ch.n, -ch.q))
-        pick, guarded = self._final(ranked)
+        pick, guarded = self._final(ranked, root.child(root.order[0]) if root.order else None)
         self._tree = pick
         self._mark = (combat.encounter.encounter, combat.decision_count, pick.action)
         elapsed = time.perf_counter() - started
@@ -123,6 +127,7 @@ class MCTSAgent(Agent):
                 if v is None:
                     v = values[nd.side] = position_value(sim, nd.side)
                 nd.w += v
+                nd.w2 += v * v
 
     def _new_child(self, node: Node, sim: Combat, legal: set[Action], side: str) -> Node | None:
         """A child for the most promising legal action not yet expanded here (None if every one is)."""
@@ -142,9 +147,15 @@ class MCTSAgent(Agent):
                     return child
         return None
 
-    def _final(self, ranked: list[Node]) -> tuple[Node, bool]:
-        """The most visited child, or one sampled by visits at `temperature`; the guard keeps a won fight won."""
+    def _final(self, ranked: list[Node], prior: Node | None) -> tuple[Node, bool]:
+        """The most visited child (kept to the prior's choice unless clearly better), or one sampled by
+        visits at `temperature`; the guard keeps a won fight won."""
         robust = ranked[0]
+        if prior is not None and prior is not robust and prior.n > 0:
+            # A few noisy playouts must not override a sound heuristic: leave its choice only for one
+            # better by `margin` standard errors of the difference.
+            if robust.q - prior.q <= self.margin * math.hypot(robust.se, prior.se):
+                robust = prior
         if self.temperature <= 0 or len(ranked) == 1:
             return robust, False
         weights = np.array([ch.n for ch in ranked], dtype=float) ** (1.0 / self.temperature)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 PRESETS: dict[str, dict[str, Any]] = {
-    "easy": {"simulations": 24, "time_limit": 0.25, "depth": 4, "temperature": 1.0, "guard": 0.25},
-    "normal": {"simulations": 64, "time_limit": 0.45, "depth": 6, "temperature": 0.0},
-    "hard": {"simulations": 256, "time_limit": 1.8, "depth": 8, "temperature": 0.0},
-    "deadly": {"simulations": 1024, "time_limit": 6.0, "depth": 10, "temperature": 0.0},
+    "easy": {"simulations": 16, "time_limit": 0.2, "depth": 2, "temperature": 1.0, "guard": 0.25},
+    "normal": {"simulations": 48, "time_limit": 0.45, "depth": 4, "temperature": 0.0},
+    "hard": {"simulations": 192, "time_limit": 1.8, "depth": 6, "temperature": 0.0},
+    "deadly": {"simulations": 768, "time_limit": 6.0, "depth": 8, "temperature": 0.0},
 }
 
 HELPS: dict[str, str] = {
@@ -28,5 +28,6 @@ HELPS: dict[str, str] = {
     "temperature": "final choice sampled by visits^(1/temperature); 0 picks the most visited",
     "guard": "when the fight looks won, keep the best line over a sampled one worse by this much value",
     "playout": "the playout and prior policy (default: the system's scripted agent)",
+    "margin": "leave the scripted choice only for one better by this many standard errors",
     "reuse": "keep the subtree of the chosen action for the next decision",
 }

@@ -17,13 +17,14 @@ from trpg_arena.rules import Action
 class Node:
     """One action sequence: the action into it, who chose it, and the playout values seen through it."""
 
-    __slots__ = ("action", "side", "n", "w", "children", "order")
+    __slots__ = ("action", "side", "n", "w", "w2", "children", "order")
 
     def __init__(self, action: Action | None, side: str | None) -> None:
         self.action = action
         self.side = side  # the side that chose `action` (None at the root)
         self.n = 0
         self.w = 0.0  # sum of values for `side`
+        self.w2 = 0.0  # sum of their squares (for the standard error of `q`)
         self.children: list[Node] = []
         # The prior's order of candidate actions, cached from the first state met here (not saved: a
         # search rebuilds it, so a restored agent and an uninterrupted one see the same order).
@@ -33,6 +34,14 @@ class Node:
     def q(self) -> float:
         """Mean value for the side that chose this node's action (0 before any visit)."""
         return self.w / self.n if self.n else 0.0
+
+    @property
+    def se(self) -> float:
+        """Standard error of `q` (large while there are fewer than two visits)."""
+        if self.n < 2:
+            return 1.0
+        var = max(self.w2 / self.n - (self.w / self.n) ** 2, 0.0)
+        return math.sqrt(var / self.n)
 
     def child(self, action: Action) -> Node | None:
         """The child reached by `action`, if it was ever expanded."""
@@ -58,15 +67,15 @@ class Node:
 
     def to_json(self) -> list[Any]:
         """Nested JSON-safe form of the statistics (the order caches are left out)."""
-        return [None if self.action is None else self.action.to_json(), self.side, self.n, self.w,
+        return [None if self.action is None else self.action.to_json(), self.side, self.n, self.w, self.w2,
                 [ch.to_json() for ch in self.children]]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Node:
         """Inverse of `to_json`."""
-        action, side, n, w, children = data
+        action, side, n, w, w2, children = data
         node = cls(None if action is None else Action.from_json(action), side)
-        node.n, node.w = int(n), float(w)
+        node.n, node.w, node.w2 = int(n), float(w), float(w2)
         node.children = [cls.from_json(ch) for ch in children]
         return node
 
