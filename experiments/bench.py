@@ -172,7 +172,7 @@ class LatencyRow:
 
 
 def bench_propose(encounter: str, spec: str, budget: float, least: int = 5) -> LatencyRow:
-    """Time `spec`'s propose at every real decision of scripted self-play games, for `budget` seconds (at least `least` decisions)."""
+    """Time `spec`'s propose at every real decision of scripted self-play, for `budget` s (and `least` decisions)."""
     from trpg_arena.agents import make_agent
 
     enc = load_encounter(encounter)

@@ -337,8 +337,7 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
           search: Annotated[str, typer.Option(help="mcts presets whose propose latency (p50/p95) is measured; "
                                                    "'' for none")] = "normal",
           out: Annotated[Path, typer.Option(help="JSON results file")] = Path("runs/bench.json")) -> None:
-    """Decisions per second of random and scripted play for every system, engine-level and through the env;
-    the search presets' per-decision latency."""
+    """Decisions per second of random and scripted play per system (engine and env); search latency per preset."""
     from rich.progress import Progress
 
     from trpg_arena.agents import agent_names

@@ -23,7 +23,7 @@ from trpg_arena.agents.search.presets import HELPS, PRESETS
 from trpg_arena.agents.search.priors import prior_order
 from trpg_arena.agents.search.tree import Node, width
 from trpg_arena.agents.search.value import position_value
-from trpg_arena.agents.spec import make_agent, agent_names, register_agent
+from trpg_arena.agents.spec import agent_names, make_agent, register_agent
 from trpg_arena.rules import Action, Combat, Dice
 
 DECISION_EVENTS = ("decision", "auto_decision")
@@ -148,8 +148,10 @@ class MCTSAgent(Agent):
         return None
 
     def _final(self, ranked: list[Node], prior: Node | None) -> tuple[Node, bool]:
-        """The most visited child (kept to the prior's choice unless clearly better), or one sampled by
-        visits at `temperature`; the guard keeps a won fight won."""
+        """The most visited child (the prior's choice unless clearly worse), or one sampled at `temperature`.
+
+        The guard keeps a won fight won: see `presets`.
+        """
         robust = ranked[0]
         if prior is not None and prior is not robust and prior.n > 0:
             # A few noisy playouts must not override a sound heuristic: leave its choice only for one
