@@ -80,6 +80,8 @@ class MCTSAgent(Agent):
         reused = root.n
         root.clear_orders()
         root.order = prior_order(self.policy, combat)  # the scripted choice at the live state comes first
+        if root.child(root.order[0]) is None:  # a reused subtree may lack it: the margin compares with it
+            root.children.insert(0, Node(root.order[0], combat.decision.side))
         sims = 0
         while sims < self.simulations and not (self.time_limit and time.perf_counter() - started > self.time_limit):
             self._simulate(combat, root)
