@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.search import position_value
-from trpg_arena.agents.search.presets import PRESETS
+from trpg_arena.agents.search.presets import PRESETS, SYSTEM_PRESETS, presets_for
 from trpg_arena.agents.spec import agent_info
 from trpg_arena.rules import Combat, load_encounter
 
@@ -94,3 +94,13 @@ def test_value_is_the_result_when_over_and_opposite_for_the_sides(name: str) -> 
         else:
             winner, loser = (a, b) if c.result == a else (b, a)
             assert position_value(c, winner) == 1.0 and position_value(c, loser) == -1.0
+
+
+def test_a_systems_presets_apply_to_its_agents_only() -> None:
+    for rid, changes in SYSTEM_PRESETS.items():
+        for preset, values in changes.items():
+            agent = make_agent(f"mcts:{preset}", rid, seed=1)
+            assert all(getattr(agent, k) == v for k, v in values.items())
+            assert presets_for(rid)[preset]["simulations"] == PRESETS[preset]["simulations"]
+    other = next(r for r in ("moonlit", "investigator", "reincarnator") if r not in SYSTEM_PRESETS)
+    assert make_agent("mcts:normal", other, seed=1).margin == 1.0
