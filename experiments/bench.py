@@ -171,3 +171,39 @@ def bench_targets(systems: list[str] | None = None) -> list[str]:
         names = builtin_encounters(RULESETS[rid])
         out += [n for n in (f"{rid}/skirmish", f"{rid}/brawl") if n in names]
     return out
+
+
+@dataclass
+class LatencyRow:
+    """Per-decision latency of one agent's `propose` on states met in scripted play."""
+
+    target: str
+    agent: str
+    decisions: int
+    p50: float  # seconds
+    p95: float
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-safe form."""
+        return {**asdict(self), "p50": round(self.p50, 4), "p95": round(self.p95, 4)}
+
+
+def bench_propose(encounter: str, spec: str, budget: float, least: int = 5) -> LatencyRow:
+    """Time `spec`'s propose at every real decision of scripted self-play, for `budget` s (and `least` decisions)."""
+    from trpg_arena.agents import make_agent
+
+    enc = load_encounter(encounter)
+    times: list[float] = []
+    start, seed = time.perf_counter(), 0
+    while time.perf_counter() - start < budget or len(times) < least:
+        c = Combat(enc, seed=seed)
+        players = {s: make_agent("scripted", enc.ruleset, seed=seed + i) for i, s in enumerate(c.sides)}
+        agent = make_agent(spec, enc.ruleset, seed=seed)
+        while not c.over and (time.perf_counter() - start < budget or len(times) < least):
+            if len(c.legal_view()) > 1:
+                t = time.perf_counter()
+                agent.propose(c)
+                times.append(time.perf_counter() - t)
+            c.act(players[c.decision.side].act(c))
+        seed += 1
+    return LatencyRow(encounter, spec, len(times), float(np.percentile(times, 50)), float(np.percentile(times, 95)))

@@ -1,4 +1,4 @@
-"""The ``trpg-arena`` command: play, autopilot, demo, validate, evaluate, train, bench, list."""
+"""The ``trpg-arena`` command: play, autopilot, demo, validate, evaluate, ladder, train, bench, list."""
 
 from __future__ import annotations
 
@@ -205,6 +205,31 @@ def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or 
         raise typer.BadParameter("a tournament needs at least two agents")
     result = run_tournament(encounter, names, games, seed, out, console, workers, backend)
     console.print_json(json.dumps(result))
+
+
+@app.command()
+def ladder(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
+           agents: Annotated[str, typer.Option(help="agents from weakest to strongest, comma-separated")] = (
+               "random,scripted,mcts:easy,mcts:normal,mcts:hard,mcts:deadly"),
+           games: Annotated[int, typer.Option(help="games per pair (sides swapped every other game)")] = 20,
+           seed: Annotated[int, typer.Option(help="first seed")] = 0,
+           neighbours: Annotated[int, typer.Option(help="pairs at most this far apart in the order play (0: all)")] = 2,
+           bootstrap: Annotated[int, typer.Option(help="resamples for the rating intervals")] = 200,
+           out: Annotated[Path, typer.Option(help="folder for ladder.csv/.json/.md, pairs.csv, ladder.png")] = Path(
+               "runs/ladder")) -> None:
+    """Difficulty ladder: Bradley-Terry ratings with 95 % intervals, pair scores with Wilson intervals, a plot."""
+    from trpg_arena.experiments.ladder import run_ladder
+
+    names = _agents_option(agents)
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise typer.BadParameter("a ladder needs at least two different agents")
+    if games < 1:
+        raise typer.BadParameter("--games must be at least 1")
+    load_encounter(encounter)
+    result = run_ladder(encounter, names, games, seed, neighbours, bootstrap, out, console)
+    console.print((out / "ladder.md").read_text(encoding="utf-8"))
+    if not result["monotone"]:
+        console.print("[yellow]the ladder is not monotone in the order given[/yellow]")
 
 
 @app.command()
@@ -418,8 +443,10 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
 @app.command()
 def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")] = 2.0,
           systems: Annotated[str | None, typer.Option(help="comma-separated rule systems (default all)")] = None,
+          search: Annotated[str, typer.Option(help="mcts presets whose propose latency (p50/p95) is measured; "
+                                                   "'' for none")] = "normal",
           out: Annotated[Path, typer.Option(help="JSON results file")] = Path("runs/bench.json")) -> None:
-    """Decisions per second of random and scripted play for every system, engine-level and through the env."""
+    """Decisions per second of random and scripted play per system (engine and env); search latency per preset."""
     from rich.progress import Progress
 
     from trpg_arena.agents import agent_names
@@ -467,9 +494,29 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
     console.print(f"decisions per second, {seconds:.1f} s each; steps/s counts env.step calls; x c4: decisions/s "
                   "over connect_four_v3's; clone rows: clone() calls per second", soft_wrap=False)
     console.print(table)
+    latency = _bench_search(targets, _agents_option(search), seconds)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seconds": seconds, "rows": [r.to_json() for r in rows]}, indent=2), encoding="utf-8")
+    out.write_text(json.dumps({"seconds": seconds, "rows": [r.to_json() for r in rows],
+                               "latency": [r.to_json() for r in latency]}, indent=2), encoding="utf-8")
     console.print(f"written {out}")
+
+
+def _bench_search(targets: list[str], presets: list[str], seconds: float) -> list[Any]:
+    """p50/p95 propose latency of each mcts preset on each target (one table)."""
+    from rich import box
+
+    from trpg_arena.experiments.bench import bench_propose
+
+    rows = [bench_propose(t, f"mcts:{p}", seconds) for p in presets for t in targets]
+    if rows:
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("target", "agent", "decisions", "p50 ms", "p95 ms"):
+            table.add_column(col, justify="left" if col in ("target", "agent") else "right", no_wrap=True)
+        for r in rows:
+            table.add_row(r.target, r.agent, str(r.decisions), f"{r.p50 * 1000:,.0f}", f"{r.p95 * 1000:,.0f}")
+        console.print("search latency per decision (propose), on states of scripted self-play", soft_wrap=False)
+        console.print(table)
+    return rows
 
 
 def main() -> None:

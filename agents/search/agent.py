@@ -1,0 +1,243 @@
+"""`mcts`: open-loop Monte Carlo tree search over the decisions of every side.
+
+Each simulation copies the live combat with dice drawn from the agent's own generator (the live dice
+are never read or advanced), walks the tree by the actions legal in the state it reaches, adds one
+child (progressive widening, in the scripted agent's order), plays the scripted policy for `depth`
+decisions and scores the result with the system's value function (`value.position_value`). Every
+decision is a tree level, whoever takes it: the several decisions of one turn, the reactions, the
+opponent's replies. The subtree under the chosen action is kept and reused at the agent's next
+decision when the log shows which decisions came between.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from trpg_arena.agents.base import Agent, rng_state, set_rng_state
+from trpg_arena.agents.proposal import Alternative, Proposal
+from trpg_arena.agents.search.presets import HELPS, PRESETS, SYSTEM_PRESETS, presets_for
+from trpg_arena.agents.search.priors import prior_order
+from trpg_arena.agents.search.tree import Node, width
+from trpg_arena.agents.search.value import position_value
+from trpg_arena.agents.spec import agent_names, make_agent, register_agent
+from trpg_arena.rules import Action, Combat, Dice
+
+DECISION_EVENTS = ("decision", "auto_decision")
+
+
+def win_estimate(q: float) -> float:
+    """A mean value in [-1, 1] read as a chance of winning (a won playout is +1, a lost one -1)."""
+    return max(0.0, min(1.0, (q + 1.0) / 2.0))
+
+
+def _pct(p: float) -> str:
+    return f"{round(100 * p)} %"
+
+
+
+@register_agent("mcts", presets=PRESETS, helps=HELPS)
+class MCTSAgent(Agent):
+    """Open-loop MCTS over both sides' decisions with scripted priors and truncated scripted playouts."""
+
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None, simulations: int = 200, time_limit: float = 0.0, depth: int = 8,
+                 c: float = 0.4, prior_weight: float = 0.5, widen: float = 1.0, alpha: float = 0.5,
+                 temperature: float = 0.0, guard: float = 0.25, margin: float = 1.0, playout: str = "",
+                 reuse: bool = True) -> None:
+        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+        if simulations < 1:
+            raise ValueError(f"mcts: simulations must be >= 1, got {simulations}")
+        self.simulations = simulations
+        self.time_limit = time_limit
+        self.depth = depth
+        self.c = c
+        self.prior_weight = prior_weight
+        self.widen = widen
+        self.alpha = alpha
+        self.temperature = temperature
+        self.guard = guard
+        self.margin = margin
+        self.reuse = reuse
+        if not playout:
+            playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
+        # The playout policy also gives the priors; its RNG is seeded from ours and saved with our state.
+        self.policy = make_agent(playout, ruleset, seed=int(self.rng.integers(2**31))) if ruleset else None
+        self._tree: Node | None = None
+        self._mark: tuple[str, int, Action] | None = None  # (encounter, decision count, action) of our last choice
+
+    # --- search ---------------------------------------------------------------------------------
+    def propose(self, combat: Combat) -> Proposal:
+        """The action the search rates best, its estimated chance of winning, reasons and runners-up."""
+        legal = combat.legal_view()
+        if len(legal) == 1:
+            return Proposal(legal[0], 0.5, ("the only legal action",))
+        started = time.perf_counter()
+        root = self._reused_root(combat)
+        reused = root.n
+        root.clear_orders()
+        root.order = prior_order(self.policy, combat)  # the scripted choice at the live state comes first
+        if root.child(root.order[0]) is None:  # a reused subtree may lack it: the margin compares with it
+            root.children.insert(0, Node(root.order[0], combat.decision.side))
+        sims = 0
+        while sims < self.simulations and not (self.time_limit and time.perf_counter() - started > self.time_limit):
+            self._simulate(combat, root)
+            sims += 1
+        legal_set = set(legal)
+        visited = [ch for ch in root.children if ch.n > 0 and ch.action in legal_set]
+        ranked = sorted(visited, key=lambda ch: (-ch.n, -ch.q))
+        pick, guarded = self._final(ranked, root.child(root.order[0]) if root.order else None)
+        self._tree = pick
+        self._mark = (combat.encounter.encounter, combat.decision_count, pick.action)
+        elapsed = time.perf_counter() - started
+        return self._explain(combat, root, ranked, pick, sims, reused, elapsed, guarded)
+
+    def _simulate(self, combat: Combat, root: Node) -> None:
+        sim = combat.clone(dice=Dice(int(self.rng.integers(2**63))))
+        sim.recording = False
+        path = [root]
+        node = root
+        while sim.state.outcome is None:
+            legal_set = set(sim.legal_view())
+            side = sim.decision.side
+            child = None
+            if sum(1 for ch in node.children if ch.action in legal_set) < width(node.n, self.widen, self.alpha):
+                child = self._new_child(node, sim, legal_set, side)
+            if child is None:
+                child = node.select(legal_set, self.c, self.prior_weight)
+            if child is None:  # nothing created here is legal in this sample of chance
+                child = self._new_child(node, sim, legal_set, side)
+            assert child is not None
+            sim.act(child.action)
+            path.append(child)
+            node = child
+            if child.n == 0:
+                break
+        policy = self.policy
+        for _ in range(self.depth):
+            if sim.state.outcome is not None:
+                break
+            sim.act(policy.act(sim) if policy is not None else sim.legal_view()[0])
+        values: dict[str, float] = {}
+        for nd in path:
+            nd.n += 1
+            if nd.side is not None:
+                v = values.get(nd.side)
+                if v is None:
+                    v = values[nd.side] = position_value(sim, nd.side)
+                nd.w += v
+                nd.w2 += v * v
+
+    def _new_child(self, node: Node, sim: Combat, legal: set[Action], side: str) -> Node | None:
+        """A child for the most promising legal action not yet expanded here (None if every one is)."""
+        for attempt in range(2):
+            if node.order is None or attempt == 1:
+                fresh = prior_order(self.policy, sim)
+                if node.order is None:
+                    node.order = fresh
+                else:  # the cached order came from another sample of chance: add what this state allows
+                    known = set(node.order)
+                    node.order.extend(a for a in fresh if a not in known)
+            taken = {ch.action for ch in node.children}
+            for a in node.order:
+                if a in legal and a not in taken:
+                    child = Node(a, side)
+                    node.children.append(child)
+                    return child
+        return None
+
+    def _final(self, ranked: list[Node], prior: Node | None) -> tuple[Node, bool]:
+        """The most visited child (the prior's choice unless clearly worse), or one sampled at `temperature`.
+
+        The guard keeps a won fight won: see `presets`.
+        """
+        robust = ranked[0]
+        if prior is not None and prior is not robust and prior.n > 0:
+            # A few noisy playouts must not override a sound heuristic: leave its choice only for one
+            # better by `margin` standard errors of the difference.
+            if robust.q - prior.q <= self.margin * math.hypot(robust.se, prior.se):
+                robust = prior
+        if self.temperature <= 0 or len(ranked) == 1:
+            return robust, False
+        weights = np.array([ch.n for ch in ranked], dtype=float) ** (1.0 / self.temperature)
+        pick = ranked[int(self.rng.choice(len(ranked), p=weights / weights.sum()))]
+        # Guard: when the fight looks won, never trade the best line for one clearly worse.
+        if self.guard > 0 and win_estimate(robust.q) >= 0.75 and pick.q < robust.q - self.guard:
+            return robust, True
+        return pick, False
+
+    # --- tree reuse -----------------------------------------------------------------------------
+    def _reused_root(self, combat: Combat) -> Node:
+        """The subtree the decisions since our last choice lead to, or a fresh root."""
+        tree, mark = self._tree, self._mark
+        self._tree = self._mark = None
+        if not self.reuse or tree is None or mark is None or mark[0] != combat.encounter.encounter:
+            return Node(None, None)
+        gap = combat.decision_count - mark[1]
+        if gap < 1:
+            return Node(None, None)
+        since: list[Any] = []
+        for ev in reversed(combat.log):
+            if len(since) == gap:
+                break
+            if ev.kind in DECISION_EVENTS:
+                since.append(ev)
+        since.reverse()
+        if len(since) < gap or since[0].kind != "decision" or Action.from_json(since[0].data["action"]) != mark[2]:
+            return Node(None, None)  # the log was trimmed or not recorded, or this is another game
+        node: Node | None = tree
+        for ev in since[1:]:
+            if ev.kind == "decision":
+                node = node.child(Action.from_json(ev.data["action"]))
+                if node is None:
+                    return Node(None, None)
+        node.action, node.side = None, None
+        return node
+
+    # --- explanation ----------------------------------------------------------------------------
+    def _explain(self, combat: Combat, root: Node, ranked: list[Node], pick: Node, sims: int, reused: int,
+                 elapsed: float, guarded: bool) -> Proposal:
+        describe = combat.system.describe
+        prior_first = root.order[0] if root.order else None
+        reasons = [f"{describe(combat, pick.action)}: {_pct(win_estimate(pick.q))} estimated to win over "
+                   f"{pick.n} of {sims + reused} playouts ({sims} new in {elapsed * 1000:.0f} ms"
+                   + (f", {reused} kept from the last decision" if reused else "") + f", {self.depth} decisions deep)"]
+        others = [ch for ch in ranked if ch is not pick][:3]
+        if others:
+            best = others[0]
+            reasons.append(f"next best: {describe(combat, best.action)} ({_pct(win_estimate(best.q))}, "
+                           f"{best.n} playouts)")
+        if guarded:
+            reasons.append("the fight looks won: the guard kept the safest line")
+        elif prior_first is not None and prior_first != pick.action:
+            rival = root.child(prior_first)
+            tail = f" ({_pct(win_estimate(rival.q))}, {rival.n} playouts)" if rival is not None and rival.n else ""
+            reasons.append(f"the scripted policy would {describe(combat, prior_first)}{tail}")
+        else:
+            reasons.append("the scripted policy agrees")
+        alts = sorted((Alternative(ch.action, win_estimate(ch.q), f"{ch.n} playouts") for ch in others),
+                      key=lambda a: -a.value)
+        return Proposal(pick.action, win_estimate(pick.q), tuple(reasons), tuple(alts))
+
+    # --- saved state ----------------------------------------------------------------------------
+    def get_state(self) -> dict[str, Any]:
+        """The RNG, the playout policy's state and the subtree kept for the next decision."""
+        mark = None if self._mark is None else [self._mark[0], self._mark[1], self._mark[2].to_json()]
+        return {"rng": rng_state(self.rng), "policy": None if self.policy is None else self.policy.get_state(),
+                "tree": None if self._tree is None else self._tree.to_json(), "mark": mark}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Continue from `get_state`'s value."""
+        set_rng_state(self.rng, state["rng"])
+        if self.policy is not None and state.get("policy") is not None:
+            self.policy.set_state(state["policy"])
+        tree, mark = state.get("tree"), state.get("mark")
+        self._tree = None if tree is None else Node.from_json(tree)
+        self._mark = None if mark is None else (mark[0], int(mark[1]), Action.from_json(mark[2]))
+
+
+for _ruleset in SYSTEM_PRESETS:  # the same agent, registered again where a system's presets differ
+    register_agent("mcts", ruleset=_ruleset, presets=presets_for(_ruleset), helps=HELPS)(MCTSAgent)
