@@ -24,14 +24,19 @@ class GameResult:
     decisions: int
 
 
-def agents_for(encounter: EncounterBase, names: Sequence[str], seed: int) -> dict[str, Agent]:
-    """One agent per side, from agent specs in the encounter's side order (exactly one spec per side)."""
-    sides = encounter.sides()
+def check_lineup(sides: Sequence[str], names: Sequence[str]) -> None:
+    """Exactly one agent spec per side, or a `ValueError` saying how many and (for one) how to repeat it."""
     names = list(names)
     if len(names) != len(sides):
         hint = f" (to play it on every side: {','.join(names * len(sides))})" if len(names) == 1 else ""
         raise ValueError(f"--agents needs one agent per side ({len(sides)}: {', '.join(sides)}), got "
                          f"{len(names)}: {','.join(names)}{hint}")
+
+
+def agents_for(encounter: EncounterBase, names: Sequence[str], seed: int) -> dict[str, Agent]:
+    """One agent per side, from agent specs in the encounter's side order (exactly one spec per side)."""
+    sides = encounter.sides()
+    check_lineup(sides, names)
     return {side: make_agent(n, encounter.ruleset, seed=seed * 7919 + i)
             for i, (side, n) in enumerate(zip(sides, names))}
 

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any
 
+from trpg_arena.experiments.runner import check_lineup
 from trpg_arena.rules import RULESETS, EncounterBase, load_encounter
 
 
@@ -51,10 +52,7 @@ class SeriesSpec:
         enc = load_encounter(encounter)
         sides = enc.sides()
         lineup = tuple(lineup)
-        if len(lineup) != len(sides):
-            hint = f" (to play it on every side: {','.join(lineup * len(sides))})" if len(lineup) == 1 else ""
-            raise ValueError(f"--agents needs one agent per side ({len(sides)}: {', '.join(sides)}), got "
-                             f"{len(lineup)}: {','.join(lineup)}{hint}")
+        check_lineup(sides, lineup)
         if games < 1:
             raise ValueError(f"a series needs at least one game, got {games}")
         if swap is None:
