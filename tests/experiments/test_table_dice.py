@@ -44,7 +44,7 @@ def test_a_whole_combat_with_every_die_typed_at_the_terminal(tmp_path: Path, rid
         typed, faces = typed_faces(request, rng)
         entries.append((request, faces))
         gm.send(typed)
-    assert gm.kind == "over" and len(entries) >= 5, gm.screen[-800:]
+    assert gm.kind == "over" and len(entries) >= 3, gm.screen[-800:]
     gm.send("")
     assert gm.wait() == "eof"
     session = only_session(db)
