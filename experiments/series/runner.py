@@ -35,24 +35,27 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _batches(games: int, size: int) -> list[list[int]]:
-    return [list(range(s, min(games, s + size))) for s in range(0, games, size)]
+def _batches(games: int, size: int, start: int = 0) -> list[list[int]]:
+    return [list(range(s, min(games, s + size))) for s in range(start, games, size)]
 
 
 def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "local", batch: int | None = None,
-               on_game: Callable[[GameRecord], None] | None = None) -> Iterator[GameRecord]:
-    """Yield the series' game records in index order (see the module docstring)."""
+               on_game: Callable[[GameRecord], None] | None = None, start: int = 0) -> Iterator[GameRecord]:
+    """Yield the series' game records in index order (see the module docstring), from game `start` on.
+
+    `start` resumes a series whose first games were kept: they need not be played again.
+    """
     if backend not in BACKENDS:
         raise BackendError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise BackendError(f"--workers must be at least 1, got {workers}")
     if backend == "ray":
-        source: Iterator[list[GameRecord]] = _ray(spec, workers, batch or RAY_BATCH)
+        source: Iterator[list[GameRecord]] = _ray(spec, workers, _batches(spec.games, batch or RAY_BATCH, start))
     elif workers == 1:
-        source = (play_batch(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH))
+        source = (play_batch(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH, start))
     else:
-        source = _pool(spec, workers, batch or LOCAL_BATCH)
+        source = _pool(spec, workers, _batches(spec.games, batch or LOCAL_BATCH, start))
     try:
         for records in source:
             for r in records:
@@ -69,18 +72,18 @@ def _play(args: tuple[SeriesSpec, list[int]]) -> list[GameRecord]:
     return play_batch(*args)
 
 
-def _pool(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]]:
+def _pool(spec: SeriesSpec, workers: int, batches: list[list[int]]) -> Iterator[list[GameRecord]]:
     # fork: workers start at once with this process's imports (spawn would re-import for seconds)
     method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
     pool = mp.get_context(method).Pool(workers)
     try:
-        yield from pool.imap(_play, ((spec, b) for b in _batches(spec.games, size)))
+        yield from pool.imap(_play, ((spec, b) for b in batches))
     finally:
         pool.terminate()
         pool.join()
 
 
-def _ray(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]]:
+def _ray(spec: SeriesSpec, workers: int, batches: list[list[int]]) -> Iterator[list[GameRecord]]:
     try:
         import ray
     except ImportError:
@@ -93,7 +96,7 @@ def _ray(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]
     remote = ray.remote(play_batch)
     spec_ref = ray.put(spec)
     window = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))  # tasks in flight
-    todo = deque(_batches(spec.games, size))
+    todo = deque(batches)
     flight: deque[Any] = deque()
     try:
         while todo or flight:
