@@ -40,10 +40,14 @@ def _batches(games: int, size: int, start: int = 0) -> list[list[int]]:
 
 
 def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "local", batch: int | None = None,
-               on_game: Callable[[GameRecord], None] | None = None, start: int = 0) -> Iterator[GameRecord]:
+               on_game: Callable[[GameRecord], None] | None = None,
+               play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch, start: int = 0) -> Iterator[Any]:
     """Yield the series' game records in index order (see the module docstring), from game `start` on.
 
     `start` resumes a series whose first games were kept: they need not be played again.
+
+    `play` plays a batch of games (default `play_batch`, which gives `GameRecord`s); another picklable
+    function of (spec, indices) makes the runner yield its results instead (self-play positions).
     """
     if backend not in BACKENDS:
         raise BackendError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
@@ -51,11 +55,11 @@ def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "loc
     if workers < 1:
         raise BackendError(f"--workers must be at least 1, got {workers}")
     if backend == "ray":
-        source: Iterator[list[GameRecord]] = _ray(spec, workers, _batches(spec.games, batch or RAY_BATCH, start))
+        source: Iterator[list[Any]] = _ray(spec, workers, _batches(spec.games, batch or RAY_BATCH, start), play)
     elif workers == 1:
-        source = (play_batch(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH, start))
+        source = (play(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH, start))
     else:
-        source = _pool(spec, workers, _batches(spec.games, batch or LOCAL_BATCH, start))
+        source = _pool(spec, workers, _batches(spec.games, batch or LOCAL_BATCH, start), play)
     try:
         for records in source:
             for r in records:
@@ -68,22 +72,25 @@ def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "loc
             close()
 
 
-def _play(args: tuple[SeriesSpec, list[int]]) -> list[GameRecord]:
-    return play_batch(*args)
+def _play(args: tuple[Callable[[SeriesSpec, list[int]], list[Any]], SeriesSpec, list[int]]) -> list[Any]:
+    play, spec, indices = args
+    return play(spec, indices)
 
 
-def _pool(spec: SeriesSpec, workers: int, batches: list[list[int]]) -> Iterator[list[GameRecord]]:
+def _pool(spec: SeriesSpec, workers: int, batches: list[list[int]],
+          play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[list[Any]]:
     # fork: workers start at once with this process's imports (spawn would re-import for seconds)
     method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
     pool = mp.get_context(method).Pool(workers)
     try:
-        yield from pool.imap(_play, ((spec, b) for b in batches))
+        yield from pool.imap(_play, ((play, spec, b) for b in batches))
     finally:
         pool.terminate()
         pool.join()
 
 
-def _ray(spec: SeriesSpec, workers: int, batches: list[list[int]]) -> Iterator[list[GameRecord]]:
+def _ray(spec: SeriesSpec, workers: int, batches: list[list[int]],
+         play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[list[Any]]:
     try:
         import ray
     except ImportError:
@@ -93,7 +100,7 @@ def _ray(spec: SeriesSpec, workers: int, batches: list[list[int]]) -> Iterator[l
         address = os.environ.get("RAY_ADDRESS")
         kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
         ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kwargs)
-    remote = ray.remote(play_batch)
+    remote = ray.remote(_call)
     spec_ref = ray.put(spec)
     window = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))  # tasks in flight
     todo = deque(batches)
@@ -101,10 +108,15 @@ def _ray(spec: SeriesSpec, workers: int, batches: list[list[int]]) -> Iterator[l
     try:
         while todo or flight:
             while todo and len(flight) < window:
-                flight.append(remote.remote(spec_ref, todo.popleft()))
+                flight.append(remote.remote(play, spec_ref, todo.popleft()))
             yield ray.get(flight.popleft())
     finally:
         for ref in flight:
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
+
+
+def _call(play: Callable[[SeriesSpec, list[int]], list[Any]], spec: SeriesSpec, indices: list[int]) -> list[Any]:
+    """A Ray task: `play` on a batch (a plain function, since Ray wraps functions, not partials)."""
+    return play(spec, indices)
