@@ -1,10 +1,16 @@
-"""Request bodies of the API, validated by pydantic: unknown fields, wrong types and out-of-range numbers are 422."""
+"""Request bodies of the API, validated by pydantic: unknown fields, wrong types and out-of-range numbers are 422.
+
+Validation is strict: a number is a JSON number, a switch is ``true`` or ``false``. Lax coercion would
+read ``{"index": true}``, ``"3"`` or ``0.0`` as an action index and play a move nobody chose.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+from trpg_arena.server.encounters import shape_problem
 
 Seat = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -16,9 +22,9 @@ RUN_FIELD = Field(True, description="then let agent seats decide until a person 
 
 
 class Strict(BaseModel):
-    """A request body: every field declared, nothing else accepted."""
+    """A request body: every field declared, nothing else accepted, no value coerced into another type."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 def _exactly_one(model: BaseModel, fields: tuple[str, ...]) -> None:
@@ -64,6 +70,14 @@ class ActionIn(Strict):
     target: Annotated[str, StringConstraints(max_length=100)] | None = None
     dest: Any = None
     option: Any = None
+
+    @field_validator("dest", "option")
+    @classmethod
+    def _small(cls, value: Any) -> Any:
+        problem = shape_problem(value, max_nodes=1000, max_depth=8)  # a place or option is a few values
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
 
 class ActionChoice(Strict):

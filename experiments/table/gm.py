@@ -143,7 +143,7 @@ class GmTable:
             if key in ("", "y", "c"):
                 s.confirm()
                 return
-            if key.isdigit() and 1 <= int(key) <= alts:
+            if key.isdecimal() and 1 <= int(key) <= alts:
                 s.override(p.proposal.alternatives[int(key) - 1].action)
                 return
             if key == "o":
@@ -153,7 +153,7 @@ class GmTable:
                     return
                 self.console.print(screen.proposal(s, p))
                 continue
-            if len(key) > 1 and not key.isdigit():  # words: override with the action they name
+            if len(key) > 1 and not key.isdecimal():  # words: override with the action they name
                 action = self._override_by_words(p, key)
                 if action is not None:
                     s.override(action)
@@ -203,7 +203,7 @@ class GmTable:
                 return picked
 
     def _menu_key(self, menu: Menu, step: Step, key: str) -> Action | str | None:
-        if key.isdigit():
+        if key.isdecimal():
             return menu.choose(key)
         if key == "b":
             return None if menu.back() else "leave"
@@ -232,7 +232,7 @@ class GmTable:
                 return
             if entry == "t":  # back to the program's dice: the action waiting for faces is tried afresh
                 s.cancel_dice()
-            if len(entry) == 1 and not entry.isdigit() and self._common(entry):
+            if len(entry) == 1 and not entry.isdecimal() and self._common(entry):
                 continue
             try:
                 s.enter_dice(entry)

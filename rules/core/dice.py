@@ -27,7 +27,7 @@ class DiceExpr:
         """Parse ``"2D6"``, ``"1D100"``, ``"3d10+2"`` or a bare integer (a flat amount)."""
         if isinstance(text, int):
             return cls(0, 6, text)
-        if text.strip().lstrip("+-").isdigit():
+        if text.strip().lstrip("+-").isdecimal():
             return cls(0, 6, int(text))
         m = _NOTATION.match(text)
         if not m:

@@ -62,7 +62,7 @@ class DiceRequest:
         if not tokens:
             raise DiceEntryError(f"no faces entered: {self.text()}")
         for t in tokens:
-            if not t.isdigit():
+            if not t.isdecimal():  # isdigit() also holds for "³", which int() refuses
                 raise DiceEntryError(f"'{t}' is not a number: {self.text()} ({self.faces_help})")
         if self.sides == 100 and self.what != "tens" and self.count == 1 and len(tokens) == 2:
             tokens = [self._percentile(tokens[0], tokens[1])]
