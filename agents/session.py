@@ -199,9 +199,18 @@ class Session:
         self._change_setup(change)
 
     def set_table_dice(self, on: bool, *, revision: int | None = None) -> None:
-        """Switch the whole table to physical dice (every seat) or back to the engine's."""
+        """Switch the whole table to physical dice (every seat) or back to the engine's.
+
+        Switched off while a roll waits (and the decider's seat does not roll by hand itself), the waiting
+        action goes on at once: the faces typed for it so far stand, the program rolls the rest.
+        """
         self.expect(revision)
         self._change_setup(lambda: setattr(self, "table_dice", on))
+        if not on and self._trying is not None:
+            d = self.combat.decision
+            if d is not None and not self.seat_for(d.actor)[1].by_hand:
+                action, source, proposal = self._trying
+                self._apply(action, source, proposal)
 
     def set_autorun(self, on: bool, *, revision: int | None = None) -> None:
         """Let review seats' proposals be applied without a confirmation (stored), or stop doing so."""

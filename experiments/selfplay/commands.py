@@ -16,6 +16,7 @@ console = Console(highlight=False, soft_wrap=True)
 def register(app: typer.Typer) -> None:
     """Add the commands to the ``trpg-arena`` app (called by experiments/cli.py)."""
     app.command()(features)
+    app.command()(selfplay)
 
 
 def features(system: Annotated[str, typer.Argument(help="rule system id (trpg-arena list)")],
@@ -49,3 +50,30 @@ def features(system: Annotated[str, typer.Argument(help="rule system id (trpg-ar
     for name, value in zip(layout.names, x):
         if value != 0:
             console.print(f"{name} = {value:.4g}", markup=False)
+
+
+def selfplay(system: Annotated[str, typer.Argument(help="rule system id (trpg-arena list)")],
+             games: Annotated[int, typer.Option(help="games in all")] = 1000,
+             out: Annotated[Path, typer.Option(help="the .npz file to write (positions, outcomes, values)")] = Path(
+                 "data/selfplay.npz"),
+             agents: Annotated[str, typer.Option(help="agent spec per side, comma-separated")] = "scripted,scripted",
+             noise: Annotated[float, typer.Option(help="chance that a decision is a random legal action")] = 0.15,
+             sample: Annotated[float, typer.Option(help="share of the positions written (seeded)")] = 1.0,
+             encounters: Annotated[str, typer.Option(help="builtin and/or generated, comma-separated")] = (
+                 "builtin,generated"),
+             per_encounter: Annotated[int, typer.Option(help="games per encounter block")] = 8,
+             seed: Annotated[int, typer.Option(help="first seed (and first generated encounter)")] = 0,
+             workers: Annotated[int | None, typer.Option(help="game processes (default: all cores)")] = None,
+             backend: Annotated[str, typer.Option(help="local (a process pool) or ray")] = "local") -> None:
+    """Self-play positions for learned values: features, side, game, decision, outcome, hand-written value."""
+    import json
+
+    from trpg_arena.experiments.selfplay.run import SelfplayArgs, run_selfplay
+
+    def split(text: str) -> tuple[str, ...]:
+        return tuple(v.strip() for v in text.split(",") if v.strip())
+
+    args = SelfplayArgs(system, games, out, split(agents), noise, sample, split(encounters), per_encounter, seed,
+                        workers, backend)
+    summary = run_selfplay(args, console)
+    console.print(json.dumps(summary), markup=False, highlight=False)

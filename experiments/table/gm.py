@@ -224,14 +224,15 @@ class GmTable:
         assert request is not None
         self.console.print(Text.assemble(("roll at the table: ", "bold yellow"), request.text(),
                                          (f"  (each die: {request.faces_help})", "dim")))
-        self.console.print(Text("type the faces, e.g. '4 6' · c give up this action · " + COMMON_KEYS, style="dim"))
+        self.console.print(Text(f"type the faces, e.g. '{request.example}' · c give up this action · "
+                                "t the program rolls the rest · " + COMMON_KEYS.replace("t table dice · ", ""),
+                                style="dim"))
         while True:
-            entry = self._ask(f"dice {request.die}> ")
+            entry = self._ask(f"dice {request.die}" + (f" for {request.roller}" if request.roller else "") + "> ")
             if entry == "c":
                 s.cancel_dice()
                 return
-            if entry == "t":  # back to the program's dice: the action waiting for faces is tried afresh
-                s.cancel_dice()
+            # `t` switches the table's dice off: the waiting action goes on with the faces typed so far
             if len(entry) == 1 and not entry.isdecimal() and self._common(entry):
                 continue
             try:

@@ -211,5 +211,5 @@ def test_a_face_that_only_looks_like_a_digit_is_refused(client: TestClient) -> N
     for faces in ("³", "1 ³", "²³"):  # str.isdigit() holds for these, int() refuses them
         r = client.post(f"/api/sessions/{sid}/dice", json={"faces": faces})
         assert r.status_code == 422 and r.json()["error"] == "invalid_dice", r.text
-        assert "is not a number" in r.json()["message"]
+        assert "is not a face of this die" in r.json()["message"]
     assert client.get(f"/api/sessions/{sid}").json() == asked.json()["state"]
