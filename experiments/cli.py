@@ -420,6 +420,42 @@ def _register_train() -> None:
 _register_train()
 
 
+@app.command("train-value")
+def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system whose learned value is rebuilt")],
+                    games: Annotated[int, typer.Option(help="generation 0: scripted self-play games")] = 3000,
+                    generations: Annotated[int, typer.Option(help="later generations: the trained agent's games "
+                                                                  "against scripted, refitted on all")] = 0,
+                    generation_games: Annotated[int, typer.Option(help="games per later generation")] = 400,
+                    noise: Annotated[float, typer.Option(help="share of random moves in generation 0")] = 0.1,
+                    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+                    workers: Annotated[int, typer.Option(help="game processes")] = 2,
+                    encounters: Annotated[str, typer.Option(help="comma-separated encounters (default: the "
+                                                                 "system's built-ins)")] = "",
+                    epochs: Annotated[int, typer.Option(help="training epochs at most (early stopping)")] = 30,
+                    data: Annotated[Path, typer.Option(help="folder for the self-play data")] = Path("runs/selfplay"),
+                    out: Annotated[Path | None, typer.Option(help="folder for model, card and plot (default: the "
+                                                                  "package's shipped models)")] = None) -> None:
+    """Rebuild a system's learned value from nothing: self-play data, fit, model card and calibration plot."""
+    from trpg_arena.experiments.selfplay.value_fit import FitConfig
+    from trpg_arena.experiments.selfplay.value_train import ValueTrainArgs, train_value
+    from trpg_arena.rules import get_ruleset
+
+    get_ruleset(ruleset)  # an unknown system is one line, before anything runs
+    if games < 10 or generations < 0 or generation_games < 10 or not 0 <= noise <= 1 or workers < 1 or epochs < 1:
+        raise typer.BadParameter("--games and --generation-games need at least 10, --generations >= 0, "
+                                 "--noise in [0, 1], --workers and --epochs >= 1")
+    names = _agents_option(encounters)
+    for name in names:
+        if load_encounter(name).ruleset != ruleset:
+            raise typer.BadParameter(f"{name} is not a {ruleset} encounter")
+    args = ValueTrainArgs(ruleset, games, generations, generation_games, noise, seed, workers,
+                          encounters=names, data=data, fit=FitConfig(epochs=epochs))
+    if out is not None:
+        args.out = out
+    card = train_value(args, log=console.print)
+    console.print_json(json.dumps({k: card[k] for k in ("ruleset", "held_out", "seconds", "bytes")}))
+
+
 @app.command("train-fps")
 def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encounters (default: every duel)")] = None,
               envs: Annotated[str, typer.Option(help="env counts to measure, comma-separated")] = "1,2,4,8",
@@ -447,8 +483,9 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
 @app.command()
 def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")] = 2.0,
           systems: Annotated[str | None, typer.Option(help="comma-separated rule systems (default all)")] = None,
-          search: Annotated[str, typer.Option(help="mcts presets whose propose latency (p50/p95) is measured; "
-                                                   "'' for none")] = "normal",
+          search: Annotated[str, typer.Option(help="mcts presets (or whole agent specs such as trained:normal) "
+                                                   "whose propose latency (p50/p95) is measured; '' for none")]
+          = "normal",
           out: Annotated[Path, typer.Option(help="JSON results file")] = Path("runs/bench.json")) -> None:
     """Decisions per second of random and scripted play per system (engine and env); search latency per preset."""
     from rich.progress import Progress
@@ -506,12 +543,13 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
 
 
 def _bench_search(targets: list[str], presets: list[str], seconds: float) -> list[Any]:
-    """p50/p95 propose latency of each mcts preset on each target (one table)."""
+    """p50/p95 propose latency of each mcts preset (or agent spec) on each target (one table)."""
     from rich import box
 
     from trpg_arena.experiments.bench import bench_propose
 
-    rows = [bench_propose(t, f"mcts:{p}", seconds) for p in presets for t in targets]
+    specs = [p if ":" in p or p == "trained" else f"mcts:{p}" for p in presets]
+    rows = [bench_propose(t, spec, seconds) for spec in specs for t in targets]
     if rows:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         for col in ("target", "agent", "decisions", "p50 ms", "p95 ms"):
