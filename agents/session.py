@@ -29,7 +29,7 @@ import numpy as np
 
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
-from trpg_arena.agents.spec import make_agent
+from trpg_arena.agents.spec import check_agent, make_agent
 from trpg_arena.agents.store import SessionStore, StoreError
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded
@@ -83,6 +83,9 @@ class Session:
         # the encounter's `controllers:` section gives default seats; those passed here win
         self._setup(enc, seed, {**(enc.controllers or {}), **(seats or {})}, Seat.parse(pc), Seat.parse(npc),
                     table_dice)
+        for _, seat in self._known_seats():  # every agent spec valid before anything is built or stored
+            if seat.agent is not None:
+                check_agent(seat.agent, enc.ruleset)
         self.combat = Combat(enc, dice=TableDice(_engine_dice(seed)))
         self._check_seat_keys()
         self.records: list[dict[str, Any]] = []
@@ -160,6 +163,8 @@ class Session:
     def set_seat(self, key: str, seat: str | Seat) -> None:
         """Give a side, a combatant, or the ``pc`` / ``npc`` default a new seat (stored)."""
         parsed = Seat.parse(seat)
+        if parsed.agent is not None:
+            check_agent(parsed.agent, self.encounter.ruleset)  # before any change: a wrong value changes nothing
         if key in ("pc", "npc"):
             self.defaults[key] = parsed
         else:

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from trpg_arena.agents import agent_names
-from trpg_arena.agents.spec import AgentSpec, agent_info
+from trpg_arena.agents.spec import AgentSpec, agent_info, check_agent
 from trpg_arena.rules import RULESETS, EncounterBase, EncounterError, builtin_encounters, load_encounter
 from trpg_arena.rules.core.encounter import BUILTIN
 
@@ -83,6 +83,7 @@ def check_seat(text: str, ruleset: str) -> str:
         return text
     spec = AgentSpec.parse(body)
     info = agent_info(spec.name, ruleset)
+    check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
     if info.positional is not None or "path" in info.params:
         raise EncounterError(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
                              path="seat", expected="one of " + ", ".join(safe_agents(ruleset)), actual=text)
