@@ -14,12 +14,18 @@ env's opponents (agents only, nothing stored).
 - **History.** Each decision is a record (action, faces typed, agents' states after it). `undo` and
   `rewind` rebuild the combat from the nearest checkpoint and replay the records; with a
   `SessionStore` every record is appended durably, so `Session.load` continues exactly.
+- **Store first.** A change (a decision, an undo, a seat, dice asked for) is part of the session only
+  once it is stored: a failed write (`StoreBusy`...) leaves the session as it was and is raised.
+- **Revisions.** `revision` changes with every change; each mutating method takes an optional
+  ``revision=`` and refuses with `StaleRevision` (changing nothing) when the session has moved on, so a
+  caller acting on what it saw never acts on another decision. Several processes may share a store:
+  a copy that is behind is refused by the store, catches up (`refresh`, listeners hear what it
+  missed) and raises `StaleRevision` instead of writing.
 """
 
 from __future__ import annotations
 
 import zlib
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +36,7 @@ import numpy as np
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.spec import check_agent, make_agent
-from trpg_arena.agents.store import SessionStore, StoreError
+from trpg_arena.agents.store import SessionMissing, SessionStore, StoreConflict, StoreError
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
@@ -40,6 +46,20 @@ CHECKPOINT_EVERY = 32  # decisions between full snapshots: undo and resume repla
 
 class SessionError(TrpgArenaError, ValueError):
     """A session request that does not fit the open decision (nothing to confirm, no dice asked for...)."""
+
+
+class StaleRevision(SessionError):
+    """A change asked for at a revision the session has moved past (here or in another process): nothing was done.
+
+    `revision` is the session's now; read its state again and decide on that.
+    """
+
+    def __init__(self, message: str, *, revision: int) -> None:
+        super().__init__(message)
+        self.revision = revision
+
+
+Write = Callable[[SessionStore, str, int], int]  # stores a change at a revision; returns the new revision
 
 
 @dataclass(frozen=True)
@@ -93,6 +113,7 @@ class Session:
         self._checkpoints = {0: self._checkpoint()}
         self.store = store
         self.id: str | None = None
+        self.revision = 0
         if store is not None:
             self.id = store.create(name or enc.encounter, enc.ruleset, enc.encounter, self.setup_json(),
                                    self._checkpoints[0])
@@ -135,6 +156,7 @@ class Session:
         self.history = False
         self.store = None
         self.id = None
+        self.revision = 0
         self._checkpoints = {}
         return self
 
@@ -160,32 +182,58 @@ class Session:
         self._seat_of[actor] = found
         return found
 
-    def set_seat(self, key: str, seat: str | Seat) -> None:
+    def set_seat(self, key: str, seat: str | Seat, *, revision: int | None = None) -> None:
         """Give a side, a combatant, or the ``pc`` / ``npc`` default a new seat (stored)."""
+        self.expect(revision)
         parsed = Seat.parse(seat)
         if parsed.agent is not None:
             check_agent(parsed.agent, self.encounter.ruleset)  # before any change: a wrong value changes nothing
-        if key in ("pc", "npc"):
-            self.defaults[key] = parsed
-        else:
+        if key not in ("pc", "npc"):
             self._check_seat_keys([key])  # before any change: a key naming nobody changes nothing
-            self.seats[key] = parsed
-        self._seat_of.clear()
-        old = self.agents.pop(key, None)
-        if old is not None and parsed.agent == getattr(old, "spec", None):
-            self.agents[key] = old  # the same agent keeps its memory and RNG
-        self._proposal = None
-        self._save_setup()
 
-    def set_table_dice(self, on: bool) -> None:
-        """Switch the whole table to physical dice (every seat) or back to the engine's."""
-        self.table_dice = on
-        self._save_setup()
+        def change() -> None:
+            if key in ("pc", "npc"):
+                self.defaults[key] = parsed
+            else:
+                self.seats[key] = parsed
+            old = self.agents.pop(key, None)
+            if old is not None and parsed.agent == getattr(old, "spec", None):
+                self.agents[key] = old  # the same agent keeps its memory and RNG
+            self._proposal = None
 
-    def set_autorun(self, on: bool) -> None:
+        self._change_setup(change)
+
+    def set_table_dice(self, on: bool, *, revision: int | None = None) -> None:
+        """Switch the whole table to physical dice (every seat) or back to the engine's.
+
+        Switched off while a roll waits (and the decider's seat does not roll by hand itself), the waiting
+        action goes on at once: the faces typed for it so far stand, the program rolls the rest.
+        """
+        self.expect(revision)
+        self._change_setup(lambda: setattr(self, "table_dice", on))
+        if not on and self._trying is not None:
+            d = self.combat.decision
+            if d is not None and not self.seat_for(d.actor)[1].by_hand:
+                action, source, proposal = self._trying
+                self._apply(action, source, proposal)
+
+    def set_autorun(self, on: bool, *, revision: int | None = None) -> None:
         """Let review seats' proposals be applied without a confirmation (stored), or stop doing so."""
-        self.autorun = on
-        self._save_setup()
+        self.expect(revision)
+        self._change_setup(lambda: setattr(self, "autorun", on))
+
+    def _change_setup(self, change: Callable[[], None]) -> None:
+        """Make a change to seats or settings and store it; if the store refuses, the session is as it was."""
+        saved = (dict(self.seats), dict(self.defaults), self.table_dice, self.autorun, dict(self.agents),
+                 self._proposal)
+
+        def roll_back() -> None:
+            (self.seats, self.defaults, self.table_dice, self.autorun, self.agents, self._proposal) = saved
+            self._seat_of.clear()
+
+        change()
+        self._seat_of.clear()
+        self._commit(lambda store, sid, rev: store.update_setup(sid, self.setup_json(), rev), roll_back)
 
     def _agent(self, key: str, seat: Seat) -> Any:
         agent = self.agents.get(key)
@@ -235,35 +283,44 @@ class Session:
             else:
                 proposal = self._propose(key, seat)
                 assert proposal is not None
-                if self._apply(proposal.action, "agent", proposal) is None:
-                    break
+                try:
+                    if self._apply(proposal.action, "agent", proposal) is None:
+                        break
+                except StaleRevision:
+                    break  # another process decided first: this copy has caught up; whoever asked sees it now
             taken += 1
+        if not history:
+            self.revision += taken
         return taken
 
-    def step(self) -> list[Event] | None:
+    def step(self, *, revision: int | None = None) -> list[Event] | None:
         """Apply the open agent or review seat's proposal (one decision); None if dice are now needed."""
+        self.expect(revision)
         p = self._require_open()
         if p.proposal is None:
             raise SessionError(f"{p.decision.actor}'s decision is a person's ({p.seat}): submit an action")
         return self._apply(p.proposal.action, "agent" if p.seat.kind is SeatKind.AGENT else "confirmed",
                            p.proposal)
 
-    def confirm(self) -> list[Event] | None:
+    def confirm(self, *, revision: int | None = None) -> list[Event] | None:
         """Accept the agent's proposal for the open decision."""
+        self.expect(revision)
         p = self._require_open()
         if p.proposal is None:
             raise SessionError(f"nothing to confirm: {p.decision.actor} is played by a person ({p.seat})")
         return self._apply(p.proposal.action, "confirmed", p.proposal)
 
-    def override(self, action: Action | int) -> list[Event] | None:
+    def override(self, action: Action | int, *, revision: int | None = None) -> list[Event] | None:
         """Apply another action instead of the agent's proposal."""
+        self.expect(revision)
         p = self._require_open()
         if p.proposal is None:
             raise SessionError(f"nothing to override: {p.decision.actor} is played by a person ({p.seat})")
         return self._apply(self._legal_action(p, action), "override", p.proposal)
 
-    def submit(self, action: Action | int) -> list[Event] | None:
+    def submit(self, action: Action | int, *, revision: int | None = None) -> list[Event] | None:
         """A person's action for the open decision (an override, if an agent had proposed another)."""
+        self.expect(revision)
         p = self._require_open()
         chosen = self._legal_action(p, action)
         if p.proposal is not None:
@@ -289,20 +346,32 @@ class Session:
         return action
 
     # --- dice by hand -----------------------------------------------------------------------------
-    def enter_dice(self, entry: str | list[int] | tuple[int, ...]) -> list[Event] | None:
+    def enter_dice(self, entry: str | list[int] | tuple[int, ...], *, revision: int | None = None
+                   ) -> list[Event] | None:
         """Faces for the roll asked for; the action is tried again. A wrong entry raises and changes nothing."""
-        request = self._dice_request
-        if request is None or self._trying is None:
+        self.expect(revision)
+        request, trying = self._dice_request, self._trying
+        if request is None or trying is None:
             raise SessionError("no dice are asked for now")
         dice = self._table()
+        typed = dice.entered
         dice.enter(request, entry)
-        action, source, proposal = self._trying
-        return self._apply(action, source, proposal)
+        try:
+            return self._apply(*trying)
+        except StoreError:
+            # not stored, so not taken: the same dice are asked for again, with the faces typed before this entry
+            dice = self._table()
+            dice.discard_entered()
+            dice.queue(typed)
+            self._dice_request, self._trying = request, trying
+            raise
 
-    def cancel_dice(self) -> None:
+    def cancel_dice(self, *, revision: int | None = None) -> None:
         """Give up the action waiting for dice (its faces are forgotten); the decision is open again."""
+        self.expect(revision)
         if self._dice_request is None:
             raise SessionError("no dice are asked for now")
+        self._commit(lambda store, sid, rev: store.touch(sid, rev), lambda: None)
         self._table().settle(False)
         self._table().discard_entered()
         self._dice_request = None
@@ -328,34 +397,74 @@ class Session:
         try:
             events = c.act(action)
         except DiceNeeded as need:
-            dice.settle(False)
+            dice.settle(False)  # the combat is unchanged: only the request is new, and it is stored as a change
+            self._commit(lambda store, sid, rev: store.touch(sid, rev), lambda: None)
             self._dice_request = need.request
             self._trying = (action, source, proposal)
-            self._notify({"type": "dice", "request": need.request.to_json()})
+            self._notify({"type": "dice", "request": need.request.to_json(), "revision": self.revision})
             return None
         except BaseException:
             dice.settle(False)
             raise
         faces = dice.settle(True)
-        self._dice_request = None
-        self._trying = None
-        self._proposal = None
         record = {"n": len(self.records), "round": round_before, "actor": d.actor, "side": d.side,
                   "kind": d.kind.value, "step": d.step, "action": action.to_json(),
                   "text": events[0].text if events else action.describe(), "source": source,
                   "by_hand": dice.by_hand, "faces": [list(f) for f in faces],
                   "proposal": proposal.to_json() if proposal is not None else None,
                   "agents": self._agent_states()}
-        self.records.append(record)
-        n = len(self.records)
+        n = len(self.records) + 1
         checkpoint = self._checkpoint() if n % CHECKPOINT_EVERY == 0 or c.over else None
+        status = "over" if c.over else "running"
+        # stored first: if the store refuses, the combat goes back to the last stored decision
+        self._commit(lambda store, sid, rev: store.append(sid, n - 1, record, status=status, result=c.result,
+                                                         checkpoint=checkpoint, revision=rev),
+                     lambda: self._rebuild_memory(self.records, dict(self._checkpoints)))
+        self._dice_request = None
+        self._trying = None
+        self._proposal = None
+        self.records.append(record)
         if checkpoint is not None:
             self._checkpoints[n] = checkpoint
-        if self.store is not None and self.id is not None:
-            self.store.append(self.id, n - 1, record, status="over" if c.over else "running", result=c.result,
-                              checkpoint=checkpoint)
-        self._notify({"type": "decision", "record": record, "events": [e.to_json() for e in events]})
+        self._notify({"type": "decision", "record": record, "events": [e.to_json() for e in events],
+                      "revision": self.revision})
         return events
+
+    def _commit(self, write: Write, roll_back: Callable[[], None]) -> None:
+        """Store a change already made in memory, and count it; if the store refuses, `roll_back` undoes it.
+
+        A session without a store only counts it. A refusal because another process changed the session
+        first (`StoreConflict`) makes this copy the store's (`refresh`) and raises `StaleRevision`.
+        """
+        if self.store is None or self.id is None:
+            self.revision += 1
+            return
+        try:
+            self.revision = write(self.store, self.id, self.revision)
+        except StoreConflict as e:
+            roll_back()
+            self._catch_up()
+            raise StaleRevision(f"session {self.id} was changed elsewhere (now revision {self.revision}, "
+                                f"{len(self.records)} decisions): nothing was done here; decide again",
+                                revision=e.revision) from None
+        except BaseException:
+            roll_back()
+            raise
+
+    def expect(self, revision: int | None) -> None:
+        """Refuse with `StaleRevision` unless the session is at `revision` (None: no check).
+
+        A stored session first catches up with what other processes stored, so a revision read from any
+        of them is judged against the file.
+        """
+        if revision is None:
+            return
+        if revision != self.revision:
+            self.refresh()
+        if revision != self.revision:
+            raise StaleRevision(f"this request answers revision {revision}, but the session is at revision "
+                                f"{self.revision} ({len(self.records)} decisions): nothing was done; read the "
+                                "state again", revision=self.revision)
 
     def _agent_states(self) -> dict[str, Any]:
         return {key: agent.get_state() for key, agent in self.agents.items()}
@@ -364,16 +473,18 @@ class Session:
         return {"combat": self.combat.snapshot(), "dice": self.combat.dice.state(), "agents": self._agent_states()}
 
     # --- undo -------------------------------------------------------------------------------------
-    def undo(self, n: int = 1) -> None:
+    def undo(self, n: int = 1, *, revision: int | None = None) -> None:
         """Take back the last `n` recorded decisions (the combat is exactly as it was before them)."""
+        self.expect(revision)
         if not self.history:
             raise SessionError("a headless session keeps no history to undo")
         if n < 1 or n > len(self.records):
             raise SessionError(f"cannot undo {n} decision(s): {len(self.records)} taken so far")
         self._rebuild(len(self.records) - n)
 
-    def rewind(self, round_: int) -> None:
+    def rewind(self, round_: int, *, revision: int | None = None) -> None:
         """Go back to the first decision of round `round_` (everything after it is undone)."""
+        self.expect(revision)
         target = next((r["n"] for r in self.records if r["round"] >= round_), None)
         if target is None:
             if self.combat.round >= round_:
@@ -382,19 +493,29 @@ class Session:
         self._rebuild(target)
 
     def _rebuild(self, target: int) -> None:
-        base = max(n for n in self._checkpoints if n <= target)
-        self._restore(self._checkpoints[base], self.records[base:target])
-        del self.records[target:]
-        for n in [n for n in self._checkpoints if n > target]:
-            del self._checkpoints[n]
-        if self.store is not None and self.id is not None:
-            self.store.undo_to(self.id, target, status="over" if self.combat.over else "running",
-                               result=self.combat.result)
-        self._notify({"type": "undo", "decisions": target})
+        records, checkpoints = list(self.records), dict(self._checkpoints)
+        self._rebuild_memory(records[:target], {n: cp for n, cp in checkpoints.items() if n <= target})
+        c = self.combat
+        self._commit(lambda store, sid, rev: store.undo_to(sid, target, status="over" if c.over else "running",
+                                                          result=c.result, revision=rev),
+                     lambda: self._rebuild_memory(records, checkpoints))
+        self._notify({"type": "undo", "decisions": target, "revision": self.revision})
 
-    def _restore(self, checkpoint: dict[str, Any], replay: list[dict[str, Any]]) -> None:
-        """Put the combat at `checkpoint`, replay `replay` records, and the agents as they were after the last."""
-        combat, _ = deque(replay_records(checkpoint, replay), maxlen=1)[0]  # the combat after the last record
+    def _rebuild_memory(self, records: list[dict[str, Any]], checkpoints: dict[int, dict[str, Any]]) -> None:
+        """The combat after `records`, from the latest of `checkpoints` (which become the session's)."""
+        base = max(n for n in checkpoints if n <= len(records))
+        self._restore(checkpoints[base], records[base:])
+        self.records = list(records)
+        self._checkpoints = checkpoints
+
+    def _restore(self, checkpoint: dict[str, Any], replay: list[dict[str, Any]]) -> list[list[Event]]:
+        """Put the combat at `checkpoint`, replay `replay` records, and the agents as they were after the last.
+
+        Returns the events of each replayed record.
+        """
+        steps = replay_records(checkpoint, replay)
+        combat, _ = next(steps)
+        events = [evs for _, evs in steps]  # the same combat object, advanced to after the last record
         self.combat = combat
         states = replay[-1]["agents"] if replay else checkpoint["agents"]
         known = dict(self._known_seats())
@@ -406,6 +527,7 @@ class Session:
         self._proposal = None
         self._dice_request = None
         self._trying = None
+        return events
 
     def replay(self) -> Iterator[tuple[dict[str, Any] | None, list[Event], Combat]]:
         """The decisions taken so far, again from the start on a separate combat: each record, its events, the combat.
@@ -433,32 +555,83 @@ class Session:
                 "pc": str(self.defaults["pc"]), "npc": str(self.defaults["npc"]), "table_dice": self.table_dice,
                 "autorun": self.autorun}
 
-    def _save_setup(self) -> None:
-        if self.store is not None and self.id is not None:
-            self.store.update_setup(self.id, self.setup_json())
-
     @classmethod
     def load(cls, store: SessionStore, sid: str) -> Session:
         """Continue a stored session exactly where its last stored decision left it."""
-        setup = store.setup(sid)
-        try:
-            enc = load_encounter(setup["encounter"], source=setup.get("source"))
-            self = cls.__new__(cls)
-            self._setup(enc, int(setup["seed"]), setup.get("seats", {}), Seat.parse(setup.get("pc", "human")),
-                        Seat.parse(setup.get("npc", "scripted")), bool(setup.get("table_dice")))
-            self.autorun = bool(setup.get("autorun"))
-            self.store = store
-            self.id = sid
-            self.history = True
-            self.records = store.history(sid)
-            base, checkpoint = store.checkpoint(sid, len(self.records))
-            self._checkpoints = {0: store.checkpoint(sid, 0)[1], base: checkpoint}
-            self._restore(checkpoint, self.records[base:])
-        except StoreError:
-            raise
-        except (KeyError, TypeError, ValueError) as e:
-            raise StoreError(f"{store.path}: session {sid} cannot be restored ({type(e).__name__}: {e})") from None
+        with store.reading():  # one state of the file, whatever another process writes meanwhile
+            setup = store.setup(sid)
+            try:
+                enc = load_encounter(setup["encounter"], source=setup.get("source"))
+                self = cls.__new__(cls)
+                self._setup(enc, int(setup["seed"]), setup.get("seats", {}), Seat.parse(setup.get("pc", "human")),
+                            Seat.parse(setup.get("npc", "scripted")), bool(setup.get("table_dice")))
+                self.autorun = bool(setup.get("autorun"))
+                self.store = store
+                self.id = sid
+                self.history = True
+                self.records = []
+                self.revision = -1  # not yet read: the catch-up reads everything
+                self._catch_up()
+            except StoreError:
+                raise
+            except (KeyError, TypeError, ValueError) as e:
+                raise StoreError(f"{store.path}: session {sid} cannot be restored ({type(e).__name__}: {e})"
+                                 ) from None
         return self
+
+    # --- other processes --------------------------------------------------------------------------
+    def refresh(self) -> bool:
+        """Catch up with what other processes stored for this session; True if there was anything.
+
+        One cheap read when nothing changed. Listeners hear what this copy missed: an ``undo`` back to
+        the last decision both share, the ``decision``s after it with their events, ``setup`` if seats
+        or settings changed. `SessionMissing` if the session was deleted.
+        """
+        if self.store is None or self.id is None:
+            return False
+        head = self.store.head(self.id)
+        if head is None:
+            raise SessionMissing(f"{self.store.path}: no session '{self.id}' (it was deleted)")
+        if head.revision == self.revision:
+            return False
+        self._catch_up()
+        return True
+
+    def _catch_up(self) -> None:
+        """Make this copy the store's: setup, decisions and revision as stored now (see `refresh`)."""
+        store, sid = self.store, self.id
+        assert store is not None and sid is not None
+        with store.reading():
+            head = store.head(sid)
+            if head is None:
+                raise SessionMissing(f"{store.path}: no session '{sid}' (it was deleted)")
+            setup = store.setup(sid)
+            records = store.history(sid)
+            shared = next((i for i, (a, b) in enumerate(zip(self.records, records)) if not _same_decision(a, b)),
+                          min(len(self.records), len(records)))
+            base, checkpoint = store.checkpoint(sid, shared)
+            last, latest = store.checkpoint(sid, len(records))
+            first = store.checkpoint(sid, 0)[1]
+        setup_changed = setup != {**self.setup_json(), "encounter": setup.get("encounter"),
+                                  "source": setup.get("source")}
+        undone = len(self.records) > shared
+        self.seats = {k: Seat.parse(v) for k, v in setup.get("seats", {}).items()}
+        self.defaults = {"pc": Seat.parse(setup.get("pc", "human")), "npc": Seat.parse(setup.get("npc", "scripted"))}
+        self.table_dice = bool(setup.get("table_dice"))
+        self.autorun = bool(setup.get("autorun"))
+        self.agents = {}  # rebuilt from the states stored with the decisions
+        self._seat_of.clear()
+        events = self._restore(checkpoint, records[base:])
+        self.records = records
+        self._checkpoints = {0: first, base: checkpoint, last: latest}
+        self.revision = head.revision
+        if setup_changed:
+            self._notify({"type": "setup", "revision": self.revision})
+        if undone:
+            self._notify({"type": "undo", "decisions": shared, "revision": self.revision})
+        for rec, evs in zip(records[shared:], events[shared - base:]):
+            self._notify({"type": "decision", "record": rec, "events": [e.to_json() for e in evs],
+                          "revision": self.revision})
 
     # --- events -----------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -469,6 +642,12 @@ class Session:
     def _notify(self, message: dict[str, Any]) -> None:
         for listener in list(self.listeners):
             listener(message)
+
+
+def _same_decision(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two records took the same action with the same hand-rolled faces (the combat after them is equal)."""
+    return (a["action"] == b["action"] and [list(f) for f in a["faces"]] == [list(f) for f in b["faces"]]
+            and bool(a["by_hand"]) == bool(b["by_hand"]))
 
 
 def replay_records(checkpoint: dict[str, Any], records: list[dict[str, Any]]) -> Iterator[tuple[Combat, list[Event]]]:

@@ -5,6 +5,13 @@ decision in flight. A session is its setup row, a checkpoint (a full combat snap
 and one row per decision (the action, the faces typed by hand, the agents' states after it). Undone
 decisions are kept, marked, never deleted. A file that is not a trpg-arena store (or is corrupt) is a
 `StoreError` and is never written to.
+
+Several processes may share one file (the terminal and the server, two servers). Every session has a
+*head*: its `revision`, raised by every stored change, and its live decision count. Each write checks
+the head it was computed from in the same transaction and is refused with `StoreConflict` when another
+process changed the session first (its copy is behind: reload it); a unique index refuses a second live
+row for one decision number whatever happens. A write the file cannot take now (another connection
+holds it) is `StoreBusy`: nothing was written.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +35,8 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE sessions (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
     ruleset TEXT NOT NULL, encounter TEXT NOT NULL, setup TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'running', result TEXT, decisions INTEGER NOT NULL DEFAULT 0);
+    status TEXT NOT NULL DEFAULT 'running', result TEXT, decisions INTEGER NOT NULL DEFAULT 0,
+    revision INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE checkpoints (
     session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, n INTEGER NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (session, n));
@@ -34,11 +44,42 @@ CREATE TABLE decisions (
     session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, seq INTEGER NOT NULL, n INTEGER NOT NULL,
     live INTEGER NOT NULL DEFAULT 1, data TEXT NOT NULL, PRIMARY KEY (session, seq));
 CREATE INDEX decisions_live ON decisions (session, live, n);
+CREATE UNIQUE INDEX decisions_one_live ON decisions (session, n) WHERE live = 1;
 """
+# what files written before sessions had a head lack; added when such a file is opened (its data untouched)
+UPGRADES = (
+    ("revision", "ALTER TABLE sessions ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"),
+    ("decisions_one_live", "CREATE UNIQUE INDEX decisions_one_live ON decisions (session, n) WHERE live = 1"),
+)
+BUSY_TIMEOUT = 5.0  # seconds a write waits for another connection's transaction before `StoreBusy`
 
 
 class StoreError(TrpgArenaError, ValueError):
     """A session database that cannot be used (corrupt, foreign, or a session id it does not hold)."""
+
+
+class StoreBusy(StoreError):
+    """The file is held by another connection's write for longer than the wait: nothing was written; retry."""
+
+
+class StoreConflict(StoreError):
+    """A write computed from an older head of the session than the stored one: another process changed it."""
+
+    def __init__(self, message: str, *, revision: int) -> None:
+        super().__init__(message)
+        self.revision = revision  # the stored head's
+
+
+class SessionMissing(StoreError, LookupError):
+    """A session id the file does not hold (never stored, or deleted, perhaps by another process)."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """Where a stored session stands: its revision (raised by every change) and its live decision count."""
+
+    revision: int
+    decisions: int
 
 
 @dataclass(frozen=True)
@@ -54,6 +95,7 @@ class SessionRow:
     status: str
     result: str | None
     decisions: int
+    revision: int
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -63,7 +105,7 @@ class SessionRow:
 class SessionStore:
     """Sessions in one SQLite file (created if missing; a foreign or corrupt file is refused untouched)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
         fresh = not self.path.exists() or self.path.stat().st_size == 0
@@ -71,7 +113,8 @@ class SessionStore:
             self._check_header()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                       timeout=busy_timeout)
             self._db.execute("PRAGMA foreign_keys = ON")
             if fresh:
                 self._db.execute("PRAGMA journal_mode = WAL")
@@ -86,6 +129,7 @@ class SessionStore:
                     raise StoreError(f"{self.path}: not a trpg-arena session database "
                                      f"(format {row[0] if row else 'missing'}; expected {STORE_FORMAT})")
                 self._db.execute("PRAGMA journal_mode = WAL")
+                self._upgrade()
             self._db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: durable across a process crash
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable trpg-arena session database ({e})") from None
@@ -109,27 +153,73 @@ class SessionStore:
             raise StoreError(f"{self.path}: an SQLite file but not a trpg-arena session database "
                              f"(expected format {STORE_FORMAT}); it was left untouched")
 
+    def _upgrade(self) -> None:
+        """Add what a file of an older version lacks (see `UPGRADES`); its sessions and decisions are untouched."""
+        have = {r[1] for r in self._db.execute("PRAGMA table_info(sessions)")}
+        have |= {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        for name, statement in UPGRADES:
+            if name in have:
+                continue
+            try:
+                self._write([(statement, ())])
+            except StoreError as e:
+                if not isinstance(e.__cause__, sqlite3.IntegrityError):
+                    raise
+                # an older version already stored one decision twice: the index cannot be built, and the
+                # head each write checks still keeps new writes in order (that session fails to load alone)
+
     def close(self) -> None:
         """Close the file."""
         with self._lock:
             self._db.close()
 
     # --- writing --------------------------------------------------------------------------------
-    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (taken at once: no other writer can slip in between its reads and writes).
+
+        All or nothing: any failure rolls it back; a file held too long by another connection is `StoreBusy`.
+        """
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                for sql, args in statements:
-                    self._db.execute(sql, args)
+                yield self._db
                 self._db.execute("COMMIT")
-            except BaseException:
+            except BaseException as e:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
+                if isinstance(e, sqlite3.OperationalError) and ("locked" in str(e) or "busy" in str(e)):
+                    raise StoreBusy(f"{self.path}: the session database is busy (another program is writing to "
+                                    "it); nothing was changed, try again") from e
+                if isinstance(e, sqlite3.Error):
+                    raise StoreError(f"{self.path}: the change could not be stored ({e}); nothing was "
+                                     "changed") from e
                 raise
+
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        with self._transaction() as db:
+            for sql, args in statements:
+                db.execute(sql, args)
+
+    def _advance(self, db: sqlite3.Connection, sid: str, revision: int | None, decisions: int | None = None) -> int:
+        """Check the session's head inside a write transaction; returns the next revision.
+
+        `revision` (when given) must be the stored one, and `decisions` the live count: otherwise another
+        process changed the session since this copy read it, and `StoreConflict` refuses the write.
+        """
+        row = db.execute("SELECT revision, decisions FROM sessions WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            raise SessionMissing(f"{self.path}: no session '{sid}' (deleted?)")
+        stored, count = int(row[0]), int(row[1])
+        if (revision is not None and revision != stored) or (decisions is not None and decisions != count):
+            raise StoreConflict(f"{self.path}: session {sid} was changed elsewhere (now revision {stored}, {count} "
+                                f"decisions; this copy had revision {revision}, {decisions} decisions)",
+                                revision=stored)
+        return stored + 1
 
     def create(self, name: str, ruleset: str, encounter: str, setup: dict[str, Any],
                checkpoint: dict[str, Any]) -> str:
-        """Store a new session (its setup and the checkpoint at decision 0); returns its id."""
+        """Store a new session (its setup and the checkpoint at decision 0, revision 0); returns its id."""
         sid = uuid.uuid4().hex[:12]
         now = time.time()
         self._write([
@@ -140,34 +230,53 @@ class SessionStore:
         return sid
 
     def append(self, sid: str, n: int, record: dict[str, Any], *, status: str, result: str | None,
-               checkpoint: dict[str, Any] | None = None) -> None:
-        """Append decision `n` (and optionally a checkpoint after it) in one transaction."""
-        with self._lock:
-            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM decisions WHERE session = ?",
-                                   (sid,)).fetchone()[0]
-            writes: list[tuple[str, tuple[Any, ...]]] = [
-                ("INSERT INTO decisions (session, seq, n, data) VALUES (?,?,?,?)", (sid, seq, n, json.dumps(record))),
-                ("UPDATE sessions SET updated = ?, status = ?, result = ?, decisions = ? WHERE id = ?",
-                 (time.time(), status, result, n + 1, sid)),
-            ]
+               checkpoint: dict[str, Any] | None = None, revision: int | None = None) -> int:
+        """Append decision `n` (and optionally a checkpoint after it) in one transaction; returns the new revision.
+
+        Refused with `StoreConflict` unless the session holds exactly `n` live decisions (and is at
+        `revision`, when given): one writer per decision number, whichever process writes.
+        """
+        with self._transaction() as db:
+            new = self._advance(db, sid, revision, n)
+            seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM decisions WHERE session = ?", (sid,)).fetchone()[0]
+            db.execute("INSERT INTO decisions (session, seq, n, data) VALUES (?,?,?,?)",
+                       (sid, seq, n, json.dumps(record)))
+            db.execute("UPDATE sessions SET updated = ?, status = ?, result = ?, decisions = ?, revision = ? "
+                       "WHERE id = ?", (time.time(), status, result, n + 1, new, sid))
             if checkpoint is not None:
-                writes.append(("INSERT OR REPLACE INTO checkpoints VALUES (?,?,?)",
-                               (sid, n + 1, json.dumps(checkpoint))))
-            self._write(writes)
+                db.execute("INSERT OR REPLACE INTO checkpoints VALUES (?,?,?)", (sid, n + 1, json.dumps(checkpoint)))
+        return new
 
-    def undo_to(self, sid: str, n: int, *, status: str, result: str | None) -> None:
-        """Mark every live decision from index `n` on as undone (kept, not deleted) and drop later checkpoints."""
-        self._write([
-            ("UPDATE decisions SET live = 0 WHERE session = ? AND n >= ? AND live = 1", (sid, n)),
-            ("DELETE FROM checkpoints WHERE session = ? AND n > ?", (sid, n)),
-            ("UPDATE sessions SET updated = ?, status = ?, result = ?, decisions = ? WHERE id = ?",
-             (time.time(), status, result, n, sid)),
-        ])
+    def undo_to(self, sid: str, n: int, *, status: str, result: str | None, revision: int | None = None) -> int:
+        """Mark every live decision from index `n` on as undone (kept, not deleted) and drop later checkpoints.
 
-    def update_setup(self, sid: str, setup: dict[str, Any]) -> None:
-        """Replace a session's setup (seats, dice mode), e.g. after the GM switches a seat to hand-rolled dice."""
-        self._write([("UPDATE sessions SET setup = ?, updated = ? WHERE id = ?", (json.dumps(setup), time.time(),
-                                                                                sid))])
+        Returns the new revision; `StoreConflict` if the session is no longer at `revision` (when given).
+        """
+        with self._transaction() as db:
+            new = self._advance(db, sid, revision)
+            db.execute("UPDATE decisions SET live = 0 WHERE session = ? AND n >= ? AND live = 1", (sid, n))
+            db.execute("DELETE FROM checkpoints WHERE session = ? AND n > ?", (sid, n))
+            db.execute("UPDATE sessions SET updated = ?, status = ?, result = ?, decisions = ?, revision = ? "
+                       "WHERE id = ?", (time.time(), status, result, n, new, sid))
+        return new
+
+    def update_setup(self, sid: str, setup: dict[str, Any], revision: int | None = None) -> int:
+        """Replace a session's setup (seats, dice mode), e.g. after the GM switches a seat to hand-rolled dice.
+
+        Returns the new revision; `StoreConflict` if the session is no longer at `revision` (when given).
+        """
+        with self._transaction() as db:
+            new = self._advance(db, sid, revision)
+            db.execute("UPDATE sessions SET setup = ?, updated = ?, revision = ? WHERE id = ?",
+                       (json.dumps(setup), time.time(), new, sid))
+        return new
+
+    def touch(self, sid: str, revision: int) -> int:
+        """Raise the revision for a change held in memory only (dice asked for); `StoreConflict` as above."""
+        with self._transaction() as db:
+            new = self._advance(db, sid, revision)
+            db.execute("UPDATE sessions SET revision = ? WHERE id = ?", (new, sid))
+        return new
 
     def delete(self, sid: str) -> None:
         """Delete a session and everything stored for it."""
@@ -181,7 +290,7 @@ class SessionStore:
         """Every stored session, most recently updated first."""
         with self._lock:
             rows = self._db.execute("SELECT id, name, created, updated, ruleset, encounter, status, result, "
-                                    "decisions FROM sessions ORDER BY updated DESC").fetchall()
+                                    "decisions, revision FROM sessions ORDER BY updated DESC").fetchall()
         return [SessionRow(*r) for r in rows]
 
     def get(self, sid: str) -> SessionRow:
@@ -190,7 +299,31 @@ class SessionStore:
             if row.id == sid:
                 return row
         known = ", ".join(r.id for r in self.sessions()[:10]) or "none"
-        raise StoreError(f"{self.path}: no session '{sid}' (stored: {known})")
+        raise SessionMissing(f"{self.path}: no session '{sid}' (stored: {known})")
+
+    def head(self, sid: str) -> Head | None:
+        """Where session `sid` stands now (one indexed read: cheap enough to ask before every use); None if gone."""
+        with self._lock:
+            row = self._db.execute("SELECT revision, decisions FROM sessions WHERE id = ?", (sid,)).fetchone()
+        return Head(int(row[0]), int(row[1])) if row is not None else None
+
+    def revisions(self) -> dict[str, int]:
+        """Every stored session's revision (what a watcher polls to notice changes made by other processes)."""
+        with self._lock:
+            return {sid: int(rev) for sid, rev in self._db.execute("SELECT id, revision FROM sessions")}
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Reads that see one state of the file, whatever other processes write meanwhile (a read transaction)."""
+        with self._lock:
+            outer = self._db.in_transaction
+            if not outer:
+                self._db.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if not outer and self._db.in_transaction:
+                    self._db.execute("COMMIT")
 
     def setup(self, sid: str) -> dict[str, Any]:
         """A session's setup (encounter, seed, seats)."""

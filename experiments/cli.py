@@ -532,6 +532,12 @@ def _bench_search(targets: list[str], presets: list[str], seconds: float) -> lis
     return rows
 
 
+# Commands kept in their own modules (registered on this module's `app`, also when run with -m).
+from trpg_arena.experiments.selfplay.commands import register as _register_selfplay  # noqa: E402
+
+_register_selfplay(app)
+
+
 def main() -> None:
     """Entry point: user errors become one red line and exit status 2, never a traceback."""
     try:

@@ -11,12 +11,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from trpg_arena.experiments.regression import EXIT, Outcome, exit_code, run_entry
+from trpg_arena.experiments.regress_report import write_regress_report
+from trpg_arena.experiments.regression import Outcome, exit_code, exit_line, run_entry, tally
 from trpg_arena.experiments.series.folders import run_folder, write_results
 from trpg_arena.experiments.series.junit import junit_xml
 from trpg_arena.experiments.series.progress import series_progress
-from trpg_arena.experiments.series.report import write_report
 from trpg_arena.experiments.series.suite import Entry, is_suite, load_suite, make_entry
+from trpg_arena.rules import load_encounter
 
 ALLOWED = ("content", "env_version", "lineup", "swap")
 
@@ -47,14 +48,22 @@ def entries_of(a: RegressArgs) -> list[Entry]:
     bad = a.allow - set(ALLOWED)
     if bad:
         raise ValueError(f"--allow takes {', '.join(ALLOWED)}; got {', '.join(sorted(bad))}")
+    if a.games is not None and a.games < 2:
+        raise ValueError(f"--games must be at least 2, got {a.games}")
+    for name in ("delta", "alpha", "beta"):
+        value = getattr(a, name)
+        if value is not None and not 0 < value < 1:
+            raise ValueError(f"--{name} must lie strictly between 0 and 1, got {value}")
     overrides = {"games": a.games, "test": a.test, "delta": a.delta, "alpha": a.alpha, "beta": a.beta}
     if is_suite(a.target):
         if a.baseline is not None:
             raise ValueError("--baseline is for one encounter; a suite names its baselines (its 'baselines' folder)")
         entries = load_suite(Path(a.target))
         return [make_entry(e.encounter, e.agents, e.baseline, **{**_settings(e), **{k: v for k, v in
-                                                                                   overrides.items() if v}})
+                                                                                   overrides.items()
+                                                                                   if v is not None}})
                 for e in entries]
+    load_encounter(a.target)  # a missing or broken encounter is named before anything else
     if a.baseline is None:
         raise ValueError("regress ENCOUNTER needs --baseline FILE (the file to compare with, or to write with "
                          "--record); or give a suite YAML")
@@ -91,12 +100,9 @@ def run_regress(a: RegressArgs, console: Console, err: Console) -> int:
     if a.junit is not None:
         a.junit.parent.mkdir(parents=True, exist_ok=True)
         junit_xml(outcomes, a.junit, f"regress {a.target}", seconds)
-    played = [o for o in outcomes if o.spec is not None and o.records]
-    if played:
-        write_report(folder, f"regress {a.target}", [(o.spec, o.records) for o in played],  # type: ignore[misc]
-                     [o.to_json() for o in played])
+    write_regress_report(folder, f"regress {a.target}", outcomes)
     table = Table(title=f"regress {a.target}", title_justify="left")
-    for col in ("entry", "status", "games", "detail"):
+    for col in ("entry", "verdict", "games", "detail"):
         table.add_column(col, overflow="fold")
     style = {"ok": "green", "recorded": "green", "shifted": "bold red", "stale": "red", "error": "red"}
     for o in outcomes:
@@ -108,5 +114,6 @@ def run_regress(a: RegressArgs, console: Console, err: Console) -> int:
         if o.status in ("stale", "error", "shifted"):
             err.print(f"[red]{o.status}[/red] {escape(o.entry.label)}: {escape(o.message)}", soft_wrap=True)
     code = exit_code(outcomes)
-    console.print(f"run folder {folder}; exit {code} ({', '.join(f'{k} {v}' for k, v in EXIT.items())}, crash 4)")
+    console.print(f"{tally(outcomes)}; report {folder / 'report.html'}")
+    console.print(exit_line(code))
     return code

@@ -9,6 +9,7 @@ either the sequential test (stops as soon as the answer is clear) or the fixed-N
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,8 +22,18 @@ from trpg_arena.experiments.series.baseline import (
     read_baseline,
     write_baseline,
 )
-from trpg_arena.experiments.series.sprt import Sequential, first_side_tally, fixed_test, units, wilson
+from trpg_arena.experiments.series.sprt import (
+    METRICS,
+    Sequential,
+    difference,
+    first_side_tally,
+    fixed_test,
+    units,
+    wilson,
+    z_for,
+)
 from trpg_arena.experiments.series.suite import Entry
+from trpg_arena.experiments.series.words import points, rate
 
 # Exit codes of `trpg-arena regress`, worst status wins: CI tells a regression from a broken setup.
 EXIT = {"ok": 0, "recorded": 0, "shifted": 1, "error": 2, "stale": 3}
@@ -43,7 +54,42 @@ class Outcome:
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form (records left out: they go to the run's results files)."""
         return {"entry": self.entry.label, "status": self.status, "message": self.message,
-                "baseline": str(self.entry.baseline), **self.summary}
+                "headline": self.headline(), "baseline": str(self.entry.baseline), **self.summary}
+
+    def headline(self, mark: Callable[[str], str] = str) -> str:
+        """One plain sentence: ``kiai/duel [a,b]: side A wins 12 % [8, 17] now, 49 % [44, 54] before: shifted``.
+
+        `mark` dresses the verdict word (``**shifted**`` in Markdown).
+        """
+        now, was = self.summary.get("run"), self.summary.get("reference")
+        verdict = mark(self.status)
+        if self.status in ("ok", "shifted") and now and was:
+            return (f"{self.entry.label}: side {now['first_side']} wins "
+                    f"{rate(now['win_rate'], *now['win_interval95'])} now, "
+                    f"{rate(was['win_rate'], *was['win_interval95'])} before: {verdict}")
+        if self.status == "recorded" and now:
+            return (f"{self.entry.label}: {verdict}, side {now['first_side']} wins "
+                    f"{rate(now['win_rate'], *now['win_interval95'])} over {now['games']} games")
+        if self.status == "stale":
+            return f"{self.entry.label}: not compared, {verdict} baseline: {self.message}"
+        return f"{self.entry.label}: not run, {verdict}: {self.message}"
+
+
+EXPLAIN = {0: "every entry unchanged or recorded", 1: "balance shifted", 2: "bad input",
+           3: "a stale baseline", 4: "an internal error"}
+
+
+def exit_line(code: int, legend: bool = True) -> str:
+    """The exit code in words, with the meaning of every code (a legend that cannot be read as counts)."""
+    meanings = ", ".join(f"{k} = {v}" for k, v in EXPLAIN.items())
+    return f"exit {code}: {EXPLAIN[code]}" + (f" (exit codes: {meanings})" if legend else "")
+
+
+def tally(outcomes: list[Outcome]) -> str:
+    """``4 entries: 1 ok, 1 shifted, 1 stale, 1 error``."""
+    counts = {s: sum(o.status == s for o in outcomes) for s in ("ok", "recorded", "shifted", "stale", "error")}
+    return (f"{len(outcomes)} {'entry' if len(outcomes) == 1 else 'entries'}: "
+            + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
 
 
 def exit_code(outcomes: list[Outcome]) -> int:
@@ -55,14 +101,44 @@ def exit_code(outcomes: list[Outcome]) -> int:
 
 
 def describe(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, Any]:
-    """The first side's tally, win rate with its Wilson interval, and mean rounds."""
+    """The first side's tally, win and loss rates with their Wilson intervals, and mean rounds."""
     first = spec.sides[0]
     t = first_side_tally(records, first)
     n = len(records)
     lo, hi = wilson(t["wins"], n)
+    loss_lo, loss_hi = wilson(t["losses"], n)
     return {"first_side": first, "games": n, **t, "win_rate": round(t["wins"] / n, 4) if n else 0.0,
             "win_interval95": [round(lo, 4), round(hi, 4)],
+            "loss_rate": round(t["losses"] / n, 4) if n else 0.0, "loss_interval95": [round(loss_lo, 4),
+                                                                                       round(loss_hi, 4)],
             "mean_rounds": round(sum(r.rounds for r in records) / n, 2) if n else 0.0}
+
+
+def change(new: dict[str, list[float]], base: dict[str, list[float]], paired: bool) -> dict[str, Any]:
+    """Per metric, the shift of the run's rate from the baseline's with its 95 % interval.
+
+    The same shift and variance the tests use (`sprt.difference`): paired units when the seeds are
+    the baseline's, else the two samples' means.
+    """
+    z = z_for(0.05)
+    out = {}
+    for m in METRICS:
+        d, var = difference(new[m], base[m][:len(new[m])] if paired else base[m], paired)
+        half = z * math.sqrt(var)
+        out[m] = {"shift": round(d, 4), "interval95": [round(d - half, 4), round(d + half, 4)]}
+    return out
+
+
+def comparison(side: str, now: dict[str, Any], was: dict[str, Any], shift: dict[str, Any]) -> str:
+    """The plain sentence of a comparison: rates now and before with intervals, and the change."""
+    def part(metric: str, verb: str) -> str:
+        key = "win" if metric == "win" else "loss"
+        s = shift[key]
+        return (f"{verb} {rate(now[f'{key}_rate'], *now[f'{key}_interval95'])} now, "
+                f"{rate(was[f'{key}_rate'], *was[f'{key}_interval95'])} before "
+                f"({points(s['shift'], *s['interval95'])})")
+
+    return f"side {side} {part('win', 'wins')}; {part('loss', 'loses')}"
 
 
 def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, allow: frozenset[str] = frozenset(),
@@ -78,7 +154,7 @@ def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, al
         records = list(run_series(spec, workers, backend, on_game=on_game))
         write_baseline(entry.baseline, spec, records)
         return Outcome(entry, "recorded", f"baseline written to {entry.baseline}", spec, records,
-                       describe(spec, records))
+                       {"run": describe(spec, records)})
     try:
         base_spec, base_records = read_baseline(entry.baseline)
         check(entry.baseline, base_spec, spec, allow)
@@ -119,9 +195,12 @@ def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, al
         records = list(run_series(spec, workers, backend, on_game=on_game))
         test = fixed_test(units(records, first, spec.swap), base_units, paired, entry.alpha)
         shifted = test["shifted"]
-    summary = {"run": describe(spec, records), "reference": describe(base_spec, base_records), "test": test,
-               "games_used": len(records)}
-    now, was = summary["run"], summary["reference"]
-    msg = (f"{first} wins/draws/losses {now['wins']}/{now['draws']}/{now['losses']} of {len(records)} "
-           f"vs baseline {was['wins']}/{was['draws']}/{was['losses']} of {was['games']}")
+    new_units = units(records, first, spec.swap)
+    # paired: "before" is the baseline's same games (the same dice), so before, now and the change agree
+    reference = describe(base_spec, base_records[:len(records)] if paired else base_records)
+    summary = {"run": describe(spec, records), "reference": reference, "test": test,
+               "games_used": len(records), "change": change(new_units, base_units, paired)}
+    msg = (comparison(first, summary["run"], summary["reference"], summary["change"])
+           + f"; {len(records)} games" + (" on the baseline's dice" if paired else
+                                             f", baseline {base_spec.games} games on other dice"))
     return Outcome(entry, "shifted" if shifted else "ok", msg, spec, records, summary)

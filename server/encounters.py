@@ -18,6 +18,7 @@ from trpg_arena.rules import RULESETS, EncounterBase, EncounterError, builtin_en
 from trpg_arena.rules.core.encounter import BUILTIN
 
 MAX_NODES = 200_000  # values in an uploaded encounter once its YAML aliases are expanded (an alias bomb is refused)
+MAX_DEPTH = 64  # lists and mappings inside each other: an encounter needs a handful, the parsers recurse on each
 
 
 def builtin(name: str) -> EncounterBase:
@@ -43,6 +44,8 @@ def parse_text(text: str, source: str) -> Any:
         return yaml.safe_load(text)
     except json.JSONDecodeError as e:
         raise EncounterError(f"broken JSON at line {e.lineno}, column {e.colno}: {e.msg}", source=source) from None
+    except RecursionError:  # the JSON and YAML parsers recurse once per level
+        raise EncounterError(f"nested more than {MAX_DEPTH} levels deep", source=source) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -50,19 +53,24 @@ def parse_text(text: str, source: str) -> Any:
         raise EncounterError(f"broken YAML{where}: {problem}", source=source) from None
 
 
-def _check_size(data: Any, source: str) -> None:
-    """Refuse data that expands to more than `MAX_NODES` values (YAML aliases can make a tiny text huge)."""
-    budget = MAX_NODES
-    stack = [data]
+def shape_problem(data: Any, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH) -> str | None:
+    """Why parsed data is too big to handle (None if it is not): too many values, or nested too deep.
+
+    Counted without recursion, so data nested a thousand levels deep is refused rather than crashing
+    whatever walks it next; YAML aliases count once per use (an alias bomb is refused).
+    """
+    budget = max_nodes
+    stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
-        value = stack.pop()
+        value, depth = stack.pop()
         budget -= 1
         if budget < 0:
-            raise EncounterError(f"more than {MAX_NODES} values once aliases are expanded", source=source)
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
+            return f"more than {max_nodes} values once aliases are expanded"
+        if isinstance(value, dict | list):
+            if depth > max_depth:
+                return f"nested more than {max_depth} levels deep"
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return None
 
 
 def uploaded(text: str | None, data: Any, source: str) -> EncounterBase:
@@ -71,7 +79,9 @@ def uploaded(text: str | None, data: Any, source: str) -> EncounterBase:
     if not isinstance(parsed, dict):  # never hand text to `load_encounter`: it would read it as a path
         raise EncounterError("an encounter must be a mapping of fields", source=source, path="<root>",
                              expected="a mapping with 'ruleset' and 'combatants'", actual=type(parsed).__name__)
-    _check_size(parsed, source)
+    problem = shape_problem(parsed)
+    if problem is not None:
+        raise EncounterError(problem, source=source)
     return load_encounter(parsed, source=source)
 
 

@@ -17,9 +17,10 @@ from trpg_arena.agents.session import replay_records
 from trpg_arena.agents.stats import CombatStats
 from trpg_arena.rules import RULESETS, Action, Combat, EncounterBase, Event, TrpgArenaError, builtin_encounters
 from trpg_arena.server.board import board_json, combatant_json
-from trpg_arena.server.encounters import builtin
+from trpg_arena.server.encounters import builtin, shape_problem
 
 MAX_LOG_EVENTS = 200_000
+MAX_EVENT_DEPTH = 16  # an event's data nests a few levels (an action in a decision's data)
 
 
 class ReplayError(TrpgArenaError, ValueError):
@@ -100,6 +101,11 @@ def parse_log(text: str) -> list[dict[str, Any]]:
             event = json.loads(line)
         except json.JSONDecodeError as e:
             raise ReplayError(f"log line {number}: not JSON ({e.msg} at column {e.colno})") from None
+        except RecursionError:  # the parser recurses once per level
+            raise ReplayError(f"log line {number}: nested more than {MAX_EVENT_DEPTH} levels deep") from None
+        problem = shape_problem(event, max_nodes=10_000, max_depth=MAX_EVENT_DEPTH)
+        if problem is not None:
+            raise ReplayError(f"log line {number}: {problem}")
         if not isinstance(event, dict) or not {"kind", "text", "seq"} <= event.keys():
             raise ReplayError(f"log line {number}: not an event (expected an object with seq, kind and text)")
         events.append(event)

@@ -174,7 +174,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = header(scope, "content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+        if declared is not None and declared.isdecimal() and int(declared) > self.limit:
             await self._too_large(scope, send)
             return
         # Read the body here (at most `limit` bytes are ever held), then hand it on in one piece.

@@ -95,8 +95,14 @@ def _changed(a: Any, b: Any, where: str = "") -> list[str]:
                 out += _changed(a[k], b[k], path)
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [p for i, (x, y) in enumerate(zip(a, b)) for p in _changed(x, y, f"{where}[{i}]")]
+        return [p for i, (x, y) in enumerate(zip(a, b)) for p in _changed(x, y, _item(where, i, x, y))]
     return [] if a == b else [f"{where or '<root>'} {json.dumps(a)[:30]} -> {json.dumps(b)[:30]}"]
+
+
+def _item(where: str, i: int, a: Any, b: Any) -> str:
+    """``combatants[1] (id 'ghoul')``: a list item named by its id, as encounter errors name combatants."""
+    ids = {x.get("id") for x in (a, b) if isinstance(x, dict)} - {None}
+    return f"{where}[{i}]" + (f" (id '{ids.pop()}')" if len(ids) == 1 else "")
 
 
 def check(path: Path, base: SeriesSpec, new: SeriesSpec, allow: frozenset[str] = frozenset()) -> None:

@@ -1,27 +1,42 @@
 """Reports a designer can share: Markdown plus one self-contained HTML file (plots inlined as PNG).
 
-Per series: the sides' win rates with Wilson 95 % intervals, rounds to the end, damage dealt and
-taken by source and target (the post-combat statistics, `agents.stats`), which combatant falls
-first, the rule ids the rule system can cite that no game cited (rules the agents never use: a
-design smell or a bug) and, for a regression, the sequential test's log-likelihood trace.
+Per series: the sides' win rates with Wilson 95 % intervals, each agent's results on each side it
+played, rounds to the end, damage dealt and taken by source and target (the post-combat
+statistics, `agents.stats`), which combatant falls first, the rule ids the rule system can cite
+that no game cited (rules the agents never use: a design smell or a bug) and, for a regression,
+the baseline beside the new run, the change in plain words and the sequential test's trace.
+A report is a list of `Part`s (Markdown and its plots); `page.html_of` turns each into HTML.
 """
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trpg_arena.experiments.series import charts
 from trpg_arena.experiments.series.game import GameRecord
+from trpg_arena.experiments.series.page import PAGE, html_of
 from trpg_arena.experiments.series.spec import SeriesSpec
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.series.words import points, rate
 from trpg_arena.rules import RULESETS
 
 RULE_ID = re.compile(r"[\"']([A-Z]{2,5}-\d+(?:\.\d+)+[a-z]?)[\"']")
+TEST_WORDS = {"win+": "a rise of the win rate", "win-": "a fall of the win rate",
+              "loss+": "a rise of the loss rate", "loss-": "a fall of the loss rate"}
+
+
+@dataclass
+class Part:
+    """A piece of a report: Markdown (headings, paragraphs, lists, tables) and the plots under it."""
+
+    markdown: str
+    images: dict[str, str] = field(default_factory=dict)
+    continued: bool = False  # goes on the part before it (no rule between them)
 
 
 def citable_rules(ruleset: str) -> set[str]:
@@ -36,22 +51,24 @@ def facts(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, Any]:
     sides = list(spec.sides)
     results = Counter(r.result for r in records)
     rates = {s: (results[s], *wilson(results[s], n)) for s in [*sides, "draw"]}
-    rounds = Counter(r.rounds for r in records)
     dealt: Counter[tuple[str, str]] = Counter()
     for r in records:
         for s, t, v in r.damage:
             dealt[(s, t)] += v
     first = Counter(r.falls[0] if r.falls else "(nobody fell)" for r in records)
-    # wins of each line-up slot, whichever side it played
+    # each line-up slot's wins and games on each side it played (a model played on the wrong side shows here)
     label = [f"{a} (line-up slot {i + 1})" for i, a in enumerate(spec.lineup)]
-    by_agent: Counter[str] = Counter({k: 0 for k in label})
+    per_side: dict[str, dict[str, list[int]]] = {k: {s: [0, 0] for s in sides} for k in label}
     for r in records:
-        if r.result in sides:
-            slot = sides.index(r.result)
-            by_agent[label[len(sides) - 1 - slot if r.swapped else slot]] += 1
+        for slot in range(len(sides)):
+            side = sides[len(sides) - 1 - slot if r.swapped else slot]
+            cell = per_side[label[slot]][side]
+            cell[1] += 1
+            cell[0] += r.result == side
+    by_agent = Counter({k: sum(w for w, _ in per_side[k].values()) for k in label})
     fired = set().union(*(set(r.rules) for r in records)) if records else set()
-    return {"games": n, "sides": sides, "rates": rates, "rounds": rounds, "damage": dealt, "first_fall": first,
-            "by_agent": by_agent,
+    return {"games": n, "sides": sides, "rates": rates, "rounds": Counter(r.rounds for r in records),
+            "damage": dealt, "first_fall": first, "by_agent": by_agent, "per_side": per_side,
             "never": sorted(citable_rules(spec.ruleset) - fired, key=_rule_key),
             "mean_rounds": sum(r.rounds for r in records) / n if n else 0.0}
 
@@ -60,120 +77,79 @@ def _rule_key(rid: str) -> tuple[Any, ...]:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"[-.]", rid))
 
 
-def _png(fig: Any) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90)
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode()
+def _cell(wins: int, games: int) -> str:
+    return f"{wins} of {games}: {rate(wins / games, *wilson(wins, games), digits=1)}" if games else "-"
 
 
-def plots(f: dict[str, Any], test: dict[str, Any] | None) -> dict[str, str]:
-    """Base64 PNGs: win rates with intervals, rounds histogram, damage matrix, first falls, LLR trace."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out = {}
-    fig, ax = plt.subplots(figsize=(5, 2.6))
-    names = list(f["rates"])
-    rate = [f["rates"][s][0] / max(f["games"], 1) for s in names]
-    err = [[r - f["rates"][s][1] for r, s in zip(rate, names)], [f["rates"][s][2] - r for r, s in zip(rate, names)]]
-    ax.barh(names, rate, xerr=err, color=["#3478f6", "#e6463c", "#f0a030", "#5cb85c"][:len(names) - 1] + ["#999"],
-            capsize=4)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("share of games (Wilson 95 % interval)")
-    ax.set_title("who wins")
-    fig.tight_layout()
-    out["wins"] = _png(fig)
-
-    fig, ax = plt.subplots(figsize=(5, 2.6))
-    xs = sorted(f["rounds"])
-    ax.bar(xs, [f["rounds"][x] for x in xs], color="#6a5acd")
-    ax.set_xlabel("rounds to the end")
-    ax.set_ylabel("games")
-    ax.set_title(f"rounds (mean {f['mean_rounds']:.1f})")
-    fig.tight_layout()
-    out["rounds"] = _png(fig)
-
-    if f["damage"]:
-        src = sorted({s for s, _ in f["damage"]})
-        tgt = sorted({t for _, t in f["damage"]})
-        m = [[f["damage"][(s, t)] / max(f["games"], 1) for t in tgt] for s in src]
-        peak = max(max(row) for row in m)
-        fig, ax = plt.subplots(figsize=(1.0 * len(tgt) + 2.5, 0.5 * len(src) + 1.8))
-        im = ax.imshow(m, cmap="Reds", aspect="auto")
-        ax.set_xticks(range(len(tgt)), tgt, rotation=30, ha="right")
-        ax.set_yticks(range(len(src)), src)
-        for i, row in enumerate(m):
-            for j, v in enumerate(row):
-                if v:  # light text on the dark cells
-                    ax.text(j, i, f"{v:.2f}" if v < 10 else f"{v:.0f}", ha="center", va="center", fontsize=8,
-                            color="white" if v > 0.6 * peak else "black")
-        ax.set_xlabel("target")
-        ax.set_ylabel("source")
-        ax.set_title("damage per game")
-        fig.colorbar(im)
-        fig.tight_layout()
-        out["damage"] = _png(fig)
-
-    fig, ax = plt.subplots(figsize=(5, 0.35 * len(f["first_fall"]) + 1.2))
-    ff = f["first_fall"].most_common()
-    ax.barh([k for k, _ in ff][::-1], [v for _, v in ff][::-1], color="#444")
-    ax.set_xlabel("games")
-    ax.set_title("falls first")
-    fig.tight_layout()
-    out["falls"] = _png(fig)
-
-    if test and test.get("trace"):
-        fig, ax = plt.subplots(figsize=(6, 3))
-        trace = test["trace"]
-        xs = [p["units"] for p in trace]
-        for key in [k for k in trace[0] if k != "units"]:
-            ax.plot(xs, [p[key] for p in trace], label=key)
-        lo, hi = test["bounds"]
-        ax.axhline(lo, color="green", ls="--", lw=1, label="accept no shift")
-        ax.axhline(hi, color="red", ls="--", lw=1, label="accept shift")
-        ax.set_ylim(max(min(lo * 2, -5), ax.get_ylim()[0]), min(max(hi * 2, 5), ax.get_ylim()[1]))
-        ax.set_xlabel("side-swapped pairs played" if test.get("unit") == "pair" else "games played")
-        ax.set_ylabel("log-likelihood ratio")
-        ax.set_title("sequential test")
-        ax.legend(fontsize=7, ncol=3)
-        fig.tight_layout()
-        out["llr"] = _png(fig)
-    return out
+def sequential_words(test: dict[str, Any], side: str, games_used: int) -> str:
+    """The sequential test's settings and decision in a plain paragraph."""
+    decided = test.get("decided", {})
+    trace = test.get("trace") or [{}]
+    unit = "side-swapped pairs" if test.get("unit") == "pair" else "games"
+    found = [words for k, words in TEST_WORDS.items() if decided.get(k) == "H1"]
+    ruled = [words for k, words in TEST_WORDS.items() if decided.get(k) == "H0"]
+    played = f"{games_used} games" + (f" ({trace[-1].get('units', 0)} {unit})" if unit != "games" else "")
+    text = (f"The sequential test looks for a change of {100 * test['delta']:.0f} points or more in the win rate "
+            f"or the loss rate of side {side} (false alarms at most {100 * test['alpha']:.0f} %, a change of "
+            f"that size missed at most {100 * test['beta']:.0f} %), "
+            + ("on the baseline's own dice, game by game. " if test["paired"] else
+               "on other dice than the baseline's (unpaired). ")
+            + f"After {played} it ")
+    if found:
+        text += f"found {' and '.join(found)}."
+    elif test.get("truncated"):
+        fb = test.get("fallback", {})
+        text += (f"had not decided at the game cap; the fixed-N test on all {games_used} games then found "
+                 + ("a change." if fb.get("shifted") else "no change."))
+    else:
+        text += "ruled out " + ", ".join(ruled[:-1]) + (" and " if len(ruled) > 1 else "") + ruled[-1] + "."
+    lo, hi = test["bounds"]
+    last = ", ".join(f"{charts.TEST_NAMES.get(k, k)} {v:.1f}" for k, v in trace[-1].items() if k != "units")
+    return text + f" (Bounds {lo:.2f} and {hi:.2f}; last log-likelihood ratios: {last}.)"
 
 
-def _md_section(title: str, spec: SeriesSpec, f: dict[str, Any], extra: dict[str, Any] | None) -> str:
+def _verdict_lines(extra: dict[str, Any], side: str) -> list[str]:
+    lines = [f"**Verdict: {extra['status']}**: {extra['message']}", ""]
+    now, was, shift = extra.get("run"), extra.get("reference"), extra.get("change")
+    if now and was and shift:
+        lines += [f"| side {side} | baseline ({was['games']} games) | this run ({now['games']} games) | "
+                  "change (95 % interval) |", "|---|---:|---:|---:|"]
+        for key, word in (("win", "wins"), ("loss", "losses")):
+            lines.append(f"| {word} | {rate(was[f'{key}_rate'], *was[f'{key}_interval95'], digits=1)} | "
+                         f"{rate(now[f'{key}_rate'], *now[f'{key}_interval95'], digits=1)} | "
+                         f"{points(shift[key]['shift'], *shift[key]['interval95'], digits=1)} |")
+        lines.append("")
+    test = extra.get("test") or {}
+    if test.get("kind") == "sprt":
+        lines += [sequential_words(test, side, extra.get("games_used", 0)), ""]
+    elif test:
+        lines += [f"Fixed-N test (two-sided, false alarms at most {100 * test['alpha']:.0f} % over both rates): "
+                  + ", ".join(f"{m} rate {100 * v['shift']:+.1f} points (p = {v['p_value']:.3g})"
+                              for m, v in test["metrics"].items())
+                  + (": a change." if test["shifted"] else ": no change."), ""]
+    return lines
+
+
+def _md_head(title: str, spec: SeriesSpec, f: dict[str, Any], extra: dict[str, Any] | None) -> str:
     lines = [f"## {title}", "",
              f"`{spec.name}` ({spec.ruleset} env_version {spec.env_version}, content {spec.content_hash}), "
              f"line-up `{','.join(spec.lineup)}`, {f['games']} games from seed {spec.first_seed}, "
              f"sides {'swapped in pairs' if spec.swap else 'not swapped'}.", ""]
     if extra:
-        lines += [f"**Verdict: {extra['status']}**: {extra['message']}", ""]
-        test = extra.get("test") or {}
-        if test.get("kind") == "sprt":
-            last = test["trace"][-1] if test["trace"] else {}
-            lines += [f"Sequential test: shift of {test['delta']:.0%} or more, alpha {test['alpha']}, beta "
-                      f"{test['beta']}, {'paired with the baseline' if test['paired'] else 'unpaired'}; bounds "
-                      f"{test['bounds'][0]} / {test['bounds'][1]}; games used {extra.get('games_used')}; "
-                      f"decided: {', '.join(f'{k} {v}' for k, v in test['decided'].items()) or 'nothing'}"
-                      f"{'; stopped at the cap (fixed-N fallback)' if test['truncated'] else ''}"
-                      f"; last LLRs {', '.join(f'{k} {v}' for k, v in last.items() if k != 'units')}.", ""]
-        elif test:
-            lines += ["Fixed-N test: " + ", ".join(f"{m} shift {v['shift']:+.3f} (p {v['p_value']})"
-                                                   for m, v in test["metrics"].items()), ""]
-    lines += ["| outcome | games | share | 95 % interval |", "|---|---:|---:|---|"]
-    for s, (k, lo, hi) in f["rates"].items():
-        lines.append(f"| {s if s != 'draw' else 'draw'} | {k} | {k / max(f['games'], 1):.1%} | {lo:.1%} - {hi:.1%} |")
-    if spec.swap:
-        lines += ["", "| agent (sides swapped in pairs) | wins | share | 95 % interval |", "|---|---:|---:|---|"]
-        for a, k in f["by_agent"].items():
-            lo, hi = wilson(k, f["games"])
-            lines.append(f"| {a} | {k} | {k / max(f['games'], 1):.1%} | {lo:.1%} - {hi:.1%} |")
+        lines += _verdict_lines(extra, spec.sides[0])
+    return "\n".join(lines)
+
+
+def _md_details(f: dict[str, Any]) -> str:
     g = max(f["games"], 1)
+    lines = ["| outcome | games | share (95 % interval) |", "|---|---:|---:|"]
+    for s, (k, lo, hi) in f["rates"].items():
+        lines.append(f"| {'side ' + s + ' wins' if s != 'draw' else 'draw'} | {k} | {rate(k / g, lo, hi, 1)} |")
+    lines += ["", "| agent | " + " | ".join(f"won as side {s}" for s in f["sides"]) + " | won in all |",
+              "|---|" + "---:|" * (len(f["sides"]) + 1)]
+    for a, cells in f["per_side"].items():
+        lines.append(f"| {a} | " + " | ".join(_cell(w, n) for w, n in cells.values()) + f" | "
+                     f"{_cell(f['by_agent'][a], f['games'])} |")
     ids = sorted({s for s, _ in f["damage"]} | {t for _, t in f["damage"]})
     lines += ["", f"Rounds to the end: mean {f['mean_rounds']:.1f}, "
               + ", ".join(f"{r}: {c}" for r, c in sorted(f["rounds"].items())), "",
@@ -188,62 +164,41 @@ def _md_section(title: str, spec: SeriesSpec, f: dict[str, Any], extra: dict[str
     return "\n".join(lines)
 
 
-def write_report(folder: Path, title: str, sections: list[tuple[SeriesSpec, list[GameRecord]]],
-                 extras: list[dict[str, Any] | None] | None = None) -> tuple[Path, Path]:
-    """Write report.md and report.html for one or more series; returns their paths."""
-    extras = extras or [None] * len(sections)
-    md = [f"# {title}", ""]
-    body = [f"<h1>{html.escape(title)}</h1>"]
-    for (spec, records), extra in zip(sections, extras):
-        f = facts(spec, records)
-        head = f"{spec.name} [{','.join(spec.lineup)}]"
-        section = _md_section(head, spec, f, extra)
-        md.append(section)
-        images = plots(f, (extra or {}).get("test"))
-        body.append(_html_section(section, images))
+def series_parts(spec: SeriesSpec, records: list[GameRecord], extra: dict[str, Any] | None = None,
+                 title: str | None = None) -> list[Part]:
+    """The section of one series: its verdict and comparison plots (a regression's), then its numbers and plots."""
+    f = facts(spec, records)
+    extra = extra or {}
+    compare: dict[str, str] = {}
+    if extra.get("run") and extra.get("reference"):
+        compare["baseline beside this run"] = charts.beside(extra["run"], extra["reference"], extra["status"])
+    if extra.get("test"):
+        llr = charts.sequential(extra["test"])
+        if llr:
+            compare["sequential test"] = llr
+    images = {"who wins": charts.wins(f), "rounds": charts.rounds(f)}
+    heat = charts.damage(f)
+    if heat:
+        images["damage"] = heat
+    images["falls first"] = charts.falls(f)
+    head = title or f"{spec.name} [{','.join(spec.lineup)}]"
+    return [Part(_md_head(head, spec, f, extra or None), compare),
+            Part(_md_details(f), images, continued=True)]
+
+
+def write_parts(folder: Path, title: str, parts: list[Part]) -> tuple[Path, Path]:
+    """Write report.md and report.html from the parts; returns their paths."""
+    md = "\n".join([f"# {title}", "", *(p.markdown for p in parts)])
+    body = [f"<h1>{html.escape(title)}</h1>", *(html_of(p.markdown, p.images, p.continued) for p in parts)]
     md_path, html_path = folder / "report.md", folder / "report.html"
-    md_path.write_text("\n".join(md), encoding="utf-8")
+    md_path.write_text(md, encoding="utf-8")
     html_path.write_text(PAGE.format(title=html.escape(title), body="\n".join(body)), encoding="utf-8")
     return md_path, html_path
 
 
-def _html_section(markdown: str, images: dict[str, str]) -> str:
-    """The section's Markdown as simple HTML (headings, tables, paragraphs), then its plots."""
-    out, table = [], []
-    for line in markdown.splitlines() + [""]:
-        if line.startswith("|"):
-            table.append(line)
-            continue
-        if table:
-            rows = [[html.escape(c.strip()) for c in r.strip("|").split("|")] for r in table if "---" not in r]
-            out.append("<table><tr>" + "".join(f"<th>{c}</th>" for c in rows[0]) + "</tr>"
-                       + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows[1:])
-                       + "</table>")
-            table = []
-        if line.startswith("## "):
-            out.append(f"<h2>{html.escape(line[3:])}</h2>")
-        elif line:
-            text = html.escape(line)
-            text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
-            text = re.sub(r"`(.+?)`", r"<code>\1</code>", text)
-            out.append(f"<p>{text}</p>")
-    figs = "".join(f'<figure><img alt="{k}" src="data:image/png;base64,{v}"></figure>' for k, v in images.items())
-    return "<section>" + "\n".join(out) + f'<div class="plots">{figs}</div></section>'
-
-
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }}
-section {{ border-top: 2px solid #ddd; margin-top: 1.5em; }}
-table {{ border-collapse: collapse; margin: .5em 0; }}
-th, td {{ border: 1px solid #ccc; padding: .2em .6em; text-align: left; }}
-td:nth-child(n+2) {{ text-align: right; }}
-code {{ background: #f4f4f4; padding: 0 .2em; }}
-.plots {{ display: flex; flex-wrap: wrap; gap: 1em; }}
-figure {{ margin: 0; }}
-img {{ max-width: 100%; border: 1px solid #eee; }}
-</style></head><body>
-{body}
-</body></html>
-"""
+def write_report(folder: Path, title: str, sections: list[tuple[SeriesSpec, list[GameRecord]]],
+                 extras: list[dict[str, Any] | None] | None = None) -> tuple[Path, Path]:
+    """Write report.md and report.html for one or more series; returns their paths."""
+    extras = extras or [None] * len(sections)
+    return write_parts(folder, title, [part for (spec, records), extra in zip(sections, extras)
+                                       for part in series_parts(spec, records, extra)])

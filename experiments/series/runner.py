@@ -40,19 +40,24 @@ def _batches(games: int, size: int) -> list[list[int]]:
 
 
 def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "local", batch: int | None = None,
-               on_game: Callable[[GameRecord], None] | None = None) -> Iterator[GameRecord]:
-    """Yield the series' game records in index order (see the module docstring)."""
+               on_game: Callable[[GameRecord], None] | None = None,
+               play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[Any]:
+    """Yield the series' game records in index order (see the module docstring).
+
+    `play` plays a batch of games (default `play_batch`, which gives `GameRecord`s); another picklable
+    function of (spec, indices) makes the runner yield its results instead (self-play positions).
+    """
     if backend not in BACKENDS:
         raise BackendError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise BackendError(f"--workers must be at least 1, got {workers}")
     if backend == "ray":
-        source: Iterator[list[GameRecord]] = _ray(spec, workers, batch or RAY_BATCH)
+        source: Iterator[list[Any]] = _ray(spec, workers, batch or RAY_BATCH, play)
     elif workers == 1:
-        source = (play_batch(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH))
+        source = (play(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH))
     else:
-        source = _pool(spec, workers, batch or LOCAL_BATCH)
+        source = _pool(spec, workers, batch or LOCAL_BATCH, play)
     try:
         for records in source:
             for r in records:
@@ -65,22 +70,25 @@ def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "loc
             close()
 
 
-def _play(args: tuple[SeriesSpec, list[int]]) -> list[GameRecord]:
-    return play_batch(*args)
+def _play(args: tuple[Callable[[SeriesSpec, list[int]], list[Any]], SeriesSpec, list[int]]) -> list[Any]:
+    play, spec, indices = args
+    return play(spec, indices)
 
 
-def _pool(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]]:
+def _pool(spec: SeriesSpec, workers: int, size: int,
+          play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[list[Any]]:
     # fork: workers start at once with this process's imports (spawn would re-import for seconds)
     method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
     pool = mp.get_context(method).Pool(workers)
     try:
-        yield from pool.imap(_play, ((spec, b) for b in _batches(spec.games, size)))
+        yield from pool.imap(_play, ((play, spec, b) for b in _batches(spec.games, size)))
     finally:
         pool.terminate()
         pool.join()
 
 
-def _ray(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]]:
+def _ray(spec: SeriesSpec, workers: int, size: int,
+         play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[list[Any]]:
     try:
         import ray
     except ImportError:
@@ -90,7 +98,7 @@ def _ray(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]
         address = os.environ.get("RAY_ADDRESS")
         kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
         ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kwargs)
-    remote = ray.remote(play_batch)
+    remote = ray.remote(_call)
     spec_ref = ray.put(spec)
     window = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))  # tasks in flight
     todo = deque(_batches(spec.games, size))
@@ -98,10 +106,15 @@ def _ray(spec: SeriesSpec, workers: int, size: int) -> Iterator[list[GameRecord]
     try:
         while todo or flight:
             while todo and len(flight) < window:
-                flight.append(remote.remote(spec_ref, todo.popleft()))
+                flight.append(remote.remote(play, spec_ref, todo.popleft()))
             yield ray.get(flight.popleft())
     finally:
         for ref in flight:
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
+
+
+def _call(play: Callable[[SeriesSpec, list[int]], list[Any]], spec: SeriesSpec, indices: list[int]) -> list[Any]:
+    """A Ray task: `play` on a batch (a plain function, since Ray wraps functions, not partials)."""
+    return play(spec, indices)

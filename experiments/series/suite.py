@@ -25,6 +25,8 @@ import yaml
 from trpg_arena.rules import TrpgArenaError
 
 TESTS = ("sprt", "fixed")
+SUITE_KEYS = {"baselines", "defaults", "entries"}
+ENCOUNTER_KEYS = {"ruleset", "combatants"}  # a YAML mapping with one of these is an encounter, not a suite
 
 
 class SuiteError(TrpgArenaError, ValueError):
@@ -66,16 +68,21 @@ def default_baseline(folder: Path, encounter: str, agents: tuple[str, ...]) -> P
 def make_entry(encounter: str, agents: tuple[str, ...], baseline: Path, **settings: Any) -> Entry:
     """An entry with its settings checked (a bad value raises ValueError naming it)."""
     entry = Entry(encounter, agents, baseline)
-    known = {f.name for f in fields(Entry)} - {"encounter", "agents", "baseline"}
+    known = {f.name for f in fields(Entry)}
     for key, value in settings.items():
-        if key not in known:
+        if key not in known - {"encounter", "agents", "baseline"}:
             raise ValueError(f"unknown setting '{key}' (known: {', '.join(sorted(known))})")
         if value is not None:
             entry = replace(entry, **{key: value})
     if entry.test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got '{entry.test}'")
-    if not isinstance(entry.games, int) or entry.games < 2:
+    if not isinstance(entry.games, int) or isinstance(entry.games, bool) or entry.games < 2:
         raise ValueError(f"games must be a whole number of at least 2, got {entry.games!r}")
+    if not isinstance(entry.seed, int) or isinstance(entry.seed, bool) or entry.seed < 0:
+        raise ValueError(f"seed must be a whole number of 0 or more, got {entry.seed!r}")
+    if entry.swap is not None and not isinstance(entry.swap, bool):
+        raise ValueError(f"swap must be true or false (leave it out: swap when the agents differ), "
+                         f"got {entry.swap!r}")
     for name in ("delta", "alpha", "beta"):
         v = getattr(entry, name)
         if not isinstance(v, (int, float)) or not 0 < v < 1:
@@ -92,41 +99,63 @@ def _agents(value: Any) -> tuple[str, ...]:
 
 
 def is_suite(path: str) -> bool:
-    """Whether a file is a suite (a mapping with ``entries``) rather than an encounter."""
+    """Whether the target is a suite (a YAML mapping that is not an encounter) rather than an encounter.
+
+    A ``.yaml`` / ``.yml`` target that is missing or not YAML is a `SuiteError` naming the cause:
+    taking it for an encounter would only report a missing ``--baseline``.
+    """
     p = Path(path)
-    if p.suffix not in (".yaml", ".yml") or not p.is_file():
+    if p.suffix not in (".yaml", ".yml"):
         return False
+    if not p.exists():
+        raise SuiteError(f"{path}: no such file")
+    data = _read_yaml(p, str(path))
+    return isinstance(data, dict) and not ENCOUNTER_KEYS & set(data)
+
+
+def _read_yaml(path: Path, what: str) -> Any:
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except yaml.YAMLError:
-        return False
-    return isinstance(data, dict) and "entries" in data and "ruleset" not in data
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise SuiteError(f"{what}: cannot read it ({getattr(e, 'strerror', None) or e})") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise SuiteError(f"{what}: broken YAML ({where}{problem})") from None
 
 
 def load_suite(path: Path) -> list[Entry]:
     """Read a suite file; raises `SuiteError` naming the file and the entry for anything wrong."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise SuiteError(f"suite {path}: cannot read it ({e.strerror})") from None
-    except yaml.YAMLError as e:
-        raise SuiteError(f"suite {path}: broken YAML ({e})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("entries"), list) or not data["entries"]:
-        raise SuiteError(f"suite {path}: needs a non-empty 'entries' list")
-    unknown = set(data) - {"entries", "defaults", "baselines"}
+    data = _read_yaml(path, f"suite {path}")
+    if not isinstance(data, dict):
+        raise SuiteError(f"suite {path}: expected a mapping with 'entries' (and optionally 'baselines', 'defaults')")
+    unknown = set(data) - SUITE_KEYS
     if unknown:
-        raise SuiteError(f"suite {path}: unknown key(s) {', '.join(sorted(unknown))} (known: baselines, defaults, "
-                         "entries)")
+        raise SuiteError(f"suite {path}: unknown key(s) {', '.join(sorted(map(str, unknown)))} (known: "
+                         f"{', '.join(sorted(SUITE_KEYS))})")
+    if not isinstance(data.get("entries"), list) or not data["entries"]:
+        raise SuiteError(f"suite {path}: needs a non-empty 'entries' list")
     folder = path.parent / str(data.get("baselines", "baselines"))
     defaults = data.get("defaults") or {}
     if not isinstance(defaults, dict):
         raise SuiteError(f"suite {path}: defaults must be a mapping")
+    known = sorted(f.name for f in fields(Entry))
+    bad = sorted(str(k) for k in defaults if k not in known)
+    if bad:
+        raise SuiteError(f"suite {path}: defaults: unknown setting(s) {', '.join(bad)} (known: {', '.join(known)})")
     out = []
     for i, raw in enumerate(data["entries"]):
         where = f"suite {path}: entries[{i}]"
-        if not isinstance(raw, dict) or "encounter" not in raw or "agents" not in raw:
-            raise SuiteError(f"{where}: needs 'encounter' and 'agents'")
+        if not isinstance(raw, dict):
+            raise SuiteError(f"{where}: expected a mapping of settings (known: {', '.join(known)})")
+        bad = sorted(str(k) for k in raw if k not in known)
+        if bad:
+            raise SuiteError(f"{where}: unknown setting(s) {', '.join(bad)} (known: {', '.join(known)})")
         raw = {**defaults, **raw}
+        missing = [k for k in ("encounter", "agents") if k not in raw]
+        if missing:
+            raise SuiteError(f"{where}: needs {' and '.join(repr(k) for k in missing)}")
         encounter = str(raw.pop("encounter"))
         if encounter.endswith((".yaml", ".yml", ".json")) and not Path(encounter).is_absolute():
             encounter = str(path.parent / encounter)

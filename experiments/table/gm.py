@@ -143,7 +143,7 @@ class GmTable:
             if key in ("", "y", "c"):
                 s.confirm()
                 return
-            if key.isdigit() and 1 <= int(key) <= alts:
+            if key.isdecimal() and 1 <= int(key) <= alts:
                 s.override(p.proposal.alternatives[int(key) - 1].action)
                 return
             if key == "o":
@@ -153,7 +153,7 @@ class GmTable:
                     return
                 self.console.print(screen.proposal(s, p))
                 continue
-            if len(key) > 1 and not key.isdigit():  # words: override with the action they name
+            if len(key) > 1 and not key.isdecimal():  # words: override with the action they name
                 action = self._override_by_words(p, key)
                 if action is not None:
                     s.override(action)
@@ -203,7 +203,7 @@ class GmTable:
                 return picked
 
     def _menu_key(self, menu: Menu, step: Step, key: str) -> Action | str | None:
-        if key.isdigit():
+        if key.isdecimal():
             return menu.choose(key)
         if key == "b":
             return None if menu.back() else "leave"
@@ -224,15 +224,16 @@ class GmTable:
         assert request is not None
         self.console.print(Text.assemble(("roll at the table: ", "bold yellow"), request.text(),
                                          (f"  (each die: {request.faces_help})", "dim")))
-        self.console.print(Text("type the faces, e.g. '4 6' · c give up this action · " + COMMON_KEYS, style="dim"))
+        self.console.print(Text(f"type the faces, e.g. '{request.example}' · c give up this action · "
+                                "t the program rolls the rest · " + COMMON_KEYS.replace("t table dice · ", ""),
+                                style="dim"))
         while True:
-            entry = self._ask(f"dice {request.die}> ")
+            entry = self._ask(f"dice {request.die}" + (f" for {request.roller}" if request.roller else "") + "> ")
             if entry == "c":
                 s.cancel_dice()
                 return
-            if entry == "t":  # back to the program's dice: the action waiting for faces is tried afresh
-                s.cancel_dice()
-            if len(entry) == 1 and not entry.isdigit() and self._common(entry):
+            # `t` switches the table's dice off: the waiting action goes on with the faces typed so far
+            if len(entry) == 1 and not entry.isdecimal() and self._common(entry):
                 continue
             try:
                 s.enter_dice(entry)

@@ -27,7 +27,7 @@ class DiceExpr:
         """Parse ``"2D6"``, ``"1D100"``, ``"3d10+2"`` or a bare integer (a flat amount)."""
         if isinstance(text, int):
             return cls(0, 6, text)
-        if text.strip().lstrip("+-").isdigit():
+        if text.strip().lstrip("+-").isdecimal():
             return cls(0, 6, int(text))
         m = _NOTATION.match(text)
         if not m:
@@ -85,16 +85,22 @@ class Dice:
         self._after = rng.bit_generator.state
         self._pos = 0
 
-    def roll(self, sides: int, what: str = "") -> int:
-        """Roll one die with `sides` faces (`what` names a special die, e.g. ``"tens"``, for dice rolled by hand)."""
+    def roll(self, sides: int, what: str = "", *, roller: str = "", purpose: str = "") -> int:
+        """Roll one die with `sides` faces.
+
+        The rest only matters to dice rolled by hand (`TableDice`): `what` names a special die (``"tens"``),
+        `roller` who rolls it and `purpose` what it is for (``"kei"``, ``"initiative"``), so the table hands
+        the dice to the right player.
+        """
         if self._pos >= len(self._buf):
             self._refill()
         u = self._buf[self._pos]
         self._pos += 1
         return int(u * sides) + 1
 
-    def roll_many(self, count: int, sides: int, what: str = "") -> list[int]:
-        """Roll `count` dice with `sides` faces, in draw order (one request when rolled by hand)."""
+    def roll_many(self, count: int, sides: int, what: str = "", *, roller: str = "",
+                  purpose: str = "") -> list[int]:
+        """Roll `count` dice with `sides` faces, in draw order (one request when rolled by hand; see `roll`)."""
         return [self.roll(sides) for _ in range(count)]
 
     def state(self) -> dict[str, Any]:
@@ -161,7 +167,7 @@ class ScriptedDice(Dice):
         """Shorthand for a script of one die size: ``ScriptedDice.d(6, 4, 3, 5)``."""
         return cls([(sides, f) for f in faces])
 
-    def roll(self, sides: int, what: str = "") -> int:
+    def roll(self, sides: int, what: str = "", *, roller: str = "", purpose: str = "") -> int:
         """Return the next scripted face; the script must ask for this die size."""
         if self.position >= len(self.script):
             raise DiceScriptError(f"dice script ran out: roll #{self.position + 1} asked for a d{sides} "

@@ -152,6 +152,9 @@ def read_encounter_file(path: Path) -> Any:
         return _load_yaml(text)
     except json.JSONDecodeError as e:
         raise EncounterError(f"broken JSON at line {e.lineno}, column {e.colno}: {e.msg}", source=str(path)) from None
+    except RecursionError:  # the parsers recurse once per level of lists and mappings inside each other
+        raise EncounterError("nested too deep to read (lists or mappings hundreds of levels inside each other)",
+                             source=str(path)) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

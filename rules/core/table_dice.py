@@ -2,8 +2,9 @@
 
 `TableDice` wraps the combat's engine dice. While `by_hand` is off it rolls them; while it is on, every
 face comes from what a person entered, and a roll with no face waiting raises `DiceNeeded` (naming the
-die, the count and what it is for). `Combat.act` applies fully or changes nothing, so the action is
-simply tried again once the faces are entered.
+die, the count, who rolls it and what for: the rules name each roll). `Combat.act` applies fully or
+changes nothing, so the action is simply tried again once the faces are entered. Faces already typed
+for the action being tried are used first even once `by_hand` is switched off; the engine rolls the rest.
 
 Every face it hands out, by hand or not, goes on a tape. When the kernel rolls a failed action back
 and replays the decisions since its base point, those decisions read their faces back from the tape,
@@ -22,12 +23,14 @@ from trpg_arena.rules.core.errors import DiceEntryError, DiceNeeded
 
 @dataclass(frozen=True, slots=True)
 class DiceRequest:
-    """Dice the engine needs from the table: `count` dice of `sides` faces, for `context`."""
+    """Dice the engine needs from the table: `count` dice of `sides` faces, rolled by `roller` for `purpose`."""
 
     sides: int
     count: int
     what: str = ""  # e.g. "tens" for a percentile bonus/penalty die (faces 00-90)
-    context: str = ""  # what is being resolved, e.g. "B1: attack -> A2"
+    context: str = ""  # the decision being resolved, e.g. "B1: attack -> A2"
+    roller: str = ""  # who rolls: a combatant (or a side, for a side's tie-break die)
+    purpose: str = ""  # what the roll is, e.g. "initiative", "defence against ghoul's damage"
 
     @property
     def die(self) -> str:
@@ -45,15 +48,30 @@ class DiceRequest:
             return "1-10 (0 = 10)"
         return f"1-{self.sides}"
 
+    @property
+    def example(self) -> str:
+        """An entry this request accepts, to show how to type one (``'4 6'``, ``'42'``, ``'30'``)."""
+        if self.what == "tens":
+            return " ".join(["30", "70"][: self.count] + ["50"] * max(0, self.count - 2))
+        if self.sides == 100:
+            return " ".join(["42"] * self.count)
+        faces = [4, 6, 2, 5, 3, 1][: self.count] + [3] * (self.count - 6)
+        return " ".join(str(min(self.sides, face)) for face in faces)
+
     def text(self) -> str:
-        """The sentence a person reads: ``B1: attack -> A2: roll 3D10``."""
-        lead = f"{self.context}: " if self.context else ""
-        return f"{lead}roll {self.die}"
+        """The sentence a person reads: ``kaede rolls 2D10 for defence (after shaman: attack kaede)``."""
+        if not (self.roller or self.purpose):  # a roll its rules do not name: at least the decision behind it
+            lead = f"{self.context}: " if self.context else ""
+            return f"{lead}roll {self.die}"
+        line = f"{self.roller or 'the GM'} rolls {self.die}" + (f" for {self.purpose}" if self.purpose else "")
+        return line + (f" (after {self.context})" if self.context else "")
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form."""
         return {"sides": self.sides, "count": self.count, "what": self.what, "context": self.context,
-                "die": self.die, "faces": self.faces_help, "text": self.text()}
+                "roller": self.roller, "purpose": self.purpose, "die": self.die, "faces": self.faces_help,
+                "example": self.example,
+                "text": self.text()}
 
     def parse(self, entry: str | list[int] | tuple[int, ...]) -> list[int]:
         """Engine faces from what a person typed (``"4 6 10"``) or a list of numbers; `DiceEntryError` if wrong."""
@@ -62,12 +80,13 @@ class DiceRequest:
         if not tokens:
             raise DiceEntryError(f"no faces entered: {self.text()}")
         for t in tokens:
-            if not t.isdigit():
-                raise DiceEntryError(f"'{t}' is not a number: {self.text()} ({self.faces_help})")
+            if not t.isdecimal():  # isdigit() also holds for "³", which int() refuses
+                raise DiceEntryError(f"'{t}' is not a face of this die ({self.faces_help}): {self.text()}")
         if self.sides == 100 and self.what != "tens" and self.count == 1 and len(tokens) == 2:
             tokens = [self._percentile(tokens[0], tokens[1])]
         if len(tokens) != self.count:
-            raise DiceEntryError(f"{len(tokens)} faces entered, {self.count} needed: {self.text()}")
+            entered = f"{len(tokens)} face{'' if len(tokens) == 1 else 's'} entered"
+            raise DiceEntryError(f"{entered}, {self.count} needed: {self.text()}")
         return [self._face(t) for t in tokens]
 
     def _percentile(self, tens: str, units: str) -> str:
@@ -148,7 +167,7 @@ class TableDice(Dice):
     _attempt_start = 0
 
     # --- rolling --------------------------------------------------------------------------------
-    def _next(self, sides: int, count: int, what: str) -> list[int]:
+    def _next(self, sides: int, count: int, what: str, roller: str, purpose: str) -> list[int]:
         out: list[int] = []
         while len(out) < count:
             i = self._cursor - self._tape_start
@@ -158,14 +177,14 @@ class TableDice(Dice):
                     raise RuntimeError(f"dice replay mismatch: roll #{self._cursor + 1} was a d{s}, now a d{sides}")
                 if not hand:
                     self.engine.roll(sides)  # keep the engine's stream where it was after this roll
-            elif self.by_hand:
-                if self._used >= len(self._entered):
-                    raise DiceNeeded(DiceRequest(sides, count - len(out), what, self.context))
+            elif self._used < len(self._entered):  # typed faces stand even if the switch went off since
                 face, hand = self._entered[self._used], True
                 if not 1 <= face <= sides:
                     raise DiceEntryError(f"entered face {face} does not fit a d{sides}")
                 self._used += 1
                 self._tape.append((sides, face, True))
+            elif self.by_hand:
+                raise DiceNeeded(DiceRequest(sides, count - len(out), what, self.context, roller, purpose))
             else:
                 face, hand = self.engine.roll(sides), False
                 self._tape.append((sides, face, False))
@@ -173,13 +192,14 @@ class TableDice(Dice):
             out.append(face)
         return out
 
-    def roll(self, sides: int, what: str = "") -> int:
-        """One die: the engine's, or (by hand) the next face entered."""
-        return self._next(sides, 1, what)[0]
+    def roll(self, sides: int, what: str = "", *, roller: str = "", purpose: str = "") -> int:
+        """One die: the engine's, or (by hand) the next face entered; `roller` and `purpose` name the request."""
+        return self._next(sides, 1, what, roller, purpose)[0]
 
-    def roll_many(self, count: int, sides: int, what: str = "") -> list[int]:
+    def roll_many(self, count: int, sides: int, what: str = "", *, roller: str = "",
+                  purpose: str = "") -> list[int]:
         """`count` dice at once (asked for together when rolled by hand)."""
-        return self._next(sides, count, what)
+        return self._next(sides, count, what, roller, purpose)
 
     # --- state ----------------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:

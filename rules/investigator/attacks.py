@@ -78,12 +78,12 @@ def roll_damage(combat: Combat, setup: Setup, who: Fighter, expr: Expr, db_mode:
         total = expr.maximum + dbv
         how = f"extreme: max {expr} = {expr.maximum}, DB {dbv}"
         if impale:
-            v, faces = expr.roll(combat)
+            v, faces = expr.roll(combat, who.id, "impaling damage")
             total += v
             how += f", impale {expr} = {v}"
     else:
-        wv, faces = expr.roll(combat)
-        dv, dfaces = db.roll(combat)
+        wv, faces = expr.roll(combat, who.id, "damage")
+        dv, dfaces = db.roll(combat, who.id, "the damage bonus")
         faces = faces + dfaces
         if db_mode == "half":
             dv = trunc_half(dv)

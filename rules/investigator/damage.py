@@ -158,7 +158,7 @@ def round_end_upkeep(combat: Combat, setup: Setup, st: InvState) -> None:
         if not f.unconscious:
             x = 0
             if f.luck > 0:
-                x = combat.dice.roll(100)
+                x = combat.dice.roll(100, roller=f.id, purpose=f"Luck to stay conscious while dying (Luck {f.luck})")
             if f.luck > 0 and f.luck >= x:
                 f.luck -= x
                 combat.emit("luck_spent", f"{f.id} spends {x} Luck to stay conscious (Luck {f.luck})",

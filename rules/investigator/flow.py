@@ -124,16 +124,19 @@ def roll_initiative(combat: Combat, setup: Setup) -> list[str]:
     return order
 
 
-def _break_ties(combat: Combat, group: list[str], dex: int) -> list[str]:
+def _break_ties(combat: Combat, group: list[str], dex: int, tied: int = 0) -> list[str]:
+    """Draw a d100 each, lower first; those who drew the same (`tied`) draw again."""
     rolls = {}
     for cid in group:
-        rolls[cid] = combat.dice.roll(100)
+        why = f"an initiative tie-break (DEX {dex}, like " + ", ".join(c for c in group if c != cid) + \
+            ("; lower acts first)" if not tied else f"; again, all drew {tied}; lower acts first)")
+        rolls[cid] = combat.dice.roll(100, roller=cid, purpose=why)
         combat.emit("initiative_roll", f"{cid} (DEX {dex}) rolls {rolls[cid]} to break a tie", actor=cid,
                     rule="INV-2.2", dice=[rolls[cid]])
     out: list[str] = []
     for v in sorted(set(rolls.values())):
         same = [c for c in group if rolls[c] == v]
-        out += _break_ties(combat, same, dex) if len(same) > 1 else same
+        out += _break_ties(combat, same, dex, v) if len(same) > 1 else same
     return out
 
 

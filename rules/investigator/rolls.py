@@ -30,18 +30,23 @@ def level_of(value: int, r: int) -> int:
     return FAILURE
 
 
-def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0) -> tuple[int, list[int]]:
-    """Percentile result with bonus/penalty dice (INV-0.4): net clamped to +-2; returns (r, dice drawn)."""
+def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0, *, roller: str = "",
+              purpose: str = "") -> tuple[int, list[int]]:
+    """Percentile result with bonus/penalty dice (INV-0.4): net clamped to +-2; returns (r, dice drawn).
+
+    `roller` and `purpose` name the roll for dice rolled by hand.
+    """
     n = max(-2, min(2, bonus - penalty))
     roll = combat.dice.roll
-    b = roll(100)
+    b = roll(100, roller=roller, purpose=purpose)
     if n == 0:
         return b, [b]
     u = b % 10
     tens = [(b % 100) // 10]
     drawn = [b]
     for _ in range(abs(n)):
-        t = roll(10, "tens")  # a bonus or penalty die: only its tens digit counts (INV-0.4)
+        # a bonus or penalty die: only its tens digit counts (INV-0.4)
+        t = roll(10, "tens", roller=roller, purpose=f"{purpose}: a {'bonus' if n > 0 else 'penalty'} die")
         drawn.append(t)
         tens.append(t % 10)
     cands = [(10 * t + u) or 100 for t in tens]
@@ -51,7 +56,7 @@ def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0) -> tuple[int, li
 def check(combat: Combat, who: str, skill: str, value: int, *, bonus: int = 0, penalty: int = 0,
           required: int = REGULAR, rule: str = "INV-0.2") -> tuple[int, int]:
     """Make a check and emit a ``check`` event; returns (result, level)."""
-    r, drawn = roll_d100(combat, bonus, penalty)
+    r, drawn = roll_d100(combat, bonus, penalty, roller=who, purpose=f"a {skill} roll ({value})")
     lvl = level_of(value, r)
     ok = lvl >= required
     if not combat.recording:  # the sentence is only built to be logged
@@ -82,12 +87,12 @@ class Expr:
         """Sum with every die at its maximum."""
         return self.flat + sum(s * n * d for s, n, d in self.dice)
 
-    def roll(self, combat: Combat) -> tuple[int, list[int]]:
-        """Roll each die left to right; returns (total, faces)."""
+    def roll(self, combat: Combat, roller: str = "", purpose: str = "") -> tuple[int, list[int]]:
+        """Roll each die left to right; returns (total, faces). `roller`, `purpose`: for dice rolled by hand."""
         total = self.flat
         faces: list[int] = []
         for sign, n, d in self.dice:
-            rolled = combat.dice.roll_many(n, d)
+            rolled = combat.dice.roll_many(n, d, roller=roller, purpose=f"{purpose} ({self})")
             faces.extend(rolled)
             total += sign * sum(rolled)
         return total, faces

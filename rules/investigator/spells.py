@@ -40,7 +40,7 @@ def effect(combat: Combat, setup: Setup, st: InvState, sp: SpellT, c: Fighter, t
     if sp.resist and resisted(combat, setup, c, t):
         combat.emit("spell_resisted", f"{t.id} resists {sp.name}", actor=t.id, rule="INV-0.5", spell=sp.id)
         return
-    v, faces = sp.dice.roll(combat)
+    v, faces = sp.dice.roll(combat, c.id, f"{sp.name}'s {'healing' if sp.effect == 'heal' else sp.effect}")
     v = max(0, v)
     combat.emit("damage_roll" if sp.effect == "damage" else "heal_roll", f"{sp.name}: {sp.dice} = {v}", actor=c.id,
                 rule="INV-5.2", dice=faces, total=v, spell=sp.id)

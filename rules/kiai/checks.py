@@ -78,9 +78,9 @@ def check(combat: Combat, ctx: Ctx, who: Fighter, purpose: str, base: int, mult:
     v = apply_mult(base, mult) + sum(m for _, m in mods)
     crit = max(0, v // ctx.opts.crit_divisor)
     dice = combat.dice
-    rolls = [dice.roll(100)]
+    rolls = [dice.roll(100, roller=who.id, purpose=f"a {purpose} check")]
     if twice:
-        rolls.append(dice.roll(100))
+        rolls.append(dice.roll(100, roller=who.id, purpose=f"a {purpose} check, rolled twice (the better counts)"))
     grade = max(grade_of(ctx, r, v) for r in rolls)
     combat.emit("check", f"{who.id} {purpose}: d100={'/'.join(map(str, rolls))} vs {v} (C {crit}) -> "
                 f"{GRADE_NAMES[grade]}", actor=who.id, rule=rule, combatant=who.id, purpose=purpose, base=base,

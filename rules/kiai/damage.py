@@ -13,14 +13,19 @@ if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
 
 
-def roll_pool(combat: Combat, n: int, explode: bool, chain: bool) -> tuple[int, list[list[int]]]:
-    """Roll nD10; KIA-4.2: when n >= 2 and all n show one face, roll n more (again while `chain`)."""
+def roll_pool(combat: Combat, n: int, explode: bool, chain: bool, roller: str = "",
+              purpose: str = "") -> tuple[int, list[list[int]]]:
+    """Roll nD10; KIA-4.2: when n >= 2 and all n show one face, roll n more (again while `chain`).
+
+    `roller` and `purpose` name the roll for dice rolled by hand; the extra dice say why they are asked for.
+    """
     dice = combat.dice
-    batch = dice.roll_many(n, 10)
+    batch = dice.roll_many(n, 10, roller=roller, purpose=purpose)
     batches = [batch]
     total = sum(batch)
     while explode and n >= 2 and all(d == batch[0] for d in batch):
-        batch = dice.roll_many(n, 10)
+        batch = dice.roll_many(n, 10, roller=roller,
+                               purpose=f"{purpose}: all {n} dice showed {batch[0]}, so {n} more are added")
         batches.append(batch)
         total += sum(batch)
         if not chain:
@@ -41,7 +46,7 @@ def charge_multiplier(ctx: Ctx, attacker: str, weapon_key: str) -> tuple[int, in
 def damage_roll(combat: Combat, ctx: Ctx, who: str, base: int, n: int, rule: str, *,
                 mult: tuple[int, int] = (1, 1), purpose: str = "damage") -> int:
     """KIA-4.1/4.2: base + nD10 with explosions, times a charge multiplier rounded down (KIA-0.5)."""
-    dice, batches = roll_pool(combat, n, True, ctx.opts.explosion_chain)
+    dice, batches = roll_pool(combat, n, True, ctx.opts.explosion_chain, who, purpose)
     raw = base + dice
     total = raw * mult[0] // mult[1]
     xtxt = "" if mult == (1, 1) else f" x{mult[0]}/{mult[1]}"
@@ -54,7 +59,8 @@ def damage_roll(combat: Combat, ctx: Ctx, who: str, base: int, n: int, rule: str
 def defense_roll(combat: Combat, ctx: Ctx, target: str) -> int:
     """KIA-6.1: defense + (armour level)D10 (explodes only with `explode_defense`)."""
     spec = ctx.spec[target]
-    dice, batches = roll_pool(combat, spec.armour.level, ctx.opts.explode_defense, ctx.opts.explosion_chain)
+    dice, batches = roll_pool(combat, spec.armour.level, ctx.opts.explode_defense, ctx.opts.explosion_chain,
+                              target, "defence against the damage")
     total = spec.defense + dice
     combat.emit("defense_rolled", f"{target} defense: {spec.defense} + {batches} = {total}", actor=target,
                 rule="KIA-6.1", dice=batches[0], explosions=batches[1:], total=total)

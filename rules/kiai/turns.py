@@ -66,7 +66,7 @@ def initiative(combat: Combat, ctx: Ctx, st: KiaiState) -> None:
         if fighters[cid].out:
             continue
         ini, quick = bonus[cid]
-        die = roll(10)
+        die = roll(10, roller=cid, purpose="initiative")
         total = die + ini + quick
         if recording:
             head, mid = texts[cid]

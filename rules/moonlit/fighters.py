@@ -86,7 +86,7 @@ def hit_effects(f: Fighter) -> list[tuple[str, int]]:
 def roll_check(c: Combat, roller: str, purpose: str, base: int, mods: list[tuple[str, int]],
                rule: str) -> Check:
     """Roll a 2D6 check (MOON-0.1/0.2): natural + base + modifiers; critical (0.3) and fumble (0.4)."""
-    d1, d2 = c.dice.roll_many(2, 6)
+    d1, d2 = c.dice.roll_many(2, 6, roller=roller, purpose=purpose)
     nat = d1 + d2
     total = nat + base + sum(m for _, m in mods)
     o = tb(c).opts
@@ -123,7 +123,7 @@ def beats_target(ch: Check, target: int) -> bool:
 
 def roll_dice(c: Combat, n: int, roller: str, purpose: str, rule: str) -> list[int]:
     """Roll n d6 (damage, reduction, heal) and log them."""
-    dice = c.dice.roll_many(n, 6)
+    dice = c.dice.roll_many(n, 6, roller=roller, purpose=purpose)
     c.emit("roll", f"{roller} {purpose}: {dice} = {sum(dice)}", actor=roller, rule=rule, roller=roller,
            purpose=purpose, dice=dice, natural=sum(dice), base=0, modifiers=[], total=sum(dice), critical=False,
            fumble=False)
@@ -273,7 +273,7 @@ def heal(c: Combat, f: Fighter, amount: int, source: str) -> None:
 def roll_ap(c: Combat, f: Fighter, cause: str) -> None:
     """MOON-4.6: AP = effective Action + 2D6 (not a check)."""
     s = tb(c).stats[f.id]
-    d1, d2 = c.dice.roll_many(2, 6)
+    d1, d2 = c.dice.roll_many(2, 6, roller=f.id, purpose="the action points of the round (AP)")
     f.ap_roll = d1 + d2
     f.ap = eff_action(f, s) + f.ap_roll
     c.emit("ap_set", f"{f.id}: AP {eff_action(f, s)} + [{d1},{d2}] = {f.ap}", actor=f.id, rule="MOON-4.6",

@@ -105,7 +105,7 @@ def resolve(combat: Combat, p: Pending) -> None:
         group = grapple_group(state, target)
         order = [c for c in st.roster if c in group]
         faces = sum(st.specs[c].size for c in order)
-        face = combat.dice.roll(faces)
+        face = combat.dice.roll(faces, roller=p.actor, purpose="which fighter in the grapple the attack hits")
         acc = 0
         for c in order:
             acc += st.specs[c].size
@@ -125,7 +125,8 @@ def resolve(combat: Combat, p: Pending) -> None:
         bonus = es(rating(st, p.actor, key), st.enc.options.extra_successes)  # REI-4.12: no effect bonus
     else:
         bonus = key_es(combat, p.actor, key)
-    roll = roll_pool(combat.dice, pool - d, st.enc.options, bonus)
+    roll = roll_pool(combat.dice, pool - d, st.enc.options, bonus, roller=p.actor,
+                     purpose=f"{p.verb.replace('_', ' ')} on {target} ({pool} - {d} defence = {pool - d} dice)")
     n = max(0, roll.t - bd_es)
     combat.emit("roll", f"{p.actor} rolls {pool} - {d} = {pool - d} dice: {fmt(roll.dice)} -> {roll.r} successes"
                 f"{f' + {roll.es} extra' if roll.es else ''}{f' - {bd_es} on base defence' if bd_es and roll.t else ''}"
@@ -197,7 +198,8 @@ def reflex_knockback(combat: Combat, p: Pending, target: str, attack_succ: int, 
     if state.fighters[target].cell is not None:
         pool = (rating(st, target, "dex") + rating(st, target, "athletics") + rating(st, target, "reflex")
                 - wound_penalty(combat, target))
-        roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, target, "dex"))
+        roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, target, "dex"), roller=target,
+                         purpose=f"a reflex save ({pool} dice)")
         combat.emit("roll", f"{target} reflex save: {pool} dice {fmt(roll.dice)} -> {roll.t}", actor=target,
                     rule=rule, pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r, es=roll.es,
                     t=roll.t, n=roll.t, save=True)

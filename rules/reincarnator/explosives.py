@@ -36,7 +36,8 @@ def deliver(combat: Combat, p: Pending) -> None:
     state = rs(combat)
     assert p.cell is not None
     pool, key, parts = attack_pool(combat, p, None)
-    roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, p.actor, key))
+    roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, p.actor, key), roller=p.actor,
+                     purpose=f"{p.verb.replace('_', ' ')} at {p.cell[0]},{p.cell[1]} ({pool} dice)")
     combat.emit("roll", f"{p.actor} rolls {pool} dice at {p.cell[0]},{p.cell[1]}: {fmt(roll.dice)} -> {roll.t}",
                 actor=p.actor, rule="REI-8.1", pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r,
                 es=roll.es, t=roll.t, n=roll.t, parts=parts)
@@ -83,7 +84,8 @@ def detonate(combat: Combat, c: Cell, parts: list[ExplosiveSpec], combine: bool,
             cover = cover_defence(combat, p, cid)
             dodge = dodge_defence(combat, p, cid, None, 0) if st.enc.options.blast_dodge else 0
         pool = d - cover - dodge
-        roll = roll_pool(combat.dice, pool, st.enc.options, 0)
+        roll = roll_pool(combat.dice, pool, st.enc.options, 0, roller=actor or "the GM",
+                         purpose=f"the blast on {cid} ({d} - {cover + dodge} = {pool} dice)")
         combat.emit("roll", f"blast on {cid}: {d} - {cover + dodge} = {pool} dice {fmt(roll.dice)} -> {roll.t}",
                     actor=cid, rule="REI-8.1", pool=d, defence=cover + dodge, dice=[list(b) for b in roll.dice],
                     r=roll.r, es=0, t=roll.t, n=roll.t, blast=True)

@@ -64,7 +64,8 @@ def policy_mode(combat: Combat, cid: str, other: str) -> str:
 
 def roll_named(combat: Combat, cid: str, pool: int, key: str | None, label: str, rule: str) -> PoolRoll:
     """Roll a contest pool and log it."""
-    roll = roll_pool(combat.dice, pool, static(combat).enc.options, key_es(combat, cid, key) if key else 0)
+    roll = roll_pool(combat.dice, pool, static(combat).enc.options, key_es(combat, cid, key) if key else 0,
+                     roller=cid, purpose=f"{label} ({pool} dice)")
     combat.emit("roll", f"{cid} {label}: {pool} dice {fmt(roll.dice)} -> {roll.t}", actor=cid, rule=rule,
                 pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r, es=roll.es, t=roll.t, n=roll.t,
                 contest=label)
@@ -143,7 +144,8 @@ def strike(combat: Combat, p: Pending, rule: str) -> None:
     mods = -wound_penalty(combat, p.actor) - loser_margin(state, p.actor) + effect_mod(
         state.fighters[p.actor], "attack_dp") + (2 if p.all_out else 0)
     pool = base + mods
-    roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, p.actor, "str"))
+    roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, p.actor, "str"), roller=p.actor,
+                     purpose=f"a strike on {target} ({pool} dice)")
     combat.emit("roll", f"{p.actor} strikes {target}: {pool} dice {fmt(roll.dice)} -> {roll.t}", actor=p.actor,
                 rule=rule, pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r, es=roll.es, t=roll.t,
                 n=roll.t)

@@ -23,19 +23,23 @@ class PoolRoll:
     chance: bool
 
 
-def roll_pool(dice: Dice, size: int, opts: ReincarnatorOptions, es: int = 0) -> PoolRoll:
-    """Roll `size` d10 (or a chance die at 0 or less) and add `es` extra successes if r >= 1."""
+def roll_pool(dice: Dice, size: int, opts: ReincarnatorOptions, es: int = 0, *, roller: str = "",
+              purpose: str = "") -> PoolRoll:
+    """Roll `size` d10 (or a chance die at 0 or less) and add `es` extra successes if r >= 1.
+
+    `roller` and `purpose` name the roll for dice rolled by hand; the dice added for high faces say so.
+    """
     batches: list[tuple[int, ...]] = []
     succ, again = opts.success_threshold, opts.again_threshold
     if size <= 0:
         # REI-3.2 chance die: only a 10 succeeds; it explodes only with the option
-        face = dice.roll(10)
+        face = dice.roll(10, roller=roller, purpose=f"{purpose} (a chance die: only a 10 succeeds)")
         batches.append((face,))
         r = 1 if face == 10 else 0
         if face == 10 and opts.chance_die_explodes:
             n = 1
             while n:
-                batch = tuple(dice.roll_many(n, 10))
+                batch = tuple(dice.roll_many(n, 10, roller=roller, purpose=f"{purpose}, again for the 10"))
                 batches.append(batch)
                 r += sum(1 for f in batch if f >= succ)
                 n = sum(1 for f in batch if f >= again)
@@ -44,11 +48,13 @@ def roll_pool(dice: Dice, size: int, opts: ReincarnatorOptions, es: int = 0) -> 
         # REI-3.1 batches: each die at or over the again threshold adds a die to the next batch
         r = 0
         n = size
+        what = purpose
         while n:
-            batch = tuple(dice.roll_many(n, 10))
+            batch = tuple(dice.roll_many(n, 10, roller=roller, purpose=what))
             batches.append(batch)
             r += sum(1 for f in batch if f >= succ)
             n = sum(1 for f in batch if f >= again)
+            what = f"{purpose}, again: a die for each {again}+ rolled"
         chance = False
     # REI-3.3 extra successes only on a success
     t = r + es if r >= 1 else 0

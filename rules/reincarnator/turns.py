@@ -146,7 +146,7 @@ def roll_initiative(combat: Combat, ids: list[str]) -> list[str]:
     static(combat)
     for cid in ids:
         f = state.fighters[cid]
-        f.init_d10 = combat.dice.roll(10)
+        f.init_d10 = combat.dice.roll(10, roller=cid, purpose="initiative")
         f.init_total = f.init_d10 + base_initiative(combat, cid)
         combat.emit("initiative_roll", f"{cid} initiative {f.init_d10} + {base_initiative(combat, cid)} = "
                     f"{f.init_total}", actor=cid, rule="REI-2.1", d10=f.init_d10, total=f.init_total)
@@ -167,12 +167,15 @@ def sort_with_ties(combat: Combat, ids: list[str]) -> list[str]:
             if state.fighters[c].side not in sides:
                 sides.append(state.fighters[c].side)
         if len(sides) > 1:
+            why = f"the initiative tie-break at {tot}, highest first"
             while True:
-                faces = {s: combat.dice.roll(10) for s in sides}
+                faces = {s: combat.dice.roll(10, roller=f"side {s}", purpose=why) for s in sides}
                 combat.emit("initiative_tiebreak", "tie at " + str(tot) + ": " + ", ".join(
                     f"{s} {v}" for s, v in faces.items()), rule="REI-2.2", faces=faces)
                 if len(set(faces.values())) == len(sides):
                     break
+                why = (f"the initiative tie-break at {tot} again: the last dice tied ("
+                       + ", ".join(f"{s} {v}" for s, v in faces.items()) + ")")
             sides.sort(key=lambda s: -faces[s])
         for s in sides:
             members = [c for c in group if state.fighters[c].side == s]
@@ -358,13 +361,15 @@ def stealth_check(combat: Combat, cid: str) -> None:
     if not watchers:
         return
     pool = rating(st, cid, "com") + rating(st, cid, "stealth") + rating(st, cid, "sneak") - wound_penalty(combat, cid)
-    mine = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, cid, "com"))
+    mine = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, cid, "com"), roller=cid,
+                     purpose=f"stealth ({pool} dice)")
     combat.emit("stealth_check", f"{cid} stealth: {pool} dice {fmt(mine.dice)} -> {mine.t}", actor=cid,
                 rule="REI-6.5", pool=pool, dice=[list(b) for b in mine.dice], t=mine.t)
     spotted = None
     for w in watchers:
         p2 = rating(st, w, "int") + rating(st, w, "insight") - wound_penalty(combat, w)
-        r = roll_pool(combat.dice, p2, st.enc.options, key_es(combat, w, "int"))
+        r = roll_pool(combat.dice, p2, st.enc.options, key_es(combat, w, "int"), roller=w,
+                      purpose=f"perception against {cid}'s stealth ({p2} dice)")
         combat.emit("roll", f"{w} looks for {cid}: {p2} dice {fmt(r.dice)} -> {r.t}", actor=w, rule="REI-6.5",
                     pool=p2, defence=0, dice=[list(b) for b in r.dice], r=r.r, es=r.es, t=r.t, n=r.t)
         if r.t > mine.t and spotted is None:

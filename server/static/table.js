@@ -216,11 +216,13 @@ function renderDecision() {
 }
 
 function diceBox(dice) {
-  const input = el("input", {id: "dice-faces", placeholder: dice.faces, autocomplete: "off", "aria-label": "faces"});
+  const input = el("input", {id: "dice-faces", placeholder: `e.g. ${dice.example}`, autocomplete: "off",
+                             "aria-label": "faces"});
   const form = el("form", {class: "dice", id: "dice-form", onsubmit: (ev) => {
     ev.preventDefault();
     act("POST", "/dice", {faces: input.value});
   }}, el("p", {class: "dice-text", text: `🎲 ${dice.text}`}),
+      dice.roller ? el("p", {class: "dice-roller", text: `hand the dice to ${dice.roller}`}) : null,
       el("p", {class: "note", text: `one die shows ${dice.faces}`}), input,
       el("button", {type: "submit", id: "dice-submit", text: "Enter"}),
       el("button", {type: "button", id: "dice-cancel", text: "Cancel", onclick: () => act("DELETE", "/dice")}));

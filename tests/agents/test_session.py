@@ -152,7 +152,7 @@ def test_bad_dice_entries_are_refused_and_nothing_changes(rid: str, entry: str) 
 def test_a_seven_on_a_d6_and_a_missing_die_are_refused() -> None:
     s = _first_dice_request("moonlit")
     request = s.pending().dice
-    assert request.sides == 6 and request.count == 2 and "roll 2D6" in request.text()
+    assert request.sides == 6 and request.count == 2 and "kei rolls 2D6 for the action points" in request.text()
     for entry in ("7 3", "4"):
         with pytest.raises(DiceEntryError):
             s.enter_dice(entry)

@@ -99,6 +99,15 @@ def test_broken_yaml_names_the_line(tmp_path: Path, command: str) -> None:
     assert str(p) in r.stderr and "line" in r.stderr
 
 
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+def test_a_file_nested_a_thousand_levels_deep_is_one_line(tmp_path: Path, suffix: str) -> None:
+    p = tmp_path / f"deep{suffix}"
+    p.write_text('{"ruleset": "moonlit", "x": ' + "[" * 1000 + "]" * 1000 + "}", encoding="utf-8")
+    r = run("validate", str(p))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert str(p) in r.stderr and "nested too deep" in r.stderr
+
+
 def test_unknown_builtin_and_missing_file(tmp_path: Path) -> None:
     r = run("play", "nosuchgame/duel")
     assert r.returncode != 0 and "Traceback" not in r.stderr and "nosuchgame" in r.stderr

@@ -58,7 +58,8 @@ def test_stale_baselines_are_refused_naming_the_difference(tmp_path: Path) -> No
     text = enc.read_text()
     enc.write_text(text.replace("    dodge: 50\n", "    dodge: 55\n", 1))
     o = run_entry(make_entry(str(enc), ("scripted", "random"), base), workers=1)
-    assert o.status == "stale" and "encounter content" in o.message and "combatants[0].dodge 50 -> 55" in o.message
+    assert o.status == "stale" and "encounter content" in o.message
+    assert "combatants[0] (id 'kaede').dodge 50 -> 55" in o.message
     enc.write_text(text)
     o = run_entry(make_entry(str(enc), ("random", "scripted"), base), workers=1)
     assert o.status == "stale" and "line-up (scripted,random -> random,scripted)" in o.message

@@ -173,7 +173,7 @@ class _BrokenDice(Dice):
 
     broken = False
 
-    def roll(self, sides: int, what: str = "") -> int:
+    def roll(self, sides: int, what: str = "", *, roller: str = "", purpose: str = "") -> int:
         if self.broken:
             raise RuntimeError("broken die")
         return super().roll(sides, what)

@@ -96,7 +96,9 @@ def test_a_gm_plays_confirms_rolls_undoes_reloads_finishes_and_replays(page: obj
 
     # the table rolls ada's dice: type the face by hand
     pg.wait_for_selector("#dice-faces")
-    assert "1D100" in pg.inner_text("#decision")
+    asked = pg.inner_text("#decision")
+    assert "ada rolls 1D100 for a Firearms" in asked and "hand the dice to ada" in asked, asked
+    pg.locator("#dice-form").screenshot(path=str(SHOTS / "dice.png"))
     pg.fill("#dice-faces", "55")
     pg.click("#dice-submit")
     _wait_idle(pg)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -165,3 +166,50 @@ def test_the_catalogue_lists_every_system_and_hides_file_reading_agents(client: 
     assert "/api/sessions/{sid}/actions" in schema["paths"]
     assert client.get("/docs").status_code == 200
     assert "trpg-arena" in client.get("/").text
+
+
+DEEP = "[" * 1000 + "]" * 1000
+
+
+@pytest.mark.parametrize(("path", "body", "kind", "words"), [
+    ("encounters/validate", {"encounter_text": '{"ruleset": "moonlit", "x": ' + DEEP + "}"}, "invalid_encounter",
+     "nested more than"),
+    ("encounters/validate", {"encounter_text": "ruleset: moonlit\nx: " + DEEP}, "invalid_encounter",
+     "nested more than"),
+    ("encounters/validate", {"encounter_data": {"ruleset": "moonlit", "x": json.loads("[" * 200 + "]" * 200)}},
+     "invalid_encounter", "nested more than"),
+    ("replays", {"log": '{"seq": 0, "kind": "start", "text": "t", "data": ' + DEEP + "}\n"}, "invalid_log",
+     "log line 1: nested more than"),
+    ("replays", {"log": '{"seq": 0, "kind": "start", "text": "t", "data": ' + "[" * 100 + "]" * 100 + "}\n"},
+     "invalid_log", "log line 1: nested more than"),
+])
+def test_text_nested_a_thousand_levels_deep_is_a_located_refusal(client: TestClient, path: str, body: dict,
+                                                                 kind: str, words: str) -> None:
+    r = client.post(f"/api/{path}", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == kind and words in r.json()["message"]
+
+
+def test_an_index_is_a_json_integer_and_nothing_else(client: TestClient) -> None:
+    state = _new(client)
+    sid = state["id"]
+    for index in (True, "3", 0.0, 1.5, None):
+        r = client.post(f"/api/sessions/{sid}/actions", json={"index": index, "run": False})
+        assert r.status_code == 422 and r.json()["where"] in ("body.index", "body"), r.text
+        assert client.get(f"/api/sessions/{sid}").json() == state
+    for body in ({"index": 0, "run": "yes"}, {"action": {"verb": "move", "dest": json.loads("[" * 20 + "]" * 20)}}):
+        r = client.post(f"/api/sessions/{sid}/actions", json=body)
+        assert r.status_code == 422, r.text
+    r = client.post("/api/sessions", json={"encounter": "moonlit/duel", "seed": "7"})
+    assert r.status_code == 422 and r.json()["where"] == "body.seed"
+
+
+def test_a_face_that_only_looks_like_a_digit_is_refused(client: TestClient) -> None:
+    sid = _new(client)["id"]
+    asked = client.post(f"/api/sessions/{sid}/actions", json={"action": {"verb": "shoot", "target": "cultist"}})
+    assert asked.json()["state"]["pending"]["dice"]["die"] == "1D100"
+    for faces in ("³", "1 ³", "²³"):  # str.isdigit() holds for these, int() refuses them
+        r = client.post(f"/api/sessions/{sid}/dice", json={"faces": faces})
+        assert r.status_code == 422 and r.json()["error"] == "invalid_dice", r.text
+        assert "is not a face of this die" in r.json()["message"]
+    assert client.get(f"/api/sessions/{sid}").json() == asked.json()["state"]

@@ -1,0 +1,380 @@
+"""Named, encounter-independent features of a position, seen from one side (what learned values read).
+
+Every rule system describes a position in one fixed layout that does not depend on the encounter, so
+a model trained on some encounters can score any other encounter of the system::
+
+    from trpg_arena.rules.core.features import FeatureLayout, layout_for, encode
+
+    layout = layout_for("kiai")         # names, size, limits, fingerprint
+    x = encode(combat, side)            # float32 vector of layout.size, from `side`'s point of view
+
+The vector is the global features, then one *row* per entity: the actor, its allies, its enemies.
+
+- **The actor** is the combatant whose decision is pending when it is on `side`. When the decider is
+  on another side (or the combat is over), the actor is `side`'s combatant nearest to the decider
+  (able ones first, then roster order); with no decider, `side`'s first able combatant (roster order).
+  The decider is always marked by the ``is_decider`` column of its row.
+- **Allies** are the other combatants of `side`, **enemies** every combatant of the other sides; each
+  group is sorted able first, then by distance to the actor, then roster order, and padded with
+  rows of zeros up to the limits (`FeatureLayout.limits`). An encounter with more combatants on a
+  side than the layout holds raises `FeatureLimitError`.
+- A row is the kernel's columns (presence, health, relations to the actor: distance, line of sight,
+  reach, threat), then the system's static stats, then its `observe_combatant` features.
+
+Each system declares its part in ``rules/<id>/features.py`` as a `SystemFeatures` named ``FEATURES``;
+``docs/features/<id>.md`` is generated from it (`markdown`, ``trpg-arena features ID``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from trpg_arena.rules.core.compiled import compiled
+from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.errors import TrpgArenaError
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, get_ruleset
+from trpg_arena.rules.core.values import DecisionKind
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+
+FEATURES_VERSION = 1  # bumped when the kernel's part of the layout changes (it enters the fingerprint)
+FAR = 1.0  # the distance column of a combatant off the map (or of padding)
+
+
+class FeatureLimitError(TrpgArenaError, ValueError):
+    """An encounter with more combatants on a side than a system's feature layout holds."""
+
+
+class Column(NamedTuple):
+    """One named feature and what it means (the docs table is made of these)."""
+
+    name: str
+    doc: str
+
+
+class Static(NamedTuple):
+    """What a system says of one combatant once per encounter: its stat columns, reach and damage."""
+
+    stats: tuple[float, ...]  # the values of `SystemFeatures.stats`, roughly in [0, 1]
+    reach: float  # the farthest distance (board metric) its attacks reach from where it stands
+    damage: float  # the mean damage of one of its attacks, in hit points
+
+
+@dataclass(frozen=True)
+class SystemFeatures:
+    """A rule system's part of the feature layout (declared in ``rules/<id>/features.py`` as ``FEATURES``).
+
+    `combatant` and `globals` name the columns of the system's `observe_combatant` and `observe_global`
+    (their lengths must match `combatant_features` and `global_features`). `static` gives every
+    possible combatant of an encounter its `Static` (called once per encounter content).
+    """
+
+    side_limit: int  # combatants per side the layout holds (the actor and its allies; its enemies)
+    distance_scale: float  # board distance that counts as far (the distance column is distance / scale)
+    stats: tuple[Column, ...]
+    static: Callable[[EncounterBase, Any], Mapping[str, Static]]  # (encounter, compiled tables) -> per id
+    combatant: tuple[Column, ...]
+    globals: tuple[Column, ...]
+    notes: str = ""  # what the docs page adds about this system (how reach and damage are read)
+
+
+GLOBAL_COLUMNS = (
+    Column("decider_is_ours", "1 if the pending decision belongs to the side (0 when over)"),
+    Column("decision_turn", "1 if the pending decision is a turn action"),
+    Column("decision_reaction", "1 if the pending decision is a reaction"),
+    Column("own_able", "able combatants of the side / side limit"),
+    Column("enemy_able", "able enemies / side limit"),
+    Column("own_hp", "hit points of the side's able combatants / their maxima (whole side)"),
+    Column("enemy_hp", "the same for the enemies"),
+)
+
+ROW_COLUMNS = (
+    Column("present", "1 for a combatant, 0 for a padding row"),
+    Column("able", "1 if it may still act"),
+    Column("on_map", "1 if it stands on the battlefield"),
+    Column("is_pc", "1 for a player character"),
+    Column("is_decider", "1 if the pending decision is its"),
+    Column("hp", "hit points / maximum"),
+    Column("max_hp", "maximum hit points / 100 (clipped to 1)"),
+    Column("conditions", "conditions it lists / 4 (clipped to 1)"),
+    Column("distance", "distance to the actor / the system's distance scale (1 when far or off the map; 0 for "
+                       "the actor)"),
+    Column("line_of_sight", "1 if it and the actor see each other (0 for the actor)"),
+    Column("in_actor_reach", "1 if the actor's attacks reach it from where both stand (and it sees it)"),
+    Column("reaches_actor", "1 if its attacks reach the actor from where both stand (and it sees it)"),
+    Column("threat", "reaches_actor x its mean damage / the actor's hit points (clipped to 1)"),
+    Column("exposure", "in_actor_reach x the actor's mean damage / its hit points (clipped to 1)"),
+)
+
+
+class Limits(NamedTuple):
+    """How many rows each group has: the actor (1), its allies and its enemies."""
+
+    actor: int
+    allies: int
+    enemies: int
+
+    @property
+    def per_side(self) -> int:
+        """Combatants a side may have (the actor and its allies)."""
+        return self.actor + self.allies
+
+
+@dataclass(frozen=True)
+class FeatureLayout:
+    """The fixed layout of one rule system's features: names in order, limits, fingerprint."""
+
+    ruleset: str
+    names: tuple[str, ...]
+    limits: Limits
+    fingerprint: str  # short hash of names and limits: a model refuses a layout it was not trained on
+    system: SystemFeatures
+    row_columns: tuple[Column, ...]
+    global_columns: tuple[Column, ...]
+
+    @property
+    def size(self) -> int:
+        """Length of the feature vector."""
+        return len(self.names)
+
+    @property
+    def row_size(self) -> int:
+        """Columns per entity row."""
+        return len(self.row_columns)
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """Row prefixes in order: ``actor``, ``ally1``.., ``enemy1``.."""
+        return ("actor", *(f"ally{i + 1}" for i in range(self.limits.allies)),
+                *(f"enemy{i + 1}" for i in range(self.limits.enemies)))
+
+    def check(self, encounter: EncounterBase) -> None:
+        """Raise `FeatureLimitError` if the encounter can put more combatants on a side than the layout holds."""
+        _prepared(self, encounter)
+
+
+def _system_features(system: RuleSystem) -> SystemFeatures:
+    module_name = type(system).__module__  # the system's package, or a module in it
+    package = module_name if hasattr(sys.modules[module_name], "__path__") else module_name.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(f"{package}.features")
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.features":
+            raise
+        raise TrpgArenaError(f"{system.info.id}: no feature layout (add {package.replace('.', '/')}/features.py)") \
+            from None
+    spec = getattr(module, "FEATURES", None)
+    if not isinstance(spec, SystemFeatures):
+        raise TrpgArenaError(f"{system.info.id}: {package}.features defines no FEATURES = SystemFeatures(...)")
+    if len(spec.combatant) != system.combatant_features or len(spec.globals) != system.global_features:
+        raise TrpgArenaError(f"{system.info.id}: features name {len(spec.combatant)} combatant and "
+                             f"{len(spec.globals)} global columns; the system observes {system.combatant_features} "
+                             f"and {system.global_features}")
+    return spec
+
+
+@cache
+def _layout(system: RuleSystem) -> FeatureLayout:
+    spec = _system_features(system)
+    row = (*ROW_COLUMNS, *(Column(f"stat_{c.name}", c.doc) for c in spec.stats), *spec.combatant)
+    glob = (*GLOBAL_COLUMNS, *spec.globals)
+    limits = Limits(1, spec.side_limit - 1, spec.side_limit)
+    names = [f"global.{c.name}" for c in glob]
+    rows = ("actor", *(f"ally{i + 1}" for i in range(limits.allies)), *(f"enemy{i + 1}" for i in range(limits.enemies)))
+    names += [f"{r}.{c.name}" for r in rows for c in row]
+    if len(set(names)) != len(names):
+        raise TrpgArenaError(f"{system.info.id}: feature names repeat")
+    digest = hashlib.sha256(f"{system.info.id}|{FEATURES_VERSION}|{limits}|{'|'.join(names)}".encode())
+    return FeatureLayout(system.info.id, tuple(names), limits, digest.hexdigest()[:16], spec, row, glob)
+
+
+def layout_for(ruleset: str | RuleSystem) -> FeatureLayout:
+    """The feature layout of a rule system (by id or instance); the same for every encounter of it."""
+    system = ruleset if isinstance(ruleset, RuleSystem) else get_ruleset(ruleset)
+    return _layout(system)
+
+
+class _Prepared(NamedTuple):
+    """What `encode` needs of one encounter content, computed once."""
+
+    order: dict[str, int]  # roster position of every possible id
+    static: Mapping[str, Static]
+    battlefield: Any
+
+
+def _prepared(layout: FeatureLayout, encounter: EncounterBase) -> _Prepared:
+    built = compiled(encounter)
+
+    def build() -> _Prepared:
+        if encounter.ruleset != layout.ruleset:
+            raise TrpgArenaError(f"a {encounter.ruleset} encounter for the {layout.ruleset} feature layout")
+        limit = layout.limits.per_side
+        counts: dict[str, int] = {}
+        for c in encounter.combatants:
+            counts[c.side] = counts.get(c.side, 0) + 1
+        for side, n in counts.items():
+            if n > limit:
+                raise FeatureLimitError(f"{layout.ruleset}: encounter '{encounter.encounter}' puts {n} combatants on "
+                                        f"side '{side}'; the feature layout holds at most {limit} per side")
+        ids = [c.id for c in encounter.combatants]
+        static = layout.system.static(encounter, built.tables)
+        ids += [i for i in static if i not in ids]
+        return _Prepared({cid: i for i, cid in enumerate(ids)}, static, built.battlefield)
+
+    return built.derive(f"features:{layout.fingerprint}", build)
+
+
+_NO_STATIC = Static((), 0.0, 0.0)
+
+
+def _focus(views: Sequence[Any], side: str, decider: str | None, distance: Callable[[Any, Any], float]) -> Any:
+    """The row called the actor (see the module docstring)."""
+    own = [v for v in views if v.side == side]
+    if not own:
+        return None
+    dv = None
+    for v in views:
+        if v.id == decider:
+            dv = v
+            break
+    if dv is not None and dv.side == side:
+        return dv
+    if dv is not None and dv.node is not None:
+        return min(own, key=lambda v: (not v.able, distance(v.node, dv.node) if v.node is not None else 1e9))
+    able = [v for v in own if v.able]
+    return able[0] if able else own[0]
+
+
+def encode(combat: Combat, side: str) -> np.ndarray:
+    """The feature vector of `combat` from `side`'s point of view (float32, `layout_for(...).size` long)."""
+    system = combat.system
+    layout = _layout(system)
+    spec = layout.system
+    prep = _prepared(layout, combat.encounter)
+    bf = prep.battlefield
+    dist = bf.distance
+    los = bf.line_of_sight
+    scale = spec.distance_scale
+    static = prep.static
+    order = prep.order
+    limits = layout.limits
+    views = combat.combatants
+    decision = combat.decision
+    decider = decision.actor if decision is not None else None
+
+    def distance(a: Any, b: Any) -> float:
+        return float(dist(a, b))
+
+    actor = _focus(views, side, decider, distance)
+    allies: list[CombatantView] = []
+    enemies: list[CombatantView] = []
+    own_able = enemy_able = 0
+    hp = [0, 0, 0, 0]  # own hp, own max, enemy hp, enemy max
+    for v in views:
+        mine = v.side == side
+        if v.able:
+            if mine:
+                own_able += 1
+                hp[0] += max(0, min(v.hp, v.max_hp))
+            else:
+                enemy_able += 1
+                hp[2] += max(0, min(v.hp, v.max_hp))
+        hp[1 if mine else 3] += max(1, v.max_hp)
+        if v is actor:
+            continue
+        (allies if mine else enemies).append(v)
+    if len(allies) > limits.allies or len(enemies) > limits.enemies:
+        n, where = (len(allies) + 1, f"side '{side}'") if len(allies) > limits.allies else (len(enemies), "its enemies")
+        raise FeatureLimitError(f"{layout.ruleset}: {n} combatants on {where} in encounter "
+                                f"'{combat.encounter.encounter}'; the feature layout holds at most "
+                                f"{limits.per_side} per side")
+    anode = actor.node if actor is not None else None
+
+    def key(v: Any) -> tuple[bool, float, int]:
+        d = distance(anode, v.node) if anode is not None and v.node is not None else 1e9
+        return (not v.able, d, order.get(v.id, 1 << 20))
+
+    allies.sort(key=key)
+    enemies.sort(key=key)
+    side_limit = float(limits.per_side)
+    kind = decision.kind if decision is not None else None
+    dv_side = combat.side_of(decider) if decider is not None else None
+    out: list[float] = [float(dv_side == side), float(kind == DecisionKind.TURN), float(kind == DecisionKind.REACTION),
+                        own_able / side_limit, enemy_able / side_limit, hp[0] / (hp[1] or 1), hp[2] / (hp[3] or 1)]
+    out += system.observe_global(combat)
+    present = [v for v in (actor, *allies, *enemies) if v is not None]
+    rows = iter(system.observe_combatants(combat, [v.id for v in present]) if system.combatant_features else ())
+    row_size = layout.row_size
+    empty = [0.0] * row_size
+    a_static = static.get(actor.id, _NO_STATIC) if actor is not None else _NO_STATIC
+    a_hp = max(1, actor.hp) if actor is not None else 1
+    n_stats = len(spec.stats)
+    zero_stats = (0.0,) * n_stats
+
+    def row(v: Any, is_actor: bool) -> list[float]:
+        st = static.get(v.id, _NO_STATIC)
+        mx = v.max_hp
+        r = [1.0, float(v.able), float(v.node is not None), float(v.kind == "pc"), float(v.id == decider),
+             v.hp / mx if mx else 0.0, min(1.0, mx / 100.0), min(1.0, len(v.conditions) / 4)]
+        if is_actor or anode is None or v.node is None:
+            r += (0.0 if is_actor else FAR, 0.0, 0.0, 0.0, 0.0, 0.0)
+        else:
+            d = distance(anode, v.node)
+            sees = los(anode, v.node) if d > 1 else True
+            mine_reach = float(sees and v.able and actor.able and d <= a_static.reach)
+            their_reach = float(sees and v.able and d <= st.reach)
+            r += (min(1.0, d / scale), float(sees), mine_reach, their_reach,
+                  min(1.0, their_reach * st.damage / a_hp), min(1.0, mine_reach * a_static.damage / max(1, v.hp)))
+        r += st.stats or zero_stats
+        if system.combatant_features:
+            r += next(rows)
+        return r
+
+    for group, limit, is_actor in (([actor] if actor is not None else [], 1, True), (allies, limits.allies, False),
+                                   (enemies, limits.enemies, False)):
+        for v in group:
+            out += row(v, is_actor)
+        out += empty * (limit - len(group))
+    vec = np.array(out, dtype=np.float32)
+    np.clip(vec, -1.0, 1.0, out=vec)
+    return vec
+
+
+def markdown(ruleset: str | RuleSystem) -> str:
+    """The docs page of a system's feature layout (``docs/features/<id>.md`` is this text)."""
+    layout = layout_for(ruleset)
+    spec = layout.system
+    lim = layout.limits
+    lines = [f"# Features of {layout.ruleset}", "",
+             f"Generated by `trpg-arena features {layout.ruleset} --out docs/features/{layout.ruleset}.md` from the "
+             "rule system's feature layout (`trpg_arena.rules.core.features`); do not edit by hand.", "",
+             f"- size: {layout.size} float32 values, each in [-1, 1]",
+             f"- fingerprint: `{layout.fingerprint}`",
+             f"- rows: the actor, {lim.allies} allies, {lim.enemies} enemies ({lim.per_side} combatants per side at "
+             f"most; a bigger encounter is refused)",
+             f"- distance scale: {spec.distance_scale:g} (board units)", "",
+             "The vector is the global columns (`global.NAME`), then one row per entity (`actor.NAME`, "
+             "`ally1.NAME` .., `enemy1.NAME` ..). The actor is the decider when it is on the side the vector "
+             "is seen from; otherwise that side's combatant nearest to the decider (able first, then roster "
+             "order), or with no decider its first able one. Allies and enemies are sorted able first, then by "
+             "distance to the actor, then roster order; missing rows are zeros.", ""]
+    if spec.notes:
+        lines += [spec.notes, ""]
+    lines += ["## Global columns", "", "| # | name | meaning |", "|---|---|---|"]
+    lines += [f"| {i} | `global.{c.name}` | {c.doc} |" for i, c in enumerate(layout.global_columns)]
+    lines += ["", f"## Row columns ({layout.row_size} per row)", "", "| # | name | meaning |", "|---|---|---|"]
+    lines += [f"| {i} | `{c.name}` | {c.doc} |" for i, c in enumerate(layout.row_columns)]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["Column", "FeatureLayout", "FeatureLimitError", "Limits", "Static", "SystemFeatures", "encode",
+           "layout_for", "markdown"]

@@ -1,0 +1,87 @@
+"""investigator's part of the feature layout (`trpg_arena.rules.core.features`): names, stats, reach, damage.
+
+Distances are squares (5 yards each, Chebyshev). A combatant's reach is 1 square for melee, and for
+its longest-reaching firearm or thrown weapon the weapon's base range times four (the farthest band
+it may still shoot at, with penalty dice). Its damage is the mean of its best weapon's damage, plus
+the damage bonus the weapon adds (full for melee, half for thrown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.features import Column, Static, SystemFeatures
+from trpg_arena.rules.investigator.compiled import Setup
+from trpg_arena.rules.investigator.rolls import Expr
+from trpg_arena.rules.investigator.system import DECISION_CODE, PHASE_CODE, InvestigatorSystem
+
+STATS = (
+    Column("melee_skill", "best melee weapon skill / 100"),
+    Column("ranged_skill", "best firearm or thrown skill / 100"), Column("dodge", "Dodge / 100"),
+    Column("armour", "armour points / 5"), Column("damage_bonus", "mean damage bonus / 6"),
+    Column("damage", "mean damage of its best weapon / 15"), Column("reach", "reach / 20 squares"),
+    Column("max_mp", "maximum magic points / 20"), Column("spells", "spells known / 3"),
+    Column("actions", "standard actions per round / 2"), Column("dex", "DEX / 100"),
+)
+
+COMBATANT = (
+    Column("mp", "magic points / maximum"), Column("luck", "luck / 100"), Column("prone", "prone"),
+    Column("unconscious", "unconscious"), Column("dying", "dying"), Column("major_wound", "has a major wound"),
+    Column("untreated_wound", "has an untreated wound"), Column("channeling", "channels a spell"),
+    Column("had_turn", "had its turn this round"), Column("prepare_used", "used its prepare step"),
+    Column("move_used", "used its move"), Column("standard_left", "has a standard action left"),
+    Column("opportunity_used", "used its opportunity attack"), Column("moved_long", "made a long move"),
+    Column("wields_firearm", "wields a firearm"), Column("wields_thrown", "wields a thrown weapon"),
+    Column("loaded", "rounds loaded / capacity"), Column("jammed", "its firearm is jammed"),
+    Column("pending_bonus", "holds a bonus die for a later roll"), Column("mov", "MOV / 10"),
+)
+assert len(COMBATANT) == InvestigatorSystem.combatant_features
+
+_PHASES = sorted({v: k for k, v in PHASE_CODE.items()}.items())
+_DECISIONS = sorted({v: k for k, v in DECISION_CODE.items()}.items())
+GLOBALS = (
+    Column("round", "round / round cap"),
+    *(Column(f"phase_{name}", f"1 in the {name} phase") for _, name in _PHASES),
+    *(Column(f"step_{name}", f"1 if the open decision is a {name.replace('_', ' ')}") for _, name in _DECISIONS),
+    Column("ground_items", "1 if items lie on the ground"),
+)
+assert len(GLOBALS) == InvestigatorSystem.global_features
+
+
+def _mean(e: Expr) -> float:
+    return e.flat + sum(s * n * (d + 1) / 2 for s, n, d in e.dice)
+
+
+def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
+    assert isinstance(tables, Setup)
+    out = {}
+    by_id = {c.id: c for c in encounter.combatants}
+    for p in tables.profiles:
+        spec = by_id.get(p.id)
+        names = ["unarmed", *(spec.weapons if spec is not None else ())]
+        db = _mean(p.db)
+        melee = ranged = 0
+        damage = reach = 0.0
+        for wid in names:
+            w = tables.weapons.get(wid)
+            if w is None:
+                continue
+            skill = p.skill(w.skill)
+            bonus = db if w.db_mode == "full" else db / 2 if w.db_mode == "half" else 0.0
+            damage = max(damage, _mean(w.damage) + bonus)
+            if w.kind == "melee":
+                melee = max(melee, skill)
+                reach = max(reach, 1.0)
+            else:
+                ranged = max(ranged, skill)
+                reach = max(reach, 4.0 * w.base_range)
+        stats = (melee / 100, ranged / 100, p.skill("Dodge") / 100, p.armour / 5, db / 6, damage / 15,
+                 min(1.0, reach / 20), p.max_mp / 20, len(p.spells) / 3, p.actions / 2, p.dex / 100)
+        out[p.id] = Static(stats, reach, damage)
+    return out
+
+
+FEATURES = SystemFeatures(side_limit=8, distance_scale=20.0, stats=STATS, static=_static, combatant=COMBATANT,
+                          globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
