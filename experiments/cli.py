@@ -396,6 +396,7 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     if config.token_generated:
         console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
     console.print(f"table page: {config.page_url()}   API docs: {config.base_url()}/docs   sessions: {path}")
+    sys.stdout.flush()  # a piped stdout is block-buffered: the address must be readable while serving
     serve_app(application, host, port)
 
 
