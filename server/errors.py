@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 
 from trpg_arena.agents.session import SessionError
 from trpg_arena.agents.spec import UnknownAgentError
-from trpg_arena.agents.store import StoreBusy, StoreError
+from trpg_arena.agents.store import StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
 from trpg_arena.server.hub import UnknownSession
@@ -40,8 +40,9 @@ STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (SessionError, 409, "not_now"),
     (AgentBusy, 503, "agent_busy"),
     (StoreBusy, 503, "busy"),
-    (StoreError, 500, "store"),
-    (SnapshotError, 500, "store"),
+    (StoreUnusable, 503, "store_unusable"),  # the database became damaged or read-only: nothing more is written
+    (StoreError, 409, "unrestorable"),  # a stored session that no longer holds together (edited or damaged)
+    (SnapshotError, 409, "unrestorable"),
 )
 
 RETRY_AFTER_S = 1  # what a 503 (the database busy with another program's write) asks the client to wait
@@ -75,7 +76,7 @@ def install(app: FastAPI) -> None:
     async def engine_error(_request: Request, exc: TrpgArenaError) -> JSONResponse:
         status, kind = next(((status, kind) for cls, status, kind in STATUS if isinstance(exc, cls)),
                             (422, "invalid_request"))
-        if status >= 500:
+        if status >= 500 or kind == "unrestorable":
             log.error("server-side failure: %s", exc)
         where = getattr(exc, "path", None) if isinstance(exc, EncounterError) else None
         body = error_body(kind, str(exc), where)

@@ -31,7 +31,7 @@ class Ticker:
         self.last_tenth = 0
         self.printed = -1
         self.extra = ""
-        self.console.print(f"{escape(label)}: started, {total:,} {unit} to play", soft_wrap=True, highlight=False)
+        self.console.print(f"{escape(label)}: started, {total:,} {unit} to go", soft_wrap=True, highlight=False)
 
     def update(self, done: int, extra: str = "") -> None:
         """Record progress; prints a line on each tenth done and at least every `EVERY_SECONDS`."""
