@@ -90,3 +90,10 @@ def test_a_proposal_past_the_time_limit_answers_its_best_so_far(db: Path) -> Non
     assert took < 3.0, took
     first = r.json()["proposal"]["reasons"][0]
     assert "of 100000 playouts" not in first  # cut by the deadline, not finished
+
+
+def test_no_agent_parameter_names_a_file_over_http(client: TestClient) -> None:
+    for seat in ("trained:model=/etc/passwd", "review:trained:hard:model=x.npz", "policy:model.zip"):
+        r = client.post("/api/sessions", json={"encounter": "kiai/duel", "npc": seat})
+        assert r.status_code == 422 and "over HTTP" in r.json()["message"], r.text
+    assert client.get("/api/sessions").json()["sessions"] == []
