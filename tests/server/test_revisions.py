@@ -5,6 +5,7 @@ Each test reproduces a way a session was acted on twice or half-changed, over HT
 
 from __future__ import annotations
 
+import importlib.util
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -21,6 +22,8 @@ from trpg_arena.agents.session import Session
 from trpg_arena.agents.store import SessionStore
 from trpg_arena.server import ServerConfig, create_app
 from trpg_arena.server.config import LOOPBACK_NAMES
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def start(client: TestClient | httpx.Client, encounter: str = "investigator/duel", **body: object) -> dict:
@@ -197,3 +200,23 @@ def test_a_key_in_flight_is_waited_for_not_run_twice(db: Path, path: str) -> Non
         assert [a.status_code for a in answers] == [200, 200, 200]
         assert len({a.content for a in answers}) == 1
         assert len(http.get(f"/api/sessions/{sid}/records").json()["records"]) == 1
+
+
+def test_the_reference_client_sends_the_revision_and_goes_on_from_the_state_it_is_given(db: Path) -> None:
+    spec = importlib.util.spec_from_file_location("npc_turn_client", ROOT / "examples" / "npc_turn_client.py")
+    assert spec is not None and spec.loader is not None
+    client_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(client_module)
+    with live_server(db) as base, httpx.Client(base_url=base, timeout=60) as http:
+        state = start(http, "reincarnator/duel", pc="human")
+        sid = state["id"]
+        api = client_module.Api(base, None)
+        # the NPC turn runs from the state it reads: a change the GM made since makes it read again, not act twice
+        behind = api.call("GET", f"/api/sessions/{sid}")
+        assert http.post(f"/api/sessions/{sid}/actions", json={"index": 0, "run": False}).status_code == 200
+        with pytest.raises(client_module.Stale) as stale:
+            api.call("POST", f"/api/sessions/{sid}/actions", {"index": 0, "run": False}, revision=behind["revision"])
+        assert stale.value.state == http.get(f"/api/sessions/{sid}").json()
+        assert len(http.get(f"/api/sessions/{sid}/records").json()["records"]) == 1
+        taken = client_module.run_npc_turn(api, sid)
+        assert taken == len(http.get(f"/api/sessions/{sid}/records").json()["records"]) - 1
