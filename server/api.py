@@ -78,15 +78,15 @@ def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], r
     """`_change` for a session whose lock the caller holds."""
     s = entry.session
     assert s is not None
-    taken = len(s.records)
-    seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
     try:
         s.expect(revision)
+        taken = len(s.records)
+        seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
         change(s)
     except StaleRevision as e:  # decided on another state (or another process decided first): nothing was done
         raise StaleRequest(str(e), session_state(entry.id, entry.name, s)) from None
     if setup:
-        entry.publish({"type": "setup"})
+        entry.publish({"type": "setup", "revision": s.revision})
     if run:
         s.run(max_decisions=_config(request).run_limit)
     log = s.combat.log  # numbered without gaps: the new events are its tail
