@@ -21,6 +21,7 @@ from trpg_arena.server.hub import SessionHub
 from trpg_arena.server.idempotency import IdempotencyKeys
 from trpg_arena.server.revision import document_headers
 from trpg_arena.server.security import BodyLimit, HostGuard, OriginGuard, TokenGate
+from trpg_arena.server.work import AgentDeadline
 
 STATIC = Path(__file__).parent / "static"
 
@@ -60,7 +61,9 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
         Middleware(OriginGuard, allow_origins=config.allow_origins),
         Middleware(TokenGate, token=config.token),
         Middleware(BodyLimit, limit=config.max_body),
-        Middleware(IdempotencyKeys),  # innermost: only requests every guard let through are carried out and kept
+        Middleware(AgentDeadline, seconds=config.agent_seconds),
+        Middleware(IdempotencyKeys),  # only requests every guard let through are carried out and kept
+        Middleware(errors.Unexpected),  # innermost: an unexpected error answers 500 and keeps the connection
     ]
     # the docs page's scripts are served from the package: a table without internet still has /docs
     app = FastAPIOffline(title="trpg-arena", version="1", description=DESCRIPTION, middleware=middleware,

@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from trpg_arena.agents import deadline
 from trpg_arena.agents.base import Agent, rng_state, set_rng_state
 from trpg_arena.agents.proposal import Alternative, Proposal
-from trpg_arena.agents.search.presets import HELPS, PRESETS, SYSTEM_PRESETS, presets_for
+from trpg_arena.agents.search.presets import HELPS, LIMITS, PRESETS, SYSTEM_PRESETS, presets_for
 from trpg_arena.agents.search.priors import prior_order
 from trpg_arena.agents.search.tree import Node, width
 from trpg_arena.agents.search.value import position_value
@@ -39,7 +40,7 @@ def _pct(p: float) -> str:
 
 
 
-@register_agent("mcts", presets=PRESETS, helps=HELPS)
+@register_agent("mcts", presets=PRESETS, helps=HELPS, limits=LIMITS)
 class MCTSAgent(Agent):
     """Open-loop MCTS over both sides' decisions with scripted priors and truncated scripted playouts."""
 
@@ -47,7 +48,7 @@ class MCTSAgent(Agent):
                  seed: int | None = None, simulations: int = 200, time_limit: float = 0.0, depth: int = 8,
                  c: float = 0.4, prior_weight: float = 0.5, widen: float = 1.0, alpha: float = 0.5,
                  temperature: float = 0.0, guard: float = 0.25, margin: float = 1.0, playout: str = "",
-                 reuse: bool = True) -> None:
+                 reuse: bool = True, value: str = "hand") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if simulations < 1:
             raise ValueError(f"mcts: simulations must be >= 1, got {simulations}")
@@ -62,6 +63,8 @@ class MCTSAgent(Agent):
         self.guard = guard
         self.margin = margin
         self.reuse = reuse
+        self.value = value
+        self._score = self._value_function(value, ruleset)
         if not playout:
             playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
         # The playout policy also gives the priors; its RNG is seeded from ours and saved with our state.
@@ -83,7 +86,8 @@ class MCTSAgent(Agent):
         if root.child(root.order[0]) is None:  # a reused subtree may lack it: the margin compares with it
             root.children.insert(0, Node(root.order[0], combat.decision.side))
         sims = 0
-        while sims < self.simulations and not (self.time_limit and time.perf_counter() - started > self.time_limit):
+        # at least one playout, so that even a cut search answers with a rated action
+        while sims < self.simulations and (sims == 0 or not self._out_of_time(started)):
             self._simulate(combat, root)
             sims += 1
         legal_set = set(legal)
@@ -94,6 +98,10 @@ class MCTSAgent(Agent):
         self._mark = (combat.encounter.encounter, combat.decision_count, pick.action)
         elapsed = time.perf_counter() - started
         return self._explain(combat, root, ranked, pick, sims, reused, elapsed, guarded)
+
+    def _out_of_time(self, started: float) -> bool:
+        """Our own `time_limit`, or the deadline of whoever asked (a server's request), has passed."""
+        return bool(self.time_limit and time.perf_counter() - started > self.time_limit) or deadline.expired()
 
     def _simulate(self, combat: Combat, root: Node) -> None:
         sim = combat.clone(dice=Dice(int(self.rng.integers(2**63))))
@@ -127,9 +135,21 @@ class MCTSAgent(Agent):
             if nd.side is not None:
                 v = values.get(nd.side)
                 if v is None:
-                    v = values[nd.side] = position_value(sim, nd.side)
+                    v = values[nd.side] = self._score(sim, nd.side)
                 nd.w += v
                 nd.w2 += v * v
+
+    @staticmethod
+    def _value_function(value: str, ruleset: str | None) -> Any:
+        """What scores a playout's end: the hand-written value, or a learned one read on the same [-1, 1] scale."""
+        if value == "hand":
+            return position_value
+        if ruleset is None:
+            raise ValueError("mcts: a learned value needs the rule system")
+        from trpg_arena.agents.learned import load_model, win_chance
+
+        model = load_model(ruleset, None if value == "learned" else value)
+        return lambda combat, side: 2.0 * win_chance(model, combat, side) - 1.0
 
     def _new_child(self, node: Node, sim: Combat, legal: set[Action], side: str) -> Node | None:
         """A child for the most promising legal action not yet expanded here (None if every one is)."""
@@ -162,7 +182,11 @@ class MCTSAgent(Agent):
                 robust = prior
         if self.temperature <= 0 or len(ranked) == 1:
             return robust, False
-        weights = np.array([ch.n for ch in ranked], dtype=float) ** (1.0 / self.temperature)
+        visits = np.array([ch.n for ch in ranked], dtype=float)
+        with np.errstate(over="ignore"):
+            weights = visits ** (1.0 / self.temperature)
+        if not np.isfinite(weights.sum()):  # a tiny temperature overflows: the same weights scaled by the largest
+            weights = np.exp((np.log(visits) - np.log(visits.max())) / self.temperature)
         pick = ranked[int(self.rng.choice(len(ranked), p=weights / weights.sum()))]
         # Guard: when the fight looks won, never trade the best line for one clearly worse.
         if self.guard > 0 and win_estimate(robust.q) >= 0.75 and pick.q < robust.q - self.guard:
@@ -240,4 +264,4 @@ class MCTSAgent(Agent):
 
 
 for _ruleset in SYSTEM_PRESETS:  # the same agent, registered again where a system's presets differ
-    register_agent("mcts", ruleset=_ruleset, presets=presets_for(_ruleset), helps=HELPS)(MCTSAgent)
+    register_agent("mcts", ruleset=_ruleset, presets=presets_for(_ruleset), helps=HELPS, limits=LIMITS)(MCTSAgent)

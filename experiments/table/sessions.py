@@ -8,22 +8,14 @@ its id (or a prefix of it), or by its encounter when only one unfinished session
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 from rich.table import Table
 
+from trpg_arena.agents.dbpath import default_db
 from trpg_arena.agents.store import SessionRow, SessionStore, StoreError
 
-
-def default_db() -> Path:
-    """``$TRPG_ARENA_DB``, else ``$XDG_DATA_HOME/trpg-arena/sessions.db`` (``~/.local/share/...``)."""
-    env = os.environ.get("TRPG_ARENA_DB")
-    if env:
-        return Path(env)
-    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return data / "trpg-arena" / "sessions.db"
+__all__ = ["default_db", "pick", "sessions_table"]
 
 
 def pick(store: SessionStore, wanted: str | None) -> SessionRow:
