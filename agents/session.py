@@ -36,7 +36,7 @@ import numpy as np
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.spec import check_agent, make_agent
-from trpg_arena.agents.store import SessionMissing, SessionStore, StoreConflict, StoreError
+from trpg_arena.agents.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
@@ -288,6 +288,10 @@ class Session:
                         break
                 except StaleRevision:
                     break  # another process decided first: this copy has caught up; whoever asked sees it now
+                except StoreBusy:
+                    if taken == 0:
+                        raise
+                    break  # what was decided is stored: say so, and let the next call meet the busy file
             taken += 1
         if not history:
             self.revision += taken
