@@ -613,7 +613,9 @@ class Session:
             records = store.history(sid)
             shared = next((i for i, (a, b) in enumerate(zip(self.records, records)) if not _same_decision(a, b)),
                           min(len(self.records), len(records)))
-            base, checkpoint = store.checkpoint(sid, shared)
+            # listeners hear the events of the decisions this copy missed: replay from before the first of them
+            # (no listener, as when loading: from the latest checkpoint, at most CHECKPOINT_EVERY decisions)
+            base, checkpoint = store.checkpoint(sid, shared if self.listeners else len(records))
             last, latest = store.checkpoint(sid, len(records))
             first = store.checkpoint(sid, 0)[1]
         setup_changed = setup != {**self.setup_json(), "encounter": setup.get("encounter"),
@@ -629,6 +631,8 @@ class Session:
         self.records = records
         self._checkpoints = {0: first, base: checkpoint, last: latest}
         self.revision = head.revision
+        if not self.listeners:
+            return
         if setup_changed:
             self._notify({"type": "setup", "revision": self.revision})
         if undone:
