@@ -445,12 +445,12 @@ class Session:
             return
         try:
             self.revision = write(self.store, self.id, self.revision)
-        except StoreConflict as e:
+        except StoreConflict:
             roll_back()
             self._catch_up()
             raise StaleRevision(f"session {self.id} was changed elsewhere (now revision {self.revision}, "
                                 f"{len(self.records)} decisions): nothing was done here; decide again",
-                                revision=e.revision) from None
+                                revision=self.revision) from None
         except BaseException:
             roll_back()
             raise
