@@ -9,12 +9,20 @@ its id (or a prefix of it), or by its encounter when only one unfinished session
 from __future__ import annotations
 
 import os
+import shlex
+import sys
 import time
 from pathlib import Path
 
 from rich.table import Table
 
 from trpg_arena.agents.store import SessionRow, SessionStore, StoreError
+
+
+def program() -> str:
+    """How this command was typed (``.venv/bin/trpg-arena``), to repeat in hints; ``trpg-arena`` otherwise."""
+    typed = sys.argv[0] if sys.argv else ""
+    return shlex.quote(typed) if Path(typed).name == "trpg-arena" else "trpg-arena"
 
 
 def default_db() -> Path:
