@@ -82,6 +82,7 @@ class PolicyAgent(Agent):
         codec = self._codec(combat)
         d = combat.decision
         assert d is not None
+        self._check_side(combat, d.side)
         obs = codec.observe(combat, d.side)
         mask = codec.mask(combat).astype(bool)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
@@ -108,6 +109,15 @@ class PolicyAgent(Agent):
             self._check_fits(combat, codec)
             self._fits.add(id(combat.encounter))
         return codec
+
+    def _check_side(self, combat: Combat, side: str) -> None:
+        """Refuse to decide for a side the model was not trained to play (its observations mean other things)."""
+        trained = self.card.get("side") if self.card is not None else None
+        if trained is not None and trained != "both" and trained != side:
+            raise PolicyError(f"{self.path}: trained to play side '{trained}' of {self.card['ruleset']}/"
+                              f"{self.card['encounter']}, asked to play side '{side}' of "
+                              f"{combat.encounter.ruleset}/{combat.encounter.encounter}: play it on side "
+                              f"'{trained}' (evaluate --no-swap) or train it with --side {side} or --self-play")
 
     def _check_fits(self, combat: Combat, codec: Any) -> None:
         """Refuse an encounter whose spaces differ from the ones the model was trained on, saying which."""

@@ -3,8 +3,8 @@
 WAL mode with one small transaction per decision: a process killed at any moment loses at most the
 decision in flight. A session is its setup row, a checkpoint (a full combat snapshot) now and then,
 and one row per decision (the action, the faces typed by hand, the agents' states after it). Undone
-decisions are kept, marked, never deleted. A file that is not a trpg-arena store (or is corrupt) is a
-`StoreError` and is never written to.
+decisions are kept, marked, never deleted. A file that is empty, not a trpg-arena store, damaged or
+read-only is refused (`StoreUnusable`, see `store_file`) before anything is written to it or beside it.
 
 Several processes may share one file (the terminal and the server, two servers). Every session has a
 *head*: its `revision`, raised by every stored change, and its live decision count. Each write checks
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trpg_arena.rules import TrpgArenaError
+from trpg_arena.agents.store_file import StoreError, StoreUnusable, WatchedConnection, check_file
 
 STORE_FORMAT = "trpg-arena-sessions/1"
 SCHEMA = """
@@ -52,10 +52,6 @@ UPGRADES = (
     ("decisions_one_live", "CREATE UNIQUE INDEX decisions_one_live ON decisions (session, n) WHERE live = 1"),
 )
 BUSY_TIMEOUT = 5.0  # seconds a write waits for another connection's transaction before `StoreBusy`
-
-
-class StoreError(TrpgArenaError, ValueError):
-    """A session database that cannot be used (corrupt, foreign, or a session id it does not hold)."""
 
 
 class StoreBusy(StoreError):
@@ -108,13 +104,11 @@ class SessionStore:
     def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        if not fresh:
-            self._check_header()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = check_file(self.path, STORE_FORMAT)  # refused files are left exactly as they were
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                       timeout=busy_timeout)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = WatchedConnection(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                                         timeout=busy_timeout), self.path)
             self._db.execute("PRAGMA foreign_keys = ON")
             if fresh:
                 self._db.execute("PRAGMA journal_mode = WAL")
@@ -131,27 +125,8 @@ class SessionStore:
                 self._db.execute("PRAGMA journal_mode = WAL")
                 self._upgrade()
             self._db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: durable across a process crash
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: not a usable trpg-arena session database ({e})") from None
-
-    def _check_header(self) -> None:
-        with open(self.path, "rb") as f:
-            head = f.read(16)
-        if head != b"SQLite format 3\x00":
-            raise StoreError(f"{self.path}: not a trpg-arena session database (not an SQLite file); "
-                             "it was left untouched")
-        try:
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-            try:
-                names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-                fmt = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() if "meta" in names else None
-            finally:
-                db.close()
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: corrupt session database ({e}); it was left untouched") from None
-        if fmt is None or fmt[0] != STORE_FORMAT:
-            raise StoreError(f"{self.path}: an SQLite file but not a trpg-arena session database "
-                             f"(expected format {STORE_FORMAT}); it was left untouched")
+        except (sqlite3.DatabaseError, OSError) as e:
+            raise StoreUnusable(f"{self.path}: not a usable trpg-arena session database ({e})") from None
 
     def _upgrade(self) -> None:
         """Add what a file of an older version lacks (see `UPGRADES`); its sessions and decisions are untouched."""

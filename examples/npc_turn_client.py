@@ -10,6 +10,11 @@ printing what happened. Standard library only.
 
 The session's NPC seat should be ``review:<agent>`` (the agent proposes, the client confirms); with a
 plain agent seat the server plays the NPCs at once and this client only reports.
+
+Every change it sends names the state it was decided on (``If-Match: "<revision>"``): if someone else
+(the GM's page, the terminal) acted first, the server changes nothing and answers 409 with the state
+now, and the client goes on from there. Each change also carries an ``Idempotency-Key``, so a retry
+after a lost answer or a busy database (503) is answered as the first try and never acts twice.
 """
 
 from __future__ import annotations
@@ -17,9 +22,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
+import uuid
 from typing import Any
+
+RETRIES = 3  # tries again after a lost answer or a busy database (503)
+
+
+class Stale(Exception):
+    """The session changed before this change arrived (409): nothing was done; `state` is the session now."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        super().__init__("the session changed meanwhile")
+        self.state = state
 
 
 class Api:
@@ -29,19 +46,37 @@ class Api:
         self.server = server.rstrip("/")
         self.token = token
 
-    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-        """One request; a refusal exits with the server's one-line message."""
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None, revision: int | None = None) -> Any:
+        """One request; a refusal exits with the server's one-line message.
+
+        A change (`revision`: the state it was decided on) raises `Stale` if the session moved on first,
+        and is tried again with the same key after a lost answer or a 503.
+        """
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.server + path, data=data, method=method)
-        request.add_header("content-type", "application/json")
+        headers = {"content-type": "application/json"}
         if self.token:
-            request.add_header("authorization", f"Bearer {self.token}")
-        try:
-            with urllib.request.urlopen(request, timeout=120) as response:
-                return json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as e:
-            detail = json.loads(e.read() or b"{}")
-            sys.exit(f"{method} {path}: {e.code} {detail.get('message', e.reason)}")
+            headers["authorization"] = f"Bearer {self.token}"
+        if method != "GET":
+            headers["idempotency-key"] = uuid.uuid4().hex  # one per change, the same on every retry of it
+        if revision is not None:
+            headers["if-match"] = f'"{revision}"'
+        for attempt in range(RETRIES + 1):
+            request = urllib.request.Request(self.server + path, data=data, method=method, headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=120) as response:
+                    return json.loads(response.read() or b"null")
+            except urllib.error.HTTPError as e:
+                detail = json.loads(e.read() or b"{}")
+                if e.code == 409 and "state" in detail:
+                    raise Stale(detail["state"]) from None
+                if e.code != 503 or attempt == RETRIES:
+                    sys.exit(f"{method} {path}: {e.code} {detail.get('message', e.reason)}")
+                time.sleep(float(e.headers.get("retry-after") or 1))
+            except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
+                if attempt == RETRIES:
+                    sys.exit(f"{method} {path}: no answer from {self.server} ({e})")
+                time.sleep(1)  # the answer may be lost, not the change: the key makes the retry safe
+        raise AssertionError("unreachable")
 
 
 def run_npc_turn(api: Api, sid: str) -> int:
@@ -61,8 +96,13 @@ def run_npc_turn(api: Api, sid: str) -> int:
         print(f"{decision['actor']} proposes: {proposal['text']}")
         for reason in proposal["reasons"]:
             print(f"    because {reason}")
-        out = api.call("POST", f"/api/sessions/{sid}/confirm" if seat["kind"] == "review"
-                       else f"/api/sessions/{sid}/run", {})
+        try:
+            out = api.call("POST", f"/api/sessions/{sid}/confirm" if seat["kind"] == "review"
+                           else f"/api/sessions/{sid}/run", {}, revision=state["revision"])
+        except Stale as e:  # the GM (or another client) acted first: look again at what is open now
+            print("the session changed meanwhile: nothing was done; reading it again")
+            state = e.state
+            continue
         for event in out["events"]:
             if event["kind"] not in ("decision", "auto_decision"):
                 print(f"  r{event['round']} {event['text']}")

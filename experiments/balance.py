@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
 from trpg_arena.experiments.series.folders import run_folder
 from trpg_arena.experiments.series.report import write_report
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.series.words import pct, rate
 from trpg_arena.rules import RULESETS, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.encounter import BUILTIN, read_encounter_file
 
@@ -119,6 +121,7 @@ class Search:
     tried: list[dict[str, Any]] = field(default_factory=list)
     cache: dict[tuple[tuple[str, int], ...], float] = field(default_factory=dict)  # setting -> best estimate
     confirmed: set[tuple[tuple[str, int], ...]] = field(default_factory=set)  # settings confirmation was tried on
+    on_try: Callable[[dict[str, Any], Search], None] | None = None  # told of each series as it ends (progress)
 
     def play(self, setting: dict[Knob, int], games: int, seed: int, phase: str = "screen",
              before: list[GameRecord] | None = None) -> tuple[SeriesSpec, list[GameRecord], float]:
@@ -132,6 +135,8 @@ class Search:
         self.tried.append({"phase": phase, "setting": {k.label: v for k, v in setting.items()},
                            "games": len(records), "first_seed": seed - len(before or []), "win_rate": round(rate, 4),
                            "interval95": [round(lo, 4), round(hi, 4)]})
+        if self.on_try is not None:
+            self.on_try(self.tried[-1], self)
         return spec, records, rate
 
     def rate(self, setting: dict[Knob, int]) -> float:
@@ -210,8 +215,12 @@ def confirm_setting(s: Search, setting: dict[Knob, int], seed: int, phase: str) 
 
 def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...], *, side: str | None = None,
             tolerance: float = 0.05, screen: int = 100, confirm: int = 600, budget: int = 5000,
-            workers: int | None = None, backend: str = "local") -> dict[str, Any]:
-    """Search the knobs (see the module docstring); returns the summary (found or not) and the tuned data."""
+            workers: int | None = None, backend: str = "local",
+            on_try: Callable[[dict[str, Any], Search], None] | None = None) -> dict[str, Any]:
+    """Search the knobs (see the module docstring); returns the summary (found or not) and the tuned data.
+
+    `on_try` hears of every series played, as it ends (the command prints a line for each).
+    """
     if not 0 < target < 1:
         raise BalanceError(f"--target must lie strictly between 0 and 1, got {target}")
     if not knobs:
@@ -224,7 +233,8 @@ def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...]
     if side not in enc.sides():
         raise BalanceError(f"--side '{side}' is not a side of {name} (sides: {', '.join(enc.sides())})")
     started = time.perf_counter()
-    s = Search(name, data, lineup, side, target, tolerance, screen, confirm, budget, workers, backend)
+    s = Search(name, data, lineup, side, target, tolerance, screen, confirm, budget, workers, backend,
+               on_try=on_try)
     setting = {k: (k.lo + k.hi) // 2 for k in knobs}
     found: dict[str, Any] | None = None
     for _ in range(1 if len(knobs) == 1 else 4):  # coordinate search: each knob bisected with the others held
@@ -255,6 +265,13 @@ def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...]
     return summary
 
 
+def tried_line(t: dict[str, Any], s: Search | None = None) -> str:
+    """One series of the search in words: ``screen {'ghoul.max_hp': 35}: 43.0 % [33.7, 52.8] over 100 games``."""
+    budget = f"[{s.games:,}/{s.budget:,} games] " if s is not None else ""
+    return (f"{budget}{t['phase']:7} {t['setting']}: {rate(t['win_rate'], *t['interval95'], digits=1)} over "
+            f"{t['games']} games (seeds from {t['first_seed']})")
+
+
 def write_balance(summary: dict[str, Any], out: Path) -> Path:
     """A fresh run folder with summary.json and, when a setting was found, tuned.yaml and the report."""
     folder = run_folder(out, summary["encounter"])
@@ -265,8 +282,9 @@ def write_balance(summary: dict[str, Any], out: Path) -> Path:
                                            f"{summary['setting']}\n" + yaml.safe_dump(tuned, sort_keys=False),
                                            encoding="utf-8")
     if series is not None:
-        extra = {"status": f"{summary['side']} wins {summary['verified_win_rate']:.1%}",
-                 "message": f"target {summary['target']:.0%} +/- {summary['tolerance']:.0%}, setting "
+        lo, hi = summary["verified_interval95"]
+        extra = {"status": f"side {summary['side']} wins {rate(summary['verified_win_rate'], lo, hi, 1)}",
+                 "message": f"target {pct(summary['target'])} +/- {100 * summary['tolerance']:.0f} points, setting "
                             f"{summary['setting']}, verified on fresh seeds; {summary['games']} games searched "
                             f"in {summary['seconds']} s"}
         write_report(folder, f"balance {summary['encounter']}", [series], [extra])

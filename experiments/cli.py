@@ -182,9 +182,11 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
              out: Annotated[Path, typer.Option(help="parent of the run folder (results, plot, report)")] = Path(
                  "runs/evaluate")) -> None:
     """Win rate of agent A against agent B over a series of seeded games: a fresh run folder with a report."""
-    from trpg_arena.experiments.evaluate import run_evaluation
+    from trpg_arena.experiments.evaluate import run_evaluation, side_lines
 
-    summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, console, workers, backend)
+    summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, err, workers, backend)
+    for line in side_lines(summary):  # per side, not only per agent: a model played on its wrong side shows
+        err.print(line)
     console.print_json(json.dumps(summary))
 
 
@@ -203,7 +205,7 @@ def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or 
     names = _agents_option(agents)
     if len(names) < 2:
         raise typer.BadParameter("a tournament needs at least two agents")
-    result = run_tournament(encounter, names, games, seed, out, console, workers, backend)
+    result = run_tournament(encounter, names, games, seed, out, err, workers, backend)
     console.print_json(json.dumps(result))
 
 
@@ -215,8 +217,12 @@ def ladder(encounter: Annotated[str, typer.Argument(help="encounter file or buil
            seed: Annotated[int, typer.Option(help="first seed")] = 0,
            neighbours: Annotated[int, typer.Option(help="pairs at most this far apart in the order play (0: all)")] = 2,
            bootstrap: Annotated[int, typer.Option(help="resamples for the rating intervals")] = 200,
-           out: Annotated[Path, typer.Option(help="folder for ladder.csv/.json/.md, pairs.csv, ladder.png")] = Path(
-               "runs/ladder")) -> None:
+           workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+           backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+           resume: Annotated[Path | None, typer.Option(help="a stopped ladder's run folder: play only its missing "
+                                                            "games (same command otherwise)")] = None,
+           out: Annotated[Path, typer.Option(help="parent of the run folder (ladder.csv/.json/.md, pairs.csv, "
+                                                  "ladder.png, games/)")] = Path("runs/ladder")) -> None:
     """Difficulty ladder: Bradley-Terry ratings with 95 % intervals, pair scores with Wilson intervals, a plot."""
     from trpg_arena.experiments.ladder import run_ladder
 
@@ -226,8 +232,9 @@ def ladder(encounter: Annotated[str, typer.Argument(help="encounter file or buil
     if games < 1:
         raise typer.BadParameter("--games must be at least 1")
     load_encounter(encounter)
-    result = run_ladder(encounter, names, games, seed, neighbours, bootstrap, out, console)
-    console.print((out / "ladder.md").read_text(encoding="utf-8"))
+    result = run_ladder(encounter, names, games, seed, neighbours, bootstrap, out, err, workers, backend, resume)
+    console.print((Path(result["folder"]) / "ladder.md").read_text(encoding="utf-8"))
+    console.print(f"run folder {result['folder']}")
     if not result["monotone"]:
         console.print("[yellow]the ladder is not monotone in the order given[/yellow]")
 
@@ -290,24 +297,21 @@ def balance(encounter: Annotated[str, typer.Argument(help="encounter file or bui
             out: Annotated[Path, typer.Option(help="parent of the run folder (tuned.yaml, report, summary)")]
             = Path("runs/balance")) -> None:
     """Tune stat-block knobs until --side wins --target of the games (Wilson 95 % interval inside the tolerance)."""
-    from trpg_arena.experiments.balance import Knob, write_balance
+    from trpg_arena.experiments.balance import Knob, tried_line, write_balance
     from trpg_arena.experiments.balance import balance as run_balance
+    from trpg_arena.experiments.series.words import rate
 
-    with err.status(f"balancing {encounter}"):
-        summary = run_balance(encounter, [Knob.parse(k) for k in knob], target, tuple(_agents_option(agents)),
-                              side=side, tolerance=tolerance, screen=screen, confirm=confirm, budget=budget,
-                              workers=workers, backend=backend)
+    err.print(f"balancing {encounter}: side's win rate to {target:.0%} +/- {tolerance:.0%}, a line per series")
+    summary = run_balance(encounter, [Knob.parse(k) for k in knob], target, tuple(_agents_option(agents)),
+                          side=side, tolerance=tolerance, screen=screen, confirm=confirm, budget=budget,
+                          workers=workers, backend=backend, on_try=lambda t, s: err.print("  " + tried_line(t, s)))
     folder = write_balance(summary, out)
-    for t in summary["tried"]:
-        lo, hi = t["interval95"]
-        console.print(f"  {t['phase']:7} {t['setting']}: {t['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] "
-                      f"over {t['games']} games (seeds from {t['first_seed']})")
     if not summary["found"]:
         err.print(f"[red]no setting found[/red] within {target:.0%} +/- {tolerance:.0%} in {summary['games']} games "
                   f"({summary['seconds']} s); see {folder}")
         raise typer.Exit(1)
-    console.print(f"[bold green]found[/bold green] {summary['setting']}: {summary['side']} wins "
-                  f"{summary['verified_win_rate']:.1%} {summary['verified_interval95']} on fresh seeds; "
+    console.print(f"[bold green]found[/bold green] {summary['setting']}: side {summary['side']} wins "
+                  f"{rate(summary['verified_win_rate'], *summary['verified_interval95'], digits=1)} on fresh seeds; "
                   f"{summary['games']} games, {summary['seconds']} s; tuned encounter {folder / 'tuned.yaml'}")
 
 
@@ -417,6 +421,50 @@ def _register_train() -> None:
 _register_train()
 
 
+@app.command("train-value")
+def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system whose learned value is rebuilt")],
+                    games: Annotated[int, typer.Option(help="generation 0: scripted self-play games")] = 3000,
+                    generations: Annotated[int, typer.Option(help="later generations: the trained agent's games "
+                                                                  "against scripted, refitted on all")] = 0,
+                    generation_games: Annotated[int, typer.Option(help="games per later generation")] = 400,
+                    noise: Annotated[float, typer.Option(help="share of random moves in generation 0")] = 0.1,
+                    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+                    workers: Annotated[int, typer.Option(help="game processes")] = 2,
+                    encounters: Annotated[str, typer.Option(help="comma-separated encounters (default: the "
+                                                                 "system's built-ins)")] = "",
+                    epochs: Annotated[int, typer.Option(help="training epochs at most (early stopping)")] = 30,
+                    keep: Annotated[float, typer.Option(help="share of the decisions recorded")] = 0.25,
+                    extra: Annotated[list[Path] | None, typer.Option(help="more data files (earlier generations, "
+                                                                          "`trpg-arena selfplay` output) pooled in")]
+                    = None,
+                    data: Annotated[Path, typer.Option(help="folder for the self-play data")] = Path("runs/selfplay"),
+                    out: Annotated[Path | None, typer.Option(help="folder for model, card and plot (default: the "
+                                                                  "package's shipped models)")] = None) -> None:
+    """Rebuild a system's learned value from nothing: self-play data, fit, model card and calibration plot."""
+    from trpg_arena.experiments.selfplay.value_fit import FitConfig
+    from trpg_arena.experiments.selfplay.value_train import ValueTrainArgs, train_value
+    from trpg_arena.rules import get_ruleset
+
+    get_ruleset(ruleset)  # an unknown system is one line, before anything runs
+    if games < 10 or generations < 0 or generation_games < 10 or not 0 <= noise <= 1 or workers < 1 or epochs < 1 \
+            or not 0 < keep <= 1:
+        raise typer.BadParameter("--games and --generation-games need at least 10, --generations >= 0, "
+                                 "--noise in [0, 1], --keep in (0, 1], --workers and --epochs >= 1")
+    for path in extra or []:
+        if not path.is_file():
+            raise typer.BadParameter(f"--extra: no data file at '{path}'")
+    names = _agents_option(encounters)
+    for name in names:
+        if load_encounter(name).ruleset != ruleset:
+            raise typer.BadParameter(f"{name} is not a {ruleset} encounter")
+    args = ValueTrainArgs(ruleset, games, generations, generation_games, noise, keep, seed, workers,
+                          encounters=names, extra=tuple(extra or ()), data=data, fit=FitConfig(epochs=epochs))
+    if out is not None:
+        args.out = out
+    card = train_value(args, log=console.print)
+    console.print_json(json.dumps({k: card[k] for k in ("ruleset", "held_out", "seconds", "bytes")}))
+
+
 @app.command("train-fps")
 def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encounters (default: every duel)")] = None,
               envs: Annotated[str, typer.Option(help="env counts to measure, comma-separated")] = "1,2,4,8",
@@ -444,8 +492,9 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
 @app.command()
 def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")] = 2.0,
           systems: Annotated[str | None, typer.Option(help="comma-separated rule systems (default all)")] = None,
-          search: Annotated[str, typer.Option(help="mcts presets whose propose latency (p50/p95) is measured; "
-                                                   "'' for none")] = "normal",
+          search: Annotated[str, typer.Option(help="mcts presets (or whole agent specs such as trained:normal) "
+                                                   "whose propose latency (p50/p95) is measured; '' for none")]
+          = "normal",
           out: Annotated[Path, typer.Option(help="JSON results file")] = Path("runs/bench.json")) -> None:
     """Decisions per second of random and scripted play per system (engine and env); search latency per preset."""
     from rich.progress import Progress
@@ -503,12 +552,13 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
 
 
 def _bench_search(targets: list[str], presets: list[str], seconds: float) -> list[Any]:
-    """p50/p95 propose latency of each mcts preset on each target (one table)."""
+    """p50/p95 propose latency of each mcts preset (or agent spec) on each target (one table)."""
     from rich import box
 
     from trpg_arena.experiments.bench import bench_propose
 
-    rows = [bench_propose(t, f"mcts:{p}", seconds) for p in presets for t in targets]
+    specs = [p if ":" in p or p == "trained" else f"mcts:{p}" for p in presets]
+    rows = [bench_propose(t, spec, seconds) for spec in specs for t in targets]
     if rows:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         for col in ("target", "agent", "decisions", "p50 ms", "p95 ms"):

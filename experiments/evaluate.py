@@ -12,6 +12,7 @@ from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
 from trpg_arena.experiments.series.folders import run_folder, write_results
 from trpg_arena.experiments.series.progress import series_progress
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.series.words import rate
 
 
 def agent_a_tally(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, int]:
@@ -23,8 +24,27 @@ def agent_a_tally(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, int]
     return out
 
 
+def per_side(spec: SeriesSpec, records: list[GameRecord]) -> list[dict[str, Any]]:
+    """Each agent's games and wins on each side it played.
+
+    A model played on the side it was not trained for shows here, not only inside its overall rate.
+    """
+    out = []
+    for slot, agent in enumerate(spec.lineup):
+        for side in spec.sides:
+            games = [r for r in records if r.agents[spec.sides.index(side)] == agent
+                     and (r.swapped == (spec.sides.index(side) != slot))]
+            if not games:
+                continue
+            wins = sum(r.result == side for r in games)
+            lo, hi = wilson(wins, len(games))
+            out.append({"agent": agent, "slot": slot + 1, "side": side, "games": len(games), "wins": wins,
+                        "win_rate": round(wins / len(games), 4), "win_interval95": [round(lo, 4), round(hi, 4)]})
+    return out
+
+
 def summarise(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, Any]:
-    """The evaluation summary: tallies, A's win rate with its Wilson interval, mean rounds."""
+    """The evaluation summary: tallies, A's win rate with its Wilson interval, per side results, mean rounds."""
     t = agent_a_tally(spec, records)
     n = len(records)
     lo, hi = wilson(t["a_wins"], n)
@@ -32,7 +52,14 @@ def summarise(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, Any]:
             "env_version": spec.env_version, "agent_a": spec.lineup[0], "agent_b": spec.lineup[1], "games": n,
             "first_seed": spec.first_seed, "swap": spec.swap, **t,
             "a_win_rate": round(t["a_wins"] / n, 4) if n else 0.0, "a_win_interval95": [round(lo, 4), round(hi, 4)],
+            "per_side": per_side(spec, records),
             "mean_rounds": round(sum(r.rounds for r in records) / n, 2) if n else 0.0}
+
+
+def side_lines(summary: dict[str, Any]) -> list[str]:
+    """``scripted (A) as side wanderers: wins 12 of 20, 60 % [39, 78]``: one line per agent and side."""
+    return [f"{p['agent']} ({'AB'[p['slot'] - 1] if p['slot'] <= 2 else p['slot']}) as side {p['side']}: wins "
+            f"{p['wins']} of {p['games']}, {rate(p['win_rate'], *p['win_interval95'])}" for p in summary["per_side"]]
 
 
 def win_rate(spec: SeriesSpec, workers: int | None = None, backend: str = "local", on_game: Any = None,

@@ -4,6 +4,12 @@ Each pair of agents within `neighbours` places of each other in the ladder's ord
 (sides swapped every other game, a draw counting half to each). Ratings are fitted on the Elo scale
 (`tournament.fit_ratings`); their 95 % intervals come from refitting on pairs' games resampled with
 replacement. The ladder is monotone when every agent's rating is above the one before it.
+
+A ladder of the search presets runs for many minutes, so it keeps what it plays: each run gets a
+fresh folder (``runs/ladder/<UTC time>-<encounter>``) with its settings (``ladder-spec.json``) and
+one results file per pair under ``games/``, a line per game as it ends. ``--resume FOLDER`` after a
+stop (Ctrl-C, a CI timeout, a crash) plays only the games missing: game ``i`` of a pair is a pure
+function of the settings and ``i``, so the resumed ladder is the one an unbroken run would give.
 """
 
 from __future__ import annotations
@@ -15,13 +21,20 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
-from rich.progress import Progress
 
-from trpg_arena.experiments.evaluate import win_rate
-from trpg_arena.experiments.series import SeriesSpec
+from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
+from trpg_arena.experiments.series.folders import run_folder
+from trpg_arena.experiments.series.progress import series_progress
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.series.suite import slug
+from trpg_arena.experiments.series.words import rate
 from trpg_arena.experiments.tournament import fit_ratings
-from trpg_arena.rules import load_encounter
+from trpg_arena.rules import TrpgArenaError, load_encounter
+
+
+class LadderError(TrpgArenaError, ValueError):
+    """A ladder folder that cannot be resumed (the message says why)."""
+
 
 LADDER = ["random", "scripted", "mcts:easy", "mcts:normal", "mcts:hard", "mcts:deadly"]
 
@@ -53,21 +66,84 @@ def bootstrap_intervals(names: list[str], games: dict[tuple[str, str], list[floa
     return {n: (float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5))) for n, v in samples.items()}
 
 
+def ladder_settings(spec: SeriesSpec, names: list[str], neighbours: int) -> dict[str, Any]:
+    """What fixes a ladder's games (a resumed run must share it); the encounter's content hash included."""
+    return {"encounter": spec.name, "content_hash": spec.content_hash, "env_version": spec.env_version,
+            "agents": names, "games_per_pair": spec.games, "seed": spec.first_seed, "neighbours": neighbours}
+
+
+def open_folder(out: Path, settings: dict[str, Any], resume: Path | None) -> Path:
+    """A fresh run folder under `out`, or the `resume` folder when its settings are these."""
+    if resume is None:
+        folder = run_folder(out, settings["encounter"])
+        (folder / "ladder-spec.json").write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
+        return folder
+    spec_file = resume / "ladder-spec.json"
+    if not spec_file.is_file():
+        raise LadderError(f"--resume {resume}: not a ladder run folder (no ladder-spec.json)")
+    try:
+        kept = json.loads(spec_file.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise LadderError(f"--resume {resume}: cannot read ladder-spec.json ({e})") from None
+    differ = [f"{k} {kept.get(k)!r} -> {v!r}" for k, v in settings.items() if kept.get(k) != v]
+    if differ:
+        raise LadderError(f"--resume {resume}: that ladder was run with other settings ({'; '.join(differ)}); "
+                          "rerun its own command with --resume, or start a fresh ladder")
+    return resume
+
+
+def kept_games(path: Path) -> list[GameRecord]:
+    """The games a pair's results file holds, in order (a line cut short by a stop is dropped and rewritten)."""
+    if not path.exists():
+        return []
+    records: list[GameRecord] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = GameRecord.from_json(json.loads(line))
+        except (ValueError, KeyError, TypeError):
+            break
+        if record.index != len(records):
+            break
+        records.append(record)
+    path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
+    return records
+
+
 def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbours: int, bootstrap: int,
-               out: Path, console: Console) -> dict[str, Any]:
-    """Play the ladder's pairs and write ladder.csv, pairs.csv, ladder.json, ladder.md and ladder.png under `out`."""
+               out: Path, console: Console, workers: int | None = None, backend: str = "local",
+               resume: Path | None = None) -> dict[str, Any]:
+    """Play (or finish) the ladder's pairs in a run folder; write ladder.csv/.json/.md, pairs.csv and ladder.png.
+
+    Returns the result, with the folder under ``"folder"``. Progress goes to `console` (plain lines
+    when it is not a terminal).
+    """
     if len(names) < 2:
         raise ValueError("a ladder needs at least two agents")
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
-    results: dict[tuple[str, str], list[float]] = {}
     pairs = ladder_pairs(names, neighbours)
+    specs = {(a, b): SeriesSpec.build(encounter, [a, b], games, first_seed=seed, swap=True) for a, b in pairs}
+    folder = open_folder(out, ladder_settings(specs[pairs[0]], names, neighbours), resume)
+    (folder / "games").mkdir(exist_ok=True)
+    results: dict[tuple[str, str], list[float]] = {}
     sides = load_encounter(encounter).sides()
-    with Progress(console=console, transient=True) as progress:
+    kept = {pair: kept_games(folder / "games" / f"{slug(pair[0])}--{slug(pair[1])}.jsonl") for pair in pairs}
+    if resume is not None:
+        console.print(f"resuming {folder}: {sum(map(len, kept.values()))} of {games * len(pairs)} games kept",
+                      highlight=False)
+    with series_progress(console) as bar:
         for a, b in pairs:
-            task = progress.add_task(f"{a} vs {b}", total=games)
-            spec = SeriesSpec.build(encounter, [a, b], games, first_seed=seed, swap=True)
-            _, played = win_rate(spec, on_game=lambda _record, task=task: progress.advance(task))
+            spec = specs[(a, b)]
+            played = kept[(a, b)]
+            if len(played) < games:
+                on_game = bar(f"{a} vs {b}", games - len(played))
+                path = folder / "games" / f"{slug(a)}--{slug(b)}.jsonl"
+                with path.open("a", encoding="utf-8") as fh:
+                    for record in run_series(spec, workers, backend, start=len(played)):
+                        fh.write(record.line() + "\n")
+                        fh.flush()  # a stop loses at most the game being played
+                        played.append(record)
+                        on_game(record)
             results[(a, b)] = [1.0 if r.result == sides[r.agents.index(a)] else (0.5 if r.result == "draw" else 0.0)
                                for r in played]
     ratings = fit_ratings(names, _scores(results))
@@ -80,15 +156,14 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
         low, high = wilson(sum(points), len(points))
         pair_rows.append({"a": a, "b": b, "games": len(points), "a_score": round(sum(points) / len(points), 3),
                           "low": round(low, 3), "high": round(high, 3)})
-    out.mkdir(parents=True, exist_ok=True)
-    _csv(out / "ladder.csv", rows)
-    _csv(out / "pairs.csv", pair_rows)
+    _csv(folder / "ladder.csv", rows)
+    _csv(folder / "pairs.csv", pair_rows)
     result = {"encounter": encounter, "games_per_pair": games, "seed": seed, "neighbours": neighbours,
               "monotone": monotone, "ratings": rows, "pairs": pair_rows}
-    (out / "ladder.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
-    (out / "ladder.md").write_text(_markdown(result), encoding="utf-8")
-    _plot(rows, out / "ladder.png", encounter)
-    return result
+    (folder / "ladder.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    (folder / "ladder.md").write_text(_markdown(result), encoding="utf-8")
+    _plot(rows, folder / "ladder.png", encounter)
+    return {**result, "folder": str(folder)}
 
 
 def _csv(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -103,8 +178,8 @@ def _markdown(result: dict[str, Any]) -> str:
              "| agent | rating | 95 % interval |", "|---|---|---|"]
     lines += [f"| {r['agent']} | {r['rating']:.0f} | {r['low']:.0f} to {r['high']:.0f} |" for r in result["ratings"]]
     lines += ["", f"Monotone: {'yes' if result['monotone'] else 'no'}", "",
-              "| pair | games | first's score | Wilson 95 % |", "|---|---|---|---|"]
-    lines += [f"| {p['a']} vs {p['b']} | {p['games']} | {p['a_score']:.3f} | {p['low']:.3f} to {p['high']:.3f} |"
+              "| pair | games | first's score (Wilson 95 %) |", "|---|---|---|"]
+    lines += [f"| {p['a']} vs {p['b']} | {p['games']} | {rate(p['a_score'], p['low'], p['high'])} |"
               for p in result["pairs"]]
     return "\n".join(lines) + "\n"
 

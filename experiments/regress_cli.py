@@ -9,7 +9,6 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from trpg_arena.experiments.regress_report import write_regress_report
 from trpg_arena.experiments.regression import Outcome, exit_code, exit_line, run_entry, tally
@@ -70,6 +69,14 @@ def entries_of(a: RegressArgs) -> list[Entry]:
     return [make_entry(a.target, tuple(a.agents), a.baseline, **overrides)]
 
 
+def _coloured(o: Outcome, style: dict[str, str]) -> str:
+    """The entry's headline with its verdict coloured (the rest escaped: labels and messages hold brackets)."""
+    marker = "\x00"
+    text = escape(o.headline(lambda s: marker + s + marker))
+    before, verdict, after = text.split(marker)
+    return f"{before}[{style[verdict]}]{verdict}[/]{after}"
+
+
 def _settings(e: Entry) -> dict[str, object]:
     return {"games": e.games, "seed": e.seed, "test": e.test, "delta": e.delta, "alpha": e.alpha, "beta": e.beta,
             "swap": e.swap}
@@ -101,18 +108,12 @@ def run_regress(a: RegressArgs, console: Console, err: Console) -> int:
         a.junit.parent.mkdir(parents=True, exist_ok=True)
         junit_xml(outcomes, a.junit, f"regress {a.target}", seconds)
     write_regress_report(folder, f"regress {a.target}", outcomes)
-    table = Table(title=f"regress {a.target}", title_justify="left")
-    for col in ("entry", "verdict", "games", "detail"):
-        table.add_column(col, overflow="fold")
-    style = {"ok": "green", "recorded": "green", "shifted": "bold red", "stale": "red", "error": "red"}
+    style = {"ok": "green", "recorded": "green", "shifted": "bold red", "stale": "bold red", "error": "bold red"}
+    for o in outcomes:  # one whole line per entry, the report's first paragraph: for people, CI logs and grep
+        console.print(_coloured(o, style), soft_wrap=True)
     for o in outcomes:
-        detail = "see below" if o.status in ("stale", "error") else o.message
-        table.add_row(escape(o.entry.label), f"[{style[o.status]}]{o.status}[/]", str(len(o.records)),
-                      escape(detail))
-    console.print(table)
-    for o in outcomes:  # one whole line each, for people and for grep
-        if o.status in ("stale", "error", "shifted"):
-            err.print(f"[red]{o.status}[/red] {escape(o.entry.label)}: {escape(o.message)}", soft_wrap=True)
+        if o.status == "shifted":  # the loss rate and the change, beside the headline's win rates
+            err.print(f"[red]shifted[/red] {escape(o.entry.label)}: {escape(o.message)}", soft_wrap=True)
     code = exit_code(outcomes)
     console.print(f"{tally(outcomes)}; report {folder / 'report.html'}")
     console.print(exit_line(code))

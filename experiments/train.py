@@ -24,6 +24,7 @@ from typing import Any
 from rich.console import Console
 
 from trpg_arena.experiments.league import League
+from trpg_arena.experiments.series.progress import Ticker
 from trpg_arena.experiments.series.sprt import wilson
 
 
@@ -156,18 +157,26 @@ def evaluate_model(model: Any, card: dict[str, Any], encounter: Any, opponent: s
 
 
 def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
-    """Train, save the model, its card and the curves in a new run folder; return the card."""
+    """Train, save the model, its card and the curves in a new run folder; return the card.
+
+    Progress: a live bar on a terminal; plain lines elsewhere (a CI log), from the first second on.
+    """
+    from trpg_arena.rules import get_ruleset, load_encounter
+
+    args.check()
+    enc = load_encounter(args.encounter)  # a bad name is reported before the long imports
+    # torch and stable-baselines3 take many seconds to import: say what is going on before that
+    console.print(f"train {args.encounter}: {args.steps:,} steps against "
+                  f"{'a league' if args.self_play else args.opponent}; loading torch and stable-baselines3",
+                  highlight=False)
     import torch
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
     from trpg_arena.envs.codec import Codec
-    from trpg_arena.rules import get_ruleset, load_encounter
 
-    args.check()
     torch.set_num_threads(args.threads)
-    enc = load_encounter(args.encounter)
     side = args.side or ("both" if args.self_play else enc.sides()[0])
     folder = run_folder(args, enc.ruleset, enc.encounter)
     system = get_ruleset(enc.ruleset)
@@ -178,8 +187,10 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
         "command": "trpg-arena train " + " ".join(_command_line(args)),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
     }
+    console.print(f"run folder {folder}", highlight=False)
     pool = folder / "pool"
-    pool.mkdir()
+    if args.self_play:  # the league's snapshots; no empty folder without self-play
+        pool.mkdir()
     env = make_vec_env(args, enc, pool)
     if args.resume is not None:
         model = MaskablePPO.load(str(args.resume), env=env, device="cpu")
@@ -193,7 +204,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     class Track(BaseCallback):
         """Episode returns, progress with fps and the last win rate, evaluations and checkpoints."""
 
-        def __init__(self, progress: Progress, task: Any) -> None:
+        def __init__(self, progress: Progress | Ticker, task: Any) -> None:
             super().__init__()
             self.progress, self.task = progress, task
             self.start = time.perf_counter()
@@ -219,17 +230,26 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
                 self.next_checkpoint += args.checkpoint_every
                 self.model.save(folder / "checkpoints" / f"step-{self.num_timesteps}.zip")
             rate = f"{evaluations[-1]['win_rate']:.0%} vs {args.eval_opponent}" if evaluations else "-"
-            self.progress.update(self.task, completed=done, fps=f"{fps:,.0f}", rate=rate)
+            if isinstance(self.progress, Ticker):
+                self.progress.update(done, "" if rate == "-" else f"win rate {rate}")
+            else:
+                self.progress.update(self.task, completed=done, fps=f"{fps:,.0f}", rate=rate)
             return True
 
     start = time.perf_counter()
     columns = (TextColumn("training"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} steps"),
                TextColumn("{task.fields[fps]} fps"), TextColumn("win rate {task.fields[rate]}"),
                TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("training", total=args.steps, fps="-", rate="-")
-        model.learn(total_timesteps=args.steps, callback=Track(progress, task), tb_log_name="ppo",
+    if console.is_terminal:
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task("training", total=args.steps, fps="-", rate="-")
+            model.learn(total_timesteps=args.steps, callback=Track(progress, task), tb_log_name="ppo",
+                        reset_num_timesteps=args.resume is None)
+    else:
+        ticker = Ticker(console, f"training {args.encounter}", args.steps, unit="steps")
+        model.learn(total_timesteps=args.steps, callback=Track(ticker, None), tb_log_name="ppo",
                     reset_num_timesteps=args.resume is None)
+        ticker.finish()
     seconds = time.perf_counter() - start
     env.close()
     trained = model.num_timesteps
@@ -309,14 +329,21 @@ def _plot_evaluations(evaluations: list[dict[str, Any]], path: Path, title: str)
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 3))
     xs = [e["steps"] for e in evaluations]
-    ax.plot(xs, [e["win_rate"] for e in evaluations], "o-", label="win rate")
-    ax.fill_between(xs, [e["interval"][0] for e in evaluations], [e["interval"][1] for e in evaluations],
-                    alpha=0.2, label="Wilson 95 %")
+    ys = [e["win_rate"] for e in evaluations]
+    # error bars, not a band: one evaluation (the usual short run) has no band to draw, but has its interval
+    err = [[y - e["interval"][0] for y, e in zip(ys, evaluations)],
+           [e["interval"][1] - y for y, e in zip(ys, evaluations)]]
+    ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=4, label="win rate (Wilson 95 % interval)")
+    if len(xs) == 1:  # a lone point: some room either side of it
+        ax.set_xlim(0, 2 * xs[0] or 1)
     ax.set_ylim(0, 1)
+    from matplotlib.ticker import PercentFormatter
+
+    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
     ax.set_xlabel("timestep")
     ax.set_ylabel("win rate")
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    ax.legend(loc="best")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

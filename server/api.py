@@ -3,7 +3,8 @@
 Every route that changes a session answers ``{"state", "decisions", "events"}``: the session now, the
 decisions this request took (the person's and any agent seats' after it) and the events they
 emitted, so a client that does not watch the WebSocket still narrates everything. A refused request
-changes nothing (see `errors` for the statuses).
+changes nothing (see `errors` for the statuses). Each may name the state's revision it answers
+(``If-Match`` or a ``revision`` field, see `revision`): a stale one is 409 with the state now.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import make_agent
-from trpg_arena.agents.session import Session, SessionError
+from trpg_arena.agents.session import Session, SessionError, StaleRevision
 from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
 from trpg_arena.server.choices import find_legal, proposal_json
@@ -40,6 +41,7 @@ from trpg_arena.server.models import (
     UndoRequest,
 )
 from trpg_arena.server.replay import log_replay, parse_log, session_replay
+from trpg_arena.server.revision import StaleRequest, etag, requested_revision
 from trpg_arena.server.state import session_state
 from trpg_arena.server.stats import statistics
 
@@ -59,23 +61,30 @@ def _config(request: Request) -> ServerConfig:
     return request.app.state.config
 
 
-def _change(request: Request, sid: str, change: Callable[[Session], Any], run: bool, setup: bool = False) -> Doc:
+def _change(request: Request, sid: str, change: Callable[[Session], Any], run: bool, setup: bool = False,
+            body: object = None) -> Doc:
     """Apply `change` under the session's lock, then (if `run`) let agent seats go on; answer with what happened.
 
     `setup`: the change is to seats or settings, which the session emits no event for: the watchers are told.
+    `body`: the request's body, whose ``revision`` (or the ``If-Match`` header) names the state it answers.
     """
+    revision = requested_revision(request, body)
     with _hub(request).use(sid) as entry:
-        return _changed(request, entry, change, run, setup)
+        return _changed(request, entry, change, run, setup, revision)
 
 
-def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], run: bool, setup: bool = False
-             ) -> Doc:
+def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], run: bool, setup: bool = False,
+             revision: int | None = None) -> Doc:
     """`_change` for a session whose lock the caller holds."""
     s = entry.session
     assert s is not None
     taken = len(s.records)
     seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
-    change(s)
+    try:
+        s.expect(revision)
+        change(s)
+    except StaleRevision as e:  # decided on another state (or another process decided first): nothing was done
+        raise StaleRequest(str(e), session_state(entry.id, entry.name, s)) from None
     if setup:
         entry.publish({"type": "setup"})
     if run:
@@ -145,17 +154,26 @@ def create_session(request: Request, body: CreateSession) -> Doc:
 
 
 @router.get("/sessions/{sid}", summary="A session's state: combatants, turn order, the open decision")
-def get_session(request: Request, sid: SessionId) -> Doc:
-    """Round, combatants (place, HP, conditions), turn order, seats and the pending decision grouped by verb."""
+def get_session(request: Request, response: Response, sid: SessionId) -> Doc:
+    """Round, combatants (place, HP, conditions), turn order, seats and the pending decision grouped by verb.
+
+    The ``ETag`` header is the state's revision: send it back as ``If-Match`` with a change decided on it.
+    """
     with _hub(request).use(sid) as entry:
         assert entry.session is not None
+        response.headers["etag"] = etag(entry.session.revision)
         return session_state(entry.id, entry.name, entry.session)
 
 
 @router.delete("/sessions/{sid}", status_code=204, summary="Delete a session and everything stored for it")
 def delete_session(request: Request, sid: SessionId) -> Response:
-    """Delete it; pages watching it are told and disconnected."""
-    _hub(request).delete(sid)
+    """Delete it; pages watching it are told and disconnected (with ``If-Match``: only if still at that revision)."""
+    try:
+        _hub(request).delete(sid, requested_revision(request))
+    except StaleRevision as e:
+        with _hub(request).use(sid) as entry:
+            assert entry.session is not None
+            raise StaleRequest(str(e), session_state(entry.id, entry.name, entry.session)) from None
     return Response(status_code=204)
 
 
@@ -178,7 +196,7 @@ def get_pending(request: Request, sid: SessionId) -> Doc:
 @router.post("/sessions/{sid}/actions", summary="Submit a person's action for the open decision")
 def submit(request: Request, sid: SessionId, body: ActionChoice) -> Doc:
     """Apply a legal action (by index or JSON form); for an agent's seat, this overrides its proposal."""
-    return _change(request, sid, lambda s: s.submit(_legal_index(s, body)), body.run)
+    return _change(request, sid, lambda s: s.submit(_legal_index(s, body)), body.run, body=body)
 
 
 @router.post("/sessions/{sid}/proposal", summary="Ask an agent what it would do now (nothing changes)")
@@ -202,38 +220,38 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
 @router.post("/sessions/{sid}/confirm", summary="Accept the agent's proposal")
 def confirm(request: Request, sid: SessionId, body: Proceed) -> Doc:
     """Apply the review seat's proposal for the open decision."""
-    return _change(request, sid, lambda s: s.confirm(), body.run)
+    return _change(request, sid, lambda s: s.confirm(), body.run, body=body)
 
 
 @router.post("/sessions/{sid}/override", summary="Apply another action instead of the agent's proposal")
 def override(request: Request, sid: SessionId, body: ActionChoice) -> Doc:
     """Apply a legal action other than (or equal to) the proposal; recorded as an override."""
-    return _change(request, sid, lambda s: s.override(_legal_index(s, body)), body.run)
+    return _change(request, sid, lambda s: s.override(_legal_index(s, body)), body.run, body=body)
 
 
 @router.post("/sessions/{sid}/step", summary="Apply the open agent or review seat's proposal: one decision")
 def step(request: Request, sid: SessionId, body: StepRequest) -> Doc:
     """One decision by the seat's agent (what a bot calls to run an NPC's turn decision by decision)."""
-    return _change(request, sid, lambda s: s.step(), body.run)
+    return _change(request, sid, lambda s: s.step(), body.run, body=body)
 
 
 @router.post("/sessions/{sid}/run", summary="Let agent seats decide until a person must act")
 def run(request: Request, sid: SessionId, body: RunRequest) -> Doc:
     """Agent seats (and review seats with autorun) decide, up to ``max_decisions``."""
     limit = body.max_decisions or _config(request).run_limit
-    return _change(request, sid, lambda s: s.run(max_decisions=limit), False)
+    return _change(request, sid, lambda s: s.run(max_decisions=limit), False, body=body)
 
 
 @router.put("/sessions/{sid}/autorun", summary="Apply review seats' proposals without confirmation, or stop")
 def autorun(request: Request, sid: SessionId, body: Switch) -> Doc:
     """Turn autorun on or off (stored with the session)."""
-    return _change(request, sid, lambda s: s.set_autorun(body.on), body.run, setup=True)
+    return _change(request, sid, lambda s: s.set_autorun(body.on), body.run, setup=True, body=body)
 
 
 @router.post("/sessions/{sid}/dice", summary="Enter the faces rolled at the table")
 def enter_dice(request: Request, sid: SessionId, body: DiceEntry) -> Doc:
     """Faces for the dice asked for; the action is tried again (it may ask for more dice)."""
-    return _change(request, sid, lambda s: s.enter_dice(body.faces), body.run)
+    return _change(request, sid, lambda s: s.enter_dice(body.faces), body.run, body=body)
 
 
 @router.delete("/sessions/{sid}/dice", summary="Give up the action waiting for dice")
@@ -245,7 +263,7 @@ def cancel_dice(request: Request, sid: SessionId) -> Doc:
 @router.post("/sessions/{sid}/undo", summary="Take decisions back")
 def undo(request: Request, sid: SessionId, body: UndoRequest) -> Doc:
     """Undo ``decisions`` decisions, or back to before the last one a person made (agents do not replay it)."""
-    return _change(request, sid, lambda s: s.undo(body.decisions or _to_last_person(s)), False)
+    return _change(request, sid, lambda s: s.undo(body.decisions or _to_last_person(s)), False, body=body)
 
 
 def _to_last_person(s: Session) -> int:
@@ -261,7 +279,7 @@ def _to_last_person(s: Session) -> int:
 @router.post("/sessions/{sid}/rewind", summary="Go back to the first decision of a round")
 def rewind(request: Request, sid: SessionId, body: RewindRequest) -> Doc:
     """Undo everything from the first decision of ``round`` on."""
-    return _change(request, sid, lambda s: s.rewind(body.round), False)
+    return _change(request, sid, lambda s: s.rewind(body.round), False, body=body)
 
 
 @router.put("/sessions/{sid}/seats/{key}", summary="Seat a person or an agent for a side, a combatant, pc or npc")
@@ -272,13 +290,13 @@ def set_seat(request: Request, sid: SessionId, key: Annotated[str, Path(max_leng
         check_seat(body.seat, s.encounter.ruleset)
         s.set_seat(key, body.seat)
 
-    return _change(request, sid, change, body.run, setup=True)
+    return _change(request, sid, change, body.run, setup=True, body=body)
 
 
 @router.put("/sessions/{sid}/table-dice", summary="Roll every seat's dice at the table, or let the engine roll")
 def table_dice(request: Request, sid: SessionId, body: Switch) -> Doc:
     """Switch physical dice for the whole table on or off."""
-    return _change(request, sid, lambda s: s.set_table_dice(body.on), body.run, setup=True)
+    return _change(request, sid, lambda s: s.set_table_dice(body.on), body.run, setup=True, body=body)
 
 
 @router.get("/sessions/{sid}/log", summary="The narrated event log")

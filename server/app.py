@@ -17,6 +17,7 @@ from trpg_arena.agents.store import SessionStore
 from trpg_arena.server import api, errors, ws
 from trpg_arena.server.config import ServerConfig
 from trpg_arena.server.hub import SessionHub
+from trpg_arena.server.idempotency import IdempotencyKeys
 from trpg_arena.server.security import BodyLimit, HostGuard, OriginGuard, TokenGate
 
 STATIC = Path(__file__).parent / "static"
@@ -35,9 +36,13 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
     owned = store is None
     store = store if store is not None else SessionStore(config.db)
 
+    hub = SessionHub(store)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        hub.start()  # watched sessions follow changes other processes store (the terminal, another server)
         yield
+        hub.stop()
         if owned:  # a store handed in belongs to the caller, who may serve it again
             store.close()
 
@@ -46,17 +51,20 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
         # CORS for the allowed origins only, Private-Network-Access preflights included (a hosted VTT page
         # calling a server on the GM's machine)
         Middleware(CORSMiddleware, allow_origins=list(config.allow_origins), allow_methods=["*"],
-                   allow_headers=["authorization", "content-type"], allow_private_network=True, max_age=600),
+                   allow_headers=["authorization", "content-type", "if-match", "idempotency-key"],
+                   expose_headers=["etag", "retry-after", "idempotent-replayed"], allow_private_network=True,
+                   max_age=600),
         Middleware(HostGuard, trusted=config.trusted_hosts),
         Middleware(OriginGuard, allow_origins=config.allow_origins),
         Middleware(TokenGate, token=config.token),
         Middleware(BodyLimit, limit=config.max_body),
+        Middleware(IdempotencyKeys),  # innermost: only requests every guard let through are carried out and kept
     ]
     # the docs page's scripts are served from the package: a table without internet still has /docs
     app = FastAPIOffline(title="trpg-arena", version="1", description=DESCRIPTION, middleware=middleware,
                          lifespan=lifespan)
     app.state.config = config
-    app.state.hub = SessionHub(store)
+    app.state.hub = hub
     errors.install(app)
     app.include_router(api.router)
     app.include_router(ws.router)

@@ -16,11 +16,12 @@ from starlette.exceptions import HTTPException
 
 from trpg_arena.agents.session import SessionError
 from trpg_arena.agents.spec import UnknownAgentError
-from trpg_arena.agents.store import StoreError
+from trpg_arena.agents.store import StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
 from trpg_arena.server.hub import UnknownSession
 from trpg_arena.server.replay import ReplayError
+from trpg_arena.server.revision import RevisionError, StaleRequest
 
 log = logging.getLogger("trpg_arena.server")
 
@@ -32,11 +33,17 @@ STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (DiceEntryError, 422, "invalid_dice"),
     (InvalidActionError, 422, "invalid_action"),
     (ReplayError, 422, "invalid_log"),
+    (RevisionError, 422, "invalid_revision"),
+    (StaleRequest, 409, "stale_revision"),
     (IllegalActionError, 409, "illegal_action"),
     (SessionError, 409, "not_now"),
-    (StoreError, 500, "store"),
-    (SnapshotError, 500, "store"),
+    (StoreBusy, 503, "busy"),
+    (StoreUnusable, 503, "store_unusable"),  # the database became damaged or read-only: nothing more is written
+    (StoreError, 409, "unrestorable"),  # a stored session that no longer holds together (edited or damaged)
+    (SnapshotError, 409, "unrestorable"),
 )
+
+RETRY_AFTER_S = 1  # what a 503 (the database busy with another program's write) asks the client to wait
 
 ERROR_SCHEMA = {"type": "object", "required": ["error", "message"],
                 "properties": {"error": {"type": "string"}, "message": {"type": "string"},
@@ -67,10 +74,15 @@ def install(app: FastAPI) -> None:
     async def engine_error(_request: Request, exc: TrpgArenaError) -> JSONResponse:
         status, kind = next(((status, kind) for cls, status, kind in STATUS if isinstance(exc, cls)),
                             (422, "invalid_request"))
-        if status >= 500:
+        if status >= 500 or kind == "unrestorable":
             log.error("server-side failure: %s", exc)
         where = getattr(exc, "path", None) if isinstance(exc, EncounterError) else None
-        return JSONResponse(error_body(kind, str(exc), where), status_code=status)
+        body = error_body(kind, str(exc), where)
+        if isinstance(exc, StaleRequest):
+            body["state"] = exc.state  # the session now: decide again on this
+        # busy: another program holds the database; nothing was changed and a retry in a moment goes through
+        headers = {"retry-after": str(RETRY_AFTER_S)} if isinstance(exc, StoreBusy) else None
+        return JSONResponse(body, status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -4,11 +4,17 @@ Requests on one session are serialized by its lock (a request reads and changes 
 whole); different sessions run side by side. Every event a session emits is numbered and pushed, in
 order, to every WebSocket watching it: the event is queued on the watcher's event loop while the
 session's lock is held, so no watcher can see two events in another order.
+
+Other processes may change the same sessions (the terminal's autopilot, another server on the file):
+every use first catches the session up with the store (one cheap read when nothing changed), and
+while the hub runs (`start`) a thread polls the store's heads so that watched sessions catch up, and
+their watchers hear what happened, within `POLL_INTERVAL_S` even when nobody here sends a request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,10 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionRow, SessionStore
+from trpg_arena.agents.store import SessionMissing, SessionRow, SessionStore
 from trpg_arena.rules import TrpgArenaError
 
 WATCHER_QUEUE = 10_000  # events a watcher may fall behind before it is cut off (it reconnects and reloads)
+POLL_INTERVAL_S = 0.25  # how often watched sessions are compared with the store's heads (changes elsewhere)
+
+log = logging.getLogger("trpg_arena.server")
 
 
 class UnknownSession(TrpgArenaError, LookupError):
@@ -82,6 +91,71 @@ class SessionHub:
         self.store = store
         self._entries: dict[str, Entry] = {}
         self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._poller: threading.Thread | None = None
+
+    # --- changes made by other processes ----------------------------------------------------------
+    def start(self) -> None:
+        """Start polling the store for changes other processes make to watched sessions (see the module doc)."""
+        if self._poller is None:
+            self._stop.clear()
+            self._poller = threading.Thread(target=self._poll, name="trpg-arena store poller", daemon=True)
+            self._poller.start()
+
+    def stop(self) -> None:
+        """Stop polling (at shutdown)."""
+        self._stop.set()
+        if self._poller is not None:
+            self._poller.join(timeout=5)
+            self._poller = None
+
+    def _poll(self) -> None:
+        while not self._stop.wait(POLL_INTERVAL_S):
+            with self._lock:
+                watched = [e for e in self._entries.values() if e.watchers and e.session is not None]
+            if not watched:
+                continue
+            try:
+                revisions = self.store.revisions()
+            except Exception as e:  # a busy or closing file: try again next time
+                log.warning("polling the session store: %s", e)
+                continue
+            for entry in watched:
+                session = entry.session
+                if session is None or revisions.get(entry.id) == session.revision:
+                    continue
+                if not entry.lock.acquire(blocking=False):
+                    continue  # a request holds it: it caught up first; the next poll looks again
+                try:
+                    if not entry.deleted:
+                        self._catch_up(entry)
+                except Exception as e:  # a session the file can no longer give: its requests will say why
+                    log.warning("session %s: %s", entry.id, e)
+                finally:
+                    entry.lock.release()
+
+    def _catch_up(self, entry: Entry) -> None:
+        """Bring a held session up to the store (call with its lock held); its watchers hear what changed.
+
+        A session deleted elsewhere is dropped: its watchers are told, and `UnknownSession` is raised.
+        """
+        assert entry.session is not None
+        try:
+            entry.session.refresh()
+        except SessionMissing:
+            self._drop(entry)
+            raise UnknownSession(f"no session '{entry.id}' (it was deleted)") from None
+
+    def _drop(self, entry: Entry) -> None:
+        """Forget a deleted session (lock held): its watchers are told and disconnected."""
+        entry.deleted = True
+        entry.publish({"type": "deleted"})
+        for w in entry.watchers:
+            w.push(None)
+        entry.watchers.clear()
+        with self._lock:
+            if self._entries.get(entry.id) is entry:
+                del self._entries[entry.id]
 
     def add(self, session: Session, name: str) -> Entry:
         """Hold a session just created in the store."""
@@ -100,9 +174,15 @@ class SessionHub:
             if entry.deleted:
                 raise UnknownSession(f"no session '{sid}' (it was deleted)")
             if entry.session is None:
-                session = Session.load(self.store, sid)
+                try:
+                    session = Session.load(self.store, sid)
+                except SessionMissing:
+                    self._drop(entry)
+                    raise UnknownSession(f"no session '{sid}' (it was deleted)") from None
                 session.subscribe(lambda m: entry.publish(_public(m)))
                 entry.session = session
+            else:
+                self._catch_up(entry)  # another process may have changed it since
             yield entry
 
     def _entry(self, sid: str) -> Entry:
@@ -127,17 +207,13 @@ class SessionHub:
         """Every stored session, most recently updated first (those started elsewhere included)."""
         return self.store.sessions()
 
-    def delete(self, sid: str) -> None:
-        """Delete a session from the store; its watchers are told and disconnected."""
+    def delete(self, sid: str, revision: int | None = None) -> None:
+        """Delete a session from the store (only if at `revision`, when given); its watchers are told."""
         with self.use(sid) as entry:
+            assert entry.session is not None
+            entry.session.expect(revision)
             self.store.delete(sid)
-            entry.deleted = True
-            entry.publish({"type": "deleted"})
-            for w in entry.watchers:
-                w.push(None)
-            entry.watchers.clear()
-        with self._lock:
-            self._entries.pop(sid, None)
+            self._drop(entry)
 
     def watch(self, entry: Entry, loop: asyncio.AbstractEventLoop) -> Watcher:
         """A new watcher of `entry` (call with its lock held, so it sees every event after the current one)."""

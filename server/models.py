@@ -27,6 +27,14 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class Answering(Strict):
+    """A request that changes a session: it may name the state's revision it was decided on."""
+
+    revision: Annotated[int, Field(ge=0, le=2**62)] | None = Field(
+        None, description="the state's revision this request answers (or send If-Match): if the session has "
+                          "moved on, nothing is done and the answer is 409 with the state now")
+
+
 def _exactly_one(model: BaseModel, fields: tuple[str, ...]) -> None:
     given = [f for f in fields if getattr(model, f) is not None]
     if len(given) != 1:
@@ -80,7 +88,7 @@ class ActionIn(Strict):
         return value
 
 
-class ActionChoice(Strict):
+class ActionChoice(Answering):
     """An action for the open decision: its index in the legal list, or the action itself."""
 
     index: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
@@ -93,26 +101,26 @@ class ActionChoice(Strict):
         return self
 
 
-class Proceed(Strict):
+class Proceed(Answering):
     """Options of a request that applies the open proposal."""
 
     run: bool = RUN_FIELD
 
 
-class StepRequest(Strict):
+class StepRequest(Answering):
     """Apply the agent's proposal of the open decision, exactly one decision."""
 
     run: bool = Field(False, description="then let agent seats go on (default: stop after this decision)")
 
 
-class RunRequest(Strict):
+class RunRequest(Answering):
     """Let agent seats decide."""
 
     max_decisions: Annotated[int, Field(ge=1, le=100_000)] | None = Field(
         None, description="at most this many (default: the server's run limit)")
 
 
-class DiceEntry(Strict):
+class DiceEntry(Answering):
     """Faces rolled at the table for the dice asked for."""
 
     faces: Annotated[str, StringConstraints(min_length=1, max_length=400)] | Annotated[
@@ -121,27 +129,27 @@ class DiceEntry(Strict):
     run: bool = RUN_FIELD
 
 
-class UndoRequest(Strict):
+class UndoRequest(Answering):
     """Take decisions back."""
 
     decisions: Annotated[int, Field(ge=1, le=1_000_000)] | None = Field(
         None, description="how many (default: back to before the last decision a person made or confirmed)")
 
 
-class RewindRequest(Strict):
+class RewindRequest(Answering):
     """Go back to the first decision of a round."""
 
     round: Annotated[int, Field(ge=0, le=1_000_000)]
 
 
-class SeatChange(Strict):
+class SeatChange(Answering):
     """A new seat for a side, a combatant, or the pc / npc default."""
 
     seat: Seat
     run: bool = RUN_FIELD
 
 
-class Switch(Strict):
+class Switch(Answering):
     """Turn a setting on or off."""
 
     on: bool

@@ -16,6 +16,7 @@ def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
     outcome = c.outcome
     return {
         "id": sid, "name": name, "ruleset": c.system.info.id, "title": c.system.info.title,
+        "revision": session.revision,  # changes with every change: send it back with a change decided on this
         "encounter": c.encounter.label, "source": c.encounter.source, "board_kind": c.battlefield.kind,
         "seed": session.seed, "round": c.round, "phase": c.phase, "over": c.over, "result": c.result,
         "outcome": outcome.to_json() if outcome else None, "sides": c.sides,

@@ -22,6 +22,7 @@ import numpy as np
 import yaml
 
 from trpg_arena.rules import EncounterBase, builtin_encounters, get_ruleset, load_encounter
+from trpg_arena.rules.core.features import layout_for
 
 Data = dict[str, Any]
 SIDE_SIZES = (1, 2, 3, 4)
@@ -250,7 +251,9 @@ def generate(ruleset: str, seed: int) -> EncounterBase:
         data["encounter"] = f"generated_{seed}"
         data["description"] = f"Procedural {ruleset} encounter {seed} (trpg_arena.experiments.selfplay.generate)."
         try:
-            return load_encounter(data, source=f"generated:{ruleset}:{seed}")
-        except ValueError as e:  # EncounterError is a ValueError: draw again from the same stream
+            enc = load_encounter(data, source=f"generated:{ruleset}:{seed}")
+            layout_for(ruleset).check(enc)  # every summon and arrival fits the feature layout
+            return enc
+        except ValueError as e:  # EncounterError, FeatureLimitError: draw again from the same stream
             last = e
     raise ValueError(f"{ruleset}: no valid encounter after {ATTEMPTS} draws for seed {seed}: {last}")

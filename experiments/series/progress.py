@@ -31,7 +31,7 @@ class Ticker:
         self.last_tenth = 0
         self.printed = -1
         self.extra = ""
-        self.console.print(f"{escape(label)}: started, {total:,} {unit} to play", soft_wrap=True, highlight=False)
+        self.console.print(f"{escape(label)}: started, {total:,} {unit} to go", soft_wrap=True, highlight=False)
 
     def update(self, done: int, extra: str = "") -> None:
         """Record progress; prints a line on each tenth done and at least every `EVERY_SECONDS`."""
@@ -60,7 +60,7 @@ class Ticker:
         parts = [f"{self.done:,}/{self.total:,} {self.unit} ({100 * self.done / max(self.total, 1):.0f} %)",
                  f"{speed:,.1f} {self.unit}/s", f"{seconds:,.0f} s"]
         if self.done < self.total and speed > 0:
-            parts.append("stopped there" if final else f"about {(self.total - self.done) / speed:,.0f} s left")
+            parts.append("stopped early" if final else f"about {(self.total - self.done) / speed:,.0f} s left")
         if self.extra:
             parts.append(self.extra)
         self.console.print(f"{escape(self.label)}: {', '.join(parts)}", soft_wrap=True, highlight=False)

@@ -35,14 +35,16 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _batches(games: int, size: int) -> list[list[int]]:
-    return [list(range(s, min(games, s + size))) for s in range(0, games, size)]
+def _batches(games: int, size: int, start: int = 0) -> list[list[int]]:
+    return [list(range(s, min(games, s + size))) for s in range(start, games, size)]
 
 
 def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "local", batch: int | None = None,
                on_game: Callable[[GameRecord], None] | None = None,
-               play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[Any]:
-    """Yield the series' game records in index order (see the module docstring).
+               play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch, start: int = 0) -> Iterator[Any]:
+    """Yield the series' game records in index order (see the module docstring), from game `start` on.
+
+    `start` resumes a series whose first games were kept: they need not be played again.
 
     `play` plays a batch of games (default `play_batch`, which gives `GameRecord`s); another picklable
     function of (spec, indices) makes the runner yield its results instead (self-play positions).
@@ -53,11 +55,11 @@ def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "loc
     if workers < 1:
         raise BackendError(f"--workers must be at least 1, got {workers}")
     if backend == "ray":
-        source: Iterator[list[Any]] = _ray(spec, workers, batch or RAY_BATCH, play)
+        source: Iterator[list[Any]] = _ray(spec, workers, _batches(spec.games, batch or RAY_BATCH, start), play)
     elif workers == 1:
-        source = (play(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH))
+        source = (play(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH, start))
     else:
-        source = _pool(spec, workers, batch or LOCAL_BATCH, play)
+        source = _pool(spec, workers, _batches(spec.games, batch or LOCAL_BATCH, start), play)
     try:
         for records in source:
             for r in records:
@@ -75,19 +77,19 @@ def _play(args: tuple[Callable[[SeriesSpec, list[int]], list[Any]], SeriesSpec, 
     return play(spec, indices)
 
 
-def _pool(spec: SeriesSpec, workers: int, size: int,
+def _pool(spec: SeriesSpec, workers: int, batches: list[list[int]],
           play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[list[Any]]:
     # fork: workers start at once with this process's imports (spawn would re-import for seconds)
     method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
     pool = mp.get_context(method).Pool(workers)
     try:
-        yield from pool.imap(_play, ((play, spec, b) for b in _batches(spec.games, size)))
+        yield from pool.imap(_play, ((play, spec, b) for b in batches))
     finally:
         pool.terminate()
         pool.join()
 
 
-def _ray(spec: SeriesSpec, workers: int, size: int,
+def _ray(spec: SeriesSpec, workers: int, batches: list[list[int]],
          play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[list[Any]]:
     try:
         import ray
@@ -101,7 +103,7 @@ def _ray(spec: SeriesSpec, workers: int, size: int,
     remote = ray.remote(_call)
     spec_ref = ray.put(spec)
     window = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))  # tasks in flight
-    todo = deque(_batches(spec.games, size))
+    todo = deque(batches)
     flight: deque[Any] = deque()
     try:
         while todo or flight:

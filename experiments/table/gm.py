@@ -24,7 +24,8 @@ from rich.text import Text
 
 from trpg_arena.agents.menu import Menu, MenuError, Step
 from trpg_arena.agents.seats import SeatKind
-from trpg_arena.agents.session import Pending, Session
+from trpg_arena.agents.session import Pending, Session, StaleRevision
+from trpg_arena.agents.store import StoreBusy
 from trpg_arena.experiments.table import screen
 from trpg_arena.rules import Action, TrpgArenaError
 
@@ -59,6 +60,7 @@ class GmTable:
         """Ask whoever decides until the combat ends and the GM finishes (raises `Quit` if the GM leaves)."""
         s = self.session
         while True:
+            self._catch_up()
             p = s.pending()
             try:
                 if p is None:
@@ -74,6 +76,19 @@ class GmTable:
                     self._person(p)
             except _Replan:
                 continue
+            except StaleRevision:  # a page or another terminal decided first: this one has caught up
+                self.console.print(Text("the session was changed elsewhere meanwhile: nothing was done here; "
+                                        "it is shown as it is now", style="yellow"), soft_wrap=True)
+            except StoreBusy as e:  # nothing was stored, so nothing was done: the same decision is asked again
+                self.console.print(Text(f"not stored: {e}", style="red"), soft_wrap=True)
+
+    def _catch_up(self) -> None:
+        """Follow what a page or another terminal did to the session since (their decisions are narrated)."""
+        s = self.session
+        taken = len(s.records)
+        if s.refresh():
+            self.console.print(Text(f"the session was changed elsewhere: {len(s.records)} decisions now "
+                                    f"({len(s.records) - taken:+d})", style="yellow"))
 
     def _ask(self, prompt: str) -> str:
         try:
@@ -238,6 +253,8 @@ class GmTable:
             try:
                 s.enter_dice(entry)
                 return
+            except (StaleRevision, StoreBusy):
+                raise  # not a wrong entry: the loop says what happened and asks again
             except TrpgArenaError as e:
                 self.console.print(Text(f"refused: {e}", style="red"))
 

@@ -218,13 +218,18 @@ def _prepared(layout: FeatureLayout, encounter: EncounterBase) -> _Prepared:
         if encounter.ruleset != layout.ruleset:
             raise TrpgArenaError(f"a {encounter.ruleset} encounter for the {layout.ruleset} feature layout")
         limit = layout.limits.per_side
+        specs = getattr(encounter, "all_specs", lambda: encounter.combatants)()  # reinforcements too
+        side_of = {c.id: c.side for c in specs}
         counts: dict[str, int] = {}
-        for c in encounter.combatants:
-            counts[c.side] = counts.get(c.side, 0) + 1
+        for cid in {*side_of, *get_ruleset(encounter.ruleset).possible_ids(encounter)}:
+            side = side_of.get(cid) or side_of.get(cid.split(".", 1)[0])  # a summon is on its summoner's side
+            if side is not None:
+                counts[side] = counts.get(side, 0) + 1
         for side, n in counts.items():
             if n > limit:
-                raise FeatureLimitError(f"{layout.ruleset}: encounter '{encounter.encounter}' puts {n} combatants on "
-                                        f"side '{side}'; the feature layout holds at most {limit} per side")
+                raise FeatureLimitError(f"{layout.ruleset}: encounter '{encounter.encounter}' can put {n} combatants "
+                                        f"(summons and arrivals included) on side '{side}'; the feature layout "
+                                        f"holds at most {limit} per side")
         ids = [c.id for c in encounter.combatants]
         static = layout.system.static(encounter, built.tables)
         ids += [i for i in static if i not in ids]

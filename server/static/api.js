@@ -5,23 +5,46 @@ if (params.get("token")) sessionStorage.setItem("trpg-arena-token", params.get("
 const token = () => sessionStorage.getItem("trpg-arena-token");
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter) {
     super(body && body.message ? body.message : `HTTP ${status}`);
     this.status = status;
     this.body = body;
+    this.retryAfter = retryAfter;
   }
 }
 
-export async function api(method, path, body) {
-  const headers = {};
+export async function api(method, path, body, extraHeaders = {}) {
+  const headers = {...extraHeaders};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token()) headers.authorization = `Bearer ${token()}`;
   const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
   if (response.status === 204) return null;
   let data = null;
   try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) throw new ApiError(response.status, data, Number(response.headers.get("retry-after")) || 0);
   return data;
+}
+
+// A key of its own for each change: the server answers a retry of it as it answered the first (never acting twice).
+// crypto.randomUUID needs a secure context; a table on the LAN over plain http has only getRandomValues.
+function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// A change: sent with the revision of the state it was decided on (If-Match: a stale one is refused with 409 and
+// the state now) and an Idempotency-Key; a lost answer or a busy database (503) is retried with the same key.
+export async function change(method, path, body, revision) {
+  const headers = {"idempotency-key": newKey()};
+  if (revision !== undefined && revision !== null) headers["if-match"] = `"${revision}"`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api(method, path, body, headers);
+    } catch (e) {
+      const lost = !(e instanceof ApiError);  // fetch failed: the change may or may not have been made
+      if (attempt >= 4 || !(lost || e.status === 503)) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * ((e && e.retryAfter) || 1)));
+    }
+  }
 }
 
 export function socketUrl(path) {

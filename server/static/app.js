@@ -1,7 +1,7 @@
 // The page: routes (#/ home, #/s/<id> a live table, #/r/<id> a session's replay, #/r/log an uploaded log's replay),
 // the new-session form, saved sessions and log uploads.
 
-import {api, el, toast} from "./api.js";
+import {api, change, el, toast} from "./api.js";
 import {stop as stopReplay, openReplay, wireReplay} from "./replay.js";
 import {closeTable, openTable, wireControls} from "./table.js";
 
@@ -78,14 +78,19 @@ async function createSession(ev) {
                 table_dice: document.getElementById("table-dice").checked};
   if (file) { body.encounter_text = await file.text(); body.filename = file.name; }
   else body.encounter = document.getElementById("encounter").value;
+  if (creating) return;  // a double click starts one session
+  creating = true;
   try {
-    const out = await api("POST", "/api/sessions", body);
+    const out = await change("POST", "/api/sessions", body);  // a retry after a lost answer starts no second one
     location.hash = `#/s/${out.state.id}`;
   } catch (e) {
     document.getElementById("encounter-note").textContent = e.message;
     toast(e.message);
+  } finally {
+    creating = false;
   }
 }
+let creating = false;
 
 async function checkUpload() {
   const file = document.getElementById("encounter-file").files[0];

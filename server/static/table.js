@@ -1,6 +1,6 @@
 // The live table: the board, the open decision (verbs, then a token or a place), proposals, dice, undo, the log.
 
-import {api, el, socketUrl, toast} from "./api.js";
+import {api, change, el, socketUrl, toast} from "./api.js";
 import {drawBoard} from "./board.js";
 import {renderStats} from "./stats.js";
 
@@ -86,9 +86,15 @@ async function act(method, path, body) {
   document.body.classList.add("busy");
   let out = null;
   try {
-    out = await api(method, `/api/sessions/${view.sid}${path}`, body);
+    // the revision shown: if the session moved on meanwhile (another page, a bot, the terminal), nothing is done
+    out = await change(method, `/api/sessions/${view.sid}${path}`, body, view.state ? view.state.revision : null);
   } catch (e) {
-    toast(e.message);
+    if (e.status === 409 && e.body && e.body.state) {
+      out = {state: e.body.state};
+      if (path !== "/run") toast("the session changed meanwhile: nothing was done; here it is as it is now");
+    } else {
+      toast(e.message);
+    }
   } finally {
     view.busy = false;  // before the new controls appear: they must answer the first click
     document.body.classList.remove("busy");

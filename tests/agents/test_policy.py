@@ -45,10 +45,11 @@ def test_an_illegal_choice_raises_instead_of_being_replaced() -> None:
 
 def test_a_trained_policy_plays_only_legal_actions_and_explains(trained: dict[str, Any]) -> None:
     agent = make_agent(f"policy:{trained['model']}", RID, seed=0)
-    for seed in range(6):  # whole games on both sides: every decision the policy makes is checked as legal
+    side = trained["side"]
+    for seed in range(6):  # whole games on its side: every decision the policy makes is checked as legal
         combat = Combat(load_encounter(f"{RID}/duel"), seed=seed)
-        sides = combat.sides if seed % 2 else combat.sides[::-1]
-        play(combat, {sides[0]: agent, sides[1]: make_agent("random", RID, seed=seed)})
+        other = next(s for s in combat.sides if s != side)
+        play(combat, {side: agent, other: make_agent("random", RID, seed=seed)})
         assert combat.over
     combat = Combat(load_encounter(f"{RID}/duel"), seed=1)
     proposal = agent.propose(combat)
@@ -73,3 +74,13 @@ def test_a_broken_card_is_a_located_error(trained: dict[str, Any], tmp_path: Pat
     (tmp_path / "m.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(PolicyError, match="m.json"):
         make_agent(f"policy:{model}", RID, seed=0)
+
+
+def test_a_policy_refuses_the_side_it_was_not_trained_for(trained: dict[str, Any]) -> None:
+    agent = make_agent(f"policy:{trained['model']}", RID, seed=0)
+    combat = Combat(load_encounter(f"{RID}/duel"), seed=0)
+    while combat.decision.side == trained["side"]:  # up to the first decision of the other side
+        combat.act(agent.act(combat))
+    with pytest.raises(PolicyError, match=f"trained to play side '{trained['side']}'") as caught:
+        agent.act(combat)
+    assert "\n" not in str(caught.value)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.experiments.test_cli import run
+from tests.experiments.test_cli import CLI, run
 from trpg_arena.experiments.ladder import ladder_pairs, wilson
 
 
@@ -26,15 +31,55 @@ def test_ladder_pairs_neighbours() -> None:
 
 def test_ladder_writes_table_ratings_and_plot(tmp_path: Path) -> None:
     r = run("ladder", "moonlit/duel", "--agents", "random,scripted", "--games", "6", "--bootstrap", "20",
-            "--out", str(tmp_path))
+            "--workers", "2", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
-    res = json.loads((tmp_path / "ladder.json").read_text())
+    (folder,) = tmp_path.iterdir()  # a fresh run folder, named by time and encounter
+    assert folder.name.endswith("-moonlit-duel") and f"run folder {folder}" in " ".join(r.stdout.split())
+    res = json.loads((folder / "ladder.json").read_text())
     ratings = {row["agent"]: row for row in res["ratings"]}
     assert set(ratings) == {"random", "scripted"}
     assert all(row["low"] <= row["rating"] <= row["high"] for row in ratings.values())
     assert res["pairs"][0]["games"] == 6 and "| random |" in r.stdout
     assert res["monotone"] == (ratings["random"]["rating"] < ratings["scripted"]["rating"])
-    assert (tmp_path / "ladder.png").stat().st_size > 0 and (tmp_path / "ladder.csv").exists()
+    assert (folder / "ladder.png").stat().st_size > 0 and (folder / "ladder.csv").exists()
+    # not a terminal: plain progress lines a CI log shows
+    assert "random vs scripted: started, 6 games to go" in r.stderr
+    assert re.search(r"random vs scripted: 6/6 games \(100 %\), [\d.]+ games/s", r.stderr), r.stderr
+    r = run("ladder", "moonlit/duel", "--agents", "random,scripted", "--games", "6", "--bootstrap", "20",
+            "--workers", "1", "--out", str(tmp_path))
+    assert r.returncode == 0 and len(list(tmp_path.iterdir())) == 2  # the first run is kept
+
+
+def test_a_stopped_ladder_resumes_from_what_it_kept(tmp_path: Path) -> None:
+    args = ["ladder", "moonlit/duel", "--agents", "random,scripted,mcts:easy", "--games", "8", "--bootstrap", "20",
+            "--workers", "1", "--out", str(tmp_path)]
+    proc = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:  # stop it once one pair is done and another has begun
+        files = list(tmp_path.glob("*/games/*.jsonl"))
+        lines = sum(len(f.read_text().splitlines()) for f in files)
+        if lines >= 10 or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGTERM)  # as a CI timeout stops it
+    proc.communicate(timeout=60)
+    assert proc.returncode != 0, "the ladder ended before it could be stopped"
+    (folder,) = tmp_path.iterdir()
+    kept = {f.name: f.read_text().splitlines() for f in (folder / "games").iterdir()}
+    assert 10 <= sum(map(len, kept.values())) < 24 and not (folder / "ladder.json").exists()
+    r = run(*args, "--resume", str(folder))
+    assert r.returncode == 0, r.stderr
+    assert f"resuming {folder}: {sum(map(len, kept.values()))} of 24 games kept" in " ".join(r.stderr.split())
+    assert len(list(tmp_path.iterdir())) == 1  # the same folder, finished
+    res = json.loads((folder / "ladder.json").read_text())
+    assert [p["games"] for p in res["pairs"]] == [8, 8, 8]
+    for f in (folder / "games").iterdir():
+        lines = f.read_text().splitlines()
+        assert [json.loads(x)["index"] for x in lines] == list(range(8))
+        assert lines[:len(kept.get(f.name, []))] == kept.get(f.name, [])[:len(lines)]
+    other = run(*args[:-4], "--games", "9", "--out", str(tmp_path), "--resume", str(folder))
+    assert other.returncode == 2 and "games_per_pair 8 -> 9" in other.stderr and "Traceback" not in other.stderr
 
 
 def test_ladder_refuses_a_repeated_agent(tmp_path: Path) -> None:

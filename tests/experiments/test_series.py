@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,3 +92,22 @@ def test_a_bad_line_up_or_worker_count_is_one_line() -> None:
     r = subprocess.run([*CLI, "evaluate", "kiai/duel", "--agents", "random,random", "--workers", "0"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "--workers" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_evaluate_reports_each_agent_on_each_side(tmp_path: Path) -> None:
+    """Sides swapped by default: an agent's results per side show (a one-sided model on its wrong side would)."""
+    r = subprocess.run([*CLI, "evaluate", "kiai/duel", "--agents", "scripted,random", "--games", "8", "--workers", "1",
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)
+    cells = {(p["agent"], p["side"]): p for p in summary["per_side"]}
+    assert set(cells) == {(a, s) for a in ("scripted", "random") for s in ("wanderers", "raiders")}
+    assert all(p["games"] == 4 for p in cells.values())
+    assert sum(p["wins"] for p in cells.values() if p["agent"] == "scripted") == summary["a_wins"]
+    for agent, side in cells:
+        assert re.search(rf"{agent} \([AB]\) as side {side}: wins \d of 4, \d+ % \[\d+, \d+\]", r.stderr), r.stderr
+    assert "kiai/duel scripted,random: started, 8 games to go" in r.stderr  # plain progress: not a terminal
+    (folder,) = tmp_path.iterdir()
+    md = (folder / "report.md").read_text()
+    assert "| agent | won as side wanderers | won as side raiders | won in all |" in md
+    assert re.search(r"\| scripted \(line-up slot 1\) \| \d of 4: [\d.]+ % \[", md)

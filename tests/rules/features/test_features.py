@@ -82,6 +82,16 @@ def test_an_encounter_beyond_the_limits_is_refused_naming_the_limit() -> None:
         encode(Combat(big, seed=1), "A")
 
 
+def test_possible_summons_count_towards_the_limit() -> None:
+    brawl = load_encounter("moonlit/brawl")
+    layout_for("moonlit").check(brawl)  # six a side, and side A's two possible summons: eight
+    enc = brawl.model_dump(mode="json")
+    a = [c for c in enc["combatants"] if c["side"] == "A"]
+    enc["combatants"].append(dict(a[0], id="seventh", name=None, skills=["strike"]))
+    with pytest.raises(FeatureLimitError, match="can put 9 combatants .summons and arrivals included. on side 'A'"):
+        layout_for("moonlit").check(load_encounter(enc))
+
+
 def test_the_features_command_prints_the_page_and_an_encounters_features(tmp_path: Path) -> None:
     cli = [sys.executable, "-m", "trpg_arena.experiments.cli", "features"]
     page = tmp_path / "kiai.md"

@@ -1,0 +1,162 @@
+"""`trained`: one-ply look over sampled dice, scored by the system's learned value (TD-Gammon's recipe).
+
+At each decision the agent takes the scripted agent's best few actions (its ranking is the cheap prior
+that makes hundreds of legal actions affordable) and plays each of them on copies of the live combat
+with dice of its own (the live dice are never read or advanced): the scripted policy continues the
+mover's turn until another side decides, the mover's turn ends or the fight does, and the learned value
+scores where that leads. Every candidate is played on the same dice samples, so their differences are
+measured pairwise, with little noise.
+
+The value is not trusted blindly: an argmax over a dozen noisy estimates picks exactly the positions
+where the value is wrong. The agent keeps the scripted choice unless another action beats it by
+`margin` plus `z` standard errors of the paired difference. The presets are a strength index: fewer
+candidates and samples, and a softmax `temperature` over the estimates (with a blunder `guard`) make
+it weaker; more make it stronger.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from trpg_arena.agents.base import Agent, rng_state, set_rng_state
+from trpg_arena.agents.learned.model import ValueModel, load_model
+from trpg_arena.agents.learned.value import win_chances
+from trpg_arena.agents.proposal import Alternative, Proposal
+from trpg_arena.agents.search.priors import prior_order
+from trpg_arena.agents.spec import make_agent, register_agent
+from trpg_arena.rules import Action, Combat, Dice
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "easy": {"candidates": 4, "samples": 4, "temperature": 0.1, "guard": 0.2},
+    "normal": {"candidates": 5, "samples": 8},
+    "hard": {"candidates": 8, "samples": 16},
+    "deadly": {"candidates": 12, "samples": 32},
+}
+
+HELPS: dict[str, str] = {
+    "candidates": "actions looked at per decision: the scripted agent's best few",
+    "samples": "dice samples per candidate (the same samples for every candidate)",
+    "horizon": "scripted decisions of the mover's turn played after the candidate at most",
+    "margin": "leave the scripted choice only for a gain of this much win chance ...",
+    "z": "... plus this many standard errors of the paired difference",
+    "temperature": "final choice sampled by exp(win chance / temperature); 0 takes the best",
+    "guard": "never sample an action whose win chance is this much below the choice",
+    "model": "value model file (default: the one shipped for the rule system)",
+}
+
+
+def _pct(p: float) -> str:
+    return f"{round(100 * max(0.0, min(1.0, p)))} %"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate with its mean win chance and the paired difference to the scripted choice."""
+
+    action: Action
+    chance: float
+    gain: float  # mean paired difference to the scripted choice
+    se: float  # its standard error
+
+
+@register_agent("trained", presets=PRESETS, helps=HELPS)
+class TrainedAgent(Agent):
+    """The learned value over sampled dice, one ply deep, checked against the scripted choice."""
+
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
+                 seed: int | None = None, candidates: int = 5, samples: int = 8, horizon: int = 12,
+                 margin: float = 0.02, z: float = 2.0, temperature: float = 0.0, guard: float = 0.2,
+                 model: str = "") -> None:
+        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+        if candidates < 1 or samples < 1 or horizon < 0:
+            raise ValueError(f"trained: candidates and samples must be >= 1 and horizon >= 0, got {candidates}, "
+                             f"{samples}, {horizon}")
+        if ruleset is None:
+            raise ValueError("trained: the agent plays one rule system (its value model's)")
+        self.candidates, self.samples, self.horizon = candidates, samples, horizon
+        self.margin, self.z, self.temperature, self.guard = margin, z, temperature, guard
+        self.model: ValueModel = load_model(ruleset, model or None)
+        # the prior and the in-between decisions: the scripted policy, seeded from our RNG, saved with us
+        self.policy = make_agent("scripted", ruleset, seed=int(self.rng.integers(2**31)))
+
+    # --- choosing -----------------------------------------------------------------------------
+    def _decide(self, combat: Combat) -> tuple[Action, list[Scored], str]:
+        legal = combat.legal_view()
+        if len(legal) == 1:
+            return legal[0], [], "the only legal action"
+        order = prior_order(self.policy, combat)[: self.candidates]
+        if len(order) == 1:
+            return order[0], [], "the only candidate"
+        side = combat.decision.side
+        seeds = [int(s) for s in self.rng.integers(2**63, size=self.samples)]
+        values = np.stack([self._lookahead(combat, a, side, seeds) for a in order])  # candidates x samples
+        diffs = values - values[0]
+        chance = values.mean(axis=1)
+        gain = diffs.mean(axis=1)
+        se = diffs.std(axis=1, ddof=1) / math.sqrt(self.samples) if self.samples > 1 else np.ones(len(order))
+        scored = [Scored(a, float(chance[i]), float(gain[i]), float(se[i])) for i, a in enumerate(order)]
+        trusted = [s for s in scored[1:] if s.gain > self.margin + self.z * s.se]
+        pick = max(trusted, key=lambda s: s.gain) if trusted else scored[0]
+        why = "beats the scripted choice beyond the margin" if trusted else "the scripted choice (nothing beats it " \
+              "beyond the margin)"
+        if self.temperature > 0:
+            logits = (chance - chance.max()) / self.temperature
+            weights = np.exp(logits)
+            sampled = scored[int(self.rng.choice(len(scored), p=weights / weights.sum()))]
+            if sampled is not pick:
+                if sampled.chance >= pick.chance - self.guard:
+                    pick, why = sampled, f"sampled at temperature {self.temperature:g}"
+                else:
+                    why += "; the guard refused a sampled blunder"
+        ranked = [pick] + sorted((s for s in scored if s is not pick), key=lambda s: -s.chance)
+        return pick.action, ranked, why
+
+    def _lookahead(self, combat: Combat, action: Action, side: str, seeds: list[int]) -> np.ndarray:
+        """`side`'s win chance after `action` on each dice sample, the mover's turn played out by the script."""
+        leaves = []
+        actor = combat.decision.actor
+        for seed in seeds:
+            sim = combat.clone(dice=Dice(seed))
+            sim.recording = False
+            sim.act(action)
+            for _ in range(self.horizon):
+                d = sim.decision
+                if d is None or d.side != side or d.actor != actor:
+                    break
+                sim.act(self.policy.act(sim))
+            leaves.append(sim)
+        return win_chances(self.model, leaves, side)
+
+    def act(self, combat: Combat) -> Action:
+        """The chosen action (no sentences built)."""
+        return self._decide(combat)[0]
+
+    def propose(self, combat: Combat) -> Proposal:
+        """The choice with its estimated win chance, why, and the runners-up with theirs."""
+        action, ranked, why = self._decide(combat)
+        describe = combat.system.describe
+        if not ranked:
+            return Proposal(action, 0.5, (why,))
+        best = ranked[0]
+        reasons = [f"{describe(combat, action)}: {_pct(best.chance)} estimated to win ({why}; {self.samples} dice "
+                   f"samples each, the {self.ruleset} value model scoring the end of the turn)"]
+        if len(ranked) > 1:
+            nxt = ranked[1]
+            reasons.append(f"next best: {describe(combat, nxt.action)} ({_pct(nxt.chance)})")
+        alternatives = tuple(Alternative(s.action, s.chance, f"{_pct(s.chance)} estimated to win")
+                             for s in ranked[1:4])
+        return Proposal(action, best.chance, tuple(reasons), alternatives)
+
+    # --- saved state --------------------------------------------------------------------------
+    def get_state(self) -> dict[str, Any]:
+        """The RNG and the scripted policy's state."""
+        return {"rng": rng_state(self.rng), "policy": self.policy.get_state()}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Continue from `get_state`'s value."""
+        set_rng_state(self.rng, state["rng"])
+        self.policy.set_state(state["policy"])

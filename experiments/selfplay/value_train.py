@@ -1,0 +1,154 @@
+"""`trpg-arena train-value SYSTEM`: rebuild a system's learned value from nothing, with its model card.
+
+Generation 0 is the scripted agent against itself with random moves mixed in, over the system's
+built-in encounters; each later generation adds games of the `trained` agent (on the model fitted so
+far) against the scripted one, and the value is refitted on every generation's positions together.
+The model, its card (``.md``, with the data, the command, held-out log loss and Brier score against
+the hand-written value) and its calibration plot (``.png``) are written side by side.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from trpg_arena.agents.learned.model import MODELS
+from trpg_arena.experiments.selfplay.value_data import generate
+from trpg_arena.experiments.selfplay.value_fit import (
+    FitConfig,
+    calibration_plot,
+    evaluate_value,
+    fit_value,
+    load_positions,
+    split_by_game,
+)
+from trpg_arena.rules import builtin_encounters
+
+
+@dataclass
+class ValueTrainArgs:
+    """What `train-value` does (each field is a CLI option)."""
+
+    ruleset: str
+    games: int = 3000  # generation 0: scripted self-play games over the encounters
+    generations: int = 0  # later generations: games of `trained` (the model so far) against scripted
+    generation_games: int = 400
+    noise: float = 0.1
+    keep: float = 0.25  # share of the decisions recorded
+    seed: int = 0
+    workers: int = 2
+    held_out: float = 0.15
+    encounters: Sequence[str] = field(default_factory=tuple)  # default: the system's built-ins
+    extra: Sequence[Path] = field(default_factory=tuple)  # earlier generations' data files, pooled with these
+    data: Path = Path("runs/selfplay")
+    out: Path = MODELS
+    fit: FitConfig = field(default_factory=FitConfig)
+
+
+def default_encounters(ruleset: str) -> list[str]:
+    """The built-in encounters of a rule system (``moonlit/duel``, ...)."""
+    from trpg_arena.rules import get_ruleset
+
+    return builtin_encounters(get_ruleset(ruleset))
+
+
+def command_line(args: ValueTrainArgs) -> str:
+    """The command that reproduces a run (for the model card)."""
+    parts = ["trpg-arena", "train-value", args.ruleset, "--games", str(args.games), "--seed", str(args.seed),
+             "--noise", str(args.noise), "--keep", str(args.keep), "--generations", str(args.generations)]
+    if args.generations:
+        parts += ["--generation-games", str(args.generation_games)]
+    if args.encounters:
+        parts += ["--encounters", ",".join(args.encounters)]
+    for path in args.extra:
+        parts += ["--extra", str(path)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
+    """Generate the data, fit the value over every generation, write model, card and plot; the card's data."""
+    started = time.perf_counter()
+    encounters = list(args.encounters) or default_encounters(args.ruleset)
+    folder = args.data / args.ruleset
+    files: list[Path] = []
+    generations: list[dict[str, Any]] = []
+    gen0 = folder / "gen0.npz"
+    log(f"generation 0: {args.games} games of scripted self-play ({args.noise:.0%} random moves) on "
+        f"{', '.join(encounters)}")
+    generations.append({"agents": ["scripted"], "noise": args.noise,
+                        **generate(args.ruleset, encounters, args.games, args.seed, gen0, ("scripted",), args.noise,
+                                   args.workers, keep=args.keep)})
+    files.append(gen0)
+    files += [Path(p) for p in args.extra]
+    args.out.mkdir(parents=True, exist_ok=True)
+    model_file = args.out / f"{args.ruleset}.npz"
+    model, train, test = _fit(files, args)
+    for g in range(1, args.generations + 1):
+        staged = folder / f"gen{g - 1}-model.npz"
+        model.save(staged)
+        path = folder / f"gen{g}.npz"
+        lineup = (f"trained:easy:model={staged}", "scripted")
+        log(f"generation {g}: {args.generation_games} games of {lineup[0]} against scripted")
+        generations.append({"agents": list(lineup), "noise": 0.0,
+                            **generate(args.ruleset, encounters, args.generation_games, args.seed + 1_000_000 * g,
+                                       path, lineup, 0.0, args.workers, keep=args.keep)})
+        files.append(path)
+        model, train, test = _fit(files, args)
+    scores = evaluate_value(model, train, test)
+    plot = args.out / f"{args.ruleset}.png"
+    calibration_plot(model, train, test, plot, f"{args.ruleset}: held-out positions ({scores['held_out_games']} "
+                                               "games)")
+    card = {"ruleset": args.ruleset, "fingerprint": model.fingerprint, "features": model.size,
+            "command": command_line(args), "encounters": encounters, "generations": generations,
+            "fit": model.meta, "held_out": scores, "seconds": round(time.perf_counter() - started, 1)}
+    model = type(model)(model.ruleset, model.fingerprint, model.mean, model.scale, model.layers, model.skip,
+                        {**model.meta, "command": card["command"]})
+    model.save(model_file)
+    card["bytes"] = model_file.stat().st_size
+    (args.out / f"{args.ruleset}.md").write_text(card_markdown(card), encoding="utf-8")
+    (args.out / f"{args.ruleset}.json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    log(f"written {model_file} ({card['bytes']:,} bytes), its card and calibration plot")
+    return card
+
+
+def _fit(files: list[Path], args: ValueTrainArgs) -> tuple[Any, Any, Any]:
+    data = load_positions(files)
+    train, test = split_by_game(data, args.held_out, seed=args.seed)
+    return fit_value(train, args.fit), train, test
+
+
+def card_markdown(card: dict[str, Any]) -> str:
+    """The model card as a GM or a researcher reads it."""
+    s = card["held_out"]
+    rows = [("learned value", s["learned"]), ("constant (training win rate)", s["constant"])]
+    if "hand_written" in s:
+        rows.insert(1, ("hand-written value (agents/search/value.py), read as (v + 1) / 2", s["hand_written"]))
+        rows.insert(2, ("hand-written value, logistic-calibrated on the training positions",
+                        s["hand_written_calibrated"]))
+    lines = [f"# Learned value: {card['ruleset']}", "",
+             "P(the deciding side wins | position), from the system's named features "
+             f"(layout fingerprint `{card['fingerprint']}`, {card['features']} features) and the hand-written "
+             "value. Run with numpy alone (`trpg_arena.agents.learned`); trained with torch (`train` extra).", "",
+             "## Reproduce", "", "```", card["command"], "```", "",
+             f"Took {card['seconds'] / 60:.1f} minutes on the machine that built it; the model file is "
+             f"{card['bytes']:,} bytes.", "", "## Data", ""]
+    for i, g in enumerate(card["generations"]):
+        lines.append(f"- generation {i}: {g['games']} games ({', '.join(g['agents'])}, {g['noise']:.0%} random moves), "
+                     f"{g['positions']:,} positions")
+    lines += [f"- encounters: {', '.join(card['encounters'])}", "",
+              "## Held-out positions", "",
+              f"{s['held_out_positions']:,} positions of {s['held_out_games']} games never trained on "
+              "(split by game).", "", "| predictor | log loss | Brier score |", "|---|---|---|"]
+    lines += [f"| {name} | {v['log_loss']:.4f} | {v['brier']:.4f} |" for name, v in rows]
+    fit = card["fit"]
+    lines += ["", f"Network: inputs standardised, hidden layers {fit['hidden']} (tanh, dropout {fit['dropout']}), "
+              f"weight decay {fit['weight_decay']}, plus a logistic term on the hand-written value; targets "
+              f"TD(lambda = {fit['lam']}) over all generations' positions ({fit['td_rounds']} refit), early "
+              "stopping on a tenth of the training games.", "",
+              f"![calibration]({card['ruleset']}.png)", ""]
+    return "\n".join(lines)

@@ -1,0 +1,171 @@
+"""The learned value (trained on a little self-play, run with numpy) and the `trained` agent that plays on it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from trpg_arena.agents import make_agent
+from trpg_arena.agents.learned.model import ModelError, ValueModel, load_model
+from trpg_arena.agents.learned.value import win_chances
+from trpg_arena.agents.session import play
+from trpg_arena.rules import Combat, load_encounter
+
+RID = "moonlit"
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A value trained on 120 duels of noisy scripted self-play, and its scores on 40 others."""
+    pytest.importorskip("torch")
+    from trpg_arena.experiments.selfplay.value_data import generate
+    from trpg_arena.experiments.selfplay.value_fit import (
+        FitConfig,
+        evaluate_value,
+        fit_value,
+        load_positions,
+        split_by_game,
+    )
+
+    folder = tmp_path_factory.mktemp("value")
+    generate(RID, [f"{RID}/duel"], 160, 0, folder / "gen0.npz", noise=0.1)
+    train, test = split_by_game(load_positions([folder / "gen0.npz"]), 0.25, seed=0)
+    model = fit_value(train, FitConfig(hidden=(16,), epochs=4))
+    path = folder / "tiny.npz"
+    model.save(path)
+    return {"model": model, "path": path, "scores": evaluate_value(model, train, test)}
+
+
+def test_a_tiny_learned_value_beats_a_constant_on_held_out_games(tiny: dict) -> None:
+    scores = tiny["scores"]
+    assert scores["held_out_games"] >= 10
+    assert scores["learned"]["log_loss"] < scores["constant"]["log_loss"] - 0.02
+    assert scores["learned"]["brier"] < scores["constant"]["brier"]
+
+
+def test_a_saved_model_predicts_the_same_after_loading(tiny: dict) -> None:
+    loaded = load_model(RID, tiny["path"])
+    x = np.random.default_rng(0).uniform(-1, 1, size=(7, loaded.size + 1)).astype(np.float32)
+    assert np.allclose(loaded.predict(x), tiny["model"].predict(x), atol=1e-6)
+    assert ((0 < loaded.predict(x)) & (loaded.predict(x) < 1)).all()
+
+
+def test_a_model_for_another_layout_is_refused_in_one_line(tiny: dict, tmp_path: Path) -> None:
+    m: ValueModel = tiny["model"]
+    stale = ValueModel(m.ruleset, "0000000000000000", m.mean, m.scale, m.layers, m.skip, m.meta)
+    stale.save(tmp_path / "stale.npz")
+    with pytest.raises(ModelError, match="feature layout 0000000000000000") as caught:
+        load_model(RID, tmp_path / "stale.npz")
+    assert "\n" not in str(caught.value) and "train-value" in str(caught.value)
+    with pytest.raises(ModelError, match="trained for moonlit, not kiai"):
+        load_model("kiai", tiny["path"])
+    (tmp_path / "junk.npz").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="junk.npz: not a value model"):
+        load_model(RID, tmp_path / "junk.npz")
+
+
+def test_finished_fights_are_worth_their_result(tiny: dict) -> None:
+    combat = Combat(load_encounter(f"{RID}/duel"), seed=3)
+    play(combat, {s: make_agent("scripted", RID, seed=i) for i, s in enumerate(combat.sides)})
+    result = combat.state.outcome.result
+    for side in combat.sides:
+        expected = 0.4 if result == "draw" else float(result == side)
+        assert win_chances(tiny["model"], [combat], side)[0] == expected
+
+
+def _game(spec: str, seed: int, trained_side: int) -> tuple[list[str], str]:
+    combat = Combat(load_encounter(f"{RID}/duel"), seed=seed)
+    sides = combat.sides
+    agents = {sides[trained_side]: make_agent(spec, RID, seed=seed),
+              sides[1 - trained_side]: make_agent("scripted", RID, seed=seed + 1)}
+    moves = []
+    while not combat.over:
+        action = agents[combat.decision.side].act(combat)
+        assert combat.is_legal(action)
+        moves.append(action.describe())
+        combat.act(action)
+    return moves, combat.state.outcome.result
+
+
+def test_the_trained_agent_plays_either_side_to_the_end_and_is_deterministic(tiny: dict) -> None:
+    spec = f"trained:easy:model={tiny['path']}"
+    for side in (0, 1):
+        first = _game(spec, 5 + side, side)
+        assert first == _game(spec, 5 + side, side)
+
+
+def test_the_trained_agent_explains_with_win_estimates_and_restores_its_state(tiny: dict) -> None:
+    spec = f"trained:normal:model={tiny['path']}"
+    agent = make_agent(spec, RID, seed=1)
+    combat = Combat(load_encounter(f"{RID}/duel"), seed=2)
+    while len(combat.legal_view()) < 2:
+        combat.act(combat.legal_view()[0])
+    proposal = agent.propose(combat)
+    assert 0.0 <= proposal.value <= 1.0 and combat.is_legal(proposal.action)
+    assert "estimated to win" in proposal.reasons[0] and "%" in proposal.reasons[0]
+    assert proposal.alternatives and all(0 <= a.value <= 1 and a.action != proposal.action
+                                         for a in proposal.alternatives)
+    saved = agent.get_state()
+    again = make_agent(spec, RID, seed=99)
+    again.set_state(saved)
+    clone = combat.clone()
+    assert agent.propose(combat) == again.propose(clone)
+
+
+def test_the_trained_agent_never_moves_the_live_dice(tiny: dict) -> None:
+    agent = make_agent(f"trained:normal:model={tiny['path']}", RID, seed=0)
+    combat = Combat(load_encounter(f"{RID}/skirmish"), seed=4)
+    before = combat.snapshot()
+    agent.propose(combat)
+    assert combat.snapshot() == before
+
+
+def test_playing_needs_no_torch(tiny: dict) -> None:
+    code = ("import sys\n"
+            "from trpg_arena.agents import make_agent\n"
+            "from trpg_arena.agents.session import play\n"
+            "from trpg_arena.rules import Combat, load_encounter\n"
+            f"c = Combat(load_encounter('{RID}/duel'), seed=0)\n"
+            f"play(c, {{s: make_agent('trained:easy:model={tiny['path']}' if i == 0 else 'scripted', '{RID}', "
+            "seed=i) for i, s in enumerate(c.sides)})\n"
+            "assert c.over\n"
+            "assert 'torch' not in sys.modules, 'torch was imported'\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_mcts_scores_its_playouts_with_a_learned_value(tiny: dict) -> None:
+    agent = make_agent(f"mcts:easy:value={tiny['path']}", RID, seed=0)
+    combat = Combat(load_encounter(f"{RID}/duel"), seed=1)
+    while len(combat.legal_view()) < 2:
+        combat.act(combat.legal_view()[0])
+    proposal = agent.propose(combat)
+    assert combat.is_legal(proposal.action) and 0.0 <= proposal.value <= 1.0
+    with pytest.raises(ModelError, match="no value model at 'missing.npz'"):
+        make_agent("mcts:easy:value=missing.npz", RID, seed=0)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_train_value_rebuilds_a_model_with_its_card(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    r = _cli("train-value", RID, "--games", "24", "--encounters", f"{RID}/duel", "--epochs", "2", "--workers", "1",
+             "--data", str(tmp_path / "data"), "--out", str(tmp_path / "models"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    for suffix in ("npz", "md", "png", "json"):
+        assert (tmp_path / "models" / f"{RID}.{suffix}").is_file()
+    card = (tmp_path / "models" / f"{RID}.md").read_text(encoding="utf-8")
+    assert "trpg-arena train-value moonlit --games 24" in card and "hand-written value" in card
+    model = load_model(RID, tmp_path / "models" / f"{RID}.npz")
+    assert model.meta["command"].startswith("trpg-arena train-value")
+    bad = _cli("train-value", "nosuchsystem")
+    assert bad.returncode == 2 and "nosuchsystem" in bad.stderr and "Traceback" not in bad.stderr
+    bad = _cli("train-value", RID, "--encounters", "kiai/duel")
+    assert bad.returncode == 2 and "not a moonlit encounter" in bad.stderr and "Traceback" not in bad.stderr
