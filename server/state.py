@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from trpg_arena.agents.session import Session
+from trpg_arena.rules import TrpgArenaError
 from trpg_arena.server.board import combatants_json, turn_order
 from trpg_arena.server.choices import pending_json
 
@@ -12,9 +13,14 @@ from trpg_arena.server.choices import pending_json
 def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
     """What a client needs to show the table now (the board's places come once, from ``/board``)."""
     c = session.combat
-    pending = session.pending()
+    agent_error = None
+    try:
+        pending = session.pending()
+    except (TrpgArenaError, ValueError) as e:  # its seat's agent cannot play (a spec stored before it was checked)
+        pending = None
+        agent_error = f"the agent of this decision's seat cannot play: {e} (seat another agent or a person)"
     outcome = c.outcome
-    return {
+    state = {
         "id": sid, "name": name, "ruleset": c.system.info.id, "title": c.system.info.title,
         "revision": session.revision,  # changes with every change: send it back with a change decided on this
         "encounter": c.encounter.label, "source": c.encounter.source, "board_kind": c.battlefield.kind,
@@ -27,3 +33,6 @@ def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
         "decisions": len(session.records), "events": c.log[-1].seq + 1 if c.log else 0,
         "pending": pending_json(c, pending) if pending is not None else None,
     }
+    if agent_error is not None:
+        state["agent_error"] = agent_error
+    return state

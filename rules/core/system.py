@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -200,11 +201,15 @@ class _Registry(Mapping[str, RuleSystem]):
 
     Packages whose name starts with ``_`` are skipped (``_template``). Folders listed in the
     ``TRPG_ARENA_RULES_PATH`` environment variable are searched too, for systems kept outside the tree.
+    Discovery runs once, under a lock: a thread that asks while another is importing waits for the
+    whole registry instead of seeing half of it (a server's first requests arrive together).
     """
 
     def __init__(self) -> None:
         self._systems: dict[str, RuleSystem] = {}
         self._discovered = False
+        self._discovering = False  # set while this registry's own imports run (they may read it)
+        self._lock = threading.RLock()
 
     def register(self, system: RuleSystem) -> RuleSystem:
         self._systems[system.info.id] = system
@@ -213,7 +218,19 @@ class _Registry(Mapping[str, RuleSystem]):
     def _discover(self) -> None:
         if self._discovered:
             return
-        self._discovered = True
+        with self._lock:
+            # `_discovering` is only seen true by the importing thread itself (others wait on the lock):
+            # a system package that reads the registry while it is imported gets what is registered so far.
+            if self._discovered or self._discovering:
+                return
+            self._discovering = True
+            try:
+                self._import_all()
+                self._discovered = True  # only once every package is in: never a half-filled registry
+            finally:
+                self._discovering = False
+
+    def _import_all(self) -> None:
         import trpg_arena.rules as pkg
 
         # Rule systems kept outside the package: folders named in TRPG_ARENA_RULES_PATH join its path.
