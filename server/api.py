@@ -18,7 +18,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
-from trpg_arena.agents.store import StoreError
+from trpg_arena.agents.store import StoreBusy, StoreError
 from trpg_arena.rules import IllegalActionError, TrpgArenaError
 from trpg_arena.server.board import board_json
 from trpg_arena.server.choices import find_legal, proposal_json
@@ -107,8 +107,10 @@ def _run_agents(request: Request, s: Session, limit: int | None = None) -> str |
     """
     try:
         s.run(until=lambda _decision: deadline.expired(), max_decisions=limit or _config(request).run_limit)
+    except StoreBusy as e:  # the change itself is stored: the agents go on at the next request
+        return f"the agents stopped: {e}"
     except (StoreError, StaleRevision):
-        raise  # the store's own answers (busy, another process first) keep their statuses
+        raise  # the store's own answers (damaged, another process first) keep their statuses
     except (TrpgArenaError, ValueError, ArithmeticError, LookupError, TypeError) as e:
         return f"the agents stopped: {e}"
     return None
