@@ -115,7 +115,7 @@ class Session:
         self.id: str | None = None
         self.revision = 0
         if store is not None:
-            self.id = store.create(name or enc.encounter, enc.ruleset, enc.encounter, self.setup_json(),
+            self.id = store.create(name or enc.label, enc.ruleset, enc.label, self.setup_json(),
                                    self._checkpoints[0])
 
     def _setup(self, enc: EncounterBase, seed: int, seats: Mapping[str, str | Seat], pc: Seat, npc: Seat,
