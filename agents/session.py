@@ -115,7 +115,7 @@ class Session:
         self.id: str | None = None
         self.revision = 0
         if store is not None:
-            self.id = store.create(name or enc.encounter, enc.ruleset, enc.encounter, self.setup_json(),
+            self.id = store.create(name or enc.label, enc.ruleset, enc.label, self.setup_json(),
                                    self._checkpoints[0])
 
     def _setup(self, enc: EncounterBase, seed: int, seats: Mapping[str, str | Seat], pc: Seat, npc: Seat,
@@ -445,12 +445,12 @@ class Session:
             return
         try:
             self.revision = write(self.store, self.id, self.revision)
-        except StoreConflict as e:
+        except StoreConflict:
             roll_back()
             self._catch_up()
             raise StaleRevision(f"session {self.id} was changed elsewhere (now revision {self.revision}, "
                                 f"{len(self.records)} decisions): nothing was done here; decide again",
-                                revision=e.revision) from None
+                                revision=self.revision) from None
         except BaseException:
             roll_back()
             raise

@@ -164,7 +164,7 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     for seat in (body.pc, body.npc, *body.seats.values(), *(enc.controllers or {}).values()):
         check_seat(seat, enc.ruleset)
     hub = _hub(request)
-    name = body.name or enc.encounter
+    name = body.name or enc.label
     session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
                       store=hub.store, name=name, options=body.options)
     if body.autorun:
