@@ -114,6 +114,8 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
 
 def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
     """Play a session at the terminal until the combat is over (or the GM leaves), then report on it."""
+    if not args.resume and args.encounter is not None:
+        seats_of(args, args.encounter)  # a wrong seat is refused before the database is even opened
     store = SessionStore(args.db)
     try:
         session = open_session(args, store, console)
