@@ -36,7 +36,7 @@ import numpy as np
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.spec import check_agent, make_agent
-from trpg_arena.agents.store import SessionMissing, SessionStore, StoreConflict, StoreError
+from trpg_arena.agents.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
@@ -115,7 +115,7 @@ class Session:
         self.id: str | None = None
         self.revision = 0
         if store is not None:
-            self.id = store.create(name or enc.encounter, enc.ruleset, enc.encounter, self.setup_json(),
+            self.id = store.create(name or enc.label, enc.ruleset, enc.label, self.setup_json(),
                                    self._checkpoints[0])
 
     def _setup(self, enc: EncounterBase, seed: int, seats: Mapping[str, str | Seat], pc: Seat, npc: Seat,
@@ -293,6 +293,10 @@ class Session:
                         break
                 except StaleRevision:
                     break  # another process decided first: this copy has caught up; whoever asked sees it now
+                except StoreBusy:
+                    if taken == 0:
+                        raise
+                    break  # what was decided is stored: say so, and let the next call meet the busy file
             taken += 1
         if not history:
             self.revision += taken
@@ -446,12 +450,12 @@ class Session:
             return
         try:
             self.revision = write(self.store, self.id, self.revision)
-        except StoreConflict as e:
+        except StoreConflict:
             roll_back()
             self._catch_up()
             raise StaleRevision(f"session {self.id} was changed elsewhere (now revision {self.revision}, "
                                 f"{len(self.records)} decisions): nothing was done here; decide again",
-                                revision=e.revision) from None
+                                revision=self.revision) from None
         except BaseException:
             roll_back()
             raise
@@ -614,7 +618,9 @@ class Session:
             records = store.history(sid)
             shared = next((i for i, (a, b) in enumerate(zip(self.records, records)) if not _same_decision(a, b)),
                           min(len(self.records), len(records)))
-            base, checkpoint = store.checkpoint(sid, shared)
+            # listeners hear the events of the decisions this copy missed: replay from before the first of them
+            # (no listener, as when loading: from the latest checkpoint, at most CHECKPOINT_EVERY decisions)
+            base, checkpoint = store.checkpoint(sid, shared if self.listeners else len(records))
             last, latest = store.checkpoint(sid, len(records))
             first = store.checkpoint(sid, 0)[1]
         setup_changed = setup != {**self.setup_json(), "encounter": setup.get("encounter"),
@@ -630,6 +636,8 @@ class Session:
         self.records = records
         self._checkpoints = {0: first, base: checkpoint, last: latest}
         self.revision = head.revision
+        if not self.listeners:
+            return
         if setup_changed:
             self._notify({"type": "setup", "revision": self.revision})
         if undone:

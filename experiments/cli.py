@@ -328,7 +328,8 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
               review: Annotated[bool, typer.Option(help="agents propose and wait for the GM to confirm")] = True,
               dice: Annotated[bool, typer.Option(help="the players roll every die at the table")] = False,
               autorun: Annotated[bool, typer.Option(help="start with NPCs running unattended")] = False,
-              seed: Annotated[int, typer.Option(help="seed of the dice and the agents")] = 0,
+              seed: Annotated[int | None, typer.Option(
+                  help="seed of the dice and the agents (default: a new one, printed)")] = None,
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
               db: Annotated[Path | None, typer.Option(

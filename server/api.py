@@ -18,7 +18,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
-from trpg_arena.agents.store import StoreError
+from trpg_arena.agents.store import StoreBusy, StoreError
 from trpg_arena.rules import IllegalActionError, TrpgArenaError
 from trpg_arena.server.board import board_json
 from trpg_arena.server.choices import find_legal, proposal_json
@@ -80,15 +80,15 @@ def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], r
     """`_change` for a session whose lock the caller holds."""
     s = entry.session
     assert s is not None
-    taken = len(s.records)
-    seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
     try:
         s.expect(revision)
+        taken = len(s.records)
+        seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
         change(s)
     except StaleRevision as e:  # decided on another state (or another process decided first): nothing was done
         raise StaleRequest(str(e), session_state(entry.id, entry.name, s)) from None
     if setup:
-        entry.publish({"type": "setup"})
+        entry.publish({"type": "setup", "revision": s.revision})
     agent_error = _run_agents(request, s) if run else None
     log = s.combat.log  # numbered without gaps: the new events are its tail
     events = [e.to_json() for e in log[seen - log[0].seq:]] if log and len(s.records) > taken else []
@@ -107,8 +107,10 @@ def _run_agents(request: Request, s: Session, limit: int | None = None) -> str |
     """
     try:
         s.run(until=lambda _decision: deadline.expired(), max_decisions=limit or _config(request).run_limit)
+    except StoreBusy as e:  # the change itself is stored: the agents go on at the next request
+        return f"the agents stopped: {e}"
     except (StoreError, StaleRevision):
-        raise  # the store's own answers (busy, another process first) keep their statuses
+        raise  # the store's own answers (damaged, another process first) keep their statuses
     except (TrpgArenaError, ValueError, ArithmeticError, LookupError, TypeError) as e:
         return f"the agents stopped: {e}"
     return None
@@ -162,7 +164,7 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     for seat in (body.pc, body.npc, *body.seats.values(), *(enc.controllers or {}).values()):
         check_seat(seat, enc.ruleset)
     hub = _hub(request)
-    name = body.name or enc.encounter
+    name = body.name or enc.label
     session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
                       store=hub.store, name=name, options=body.options)
     if body.autorun:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -18,6 +19,7 @@ from trpg_arena.server import api, errors, ws
 from trpg_arena.server.config import ServerConfig
 from trpg_arena.server.hub import SessionHub
 from trpg_arena.server.idempotency import IdempotencyKeys
+from trpg_arena.server.revision import document_headers
 from trpg_arena.server.security import BodyLimit, HostGuard, OriginGuard, TokenGate
 from trpg_arena.server.work import AgentDeadline
 
@@ -71,6 +73,7 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
     errors.install(app)
     app.include_router(api.router)
     app.include_router(ws.router)
+    _document_change_headers(app)
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
@@ -78,3 +81,15 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _document_change_headers(app: FastAPI) -> None:
+    """The schema (``/openapi.json``, ``/docs``) names the headers every change may carry."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_headers(build())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -6,7 +6,7 @@ from typing import Any
 
 from trpg_arena.agents.session import Session
 from trpg_arena.rules import TrpgArenaError
-from trpg_arena.server.board import combatant_json, turn_order
+from trpg_arena.server.board import combatants_json, turn_order
 from trpg_arena.server.choices import pending_json
 
 
@@ -23,10 +23,10 @@ def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
     state = {
         "id": sid, "name": name, "ruleset": c.system.info.id, "title": c.system.info.title,
         "revision": session.revision,  # changes with every change: send it back with a change decided on this
-        "encounter": c.encounter.encounter, "source": c.encounter.source, "board_kind": c.battlefield.kind,
+        "encounter": c.encounter.label, "source": c.encounter.source, "board_kind": c.battlefield.kind,
         "seed": session.seed, "round": c.round, "phase": c.phase, "over": c.over, "result": c.result,
         "outcome": outcome.to_json() if outcome else None, "sides": c.sides,
-        "combatants": [combatant_json(v) for v in c.combatants], "turn_order": turn_order(c),
+        "combatants": combatants_json(c), "turn_order": turn_order(c),
         "seats": {k: str(s) for k, s in session.seats.items()},
         "defaults": {k: str(s) for k, s in session.defaults.items()},
         "table_dice": session.table_dice, "autorun": session.autorun,

@@ -96,6 +96,18 @@ class EncounterBase(StrictModel):
         """Where this encounter was read from (a path, a built-in name or ``<dict>``)."""
         return self._source
 
+    @property
+    def label(self) -> str:
+        """The name people type for it: a built-in's file name, else its ``encounter:``.
+
+        A built-in is named by its file (``moonlit/skirmish``, which ``--resume`` and ``autopilot`` accept)
+        even where its ``encounter:`` reads ``moonlit_alley``.
+        """
+        rid, sep, name = self._source.partition("/")
+        if sep and rid == self.ruleset and name.replace("_", "").replace("-", "").isalnum():
+            return name
+        return self.encounter
+
     def sides(self) -> list[str]:
         """Side names in order of first appearance in the roster."""
         out: list[str] = []

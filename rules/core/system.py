@@ -43,6 +43,17 @@ class RuleSystemInfo:
     env_name: str  # Gymnasium id stem: "Moonlit" -> "trpg_arena/Moonlit-v0"
     env_version: int = 0
     data_dir: Path = field(default_factory=Path)
+    # what a view's hp counts: "hp", hit points; "wounds", boxes left on a wound track whose level is the
+    # view's status (shown as that word: "4/5" would read the same for a moderate and a serious wound)
+    health: str = "hp"
+
+    def health_text(self, view: CombatantView) -> str:
+        """How a combatant is, for people: ``7/12`` hit points, or on a wound track the level in words."""
+        if self.health != "wounds":
+            return f"{view.hp}/{view.max_hp}"
+        if view.status in ("ok", ""):
+            return "unhurt"
+        return view.status if not view.able or view.status in ("dead", "incapacitated") else f"{view.status} wound"
 
     @property
     def env_id(self) -> str:
