@@ -243,6 +243,11 @@ class Session:
         return agent
 
     # --- the loop ---------------------------------------------------------------------------------
+    @property
+    def dice_asked(self) -> DiceRequest | None:
+        """The dice the action being tried waits for (typed at the table), if any; held in memory only."""
+        return self._dice_request
+
     def pending(self) -> Pending | None:
         """The open decision with its seat, the agent's proposal (agent and review seats) and any dice asked for."""
         c = self.combat
