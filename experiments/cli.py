@@ -432,6 +432,10 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
                     encounters: Annotated[str, typer.Option(help="comma-separated encounters (default: the "
                                                                  "system's built-ins)")] = "",
                     epochs: Annotated[int, typer.Option(help="training epochs at most (early stopping)")] = 30,
+                    keep: Annotated[float, typer.Option(help="share of the decisions recorded")] = 0.25,
+                    extra: Annotated[list[Path] | None, typer.Option(help="more data files (earlier generations, "
+                                                                          "`trpg-arena selfplay` output) pooled in")]
+                    = None,
                     data: Annotated[Path, typer.Option(help="folder for the self-play data")] = Path("runs/selfplay"),
                     out: Annotated[Path | None, typer.Option(help="folder for model, card and plot (default: the "
                                                                   "package's shipped models)")] = None) -> None:
@@ -441,15 +445,19 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
     from trpg_arena.rules import get_ruleset
 
     get_ruleset(ruleset)  # an unknown system is one line, before anything runs
-    if games < 10 or generations < 0 or generation_games < 10 or not 0 <= noise <= 1 or workers < 1 or epochs < 1:
+    if games < 10 or generations < 0 or generation_games < 10 or not 0 <= noise <= 1 or workers < 1 or epochs < 1 \
+            or not 0 < keep <= 1:
         raise typer.BadParameter("--games and --generation-games need at least 10, --generations >= 0, "
-                                 "--noise in [0, 1], --workers and --epochs >= 1")
+                                 "--noise in [0, 1], --keep in (0, 1], --workers and --epochs >= 1")
+    for path in extra or []:
+        if not path.is_file():
+            raise typer.BadParameter(f"--extra: no data file at '{path}'")
     names = _agents_option(encounters)
     for name in names:
         if load_encounter(name).ruleset != ruleset:
             raise typer.BadParameter(f"{name} is not a {ruleset} encounter")
-    args = ValueTrainArgs(ruleset, games, generations, generation_games, noise, seed, workers,
-                          encounters=names, data=data, fit=FitConfig(epochs=epochs))
+    args = ValueTrainArgs(ruleset, games, generations, generation_games, noise, keep, seed, workers,
+                          encounters=names, extra=tuple(extra or ()), data=data, fit=FitConfig(epochs=epochs))
     if out is not None:
         args.out = out
     card = train_value(args, log=console.print)

@@ -47,7 +47,7 @@ class MCTSAgent(Agent):
                  seed: int | None = None, simulations: int = 200, time_limit: float = 0.0, depth: int = 8,
                  c: float = 0.4, prior_weight: float = 0.5, widen: float = 1.0, alpha: float = 0.5,
                  temperature: float = 0.0, guard: float = 0.25, margin: float = 1.0, playout: str = "",
-                 reuse: bool = True) -> None:
+                 reuse: bool = True, value: str = "hand") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if simulations < 1:
             raise ValueError(f"mcts: simulations must be >= 1, got {simulations}")
@@ -62,6 +62,8 @@ class MCTSAgent(Agent):
         self.guard = guard
         self.margin = margin
         self.reuse = reuse
+        self.value = value
+        self._score = self._value_function(value, ruleset)
         if not playout:
             playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
         # The playout policy also gives the priors; its RNG is seeded from ours and saved with our state.
@@ -127,9 +129,21 @@ class MCTSAgent(Agent):
             if nd.side is not None:
                 v = values.get(nd.side)
                 if v is None:
-                    v = values[nd.side] = position_value(sim, nd.side)
+                    v = values[nd.side] = self._score(sim, nd.side)
                 nd.w += v
                 nd.w2 += v * v
+
+    @staticmethod
+    def _value_function(value: str, ruleset: str | None) -> Any:
+        """What scores a playout's end: the hand-written value, or a learned one read on the same [-1, 1] scale."""
+        if value == "hand":
+            return position_value
+        if ruleset is None:
+            raise ValueError("mcts: a learned value needs the rule system")
+        from trpg_arena.agents.learned import load_model, win_chance
+
+        model = load_model(ruleset, None if value == "learned" else value)
+        return lambda combat, side: 2.0 * win_chance(model, combat, side) - 1.0
 
     def _new_child(self, node: Node, sim: Combat, legal: set[Action], side: str) -> Node | None:
         """A child for the most promising legal action not yet expanded here (None if every one is)."""

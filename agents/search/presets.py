@@ -45,4 +45,5 @@ HELPS: dict[str, str] = {
     "playout": "the playout and prior policy (default: the system's scripted agent)",
     "margin": "leave the scripted choice only for one better by this many standard errors",
     "reuse": "keep the subtree of the chosen action for the next decision",
+    "value": "what scores a playout's end: 'hand' (value.py), 'learned' (the system's shipped model) or a model file",
 }

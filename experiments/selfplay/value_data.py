@@ -21,11 +21,12 @@ import numpy as np
 from trpg_arena.rules import Combat, load_encounter
 
 
-def play_game(encounter: str, seed: int, agents: Sequence[str], noise: float,
+def play_game(encounter: str, seed: int, agents: Sequence[str], noise: float, keep: float = 1.0,
               max_decisions: int = 3000) -> dict[str, np.ndarray]:
     """One game's positions: features, side index, decision number, hand value, won (from the decider).
 
     The line-up agents take the sides in turn, starting from the seed's parity (so they swap sides by game).
+    Each decision is kept with probability `keep`: neighbouring positions of a game say nearly the same.
     """
     from trpg_arena.agents.search.value import position_value
     from trpg_arena.agents.spec import make_agent
@@ -43,7 +44,7 @@ def play_game(encounter: str, seed: int, agents: Sequence[str], noise: float,
     while combat.state.outcome is None and n < max_decisions:
         d = combat.decision
         legal = combat.legal_view()
-        if len(legal) > 1:
+        if len(legal) > 1 and (keep >= 1 or rng.random() < keep):
             xs.append(encode(combat, d.side))
             side_ix.append(sides.index(d.side))
             numbers.append(n)
@@ -56,19 +57,21 @@ def play_game(encounter: str, seed: int, agents: Sequence[str], noise: float,
         n += 1
     result = combat.state.outcome.result if combat.state.outcome is not None else "draw"
     won = np.array([1.0 if sides[s] == result else 0.0 for s in side_ix], dtype=np.float32)
-    size = len(xs[0]) if xs else 0
+    from trpg_arena.rules.core.features import layout_for
+
+    size = layout_for(ruleset).size
     return {"features": np.stack(xs) if xs else np.zeros((0, size), np.float32),
             "side": np.array(side_ix, np.int8), "decision": np.array(numbers, np.int32),
             "hand_value": np.array(hand, np.float32), "outcome": won}
 
 
-def _job(args: tuple[str, int, tuple[str, ...], float]) -> dict[str, np.ndarray]:
+def _job(args: tuple[str, int, tuple[str, ...], float, float]) -> dict[str, np.ndarray]:
     return play_game(*args)
 
 
 def generate(ruleset: str, encounters: Sequence[str], games: int, seed: int, out: Path,
              agents: Sequence[str] = ("scripted",), noise: float = 0.1, workers: int = 1,
-             on_game: Any = None) -> dict[str, Any]:
+             on_game: Any = None, keep: float = 1.0) -> dict[str, Any]:
     """Play `games` games spread over `encounters` and write their positions to `out` (an ``.npz``)."""
     from trpg_arena.rules.core.features import layout_for
 
@@ -78,7 +81,7 @@ def generate(ruleset: str, encounters: Sequence[str], games: int, seed: int, out
         if e.ruleset != ruleset:
             raise ValueError(f"{enc} is a {e.ruleset} encounter, not {ruleset}")
         layout.check(e)
-    jobs = [(encounters[i % len(encounters)], seed + i, tuple(agents), noise) for i in range(games)]
+    jobs = [(encounters[i % len(encounters)], seed + i, tuple(agents), noise, keep) for i in range(games)]
     started = time.perf_counter()
     parts: list[dict[str, np.ndarray]] = []
     if workers > 1:
@@ -100,6 +103,7 @@ def generate(ruleset: str, encounters: Sequence[str], games: int, seed: int, out
     with open(out, "wb") as fh:
         np.savez_compressed(fh, **data, game=game, encounter=encounter_ix, encounters=np.array(list(encounters)),
                             ruleset=np.array(ruleset), fingerprint=np.array(layout.fingerprint),
-                            agents=np.array(list(agents)), noise=np.array(noise), seed=np.array(seed))
+                            agents=np.array(list(agents)), noise=np.array(noise), seed=np.array(seed),
+                            keep=np.array(keep))
     return {"file": str(out), "games": games, "positions": int(len(game)),
             "seconds": round(time.perf_counter() - started, 1)}

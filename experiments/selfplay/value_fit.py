@@ -69,7 +69,7 @@ def load_positions(paths: Sequence[str | Path]) -> Positions:
             game = _first(d, "game", "game_id").astype(np.int64)
             side = _first(d, "side").astype(np.int64) if "side" in d else np.zeros(len(x), np.int64)
             decision = _first(d, "decision", "decision_number").astype(np.int64)
-            hand = _first(d, "hand_value", "hand").astype(np.float64) if ("hand_value" in d or "hand" in d) \
+            hand = _first(d, "hand_value", "value").astype(np.float64) if ("hand_value" in d or "value" in d) \
                 else np.full(len(x), np.nan)
         _, game = np.unique(game, return_inverse=True)
         parts.append((x, (outcome > 0.5).astype(np.float64), game + offset, side, decision, hand))

@@ -39,10 +39,12 @@ class ValueTrainArgs:
     generations: int = 0  # later generations: games of `trained` (the model so far) against scripted
     generation_games: int = 400
     noise: float = 0.1
+    keep: float = 0.25  # share of the decisions recorded
     seed: int = 0
     workers: int = 2
     held_out: float = 0.15
     encounters: Sequence[str] = field(default_factory=tuple)  # default: the system's built-ins
+    extra: Sequence[Path] = field(default_factory=tuple)  # earlier generations' data files, pooled with these
     data: Path = Path("runs/selfplay")
     out: Path = MODELS
     fit: FitConfig = field(default_factory=FitConfig)
@@ -58,11 +60,13 @@ def default_encounters(ruleset: str) -> list[str]:
 def command_line(args: ValueTrainArgs) -> str:
     """The command that reproduces a run (for the model card)."""
     parts = ["trpg-arena", "train-value", args.ruleset, "--games", str(args.games), "--seed", str(args.seed),
-             "--noise", str(args.noise), "--generations", str(args.generations)]
+             "--noise", str(args.noise), "--keep", str(args.keep), "--generations", str(args.generations)]
     if args.generations:
         parts += ["--generation-games", str(args.generation_games)]
     if args.encounters:
         parts += ["--encounters", ",".join(args.encounters)]
+    for path in args.extra:
+        parts += ["--extra", str(path)]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -78,8 +82,9 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
         f"{', '.join(encounters)}")
     generations.append({"agents": ["scripted"], "noise": args.noise,
                         **generate(args.ruleset, encounters, args.games, args.seed, gen0, ("scripted",), args.noise,
-                                   args.workers)})
+                                   args.workers, keep=args.keep)})
     files.append(gen0)
+    files += [Path(p) for p in args.extra]
     args.out.mkdir(parents=True, exist_ok=True)
     model_file = args.out / f"{args.ruleset}.npz"
     model, train, test = _fit(files, args)
@@ -91,7 +96,7 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
         log(f"generation {g}: {args.generation_games} games of {lineup[0]} against scripted")
         generations.append({"agents": list(lineup), "noise": 0.0,
                             **generate(args.ruleset, encounters, args.generation_games, args.seed + 1_000_000 * g,
-                                       path, lineup, 0.0, args.workers)})
+                                       path, lineup, 0.0, args.workers, keep=args.keep)})
         files.append(path)
         model, train, test = _fit(files, args)
     scores = evaluate_value(model, train, test)

@@ -136,3 +136,36 @@ def test_playing_needs_no_torch(tiny: dict) -> None:
             "assert 'torch' not in sys.modules, 'torch was imported'\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_mcts_scores_its_playouts_with_a_learned_value(tiny: dict) -> None:
+    agent = make_agent(f"mcts:easy:value={tiny['path']}", RID, seed=0)
+    combat = Combat(load_encounter(f"{RID}/duel"), seed=1)
+    while len(combat.legal_view()) < 2:
+        combat.act(combat.legal_view()[0])
+    proposal = agent.propose(combat)
+    assert combat.is_legal(proposal.action) and 0.0 <= proposal.value <= 1.0
+    with pytest.raises(ModelError, match="no value model at 'missing.npz'"):
+        make_agent("mcts:easy:value=missing.npz", RID, seed=0)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_train_value_rebuilds_a_model_with_its_card(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    r = _cli("train-value", RID, "--games", "24", "--encounters", f"{RID}/duel", "--epochs", "2", "--workers", "1",
+             "--data", str(tmp_path / "data"), "--out", str(tmp_path / "models"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    for suffix in ("npz", "md", "png", "json"):
+        assert (tmp_path / "models" / f"{RID}.{suffix}").is_file()
+    card = (tmp_path / "models" / f"{RID}.md").read_text(encoding="utf-8")
+    assert "trpg-arena train-value moonlit --games 24" in card and "hand-written value" in card
+    model = load_model(RID, tmp_path / "models" / f"{RID}.npz")
+    assert model.meta["command"].startswith("trpg-arena train-value")
+    bad = _cli("train-value", "nosuchsystem")
+    assert bad.returncode == 2 and "nosuchsystem" in bad.stderr and "Traceback" not in bad.stderr
+    bad = _cli("train-value", RID, "--encounters", "kiai/duel")
+    assert bad.returncode == 2 and "not a moonlit encounter" in bad.stderr and "Traceback" not in bad.stderr
