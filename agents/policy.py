@@ -122,7 +122,7 @@ class PolicyAgent(Agent):
     def _check_fits(self, combat: Combat, codec: Any) -> None:
         """Refuse an encounter whose spaces differ from the ones the model was trained on, saying which."""
         here = codec.layout()
-        where = f"{combat.encounter.ruleset}/{combat.encounter.encounter}"
+        where = f"{combat.encounter.ruleset}/{combat.encounter.label}"
         if self.card is not None:
             trained = self.card["layout"]
             if trained != here:

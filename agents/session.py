@@ -35,10 +35,10 @@ import numpy as np
 
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
-from trpg_arena.agents.spec import make_agent
-from trpg_arena.agents.store import SessionMissing, SessionStore, StoreConflict, StoreError
+from trpg_arena.agents.spec import check_agent, make_agent
+from trpg_arena.agents.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
-from trpg_arena.rules.core.errors import DiceNeeded
+from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
 
 CHECKPOINT_EVERY = 32  # decisions between full snapshots: undo and resume replay at most this many
@@ -103,6 +103,9 @@ class Session:
         # the encounter's `controllers:` section gives default seats; those passed here win
         self._setup(enc, seed, {**(enc.controllers or {}), **(seats or {})}, Seat.parse(pc), Seat.parse(npc),
                     table_dice)
+        for _, seat in self._known_seats():  # every agent spec valid before anything is built or stored
+            if seat.agent is not None:
+                check_agent(seat.agent, enc.ruleset)
         self.combat = Combat(enc, dice=TableDice(_engine_dice(seed)))
         self._check_seat_keys()
         self.records: list[dict[str, Any]] = []
@@ -112,7 +115,7 @@ class Session:
         self.id: str | None = None
         self.revision = 0
         if store is not None:
-            self.id = store.create(name or enc.encounter, enc.ruleset, enc.encounter, self.setup_json(),
+            self.id = store.create(name or enc.label, enc.ruleset, enc.label, self.setup_json(),
                                    self._checkpoints[0])
 
     def _setup(self, enc: EncounterBase, seed: int, seats: Mapping[str, str | Seat], pc: Seat, npc: Seat,
@@ -183,6 +186,8 @@ class Session:
         """Give a side, a combatant, or the ``pc`` / ``npc`` default a new seat (stored)."""
         self.expect(revision)
         parsed = Seat.parse(seat)
+        if parsed.agent is not None:
+            check_agent(parsed.agent, self.encounter.ruleset)  # before any change: a wrong value changes nothing
         if key not in ("pc", "npc"):
             self._check_seat_keys([key])  # before any change: a key naming nobody changes nothing
 
@@ -238,6 +243,11 @@ class Session:
         return agent
 
     # --- the loop ---------------------------------------------------------------------------------
+    @property
+    def dice_asked(self) -> DiceRequest | None:
+        """The dice the action being tried waits for (typed at the table), if any; held in memory only."""
+        return self._dice_request
+
     def pending(self) -> Pending | None:
         """The open decision with its seat, the agent's proposal (agent and review seats) and any dice asked for."""
         c = self.combat
@@ -283,6 +293,10 @@ class Session:
                         break
                 except StaleRevision:
                     break  # another process decided first: this copy has caught up; whoever asked sees it now
+                except StoreBusy:
+                    if taken == 0:
+                        raise
+                    break  # what was decided is stored: say so, and let the next call meet the busy file
             taken += 1
         if not history:
             self.revision += taken
@@ -436,12 +450,12 @@ class Session:
             return
         try:
             self.revision = write(self.store, self.id, self.revision)
-        except StoreConflict as e:
+        except StoreConflict:
             roll_back()
             self._catch_up()
             raise StaleRevision(f"session {self.id} was changed elsewhere (now revision {self.revision}, "
                                 f"{len(self.records)} decisions): nothing was done here; decide again",
-                                revision=e.revision) from None
+                                revision=self.revision) from None
         except BaseException:
             roll_back()
             raise
@@ -569,9 +583,9 @@ class Session:
                 self._catch_up()
             except StoreError:
                 raise
-            except (KeyError, TypeError, ValueError) as e:
-                raise StoreError(f"{store.path}: session {sid} cannot be restored ({type(e).__name__}: {e})"
-                                 ) from None
+            except (TrpgArenaError, LookupError, TypeError, ValueError, AttributeError) as e:
+                why = str(e) if isinstance(e, TrpgArenaError) else f"{type(e).__name__}: {e}"
+                raise StoreError(f"{store.path}: session {sid} cannot be restored ({why})") from None
         return self
 
     # --- other processes --------------------------------------------------------------------------
@@ -604,7 +618,9 @@ class Session:
             records = store.history(sid)
             shared = next((i for i, (a, b) in enumerate(zip(self.records, records)) if not _same_decision(a, b)),
                           min(len(self.records), len(records)))
-            base, checkpoint = store.checkpoint(sid, shared)
+            # listeners hear the events of the decisions this copy missed: replay from before the first of them
+            # (no listener, as when loading: from the latest checkpoint, at most CHECKPOINT_EVERY decisions)
+            base, checkpoint = store.checkpoint(sid, shared if self.listeners else len(records))
             last, latest = store.checkpoint(sid, len(records))
             first = store.checkpoint(sid, 0)[1]
         setup_changed = setup != {**self.setup_json(), "encounter": setup.get("encounter"),
@@ -620,6 +636,8 @@ class Session:
         self.records = records
         self._checkpoints = {0: first, base: checkpoint, last: latest}
         self.revision = head.revision
+        if not self.listeners:
+            return
         if setup_changed:
             self._notify({"type": "setup", "revision": self.revision})
         if undone:
@@ -651,16 +669,31 @@ def replay_records(checkpoint: dict[str, Any], records: list[dict[str, Any]]) ->
     Yields the combat at the checkpoint (no events), then after each record with that record's events;
     the same `Combat` object every time. Undo, resume and the server's replay of a session read it.
     """
-    dice = TableDice.from_table_state(checkpoint["dice"])
+    try:
+        dice = TableDice.from_table_state(checkpoint["dice"])
+    except (LookupError, TypeError, ValueError, AttributeError) as e:
+        raise SnapshotError(f"the checkpoint's dice cannot be restored ({type(e).__name__}: {e})") from None
     combat = Combat.restore(checkpoint["combat"], dice=dice)
     yield combat, []
-    for rec in records:
-        dice.by_hand = bool(rec["by_hand"])
-        dice.begin()
-        dice.queue([face for _, face in rec["faces"]])
-        events = combat.act(Action.from_json(rec["action"]))
-        dice.settle(True)
+    for i, rec in enumerate(records):
+        try:
+            dice.by_hand = bool(rec["by_hand"])
+            dice.begin()
+            dice.queue([_face(face) for _, face in rec["faces"]])
+            events = combat.act(Action.from_json(rec["action"]))
+            dice.settle(True)
+        except (TrpgArenaError, LookupError, TypeError, ValueError, AttributeError) as e:
+            dice.settle(False)
+            raise SnapshotError(f"decision {i + 1} after the checkpoint cannot be replayed "
+                                f"({type(e).__name__}: {e})") from None
         yield combat, events
+
+
+def _face(face: Any) -> int:
+    """A recorded face typed by hand (a whole number from 1 up); `ValueError` for anything else."""
+    if isinstance(face, bool) or not isinstance(face, int) or face < 1:
+        raise ValueError(f"recorded face {face!r} is not a face of a die")
+    return face
 
 
 def _engine_dice(seed: int) -> Any:

@@ -2,15 +2,18 @@
 
 ``mcts:hard``, ``mcts:simulations=400``, ``scripted``, ``policy:runs/train/model.zip``: an `AgentSpec`
 is parsed from such a string, checked against what the agent declares (presets, keyword parameters
-of its constructor) and built by `make_agent` with the rule system and a seeded numpy `Generator`.
-A wrong name, preset or parameter is an `UnknownAgentError` that lists what exists.
+of its constructor with their types and `Limit`s) and built by `make_agent` with the rule system and a
+seeded numpy `Generator`. A wrong name, preset, parameter or value is an `UnknownAgentError` that lists
+what exists and what each parameter allows; `check_agent` runs that check without building the agent.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import pkgutil
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,27 +28,85 @@ class UnknownAgentError(TrpgArenaError, ValueError):
 
 
 @dataclass(frozen=True)
+class Limit:
+    """The values a parameter allows: a range (`low`..`high`, `above`: strictly above `low`) or `choices`."""
+
+    low: float | None = None
+    high: float | None = None
+    above: bool = False
+    choices: tuple[str, ...] = ()
+
+    def allows(self, value: Any) -> bool:
+        """Whether `value` (already of the parameter's type) is allowed."""
+        if self.choices:
+            return value in self.choices
+        if self.low is not None and (value <= self.low if self.above else value < self.low):
+            return False
+        return self.high is None or value <= self.high
+
+    def describe(self) -> str:
+        """``1..100000``, ``> 0 and <= 100``, ``one of scripted, random, first``."""
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        if self.low is not None and self.high is not None and not self.above:
+            return f"{self.low:g}..{self.high:g}"
+        parts = ([f"{'>' if self.above else '>='} {self.low:g}"] if self.low is not None else []) + (
+            [f"<= {self.high:g}"] if self.high is not None else [])
+        return " and ".join(parts)
+
+
+_BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False,
+               "off": False}
+
+
+@dataclass(frozen=True)
 class Param:
-    """One keyword parameter an agent accepts: its type, default and a line of help."""
+    """One keyword parameter an agent accepts: its type, default, the values it allows and a line of help."""
 
     name: str
     type: type
     default: Any
     help: str = ""
+    limit: Limit | None = None
 
-    def parse(self, text: Any, agent: str) -> Any:
-        """A value of this parameter from spec text (or an already typed value)."""
-        if not isinstance(text, str):
-            return text
-        try:
-            if self.type is bool:
-                if text.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-                    raise ValueError(text)
-                return text.lower() in ("true", "1", "yes", "on")
-            return self.type(text)
-        except ValueError:
-            raise UnknownAgentError(f"agent '{agent}': parameter {self.name} takes {self.type.__name__}, "
-                                    f"got '{text}'") from None
+    def parse(self, value: Any) -> Any:
+        """The parameter's value from spec text (or an already typed value); `ValueError` says what is allowed."""
+        typed = self._typed(value)
+        if isinstance(typed, float) and not math.isfinite(typed):
+            raise ValueError(f"{self.name} must be a finite number, got {value!r}")
+        if self.limit is not None and typed != self.default and not self.limit.allows(typed):
+            raise ValueError(f"{self.name} must be {self.limit.describe()}, got {value!r}")
+        return typed
+
+    def _typed(self, value: Any) -> Any:
+        kind = self.type
+        wrong = ValueError(f"{self.name} takes {kind.__name__}, got {value!r}")
+        if isinstance(value, str) and kind is not str:
+            text = value.strip()
+            if kind is bool:
+                if text.lower() not in _BOOL_WORDS:
+                    raise wrong
+                return _BOOL_WORDS[text.lower()]
+            try:
+                return kind(text)
+            except (ValueError, OverflowError):
+                raise wrong from None
+        if kind is bool and not isinstance(value, bool):
+            raise wrong
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise wrong
+        if kind is float:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise wrong
+            return float(value)
+        if kind is str and not isinstance(value, str):
+            raise wrong
+        return value
+
+    def describe(self) -> str:
+        """``simulations=200 (int, 1..100000)``."""
+        allowed = f", {self.limit.describe()}" if self.limit is not None else ""
+        return f"{self.name}={self.default!r} ({self.type.__name__}{allowed})"
 
 
 @dataclass(frozen=True)
@@ -61,8 +122,8 @@ class AgentInfo:
     summary: str = ""
 
     def describe_params(self) -> str:
-        """``simulations=60, depth=200`` (with the types)."""
-        return ", ".join(f"{p.name}={p.default!r} ({p.type.__name__})" for p in self.params.values())
+        """``simulations=200 (int, 1..100000), depth=8 (int, 0..1000)`` (types and allowed values)."""
+        return ", ".join(p.describe() for p in self.params.values())
 
 
 @dataclass(frozen=True)
@@ -117,38 +178,51 @@ class AgentSpec:
 
 
 _REGISTRY: dict[tuple[str, str | None], AgentInfo] = {}
+# Discovery runs once, under a lock, and counts as done only when every agent module is imported: a
+# thread asking meanwhile waits instead of seeing half the agents (a server's first requests come together).
+_discovery_lock = threading.RLock()
 _discovered = False
+_discovering = False  # only ever seen true by the importing thread itself (the others wait on the lock)
 
 
-def _params_of(cls: type, types: Mapping[str, type], helps: Mapping[str, str]) -> dict[str, Param]:
+def _params_of(cls: type, types: Mapping[str, type], helps: Mapping[str, str],
+               limits: Mapping[str, Limit]) -> dict[str, Param]:
     out = {}
     for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
         if p.name in ("ruleset", "rng", "seed") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
             continue
         default = None if p.default is inspect.Parameter.empty else p.default
         kind = types.get(p.name) or (type(default) if default is not None else str)
-        out[p.name] = Param(p.name, kind, default, helps.get(p.name, ""))
+        out[p.name] = Param(p.name, kind, default, helps.get(p.name, ""), limits.get(p.name))
     return out
 
 
 def register_agent(name: str, ruleset: str | None = None, *, presets: Mapping[str, Mapping[str, Any]] | None = None,
                    positional: str | None = None, types: Mapping[str, type] | None = None,
-                   helps: Mapping[str, str] | None = None) -> Callable[[type], type]:
+                   helps: Mapping[str, str] | None = None,
+                   limits: Mapping[str, Limit] | None = None) -> Callable[[type], type]:
     """Class decorator: register an agent under `name`, for every system (`ruleset` None) or for one.
 
     The class is built as ``cls(ruleset=..., rng=..., **params)``; its other keyword parameters (read
     from ``__init__``, typed by their defaults or `types`) are what a spec may set, and `presets`
-    name sets of them (``{"easy": {"simulations": 20}}``).
+    name sets of them (``{"easy": {"simulations": 20}}``). Every number parameter declares the values
+    it allows in `limits` (a spec outside them is refused before anything is built); so may text ones
+    (``Limit(choices=...)``).
     """
 
     def deco(cls: type) -> type:
         doc = (inspect.getdoc(cls) or "").split("\n", 1)[0]
-        info = AgentInfo(name, cls, ruleset, _params_of(cls, types or {}, helps or {}), dict(presets or {}),
-                         positional, doc)
+        info = AgentInfo(name, cls, ruleset, _params_of(cls, types or {}, helps or {}, limits or {}),
+                         dict(presets or {}), positional, doc)
+        unbounded = [p.name for p in info.params.values() if p.type in (int, float) and p.limit is None]
+        if unbounded:
+            raise TypeError(f"agent '{name}' declares no limits for its number parameters {unbounded}")
         for preset, values in info.presets.items():
             unknown = set(values) - set(info.params)
             if unknown:
                 raise TypeError(f"agent '{name}' preset '{preset}' sets unknown parameters {sorted(unknown)}")
+            for key, value in values.items():
+                info.params[key].parse(value)  # a preset outside its own limits is a bug in the agent
         _REGISTRY[(name, ruleset)] = info
         return cls
 
@@ -156,14 +230,21 @@ def register_agent(name: str, ruleset: str | None = None, *, presets: Mapping[st
 
 
 def _discover() -> None:
-    global _discovered
+    global _discovered, _discovering
     if _discovered:
         return
-    _discovered = True
-    import trpg_arena.agents as pkg
+    with _discovery_lock:
+        if _discovered or _discovering:
+            return
+        _discovering = True
+        try:
+            import trpg_arena.agents as pkg
 
-    for mod in pkgutil.walk_packages(pkg.__path__, prefix="trpg_arena.agents."):
-        importlib.import_module(mod.name)
+            for mod in pkgutil.walk_packages(pkg.__path__, prefix="trpg_arena.agents."):
+                importlib.import_module(mod.name)
+            _discovered = True
+        finally:
+            _discovering = False
 
 
 def agent_infos(ruleset: str) -> list[AgentInfo]:
@@ -209,12 +290,28 @@ def resolve(spec: str | AgentSpec, ruleset: str) -> tuple[AgentInfo, dict[str, A
                 raise UnknownAgentError(f"agent '{spec.name}' has no preset '{spec.preset}' (presets: {known})")
         else:
             params.update(info.presets[spec.preset])
+    known = info.describe_params() or "none"
     for key, value in spec.params:
         if key not in info.params:
-            known = info.describe_params() or "none"
             raise UnknownAgentError(f"agent '{spec.name}' has no parameter '{key}' (parameters: {known})")
         params[key] = value
-    return info, {k: info.params[k].parse(v, spec.name) for k, v in params.items()}
+    typed = {}
+    for key, value in params.items():
+        try:
+            typed[key] = info.params[key].parse(value)
+        except ValueError as e:
+            raise UnknownAgentError(f"agent '{spec.name}': {e} (parameters: {known})") from None
+    return info, typed
+
+
+def check_agent(spec: str | AgentSpec, ruleset: str) -> str:
+    """The canonical spec string, once the spec is known valid for `ruleset` (name, preset, every value).
+
+    Every place that takes a spec from a person (command lines, seats, requests, series files) checks it
+    here before it stores or starts anything; `UnknownAgentError` lists what is allowed otherwise.
+    """
+    resolve(spec, ruleset)
+    return str(AgentSpec.parse(spec))
 
 
 def make_agent(spec: str | AgentSpec, ruleset: str, seed: int | None = None, *,

@@ -301,10 +301,11 @@ class SessionStore:
                     self._db.execute("COMMIT")
 
     def setup(self, sid: str) -> dict[str, Any]:
-        """A session's setup (encounter, seed, seats)."""
-        self.get(sid)
+        """A session's setup (encounter, seed, seats); `SessionMissing` naming the known ids if it is not stored."""
         with self._lock:
             row = self._db.execute("SELECT setup FROM sessions WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            self.get(sid)  # raises, listing the sessions there are
         return _loads(row[0], self.path, f"session {sid} setup")
 
     def history(self, sid: str) -> list[dict[str, Any]]:

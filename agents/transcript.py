@@ -27,7 +27,7 @@ def transcript(session: Session, stats: CombatStats | None = None) -> str:
     stats = stats or session_stats(session)
     setup = session.setup_json()
     seats = ", ".join(f"{k}: `{v}`" for k, v in {"pc": setup["pc"], "npc": setup["npc"], **setup["seats"]}.items())
-    out = [f"# {_md(c.system.info.title)}: {_md(c.encounter.encounter)}", ""]
+    out = [f"# {_md(c.system.info.title)}: {_md(c.encounter.label)}", ""]
     if session.id:
         out.append(f"- session: `{session.id}`")
     out += [f"- encounter: `{_md(c.encounter.source)}`, seed {session.seed}", f"- seats: {seats}",

@@ -14,21 +14,45 @@ TERRAIN_COLOURS = {"open": (235, 232, 222), "difficult": (196, 176, 132), "wall"
                    "obstacle": (120, 110, 100), "blocked": (70, 70, 70), "water": (140, 180, 220)}
 
 
+def map_letters(combat: Combat) -> dict[str, str]:
+    """One letter per combatant, never shared: upper case for the first side and every other, lower for the rest.
+
+    The id's first letter if it is free, else its last (``goblin_a``, ``goblin_b`` -> ``a``, ``b``), else its
+    other letters, else any free one; ``x`` is kept for those out of the fight. Given in roster order, so a
+    combatant keeps its letter when others arrive later.
+    """
+    sides = combat.sides
+    taken: set[str] = set()
+    out: dict[str, str] = {}
+    for v in combat.combatants:
+        upper = sides.index(v.side) % 2 == 0
+        word = [ch for ch in v.id if ch.isalpha()]
+        wanted = [*word[:1], *word[-1:], *word[1:-1], *"abcdefghijklmnopqrstuvwyz"]
+        for ch in wanted:
+            letter = ch.upper() if upper else ch.lower()
+            if letter not in taken and letter.lower() != "x":
+                break
+        else:
+            letter = "?"
+        taken.add(letter)
+        out[v.id] = letter
+    return out
+
+
 def _marks(combat: Combat) -> dict[object, list[str]]:
     marks: dict[object, list[str]] = {}
-    sides = combat.sides
+    letters = map_letters(combat)
     for v in combat.combatants:
         if v.node is None:
             continue
-        letter = v.id[0].upper() if sides.index(v.side) % 2 == 0 else v.id[0].lower()
-        marks.setdefault(v.node, []).append(letter if v.able else "x")
+        marks.setdefault(v.node, []).append(letters[v.id] if v.able else "x")
     return marks
 
 
 def map_lines(combat: Combat, overlay: dict[object, str] | None = None) -> list[str]:
     """The map alone: a zone per row, or a grid row per line (a cell per character; hex rows staggered).
 
-    Combatants show as their id's first letter (upper case for the first side and every other, lower
+    Combatants show as their letter (`map_letters`: upper case for the first side and every other, lower
     for the rest, ``x`` when out); `overlay` draws other marks on empty cells (e.g. reachable squares).
     """
     bf = combat.battlefield

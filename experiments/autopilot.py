@@ -8,6 +8,8 @@ GM. At the end the statistics are printed and written with the Markdown log.
 
 from __future__ import annotations
 
+import secrets
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,7 @@ from trpg_arena.agents.stats import session_stats
 from trpg_arena.agents.store import SessionStore, StoreError
 from trpg_arena.experiments.table.gm import GmTable, Quit
 from trpg_arena.experiments.table.report import print_end
-from trpg_arena.experiments.table.sessions import pick
+from trpg_arena.experiments.table.sessions import default_db, pick, program
 from trpg_arena.rules import EncounterBase, EncounterError, TrpgArenaError
 
 
@@ -43,7 +45,7 @@ class AutopilotArgs:
     review: bool = True
     dice: bool = False
     autorun: bool = False
-    seed: int = 0
+    seed: int | None = None  # None: a new one is drawn (and printed), so new sessions are not all one fight
     resume: bool = False
     options: dict[str, Any] = field(default_factory=dict)
 
@@ -104,16 +106,25 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
                                  "or --list them")
         enc = args.encounter
         pc, npc, seats = seats_of(args, enc)
-        session = Session(enc, seed=args.seed, seats=seats, pc=pc, npc=npc, table_dice=args.dice, store=store)
-        console.print(f"new session {session.id} in {store.path}; continue it later with "
-                      f"trpg-arena autopilot --resume {session.id}")
+        seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+        session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=args.dice, store=store)
+        console.print(f"new session {session.id} (seed {seed}) in {store.path}; continue it later with "
+                      f"{resume_command(session, store)}")
     if args.autorun:
         session.autorun = True
     return session
 
 
+def resume_command(session: Session, store: SessionStore) -> str:
+    """The command that continues `session`, as it can be typed: with ``--db`` unless the store is the default."""
+    db = "" if store.path.resolve() == default_db().resolve() else f" --db {shlex.quote(str(store.path))}"
+    return f"{program()} autopilot --resume {session.id}{db}"
+
+
 def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
     """Play a session at the terminal until the combat is over (or the GM leaves), then report on it."""
+    if not args.resume and args.encounter is not None:
+        seats_of(args, args.encounter)  # a wrong seat is refused before the database is even opened
     store = SessionStore(args.db)
     try:
         session = open_session(args, store, console)
@@ -121,7 +132,7 @@ def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
             GmTable(session, console).play()
         except Quit:
             console.print(f"left the table: session {session.id} is stored; continue with "
-                          f"trpg-arena autopilot --resume {session.id}")
+                          f"{resume_command(session, store)}")
             return session
         print_end(console, session, session_stats(session), args.out)
         return session

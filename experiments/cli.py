@@ -328,7 +328,8 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
               review: Annotated[bool, typer.Option(help="agents propose and wait for the GM to confirm")] = True,
               dice: Annotated[bool, typer.Option(help="the players roll every die at the table")] = False,
               autorun: Annotated[bool, typer.Option(help="start with NPCs running unattended")] = False,
-              seed: Annotated[int, typer.Option(help="seed of the dice and the agents")] = 0,
+              seed: Annotated[int | None, typer.Option(
+                  help="seed of the dice and the agents (default: a new one, printed)")] = None,
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
               db: Annotated[Path | None, typer.Option(
@@ -360,34 +361,48 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
 def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 127.0.0.1 a token is required)")]
           = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on")] = 8765,
-          db: Annotated[Path, typer.Option(help="session database (the autopilot's store)")] = Path(
-              "trpg-arena-sessions.db"),
+          db: Annotated[Path | None, typer.Option(
+              help="session database, shared with the autopilot (default $TRPG_ARENA_DB or "
+                   "~/.local/share/trpg-arena/sessions.db)")] = None,
           token: Annotated[str | None, typer.Option(help="token every request must carry (generated and printed "
-                                                         "when listening beyond 127.0.0.1)")] = None,
+                                                         "when listening beyond 127.0.0.1); it shows in `ps`: "
+                                                         "prefer --token-file or $TRPG_ARENA_TOKEN")] = None,
+          token_file: Annotated[Path | None, typer.Option(help="read the token from this file (its first line)")]
+          = None,
           allow_origin: Annotated[list[str] | None, typer.Option(help="web origin whose pages may call the API, "
                                                                       "e.g. https://vtt.example (repeatable)")]
           = None,
-          max_body: Annotated[int, typer.Option(help="largest request body in bytes")] = 2 * 1024 * 1024) -> None:
+          max_body: Annotated[int, typer.Option(help="largest request body in bytes")] = 2 * 1024 * 1024,
+          agent_seconds: Annotated[float, typer.Option(
+              help="seconds of agent work one request may take: a search answers its best so far, a run "
+                   "hands back")] = 8.0) -> None:
     """Serve the table page and the HTTP + WebSocket API (docs at /docs, schema at /openapi.json)."""
     try:
-        import uvicorn
-
         from trpg_arena.server import ServerConfig, create_app
+        from trpg_arena.server.run import serve_app
     except ImportError as e:
         raise typer.BadParameter(f"the server needs its extra: pip install 'trpg-arena[server]' ({e.name} is "
                                  "missing)") from None
+    from trpg_arena.agents.dbpath import default_db
+    from trpg_arena.server.config import read_token
+
     if not 0 <= port <= 65535:
         raise typer.BadParameter(f"--port must be 0-65535, got {port}")
     for origin in allow_origin or []:
         if not origin.startswith(("http://", "https://")) or origin.rstrip("/") != origin:
             raise typer.BadParameter(f"--allow-origin takes an origin like https://vtt.example, got '{origin}'")
-    config = ServerConfig.for_host(host, token=token, port=port, db=db, allow_origins=tuple(allow_origin or ()),
-                                   max_body=max_body)
+    if not 0.1 <= agent_seconds <= 600:
+        raise typer.BadParameter(f"--agent-seconds must be 0.1-600, got {agent_seconds:g}")
+    path = db or default_db()
+    config = ServerConfig.for_host(host, token=read_token(token, token_file), port=port, db=path,
+                                   allow_origins=tuple(allow_origin or ()), max_body=max_body,
+                                   agent_seconds=agent_seconds)
     application = create_app(config)
     if config.token_generated:
         console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
-    console.print(f"table page: {config.page_url()}   API docs: {config.base_url()}/docs   sessions: {db}")
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws="websockets-sansio")
+    console.print(f"table page: {config.page_url()}   API docs: {config.base_url()}/docs   sessions: {path}")
+    sys.stdout.flush()  # a piped stdout is block-buffered: the address must be readable while serving
+    serve_app(application, host, port)
 
 
 def _train(**options: Any) -> None:

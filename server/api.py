@@ -16,9 +16,10 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import APIRouter, Path, Query, Request, Response
 
-from trpg_arena.agents import make_agent
+from trpg_arena.agents import deadline, make_agent
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
-from trpg_arena.rules import IllegalActionError
+from trpg_arena.agents.store import StoreBusy, StoreError
+from trpg_arena.rules import IllegalActionError, TrpgArenaError
 from trpg_arena.server.board import board_json
 from trpg_arena.server.choices import find_legal, proposal_json
 from trpg_arena.server.config import ServerConfig
@@ -44,6 +45,7 @@ from trpg_arena.server.replay import log_replay, parse_log, session_replay
 from trpg_arena.server.revision import StaleRequest, etag, requested_revision
 from trpg_arena.server.state import session_state
 from trpg_arena.server.stats import statistics
+from trpg_arena.server.work import off_thread
 
 ERRORS = {status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
           for status, text in ((404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
@@ -78,21 +80,40 @@ def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], r
     """`_change` for a session whose lock the caller holds."""
     s = entry.session
     assert s is not None
-    taken = len(s.records)
-    seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
     try:
         s.expect(revision)
+        taken = len(s.records)
+        seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
         change(s)
     except StaleRevision as e:  # decided on another state (or another process decided first): nothing was done
         raise StaleRequest(str(e), session_state(entry.id, entry.name, s)) from None
     if setup:
-        entry.publish({"type": "setup"})
-    if run:
-        s.run(max_decisions=_config(request).run_limit)
+        entry.publish({"type": "setup", "revision": s.revision})
+    agent_error = _run_agents(request, s) if run else None
     log = s.combat.log  # numbered without gaps: the new events are its tail
     events = [e.to_json() for e in log[seen - log[0].seq:]] if log and len(s.records) > taken else []
-    return {"state": session_state(entry.id, entry.name, s),
-            "decisions": [public_record(r) for r in s.records[taken:]], "events": events}
+    out = {"state": session_state(entry.id, entry.name, s),
+           "decisions": [public_record(r) for r in s.records[taken:]], "events": events}
+    if agent_error is not None:
+        out["agent_error"] = agent_error
+    return out
+
+
+def _run_agents(request: Request, s: Session, limit: int | None = None) -> str | None:
+    """Let agent seats go on after a change, within the request's time limit; why they stopped if they failed.
+
+    The change itself is stored by now: an agent that cannot play (a seat stored before its spec was
+    checked, a model that fails) does not turn it into an error, the answer says what went wrong.
+    """
+    try:
+        s.run(until=lambda _decision: deadline.expired(), max_decisions=limit or _config(request).run_limit)
+    except StoreBusy as e:  # the change itself is stored: the agents go on at the next request
+        return f"the agents stopped: {e}"
+    except (StoreError, StaleRevision):
+        raise  # the store's own answers (damaged, another process first) keep their statuses
+    except (TrpgArenaError, ValueError, ArithmeticError, LookupError, TypeError) as e:
+        return f"the agents stopped: {e}"
+    return None
 
 
 def _legal_index(s: Session, choice: ActionChoice) -> int:
@@ -140,10 +161,10 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     """Create and store a session; with ``run``, agent seats play until a person must act."""
     enc = builtin(body.encounter) if body.encounter else uploaded(body.encounter_text, body.encounter_data,
                                                                    body.filename or "upload")
-    for seat in (body.pc, body.npc, *body.seats.values()):
+    for seat in (body.pc, body.npc, *body.seats.values(), *(enc.controllers or {}).values()):
         check_seat(seat, enc.ruleset)
     hub = _hub(request)
-    name = body.name or enc.encounter
+    name = body.name or enc.label
     session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
                       store=hub.store, name=name, options=body.options)
     if body.autorun:
@@ -214,7 +235,10 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
         check_seat(spec, s.encounter.ruleset)
         rng = np.random.default_rng([s.seed, s.combat.decision_count, zlib.crc32(spec.encode())])
         agent = make_agent(spec, s.encounter.ruleset, rng=rng)
-        return {"agent": agent.spec, "proposal": proposal_json(s.combat, agent.propose(s.combat), pending.legal)}
+        combat, legal = s.combat.clone(), pending.legal
+    # the search runs on a copy, without the session's lock: every other request on the session goes on
+    proposal = off_thread(lambda: agent.propose(combat), f"proposal of {agent.spec}")
+    return {"agent": agent.spec, "proposal": proposal_json(combat, proposal, legal)}
 
 
 @router.post("/sessions/{sid}/confirm", summary="Accept the agent's proposal")
@@ -239,7 +263,11 @@ def step(request: Request, sid: SessionId, body: StepRequest) -> Doc:
 def run(request: Request, sid: SessionId, body: RunRequest) -> Doc:
     """Agent seats (and review seats with autorun) decide, up to ``max_decisions``."""
     limit = body.max_decisions or _config(request).run_limit
-    return _change(request, sid, lambda s: s.run(max_decisions=limit), False, body=body)
+
+    def go_on(s: Session) -> None:
+        s.run(until=lambda _decision: deadline.expired(), max_decisions=limit)  # hands back at the time limit
+
+    return _change(request, sid, go_on, False, body=body)
 
 
 @router.put("/sessions/{sid}/autorun", summary="Apply review seats' proposals without confirmation, or stop")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -18,7 +19,9 @@ from trpg_arena.server import api, errors, ws
 from trpg_arena.server.config import ServerConfig
 from trpg_arena.server.hub import SessionHub
 from trpg_arena.server.idempotency import IdempotencyKeys
+from trpg_arena.server.revision import document_headers
 from trpg_arena.server.security import BodyLimit, HostGuard, OriginGuard, TokenGate
+from trpg_arena.server.work import AgentDeadline
 
 STATIC = Path(__file__).parent / "static"
 
@@ -58,7 +61,9 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
         Middleware(OriginGuard, allow_origins=config.allow_origins),
         Middleware(TokenGate, token=config.token),
         Middleware(BodyLimit, limit=config.max_body),
-        Middleware(IdempotencyKeys),  # innermost: only requests every guard let through are carried out and kept
+        Middleware(AgentDeadline, seconds=config.agent_seconds),
+        Middleware(IdempotencyKeys),  # only requests every guard let through are carried out and kept
+        Middleware(errors.Unexpected),  # innermost: an unexpected error answers 500 and keeps the connection
     ]
     # the docs page's scripts are served from the package: a table without internet still has /docs
     app = FastAPIOffline(title="trpg-arena", version="1", description=DESCRIPTION, middleware=middleware,
@@ -68,6 +73,7 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
     errors.install(app)
     app.include_router(api.router)
     app.include_router(ws.router)
+    _document_change_headers(app)
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
@@ -75,3 +81,15 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _document_change_headers(app: FastAPI) -> None:
+    """The schema (``/openapi.json``, ``/docs``) names the headers every change may carry."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_headers(build())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

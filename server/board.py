@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trpg_arena.rules import Combat, CombatantView
+from trpg_arena.rules import Combat, CombatantView, RuleSystemInfo
 
 # node attributes worth drawing or naming in a tooltip; the rest are rules data
 SHOWN_ATTRS = ("terrain", "cost", "impassable", "blocked", "blocks_los", "cover", "door", "exit", "side", "row")
@@ -54,11 +54,46 @@ def board_json(combat: Combat) -> dict[str, Any]:
             "sides": combat.sides, "title": combat.system.info.title, "ruleset": combat.system.info.id}
 
 
-def combatant_json(view: CombatantView) -> dict[str, Any]:
-    """A combatant as the page shows it: where (by key), health, whether it may act, status and conditions."""
-    return {"id": view.id, "name": view.name, "side": view.side, "kind": view.kind, "place": node_key(view.node),
-            "hp": view.hp, "max_hp": view.max_hp, "able": view.able, "status": view.status,
-            "conditions": list(view.conditions)}
+def combatant_json(view: CombatantView, info: RuleSystemInfo | None = None, label: str | None = None
+                   ) -> dict[str, Any]:
+    """A combatant as the page shows it: where (by key), health, whether it may act, status and conditions.
+
+    `health` is what to print for its health (``7/12``, or on a wound track ``moderate wound``); `label`
+    the name to show, never shared with another combatant (see `labels`).
+    """
+    return {"id": view.id, "name": view.name, "label": label or view.name or view.id, "side": view.side,
+            "kind": view.kind, "place": node_key(view.node), "hp": view.hp, "max_hp": view.max_hp,
+            "health": info.health_text(view) if info is not None else f"{view.hp}/{view.max_hp}",
+            "able": view.able, "status": view.status, "conditions": list(view.conditions)}
+
+
+def combatants_json(combat: Combat) -> list[dict[str, Any]]:
+    """Every combatant as the page shows it, with a label of its own and its health in the system's terms."""
+    views = combat.combatants
+    names = labels(views)
+    info = combat.system.info
+    return [combatant_json(v, info, names[v.id]) for v in views]
+
+
+def labels(views: list[CombatantView]) -> dict[str, str]:
+    """A name per combatant that people can tell apart and read.
+
+    The given name, with the id added where two combatants share a name ("Ghoul (ghoul_2)"); the id
+    alone where the name is missing or in a script a browser may have no font for (a summon's
+    ``name_zh``, drawn as empty boxes).
+    """
+    count: dict[str, int] = {}
+    for v in views:
+        count[v.name] = count.get(v.name, 0) + 1
+    out = {}
+    for v in views:
+        name = v.name or v.id
+        if not all(ord(ch) < 0x2E80 for ch in name):  # CJK and later blocks: the id is readable everywhere
+            name = v.id
+        elif count.get(v.name, 0) > 1 and v.name != v.id:
+            name = f"{v.name} ({v.id})"
+        out[v.id] = name
+    return out
 
 
 def turn_order(combat: Combat) -> list[str]:

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_DB = Path("trpg-arena-sessions.db")  # the terminal autopilot's default store, so both see the same sessions
+from trpg_arena.agents.dbpath import default_db
+
 DEFAULT_PORT = 8765
 DEFAULT_MAX_BODY = 2 * 1024 * 1024  # an encounter file or a play log; larger bodies are refused with 413
 DEFAULT_RUN_LIMIT = 400  # agent decisions one request may take before handing back (the client asks again)
+# seconds of agent work one request may take (the slowest preset, mcts:deadly, thinks 6 s a decision): a
+# search answers its best so far, a run of agent decisions hands back, and no request holds a session longer
+DEFAULT_AGENT_SECONDS = 8.0
+TOKEN_ENV = "TRPG_ARENA_TOKEN"  # where `serve` reads a token from when none is given (kept out of `ps`)
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -33,10 +39,10 @@ class ServerConfig:
     parameter, or the cookie the page gets); a server listening beyond loopback always has one.
     `allow_origins`: the only web origins (besides the server's own) whose pages may call it.
     `trusted_hosts`: the ``Host`` headers accepted (loopback names on a loopback server, against DNS rebinding);
-    empty means any.
+    empty means any. `agent_seconds`: the agent work one request may do (see `server.work`).
     """
 
-    db: Path = DEFAULT_DB
+    db: Path = field(default_factory=default_db)  # the terminal autopilot's store: both see the same sessions
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     token: str | None = None
@@ -44,6 +50,7 @@ class ServerConfig:
     trusted_hosts: tuple[str, ...] = LOOPBACK_NAMES
     max_body: int = DEFAULT_MAX_BODY
     run_limit: int = DEFAULT_RUN_LIMIT
+    agent_seconds: float = DEFAULT_AGENT_SECONDS
     token_generated: bool = field(default=False, compare=False)
 
     @classmethod
@@ -66,3 +73,25 @@ class ServerConfig:
     def page_url(self) -> str:
         """The address to open in a browser (with the token, when there is one)."""
         return self.base_url() + (f"/?token={self.token}" if self.token else "/")
+
+
+def read_token(given: str | None, file: Path | None) -> str | None:
+    """The token from ``--token``, else the first line of ``--token-file``, else ``$TRPG_ARENA_TOKEN`` (or None).
+
+    A file or the environment keeps the token out of the process list (``ps`` shows command lines).
+    A file that cannot be read, or holds no token, is a `ValueError` naming it.
+    """
+    if given is not None and file is not None:
+        raise ValueError("give the token once: --token or --token-file, not both")
+    if file is not None:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"--token-file {file}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
+        lines = text.strip().splitlines()
+        if not lines or not lines[0].strip():
+            raise ValueError(f"--token-file {file}: the file is empty (write the token on its first line)")
+        return lines[0].strip()
+    if given is not None:
+        return given
+    return os.environ.get(TOKEN_ENV) or None

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from trpg_arena.agents import agent_names
-from trpg_arena.agents.spec import AgentSpec, agent_info
+from trpg_arena.agents.spec import AgentSpec, agent_info, check_agent
 from trpg_arena.rules import RULESETS, EncounterBase, EncounterError, builtin_encounters, load_encounter
 from trpg_arena.rules.core.encounter import BUILTIN
 
@@ -85,6 +85,9 @@ def uploaded(text: str | None, data: Any, source: str) -> EncounterBase:
     return load_encounter(parsed, source=source)
 
 
+FILE_PARAMS = ("path", "model")  # agent parameters that name a file to read: never set over HTTP
+
+
 def check_seat(text: str, ruleset: str) -> str:
     """A seat spec from a request, refused if its agent would read a file on the server (a policy's model)."""
     body = text.strip().removesuffix("+dice")
@@ -93,6 +96,11 @@ def check_seat(text: str, ruleset: str) -> str:
         return text
     spec = AgentSpec.parse(body)
     info = agent_info(spec.name, ruleset)
+    check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
+    named = [k for k, _ in spec.params if k in FILE_PARAMS]
+    if named and info.positional is None and "path" not in info.params:
+        raise EncounterError(f"agent '{spec.name}': {named[0]}= names a file on the server and cannot be set over "
+                             "HTTP", path="seat", expected=f"'{spec.name}' without {named[0]}=", actual=text)
     if info.positional is not None or "path" in info.params:
         raise EncounterError(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
                              path="seat", expected="one of " + ", ".join(safe_agents(ruleset)), actual=text)

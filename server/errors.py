@@ -16,18 +16,20 @@ from starlette.exceptions import HTTPException
 
 from trpg_arena.agents.session import SessionError
 from trpg_arena.agents.spec import UnknownAgentError
-from trpg_arena.agents.store import StoreBusy, StoreError, StoreUnusable
+from trpg_arena.agents.store import SessionMissing, StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
 from trpg_arena.server.hub import UnknownSession
 from trpg_arena.server.replay import ReplayError
 from trpg_arena.server.revision import RevisionError, StaleRequest
+from trpg_arena.server.work import AgentBusy
 
 log = logging.getLogger("trpg_arena.server")
 
 # most specific first: the first class an error is an instance of gives its status
 STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (UnknownSession, 404, "unknown_session"),
+    (SessionMissing, 404, "unknown_session"),  # deleted by another process while a change was being stored
     (EncounterError, 422, "invalid_encounter"),
     (UnknownAgentError, 422, "unknown_agent"),
     (DiceEntryError, 422, "invalid_dice"),
@@ -37,6 +39,7 @@ STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (StaleRequest, 409, "stale_revision"),
     (IllegalActionError, 409, "illegal_action"),
     (SessionError, 409, "not_now"),
+    (AgentBusy, 503, "agent_busy"),
     (StoreBusy, 503, "busy"),
     (StoreUnusable, 503, "store_unusable"),  # the database became damaged or read-only: nothing more is written
     (StoreError, 409, "unrestorable"),  # a stored session that no longer holds together (edited or damaged)
@@ -102,3 +105,36 @@ def install(app: FastAPI) -> None:
     async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error")
         return JSONResponse(error_body("internal", f"{type(exc).__name__}: {exc}"), status_code=500)
+
+
+class Unexpected:
+    """An ASGI middleware that answers an unexpected error with a 500 JSON body and keeps the connection.
+
+    Starlette's own last-resort handler answers, then raises the error on to the server, which closes
+    the client's kept-alive connection; here the error is logged and ends with the answer.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Handle one connection (see the class docstring)."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:
+            log.exception("unexpected error")
+            if started:  # half an answer is out: only closing the connection can tell the client
+                raise
+            response = JSONResponse(error_body("internal", f"{type(exc).__name__}: {exc}"), status_code=500)
+            await response(scope, receive, send)

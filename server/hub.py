@@ -24,6 +24,7 @@ from typing import Any
 from trpg_arena.agents.session import Session
 from trpg_arena.agents.store import SessionMissing, SessionRow, SessionStore
 from trpg_arena.rules import TrpgArenaError
+from trpg_arena.server.residency import Residency
 
 WATCHER_QUEUE = 10_000  # events a watcher may fall behind before it is cut off (it reconnects and reloads)
 POLL_INTERVAL_S = 0.25  # how often watched sessions are compared with the store's heads (changes elsewhere)
@@ -73,6 +74,7 @@ class Entry:
     watchers: list[Watcher] = field(default_factory=list)
     seq: int = 0  # events pushed so far
     deleted: bool = False
+    used: float = 0.0  # when a request last used it (`time.monotonic`), for `Residency`
 
     def publish(self, message: dict[str, Any]) -> None:
         """Number a message and queue it for every watcher (call with the lock held)."""
@@ -93,6 +95,7 @@ class SessionHub:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._poller: threading.Thread | None = None
+        self.residency = Residency()  # which sessions stay loaded (finished and idle ones leave memory)
 
     # --- changes made by other processes ----------------------------------------------------------
     def start(self) -> None:
@@ -111,6 +114,7 @@ class SessionHub:
 
     def _poll(self) -> None:
         while not self._stop.wait(POLL_INTERVAL_S):
+            self.residency.trim()  # idle sessions leave memory even when no request comes
             with self._lock:
                 watched = [e for e in self._entries.values() if e.watchers and e.session is not None]
             if not watched:
@@ -149,6 +153,7 @@ class SessionHub:
     def _drop(self, entry: Entry) -> None:
         """Forget a deleted session (lock held): its watchers are told and disconnected."""
         entry.deleted = True
+        self.residency.unload(entry)
         entry.publish({"type": "deleted"})
         for w in entry.watchers:
             w.push(None)
@@ -164,6 +169,9 @@ class SessionHub:
         session.subscribe(lambda m: entry.publish(_public(m)))
         with self._lock:
             self._entries[session.id] = entry
+        with entry.lock:
+            self.residency.used(entry)
+        self.residency.trim()
         return entry
 
     @contextmanager
@@ -183,7 +191,11 @@ class SessionHub:
                 entry.session = session
             else:
                 self._catch_up(entry)  # another process may have changed it since
-            yield entry
+            try:
+                yield entry
+            finally:
+                self.residency.used(entry)
+        self.residency.trim()
 
     def _entry(self, sid: str) -> Entry:
         with self._lock:

@@ -16,7 +16,7 @@ from typing import Any
 from trpg_arena.agents.session import replay_records
 from trpg_arena.agents.stats import CombatStats
 from trpg_arena.rules import RULESETS, Action, Combat, EncounterBase, Event, TrpgArenaError, builtin_encounters
-from trpg_arena.server.board import board_json, combatant_json
+from trpg_arena.server.board import board_json, combatants_json
 from trpg_arena.server.encounters import builtin, shape_problem
 
 MAX_LOG_EVENTS = 200_000
@@ -52,7 +52,7 @@ def _frame(combat: Combat, n: int, record: dict[str, Any] | None, events: list[E
     text = record["text"] if record else "start"
     return Frame(n, combat.round, record["actor"] if record else None, text,
                  record.get("source") if record else None, decision.actor if decision else None,
-                 [combatant_json(v) for v in combat.combatants],
+                 combatants_json(combat),
                  [{"seq": e.seq, "round": e.round, "kind": e.kind, "text": e.text, "rule": e.rule} for e in events],
                  combat.over, combat.result)
 

@@ -51,3 +51,27 @@ def requested_revision(request: Request, body: object = None) -> int | None:
     if from_body is not None and from_body != revision:
         raise RevisionError(f"If-Match says revision {revision} but the body says {from_body}: send one")
     return revision
+
+
+
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "the state's revision this change answers, e.g. \"7\" (the state's ETag): if the "
+                           "session has moved on, nothing is done and the answer is 409 with the state now"}
+IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
+                   "schema": {"type": "string", "maxLength": 200},
+                   "description": "a key of the client's own (a UUID): the same request sent again with it is "
+                                  "answered as the first was, and never acts twice"}
+
+
+def document_headers(schema: dict[str, Any]) -> dict[str, Any]:
+    """Name ``If-Match`` and ``Idempotency-Key`` in the OpenAPI schema of every request that changes something.
+
+    They are read before the routes (`requested_revision`, `idempotency`), so no route declares them.
+    """
+    for path, operations in schema.get("paths", {}).items():
+        for method, operation in operations.items():
+            if method not in ("post", "put", "patch", "delete") or not path.startswith("/api/sessions"):
+                continue
+            extra = [IDEMPOTENCY_KEY] if path == "/api/sessions" else [IF_MATCH, IDEMPOTENCY_KEY]
+            operation["parameters"] = [*operation.get("parameters", []), *extra]
+    return schema

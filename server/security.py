@@ -40,13 +40,21 @@ def header(scope: Scope, name: str) -> str | None:
 
 
 async def refuse(scope: Scope, send: Send, status: int, error: str, message: str) -> None:
-    """Answer with a JSON error (HTTP) or close the handshake (WebSocket, which cannot carry a body)."""
-    if scope["type"] == "websocket":
-        await send({"type": "websocket.close", "code": 4000 + status, "reason": message[:120]})
-        return
+    """Answer with a JSON error; a WebSocket's handshake gets the same HTTP status and body.
+
+    A server without the ASGI denial-response extension cannot answer a handshake with a status of its
+    own: the socket is closed with code ``4000 + status`` instead (4401 for a missing token).
+    """
     body = json.dumps({"error": error, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if scope["type"] == "websocket":
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 4000 + status, "reason": message[:120]})
+            return
+        await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
+        await send({"type": "websocket.http.response.body", "body": body})
+        return
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

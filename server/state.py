@@ -5,25 +5,34 @@ from __future__ import annotations
 from typing import Any
 
 from trpg_arena.agents.session import Session
-from trpg_arena.server.board import combatant_json, turn_order
+from trpg_arena.rules import TrpgArenaError
+from trpg_arena.server.board import combatants_json, turn_order
 from trpg_arena.server.choices import pending_json
 
 
 def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
     """What a client needs to show the table now (the board's places come once, from ``/board``)."""
     c = session.combat
-    pending = session.pending()
+    agent_error = None
+    try:
+        pending = session.pending()
+    except (TrpgArenaError, ValueError) as e:  # its seat's agent cannot play (a spec stored before it was checked)
+        pending = None
+        agent_error = f"the agent of this decision's seat cannot play: {e} (seat another agent or a person)"
     outcome = c.outcome
-    return {
+    state = {
         "id": sid, "name": name, "ruleset": c.system.info.id, "title": c.system.info.title,
         "revision": session.revision,  # changes with every change: send it back with a change decided on this
-        "encounter": c.encounter.encounter, "source": c.encounter.source, "board_kind": c.battlefield.kind,
+        "encounter": c.encounter.label, "source": c.encounter.source, "board_kind": c.battlefield.kind,
         "seed": session.seed, "round": c.round, "phase": c.phase, "over": c.over, "result": c.result,
         "outcome": outcome.to_json() if outcome else None, "sides": c.sides,
-        "combatants": [combatant_json(v) for v in c.combatants], "turn_order": turn_order(c),
+        "combatants": combatants_json(c), "turn_order": turn_order(c),
         "seats": {k: str(s) for k, s in session.seats.items()},
         "defaults": {k: str(s) for k, s in session.defaults.items()},
         "table_dice": session.table_dice, "autorun": session.autorun,
         "decisions": len(session.records), "events": c.log[-1].seq + 1 if c.log else 0,
         "pending": pending_json(c, pending) if pending is not None else None,
     }
+    if agent_error is not None:
+        state["agent_error"] = agent_error
+    return state

@@ -21,7 +21,9 @@ def statistics(frames: list[dict[str, Any]], sides: list[str], report: dict[str,
     decisions = Counter(f["actor"] for f in frames[1:] if f["actor"] is not None)
     took_out = Counter(fall["by"] for fall in report["falls"] if fall["by"] is not None)
     fell = Counter(f["side"] for f in report["fighters"] for fall in report["falls"] if fall["combatant"] == f["id"])
-    rows = [{"id": f["id"], "name": f["name"], "side": f["side"], "decisions": decisions[f["id"]],
+    rows = [{"id": f["id"], "name": f["name"], "label": final[f["id"]]["label"] if f["id"] in final else f["name"],
+             "health": final[f["id"]]["health"] if f["id"] in final else "", "side": f["side"],
+             "decisions": decisions[f["id"]],
              "damage_dealt": f["dealt"], "taken_out": took_out[f["id"]], "damage_taken": f["taken"],
              "healed": f["healed"], "hits": f["hits"], "misses": f["misses"],
              "hp": final[f["id"]]["hp"] if f["id"] in final else 0,

@@ -3,7 +3,10 @@
 On connect the socket sends ``{"type": "hello", "seq": N, "state": ...}``: the session now and the
 number of the last event before it; then every event from ``N + 1`` on: ``decision`` (the record
 and its engine events), ``dice`` (dice asked for), ``undo``, ``setup`` (seats or settings changed) and
-``deleted``. A watcher that falls too far behind is disconnected and reconnects for a fresh state.
+``deleted``. A watcher that falls too far behind (its queue full, or one event unsent for
+`SEND_TIMEOUT` seconds because the page stopped reading) is disconnected and reconnects for a fresh
+state. A refused handshake answers the HTTP status and JSON error of a refused request (401 without
+the token, 403 from a foreign page, 404 for an unknown session).
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from trpg_arena.server.hub import SessionHub, UnknownSession, Watcher
+from trpg_arena.server.security import refuse
 from trpg_arena.server.state import session_state
 
 router = APIRouter()
+SEND_TIMEOUT = 10.0  # seconds one event may take to go out before the watcher is cut off
 
 
 @router.websocket("/api/sessions/{sid}/events")
@@ -36,7 +41,7 @@ async def session_events(ws: WebSocket, sid: str) -> None:
     try:
         watcher, hello = await run_in_threadpool(join)
     except UnknownSession as e:
-        await ws.close(code=4404, reason=str(e)[:120])
+        await refuse(ws.scope, ws.send, 404, "unknown_session", str(e))
         return
     try:
         await ws.accept()
@@ -57,7 +62,9 @@ async def _pump(ws: WebSocket, watcher: Watcher) -> None:
             if message is None:
                 await ws.close()
                 return
-            await ws.send_json(message)
+            # a page that stops reading fills the connection's buffer and then blocks this send: after
+            # SEND_TIMEOUT it is dropped (the handler returns and the connection is closed)
+            await asyncio.wait_for(ws.send_json(message), SEND_TIMEOUT)
 
     async def receive() -> None:
         while True:
@@ -72,5 +79,5 @@ async def _pump(ws: WebSocket, watcher: Watcher) -> None:
         for task in tasks:
             task.cancel()
         for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError, TimeoutError):
                 await task

@@ -27,7 +27,7 @@ from trpg_arena.agents.learned.model import ValueModel, load_model
 from trpg_arena.agents.learned.value import win_chances
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.search.priors import prior_order
-from trpg_arena.agents.spec import make_agent, register_agent
+from trpg_arena.agents.spec import Limit, make_agent, register_agent
 from trpg_arena.rules import Action, Combat, Dice
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -49,6 +49,18 @@ HELPS: dict[str, str] = {
 }
 
 
+# What each parameter allows: a spec outside these is refused with this list before any agent is built.
+LIMITS: dict[str, Limit] = {
+    "candidates": Limit(1, 64),
+    "samples": Limit(1, 1000),
+    "horizon": Limit(0, 1000),
+    "margin": Limit(0, 1),
+    "z": Limit(0, 100),
+    "temperature": Limit(0, 100),
+    "guard": Limit(0, 1),
+}
+
+
 def _pct(p: float) -> str:
     return f"{round(100 * max(0.0, min(1.0, p)))} %"
 
@@ -63,7 +75,7 @@ class Scored:
     se: float  # its standard error
 
 
-@register_agent("trained", presets=PRESETS, helps=HELPS)
+@register_agent("trained", presets=PRESETS, helps=HELPS, limits=LIMITS)
 class TrainedAgent(Agent):
     """The learned value over sampled dice, one ply deep, checked against the scripted choice."""
 

@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from trpg_arena.agents import deadline
 from trpg_arena.agents.base import Agent, rng_state, set_rng_state
 from trpg_arena.agents.proposal import Alternative, Proposal
-from trpg_arena.agents.search.presets import HELPS, PRESETS, SYSTEM_PRESETS, presets_for
+from trpg_arena.agents.search.presets import HELPS, LIMITS, PRESETS, SYSTEM_PRESETS, presets_for
 from trpg_arena.agents.search.priors import prior_order
 from trpg_arena.agents.search.tree import Node, width
 from trpg_arena.agents.search.value import position_value
@@ -39,7 +40,7 @@ def _pct(p: float) -> str:
 
 
 
-@register_agent("mcts", presets=PRESETS, helps=HELPS)
+@register_agent("mcts", presets=PRESETS, helps=HELPS, limits=LIMITS)
 class MCTSAgent(Agent):
     """Open-loop MCTS over both sides' decisions with scripted priors and truncated scripted playouts."""
 
@@ -85,7 +86,8 @@ class MCTSAgent(Agent):
         if root.child(root.order[0]) is None:  # a reused subtree may lack it: the margin compares with it
             root.children.insert(0, Node(root.order[0], combat.decision.side))
         sims = 0
-        while sims < self.simulations and not (self.time_limit and time.perf_counter() - started > self.time_limit):
+        # at least one playout, so that even a cut search answers with a rated action
+        while sims < self.simulations and (sims == 0 or not self._out_of_time(started)):
             self._simulate(combat, root)
             sims += 1
         legal_set = set(legal)
@@ -96,6 +98,10 @@ class MCTSAgent(Agent):
         self._mark = (combat.encounter.encounter, combat.decision_count, pick.action)
         elapsed = time.perf_counter() - started
         return self._explain(combat, root, ranked, pick, sims, reused, elapsed, guarded)
+
+    def _out_of_time(self, started: float) -> bool:
+        """Our own `time_limit`, or the deadline of whoever asked (a server's request), has passed."""
+        return bool(self.time_limit and time.perf_counter() - started > self.time_limit) or deadline.expired()
 
     def _simulate(self, combat: Combat, root: Node) -> None:
         sim = combat.clone(dice=Dice(int(self.rng.integers(2**63))))
@@ -176,7 +182,11 @@ class MCTSAgent(Agent):
                 robust = prior
         if self.temperature <= 0 or len(ranked) == 1:
             return robust, False
-        weights = np.array([ch.n for ch in ranked], dtype=float) ** (1.0 / self.temperature)
+        visits = np.array([ch.n for ch in ranked], dtype=float)
+        with np.errstate(over="ignore"):
+            weights = visits ** (1.0 / self.temperature)
+        if not np.isfinite(weights.sum()):  # a tiny temperature overflows: the same weights scaled by the largest
+            weights = np.exp((np.log(visits) - np.log(visits.max())) / self.temperature)
         pick = ranked[int(self.rng.choice(len(ranked), p=weights / weights.sum()))]
         # Guard: when the fight looks won, never trade the best line for one clearly worse.
         if self.guard > 0 and win_estimate(robust.q) >= 0.75 and pick.q < robust.q - self.guard:
@@ -254,4 +264,4 @@ class MCTSAgent(Agent):
 
 
 for _ruleset in SYSTEM_PRESETS:  # the same agent, registered again where a system's presets differ
-    register_agent("mcts", ruleset=_ruleset, presets=presets_for(_ruleset), helps=HELPS)(MCTSAgent)
+    register_agent("mcts", ruleset=_ruleset, presets=presets_for(_ruleset), helps=HELPS, limits=LIMITS)(MCTSAgent)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from trpg_arena.agents.spec import Limit
+
 PRESETS: dict[str, dict[str, Any]] = {
     "easy": {"simulations": 16, "time_limit": 0.2, "depth": 2, "temperature": 1.0, "guard": 0.25},
     "normal": {"simulations": 48, "time_limit": 0.45, "depth": 4, "temperature": 0.0},
@@ -46,4 +48,24 @@ HELPS: dict[str, str] = {
     "margin": "leave the scripted choice only for one better by this many standard errors",
     "reuse": "keep the subtree of the chosen action for the next decision",
     "value": "what scores a playout's end: 'hand' (value.py), 'learned' (the system's shipped model) or a model file",
+}
+
+# The largest search a spec may ask for: the deadliest preset's budget many times over. A server cuts
+# every search at its own time limit anyway (`trpg-arena serve --agent-seconds`).
+MAX_SIMULATIONS = 100_000
+
+# What each parameter allows: a spec outside these is refused with this list before any agent is built.
+LIMITS: dict[str, Limit] = {
+    "simulations": Limit(1, MAX_SIMULATIONS),
+    "time_limit": Limit(0, 600),
+    "depth": Limit(0, 1000),
+    "c": Limit(0, 100, above=True),
+    "prior_weight": Limit(0, 100),
+    "widen": Limit(0, 100, above=True),
+    "alpha": Limit(0, 1),
+    "temperature": Limit(0, 100),
+    "guard": Limit(0, 2),
+    "margin": Limit(0, 100),
+    # a playout is a fast policy: a search inside every playout would never end, a model file is not read
+    "playout": Limit(choices=("scripted", "random", "first")),
 }

@@ -77,3 +77,6 @@ def selfplay(system: Annotated[str, typer.Argument(help="rule system id (trpg-ar
                         workers, backend)
     summary = run_selfplay(args, console)
     console.print(json.dumps(summary), markup=False, highlight=False)
+    if not summary["complete"]:
+        console.print(f"interrupted: {summary['games']} games written to {args.out}", markup=False)
+        raise typer.Exit(130)

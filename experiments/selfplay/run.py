@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -182,6 +184,34 @@ class Reporter:
             self.console.print(self.line(data), markup=False, highlight=False)
 
 
+_PREVIOUS: list[Any] = []
+
+
+def _interrupt_on_sigterm() -> None:
+    """Make SIGTERM stop the run like Ctrl-C, so the positions played so far are written.
+
+    Background jobs (``nohup ... &`` from a script) start with SIGINT ignored, so SIGTERM is how they
+    are stopped. Only this process raises; the pool's workers (forked with the handler) die as usual.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    main = os.getpid()
+
+    def stop(signum: int, frame: Any) -> None:
+        if os.getpid() != main:  # a forked worker: the default action (the pool terminates its workers)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise KeyboardInterrupt
+
+    _PREVIOUS[:] = [signal.signal(signal.SIGTERM, stop)]
+
+
+def _restore_sigterm() -> None:
+    if _PREVIOUS:
+        signal.signal(signal.SIGTERM, _PREVIOUS.pop())
+
+
 def run_selfplay(args: SelfplayArgs, console: Console) -> dict[str, Any]:
     """Play the schedule, write the file, and return a summary (games, positions, rates, path)."""
     args.check()
@@ -193,6 +223,7 @@ def run_selfplay(args: SelfplayArgs, console: Console) -> dict[str, Any]:
     first_block = next(blocks)
     check_lineup(first_block[1].sides(), args.agents)
     try:
+        _interrupt_on_sigterm()
         for name, enc, games, first in itertools.chain([first_block], blocks):
             layout_for(args.ruleset).check(enc)
             spec = SeriesSpec.build(enc, list(args.agents), games, first_seed=first, name=name)
@@ -201,7 +232,10 @@ def run_selfplay(args: SelfplayArgs, console: Console) -> dict[str, Any]:
                 data.add(game, index)
                 report.update(data)
         complete = True
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep what was played (`complete` stays False)
+        pass
     finally:
+        _restore_sigterm()
         if data.games or complete:  # an interrupted run keeps what it played
             write(args.out, args, data, complete)
     elapsed = max(1e-9, time.monotonic() - report.start)

@@ -54,7 +54,7 @@ class SeriesSpec:
         sides = enc.sides()
         lineup = tuple(lineup)
         check_lineup(sides, lineup)
-        for agent in lineup:  # a misspelt spec is named here, before any baseline or game is looked at
+        for agent in lineup:  # a misspelt spec or a value out of bounds is named here, before any game
             resolve(agent, enc.ruleset)
         if games < 1:
             raise ValueError(f"a series needs at least one game, got {games}")

@@ -14,6 +14,7 @@ from rich.text import Text
 from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.session import Pending, Session
 from trpg_arena.experiments.table import screen
+from trpg_arena.experiments.table.sessions import program
 from trpg_arena.rules import DecisionKind
 
 SEARCH_LIMIT = 400  # decisions played looking for a telling NPC turn
@@ -51,7 +52,7 @@ def run_demo(ruleset: str, seed: int, console: Console) -> Session:
                 console.print(line)
             console.rule(screen.header(session), style="dim")
             console.print(screen.board(session, width=console.width))
-            console.print(Text(f"play a whole fight as its GM: trpg-arena autopilot {ruleset}/skirmish "
+            console.print(Text(f"play a whole fight as its GM: {program()} autopilot {ruleset}/skirmish "
                                "(PCs chosen in steps, NPCs proposed for you to confirm)", style="bold"))
             return session
     console.print(f"no NPC turn hurt anyone in {len(session.records)} decisions ({session.combat.result or 'running'})")

@@ -202,7 +202,7 @@ class GmTable:
             if shown is None or overlay != shown:  # the board again when the marked squares change
                 self._show(p, overlay)
                 shown = overlay
-            self.console.print(screen.menu_step(step))
+            self.console.print(screen.menu_step(step, self.console.width))
             self.console.print(Text("number · words to narrow · b back · " + COMMON_KEYS, style="dim"))
             key = self._ask(f"{p.decision.actor} {step.facet}> ")
             try:

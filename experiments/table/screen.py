@@ -15,11 +15,11 @@ from rich.text import Text
 
 from trpg_arena.agents.menu import Step
 from trpg_arena.agents.session import Pending, Session
-from trpg_arena.envs.render import map_lines
+from trpg_arena.envs.render import map_letters, map_lines
 from trpg_arena.rules import Action, Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
-ROSTER_WIDTH = 38  # marker, id, hit points and status; conditions take what is left
+ROSTER_WIDTH = 40  # marker, map letter, id, hit points and status; conditions take what is left
 QUIET_EVENTS = {"decision"}  # shown as the decision's own line instead
 DIM_EVENTS = {"roll", "auto_decision", "state_changed", "time_advanced", "ap_set", "check", "step", "phase_start",
               "slot_spent", "turn_start", "turn_end", "turn_started", "turn_ended"}
@@ -29,7 +29,7 @@ def header(session: Session) -> Text:
     """``Moonlit · skirmish · round 2 (main) · session 3fa2c1``."""
     c = session.combat
     system = re.split(r"[:(]", c.system.info.title)[0].strip()
-    text = Text(f"{system} · {c.encounter.encounter} · round {c.round} ({c.phase})", style="bold")
+    text = Text(f"{system} · {c.encounter.label} · round {c.round} ({c.phase})", style="bold")
     if session.id:
         text.append(f" · session {session.id}", style="dim")
     if session.table_dice:
@@ -43,9 +43,9 @@ def battlefield(combat: Combat, overlay: dict[object, str] | None = None) -> Tex
     lines = map_lines(combat, overlay)
     styles = {}
     sides = combat.sides
+    letters = map_letters(combat)
     for v in combat.combatants:
-        letter = v.id[0].upper() if sides.index(v.side) % 2 == 0 else v.id[0].lower()
-        styles[letter] = SIDE_STYLES[sides.index(v.side) % len(SIDE_STYLES)]
+        styles[letters[v.id]] = SIDE_STYLES[sides.index(v.side) % len(SIDE_STYLES)]
     out = Text()
     if bf.kind == "zones":
         out.append("\n".join(lines))
@@ -79,13 +79,17 @@ def roster(session: Session, width: int = 80) -> Text:
     c = session.combat
     d = c.decision
     sides = c.sides
+    letters = map_letters(c) if c.battlefield.kind != "zones" else {}
     out = Text()
     for v in turn_order(c):
         style = SIDE_STYLES[sides.index(v.side) % len(SIDE_STYLES)] if v.able else "dim"
         out.append(">" if d is not None and v.id == d.actor else " ", style="bold")
-        out.append(f" {v.id[:15]:<15} ", style=style)
-        out.append_text(_hp(v))
-        out.append(f" {v.status[:13]:<13}", style="" if v.able else "dim")
+        out.append(f" {letters.get(v.id, ' ')} {v.id[:15]:<15} ", style=style)
+        if c.system.info.health == "wounds":  # the wound level in words, not boxes left out of a total
+            out.append_text(_hp(v, f"{c.system.info.health_text(v)[:21]:<21}"))
+        else:
+            out.append_text(_hp(v, f"{v.hp:>3}/{v.max_hp:<3}"))
+            out.append(f" {v.status[:13]:<13}", style="" if v.able else "dim")
         room = width - ROSTER_WIDTH - 1
         if v.conditions and room > 3:
             conditions = ", ".join(v.conditions)
@@ -96,10 +100,10 @@ def roster(session: Session, width: int = 80) -> Text:
     return out
 
 
-def _hp(v: CombatantView) -> Text:
+def _hp(v: CombatantView, text: str) -> Text:
     frac = v.hp / v.max_hp if v.max_hp else 0.0
     style = "green" if frac > 0.5 else "yellow" if frac > 0.25 else "red"
-    return Text(f"{v.hp:>3}/{v.max_hp:<3}", style=style)
+    return Text(text, style=style)
 
 
 def board(session: Session, overlay: dict[object, str] | None = None, width: int = 80) -> RenderableType:
@@ -143,14 +147,23 @@ def proposal(session: Session, pending: Pending) -> RenderableType:
     return Group(*lines)
 
 
-def menu_step(step: Step) -> RenderableType:
-    """One step of a person's choice: numbered lines with their counts and sentences."""
+def menu_step(step: Step, width: int = 80) -> RenderableType:
+    """One step of a person's choice: numbered lines with their counts and sentences, in `width` columns.
+
+    The labels get the room they need (up to half the width when sentences follow, all of it when the
+    lines are whole actions); the sentences take what is left, cut with an ellipsis only past the edge.
+    """
+    flat = step.facet == "action"
+    key_w = max((len(ch.key) for ch in step.choices), default=1)
+    count_w = max((len(str(ch.count)) for ch in step.choices if ch.count != 1), default=0)
+    room = max(20, width - key_w - count_w - 4)  # the columns' padding
+    longest = max((len(ch.text if flat else ch.label) for ch in step.choices), default=1)
+    label_w = min(longest, room if flat else max(12, room // 2))
     table = Table.grid(padding=(0, 1))
     table.add_column(justify="right", style="bold", no_wrap=True)
-    table.add_column(no_wrap=True, max_width=24)
+    table.add_column(no_wrap=True, overflow="ellipsis", max_width=label_w)
     table.add_column(justify="right", style="dim", no_wrap=True)
-    table.add_column(overflow="ellipsis", no_wrap=True, max_width=44)
-    flat = step.facet == "action"
+    table.add_column(overflow="ellipsis", no_wrap=True, max_width=max(8, room - label_w))
     for ch in step.choices:
         table.add_row(ch.key, ch.text if flat else ch.label, "" if ch.count == 1 else f"{ch.count}",
                       "" if flat else Text(ch.text, style="dim"))

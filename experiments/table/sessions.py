@@ -8,22 +8,23 @@ its id (or a prefix of it), or by its encounter when only one unfinished session
 
 from __future__ import annotations
 
-import os
+import shlex
+import sys
 import time
 from pathlib import Path
 
 from rich.table import Table
 
+from trpg_arena.agents.dbpath import default_db
 from trpg_arena.agents.store import SessionRow, SessionStore, StoreError
 
+__all__ = ["default_db", "pick", "program", "sessions_table"]
 
-def default_db() -> Path:
-    """``$TRPG_ARENA_DB``, else ``$XDG_DATA_HOME/trpg-arena/sessions.db`` (``~/.local/share/...``)."""
-    env = os.environ.get("TRPG_ARENA_DB")
-    if env:
-        return Path(env)
-    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return data / "trpg-arena" / "sessions.db"
+
+def program() -> str:
+    """How this command was typed (``.venv/bin/trpg-arena``), to repeat in hints; ``trpg-arena`` otherwise."""
+    typed = sys.argv[0] if sys.argv else ""
+    return shlex.quote(typed) if Path(typed).name == "trpg-arena" else "trpg-arena"
 
 
 def pick(store: SessionStore, wanted: str | None) -> SessionRow:

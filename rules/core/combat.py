@@ -13,9 +13,12 @@ failed act restores that copy and replays nothing. Memory stays flat however lon
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.compiled import compiled
@@ -355,17 +358,26 @@ class Combat:
             self = cls.__new__(cls)
             self.encounter = load_encounter(snap["encounter"], source=snap.get("source"))
             self.system = get_ruleset(snap["ruleset"])
-            self.dice = dice if dice is not None else Dice.from_state(snap["dice"])
+            self.dice = dice if dice is not None else _dice_of(snap["dice"])
+            if not isinstance(snap["log"], list):
+                raise SnapshotError(f"snapshot's log is a {type(snap['log']).__name__}, not a list of events")
             self.log = [Event.from_json(e) for e in snap["log"]]
-            self._seq0 = int(snap.get("log_start", self.log[0].seq if self.log else 0))
-            self._n_decisions = int(snap.get("decisions", sum(1 for e in self.log if e.kind in DECISION_KINDS)))
+            self._seq0 = _count(snap.get("log_start", self.log[0].seq if self.log else 0), "log_start")
+            self._n_decisions = _count(snap.get("decisions", sum(1 for e in self.log if e.kind in DECISION_KINDS)),
+                                       "decisions")
             built = compiled(self.encounter, self.system)
             self.battlefield, self.tables, self.scratch = built.battlefield, built.tables, None
             self.state = self.system.load_state(snap["state"])
             self._copy_state = state_copier(type(self.state))
         except TrpgArenaError as e:
             raise SnapshotError(f"snapshot cannot be restored: {e}") from None
-        except (KeyError, TypeError, ValueError) as e:
+        except ValidationError as e:  # a field of the state of the wrong type: name the first, count the rest
+            first = e.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
+            raise SnapshotError(f"snapshot cannot be restored: state.{where}: {first['msg']}, got "
+                                f"{_short(first.get('input'))}{more}") from None
+        except (LookupError, TypeError, ValueError, AttributeError) as e:
             raise SnapshotError(f"snapshot cannot be restored: corrupt {type(e).__name__}: {e}") from None
         self._legal = None
         self._decided = None
@@ -373,7 +385,40 @@ class Combat:
         self._base = None
         self._since = []
         self._acting = False
+        self._check_restored()
         return self
+
+    def _check_restored(self) -> None:
+        """Ask a restored combat what every user of it asks first; a state that does not hold together is refused.
+
+        Each field of a snapshot's state has its type checked on loading, but a state of valid fields
+        can still contradict itself (a fighter in the turn order that is not in the state, a place off
+        the board): the rules then fail on their first look at it. That is found here, named with the
+        rule module that tripped, instead of surfacing as a bare `KeyError` at the first request.
+        """
+        from trpg_arena.rules.core.errors import TrpgArenaError
+
+        doing = "listing the combatants"
+        try:
+            if not self.combatants:
+                raise SnapshotError("snapshot's state has no combatants")
+            if self.state.outcome is None:
+                doing = "reading the open decision"
+                if self.decision is None:
+                    raise SnapshotError("snapshot's state has neither an open decision nor an outcome")
+                doing = "listing the legal actions"
+                if not self.legal_actions():
+                    raise SnapshotError(f"snapshot's state leaves {self.decision.actor} no legal action")
+        except TrpgArenaError as e:
+            raise SnapshotError(f"snapshot cannot be restored: {e}") from None
+        except Exception as e:  # noqa: BLE001 - any failure here is the snapshot's, named below
+            raise SnapshotError(f"snapshot cannot be restored: its state does not hold together ({doing}: "
+                                f"{type(e).__name__} {e} in {_where(e)})") from None
+        finally:
+            self._views = None
+            self._legal = None
+            self._decided = None
+            self._sides = {}
 
     def clone(self, dice: Dice | None = None) -> Combat:
         """An independent copy for search; acting on it leaves this one untouched, and the reverse.
@@ -410,3 +455,28 @@ class Combat:
     def __repr__(self) -> str:
         st = self.result if self.over else (self.decision.actor if self.decision else "?")
         return f"<Combat {self.system.info.id}/{self.encounter.encounter} round {self.round} {st}>"
+
+
+def _dice_of(data: Any) -> Dice:
+    """The dice a snapshot saved; `SnapshotError` naming the field for a state that is not theirs."""
+    if not isinstance(data, dict):
+        raise SnapshotError(f"snapshot's dice are a {type(data).__name__}, not a dice state")
+    return Dice.from_state(data)
+
+
+def _count(value: Any, field: str) -> int:
+    """A non-negative whole number of a snapshot (`SnapshotError` naming `field` otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SnapshotError(f"snapshot's {field} is {value!r}, not a count")
+    return value
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _where(error: BaseException) -> str:
+    """The file and line an error was raised at (``legal.py:177``): where a contradiction tripped the rules."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.rules.core.errors import DiceScriptError
+from trpg_arena.rules.core.errors import DiceScriptError, SnapshotError
 
 _NOTATION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
@@ -141,7 +141,10 @@ class Dice:
         dice = Dice(np.random.Generator(bitgen))
         if data.get("buffered"):
             dice._refill()
-            dice._pos = int(data.get("pos", 0))
+            pos = data.get("pos", 0)
+            if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos <= Dice.BLOCK:
+                raise SnapshotError(f"dice state: pos {pos!r} is not a place in a block of {Dice.BLOCK} numbers")
+            dice._pos = pos
         return dice
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -42,6 +43,17 @@ class RuleSystemInfo:
     env_name: str  # Gymnasium id stem: "Moonlit" -> "trpg_arena/Moonlit-v0"
     env_version: int = 0
     data_dir: Path = field(default_factory=Path)
+    # what a view's hp counts: "hp", hit points; "wounds", boxes left on a wound track whose level is the
+    # view's status (shown as that word: "4/5" would read the same for a moderate and a serious wound)
+    health: str = "hp"
+
+    def health_text(self, view: CombatantView) -> str:
+        """How a combatant is, for people: ``7/12`` hit points, or on a wound track the level in words."""
+        if self.health != "wounds":
+            return f"{view.hp}/{view.max_hp}"
+        if view.status in ("ok", ""):
+            return "unhurt"
+        return view.status if not view.able or view.status in ("dead", "incapacitated") else f"{view.status} wound"
 
     @property
     def env_id(self) -> str:
@@ -189,11 +201,15 @@ class _Registry(Mapping[str, RuleSystem]):
 
     Packages whose name starts with ``_`` are skipped (``_template``). Folders listed in the
     ``TRPG_ARENA_RULES_PATH`` environment variable are searched too, for systems kept outside the tree.
+    Discovery runs once, under a lock: a thread that asks while another is importing waits for the
+    whole registry instead of seeing half of it (a server's first requests arrive together).
     """
 
     def __init__(self) -> None:
         self._systems: dict[str, RuleSystem] = {}
         self._discovered = False
+        self._discovering = False  # set while this registry's own imports run (they may read it)
+        self._lock = threading.RLock()
 
     def register(self, system: RuleSystem) -> RuleSystem:
         self._systems[system.info.id] = system
@@ -202,7 +218,19 @@ class _Registry(Mapping[str, RuleSystem]):
     def _discover(self) -> None:
         if self._discovered:
             return
-        self._discovered = True
+        with self._lock:
+            # `_discovering` is only seen true by the importing thread itself (others wait on the lock):
+            # a system package that reads the registry while it is imported gets what is registered so far.
+            if self._discovered or self._discovering:
+                return
+            self._discovering = True
+            try:
+                self._import_all()
+                self._discovered = True  # only once every package is in: never a half-filled registry
+            finally:
+                self._discovering = False
+
+    def _import_all(self) -> None:
         import trpg_arena.rules as pkg
 
         # Rule systems kept outside the package: folders named in TRPG_ARENA_RULES_PATH join its path.

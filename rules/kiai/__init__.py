@@ -23,6 +23,7 @@ INFO = RuleSystemInfo(
     env_name="Kiai",
     env_version=0,
     data_dir=Path(__file__).parent,
+    health="wounds",  # a view's hp is the wound boxes left; its status names the wound level
 )
 
 SYSTEM = register(KiaiSystem(INFO))

@@ -5,7 +5,7 @@
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 44;
-const ZONE_W = 230, ZONE_H = 250, ZONE_GAP = 14;
+const ZONE_W = 230, ZONE_H = 270, ZONE_GAP = 14;
 const SIDE_COLOURS = ["#2f6fde", "#d8453a", "#2e9d5b", "#c98a17"];
 const TERRAIN = {open: "#efeadc", difficult: "#d3bf8d", wall: "#4a4a4a", blocked: "#4a4a4a", obstacle: "#7b7064",
                  water: "#92b9de", climbable: "#b49d76"};
@@ -114,7 +114,7 @@ function tokenPositions(board, combatants) {
     group.forEach((combatant, i) => {
       if (board.kind === "zones") {
         const col = i % 3, row = Math.floor(i / 3);
-        out.set(combatant.id, {x: c.x - ZONE_W / 2 + 42 + col * 73, y: 70 + row * 64, r: 22});
+        out.set(combatant.id, {x: c.x - ZONE_W / 2 + 42 + col * 73, y: 70 + row * 74, r: 22});
       } else if (group.length === 1) {
         out.set(combatant.id, {x: c.x, y: c.y, r: CELL * 0.36});
       } else {
@@ -137,7 +137,7 @@ function token(board, combatant, at, marks, label) {
   const barColour = frac > 0.5 ? "#37a852" : frac > 0.25 ? "#e0a526" : "#d8453a";
   const w = at.r * 2;
   const g = svg("g", {class: classes.join(" "), "data-token": combatant.id, transform: `translate(${at.x},${at.y})`},
-    title(`${combatant.name} (${combatant.id}) · ${combatant.side} · HP ${combatant.hp}/${combatant.max_hp} · ` +
+    title(`${combatant.label} · ${combatant.side} · ${combatant.health} · ` +
           `${combatant.status}${combatant.conditions.length ? " · " + combatant.conditions.join(", ") : ""}`),
     svg("circle", {r: at.r + 4, class: "ring"}),
     svg("circle", {r: at.r, fill: combatant.able ? SIDE_COLOURS[side % 4] : "#8a8a8a", class: "disc"}),
@@ -156,9 +156,16 @@ function token(board, combatant, at, marks, label) {
       title(cond), svg("circle", {r: 6}), svg("text", {y: 3}, cond.charAt(0).toUpperCase())));
   });
   if (board.kind === "zones") {
-    g.append(svg("text", {y: at.r + 20, class: "token-name"}, combatant.id));
+    g.append(svg("text", {y: at.r + 20, class: "token-name"}, shortName(combatant.id)));
   }
   return g;
+}
+
+// A name that fits under a token in a zone: a summon's own part ("dragon_tooth_soldier", not its summoner's
+// prefix), cut at 12 characters (the token's tooltip has it whole).
+function shortName(id) {
+  const own = id.split(".").pop();
+  return own.length > 12 ? `${own.slice(0, 11)}…` : own;
 }
 
 // Draw `board` with `combatants` into the <svg> `root`; `marks` = {actor, targets: Set, dests: Set, proposed,

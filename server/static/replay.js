@@ -36,7 +36,7 @@ function show(i) {
        ` ${e.text}`)));
   document.getElementById("replay-order").replaceChildren(...f.combatants.map((c) =>
     el("li", {class: [f.actor === c.id ? "now" : "", c.able ? "" : "down"].join(" ")},
-       `${c.name} `, el("span", {class: "note", text: `${c.hp}/${c.max_hp} ${c.status}`}),
+       `${c.label} `, el("span", {class: "note", text: `${c.health} ${c.status}`}),
        c.conditions.length ? el("span", {class: "conds", text: ` ${c.conditions.join(", ")}`}) : null)));
 }
 

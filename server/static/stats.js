@@ -48,7 +48,7 @@ function table(headers, rows) {
 }
 
 export function renderStats(root, board, stats) {
-  const names = Object.fromEntries(stats.combatants.map((c) => [c.id, c.name]));
+  const names = Object.fromEntries(stats.combatants.map((c) => [c.id, c.label]));
   const name = (id) => (id == null ? "nobody" : names[id] ?? id);
   const legend = el("p", {class: "legend"}, board.sides.map((side) =>
     el("span", {style: `color:${sideColour(board, side)}`, text: `■ ${side} `})));
@@ -64,7 +64,7 @@ export function renderStats(root, board, stats) {
     el("h3", {text: "Combatants"}),
     table(["combatant", "side", "HP", "status", "damage dealt", "hits / misses", "took out", "damage taken",
            "healed", "decisions"],
-          stats.combatants.map((c) => [c.name, c.side, `${c.hp}/${c.max_hp}`, c.status, c.damage_dealt,
+          stats.combatants.map((c) => [c.label, c.side, c.health || `${c.hp}/${c.max_hp}`, c.status, c.damage_dealt,
                                        `${c.hits} / ${c.misses}`, c.taken_out, c.damage_taken, c.healed,
                                        c.decisions])),
     stats.by_source_and_target.length ? el("h3", {text: "Damage by source and target"}) : null,

@@ -209,7 +209,7 @@ function renderDecision() {
   if (!p) { box.replaceChildren(el("h3", {text: "No decision open"}), el("p", {text: "The combat is over."})); return; }
   const actor = byId(s).get(p.decision.actor);
   const parts = [el("h3", {}, el("span", {class: `kind kind-${p.decision.kind}`, text: p.decision.kind}),
-                   ` ${actor ? actor.name : p.decision.actor}`),
+                   ` ${actor ? actor.label : p.decision.actor}`),
                  el("p", {class: "prompt", text: p.decision.prompt}),
                  el("p", {class: "note", text: `seat: ${p.seat.text}`})];
   if (p.dice) parts.push(diceBox(p.dice));
@@ -322,7 +322,7 @@ function renderOrder() {
     return el("li", {class: [p && p.decision.actor === id ? "now" : "", x && !x.able ? "down" : ""].join(" "),
                      "data-order": id},
       el("span", {class: `dot side-${Math.max(0, s.sides.indexOf(x ? x.side : ""))}`}),
-      ` ${x ? x.name : id} `, el("span", {class: "note", text: x ? `${x.hp}/${x.max_hp}` : ""}),
+      ` ${x ? x.label : id} `, el("span", {class: "note", text: x ? x.health : ""}),
       x && x.conditions.length ? el("span", {class: "conds", text: ` ${x.conditions.join(", ")}`}) : null);
   }));
 }

@@ -7,7 +7,7 @@ servers): each has its own SQLite connection, as separate processes do.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -17,6 +17,17 @@ import pytest
 from tests.agents.test_session import hand_faces
 from trpg_arena.agents.session import Session, StaleRevision
 from trpg_arena.agents.store import SessionStore, StoreBusy, StoreConflict
+
+
+def lock_once(other: sqlite3.Connection) -> Callable[[dict], None]:
+    """A session listener: another program takes the file's write lock at the first event it hears, once."""
+    armed = [True]
+
+    def take(_message: dict) -> None:
+        if armed.pop() if armed else False:
+            other.execute("BEGIN IMMEDIATE")
+
+    return take
 
 
 @contextmanager
@@ -180,3 +191,19 @@ def test_a_file_written_before_revisions_opens_and_continues(tmp_path: Path) -> 
         store.append(s.id, 3, resumed.records[-1], status="running", result=None)  # the head still guards it
     fresh = reviewed(SessionStore(tmp_path / "new.db"))
     assert SessionStore(db).head(s.id).decisions == 4 and fresh.revision == 3
+
+
+def test_a_file_locked_in_the_middle_of_a_run_stops_it_after_what_is_stored(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    s = Session("moonlit/duel", seed=1, pc="scripted", npc="scripted", store=SessionStore(db, busy_timeout=0.1))
+    other = sqlite3.connect(db, isolation_level=None)
+    s.subscribe(lock_once(other))  # locked after decision 1
+    try:
+        assert s.run() == 1 and len(s.records) == 1
+        with pytest.raises(StoreBusy):
+            s.run()  # nothing decided yet: the caller hears why
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert s.run() > 0 and s.combat.over
+    assert live_numbers(db, s.id) == list(range(len(s.records)))

@@ -61,8 +61,8 @@ def test_a_whole_combat_with_dice_typed_at_the_table(tmp_path: Path) -> None:
         assert gm.match is not None
         count, sides = int(gm.match.group(1)), int(gm.match.group(2))
         if not refused_checked:  # a face the die does not have, a missing die, a word: refused, asked again
-            for wrong, why in ((" ".join([str(sides + 1)] * count), "shows"), (" ".join(["x"] * count), "not a number"),
-                               (" ".join(["³"] * count), "not a number"),  # isdigit() holds, int() refuses
+            for wrong, why in ((" ".join([str(sides + 1)] * count), "shows"), (" ".join(["x"] * count), "not a face"),
+                               (" ".join(["³"] * count), "not a face"),  # isdigit() holds, int() refuses
                                (" ".join(["1"] * (count + 1)), "needed")):
                 gm.send(wrong)
                 assert gm.wait() == "dice"

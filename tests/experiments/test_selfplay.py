@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -103,6 +104,20 @@ def test_the_selfplay_command_writes_positions_outcomes_and_values(tmp_path: Pat
     e = np.load(again)
     assert all(np.array_equal(d[k], e[k]) for k in ("features", "outcome", "value", "game_seed")), \
         "the same command writes the same data, whatever the worker count"
+
+
+def test_a_stopped_run_writes_what_it_played(tmp_path: Path) -> None:
+    out = tmp_path / "stopped.npz"
+    proc = subprocess.Popen([*CLI, "selfplay", "reincarnator", "--games", "5000", "--workers", "1", "--encounters",
+                             "generated", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # the first progress line: some games are played
+    assert line.startswith("reincarnator: "), line + proc.stderr.read() if proc.stderr else line
+    proc.send_signal(signal.SIGTERM)  # how a background job is stopped (it starts with SIGINT ignored)
+    rest, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "interrupted:" in rest and "Traceback" not in err, err
+    d = np.load(out)
+    assert not bool(d["complete"]) and 0 < len(d["game_result"]) < 5000 and len(d["features"]) == len(d["outcome"])
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -8,6 +8,7 @@ statistics, replay. Screenshots of every system's map go to ``runs/screenshots``
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -195,3 +196,27 @@ def test_the_api_docs_render_from_the_package(page: object, server: str) -> None
     page.goto(f"{server}/docs")  # type: ignore[attr-defined]
     page.wait_for_selector(".opblock")  # type: ignore[attr-defined]
     assert page.locator(".opblock").count() > 20  # type: ignore[attr-defined]
+
+
+def test_names_are_told_apart_and_kiai_wounds_read_as_words(page: object, server: str) -> None:
+    made = httpx.post(f"{server}/api/sessions", json={"encounter": "moonlit/brawl", "seed": 2,
+                                                      "pc": "review:scripted", "npc": "review:scripted"}).json()
+    labels = [c["label"] for c in made["state"]["combatants"]]
+    assert len(set(labels)) == len(labels) and "Ghoul" not in labels, labels  # "Ghoul (ghoul_2)"...
+    assert all(ord(ch) < 0x2E80 for label in labels for ch in label)  # no name_zh drawn as empty boxes
+    page.goto(f"{server}/#/s/{made['state']['id']}")  # type: ignore[attr-defined]
+    page.wait_for_selector("#confirm")  # type: ignore[attr-defined]
+    order = page.inner_text("#order")  # type: ignore[attr-defined]
+    shown = [line.strip() for line in order.splitlines() if line.strip()]
+    assert len(set(shown)) == len(shown), shown
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "names.png"))  # type: ignore[attr-defined]
+
+    made = httpx.post(f"{server}/api/sessions", json={"encounter": "kiai/skirmish", "seed": 1, "pc": "scripted",
+                                                      "npc": "scripted"}).json()  # played to the end
+    assert made["state"]["over"]
+    page.goto(f"{server}/#/s/{made['state']['id']}")  # type: ignore[attr-defined]
+    page.wait_for_selector('#order li[data-order="goblin_a"]')  # type: ignore[attr-defined]
+    order = page.inner_text("#order")  # type: ignore[attr-defined]
+    assert re.search(r"unhurt|wound|dead|incapacitated", order) and not re.search(r"\b\d/5\b", order), order
+    page.locator("#order").screenshot(path=str(SHOTS / "kiai-wounds.png"))  # type: ignore[attr-defined]

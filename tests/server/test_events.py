@@ -64,8 +64,8 @@ def test_watchers_see_only_their_session_and_hear_of_a_deletion(client: TestClie
 
 def test_a_socket_for_an_unknown_session_is_closed(client: TestClient) -> None:
     import pytest
-    from starlette.websockets import WebSocketDisconnect
+    from starlette.testclient import WebSocketDenialResponse
 
-    with pytest.raises(WebSocketDisconnect) as info, client.websocket_connect("/api/sessions/nosuch/events") as ws:
+    with pytest.raises(WebSocketDenialResponse) as info, client.websocket_connect("/api/sessions/nosuch/events") as ws:
         ws.receive_json()
-    assert info.value.code == 4404
+    assert info.value.status_code == 404 and info.value.json()["error"] == "unknown_session"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib.util
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -39,6 +39,17 @@ def index_of(state: dict, verb: str) -> int:
 def live_decisions(db: Path, sid: str) -> list[int]:
     with sqlite3.connect(db) as con:
         return [n for (n,) in con.execute("SELECT n FROM decisions WHERE session = ? AND live = 1 ORDER BY n", (sid,))]
+
+
+def lock_once(other: sqlite3.Connection) -> Callable[[dict], None]:
+    """A session listener: another program takes the file's write lock at the first event it hears, once."""
+    armed = [True]
+
+    def take(_message: dict) -> None:
+        if armed.pop() if armed else False:
+            other.execute("BEGIN IMMEDIATE")
+
+    return take
 
 
 @contextmanager
@@ -220,3 +231,29 @@ def test_the_reference_client_sends_the_revision_and_goes_on_from_the_state_it_i
         assert len(http.get(f"/api/sessions/{sid}/records").json()["records"]) == 1
         taken = client_module.run_npc_turn(api, sid)
         assert taken == len(http.get(f"/api/sessions/{sid}/records").json()["records"]) - 1
+
+
+def test_agents_stopped_by_a_locked_database_leave_the_persons_decision_answered(db: Path) -> None:
+    config = ServerConfig(db=db, trusted_hosts=(*LOOPBACK_NAMES, "testserver"))
+    app = create_app(config, SessionStore(db, busy_timeout=0.1))
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)  # used from a request's thread
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        state = start(client, "reincarnator/duel", npc="scripted")
+        sid = state["id"]
+        with app.state.hub.use(sid) as entry:  # another program takes the file once the person's decision is in
+            entry.session.subscribe(lock_once(other))
+        r = client.post(f"/api/sessions/{sid}/actions", json={"index": 0, "revision": state["revision"]})
+        other.execute("ROLLBACK")
+        other.close()
+        assert r.status_code == 200, r.text
+        assert len(r.json()["decisions"]) == 1 and "busy" in r.json()["agent_error"]
+        assert live_decisions(db, sid) == [0]
+
+
+def test_a_session_deleted_by_another_server_is_404_here(db: Path) -> None:
+    with make_client(db) as one, make_client(db) as two:
+        sid = start(one)["id"]
+        state = two.get(f"/api/sessions/{sid}").json()  # held in the second server's memory
+        assert one.delete(f"/api/sessions/{sid}").status_code == 204
+        assert two.post(f"/api/sessions/{sid}/confirm", json={"revision": state["revision"]}).status_code == 404
+        assert two.get(f"/api/sessions/{sid}").status_code == 404

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
+from starlette.testclient import WebSocketDenialResponse
 
 from trpg_arena.server import ServerConfig, create_app
 from trpg_arena.server.config import is_loopback
@@ -43,9 +43,9 @@ def test_without_the_token_every_request_is_401(db: Path) -> None:
     assert client.get("/static/app.js").status_code == 200  # the cookie the page got carries it on
     client.cookies.clear()
     assert client.get("/static/app.js").status_code == 401
-    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect("/api/sessions/x/events") as ws:
+    with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect("/api/sessions/x/events") as ws:
         ws.receive_json()
-    assert refused.value.code == 4401
+    assert refused.value.status_code == 401 and refused.value.json()["error"] == "unauthorized"
 
 
 def test_a_loopback_server_refuses_foreign_host_names(db: Path) -> None:
@@ -78,9 +78,10 @@ def test_pages_of_other_origins_cannot_change_anything(db: Path) -> None:
     r = client.post("/api/sessions", json=body, headers={"origin": "https://evil.example"})
     assert r.status_code == 403 and r.json()["error"] == "origin_refused"
     assert client.get("/api/sessions").json()["sessions"] == []
-    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+    with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect(
             "/api/sessions/x/events", headers={"origin": "https://evil.example", "host": "127.0.0.1"}) as ws:
         ws.receive_json()
+    assert refused.value.status_code == 403 and refused.value.json()["error"] == "origin_refused"
     assert client.post("/api/sessions", json=body, headers={"origin": VTT}).status_code == 201
     assert client.post("/api/sessions", json=body, headers={"origin": "http://127.0.0.1"}).status_code == 201
 

@@ -1,0 +1,64 @@
+"""What the GM reads at the terminal: whole menu lines, a letter per combatant, wound levels in words.
+
+Driven through ``trpg-arena autopilot`` in an 80 x 24 pseudo-terminal (see `Gm`).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+from tests.experiments.test_autopilot import Gm
+from tests.experiments.test_autopilot_setup import CLI, autopilot
+
+
+def test_menu_lines_use_the_terminal_width_and_tell_the_actions_apart(tmp_path: Path) -> None:
+    gm = Gm("investigator/skirmish", "--npc", "scripted", "--no-review", "--seed", "1", db=tmp_path / "s.db",
+            out=tmp_path)
+    assert gm.wait() == "menu"
+    gm.send(gm.key_of("cast"))
+    assert gm.wait() == "menu"
+    gm.send(gm.key_of("walsh"))
+    assert gm.wait() == "menu"
+    lines = re.findall(r"^\s*\d+ (casts mend_flesh on walsh.*?)\s*$", gm.screen, re.MULTILINE)
+    assert len(lines) == 11 and len(set(lines)) == 11, lines  # not eleven times 'casts mend_flesh on wal…'
+    assert "casts mend_flesh on walsh, stepping SE afterwards" in lines and not any("…" in x for x in lines)
+    gm.send("q")
+    gm.child.close()
+
+
+def test_kiai_shows_a_letter_per_combatant_and_wound_levels_in_words(tmp_path: Path) -> None:
+    gm = Gm("kiai/skirmish", "--pc", "scripted", "--npc", "scripted", "--no-review", "--seed", "1",
+            db=tmp_path / "s.db", out=tmp_path)
+    assert gm.wait() == "over"
+    roster = re.findall(r"^.*?[> ] ([A-Za-z?]) (\w+)\s+(unhurt|light wound|moderate wound|serious wound|"
+                        r"incapacitated|dead)", gm.screen.split("combat over")[0][-2500:], re.MULTILINE)
+    ids = {cid for _, cid, _ in roster}
+    assert {"gorza", "goblin_a", "goblin_b", "kaede"} <= ids, gm.screen[-2500:]
+    letters = [letter for letter, _, _ in roster]
+    assert len(set(letters)) == len(letters), roster  # gorza, goblin_a and goblin_b are no longer all 'g'
+    assert not re.search(r"\b\d/5\b", gm.screen.split("combat over")[0][-2500:])  # no '4/5' for a wound level
+    gm.send("")
+    gm.child.close()
+
+
+def test_a_new_session_draws_its_seed_names_the_encounter_as_typed_and_hints_a_resume_that_works(
+        tmp_path: Path) -> None:
+    db = tmp_path / "my sessions.db"
+    first = autopilot("moonlit/skirmish", "--pc", "scripted", db=db)
+    second = autopilot("moonlit/skirmish", "--pc", "scripted", db=db)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr
+    seeds = [re.search(r"\(seed (\d+)\)", run.stdout) for run in (first, second)]
+    assert seeds[0] and seeds[1] and seeds[0].group(1) != seeds[1].group(1)  # not the same fight every time
+    assert "moonlit_alley" not in first.stdout and "· skirmish ·" in first.stdout
+    hint = re.search(r"continue with (.*)$", first.stdout, re.MULTILINE)
+    assert hint is not None
+    words = shlex.split(hint.group(1))
+    assert words[:3] == ["trpg-arena", "autopilot", "--resume"] and "--db" in words
+    again = subprocess.run([*CLI, *words[1:]], capture_output=True, text=True, input="q\n", timeout=120,
+                           env={"COLUMNS": "80", "PATH": "/usr/bin:/bin"})
+    assert again.returncode == 0 and "resumed session" in again.stdout and "moonlit/skirmish" in again.stdout
+    listed = autopilot("--list", db=db)
+    assert listed.stdout.count("moonlit/skirmish") == 2 and "moonlit_alley" not in listed.stdout
