@@ -43,23 +43,24 @@ class Residency:
             self.unload(entry)
 
     def trim(self) -> None:
-        """Unload the sessions beyond `max_loaded` and the idle ones (those whose lock is free right now)."""
+        """Unload the finished and idle sessions and those beyond `max_loaded` (whose lock is free right now).
+
+        Called after every request and by the hub's poller a few times a second, so a session played to
+        the end inside the request that created it leaves memory moments later.
+        """
         now = time.monotonic()
         with self._lock:
             oldest_first = list(self._recent.values())
         excess = len(oldest_first) - self.max_loaded
         for entry in oldest_first:
-            if entry.session is None:  # deleted meanwhile
-                self.unload(entry)
-                excess -= 1
+            session = entry.session
+            if session is not None and not (excess > 0 or session.combat.over or now - entry.used >= self.idle_s):
                 continue
-            if excess <= 0 and now - entry.used < self.idle_s:
-                break  # the rest were used more recently still
             if not entry.lock.acquire(blocking=False):
                 continue  # in use by a request: it stays
             try:
-                if self._may_unload(entry):
-                    self.unload(entry)
+                if entry.session is None or self._may_unload(entry):
+                    self.unload(entry)  # (a session deleted meanwhile is only forgotten)
                     excess -= 1
             finally:
                 entry.lock.release()
