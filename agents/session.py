@@ -243,6 +243,11 @@ class Session:
         return agent
 
     # --- the loop ---------------------------------------------------------------------------------
+    @property
+    def dice_asked(self) -> DiceRequest | None:
+        """The dice the action being tried waits for (typed at the table), if any; held in memory only."""
+        return self._dice_request
+
     def pending(self) -> Pending | None:
         """The open decision with its seat, the agent's proposal (agent and review seats) and any dice asked for."""
         c = self.combat
@@ -445,12 +450,12 @@ class Session:
             return
         try:
             self.revision = write(self.store, self.id, self.revision)
-        except StoreConflict as e:
+        except StoreConflict:
             roll_back()
             self._catch_up()
             raise StaleRevision(f"session {self.id} was changed elsewhere (now revision {self.revision}, "
                                 f"{len(self.records)} decisions): nothing was done here; decide again",
-                                revision=e.revision) from None
+                                revision=self.revision) from None
         except BaseException:
             roll_back()
             raise

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import urllib.error
@@ -117,7 +118,8 @@ def main() -> None:
     """Command line: pick or start a session, then run its NPCs' turn."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", default="http://127.0.0.1:8765")
-    parser.add_argument("--token", default=None, help="the token `trpg-arena serve` printed (beyond 127.0.0.1)")
+    parser.add_argument("--token", default=os.environ.get("TRPG_ARENA_TOKEN"),
+                        help="the server's token (beyond 127.0.0.1; default $TRPG_ARENA_TOKEN: `ps` does not show it)")
     parser.add_argument("--session", default=None, help="a session id (default: start one)")
     parser.add_argument("--encounter", default="reincarnator/duel", help="built-in encounter of a new session")
     args = parser.parse_args()

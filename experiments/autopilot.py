@@ -123,6 +123,8 @@ def resume_command(session: Session, store: SessionStore) -> str:
 
 def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
     """Play a session at the terminal until the combat is over (or the GM leaves), then report on it."""
+    if not args.resume and args.encounter is not None:
+        seats_of(args, args.encounter)  # a wrong seat is refused before the database is even opened
     store = SessionStore(args.db)
     try:
         session = open_session(args, store, console)

@@ -71,7 +71,7 @@ class Outcome:
             return (f"{self.entry.label}: {verdict}, side {now['first_side']} wins "
                     f"{rate(now['win_rate'], *now['win_interval95'])} over {now['games']} games")
         if self.status == "stale":
-            return f"{self.entry.label}: not compared, {verdict} baseline: {self.message}"
+            return f"{self.entry.label}: not compared, {verdict}: {self.message}"
         return f"{self.entry.label}: not run, {verdict}: {self.message}"
 
 

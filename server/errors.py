@@ -16,10 +16,10 @@ from starlette.exceptions import HTTPException
 
 from trpg_arena.agents.session import SessionError
 from trpg_arena.agents.spec import UnknownAgentError
-from trpg_arena.agents.store import StoreBusy, StoreError, StoreUnusable
+from trpg_arena.agents.store import SessionMissing, StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
-from trpg_arena.server.hub import UnknownSession
+from trpg_arena.server.hub import SessionBusy, UnknownSession
 from trpg_arena.server.replay import ReplayError
 from trpg_arena.server.revision import RevisionError, StaleRequest
 from trpg_arena.server.work import AgentBusy
@@ -29,6 +29,7 @@ log = logging.getLogger("trpg_arena.server")
 # most specific first: the first class an error is an instance of gives its status
 STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (UnknownSession, 404, "unknown_session"),
+    (SessionMissing, 404, "unknown_session"),  # deleted by another process while a change was being stored
     (EncounterError, 422, "invalid_encounter"),
     (UnknownAgentError, 422, "unknown_agent"),
     (DiceEntryError, 422, "invalid_dice"),
@@ -39,6 +40,7 @@ STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (IllegalActionError, 409, "illegal_action"),
     (SessionError, 409, "not_now"),
     (AgentBusy, 503, "agent_busy"),
+    (SessionBusy, 503, "session_busy"),
     (StoreBusy, 503, "busy"),
     (StoreUnusable, 503, "store_unusable"),  # the database became damaged or read-only: nothing more is written
     (StoreError, 409, "unrestorable"),  # a stored session that no longer holds together (edited or damaged)

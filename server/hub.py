@@ -21,14 +21,30 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from trpg_arena.agents.deadline import current as agent_deadline
 from trpg_arena.agents.session import Session
 from trpg_arena.agents.store import SessionMissing, SessionRow, SessionStore
 from trpg_arena.rules import TrpgArenaError
+from trpg_arena.server.residency import Residency
 
 WATCHER_QUEUE = 10_000  # events a watcher may fall behind before it is cut off (it reconnects and reloads)
 POLL_INTERVAL_S = 0.25  # how often watched sessions are compared with the store's heads (changes elsewhere)
 
 log = logging.getLogger("trpg_arena.server")
+
+
+LOCK_GRACE = 2.0  # seconds past its deadline a request still waits for a session held by another
+
+
+def _lock_wait() -> float:
+    """How long the running request may wait for a session's lock (-1: for ever, outside any deadline)."""
+    deadline = agent_deadline()
+    remaining = deadline.remaining() if deadline is not None else None
+    return -1 if remaining is None else remaining + LOCK_GRACE
+
+
+class SessionBusy(TrpgArenaError):
+    """A session held by other requests' agent work past this request's deadline (503: ask again)."""
 
 
 class UnknownSession(TrpgArenaError, LookupError):
@@ -73,6 +89,7 @@ class Entry:
     watchers: list[Watcher] = field(default_factory=list)
     seq: int = 0  # events pushed so far
     deleted: bool = False
+    used: float = 0.0  # when a request last used it (`time.monotonic`), for `Residency`
 
     def publish(self, message: dict[str, Any]) -> None:
         """Number a message and queue it for every watcher (call with the lock held)."""
@@ -93,6 +110,7 @@ class SessionHub:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._poller: threading.Thread | None = None
+        self.residency = Residency()  # which sessions stay loaded (finished and idle ones leave memory)
 
     # --- changes made by other processes ----------------------------------------------------------
     def start(self) -> None:
@@ -111,6 +129,7 @@ class SessionHub:
 
     def _poll(self) -> None:
         while not self._stop.wait(POLL_INTERVAL_S):
+            self.residency.trim()  # idle sessions leave memory even when no request comes
             with self._lock:
                 watched = [e for e in self._entries.values() if e.watchers and e.session is not None]
             if not watched:
@@ -149,6 +168,7 @@ class SessionHub:
     def _drop(self, entry: Entry) -> None:
         """Forget a deleted session (lock held): its watchers are told and disconnected."""
         entry.deleted = True
+        self.residency.unload(entry)
         entry.publish({"type": "deleted"})
         for w in entry.watchers:
             w.push(None)
@@ -164,13 +184,20 @@ class SessionHub:
         session.subscribe(lambda m: entry.publish(_public(m)))
         with self._lock:
             self._entries[session.id] = entry
+        with entry.lock:
+            self.residency.used(entry)
+        self.residency.trim()
         return entry
 
     @contextmanager
     def use(self, sid: str) -> Iterator[Entry]:
         """The session `sid` under its lock (loaded from the store if needed); `UnknownSession` if not stored."""
         entry = self._entry(sid)
-        with entry.lock:
+        # a request waits for the session at most until its own deadline (plus a grace): requests piling
+        # up behind agent work are answered 503 instead of holding every worker thread of the server
+        if not entry.lock.acquire(timeout=_lock_wait()):
+            raise SessionBusy(f"session '{sid}' is busy with agent work; ask again in a few seconds")
+        try:
             if entry.deleted:
                 raise UnknownSession(f"no session '{sid}' (it was deleted)")
             if entry.session is None:
@@ -183,7 +210,13 @@ class SessionHub:
                 entry.session = session
             else:
                 self._catch_up(entry)  # another process may have changed it since
-            yield entry
+            try:
+                yield entry
+            finally:
+                self.residency.used(entry)
+        finally:
+            entry.lock.release()
+        self.residency.trim()
 
     def _entry(self, sid: str) -> Entry:
         with self._lock:

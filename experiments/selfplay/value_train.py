@@ -103,8 +103,17 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
     plot = args.out / f"{args.ruleset}.png"
     calibration_plot(model, train, test, plot, f"{args.ruleset}: held-out positions ({scores['held_out_games']} "
                                                "games)")
+    extras = []
+    for path in args.extra:
+        import numpy as np
+
+        with np.load(path, allow_pickle=False) as d:
+            extras.append({"file": str(path), "positions": int(len(d["game"])), "games": int(len(np.unique(d["game"]))),
+                           "agents": str(d["agents"]) if "agents" in d else "?",
+                           "noise": float(d["noise"]) if "noise" in d else None,
+                           "encounters": int(len(d["encounter_names"])) if "encounter_names" in d else None})
     card = {"ruleset": args.ruleset, "fingerprint": model.fingerprint, "features": model.size,
-            "command": command_line(args), "encounters": encounters, "generations": generations,
+            "command": command_line(args), "encounters": encounters, "generations": generations, "extra": extras,
             "fit": model.meta, "held_out": scores, "seconds": round(time.perf_counter() - started, 1)}
     model = type(model)(model.ruleset, model.fingerprint, model.mean, model.scale, model.layers, model.skip,
                         {**model.meta, "command": card["command"]})
@@ -140,7 +149,11 @@ def card_markdown(card: dict[str, Any]) -> str:
     for i, g in enumerate(card["generations"]):
         lines.append(f"- generation {i}: {g['games']} games ({', '.join(g['agents'])}, {g['noise']:.0%} random moves), "
                      f"{g['positions']:,} positions")
-    lines += [f"- encounters: {', '.join(card['encounters'])}", "",
+    lines.append(f"- encounters of the generations above: {', '.join(card['encounters'])}")
+    for e in card.get("extra", ()):
+        lines.append(f"- pooled from `{e['file']}`: {e['games']} games ({e['agents']}, noise {e['noise']}, "
+                     f"{e['encounters']} encounters, built-in and generated), {e['positions']:,} positions")
+    lines += ["",
               "## Held-out positions", "",
               f"{s['held_out_positions']:,} positions of {s['held_out_games']} games never trained on "
               "(split by game).", "", "| predictor | log loss | Brier score |", "|---|---|---|"]

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
@@ -29,6 +30,10 @@ from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
 if TYPE_CHECKING:
     from trpg_arena.rules.core.system import RuleSystem
 
+# Bounds of one encounter: a table's fight is a few to a few dozen combatants; thousands would make every
+# decision slow for everyone on a server (legal actions, views and agents grow with the roster).
+MAX_PER_SIDE = 64
+MAX_COMBATANTS = 128
 BUILTIN = re.compile(r"^([a-z][a-z0-9_]*)/([A-Za-z0-9_\-]+)$")
 SEAT_TEXT = re.compile(r"^[A-Za-z][\w.-]*(:[^\s:]+)*(\+dice)?$")  # syntax only: agents are checked by the session
 
@@ -58,6 +63,20 @@ class EncounterBase(StrictModel):
     controllers: dict[str, str] | None = None
     _source: str = PrivateAttr(default="<dict>")
     _compiled: Any = PrivateAttr(default=None)  # written by `core.compiled` only: this content's tables
+
+    @field_validator("combatants", mode="before")
+    @classmethod
+    def _not_too_many(cls, roster: Any) -> Any:
+        """At most `MAX_PER_SIDE` combatants a side and `MAX_COMBATANTS` in all (checked before each is read)."""
+        if not isinstance(roster, list):
+            return roster
+        if len(roster) > MAX_COMBATANTS:
+            raise ValueError(f"{len(roster)} combatants: an encounter has at most {MAX_COMBATANTS}")
+        per_side = Counter(str(c.get("side")) for c in roster if isinstance(c, dict))
+        for side, count in per_side.items():
+            if count > MAX_PER_SIDE:
+                raise ValueError(f"{count} combatants on side '{side}': a side has at most {MAX_PER_SIDE}")
+        return roster
 
     @model_validator(mode="after")
     def _controllers_name_seats(self) -> EncounterBase:

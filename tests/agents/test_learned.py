@@ -169,3 +169,36 @@ def test_train_value_rebuilds_a_model_with_its_card(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "nosuchsystem" in bad.stderr and "Traceback" not in bad.stderr
     bad = _cli("train-value", RID, "--encounters", "kiai/duel")
     assert bad.returncode == 2 and "not a moonlit encounter" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("rid", ["moonlit", "kiai", "investigator", "reincarnator"])
+def test_every_system_ships_a_small_model_with_its_card(rid: str) -> None:
+    from trpg_arena.agents.learned.model import model_path
+
+    path = model_path(rid)
+    assert path.stat().st_size < 2_000_000
+    model = load_model(rid)  # checked against the system's current feature layout
+    card = path.with_suffix(".md").read_text(encoding="utf-8")
+    assert "trpg-arena train-value" in card and "log loss" in card and path.with_suffix(".png").is_file()
+    import json
+
+    scores = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))["held_out"]
+    assert scores["learned"]["log_loss"] < scores["hand_written"]["log_loss"]
+    assert model.meta["command"].startswith("trpg-arena train-value")
+
+
+def test_the_trained_agent_plays_from_the_command_line_and_as_the_env_opponent() -> None:
+    r = _cli("play", "kiai/duel", "--agents", "trained:easy,scripted", "--quiet")
+    assert r.returncode == 0, r.stderr[-2000:]
+    import gymnasium
+
+    import trpg_arena.envs  # noqa: F401  (registers the envs)
+
+    env = gymnasium.make("trpg_arena/Kiai-v0", encounter="kiai/duel", opponent="trained:easy")
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        mask = info["action_mask"]
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+        done = terminated or truncated
+    env.close()

@@ -88,7 +88,7 @@ def test_the_report_lists_every_entry_in_plain_words(mixed: tuple[subprocess.Com
                      first)
     assert re.search(rf"moon\.yaml \[scripted,scripted\]: side A wins {RATE} now, {RATE} before: \*\*shifted\*\*",
                      first)
-    assert "kiai/duel [random,random]: not compared, **stale** baseline:" in first
+    assert "kiai/duel [random,random]: not compared, **stale**: baseline base/kiai-duel--random-random.json" in first
     assert "kiai env_version (" in first
     assert "kiai/duel [scripted,mcts:hardd]: not run, **error**: agent 'mcts' has no preset 'hardd'" in first
     assert re.search(r"\| moon\.yaml \[scripted,scripted\] \| \*\*shifted\*\* \| \d+ \| \d+ % → 0 % \| -\d+ points",

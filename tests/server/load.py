@@ -7,7 +7,12 @@ decisions the client saw applied, and its watcher must have received each of the
 
     python -m tests.server.load --sessions 50 --encounter skirmish
 
-prints p50/p95 request latency and decisions per second as JSON.
+prints p50/p95 request latency and decisions per second as JSON. The server is not warmed up: the
+first requests arrive while no rule system is loaded yet. With ``--finished N`` the same server then
+plays N more sessions to the end (agents on every side, a few clients at a time) and reports its
+resident memory (RSS) before and after: finished sessions leave memory, so it stays bounded.
+
+    python -m tests.server.load --sessions 100 --encounter skirmish --finished 1000
 """
 
 from __future__ import annotations
@@ -107,10 +112,65 @@ def _play(base: str, encounter: str, seed: int, start: threading.Barrier, played
             played.errors.append(f"stored decisions {len(stored)} != applied {len(played.applied)}")
 
 
-def run_load(sessions: int = 50, encounter: str = "duel", max_requests: int = 5000) -> dict[str, Any]:
-    """Play `sessions` combats at once (the built-in `encounter` of each system in turn); returns the measures."""
+def rss_mb(pid: int) -> float:
+    """Resident memory of process `pid` in MB (Linux ``/proc``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def finish_many(base: str, pid: int, count: int, encounter: str, clients: int = 4) -> dict[str, Any]:
+    """Play `count` sessions to the end on a running server, `clients` at a time; its RSS before and after."""
     systems = list(RULESETS)
-    with TemporaryDirectory() as folder, served(Path(folder) / "load.db") as (base, _):
+    todo = list(range(count))
+    lock = threading.Lock()
+    errors: list[str] = []
+    finished = [0]
+    before = rss_mb(pid)
+    peak = [before]
+
+    def client() -> None:
+        with httpx.Client(base_url=base, timeout=REQUEST_TIMEOUT) as http:
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    i = todo.pop()
+                r = http.post("/api/sessions", json={"encounter": f"{systems[i % len(systems)]}/{encounter}",
+                                                     "seed": i, "pc": "scripted", "npc": "scripted"})
+                for _ in range(100):  # each request plays up to the server's run limit
+                    if r.status_code >= 300 or r.json()["state"]["over"]:
+                        break
+                    r = http.post(f"/api/sessions/{r.json()['state']['id']}/run", json={})
+                with lock:
+                    if r.status_code >= 300:
+                        errors.append(f"{r.status_code} {r.text[:200]}")
+                    else:
+                        finished[0] += r.json()["state"]["over"]
+                    if i % 50 == 0:
+                        peak[0] = max(peak[0], rss_mb(pid))
+
+    began = time.perf_counter()
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    after = rss_mb(pid)
+    return {"finished_sessions": count, "finished_encounter": encounter, "finished_over": finished[0],
+            "finished_errors": errors, "finished_wall_s": round(time.perf_counter() - began, 1),
+            "rss_mb_before": before, "rss_mb_peak": max(peak[0], after), "rss_mb_after": after}
+
+
+def run_load(sessions: int = 50, encounter: str = "duel", max_requests: int = 5000, finished: int = 0,
+             finished_encounter: str = "skirmish") -> dict[str, Any]:
+    """Play `sessions` combats at once (the built-in `encounter` of each system in turn); returns the measures.
+
+    With `finished`, then that many more sessions of `finished_encounter` to the end (see `finish_many`).
+    """
+    systems = list(RULESETS)
+    with TemporaryDirectory() as folder, served(Path(folder) / "load.db") as (base, proc):
         start = threading.Barrier(sessions)
         played = [Played() for _ in range(sessions)]
         threads = [threading.Thread(target=_play, args=(base, f"{systems[i % len(systems)]}/{encounter}", i, start,
@@ -121,6 +181,7 @@ def run_load(sessions: int = 50, encounter: str = "duel", max_requests: int = 50
         for t in threads:
             t.join()
         wall = time.perf_counter() - began
+        memory = finish_many(base, proc.pid, finished, finished_encounter) if finished else {}
     latencies = sorted(x for p in played for x in p.latencies)
     decisions = sum(len(p.applied) for p in played)
 
@@ -132,7 +193,7 @@ def run_load(sessions: int = 50, encounter: str = "duel", max_requests: int = 50
             "lost_decisions": sum(len(p.applied) - len(set(p.applied) & set(p.watched)) for p in played),
             "out_of_order": sum(p.watched != sorted(p.watched) for p in played),
             "wall_s": round(wall, 2), "decisions_per_s": round(decisions / wall, 1),
-            "p50_ms": quantile(0.50), "p95_ms": quantile(0.95), "max_ms": quantile(1.0)}
+            "p50_ms": quantile(0.50), "p95_ms": quantile(0.95), "max_ms": quantile(1.0), **memory}
 
 
 def main() -> None:
@@ -140,8 +201,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--encounter", default="duel", help="built-in encounter name played on every system")
+    parser.add_argument("--finished", type=int, default=0, help="then play this many more sessions to the end "
+                        "and report the server's memory")
+    parser.add_argument("--finished-encounter", default="skirmish")
     args = parser.parse_args()
-    print(json.dumps(run_load(args.sessions, args.encounter), indent=2))
+    print(json.dumps(run_load(args.sessions, args.encounter, finished=args.finished,
+                              finished_encounter=args.finished_encounter), indent=2))
 
 
 if __name__ == "__main__":

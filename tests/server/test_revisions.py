@@ -248,3 +248,12 @@ def test_agents_stopped_by_a_locked_database_leave_the_persons_decision_answered
         assert r.status_code == 200, r.text
         assert len(r.json()["decisions"]) == 1 and "busy" in r.json()["agent_error"]
         assert live_decisions(db, sid) == [0]
+
+
+def test_a_session_deleted_by_another_server_is_404_here(db: Path) -> None:
+    with make_client(db) as one, make_client(db) as two:
+        sid = start(one)["id"]
+        state = two.get(f"/api/sessions/{sid}").json()  # held in the second server's memory
+        assert one.delete(f"/api/sessions/{sid}").status_code == 204
+        assert two.post(f"/api/sessions/{sid}/confirm", json={"revision": state["revision"]}).status_code == 404
+        assert two.get(f"/api/sessions/{sid}").status_code == 404

@@ -177,3 +177,76 @@ def test_a_kept_alive_connection_survives_an_unexpected_error(tmp_path: Path) ->
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def test_a_websocket_that_never_reads_is_cut_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from trpg_arena.server import ws as ws_module
+
+    monkeypatch.setattr(ws_module, "SEND_TIMEOUT", 1.0)
+    app = create_app(ServerConfig(db=tmp_path / "s.db"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical",
+                                           ws="websockets-sansio"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    try:
+        made = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": "scripted",
+                                                        "npc": "scripted", "run": False}, timeout=60).json()
+        sid = made["state"]["id"]
+        idle = socket.socket()
+        idle.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a page that reads nothing, on a small buffer
+        idle.connect(("127.0.0.1", port))
+        idle.sendall((f"GET /api/sessions/{sid}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        entry = app.state.hub._entries[sid]
+        deadline = time.monotonic() + 30
+        while not entry.watchers and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert entry.watchers, "the socket never joined"
+        played = 0
+        for _ in range(20):  # the whole fight, taken back, again: megabytes of events nobody reads
+            played += 1
+            httpx.post(f"{base}/api/sessions/{sid}/run", json={}, timeout=60)
+            decisions = httpx.get(f"{base}/api/sessions/{sid}", timeout=60).json()["decisions"]
+            httpx.post(f"{base}/api/sessions/{sid}/undo", json={"decisions": decisions}, timeout=60)
+            if not entry.watchers:
+                break
+        deadline = time.monotonic() + 10
+        while entry.watchers and time.monotonic() < deadline:
+            time.sleep(0.1)
+        print(f"cut off after {played} fights")
+        assert not entry.watchers  # dropped: its queue and handler are gone
+        idle.close()
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def test_requests_piling_up_behind_agent_work_are_answered_in_time(tmp_path: Path) -> None:
+    big = "mcts:simulations=100000"
+    with cold_server(tmp_path / "s.db", "--agent-seconds", "1") as (base, _):
+        sid = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": big, "npc": big,
+                                                       "run": False}, timeout=60).json()["state"]["id"]
+        answers: list[tuple[int, str, float]] = []
+
+        def go_on() -> None:
+            started = time.monotonic()
+            r = httpx.post(f"{base}/api/sessions/{sid}/run", json={}, timeout=60)
+            answers.append((r.status_code, r.json().get("error", ""), time.monotonic() - started))
+
+        threads = [threading.Thread(target=go_on) for _ in range(6)]
+        for t in threads:
+            t.start()
+        time.sleep(0.5)
+        status, took = _timed("GET", f"{base}/api/rulesets")
+        assert status == 200 and took < 2.0
+        for t in threads:
+            t.join(60)
+    assert len(answers) == 6 and any(status == 200 for status, _, _ in answers)
+    for status, error, took in answers:
+        assert (status, error) in ((200, ""), (503, "session_busy")), answers
+        assert took < 1 + 2 + 1.5, answers  # its deadline, the grace, and the agent's last playout
