@@ -198,7 +198,7 @@ class GmTable:
         shown: dict[object, str] | None = None
         while True:
             step = menu.step()
-            overlay = screen.destinations(step, menu.actions)
+            overlay = screen.destinations(step, menu)
             if shown is None or overlay != shown:  # the board again when the marked squares change
                 self._show(p, overlay)
                 shown = overlay
