@@ -83,3 +83,17 @@ def test_a_charge_marks_the_squares_it_ends_on(tmp_path: Path) -> None:
     assert ends and stars == ends, (sorted(stars), sorted(ends), board[:900])
     gm.send("q")
     gm.child.close()
+
+
+def test_the_reports_are_written_as_the_combat_ends_and_the_log_reads_plainly(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    gm = Gm("reincarnator/skirmish", "--pc", "scripted", "--npc", "scripted", "--no-review", "--seed", "1",
+            db=tmp_path / "s.db", out=out)
+    assert gm.wait() == "over"
+    written = sorted(p.name for p in out.glob("*"))  # before Enter: a table closed here loses nothing
+    assert [n.rsplit("-", 1)[1] for n in written] == ["events.jsonl", "log.md", "stats.json"], written
+    gm.child.kill(9)
+    gm.child.close(force=True)
+    (log,) = out.glob("*-log.md")
+    text = log.read_text(encoding="utf-8")
+    assert "\\[" not in text and "-\\>" not in text and re.search(r"dice: \[\d+(,\d+)*\]", text)
