@@ -49,10 +49,12 @@ class _Replan(Exception):
 class GmTable:
     """Drives a `Session` at the terminal: `play` returns when the combat is over and the GM is done."""
 
-    def __init__(self, session: Session, console: Console, read: Callable[[str], str] | None = None) -> None:
+    def __init__(self, session: Session, console: Console, read: Callable[[str], str] | None = None,
+                 on_over: Callable[[], None] | None = None) -> None:
         self.session = session
         self.console = console
         self.read = read or (lambda prompt: console.input(prompt))
+        self.on_over = on_over  # called as the combat ends, before the GM is asked anything (the reports)
         session.subscribe(self._narrate)
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -198,7 +200,7 @@ class GmTable:
         shown: dict[object, str] | None = None
         while True:
             step = menu.step()
-            overlay = screen.destinations(step, menu.actions)
+            overlay = screen.destinations(step, menu)
             if shown is None or overlay != shown:  # the board again when the marked squares change
                 self._show(p, overlay)
                 shown = overlay
@@ -269,6 +271,8 @@ class GmTable:
         assert outcome is not None
         c.print(Text(f"combat over: {outcome.result} ({outcome.termination.value}) after {outcome.rounds} rounds, "
                      f"{len(s.records)} decisions", style="bold green"))
+        if self.on_over is not None:
+            self.on_over()  # written now: a table closed at this prompt loses nothing
         while True:
             key = self._ask("combat over: Enter finishes, u undoes> ")
             if key in ("", "q"):

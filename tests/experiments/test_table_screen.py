@@ -62,3 +62,38 @@ def test_a_new_session_draws_its_seed_names_the_encounter_as_typed_and_hints_a_r
     assert again.returncode == 0 and "resumed session" in again.stdout and "moonlit/skirmish" in again.stdout
     listed = autopilot("--list", db=db)
     assert listed.stdout.count("moonlit/skirmish") == 2 and "moonlit_alley" not in listed.stdout
+
+
+def test_a_charge_marks_the_squares_it_ends_on(tmp_path: Path) -> None:
+    gm = Gm("reincarnator/skirmish", "--npc", "scripted", "--no-review", "--seed", "1", db=tmp_path / "s.db",
+            out=tmp_path)
+    assert gm.wait() == "menu"
+    gm.send(gm.key_of("charge"))
+    assert gm.wait() == "menu"
+    gm.send(gm.key_of("brute"))
+    while gm.wait() == "menu" and gm.match is not None and gm.match.group(2).startswith("option"):
+        gm.send("1")
+    screen = gm.screen
+    ends = {tuple(map(int, m)) for m in re.findall(r"end (\d+),(\d+)", screen)}
+    if gm.match is not None and gm.match.group(2) in ("row", "destination"):  # the squares themselves are listed
+        ends |= {tuple(map(int, m)) for m in re.findall(r"^\s*\d+ (\d+),(\d+)\b", screen, re.MULTILINE)}
+    board = screen[screen.rindex("0123456789"):screen.rindex("choose ")]
+    rows = {int(n): text for n, text in re.findall(r"^\s?(\d+) (\S+)", board, re.MULTILINE)}
+    stars = {(x, y) for y, text in rows.items() for x, ch in enumerate(text) if ch == "*"}
+    assert ends and stars == ends, (sorted(stars), sorted(ends), board[:900])
+    gm.send("q")
+    gm.child.close()
+
+
+def test_the_reports_are_written_as_the_combat_ends_and_the_log_reads_plainly(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    gm = Gm("reincarnator/skirmish", "--pc", "scripted", "--npc", "scripted", "--no-review", "--seed", "1",
+            db=tmp_path / "s.db", out=out)
+    assert gm.wait() == "over"
+    written = sorted(p.name for p in out.glob("*"))  # before Enter: a table closed here loses nothing
+    assert [n.rsplit("-", 1)[1] for n in written] == ["events.jsonl", "log.md", "stats.json"], written
+    gm.child.kill(9)
+    gm.child.close(force=True)
+    (log,) = out.glob("*-log.md")
+    text = log.read_text(encoding="utf-8")
+    assert "\\[" not in text and "-\\>" not in text and re.search(r"dice: \[\d+(,\d+)*\]", text)
