@@ -17,6 +17,7 @@ system or a screen: the terminal autopilot and the HTTP server show the same ste
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -226,7 +227,11 @@ class Menu:
         if not words:
             raise MenuError("type a word of the action's sentence, e.g. a target or a verb")
         frame = self._stack[-1]
-        kept = tuple(i for i in frame.indices if all(w in self._haystacks[i] for w in words))
+        # a word with a digit is a number or a square: it matches whole ("5,8" is not inside "15,8")
+        tests: list[Callable[[str], object]] = [
+            re.compile(rf"(?<![0-9]){re.escape(w)}(?![0-9])").search if any(ch.isdigit() for ch in w)
+            else (lambda hay, w=w: w in hay) for w in words]
+        kept = tuple(i for i in frame.indices if all(test(self._haystacks[i]) for test in tests))
         if not kept:
             raise MenuError(f"nothing matches '{text.strip()}' among the {len(frame.indices)} actions left")
         if len(kept) == 1:

@@ -91,7 +91,7 @@ def _changed_line(out: Doc) -> str:
 def build_server(table: Table) -> MCPServer:
     """The MCP server over `table` (see the module docstring)."""
     server: MCPServer = MCPServer(
-        name="trpg-arena", title="trpg-arena: tabletop combat with exact rules",
+        name="trpg-arena", log_level="WARNING", title="trpg-arena: tabletop combat with exact rules",
         instructions="Run tabletop-RPG combats with exact rules: start_session, then get_pending shows whose "
                      "decision it is and its legal actions (grouped by verb, each with an index and the sentence "
                      "a GM reads); submit_action / confirm / override / enter_dice / undo change the session and "

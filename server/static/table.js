@@ -251,7 +251,7 @@ function proposalBox(p) {
     el("p", {}, el("strong", {text: "Proposes: "}), el("span", {id: "proposal-text", text: prop.text}),
        el("span", {class: "note", text: ` (value ${prop.value})`})),
     el("ul", {class: "reasons"}, prop.reasons.map((r) => el("li", {text: r}))),
-    alts.length ? el("details", {}, el("summary", {text: "alternatives"}), el("ol", {}, alts)) : null,
+    alts.length ? el("details", {open: true}, el("summary", {text: "alternatives"}), el("ol", {}, alts)) : null,
     p.seat.kind === "review" ? el("div", {class: "buttons"},
       el("button", {type: "button", id: "confirm", class: "primary", text: "Confirm",
                     onclick: () => act("POST", "/confirm", {})}),

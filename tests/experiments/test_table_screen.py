@@ -10,8 +10,10 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from tests.experiments.test_autopilot import Gm
+from tests.agents.test_menu import biggest_decision
+from tests.experiments.test_autopilot import Gm, only_session
 from tests.experiments.test_autopilot_setup import CLI, autopilot
+from trpg_arena.agents.menu import Menu
 
 
 def test_menu_lines_use_the_terminal_width_and_tell_the_actions_apart(tmp_path: Path) -> None:
@@ -97,3 +99,25 @@ def test_the_reports_are_written_as_the_combat_ends_and_the_log_reads_plainly(tm
     (log,) = out.glob("*-log.md")
     text = log.read_text(encoding="utf-8")
     assert "\\[" not in text and "-\\>" not in text and re.search(r"dice: \[\d+(,\d+)*\]", text)
+
+
+def test_a_label_typed_as_shown_is_chosen_and_unattended_npcs_are_stored(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    gm = Gm("investigator/skirmish", "--npc", "scripted", "--seed", "1", db=db, out=tmp_path)
+    while gm.wait() == "confirm":
+        gm.send("")
+    assert gm.kind == "menu" and gm.match is not None and gm.match.group(2) == "verb"
+    gm.send("cast")  # the label as the menu shows it, not a number
+    assert gm.wait() == "menu" and gm.match is not None and gm.match.group(2) == "target", gm.screen[-600:]
+    gm.send("a")  # NPCs unattended: stored at once, no `t` needed after it
+    gm.wait()
+    gm.send("q")
+    gm.child.close()
+    assert only_session(db).autorun
+
+
+def test_a_typed_square_matches_only_itself() -> None:
+    menu = Menu(biggest_decision("reincarnator/skirmish"))
+    moves = [a for a in menu.legal if a.verb == "move"]
+    short = next(a for a in moves if a.dest[0] < 10 and any(b.dest == (a.dest[0] + 10, a.dest[1]) for b in moves))
+    assert menu.filter(f"move {short.dest[0]},{short.dest[1]}") == short  # not also the square ten to the right

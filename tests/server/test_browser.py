@@ -209,6 +209,7 @@ def test_names_are_told_apart_and_kiai_wounds_read_as_words(page: object, server
     order = page.inner_text("#order")  # type: ignore[attr-defined]
     shown = [line.strip() for line in order.splitlines() if line.strip()]
     assert len(set(shown)) == len(shown), shown
+    assert page.locator("#proposal details[open]").count() == 1  # type: ignore[attr-defined]  # alternatives shown
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "names.png"))  # type: ignore[attr-defined]
 
