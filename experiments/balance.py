@@ -122,6 +122,7 @@ class Search:
     cache: dict[tuple[tuple[str, int], ...], float] = field(default_factory=dict)  # setting -> best estimate
     confirmed: set[tuple[tuple[str, int], ...]] = field(default_factory=set)  # settings confirmation was tried on
     on_try: Callable[[dict[str, Any], Search], None] | None = None  # told of each series as it ends (progress)
+    started: float = field(default_factory=time.perf_counter)
 
     def play(self, setting: dict[Knob, int], games: int, seed: int, phase: str = "screen",
              before: list[GameRecord] | None = None) -> tuple[SeriesSpec, list[GameRecord], float]:
@@ -267,7 +268,10 @@ def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...]
 
 def tried_line(t: dict[str, Any], s: Search | None = None) -> str:
     """One series of the search in words: ``screen {'ghoul.max_hp': 35}: 43.0 % [33.7, 52.8] over 100 games``."""
-    budget = f"[{s.games:,}/{s.budget:,} games] " if s is not None else ""
+    budget = ""
+    if s is not None:  # progress for a log: the budget used, the rate and the time so far
+        seconds = time.perf_counter() - s.started
+        budget = f"[{s.games:,}/{s.budget:,} games, {seconds:,.0f} s, {s.games / max(seconds, 1e-9):,.0f} games/s] "
     return (f"{budget}{t['phase']:7} {t['setting']}: {rate(t['win_rate'], *t['interval95'], digits=1)} over "
             f"{t['games']} games (seeds from {t['first_seed']})")
 

@@ -131,6 +131,9 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     if resume is not None:
         console.print(f"resuming {folder}: {sum(map(len, kept.values()))} of {games * len(pairs)} games kept",
                       highlight=False)
+    else:
+        console.print(f"run folder {folder}: every game is kept as it ends; after a stop, run the same command "
+                      f"with --resume {folder}", highlight=False, soft_wrap=True)
     with series_progress(console) as bar:
         for a, b in pairs:
             spec = specs[(a, b)]

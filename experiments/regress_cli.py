@@ -111,9 +111,9 @@ def run_regress(a: RegressArgs, console: Console, err: Console) -> int:
     style = {"ok": "green", "recorded": "green", "shifted": "bold red", "stale": "bold red", "error": "bold red"}
     for o in outcomes:  # one whole line per entry, the report's first paragraph: for people, CI logs and grep
         console.print(_coloured(o, style), soft_wrap=True)
-    for o in outcomes:
-        if o.status == "shifted":  # the loss rate and the change, beside the headline's win rates
-            err.print(f"[red]shifted[/red] {escape(o.entry.label)}: {escape(o.message)}", soft_wrap=True)
+    for o in outcomes:  # what went wrong on stderr too, a whole line each (for a shift: the loss rate and change)
+        if o.status in ("stale", "error", "shifted"):
+            err.print(f"[red]{o.status}[/red] {escape(o.entry.label)}: {escape(o.message)}", soft_wrap=True)
     code = exit_code(outcomes)
     console.print(f"{tally(outcomes)}; report {folder / 'report.html'}")
     console.print(exit_line(code))

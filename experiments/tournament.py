@@ -80,7 +80,7 @@ def _plot(names: list[str], score: dict[tuple[str, str], tuple[float, int]], pat
     for i in range(len(names)):
         for j in range(len(names)):
             if i != j:
-                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center")
+                ax.text(j, i, f"{100 * m[i, j]:.0f} %", ha="center", va="center")
     ax.set_title(f"{title}: row's score against column")
     fig.colorbar(im)
     fig.tight_layout()

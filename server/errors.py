@@ -19,7 +19,7 @@ from trpg_arena.agents.spec import UnknownAgentError
 from trpg_arena.agents.store import SessionMissing, StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
-from trpg_arena.server.hub import UnknownSession
+from trpg_arena.server.hub import SessionBusy, UnknownSession
 from trpg_arena.server.replay import ReplayError
 from trpg_arena.server.revision import RevisionError, StaleRequest
 from trpg_arena.server.work import AgentBusy
@@ -40,6 +40,7 @@ STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (IllegalActionError, 409, "illegal_action"),
     (SessionError, 409, "not_now"),
     (AgentBusy, 503, "agent_busy"),
+    (SessionBusy, 503, "session_busy"),
     (StoreBusy, 503, "busy"),
     (StoreUnusable, 503, "store_unusable"),  # the database became damaged or read-only: nothing more is written
     (StoreError, 409, "unrestorable"),  # a stored session that no longer holds together (edited or damaged)

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from trpg_arena.agents.deadline import current as agent_deadline
 from trpg_arena.agents.session import Session
 from trpg_arena.agents.store import SessionMissing, SessionRow, SessionStore
 from trpg_arena.rules import TrpgArenaError
@@ -30,6 +31,20 @@ WATCHER_QUEUE = 10_000  # events a watcher may fall behind before it is cut off 
 POLL_INTERVAL_S = 0.25  # how often watched sessions are compared with the store's heads (changes elsewhere)
 
 log = logging.getLogger("trpg_arena.server")
+
+
+LOCK_GRACE = 2.0  # seconds past its deadline a request still waits for a session held by another
+
+
+def _lock_wait() -> float:
+    """How long the running request may wait for a session's lock (-1: for ever, outside any deadline)."""
+    deadline = agent_deadline()
+    remaining = deadline.remaining() if deadline is not None else None
+    return -1 if remaining is None else remaining + LOCK_GRACE
+
+
+class SessionBusy(TrpgArenaError):
+    """A session held by other requests' agent work past this request's deadline (503: ask again)."""
 
 
 class UnknownSession(TrpgArenaError, LookupError):
@@ -178,7 +193,11 @@ class SessionHub:
     def use(self, sid: str) -> Iterator[Entry]:
         """The session `sid` under its lock (loaded from the store if needed); `UnknownSession` if not stored."""
         entry = self._entry(sid)
-        with entry.lock:
+        # a request waits for the session at most until its own deadline (plus a grace): requests piling
+        # up behind agent work are answered 503 instead of holding every worker thread of the server
+        if not entry.lock.acquire(timeout=_lock_wait()):
+            raise SessionBusy(f"session '{sid}' is busy with agent work; ask again in a few seconds")
+        try:
             if entry.deleted:
                 raise UnknownSession(f"no session '{sid}' (it was deleted)")
             if entry.session is None:
@@ -195,6 +214,8 @@ class SessionHub:
                 yield entry
             finally:
                 self.residency.used(entry)
+        finally:
+            entry.lock.release()
         self.residency.trim()
 
     def _entry(self, sid: str) -> Entry:

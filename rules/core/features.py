@@ -207,6 +207,7 @@ class _Prepared(NamedTuple):
     """What `encode` needs of one encounter content, computed once."""
 
     order: dict[str, int]  # roster position of every possible id
+    sides: tuple[str, ...]  # in the encounter's order
     static: Mapping[str, Static]
     battlefield: Any
 
@@ -233,7 +234,8 @@ def _prepared(layout: FeatureLayout, encounter: EncounterBase) -> _Prepared:
         ids = [c.id for c in encounter.combatants]
         static = layout.system.static(encounter, built.tables)
         ids += [i for i in static if i not in ids]
-        return _Prepared({cid: i for i, cid in enumerate(ids)}, static, built.battlefield)
+        return _Prepared({cid: i for i, cid in enumerate(ids)}, tuple(encounter.sides()), static,
+                         built.battlefield)
 
     return built.derive(f"features:{layout.fingerprint}", build)
 
@@ -279,6 +281,9 @@ def encode(combat: Combat, side: str) -> np.ndarray:
     def distance(a: Any, b: Any) -> float:
         return float(dist(a, b))
 
+    if side not in prep.sides:
+        raise ValueError(f"no side '{side}' in encounter '{combat.encounter.encounter}' "
+                         f"(sides: {', '.join(prep.sides)})")
     actor = _focus(views, side, decider, distance)
     allies: list[CombatantView] = []
     enemies: list[CombatantView] = []

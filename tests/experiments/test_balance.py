@@ -49,5 +49,5 @@ def test_an_unreachable_target_exits_1_with_the_search_shown(tmp_path: Path) -> 
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "no setting found" in r.stderr, r.stderr
     # a line per series as it ends (progress in a log), rates in percent with their intervals
-    assert re.search(r"\[20/200 games\] screen +\{'gorza.life': 6[01]\}: [\d.]+ % \[[\d.]+, [\d.]+\] over 20 games",
-                     r.stderr), r.stderr
+    line = r"\[20/200 games, \d+ s, [\d,]+ games/s\] screen +\{'gorza.life': 6[01]\}: [\d.]+ % \[[\d.]+, [\d.]+\]"
+    assert re.search(line + " over 20 games", r.stderr), r.stderr

@@ -63,9 +63,10 @@ def test_a_stopped_ladder_resumes_from_what_it_kept(tmp_path: Path) -> None:
             break
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGTERM)  # as a CI timeout stops it
-    proc.communicate(timeout=60)
+    _, stopped_err = proc.communicate(timeout=60)
     assert proc.returncode != 0, "the ladder ended before it could be stopped"
     (folder,) = tmp_path.iterdir()
+    assert f"after a stop, run the same command with --resume {folder}" in " ".join(stopped_err.split())
     kept = {f.name: f.read_text().splitlines() for f in (folder / "games").iterdir()}
     assert 10 <= sum(map(len, kept.values())) < 24 and not (folder / "ladder.json").exists()
     r = run(*args, "--resume", str(folder))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import subprocess
@@ -129,3 +130,24 @@ def test_bad_selfplay_arguments_exit_with_one_line(tmp_path: Path, args: list[st
     run = selfplay(tmp_path / "x.npz", "--games", "2", *args)
     assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_files_of_one_layout_join_and_others_are_refused(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from trpg_arena.experiments.selfplay.data import load_positions
+    from trpg_arena.experiments.selfplay.run import run_selfplay
+
+    quiet = Console(file=io.StringIO())
+    paths = []
+    for k, rid in enumerate(("kiai", "kiai", "reincarnator")):
+        paths.append(tmp_path / f"{k}.npz")
+        run_selfplay(SelfplayArgs(rid, 3, paths[-1], encounters=("generated",), per_encounter=2, seed=10 * k,
+                                  workers=1), quiet)
+    a, b = np.load(paths[0]), np.load(paths[1])
+    d = load_positions(paths[:2])
+    assert len(d["features"]) == len(a["features"]) + len(b["features"])
+    assert list(d["source"]) == [0] * 3 + [1] * 3 and list(np.unique(d["game"])) == list(range(6))
+    assert list(d["game_encounter"]) == [0, 0, 1, 2, 2, 3] and len(d["encounter_names"]) == 4
+    with pytest.raises(ValueError, match="2.npz: feature layout"):
+        load_positions(paths)

@@ -224,3 +224,29 @@ def test_a_websocket_that_never_reads_is_cut_off(tmp_path: Path, monkeypatch: py
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def test_requests_piling_up_behind_agent_work_are_answered_in_time(tmp_path: Path) -> None:
+    big = "mcts:simulations=100000"
+    with cold_server(tmp_path / "s.db", "--agent-seconds", "1") as (base, _):
+        sid = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": big, "npc": big,
+                                                       "run": False}, timeout=60).json()["state"]["id"]
+        answers: list[tuple[int, str, float]] = []
+
+        def go_on() -> None:
+            started = time.monotonic()
+            r = httpx.post(f"{base}/api/sessions/{sid}/run", json={}, timeout=60)
+            answers.append((r.status_code, r.json().get("error", ""), time.monotonic() - started))
+
+        threads = [threading.Thread(target=go_on) for _ in range(6)]
+        for t in threads:
+            t.start()
+        time.sleep(0.5)
+        status, took = _timed("GET", f"{base}/api/rulesets")
+        assert status == 200 and took < 2.0
+        for t in threads:
+            t.join(60)
+    assert len(answers) == 6 and any(status == 200 for status, _, _ in answers)
+    for status, error, took in answers:
+        assert (status, error) in ((200, ""), (503, "session_busy")), answers
+        assert took < 1 + 2 + 1.5, answers  # its deadline, the grace, and the agent's last playout

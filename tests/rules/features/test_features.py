@@ -61,6 +61,11 @@ def test_the_other_sides_view_marks_the_decider_among_its_enemies() -> None:
     assert len(marked) == 1
 
 
+def test_an_unknown_side_is_refused_naming_the_sides() -> None:
+    with pytest.raises(ValueError, match="no side 'C' in encounter 'duel' .sides: A, B."):
+        encode(Combat("moonlit/duel", seed=1), "C")
+
+
 def test_a_finished_combat_still_encodes_from_both_sides() -> None:
     combat = Combat("kiai/duel", seed=4)
     agent = make_agent("random", "kiai", seed=4)
