@@ -17,6 +17,7 @@ system or a screen: the terminal autopilot and the HTTP server show the same ste
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -103,8 +104,12 @@ def _part_label(value: Hashable) -> str:
     return str(value).replace("_", " ") if value != "" else "plain"
 
 
-def _facets(actions: list[Action]) -> list[Facet]:
-    """The parts to group `actions` by, in the order a person is asked for them."""
+def _facets(actions: list[Action], place: Callable[[Action], Any]) -> list[Facet]:
+    """The parts to group `actions` by, in the order a person is asked for them.
+
+    The destination is the place the action ends on (`place`: the rule system's `place_of`), which is
+    what the map marks, even where an action's ``dest`` is an offset from its target.
+    """
     facets: list[Facet] = [
         ("verb", lambda a: a.verb, lambda v: str(v).replace("_", " ")),
         ("target", lambda a: a.target, lambda v: "no target" if v is None else str(v)),
@@ -113,10 +118,10 @@ def _facets(actions: list[Action]) -> list[Facet]:
     for i in range(depth):
         facets.append(("option" if depth == 1 else f"option {i + 1}",
                        lambda a, i=i: (p[i] if i < len(p := _option_parts(a.option)) else None), _part_label))
-    if any(_is_cell(a.dest) for a in actions):  # asked for only where many squares are left (`_next`)
-        facets.append(("row", lambda a: a.dest[1] if _is_cell(a.dest) else a.dest,
+    if any(_is_cell(place(a)) for a in actions):  # asked for only where many squares are left (`_next`)
+        facets.append(("row", lambda a: p[1] if _is_cell(p := place(a)) else p,
                        lambda v: "no destination" if v is None else f"row {v}" if isinstance(v, int) else str(v)))
-    facets.append(("destination", lambda a: a.dest, lambda v: "none" if v is None else _node_label(v)))
+    facets.append(("destination", place, lambda v: "none" if v is None else _node_label(v)))
     return facets
 
 
@@ -141,7 +146,9 @@ class Menu:
         describe = combat.system.describe
         self.texts = [describe(combat, a) for a in self.legal]
         self._haystacks = [f"{t} {a.describe()}".lower() for t, a in zip(self.texts, self.legal)]
-        self._facets = _facets(self.legal)
+        places = {a: combat.system.place_of(combat, a) for a in self.legal}
+        self.place = places.__getitem__  # where each legal action ends on the map
+        self._facets = _facets(self.legal, self.place)
         self._stack = [_Frame(tuple(range(len(self.legal))), 0, "")]
 
     @property
@@ -171,7 +178,7 @@ class Menu:
     def _next(self, frame: _Frame) -> tuple[int, dict[Hashable, list[int]]] | None:
         """The first facet from the frame's on that splits its actions, with the groups it makes."""
         for pos in range(frame.facet, len(self._facets)):
-            if self._facets[pos][0] == "row" and len({self.legal[i].dest for i in frame.indices}) <= ROW_SPLIT:
+            if self._facets[pos][0] == "row" and len({self.place(self.legal[i]) for i in frame.indices}) <= ROW_SPLIT:
                 continue  # few squares: choose the square at once
             groups = self._groups(frame.indices, pos)
             if len(groups) > 1:
@@ -220,7 +227,11 @@ class Menu:
         if not words:
             raise MenuError("type a word of the action's sentence, e.g. a target or a verb")
         frame = self._stack[-1]
-        kept = tuple(i for i in frame.indices if all(w in self._haystacks[i] for w in words))
+        # a word with a digit is a number or a square: it matches whole ("5,8" is not inside "15,8")
+        tests: list[Callable[[str], object]] = [
+            re.compile(rf"(?<![0-9]){re.escape(w)}(?![0-9])").search if any(ch.isdigit() for ch in w)
+            else (lambda hay, w=w: w in hay) for w in words]
+        kept = tuple(i for i in frame.indices if all(test(self._haystacks[i]) for test in tests))
         if not kept:
             raise MenuError(f"nothing matches '{text.strip()}' among the {len(frame.indices)} actions left")
         if len(kept) == 1:

@@ -13,11 +13,13 @@ from trpg_arena.agents.stats import CombatStats, session_stats
 
 SOURCES = {"agent": "agent", "confirmed": "agent's proposal, confirmed", "override": "overridden by the GM",
            "human": "chosen by a person"}
-_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
+# what acts in the middle of a line: emphasis, code, HTML, table cells, a link's `](`; dice as ``[3,4]``
+# and arrows as ``->`` stay as they are (a bracket or ``>`` alone does nothing there)
+_SPECIAL = re.compile(r"([\\`*<|]|\](?=\())")
 
 
 def _md(text: str) -> str:
-    """Text with Markdown's active characters escaped (``_`` stays: it only acts at word edges)."""
+    """Text with Markdown's active characters escaped, and only those (``_`` stays: it only acts at word edges)."""
     return _SPECIAL.sub(r"\\\1", text)
 
 
@@ -46,7 +48,7 @@ def transcript(session: Session, stats: CombatStats | None = None) -> str:
             continue
         if record["round"] != current_round:
             current_round = record["round"]
-            out += [f"## Round {current_round}", ""]
+            out += ["", f"## Round {current_round}", ""]
         how = SOURCES.get(record["source"], record["source"])
         if record["faces"]:
             how += "; dice by hand: " + " ".join(str(face) for _, face in record["faces"])

@@ -129,12 +129,12 @@ def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
     try:
         session = open_session(args, store, console)
         try:
-            GmTable(session, console).play()
+            GmTable(session, console,
+                    on_over=lambda: print_end(console, session, session_stats(session), args.out)).play()
         except Quit:
             console.print(f"left the table: session {session.id} is stored; continue with "
                           f"{resume_command(session, store)}")
             return session
-        print_end(console, session, session_stats(session), args.out)
         return session
     finally:
         store.close()

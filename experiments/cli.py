@@ -405,6 +405,41 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     serve_app(application, host, port)
 
 
+@app.command("mcp")
+def mcp_cmd(http: Annotated[bool, typer.Option("--http", help="serve streamable HTTP instead of stdio")] = False,
+            host: Annotated[str, typer.Option(help="with --http: address to listen on (beyond 127.0.0.1 a token is "
+                                                   "required, generated and printed if not given)")] = "127.0.0.1",
+            port: Annotated[int, typer.Option(help="with --http: port to listen on")] = 8766,
+            db: Annotated[Path | None, typer.Option(
+                help="session database, shared with autopilot and serve (default $TRPG_ARENA_DB or "
+                     "~/.local/share/trpg-arena/sessions.db)")] = None,
+            token: Annotated[str | None, typer.Option(help="with --http: token every request must carry; prefer "
+                                                           "--token-file or $TRPG_ARENA_TOKEN")] = None,
+            token_file: Annotated[Path | None, typer.Option(help="read the token from this file (its first line)")]
+            = None) -> None:
+    """Serve the sessions as an MCP server (stdio for desktop hosts, --http for streamable HTTP); see docs/mcp.md."""
+    try:
+        from trpg_arena.server.mcp_server.run import MCP_PATH, serve_http, serve_stdio
+    except ImportError as e:
+        raise typer.BadParameter(f"the MCP server needs its extra: pip install 'trpg-arena[mcp]' ({e.name} is "
+                                 "missing)") from None
+    from trpg_arena.agents.dbpath import default_db
+    from trpg_arena.server.config import ServerConfig, read_token
+
+    path = db or default_db()
+    if not http:
+        serve_stdio(path)
+        return
+    if not 0 <= port <= 65535:
+        raise typer.BadParameter(f"--port must be 0-65535, got {port}")
+    config = ServerConfig.for_host(host, token=read_token(token, token_file), port=port, db=path)
+    if config.token_generated:  # beyond loopback every request carries a token, as with `serve`
+        console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
+    console.print(f"MCP (streamable HTTP): {config.base_url()}{MCP_PATH}   sessions: {path}")
+    sys.stdout.flush()  # a piped stdout is block-buffered: the address must be readable while serving
+    serve_http(config)
+
+
 def _train(**options: Any) -> None:
     """Train MaskablePPO (sb3-contrib) on an encounter in N envs; a run folder with the model, its card, curves."""
     from trpg_arena.experiments.train import TrainArgs, run_training

@@ -34,6 +34,7 @@ from trpg_arena.experiments.series.sprt import (
 )
 from trpg_arena.experiments.series.suite import Entry
 from trpg_arena.experiments.series.words import points, rate
+from trpg_arena.rules import TrpgArenaError
 
 # Exit codes of `trpg-arena regress`, worst status wins: CI tells a regression from a broken setup.
 EXIT = {"ok": 0, "recorded": 0, "shifted": 1, "error": 2, "stale": 3}
@@ -131,8 +132,7 @@ def change(new: dict[str, list[float]], base: dict[str, list[float]], paired: bo
 
 def comparison(side: str, now: dict[str, Any], was: dict[str, Any], shift: dict[str, Any]) -> str:
     """The plain sentence of a comparison: rates now and before with intervals, and the change."""
-    def part(metric: str, verb: str) -> str:
-        key = "win" if metric == "win" else "loss"
+    def part(key: str, verb: str) -> str:
         s = shift[key]
         return (f"{verb} {rate(now[f'{key}_rate'], *now[f'{key}_interval95'])} now, "
                 f"{rate(was[f'{key}_rate'], *was[f'{key}_interval95'])} before "
@@ -150,11 +150,20 @@ def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, al
                                 entry.seed if seed is None else seed, entry.swap)
     except (ValueError, TypeError) as e:
         return Outcome(entry, "error", str(e))
+    try:
+        return _run(entry, spec, record, allow, workers, backend, on_game)
+    except TrpgArenaError as e:  # found only once games are played (a policy agent's missing model file)
+        return Outcome(entry, "error", str(e), spec)
+
+
+def _run(entry: Entry, spec: SeriesSpec, record: bool, allow: frozenset[str], workers: int | None, backend: str,
+         on_game: Callable[[GameRecord], None] | None) -> Outcome:
+    """`run_entry` once the spec is built: record the baseline, or compare with it."""
     if record:
-        records = list(run_series(spec, workers, backend, on_game=on_game))
-        write_baseline(entry.baseline, spec, records)
-        return Outcome(entry, "recorded", f"baseline written to {entry.baseline}", spec, records,
-                       {"run": describe(spec, records)})
+        played = list(run_series(spec, workers, backend, on_game=on_game))
+        write_baseline(entry.baseline, spec, played)
+        return Outcome(entry, "recorded", f"baseline written to {entry.baseline}", spec, played,
+                       {"run": describe(spec, played)})
     try:
         base_spec, base_records = read_baseline(entry.baseline)
         check(entry.baseline, base_spec, spec, allow)
@@ -169,7 +178,6 @@ def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, al
     base_units = units(base_records, first, spec.swap)
     size = 2 if spec.swap else 1
     records: list[GameRecord] = []
-    summary: dict[str, Any] = {}
     if entry.test == "sprt":
         seq = Sequential(entry.delta, entry.alpha, entry.beta)
         verdict = None
@@ -198,8 +206,8 @@ def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, al
     new_units = units(records, first, spec.swap)
     # paired: "before" is the baseline's same games (the same dice), so before, now and the change agree
     reference = describe(base_spec, base_records[:len(records)] if paired else base_records)
-    summary = {"run": describe(spec, records), "reference": reference, "test": test,
-               "games_used": len(records), "change": change(new_units, base_units, paired)}
+    summary: dict[str, Any] = {"run": describe(spec, records), "reference": reference, "test": test,
+                               "games_used": len(records), "change": change(new_units, base_units, paired)}
     msg = (comparison(first, summary["run"], summary["reference"], summary["change"])
            + f"; {len(records)} games" + (" on the baseline's dice" if paired else
                                              f", baseline {base_spec.games} games on other dice"))

@@ -22,7 +22,7 @@ def action_json(combat: Combat, index: int, action: Action, places: bool = True)
     ``dest`` is a place's key only if `places` says the verb's destinations are places of the board.
     """
     return {"index": index, "text": combat.system.describe(combat, action), "action": action.to_json(),
-            "target": action.target, "dest": node_key(action.dest) if places else None}
+            "target": action.target, "dest": node_key(combat.system.place_of(combat, action)) if places else None}
 
 
 def _is_node(graph: Any, node: Any) -> bool:
@@ -35,8 +35,9 @@ def _is_node(graph: Any, node: Any) -> bool:
 def group_by_verb(combat: Combat, legal: list[Action]) -> list[dict[str, Any]]:
     """Legal actions grouped by verb, verbs in the order the rule system lists them.
 
-    A verb whose destinations are not all places of the board uses them otherwise (reincarnator's
-    charge ends at an offset from its target): its actions name no place, and a click on the target
+    An action's ``dest`` is the place it ends on (the rule system's `place_of`: reincarnator's charge
+    stores an offset from its target, and ends on that square). A verb whose destinations are not
+    all places of the board uses them otherwise: its actions name no place, and a click on the target
     chooses them.
     """
     by_verb: dict[str, list[tuple[int, Action]]] = {}
@@ -45,7 +46,8 @@ def group_by_verb(combat: Combat, legal: list[Action]) -> list[dict[str, Any]]:
     graph = combat.battlefield.graph
     out = []
     for verb, members in by_verb.items():
-        places = all(a.dest is None or _is_node(graph, a.dest) for _, a in members)
+        place_of = combat.system.place_of
+        places = all((p := place_of(combat, a)) is None or _is_node(graph, p) for _, a in members)
         items = [action_json(combat, i, a, places) for i, a in members]
         out.append({"verb": verb, "label": verb.replace("_", " "), "count": len(items),
                     "targets": sorted({a["target"] for a in items if a["target"] is not None}),

@@ -30,8 +30,9 @@ from trpg_arena.experiments.table import screen
 from trpg_arena.rules import Action, TrpgArenaError
 
 COMMON_KEYS = "u undo · t table dice · a NPCs unattended · ? help · q quit"
-HELP = """keys: Enter confirms an NPC's proposal; 1-9 take a numbered line; o overrides the NPC with an
-action chosen in steps, or type words of the action you want instead; words (or /words) narrow a
+HELP = """keys: Enter confirms an NPC's proposal; a line's number (12 as well as 2) or its label as shown
+takes it; o overrides the NPC with an action chosen in steps, or type words of the action you want
+instead; words (or /words) narrow a
 person's choice to the actions whose sentence holds them, e.g. 'ghoul', 'knock', '7,3'; b steps back;
 u undoes back to the last decision a person made; t switches the whole table to dice rolled by hand
 (and back); a lets NPCs run unattended until a person must act (a again: review them); m shows the
@@ -49,10 +50,12 @@ class _Replan(Exception):
 class GmTable:
     """Drives a `Session` at the terminal: `play` returns when the combat is over and the GM is done."""
 
-    def __init__(self, session: Session, console: Console, read: Callable[[str], str] | None = None) -> None:
+    def __init__(self, session: Session, console: Console, read: Callable[[str], str] | None = None,
+                 on_over: Callable[[], None] | None = None) -> None:
         self.session = session
         self.console = console
         self.read = read or (lambda prompt: console.input(prompt))
+        self.on_over = on_over  # called as the combat ends, before the GM is asked anything (the reports)
         session.subscribe(self._narrate)
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -116,7 +119,7 @@ class GmTable:
             self.console.print("dice are now rolled " + ("by hand at the table" if s.table_dice else "by the program"))
             raise _Replan
         if key == "a":
-            s.autorun = not s.autorun
+            s.set_autorun(not s.autorun)  # stored: a resumed table keeps it
             self.console.print("NPCs now run unattended until a person must act" if s.autorun
                                else "NPC proposals are shown for review again")
             raise _Replan
@@ -198,7 +201,7 @@ class GmTable:
         shown: dict[object, str] | None = None
         while True:
             step = menu.step()
-            overlay = screen.destinations(step, menu.actions)
+            overlay = screen.destinations(step, menu)
             if shown is None or overlay != shown:  # the board again when the marked squares change
                 self._show(p, overlay)
                 shown = overlay
@@ -224,6 +227,9 @@ class GmTable:
             return None if menu.back() else "leave"
         if key.startswith("/"):
             return menu.filter(key[1:])
+        named = [ch for ch in step.choices if len(key) > 1 and key.lower() in (ch.label.lower(), ch.text.lower())]
+        if len(named) == 1:  # a label (or a whole line) typed as shown, e.g. 'plain' or 'row 3'
+            return menu.choose(named[0].key)
         if len(key) <= 1:
             if key == "":
                 raise MenuError(f"type a number (1-{len(step.choices)}) or words of the action")
@@ -269,6 +275,8 @@ class GmTable:
         assert outcome is not None
         c.print(Text(f"combat over: {outcome.result} ({outcome.termination.value}) after {outcome.rounds} rounds, "
                      f"{len(s.records)} decisions", style="bold green"))
+        if self.on_over is not None:
+            self.on_over()  # written now: a table closed at this prompt loses nothing
         while True:
             key = self._ask("combat over: Enter finishes, u undoes> ")
             if key in ("", "q"):

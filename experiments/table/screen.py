@@ -13,10 +13,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from trpg_arena.agents.menu import Step
+from trpg_arena.agents.menu import Menu, Step
 from trpg_arena.agents.session import Pending, Session
 from trpg_arena.envs.render import map_letters, map_lines
-from trpg_arena.rules import Action, Combat, CombatantView, Event
+from trpg_arena.rules import Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
 ROSTER_WIDTH = 40  # marker, map letter, id, hit points and status; conditions take what is left
@@ -174,11 +174,11 @@ def menu_step(step: Step, width: int = 80) -> RenderableType:
     return Group(title, table)
 
 
-def destinations(step: Step, actions: list[Action]) -> dict[object, str]:
-    """The squares a row or destination step still offers, to mark on the map with ``*``."""
+def destinations(step: Step, menu: Menu) -> dict[object, str]:
+    """The squares a row or destination step still offers (where the actions end), to mark on the map with ``*``."""
     if step.facet not in ("row", "destination", "action"):
         return {}
-    return {a.dest: "*" for a in actions if isinstance(a.dest, tuple)}
+    return {p: "*" for a in menu.actions if isinstance(p := menu.place(a), tuple)}
 
 
 def narration(events: list[Event]) -> list[Text]:

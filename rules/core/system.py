@@ -140,6 +140,14 @@ class RuleSystem:
         """The sentence a GM reads for an action of the current decider."""
         return action.describe()
 
+    def place_of(self, combat: Combat, action: Action) -> Any:
+        """The place of the board where an action of the current decider ends, to mark on a map (or None).
+
+        By default its ``dest``; a system whose ``dest`` means something else (an offset from the target)
+        says where that is.
+        """
+        return action.dest
+
     # --- views ------------------------------------------------------------------------------
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant (roster order, summons and arrivals included) as a `CombatantView`."""

@@ -9,7 +9,7 @@ flags, explosive cells); grapple verbs; charges and crushes with (dx, dy) offset
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Action
@@ -163,18 +163,31 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
     return uniq
 
 
+RELATIVE_DEST = ("charge", "acro_charge", "vehicle_crush")  # verbs whose dest is an offset from the target
+
+
+def place_of(combat: Combat, a: Action) -> Any:
+    """The square `a` ends on (a charge's target square plus its offset), or None."""
+    if a.dest is None or a.verb not in RELATIVE_DEST or a.target is None:
+        return a.dest
+    from trpg_arena.rules.reincarnator.conditions import rs
+
+    f = rs(combat).fighters.get(a.target)
+    if f is None or f.cell is None:
+        return None
+    return (f.cell[0] + a.dest[0], f.cell[1] + a.dest[1])
+
+
 def describe_action(combat: Combat, a: Action) -> str:
     """The sentence a GM reads, e.g. ``charge D (end 5,5) with sword``."""
     parts = [a.verb.replace("_", " ")]
     if a.target is not None:
         parts.append(a.target)
     if a.dest is not None:
-        if a.verb in ("charge", "acro_charge", "vehicle_crush") and a.target is not None:
-            from trpg_arena.rules.reincarnator.conditions import rs
-
-            f = rs(combat).fighters.get(a.target)
-            if f is not None and f.cell is not None:
-                parts.append(f"(end {f.cell[0] + a.dest[0]},{f.cell[1] + a.dest[1]})")
+        if a.verb in RELATIVE_DEST and a.target is not None:
+            end = place_of(combat, a)
+            if end is not None:
+                parts.append(f"(end {end[0]},{end[1]})")
         elif a.verb == "take_cover":
             parts.append(f"behind the object at {a.dest[0]},{a.dest[1]}")
         elif a.verb in ("open_door", "close_door", "ranged_attack", "throw", "acro_fire"):

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, turns
-from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action
+from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action, place_of
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
 from trpg_arena.rules.reincarnator.data import Static, static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
@@ -113,6 +113,10 @@ class ReincarnatorSystem(RuleSystem):
     def describe(self, combat: Combat, action: Action) -> str:
         """A GM sentence for the action."""
         return describe_action(combat, action)
+
+    def place_of(self, combat: Combat, action: Action) -> Any:
+        """The square an action ends on: a charge's ``dest`` is an offset from its target's square (REI-5.5)."""
+        return place_of(combat, action)
 
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant in roster order."""

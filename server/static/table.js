@@ -6,12 +6,12 @@ import {renderStats} from "./stats.js";
 
 const SHOWN_CHOICES = 40;  // candidate actions listed at once (a filter box narrows longer lists)
 
-const view = {sid: null, board: null, state: null, verb: null, picked: null, filter: "", lastSeq: -1, socket: null,
+const view = {sid: null, board: null, state: null, verb: null, picked: null, place: null, filter: "", lastSeq: -1, socket: null,
               busy: false, running: false, agents: []};
 
 export async function openTable(sid, agents) {
   closeTable();
-  Object.assign(view, {sid, board: null, state: null, verb: null, picked: null, filter: "", lastSeq: -1,
+  Object.assign(view, {sid, board: null, state: null, verb: null, picked: null, place: null, filter: "", lastSeq: -1,
                        agents});
   document.getElementById("log").replaceChildren();
   document.getElementById("stats").hidden = true;
@@ -101,7 +101,7 @@ async function act(method, path, body) {
   }
   if (!out) return;
   if (out.events) appendEvents(out.events);
-  view.verb = null; view.picked = null; view.filter = "";
+  view.verb = null; view.picked = null; view.place = null; view.filter = "";
   render(out.state);
   keepRunning();
 }
@@ -128,6 +128,7 @@ function candidates() {
   if (!group) return [];
   let list = group.actions;
   if (view.picked) list = list.filter((a) => a.target === view.picked || a.dest === view.picked);
+  if (view.place) list = list.filter((a) => a.dest === view.place);  // then where it ends (a charge's square)
   if (view.filter) {
     const words = view.filter.toLowerCase().split(/\s+/).filter(Boolean);
     list = list.filter((a) => words.every((w) => a.text.toLowerCase().includes(w)));
@@ -157,7 +158,10 @@ function renderBoard() {
     marks.targets = new Set(all.map((a) => a.target).filter((t) => t !== null));
     marks.dests = new Set(all.map((a) => a.dest).filter((d) => d !== null));
     for (const a of all) if (a.target !== null && !byId(s).has(a.target)) marks.dests.add(a.target);  // a zone target
-    if (view.picked) { marks.targets = new Set(list.map((a) => a.target).filter(Boolean)); }
+    if (view.picked) {  // a target picked: only its tokens and the squares its actions end on stay marked
+      marks.targets = new Set(list.map((a) => a.target).filter(Boolean));
+      marks.dests = new Set(list.map((a) => a.dest).filter((d) => d !== null));
+    }
   }
   if (p && p.proposal) {
     const proposed = p.groups.flatMap((g) => g.actions).find((a) => a.index === p.proposal.index);
@@ -185,7 +189,8 @@ function onPlace(key) {
 }
 
 function pick(key) {
-  view.picked = key;
+  if (view.picked && key !== view.picked && candidates().some((a) => a.dest === key)) view.place = key;
+  else { view.picked = key; view.place = null; }
   view.filter = "";
   const list = candidates();
   if (list.length === 1) return choose(list[0].index);
@@ -248,7 +253,7 @@ function proposalBox(p) {
     el("p", {}, el("strong", {text: "Proposes: "}), el("span", {id: "proposal-text", text: prop.text}),
        el("span", {class: "note", text: ` (value ${prop.value})`})),
     el("ul", {class: "reasons"}, prop.reasons.map((r) => el("li", {text: r}))),
-    alts.length ? el("details", {}, el("summary", {text: "alternatives"}), el("ol", {}, alts)) : null,
+    alts.length ? el("details", {open: true}, el("summary", {text: "alternatives"}), el("ol", {}, alts)) : null,
     p.seat.kind === "review" ? el("div", {class: "buttons"},
       el("button", {type: "button", id: "confirm", class: "primary", text: "Confirm",
                     onclick: () => act("POST", "/confirm", {})}),
@@ -263,7 +268,7 @@ function verbChooser(p) {
     type: "button", class: g.verb === view.verb ? "verb chosen" : "verb", "data-verb": g.verb,
     text: `${g.label} (${g.count})`, onclick: () => {
       if (g.count === 1) return choose(g.actions[0].index);
-      view.verb = g.verb; view.picked = null; view.filter = "";
+      view.verb = g.verb; view.picked = null; view.place = null; view.filter = "";
       renderBoard(); renderDecision();
     }})));
   const out = [verbs];

@@ -156,6 +156,12 @@ def test_train_writes_a_run_folder_that_plays_and_refuses_other_layouts(tmp_path
     assert r.returncode == 0, r.stderr[-3000:]
     r = run("play", f"{rid}/skirmish", "--agents", f"policy:{model},random", "--quiet")
     assert r.returncode == 2 and f"trained for {rid}/duel" in r.stderr and "Traceback" not in r.stderr
+    # a model trained for one side refuses the other, in one line, wherever it is asked to play it
+    r = run("play", f"{rid}/duel", "--agents", f"random,policy:{model}", "--quiet")
+    assert r.returncode == 2 and f"trained to play side '{card['side']}'" in r.stderr and "Traceback" not in r.stderr
+    r = run("evaluate", f"{rid}/duel", "--agents", f"policy:{model},random", "--games", "2", "--workers", "1",
+            "--out", str(tmp_path / "eval"))
+    assert r.returncode == 2 and "trained to play side" in r.stderr and "Traceback" not in r.stderr
     # a second run never overwrites the first; a checkpoint resumes
     checkpoint = sorted((run_dir / "checkpoints").glob("*.zip"))[0]
     r = run("train", f"{rid}/duel", "--steps", "256", "--resume", str(checkpoint), "--eval-games", "1",

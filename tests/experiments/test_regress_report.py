@@ -106,12 +106,16 @@ def test_the_report_lists_every_entry_in_plain_words(mixed: tuple[subprocess.Com
 
 def test_a_run_where_every_entry_failed_still_has_its_report(tmp_path: Path) -> None:
     (tmp_path / "suite.yaml").write_text("entries:\n  - {encounter: kiai/duel, agents: 'scripted,random'}\n"
-                                         "  - {encounter: kiai/duel, agents: 'scripted,nobody'}\n")
+                                         "  - {encounter: kiai/duel, agents: 'scripted,nobody'}\n"
+                                         "  - {encounter: kiai/duel, agents: 'policy:gone.zip,random'}\n")
+    (tmp_path / "policy.yaml").write_text("entries:\n  - {encounter: kiai/duel, agents: 'policy:gone.zip,random'}\n")
+    r = regress("policy.yaml", "--record", "--games", "4", "--out", "elsewhere", cwd=tmp_path)  # found in play
+    assert r.returncode == 2 and "no model file at 'gone.zip'" in r.stdout and "Traceback" not in r.stderr
     r = regress("suite.yaml", "--out", "runs", cwd=tmp_path)
     assert r.returncode == 2, r.stdout + r.stderr
     (folder,) = (tmp_path / "runs").iterdir()
     md = (folder / "report.md").read_text()
-    assert "2 entries: 2 error; exit 2: bad input" in md
+    assert "3 entries: 3 error; exit 2: bad input" in md
     assert "kiai/duel [scripted,random]: not run, **error**: baseline " in md
     assert "kiai-duel--scripted-random.json: no such file (record one with --record)" in md
     assert "'nobody'" in md and (folder / "report.html").stat().st_size > 0

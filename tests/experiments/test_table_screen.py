@@ -10,8 +10,10 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from tests.experiments.test_autopilot import Gm
+from tests.agents.test_menu import biggest_decision
+from tests.experiments.test_autopilot import Gm, only_session
 from tests.experiments.test_autopilot_setup import CLI, autopilot
+from trpg_arena.agents.menu import Menu
 
 
 def test_menu_lines_use_the_terminal_width_and_tell_the_actions_apart(tmp_path: Path) -> None:
@@ -62,3 +64,60 @@ def test_a_new_session_draws_its_seed_names_the_encounter_as_typed_and_hints_a_r
     assert again.returncode == 0 and "resumed session" in again.stdout and "moonlit/skirmish" in again.stdout
     listed = autopilot("--list", db=db)
     assert listed.stdout.count("moonlit/skirmish") == 2 and "moonlit_alley" not in listed.stdout
+
+
+def test_a_charge_marks_the_squares_it_ends_on(tmp_path: Path) -> None:
+    gm = Gm("reincarnator/skirmish", "--npc", "scripted", "--no-review", "--seed", "1", db=tmp_path / "s.db",
+            out=tmp_path)
+    assert gm.wait() == "menu"
+    gm.send(gm.key_of("charge"))
+    assert gm.wait() == "menu"
+    gm.send(gm.key_of("brute"))
+    while gm.wait() == "menu" and gm.match is not None and gm.match.group(2).startswith("option"):
+        gm.send("1")
+    screen = gm.screen
+    ends = {tuple(map(int, m)) for m in re.findall(r"end (\d+),(\d+)", screen)}
+    if gm.match is not None and gm.match.group(2) in ("row", "destination"):  # the squares themselves are listed
+        ends |= {tuple(map(int, m)) for m in re.findall(r"^\s*\d+ (\d+),(\d+)\b", screen, re.MULTILINE)}
+    board = screen[screen.rindex("0123456789"):screen.rindex("choose ")]
+    rows = {int(n): text for n, text in re.findall(r"^\s?(\d+) (\S+)", board, re.MULTILINE)}
+    stars = {(x, y) for y, text in rows.items() for x, ch in enumerate(text) if ch == "*"}
+    assert ends and stars == ends, (sorted(stars), sorted(ends), board[:900])
+    gm.send("q")
+    gm.child.close()
+
+
+def test_the_reports_are_written_as_the_combat_ends_and_the_log_reads_plainly(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    gm = Gm("reincarnator/skirmish", "--pc", "scripted", "--npc", "scripted", "--no-review", "--seed", "1",
+            db=tmp_path / "s.db", out=out)
+    assert gm.wait() == "over"
+    written = sorted(p.name for p in out.glob("*"))  # before Enter: a table closed here loses nothing
+    assert [n.rsplit("-", 1)[1] for n in written] == ["events.jsonl", "log.md", "stats.json"], written
+    gm.child.kill(9)
+    gm.child.close(force=True)
+    (log,) = out.glob("*-log.md")
+    text = log.read_text(encoding="utf-8")
+    assert "\\[" not in text and "-\\>" not in text and re.search(r"dice: \[\d+(,\d+)*\]", text)
+
+
+def test_a_label_typed_as_shown_is_chosen_and_unattended_npcs_are_stored(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    gm = Gm("investigator/skirmish", "--npc", "scripted", "--seed", "1", db=db, out=tmp_path)
+    while gm.wait() == "confirm":
+        gm.send("")
+    assert gm.kind == "menu" and gm.match is not None and gm.match.group(2) == "verb"
+    gm.send("cast")  # the label as the menu shows it, not a number
+    assert gm.wait() == "menu" and gm.match is not None and gm.match.group(2) == "target", gm.screen[-600:]
+    gm.send("a")  # NPCs unattended: stored at once, no `t` needed after it
+    gm.wait()
+    gm.send("q")
+    gm.child.close()
+    assert only_session(db).autorun
+
+
+def test_a_typed_square_matches_only_itself() -> None:
+    menu = Menu(biggest_decision("reincarnator/skirmish"))
+    moves = [a for a in menu.legal if a.verb == "move"]
+    short = next(a for a in moves if a.dest[0] < 10 and any(b.dest == (a.dest[0] + 10, a.dest[1]) for b in moves))
+    assert menu.filter(f"move {short.dest[0]},{short.dest[1]}") == short  # not also the square ten to the right

@@ -209,6 +209,7 @@ def test_names_are_told_apart_and_kiai_wounds_read_as_words(page: object, server
     order = page.inner_text("#order")  # type: ignore[attr-defined]
     shown = [line.strip() for line in order.splitlines() if line.strip()]
     assert len(set(shown)) == len(shown), shown
+    assert page.locator("#proposal details[open]").count() == 1  # type: ignore[attr-defined]  # alternatives shown
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "names.png"))  # type: ignore[attr-defined]
 
@@ -220,3 +221,25 @@ def test_names_are_told_apart_and_kiai_wounds_read_as_words(page: object, server
     order = page.inner_text("#order")  # type: ignore[attr-defined]
     assert re.search(r"unhurt|wound|dead|incapacitated", order) and not re.search(r"\b\d/5\b", order), order
     page.locator("#order").screenshot(path=str(SHOTS / "kiai-wounds.png"))  # type: ignore[attr-defined]
+
+
+def test_a_charge_marks_the_squares_it_ends_on_once_its_target_is_picked(page: object, server: str) -> None:
+    made = httpx.post(f"{server}/api/sessions", json={"encounter": "reincarnator/skirmish", "seed": 1,
+                                                      "pc": "human", "npc": "scripted"}).json()
+    group = next(g for g in made["state"]["pending"]["groups"] if g["verb"] == "charge")
+    ends = {re.search(r"end (\d+,\d+)", a["text"]).group(1) for a in group["actions"] if a["target"] == "brute"}
+    page.goto(f"{server}/#/s/{made['state']['id']}")  # type: ignore[attr-defined]
+    page.wait_for_selector('[data-verb="charge"]')  # type: ignore[attr-defined]
+    page.click('[data-verb="charge"]')  # type: ignore[attr-defined]
+    page.click('#board [data-token="brute"]')  # type: ignore[attr-defined]
+    marked = {page.locator("#board .place.dest").nth(i).get_attribute("data-place")  # type: ignore[attr-defined]
+              for i in range(page.locator("#board .place.dest").count())}  # type: ignore[attr-defined]
+    assert marked == ends, (marked, ends)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#board").screenshot(path=str(SHOTS / "charge.png"))  # type: ignore[attr-defined]
+    end = sorted(ends)[0]
+    page.click(f'#board .place[data-place="{end}"]', force=True)  # type: ignore[attr-defined]
+    page.wait_for_function("document.querySelectorAll('#board .place.dest').length === 0")  # type: ignore
+    sid = made["state"]["id"]
+    record = httpx.get(f"{server}/api/sessions/{sid}/records").json()["records"][-1]
+    assert record["actor"] == "mira" and f"end {end}" in record["text"], record

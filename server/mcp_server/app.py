@@ -1,0 +1,271 @@
+"""`build_server`: the MCP server (the official SDK's `MCPServer`) with the table's tools, resources and prompt.
+
+Each tool has a typed input schema (from its annotated parameters) and answers with a structured
+JSON result plus one short line a model reads well. A refusal is an MCP tool error (``isError``)
+whose text is the located message of the CLI and the HTTP API; its structured part names the kind
+and, for a stale revision, holds the state now. An unexpected failure answers a generic error: no
+traceback reaches the client.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from trpg_arena.rules import RULESETS
+from trpg_arena.server.mcp_server.prompt import npc_assistant
+from trpg_arena.server.mcp_server.table import Doc, Table, ToolRefusal
+
+log = logging.getLogger("trpg_arena.mcp")
+
+SessionId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="the session's id (start_session, "
+                                                                                 "list_sessions)")]
+Revision = Annotated[int, Field(ge=0, le=2**62, description="the session's revision as get_state / get_pending "
+                                                            "report it: a stale one is refused with the state now")]
+Run = Annotated[bool, Field(description="then let agent seats decide until a person must act")]
+Index = Annotated[int | None, Field(ge=0, description="the legal action's index, as get_pending lists it")]
+ActionJson = Annotated[dict[str, Any] | None, Field(description="or the action's JSON form {verb, target, dest, "
+                                                                "option} as get_pending lists it")]
+Seat = Annotated[str, Field(min_length=1, max_length=200)]
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
+RULES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"  # the repository's rule references
+
+
+def _answer(doc: Doc, text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
+
+
+def _refused(e: ToolRefusal) -> CallToolResult:
+    doc: Doc = {"error": e.kind, "message": str(e)}
+    if e.state is not None:
+        doc["state"] = e.state
+    return CallToolResult(content=[TextContent(type="text", text=str(e))], structured_content=doc, is_error=True)
+
+
+def _guarded(work: Callable[[], CallToolResult], tool: str) -> CallToolResult:
+    """Run a tool's work: refusals become tool errors; anything else a generic one (logged on the server)."""
+    try:
+        return work()
+    except ToolRefusal as e:
+        return _refused(e)
+    except Exception:  # an unexpected failure: its text and traceback stay in the server's log
+        log.exception("tool %s failed", tool)
+        return _refused(ToolRefusal(f"{tool} failed unexpectedly; the session is as it was before the call",
+                                    "internal"))
+
+
+def _pending_line(state: Doc) -> str:
+    if state.get("over"):
+        return f"over: {state.get('result')}"
+    p = state.get("pending")
+    if not p:
+        return state.get("agent_error") or "no open decision"
+    d = p["decision"]
+    if p["dice"]:
+        return f"{d['actor']} waits for dice: {p['dice'].get('text', p['dice'])}"
+    how = p["seat"]["kind"]
+    line = f"round {state['round']}: {d['actor']} decides ({how}, {p['legal_count']} legal actions)"
+    if p["proposal"]:
+        line += f"; proposed: {p['proposal'].get('text', '')}"
+    return line
+
+
+def _changed_line(out: Doc) -> str:
+    state = out["state"]
+    done = "; ".join(e["text"] for e in out["events"][:6] if e.get("text"))
+    more = len(out["events"]) - 6
+    if more > 0:
+        done += f" (+{more} events)"
+    return f"revision {state['revision']}. {done or 'no events'}. Now: {_pending_line(state)}"
+
+
+def build_server(table: Table) -> MCPServer:
+    """The MCP server over `table` (see the module docstring)."""
+    server: MCPServer = MCPServer(
+        name="trpg-arena", log_level="WARNING", title="trpg-arena: tabletop combat with exact rules",
+        instructions="Run tabletop-RPG combats with exact rules: start_session, then get_pending shows whose "
+                     "decision it is and its legal actions (grouped by verb, each with an index and the sentence "
+                     "a GM reads); submit_action / confirm / override / enter_dice / undo change the session and "
+                     "take the revision get_pending reported. propose asks an agent with reasons (changes nothing).")
+
+    def tool(annotations: ToolAnnotations) -> Callable[[Callable[..., CallToolResult]], Callable[..., CallToolResult]]:
+        def register(fn: Callable[..., CallToolResult]) -> Callable[..., CallToolResult]:
+            name = fn.__name__
+
+            @functools.wraps(fn)  # the same signature, so the same input schema
+            def guarded(*args: Any, **kwargs: Any) -> CallToolResult:
+                return _guarded(lambda: fn(*args, **kwargs), name)
+
+            server.add_tool(guarded, name=name, description=fn.__doc__, annotations=annotations,
+                            structured_output=False)
+            return fn
+
+        return register
+
+    @tool(READ_ONLY)
+    def list_rulesets() -> CallToolResult:
+        """Rule systems with their built-in encounters and the agents (NAME[:PRESET]) a seat may name."""
+        out = table.list_rulesets()
+        names = ", ".join(f"{r['id']} ({len(r['encounters'])} encounters)" for r in out["rulesets"])
+        return _answer(out, f"rule systems: {names}")
+
+    @tool(READ_ONLY)
+    def validate_encounter(text: Annotated[str, Field(max_length=8 * 1024 * 1024,
+                                                      description="an encounter file's YAML or JSON text")],
+                           name: Annotated[str, Field(max_length=200, description="its file name, for messages")]
+                           = "upload") -> CallToolResult:
+        """Check an encounter's YAML/JSON text: its summary, or the located error `trpg-arena validate` prints."""
+        out = table.validate_encounter(text, name)
+        return _answer(out, f"ok: {out['ruleset']} encounter '{out['encounter']}', {out['combatants']} combatants, "
+                            f"sides {', '.join(out['sides'])}")
+
+    @tool(CHANGES)
+    def start_session(
+            encounter: Annotated[str | None, Field(max_length=100, description="a built-in encounter, e.g. "
+                                                                                "'moonlit/duel' (list_rulesets)")]
+            = None,
+            encounter_text: Annotated[str | None, Field(max_length=8 * 1024 * 1024,
+                                                        description="or an encounter's YAML/JSON text")] = None,
+            seed: Annotated[int, Field(ge=0, le=2**32 - 1, description="seed of the dice and agents")] = 0,
+            pc: Annotated[Seat, Field(description="default seat of PCs: human, an agent spec, review:<agent>; "
+                                                  "+dice rolls its dice by hand")] = "human",
+            npc: Annotated[Seat, Field(description="default seat of NPCs")] = "review:scripted",
+            seats: Annotated[dict[str, Seat], Field(max_length=64, description="seats by side or combatant id, "
+                                                                               "over pc / npc")] | None = None,
+            table_dice: Annotated[bool, Field(description="every seat rolls physical dice, entered by hand")]
+            = False,
+            name: Annotated[str | None, Field(max_length=200, description="the session's name")] = None,
+            run: Run = True) -> CallToolResult:
+        """Start and store a session (seats as in `trpg-arena autopilot`); agent seats play until a person must."""
+        out = table.start_session(encounter, encounter_text, seed=seed, pc=pc, npc=npc, seats=seats or {},
+                                  table_dice=table_dice, name=name, run=run)
+        state = out["state"]
+        return _answer(out, f"session {state['id']} ({state['encounter']}, revision {state['revision']}). "
+                            f"Now: {_pending_line(state)}")
+
+    @tool(READ_ONLY)
+    def list_sessions() -> CallToolResult:
+        """Stored sessions (also those of the terminal and the browser), most recently played first."""
+        out = table.list_sessions()
+        return _answer(out, f"{len(out['sessions'])} sessions: " + ", ".join(
+            f"{s['id']} {s['name']} ({s['status']})" for s in out["sessions"][:20]))
+
+    @tool(READ_ONLY)
+    def get_state(session: SessionId) -> CallToolResult:
+        """Round, turn order, combatants with HP and conditions, seats, the open decision and the battlefield."""
+        out = table.get_state(session)
+        return _answer(out, f"revision {out['revision']}, {_pending_line(out)}\n{out['battlefield']}")
+
+    @tool(READ_ONLY)
+    def get_pending(session: SessionId) -> CallToolResult:
+        """Whose decision, its kind, the legal actions by verb (index + GM sentence), the proposal, any dice asked."""
+        out = table.get_pending(session)
+        return _answer(out, f"revision {out['revision']}, {_pending_line(out)}")
+
+    @tool(READ_ONLY)
+    def propose(session: SessionId,
+                agent: Annotated[str | None, Field(max_length=200, description="an agent spec (default: the "
+                                                                                "seat's, else scripted)")] = None
+                ) -> CallToolResult:
+        """Ask an agent what it would do now, with reasons and alternatives; changes nothing."""
+        out = table.propose(session, agent)
+        p = out["proposal"]
+        why = "; ".join(p.get("reasons") or [])
+        others = ", ".join(f"#{a.get('index')} {a.get('text', '')}" for a in p.get("alternatives", [])[:4])
+        return _answer(out, f"{out['agent']} proposes #{p.get('index')}: {p.get('text', '')}"
+                            + (f" ({why})" if why else "") + (f"; alternatives: {others}" if others else ""))
+
+    @tool(CHANGES)
+    def submit_action(session: SessionId, revision: Revision, index: Index = None, action: ActionJson = None,
+                      run: Run = True) -> CallToolResult:
+        """Take a legal action for the open decision (on an agent's seat this overrides its proposal)."""
+        out = table.submit_action(session, revision, index, action, run)
+        return _answer(out, _changed_line(out))
+
+    @tool(CHANGES)
+    def confirm(session: SessionId, revision: Revision, run: Run = True) -> CallToolResult:
+        """Accept the review seat's proposal for the open decision."""
+        out = table.confirm(session, revision, run)
+        return _answer(out, _changed_line(out))
+
+    @tool(CHANGES)
+    def override(session: SessionId, revision: Revision, index: Index = None, action: ActionJson = None,
+                 run: Run = True) -> CallToolResult:
+        """Apply another legal action instead of the review seat's proposal (recorded as an override)."""
+        out = table.override(session, revision, index, action, run)
+        return _answer(out, _changed_line(out))
+
+    @tool(CHANGES)
+    def run_agents(session: SessionId, revision: Revision,
+                   max_decisions: Annotated[int | None, Field(ge=1, le=10_000)] = None) -> CallToolResult:
+        """Let agent seats decide until a person must act (or `max_decisions`)."""
+        out = table.run_agents(session, revision, max_decisions)
+        return _answer(out, _changed_line(out))
+
+    @tool(CHANGES)
+    def enter_dice(session: SessionId, revision: Revision,
+                   faces: Annotated[str, Field(min_length=1, max_length=2000, description="the faces rolled, "
+                                                                                          "e.g. '4 6'")],
+                   run: Run = True) -> CallToolResult:
+        """Enter the faces rolled at the table for the dice asked for; the action is tried again."""
+        out = table.enter_dice(session, revision, faces, run)
+        return _answer(out, _changed_line(out))
+
+    @tool(CHANGES)
+    def undo(session: SessionId, revision: Revision,
+             decisions: Annotated[int, Field(ge=1, le=100_000, description="how many decisions to take back")] = 1
+             ) -> CallToolResult:
+        """Take back the last decisions (agents' included)."""
+        out = table.undo(session, revision, decisions)
+        return _answer(out, f"revision {out['state']['revision']}. Now: {_pending_line(out['state'])}")
+
+    @tool(READ_ONLY)
+    def get_log(session: SessionId,
+                since: Annotated[int, Field(ge=0, le=10**9, description="first event number")] = 0,
+                limit: Annotated[int, Field(ge=1, le=5000)] = 1000) -> CallToolResult:
+        """The narrated events from number `since` on: round, kind, text and rule id each."""
+        out = table.get_log(session, since, limit)
+        return _answer(out, "\n".join(e["text"] for e in out["events"] if e.get("text")) or "no events")
+
+    @tool(READ_ONLY)
+    def get_statistics(session: SessionId) -> CallToolResult:
+        """Damage, take-downs and decision sources per combatant and side (so far, or final once over)."""
+        out = table.get_statistics(session)
+        return _answer(out, json.dumps({k: out[k] for k in ("over", "decisions") if k in out}))
+
+    _add_resources(server, table)
+    server.prompt(name="npc_assistant", title="The GM's assistant for NPC turns")(npc_assistant)
+    return server
+
+
+def _reader(path: Path) -> Callable[[], str]:
+    def read() -> str:
+        return path.read_text(encoding="utf-8")
+
+    return read
+
+
+def _add_resources(server: MCPServer, table: Table) -> None:
+    """Each rule system's reference, and a session's state, for a host to put in the model's context."""
+    for rid in RULESETS:
+        path = RULES_DOCS / f"{rid}.md"
+        if not path.is_file():  # an installed wheel has no docs folder: the tools still name the rules
+            continue
+
+        server.resource(f"trpg-arena://rules/{rid}", name=f"rules-{rid}", title=f"Rules of {rid}",
+                        mime_type="text/markdown")(_reader(path))
+
+    def session_state(session: str) -> str:
+        return json.dumps(table.get_state(session))
+
+    server.resource("trpg-arena://sessions/{session}", name="session-state", title="A session's state",
+                    mime_type="application/json")(session_state)
