@@ -96,7 +96,7 @@ def _change(request: Request, sid: str, change: Callable[[Session], Any], run: b
     # the agents think off the lock: wait for the next proposal, and for their run while it makes progress
     # (within the request's time limit), so that quick agents answer as if they had played in the request
     remaining = deadline.current().remaining() if deadline.current() is not None else None  # type: ignore[union-attr]
-    hub.thinker.settle(entry, THINK_WAIT, None if remaining is None else time.monotonic() + remaining)
+    hub.settle(entry, THINK_WAIT, None if remaining is None else time.monotonic() + remaining)
     with hub.use(sid) as entry:
         assert entry.session is not None
         return _answer(entry, entry.session, taken, seen)
@@ -225,7 +225,7 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
         with hub.use(sid) as entry:
             pass
         remaining = deadline.current().remaining() if deadline.current() is not None else None  # type: ignore[union-attr]
-        hub.thinker.settle(entry, THINK_WAIT if remaining is None else remaining + GRACE)
+        hub.settle(entry, THINK_WAIT if remaining is None else remaining + GRACE)
     with hub.use(sid) as entry:
         s = entry.session
         assert s is not None

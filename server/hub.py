@@ -118,9 +118,11 @@ def _set(event: threading.Event) -> threading.Event:
 class SessionHub:
     """Sessions of one store, with a lock per session (see the module docstring)."""
 
-    def __init__(self, store: SessionStore, agent_seconds: float | None = None) -> None:
+    def __init__(self, store: SessionStore, agent_seconds: float | None = None, think_off_lock: bool = False) -> None:
         self.store = store
-        self.thinker = Thinker(agent_seconds)  # agents think on its workers, never under a session's lock
+        # `think_off_lock`: agents think on the thinker's workers, never under a session's lock (the HTTP
+        # server); without it a session computes a proposal when asked, under the lock of whoever asks
+        self.thinker = Thinker(agent_seconds) if think_off_lock else None
         self._entries: dict[str, Entry] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -138,7 +140,8 @@ class SessionHub:
     def stop(self) -> None:
         """Stop polling (at shutdown)."""
         self._stop.set()
-        self.thinker.shutdown()
+        if self.thinker is not None:
+            self.thinker.shutdown()
         if self._poller is not None:
             self._poller.join(timeout=5)
             self._poller = None
@@ -185,7 +188,8 @@ class SessionHub:
         """Forget a deleted session (lock held): its watchers are told and disconnected."""
         entry.deleted = True
         entry.run_left = 0
-        self.thinker.cancel(entry)
+        if self.thinker is not None:
+            self.thinker.cancel(entry)
         self.residency.unload(entry)
         entry.publish({"type": "deleted"})
         for w in entry.watchers:
@@ -199,7 +203,7 @@ class SessionHub:
         """Hold a session just created in the store."""
         assert session.id is not None
         entry = Entry(session.id, name, session)
-        session.think_here = False
+        session.think_here = self.thinker is None
         session.subscribe(lambda m: entry.publish(_public(m)))
         with self._lock:
             self._entries[session.id] = entry
@@ -219,7 +223,7 @@ class SessionHub:
         if settle > 0:
             with self.use(sid) as entry:
                 pass
-            self.thinker.settle(entry, settle)
+            self.settle(entry, settle)
         entry = self._entry(sid)
         # a request waits for the session at most until its own deadline (plus a grace): requests piling
         # up behind agent work are answered 503 instead of holding every worker thread of the server
@@ -234,7 +238,7 @@ class SessionHub:
                 except SessionMissing:
                     self._drop(entry)
                     raise UnknownSession(f"no session '{sid}' (it was deleted)") from None
-                session.think_here = False
+                session.think_here = self.thinker is None
                 session.subscribe(lambda m: entry.publish(_public(m)))
                 entry.session = session
             else:
@@ -250,7 +254,14 @@ class SessionHub:
             entry.lock.release()
         self.residency.trim()
 
+    def settle(self, entry: Entry, seconds: float, until: float | None = None) -> None:
+        """Wait for the agent work of `entry` (lock not held; see `Thinker.settle`); at once without a thinker."""
+        if self.thinker is not None:
+            self.thinker.settle(entry, seconds, until)
+
     def _advance(self, entry: Entry) -> None:
+        if self.thinker is None:
+            return
         try:
             self.thinker.advance(entry)
         except Exception:  # the request's own answer stands; the session's next use says what is wrong
