@@ -115,8 +115,8 @@ class TrainedAgent(Agent):
         scored = [Scored(a, float(chance[i]), float(gain[i]), float(se[i])) for i, a in enumerate(order)]
         trusted = [s for s in scored[1:] if s.gain > self.margin + self.z * s.se]
         pick = max(trusted, key=lambda s: s.gain) if trusted else scored[0]
-        why = "beats the scripted choice beyond the margin" if trusted else "the scripted choice (nothing beats it " \
-              "beyond the margin)"
+        why = ("it beats the scripted choice by more than the margin" if trusted
+               else "the scripted choice: no other candidate beats it by more than the margin")
         if self.temperature > 0:
             logits = (chance - chance.max()) / self.temperature
             weights = np.exp(logits)
@@ -156,8 +156,8 @@ class TrainedAgent(Agent):
         if not ranked:
             return Proposal(action, 0.5, (why,))
         best = ranked[0]
-        reasons = [f"{describe(combat, action)}: {_pct(best.chance)} estimated to win ({why}; {self.samples} dice "
-                   f"samples each, the {self.ruleset} value model scoring the end of the turn)"]
+        reasons = [f"{describe(combat, action)}: {_pct(best.chance)} estimated to win (the {self.ruleset} value model "
+                   f"at the end of the turn, {self.samples} dice samples)", why[:1].upper() + why[1:]]
         if len(ranked) > 1:
             nxt = ranked[1]
             reasons.append(f"next best: {describe(combat, nxt.action)} ({_pct(nxt.chance)})")

@@ -10,6 +10,7 @@ features: loading it is refused with one clear error instead of playing nonsense
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,8 +74,6 @@ class ValueModel:
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"] = w.astype(np.float32)
             arrays[f"b{i}"] = b.astype(np.float32)
-        import json
-
         arrays["meta"] = np.array(json.dumps(self.meta, sort_keys=True))
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as fh:
@@ -83,8 +82,6 @@ class ValueModel:
     @classmethod
     def load(cls, path: str | Path) -> ValueModel:
         """Read a model written by `save` (a `ModelError` if it is not one)."""
-        import json
-
         try:
             with np.load(path, allow_pickle=False) as data:
                 if str(data["format"]) != FORMAT:

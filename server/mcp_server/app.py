@@ -91,7 +91,7 @@ def _changed_line(out: Doc) -> str:
 def build_server(table: Table) -> MCPServer:
     """The MCP server over `table` (see the module docstring)."""
     server: MCPServer = MCPServer(
-        name="trpg-arena", title="trpg-arena: tabletop combat with exact rules",
+        name="trpg-arena", log_level="WARNING", title="trpg-arena: tabletop combat with exact rules",
         instructions="Run tabletop-RPG combats with exact rules: start_session, then get_pending shows whose "
                      "decision it is and its legal actions (grouped by verb, each with an index and the sentence "
                      "a GM reads); submit_action / confirm / override / enter_dice / undo change the session and "
@@ -179,7 +179,10 @@ def build_server(table: Table) -> MCPServer:
         """Ask an agent what it would do now, with reasons and alternatives; changes nothing."""
         out = table.propose(session, agent)
         p = out["proposal"]
-        return _answer(out, f"{out['agent']} proposes #{p.get('index')}: {p.get('text', '')}")
+        why = "; ".join(p.get("reasons") or [])
+        others = ", ".join(f"#{a.get('index')} {a.get('text', '')}" for a in p.get("alternatives", [])[:4])
+        return _answer(out, f"{out['agent']} proposes #{p.get('index')}: {p.get('text', '')}"
+                            + (f" ({why})" if why else "") + (f"; alternatives: {others}" if others else ""))
 
     @tool(CHANGES)
     def submit_action(session: SessionId, revision: Revision, index: Index = None, action: ActionJson = None,

@@ -171,7 +171,7 @@ def run_load(sessions: int = 50, encounter: str = "duel", max_requests: int = 50
     """
     systems = list(RULESETS)
     with TemporaryDirectory() as folder, served(Path(folder) / "load.db") as (base, proc):
-        start = threading.Barrier(sessions)
+        start = threading.Barrier(max(1, sessions))
         played = [Played() for _ in range(sessions)]
         threads = [threading.Thread(target=_play, args=(base, f"{systems[i % len(systems)]}/{encounter}", i, start,
                                                         played[i], max_requests)) for i in range(sessions)]
@@ -192,7 +192,7 @@ def run_load(sessions: int = 50, encounter: str = "duel", max_requests: int = 50
             "decisions": decisions, "requests": len(latencies), "errors": [e for p in played for e in p.errors],
             "lost_decisions": sum(len(p.applied) - len(set(p.applied) & set(p.watched)) for p in played),
             "out_of_order": sum(p.watched != sorted(p.watched) for p in played),
-            "wall_s": round(wall, 2), "decisions_per_s": round(decisions / wall, 1),
+            "wall_s": round(wall, 2), "decisions_per_s": round(decisions / wall, 1) if wall else 0.0,
             "p50_ms": quantile(0.50), "p95_ms": quantile(0.95), "max_ms": quantile(1.0), **memory}
 
 
