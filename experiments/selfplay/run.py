@@ -185,26 +185,35 @@ class Reporter:
 
 
 _PREVIOUS: list[Any] = []
+_FORK_HOOK: list[bool] = []
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _default_sigterm_in_child() -> None:
+    """In a forked pool worker: SIGTERM kills at once again (`Pool.terminate` relies on it).
+
+    A Python-level handler only runs between bytecodes, so a worker blocked in an uninterruptible
+    lock wait would never act on it and `terminate` would wait for it forever.
+    """
+    if signal.getsignal(signal.SIGTERM) is _stop:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _interrupt_on_sigterm() -> None:
     """Make SIGTERM stop the run like Ctrl-C, so the positions played so far are written.
 
     Background jobs (``nohup ... &`` from a script) start with SIGINT ignored, so SIGTERM is how they
-    are stopped. Only this process raises; the pool's workers (forked with the handler) die as usual.
+    are stopped. Only this process raises; workers forked from it get the default action back.
     """
     if threading.current_thread() is not threading.main_thread():
         return
-    main = os.getpid()
-
-    def stop(signum: int, frame: Any) -> None:
-        if os.getpid() != main:  # a forked worker: the default action (the pool terminates its workers)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-            return
-        raise KeyboardInterrupt
-
-    _PREVIOUS[:] = [signal.signal(signal.SIGTERM, stop)]
+    if not _FORK_HOOK:
+        os.register_at_fork(after_in_child=_default_sigterm_in_child)
+        _FORK_HOOK.append(True)
+    _PREVIOUS[:] = [signal.signal(signal.SIGTERM, _stop)]
 
 
 def _restore_sigterm() -> None:

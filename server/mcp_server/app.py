@@ -179,7 +179,10 @@ def build_server(table: Table) -> MCPServer:
         """Ask an agent what it would do now, with reasons and alternatives; changes nothing."""
         out = table.propose(session, agent)
         p = out["proposal"]
-        return _answer(out, f"{out['agent']} proposes #{p.get('index')}: {p.get('text', '')}")
+        why = "; ".join(p.get("reasons") or [])
+        others = ", ".join(f"#{a.get('index')} {a.get('text', '')}" for a in p.get("alternatives", [])[:4])
+        return _answer(out, f"{out['agent']} proposes #{p.get('index')}: {p.get('text', '')}"
+                            + (f" ({why})" if why else "") + (f"; alternatives: {others}" if others else ""))
 
     @tool(CHANGES)
     def submit_action(session: SessionId, revision: Revision, index: Index = None, action: ActionJson = None,

@@ -151,3 +151,23 @@ def test_files_of_one_layout_join_and_others_are_refused(tmp_path: Path) -> None
     assert list(d["game_encounter"]) == [0, 0, 1, 2, 2, 3] and len(d["encounter_names"]) == 4
     with pytest.raises(ValueError, match="2.npz: feature layout"):
         load_positions(paths)
+
+
+def test_pool_workers_keep_the_default_sigterm_so_terminate_never_waits() -> None:
+    import multiprocessing as mp
+
+    from trpg_arena.experiments.selfplay import run
+
+    before = signal.getsignal(signal.SIGTERM)
+    run._interrupt_on_sigterm()
+    try:
+        ctx = mp.get_context("fork")
+        queue = ctx.SimpleQueue()
+        child = ctx.Process(target=lambda: queue.put(signal.getsignal(signal.SIGTERM) == signal.SIG_DFL))
+        child.start()
+        assert queue.get() is True, "a forked worker must die on SIGTERM at once"
+        child.join()
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # the run itself still catches it
+    finally:
+        run._restore_sigterm()
+    assert signal.getsignal(signal.SIGTERM) == before
