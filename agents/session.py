@@ -28,6 +28,7 @@ env's opponents (agents only, nothing stored).
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -137,13 +138,13 @@ class Session:
         self._check_seat_keys()
         self.records: list[dict[str, Any]] = []
         self.history = True
-        self._checkpoints = {0: self._checkpoint()}
+        first = self._checkpoint()
+        self._checkpoints: dict[int, bytes] = {0: _pack(first)}  # compressed: see `_pack`
         self.store = store
         self.id: str | None = None
         self.revision = 0
         if store is not None:
-            self.id = store.create(name or enc.label, enc.ruleset, enc.label, self.setup_json(),
-                                   self._checkpoints[0])
+            self.id = store.create(name or enc.label, enc.ruleset, enc.label, self.setup_json(), first)
 
     def _setup(self, enc: EncounterBase, seed: int, seats: Mapping[str, str | Seat], pc: Seat, npc: Seat,
                table_dice: bool) -> None:
@@ -528,7 +529,7 @@ class Session:
         self._proposal = None
         self.records.append(record)
         if checkpoint is not None:
-            self._checkpoints[n] = checkpoint
+            self._checkpoints[n] = _pack(checkpoint)
         self._notify({"type": "decision", "record": record, "events": [e.to_json() for e in events],
                       "revision": self.revision})
         return events
@@ -604,10 +605,10 @@ class Session:
                      lambda: self._rebuild_memory(records, checkpoints))
         self._notify({"type": "undo", "decisions": target, "revision": self.revision})
 
-    def _rebuild_memory(self, records: list[dict[str, Any]], checkpoints: dict[int, dict[str, Any]]) -> None:
+    def _rebuild_memory(self, records: list[dict[str, Any]], checkpoints: dict[int, bytes]) -> None:
         """The combat after `records`, from the latest of `checkpoints` (which become the session's)."""
         base = max(n for n in checkpoints if n <= len(records))
-        self._restore(checkpoints[base], records[base:])
+        self._restore(_unpack(checkpoints[base]), records[base:])
         self.records = list(records)
         self._checkpoints = checkpoints
 
@@ -641,7 +642,7 @@ class Session:
         """
         if not self.history:
             raise SessionError("a headless session keeps no history to replay")
-        steps = replay_records(self._checkpoints[0], self.records)
+        steps = replay_records(_unpack(self._checkpoints[0]), self.records)
         combat, _ = next(steps)
         yield None, list(combat.log), combat
         for rec, (combat, events) in zip(self.records, steps):
@@ -728,7 +729,7 @@ class Session:
         self._seat_of.clear()
         events = self._restore(checkpoint, records[base:])
         self.records = records
-        self._checkpoints = {0: first, base: checkpoint, last: latest}
+        self._checkpoints = {0: _pack(first), base: _pack(checkpoint), last: _pack(latest)}
         self.revision = head.revision
         if not self.listeners:
             return
@@ -749,6 +750,21 @@ class Session:
     def _notify(self, message: dict[str, Any]) -> None:
         for listener in list(self.listeners):
             listener(message)
+
+
+def _pack(checkpoint: dict[str, Any]) -> bytes:
+    """A checkpoint as a session keeps it in memory: compressed JSON.
+
+    The live objects of a full snapshot (the combat's whole event log included) took megabytes per
+    loaded session; this is a few percent of that. Unpacking is the same JSON round trip a checkpoint
+    read back from the store makes, so undo from memory and resume from the store restore the same combat.
+    """
+    return zlib.compress(json.dumps(checkpoint, separators=(",", ":")).encode(), 1)
+
+
+def _unpack(packed: bytes) -> dict[str, Any]:
+    """The checkpoint `_pack` kept."""
+    return json.loads(zlib.decompress(packed))
 
 
 def _same_decision(a: dict[str, Any], b: dict[str, Any]) -> bool:
