@@ -10,19 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from trpg_arena.agents.odds import action_odds
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.session import Pending
 from trpg_arena.rules import Action, Combat
 from trpg_arena.server.board import node_key
 
 
-def action_json(combat: Combat, index: int, action: Action, places: bool = True) -> dict[str, Any]:
-    """One legal action: its index, GM sentence, JSON form, and target / destination as board keys.
+def action_json(combat: Combat, index: int, action: Action, places: bool = True, odds: str | None = None
+                ) -> dict[str, Any]:
+    """One legal action: its index, GM sentence, JSON form, target / destination as board keys, and its odds.
 
-    ``dest`` is a place's key only if `places` says the verb's destinations are places of the board.
+    ``dest`` is a place's key only if `places` says the verb's destinations are places of the board;
+    ``odds`` is what an NPC's proposal would cite for it (chance to hit, dice, damage), where estimated.
     """
     return {"index": index, "text": combat.system.describe(combat, action), "action": action.to_json(),
-            "target": action.target, "dest": node_key(combat.system.place_of(combat, action)) if places else None}
+            "target": action.target, "dest": node_key(combat.system.place_of(combat, action)) if places else None,
+            "odds": odds}
 
 
 def _is_node(graph: Any, node: Any) -> bool:
@@ -44,11 +48,12 @@ def group_by_verb(combat: Combat, legal: list[Action]) -> list[dict[str, Any]]:
     for i, action in enumerate(legal):
         by_verb.setdefault(action.verb, []).append((i, action))
     graph = combat.battlefield.graph
+    odds = action_odds(combat, legal)
     out = []
     for verb, members in by_verb.items():
         place_of = combat.system.place_of
         places = all((p := place_of(combat, a)) is None or _is_node(graph, p) for _, a in members)
-        items = [action_json(combat, i, a, places) for i, a in members]
+        items = [action_json(combat, i, a, places, odds.get(a)) for i, a in members]
         out.append({"verb": verb, "label": verb.replace("_", " "), "count": len(items),
                     "targets": sorted({a["target"] for a in items if a["target"] is not None}),
                     "dests": sorted({a["dest"] for a in items if a["dest"] is not None}), "actions": items})
@@ -68,7 +73,7 @@ def proposal_json(combat: Combat, proposal: Proposal, legal: list[Action]) -> di
 def pending_json(combat: Combat, pending: Pending) -> dict[str, Any]:
     """The open decision: who decides and how, the proposal, any dice asked for, and the actions by verb."""
     return {"decision": pending.decision.to_json(), "seat": pending.seat.to_json(),
-            "needs_person": pending.needs_person,
+            "needs_person": pending.needs_person, "thinking": pending.thinking,  # the proposal is being computed
             "proposal": proposal_json(combat, pending.proposal, pending.legal) if pending.proposal else None,
             "dice": pending.dice.to_json() if pending.dice else None, "legal_count": len(pending.legal),
             "groups": group_by_verb(combat, pending.legal)}

@@ -7,13 +7,20 @@ than `MAX_LOADED` are loaded (the least recently used first). A session a page w
 action waits for dice typed at the table (held in memory only), stays. The session's small `Entry`
 (its lock, name and event count) stays too, so two requests never hold two locks for one session;
 the next request loads the session again from the store, exactly as it was.
+
+Memory Python frees stays with the process unless the allocator hands it back: after unloading, glibc's
+`malloc_trim` returns the freed pages to the system (at most every `GIVE_BACK_S`), so the server's
+resident size falls again after a burst of sessions instead of staying at its peak.
 """
 
 from __future__ import annotations
 
+import ctypes
+import sys
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,6 +28,23 @@ if TYPE_CHECKING:
 
 MAX_LOADED = 64  # sessions in memory at once (a table plays a few; a load test or a VTT many)
 IDLE_S = 600.0  # seconds without a request after which a session is unloaded
+GIVE_BACK_S = 1.0  # at most this often is freed memory handed back to the system (a trim takes milliseconds)
+
+
+def _malloc_trim() -> Callable[[], object] | None:
+    """The C library's ``malloc_trim(0)`` (glibc: give freed heap pages back to the system), or None without it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # absent from musl: AttributeError
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return lambda: trim(0)
+
+
+MALLOC_TRIM = _malloc_trim()
 
 
 class Residency:
@@ -31,6 +55,8 @@ class Residency:
         self.idle_s = idle_s
         self._recent: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
+        self._freed = False  # sessions were unloaded since memory was last handed back
+        self._given_back = 0.0
 
     def used(self, entry: Entry) -> None:
         """A request has just used `entry` (call with its lock held): a finished, unwatched session leaves now."""
@@ -64,12 +90,23 @@ class Residency:
                     excess -= 1
             finally:
                 entry.lock.release()
+        self._give_back(now)
 
     def unload(self, entry: Entry) -> None:
         """Drop the loaded session of `entry` (call with its lock held); the store still has all of it."""
         entry.session = None
         with self._lock:
             self._recent.pop(entry.id, None)
+            self._freed = True
+
+    def _give_back(self, now: float) -> None:
+        """Hand the memory of unloaded sessions back to the system, at most every `GIVE_BACK_S`."""
+        with self._lock:
+            if MALLOC_TRIM is None or not self._freed or now - self._given_back < GIVE_BACK_S:
+                return
+            self._freed = False
+            self._given_back = now
+        MALLOC_TRIM()
 
     def __len__(self) -> int:
         with self._lock:

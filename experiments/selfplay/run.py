@@ -18,6 +18,7 @@ encounter: ``encounter_names``, ``encounter_sides``, ``encounter_hashes``; and t
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import signal
 import threading
@@ -34,7 +35,7 @@ from trpg_arena.agents.spec import resolve
 from trpg_arena.experiments.runner import check_lineup
 from trpg_arena.experiments.selfplay.generate import GENERATORS, generate
 from trpg_arena.experiments.selfplay.positions import FEATURE_DTYPE, GamePositions, player
-from trpg_arena.experiments.series.runner import run_series
+from trpg_arena.experiments.series.runner import BackendError, default_workers, run_series
 from trpg_arena.experiments.series.spec import SeriesSpec
 from trpg_arena.rules import EncounterBase, builtin_encounters, get_ruleset, load_encounter
 from trpg_arena.rules.core.features import layout_for
@@ -184,6 +185,24 @@ class Reporter:
             self.console.print(self.line(data), markup=False, highlight=False)
 
 
+def _start_ray(args: SelfplayArgs) -> bool:
+    """Start Ray once for the whole run (every block is a series; each would start and stop its own).
+
+    Returns whether this call started it (and so must shut it down). Same settings as the series runner's.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise BackendError("--backend ray needs Ray: pip install 'trpg-arena[ray]'") from None
+    if ray.is_initialized():
+        return False
+    address = os.environ.get("RAY_ADDRESS")
+    workers = args.workers or default_workers()
+    kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
+    ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kwargs)
+    return True
+
+
 _PREVIOUS: list[Any] = []
 _FORK_HOOK: list[bool] = []
 
@@ -231,6 +250,7 @@ def run_selfplay(args: SelfplayArgs, console: Console) -> dict[str, Any]:
     blocks = schedule(args)
     first_block = next(blocks)
     check_lineup(first_block[1].sides(), args.agents)
+    ray_started = _start_ray(args) if args.backend == "ray" else False
     try:
         _interrupt_on_sigterm()
         for name, enc, games, first in itertools.chain([first_block], blocks):
@@ -245,6 +265,10 @@ def run_selfplay(args: SelfplayArgs, console: Console) -> dict[str, Any]:
         pass
     finally:
         _restore_sigterm()
+        if ray_started:
+            import ray
+
+            ray.shutdown()
         if data.games or complete:  # an interrupted run keeps what it played
             write(args.out, args, data, complete)
     elapsed = max(1e-9, time.monotonic() - report.start)

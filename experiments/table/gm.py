@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from trpg_arena.agents.menu import Menu, MenuError, Step
+from trpg_arena.agents.odds import action_odds
 from trpg_arena.agents.seats import SeatKind
 from trpg_arena.agents.session import Pending, Session, StaleRevision
 from trpg_arena.agents.store import StoreBusy
@@ -199,13 +200,14 @@ class GmTable:
     def _choose(self, p: Pending, menu: Menu, *, can_leave: bool) -> Action | None:
         """Walk the menu until one action is chosen (None: the GM stepped back out of an override)."""
         shown: dict[object, str] | None = None
+        odds = action_odds(self.session.combat, menu.legal)  # the numbers an NPC's proposal would cite
         while True:
             step = menu.step()
             overlay = screen.destinations(step, menu)
             if shown is None or overlay != shown:  # the board again when the marked squares change
                 self._show(p, overlay)
                 shown = overlay
-            self.console.print(screen.menu_step(step, self.console.width))
+            self.console.print(screen.menu_step(step, self.console.width, odds))
             self.console.print(Text("number · words to narrow · b back · " + COMMON_KEYS, style="dim"))
             key = self._ask(f"{p.decision.actor} {step.facet}> ")
             try:

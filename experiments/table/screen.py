@@ -16,7 +16,7 @@ from rich.text import Text
 from trpg_arena.agents.menu import Menu, Step
 from trpg_arena.agents.session import Pending, Session
 from trpg_arena.envs.render import map_letters, map_lines
-from trpg_arena.rules import Combat, CombatantView, Event
+from trpg_arena.rules import Action, Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
 ROSTER_WIDTH = 40  # marker, map letter, id, hit points and status; conditions take what is left
@@ -147,7 +147,7 @@ def proposal(session: Session, pending: Pending) -> RenderableType:
     return Group(*lines)
 
 
-def menu_step(step: Step, width: int = 80) -> RenderableType:
+def menu_step(step: Step, width: int = 80, odds: dict[Action, str] | None = None) -> RenderableType:
     """One step of a person's choice: numbered lines with their counts and sentences, in `width` columns.
 
     The labels get the room they need (up to half the width when sentences follow, all of it when the
@@ -165,8 +165,12 @@ def menu_step(step: Step, width: int = 80) -> RenderableType:
     table.add_column(justify="right", style="dim", no_wrap=True)
     table.add_column(overflow="ellipsis", no_wrap=True, max_width=max(8, room - label_w))
     for ch in step.choices:
-        table.add_row(ch.key, ch.text if flat else ch.label, "" if ch.count == 1 else f"{ch.count}",
-                      "" if flat else Text(ch.text, style="dim"))
+        note = (odds or {}).get(ch.action) if ch.action is not None else None  # as an NPC proposal cites them
+        if flat:
+            table.add_row(ch.key, ch.text, "", Text(note or "", style="cyan"))
+        else:
+            table.add_row(ch.key, ch.label, "" if ch.count == 1 else f"{ch.count}",
+                          Text.assemble((ch.text, "dim"), (f"  {note}" if note else "", "cyan")))
     path = " > ".join(step.path)
     title = Text(step.title, style="bold")
     if path:

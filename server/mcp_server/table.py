@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents import make_agent
+from trpg_arena.agents import deadline, make_agent
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
+from trpg_arena.agents.spec import agent_info
 from trpg_arena.agents.store import StoreError
 from trpg_arena.experiments.table.screen import battlefield
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
@@ -30,6 +31,7 @@ from trpg_arena.server.stats import statistics
 
 Doc = dict[str, Any]
 RUN_LIMIT = 400  # agent decisions one call may take before handing back (the caller asks again)
+AGENT_SECONDS = 8.0  # agent work one call may do, as `serve` allows a request: a search answers its best so far
 
 
 class ToolRefusal(Exception):
@@ -59,14 +61,23 @@ def refusals() -> Iterator[None]:
 class Table:
     """The tools' work over one hub (see the module docstring)."""
 
-    def __init__(self, hub: SessionHub, run_limit: int = RUN_LIMIT) -> None:
+    def __init__(self, hub: SessionHub, run_limit: int = RUN_LIMIT, agent_seconds: float = AGENT_SECONDS) -> None:
         self.hub = hub
         self.run_limit = run_limit
+        self.agent_seconds = agent_seconds
+
+    def _run(self, s: Session, limit: int) -> None:
+        """Agent seats decide, within this call's time for agent work (a run hands back when it is spent)."""
+        with deadline.within(deadline.Deadline(self.agent_seconds)):
+            s.run(until=lambda _decision: deadline.expired(), max_decisions=limit)
 
     # --- catalogue ------------------------------------------------------------------------------
     def list_rulesets(self) -> Doc:
         """Rule systems with their built-in encounters and the agents (and presets) a seat may name."""
-        return {"rulesets": catalogue()}
+        systems = catalogue()
+        for system in systems:
+            system["presets"] = {name: sorted(agent_info(name, system["id"]).presets) for name in system["agents"]}
+        return {"rulesets": systems}
 
     def validate_encounter(self, text: str, name: str = "upload") -> Doc:
         """An encounter text's summary, or the located error ``trpg-arena validate`` prints."""
@@ -121,7 +132,7 @@ class Table:
             rng = np.random.default_rng([s.seed, s.combat.decision_count, zlib.crc32(spec.encode())])
             made = make_agent(spec, s.encounter.ruleset, rng=rng)
             combat, legal = s.combat.clone(), pending.legal
-        with refusals():  # on a copy, without the session's lock
+        with refusals(), deadline.within(deadline.Deadline(self.agent_seconds)):  # a copy, without the lock
             proposal = made.propose(combat)
         return {"agent": made.spec, "proposal": proposal_json(combat, proposal, legal)}
 
@@ -140,15 +151,15 @@ class Table:
     def run_agents(self, sid: str, revision: int, max_decisions: int | None) -> Doc:
         """Agent seats decide until a person must act (at most `max_decisions`)."""
         limit = max_decisions or self.run_limit
-        return self._change(sid, revision, lambda s: s.run(max_decisions=limit), False)
+        return self._change(sid, revision, lambda s: self._run(s, limit), False)
 
     def enter_dice(self, sid: str, revision: int, faces: str, run: bool) -> Doc:
         """Faces rolled at the table for the dice asked for; the action is tried again."""
         return self._change(sid, revision, lambda s: s.enter_dice(faces), run)
 
-    def undo(self, sid: str, revision: int, decisions: int) -> Doc:
-        """Take back the last `decisions` decisions."""
-        return self._change(sid, revision, lambda s: s.undo(decisions), False)
+    def undo(self, sid: str, revision: int, decisions: int | None) -> Doc:
+        """Take back the last `decisions` decisions, or by default back to the last one a person made (as the API)."""
+        return self._change(sid, revision, lambda s: s.undo(decisions or s.to_last_person()), False)
 
     def get_log(self, sid: str, since: int, limit: int) -> Doc:
         """Events numbered `since` on (at most `limit`), each with round, kind, text and rule id."""
@@ -191,7 +202,7 @@ class Table:
         agent_error = None
         if run:
             try:
-                s.run(max_decisions=self.run_limit)
+                self._run(s, self.run_limit)
             except StaleRevision:
                 raise
             except (TrpgArenaError, ValueError, ArithmeticError, LookupError, TypeError) as e:

@@ -121,3 +121,15 @@ def test_a_typed_square_matches_only_itself() -> None:
     moves = [a for a in menu.legal if a.verb == "move"]
     short = next(a for a in moves if a.dest[0] < 10 and any(b.dest == (a.dest[0] + 10, a.dest[1]) for b in moves))
     assert menu.filter(f"move {short.dest[0]},{short.dest[1]}") == short  # not also the square ten to the right
+
+
+def test_a_pc_attack_shows_the_odds_an_npc_proposal_cites(tmp_path: Path) -> None:
+    gm = Gm("reincarnator/skirmish", "--npc", "scripted", "--no-review", "--seed", "1", db=tmp_path / "s.db",
+            out=tmp_path)
+    assert gm.wait() == "menu"
+    gm.send(gm.key_of("ranged attack"))
+    while gm.wait() == "menu" and gm.match is not None and gm.match.group(2) != "action":
+        gm.send(gm.key_of("brute") if gm.match.group(2) == "target" else "1")
+    assert re.search(r"brute with pistol +\d+ % to hit, 10 dice \(12 - 2 defence\)", gm.screen), gm.screen[-1200:]
+    gm.send("q")
+    gm.child.close()

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
+from tests.conftest import SYSTEMS
 from tests.mcp.client import stdio_caller
 from tests.server.conftest import make_client
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_a_session_started_over_mcp_is_played_from_the_http_server_and_back(tmp_path: Path) -> None:
@@ -37,5 +41,24 @@ def test_a_session_started_over_mcp_is_played_from_the_http_server_and_back(tmp_
                 assert back["revision"] == here["revision"] and back["decisions"] == 2
                 records = http.get(f"/api/sessions/{sid}/records").json()["records"]
                 assert [r["source"] for r in records] == ["confirmed", "confirmed"]
+
+            # resources: the rules references and the session's state; the NPC assistant prompt
+            uris = {str(r.uri) for r in (await c.session.list_resources()).resources}
+            assert {f"trpg-arena://rules/{rid}" for rid in SYSTEMS} <= uris
+            rules = await c.session.read_resource("trpg-arena://rules/moonlit")
+            assert getattr(rules.contents[0], "text", None) == (DOCS / "rules" / "moonlit.md").read_text()
+            state = await c.session.read_resource(f"trpg-arena://sessions/{sid}")
+            assert json.loads(getattr(state.contents[0], "text", "{}"))["revision"] == here["revision"]
+            prompt = await c.session.get_prompt("npc_assistant", {"session": sid})
+            text = getattr(prompt.messages[0].content, "text", "")
+            assert sid in text and "propose" in text and "wait for the gm" in text.lower()
+
+            # agent seats play on with run_agents, and the whole combat is read back as it was taken
+            bots = (await c.call("start_session", encounter="moonlit/duel", seed=5, pc="scripted", npc="scripted",
+                                 run=False))["state"]
+            assert bots["decisions"] == 0
+            ran = await c.call("run_agents", session=bots["id"], revision=bots["revision"])
+            assert ran["state"]["over"] and len(ran["decisions"]) == ran["state"]["decisions"] > 0
+            assert {d["source"] for d in ran["decisions"]} == {"agent"}
 
     asyncio.run(go())

@@ -7,8 +7,9 @@ decisions the client saw applied, and its watcher must have received each of the
 
     python -m tests.server.load --sessions 50 --encounter skirmish
 
-prints p50/p95 request latency and decisions per second as JSON. The server is not warmed up: the
-first requests arrive while no rule system is loaded yet. With ``--finished N`` the same server then
+prints p50/p95 request latency and decisions per second as JSON, and the server's resident memory
+(RSS) at its start, at its peak while the sessions play and once they are over. The server is not
+warmed up: the first requests arrive while no rule system is loaded yet. With ``--finished N`` the same server then
 plays N more sessions to the end (agents on every side, a few clients at a time) and reports its
 resident memory (RSS) before and after: finished sessions leave memory, so it stays bounded.
 
@@ -33,6 +34,7 @@ from tests.server.live import served
 from trpg_arena.rules import RULESETS
 
 REQUEST_TIMEOUT = 120.0
+SETTLE_S = 2.0
 
 
 @dataclass
@@ -120,6 +122,15 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
+def sample_peak(pid: int, stop: threading.Event, peak: list[float]) -> None:
+    """Keep `peak[0]` at the highest RSS of process `pid` seen until `stop` (every quarter second)."""
+    while not stop.wait(0.25):
+        try:
+            peak[0] = max(peak[0], rss_mb(pid))
+        except (OSError, RuntimeError):
+            return  # the server has exited
+
+
 def finish_many(base: str, pid: int, count: int, encounter: str, clients: int = 4) -> dict[str, Any]:
     """Play `count` sessions to the end on a running server, `clients` at a time; its RSS before and after."""
     systems = list(RULESETS)
@@ -157,6 +168,7 @@ def finish_many(base: str, pid: int, count: int, encounter: str, clients: int = 
         t.start()
     for t in threads:
         t.join()
+    time.sleep(SETTLE_S)
     after = rss_mb(pid)
     return {"finished_sessions": count, "finished_encounter": encounter, "finished_over": finished[0],
             "finished_errors": errors, "finished_wall_s": round(time.perf_counter() - began, 1),
@@ -175,12 +187,21 @@ def run_load(sessions: int = 50, encounter: str = "duel", max_requests: int = 50
         played = [Played() for _ in range(sessions)]
         threads = [threading.Thread(target=_play, args=(base, f"{systems[i % len(systems)]}/{encounter}", i, start,
                                                         played[i], max_requests)) for i in range(sessions)]
+        rss_start = rss_mb(proc.pid)
+        peak, stop = [rss_start], threading.Event()
+        sampler = threading.Thread(target=sample_peak, args=(proc.pid, stop, peak), daemon=True)
+        sampler.start()
         began = time.perf_counter()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         wall = time.perf_counter() - began
+        stop.set()
+        sampler.join()
+        time.sleep(SETTLE_S)  # the server unloads finished sessions moments after their last request
+        rss_played = {"rss_mb_start": rss_start, "rss_mb_peak_sessions": peak[0],
+                      "rss_mb_after_sessions": rss_mb(proc.pid)}
         memory = finish_many(base, proc.pid, finished, finished_encounter) if finished else {}
     latencies = sorted(x for p in played for x in p.latencies)
     decisions = sum(len(p.applied) for p in played)
@@ -193,7 +214,7 @@ def run_load(sessions: int = 50, encounter: str = "duel", max_requests: int = 50
             "lost_decisions": sum(len(p.applied) - len(set(p.applied) & set(p.watched)) for p in played),
             "out_of_order": sum(p.watched != sorted(p.watched) for p in played),
             "wall_s": round(wall, 2), "decisions_per_s": round(decisions / wall, 1) if wall else 0.0,
-            "p50_ms": quantile(0.50), "p95_ms": quantile(0.95), "max_ms": quantile(1.0), **memory}
+            "p50_ms": quantile(0.50), "p95_ms": quantile(0.95), "max_ms": quantile(1.0), **rss_played, **memory}
 
 
 def main() -> None:

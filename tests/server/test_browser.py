@@ -243,3 +243,15 @@ def test_a_charge_marks_the_squares_it_ends_on_once_its_target_is_picked(page: o
     sid = made["state"]["id"]
     record = httpx.get(f"{server}/api/sessions/{sid}/records").json()["records"][-1]
     assert record["actor"] == "mira" and f"end {end}" in record["text"], record
+
+
+def test_a_pc_choice_shows_the_odds_an_npc_proposal_cites(page: object, server: str) -> None:
+    made = httpx.post(f"{server}/api/sessions", json={"encounter": "reincarnator/skirmish", "seed": 1,
+                                                      "pc": "human", "npc": "scripted"}).json()
+    page.goto(f"{server}/#/s/{made['state']['id']}")  # type: ignore[attr-defined]
+    page.wait_for_selector('[data-verb="ranged_attack"]')  # type: ignore[attr-defined]
+    page.click('[data-verb="ranged_attack"]')  # type: ignore[attr-defined]
+    page.wait_for_selector("#choices .odds")  # type: ignore[attr-defined]
+    text = page.inner_text("#choices")  # type: ignore[attr-defined]
+    assert re.search(r"brute with pistol · \d+ % to hit, 10 dice \(12 - 2 defence\)", text), text
+    page.screenshot(path=str(SHOTS / "odds.png"))  # type: ignore[attr-defined]
