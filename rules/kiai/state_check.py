@@ -49,10 +49,12 @@ def check_state(st: KiaiState, combat: Combat) -> None:
     check.all_known("state.order", st.order, roster)
     check.unique("state.order", st.order)
     check.one_of("state.stage", st.stage, STAGES)
-    check.index_of("state.turn_index", st.turn_index, st.order, end_ok=st.stage not in IN_TURN)
+    if st.stage in IN_TURN:  # past the end is only the end of the round, between turns
+        check.index_of("state.turn_index", st.turn_index, st.order, end_ok=False)
+    check.in_range("state.turn_index", st.turn_index, 0)
     if st.stage in IN_TURN and not st.order:
         raise check.bad("state.order", st.order, f"is empty during a turn (stage {st.stage!r})")
-    check.index_of("state.reattack_index", st.reattack_index, st.order)
+    check.in_range("state.reattack_index", st.reattack_index, 0)
     for i, fr in enumerate(st.stack):
         where = check.at("state.stack", i)
         check.one_of(f"{where}.kind", fr.kind, FRAME_KINDS)

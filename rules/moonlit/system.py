@@ -155,7 +155,7 @@ class MoonlitSystem(RuleSystem):
     def check_state(self, state: BaseState, combat: Combat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
         assert isinstance(state, MoonState)
-        state_check.check_state(state, combat)
+        state_check.check_state(state, combat, HANDLERS)
 
     def new_state(self, combat: Combat) -> BaseState:
         """Initial state from the encounter (and its ``start`` section); no dice."""

@@ -58,7 +58,7 @@ def check_state(st: ReiState, combat: Combat) -> None:
         check.known(f"{where}.held", g.held, fighters)
         check.one_of(f"{where}.state", g.state, GRAPPLE_STATES)
     check.all_known("state.order", st.order, fighters)
-    check.index_of("state.index", st.index, st.order)
+    check.in_range("state.index", st.index, 0)  # past the end means the round is over
     check.none_or_known("state.actor", st.actor, fighters)
     check.all_known("state.surprise_queue", st.surprise_queue, fighters)
     for i, p in enumerate(st.pending):
