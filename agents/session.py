@@ -586,6 +586,19 @@ class Session:
             raise SessionError(f"cannot undo {n} decision(s): {len(self.records)} taken so far")
         self._rebuild(len(self.records) - n)
 
+    def to_last_person(self) -> int:
+        """How many decisions to undo to reopen the last decision a person made or confirmed (else the last one).
+
+        What "undo" means at the table (terminal, browser, HTTP API, MCP): agents' decisions after a person's
+        are taken back with it, since a person is the one who wants to choose again.
+        """
+        if not self.records:
+            raise SessionError("nothing to undo: no decision has been taken")
+        for back, record in enumerate(reversed(self.records), 1):
+            if record["source"] != "agent":
+                return back
+        return 1
+
     def rewind(self, round_: int, *, revision: int | None = None) -> None:
         """Go back to the first decision of round `round_` (everything after it is undone)."""
         self.expect(revision)

@@ -292,17 +292,7 @@ def cancel_dice(request: Request, sid: SessionId) -> Doc:
 @router.post("/sessions/{sid}/undo", summary="Take decisions back")
 def undo(request: Request, sid: SessionId, body: UndoRequest) -> Doc:
     """Undo ``decisions`` decisions, or back to before the last one a person made (agents do not replay it)."""
-    return _change(request, sid, lambda s: s.undo(body.decisions or _to_last_person(s)), False, body=body)
-
-
-def _to_last_person(s: Session) -> int:
-    """How many decisions to undo to reopen the last decision a person made or confirmed (else the last one)."""
-    if not s.records:
-        raise SessionError("nothing to undo: no decision has been taken")
-    for back, record in enumerate(reversed(s.records), 1):
-        if record["source"] != "agent":
-            return back
-    return 1
+    return _change(request, sid, lambda s: s.undo(body.decisions or s.to_last_person()), False, body=body)
 
 
 @router.post("/sessions/{sid}/rewind", summary="Go back to the first decision of a round")
