@@ -7,7 +7,10 @@ env's opponents (agents only, nothing stored).
 - **Seats.** A decision goes to the seat of its combatant, else of its side, else the default for
   PCs or NPCs (`Seat`: a person, an agent, or an agent under review).
 - **Proposals.** An agent seat's proposal is computed once per decision (`pending`) and applied by
-  `step`/`run`; a review seat's waits for `confirm` or `override` (or runs with `autorun`).
+  `step`/`run`; a review seat's waits for `confirm` or `override` (or runs with `autorun`). A driver
+  that must not think while it holds the session (the server) sets `think_here` off: the proposal is
+  then computed elsewhere on a copy (`think`, `Thought`) and handed back (`take`); until then the
+  decision shows as `thinking` and what needs the proposal raises `ProposalNotReady`.
 - **Dice by hand.** A seat (or the whole table) may roll physical dice: the engine's request
   (`DiceRequest`) is shown, the faces are entered with `enter_dice`, and the action is tried again;
   a wrong entry is refused and nothing changes.
@@ -49,6 +52,10 @@ class SessionError(TrpgArenaError, ValueError):
     """A session request that does not fit the open decision (nothing to confirm, no dice asked for...)."""
 
 
+class ProposalNotReady(SessionError):
+    """The open decision's proposal is still being computed elsewhere (`think_here` off): ask again shortly."""
+
+
 class StaleRevision(SessionError):
     """A change asked for at a revision the session has moved past (here or in another process): nothing was done.
 
@@ -72,6 +79,7 @@ class Pending:
     proposal: Proposal | None
     dice: DiceRequest | None
     legal: list[Action]
+    thinking: bool = False  # the agent's proposal is being computed elsewhere (see `Session.think`)
 
     @property
     def needs_person(self) -> bool:
@@ -83,12 +91,31 @@ class Pending:
         describe = combat.system.describe
         return {"decision": self.decision.to_json(), "seat": self.seat.to_json(),
                 "proposal": self.proposal.to_json(combat) if self.proposal else None,
-                "dice": self.dice.to_json() if self.dice else None,
+                "dice": self.dice.to_json() if self.dice else None, "thinking": self.thinking,
                 "legal": [{"index": i, "action": a.to_json(), "text": describe(combat, a)}
                           for i, a in enumerate(self.legal)]}
 
 
 Listener = Callable[[dict[str, Any]], None]
+
+
+@dataclass
+class Thought:
+    """An agent's proposal to compute away from the session: copies of the agent and the combat at one revision.
+
+    `compute` touches neither the session nor its live dice; `Session.take` applies the result only if
+    the session is still where it was (same revision and decision), so a stale thought is dropped.
+    """
+
+    key: str
+    revision: int
+    decision: int
+    agent: Any
+    combat: Combat
+
+    def compute(self) -> Proposal:
+        """The proposal (the copy of the agent advances as the live one would have)."""
+        return self.agent.propose(self.combat)
 
 
 class Session:
@@ -130,6 +157,8 @@ class Session:
         self.agents: dict[str, Any] = {}
         self._seat_of: dict[str, tuple[str, Seat]] = {}
         self._proposal: tuple[int, Proposal] | None = None
+        self._proposal_error: tuple[int, int, Exception] | None = None  # (revision, decision, why it failed)
+        self.think_here = True  # compute proposals when asked; off: only `take` them (see the module docstring)
         self._dice_request: DiceRequest | None = None
         self._trying: tuple[Action, str, Proposal | None] | None = None
         self.listeners: list[Listener] = []
@@ -256,17 +285,75 @@ class Session:
         if d is None:
             return None
         key, seat = self.seat_for(d.actor)
-        return Pending(d, seat, self._propose(key, seat), self._dice_request, c.legal_actions())
+        if self.think_here or seat.kind is SeatKind.HUMAN:
+            return Pending(d, seat, self._propose(key, seat), self._dice_request, c.legal_actions())
+        proposal = self._ready()
+        return Pending(d, seat, proposal, self._dice_request, c.legal_actions(), thinking=proposal is None)
+
+    def _ready(self) -> Proposal | None:
+        """The open decision's proposal if computed (here or taken from elsewhere); its failure is raised again."""
+        n = self.combat.decision_count
+        if self._proposal is not None and self._proposal[0] == n:
+            return self._proposal[1]
+        failed = self._proposal_error
+        if failed is not None and failed[:2] == (self.revision, n):
+            raise failed[2]
+        return None
+
+    def _known(self) -> bool:
+        """Whether the open decision's proposal is computed, or known to fail."""
+        n = self.combat.decision_count
+        failed = self._proposal_error
+        return ((self._proposal is not None and self._proposal[0] == n)
+                or (failed is not None and failed[:2] == (self.revision, n)))
 
     def _propose(self, key: str, seat: Seat) -> Proposal | None:
         if seat.kind is SeatKind.HUMAN:
             return None
-        n = self.combat.decision_count
-        if self._proposal is not None and self._proposal[0] == n:
-            return self._proposal[1]
+        ready = self._ready()
+        if ready is not None:
+            return ready
+        if not self.think_here:
+            raise ProposalNotReady(f"{self.combat.decision.actor if self.combat.decision else 'the'} agent "
+                                   f"({seat}) is still thinking: ask again when its proposal is shown")
         proposal = self._agent(key, seat).propose(self.combat)
-        self._proposal = (n, proposal)
+        self._proposal = (self.combat.decision_count, proposal)
         return proposal
+
+    def think(self) -> Thought | None:
+        """The open decision's proposal to compute elsewhere, or None (a person's seat, over, dice asked, known).
+
+        The copies are taken now (cheap): computing them needs no lock on the session.
+        """
+        d = self.combat.decision
+        if d is None or self._dice_request is not None:
+            return None
+        key, seat = self.seat_for(d.actor)
+        if seat.kind is SeatKind.HUMAN or self._known():
+            return None
+        try:
+            live = self._agent(key, seat)
+            agent = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=np.random.default_rng(0))
+            agent.set_state(live.get_state())  # exactly where the live agent is: the same proposal
+        except (TrpgArenaError, ValueError, LookupError, TypeError) as e:  # a spec stored before it was checked
+            self._proposal_error = (self.revision, self.combat.decision_count, e)
+            return None
+        combat = self.combat.clone()
+        combat.log = list(self.combat.log)  # a search reuses its tree by reading the decisions since its last
+        return Thought(key, self.revision, self.combat.decision_count, agent, combat)
+
+    def take(self, thought: Thought, result: Proposal | Exception) -> bool:
+        """Hand back a `Thought`'s proposal (or why it failed); False, changing nothing, if the session moved on."""
+        d = self.combat.decision
+        if (d is None or thought.revision != self.revision or thought.decision != self.combat.decision_count
+                or self.seat_for(d.actor)[0] != thought.key or self._known()):
+            return False
+        if isinstance(result, Exception):
+            self._proposal_error = (self.revision, thought.decision, result)
+            return True
+        self._agent(thought.key, self.seat_for(d.actor)[1]).set_state(thought.agent.get_state())
+        self._proposal = (thought.decision, result)
+        return True
 
     def run(self, until: Callable[[Decision], bool] | None = None, max_decisions: int | None = None) -> int:
         """Let agent seats (and review seats, with `autorun`) decide until a person must act; returns how many.
@@ -287,7 +374,10 @@ class Session:
             if not history:
                 c.act(self.agents[key].act(c))
             else:
-                proposal = self._propose(key, seat)
+                try:
+                    proposal = self._propose(key, seat)
+                except ProposalNotReady:
+                    break  # being computed elsewhere: whoever computes it goes on
                 assert proposal is not None
                 try:
                     if self._apply(proposal.action, "agent", proposal) is None:
@@ -338,11 +428,15 @@ class Session:
         return self._apply(chosen, "human", None)
 
     def _require_open(self) -> Pending:
+        """The open decision; `ProposalNotReady` while its proposal is computed elsewhere."""
         p = self.pending()
         if p is None:
             raise SessionError(f"the combat is over ({self.combat.result}); undo to play on")
         if p.dice is not None:
             raise SessionError(f"dice are needed first: {p.dice.text()} ({p.dice.faces_help})")
+        if p.thinking:
+            raise ProposalNotReady(f"{p.decision.actor}'s agent ({p.seat}) is still thinking: ask again when its "
+                                   "proposal is shown")
         return p
 
     @staticmethod
@@ -491,6 +585,19 @@ class Session:
         if n < 1 or n > len(self.records):
             raise SessionError(f"cannot undo {n} decision(s): {len(self.records)} taken so far")
         self._rebuild(len(self.records) - n)
+
+    def to_last_person(self) -> int:
+        """How many decisions to undo to reopen the last decision a person made or confirmed (else the last one).
+
+        What "undo" means at the table (terminal, browser, HTTP API, MCP): agents' decisions after a person's
+        are taken back with it, since a person is the one who wants to choose again.
+        """
+        if not self.records:
+            raise SessionError("nothing to undo: no decision has been taken")
+        for back, record in enumerate(reversed(self.records), 1):
+            if record["source"] != "agent":
+                return back
+        return 1
 
     def rewind(self, round_: int, *, revision: int | None = None) -> None:
         """Go back to the first decision of round `round_` (everything after it is undone)."""

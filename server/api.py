@@ -9,6 +9,7 @@ changes nothing (see `errors` for the statuses). Each may name the state's revis
 
 from __future__ import annotations
 
+import time
 import zlib
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -18,8 +19,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
-from trpg_arena.agents.store import StoreBusy, StoreError
-from trpg_arena.rules import IllegalActionError, TrpgArenaError
+from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
 from trpg_arena.server.choices import find_legal, proposal_json
 from trpg_arena.server.config import ServerConfig
@@ -45,12 +45,13 @@ from trpg_arena.server.replay import log_replay, parse_log, session_replay
 from trpg_arena.server.revision import StaleRequest, etag, requested_revision
 from trpg_arena.server.state import session_state
 from trpg_arena.server.stats import statistics
-from trpg_arena.server.work import off_thread
+from trpg_arena.server.work import GRACE, AgentBusy, off_thread
 
 ERRORS = {status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
           for status, text in ((404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
                                (422, "a malformed request, encounter, action or dice entry"))}
 router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+THINK_WAIT = 0.5  # seconds a request waits (lock not held) for a proposal being computed before answering
 SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a session id")]
 Doc = dict[str, Any]
 
@@ -64,56 +65,53 @@ def _config(request: Request) -> ServerConfig:
 
 
 def _change(request: Request, sid: str, change: Callable[[Session], Any], run: bool, setup: bool = False,
-            body: object = None) -> Doc:
+            body: object = None, limit: int | None = None, needs_proposal: bool = False) -> Doc:
     """Apply `change` under the session's lock, then (if `run`) let agent seats go on; answer with what happened.
 
     `setup`: the change is to seats or settings, which the session emits no event for: the watchers are told.
     `body`: the request's body, whose ``revision`` (or the ``If-Match`` header) names the state it answers.
+    `limit`: the most agent decisions the run may take (default: the server's run limit).
+    `needs_proposal`: the change applies the open decision's proposal, so it first waits (briefly, the
+    lock not held) for one being computed. Agents think off the lock (`server.thinking`): the answer
+    waits for their run while its decisions keep landing, and otherwise shows the state as it is
+    (``thinking`` while a proposal is computed; the WebSocket tells when it is ready).
     """
     revision = requested_revision(request, body)
-    with _hub(request).use(sid) as entry:
-        return _changed(request, entry, change, run, setup, revision)
+    hub = _hub(request)
+    with hub.use(sid, settle=THINK_WAIT if needs_proposal else 0.0) as entry:
+        s = entry.session
+        assert s is not None
+        try:
+            s.expect(revision)
+            taken = len(s.records)
+            seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
+            change(s)
+        except StaleRevision as e:  # decided on another state (or another process decided first): nothing was done
+            raise StaleRequest(str(e), session_state(entry.id, entry.name, s)) from None
+        if setup:
+            entry.publish({"type": "setup", "revision": s.revision})
+        if run:
+            entry.run_left = max(entry.run_left, limit or _config(request).run_limit)
+            entry.run_error = None
+    # the agents think off the lock: wait for the next proposal, and for their run while it makes progress
+    # (within the request's time limit), so that quick agents answer as if they had played in the request
+    remaining = deadline.current().remaining() if deadline.current() is not None else None  # type: ignore[union-attr]
+    hub.settle(entry, THINK_WAIT, None if remaining is None else time.monotonic() + remaining)
+    with hub.use(sid) as entry:
+        assert entry.session is not None
+        return _answer(entry, entry.session, taken, seen)
 
 
-def _changed(request: Request, entry: Entry, change: Callable[[Session], Any], run: bool, setup: bool = False,
-             revision: int | None = None) -> Doc:
-    """`_change` for a session whose lock the caller holds."""
-    s = entry.session
-    assert s is not None
-    try:
-        s.expect(revision)
-        taken = len(s.records)
-        seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
-        change(s)
-    except StaleRevision as e:  # decided on another state (or another process decided first): nothing was done
-        raise StaleRequest(str(e), session_state(entry.id, entry.name, s)) from None
-    if setup:
-        entry.publish({"type": "setup", "revision": s.revision})
-    agent_error = _run_agents(request, s) if run else None
+def _answer(entry: Entry, s: Session, taken: int, seen: int) -> Doc:
+    """The state, and the decisions and events since `taken` decisions and event `seen` (lock held)."""
     log = s.combat.log  # numbered without gaps: the new events are its tail
-    events = [e.to_json() for e in log[seen - log[0].seq:]] if log and len(s.records) > taken else []
+    fresh = log and len(s.records) > taken and seen >= log[0].seq
+    events = [e.to_json() for e in log[seen - log[0].seq:]] if fresh else []
     out = {"state": session_state(entry.id, entry.name, s),
            "decisions": [public_record(r) for r in s.records[taken:]], "events": events}
-    if agent_error is not None:
-        out["agent_error"] = agent_error
+    if entry.run_error is not None:  # the change itself is stored: the answer says why the agents stopped
+        out["agent_error"], entry.run_error = entry.run_error, None
     return out
-
-
-def _run_agents(request: Request, s: Session, limit: int | None = None) -> str | None:
-    """Let agent seats go on after a change, within the request's time limit; why they stopped if they failed.
-
-    The change itself is stored by now: an agent that cannot play (a seat stored before its spec was
-    checked, a model that fails) does not turn it into an error, the answer says what went wrong.
-    """
-    try:
-        s.run(until=lambda _decision: deadline.expired(), max_decisions=limit or _config(request).run_limit)
-    except StoreBusy as e:  # the change itself is stored: the agents go on at the next request
-        return f"the agents stopped: {e}"
-    except (StoreError, StaleRevision):
-        raise  # the store's own answers (damaged, another process first) keep their statuses
-    except (TrpgArenaError, ValueError, ArithmeticError, LookupError, TypeError) as e:
-        return f"the agents stopped: {e}"
-    return None
 
 
 def _legal_index(s: Session, choice: ActionChoice) -> int:
@@ -170,8 +168,7 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     if body.autorun:
         session.set_autorun(True)
     entry = hub.add(session, name)
-    with entry.lock:
-        return _changed(request, entry, lambda s: None, body.run)
+    return _change(request, entry.id, lambda s: None, body.run)
 
 
 @router.get("/sessions/{sid}", summary="A session's state: combatants, turn order, the open decision")
@@ -180,7 +177,7 @@ def get_session(request: Request, response: Response, sid: SessionId) -> Doc:
 
     The ``ETag`` header is the state's revision: send it back as ``If-Match`` with a change decided on it.
     """
-    with _hub(request).use(sid) as entry:
+    with _hub(request).use(sid, settle=THINK_WAIT) as entry:
         assert entry.session is not None
         response.headers["etag"] = etag(entry.session.revision)
         return session_state(entry.id, entry.name, entry.session)
@@ -209,7 +206,7 @@ def get_board(request: Request, sid: SessionId) -> Doc:
 @router.get("/sessions/{sid}/pending", summary="The open decision only")
 def get_pending(request: Request, sid: SessionId) -> Doc:
     """The open decision (null once over), as in the state."""
-    with _hub(request).use(sid) as entry:
+    with _hub(request).use(sid, settle=THINK_WAIT) as entry:
         assert entry.session is not None
         return {"pending": session_state(entry.id, entry.name, entry.session)["pending"]}
 
@@ -217,13 +214,19 @@ def get_pending(request: Request, sid: SessionId) -> Doc:
 @router.post("/sessions/{sid}/actions", summary="Submit a person's action for the open decision")
 def submit(request: Request, sid: SessionId, body: ActionChoice) -> Doc:
     """Apply a legal action (by index or JSON form); for an agent's seat, this overrides its proposal."""
-    return _change(request, sid, lambda s: s.submit(_legal_index(s, body)), body.run, body=body)
+    return _change(request, sid, lambda s: s.submit(_legal_index(s, body)), body.run, body=body, needs_proposal=True)
 
 
 @router.post("/sessions/{sid}/proposal", summary="Ask an agent what it would do now (nothing changes)")
 def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
     """The seat's proposal (agent and review seats) or the named agent's: action, reasons, alternatives."""
-    with _hub(request).use(sid) as entry:
+    hub = _hub(request)
+    if body.agent is None:  # the seat's own proposal: computed off the lock (`server.thinking`), waited for here
+        with hub.use(sid) as entry:
+            pass
+        remaining = deadline.current().remaining() if deadline.current() is not None else None  # type: ignore[union-attr]
+        hub.settle(entry, THINK_WAIT if remaining is None else remaining + GRACE)
+    with hub.use(sid) as entry:
         s = entry.session
         assert s is not None
         pending = s.pending()
@@ -231,6 +234,8 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
             raise SessionError(f"the combat is over ({s.combat.result}); nothing to propose")
         if body.agent is None and pending.proposal is not None:
             return {"agent": pending.seat.agent, "proposal": proposal_json(s.combat, pending.proposal, pending.legal)}
+        if body.agent is None and pending.thinking:
+            raise AgentBusy(f"the proposal of {pending.seat} is still being computed; ask again in a few seconds")
         spec = body.agent or pending.seat.agent or "scripted"
         check_seat(spec, s.encounter.ruleset)
         rng = np.random.default_rng([s.seed, s.combat.decision_count, zlib.crc32(spec.encode())])
@@ -244,30 +249,26 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
 @router.post("/sessions/{sid}/confirm", summary="Accept the agent's proposal")
 def confirm(request: Request, sid: SessionId, body: Proceed) -> Doc:
     """Apply the review seat's proposal for the open decision."""
-    return _change(request, sid, lambda s: s.confirm(), body.run, body=body)
+    return _change(request, sid, lambda s: s.confirm(), body.run, body=body, needs_proposal=True)
 
 
 @router.post("/sessions/{sid}/override", summary="Apply another action instead of the agent's proposal")
 def override(request: Request, sid: SessionId, body: ActionChoice) -> Doc:
     """Apply a legal action other than (or equal to) the proposal; recorded as an override."""
-    return _change(request, sid, lambda s: s.override(_legal_index(s, body)), body.run, body=body)
+    return _change(request, sid, lambda s: s.override(_legal_index(s, body)), body.run, body=body,
+                   needs_proposal=True)
 
 
 @router.post("/sessions/{sid}/step", summary="Apply the open agent or review seat's proposal: one decision")
 def step(request: Request, sid: SessionId, body: StepRequest) -> Doc:
     """One decision by the seat's agent (what a bot calls to run an NPC's turn decision by decision)."""
-    return _change(request, sid, lambda s: s.step(), body.run, body=body)
+    return _change(request, sid, lambda s: s.step(), body.run, body=body, needs_proposal=True)
 
 
 @router.post("/sessions/{sid}/run", summary="Let agent seats decide until a person must act")
 def run(request: Request, sid: SessionId, body: RunRequest) -> Doc:
     """Agent seats (and review seats with autorun) decide, up to ``max_decisions``."""
-    limit = body.max_decisions or _config(request).run_limit
-
-    def go_on(s: Session) -> None:
-        s.run(until=lambda _decision: deadline.expired(), max_decisions=limit)  # hands back at the time limit
-
-    return _change(request, sid, go_on, False, body=body)
+    return _change(request, sid, lambda s: None, True, body=body, limit=body.max_decisions)
 
 
 @router.put("/sessions/{sid}/autorun", summary="Apply review seats' proposals without confirmation, or stop")
@@ -291,17 +292,7 @@ def cancel_dice(request: Request, sid: SessionId) -> Doc:
 @router.post("/sessions/{sid}/undo", summary="Take decisions back")
 def undo(request: Request, sid: SessionId, body: UndoRequest) -> Doc:
     """Undo ``decisions`` decisions, or back to before the last one a person made (agents do not replay it)."""
-    return _change(request, sid, lambda s: s.undo(body.decisions or _to_last_person(s)), False, body=body)
-
-
-def _to_last_person(s: Session) -> int:
-    """How many decisions to undo to reopen the last decision a person made or confirmed (else the last one)."""
-    if not s.records:
-        raise SessionError("nothing to undo: no decision has been taken")
-    for back, record in enumerate(reversed(s.records), 1):
-        if record["source"] != "agent":
-            return back
-    return 1
+    return _change(request, sid, lambda s: s.undo(body.decisions or s.to_last_person()), False, body=body)
 
 
 @router.post("/sessions/{sid}/rewind", summary="Go back to the first decision of a round")

@@ -39,7 +39,7 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
     owned = store is None
     store = store if store is not None else SessionStore(config.db)
 
-    hub = SessionHub(store)
+    hub = SessionHub(store, config.agent_seconds, think_off_lock=True)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

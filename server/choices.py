@@ -73,7 +73,7 @@ def proposal_json(combat: Combat, proposal: Proposal, legal: list[Action]) -> di
 def pending_json(combat: Combat, pending: Pending) -> dict[str, Any]:
     """The open decision: who decides and how, the proposal, any dice asked for, and the actions by verb."""
     return {"decision": pending.decision.to_json(), "seat": pending.seat.to_json(),
-            "needs_person": pending.needs_person,
+            "needs_person": pending.needs_person, "thinking": pending.thinking,  # the proposal is being computed
             "proposal": proposal_json(combat, pending.proposal, pending.legal) if pending.proposal else None,
             "dice": pending.dice.to_json() if pending.dice else None, "legal_count": len(pending.legal),
             "groups": group_by_verb(combat, pending.legal)}

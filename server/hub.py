@@ -1,7 +1,9 @@
 """The sessions a server holds: loaded from the store on first use, one lock each, and their watchers.
 
 Requests on one session are serialized by its lock (a request reads and changes the session as a
-whole); different sessions run side by side. Every event a session emits is numbered and pushed, in
+whole); different sessions run side by side. Agents never think under that lock: leaving it, a request starts
+the agent work the session needs on the hub's `Thinker` (see `server.thinking`), which takes the lock
+only to hand a finished proposal back. Every event a session emits is numbered and pushed, in
 order, to every WebSocket watching it: the event is queued on the watcher's event loop while the
 session's lock is held, so no watcher can see two events in another order.
 
@@ -26,6 +28,7 @@ from trpg_arena.agents.session import Session
 from trpg_arena.agents.store import SessionMissing, SessionRow, SessionStore
 from trpg_arena.rules import TrpgArenaError
 from trpg_arena.server.residency import Residency
+from trpg_arena.server.thinking import Job, Thinker
 
 WATCHER_QUEUE = 10_000  # events a watcher may fall behind before it is cut off (it reconnects and reloads)
 POLL_INTERVAL_S = 0.25  # how often watched sessions are compared with the store's heads (changes elsewhere)
@@ -90,6 +93,12 @@ class Entry:
     seq: int = 0  # events pushed so far
     deleted: bool = False
     used: float = 0.0  # when a request last used it (`time.monotonic`), for `Residency`
+    # agent work, computed by the hub's `Thinker` outside the lock (see `server.thinking`)
+    job: Job | None = None  # the proposal being computed now
+    run_left: int = 0  # agent decisions a run may still take without a person
+    run_error: str | None = None  # why the last run stopped early (an agent that cannot play), until reported
+    progress: int = 0  # agent decisions runs have taken (a waiting request sees the run go on)
+    quiet: threading.Event = field(default_factory=lambda: _set(threading.Event()))  # set: no agent work
 
     def publish(self, message: dict[str, Any]) -> None:
         """Number a message and queue it for every watcher (call with the lock held)."""
@@ -101,11 +110,19 @@ class Entry:
                 self.watchers.remove(w)
 
 
+def _set(event: threading.Event) -> threading.Event:
+    event.set()
+    return event
+
+
 class SessionHub:
     """Sessions of one store, with a lock per session (see the module docstring)."""
 
-    def __init__(self, store: SessionStore) -> None:
+    def __init__(self, store: SessionStore, agent_seconds: float | None = None, think_off_lock: bool = False) -> None:
         self.store = store
+        # `think_off_lock`: agents think on the thinker's workers, never under a session's lock (the HTTP
+        # server); without it a session computes a proposal when asked, under the lock of whoever asks
+        self.thinker = Thinker(agent_seconds) if think_off_lock else None
         self._entries: dict[str, Entry] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -123,6 +140,8 @@ class SessionHub:
     def stop(self) -> None:
         """Stop polling (at shutdown)."""
         self._stop.set()
+        if self.thinker is not None:
+            self.thinker.shutdown()
         if self._poller is not None:
             self._poller.join(timeout=5)
             self._poller = None
@@ -168,6 +187,9 @@ class SessionHub:
     def _drop(self, entry: Entry) -> None:
         """Forget a deleted session (lock held): its watchers are told and disconnected."""
         entry.deleted = True
+        entry.run_left = 0
+        if self.thinker is not None:
+            self.thinker.cancel(entry)
         self.residency.unload(entry)
         entry.publish({"type": "deleted"})
         for w in entry.watchers:
@@ -181,6 +203,7 @@ class SessionHub:
         """Hold a session just created in the store."""
         assert session.id is not None
         entry = Entry(session.id, name, session)
+        session.think_here = self.thinker is None
         session.subscribe(lambda m: entry.publish(_public(m)))
         with self._lock:
             self._entries[session.id] = entry
@@ -190,8 +213,17 @@ class SessionHub:
         return entry
 
     @contextmanager
-    def use(self, sid: str) -> Iterator[Entry]:
-        """The session `sid` under its lock (loaded from the store if needed); `UnknownSession` if not stored."""
+    def use(self, sid: str, settle: float = 0.0) -> Iterator[Entry]:
+        """The session `sid` under its lock (loaded from the store if needed); `UnknownSession` if not stored.
+
+        Leaving it, agent work the session now needs is started (off the lock). `settle`: first wait up
+        to that many seconds (lock not held) for agent work going on to finish, so that a proposal
+        computed quickly is shown at once.
+        """
+        if settle > 0:
+            with self.use(sid) as entry:
+                pass
+            self.settle(entry, settle)
         entry = self._entry(sid)
         # a request waits for the session at most until its own deadline (plus a grace): requests piling
         # up behind agent work are answered 503 instead of holding every worker thread of the server
@@ -206,6 +238,7 @@ class SessionHub:
                 except SessionMissing:
                     self._drop(entry)
                     raise UnknownSession(f"no session '{sid}' (it was deleted)") from None
+                session.think_here = self.thinker is None
                 session.subscribe(lambda m: entry.publish(_public(m)))
                 entry.session = session
             else:
@@ -213,10 +246,26 @@ class SessionHub:
             try:
                 yield entry
             finally:
+                if entry.job is not None:
+                    entry.job.shown = True  # this request may have answered "thinking"
+                self._advance(entry)
                 self.residency.used(entry)
         finally:
             entry.lock.release()
         self.residency.trim()
+
+    def settle(self, entry: Entry, seconds: float, until: float | None = None) -> None:
+        """Wait for the agent work of `entry` (lock not held; see `Thinker.settle`); at once without a thinker."""
+        if self.thinker is not None:
+            self.thinker.settle(entry, seconds, until)
+
+    def _advance(self, entry: Entry) -> None:
+        if self.thinker is None:
+            return
+        try:
+            self.thinker.advance(entry)
+        except Exception:  # the request's own answer stands; the session's next use says what is wrong
+            log.exception("session %s: starting its agents' work", entry.id)
 
     def _entry(self, sid: str) -> Entry:
         with self._lock:

@@ -2,8 +2,9 @@
 
 On connect the socket sends ``{"type": "hello", "seq": N, "state": ...}``: the session now and the
 number of the last event before it; then every event from ``N + 1`` on: ``decision`` (the record
-and its engine events), ``dice`` (dice asked for), ``undo``, ``setup`` (seats or settings changed) and
-``deleted``. A watcher that falls too far behind (its queue full, or one event unsent for
+and its engine events), ``dice`` (dice asked for), ``undo``, ``setup`` (seats or settings changed),
+``proposal`` (a proposal shown as ``thinking`` is ready, see `server.thinking`) and ``deleted``.
+A watcher that falls too far behind (its queue full, or one event unsent for
 `SEND_TIMEOUT` seconds because the page stopped reading) is disconnected and reconnects for a fresh
 state. A refused handshake answers the HTTP status and JSON error of a refused request (401 without
 the token, 403 from a foreign page, 404 for an unknown session).
@@ -18,6 +19,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
+from trpg_arena.server.api import THINK_WAIT
 from trpg_arena.server.hub import SessionHub, UnknownSession, Watcher
 from trpg_arena.server.security import refuse
 from trpg_arena.server.state import session_state
@@ -33,7 +35,8 @@ async def session_events(ws: WebSocket, sid: str) -> None:
     loop = asyncio.get_running_loop()
 
     def join() -> tuple[Watcher, dict]:
-        with hub.use(sid) as entry:  # under the lock: no event falls between the state and the stream
+        # under the lock: no event falls between the state and the stream
+        with hub.use(sid, settle=THINK_WAIT) as entry:
             assert entry.session is not None
             return hub.watch(entry, loop), {"type": "hello", "seq": entry.seq, "session": sid,
                                             "state": session_state(entry.id, entry.name, entry.session)}

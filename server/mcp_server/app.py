@@ -37,7 +37,8 @@ ActionJson = Annotated[dict[str, Any] | None, Field(description="or the action's
 Seat = Annotated[str, Field(min_length=1, max_length=200)]
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
-RULES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"  # the repository's rule references
+# each system's rules reference, shipped with the package (copies of docs/rules/<id>.md, which a test keeps equal)
+RULES_DOCS = Path(__file__).resolve().parent / "rules"
 
 
 def _answer(doc: Doc, text: str) -> CallToolResult:
@@ -222,9 +223,11 @@ def build_server(table: Table) -> MCPServer:
 
     @tool(CHANGES)
     def undo(session: SessionId, revision: Revision,
-             decisions: Annotated[int, Field(ge=1, le=100_000, description="how many decisions to take back")] = 1
+             decisions: Annotated[int | None, Field(ge=1, le=100_000, description="how many decisions to take "
+                                                                                    "back (default: back to the "
+                                                                                    "last a person made)")] = None
              ) -> CallToolResult:
-        """Take back the last decisions (agents' included)."""
+        """Reopen the last decision a person made or confirmed (agents' later ones undone too), or undo `decisions`."""
         out = table.undo(session, revision, decisions)
         return _answer(out, f"revision {out['state']['revision']}. Now: {_pending_line(out['state'])}")
 
@@ -258,9 +261,8 @@ def _add_resources(server: MCPServer, table: Table) -> None:
     """Each rule system's reference, and a session's state, for a host to put in the model's context."""
     for rid in RULESETS:
         path = RULES_DOCS / f"{rid}.md"
-        if not path.is_file():  # an installed wheel has no docs folder: the tools still name the rules
+        if not path.is_file():  # a system added without its reference: the tools still name its rules
             continue
-
         server.resource(f"trpg-arena://rules/{rid}", name=f"rules-{rid}", title=f"Rules of {rid}",
                         mime_type="text/markdown")(_reader(path))
 

@@ -157,9 +157,9 @@ class Table:
         """Faces rolled at the table for the dice asked for; the action is tried again."""
         return self._change(sid, revision, lambda s: s.enter_dice(faces), run)
 
-    def undo(self, sid: str, revision: int, decisions: int) -> Doc:
-        """Take back the last `decisions` decisions."""
-        return self._change(sid, revision, lambda s: s.undo(decisions), False)
+    def undo(self, sid: str, revision: int, decisions: int | None) -> Doc:
+        """Take back the last `decisions` decisions, or by default back to the last one a person made (as the API)."""
+        return self._change(sid, revision, lambda s: s.undo(decisions or s.to_last_person()), False)
 
     def get_log(self, sid: str, since: int, limit: int) -> Doc:
         """Events numbered `since` on (at most `limit`), each with round, kind, text and rule id."""

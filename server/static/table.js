@@ -220,7 +220,9 @@ function renderDecision() {
   if (p.dice) parts.push(diceBox(p.dice));
   else {
     if (p.proposal) parts.push(proposalBox(p));
-    if (!p.needs_person) parts.push(el("p", {class: "note", text: `${p.seat.agent} is deciding…`}));
+    // the agent's proposal is computed on the server: the socket says when it is ready, and it is shown then
+    if (p.thinking) parts.push(el("p", {class: "note thinking", id: "thinking", text: `${p.seat.agent} is thinking…`}));
+    else if (!p.needs_person) parts.push(el("p", {class: "note", text: `${p.seat.agent} is deciding…`}));
     else parts.push(...verbChooser(p));
   }
   box.replaceChildren(...parts);
