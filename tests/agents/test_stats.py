@@ -81,3 +81,10 @@ def test_the_transcript_has_every_decision_and_the_statistics() -> None:
         assert f"{rec['n'] + 1}. **{rec['actor']}**" in text
     assert "## Statistics" in text and "### Who fell when" in text
     assert session.combat.log[-1].text.replace("[", "\\[").replace("]", "\\]") in text
+
+
+def test_the_transcript_lists_each_move_once() -> None:
+    session = played("kiai/duel", 2)
+    lines = transcript(session).splitlines()
+    moves = [line for line in lines if "move to [" in line]
+    assert moves and all(not line.startswith("    - ") for line in moves), moves[:4]
