@@ -108,7 +108,9 @@ class CombatStats:
             self.rounds = max(self.rounds, round_)
         for cid, v in before.items():
             self.fighters[cid].hp_end = v.hp
-            self.fighters[cid].status = v.status
+            fell = [f.status for f in self.falls if f.combatant == cid]
+            # a summon out of play reads "absent" in the engine; a GM wants how it went (destroyed, vanished)
+            self.fighters[cid].status = fell[-1] if fell and v.status == "absent" else v.status
         return self
 
     def finish(self, combat: Combat) -> CombatStats:
@@ -181,7 +183,7 @@ class CombatStats:
                 self.fighters[source].dealt += part
                 row.setdefault(source, {"dealt": 0, "taken": 0})["dealt"] += part
         if was.able and not now.able:
-            self.falls.append(Fall(round_, n + 1, now.id, now.status, by))
+            self.falls.append(Fall(round_, n + 1, now.id, _gone(now), by))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form: fighters, damage by source and target, damage per round, falls and the result."""
@@ -211,3 +213,10 @@ def session_stats(session: Session) -> CombatStats:
     stats = CombatStats.collect(start, ((max(1, int(record["round"])), events, combat.combatants)
                                         for record, events, combat in replay if record is not None))
     return stats.finish(session.combat)
+
+
+def _gone(now: CombatantView) -> str:
+    """How a combatant left the fight: a summon put out of play reads "destroyed" at 0 HP, else "vanished"."""
+    if now.status != "absent":
+        return now.status
+    return "destroyed" if now.hp <= 0 else "vanished"

@@ -54,9 +54,15 @@ def transcript(session: Session, stats: CombatStats | None = None) -> str:
             how += "; dice by hand: " + " ".join(str(face) for _, face in record["faces"])
         out.append(f"{record['n'] + 1}. **{_md(record['actor'])}** ({record['kind']}): {_md(record['text'])} "
                    f"*({_md(how)})*")
-        out += [f"    - {_md(e.text)}" for e in events if e.kind != "decision"]
+        out += [f"    - {_md(e.text)}" for e in events
+                if e.kind != "decision" and not _restates(e.text, record["text"])]
     out += ["", *_stats_markdown(stats)]
     return "\n".join(out) + "\n"
+
+
+def _restates(event: str, decision: str) -> bool:
+    """An event that only repeats the decision's line (kiai's ``kaede declares: move to [6, 1]``): listed once."""
+    return event.split(": ", 1)[-1] == decision.split(": ", 1)[-1]
 
 
 def _stats_markdown(stats: CombatStats) -> list[str]:

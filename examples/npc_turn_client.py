@@ -130,7 +130,11 @@ def main() -> None:
                                                   "npc": "review:scripted"})
         sid = made["state"]["id"]
         print(f"started session {sid} ({args.encounter})")
-    print(f"NPC turn done: {run_npc_turn(api, sid)} decisions")
+    taken = run_npc_turn(api, sid)
+    if taken == 0:  # a PC (or the table's dice) comes first: say so rather than "0 decisions"
+        print("NPC turn done: no NPC decision was open; run this again once the table has acted")
+    else:
+        print(f"NPC turn done: {taken} decision{'s' if taken != 1 else ''}")
 
 
 if __name__ == "__main__":

@@ -88,6 +88,10 @@ def uploaded(text: str | None, data: Any, source: str) -> EncounterBase:
 FILE_PARAMS = ("path", "model")  # agent parameters that name a file to read: never set over HTTP
 
 
+class SeatNotAllowed(EncounterError):
+    """A seat whose agent would read a file on the server: refused over HTTP as ``seat_not_allowed``."""
+
+
 def check_seat(text: str, ruleset: str) -> str:
     """A seat spec from a request, refused if its agent would read a file on the server (a policy's model)."""
     body = text.strip().removesuffix("+dice")
@@ -99,10 +103,10 @@ def check_seat(text: str, ruleset: str) -> str:
     check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
     named = [k for k, _ in spec.params if k in FILE_PARAMS]
     if named and info.positional is None and "path" not in info.params:
-        raise EncounterError(f"agent '{spec.name}': {named[0]}= names a file on the server and cannot be set over "
+        raise SeatNotAllowed(f"agent '{spec.name}': {named[0]}= names a file on the server and cannot be set over "
                              "HTTP", path="seat", expected=f"'{spec.name}' without {named[0]}=", actual=text)
     if info.positional is not None or "path" in info.params:
-        raise EncounterError(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
+        raise SeatNotAllowed(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
                              path="seat", expected="one of " + ", ".join(safe_agents(ruleset)), actual=text)
     return text
 

@@ -19,6 +19,7 @@ from trpg_arena.agents.spec import UnknownAgentError
 from trpg_arena.agents.store import SessionMissing, StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
+from trpg_arena.server.encounters import SeatNotAllowed
 from trpg_arena.server.hub import SessionBusy, UnknownSession
 from trpg_arena.server.replay import ReplayError
 from trpg_arena.server.revision import RevisionError, StaleRequest
@@ -30,6 +31,7 @@ log = logging.getLogger("trpg_arena.server")
 STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (UnknownSession, 404, "unknown_session"),
     (SessionMissing, 404, "unknown_session"),  # deleted by another process while a change was being stored
+    (SeatNotAllowed, 422, "seat_not_allowed"),  # a valid agent that loads files on the server: not over HTTP
     (EncounterError, 422, "invalid_encounter"),
     (UnknownAgentError, 422, "unknown_agent"),
     (DiceEntryError, 422, "invalid_dice"),

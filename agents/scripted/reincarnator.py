@@ -10,13 +10,14 @@ scored attacks are its alternatives. Ties are broken by a seeded RNG of its own.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
+from trpg_arena.agents.scripted.choice import Choice, Rival, alternatives, only, pct
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.reincarnator.actions import opts, uid
@@ -151,7 +152,15 @@ class ReincarnatorScripted(Agent):
 
     def propose(self, combat: Combat) -> Proposal:
         """The same choice as `act`, with its value, the reasons and the runners-up."""
-        return self._choose(combat).proposal()
+        choice = self._choose(combat)
+        proposal = choice.proposal()
+        if proposal.alternatives:
+            return proposal
+        # a rule that scores no rivals (ending the turn when only dropping an item is also legal) still shows
+        # the GM what else was legal, ranked no higher than the choice
+        others = [(min(0.0, choice.value), a, "also legal; this policy sees nothing gained by it")
+                  for a in combat.legal_actions() if a != choice.action]
+        return replace(proposal, alternatives=alternatives(choice.action, others))
 
     def _choose(self, combat: Combat) -> Choice:
         legal = combat.legal_actions()

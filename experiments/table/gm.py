@@ -128,14 +128,10 @@ class GmTable:
 
     def _undo(self) -> None:
         s = self.session
-        taken = 0
-        for rec in reversed(s.records):
-            taken += 1
-            if rec["source"] != "agent":
-                break
-        else:
+        if all(rec["source"] == "agent" for rec in s.records):  # agents alone would only take it again
             self.console.print(Text("nothing to undo: no decision has been made by a person yet", style="red"))
             return
+        taken = s.to_last_person()  # as the browser, the HTTP API and MCP count it
         s.undo(taken)
         d = s.combat.decision
         self.console.print(Text(f"undone {taken} decision(s): back to {d.actor if d else '?'} in round "

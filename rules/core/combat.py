@@ -368,6 +368,8 @@ class Combat:
             built = compiled(self.encounter, self.system)
             self.battlefield, self.tables, self.scratch = built.battlefield, built.tables, None
             self.state = self.system.load_state(snap["state"])
+            # fields of the right type can still contradict each other; the system names the first
+            self.system.check_state(self.state, self)
             self._copy_state = state_copier(type(self.state))
         except TrpgArenaError as e:
             raise SnapshotError(f"snapshot cannot be restored: {e}") from None
@@ -377,7 +379,7 @@ class Combat:
             more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
             raise SnapshotError(f"snapshot cannot be restored: state.{where}: {first['msg']}, got "
                                 f"{_short(first.get('input'))}{more}") from None
-        except (LookupError, TypeError, ValueError, AttributeError) as e:
+        except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as e:  # e.g. a negative RNG word
             raise SnapshotError(f"snapshot cannot be restored: corrupt {type(e).__name__}: {e}") from None
         self._legal = None
         self._decided = None

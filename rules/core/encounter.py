@@ -79,6 +79,15 @@ class EncounterBase(StrictModel):
         return roster
 
     @model_validator(mode="after")
+    def _two_sides(self) -> EncounterBase:
+        """A fight needs someone to fight: at least two sides (a one-sided roster would end before round 1)."""
+        sides = self.sides()
+        if len(sides) < 2:
+            found = f"every combatant is on side '{sides[0]}'" if sides else "no combatants"
+            raise _located(("combatants",), f"{found}: an encounter needs at least two sides", sides)
+        return self
+
+    @model_validator(mode="after")
     def _controllers_name_seats(self) -> EncounterBase:
         """Each controller key names a side or a roster id, and its seat text is one word (``review:x+dice``)."""
         known = {c.side for c in self.combatants} | {c.id for c in self.combatants}

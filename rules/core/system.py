@@ -200,6 +200,16 @@ class RuleSystem:
         """Inverse of `dump_state`."""
         return self.state_adapter.validate_python(data)
 
+    def check_state(self, state: BaseState, combat: Combat) -> None:
+        """Refuse a loaded state whose fields contradict each other, with one located `SnapshotError`.
+
+        Called when a snapshot from outside (a file, a database, a client) is restored, never on the
+        states search clones. A system checks here the invariants its own code takes for granted (every
+        id in a turn order is a fighter, a fighter's place is on the board, a cursor is in range), using
+        `trpg_arena.rules.core.state_check`. `combat` is the combat being restored: its encounter,
+        battlefield and tables are built, its state is `state`, nothing else may be used yet.
+        """
+
 
 RULES_PATH = "TRPG_ARENA_RULES_PATH"  # more folders of rule-system packages (os.pathsep between them)
 

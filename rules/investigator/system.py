@@ -8,7 +8,7 @@ from trpg_arena.rules.core.battlefield import Battlefield, square_grid
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
-from trpg_arena.rules.investigator import flow
+from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup, setup_of
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
@@ -63,6 +63,11 @@ class InvestigatorSystem(RuleSystem):
         setup.bf = battlefield
         setup.adjacency(battlefield)
         return setup
+
+    def check_state(self, state: BaseState, combat: Combat) -> None:
+        """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
+        assert isinstance(state, InvState)
+        state_check.check_state(state, combat)
 
     def new_state(self, combat: Combat) -> BaseState:
         """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""

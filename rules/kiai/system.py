@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, hex_grid
 from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
+from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
+from trpg_arena.rules.kiai import state_check
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import Ctx, build_ctx, ctx_of
@@ -62,6 +63,11 @@ class KiaiSystem(RuleSystem):
         for h in m.exits:
             cells.setdefault(tuple(h), {}).update(exit=True)  # type: ignore[arg-type]
         return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
+
+    def check_state(self, state: BaseState, combat: Combat) -> None:
+        """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
+        assert isinstance(state, KiaiState)
+        state_check.check_state(state, combat)
 
     def new_state(self, combat: Combat) -> KiaiState:
         """Initial state from the encounter and its `start` section (no dice)."""

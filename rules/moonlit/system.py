@@ -10,7 +10,7 @@ from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind
-from trpg_arena.rules.moonlit import attack, phases, turn
+from trpg_arena.rules.moonlit import attack, phases, state_check, turn
 from trpg_arena.rules.moonlit.catalogue import build_catalogue
 from trpg_arena.rules.moonlit.data import ZONES
 from trpg_arena.rules.moonlit.fighters import ABLE, remove_condition, st_of, tb
@@ -151,6 +151,11 @@ class MoonlitSystem(RuleSystem):
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Table:
         """The stat blocks of everyone who can appear, and the encounter's other static facts."""
         return build_table(encounter)
+
+    def check_state(self, state: BaseState, combat: Combat) -> None:
+        """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
+        assert isinstance(state, MoonState)
+        state_check.check_state(state, combat, HANDLERS)
 
     def new_state(self, combat: Combat) -> BaseState:
         """Initial state from the encounter (and its ``start`` section); no dice."""

@@ -8,7 +8,7 @@ from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
-from trpg_arena.rules.reincarnator import actions, legal, turns
+from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action, place_of
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
 from trpg_arena.rules.reincarnator.data import Static, static
@@ -44,6 +44,11 @@ class ReincarnatorSystem(RuleSystem):
         """The static tables (`Static`: roster, items, vehicles), built with the battlefield's geometry."""
         assert isinstance(battlefield, ReiBattlefield)
         return battlefield.static
+
+    def check_state(self, state: BaseState, combat: Combat) -> None:
+        """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
+        assert isinstance(state, ReiState)
+        state_check.check_state(state, combat)
 
     def new_state(self, combat: Combat) -> BaseState:
         """The initial state, or the mid-combat state of the ``start`` section."""

@@ -81,3 +81,18 @@ def test_the_transcript_has_every_decision_and_the_statistics() -> None:
         assert f"{rec['n'] + 1}. **{rec['actor']}**" in text
     assert "## Statistics" in text and "### Who fell when" in text
     assert session.combat.log[-1].text.replace("[", "\\[").replace("]", "\\]") in text
+
+
+def test_the_transcript_lists_each_move_once() -> None:
+    session = played("kiai/duel", 2)
+    lines = transcript(session).splitlines()
+    moves = [line for line in lines if "move to [" in line]
+    assert moves and all(not line.startswith("    - ") for line in moves), moves[:4]
+
+
+def test_a_destroyed_summon_reads_destroyed_not_absent() -> None:
+    stats = session_stats(played("moonlit/brawl", 1))
+    summon = "puppeteer.dragon_tooth_soldier"
+    assert {f.status for f in stats.falls if f.combatant == summon} == {"destroyed"}
+    assert stats.fighters[summon].status == "destroyed"
+    assert f"{summon} destroyed" in transcript(played("moonlit/brawl", 1))

@@ -70,12 +70,19 @@ def _first_combatant_key(data: dict, want: type) -> str:
     return next(k for k, v in data["combatants"][0].items() if isinstance(v, want) and k not in ("id", "side"))
 
 
+def _one_side(data: dict) -> None:
+    for c in data["combatants"]:
+        c["side"] = data["combatants"][0]["side"]
+    data.pop("controllers", None)
+
+
 BAD = {
     "missing_field": (lambda d: d["combatants"][0].pop("id"), "combatants[0].id"),
     "wrong_type": (lambda d: d["combatants"][0].__setitem__(_first_combatant_key(d, int), "lots"), "combatants[0]"),
     "unknown_ruleset": (lambda d: d.__setitem__("ruleset", "nosuchgame"), "ruleset"),
     "combatants_not_a_list": (lambda d: d.__setitem__("combatants", 5), "combatants"),
     "unknown_skill_or_item": (_unknown_skill, "combatants[0]"),
+    "one_side": (_one_side, "at least two sides"),
 }
 
 

@@ -3,9 +3,11 @@
 600 snapshots taken mid-combat (150 per system) each get one random mutation (a key deleted, None,
 a negative or out-of-range number, a value of the wrong type) somewhere in their state, dice, log or
 header; `Combat.restore` and the first look any user takes (the open decision, the legal actions,
-the combatants) either work or raise `SnapshotError`. Then stored sessions' decision records,
-checkpoints and setups are mutated in the database: `Session.load` either works or raises the
-store's `StoreError` naming the file and the session.
+the combatants) either work or raise `SnapshotError`, and a snapshot that is restored then plays a
+few random legal actions without a crash (`RuleSystem.check_state` refused states that contradict
+themselves). Then stored sessions' decision records, checkpoints and setups are mutated in the
+database: `Session.load` either works or raises the store's `StoreError` naming the file and the
+session.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from trpg_arena.rules import Combat
 from trpg_arena.rules.core.errors import SnapshotError
 
 SNAPSHOTS = 600
+ACTIONS_AFTER = 3  # a successful restore then plays this many random legal actions
 RECORDS = 160
 WRONG = ("delete", None, -1, -37, 10**6, 2**63, 99, "", "x", "-1", [], [None], ["a", "b"], {}, {"x": 1}, 0.5,
          float("nan"), True, False)
@@ -85,8 +88,19 @@ def test_six_hundred_mutated_snapshots_never_crash_raw() -> None:
         except SnapshotError as e:
             assert "\n" not in str(e)
             refused += 1
+            continue
         except Exception as e:  # noqa: BLE001 - the point: list every raw crash
             crashes.append(f"{rid}: {what}: {type(e).__name__} {e}")
+            continue
+        try:  # a restored snapshot holds together: the rules can play on from it
+            for _ in range(ACTIONS_AFTER):
+                if c.over:
+                    break
+                legal = c.legal_actions()
+                c.act(legal[rng.randrange(len(legal))])
+                assert c.combatants
+        except Exception as e:  # noqa: BLE001 - the point: list every raw crash
+            crashes.append(f"{rid}: {what}: after restoring: {type(e).__name__} {e}")
     assert crashes == [], f"{len(crashes)} raw crashes:\n" + "\n".join(crashes[:20])
     assert refused > SNAPSHOTS // 4  # the mutations do break things: the test can fail
 
@@ -135,3 +149,31 @@ def test_mutated_records_checkpoints_and_setups_are_the_stores_located_error(tmp
             con.close()
     assert crashes == [], f"{len(crashes)} raw crashes:\n" + "\n".join(crashes[:20])
     assert refused > 0
+
+
+CONTRADICTIONS = [  # (system, path into the snapshot's state, wrong value, the error's words)
+    ("investigator", ("fighters", 0, "pos"), [12, -1], "state.fighters[0].pos (12, -1) is off the board"),
+    ("investigator", ("fighters", 1, "id"), "ada", "state.fighters[1].id 'ada' is not the roster's 'walsh'"),
+    ("kiai", ("turn_index",), 99, "state.turn_index 99 is out of range"),
+    ("kiai", ("fighters", "kaede", "id"), "gorou", "state.fighters['kaede'].id 'gorou' differs from its key"),
+    ("moonlit", ("order", 1), "nobody", "state.order[1] 'nobody' is no fighter of this combat"),
+    ("moonlit", ("fighters", "kei", "zone"), "moon", "state.fighters['kei'].zone 'moon' is not one of"),
+    ("reincarnator", ("fighters", "chen", "cell"), [1, -1], "state.fighters['chen'].cell (1, -1) is off the board"),
+    ("reincarnator", ("order", 0), "", "state.order[0] '' is no fighter of this combat"),
+]
+
+
+@pytest.mark.parametrize(("rid", "path", "wrong", "words"), CONTRADICTIONS,
+                         ids=[f"{c[0]}-{'.'.join(map(str, c[1]))}" for c in CONTRADICTIONS])
+def test_a_state_that_contradicts_itself_is_refused_with_the_field_named(
+        rid: str, path: tuple[Any, ...], wrong: Any, words: str) -> None:
+    snap = copy.deepcopy(mid_combat(rid))
+    parent = snap["state"]
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = wrong
+    with pytest.raises(SnapshotError) as refused:
+        Combat.restore(snap)
+    message = str(refused.value)
+    assert words in message and "\n" not in message, message
+    Combat.restore(mid_combat(rid))  # the same snapshot unharmed restores

@@ -47,7 +47,7 @@ def test_an_uploaded_encounter_gets_the_same_located_error_as_validate(client: T
     ({"encounter": "moonlit/duel", "seed": -1}, "invalid_request", "body.seed"),
     ({"encounter": "moonlit/duel", "colour": "red"}, "invalid_request", "body.colour"),
     ({"encounter": "moonlit/duel", "npc": "genius"}, "unknown_agent", "genius"),
-    ({"encounter": "moonlit/duel", "npc": "policy:model.zip"}, "invalid_encounter", "loads files on the server"),
+    ({"encounter": "moonlit/duel", "npc": "policy:model.zip"}, "seat_not_allowed", "loads files on the server"),
     ({"encounter": "moonlit/duel", "seats": {"Z": "human"}}, "not_now", "seat 'Z' names no side"),
     ({"encounter": "moonlit/duel", "options": {"no_such_flag": True}}, "invalid_encounter", "no_such_flag"),
 ])

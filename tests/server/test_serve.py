@@ -55,6 +55,22 @@ def test_the_client_starts_a_session_when_given_none(tmp_path: Path) -> None:
     assert "started session" in out.stdout and "the combat is over" in out.stdout
 
 
+def test_the_client_says_in_one_line_when_no_server_answers_or_a_pc_acts_first(tmp_path: Path) -> None:
+    client = [sys.executable, str(ROOT / "examples" / "npc_turn_client.py")]
+    out = subprocess.run([*client, "--server", "http://127.0.0.1:9"], capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert out.stderr.strip().count("\n") == 0 and "no answer from http://127.0.0.1:9" in out.stderr
+    with served(tmp_path / "t.db") as (base, _):
+        made = httpx.post(f"{base}/api/sessions", json={"encounter": "reincarnator/duel", "seed": 2, "pc": "human",
+                                                        "npc": "review:scripted"}).json()["state"]
+        assert made["pending"]["seat"]["kind"] == "human"
+        out = subprocess.run([*client, "--server", base, "--session", made["id"]], capture_output=True, text=True,
+                             timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "is played at the table" in out.stdout and "no NPC decision was open" in out.stdout
+    assert "0 decisions" not in out.stdout
+
+
 def test_fifty_sessions_at_once_with_agents_on_every_side() -> None:
     measured = run_load(sessions=50, encounter="duel")
     print(measured)

@@ -10,6 +10,7 @@ computing in place.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -96,3 +97,25 @@ def test_proposals_computed_on_copies_are_the_proposals_computed_in_place() -> N
 def _untimed(records: list[dict]) -> list[dict]:
     """Records without the proposals' reasons (a search says how many milliseconds it took)."""
     return [{**r, "proposal": {**r["proposal"], "reasons": None} if r["proposal"] else None} for r in records]
+
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def test_a_seat_changed_while_its_agent_thinks_cancels_the_search(tmp_path: Path) -> None:
+    with cold_server(tmp_path / "s.db", "--agent-seconds", "20") as (base, proc):
+        made = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": SLOW, "npc": SLOW},
+                          timeout=60).json()
+        url = f"{base}/api/sessions/{made['state']['id']}"
+        assert httpx.get(url, timeout=30).json()["pending"]["thinking"] is True
+        for key in ("npc", "pc"):  # whichever side decides first, its seat is now a quick agent
+            changed, took = _timed("PUT", f"{url}/seats/{key}", json={"seat": "review:first"})
+            assert changed.status_code == 200 and took < 2.0, (changed.text, took)
+        pending = changed.json()["state"]["pending"]
+        assert pending["thinking"] is False and pending["proposal"] is not None  # the new seat's, at once
+        time.sleep(0.5)
+        before = _cpu_s(proc.pid)
+        time.sleep(2.0)
+        assert _cpu_s(proc.pid) - before < 0.6  # the stale search stopped (it had 20 s to run)
