@@ -8,14 +8,13 @@ from __future__ import annotations
 import importlib.util
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.agents.test_store_writes import held, lock_once
 from tests.server.conftest import make_client
 from tests.server.live import live_server
 from trpg_arena.agents.session import Session
@@ -39,29 +38,6 @@ def index_of(state: dict, verb: str) -> int:
 def live_decisions(db: Path, sid: str) -> list[int]:
     with sqlite3.connect(db) as con:
         return [n for (n,) in con.execute("SELECT n FROM decisions WHERE session = ? AND live = 1 ORDER BY n", (sid,))]
-
-
-def lock_once(other: sqlite3.Connection) -> Callable[[dict], None]:
-    """A session listener: another program takes the file's write lock at the first event it hears, once."""
-    armed = [True]
-
-    def take(_message: dict) -> None:
-        if armed.pop() if armed else False:
-            other.execute("BEGIN IMMEDIATE")
-
-    return take
-
-
-@contextmanager
-def held(db: Path) -> Iterator[None]:
-    """Another program holding the database's write lock."""
-    other = sqlite3.connect(db, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
 
 
 def test_the_state_names_its_revision_and_a_stale_change_is_409_with_the_state_now(client: TestClient) -> None:
