@@ -128,6 +128,11 @@ class SessionStore:
         except (sqlite3.DatabaseError, OSError) as e:
             raise StoreUnusable(f"{self.path}: not a usable trpg-arena session database ({e})") from None
 
+    def check_writable(self) -> None:
+        """Raise `StoreUnusable` once the file was found damaged or read-only (a change is refused before it starts)."""
+        if self._db.unusable is not None:
+            raise StoreUnusable(self._db.unusable)
+
     def _upgrade(self) -> None:
         """Add what a file of an older version lacks (see `UPGRADES`); its sessions and decisions are untouched."""
         have = {r[1] for r in self._db.execute("PRAGMA table_info(sessions)")}

@@ -78,6 +78,7 @@ def _change(request: Request, sid: str, change: Callable[[Session], Any], run: b
     """
     revision = requested_revision(request, body)
     hub = _hub(request)
+    hub.store.check_writable()  # a file found damaged or read-only takes no change, even one that would write nothing
     with hub.use(sid, settle=THINK_WAIT if needs_proposal else 0.0) as entry:
         s = entry.session
         assert s is not None

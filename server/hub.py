@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -223,7 +224,9 @@ class SessionHub:
         if settle > 0:
             with self.use(sid) as entry:
                 pass
-            self.settle(entry, settle)
+            # at most `settle` in all: a run whose decisions keep landing is waited on by the request that
+            # started it (`settle` with its own deadline), never by a reader passing by
+            self.settle(entry, settle, time.monotonic() + settle)
         entry = self._entry(sid)
         # a request waits for the session at most until its own deadline (plus a grace): requests piling
         # up behind agent work are answered 503 instead of holding every worker thread of the server

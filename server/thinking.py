@@ -17,6 +17,7 @@ with what there is (the state says ``thinking``).
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from trpg_arena.server.hub import Entry
 
 WORKERS = 4  # proposals computed at once (over all sessions); more wait their turn
+SWITCH_INTERVAL = 0.0005  # seconds a thread may hold the GIL while another waits for it (see `Thinker`)
 log = logging.getLogger("trpg_arena.server")
 
 
@@ -53,6 +55,10 @@ class Thinker:
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
+        # searches hold the GIL for its whole switch interval (5 ms by default) each time a request thread
+        # gives it up around an SQLite call, so a request reading many rows waited seconds behind one search:
+        # a short interval keeps requests answering while agents think
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="trpg-arena agent")
 
     def advance(self, entry: Entry) -> None:

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 FRAME_KINDS = frozenset({"action", "window", "attack"})
 ITEM_KINDS = frozenset({"weapon", "ammo", "material"})
+# the rolls a technique's bonus can apply to (the `bonus_to` of a technique in the encounter model)
+BONUS_ROLLS = frozenset({"shoot", "throw", "melee", "maneuver", "dodge", "fight_back", "first_aid"})
 
 
 def check_state(st: InvState, combat: Combat) -> None:
@@ -34,7 +36,8 @@ def check_state(st: InvState, combat: Combat) -> None:
         for name in ("standard_used", "steps_this_turn", "move_spent", "channel_done", "defenses"):
             check.in_range(f"{where}.{name}", getattr(f, name), 0)
         check.all_known(f"{where}.melee_attackers", f.melee_attackers, setup.idx)
-        check.all_known(f"{where}.bonus_to", f.bonus_to or [], setup.idx)
+        for k, kind in enumerate(f.bonus_to or []):  # a technique's bonus names kinds of roll, not fighters
+            check.one_of(check.at(f"{where}.bonus_to", k), kind, BONUS_ROLLS)
         _check_weapons(setup, f"{where}.weapons", f.weapons)
         if f.wielded != "unarmed" and f.weapon(f.wielded) is None:
             raise check.bad(f"{where}.wielded", f.wielded, "is no weapon this fighter carries")

@@ -70,7 +70,8 @@ def test_the_mixed_suite_exits_3_and_says_why(mixed: tuple[subprocess.CompletedP
     # the first paragraph on the console, one line per entry; progress lines in a log (not a terminal)
     assert re.search(rf"moon\.yaml \[scripted,scripted\]: side A wins {RATE} now, {RATE} before: shifted", r.stdout)
     assert "moon.yaml [scripted,scripted]: started, 120 games to go" in r.stderr
-    assert re.search(r"moon\.yaml \[scripted,scripted\]: \d+/120 games \(\d+ %\), [\d.]+ games/s, \d+ s, stopped early",
+    assert re.search(r"moon\.yaml \[scripted,scripted\]: \d+/120 games \(\d+ %\), [\d.,]+ games/s, \d+ s, "
+                     r"stopped early",
                      r.stderr), r.stderr
     summary = json.loads((folder / "summary.json").read_text())
     assert [e["status"] for e in summary["entries"]] == ["ok", "shifted", "stale", "error"]
