@@ -48,6 +48,14 @@ from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
 CHECKPOINT_EVERY = 32  # decisions between full snapshots: undo and resume replay at most this many
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A point in a session's history: how many decisions it had and the number of its next event."""
+
+    decisions: int
+    event: int
+
+
 class SessionError(TrpgArenaError, ValueError):
     """A session request that does not fit the open decision (nothing to confirm, no dice asked for...)."""
 
@@ -569,6 +577,22 @@ class Session:
             raise StaleRevision(f"this request answers revision {revision}, but the session is at revision "
                                 f"{self.revision} ({len(self.records)} decisions): nothing was done; read the "
                                 "state again", revision=self.revision)
+
+    def change_at(self, revision: int | None, change: Callable[[Session], Any]) -> Mark:
+        """Apply `change` if the session is at `revision` (`StaleRevision` otherwise, nothing done).
+
+        Returns where what the change brings starts, for `since` (what a caller answers with).
+        """
+        self.expect(revision)
+        mark = Mark(len(self.records), self.combat.log[-1].seq + 1 if self.combat.log else 0)
+        change(self)
+        return mark
+
+    def since(self, mark: Mark) -> tuple[list[dict[str, Any]], list[Event]]:
+        """The decisions and events that came after `mark` (events only where decisions did and are still held)."""
+        log = self.combat.log  # numbered without gaps: the new events are its tail
+        fresh = log and len(self.records) > mark.decisions and mark.event >= log[0].seq
+        return self.records[mark.decisions:], (list(log[mark.event - log[0].seq:]) if fresh else [])
 
     def _agent_states(self) -> dict[str, Any]:
         return {key: agent.get_state() for key, agent in self.agents.items()}

@@ -18,7 +18,7 @@ import numpy as np
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
-from trpg_arena.agents.session import Session, SessionError, StaleRevision
+from trpg_arena.agents.session import Mark, Session, SessionError, StaleRevision
 from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
 from trpg_arena.server.choices import find_legal, proposal_json
@@ -83,10 +83,7 @@ def _change(request: Request, sid: str, change: Callable[[Session], Any], run: b
         s = entry.session
         assert s is not None
         try:
-            s.expect(revision)
-            taken = len(s.records)
-            seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
-            change(s)
+            mark = s.change_at(revision, change)
         except StaleRevision as e:  # decided on another state (or another process decided first): nothing was done
             raise StaleRequest(str(e), session_state(entry.id, entry.name, s)) from None
         if setup:
@@ -100,16 +97,14 @@ def _change(request: Request, sid: str, change: Callable[[Session], Any], run: b
     hub.settle(entry, THINK_WAIT, None if remaining is None else time.monotonic() + remaining)
     with hub.use(sid) as entry:
         assert entry.session is not None
-        return _answer(entry, entry.session, taken, seen)
+        return _answer(entry, entry.session, mark)
 
 
-def _answer(entry: Entry, s: Session, taken: int, seen: int) -> Doc:
-    """The state, and the decisions and events since `taken` decisions and event `seen` (lock held)."""
-    log = s.combat.log  # numbered without gaps: the new events are its tail
-    fresh = log and len(s.records) > taken and seen >= log[0].seq
-    events = [e.to_json() for e in log[seen - log[0].seq:]] if fresh else []
+def _answer(entry: Entry, s: Session, mark: Mark) -> Doc:
+    """The state, and the decisions and events since `mark` (lock held)."""
+    records, events = s.since(mark)
     out = {"state": session_state(entry.id, entry.name, s),
-           "decisions": [public_record(r) for r in s.records[taken:]], "events": events}
+           "decisions": [public_record(r) for r in records], "events": [e.to_json() for e in events]}
     if entry.run_error is not None:  # the change itself is stored: the answer says why the agents stopped
         out["agent_error"], entry.run_error = entry.run_error, None
     return out

@@ -193,10 +193,7 @@ class Table:
         s = entry.session
         assert s is not None
         try:
-            s.expect(revision)
-            taken = len(s.records)
-            seen = s.combat.log[-1].seq + 1 if s.combat.log else 0
-            change(s)
+            mark = s.change_at(revision, change)
         except StaleRevision as e:
             raise ToolRefusal(str(e), "stale_revision", session_state(entry.id, entry.name, s)) from None
         agent_error = None
@@ -207,10 +204,9 @@ class Table:
                 raise
             except (TrpgArenaError, ValueError, ArithmeticError, LookupError, TypeError) as e:
                 agent_error = f"the agents stopped: {e}"  # the change itself is stored
-        log = s.combat.log
-        events = [e.to_json() for e in log[seen - log[0].seq:]] if log and len(s.records) > taken else []
+        records, events = s.since(mark)
         out = {"state": session_state(entry.id, entry.name, s),
-               "decisions": [public_record(r) for r in s.records[taken:]], "events": events}
+               "decisions": [public_record(r) for r in records], "events": [e.to_json() for e in events]}
         if agent_error is not None:
             out["agent_error"] = agent_error
         return out
