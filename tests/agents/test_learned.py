@@ -116,12 +116,13 @@ def test_the_trained_agent_explains_with_win_estimates_and_restores_its_state(ti
     assert agent.propose(combat) == again.propose(clone)
 
 
-def test_the_trained_agent_never_moves_the_live_dice(tiny: dict) -> None:
-    agent = make_agent(f"trained:normal:model={tiny['path']}", RID, seed=0)
+@pytest.mark.parametrize("spec", ["trained:normal", "trained:normal:reply=1:horizon=24"])
+def test_the_trained_agent_never_moves_the_live_dice(tiny: dict, spec: str) -> None:
+    agent = make_agent(f"{spec}:model={tiny['path']}", RID, seed=0)
     combat = Combat(load_encounter(f"{RID}/skirmish"), seed=4)
     before = combat.snapshot()
-    agent.propose(combat)
-    assert combat.snapshot() == before
+    proposal = agent.propose(combat)
+    assert combat.snapshot() == before and combat.is_legal(proposal.action)
 
 
 def test_playing_needs_no_torch(tiny: dict) -> None:
@@ -156,13 +157,16 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_train_value_rebuilds_a_model_with_its_card(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    r = _cli("train-value", RID, "--games", "24", "--encounters", f"{RID}/duel", "--epochs", "2", "--workers", "1",
-             "--data", str(tmp_path / "data"), "--out", str(tmp_path / "models"))
+    r = _cli("train-value", RID, "--games", "24", "--generated", "8", "--encounters", f"{RID}/duel", "--epochs", "2",
+             "--workers", "1", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "models"))
     assert r.returncode == 0, r.stderr[-2000:]
     for suffix in ("npz", "md", "png", "json"):
         assert (tmp_path / "models" / f"{RID}.{suffix}").is_file()
     card = (tmp_path / "models" / f"{RID}.md").read_text(encoding="utf-8")
     assert "trpg-arena train-value moonlit --games 24" in card and "hand-written value" in card
+    # the generated encounters' games are made by the same command, which the card names in full
+    assert "--generated 8 --epochs 2" in card and "8 games (scripted, 10% random moves) on" in card
+    assert (tmp_path / "data" / RID / "gen0-generated.npz").is_file()
     model = load_model(RID, tmp_path / "models" / f"{RID}.npz")
     assert model.meta["command"].startswith("trpg-arena train-value")
     bad = _cli("train-value", "nosuchsystem")
