@@ -51,6 +51,7 @@ class ValueTrainArgs:
     data: Path = Path("runs/selfplay")
     out: Path = MODELS
     fit: FitConfig = field(default_factory=FitConfig)
+    draw: float = 0.0  # the target of a drawn game's positions: 0 learns P(win), 0.5 the expected score
 
 
 def default_encounters(ruleset: str) -> list[str]:
@@ -66,6 +67,8 @@ def command_line(args: ValueTrainArgs) -> str:
              "--noise", str(args.noise), "--keep", str(args.keep), "--generations", str(args.generations)]
     if args.generated:
         parts += ["--generated", str(args.generated)]
+    if args.draw:
+        parts += ["--draw", str(args.draw)]
     if args.fit.epochs != FitConfig().epochs:
         parts += ["--epochs", str(args.fit.epochs)]
     if args.generations:
@@ -159,9 +162,9 @@ def _generated(args: ValueTrainArgs, lineup: Sequence[str], noise: float, out: P
 
 
 def _fit(files: list[Path], args: ValueTrainArgs) -> tuple[Any, Any, Any]:
-    data = load_positions(files)
+    data = load_positions(files, draw=args.draw)
     train, test = split_by_game(data, args.held_out, seed=args.seed)
-    return fit_value(train, args.fit), train, test
+    return fit_value(train, args.fit, {"draw": args.draw}), train, test
 
 
 def card_markdown(card: dict[str, Any]) -> str:
@@ -175,7 +178,9 @@ def card_markdown(card: dict[str, Any]) -> str:
     lines = [f"# Learned value: {card['ruleset']}", "",
              "P(the deciding side wins | position), from the system's named features "
              f"(layout fingerprint `{card['fingerprint']}`, {card['features']} features) and the hand-written "
-             "value. Run with numpy alone (`trpg_arena.agents.learned`); trained with torch (`train` extra).", "",
+             "value. Run with numpy alone (`trpg_arena.agents.learned`); trained with torch (`train` extra)."
+             + (f" A drawn game counts {card['fit']['draw']:g} of a win (the value is the expected score)."
+                if card["fit"].get("draw") else ""), "",
              "## Reproduce", "", "```", card["command"], "```", "",
              f"Took {card['seconds'] / 60:.1f} minutes on the machine that built it; the model file is "
              f"{card['bytes']:,} bytes.", "", "## Data", ""]
