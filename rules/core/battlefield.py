@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.grid import Grid
 
 Cell = tuple[int, int]
 
@@ -31,6 +34,21 @@ class Battlefield:
         self._hops: dict[Any, dict[Any, int]] | None = None
         self.width = int(graph.graph.get("width", 0))
         self.height = int(graph.graph.get("height", 0))
+        self._grid: Grid | None = None
+
+    @property
+    def grid(self) -> Grid:
+        """The compiled grid of a square or hex battlefield (`core.grid`), built on first use.
+
+        The compiled encounter owns the battlefield, so this is one grid per encounter content; the graph
+        must not change once the grid is read.
+        """
+        grid = self._grid
+        if grid is None:
+            from trpg_arena.rules.core.grid import Grid  # the grid reads this module's line helpers
+
+            grid = self._grid = Grid(self)
+        return grid
 
     # --- metric -----------------------------------------------------------------------------
     def distance(self, a: Any, b: Any) -> int:
