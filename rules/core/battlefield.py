@@ -215,8 +215,14 @@ def hex_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | None =
 
 # --- geometry -------------------------------------------------------------------------------
 def chebyshev(a: Cell, b: Cell) -> int:
-    """Square-grid distance: ``max(|dx|, |dy|)``."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    """Square-grid distance: ``max(|dx|, |dy|)`` (written out: rules and agents call it in their inner loops)."""
+    dx = a[0] - b[0]
+    dy = a[1] - b[1]
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    return dx if dx > dy else dy
 
 
 def to_axial(cell: Cell) -> tuple[int, int]:
