@@ -22,6 +22,8 @@ of the cheapest, and always the same one for the same inputs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import accumulate
+from operator import or_
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from trpg_arena.rules.core.battlefield import bresenham, chebyshev, hex_distance, hex_line, to_axial
@@ -70,11 +72,12 @@ class Grid:
         self.cost: list[int] = [nodes[c].get("cost", 1) for c in self.cells]
         if any(not isinstance(k, int) or k < 1 for k in self.cost):
             raise ValueError("grid entering costs must be positive integers")
-        self.max_cost = max(self.cost, default=1)
         # cells by entering cost above 1 (a layer's new cells of cost k join layer d + k)
         self.dearer: tuple[tuple[int, int], ...] = tuple(
             (k, sum(b for b, c in zip(self.bits, self.cost) if c == k)) for k in sorted(set(self.cost) - {1}))
         self.dear_bits = sum(m for _, m in self.dearer)
+        self.two_bits = sum(m for k, m in self.dearer if k == 2)
+        self.dearest = tuple((k, m) for k, m in self.dearer if k > 2)
         self.sight_blockers = sum(b for c, b in self.bit.items() if nodes[c].get("blocks_los", False))
         # graph neighbours by cell index, in the graph's adjacency order (the path tie-break), and as masks
         adj = g.adj
@@ -162,39 +165,44 @@ class Grid:
         if hit is not None:
             return hit
         sb = self.bit[start]
-        avail = self.enterable & ~(sb | blocked)
-        due = [0] * (budget + self.max_cost + 1)  # cells placed in later layers
-        due[0] = sb
-        layers: list[int] = []
-        within: list[int] = []
-        seen = 0
-        dearer, dear_bits, lattice = self.dearer, self.dear_bits, self._lattice
-        odd_bits, enterable = self.odd_bits, self.enterable
-        for d in range(budget + 1):
-            x = due[d]
-            seen |= x
-            layers.append(x)
-            within.append(seen)
-            if d == budget:
-                break
+        avail = self.enterable & ~(sb | blocked)  # cells not yet placed that a path may enter
+        x = sb  # layer d - 1
+        layers = [sb]
+        nxt = nxt2 = 0  # what is known so far of layers d and d + 1
+        later: dict[int, int] = {}  # cells of entering cost 3 or more, by layer
+        s, hexes, odd_bits = self.stride, self.kind == "hex", self.odd_bits
+        even_right, odd_left = self._even_right, self._odd_left
+        dear_bits, two, dearest = self.dear_bits, self.two_bits, self.dearest
+        for d in range(1, budget + 1):
             if x and avail:
-                new = (lattice(x) & enterable if not x & odd_bits else self.expand(x)) & avail
+                # the lattice shifts, inlined (see `_lattice`): this loop is what reach masks cost
+                if x & odd_bits:
+                    new = self.expand(x) & avail
+                elif hexes:
+                    left, right = x >> 1, x << 1
+                    v = x | (left & even_right) | (right & odd_left)
+                    new = (left | right | (v << s) | (v >> s)) & avail
+                else:
+                    row = x | (x >> 1) | (x << 1)
+                    new = (row | (row << s) | (row >> s)) & avail
                 if new:
                     avail ^= new
                     dear = new & dear_bits
                     if dear:
-                        due[d + 1] |= new ^ dear
-                        for k, m in dearer:
+                        nxt |= new ^ dear
+                        nxt2 |= dear & two
+                        for k, m in dearest:
                             if dear & m:
-                                due[d + k] |= dear & m
+                                later[d - 1 + k] = later.get(d - 1 + k, 0) | (dear & m)
                     else:
-                        due[d + 1] |= new
-            elif not x and not any(due[d + 1:]):  # nothing more can be reached: the later layers are empty
-                rest = budget - d
-                layers.extend([0] * rest)
-                within.extend([seen] * rest)
+                        nxt |= new
+            elif not x and not nxt and not later:  # nothing more can be reached: the later layers are empty
+                layers.extend([0] * (budget + 1 - d))
                 break
-        hit = Reach(tuple(layers), tuple(within))
+            x = nxt | later.pop(d, 0) if later else nxt
+            nxt, nxt2 = nxt2, 0
+            layers.append(x)
+        hit = Reach(tuple(layers), tuple(accumulate(layers, or_)))
         if len(self._reach) >= REACH_CACHE:
             self._reach.clear()
         self._reach[key] = hit
