@@ -12,7 +12,7 @@ from trpg_arena.agents.session import Session
 from trpg_arena.agents.stats import CombatStats, session_stats
 
 SOURCES = {"agent": "agent", "confirmed": "agent's proposal, confirmed", "override": "overridden by the GM",
-           "human": "chosen by a person"}
+           "human": "chosen by a person", "routine": "the usual answer (the table does not ask it)"}
 # what acts in the middle of a line: emphasis, code, HTML, table cells, a link's `](`; dice as ``[3,4]``
 # and arrows as ``->`` stay as they are (a bracket or ``>`` alone does nothing there)
 _SPECIAL = re.compile(r"([\\`*<|]|\](?=\())")
