@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from trpg_arena.agents.edits import GM, GmEdit, apply_edit
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.spec import check_agent, make_agent
@@ -540,6 +541,13 @@ class Session:
                   "by_hand": dice.by_hand, "faces": [list(f) for f in faces],
                   "proposal": proposal.to_json() if proposal is not None else None,
                   "agents": self._agent_states()}
+        self._store(record, events)
+        self._settle_routine()
+        return events
+
+    def _store(self, record: dict[str, Any], events: list[Event]) -> None:
+        """Store a record already applied to the combat, then keep it; if the store refuses, undo it in memory."""
+        c = self.combat
         n = len(self.records) + 1
         checkpoint = self._checkpoint() if n % CHECKPOINT_EVERY == 0 or c.over else None
         status = "over" if c.over else "running"
@@ -555,7 +563,29 @@ class Session:
             self._checkpoints[n] = _pack(checkpoint)
         self._notify({"type": "decision", "record": record, "events": [e.to_json() for e in events],
                       "revision": self.revision})
-        self._settle_routine()
+
+    # --- GM edits ---------------------------------------------------------------------------------
+    def edit(self, edit: GmEdit, *, revision: int | None = None) -> list[Event]:
+        """Apply a GM's edit (a combatant's values, its place, taking it out) as a decision of the GM's.
+
+        Checked by the rules (`EditError` naming the field, nothing changed), stored first like every
+        decision, undone by `undo`, replayed on resume. The open decision stays open; an agent's proposal
+        made before the edit is dropped (it was made on another state). Refused while dice are asked for.
+        """
+        self.expect(revision)
+        if not self.history:
+            raise SessionError("a headless session keeps no history: edit its combat directly")
+        if self._dice_request is not None:
+            raise SessionError(f"dice are asked for ({self._dice_request.text()}): enter them or cancel the "
+                               "roll before editing")
+        c = self.combat
+        round_before = c.round
+        events = apply_edit(c, edit)
+        record = {"n": len(self.records), "round": round_before, "actor": GM, "side": None, "kind": "edit",
+                  "step": "edit", "action": None, "edit": edit.to_json(), "text": events[0].text, "source": "gm",
+                  "by_hand": False, "faces": [], "proposal": None, "agents": self._agent_states()}
+        self._store(record, events)
+        self._proposal_error = None
         return events
 
     def routine_action(self) -> Action | None:
@@ -848,7 +878,8 @@ def _unpack(packed: bytes) -> dict[str, Any]:
 
 def _same_decision(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two records took the same action with the same hand-rolled faces (the combat after them is equal)."""
-    return (a["action"] == b["action"] and [list(f) for f in a["faces"]] == [list(f) for f in b["faces"]]
+    return (a["action"] == b["action"] and a.get("edit") == b.get("edit")
+            and [list(f) for f in a["faces"]] == [list(f) for f in b["faces"]]
             and bool(a["by_hand"]) == bool(b["by_hand"]))
 
 
@@ -865,6 +896,14 @@ def replay_records(checkpoint: dict[str, Any], records: list[dict[str, Any]]) ->
     combat = Combat.restore(checkpoint["combat"], dice=dice)
     yield combat, []
     for i, rec in enumerate(records):
+        if rec.get("edit") is not None:  # a GM's edit: no dice, no action
+            try:
+                events = apply_edit(combat, GmEdit.from_json(rec["edit"]))
+            except (TrpgArenaError, LookupError, TypeError, ValueError, AttributeError) as e:
+                raise SnapshotError(f"decision {i + 1} after the checkpoint (a GM edit) cannot be replayed "
+                                    f"({type(e).__name__}: {e})") from None
+            yield combat, events
+            continue
         try:
             dice.by_hand = bool(rec["by_hand"])
             dice.begin()

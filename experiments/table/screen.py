@@ -15,7 +15,7 @@ from rich.text import Text
 
 from trpg_arena.agents.menu import Menu, Step
 from trpg_arena.agents.session import Pending, Session
-from trpg_arena.envs.render import map_letters, map_lines
+from trpg_arena.envs.render import map_letters, numbered_map
 from trpg_arena.rules import Action, Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
@@ -38,23 +38,22 @@ def header(session: Session) -> Text:
 
 
 def battlefield(combat: Combat, overlay: dict[object, str] | None = None) -> Text:
-    """The map with column and row numbers (grids) so squares can be named as ``x,y``."""
-    bf = combat.battlefield
-    lines = map_lines(combat, overlay)
+    """`numbered_map` (squares named as ``x,y``) with each combatant in its side's colour."""
+    plain = numbered_map(combat, overlay)
+    if combat.battlefield.kind == "zones":
+        return Text(plain)
     styles = {}
     sides = combat.sides
     letters = map_letters(combat)
     for v in combat.combatants:
         styles[letters[v.id]] = SIDE_STYLES[sides.index(v.side) % len(SIDE_STYLES)]
+    header, *rows = plain.split("\n")
     out = Text()
-    if bf.kind == "zones":
-        out.append("\n".join(lines))
-        return out
-    step = 2 if bf.kind == "hex" else 1
-    out.append("   " + "".join(f"{x % 10:<{step}}" for x in range(bf.width)) + "\n", style="dim")
-    for y, line in enumerate(lines):
-        out.append(f"{y:>2} ", style="dim")
-        for ch in line:
+    out.append(header + "\n", style="dim")
+    for y, row in enumerate(rows):
+        label = len(f"{y:>2} ")
+        out.append(row[:label], style="dim")
+        for ch in row[label:]:
             out.append(ch, style=styles.get(ch, "yellow" if ch == "*" else "dim" if ch in ".,#" else ""))
         out.append("\n")
     out.rstrip()

@@ -105,6 +105,8 @@ class RuleSystem:
     # The kind of each of the system's decision steps (`Decision.step` -> `DecisionKind`); a step not
     # listed counts as a `DecisionKind.CHOICE`. The conformance suite checks every step met is listed.
     decision_kinds: Mapping[str, DecisionKind] = {}
+    # What a GM may edit mid-fight and how (`core.edits.Editor`); None: no edits in this system.
+    editor: Any = None
 
     # --- setup ------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:

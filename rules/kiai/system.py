@@ -13,6 +13,7 @@ from trpg_arena.rules.kiai import state_check
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import Ctx, build_ctx, ctx_of
+from trpg_arena.rules.kiai.edits import KiaiEditor
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.setup import new_state
@@ -31,6 +32,8 @@ _new_tuple = tuple.__new__
 
 class KiaiSystem(RuleSystem):
     """D100 roll-under combat on a hex map with kiai-powered techniques (rules: docs/rules/kiai.md)."""
+
+    editor = KiaiEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = KiaiState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)

@@ -20,7 +20,7 @@ from trpg_arena.agents import deadline, make_agent
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
 from trpg_arena.agents.spec import agent_info
 from trpg_arena.agents.store import StoreError
-from trpg_arena.experiments.table.screen import battlefield
+from trpg_arena.envs.render import numbered_map
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
 from trpg_arena.server.choices import find_legal, proposal_json
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
@@ -109,7 +109,7 @@ class Table:
     def get_state(self, sid: str) -> Doc:
         """The session now, with the battlefield drawn as text."""
         with self._use(sid) as (entry, s):
-            return {**session_state(entry.id, entry.name, s), "battlefield": battlefield(s.combat).plain}
+            return {**session_state(entry.id, entry.name, s), "battlefield": numbered_map(s.combat)}
 
     def get_pending(self, sid: str) -> Doc:
         """The open decision only (null once over), with the revision to send back."""
