@@ -1,4 +1,4 @@
-"""GM edits over MCP through the SDK client: the editable fields, an edit as the GM's decision, refusals as tool errors."""
+"""GM edits over MCP through the SDK client: the editable fields, an edit as the GM's decision, tool errors."""
 
 from __future__ import annotations
 
