@@ -14,6 +14,9 @@ env's opponents (agents only, nothing stored).
 - **Dice by hand.** A seat (or the whole table) may roll physical dice: the engine's request
   (`DiceRequest`) is shown, the faces are entered with `enter_dice`, and the action is tried again;
   a wrong entry is refused and nothing changes.
+- **Routine decisions.** What a table rarely wants asked (the rule system's `routine` steps: moonlit's
+  "escape or stay?" every round) is answered for a person's seat with its usual choice, recorded as a
+  ``routine`` decision, unless the session asks for them (`ask_routine`, stored; off by default).
 - **History.** Each decision is a record (action, faces typed, agents' states after it). `undo` and
   `rewind` rebuild the combat from the nearest checkpoint and replay the records; with a
   `SessionStore` every record is appended durably, so `Session.load` continues exactly.
@@ -133,13 +136,14 @@ class Session:
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, *, seed: int = 0,
                  seats: Mapping[str, str | Seat] | None = None, pc: str | Seat = "human",
                  npc: str | Seat = "scripted", table_dice: bool = False, store: SessionStore | None = None,
-                 name: str | None = None, options: dict[str, Any] | None = None) -> None:
+                 name: str | None = None, options: dict[str, Any] | None = None, ask_routine: bool = False) -> None:
         enc = load_encounter(encounter)
         if options:
             enc = enc.with_options(**options)
         # the encounter's `controllers:` section gives default seats; those passed here win
         self._setup(enc, seed, {**(enc.controllers or {}), **(seats or {})}, Seat.parse(pc), Seat.parse(npc),
                     table_dice)
+        self.ask_routine = ask_routine
         for _, seat in self._known_seats():  # every agent spec valid before anything is built or stored
             if seat.agent is not None:
                 check_agent(seat.agent, enc.ruleset)
@@ -154,6 +158,7 @@ class Session:
         self.revision = 0
         if store is not None:
             self.id = store.create(name or enc.label, enc.ruleset, enc.label, self.setup_json(), first)
+        self._settle_routine()
 
     def _setup(self, enc: EncounterBase, seed: int, seats: Mapping[str, str | Seat], pc: Seat, npc: Seat,
                table_dice: bool) -> None:
@@ -163,6 +168,8 @@ class Session:
         self.defaults = {"pc": pc, "npc": npc}
         self.table_dice = table_dice
         self.autorun = False
+        self.ask_routine = False
+        self._settling = False
         self.agents: dict[str, Any] = {}
         self._seat_of: dict[str, tuple[str, Seat]] = {}
         self._proposal: tuple[int, Proposal] | None = None
@@ -241,6 +248,7 @@ class Session:
             self._proposal = None
 
         self._change_setup(change)
+        self._settle_routine()
 
     def set_table_dice(self, on: bool, *, revision: int | None = None) -> None:
         """Switch the whole table to physical dice (every seat) or back to the engine's.
@@ -261,13 +269,20 @@ class Session:
         self.expect(revision)
         self._change_setup(lambda: setattr(self, "autorun", on))
 
+    def set_ask_routine(self, on: bool, *, revision: int | None = None) -> None:
+        """Ask people the routine decisions too (stored), or answer them with the usual choice again (at once)."""
+        self.expect(revision)
+        self._change_setup(lambda: setattr(self, "ask_routine", on))
+        self._settle_routine()
+
     def _change_setup(self, change: Callable[[], None]) -> None:
         """Make a change to seats or settings and store it; if the store refuses, the session is as it was."""
-        saved = (dict(self.seats), dict(self.defaults), self.table_dice, self.autorun, dict(self.agents),
-                 self._proposal)
+        saved = (dict(self.seats), dict(self.defaults), self.table_dice, self.autorun, self.ask_routine,
+                 dict(self.agents), self._proposal)
 
         def roll_back() -> None:
-            (self.seats, self.defaults, self.table_dice, self.autorun, self.agents, self._proposal) = saved
+            (self.seats, self.defaults, self.table_dice, self.autorun, self.ask_routine, self.agents,
+             self._proposal) = saved
             self._seat_of.clear()
 
         change()
@@ -527,6 +542,7 @@ class Session:
                   "proposal": proposal.to_json() if proposal is not None else None,
                   "agents": self._agent_states()}
         self._store(record, events)
+        self._settle_routine()
         return events
 
     def _store(self, record: dict[str, Any], events: list[Event]) -> None:
@@ -571,6 +587,29 @@ class Session:
         self._store(record, events)
         self._proposal_error = None
         return events
+
+    def routine_action(self) -> Action | None:
+        """The usual answer to the open decision if it is a routine one the table does not ask a person (else None)."""
+        c = self.combat
+        d = c.decision
+        if self.ask_routine or not self.history or d is None or self._dice_request is not None:
+            return None
+        verb = c.system.info.routine.get(d.step)
+        if verb is None or self.seat_for(d.actor)[1].kind is not SeatKind.HUMAN:
+            return None
+        return next((a for a in c.legal_actions() if a.verb == verb), None)
+
+    def _settle_routine(self) -> None:
+        """Answer routine decisions of people's seats as usual (each one a stored ``routine`` decision)."""
+        if self._settling:  # `_apply` of a routine answer calls this again: the loop below goes on
+            return
+        self._settling = True
+        try:
+            while (action := self.routine_action()) is not None:
+                if self._apply(action, "routine", None) is None:
+                    return
+        finally:
+            self._settling = False
 
     def _commit(self, write: Write, roll_back: Callable[[], None]) -> None:
         """Store a change already made in memory, and count it; if the store refuses, `roll_back` undoes it.
@@ -649,7 +688,7 @@ class Session:
         if not self.records:
             raise SessionError("nothing to undo: no decision has been taken")
         for back, record in enumerate(reversed(self.records), 1):
-            if record["source"] != "agent":
+            if record["source"] not in ("agent", "routine"):
                 return back
         return 1
 
@@ -662,6 +701,7 @@ class Session:
                 return  # no decision of that round taken yet: this is its first
             raise SessionError(f"round {round_} has not been reached (now round {self.combat.round})")
         self._rebuild(target)
+        self._settle_routine()  # the round's start again: its routine answers are not a person's to give
 
     def _rebuild(self, target: int) -> None:
         records, checkpoints = list(self.records), dict(self._checkpoints)
@@ -724,7 +764,7 @@ class Session:
         return {"encounter": self.encounter.model_dump(mode="json"), "source": self.encounter.source,
                 "seed": self.seed, "seats": {k: str(s) for k, s in self.seats.items()},
                 "pc": str(self.defaults["pc"]), "npc": str(self.defaults["npc"]), "table_dice": self.table_dice,
-                "autorun": self.autorun}
+                "autorun": self.autorun, "ask_routine": self.ask_routine}
 
     @classmethod
     def load(cls, store: SessionStore, sid: str) -> Session:
@@ -737,6 +777,7 @@ class Session:
                 self._setup(enc, int(setup["seed"]), setup.get("seats", {}), Seat.parse(setup.get("pc", "human")),
                             Seat.parse(setup.get("npc", "scripted")), bool(setup.get("table_dice")))
                 self.autorun = bool(setup.get("autorun"))
+                self.ask_routine = bool(setup.get("ask_routine"))
                 self.store = store
                 self.id = sid
                 self.history = True
@@ -792,6 +833,7 @@ class Session:
         self.defaults = {"pc": Seat.parse(setup.get("pc", "human")), "npc": Seat.parse(setup.get("npc", "scripted"))}
         self.table_dice = bool(setup.get("table_dice"))
         self.autorun = bool(setup.get("autorun"))
+        self.ask_routine = bool(setup.get("ask_routine"))
         self.agents = {}  # rebuilt from the states stored with the decisions
         self._seat_of.clear()
         events = self._restore(checkpoint, records[base:])

@@ -12,7 +12,8 @@ from trpg_arena.agents.session import Session
 from trpg_arena.agents.stats import CombatStats, session_stats
 
 SOURCES = {"agent": "agent", "confirmed": "agent's proposal, confirmed", "override": "overridden by the GM",
-           "human": "chosen by a person", "gm": "the GM's edit"}
+           "human": "chosen by a person", "gm": "the GM's edit",
+           "routine": "the usual answer (the table does not ask it)"}
 # what acts in the middle of a line: emphasis, code, HTML, table cells, a link's `](`; dice as ``[3,4]``
 # and arrows as ``->`` stay as they are (a bracket or ``>`` alone does nothing there)
 _SPECIAL = re.compile(r"([\\`*<|]|\](?=\())")

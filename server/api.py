@@ -162,7 +162,7 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     hub = _hub(request)
     name = body.name or enc.label
     session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
-                      store=hub.store, name=name, options=body.options)
+                      store=hub.store, name=name, options=body.options, ask_routine=body.ask_routine)
     if body.autorun:
         session.set_autorun(True)
     entry = hub.add(session, name)
@@ -314,6 +314,12 @@ def set_seat(request: Request, sid: SessionId, key: Annotated[str, Path(max_leng
 def table_dice(request: Request, sid: SessionId, body: Switch) -> Doc:
     """Switch physical dice for the whole table on or off."""
     return _change(request, sid, lambda s: s.set_table_dice(body.on), body.run, setup=True, body=body)
+
+
+@router.put("/sessions/{sid}/ask-routine", summary="Ask people the routine decisions (moonlit's escape), or not")
+def ask_routine(request: Request, sid: SessionId, body: Switch) -> Doc:
+    """Off (the default), a person's routine decision gets its usual answer at once (moonlit: stay)."""
+    return _change(request, sid, lambda s: s.set_ask_routine(body.on), body.run, setup=True, body=body)
 
 
 @router.get("/sessions/{sid}/edits", summary="What the GM may edit of each combatant now")

@@ -66,6 +66,8 @@ class CreateSession(EncounterUpload):
                                    description="seats by side or combatant id, overriding pc / npc")
     table_dice: bool = Field(False, description="every seat rolls physical dice, entered by hand")
     autorun: bool = Field(False, description="apply review seats' proposals without waiting for a confirmation")
+    ask_routine: bool = Field(False, description="ask people the decisions a table rarely wants asked (moonlit: "
+                                                 "escape or stay? every round); off: they get the usual answer")
     name: Name | None = None
     options: dict[Key, Scalar] | None = Field(None, max_length=64, description="option flag overrides")
     run: bool = RUN_FIELD

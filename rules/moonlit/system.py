@@ -140,7 +140,7 @@ class MoonlitSystem(RuleSystem):
         self.info = RuleSystemInfo(id="moonlit", title="Moonlit (Sen'ya Tsukihime-style 2D6 zone combat)",
                                    prefix="MOON", dice="2D6", board="zones", encounter=MoonlitEncounter,
                                    options=MoonlitOptions, env_name="Moonlit", env_version=0,
-                                   data_dir=data_dir or Path(__file__).parent)
+                                   data_dir=data_dir or Path(__file__).parent, routine={"escape": "stay"})
 
     # --- setup --------------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
