@@ -4,7 +4,8 @@ Damage is measured the one way every rule system shares: the hit points of the c
 (`CombatantView.hp`; kiai counts wound boxes left) before and after each decision. Each loss is
 put down to the combatant who last struck at the one who lost it in that decision: an event whose
 data names it as ``target`` or ``receiver``, by that event's ``source``, ``attacker`` or actor.
-A loss nobody struck for (bleeding, a fall) counts under ``None``. Hits and misses are read from
+A loss nobody struck for (bleeding, a fall) counts under ``None``. A GM's edit (a ``gm_edit`` event)
+changes hit points without anyone dealing or healing them: it is counted apart (`edits`). Hits and misses are read from
 the log's attack-outcome events (`OUTCOMES`).
 
 `session_stats` replays a `Session`'s decisions to collect them; the result is JSON-safe
@@ -50,6 +51,7 @@ class FighterStats:
     healed: int = 0
     hits: int = 0
     misses: int = 0
+    edits: int = 0  # the GM's edits of this combatant (their changes count as nobody's damage or healing)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -79,6 +81,7 @@ class CombatStats:
     pairs: dict[tuple[str | None, str], dict[str, int]] = field(default_factory=dict)  # (source, target) -> totals
     per_round: dict[int, dict[str, dict[str, int]]] = field(default_factory=dict)  # round -> id -> dealt/taken
     falls: list[Fall] = field(default_factory=list)
+    edits: int = 0  # the GM's edits (see `_edit`)
     rounds: int = 0
     decisions: int = 0
     result: str | None = None
@@ -98,6 +101,11 @@ class CombatStats:
                 if v.id not in self.fighters:  # a summon or an arrival: it starts where it is first seen
                     self._fighter(v)
                     before.setdefault(v.id, v)
+            if events and events[0].kind == "gm_edit":
+                self._edit(n, round_, events[0], before, after)
+                before.update(after)
+                self.decisions = n + 1
+                continue
             struck, shares = self._read(events, after, before)
             actor = next((e.actor for e in events if e.kind == "decision"), None)
             for cid, now in after.items():
@@ -161,6 +169,17 @@ class CombatStats:
                 hp[changed] = hp_after
         return struck, shares
 
+    def _edit(self, n: int, round_: int, edit: Event, before: dict[str, CombatantView],
+              after: dict[str, CombatantView]) -> None:
+        """A GM's edit: counted, its HP changes nobody's damage or healing, a fall it causes put down to the GM."""
+        self.edits += 1
+        cid = (edit.data or {}).get("combatant")
+        if isinstance(cid, str) and cid in self.fighters:
+            self.fighters[cid].edits += 1
+        for vid, now in after.items():
+            if before[vid].able and not now.able:
+                self.falls.append(Fall(round_, n + 1, vid, _gone(now), "GM"))
+
     def _pair(self, source: str | None, target: str) -> dict[str, int]:
         return self.pairs.setdefault((source, target), {"damage": 0, "hits": 0, "misses": 0})
 
@@ -189,7 +208,7 @@ class CombatStats:
         """JSON-safe form: fighters, damage by source and target, damage per round, falls and the result."""
         return {
             "result": self.result, "termination": self.termination, "rounds": self.rounds,
-            "decisions": self.decisions,
+            "decisions": self.decisions, "edits": self.edits,
             "fighters": [f.to_json() for f in self.fighters.values()],
             "by_source_and_target": [{"source": s, "target": t, **totals} for (s, t), totals in self.pairs.items()],
             "per_round": [{"round": r, "combatants": {cid: dict(v) for cid, v in row.items()}}

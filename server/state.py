@@ -30,6 +30,7 @@ def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
         "seats": {k: str(s) for k, s in session.seats.items()},
         "defaults": {k: str(s) for k, s in session.defaults.items()},
         "table_dice": session.table_dice, "autorun": session.autorun,
+        "ask_routine": session.ask_routine, "routine": dict(c.system.info.routine),
         "decisions": len(session.records), "events": c.log[-1].seq + 1 if c.log else 0,
         "pending": pending_json(c, pending) if pending is not None else None,
     }

@@ -36,8 +36,9 @@ takes it; o overrides the NPC with an action chosen in steps, or type words of t
 instead; words (or /words) narrow a
 person's choice to the actions whose sentence holds them, e.g. 'ghoul', 'knock', '7,3'; b steps back;
 u undoes back to the last decision a person made; t switches the whole table to dice rolled by hand
-(and back); a lets NPCs run unattended until a person must act (a again: review them); m shows the
-map again; q leaves (the session is stored)."""
+(and back); a lets NPCs run unattended until a person must act (a again: review them); r asks PCs
+the routine questions too (moonlit: try to escape, or stay? every round; r again: they stay, unasked);
+m shows the map again; q leaves (the session is stored)."""
 
 
 class Quit(Exception):
@@ -119,6 +120,12 @@ class GmTable:
             s.set_table_dice(not s.table_dice)
             self.console.print("dice are now rolled " + ("by hand at the table" if s.table_dice else "by the program"))
             raise _Replan
+        if key == "r" and s.combat.system.info.routine:
+            s.set_ask_routine(not s.ask_routine)  # stored, as the other switches
+            asked = ", ".join(f"{step} ({verb} unless asked)" for step, verb in s.combat.system.info.routine.items())
+            self.console.print(f"PCs are now asked: {asked}" if s.ask_routine
+                               else f"PCs are no longer asked: {asked}")
+            raise _Replan
         if key == "a":
             s.set_autorun(not s.autorun)  # stored: a resumed table keeps it
             self.console.print("NPCs now run unattended until a person must act" if s.autorun
@@ -128,7 +135,7 @@ class GmTable:
 
     def _undo(self) -> None:
         s = self.session
-        if all(rec["source"] == "agent" for rec in s.records):  # agents alone would only take it again
+        if all(rec["source"] in ("agent", "routine") for rec in s.records):  # agents alone would only take it again
             self.console.print(Text("nothing to undo: no decision has been made by a person yet", style="red"))
             return
         taken = s.to_last_person()  # as the browser, the HTTP API and MCP count it

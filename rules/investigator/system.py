@@ -11,6 +11,7 @@ from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup, setup_of
+from trpg_arena.rules.investigator.edits import InvestigatorEditor
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 
@@ -31,6 +32,8 @@ WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass"
 
 class InvestigatorSystem(RuleSystem):
     """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
+
+    editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = InvState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)

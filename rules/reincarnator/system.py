@@ -12,6 +12,7 @@ from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action, place_of
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
 from trpg_arena.rules.reincarnator.data import Static, static
+from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlefield
 from trpg_arena.rules.reincarnator.model import EffectSpec
@@ -25,6 +26,8 @@ PHASES = ("setup", "surprise", "initiative", "round_start", "turn_start", "turn"
 
 class ReincarnatorSystem(RuleSystem):
     """The reincarnator rule system (rules: docs/rules/reincarnator.md)."""
+
+    editor = ReincarnatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = ReiState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)

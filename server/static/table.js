@@ -302,6 +302,11 @@ function renderControls() {
   document.getElementById("undo").disabled = s.decisions === 0;
   document.getElementById("autorun").checked = s.autorun;
   document.getElementById("table-dice-live").checked = s.table_dice;
+  const routine = Object.keys(s.routine || {});  // e.g. moonlit's "escape": asked of PCs only when ticked
+  document.getElementById("ask-routine-box").hidden = routine.length === 0;
+  document.getElementById("ask-routine").checked = s.ask_routine;
+  document.getElementById("ask-routine-label").textContent =
+    `ask PCs each round: ${routine.join(", ")} (else: ${Object.values(s.routine || {}).join(", ")})`;
   const seats = document.getElementById("seats");
   const keys = ["pc", "npc", ...s.sides, ...Object.keys(s.seats).filter((k) => !s.sides.includes(k))];
   seats.replaceChildren(...keys.map((key) => {
@@ -346,6 +351,8 @@ export function wireControls() {
   document.getElementById("undo").addEventListener("click", () => act("POST", "/undo", {}));
   document.getElementById("autorun").addEventListener("change", (ev) =>
     act("PUT", "/autorun", {on: ev.target.checked}));
+  document.getElementById("ask-routine").addEventListener("change", (ev) =>
+    act("PUT", "/ask-routine", {on: ev.target.checked}));
   document.getElementById("table-dice-live").addEventListener("change", (ev) =>
     act("PUT", "/table-dice", {on: ev.target.checked}));
 }
