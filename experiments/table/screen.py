@@ -20,7 +20,7 @@ from trpg_arena.rules import Action, Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
 ROSTER_WIDTH = 40  # marker, map letter, id, hit points and status; conditions take what is left
-QUIET_EVENTS = {"decision"}  # shown as the decision's own line instead
+QUIET_EVENTS = {"decision", "gm_edit"}  # shown as the decision's own line instead (a GM edit is one too)
 DIM_EVENTS = {"roll", "auto_decision", "state_changed", "time_advanced", "ap_set", "check", "step", "phase_start",
               "slot_spent", "turn_start", "turn_end", "turn_started", "turn_ended"}
 
