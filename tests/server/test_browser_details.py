@@ -74,3 +74,20 @@ def test_kiai_pc_attacks_show_odds_and_moonlit_asks_escape_only_when_ticked(page
             break
     assert httpx.get(f"{server}/api/sessions/{sid}").json()["ask_routine"] is True
     pg.screenshot(path=str(SHOTS / "moonlit-routine.png"))  # type: ignore[attr-defined]
+
+
+def test_the_statistics_say_when_damage_was_capped_at_the_hp_left(page: object, server: str) -> None:
+    made = httpx.post(f"{server}/api/sessions", json={"encounter": "investigator/skirmish", "seed": 3,
+                                                      "pc": "scripted", "npc": "scripted"}).json()
+    sid = made["state"]["id"]
+    for _ in range(200):  # the agents play it out
+        if httpx.get(f"{server}/api/sessions/{sid}").json()["over"]:
+            break
+        httpx.post(f"{server}/api/sessions/{sid}/run", json={})
+    stats = httpx.get(f"{server}/api/sessions/{sid}/statistics").json()
+    pair = next(p for p in stats["by_source_and_target"] if (p["source"], p["target"]) == ("harlow", "knifeman"))
+    assert (pair["damage"], pair["beyond"]) == (10, 16)
+    pg = page
+    pg.goto(f"{server}/#/s/{sid}")  # type: ignore[attr-defined]
+    pg.wait_for_selector("#stats:not([hidden])")  # type: ignore[attr-defined]
+    assert "10 (26 rolled, capped at the HP left)" in pg.inner_text("#stats")  # type: ignore[attr-defined]
