@@ -146,6 +146,13 @@ class RuleSystem:
         """The sentence a GM reads for an action of the current decider."""
         return action.describe()
 
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """What puts each combatant where it is in the round's order, as a GM reads it (``init 16``, ``AP 13``).
+
+        Empty where the system has none to show (before the first initiative roll, say).
+        """
+        return {}
+
     def option_part(self, combat: Combat, verb: str, index: int) -> tuple[str, Callable[[Any], str | None]] | None:
         """What part `index` of a `verb`'s option is, for people choosing it in steps (kiai: ``technique``).
 

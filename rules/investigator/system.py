@@ -206,6 +206,10 @@ class InvestigatorSystem(RuleSystem):
         return text
 
     # --- views ------------------------------------------------------------------------------------
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """Each combatant's DEX: initiative goes by DEX, ties broken by d100 (INV-2.1, INV-2.2)."""
+        return {p.id: f"DEX {p.dex}" for p in setup_of(combat).profiles}
+
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp floored at 0 for display; it may be -1/-2 while dying)."""
         st: InvState = combat.state  # type: ignore[assignment]

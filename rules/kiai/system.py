@@ -144,6 +144,16 @@ class KiaiSystem(RuleSystem):
             return "all-out", lambda on: ALL_OUT if on else "not all-out"
         return None
 
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """This round's initiative totals (KIA-1.1), read back from the round's initiative events."""
+        out: dict[str, str] = {}
+        for ev in reversed(combat.log):
+            if ev.round != combat.round:
+                break
+            if ev.kind == "initiative_rolled" and ev.actor is not None and ev.actor not in out:
+                out[ev.actor] = f"init {ev.data['total']}"
+        return out
+
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp = wound boxes left, 0 when dead)."""
         st = combat.state

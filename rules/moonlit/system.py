@@ -218,6 +218,11 @@ class MoonlitSystem(RuleSystem):
         return describe_action(action)
 
     # --- views -----------------------------------------------------------------------------------------
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """Each able combatant's action points: the highest not yet acted goes next (MOON-5)."""
+        fighters = combat.state.fighters  # type: ignore[attr-defined]
+        return {cid: f"AP {f.ap}" for cid, f in fighters.items() if f.state in ("not_acted", "standby", "acted")}
+
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every possible combatant in a fixed order: roster, then possible summons."""
         st = st_of(combat)

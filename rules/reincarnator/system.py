@@ -126,6 +126,11 @@ class ReincarnatorSystem(RuleSystem):
         """The square an action ends on: a charge's ``dest`` is an offset from its target's square (REI-5.5)."""
         return place_of(combat, action)
 
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """Each fighter's initiative total this round (its d10 plus the pool), once rolled."""
+        fighters = combat.state.fighters  # type: ignore[attr-defined]
+        return {cid: f"init {f.init_total}" for cid, f in fighters.items() if f.init_d10}
+
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant in roster order."""
         st = static(combat)
