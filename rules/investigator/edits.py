@@ -44,9 +44,9 @@ class InvestigatorEditor(Editor):
         if f.dead or f.fled:
             return []
         out = [EditField("hp", "int", f.hp, "HP", 0, prof.max_hp,
-                         help=f"0 to {prof.max_hp}; 0 knocks it out, 1 or more ends dying"),
-               EditField("mp", "int", f.mp, "MP", 0, max(prof.max_mp, f.mp), help=f"0 to {prof.max_mp}"),
-               EditField("luck", "int", f.luck, "luck", 0, 99, help="0 to 99")]
+                         help="0 knocks it out, 1 or more ends dying"),
+               EditField("mp", "int", f.mp, "MP", 0, max(prof.max_mp, f.mp)),
+               EditField("luck", "int", f.luck, "luck", 0, 99)]
         out += [EditField(flag, "bool", getattr(f, flag), flag.replace("_", " ")) for flag in FLAGS]
         if f.pos is not None:
             out.append(EditField("pos", "place", f.pos, "square", choices=free_places(combat, cid),

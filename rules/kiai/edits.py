@@ -39,11 +39,10 @@ class KiaiEditor(Editor):
         if f.dead or f.out == "fled":
             return []
         out = [EditField(f"wounds_{LEVEL_NAMES[i]}", "int", f.wounds[i], f"{LEVEL_NAMES[i]} wounds", 0, ctx.boxes[i],
-                         help=f"boxes checked, 0 to {ctx.boxes[i]}" + ("; any puts it out" if i == 3 else ""))
+                         help="any puts it out" if i == 3 else "")
                for i in range(4)]
-        out += [EditField("kiai", "int", f.kiai, "kiai", 0, max(spec.kiai, f.kiai), help=f"0 to {spec.kiai}"),
-                EditField("spirit", "int", f.spirit, "spirit", 0, max(spec.spirit, f.spirit),
-                          help=f"0 to {spec.spirit}")]
+        out += [EditField("kiai", "int", f.kiai, "kiai", 0, max(spec.kiai, f.kiai)),
+                EditField("spirit", "int", f.spirit, "spirit", 0, max(spec.spirit, f.spirit))]
         if f.hex is not None:
             out.append(EditField("hex", "place", f.hex, "hex", choices=free_places(combat, cid),
                                  help="a free, open hex"))

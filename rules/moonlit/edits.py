@@ -39,8 +39,8 @@ class MoonlitEditor(Editor):
         s = tb(combat).stats[cid]
         if f.state in GONE:
             return []  # out of play: nothing of it is read by the rules any more
-        out = [EditField("hp", "int", f.hp, "HP", 0, f.max_hp, help=f"0 to its maximum {f.max_hp}; 0 puts it down"),
-               EditField("tp", "int", f.tp, "TP", 0, s.max_tp, help=f"0 to {s.max_tp}"),
+        out = [EditField("hp", "int", f.hp, "HP", 0, f.max_hp, help="0 puts it down"),
+               EditField("tp", "int", f.tp, "TP", 0, s.max_tp),
                EditField("ap", "int", f.ap, "AP", 0, 99, help="action points this round"),
                EditField("poison", "int", f.poison, "poison", 0, 99, help="stacks (MOON-13.2)")]
         out += [EditField(flag, "bool", getattr(f, flag), flag) for flag in FLAGS]

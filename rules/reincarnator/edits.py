@@ -44,9 +44,9 @@ class ReincarnatorEditor(Editor):
         if f.status in ("dead", "fled", "reserve"):
             return []
         out = [EditField("lethal", "int", f.lethal, "lethal damage", 0, mx,
-                         help=f"lethal and bashing together at most {mx}; the full track puts it down"),
+                         help=f"with bashing at most {mx}; a full track puts it down"),
                EditField("bashing", "int", f.bashing, "bashing damage", 0, mx,
-                         help=f"lethal and bashing together at most {mx}")]
+                         help=f"with lethal at most {mx}")]
         out += [EditField(flag, "bool", getattr(f, flag), flag) for flag in FLAGS]
         if f.cell is not None and f.in_vehicle is None and not in_grapple(state, cid):
             out.append(EditField("cell", "place", f.cell, "cell", choices=free_places(combat, cid),
