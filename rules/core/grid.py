@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 Cell = tuple[int, int]
 Item = TypeVar("Item")
-REACH_CACHE = 64  # searches repeat mostly between a legal list and the move that follows it: keep few, hot
+REACH_CACHE = 4096  # searches repeat within a decision, between a legal list and its move, and across search rollouts
 LINE_CACHE = 65536
 DENSE_ROW_WIDTH = 12  # `Picker` rows up to this wide memoise in a list indexed by bit pattern (no hashing)
 ROW_PATTERNS_LIMIT = 4096  # patterns kept per wide row
@@ -47,6 +47,9 @@ class Reach(NamedTuple):
 
     layers: tuple[int, ...]
     within: tuple[int, ...]
+
+
+_new_reach = tuple.__new__  # a `Reach` without the generated __new__'s keyword handling
 
 
 class Grid:
@@ -101,6 +104,9 @@ class Grid:
                 self.odd.append((b, self.neighbour_mask[i]))
         self.odd_bits = self.all_bits & ~self.plain
         self._reach: dict[tuple[Cell, int, int], Reach] = {}
+        # what `reach` reads, in one attribute (its set-up is a fair part of a search's cost)
+        self._search = (s, self.kind == "hex", self.odd_bits, self._even_right, self._odd_left, self.dear_bits,
+                        self.two_bits, self.dearest, self.enterable)
         self._lines: dict[tuple[Cell, Cell], int] = {}
         self._dist: list[list[int]] | None = None
 
@@ -165,14 +171,12 @@ class Grid:
         if hit is not None:
             return hit
         sb = self.bit[start]
-        avail = self.enterable & ~(sb | blocked)  # cells not yet placed that a path may enter
+        s, hexes, odd_bits, even_right, odd_left, dear_bits, two, dearest, enterable = self._search
+        avail = enterable & ~(sb | blocked)  # cells not yet placed that a path may enter
         x = sb  # layer d - 1
         layers = [sb]
         nxt = nxt2 = 0  # what is known so far of layers d and d + 1
         later: dict[int, int] = {}  # cells of entering cost 3 or more, by layer
-        s, hexes, odd_bits = self.stride, self.kind == "hex", self.odd_bits
-        even_right, odd_left = self._even_right, self._odd_left
-        dear_bits, two, dearest = self.dear_bits, self.two_bits, self.dearest
         for d in range(1, budget + 1):
             if x and avail:
                 # the lattice shifts, inlined (see `_lattice`): this loop is what reach masks cost
@@ -202,7 +206,7 @@ class Grid:
             x = nxt | later.pop(d, 0) if later else nxt
             nxt, nxt2 = nxt2, 0
             layers.append(x)
-        hit = Reach(tuple(layers), tuple(accumulate(layers, or_)))
+        hit = _new_reach(Reach, (tuple(layers), tuple(accumulate(layers, or_))))
         if len(self._reach) >= REACH_CACHE:
             self._reach.clear()
         self._reach[key] = hit
