@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents.base import Agent
+from trpg_arena.agents.codec import Codec
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.spec import UnknownAgentError, register_agent
 from trpg_arena.rules import Action, Combat, TrpgArenaError
@@ -101,9 +102,7 @@ class PolicyAgent(Agent):
         """The model's choice among the legal actions of the current decider."""
         return self.propose(combat).action
 
-    def _codec(self, combat: Combat) -> Any:
-        from trpg_arena.envs.codec import Codec
-
+    def _codec(self, combat: Combat) -> Codec:
         codec = Codec.for_combat(combat)
         if id(combat.encounter) not in self._fits:
             self._check_fits(combat, codec)

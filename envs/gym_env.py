@@ -34,7 +34,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
 
     ## Action Space
     ``Discrete(n)``: index i is the i-th action of the rule system's action catalogue for this
-    encounter (verbs x targets x destinations x options, see `trpg_arena.envs.codec`). Only the
+    encounter (verbs x targets x destinations x options, see `trpg_arena.agents.codec`). Only the
     actions of the current decision point are legal: ``env.action_masks()`` (the sb3-contrib
     convention) and ``info["action_mask"]`` give them exactly. What a masked index does is
     ``illegal_action``: ``"lose"`` (the default, as in PettingZoo's classic games) ends the episode
@@ -43,7 +43,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     `IllegalActionError` and changes nothing.
 
     ## Observation Space
-    ``Box(-1, 1, (k,), float32)``; layout in `trpg_arena.envs.codec`: round, whose decision,
+    ``Box(-1, 1, (k,), float32)``; layout in `trpg_arena.agents.codec`: round, whose decision,
     the system's global features, then one slot per possible combatant with presence, decider,
     allied, able, hp fraction, max hp, position and the system's per-combatant features
     (conditions, resources, remaining action slots...).
