@@ -268,6 +268,49 @@ class Combat:
             self.system.apply(self, legal[0])
         raise RuntimeError(f"{self.system.info.id}: {AUTO_LIMIT} automatic decisions in a row")
 
+    # --- changes from outside the rules -----------------------------------------------------------
+    def outside_change(self, change: Callable[[], None], text: Callable[[], str], data: dict[str, Any]) -> list[Event]:
+        """Apply a change the rules did not make (a GM's edit, see `core.edits`); returns its events.
+
+        The ``gm_edit`` event (`text`, `data`) is logged first, then whatever the change emits. All or
+        nothing: if `change` raises, or leaves the open decision without a decider or a legal action, the
+        state and the log are put back and the error is raised. The dice are not touched; the rollback
+        base is taken again at the next act, so a failed act never replays past the edit.
+        """
+        from trpg_arena.rules.core.edits import EditError
+
+        if self._acting:
+            raise RuntimeError("outside_change() inside act()")
+        saved = self._copy_state(self.state)
+        mark = len(self.log)
+        self._acting = True
+        try:
+            self.emit("gm_edit", text(), **data)
+            change()
+            self._forget()
+            if self.state.outcome is None:
+                d = self.decision
+                if d is None or not self.legal_actions():
+                    raise EditError("that would leave the open decision without a legal action", where="changes")
+        except BaseException:
+            self.state = saved
+            del self.log[mark:]
+            self._forget()
+            raise
+        finally:
+            self._acting = False
+            self._views = None
+        self._base = None
+        self._since = []
+        return self.log[mark:]
+
+    def _forget(self) -> None:
+        """Drop everything cached from the state (views, legal set, decision, sides)."""
+        self._views = None
+        self._legal = None
+        self._decided = None
+        self._sides = {}
+
     # --- rollback ---------------------------------------------------------------------------------
     def _mark_base(self) -> None:
         """Take the rollback base here: a copy of the state nobody changes (a rollback copies it again)."""

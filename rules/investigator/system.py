@@ -11,6 +11,7 @@ from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup, setup_of
+from trpg_arena.rules.investigator.edits import InvestigatorEditor
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 
@@ -31,6 +32,8 @@ WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass"
 
 class InvestigatorSystem(RuleSystem):
     """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
+
+    editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = InvState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
@@ -203,6 +206,10 @@ class InvestigatorSystem(RuleSystem):
         return text
 
     # --- views ------------------------------------------------------------------------------------
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """Each combatant's DEX: initiative goes by DEX, ties broken by d100 (INV-2.1, INV-2.2)."""
+        return {p.id: f"DEX {p.dex}" for p in setup_of(combat).profiles}
+
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp floored at 0 for display; it may be -1/-2 while dying)."""
         st: InvState = combat.state  # type: ignore[assignment]

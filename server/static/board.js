@@ -168,14 +168,40 @@ function shortName(id) {
   return own.length > 12 ? `${own.slice(0, 11)}…` : own;
 }
 
+const AXIS = 16;
+
+// The column numbers above a grid and the row numbers left of it: a square's key "x,y" (what the choices
+// read, "end 0,7") found by eye.
+function axisLabels(board) {
+  const g = svg("g", {class: "axis"});
+  const cols = new Map(), rows = new Map();  // column number -> its top place, row number -> its leftmost place
+  for (const place of board.places) {
+    const [col, row] = String(place.key).split(",").map(Number);
+    if (Number.isNaN(col) || Number.isNaN(row)) continue;
+    if (!cols.has(col) || place.y < cols.get(col).y) cols.set(col, place);
+    if (!rows.has(row) || place.x < rows.get(row).x) rows.set(row, place);
+  }
+  for (const [col, place] of cols) {
+    g.append(svg("text", {x: placeCentre(board, place).x, y: -6, class: "axis-label", "data-axis": `x${col}`},
+                 String(col)));
+  }
+  for (const [row, place] of rows) {
+    g.append(svg("text", {x: -6, y: placeCentre(board, place).y + 4, class: "axis-label row",
+                          "data-axis": `y${row}`}, String(row)));
+  }
+  return g;
+}
+
 // Draw `board` with `combatants` into the <svg> `root`; `marks` = {actor, targets: Set, dests: Set, proposed,
 // proposedPlace}, `onToken(id)` / `onPlace(key)` are called on clicks.
 export function drawBoard(root, board, combatants, marks = {}, onToken = null, onPlace = null) {
   const {w, h} = extent(board);
   const pad = 8;
-  root.setAttribute("viewBox", `${-pad} ${-pad} ${w + 2 * pad} ${h + 2 * pad}`);
+  const axis = board.kind === "zones" ? 0 : AXIS;  // room for the column and row numbers of a grid
+  root.setAttribute("viewBox", `${-pad - axis} ${-pad - axis} ${w + 2 * pad + axis} ${h + 2 * pad + axis}`);
   root.dataset.kind = board.kind;
   root.replaceChildren();
+  if (axis) root.append(axisLabels(board));
   const places = svg("g", {class: "places"});
   const overlay = svg("g", {class: "marks"});
   for (const place of board.places) {
