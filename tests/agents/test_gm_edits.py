@@ -119,3 +119,32 @@ def test_an_edit_from_json_names_what_is_wrong() -> None:
         with pytest.raises(EditError) as e:
             GmEdit.from_json(data)
         assert e.value.where == where
+
+
+@pytest.mark.parametrize("encounter", ["kiai/skirmish", "investigator/skirmish", "reincarnator/skirmish"])
+def test_a_move_goes_only_to_a_free_open_place(encounter: str) -> None:
+    s = Session(encounter, seed=6, pc="scripted", npc="scripted")
+    rows = {r["id"]: r for r in editable(s.combat)}
+    cid, place = next((cid, f) for cid, r in rows.items() for f in r["fields"] if f["kind"] == "place")
+    taken = next(v.node for v in s.combat.combatants if v.id != cid and v.node is not None and v.able)
+    with pytest.raises(EditError, match="not free or not allowed") as e:
+        s.edit(GmEdit(cid, {place["name"]: list(taken)}))
+    assert e.value.where == f"changes.{place['name']}"
+    with pytest.raises(EditError, match="not a place on this battlefield"):
+        s.edit(GmEdit(cid, {place["name"]: [999, 999]}))
+    free = next(c for c in place["choices"] if c != ",".join(map(str, place["value"])))
+    s.edit(GmEdit(cid, {place["name"]: free}))
+    assert ",".join(map(str, next(v.node for v in s.combat.combatants if v.id == cid))) == free
+    s.run(max_decisions=20)  # the rules play on from the new place
+
+
+def test_taking_out_the_last_of_a_side_ends_the_combat() -> None:
+    s = Session("kiai/duel", seed=1, pc="scripted", npc="scripted")
+    deciding = s.combat.decision.actor
+    other = next(v for v in s.combat.combatants if v.side != s.combat.side_of(deciding))
+    s.edit(GmEdit(other.id, remove=True))
+    assert s.combat.over and s.combat.result == s.combat.side_of(deciding)
+    with pytest.raises(EditError, match="combat is over"):
+        s.edit(GmEdit(deciding, {"kiai": 0}))
+    s.undo(1)
+    assert not s.combat.over

@@ -6,12 +6,17 @@ server started again on the same file shows it; the statistics count it apart fr
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 
+import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
+from websockets.sync.client import connect
 
 from tests.server.conftest import make_client
+from tests.server.test_serve_limits import cold_server
 
 SYSTEMS = ["moonlit/skirmish", "kiai/skirmish", "investigator/skirmish", "reincarnator/skirmish"]
 
@@ -98,3 +103,30 @@ def test_taking_a_combatant_out_and_a_retried_edit_act_once(client: TestClient) 
     assert r.status_code == 422 and "deciding now" in r.json()["message"] and r.json()["where"] == "combatant"
     empty = client.post(f"/api/sessions/{sid}/edits", json={"combatant": "ghoul_1"})
     assert empty.status_code == 422 and "give changes, or remove" in empty.json()["message"]
+
+
+def test_an_edit_while_an_npc_is_thinking_answers_at_once_and_the_proposal_is_made_on_the_edited_state(
+        tmp_path: Path) -> None:
+    slow = "review:mcts:simulations=100000"  # searches until the server's agent time limit
+    with cold_server(tmp_path / "s.db", "--agent-seconds", "3") as (base, _proc):
+        made = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": slow, "npc": slow},
+                          timeout=60)
+        sid = made.json()["state"]["id"]
+        url = f"{base}/api/sessions/{sid}"
+        with connect(f"{base.replace('http', 'ws')}/api/sessions/{sid}/events") as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+            state = httpx.get(url, timeout=30).json()
+            assert state["pending"]["thinking"] is True
+            started = time.monotonic()
+            edited = httpx.post(f"{url}/edits", json={"combatant": "ghoul_1", "changes": {"hp": 12}, "run": False,
+                                                      "revision": state["revision"]}, timeout=30)
+            assert edited.status_code == 200 and time.monotonic() - started < 2.0, edited.text
+            after = edited.json()["state"]
+            assert after["revision"] > state["revision"] and after["pending"]["thinking"] is True
+            message = json.loads(ws.recv(timeout=30))
+            while message["type"] != "proposal":
+                message = json.loads(ws.recv(timeout=30))
+            assert message["revision"] == after["revision"]  # the thought begun before the edit was dropped
+        ready = httpx.get(url, timeout=30).json()
+        assert ready["pending"]["proposal"] is not None and ready["revision"] == after["revision"]
+        assert next(c for c in ready["combatants"] if c["id"] == "ghoul_1")["hp"] == 12
