@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 
 def _create(client: TestClient, encounter: str, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/sessions", json={"encounter": encounter, "seed": 1, "npc": "scripted", **body})
+    r = client.post("/api/sessions", json={"encounter": encounter, "seed": 1, "npc": "scripted"} | body)
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -88,3 +88,30 @@ def test_a_pc_attack_carries_its_odds_in_kiai_and_moonlit(client: TestClient, ri
     notes = [a["odds"] for g in state["pending"]["groups"] for a in g["actions"] if a.get("odds")]
     assert notes and all(re.search(ODDS[rid], n) for n in notes), notes
     assert any(re.search(DAMAGE[rid], n) for n in notes), notes
+
+
+LOG_SENTENCES = {  # what a GM reads in the log: numbers with what they are
+    "reincarnator": (r"rolls \d+ \((\w[\w ]* \d+)( [+-] \w[\w ]* \d+)*\) - \d+ defence( \([^)]*\))? = -?\d+ dice",
+                     "roll"),
+    "kiai": (r"\d+ through the defence(, under the \d+ a light wound needs|: \w+ \(from \d+\))", "wound_recorded"),
+    "investigator": (r"\(needs (Hard|Extreme): [a-z0-9 ]+\)", "check"),
+}
+
+
+@pytest.mark.parametrize("rid", sorted(LOG_SENTENCES))
+def test_the_log_names_what_its_numbers_are(client: TestClient, rid: str) -> None:
+    made = _create(client, f"{rid}/skirmish", pc="scripted", seed=3)
+    sid = made["state"]["id"]
+    for _ in range(50):
+        if client.get(f"/api/sessions/{sid}").json()["over"]:
+            break
+        client.post(f"/api/sessions/{sid}/run", json={})
+    pattern, kind = LOG_SENTENCES[rid]
+    events = [e for e in client.get(f"/api/sessions/{sid}/log", params={"limit": 5000}).json()["events"]
+              if e["kind"] == kind and (rid != "reincarnator" or "defence_parts" in e["data"])]  # attack rolls
+    assert events and all(re.search(pattern, e["text"]) for e in events if rid != "investigator"), \
+        [e["text"] for e in events if not re.search(pattern, e["text"])][:3]
+    if rid == "investigator":  # a raised difficulty says why
+        raised = [e["text"] for e in events if "(needs" in e["text"]]
+        assert raised and all(re.search(pattern, t) for t in raised), raised
+    assert not any(re.search(r"net \d+ ->|-> none = none|status none", e["text"]) for e in events)
