@@ -531,7 +531,7 @@ class InvestigatorScriptedAgent(Agent):
                     q = min(q, 1.0)
                 best = max(best, q + (0.5 if f.hp <= 4 else 0.0))
             sc += best * 2.0
-            sc += 0.05 * min(cheb(pos, f.pos) for f in self.foes if f.pos is not None)  # type: ignore[type-var]
+            sc += 0.05 * min(cheb(pos, f.pos) for f in self.foes if f.pos is not None)
             return sc
         # melee: get to distance 2 of the best target (a one-step attack next turn), or adjacent if safe
         assert target is not None and target.pos is not None

@@ -45,6 +45,8 @@ def _skip_event(*_args: Any, **_kwargs: Any) -> None:
 class Combat:
     """One combat of one rule system. See docs/architecture.md for the public API."""
 
+    _views: list[CombatantView] | None  # set on first read of `combatants`, dropped by every act
+
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
                  dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:
         enc = load_encounter(encounter)
@@ -155,8 +157,11 @@ class Combat:
 
     # --- events -----------------------------------------------------------------------------------
     def emit(self, kind: str, text: str, *, actor: str | None = None, rule: str | None = None,
-             **data: Any) -> Event:
-        """Record one event (rules call this for every roll and state change)."""
+             **data: Any) -> Event | None:
+        """Record one event and return it (rules call this for every roll and state change).
+
+        A combat that does not record (`recording`) returns None.
+        """
         log = self.log
         st = self.state
         # tuple.__new__ skips the named tuple's Python-level __new__: emit runs several times per decision.
@@ -254,6 +259,7 @@ class Combat:
             if (len(legal) != 1) if auto is None else not auto(self, legal):
                 return
             d = self.state.decision
+            assert d is not None  # checked above; `auto` only reads the combat
             if "emit" not in self.__dict__:
                 self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
                           actor=d.actor, decision=d.step, action=legal[0].json_form())
@@ -343,7 +349,7 @@ class Combat:
         if on:
             self.__dict__.pop("emit", None)
         else:  # an instance attribute shadows the method: no flag test on the hot path
-            self.emit = _skip_event  # type: ignore[method-assign]
+            self.emit = _skip_event  # type: ignore[method-assign]  # deliberate shadowing, see the comment above
 
 
     @property

@@ -50,13 +50,13 @@ class InvestigatorSystem(RuleSystem):
         cells: dict[tuple[int, int], dict[str, object]] = {}
         t = enc.map.terrain
         for c in t.difficult:
-            cells[tuple(c)] = {"terrain": "difficult", "cost": 2}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "difficult", "cost": 2}
         for c in t.obstacle:
-            cells[tuple(c)] = {"terrain": "obstacle", "impassable": True}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "obstacle", "impassable": True}
         for c in t.wall:
-            cells[tuple(c)] = {"terrain": "wall", "impassable": True, "blocks_los": True}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "wall", "impassable": True, "blocks_los": True}
         for c in enc.map.exits:
-            cells.setdefault(tuple(c), {})["exit"] = True  # type: ignore[index]
+            cells.setdefault((c[0], c[1]), {})["exit"] = True
         return square_grid(enc.map.width, enc.map.height, cells, corner_blocks=lambda a: a.get("terrain") == "wall")
 
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Setup:

@@ -63,11 +63,11 @@ class KiaiSystem(RuleSystem):
     def _build(m: Any) -> Battlefield:
         cells: dict[tuple[int, int], dict[str, Any]] = {}
         for h in m.difficult:
-            cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")
         for h in m.blocked:
-            cells.setdefault(tuple(h), {}).update(blocked=True, blocks_los=True, terrain="blocked")  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(blocked=True, blocks_los=True, terrain="blocked")
         for h in m.exits:
-            cells.setdefault(tuple(h), {}).update(exit=True)  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(exit=True)
         return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
     def check_state(self, state: BaseState, combat: Combat) -> None:

@@ -145,7 +145,7 @@ class MoonlitSystem(RuleSystem):
     # --- setup --------------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
         """The four zones in a line (section 5), each tagged with side and row."""
-        attrs = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
+        attrs: dict[str, dict[str, Any]] = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
         assert isinstance(encounter, MoonlitEncounter)
         for h in encounter.hazards:
             attrs[h.zone]["hazard_n"] = h.n
@@ -153,6 +153,7 @@ class MoonlitSystem(RuleSystem):
 
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Table:
         """The stat blocks of everyone who can appear, and the encounter's other static facts."""
+        assert isinstance(encounter, MoonlitEncounter)
         return build_table(encounter)
 
     def check_state(self, state: BaseState, combat: Combat) -> None:
