@@ -51,6 +51,12 @@ class RuleSystemInfo:
     # every able combatant "escape or stay?" each round): a person's seat gets them answered so unless its
     # session asks for them (`Session.ask_routine`); agents always decide them as they see fit
     routine: dict[str, str] = field(default_factory=dict)
+    # how a condition's id reads for people where "_" -> " " is not enough ("full_mov_lockout")
+    condition_words: dict[str, str] = field(default_factory=dict)
+
+    def condition_text(self, condition: str) -> str:
+        """A condition as a GM reads it: ``no action after a full move``, ``major wound``."""
+        return self.condition_words.get(condition, condition.replace("_", " "))
 
     def health_text(self, view: CombatantView) -> str:
         """How a combatant is, for people: ``7/12`` hit points, or on a wound track the level in words."""
