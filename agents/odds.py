@@ -63,15 +63,15 @@ def _kiai(combat: Combat, legal: list[Action]) -> dict[Action, str]:
 
     d = combat.decision
     assert d is not None
-    strikes = [a for a in legal if a.verb in STRIKES and a.target is not None]
+    strikes = [(a, a.target) for a in legal if a.verb in STRIKES and a.target is not None]
     if not strikes:
         return {}
     est = Estimator(combat)
     ctx = est.ctx
     me = est.st.fighters.get(d.actor)
     out = {}
-    for a in strikes:
-        t = est.st.fighters.get(a.target)
+    for a, target in strikes:
+        t = est.st.fighters.get(target)
         if me is None or t is None:
             continue
         v, x, _ = strike_setup(est, me, a)

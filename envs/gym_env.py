@@ -232,7 +232,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             raise ResetNeeded("call reset() first")
         return self._current_mask().astype(bool)
 
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+    def render(self) -> str | np.ndarray | None:
         """Text (``ansi``) or a picture (``rgb_array``) of the current state."""
         if self.combat is None or self.render_mode is None:
             return None

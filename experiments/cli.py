@@ -456,7 +456,7 @@ def _options_of(args_class: type) -> inspect.Signature:
     hints = typing.get_type_hints(args_class)
     params = []
     for f in dataclasses.fields(args_class):
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         kind = typer.Argument if f.metadata.get("argument") else typer.Option
         params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=Annotated[hints[f.name], kind(help=f.metadata["help"])]))

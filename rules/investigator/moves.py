@@ -53,7 +53,7 @@ def moves_of(setup: Setup) -> MoveTables:
     t = setup.moves
     if t is None:
         t = setup.moves = MoveTables(setup.bf.grid)
-    return t  # type: ignore[no-any-return]
+    return t
 
 
 def move_dests(setup: Setup, f: Fighter, occupied: int, hostile: int, actions: dict[Cell, Any]) -> list[Any]:

@@ -37,7 +37,7 @@ def path_tables(setup: Setup) -> PathTables:
     t = setup.paths
     if t is None:
         t = setup.paths = PathTables(setup)
-    return t  # type: ignore[no-any-return]
+    return t
 
 
 def best_path(setup: Setup, start: Cell, goal: Cell, mov: int, blocked: Collection[Cell],

@@ -156,7 +156,7 @@ def tables_of(ctx: Ctx) -> Tables:
     t = ctx.tables
     if t is None:
         t = ctx.tables = Tables(ctx)
-    return t  # type: ignore[no-any-return]
+    return t
 
 
 def in_reach(ctx: Ctx, a: Hex | None, b: Hex | None, reach: int) -> bool:
@@ -183,7 +183,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     side = sides[fid]
     bit = grid.bit
     shy = {c.source for c in f.conds if c.type == "intimidated"} if f.conds else ()
-    foes: list[Fighter] = []  # `targets`, with the enemy and occupied masks in the same pass
+    foes: list[tuple[Fighter, Hex]] = []  # `targets` with their hexes, and the enemy and occupied masks, in one pass
     emask = occ = 0
     for cid, g in st.fighters.items():
         h = g.hex
@@ -195,7 +195,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
             continue
         emask |= b
         if cid not in shy:
-            foes.append(g)
+            foes.append((g, h))
     moved = f.moved
     free = 0
     if not moved and not f.main_done:  # KIA-8.1, KIA-8.2, KIA-8.3: end in an unoccupied hex
@@ -217,17 +217,17 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     row = grid.distances[idx[here]]
     near: list[Fighter] = []
     if may_attack:
-        for g in foes:
-            d = row[idx[g.hex]]  # type: ignore[index]
-            if d <= reach and (d <= 1 or grid.clear(here, g.hex)):  # type: ignore[arg-type]
+        for g, gh in foes:
+            d = row[idx[gh]]
+            if d <= reach and (d <= 1 or grid.clear(here, gh)):
                 near.append(g)
         if not moved and mspec.category in SPEAR_CLASS:  # KIA-17.1
             mind = ctx.opts.charge_min_distance
-            for g in foes:
-                ckey = (g.hex, reach)
+            for g, gh in foes:
+                ckey = (gh, reach)
                 spots = T.charge_spots.get(ckey)
                 if spots is None:
-                    spots = T.charge_spots[ckey] = _charge_spots(grid, g.hex, reach)  # type: ignore[arg-type]
+                    spots = T.charge_spots[ckey] = _charge_spots(grid, gh, reach)
                 charges = None
                 for i, b in spots:
                     if free & b and row[i] >= mind:  # not within mind - 1 of here
@@ -285,9 +285,12 @@ def _charge_spots(grid: Grid, target: Hex, reach: int) -> tuple[tuple[int, int],
                  if _reachable(grid, cells[i], target, reach))
 
 
-def _ability_actions(T: Tables, here: Hex, ab: Ability, foes: list[Fighter], near: list[Fighter],
-                     row: list[int]) -> list[Action]:
-    """`ability_actions` on prebuilt actions (`row`: distances from `here` by hex index)."""
+def _ability_actions(T: Tables, here: Hex, ab: Ability, foes: list[tuple[Fighter, Hex]],
+                     near: list[Fighter], row: list[int]) -> list[Action]:
+    """KIA-21.5 delivery: melee (reach), touch (distance 1), ranged (range + sight), area (centre hex).
+
+    On prebuilt actions; `foes` come with their hexes, `row` holds the distances from `here` by hex index.
+    """
     aid = ab.id
     use = T.use
     if ab.delivery == "melee":
@@ -295,14 +298,14 @@ def _ability_actions(T: Tables, here: Hex, ab: Ability, foes: list[Fighter], nea
     grid = T.grid
     idx = grid.index
     if ab.delivery == "touch":
-        return [use[aid, g.id] for g in foes if row[idx[g.hex]] == 1]  # type: ignore[index]
+        return [use[aid, g.id] for g, gh in foes if row[idx[gh]] == 1]
     rng = ab.range or 0
     if ab.delivery == "ranged":
         seen = T.sight.get((here, rng))
         if seen is None:
             seen = T.sight[here, rng] = grid.in_sight(here, rng)
         bit = grid.bit
-        return [use[aid, g.id] for g in foes if seen & bit[g.hex]]  # type: ignore[index]
+        return [use[aid, g.id] for g, gh in foes if seen & bit[gh]]
     if rng == 0:
         key0 = (aid, here)
         hit = T.at_self.get(key0)
@@ -315,15 +318,6 @@ def _ability_actions(T: Tables, here: Hex, ab: Ability, foes: list[Fighter], nea
         centres = T.centres[key] = [action("use_ability", None, h, aid)
                                     for h in grid.cells_of(grid.in_sight(here, rng) & ~grid.sight_blockers)]
     return centres
-
-
-def ability_actions(ctx: Ctx, st: KiaiState, f: Fighter, ab: Ability, foes: list[Fighter],
-                    near: list[Fighter]) -> list[Action]:
-    """KIA-21.5 delivery: melee (reach), touch (distance 1), ranged (range + sight), area (centre hex)."""
-    here = f.hex
-    assert here is not None
-    grid = ctx.grid
-    return list(_ability_actions(tables_of(ctx), here, ab, foes, near, grid.distances[grid.index[here]]))
 
 
 def chain_value(ctx: Ctx, f: Fighter) -> int:

@@ -6,6 +6,7 @@ exactly as one never edited.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,45 @@ def test_taking_out_the_last_of_a_side_ends_the_combat() -> None:
         s.edit(GmEdit(deciding, {"kiai": 0}))
     s.undo(1)
     assert not s.combat.over
+
+
+def _random_edit(rng: random.Random, s: Session) -> GmEdit | None:
+    rows = [r for r in editable(s.combat) if r["fields"]]
+    if not rows:
+        return None
+    row = rng.choice(rows)
+    if rng.random() < 0.1:
+        return GmEdit(row["id"], remove=True)
+    f = rng.choice(row["fields"])
+    if f["kind"] == "int":
+        value: object = rng.randint(f["low"], f["high"])
+    elif f["kind"] == "bool":
+        value = not f["value"]
+    elif f.get("choices"):
+        value = rng.choice(f["choices"])
+    else:
+        return None
+    return GmEdit(row["id"], {f["name"]: value})
+
+
+@pytest.mark.parametrize("encounter", SYSTEMS)
+def test_random_edits_in_random_states_never_break_play_and_replay_exactly(encounter: str) -> None:
+    for game in range(3):
+        rng = random.Random(game)
+        s = Session(encounter, seed=game, pc="random", npc="scripted")
+        edits = 0
+        for _ in range(300):
+            if s.combat.over:
+                break
+            edit = _random_edit(rng, s) if rng.random() < 0.6 else None
+            if edit is not None:
+                before = _state(s)
+                try:
+                    s.edit(edit)
+                    edits += 1
+                except EditError:
+                    assert _state(s) == before  # refused: nothing changed
+            s.run(max_decisions=1)
+        assert edits > 5
+        *_, (_, _, replayed) = s.replay()
+        assert replayed.snapshot()["state"] == _state(s)
