@@ -34,6 +34,14 @@ from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.legal import base_hit, chain_value
 from trpg_arena.rules.kiai.state import Fighter
 
+
+def _gain(value: float) -> str:
+    """The agent's score in words: wound levels it expects to deal (a foe taken out counts `OUT_WEIGHT`)."""
+    if value <= 0:
+        return "no expected gain"
+    return f"about {value:.1f} wound levels expected (a foe taken out counts {OUT_WEIGHT:g})"
+
+
 STRIKES = ("attack", "reattack", "consecutive_attack", "two_weapon_attack", "offhand_attack", "charge", "feint")
 
 
@@ -201,7 +209,7 @@ class KiaiScriptedAgent(Agent):
                 where = (f"the area at {a.dest}, catching {', '.join(foes) or 'no enemy'}"
                          + (f" and ally {', '.join(c for c in caught if c not in foes)}" if len(foes) < len(caught)
                             else " and no ally"))
-            out.append(f"{a.option} ({ab.effect}, kiai {ab.level} of {me.kiai}) on {where}: worth {value:.2f}")
+            out.append(f"{a.option} ({ab.effect}, kiai {ab.level} of {me.kiai}) on {where}: {_gain(value)}")
         elif verb in ("move", "run"):
             foes = [f for f in est.enemies(me) if f.hex is not None]
             if foes and me.hex is not None and a.dest is not None:
@@ -219,9 +227,9 @@ class KiaiScriptedAgent(Agent):
         elif verb in ("ready_weapon", "pick_up"):
             out.append(f"{me.id} is unarmed: {'ready' if verb == 'ready_weapon' else 'pick up'} {a.option}")
         if not out:
-            out.append(f"scored {value:.2f}, the best of the legal actions")
+            out.append(f"the best of the legal actions: {_gain(value)}")
         if tied > 1:
-            out.append(f"{tied} actions tie at {value:.2f}: picked at random among them")
+            out.append(f"{tied} actions promise the same ({_gain(value)}): one of them picked at random")
         return out
 
     @staticmethod

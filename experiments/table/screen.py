@@ -91,7 +91,7 @@ def roster(session: Session, width: int = 80) -> Text:
             out.append(f" {v.status[:13]:<13}", style="" if v.able else "dim")
         room = width - ROSTER_WIDTH - 1
         if v.conditions and room > 3:
-            conditions = ", ".join(v.conditions)
+            conditions = ", ".join(c.system.info.condition_text(k) for k in v.conditions)
             out.append(" " + (conditions if len(conditions) <= room else conditions[:room - 1] + "…"),
                        style="magenta")
         out.append("\n")

@@ -12,7 +12,7 @@ from trpg_arena.rules.investigator.space import Grid, cheb, grid_of, line_blocke
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
 
@@ -104,9 +104,9 @@ class Legal:
 
     __slots__ = ("combat", "st", "s", "cat", "bf", "g", "_occ", "_forms", "_scanned")
 
-    def __init__(self, combat: Combat, setup: Setup | None = None) -> None:
+    def __init__(self, combat: InvCombat, setup: Setup | None = None) -> None:
         self.combat = combat
-        self.st: InvState = combat.state  # type: ignore[assignment]
+        self.st: InvState = combat.state
         self.s = s = setup if setup is not None else setup_of(combat)
         cat = s.catalogue
         self.cat: Catalogue = cat if cat is not None else catalogue_of(s)

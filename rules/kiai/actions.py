@@ -17,13 +17,13 @@ from trpg_arena.rules.kiai.manoeuvres import pick_up, ready_weapon
 from trpg_arena.rules.kiai.state import Fighter, Frame, Hex, KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 ATTACK_TYPES = frozenset({"attack", "two_weapon_attack", "offhand_attack", "consecutive_attack", "feint", "charge",
                           "break_weapon", "disarm", "use_ability", "reattack"})  # KIA-24.1
 
 
-def spend_kiai(combat: Combat, f: Fighter, amount: int, rule: str, *, spirit: bool = False) -> None:
+def spend_kiai(combat: KiaiCombat, f: Fighter, amount: int, rule: str, *, spirit: bool = False) -> None:
     """KIA-0.4 / KIA-21.1: pay a cost in full on declaration."""
     if spirit:
         f.spirit -= amount
@@ -35,7 +35,7 @@ def spend_kiai(combat: Combat, f: Fighter, amount: int, rule: str, *, spirit: bo
                 rule=rule, amount=amount, remaining=left, pool="spirit" if spirit else "kiai")
 
 
-def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
+def _move(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
     """KIA-8.1 / KIA-8.3: follow the cheapest path that avoids enemies."""
     assert f.hex is not None
     geo = ctx.geo or geo_of(ctx)
@@ -54,7 +54,7 @@ def _strike(f: Fighter, target: str, **kw: object) -> Frame:
     return Frame("strike", "hit", f.id, target, weapon=f.main, **kw)  # type: ignore[arg-type]
 
 
-def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str, a: Action) -> None:
+def apply_action(combat: KiaiCombat, ctx: Ctx, st: KiaiState, kind: str, actor: str, a: Action) -> None:
     """Apply one legal action of `actor` at a decision of `kind`."""
     f = st.fighters[actor]
     verb = a.verb
@@ -113,7 +113,7 @@ def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str,
         _main(combat, ctx, st, f, a)
 
 
-def _consecutive(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, target: str) -> None:
+def _consecutive(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, target: str) -> None:
     """KIA-15.1 to KIA-15.3, KIA-16.2."""
     if not f.chain_passed:
         agi = ctx.spec[f.id].agility
@@ -129,7 +129,7 @@ def _consecutive(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, target: st
                             tech_x=x, dodge_x=dodge_x, chain=True))
 
 
-def _main(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
+def _main(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
     """The main actions that end the turn."""
     verb = a.verb
     f.main_done = True
@@ -164,7 +164,7 @@ def _main(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> Non
         raise RuntimeError(f"kiai: unknown verb {verb!r}")
 
 
-def _react(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
+def _react(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
     """R1 / R2 / R3: record the reaction on the pending frame; pay technique costs (KIA-9.5, KIA-10.4)."""
     fr = st.stack[-1]
     verb = a.verb

@@ -13,8 +13,8 @@ from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiO
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
-    from trpg_arena.rules.core.combat import Combat
     from trpg_arena.rules.kiai.geometry import MapGeo
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
 _ACTIONS: dict[Action, Action] = {}
@@ -128,6 +128,6 @@ def build_ctx(enc: KiaiEncounter) -> Ctx:
     )
 
 
-def ctx_of(combat: Combat) -> Ctx:
+def ctx_of(combat: KiaiCombat) -> Ctx:
     """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
     return combat.tables

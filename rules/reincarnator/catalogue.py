@@ -20,7 +20,7 @@ from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 INTO = ((), ("careful",), ("random",))
 
@@ -166,7 +166,7 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
 RELATIVE_DEST = ("charge", "acro_charge", "vehicle_crush")  # verbs whose dest is an offset from the target
 
 
-def place_of(combat: Combat, a: Action) -> Any:
+def place_of(combat: ReiCombat, a: Action) -> Any:
     """The square `a` ends on (a charge's target square plus its offset), or None."""
     if a.dest is None or a.verb not in RELATIVE_DEST or a.target is None:
         return a.dest
@@ -178,7 +178,7 @@ def place_of(combat: Combat, a: Action) -> Any:
     return (f.cell[0] + a.dest[0], f.cell[1] + a.dest[1])
 
 
-def describe_action(combat: Combat, a: Action) -> str:
+def describe_action(combat: ReiCombat, a: Action) -> str:
     """The sentence a GM reads, e.g. ``charge D (end 5,5) with sword``."""
     parts = [a.verb.replace("_", " ")]
     if a.target is not None:

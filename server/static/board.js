@@ -138,7 +138,8 @@ function token(board, combatant, at, marks, label) {
   const w = at.r * 2;
   const g = svg("g", {class: classes.join(" "), "data-token": combatant.id, transform: `translate(${at.x},${at.y})`},
     title(`${combatant.label} · ${combatant.side} · ${combatant.health} · ` +
-          `${combatant.status}${combatant.conditions.length ? " · " + combatant.conditions.join(", ") : ""}`),
+          `${combatant.status}${combatant.conditions.length ?
+            " · " + (combatant.condition_texts || combatant.conditions).join(", ") : ""}`),
     svg("circle", {r: at.r + 4, class: "ring"}),
     svg("circle", {r: at.r, fill: combatant.able ? SIDE_COLOURS[side % 4] : "#8a8a8a", class: "disc"}),
     svg("text", {y: at.r * 0.3, class: "token-label",
@@ -153,7 +154,7 @@ function token(board, combatant, at, marks, label) {
   }
   combatant.conditions.slice(0, 4).forEach((cond, i) => {
     g.append(svg("g", {class: "badge", transform: `translate(${at.r - 2 - i * 11},${-at.r - 2})`},
-      title(cond), svg("circle", {r: 6}), svg("text", {y: 3}, cond.charAt(0).toUpperCase())));
+      title((combatant.condition_texts || [])[i] || cond), svg("circle", {r: 6}), svg("text", {y: 3}, cond.charAt(0).toUpperCase())));
   });
   if (board.kind === "zones") {
     g.append(svg("text", {y: at.r + 20, class: "token-name"}, shortName(combatant.id)));

@@ -338,7 +338,7 @@ function renderOrder() {
       el("span", {class: `dot side-${Math.max(0, s.sides.indexOf(x ? x.side : ""))}`}),
       ` ${x ? x.label : id} `, el("span", {class: "note", text: x ? x.health : ""}),
       id in (s.order_values || {}) ? el("span", {class: "init", text: ` · ${s.order_values[id]}`}) : null,
-      x && x.conditions.length ? el("span", {class: "conds", text: ` ${x.conditions.join(", ")}`}) : null,
+      x && x.conditions.length ? el("span", {class: "conds", text: ` ${(x.condition_texts || x.conditions).join(", ")}`}) : null,
       s.over ? null : el("button", {type: "button", class: "link edit-open", "data-edit": id, title: `GM edit: ${id}`,
                                     "aria-label": `edit ${id}`, text: "✎", onclick: () => editCombatant(id)}));
   }));

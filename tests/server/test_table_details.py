@@ -7,7 +7,9 @@ Every system's PC attacks carry the odds an NPC proposal cites (chance to hit or
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -115,3 +117,18 @@ def test_the_log_names_what_its_numbers_are(client: TestClient, rid: str) -> Non
         raised = [e["text"] for e in events if "(needs" in e["text"]]
         assert raised and all(re.search(pattern, t) for t in raised), raised
     assert not any(re.search(r"net \d+ ->|-> none = none|status none", e["text"]) for e in events)
+
+
+def test_conditions_read_in_words_not_as_ids() -> None:
+    from trpg_arena.rules import CombatantView, get_ruleset
+    from trpg_arena.server.board import combatant_json
+
+    info = get_ruleset("investigator").info
+    view = CombatantView("ghoul", "Ghoul", "b", "npc", (3, 4), 5, 12, True, "ok", ("full_mov_lockout", "major_wound"))
+    shown = combatant_json(view, info)
+    assert shown["conditions"] == ["full_mov_lockout", "major_wound"]  # ids stay for programs
+    assert shown["condition_texts"] == ["unable to act after a full move", "major wound"]
+    golden = Path(__file__).parents[1] / "golden" / "investigator" / "skirmish-seed2-scripted-random.jsonl"
+    texts = [json.loads(line).get("text", "") for line in golden.read_text().splitlines()[1:]]
+    assert "ghoul is now unable to act after a full move" in texts
+    assert not any("_" in t.split(" is now ")[-1] for t in texts if " is now " in t)
