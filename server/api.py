@@ -41,6 +41,7 @@ from trpg_arena.server.models import (
     SeatChange,
     StepRequest,
     Switch,
+    TacticsChange,
     UndoRequest,
 )
 from trpg_arena.server.replay import log_replay, parse_log, session_replay
@@ -162,7 +163,8 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     hub = _hub(request)
     name = body.name or enc.label
     session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
-                      store=hub.store, name=name, options=body.options, ask_routine=body.ask_routine)
+                      store=hub.store, name=name, options=body.options, ask_routine=body.ask_routine,
+                      tactics=body.tactics)
     if body.autorun:
         session.set_autorun(True)
     entry = hub.add(session, name)
@@ -308,6 +310,13 @@ def set_seat(request: Request, sid: SessionId, key: Annotated[str, Path(max_leng
         s.set_seat(key, body.seat)
 
     return _change(request, sid, change, body.run, setup=True, body=body)
+
+
+@router.put("/sessions/{sid}/tactics/{cid}", summary="Give a combatant a temperament (its NPC agent follows it)")
+def set_tactics(request: Request, sid: SessionId, cid: Annotated[str, Path(max_length=100)],
+                body: TacticsChange) -> Doc:
+    """Aggression, morale, focus and protect for ``cid``, replacing the encounter's; ``null`` removes it."""
+    return _change(request, sid, lambda s: s.set_tactics(cid, body.tactics), body.run, setup=True, body=body)
 
 
 @router.put("/sessions/{sid}/table-dice", summary="Roll every seat's dice at the table, or let the engine roll")

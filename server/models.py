@@ -21,6 +21,12 @@ Seed = Annotated[int, Field(ge=0, le=2**32 - 1, description="seed of the combat'
 RUN_FIELD = Field(True, description="then let agent seats decide until a person must act (or the run limit)")
 
 
+#: A temperament as sent: checked by the session (`agents.session.parse_tactics`) for located messages.
+TacticsBlock = Annotated[dict[Annotated[str, StringConstraints(max_length=20)],
+                              bool | float | int | Annotated[str, StringConstraints(max_length=100)] | None],
+                         Field(max_length=8)]
+
+
 class Strict(BaseModel):
     """A request body: every field declared, nothing else accepted, no value coerced into another type."""
 
@@ -70,6 +76,11 @@ class CreateSession(EncounterUpload):
                                                  "escape or stay? every round); off: they get the usual answer")
     name: Name | None = None
     options: dict[Key, Scalar] | None = Field(None, max_length=64, description="option flag overrides")
+    tactics: dict[Key, TacticsBlock | None] = Field(
+        default_factory=dict, max_length=128,
+        description="NPC temperaments by combatant id, over the encounter's: aggression (reckless, bold, steady, "
+                    "cautious), morale (a share of HP such as 0.25 or '25%'), focus (weakest, strongest, nearest, "
+                    "healers, casters or a combatant id), protect (an ally's id); null: no temperament")
     run: bool = RUN_FIELD
 
 
@@ -142,6 +153,13 @@ class RewindRequest(Answering):
     """Go back to the first decision of a round."""
 
     round: Annotated[int, Field(ge=0, le=1_000_000)]
+
+
+class TacticsChange(Answering):
+    """A combatant's new temperament (replacing the encounter's), or none at all (null)."""
+
+    tactics: TacticsBlock | None = Field(description="aggression, morale, focus, protect (see POST /sessions)")
+    run: bool = RUN_FIELD
 
 
 class SeatChange(Answering):

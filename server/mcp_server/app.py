@@ -145,10 +145,14 @@ def build_server(table: Table) -> MCPServer:
             table_dice: Annotated[bool, Field(description="every seat rolls physical dice, entered by hand")]
             = False,
             name: Annotated[str | None, Field(max_length=200, description="the session's name")] = None,
+            tactics: Annotated[dict[str, dict[str, Any] | None], Field(
+                max_length=128, description="NPC temperaments by combatant id: aggression (reckless, bold, steady, "
+                "cautious), morale (share of HP, 0.25), focus (weakest, strongest, nearest, healers, casters, "
+                "or an id), protect (an ally's id)")] | None = None,
             run: Run = True) -> CallToolResult:
         """Start and store a session (seats as in `trpg-arena autopilot`); agent seats play until a person must."""
         out = table.start_session(encounter, encounter_text, seed=seed, pc=pc, npc=npc, seats=seats or {},
-                                  table_dice=table_dice, name=name, run=run)
+                                  table_dice=table_dice, name=name, run=run, tactics=tactics)
         state = out["state"]
         return _answer(out, f"session {state['id']} ({state['encounter']}, revision {state['revision']}). "
                             f"Now: {_pending_line(state)}")
