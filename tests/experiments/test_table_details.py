@@ -66,3 +66,17 @@ def test_a_moonlit_pc_attack_shows_its_odds(tmp_path: Path) -> None:
     assert re.search(r"\d+ % to hit, about \d+ damage through", gm.screen), gm.screen[-1500:]
     gm.send("q")
     gm.child.close()
+
+
+def test_the_demo_s_closing_hint_is_a_command_that_runs_as_typed(tmp_path: Path) -> None:
+    """After ``make install`` the program is ``.venv/bin/trpg-arena`` (not on PATH): the hint repeats that."""
+    import shlex
+    import subprocess
+    import sys
+
+    program = Path(sys.executable).parent / "trpg-arena"
+    r = subprocess.run([str(program), "demo", "--ruleset", "moonlit", "--seed", "2"], capture_output=True, text=True,
+                       timeout=120, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "COLUMNS": "100"})
+    assert r.returncode == 0, r.stderr
+    hint = re.search(r"play a whole fight as its GM: (.+?) autopilot moonlit/skirmish", r.stdout.replace("\n", " "))
+    assert hint is not None and shlex.split(hint.group(1)) == [str(program)], r.stdout[-600:]
