@@ -73,10 +73,10 @@ def test_moonlit_asks_no_pc_whether_to_escape_unless_the_table_asks(client: Test
 
 
 ODDS = {
-    "kiai": r"^\d+ % to land \(hit -?\d+, (against dodge -?\d+|\w+ cannot dodge)\)",
+    "kiai": r"^\d+ % to land \(hit -?\d+ (vs dodge -?\d+|\w+ cannot dodge)\)",
     "moonlit": r"^\d+ % to hit, about \d+ damage through|^\w+ on .* to hit, about \d+ damage through",
 }
-DAMAGE = {"kiai": r"about \d+ damage through its defence \(on average (no|a \w+) wound\)",
+DAMAGE = {"kiai": r"about \d+ through its defence: (no|a \w+) wound on average",
           "moonlit": r"about \d+ damage through"}
 
 
