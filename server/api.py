@@ -18,7 +18,7 @@ import numpy as np
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
-from trpg_arena.agents.edits import GmEdit, editable
+from trpg_arena.agents.edits import GmEdit, editable, place_key
 from trpg_arena.agents.session import Mark, Session, SessionError, StaleRevision
 from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
@@ -336,13 +336,15 @@ def get_edits(request: Request, sid: SessionId) -> Doc:
     """Each combatant's editable fields (value, kind, bounds) under its rule system, and whether it can be taken out."""
     with _hub(request).use(sid) as entry:
         assert entry.session is not None
-        return {"revision": entry.session.revision, "combatants": editable(entry.session.combat)}
+        c = entry.session.combat
+        return {"revision": entry.session.revision, "combatants": editable(c), "place_key": place_key(c)}
 
 
 @router.post("/sessions/{sid}/edits", summary="A GM's edit: set a combatant's values, move it, or take it out")
 def post_edit(request: Request, sid: SessionId, body: EditRequest) -> Doc:
     """Apply one edit as a decision of the GM's: logged, stored, undoable; 422 naming the field the rules refuse."""
-    edit = GmEdit(body.combatant, dict(body.changes), body.remove)
+    add = {**body.add, "id": body.combatant} if body.add is not None else None
+    edit = GmEdit(body.combatant, dict(body.changes), body.remove, add)
     return _change(request, sid, lambda s: s.edit(edit), body.run, body=body)
 
 
