@@ -95,6 +95,9 @@ def roster(session: Session, width: int = 80) -> Text:
             out.append(" " + (conditions if len(conditions) <= room else conditions[:room - 1] + "…"),
                        style="magenta")
         out.append("\n")
+    for cid, tactics in session.tactics_json().items():  # how the NPC agents play them: the GM should know
+        line = f"  ~ {cid}: {tactics['summary']}"
+        out.append((line if len(line) <= width else line[:width - 1] + "…") + "\n", style="cyan")
     out.rstrip()
     return out
 

@@ -29,6 +29,7 @@ from trpg_arena.rules.moonlit.fighters import (
     tb,
     vanish_summons_of,
 )
+from trpg_arena.rules.moonlit.model import MoonlitEncounter
 from trpg_arena.rules.moonlit.skills import apply_skill, skill_actions
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
@@ -60,7 +61,9 @@ def round_start(c: MoonCombat) -> bool:
     st.phase_used = []
     c.emit("round_start", f"round {st.round}", rule="MOON-4.1", round=st.round)
     c.emit("phase_start", "setup phase", rule="MOON-1.1", phase="setup")
-    amb = set(c.encounter.ambushed) if st.round == 1 else set()  # type: ignore[attr-defined]
+    enc = c.encounter
+    assert isinstance(enc, MoonlitEncounter)
+    amb = set(enc.ambushed) if st.round == 1 else set()
     for i in st.order:
         f = st.fighters[i]
         f.used_round = {}
