@@ -335,6 +335,10 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
                   help="seed of the dice and the agents (default: a new one, printed)")] = None,
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
+              tactics: Annotated[list[str] | None, typer.Option(
+                  help="an NPC's temperament ID=KEY:VALUE,...: aggression (reckless, bold, steady, cautious), morale "
+                       "(flees below this share of HP: 25%), focus (weakest, strongest, nearest, healers, casters, "
+                       "an id), protect (an ally's id), e.g. ghoul=morale:25%,focus:casters (repeatable)")] = None,
               db: Annotated[Path | None, typer.Option(
                   help="session database (default $TRPG_ARENA_DB or ~/.local/share/trpg-arena/sessions.db)")] = None,
               out: Annotated[Path, typer.Option(help="folder for the statistics JSON and the Markdown log")] = Path(
@@ -357,7 +361,8 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
     enc = None if resume or encounter is None else _with_options(encounter, option)
     run_autopilot(AutopilotArgs(encounter=enc, wanted=encounter if resume else None, db=path, out=out, pc=pc,
                                 npc=npc, seats=tuple(seat or ()), review=review, dice=dice, autorun=autorun,
-                                ask_routine=ask_routine, seed=seed, resume=resume), console)
+                                ask_routine=ask_routine, seed=seed, resume=resume, tactics=tuple(tactics or ())),
+                  console)
 
 
 @app.command()
