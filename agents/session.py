@@ -214,7 +214,7 @@ class Session:
         self._change_setup(lambda: self._set_tactics(parsed))
 
     def _check_seat_keys(self, keys: list[str] | None = None) -> None:
-        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.encounter))
+        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.combat.encounter))
         for key in self.seats if keys is None else keys:
             if key not in known:
                 raise SessionError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"

@@ -181,12 +181,16 @@ class EditRequest(Answering):
         default_factory=dict, description="field name -> new value (see GET .../edits for each combatant's "
                                           "fields and what the rules allow)", examples=[{"hp": 12}])
     remove: bool = Field(False, description="take the combatant out of the fight (it counts as having left)")
+    add: Annotated[dict[Key, Any], Field(max_length=100)] | None = Field(
+        None, description="add a combatant (its id is `combatant`): its entry as an encounter lists it, checked as "
+                          "an encounter's; 'like': an existing combatant's id copies its entry (its own fields win)",
+        examples=[{"like": "ghoul_1", "zone": "B_front"}])
     run: bool = RUN_FIELD
 
     @model_validator(mode="after")
     def _something(self) -> EditRequest:
-        if not self.changes and not self.remove:
-            raise ValueError("give changes, or remove: true")
+        if sum((bool(self.changes), self.remove, self.add is not None)) != 1:
+            raise ValueError("give one of changes, remove: true, or add")
         return self
 
 

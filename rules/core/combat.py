@@ -282,6 +282,7 @@ class Combat(Generic[S, T]):
         if self._acting:
             raise RuntimeError("outside_change() inside act()")
         saved = self._copy_state(self.state)
+        setup = (self.encounter, self.battlefield, self.tables)  # an added combatant changes the encounter
         mark = len(self.log)
         self._acting = True
         try:
@@ -294,6 +295,7 @@ class Combat(Generic[S, T]):
                     raise EditError("that would leave the open decision without a legal action", where="changes")
         except BaseException:
             self.state = saved
+            self.encounter, self.battlefield, self.tables = setup
             del self.log[mark:]
             self._forget()
             raise

@@ -185,7 +185,8 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
     """First aid (INV-8.12, INV-11.7)."""
     opt = setup.opt
     maxhp = setup.prof(t.id).max_hp
-    if not (t.untreated_wound and (t.hp < maxhp or t.dying or t.unconscious)) or chebyshev(f.pos, t.pos) > 1:  # type: ignore
+    if (not (t.untreated_wound and (t.hp < maxhp or t.dying or t.unconscious)) or f.pos is None or t.pos is None
+            or chebyshev(f.pos, t.pos) > 1):
         combat.emit("target_lost", f"{t.id} no longer needs first aid", actor=f.id, rule="INV-10.4")
         return
     b = take_bonus(f, ("first_aid",))
@@ -243,7 +244,7 @@ def _simple(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame
         if f.channel_spell:
             interrupt_channel(combat, f, "fled")
         f.fled = True
-        combat.emit("fled", f"{f.id} flees the battlefield from {list(f.pos)}", actor=f.id, rule="INV-12.3")  # type: ignore
+        combat.emit("fled", f"{f.id} flees the battlefield from {list(f.pos or ())}", actor=f.id, rule="INV-12.3")
         f.pos = None
         st.turn_ended = True
         st.dirty = True

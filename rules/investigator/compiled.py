@@ -345,7 +345,7 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
     ids = [c.id for c in enc.combatants]
     setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
-                  enc.map.width, enc.map.height, terrain, frozenset(tuple(e) for e in enc.map.exits))  # type: ignore
+                  enc.map.width, enc.map.height, terrain, frozenset(enc.map.exits))
     setup.cells = [(x, y) for y in range(setup.height) for x in range(setup.width)]
     setup.wall_cells = tuple(c for c, kind in terrain.items() if kind == "wall")
     return setup

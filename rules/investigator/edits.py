@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditField, Editor, free_places
+from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
 from trpg_arena.rules.investigator.compiled import setup_of
 from trpg_arena.rules.investigator.damage import add_condition, interrupt_channel, remove_condition
 from trpg_arena.rules.investigator.flow import end_check
@@ -83,6 +83,20 @@ class InvestigatorEditor(Editor):
         f.pos = None
         _st(combat).dirty = True
         combat.emit("fled", f"{cid} leaves the battlefield (taken out by the GM)", actor=cid, rule="INV-12.3")
+
+    def join(self, combat: InvCombat, fresh: Any, cid: str) -> None:
+        """On its square (a free one); in the initiative order by DEX, after those of equal DEX (no roll)."""
+        st = _st(combat)
+        setup = setup_of(combat)
+        f = next(x for x in fresh.fighters if x.id == cid)
+        if f.pos is not None and any(g.pos == f.pos for g in st.fighters):
+            raise EditError(f"square {f.pos[0]},{f.pos[1]} is taken: put {cid} on a free one",
+                            where="add.position")
+        st.fighters.append(f)  # the encounter lists it last, so its index is the setup's
+        dex = setup.prof(cid).dex
+        at = max((i + 1 for i, other in enumerate(st.order) if setup.prof(other).dex >= dex), default=0)
+        st.order.insert(at, cid)
+        st.dirty = True
 
     def busy(self, combat: InvCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""

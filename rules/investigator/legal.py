@@ -174,15 +174,15 @@ class Legal:
         assert f.pos is not None
         pos = f.pos
         if not self.steps_allowed(f):
-            out = self._forms = [(0, pos)]
-            return out
+            self._forms = [(0, pos)]
+            return self._forms
         g = self.g
         # the list depends on the square and which of its one-step squares are occupied only: shared, read only
         near = self.scan(f)[1] & g.step_ring[pos]
         by_near = g.forms.get(pos)
         if by_near is None:
             by_near = g.forms[pos] = {}
-        out = by_near.get(near)  # type: ignore[assignment]
+        out = by_near.get(near)
         if out is None:
             out = [(0, pos)]
             free = [(i, c) for c, b, i in g.steps[pos] if not near & b]

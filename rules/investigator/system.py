@@ -85,7 +85,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
                 w = setup.weapons[wid]
                 weapons.append(Item(f"{c.id}.{wid}", wid, "weapon", w.loaded, False,
                                     w.count if w.kind == "thrown" else 1))
-            f = Fighter(c.id, tuple(c.position), p.max_hp, p.max_mp, p.luck,  # type: ignore[arg-type]
+            f = Fighter(c.id, c.position, p.max_hp, p.max_mp, p.luck,
                         weapons=weapons, wielded="unarmed" if c.wielded == "unarmed" else f"{c.id}.{c.wielded}",
                         ammo=dict(c.ammo), materials=dict(c.materials))
             sc = start.combatants.get(c.id) if start else None
@@ -96,7 +96,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
             fighters.append(f)
         ground = []
         for i, g in enumerate(enc.map.ground_items):
-            at = tuple(g.at)
+            at = g.at
             if g.weapon:
                 w = setup.weapons[g.weapon]
                 it = Item(ground_weapon_id(i, g.weapon), g.weapon, "weapon", w.loaded, False,
@@ -105,7 +105,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
                 it = Item(f"ammo:{g.ammo}", g.ammo, "ammo", 0, False, g.count)
             else:
                 it = Item(f"material:{g.material}", str(g.material), "material", 0, False, g.count)
-            ground.append(GroundItem(at, it))  # type: ignore[arg-type]
+            ground.append(GroundItem(at, it))
         st = InvState(fighters=fighters, ground=ground)
         if start is not None:
             st.round = start.round
@@ -123,7 +123,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
 
         assert isinstance(sc, StartCombatant)
         if sc.position is not None:
-            f.pos = tuple(sc.position)  # type: ignore[assignment]
+            f.pos = sc.position
         if sc.hp is not None:
             f.hp = sc.hp
         if sc.mp is not None:
@@ -233,7 +233,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
         """Every action that can be legal in this encounter, fixed order (see `catalogue`)."""
-        return list(catalogue_of(compile_setup(encounter)).actions)  # type: ignore[arg-type]
+        assert isinstance(encounter, InvestigatorEncounter)
+        return list(catalogue_of(compile_setup(encounter)).actions)
 
     combatant_features = 20
 

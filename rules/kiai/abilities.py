@@ -36,7 +36,9 @@ def start_ability(combat: KiaiCombat, ctx: Ctx, st: KiaiState, user: str, ab: Ab
     """Push the frames of a `use_ability` (kiai already paid, KIA-21.1)."""
     f = st.fighters[user]
     if ab.delivery == "area":
-        targets = area_targets(ctx, st, user, center or f.hex, ab.level)  # type: ignore[arg-type]
+        origin = center or f.hex
+        assert origin is not None  # the user acts, so it stands on the map
+        targets = area_targets(ctx, st, user, origin, ab.level)
         who = ", ".join(targets) or "nobody"
         combat.emit("area", f"{ab.name or ab.id} centred on {list(center or ())} affects {who}",
                     actor=user, rule="KIA-21.3", center=list(center or ()), targets=targets)

@@ -120,8 +120,7 @@ def build_ctx(enc: KiaiEncounter, bf: Battlefield) -> Ctx:
         boxes=(opts.wound_boxes["light"], opts.wound_boxes["moderate"], opts.wound_boxes["serious"],
                opts.wound_boxes["mortal"]),
         penalties=(0, pen["light"], pen["moderate"], pen["serious"], 0, 0),
-        round_cap=cap, exits=frozenset(tuple(h) for h in enc.map.exits),  # type: ignore[misc]
-        blocked=frozenset(tuple(h) for h in enc.map.blocked),  # type: ignore[misc]
+        round_cap=cap, exits=frozenset(enc.map.exits), blocked=frozenset(enc.map.blocked),
         width=enc.map.width, height=enc.map.height, bf=bf, grid=bf.grid,
         seat_order=sorted(spec, key=lambda i: seat[i]),
         foes_of={c.id: tuple(o.id for o in enc.combatants if o.side != c.side) for c in enc.combatants},

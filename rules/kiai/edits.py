@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditField, Editor, free_places
+from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import LEVEL_NAMES, ctx_of
 from trpg_arena.rules.kiai.damage import check_end
@@ -78,6 +78,23 @@ class KiaiEditor(Editor):
         f.out = "fled"
         f.hex = None
         combat.emit("fled", f"{cid} leaves the battle (taken out by the GM)", actor=cid, rule="KIA-24.3")
+
+    def admit(self, combat: KiaiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """Appended, at the table's next free seat (KIA-1.2's clockwise order) when its own is taken."""
+        listed = data.get("combatants", [])
+        seats = [c.get("seat") if c.get("seat") is not None else i for i, c in enumerate(listed)]
+        if spec.get("seat") is None or spec.get("seat") in seats:
+            spec = {**spec, "seat": max([len(listed) - 1, *(x for x in seats if isinstance(x, int))]) + 1}
+        data["combatants"] = [*listed, spec]
+        return data
+
+    def join(self, combat: KiaiCombat, fresh: Any, cid: str) -> None:
+        """On its hex (a free one), in the turn order from the next round's initiative (KIA-1.1)."""
+        f = fresh.fighters[cid]
+        st = _st(combat)
+        if any(g.hex == f.hex and not g.out for g in st.fighters.values()):
+            raise EditError(f"hex {f.hex[0]},{f.hex[1]} is taken: put {cid} on a free one", where="add.position")
+        st.fighters[cid] = f
 
     def busy(self, combat: KiaiCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""

@@ -32,6 +32,7 @@ class MoonlitEditor(Editor):
     """Moonlit's edit hook."""
 
     removed_word = "takes out (fled)"
+    place_key = "zone"
 
     def fields(self, combat: MoonCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
@@ -76,6 +77,17 @@ class MoonlitEditor(Editor):
         f.zone = None
         f.pending = None
         vanish_summons_of(combat, cid)
+
+    def admit(self, combat: MoonCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """An arrival (MOON-4.2) at the next round, in its zone."""
+        data["combatants"] = [*data.get("combatants", []), spec]
+        data["arrivals"] = [*data.get("arrivals", []),
+                            {"round": st_of(combat).round + 1, "combatant": spec.get("id"), "zone": spec.get("zone")}]
+        return data
+
+    def join(self, combat: MoonCombat, fresh: Any, cid: str) -> None:
+        """Absent until its arrival's entry step puts it in its zone and the roster."""
+        st_of(combat).fighters[cid] = fresh.fighters[cid]
 
     def busy(self, combat: MoonCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""

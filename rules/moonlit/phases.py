@@ -29,6 +29,7 @@ from trpg_arena.rules.moonlit.fighters import (
     tb,
     vanish_summons_of,
 )
+from trpg_arena.rules.moonlit.model import MoonlitEncounter
 from trpg_arena.rules.moonlit.skills import apply_skill, skill_actions
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
@@ -60,7 +61,9 @@ def round_start(c: MoonCombat) -> bool:
     st.phase_used = []
     c.emit("round_start", f"round {st.round}", rule="MOON-4.1", round=st.round)
     c.emit("phase_start", "setup phase", rule="MOON-1.1", phase="setup")
-    amb = set(c.encounter.ambushed) if st.round == 1 else set()  # type: ignore[attr-defined]
+    enc = c.encounter
+    assert isinstance(enc, MoonlitEncounter)
+    amb = set(enc.ambushed) if st.round == 1 else set()
     for i in st.order:
         f = st.fighters[i]
         f.used_round = {}
@@ -142,11 +145,11 @@ def resolve_escape(c: MoonCombat, f: Fighter) -> None:
         n_e = sum(1 for i in st.order if st.fighters[i].zone == f.zone and st.fighters[i].state in ABLE
                   and t.stats[i].side == side)
         bonus = max(0, n_i - n_e) if t.opts.moon_intercept_bonus == "excess" else max(0, n_i - 1)
-    esc = roll_check(c, f.id, "escape check", t.stats[f.id].body, check_mods(f, False), "MOON-4.3")
+    esc = roll_check(c, f.id, "escape check", t.stats[f.id].body, check_mods(f, False), "MOON-4.3", "body")
     mods = check_mods(icp, True)
     if bonus:
         mods = mods + [("interception bonus", bonus)]
-    inter = roll_check(c, icp.id, "interception check", t.stats[icp.id].body, mods, "MOON-4.3")
+    inter = roll_check(c, icp.id, "interception check", t.stats[icp.id].body, mods, "MOON-4.3", "body")
     ok = active_wins(esc, inter)
     c.emit("escape", f"{f.id} {'escapes' if ok else 'fails to escape'} ({icp.id} intercepts, +{bonus})", actor=f.id,
            rule="MOON-4.3", escaper=f.id, interceptor=icp.id, bonus=bonus, result="fled" if ok else "failed")

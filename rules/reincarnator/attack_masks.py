@@ -111,8 +111,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
     tinfo = target_info(combat, cid)
     in_veh = f.in_vehicle is not None
     # melee_attack
-    weapons = [] if in_veh else [(st.name(w, cid), st.weapon(cid, w).reach)  # type: ignore[union-attr]
-                                 for w in melee_weapons(combat, cid)]
+    weapons = [] if in_veh else [(st.name(w, cid), st.known_weapon(cid, w).reach) for w in melee_weapons(combat, cid)]
     if weapons and tinfo:
         for name, reach in weapons:
             for t, _tc, dist, los, melee_ok, _v in tinfo:
@@ -209,7 +208,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
                 out.append(_act("grapple", t, None, (st.name(k, cid), "all_out")))
 
 
-_NOT_LIFTABLE = ()
+_NOT_LIFTABLE: tuple[bool, tuple[tuple[str, int], ...]] = (False, ())  # compared by identity; no ranges either
 
 
 def _throw_facts(combat: ReiCombat, cid: str, k: str) -> tuple[bool, tuple[tuple[str, int], ...]]:
@@ -220,7 +219,7 @@ def _throw_facts(combat: ReiCombat, cid: str, k: str) -> tuple[bool, tuple[tuple
     """
     item = static(combat).items[k]
     if not liftable(combat, cid, item):
-        return _NOT_LIFTABLE  # type: ignore[return-value]
+        return _NOT_LIFTABLE
     attrs = ("str",) if heavy(combat, cid, item) else ("dex", "str")
     return throw_crushes(combat, cid, item), tuple((a, throw_range(combat, cid, a)) for a in attrs)
 
@@ -299,7 +298,7 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     field = bf(combat)
     doors = doors_now(state, combat.scratch)
     weapons = melee_weapons(combat, cid)
-    reaches = [(st.weapon(cid, w).reach, st.name(w, cid)) for w in weapons]  # type: ignore[union-attr]
+    reaches = [(st.known_weapon(cid, w).reach, st.name(w, cid)) for w in weapons]
     memo = field.list_memo
     fighters = state.fighters
     vehicles = state.vehicles

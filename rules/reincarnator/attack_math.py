@@ -18,7 +18,7 @@ from trpg_arena.rules.reincarnator.data import es, static
 from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import bf, doors_now
-from trpg_arena.rules.reincarnator.state import Cell, Pending
+from trpg_arena.rules.reincarnator.state import Cell, Pending, cell_of_key
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -219,7 +219,7 @@ def cover_defence(combat: ReiCombat, p: Pending, target: str) -> int:
         if st.enc.options.cover_directional and f.cell is not None:
             src = f.cover_source
             if "," in src:
-                sc: Cell = tuple(int(x) for x in src.split(","))  # type: ignore[assignment]
+                sc = cell_of_key(src)
             else:
                 sc = cell_of(combat, src)
             ac = source_cell(combat, p) if p.cell is None or p.verb != "blast" else p.cell

@@ -56,9 +56,9 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
                 naturals.append(w)
     melee = naturals + [k for k in items if by_name[k].kind == "melee"]
     ranged = [k for k in items if by_name[k].is_ranged]
-    shells = [k for k in ranged if by_name[k].ammo and by_name[k].ammo.shell is not None]  # type: ignore[union-attr]
+    shells = [k for k in ranged if (am := by_name[k].ammo) is not None and am.shell is not None]
     plain_ranged = [k for k in ranged if k not in shells]
-    acro = [k for k in ranged if by_name[k].ammo and by_name[k].ammo.reload_kind in ("musket", "launcher")]  # type: ignore[union-attr]
+    acro = [k for k in ranged if (am := by_name[k].ammo) is not None and am.reload_kind in ("musket", "launcher")]
     blasts = [k for k in items if by_name[k].blast]
     spells: list[str] = []
     for cid in ids:

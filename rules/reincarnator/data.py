@@ -49,6 +49,13 @@ class Static:
         nat = self.natural[cid].get(wid)
         return nat if nat is not None else self.items.get(wid)
 
+    def known_weapon(self, cid: str, wid: str) -> ItemSpec:
+        """`weapon` for an id that names one (a weapon listed for `cid`); a KeyError otherwise."""
+        w = self.weapon(cid, wid)
+        if w is None:
+            raise KeyError(f"{cid} has no weapon {wid!r}")
+        return w
+
     def name(self, k: str, holder: str) -> str:
         """How `holder` names item `k` in actions: its own id for its own gear, else the unique id."""
         it = self.items.get(k)

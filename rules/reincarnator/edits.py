@@ -95,6 +95,20 @@ class ReincarnatorEditor(Editor):
         f.cell = None
         check_cover_sources(combat)
 
+    def admit(self, combat: ReiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """A reinforcement (REI-2.5) joining at the start of the next round."""
+        data["reinforcements"] = [*data.get("reinforcements", []),
+                                  {"round": max(2, rs(combat).round + 1), "combatants": [spec]}]
+        return data
+
+    def join(self, combat: ReiCombat, fresh: Any, cid: str) -> None:
+        """In reserve with its gear until its round starts; then it rolls initiative and joins (REI-2.5)."""
+        state = rs(combat)
+        state.fighters[cid] = fresh.fighters[cid]
+        for iid, item in fresh.items.items():
+            if iid not in state.items:
+                state.items[iid] = item
+
     def busy(self, combat: ReiCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
         return "an attack or another action is being resolved" if rs(combat).pending else None

@@ -123,7 +123,7 @@ _PAY_TABLES: dict[tuple[int, ...], dict[tuple[tuple[str, ...], bool], bool]] = {
 
 def _can_pay(combat: ReiCombat, f: Fighter, parts: tuple[str, ...], exact: bool) -> bool:
     s = f.slots
-    subst = combat.battlefield.static.enc.options.tier_substitution and not exact  # type: ignore[attr-defined]
+    subst = combat.tables.enc.options.tier_substitution and not exact
     key = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),
            parts, exact, subst)
     hit = _PLANS.get(key, False)

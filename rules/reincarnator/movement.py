@@ -16,7 +16,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 )
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, Search, sign
-from trpg_arena.rules.reincarnator.state import Cell, ReiState
+from trpg_arena.rules.reincarnator.state import Cell, ReiState, cell_of_key
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 
 
 def bf(combat: ReiCombat) -> ReiBattlefield:
-    """The battlefield, typed."""
-    return combat.battlefield  # type: ignore[return-value]
+    """The battlefield, typed (the system builds a `ReiBattlefield`, see `ReincarnatorSystem.build_battlefield`)."""
+    b = combat.battlefield
+    assert isinstance(b, ReiBattlefield)
+    return b
 
 
 _NO_DOORS: frozenset[Cell] = frozenset()
@@ -46,7 +48,7 @@ def closed_doors(state: ReiState) -> frozenset[Cell]:
 
 
 def _closed_doors(state: ReiState) -> frozenset[Cell]:
-    return frozenset(tuple(int(v) for v in k.split(",")) for k, d in state.doors.items() if d == "closed")  # type: ignore[misc]
+    return frozenset(cell_of_key(k) for k, d in state.doors.items() if d == "closed")
 
 
 def enemies(state: ReiState, a: str, b: str) -> bool:

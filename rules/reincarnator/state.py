@@ -12,6 +12,14 @@ if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.data import Static
 
 Cell = tuple[int, int]
+
+
+def cell_of_key(key: str) -> Cell:
+    """The cell a state key ``"x,y"`` names (doors and cover sources are keyed so, to stay JSON-friendly)."""
+    x, y = key.split(",")
+    return int(x), int(y)
+
+
 TIERS: tuple[str, ...] = ("trick", "swift", "move", "acrobatic", "standard")
 
 

@@ -16,6 +16,7 @@ from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlefield
 from trpg_arena.rules.reincarnator.model import EffectSpec
+from trpg_arena.rules.reincarnator.movement import bf
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
         reserve = {c for r in enc.reinforcements for c in (x.id for x in r.combatants)}
         for cid in st.roster:
             sp = st.specs[cid]
-            f = Fighter(cid, sp.side, tuple(sp.position) if sp.position else None)  # type: ignore[arg-type]
+            f = Fighter(cid, sp.side, sp.position)
             sc = sp.start
             f.lethal, f.bashing = sc.lethal, sc.bashing
             f.prone, f.crouching, f.hidden = sc.prone, sc.crouching, sc.hidden
@@ -82,12 +83,13 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
             if owner is None:
                 it = st.items[uid]
                 s = item_state(it, None)
-                s.loc, s.cell = "ground", it.location  # type: ignore[assignment]
+                assert isinstance(it.location, tuple)  # the encounter checks that a map item lies on a cell
+                s.loc, s.cell = "ground", it.location
                 state.items[uid] = s
         for vid, vs in st.vehicles.items():
             drv = vs.driver or next((c for c in st.roster if st.specs[c].in_vehicle == vid), None)
             side = vs.side if vs.side is not None else (st.specs[drv].side if drv else None)
-            state.vehicles[vid] = VehicleState(vid, side, tuple(vs.position), drv)  # type: ignore[arg-type]
+            state.vehicles[vid] = VehicleState(vid, side, vs.position, drv)
             for uid, owner in st.item_owner.items():
                 if owner == vid:
                     s = item_state(st.items[uid], vid)
@@ -95,12 +97,12 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
                     state.items[uid] = s
             if drv:
                 state.fighters[drv].in_vehicle = vid
-                state.fighters[drv].cell = tuple(vs.position)  # type: ignore[assignment]
+                state.fighters[drv].cell = vs.position
         for cid in st.roster:  # cover given in the stat block's start conditions
             cov = st.specs[cid].start.in_cover
             if cov is not None:
                 set_cover(combat, state, cid, cov)
-        for c, d in combat.battlefield.doors0.items():  # type: ignore[attr-defined]
+        for c, d in bf(combat).doors0.items():
             state.doors[f"{c[0]},{c[1]}"] = d
         if enc.start is not None:
             apply_start(combat, state)

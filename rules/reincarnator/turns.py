@@ -26,6 +26,7 @@ TIER = {t: i for i, t in enumerate(TIERS)}
 
 # --- slots (REI-2.7-2.10) -----------------------------------------------------------------------------
 _PLANS: dict[tuple[object, ...], list[str] | None] = {}
+_UNPLANNED: list[str] = []  # `_PLANS.get` default, told apart by identity (a plan may be None: unpaid)
 
 
 def pay_plan(combat: ReiCombat, slots: dict[str, int], parts: tuple[str, ...], exact: bool = False) -> list[str] | None:
@@ -33,9 +34,9 @@ def pay_plan(combat: ReiCombat, slots: dict[str, int], parts: tuple[str, ...], e
     subst = static(combat).enc.options.tier_substitution and not exact
     key = (slots.get("trick", 0), slots.get("swift", 0), slots.get("move", 0), slots.get("acrobatic", 0),
            slots.get("standard", 0), parts, exact, subst)
-    hit = _PLANS.get(key, False)
-    if hit is not False:
-        return None if hit is None else list(hit)  # type: ignore[arg-type]
+    hit = _PLANS.get(key, _UNPLANNED)
+    if hit is not _UNPLANNED:
+        return None if hit is None else list(hit)
     plan = _plan(slots, parts, exact, subst)
     if len(_PLANS) < 100000:
         _PLANS[key] = plan
@@ -355,9 +356,9 @@ def stealth_check(combat: ReiCombat, cid: str) -> None:
     me = state.fighters[cid]
     assert me.cell is not None
     doors = closed_doors(state)
-    watchers = [c for c in st.roster if state.fighters[c].status == "active" and state.fighters[c].side != me.side
-                and state.fighters[c].cell is not None
-                and bf(combat).los(state.fighters[c].cell, me.cell, doors)]  # type: ignore[arg-type]
+    field = bf(combat)
+    watchers = [c for c in st.roster if (wf := state.fighters[c]).status == "active" and wf.side != me.side
+                and wf.cell is not None and field.los(wf.cell, me.cell, doors)]
     if not watchers:
         return
     pool = rating(st, cid, "com") + rating(st, cid, "stealth") + rating(st, cid, "sneak") - wound_penalty(combat, cid)

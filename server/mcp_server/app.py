@@ -253,9 +253,12 @@ def build_server(table: Table) -> MCPServer:
                 max_length=20, description="field -> new value, as get_editable lists them, e.g. {\"hp\": 12}")]
             | None = None,
             remove: Annotated[bool, Field(description="take the combatant out of the fight")] = False,
+            add: Annotated[dict[str, Any] | None, Field(description="add a combatant with this id instead: its "
+                                                                    "encounter entry, or {\"like\": \"ghoul_1\", "
+                                                                    "\"zone\": \"B_front\"} to copy one")] = None,
             run: Run = False) -> CallToolResult:
-        """The GM edits a combatant mid-fight (HP or wounds, pools, conditions, place) or takes it out; undoable."""
-        out = table.edit_combatant(session, revision, combatant, changes or {}, remove, run)
+        """The GM edits a combatant mid-fight (HP or wounds, pools, conditions, place), takes it out or adds one."""
+        out = table.edit_combatant(session, revision, combatant, changes or {}, remove, run, add)
         return _answer(out, _changed_line(out))
 
     @tool(READ_ONLY)

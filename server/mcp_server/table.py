@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents import deadline, make_agent
-from trpg_arena.agents.edits import GmEdit, editable
+from trpg_arena.agents.edits import GmEdit, editable, place_key
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
 from trpg_arena.agents.spec import agent_info
 from trpg_arena.agents.store import StoreError
@@ -169,13 +169,16 @@ class Table:
     def get_edits(self, sid: str) -> Doc:
         """Each combatant's fields a GM may edit now (value, kind, bounds) and whether it can be taken out."""
         with self._use(sid) as (_entry, s):
-            return {"session": sid, "revision": s.revision, "combatants": editable(s.combat)}
+            return {"session": sid, "revision": s.revision, "combatants": editable(s.combat),
+                    "place_key": place_key(s.combat)}
 
-    def edit_combatant(self, sid: str, revision: int, combatant: str, changes: Doc, remove: bool, run: bool) -> Doc:
-        """A GM's edit (set fields, or take the combatant out) as a decision of the GM's (as ``POST .../edits``)."""
-        if not changes and not remove:
-            raise ToolRefusal("give changes (field -> value, see get_editable), or remove: true", "arguments")
-        edit = GmEdit(combatant, dict(changes), remove)
+    def edit_combatant(self, sid: str, revision: int, combatant: str, changes: Doc, remove: bool, run: bool,
+                       add: Doc | None = None) -> Doc:
+        """A GM's edit (set fields, take the combatant out, add one) as a decision of the GM's (``POST .../edits``)."""
+        if sum((bool(changes), remove, add is not None)) != 1:
+            raise ToolRefusal("give one of changes (field -> value, see get_editable), remove: true, or add",
+                              "arguments")
+        edit = GmEdit(combatant, dict(changes), remove, {**add, "id": combatant} if add is not None else None)
         return self._change(sid, revision, lambda s: s.edit(edit), run)
 
     def get_log(self, sid: str, since: int, limit: int) -> Doc:
