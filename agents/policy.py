@@ -2,7 +2,7 @@
 
 `trpg-arena train` writes ``model.zip`` and beside it ``model.json``, the model's card: the rule
 system, encounter, side and codec layout it was trained for, how it was trained and how it did.
-A model trained on the canonical layout (the envs' default, `trpg_arena.envs.canonical`) plays every
+A model trained on the canonical layout (the envs' default, `trpg_arena.agents.canonical`) plays every
 encounter of its rule system, from either side. A model of the older per-encounter layout
 (``layout="encounter"``, `Codec.layout`) only fits encounters with that same layout: playing it
 anywhere else is refused with a message saying what it was trained for, instead of playing nonsense. A model chooses
@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents.base import Agent
+from trpg_arena.agents.canonical import CanonicalCodec
+from trpg_arena.agents.codec import Codec
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.spec import UnknownAgentError, register_agent
 from trpg_arena.rules import Action, Combat, TrpgArenaError
@@ -81,8 +83,6 @@ class PolicyAgent(Agent):
 
     def propose(self, combat: Combat) -> Proposal:
         """The model's choice, with the next most probable legal actions as alternatives."""
-        from trpg_arena.envs.canonical import CanonicalCodec
-
         codec = self._codec(combat)
         d = combat.decision
         assert d is not None
@@ -120,10 +120,7 @@ class PolicyAgent(Agent):
             return bool(self.card["layout"].get("kind") == "canonical")
         return False
 
-    def _codec(self, combat: Combat) -> Any:
-        from trpg_arena.envs.canonical import CanonicalCodec
-        from trpg_arena.envs.codec import Codec
-
+    def _codec(self, combat: Combat) -> Codec | CanonicalCodec:
         canonical = self._canonical()
         if self.card is None:  # a model saved without its card: the canonical layout if its spaces have that size
             try:

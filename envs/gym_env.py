@@ -8,8 +8,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.agents.session import Session
-from trpg_arena.envs.canonical import CanonicalCodec
 from trpg_arena.envs.codec import ILLEGAL_ACTIONS, Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import (
@@ -75,7 +75,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     feature vector (`trpg_arena.rules.core.features`; ``env.unwrapped.feature_names`` names every
     entry, ``docs/features/<id>.md`` documents them) seen from the decider's side, so one model plays
     either side. ``layout="encounter"`` gives the older per-encounter layout instead
-    (`trpg_arena.envs.codec`: its size and meaning change with the encounter).
+    (`trpg_arena.agents.codec`: its size and meaning change with the encounter).
 
     ## Rewards
     +1 when the learner's side wins, -1 when it loses, 0 for a draw, at the end. With
@@ -301,7 +301,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             raise ResetNeeded("call reset() first")
         return self._current_mask().astype(bool)
 
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+    def render(self) -> str | np.ndarray | None:
         """Text (``ansi``) or a picture (``rgb_array``) of the current state."""
         if self.combat is None or self.render_mode is None:
             return None

@@ -45,6 +45,7 @@ class AutopilotArgs:
     review: bool = True
     dice: bool = False
     autorun: bool = False
+    ask_routine: bool = False  # ask people the routine decisions (moonlit's escape) instead of answering as usual
     seed: int | None = None  # None: a new one is drawn (and printed), so new sessions are not all one fight
     resume: bool = False
     options: dict[str, Any] = field(default_factory=dict)
@@ -98,6 +99,8 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
                 session.set_seat(key, seat)
             if args.dice:
                 session.set_table_dice(True)
+            if args.ask_routine:
+                session.set_ask_routine(True)
         console.print(f"resumed session {session.id}: {row.ruleset}/{row.encounter}, {len(session.records)} "
                       f"decisions, round {session.combat.round}")
     else:
@@ -107,7 +110,8 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
         enc = args.encounter
         pc, npc, seats = seats_of(args, enc)
         seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-        session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=args.dice, store=store)
+        session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=args.dice, store=store,
+                          ask_routine=args.ask_routine)
         console.print(f"new session {session.id} (seed {seed}) in {store.path}; continue it later with "
                       f"{resume_command(session, store)}")
     if args.autorun:

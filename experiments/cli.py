@@ -328,6 +328,9 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
               review: Annotated[bool, typer.Option(help="agents propose and wait for the GM to confirm")] = True,
               dice: Annotated[bool, typer.Option(help="the players roll every die at the table")] = False,
               autorun: Annotated[bool, typer.Option(help="start with NPCs running unattended")] = False,
+              ask_routine: Annotated[bool, typer.Option(help="ask PCs the routine decisions too (moonlit: try to "
+                                                             "escape, or stay? every round); off: they stay")]
+              = False,
               seed: Annotated[int | None, typer.Option(
                   help="seed of the dice and the agents (default: a new one, printed)")] = None,
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
@@ -354,7 +357,7 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
     enc = None if resume or encounter is None else _with_options(encounter, option)
     run_autopilot(AutopilotArgs(encounter=enc, wanted=encounter if resume else None, db=path, out=out, pc=pc,
                                 npc=npc, seats=tuple(seat or ()), review=review, dice=dice, autorun=autorun,
-                                seed=seed, resume=resume), console)
+                                ask_routine=ask_routine, seed=seed, resume=resume), console)
 
 
 @app.command()
@@ -453,7 +456,7 @@ def _options_of(args_class: type) -> inspect.Signature:
     hints = typing.get_type_hints(args_class)
     params = []
     for f in dataclasses.fields(args_class):
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         kind = typer.Argument if f.metadata.get("argument") else typer.Option
         params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=Annotated[hints[f.name], kind(help=f.metadata["help"])]))

@@ -174,7 +174,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from trpg_arena.envs.canonical import CanonicalCodec
+    from trpg_arena.agents.canonical import CanonicalCodec
 
     torch.set_num_threads(args.threads)
     side = args.side or ("both" if args.self_play else enc.sides()[0])
@@ -216,7 +216,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
             for info in self.locals.get("infos", []):
                 if "episode" in info:
                     curve.append((len(curve) + 1, self.num_timesteps, float(info["episode"]["r"])))
-            done = self.num_timesteps - self.model._num_timesteps_at_start  # type: ignore[attr-defined]
+            done = self.num_timesteps - self.model._num_timesteps_at_start
             fps = done / max(1e-9, time.perf_counter() - self.start)
             if self.next_eval is not None and done >= self.next_eval and done < args.steps:  # the end has its own
                 self.next_eval += args.eval_every
@@ -291,7 +291,7 @@ def _command_line(args: TrainArgs) -> list[str]:
     words = [args.encounter]
     for f in fields(args):
         value = getattr(args, f.name)
-        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        default = f.default if f.default is not MISSING else f.default_factory()
         if f.name == "encounter" or value == default:
             continue
         flag = f"--{f.name.replace('_', '-')}"

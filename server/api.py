@@ -18,6 +18,7 @@ import numpy as np
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
+from trpg_arena.agents.edits import GmEdit, editable
 from trpg_arena.agents.session import Mark, Session, SessionError, StaleRevision
 from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
@@ -30,6 +31,7 @@ from trpg_arena.server.models import (
     ActionChoice,
     CreateSession,
     DiceEntry,
+    EditRequest,
     EncounterUpload,
     LogReplay,
     Proceed,
@@ -160,7 +162,7 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     hub = _hub(request)
     name = body.name or enc.label
     session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
-                      store=hub.store, name=name, options=body.options)
+                      store=hub.store, name=name, options=body.options, ask_routine=body.ask_routine)
     if body.autorun:
         session.set_autorun(True)
     entry = hub.add(session, name)
@@ -312,6 +314,27 @@ def set_seat(request: Request, sid: SessionId, key: Annotated[str, Path(max_leng
 def table_dice(request: Request, sid: SessionId, body: Switch) -> Doc:
     """Switch physical dice for the whole table on or off."""
     return _change(request, sid, lambda s: s.set_table_dice(body.on), body.run, setup=True, body=body)
+
+
+@router.put("/sessions/{sid}/ask-routine", summary="Ask people the routine decisions (moonlit's escape), or not")
+def ask_routine(request: Request, sid: SessionId, body: Switch) -> Doc:
+    """Off (the default), a person's routine decision gets its usual answer at once (moonlit: stay)."""
+    return _change(request, sid, lambda s: s.set_ask_routine(body.on), body.run, setup=True, body=body)
+
+
+@router.get("/sessions/{sid}/edits", summary="What the GM may edit of each combatant now")
+def get_edits(request: Request, sid: SessionId) -> Doc:
+    """Each combatant's editable fields (value, kind, bounds) under its rule system, and whether it can be taken out."""
+    with _hub(request).use(sid) as entry:
+        assert entry.session is not None
+        return {"revision": entry.session.revision, "combatants": editable(entry.session.combat)}
+
+
+@router.post("/sessions/{sid}/edits", summary="A GM's edit: set a combatant's values, move it, or take it out")
+def post_edit(request: Request, sid: SessionId, body: EditRequest) -> Doc:
+    """Apply one edit as a decision of the GM's: logged, stored, undoable; 422 naming the field the rules refuse."""
+    edit = GmEdit(body.combatant, dict(body.changes), body.remove)
+    return _change(request, sid, lambda s: s.edit(edit), body.run, body=body)
 
 
 @router.get("/sessions/{sid}/log", summary="The narrated event log")

@@ -66,6 +66,8 @@ class CreateSession(EncounterUpload):
                                    description="seats by side or combatant id, overriding pc / npc")
     table_dice: bool = Field(False, description="every seat rolls physical dice, entered by hand")
     autorun: bool = Field(False, description="apply review seats' proposals without waiting for a confirmation")
+    ask_routine: bool = Field(False, description="ask people the decisions a table rarely wants asked (moonlit: "
+                                                 "escape or stay? every round); off: they get the usual answer")
     name: Name | None = None
     options: dict[Key, Scalar] | None = Field(None, max_length=64, description="option flag overrides")
     run: bool = RUN_FIELD
@@ -147,6 +149,27 @@ class SeatChange(Answering):
 
     seat: Seat
     run: bool = RUN_FIELD
+
+
+EditValue = bool | Annotated[int, Field(ge=-10**9, le=10**9)] | Annotated[str, StringConstraints(max_length=100)] | \
+    Annotated[list[Annotated[int, Field(ge=-10**6, le=10**6)]], Field(min_length=2, max_length=3)]
+
+
+class EditRequest(Answering):
+    """A GM's edit of one combatant: set some of its fields, or take it out of the fight."""
+
+    combatant: Key = Field(description="the combatant's id", examples=["ghoul_1"])
+    changes: Annotated[dict[Key, EditValue], Field(max_length=20)] = Field(
+        default_factory=dict, description="field name -> new value (see GET .../edits for each combatant's "
+                                          "fields and what the rules allow)", examples=[{"hp": 12}])
+    remove: bool = Field(False, description="take the combatant out of the fight (it counts as having left)")
+    run: bool = RUN_FIELD
+
+    @model_validator(mode="after")
+    def _something(self) -> EditRequest:
+        if not self.changes and not self.remove:
+            raise ValueError("give changes, or remove: true")
+        return self
 
 
 class Switch(Answering):

@@ -119,7 +119,7 @@ class Thinker:
             entry.job = None
             s = entry.session
             try:
-                taken = s is not None and not entry.deleted and s.take(job.thought, result)  # type: ignore[arg-type]
+                taken = s is not None and not entry.deleted and s.take(job.thought, result)
                 if taken and job.shown and entry.watchers:  # pages showing "thinking" fetch the state again
                     entry.publish({"type": "proposal", "revision": s.revision})  # type: ignore[union-attr]
                 self.advance(entry)

@@ -32,6 +32,7 @@ from trpg_arena.rules.investigator.state import Fighter, InvState
 Cell = tuple[int, int]
 ATTACK_VERBS = ("shoot", "melee", "throw", "cast", "pursue")
 NO_ATTACK = -1e9  # the score of an attack that makes no sense
+WORTH = "hit chance times the share of the target's HP it takes, more for a kill"  # what a score means, for GMs
 
 
 class Estimate(NamedTuple):
@@ -161,7 +162,7 @@ class InvestigatorScriptedAgent(Agent):
             return Choice(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
         return Choice(wait, 0.0, lambda: (
             f"{self.me.id} waits for its turn: " + (f"its best shot, at {self._m(best).target}, is worth only "
-                                                   f"{score:.2f}" if best else "it has no shot now"),),
+                                                   f"{score:.2f} ({WORTH})" if best else "it has no shot now"),),
             lambda: scored)
 
     def _turn(self, legal: list[Action]) -> Choice:  # noqa: C901 - a priority list
@@ -225,7 +226,8 @@ class InvestigatorScriptedAgent(Agent):
                         *self._attack_reasons(attack, score)), rivals)
             if score > 0.3:
                 return Choice(attack, score, lambda: self._attack_reasons(attack, score), rivals)
-        weak = (f"the best attack is worth only {score:.2f}" if attack is not None else "no attack is possible")
+        weak = (f"the best attack is worth only {score:.2f} ({WORTH})" if attack is not None
+                else "no attack is possible")
         if "stand_up" in by_verb:
             return Choice(by_verb["stand_up"][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
         if not me.move_used:
@@ -529,7 +531,7 @@ class InvestigatorScriptedAgent(Agent):
                     q = min(q, 1.0)
                 best = max(best, q + (0.5 if f.hp <= 4 else 0.0))
             sc += best * 2.0
-            sc += 0.05 * min(cheb(pos, f.pos) for f in self.foes if f.pos is not None)  # type: ignore[type-var]
+            sc += 0.05 * min(cheb(pos, f.pos) for f in self.foes if f.pos is not None)
             return sc
         # melee: get to distance 2 of the best target (a one-step attack next turn), or adjacent if safe
         assert target is not None and target.pos is not None

@@ -201,7 +201,8 @@ class ReincarnatorScripted(Agent):
     def _attack_reason(self, combat: Combat, cid: str, a: Action, value: float) -> str:
         """``B2 (3/7 health): pool 7 against 2 defence dice, 62 % to hit, 1.8 net successes expected``."""
         if a.target is None:
-            return f"the blast at {a.dest} catches more enemies than allies (worth {value:.1f})"
+            return (f"the blast at {a.dest} catches more enemies than allies (about {value:.1f} net successes "
+                    "expected against enemies, allies' counted against it)")
         o = tuple(uid(combat, cid, x) for x in opts(a))
         odds = self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
         st = static(combat)
@@ -298,7 +299,8 @@ class ReincarnatorScripted(Agent):
                 top = [x for x in attacks if x[0] >= s - 1e-9]
                 pick = top[int(self.rng.integers(len(top)))][1]
                 return Choice(pick, s, lambda: (self._attack_reason(combat, cid, pick, s),) + (
-                    (f"{len(top)} attacks tie: picked at random among them",) if len(top) > 1 else ()), rivals)
+                    (f"{len(top)} attacks promise the same: one of them picked at random",) if len(top) > 1 else ()),
+                    rivals)
         where = f" ({self._nearest(me.cell, enemies)})" if enemies and me.cell is not None else ""
         weak = (f"{cid}'s best attack is worth only {best_attack:.1f} net successes" if attacks
                 else f"{cid} has no attack from {me.cell}{where}")

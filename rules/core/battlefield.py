@@ -125,7 +125,7 @@ class Battlefield:
 # --- builders -------------------------------------------------------------------------------
 def zone_line(names: Iterable[str], **attrs: dict[str, Any]) -> Battlefield:
     """Zones laid in a line (``A_rear - A_front - B_front - B_rear``); `attrs` gives per-zone attributes."""
-    g = nx.Graph(kind="zones")
+    g: nx.Graph[str] = nx.Graph(kind="zones")
     names = list(names)
     for i, n in enumerate(names):
         g.add_node(n, pos=(i, 0), cost=1, **attrs.get(n, {}))
@@ -145,7 +145,7 @@ def square_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | Non
     says either orthogonal cell it passes between blocks the corner.
     """
     cells = cells or {}
-    g = nx.Graph(kind="square", width=width, height=height)
+    g: nx.Graph[Cell] = nx.Graph(kind="square", width=width, height=height)
     for y in range(height):
         for x in range(width):
             a = {"cost": 1, "terrain": "open"}
@@ -178,7 +178,7 @@ def hex_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | None =
              impassable: Callable[[dict[str, Any]], bool] = lambda a: bool(a.get("impassable"))) -> Battlefield:
     """A width x height map of hexes in odd-r offset coordinates ``(col, row)``."""
     cells = cells or {}
-    g = nx.Graph(kind="hex", width=width, height=height)
+    g: nx.Graph[Cell] = nx.Graph(kind="hex", width=width, height=height)
     for row in range(height):
         for col in range(width):
             a = {"cost": 1, "terrain": "open"}

@@ -45,6 +45,8 @@ def _skip_event(*_args: Any, **_kwargs: Any) -> None:
 class Combat:
     """One combat of one rule system. See docs/architecture.md for the public API."""
 
+    _views: list[CombatantView] | None  # set on first read of `combatants`, dropped by every act
+
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
                  dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:
         enc = load_encounter(encounter)
@@ -155,8 +157,11 @@ class Combat:
 
     # --- events -----------------------------------------------------------------------------------
     def emit(self, kind: str, text: str, *, actor: str | None = None, rule: str | None = None,
-             **data: Any) -> Event:
-        """Record one event (rules call this for every roll and state change)."""
+             **data: Any) -> Event | None:
+        """Record one event and return it (rules call this for every roll and state change).
+
+        A combat that does not record (`recording`) returns None.
+        """
         log = self.log
         st = self.state
         # tuple.__new__ skips the named tuple's Python-level __new__: emit runs several times per decision.
@@ -254,6 +259,7 @@ class Combat:
             if (len(legal) != 1) if auto is None else not auto(self, legal):
                 return
             d = self.state.decision
+            assert d is not None  # checked above; `auto` only reads the combat
             if "emit" not in self.__dict__:
                 self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
                           actor=d.actor, decision=d.step, action=legal[0].json_form())
@@ -261,6 +267,49 @@ class Combat:
             self._legal = None
             self.system.apply(self, legal[0])
         raise RuntimeError(f"{self.system.info.id}: {AUTO_LIMIT} automatic decisions in a row")
+
+    # --- changes from outside the rules -----------------------------------------------------------
+    def outside_change(self, change: Callable[[], None], text: Callable[[], str], data: dict[str, Any]) -> list[Event]:
+        """Apply a change the rules did not make (a GM's edit, see `core.edits`); returns its events.
+
+        The ``gm_edit`` event (`text`, `data`) is logged first, then whatever the change emits. All or
+        nothing: if `change` raises, or leaves the open decision without a decider or a legal action, the
+        state and the log are put back and the error is raised. The dice are not touched; the rollback
+        base is taken again at the next act, so a failed act never replays past the edit.
+        """
+        from trpg_arena.rules.core.edits import EditError
+
+        if self._acting:
+            raise RuntimeError("outside_change() inside act()")
+        saved = self._copy_state(self.state)
+        mark = len(self.log)
+        self._acting = True
+        try:
+            self.emit("gm_edit", text(), **data)
+            change()
+            self._forget()
+            if self.state.outcome is None:
+                d = self.decision
+                if d is None or not self.legal_actions():
+                    raise EditError("that would leave the open decision without a legal action", where="changes")
+        except BaseException:
+            self.state = saved
+            del self.log[mark:]
+            self._forget()
+            raise
+        finally:
+            self._acting = False
+            self._views = None
+        self._base = None
+        self._since = []
+        return self.log[mark:]
+
+    def _forget(self) -> None:
+        """Drop everything cached from the state (views, legal set, decision, sides)."""
+        self._views = None
+        self._legal = None
+        self._decided = None
+        self._sides = {}
 
     # --- rollback ---------------------------------------------------------------------------------
     def _mark_base(self) -> None:
@@ -300,7 +349,7 @@ class Combat:
         if on:
             self.__dict__.pop("emit", None)
         else:  # an instance attribute shadows the method: no flag test on the hot path
-            self.emit = _skip_event  # type: ignore[method-assign]
+            self.emit = _skip_event  # type: ignore[method-assign]  # deliberate shadowing, see the comment above
 
 
     @property

@@ -45,7 +45,7 @@ class CompiledEncounter:
                 hit = self._derived.get(name)
                 if hit is None:
                     hit = self._derived[name] = build()
-        return hit  # type: ignore[no-any-return]
+        return hit
 
 
 _BY_CONTENT: OrderedDict[tuple[str, str], CompiledEncounter] = OrderedDict()

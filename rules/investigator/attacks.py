@@ -15,6 +15,7 @@ from trpg_arena.rules.investigator.rolls import (
     EXTREME,
     FAILURE,
     FUMBLE,
+    HARD,
     LEVELS,
     REGULAR,
     Expr,
@@ -167,10 +168,12 @@ def resolve_melee(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fig
     w = melee_weapon(setup, a)
     kind = fr.verb
     required = REGULAR
+    why = ""
     bonus = penalty = 0
     if kind in ("melee", "pursue") and a.moved_long:  # INV-8.5 / INV-4.8
         if opt.moving_attack_penalty == "difficulty":
             required = EXTREME if required == EXTREME else required + 1
+            why = "it moved far this round"
         else:
             penalty += 1
     if a.pos is not None and t.pos is not None and flanked(setup, st, a, t):  # INV-8.6
@@ -189,7 +192,7 @@ def resolve_melee(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fig
     label = {"melee": "melee", "opportunity": "opportunity attack", "pursuit": "pursuit attack",
              "pursue": "pursuit"}[kind]
     _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
-                   required=required, rule="INV-8.1")
+                   required=required, rule="INV-8.1", why=why)
     e = effective(lvl, required)
     how = fr.defense
     hit = False
@@ -278,19 +281,19 @@ def resolve_throw(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fig
         combat.emit("target_lost", f"{a.id}'s throw has no target", actor=a.id, rule="INV-10.4")
         return
     w: WeaponT = setup.weapons[it.template]
-    required, penalty = REGULAR, 0
+    required, penalty, why = REGULAR, 0, ""
     if a.moved_long:  # INV-8.9
         if opt.moving_attack_penalty == "difficulty":
-            required = min(EXTREME, required + 1)
+            required, why = min(EXTREME, required + 1), "it moved far this round"
         else:
             penalty += 1
     if opt.throw_obstruction and line_status(setup, st, a.pos, t.pos, (a.id, t.id)) == "obstructed":
-        required = EXTREME  # INV-6.6 via INV-8.8
+        required, why = EXTREME, "the line of the throw is obstructed"  # INV-6.6 via INV-8.8
     if opt.prone_modifiers and t.prone and cheb(a.pos, t.pos) > 1:
         penalty += 1
     bonus = take_bonus(a, ("throw",))
     _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
-                   required=required, rule="INV-8.8")
+                   required=required, rule="INV-8.8", why=why)
     e = effective(lvl, required)
     hit = e >= REGULAR
     if fr.defense == "dodge":
@@ -345,8 +348,9 @@ def resolve_shot(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Figh
             combat.emit("target_lost", f"{t.id} is out of range", actor=a.id, rule="INV-6.2")
             return
         required, dmg = band
+        why = f"{d} squares is {'long' if required == HARD else 'very long'} range" if required > REGULAR else ""
         if line_status(setup, st, a.pos, t.pos, (a.id, t.id)) == "obstructed":  # INV-6.6
-            required = EXTREME
+            required, why = EXTREME, "the line of fire is obstructed"
         bonus = 1 if d == 1 else 0  # INV-6.7
         penalty = penalty0 + (1 if n >= 2 else 0)  # INV-6.8
         if opt.prone_modifiers and t.prone and d > 1:
@@ -354,7 +358,7 @@ def resolve_shot(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Figh
         if i == 0:
             bonus += take_bonus(a, ("shoot", "maneuver") if fr.head else ("shoot",))
         r, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
-                       required=required, rule="INV-6.1")
+                       required=required, rule="INV-6.1", why=why)
         if w.malfunction is not None and r >= w.malfunction:  # INV-0.10
             it.jammed = True
             combat.emit("weapon_jammed", f"{a.id}'s {w.name} jams", actor=a.id, rule="INV-0.10", weapon=it.id)

@@ -203,7 +203,7 @@ class Setup:
                       f"{actor}: react to {a} ({b})" if kind == "reaction" else
                       f"{actor}: defend against {a}'s {b}")
             d = self.decisions[key] = Decision(actor, kind, prompt)
-        return d  # type: ignore[no-any-return]
+        return d
 
     def prof(self, cid: str) -> Profile:
         """The profile of a combatant."""
@@ -288,12 +288,12 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
 
 def compile_setup(enc: InvestigatorEncounter) -> Setup:
     """The static setup of an encounter, compiled once per content by the kernel (`InvestigatorSystem.compile`)."""
-    return compiled(enc).tables  # type: ignore[no-any-return]
+    return compiled(enc).tables
 
 
 def setup_of(combat: Combat) -> Setup:
     """A combat's static setup (`Combat.tables`)."""
-    return combat.tables  # type: ignore[no-any-return]
+    return combat.tables
 
 
 def build_setup(enc: InvestigatorEncounter) -> Setup:
@@ -322,9 +322,9 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
     for c in enc.combatants:
         t_names.update(c.techniques)
     for tid in sorted(t_names):
-        t = enc.technique_template(tid)
-        assert t is not None
-        techs[tid] = TechT(tid, t.name or tid, t.skill, tuple(t.bonus_to), t.expires, t.requires)
+        tech = enc.technique_template(tid)
+        assert tech is not None
+        techs[tid] = TechT(tid, tech.name or tid, tech.skill, tuple(tech.bonus_to), tech.expires, tech.requires)
     profiles = []
     for c in enc.combatants:
         hp, mp, mov, db, build = derived(c.str_, c.con, c.siz, c.dex, c.pow)
@@ -338,7 +338,7 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
     terrain: dict[Cell, str] = {}
     for kind in ("difficult", "obstacle", "wall"):
         for cell in getattr(enc.map.terrain, kind):
-            terrain[tuple(cell)] = kind  # type: ignore[index]
+            terrain[tuple(cell)] = kind
     ids = [c.id for c in enc.combatants]
     setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,

@@ -18,7 +18,7 @@ def add_condition(combat: Combat, f: Fighter, name: str, rule: str) -> None:
         return
     setattr(f, name, True)
     combat.state.dirty = True  # type: ignore[attr-defined]
-    combat.emit("condition_added", f"{f.id} is now {name.replace('_', ' ')}", actor=f.id, rule=rule,
+    combat.emit("condition_added", f"{f.id} is now {combat.system.info.condition_text(name)}", actor=f.id, rule=rule,
                 condition=name)
     if name in ("prone", "unconscious", "dying", "dead") and f.channel_spell:
         interrupt_channel(combat, f, name)
@@ -30,8 +30,8 @@ def remove_condition(combat: Combat, f: Fighter, name: str, rule: str) -> None:
         return
     setattr(f, name, False)
     combat.state.dirty = True  # type: ignore[attr-defined]
-    combat.emit("condition_removed", f"{f.id} is no longer {name.replace('_', ' ')}", actor=f.id, rule=rule,
-                condition=name)
+    combat.emit("condition_removed", f"{f.id} is no longer {combat.system.info.condition_text(name)}", actor=f.id,
+                rule=rule, condition=name)
 
 
 def interrupt_channel(combat: Combat, f: Fighter, reason: str) -> None:

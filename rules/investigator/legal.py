@@ -115,7 +115,7 @@ class Legal:
         self.g: Grid = g if g is not None else grid_of(s, self.bf)
         self._occ: dict[Cell, Fighter] | None = None
         self._forms: list[tuple[int, Cell]] | None = None
-        self._scanned: tuple[Fighter, int, int, list[Fighter], list[Fighter]] | None = None
+        self._scanned: tuple[Fighter, int, int, list[tuple[Fighter, Cell]], list[Fighter]] | None = None
 
     @property
     def occ(self) -> dict[Cell, Fighter]:
@@ -125,11 +125,12 @@ class Legal:
             occ = self._occ = occupancy(self.st)
         return occ
 
-    def scan(self, f: Fighter) -> tuple[Fighter, int, int, list[Fighter], list[Fighter]]:
+    def scan(self, f: Fighter) -> tuple[Fighter, int, int, list[tuple[Fighter, Cell]], list[Fighter]]:
         """One pass over the combatants for a decision of `f` (cached).
 
-        Returns (f, bits of the occupied squares, bits of the squares of hostiles able to act, present hostiles,
-        present combatants within one square of `f` (itself included)), the lists in roster order.
+        Returns (f, bits of the occupied squares, bits of the squares of hostiles able to act, present hostiles
+        with their squares, present combatants within one square of `f` (itself included)), the lists in roster
+        order.
         """
         hit = self._scanned
         if hit is not None and hit[0] is f:
@@ -140,7 +141,7 @@ class Legal:
         side = side_of[f.id]
         px, py = f.pos
         occupied = hostile = 0
-        foes: list[Fighter] = []
+        foes: list[tuple[Fighter, Cell]] = []
         near: list[Fighter] = []
         for t in self.st.fighters:
             p = t.pos
@@ -149,7 +150,7 @@ class Legal:
             b = bit[p]
             occupied |= b
             if side_of[t.id] != side:
-                foes.append(t)
+                foes.append((t, p))
                 if not (t.unconscious or t.dying):
                     hostile |= b
             if -1 <= p[0] - px <= 1 and -1 <= p[1] - py <= 1:
@@ -262,9 +263,8 @@ class Legal:
         reach = s.max_range(w)
         walls = s.wall_between
         pos = forms[0][1]
-        for t in self.scan(f)[3]:
-            tp = t.pos
-            tx, ty = tp  # type: ignore[misc]
+        for t, tp in self.scan(f)[3]:
+            tx, ty = tp
             plain = [forms_of[("shoot", t.id, "", n)] for n in range(1, multi + 1)]
             one = plain[0] if multi == 1 else None
             disarm = forms_of.get(("shoot", t.id, "disarm", 1)) if t.wielded != "unarmed" else None
@@ -308,8 +308,7 @@ class Legal:
         forms_of = self.cat.forms
         out: list[Action] = []
         px, py = f.pos
-        for t in foes:
-            tx, ty = t.pos  # type: ignore[misc]
+        for t, (tx, ty) in foes:
             if not (-2 <= px - tx <= 2 and -2 <= py - ty <= 2):
                 continue  # no square within a step of `f` touches `t`
             if forms is None:
@@ -383,8 +382,9 @@ class Legal:
         _, _, _, foes, near = self.scan(f)
         # throw (INV-8.8)
         if it is not None and w is not None and w.kind == "thrown" and it.count >= 1:
-            for t in foes:
-                if cheb(f.pos, t.pos) <= 10 and not line_blocked(s, f.pos, t.pos):  # type: ignore[arg-type]
+            here = f.pos
+            for t, tp in foes:
+                if cheb(here, tp) <= 10 and not line_blocked(s, here, tp):
                     out.append(by[("throw", t.id)])
         # reload (INV-8.10)
         if it is not None and w is not None and w.kind == "firearm" and (

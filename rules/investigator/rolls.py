@@ -54,8 +54,11 @@ def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0, *, roller: str =
 
 
 def check(combat: Combat, who: str, skill: str, value: int, *, bonus: int = 0, penalty: int = 0,
-          required: int = REGULAR, rule: str = "INV-0.2") -> tuple[int, int]:
-    """Make a check and emit a ``check`` event; returns (result, level)."""
+          required: int = REGULAR, rule: str = "INV-0.2", why: str = "") -> tuple[int, int]:
+    """Make a check and emit a ``check`` event; returns (result, level).
+
+    `why` says what raised the level needed above Regular (``the line of fire is obstructed``).
+    """
     r, drawn = roll_d100(combat, bonus, penalty, roller=who, purpose=f"a {skill} roll ({value})")
     lvl = level_of(value, r)
     ok = lvl >= required
@@ -64,8 +67,8 @@ def check(combat: Combat, who: str, skill: str, value: int, *, bonus: int = 0, p
     extra = ""
     if bonus or penalty:
         extra = f" ({bonus} bonus/{penalty} penalty, dice {drawn})"
-    combat.emit("check", f"{who} rolls {skill} {value}: {r}{extra} -> {LEVELS[lvl]}"
-                         f"{'' if required == REGULAR else f' (needs {LEVELS[required]})'}"
+    needs = "" if required == REGULAR else f" (needs {LEVELS[required]}" + (f": {why})" if why else ")")
+    combat.emit("check", f"{who} rolls {skill} {value}: {r}{extra} -> {LEVELS[lvl]}{needs}"
                          f"{'' if ok else ' - fails'}",
                 actor=who, rule=rule, skill=skill, value=value, bonus=bonus, penalty=penalty, dice=drawn,
                 result=r, level=LEVELS[lvl], required=LEVELS[required], passed=ok)

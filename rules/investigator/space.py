@@ -227,7 +227,7 @@ def grid_of(setup: Setup, bf: Battlefield) -> Grid:
     g = setup.grid
     if g is None:
         g = setup.grid = Grid(setup, bf)
-    return g  # type: ignore[no-any-return]
+    return g
 
 
 def move_dests(setup: Setup, bf: Battlefield, f: Fighter, occupied: int, hostile: int,

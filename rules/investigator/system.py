@@ -11,6 +11,7 @@ from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup, setup_of
+from trpg_arena.rules.investigator.edits import InvestigatorEditor
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 
@@ -32,6 +33,8 @@ WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass"
 class InvestigatorSystem(RuleSystem):
     """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
 
+    editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
+
     state_type = InvState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {
@@ -47,13 +50,13 @@ class InvestigatorSystem(RuleSystem):
         cells: dict[tuple[int, int], dict[str, object]] = {}
         t = enc.map.terrain
         for c in t.difficult:
-            cells[tuple(c)] = {"terrain": "difficult", "cost": 2}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "difficult", "cost": 2}
         for c in t.obstacle:
-            cells[tuple(c)] = {"terrain": "obstacle", "impassable": True}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "obstacle", "impassable": True}
         for c in t.wall:
-            cells[tuple(c)] = {"terrain": "wall", "impassable": True, "blocks_los": True}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "wall", "impassable": True, "blocks_los": True}
         for c in enc.map.exits:
-            cells.setdefault(tuple(c), {})["exit"] = True  # type: ignore[index]
+            cells.setdefault((c[0], c[1]), {})["exit"] = True
         return square_grid(enc.map.width, enc.map.height, cells, corner_blocks=lambda a: a.get("terrain") == "wall")
 
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Setup:
@@ -203,6 +206,10 @@ class InvestigatorSystem(RuleSystem):
         return text
 
     # --- views ------------------------------------------------------------------------------------
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """Each combatant's DEX: initiative goes by DEX, ties broken by d100 (INV-2.1, INV-2.2)."""
+        return {p.id: f"DEX {p.dex}" for p in setup_of(combat).profiles}
+
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp floored at 0 for display; it may be -1/-2 while dying)."""
         st: InvState = combat.state  # type: ignore[assignment]

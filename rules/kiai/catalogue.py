@@ -144,7 +144,7 @@ def _obs_static(ctx: Ctx) -> tuple[dict[str, int], dict[str, tuple[float, float]
     kmax = {cid: max(1, ctx.spec[cid].kiai) for cid in ctx.ids}
     wf = {k: (ctx.weapon(k).level / 5, ctx.weapon(k).reach / 3) for k in ["", *ctx.weapons]}
     ctx.obs_static = (kmax, wf)
-    return ctx.obs_static  # type: ignore[no-any-return]
+    return ctx.obs_static
 
 
 def observe_combatant(combat: Combat, cid: str) -> list[float]:

@@ -130,4 +130,4 @@ def build_ctx(enc: KiaiEncounter) -> Ctx:
 
 def ctx_of(combat: Combat) -> Ctx:
     """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
-    return combat.tables  # type: ignore[no-any-return]
+    return combat.tables

@@ -74,6 +74,26 @@ def take_damage(combat: Combat, ctx: Ctx, st: KiaiState, target: str, damage: in
     record_wound(combat, ctx, st, target, net, rises, rule)
 
 
+def _wound_sentence(target: str, net: int, th: tuple[int, ...], base: int, applied: int, name: str, box: str | None,
+                    status: str) -> str:
+    """``kaede: 1 through the defence, under the 5 a light wound needs: no wound; unhurt`` (KIA-7.1 to 7.6)."""
+    if base < 0:
+        through = f"{target}: {net} through the defence, under the {th[0]} a light wound needs"
+    else:
+        through = f"{target}: {net} through the defence: {LEVEL_NAMES[base]} (from {th[base]})"
+    if applied:
+        through += f", {applied} level{'s' if applied > 1 else ''} up for the critical"
+    if name == "none":
+        wound = "no wound"
+    elif box is not None and box != name:
+        wound = f"a {name} wound, its boxes full: marked {box}" if box != "dead" else f"a {name} wound, no box left"
+    else:
+        wound = f"a {name} wound" if name != "dead" else "dead"
+    if status == "dead":
+        return f"{through}: {wound}" + ("" if wound == "dead" else ": dead")
+    return f"{through}: {wound}; " + ("unhurt" if status == "none" else f"worst wound {status}")
+
+
 def record_wound(combat: Combat, ctx: Ctx, st: KiaiState, target: str, net: int, rises: int, rule: str) -> None:
     """KIA-7.3 to KIA-7.6: find the level, raise it, check a box (overflowing upwards), then KIA-25.1."""
     th = ctx.thresholds[target]
@@ -100,9 +120,8 @@ def record_wound(combat: Combat, ctx: Ctx, st: KiaiState, target: str, net: int,
             f.wounds[lv] += 1
             box = LEVEL_NAMES[lv]
     s = status_index(f)
-    combat.emit("wound_recorded", f"{target}: net {net} -> {'none' if base < 0 else LEVEL_NAMES[base]}"
-                f"{f' +{applied}' if applied else ''} = {name}{f', box {box}' if box else ''}; status "
-                f"{STATUS_NAMES[s + 1]}", actor=target, rule=rule, net=net,
+    combat.emit("wound_recorded", _wound_sentence(target, net, th, base, applied, name, box, STATUS_NAMES[s + 1]),
+                actor=target, rule=rule, net=net,
                 base_level="none" if base < 0 else LEVEL_NAMES[base], rises=applied, level=name, box=box,
                 status=STATUS_NAMES[s + 1], wounds=list(f.wounds))
     if s >= 3 and not f.out:  # KIA-7.6: mortal = incapacitated, dead = out

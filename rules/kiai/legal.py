@@ -147,7 +147,7 @@ def tables_of(ctx: Ctx) -> Tables:
     t = ctx.tables
     if t is None:
         t = ctx.tables = Tables(ctx)
-    return t  # type: ignore[no-any-return]
+    return t
 
 
 def _reachable(geo: MapGeo, a: Hex, b: Hex, reach: int) -> bool:
@@ -168,7 +168,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     side = sides[fid]
     bit = geo.bit
     shy = {c.source for c in f.conds if c.type == "intimidated"} if f.conds else ()
-    foes: list[Fighter] = []  # `targets`, with the enemy and occupied masks in the same pass
+    foes: list[tuple[Fighter, Hex]] = []  # `targets` with their hexes, and the enemy and occupied masks, in one pass
     emask = occ = 0
     for cid, g in st.fighters.items():
         h = g.hex
@@ -180,7 +180,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
             continue
         emask |= b
         if cid not in shy:
-            foes.append(g)
+            foes.append((g, h))
     moved = f.moved
     free = 0
     if not moved and not f.main_done:  # KIA-8.1, KIA-8.2, KIA-8.3: end in an unoccupied hex
@@ -199,17 +199,17 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     row = geo.dm[idx[here]]
     near: list[Fighter] = []
     if may_attack:
-        for g in foes:
-            d = row[idx[g.hex]]  # type: ignore[index]
-            if d <= reach and (d <= 1 or geo.clear(here, g.hex)):  # type: ignore[arg-type]
+        for g, gh in foes:
+            d = row[idx[gh]]
+            if d <= reach and (d <= 1 or geo.clear(here, gh)):
                 near.append(g)
         if not moved and mspec.category in SPEAR_CLASS:  # KIA-17.1
             mind = ctx.opts.charge_min_distance
-            for g in foes:
-                ckey = (g.hex, reach)
+            for g, gh in foes:
+                ckey = (gh, reach)
                 spots = geo.charges.get(ckey)
                 if spots is None:
-                    spots = geo.charges[ckey] = _charge_spots(geo, g.hex, reach)  # type: ignore[arg-type]
+                    spots = geo.charges[ckey] = _charge_spots(geo, gh, reach)
                 charges = None
                 for i, b in spots:
                     if free & b and row[i] >= mind:  # not within mind - 1 of here
@@ -267,20 +267,23 @@ def _charge_spots(geo: MapGeo, target: Hex, reach: int) -> tuple[tuple[int, int]
     return tuple((idx[h], geo.bit[h]) for h in spots if _reachable(geo, h, target, reach))
 
 
-def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[Fighter], near: list[Fighter],
-                     row: list[int]) -> list[Action]:
-    """`ability_actions` on prebuilt actions (`row`: distances from `here` by hex index)."""
+def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[tuple[Fighter, Hex]],
+                     near: list[Fighter], row: list[int]) -> list[Action]:
+    """KIA-21.5 delivery: melee (reach), touch (distance 1), ranged (range + sight), area (centre hex).
+
+    On prebuilt actions; `foes` come with their hexes, `row` holds the distances from `here` by hex index.
+    """
     aid = ab.id
     use = T.use
     if ab.delivery == "melee":
         return [use[aid, g.id] for g in near]
     idx = geo.idx
     if ab.delivery == "touch":
-        return [use[aid, g.id] for g in foes if row[idx[g.hex]] == 1]  # type: ignore[index]
+        return [use[aid, g.id] for g, gh in foes if row[idx[gh]] == 1]
     rng = ab.range or 0
     if ab.delivery == "ranged":
         seen = geo.sight.get((here, rng)) or geo.in_sight(here, rng)
-        return [use[aid, g.id] for g in foes if g.hex in seen]
+        return [use[aid, g.id] for g, gh in foes if gh in seen]
     if rng == 0:
         key0 = (aid, here)
         hit = T.at_self.get(key0)
@@ -293,15 +296,6 @@ def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[
         centres = geo.centres[key] = [action("use_ability", None, h, aid) for h in geo.hexes
                                       if h not in geo.blocked and geo.dist(here, h) <= rng and geo.clear(here, h)]
     return centres
-
-
-def ability_actions(ctx: Ctx, st: KiaiState, f: Fighter, ab: Ability, foes: list[Fighter],
-                    near: list[Fighter]) -> list[Action]:
-    """KIA-21.5 delivery: melee (reach), touch (distance 1), ranged (range + sight), area (centre hex)."""
-    here = f.hex
-    assert here is not None
-    geo = geo_of(ctx)
-    return list(_ability_actions(tables_of(ctx), geo, here, ab, foes, near, geo.dm[geo.idx[here]]))
 
 
 def chain_value(ctx: Ctx, f: Fighter) -> int:

@@ -13,6 +13,7 @@ from trpg_arena.rules.kiai import state_check
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import Ctx, build_ctx, ctx_of
+from trpg_arena.rules.kiai.edits import KiaiEditor
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.setup import new_state
@@ -20,14 +21,19 @@ from trpg_arena.rules.kiai.state import KiaiState
 from trpg_arena.rules.kiai.turns import advance
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from trpg_arena.rules.core.combat import Combat
 
+ALL_OUT = "all-out: hit x2, own dodge halved until the next turn"  # KIA-13.1, as a GM reads it
 STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
 _new_tuple = tuple.__new__
 
 
 class KiaiSystem(RuleSystem):
     """D100 roll-under combat on a hex map with kiai-powered techniques (rules: docs/rules/kiai.md)."""
+
+    editor = KiaiEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = KiaiState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
@@ -57,11 +63,11 @@ class KiaiSystem(RuleSystem):
     def _build(m: Any) -> Battlefield:
         cells: dict[tuple[int, int], dict[str, Any]] = {}
         for h in m.difficult:
-            cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")
         for h in m.blocked:
-            cells.setdefault(tuple(h), {}).update(blocked=True, blocks_los=True, terrain="blocked")  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(blocked=True, blocks_los=True, terrain="blocked")
         for h in m.exits:
-            cells.setdefault(tuple(h), {}).update(exit=True)  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(exit=True)
         return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
     def check_state(self, state: BaseState, combat: Combat) -> None:
@@ -116,6 +122,37 @@ class KiaiSystem(RuleSystem):
         if hit is not None and hit[0] is action:
             return hit[1]
         return cat.describe(action)
+
+    def option_part(self, combat: Combat, verb: str, index: int) -> tuple[str, Callable[[Any], str | None]] | None:
+        """An attack's technique X, all-out and ability, named and explained (KIA-16.1, KIA-13.1, section 21)."""
+        if verb in ("attack", "reattack"):
+            if index == 0:
+                return "technique", lambda x: ("no technique" if not x else
+                                               f"technique {x}: hit -{x}, foe's dodge -{x}")
+            if index == 1:
+                return "all-out", lambda on: ALL_OUT if on else "not all-out"
+            if index == 2:
+                abilities = ctx_of(combat).abilities
+                actor = combat.decision.actor if combat.decision is not None else ""
+
+                def ability(name: Any) -> str:
+                    ab = abilities.get(actor, {}).get(name) if name else None
+                    return "no kiai ability" if not name else (
+                        f"{name}: {ab.effect}, {ab.level} kiai" if ab is not None else str(name))
+                return "ability", ability
+        if verb == "two_weapon_attack" and index == 0:
+            return "all-out", lambda on: ALL_OUT if on else "not all-out"
+        return None
+
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """This round's initiative totals (KIA-1.1), read back from the round's initiative events."""
+        out: dict[str, str] = {}
+        for ev in reversed(combat.log):
+            if ev.round != combat.round:
+                break
+            if ev.kind == "initiative_rolled" and ev.actor is not None and ev.actor not in out:
+                out[ev.actor] = f"init {ev.data['total']}"
+        return out
 
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp = wound boxes left, 0 when dead)."""

@@ -23,7 +23,7 @@ def st_of(c: Combat) -> MoonState:
 
 def tb(c: Combat) -> Table:
     """The encounter's static table (`Combat.tables`, compiled once per encounter content)."""
-    return c.tables  # type: ignore[no-any-return]
+    return c.tables
 
 
 def eff_action(f: Fighter, s: Stats) -> int:

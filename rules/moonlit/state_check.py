@@ -42,7 +42,9 @@ def check_state(st: MoonState, combat: Combat, steps: Collection[str]) -> None:
         if f.pending is not None:
             _check_attack(f"{where}.pending", f.pending, fighters, blank_skill=False)
         for i, e in enumerate(f.effects):
-            check.known(f"{check.at(f'{where}.effects', i)}.source", e.source, possible, "combatant of the encounter")
+            # a lasting effect is keyed by the skill or item that gave it (MOON-14.2, 14.4), not by a combatant
+            check.known(f"{check.at(f'{where}.effects', i)}.source", e.source, SKILLS.keys() | ITEMS.keys(),
+                        "skill or item")
         for name in ("used_round", "used_combat"):
             for sid in getattr(f, name):
                 check.known(check.at(f"{where}.{name}", sid), sid, SKILLS, "skill")

@@ -13,6 +13,7 @@ from trpg_arena.rules.core.values import Action, Decision, DecisionKind
 from trpg_arena.rules.moonlit import attack, phases, state_check, turn
 from trpg_arena.rules.moonlit.catalogue import build_catalogue
 from trpg_arena.rules.moonlit.data import ZONES
+from trpg_arena.rules.moonlit.edits import MoonlitEditor
 from trpg_arena.rules.moonlit.fighters import ABLE, remove_condition, st_of, tb
 from trpg_arena.rules.moonlit.model import MoonlitEncounter, MoonlitOptions
 from trpg_arena.rules.moonlit.observe import (
@@ -120,6 +121,8 @@ def describe_action(a: Action) -> str:
 class MoonlitSystem(RuleSystem):
     """Sen'ya Tsukihime-style 2D6 zone combat (rules: docs/rules/moonlit.md)."""
 
+    editor = MoonlitEditor()  # what a GM may edit mid-fight (see `edits`)
+
     state_type = MoonState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {
@@ -137,12 +140,12 @@ class MoonlitSystem(RuleSystem):
         self.info = RuleSystemInfo(id="moonlit", title="Moonlit (Sen'ya Tsukihime-style 2D6 zone combat)",
                                    prefix="MOON", dice="2D6", board="zones", encounter=MoonlitEncounter,
                                    options=MoonlitOptions, env_name="Moonlit", env_version=0,
-                                   data_dir=data_dir or Path(__file__).parent)
+                                   data_dir=data_dir or Path(__file__).parent, routine={"escape": "stay"})
 
     # --- setup --------------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
         """The four zones in a line (section 5), each tagged with side and row."""
-        attrs = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
+        attrs: dict[str, dict[str, Any]] = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
         assert isinstance(encounter, MoonlitEncounter)
         for h in encounter.hazards:
             attrs[h.zone]["hazard_n"] = h.n
@@ -150,6 +153,7 @@ class MoonlitSystem(RuleSystem):
 
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Table:
         """The stat blocks of everyone who can appear, and the encounter's other static facts."""
+        assert isinstance(encounter, MoonlitEncounter)
         return build_table(encounter)
 
     def check_state(self, state: BaseState, combat: Combat) -> None:
@@ -215,6 +219,11 @@ class MoonlitSystem(RuleSystem):
         return describe_action(action)
 
     # --- views -----------------------------------------------------------------------------------------
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """Each able combatant's action points: the highest not yet acted goes next (MOON-5)."""
+        fighters = combat.state.fighters  # type: ignore[attr-defined]
+        return {cid: f"AP {f.ap}" for cid, f in fighters.items() if f.state in ("not_acted", "standby", "acted")}
+
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every possible combatant in a fixed order: roster, then possible summons."""
         st = st_of(combat)

@@ -305,7 +305,7 @@ def take_cover(combat: Combat, cid: str, a: Action) -> None:
     st = static(combat)
     f = state.fighters[cid]
     if a.dest is not None:
-        obj = combat.battlefield.graph.nodes[a.dest]["object"]  # type: ignore[attr-defined]
+        obj = combat.battlefield.graph.nodes[a.dest]["object"]
         value, src = int(obj["cover"]), f"{a.dest[0]},{a.dest[1]}"
     else:
         value, src = max(1, min(5, st.specs[a.target or ""].size - 2)), a.target or ""

@@ -49,6 +49,15 @@ PHRASES = {"melee_attack": "attacks", "ranged_attack": "shoots at", "throw": "th
            "acro_charge": "charges acrobatically at", "vehicle_crush": "rams", "acro_fire": "fires at"}
 
 
+def named(parts: dict[str, int]) -> str:
+    """``(str 3 + martial 3 + charge 2 - wound 1)``: what a pool or a defence is made of, zeros left out."""
+    shown = [(k.removeprefix("mod_").replace("_", " "), v) for k, v in parts.items() if v]
+    if not shown:
+        return ""
+    text = " ".join(f"{'-' if v < 0 else '+'} {k} {abs(v)}" for k, v in shown).removeprefix("+ ")
+    return f" ({text})"
+
+
 def declare(combat: Combat, p: Pending) -> None:
     """Step 1-2 of REI-3.8: declaration, then the target's reaction window or resolution."""
     state = rs(combat)
@@ -128,7 +137,8 @@ def resolve(combat: Combat, p: Pending) -> None:
     roll = roll_pool(combat.dice, pool - d, st.enc.options, bonus, roller=p.actor,
                      purpose=f"{p.verb.replace('_', ' ')} on {target} ({pool} - {d} defence = {pool - d} dice)")
     n = max(0, roll.t - bd_es)
-    combat.emit("roll", f"{p.actor} rolls {pool} - {d} = {pool - d} dice: {fmt(roll.dice)} -> {roll.r} successes"
+    combat.emit("roll", f"{p.actor} rolls {pool}{named(parts)} - {d} defence{named(dparts)} = {pool - d} dice: "
+                f"{fmt(roll.dice)} -> {roll.r} successes"
                 f"{f' + {roll.es} extra' if roll.es else ''}{f' - {bd_es} on base defence' if bd_es and roll.t else ''}"
                 f" = {n}", actor=p.actor, rule="REI-3.8", pool=pool, defence=d, dice=[list(b) for b in roll.dice],
                 r=roll.r, es=roll.es, t=roll.t, n=n, parts=parts, defence_parts=dparts, chance=roll.chance)

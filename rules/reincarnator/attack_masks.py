@@ -51,7 +51,7 @@ def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bo
     if memo is not None:
         hit = memo.get(("targets", cid))
         if hit is not None:
-            return hit  # type: ignore[return-value]
+            return hit
     state = rs(combat)
     st = static(combat)
     fighters = state.fighters

@@ -105,10 +105,10 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
         for k in items:
             if by_name[k].blast:
                 continue
-            for a in ("dex", "str"):
+            for attr in ("dex", "str"):
                 for v in INTO:
-                    out.append(act("throw", target=t, option=(k, a, *v)))
-                    out.append(act("throw", target=t, option=(k, a, "fast", *v)))
+                    out.append(act("throw", target=t, option=(k, attr, *v)))
+                    out.append(act("throw", target=t, option=(k, attr, "fast", *v)))
         for s in spells:
             for v in INTO:
                 out.append(act("cast", target=t, option=_opt(s, *v)))

@@ -112,4 +112,4 @@ def build_static(enc: ReincarnatorEncounter) -> Static:
 
 def static(combat: Combat | Any) -> Static:
     """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
-    return combat.tables  # type: ignore[no-any-return]
+    return combat.tables

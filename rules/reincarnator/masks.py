@@ -44,7 +44,7 @@ def held(state: ReiState, cid: str, memo: dict[Any, Any] | None = None) -> list[
         hit = memo.get(key)
         if hit is None:
             hit = memo[key] = [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
-        return hit  # type: ignore[return-value]
+        return hit
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
 
 
@@ -55,7 +55,7 @@ def carried(state: ReiState, cid: str, loc: str, memo: dict[Any, Any] | None = N
         mine = memo.get(key)
         if mine is None:
             mine = memo[key] = [(k, it.loc) for k, it in state.items.items() if it.holder == cid]
-        return [k for k, lc in mine if lc == loc]  # type: ignore[attr-defined]
+        return [k for k, lc in mine if lc == loc]
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == loc]
 
 
@@ -67,7 +67,7 @@ def free_hands(combat: Combat, cid: str) -> int:
         hit = memo.get(key)
         if hit is None:
             hit = memo[key] = _free_hands(combat, cid)
-        return hit  # type: ignore[return-value]
+        return hit
     return _free_hands(combat, cid)
 
 
@@ -99,7 +99,7 @@ def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> boo
     if memo is None:
         return _can_pay(combat, f, parts, exact)
     key = (_PAY, f.id)
-    table: dict[tuple[tuple[str, ...], bool], bool] | None = memo.get(key)  # type: ignore[assignment]
+    table: dict[tuple[tuple[str, ...], bool], bool] | None = memo.get(key)
     if table is None:
         s = f.slots
         slots = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),

@@ -94,7 +94,7 @@ def mode_of(combat: Combat, cid: str, climb: bool = False) -> str:
     if hit is None:
         ign = static(combat).specs[cid].has("ignore_difficult_terrain")
         hit = memo[key] = ("climb" if climb else "walk") + ("_i" if ign else "")
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
@@ -186,6 +186,7 @@ def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool =
     # a climbing search serves a single budget (climb_jump, REI-2.15), so it stops there
     limit = budget if climb else FULL_SEARCH
     memo = combat.scratch
+    base: tuple[tuple[int, ...], int] | None
     if memo is None:
         base = _reach_base(combat, cid, climb, ignore, start, vehicle, limit)
     else:

@@ -12,6 +12,7 @@ from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action, place_of
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
 from trpg_arena.rules.reincarnator.data import Static, static
+from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlefield
 from trpg_arena.rules.reincarnator.model import EffectSpec
@@ -25,6 +26,8 @@ PHASES = ("setup", "surprise", "initiative", "round_start", "turn_start", "turn"
 
 class ReincarnatorSystem(RuleSystem):
     """The reincarnator rule system (rules: docs/rules/reincarnator.md)."""
+
+    editor = ReincarnatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = ReiState
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
@@ -122,6 +125,11 @@ class ReincarnatorSystem(RuleSystem):
     def place_of(self, combat: Combat, action: Action) -> Any:
         """The square an action ends on: a charge's ``dest`` is an offset from its target's square (REI-5.5)."""
         return place_of(combat, action)
+
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """Each fighter's initiative total this round (its d10 plus the pool), once rolled."""
+        fighters = combat.state.fighters  # type: ignore[attr-defined]
+        return {cid: f"init {f.init_total}" for cid, f in fighters.items() if f.init_d10}
 
     def views(self, combat: Combat) -> list[CombatantView]:
         """Every combatant in roster order."""

@@ -92,7 +92,7 @@ def _sides(combat: Combat) -> tuple[str, ...]:
     sides = memo.get("sides")
     if sides is None:
         sides = memo["sides"] = tuple(combat.encounter.sides())
-    return sides  # type: ignore[no-any-return]
+    return sides
 
 
 def finish(combat: Combat, winner: str | None, term: Termination) -> None:

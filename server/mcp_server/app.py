@@ -232,6 +232,29 @@ def build_server(table: Table) -> MCPServer:
         return _answer(out, f"revision {out['state']['revision']}. Now: {_pending_line(out['state'])}")
 
     @tool(READ_ONLY)
+    def get_editable(session: SessionId) -> CallToolResult:
+        """What the GM may edit of each combatant now: its fields (value, kind, bounds the rules allow)."""
+        out = table.get_edits(session)
+        lines = [f"{c['id']}: " + ", ".join(f"{f['name']}={f['value']}" + (f" ({f['low']}-{f['high']})"
+                                                                          if f["kind"] == "int" else "")
+                                           for f in c["fields"] if f["kind"] != "place")
+                 for c in out["combatants"] if c["fields"]]
+        return _answer(out, f"revision {out['revision']}\n" + "\n".join(lines))
+
+    @tool(CHANGES)
+    def edit_combatant(
+            session: SessionId, revision: Revision,
+            combatant: Annotated[str, Field(min_length=1, max_length=100, description="the combatant's id")],
+            changes: Annotated[dict[str, bool | int | str | list[int]], Field(
+                max_length=20, description="field -> new value, as get_editable lists them, e.g. {\"hp\": 12}")]
+            | None = None,
+            remove: Annotated[bool, Field(description="take the combatant out of the fight")] = False,
+            run: Run = False) -> CallToolResult:
+        """The GM edits a combatant mid-fight (HP or wounds, pools, conditions, place) or takes it out; undoable."""
+        out = table.edit_combatant(session, revision, combatant, changes or {}, remove, run)
+        return _answer(out, _changed_line(out))
+
+    @tool(READ_ONLY)
     def get_log(session: SessionId,
                 since: Annotated[int, Field(ge=0, le=10**9, description="first event number")] = 0,
                 limit: Annotated[int, Field(ge=1, le=5000)] = 1000) -> CallToolResult:

@@ -17,11 +17,13 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents import deadline, make_agent
+from trpg_arena.agents.edits import GmEdit, editable
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
 from trpg_arena.agents.spec import agent_info
 from trpg_arena.agents.store import StoreError
-from trpg_arena.experiments.table.screen import battlefield
+from trpg_arena.envs.render import numbered_map
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
+from trpg_arena.rules.core.edits import EditError
 from trpg_arena.server.choices import find_legal, proposal_json
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
 from trpg_arena.server.hub import Entry, SessionHub, UnknownSession, public_record
@@ -54,6 +56,8 @@ def refusals() -> Iterator[None]:
         raise ToolRefusal(str(e), "unknown_session") from None
     except StoreError as e:
         raise ToolRefusal(str(e), "store") from None
+    except EditError as e:  # the field the rules refuse comes first, as the API's "where"
+        raise ToolRefusal(f"{e.where}: {e}", "invalid_edit") from None
     except (TrpgArenaError, ValueError, LookupError) as e:  # encounters, agents, actions, dice: located messages
         raise ToolRefusal(str(e), type(e).__name__) from None
 
@@ -109,7 +113,7 @@ class Table:
     def get_state(self, sid: str) -> Doc:
         """The session now, with the battlefield drawn as text."""
         with self._use(sid) as (entry, s):
-            return {**session_state(entry.id, entry.name, s), "battlefield": battlefield(s.combat).plain}
+            return {**session_state(entry.id, entry.name, s), "battlefield": numbered_map(s.combat)}
 
     def get_pending(self, sid: str) -> Doc:
         """The open decision only (null once over), with the revision to send back."""
@@ -160,6 +164,18 @@ class Table:
     def undo(self, sid: str, revision: int, decisions: int | None) -> Doc:
         """Take back the last `decisions` decisions, or by default back to the last one a person made (as the API)."""
         return self._change(sid, revision, lambda s: s.undo(decisions or s.to_last_person()), False)
+
+    def get_edits(self, sid: str) -> Doc:
+        """Each combatant's fields a GM may edit now (value, kind, bounds) and whether it can be taken out."""
+        with self._use(sid) as (_entry, s):
+            return {"session": sid, "revision": s.revision, "combatants": editable(s.combat)}
+
+    def edit_combatant(self, sid: str, revision: int, combatant: str, changes: Doc, remove: bool, run: bool) -> Doc:
+        """A GM's edit (set fields, or take the combatant out) as a decision of the GM's (as ``POST .../edits``)."""
+        if not changes and not remove:
+            raise ToolRefusal("give changes (field -> value, see get_editable), or remove: true", "arguments")
+        edit = GmEdit(combatant, dict(changes), remove)
+        return self._change(sid, revision, lambda s: s.edit(edit), run)
 
     def get_log(self, sid: str, since: int, limit: int) -> Doc:
         """Events numbered `since` on (at most `limit`), each with round, kind, text and rule id."""

@@ -20,7 +20,7 @@ from pettingzoo.test import api_test
 
 import trpg_arena.envs
 from tests.conftest import SYSTEMS
-from trpg_arena.envs.canonical import CanonicalCodec
+from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.rules import Combat, builtin_encounters, get_ruleset, load_encounter
 from trpg_arena.rules.core.action_layout import ActionLimitError, action_layout_for
 from trpg_arena.rules.core.features import FeatureLimitError, layout_for

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.envs.codec import Codec
+from trpg_arena.agents.codec import Codec
 from trpg_arena.rules import Action, Combat, EncounterBase, InvalidActionError, RuleSystem
 from trpg_arena.rules.core.action_layout import ActionLayout, EncounterTables, action_layout_for, map_legal, tables_for
 from trpg_arena.rules.core.compiled import compiled
@@ -97,7 +97,7 @@ class CanonicalCodec:
             obs, _ = encode_rows(combat, side)
             last = _Decision(combat, count, side, obs, np.zeros(0, np.intp), [], self.n_actions)
         else:
-            side = d.side
+            side = d.side if d.side is not None else combat.side_of(d.actor)
             obs, rows = encode_rows(combat, side)
             node = None
             for v in combat.combatants:
