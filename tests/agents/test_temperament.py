@@ -175,8 +175,8 @@ def test_headless_play_follows_the_encounters_temperaments() -> None:
         combat = Combat(enc, dice=Dice(seed))
         play_out(combat, [make_agent("scripted", "reincarnator", seed) for _ in combat.sides])
         by_hand = None
-        for by_hand, _ in play(enc, seed, "brute"):
-            pass
+        for seen, _ in play(enc, seed, "brute"):
+            by_hand = seen  # the same combat object each time, played on to the end
         assert by_hand is not None and [e.text for e in combat.log] == [e.text for e in by_hand.log]
         fled.append(_status(combat, "brute") == "fled")
     assert any(fled), "the brute never fled in 12 games with morale 50 %"
