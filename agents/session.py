@@ -67,6 +67,10 @@ class SessionError(TrpgArenaError, ValueError):
     """A session request that does not fit the open decision (nothing to confirm, no dice asked for...)."""
 
 
+class TacticsError(SessionError):
+    """A temperament that does not fit the encounter (a wrong value, or a name that is no combatant)."""
+
+
 class ProposalNotReady(SessionError):
     """The open decision's proposal is still being computed elsewhere (`think_here` off): ask again shortly."""
 
@@ -199,6 +203,10 @@ class Session:
         """A combatant's temperament in this session (the session's over the encounter's), or None."""
         return self._temperaments.get(cid)
 
+    def tactics_json(self) -> dict[str, dict[str, Any]]:
+        """Every temperament in play, by combatant id: the fields set and a GM's summary line."""
+        return {cid: t.to_json() for cid, t in self._temperaments.items()}
+
     def set_tactics(self, cid: str, tactics: Tactics | dict[str, Any] | None, *, revision: int | None = None) -> None:
         """Give a combatant a temperament (None: none at all), over the encounter's; stored like a seat."""
         self.expect(revision)
@@ -206,7 +214,7 @@ class Session:
         self._change_setup(lambda: self._set_tactics(parsed))
 
     def _check_seat_keys(self, keys: list[str] | None = None) -> None:
-        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.encounter))
+        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.combat.encounter))
         for key in self.seats if keys is None else keys:
             if key not in known:
                 raise SessionError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"
@@ -222,7 +230,8 @@ class Session:
         self = cls.__new__(cls)
         self._setup(combat.encounter, 0, {}, Seat(SeatKind.HUMAN), Seat(SeatKind.HUMAN), False)
         self.combat = combat
-        self.agents = dict(agents)
+        # the encounter's NPC temperaments apply to every driver (runners, series, envs' opponents)
+        self.agents = {k: temper(a, self._temperaments) for k, a in agents.items()}
         self.seats = {k: Seat(SeatKind.AGENT, getattr(a, "spec", "") or type(a).__name__) for k, a in agents.items()}
         self.records = []
         self.history = False
@@ -899,9 +908,11 @@ class Session:
 def parse_tactics(raw: Mapping[str, Any], enc: EncounterBase) -> dict[str, Tactics | None]:
     """Temperaments given to a session (combatant id -> block, None: none), checked against the encounter.
 
-    A wrong block is a `SessionError` naming where: ``tactics.ghoul.focus: focus 'x' names no combatant``.
+    A wrong block is a `TacticsError` naming where: ``tactics.ghoul.focus: focus 'x' names no combatant``.
     """
     out: dict[str, Tactics | None] = {}
+    if not isinstance(raw, Mapping):
+        raise TacticsError(f"tactics: a mapping of combatant id to a tactics block, got {type(raw).__name__}")
     for cid, block in raw.items():
         if block is None or isinstance(block, Tactics):
             out[cid] = block
@@ -911,13 +922,13 @@ def parse_tactics(raw: Mapping[str, Any], enc: EncounterBase) -> dict[str, Tacti
         except ValidationError as e:
             first = e.errors(include_url=False)[0]
             where = ".".join(str(p) for p in ("tactics", cid, *first["loc"]))
-            raise SessionError(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
+            raise TacticsError(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
     sides = {c.id: c.side for c in enc.combatants}
     merged = {k: v for k, v in {**(enc.tactics or {}), **out}.items() if v is not None}
     problem = check_names({k: v for k, v in merged.items() if k in out or k not in sides}, sides)
     if problem is not None:
         loc, message, _ = problem
-        raise SessionError(f"{'.'.join(str(p) for p in ('tactics', *loc))}: {message}")
+        raise TacticsError(f"{'.'.join(str(p) for p in ('tactics', *loc))}: {message}")
     return out
 
 

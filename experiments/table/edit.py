@@ -1,9 +1,10 @@
-"""The GM's edit prompt at the terminal (``e``): set a combatant's values, move it, or take it out.
+"""The GM's edit prompt at the terminal (``e``): set a combatant's values, move it, take it out, add one.
 
 One line per edit, words the GM would say: ``ghoul_1 hp 12``, ``kaede wounds_light 1 kiai 3``,
-``ada pos 4,5``, ``count bind on``, ``ghoul_2 remove``; a combatant's id alone lists its fields and what
-the rules allow. The edit goes to `Session.edit` like the API's and MCP's: a value the rules refuse is
-printed in one line and the prompt asks again; Enter alone goes back without editing.
+``ada pos 4,5``, ``count bind on``, ``ghoul_2 remove``, ``add ghoul_3 like ghoul_1 zone B_rear``; a
+combatant's id alone lists its fields and what the rules allow. The edit goes to `Session.edit` like
+the API's and MCP's: a value the rules refuse is printed in one line and the prompt asks again; Enter
+alone goes back without editing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from trpg_arena.agents.session import Session, SessionError
 from trpg_arena.rules import TrpgArenaError
 
 HELP = ("edit: '<id> <field> <value> ...' (e.g. 'ghoul_1 hp 12', 'ada pos 4,5', 'count bind on'), "
-        "'<id> remove' takes it out, '<id>' lists its fields, Enter goes back")
+        "'<id> remove' takes it out, 'add <new id> like <id> [<field> <value> ...]' adds one "
+        "(e.g. 'add ghoul_3 like ghoul_1 zone B_rear'), '<id>' lists its fields, Enter goes back")
 TRUE, FALSE = {"on", "yes", "true", "y", "1"}, {"off", "no", "false", "n", "0"}
 
 
@@ -39,6 +41,8 @@ def field_line(row: dict[str, Any]) -> str:
 def parse(line: str, rows: list[dict[str, Any]]) -> GmEdit | str:
     """The edit a typed line names, or the id whose fields to list (a combatant's id alone)."""
     words = line.split()
+    if words[0] == "add":
+        return _addition(words[1:])
     cid = words[0]
     row = next((r for r in rows if r["id"] == cid), None)
     if row is None:
@@ -54,6 +58,25 @@ def parse(line: str, rows: list[dict[str, Any]]) -> GmEdit | str:
     kinds = {f["name"]: f["kind"] for f in row["fields"]}
     changes = {name: _value(kinds.get(name), raw) for name, raw in zip(rest[::2], rest[1::2])}
     return GmEdit(cid, changes)
+
+
+def _addition(words: list[str]) -> GmEdit:
+    """``add <new id> like <id> [field value ...]``: a new combatant's entry (checked as an encounter's)."""
+    if not words or len(words[1:]) % 2:
+        raise SessionError("write 'add <new id> like <id>' and then field and value pairs, e.g. "
+                           "'add ghoul_3 like ghoul_1 zone B_rear'")
+    spec: dict[str, Any] = {"id": words[0]}
+    for name, raw in zip(words[1::2], words[2::2]):
+        spec[name] = _entry_value(raw)
+    return GmEdit(words[0], add=spec)
+
+
+def _entry_value(raw: str) -> Any:
+    """A typed word as an encounter's entry holds it: ``5,3`` a cell, ``12`` a number, else the word."""
+    parts = raw.split(",")
+    if len(parts) > 1 and all(p.lstrip("-").isdecimal() for p in parts):
+        return [int(p) for p in parts]
+    return int(raw) if raw.lstrip("-").isdecimal() else raw
 
 
 def _value(kind: str | None, raw: str) -> Any:

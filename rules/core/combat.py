@@ -16,7 +16,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
 from pydantic import ValidationError
 
@@ -26,7 +26,7 @@ from trpg_arena.rules.core.copier import state_copier
 from trpg_arena.rules.core.dice import Dice
 from trpg_arena.rules.core.encounter import EncounterBase, load_encounter
 from trpg_arena.rules.core.errors import IllegalActionError, InvalidActionError, SnapshotError
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, get_ruleset
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, S, T, get_ruleset
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome, freeze_data
 
 SNAPSHOT_FORMAT = "trpg-arena-snapshot/1"
@@ -42,7 +42,7 @@ def _skip_event(*_args: Any, **_kwargs: Any) -> None:
     """`Combat.emit` of a combat that does not record events."""
 
 
-class Combat:
+class Combat(Generic[S, T]):
     """One combat of one rule system. See docs/architecture.md for the public API."""
 
     _views: list[CombatantView] | None  # set on first read of `combatants`, dropped by every act
@@ -53,7 +53,7 @@ class Combat:
         if options:
             enc = enc.with_options(**options)
         self.encounter: EncounterBase = enc
-        self.system: RuleSystem = get_ruleset(enc.ruleset)
+        self.system: RuleSystem[S, T] = get_ruleset(enc.ruleset)
         self.dice: Dice = dice if dice is not None else Dice(seed)
         self.log: list[Event] = []
         self._seq0 = 0  # events dropped from the front of the log by `trim_log`
@@ -62,16 +62,16 @@ class Combat:
             self.recording = False
         built = compiled(enc, self.system)
         self.battlefield: Battlefield = built.battlefield
-        self.tables: Any = built.tables  # the system's static tables (`RuleSystem.compile`), shared
+        self.tables: T = built.tables  # the system's static tables (`RuleSystem.compile`), shared
         self.scratch: dict[Any, Any] | None = None  # see `_legal_set`
         self._legal: list[Action] | None = None
         self._decided: tuple[Decision, Decision] | None = None
         self._sides: dict[str, str] = {}
-        self.state: BaseState = self.system.new_state(self)
-        self._copy_state: Callable[[BaseState], BaseState] = state_copier(type(self.state))
+        self.state: S = self.system.new_state(self)
+        self._copy_state: Callable[[S], S] = state_copier(type(self.state))
         self.system.advance(self)
         self._settle()
-        self._base: tuple[BaseState, dict[str, Any], int, int] | None = None  # taken by the first act
+        self._base: tuple[S, dict[str, Any], int, int] | None = None  # taken by the first act
         self._since: list[Action] = []
         self._acting = False
 
@@ -282,6 +282,7 @@ class Combat:
         if self._acting:
             raise RuntimeError("outside_change() inside act()")
         saved = self._copy_state(self.state)
+        setup = (self.encounter, self.battlefield, self.tables)  # an added combatant changes the encounter
         mark = len(self.log)
         self._acting = True
         try:
@@ -294,6 +295,7 @@ class Combat:
                     raise EditError("that would leave the open decision without a legal action", where="changes")
         except BaseException:
             self.state = saved
+            self.encounter, self.battlefield, self.tables = setup
             del self.log[mark:]
             self._forget()
             raise
@@ -471,7 +473,7 @@ class Combat:
             self._decided = None
             self._sides = {}
 
-    def clone(self, dice: Dice | None = None) -> Combat:
+    def clone(self, dice: Dice | None = None) -> Combat[S, T]:
         """An independent copy for search; acting on it leaves this one untouched, and the reverse.
 
         Cheap: the encounter, battlefield and rule tables are shared, the state is copied by its types

@@ -46,6 +46,7 @@ def _is_value(tp: Any) -> bool:
     if isinstance(tp, type):
         if issubclass(tp, enum.Enum):
             return True
+        # the frozen flag has no public accessor, and typeshed leaves __dataclass_params__ out
         if dataclasses.is_dataclass(tp) and tp.__dataclass_params__.frozen:  # type: ignore[attr-defined]
             return all(_is_value(t) for t in typing.get_type_hints(tp).values())
     return False

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple
 
 from pydantic import BaseModel, TypeAdapter
+from typing_extensions import TypeVar
 
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase
@@ -103,7 +104,14 @@ class CombatantView(NamedTuple):
     conditions: tuple[str, ...] = ()
 
 
-class RuleSystem:
+# A rule system's state class and the type of its static tables: `RuleSystem[S, T]` makes `Combat[S, T]`, so the
+# rules read `combat.state` and `combat.tables` with their own types. A combat of a system named at run time
+# (`Combat("moonlit/duel")`, a bare `Combat`) is `Combat[Any, Any]` (the defaults, typing_extensions for 3.11).
+S = TypeVar("S", bound="BaseState", default=Any)
+T = TypeVar("T", default=Any)
+
+
+class RuleSystem(Generic[S, T]):
     """The hook contract a rule system implements. The kernel owns the loop, dice, log and persistence."""
 
     info: RuleSystemInfo
@@ -127,7 +135,7 @@ class RuleSystem:
         """
         return None
 
-    def new_state(self, combat: Combat) -> BaseState:
+    def new_state(self, combat: Combat[S, T]) -> S:
         """Initial state from `combat.encounter` (and its ``start`` section), before any rolls."""
         raise NotImplementedError
 
@@ -222,7 +230,7 @@ class RuleSystem:
         """JSON-safe form of the state."""
         return self.state_adapter.dump_python(state, mode="json")
 
-    def load_state(self, data: Any) -> BaseState:
+    def load_state(self, data: Any) -> S:
         """Inverse of `dump_state`."""
         return self.state_adapter.validate_python(data)
 

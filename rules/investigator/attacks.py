@@ -26,7 +26,7 @@ from trpg_arena.rules.investigator.space import cheb, line_status
 from trpg_arena.rules.investigator.state import Fighter, Frame, GroundItem, InvState, Item
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 MELEE_KINDS = ("melee", "opportunity", "pursuit", "pursue")
 
@@ -67,7 +67,7 @@ def flanked(setup: Setup, st: InvState, a: Fighter, t: Fighter) -> bool:
     return False
 
 
-def roll_damage(combat: Combat, setup: Setup, who: Fighter, expr: Expr, db_mode: str, impale: bool,
+def roll_damage(combat: InvCombat, setup: Setup, who: Fighter, expr: Expr, db_mode: str, impale: bool,
                 extreme: bool, rule: str) -> int:
     """Raw damage (INV-0.7): weapon dice then DB dice; extreme = maxima plus an impale roll. Floored at 0."""
     db = setup.prof(who.id).db if db_mode != "none" else Expr((), 0)
@@ -96,7 +96,7 @@ def roll_damage(combat: Combat, setup: Setup, who: Fighter, expr: Expr, db_mode:
     return total
 
 
-def deal(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, expr: Expr, db_mode: str,
+def deal(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, expr: Expr, db_mode: str,
          impale: bool, lvl: int, *, halve: bool, rule: str) -> None:
     """Roll and apply weapon damage from `a` to `t` (INV-0.7, 0.8, 10.1, 11.1)."""
     extreme = setup.opt.extreme_damage and lvl >= EXTREME
@@ -120,7 +120,7 @@ def push_attack(st: InvState, verb: str, attacker: str, target: str, maneuver: s
     st.stack.append(Frame("attack", "declare", attacker, verb=verb, target=target, head=maneuver, shots=shots))
 
 
-def run_attack(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
+def run_attack(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool:
     """Advance an attack frame; True when a decision was opened."""
     t = fighter(setup, st, fr.target)
     if fr.step == "declare":
@@ -149,7 +149,7 @@ def run_attack(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
     return False
 
 
-def _defend(combat: Combat, setup: Setup, t: Fighter, how: str, e: int) -> int:
+def _defend(combat: InvCombat, setup: Setup, t: Fighter, how: str, e: int) -> int:
     """The defender's check (drawn after the attacker's); returns its level. Counts the defense (INV-8.7)."""
     t.defenses += 1
     if how == "dodge":
@@ -162,7 +162,7 @@ def _defend(combat: Combat, setup: Setup, t: Fighter, how: str, e: int) -> int:
     return lvl
 
 
-def resolve_melee(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
+def resolve_melee(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
     """Any melee attack (INV-8.1, 8.3-8.7, 7.x, 9.x, 10.1); the frame holds kind, maneuver and defense."""
     opt = setup.opt
     w = melee_weapon(setup, a)
@@ -244,7 +244,7 @@ def _fumble(setup: Setup, st: InvState, a: Fighter) -> None:
         st.turn_ended = True
 
 
-def apply_maneuver(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, man: str) -> None:
+def apply_maneuver(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, man: str) -> None:
     """Maneuver effects (INV-7.2)."""
     if man == "knock_down":
         add_condition(combat, t, "prone", "INV-7.2")
@@ -273,7 +273,7 @@ def apply_maneuver(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fi
                     src=old, dest=dest)
 
 
-def resolve_throw(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
+def resolve_throw(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
     """A throw (INV-8.8, 8.9)."""
     opt = setup.opt
     it = wielded_item(a)
@@ -318,7 +318,7 @@ def resolve_throw(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fig
         a.wielded = "unarmed"
 
 
-def resolve_shot(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
+def resolve_shot(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
     """One shoot action: the optional dive for cover, then each shot (INV-6.1-6.8, 0.9, 0.10, 7.1)."""
     opt = setup.opt
     it = wielded_item(a)

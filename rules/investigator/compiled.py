@@ -15,7 +15,7 @@ from trpg_arena.rules.investigator.model import InvestigatorEncounter, Investiga
 from trpg_arena.rules.investigator.rolls import LEVEL_OF_NAME, Expr, derived, parse_expr
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
 DIRS: dict[str, Cell] = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1),
@@ -291,7 +291,7 @@ def compile_setup(enc: InvestigatorEncounter) -> Setup:
     return compiled(enc).tables
 
 
-def setup_of(combat: Combat) -> Setup:
+def setup_of(combat: InvCombat) -> Setup:
     """A combat's static setup (`Combat.tables`)."""
     return combat.tables
 
@@ -342,7 +342,7 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
     ids = [c.id for c in enc.combatants]
     setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
-                  enc.map.width, enc.map.height, terrain, frozenset(tuple(e) for e in enc.map.exits))  # type: ignore
+                  enc.map.width, enc.map.height, terrain, frozenset(enc.map.exits))
     setup.cells = [(x, y) for y in range(setup.height) for x in range(setup.width)]
     setup.wall_cells = tuple(c for c, kind in terrain.items() if kind == "wall")
     return setup

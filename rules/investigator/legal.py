@@ -12,7 +12,7 @@ from trpg_arena.rules.investigator.space import Grid, cheb, grid_of, line_blocke
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
 
@@ -104,9 +104,9 @@ class Legal:
 
     __slots__ = ("combat", "st", "s", "cat", "bf", "g", "_occ", "_forms", "_scanned")
 
-    def __init__(self, combat: Combat, setup: Setup | None = None) -> None:
+    def __init__(self, combat: InvCombat, setup: Setup | None = None) -> None:
         self.combat = combat
-        self.st: InvState = combat.state  # type: ignore[assignment]
+        self.st: InvState = combat.state
         self.s = s = setup if setup is not None else setup_of(combat)
         cat = s.catalogue
         self.cat: Catalogue = cat if cat is not None else catalogue_of(s)
@@ -172,15 +172,15 @@ class Legal:
         assert f.pos is not None
         pos = f.pos
         if not self.steps_allowed(f):
-            out = self._forms = [(0, pos)]
-            return out
+            self._forms = [(0, pos)]
+            return self._forms
         g = self.g
         # the list depends on the square and which of its one-step squares are occupied only: shared, read only
         near = self.scan(f)[1] & g.step_ring[pos]
         by_near = g.forms.get(pos)
         if by_near is None:
             by_near = g.forms[pos] = {}
-        out = by_near.get(near)  # type: ignore[assignment]
+        out = by_near.get(near)
         if out is None:
             out = [(0, pos)]
             free = [(i, c) for c, b, i in g.steps[pos] if not near & b]

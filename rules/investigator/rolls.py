@@ -8,7 +8,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 FUMBLE, FAILURE, REGULAR, HARD, EXTREME, CRITICAL = range(6)
 LEVELS = ("Fumble", "Failure", "Regular", "Hard", "Extreme", "Critical")
@@ -30,7 +30,7 @@ def level_of(value: int, r: int) -> int:
     return FAILURE
 
 
-def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0, *, roller: str = "",
+def roll_d100(combat: InvCombat, bonus: int = 0, penalty: int = 0, *, roller: str = "",
               purpose: str = "") -> tuple[int, list[int]]:
     """Percentile result with bonus/penalty dice (INV-0.4): net clamped to +-2; returns (r, dice drawn).
 
@@ -53,7 +53,7 @@ def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0, *, roller: str =
     return (min(cands) if n > 0 else max(cands)), drawn
 
 
-def check(combat: Combat, who: str, skill: str, value: int, *, bonus: int = 0, penalty: int = 0,
+def check(combat: InvCombat, who: str, skill: str, value: int, *, bonus: int = 0, penalty: int = 0,
           required: int = REGULAR, rule: str = "INV-0.2", why: str = "") -> tuple[int, int]:
     """Make a check and emit a ``check`` event; returns (result, level).
 
@@ -90,7 +90,7 @@ class Expr:
         """Sum with every die at its maximum."""
         return self.flat + sum(s * n * d for s, n, d in self.dice)
 
-    def roll(self, combat: Combat, roller: str = "", purpose: str = "") -> tuple[int, list[int]]:
+    def roll(self, combat: InvCombat, roller: str = "", purpose: str = "") -> tuple[int, list[int]]:
         """Roll each die left to right; returns (total, faces). `roller`, `purpose`: for dice rolled by hand."""
         total = self.flat
         faces: list[int] = []

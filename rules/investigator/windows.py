@@ -15,7 +15,7 @@ from trpg_arena.rules.investigator.space import cheb
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
 WHAT = {"leave": "move out of reach", "enter": "move into reach", "step": "step away",
@@ -66,7 +66,7 @@ def eligible(setup: Setup, st: InvState, r: Fighter, m: Fighter, fr: Frame) -> b
     return pursuit or not r.opportunity_used  # leave
 
 
-def run_window(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
+def run_window(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool:
     """Open the next eligible reactor's window; pop when none is left or the action has ended."""
     m = fighter(setup, st, fr.actor)
     order = st.order

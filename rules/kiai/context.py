@@ -13,8 +13,8 @@ from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiO
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
-    from trpg_arena.rules.core.combat import Combat
     from trpg_arena.rules.kiai.geometry import MapGeo
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
 _ACTIONS: dict[Action, Action] = {}
@@ -120,14 +120,13 @@ def build_ctx(enc: KiaiEncounter) -> Ctx:
         boxes=(opts.wound_boxes["light"], opts.wound_boxes["moderate"], opts.wound_boxes["serious"],
                opts.wound_boxes["mortal"]),
         penalties=(0, pen["light"], pen["moderate"], pen["serious"], 0, 0),
-        round_cap=cap, exits=frozenset(tuple(h) for h in enc.map.exits),  # type: ignore[misc]
-        blocked=frozenset(tuple(h) for h in enc.map.blocked),  # type: ignore[misc]
+        round_cap=cap, exits=frozenset(enc.map.exits), blocked=frozenset(enc.map.blocked),
         width=enc.map.width, height=enc.map.height,
         seat_order=sorted(spec, key=lambda i: seat[i]),
         foes_of={c.id: tuple(o.id for o in enc.combatants if o.side != c.side) for c in enc.combatants},
     )
 
 
-def ctx_of(combat: Combat) -> Ctx:
+def ctx_of(combat: KiaiCombat) -> Ctx:
     """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
     return combat.tables

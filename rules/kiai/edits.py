@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditField, Editor, free_places
+from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import LEVEL_NAMES, ctx_of
 from trpg_arena.rules.kiai.damage import check_end
 from trpg_arena.rules.kiai.state import KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 
-def _st(combat: Combat) -> KiaiState:
+def _st(combat: KiaiCombat) -> KiaiState:
     st = combat.state
     assert isinstance(st, KiaiState)
     return st
@@ -31,7 +31,7 @@ class KiaiEditor(Editor):
 
     removed_word = "takes out (fled)"
 
-    def fields(self, combat: Combat, cid: str) -> list[EditField]:
+    def fields(self, combat: KiaiCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         f = _st(combat).fighters[cid]
         ctx = ctx_of(combat)
@@ -48,7 +48,7 @@ class KiaiEditor(Editor):
                                  help="a free, open hex"))
         return out
 
-    def write(self, combat: Combat, cid: str, name: str, value: Any) -> None:
+    def write(self, combat: KiaiCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
         f = _st(combat).fighters[cid]
         if name == "hex":
@@ -67,23 +67,40 @@ class KiaiEditor(Editor):
             f.out = ""
             combat.emit("back", f"{cid} is back in the fight (set by the GM)", actor=cid, rule="KIA-7.6")
 
-    def takes_out(self, combat: Combat, cid: str, name: str, value: Any) -> bool:
+    def takes_out(self, combat: KiaiCombat, cid: str, name: str, value: Any) -> bool:
         """Whether the value puts the combatant out of the fight."""
         f = _st(combat).fighters[cid]
         return name == "wounds_mortal" and value > 0 and not f.out
 
-    def remove(self, combat: Combat, cid: str) -> None:
+    def remove(self, combat: KiaiCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
         f = _st(combat).fighters[cid]
         f.out = "fled"
         f.hex = None
         combat.emit("fled", f"{cid} leaves the battle (taken out by the GM)", actor=cid, rule="KIA-24.3")
 
-    def busy(self, combat: Combat) -> str | None:
+    def admit(self, combat: KiaiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """Appended, at the table's next free seat (KIA-1.2's clockwise order) when its own is taken."""
+        listed = data.get("combatants", [])
+        seats = [c.get("seat") if c.get("seat") is not None else i for i, c in enumerate(listed)]
+        if spec.get("seat") is None or spec.get("seat") in seats:
+            spec = {**spec, "seat": max([len(listed) - 1, *(x for x in seats if isinstance(x, int))]) + 1}
+        data["combatants"] = [*listed, spec]
+        return data
+
+    def join(self, combat: KiaiCombat, fresh: Any, cid: str) -> None:
+        """On its hex (a free one), in the turn order from the next round's initiative (KIA-1.1)."""
+        f = fresh.fighters[cid]
+        st = _st(combat)
+        if any(g.hex == f.hex and not g.out for g in st.fighters.values()):
+            raise EditError(f"hex {f.hex[0]},{f.hex[1]} is taken: put {cid} on a free one", where="add.position")
+        st.fighters[cid] = f
+
+    def busy(self, combat: KiaiCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
         return "a strike is being resolved" if _st(combat).stack else None
 
-    def settle(self, combat: Combat) -> None:
+    def settle(self, combat: KiaiCombat) -> None:
         """End the combat if a side has nobody left."""
         st = _st(combat)
         if st.outcome is None:

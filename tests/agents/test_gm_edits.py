@@ -191,3 +191,45 @@ def test_random_edits_in_random_states_never_break_play_and_replay_exactly(encou
         assert edits > 5
         *_, (_, _, replayed) = s.replay()
         assert replayed.snapshot()["state"] == _state(s)
+
+
+ADDS = {"moonlit/skirmish": {"id": "ghoul_3", "like": "ghoul_1", "zone": "B_rear"},
+        "kiai/skirmish": {"id": "goblin_c", "like": "goblin_a", "position": [5, 5]},
+        "investigator/skirmish": {"id": "ghoul_2", "like": "ghoul", "position": [8, 2]},
+        "reincarnator/skirmish": {"id": "brute_2", "like": "brute", "position": [9, 9]}}
+
+
+@pytest.mark.parametrize("encounter", SYSTEMS)
+def test_a_combatant_added_mid_fight_takes_turns_later_is_stored_resumed_and_undone(
+        tmp_path: Path, encounter: str) -> None:
+    store = SessionStore(tmp_path / "s.db")
+    s = Session(encounter, seed=1, pc="scripted", npc="scripted", store=store)
+    s.run(max_decisions=4)
+    spec = ADDS[encounter]
+    before, dice = _state(s), s.combat.dice.state()
+    events = s.edit(GmEdit(spec["id"], add=spec))
+    assert events[0].text.startswith(f"GM: adds {spec['id']} (") and s.combat.dice.state() == dice
+    assert spec["id"] in {v.id for v in s.combat.combatants}
+    assert Session.load(store, s.id).combat.snapshot() == s.combat.snapshot()  # resumed exactly, encounter too
+    s.undo(1)
+    assert _state(s) == before and spec["id"] not in {v.id for v in s.combat.combatants}
+    s.edit(GmEdit(spec["id"], add=spec))
+    s.run(max_decisions=300)
+    assert any(r["actor"] == spec["id"] for r in s.records)  # it took turns of its own
+    assert spec["id"] in session_stats(s).fighters
+    *_, (_, _, replayed) = s.replay()
+    assert replayed.snapshot()["state"] == _state(s)
+
+
+def test_an_added_combatant_is_checked_as_an_encounters() -> None:
+    s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
+    before = s.combat.snapshot()
+    for spec, where, words in (({"id": "kaede", "like": "goblin_a"}, "add.id", "already"),
+                               ({"id": "x", "like": "nobody"}, "add.like", "no combatant 'nobody'"),
+                               ({"id": "x", "like": "goblin_a", "position": [99, 99]}, "add", "position"),
+                               ({"id": "x", "like": "goblin_a", "kiai": -3}, "add", "kiai"),
+                               ({"id": "x", "like": "goblin_a", "position": [2, 5]}, "add", "taken")):
+        with pytest.raises(EditError) as e:
+            s.edit(GmEdit("x", add=spec))
+        assert e.value.where == where and words in str(e.value), str(e.value)
+    assert s.combat.snapshot() == before and not s.records
