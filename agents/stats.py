@@ -42,7 +42,7 @@ def _stated(e: Event) -> tuple[str | None, int]:
     data = e.data or {}
     if e.kind == "damage_applied" and isinstance(data.get("final"), int):  # investigator: hp may go below 0
         return e.actor, int(data["final"])
-    if e.kind == "damage" and isinstance(data.get("actual"), int) and isinstance(data.get("receiver"), str):
+    if e.kind == "damage_applied" and isinstance(data.get("actual"), int) and isinstance(data.get("receiver"), str):
         return data["receiver"], int(data["actual"])  # moonlit: hp_after is floored at 0
     return None, 0
 

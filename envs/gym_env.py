@@ -137,7 +137,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
 
     def _hp_totals(self) -> tuple[int, int]:
         own = other = 0
-        for v in self.combat.combatants:  # type: ignore[union-attr]
+        assert self.combat is not None  # called after reset
+        for v in self.combat.combatants:
             if v.side == self.side:
                 own += max(0, v.hp)
             else:

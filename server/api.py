@@ -96,7 +96,8 @@ def _change(request: Request, sid: str, change: Callable[[Session], Any], run: b
             entry.run_error = None
     # the agents think off the lock: wait for the next proposal, and for their run while it makes progress
     # (within the request's time limit), so that quick agents answer as if they had played in the request
-    remaining = deadline.current().remaining() if deadline.current() is not None else None  # type: ignore[union-attr]
+    clock = deadline.current()
+    remaining = clock.remaining() if clock is not None else None
     hub.settle(entry, THINK_WAIT, None if remaining is None else time.monotonic() + remaining)
     with hub.use(sid) as entry:
         assert entry.session is not None
@@ -224,7 +225,8 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
     if body.agent is None:  # the seat's own proposal: computed off the lock (`server.thinking`), waited for here
         with hub.use(sid) as entry:
             pass
-        remaining = deadline.current().remaining() if deadline.current() is not None else None  # type: ignore[union-attr]
+        clock = deadline.current()
+        remaining = clock.remaining() if clock is not None else None
         hub.settle(entry, THINK_WAIT if remaining is None else remaining + GRACE)
     with hub.use(sid) as entry:
         s = entry.session

@@ -34,8 +34,8 @@ class Choice:
 
     action: Action
     value: float
-    why: Callable[[], Sequence[str]]
-    rivals: Callable[[], Iterable[Rival]] = _no_rivals
+    why: Callable[..., Sequence[str]]  # often a lambda binding its loop variables as defaults (a=a)
+    rivals: Callable[..., Iterable[Rival]] = _no_rivals
 
     def proposal(self) -> Proposal:
         """The `Proposal` for this choice: reasons, and up to three distinct runners-up, best first."""

@@ -23,7 +23,7 @@ from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
-from trpg_arena.rules.investigator.compiled import DIRS, Setup, compile_setup
+from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR
 from trpg_arena.rules.investigator.space import cheb, line_status
@@ -46,6 +46,12 @@ class Estimate(NamedTuple):
 
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
+
+
+def _at(f: Fighter) -> Cell:
+    """The square of a fighter on the map (the agent only weighs those: foes and patients are picked so)."""
+    assert f.pos is not None
+    return f.pos
 
 
 def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
@@ -84,8 +90,8 @@ class InvestigatorScriptedAgent(Agent):
         d = combat.decision
         assert d is not None
         self.c = combat
-        self.s: Setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
-        self.st: InvState = combat.state  # type: ignore[assignment]
+        self.s: Setup = setup_of(combat)
+        self.st: InvState = combat.state
         self.meta = catalogue_of(self.s).meta
         self.me = self.st.fighters[self.s.idx[d.actor]]
         side = self.s.side_of[self.me.id]
@@ -261,7 +267,7 @@ class InvestigatorScriptedAgent(Agent):
         best: tuple[float, Action] | None = None
         for a in by_verb.get("step", []) + by_verb.get("move", []):
             dest = a.dest
-            if not any(cheb(dest, p.pos) == 1 for p in patients):  # type: ignore[arg-type]
+            if not any(cheb(dest, _at(p)) == 1 for p in patients):
                 continue
             danger = sum(1 for f in self.foes if f.pos is not None and cheb(f.pos, dest) == 1)
             cost = danger * 2.0 + (0.5 if a.verb == "move" else 0.0)
@@ -466,16 +472,17 @@ class InvestigatorScriptedAgent(Agent):
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""
         me = self.me
         ranged = self._is_ranged(me)
-        adj_now = [f for f in self.foes if f.pos is not None and cheb(f.pos, me.pos) == 1]  # type: ignore[arg-type]
+        here = _at(me)
+        adj_now = [f for f in self.foes if cheb(_at(f), here) == 1]
         target = None if ranged else min(
-            self.foes, key=lambda f: (cheb(f.pos, me.pos) > 6, f.hp, cheb(f.pos, me.pos)))  # type: ignore
+            self.foes, key=lambda f: (cheb(_at(f), here) > 6, f.hp, cheb(_at(f), here)))
         return ranged, adj_now, target
 
     def _move_rivals(self, by_verb: dict[str, list[Action]]) -> list[Rival]:
         """Every square scored against staying put (the alternatives of a move)."""
         me = self.me
         ranged, adj_now, target = self._move_context()
-        here = self._square_score(me.pos, ranged, False, adj_now, target)  # type: ignore[arg-type]
+        here = self._square_score(_at(me), ranged, False, adj_now, target)
         return [(self._square_score(dest, ranged, long, adj_now, target) - here, a)
                 for a, dest, long in self._move_options(by_verb)]
 
@@ -498,7 +505,7 @@ class InvestigatorScriptedAgent(Agent):
                       target: Fighter | None) -> float:
         s, me = self.s, self.me
         assert me.pos is not None
-        leaving = sum(1 for f in adj_now if cheb(f.pos, pos) > 1 and f.pos is not None)  # type: ignore[arg-type]
+        leaving = sum(1 for f in adj_now if f.pos is not None and cheb(f.pos, pos) > 1)
         sc = -3.0 * leaving if (long or leaving) else 0.0
         adj = [f for f in self.foes if f.pos is not None and cheb(f.pos, pos) == 1]
         if ranged:
@@ -510,8 +517,8 @@ class InvestigatorScriptedAgent(Agent):
             for f in self.foes:
                 assert f.pos is not None
                 d = cheb(pos, f.pos)
-                if firearm:
-                    band = shot_band(s, wt, d)  # type: ignore[arg-type]
+                if firearm and wt is not None:
+                    band = shot_band(s, wt, d)
                     if band is None:
                         continue
                     q = {REGULAR: 3.0, HARD: 2.0, EXTREME: 1.0}[band[0]]

@@ -299,7 +299,8 @@ def run(c: MoonCombat) -> bool:
             if w is not None and w.type == sk.type and w.hit_mod:
                 mods.append((w.id, w.hit_mod))  # MOON-15.8
             mods.extend(hit_effects(x))
-            a.hit = roll_check(c, x.id, f"hit check ({sk.id})", t.stats[x.id].stat(str(sk.type)), mods, "MOON-8.7")
+            a.hit = roll_check(c, x.id, f"hit check ({sk.id})", t.stats[x.id].stat(str(sk.type)), mods, "MOON-8.7",
+                               str(sk.type))
             a.stage = "react"
             a.ti = 0
             continue

@@ -98,7 +98,8 @@ def resolve_damage(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame, x: Fi
         dmg = base + crit
         red = _reduction(c, t, r, sk.element, sum(a.reductions.get(r.id, {}).values()))
         actual = _actual(t, r, st, dmg - red)
-        c.emit("damage_applied", f"{r.id} takes {dmg} - {red} = {actual} damage", actor=r.id, rule="MOON-8.16",
+        what = f"{sk.element} attribute" if sk.element else "defence"  # MOON-8.14 / 8.15
+        c.emit("damage_applied", f"{r.id} takes {dmg} - {red} {what} = {actual} damage", actor=r.id, rule="MOON-8.16",
                receiver=r.id, damage=dmg, reduction=red, actual=actual, hp_after=max(0, r.hp - actual),
                source=x.id)
         lose_hp(c, r, actual, "attack", actual=True)

@@ -84,8 +84,11 @@ def hit_effects(f: Fighter) -> list[tuple[str, int]]:
 
 
 def roll_check(c: MoonCombat, roller: str, purpose: str, base: int, mods: list[tuple[str, int]],
-               rule: str) -> Check:
-    """Roll a 2D6 check (MOON-0.1/0.2): natural + base + modifiers; critical (0.3) and fumble (0.4)."""
+               rule: str, stat: str = "") -> Check:
+    """Roll a 2D6 check (MOON-0.1/0.2): natural + base + modifiers; critical (0.3) and fumble (0.4).
+
+    `stat` names the base (``melee``, ``body``) and each modifier is named in the log's sentence.
+    """
     d1, d2 = c.dice.roll_many(2, 6, roller=roller, purpose=purpose)
     nat = d1 + d2
     total = nat + base + sum(m for _, m in mods)
@@ -93,7 +96,8 @@ def roll_check(c: MoonCombat, roller: str, purpose: str, base: int, mods: list[t
     crit = nat >= o.moon_crit_natural
     fumble = not crit and nat <= o.moon_fumble_natural
     tag = " critical" if crit else " fumble" if fumble else ""
-    c.emit("roll", f"{roller} {purpose}: [{d1},{d2}] {nat}+{base}{''.join(f'{m:+d}' for _, m in mods)} = {total}{tag}",
+    named = "".join(f" {'-' if m < 0 else '+'} {name.replace('_', ' ')} {abs(m)}" for name, m in mods if m)
+    c.emit("roll", f"{roller} {purpose}: [{d1},{d2}] {nat} + {stat or 'base'} {base}{named} = {total}{tag}",
            actor=roller, rule=rule, roller=roller, purpose=purpose, dice=[d1, d2], natural=nat, base=base,
            modifiers=[list(m) for m in mods], total=total, critical=crit, fumble=fumble)
     return Check(nat, total, crit, fumble)

@@ -145,11 +145,11 @@ def resolve_escape(c: MoonCombat, f: Fighter) -> None:
         n_e = sum(1 for i in st.order if st.fighters[i].zone == f.zone and st.fighters[i].state in ABLE
                   and t.stats[i].side == side)
         bonus = max(0, n_i - n_e) if t.opts.moon_intercept_bonus == "excess" else max(0, n_i - 1)
-    esc = roll_check(c, f.id, "escape check", t.stats[f.id].body, check_mods(f, False), "MOON-4.3")
+    esc = roll_check(c, f.id, "escape check", t.stats[f.id].body, check_mods(f, False), "MOON-4.3", "body")
     mods = check_mods(icp, True)
     if bonus:
         mods = mods + [("interception bonus", bonus)]
-    inter = roll_check(c, icp.id, "interception check", t.stats[icp.id].body, mods, "MOON-4.3")
+    inter = roll_check(c, icp.id, "interception check", t.stats[icp.id].body, mods, "MOON-4.3", "body")
     ok = active_wins(esc, inter)
     c.emit("escape", f"{f.id} {'escapes' if ok else 'fails to escape'} ({icp.id} intercepts, +{bonus})", actor=f.id,
            rule="MOON-4.3", escaper=f.id, interceptor=icp.id, bonus=bonus, result="fled" if ok else "failed")

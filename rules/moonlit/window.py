@@ -63,7 +63,7 @@ def react(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter, act: Action)
             mods.append((w.id, w.hit_mod))
         mods.extend(hit_effects(tgt))
         a.checks[tgt.id] = roll_check(c, tgt.id, f"counter check ({tsk.id})", t.stats[tgt.id].stat(str(tsk.type)),
-                                      mods, "MOON-10.4")
+                                      mods, "MOON-10.4", str(tsk.type))
         return
     skill = None if act.option == "none" else SKILLS[str(act.option)]
     if skill is not None:
@@ -84,7 +84,8 @@ def react(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter, act: Action)
     mods = list(check_mods(tgt, passive=True))
     if skill is not None and skill.dodge_mod:
         mods.append((skill.id, skill.dodge_mod))
-    a.checks[tgt.id] = roll_check(c, tgt.id, "dodge check", t.stats[tgt.id].stat(str(sk.type)), mods, "MOON-8.8")
+    a.checks[tgt.id] = roll_check(c, tgt.id, "dodge check", t.stats[tgt.id].stat(str(sk.type)), mods, "MOON-8.8",
+                                  str(sk.type))
 
 
 def _rank(ch: Check) -> int:

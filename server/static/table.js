@@ -339,6 +339,8 @@ function renderOrder() {
       ` ${x ? x.label : id} `, el("span", {class: "note", text: x ? x.health : ""}),
       id in (s.order_values || {}) ? el("span", {class: "init", text: ` · ${s.order_values[id]}`}) : null,
       x && x.conditions.length ? el("span", {class: "conds", text: ` ${(x.condition_texts || x.conditions).join(", ")}`}) : null,
+      (s.tactics || {})[id] ? el("span", {class: "temper", "data-tactics": id, text: s.tactics[id].summary,
+                                          title: `temperament of ${id}: its agent plays it this way`}) : null,
       s.over ? null : el("button", {type: "button", class: "link edit-open", "data-edit": id, title: `GM edit: ${id}`,
                                     "aria-label": `edit ${id}`, text: "✎", onclick: () => editCombatant(id)}));
   }));
