@@ -149,6 +149,7 @@ class Menu:
         places = {a: combat.system.place_of(combat, a) for a in self.legal}
         self.place = places.__getitem__  # where each legal action ends on the map
         self._facets = _facets(self.legal, self.place)
+        self._combat = combat  # its rule system names an option's parts for GMs (`RuleSystem.option_part`)
         self._stack = [_Frame(tuple(range(len(self.legal))), 0, "")]
 
     @property
@@ -172,6 +173,8 @@ class Menu:
             return self._flat(idx)  # every part alike: only the sentences tell them apart
         pos, groups = found
         name, _, label = self._facets[pos]
+        if name.startswith("option"):
+            name, label = self._option_facet(name, label, {self.legal[i].verb for i in idx})
         return Step(name, tuple(self._choice(str(k), label(v), members)
                                 for k, (v, members) in enumerate(groups.items(), 1)), len(idx), self.path)
 
@@ -184,6 +187,19 @@ class Menu:
             if len(groups) > 1:
                 return pos, groups
         return None
+
+    def _option_facet(self, name: str, label: Callable[[Hashable], str], verbs: set[str]
+                      ) -> tuple[str, Callable[[Hashable], str]]:
+        """An option part's name and labels as the rule system words them for one verb (kiai: 'technique')."""
+        if len(verbs) != 1:
+            return name, label
+        (verb,) = verbs
+        index = int(name.split()[1]) - 1 if " " in name else 0
+        named = self._combat.system.option_part(self._combat, verb, index)
+        if named is None:
+            return name, label
+        part, words = named
+        return part, lambda v: words(v) or label(v)
 
     def _flat(self, idx: tuple[int, ...]) -> Step:
         return Step("action", tuple(self._choice(str(k), self.texts[i], (i,)) for k, i in enumerate(idx, 1)),

@@ -1,8 +1,9 @@
 """The odds of a person's attacks, as an NPC's proposal gives them: chance to hit, dice, expected damage.
 
 `action_odds` reads them with the same estimates the scripted agents reason with, so a GM sees for a
-PC's choice the numbers an NPC's proposal cites. Systems without an estimate here return nothing
-(kiai and moonlit: their agents' estimates are not yet split out per action).
+PC's choice the numbers an NPC's proposal cites: reincarnator's dice pool against the defence, the
+investigator's chance and damage, kiai's chance to land past the dodge and the wound it should leave,
+moonlit's chance to hit and the damage through the target's defence.
 """
 
 from __future__ import annotations
@@ -55,8 +56,69 @@ def _investigator(combat: Combat, legal: list[Action]) -> dict[Action, str]:
     return out
 
 
+def _kiai(combat: Combat, legal: list[Action]) -> dict[Action, str]:
+    from trpg_arena.agents.scripted.kiai import STRIKES, charge_mult, strike_setup
+    from trpg_arena.agents.scripted.kiai_odds import Estimator
+    from trpg_arena.rules.kiai.context import LEVEL_NAMES
+
+    d = combat.decision
+    assert d is not None
+    strikes = [(a, a.target) for a in legal if a.verb in STRIKES and a.target is not None]
+    if not strikes:
+        return {}
+    est = Estimator(combat)
+    ctx = est.ctx
+    me = est.st.fighters.get(d.actor)
+    out = {}
+    for a, target in strikes:
+        t = est.st.fighters.get(target)
+        if me is None or t is None:
+            continue
+        v, x, _ = strike_setup(est, me, a)
+        pn, pc = est.land(v, t, x)
+        dodge = f"vs dodge {est.dodge_value(t, x)[0]}" if est.can_react(t) else f"{t.id} cannot dodge"
+        note = f"{pct(pn + pc)} to land (hit {v} {dodge})"
+        if a.verb != "feint":  # a feint opens the foe's dodge; it deals no damage
+            ability = a.option[2] if a.verb in ("attack", "reattack") and len(a.option) > 2 else ""
+            weapon = me.off if a.verb == "offhand_attack" else me.main
+            dice = ctx.abilities[me.id][ability].level if ability else ctx.weapon(weapon).level
+            base = 0 if ability and ctx.opts.ability_damage_base != "attack_value" else None
+            mean, _ = est.damage(me.id, dice, base=base, mult=charge_mult(est, me) if a.verb == "charge" else 1.0)
+            spec = ctx.spec[t.id]
+            through = mean - spec.defense - 5.5 * spec.armour.level
+            levels = [name for name, need in zip(LEVEL_NAMES, ctx.thresholds[t.id]) if through >= need]
+            note += (f", about {max(0, through):.0f} through its defence: "
+                     f"{'a ' + levels[-1] + ' wound' if levels else 'no wound'} on average")
+        out[a] = note
+    return out
+
+
+def _moonlit(combat: Combat, legal: list[Action]) -> dict[Action, str]:
+    from trpg_arena.agents.scripted.moonlit import MoonlitScriptedAgent
+    from trpg_arena.agents.scripted.moonlit_odds import strike
+    from trpg_arena.rules.moonlit.data import SKILLS
+
+    d = combat.decision
+    assert d is not None
+    agent = MoonlitScriptedAgent("moonlit")
+    st, t, me, s = agent._ctx(combat)
+    out: dict[Action, str] = {}
+    if d.step == "main":  # an attack skill: its best target (the target is named in a later step)
+        enemies = agent._enemies(st, t, s.side)
+        for _, a, note in agent._attacks(st, t, me, s, legal, enemies)[0]:
+            out[a] = note()
+    elif d.step == "target" and st.atk is not None:
+        sk = SKILLS[st.atk.decl.skill]
+        for a in legal:
+            g = st.fighters.get(a.target) if a.verb == "target" and a.target is not None else None
+            if g is not None and sk.scope == "single":
+                e = strike(t, me, s, sk, g)
+                out[a] = f"{pct(e.p_hit)} to hit, about {e.damage:.0f} damage through ({g.hp}/{g.max_hp} HP)"
+    return out
+
+
 ODDS: dict[str, Callable[[Combat, list[Action]], dict[Action, str]]] = {
-    "reincarnator": _reincarnator, "investigator": _investigator}
+    "reincarnator": _reincarnator, "investigator": _investigator, "kiai": _kiai, "moonlit": _moonlit}
 
 
 def action_odds(combat: Combat, legal: list[Action] | None = None) -> dict[Action, str]:

@@ -14,6 +14,9 @@ env's opponents (agents only, nothing stored).
 - **Dice by hand.** A seat (or the whole table) may roll physical dice: the engine's request
   (`DiceRequest`) is shown, the faces are entered with `enter_dice`, and the action is tried again;
   a wrong entry is refused and nothing changes.
+- **Routine decisions.** What a table rarely wants asked (the rule system's `routine` steps: moonlit's
+  "escape or stay?" every round) is answered for a person's seat with its usual choice, recorded as a
+  ``routine`` decision, unless the session asks for them (`ask_routine`, stored; off by default).
 - **History.** Each decision is a record (action, faces typed, agents' states after it). `undo` and
   `rewind` rebuild the combat from the nearest checkpoint and replay the records; with a
   `SessionStore` every record is appended durably, so `Session.load` continues exactly.
@@ -36,14 +39,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
+from trpg_arena.agents.edits import GM, GmEdit, apply_edit
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.spec import check_agent, make_agent
 from trpg_arena.agents.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
+from trpg_arena.agents.temperament import temper
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
+from trpg_arena.rules.core.tactics import Tactics, check_names
 
 CHECKPOINT_EVERY = 32  # decisions between full snapshots: undo and resume replay at most this many
 
@@ -58,6 +65,10 @@ class Mark:
 
 class SessionError(TrpgArenaError, ValueError):
     """A session request that does not fit the open decision (nothing to confirm, no dice asked for...)."""
+
+
+class TacticsError(SessionError):
+    """A temperament that does not fit the encounter (a wrong value, or a name that is no combatant)."""
 
 
 class ProposalNotReady(SessionError):
@@ -132,13 +143,16 @@ class Session:
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, *, seed: int = 0,
                  seats: Mapping[str, str | Seat] | None = None, pc: str | Seat = "human",
                  npc: str | Seat = "scripted", table_dice: bool = False, store: SessionStore | None = None,
-                 name: str | None = None, options: dict[str, Any] | None = None) -> None:
+                 name: str | None = None, options: dict[str, Any] | None = None, ask_routine: bool = False,
+                 tactics: Mapping[str, Tactics | dict[str, Any] | None] | None = None) -> None:
         enc = load_encounter(encounter)
         if options:
             enc = enc.with_options(**options)
         # the encounter's `controllers:` section gives default seats; those passed here win
         self._setup(enc, seed, {**(enc.controllers or {}), **(seats or {})}, Seat.parse(pc), Seat.parse(npc),
                     table_dice)
+        self._set_tactics(parse_tactics(tactics or {}, enc))  # checked before anything is built or stored
+        self.ask_routine = ask_routine
         for _, seat in self._known_seats():  # every agent spec valid before anything is built or stored
             if seat.agent is not None:
                 check_agent(seat.agent, enc.ruleset)
@@ -153,6 +167,7 @@ class Session:
         self.revision = 0
         if store is not None:
             self.id = store.create(name or enc.label, enc.ruleset, enc.label, self.setup_json(), first)
+        self._settle_routine()
 
     def _setup(self, enc: EncounterBase, seed: int, seats: Mapping[str, str | Seat], pc: Seat, npc: Seat,
                table_dice: bool) -> None:
@@ -162,6 +177,8 @@ class Session:
         self.defaults = {"pc": pc, "npc": npc}
         self.table_dice = table_dice
         self.autorun = False
+        self.ask_routine = False
+        self._settling = False
         self.agents: dict[str, Any] = {}
         self._seat_of: dict[str, tuple[str, Seat]] = {}
         self._proposal: tuple[int, Proposal] | None = None
@@ -170,9 +187,34 @@ class Session:
         self._dice_request: DiceRequest | None = None
         self._trying: tuple[Action, str, Proposal | None] | None = None
         self.listeners: list[Listener] = []
+        self.tactics: dict[str, Tactics | None] = {}  # the session's temperaments over the encounter's (None: none)
+        self._temperaments: dict[str, Tactics] = dict(enc.tactics or {})  # what the agents read (shared)
+
+    def _set_tactics(self, tactics: Mapping[str, Tactics | None]) -> None:
+        """The session's temperaments (over the encounter's); agents built already follow them at once."""
+        self.tactics = dict(tactics)
+        merged = {**(self.encounter.tactics or {}), **self.tactics}
+        self._temperaments.clear()
+        self._temperaments.update({k: v for k, v in merged.items() if v is not None})
+        if self._temperaments:
+            self.agents = {k: temper(a, self._temperaments) for k, a in self.agents.items()}
+
+    def temperament(self, cid: str) -> Tactics | None:
+        """A combatant's temperament in this session (the session's over the encounter's), or None."""
+        return self._temperaments.get(cid)
+
+    def tactics_json(self) -> dict[str, dict[str, Any]]:
+        """Every temperament in play, by combatant id: the fields set and a GM's summary line."""
+        return {cid: t.to_json() for cid, t in self._temperaments.items()}
+
+    def set_tactics(self, cid: str, tactics: Tactics | dict[str, Any] | None, *, revision: int | None = None) -> None:
+        """Give a combatant a temperament (None: none at all), over the encounter's; stored like a seat."""
+        self.expect(revision)
+        parsed = parse_tactics({**self.tactics, cid: tactics}, self.encounter)  # a wrong value changes nothing
+        self._change_setup(lambda: self._set_tactics(parsed))
 
     def _check_seat_keys(self, keys: list[str] | None = None) -> None:
-        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.encounter))
+        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.combat.encounter))
         for key in self.seats if keys is None else keys:
             if key not in known:
                 raise SessionError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"
@@ -188,7 +230,8 @@ class Session:
         self = cls.__new__(cls)
         self._setup(combat.encounter, 0, {}, Seat(SeatKind.HUMAN), Seat(SeatKind.HUMAN), False)
         self.combat = combat
-        self.agents = dict(agents)
+        # the encounter's NPC temperaments apply to every driver (runners, series, envs' opponents)
+        self.agents = {k: temper(a, self._temperaments) for k, a in agents.items()}
         self.seats = {k: Seat(SeatKind.AGENT, getattr(a, "spec", "") or type(a).__name__) for k, a in agents.items()}
         self.records = []
         self.history = False
@@ -240,6 +283,7 @@ class Session:
             self._proposal = None
 
         self._change_setup(change)
+        self._settle_routine()
 
     def set_table_dice(self, on: bool, *, revision: int | None = None) -> None:
         """Switch the whole table to physical dice (every seat) or back to the engine's.
@@ -260,13 +304,22 @@ class Session:
         self.expect(revision)
         self._change_setup(lambda: setattr(self, "autorun", on))
 
+    def set_ask_routine(self, on: bool, *, revision: int | None = None) -> None:
+        """Ask people the routine decisions too (stored), or answer them with the usual choice again (at once)."""
+        self.expect(revision)
+        self._change_setup(lambda: setattr(self, "ask_routine", on))
+        self._settle_routine()
+
     def _change_setup(self, change: Callable[[], None]) -> None:
         """Make a change to seats or settings and store it; if the store refuses, the session is as it was."""
-        saved = (dict(self.seats), dict(self.defaults), self.table_dice, self.autorun, dict(self.agents),
-                 self._proposal)
+        saved = (dict(self.seats), dict(self.defaults), self.table_dice, self.autorun, self.ask_routine,
+                 dict(self.agents), self._proposal)
+        tactics = dict(self.tactics)
 
         def roll_back() -> None:
-            (self.seats, self.defaults, self.table_dice, self.autorun, self.agents, self._proposal) = saved
+            (self.seats, self.defaults, self.table_dice, self.autorun, self.ask_routine, self.agents,
+             self._proposal) = saved
+            self._set_tactics(tactics)
             self._seat_of.clear()
 
         change()
@@ -277,7 +330,8 @@ class Session:
         agent = self.agents.get(key)
         if agent is None:
             rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()), 1])
-            agent = self.agents[key] = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=rng)
+            agent = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=rng)
+            agent = self.agents[key] = temper(agent, self._temperaments)
         return agent
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -342,6 +396,7 @@ class Session:
         try:
             live = self._agent(key, seat)
             agent = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=np.random.default_rng(0))
+            agent = temper(agent, dict(self._temperaments))
             agent.set_state(live.get_state())  # exactly where the live agent is: the same proposal
         except (TrpgArenaError, ValueError, LookupError, TypeError) as e:  # a spec stored before it was checked
             self._proposal_error = (self.revision, self.combat.decision_count, e)
@@ -525,6 +580,13 @@ class Session:
                   "by_hand": dice.by_hand, "faces": [list(f) for f in faces],
                   "proposal": proposal.to_json() if proposal is not None else None,
                   "agents": self._agent_states()}
+        self._store(record, events)
+        self._settle_routine()
+        return events
+
+    def _store(self, record: dict[str, Any], events: list[Event]) -> None:
+        """Store a record already applied to the combat, then keep it; if the store refuses, undo it in memory."""
+        c = self.combat
         n = len(self.records) + 1
         checkpoint = self._checkpoint() if n % CHECKPOINT_EVERY == 0 or c.over else None
         status = "over" if c.over else "running"
@@ -540,7 +602,53 @@ class Session:
             self._checkpoints[n] = _pack(checkpoint)
         self._notify({"type": "decision", "record": record, "events": [e.to_json() for e in events],
                       "revision": self.revision})
+
+    # --- GM edits ---------------------------------------------------------------------------------
+    def edit(self, edit: GmEdit, *, revision: int | None = None) -> list[Event]:
+        """Apply a GM's edit (a combatant's values, its place, taking it out) as a decision of the GM's.
+
+        Checked by the rules (`EditError` naming the field, nothing changed), stored first like every
+        decision, undone by `undo`, replayed on resume. The open decision stays open; an agent's proposal
+        made before the edit is dropped (it was made on another state). Refused while dice are asked for.
+        """
+        self.expect(revision)
+        if not self.history:
+            raise SessionError("a headless session keeps no history: edit its combat directly")
+        if self._dice_request is not None:
+            raise SessionError(f"dice are asked for ({self._dice_request.text()}): enter them or cancel the "
+                               "roll before editing")
+        c = self.combat
+        round_before = c.round
+        events = apply_edit(c, edit)
+        record = {"n": len(self.records), "round": round_before, "actor": GM, "side": None, "kind": "edit",
+                  "step": "edit", "action": None, "edit": edit.to_json(), "text": events[0].text, "source": "gm",
+                  "by_hand": False, "faces": [], "proposal": None, "agents": self._agent_states()}
+        self._store(record, events)
+        self._proposal_error = None
         return events
+
+    def routine_action(self) -> Action | None:
+        """The usual answer to the open decision if it is a routine one the table does not ask a person (else None)."""
+        c = self.combat
+        d = c.decision
+        if self.ask_routine or not self.history or d is None or self._dice_request is not None:
+            return None
+        verb = c.system.info.routine.get(d.step)
+        if verb is None or self.seat_for(d.actor)[1].kind is not SeatKind.HUMAN:
+            return None
+        return next((a for a in c.legal_actions() if a.verb == verb), None)
+
+    def _settle_routine(self) -> None:
+        """Answer routine decisions of people's seats as usual (each one a stored ``routine`` decision)."""
+        if self._settling:  # `_apply` of a routine answer calls this again: the loop below goes on
+            return
+        self._settling = True
+        try:
+            while (action := self.routine_action()) is not None:
+                if self._apply(action, "routine", None) is None:
+                    return
+        finally:
+            self._settling = False
 
     def _commit(self, write: Write, roll_back: Callable[[], None]) -> None:
         """Store a change already made in memory, and count it; if the store refuses, `roll_back` undoes it.
@@ -619,7 +727,7 @@ class Session:
         if not self.records:
             raise SessionError("nothing to undo: no decision has been taken")
         for back, record in enumerate(reversed(self.records), 1):
-            if record["source"] != "agent":
+            if record["source"] not in ("agent", "routine"):
                 return back
         return 1
 
@@ -632,6 +740,7 @@ class Session:
                 return  # no decision of that round taken yet: this is its first
             raise SessionError(f"round {round_} has not been reached (now round {self.combat.round})")
         self._rebuild(target)
+        self._settle_routine()  # the round's start again: its routine answers are not a person's to give
 
     def _rebuild(self, target: int) -> None:
         records, checkpoints = list(self.records), dict(self._checkpoints)
@@ -691,10 +800,14 @@ class Session:
     # --- persistence ------------------------------------------------------------------------------
     def setup_json(self) -> dict[str, Any]:
         """The setup a stored session is rebuilt from: encounter, seed, seats, dice mode."""
-        return {"encounter": self.encounter.model_dump(mode="json"), "source": self.encounter.source,
-                "seed": self.seed, "seats": {k: str(s) for k, s in self.seats.items()},
-                "pc": str(self.defaults["pc"]), "npc": str(self.defaults["npc"]), "table_dice": self.table_dice,
-                "autorun": self.autorun}
+        out = {"encounter": self.encounter.model_dump(mode="json"), "source": self.encounter.source,
+               "seed": self.seed, "seats": {k: str(s) for k, s in self.seats.items()},
+               "pc": str(self.defaults["pc"]), "npc": str(self.defaults["npc"]), "table_dice": self.table_dice,
+               "autorun": self.autorun, "ask_routine": self.ask_routine}
+        if self.tactics:
+            out["tactics"] = {k: None if t is None else t.model_dump(mode="json", exclude_defaults=True)
+                              for k, t in self.tactics.items()}
+        return out
 
     @classmethod
     def load(cls, store: SessionStore, sid: str) -> Session:
@@ -707,6 +820,8 @@ class Session:
                 self._setup(enc, int(setup["seed"]), setup.get("seats", {}), Seat.parse(setup.get("pc", "human")),
                             Seat.parse(setup.get("npc", "scripted")), bool(setup.get("table_dice")))
                 self.autorun = bool(setup.get("autorun"))
+                self.ask_routine = bool(setup.get("ask_routine"))
+                self._set_tactics(parse_tactics(setup.get("tactics") or {}, enc))
                 self.store = store
                 self.id = sid
                 self.history = True
@@ -762,6 +877,7 @@ class Session:
         self.defaults = {"pc": Seat.parse(setup.get("pc", "human")), "npc": Seat.parse(setup.get("npc", "scripted"))}
         self.table_dice = bool(setup.get("table_dice"))
         self.autorun = bool(setup.get("autorun"))
+        self.ask_routine = bool(setup.get("ask_routine"))
         self.agents = {}  # rebuilt from the states stored with the decisions
         self._seat_of.clear()
         events = self._restore(checkpoint, records[base:])
@@ -789,6 +905,33 @@ class Session:
             listener(message)
 
 
+def parse_tactics(raw: Mapping[str, Any], enc: EncounterBase) -> dict[str, Tactics | None]:
+    """Temperaments given to a session (combatant id -> block, None: none), checked against the encounter.
+
+    A wrong block is a `TacticsError` naming where: ``tactics.ghoul.focus: focus 'x' names no combatant``.
+    """
+    out: dict[str, Tactics | None] = {}
+    if not isinstance(raw, Mapping):
+        raise TacticsError(f"tactics: a mapping of combatant id to a tactics block, got {type(raw).__name__}")
+    for cid, block in raw.items():
+        if block is None or isinstance(block, Tactics):
+            out[cid] = block
+            continue
+        try:
+            out[cid] = Tactics.model_validate(block)
+        except ValidationError as e:
+            first = e.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in ("tactics", cid, *first["loc"]))
+            raise TacticsError(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
+    sides = {c.id: c.side for c in enc.combatants}
+    merged = {k: v for k, v in {**(enc.tactics or {}), **out}.items() if v is not None}
+    problem = check_names({k: v for k, v in merged.items() if k in out or k not in sides}, sides)
+    if problem is not None:
+        loc, message, _ = problem
+        raise TacticsError(f"{'.'.join(str(p) for p in ('tactics', *loc))}: {message}")
+    return out
+
+
 def _pack(checkpoint: dict[str, Any]) -> bytes:
     """A checkpoint as a session keeps it in memory: compressed JSON.
 
@@ -806,7 +949,8 @@ def _unpack(packed: bytes) -> dict[str, Any]:
 
 def _same_decision(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two records took the same action with the same hand-rolled faces (the combat after them is equal)."""
-    return (a["action"] == b["action"] and [list(f) for f in a["faces"]] == [list(f) for f in b["faces"]]
+    return (a["action"] == b["action"] and a.get("edit") == b.get("edit")
+            and [list(f) for f in a["faces"]] == [list(f) for f in b["faces"]]
             and bool(a["by_hand"]) == bool(b["by_hand"]))
 
 
@@ -823,6 +967,14 @@ def replay_records(checkpoint: dict[str, Any], records: list[dict[str, Any]]) ->
     combat = Combat.restore(checkpoint["combat"], dice=dice)
     yield combat, []
     for i, rec in enumerate(records):
+        if rec.get("edit") is not None:  # a GM's edit: no dice, no action
+            try:
+                events = apply_edit(combat, GmEdit.from_json(rec["edit"]))
+            except (TrpgArenaError, LookupError, TypeError, ValueError, AttributeError) as e:
+                raise SnapshotError(f"decision {i + 1} after the checkpoint (a GM edit) cannot be replayed "
+                                    f"({type(e).__name__}: {e})") from None
+            yield combat, events
+            continue
         try:
             dice.by_hand = bool(rec["by_hand"])
             dice.begin()

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 
 from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import CombatStats, session_stats
+from trpg_arena.agents.stats import CombatStats, damage_text, session_stats
 
 SOURCES = {"agent": "agent", "confirmed": "agent's proposal, confirmed", "override": "overridden by the GM",
-           "human": "chosen by a person"}
+           "human": "chosen by a person", "gm": "the GM's edit",
+           "routine": "the usual answer (the table does not ask it)"}
 # what acts in the middle of a line: emphasis, code, HTML, table cells, a link's `](`; dice as ``[3,4]``
 # and arrows as ``->`` stay as they are (a bracket or ``>`` alone does nothing there)
 _SPECIAL = re.compile(r"([\\`*<|]|\](?=\())")
@@ -71,10 +72,14 @@ def _stats_markdown(stats: CombatStats) -> list[str]:
     for f in stats.fighters.values():
         out.append(f"| {_md(f.id)} | {_md(f.side)} | {f.dealt} | {f.taken} | {f.healed} | {f.hits} | {f.misses} | "
                    f"{f.hp_end}/{f.max_hp} |")
+    if stats.edits:
+        edited = ", ".join(f"{_md(f.id)} {f.edits}" for f in stats.fighters.values() if f.edits)
+        out += ["", f"GM edits: {stats.edits} ({edited}); their changes of HP count as nobody's damage or healing."]
     out += ["", "### Damage by source and target", "", "| source | target | damage | hits | misses |",
             "|---|---|--:|--:|--:|"]
     for (source, target), t in stats.pairs.items():
-        out.append(f"| {_md(source or '(no one)')} | {_md(target)} | {t['damage']} | {t['hits']} | {t['misses']} |")
+        out.append(f"| {_md(source or '(no one)')} | {_md(target)} | {damage_text(t['damage'], t['beyond'])} | "
+                   f"{t['hits']} | {t['misses']} |")
     out += ["", "### Damage dealt per round", ""]
     for r, row in sorted(stats.per_round.items()):
         dealt = ", ".join(f"{_md(cid)} {v['dealt']}" for cid, v in row.items() if v["dealt"])

@@ -81,6 +81,17 @@ def map_lines(combat: Combat, overlay: dict[object, str] | None = None) -> list[
     return lines
 
 
+def numbered_map(combat: Combat, overlay: dict[object, str] | None = None) -> str:
+    """`map_lines` with column and row numbers on grids, so squares can be named as ``x,y`` (zones stay as they are)."""
+    bf = combat.battlefield
+    lines = map_lines(combat, overlay)
+    if bf.kind == "zones":
+        return "\n".join(lines)
+    step = 2 if bf.kind == "hex" else 1
+    header = "   " + "".join(f"{x % 10:<{step}}" for x in range(bf.width))
+    return "\n".join([header, *(f"{y:>2} {line}" for y, line in enumerate(lines))]).rstrip()
+
+
 def render_ansi(combat: Combat, last_events: int = 8) -> str:
     """A text picture: the map (zones as rows, grids as characters), the roster and the latest events."""
     lines = [f"{combat.system.info.title} - {combat.encounter.encounter} - round {combat.round} ({combat.phase})"]

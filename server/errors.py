@@ -14,10 +14,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from trpg_arena.agents.session import SessionError
+from trpg_arena.agents.session import SessionError, TacticsError
 from trpg_arena.agents.spec import UnknownAgentError
 from trpg_arena.agents.store import SessionMissing, StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
+from trpg_arena.rules.core.edits import EditError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
 from trpg_arena.server.encounters import SeatNotAllowed
 from trpg_arena.server.hub import SessionBusy, UnknownSession
@@ -35,11 +36,13 @@ STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (EncounterError, 422, "invalid_encounter"),
     (UnknownAgentError, 422, "unknown_agent"),
     (DiceEntryError, 422, "invalid_dice"),
+    (EditError, 422, "invalid_edit"),
     (InvalidActionError, 422, "invalid_action"),
     (ReplayError, 422, "invalid_log"),
     (RevisionError, 422, "invalid_revision"),
     (StaleRequest, 409, "stale_revision"),
     (IllegalActionError, 409, "illegal_action"),
+    (TacticsError, 422, "invalid_tactics"),
     (SessionError, 409, "not_now"),
     (AgentBusy, 503, "agent_busy"),
     (SessionBusy, 503, "session_busy"),
@@ -82,7 +85,8 @@ def install(app: FastAPI) -> None:
                             (422, "invalid_request"))
         if status >= 500 or kind == "unrestorable":
             log.error("server-side failure: %s", exc)
-        where = getattr(exc, "path", None) if isinstance(exc, EncounterError) else None
+        where = (getattr(exc, "path", None) if isinstance(exc, EncounterError)
+                 else exc.where if isinstance(exc, EditError) else None)
         body = error_body(kind, str(exc), where)
         if isinstance(exc, StaleRequest):
             body["state"] = exc.state  # the session now: decide again on this

@@ -25,7 +25,7 @@ def statistics(frames: list[dict[str, Any]], sides: list[str], report: dict[str,
              "health": final[f["id"]]["health"] if f["id"] in final else "", "side": f["side"],
              "decisions": decisions[f["id"]],
              "damage_dealt": f["dealt"], "taken_out": took_out[f["id"]], "damage_taken": f["taken"],
-             "healed": f["healed"], "hits": f["hits"], "misses": f["misses"],
+             "healed": f["healed"], "hits": f["hits"], "misses": f["misses"], "edits": f.get("edits", 0),
              "hp": final[f["id"]]["hp"] if f["id"] in final else 0,
              "max_hp": final[f["id"]]["max_hp"] if f["id"] in final else f["max_hp"],
              "status": final[f["id"]]["status"] if f["id"] in final else "gone"} for f in report["fighters"]]
@@ -38,8 +38,10 @@ def statistics(frames: list[dict[str, Any]], sides: list[str], report: dict[str,
                         "taken_out": sum(n for s, n in fell.items() if s != side),
                         "decisions": sum(r["decisions"] for r in own), "combatants": len(own),
                         "standing": sum(1 for r in own if final.get(r["id"], {}).get("able"))})
-    sources = Counter((rec.get("side"), rec.get("source")) for rec in records or [])
+    # a GM's edit has no side: it is counted on a row of its own
+    sources = Counter((rec.get("side") or "GM", rec.get("source")) for rec in records or [])
     return {"result": last["result"], "over": last["over"], "rounds": last["round"], "decisions": len(frames) - 1,
+            "edits": report.get("edits", 0),
             "start_round": frames[0]["round"], "combatants": rows, "sides": by_side,
             "by_source_and_target": report["by_source_and_target"], "per_round": report["per_round"],
             "falls": report["falls"],

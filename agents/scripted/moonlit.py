@@ -36,17 +36,18 @@ def _hp(g: Any) -> str:
 Scored = tuple[float, Action, Callable[[], str]]
 
 
-def _attack_note(sk: Any, hit: tuple[Any, ...], est: dict[str, Any], value: float, slow: bool) -> str:
+def _attack_note(sk: Any, hit: tuple[Any, ...], est: dict[str, Any], slow: bool) -> str:
     """``strike on B1 (12/26 HP): 66 % to hit, about 10 damage through``, or who an area attack catches."""
     if sk.scope == "single":
         g = hit[0]
         e = est[g.id]
         note = (f"{sk.id} on {_hp(g)}: {pct(e.p_hit)} to hit, about {e.damage:.0f} damage through"
                 + (" (baptism strips its traits)" if e.bonus >= 25 else ""))
-    elif sk.scope == "global":
-        note = f"{sk.id} hits all of {', '.join(g.id for g in hit)}, worth {value:.1f} in all"
-    else:
-        note = f"{sk.id} on {hit[0].zone} hits {', '.join(g.id for g in hit)}, worth {value:.1f}"
+    else:  # an area: each one caught, its chance to be hit, and the damage expected through all defences
+        caught = ", ".join(f"{g.id} ({pct(est[g.id].p_hit)})" for g in hit)
+        expected = sum(est[g.id].p_hit * est[g.id].damage for g in hit)
+        where = "all of" if sk.scope == "global" else f"{hit[0].zone}:"
+        note = f"{sk.id} on {where} {caught} to hit, about {expected:.0f} damage through in all"
     if sk.delay:
         note += "; the charge delay lets an enemy act first" if slow else "; the charge lands first"
     return note
@@ -94,7 +95,7 @@ class MoonlitScriptedAgent(Agent):
         t = tb(combat)
         d = combat.decision
         assert d is not None
-        me = st.fighters[d.actor]  # type: ignore[attr-defined]
+        me = st.fighters[d.actor]
         return st, t, me, t.stats[me.id]
 
     @staticmethod
@@ -405,7 +406,7 @@ class MoonlitScriptedAgent(Agent):
             if sk.delay:
                 v *= 0.5 if slow else 1.1
             v -= sk.tp * 0.05
-            out.append((v, a, partial(_attack_note, sk, hit, est, v, slow)))
+            out.append((v, a, partial(_attack_note, sk, hit, est, slow)))
             if slow:
                 late.append(((v + sk.tp * 0.05) / 0.5 * 1.1 - sk.tp * 0.05, a))
         out.sort(key=lambda x: -x[0])
@@ -462,7 +463,7 @@ class MoonlitScriptedAgent(Agent):
         if people:
             def worth(a: Action) -> tuple[float, str]:
                 g = st.fighters[a.target]
-                return (strike(t, me, s, sk, g).value / max(1, g.hp) ** 0.5, a.target)
+                return (strike(t, me, s, sk, g).value / max(1, g.hp) ** 0.5, a.target or "")
             best = max(people, key=worth)
             g = st.fighters[best.target]
             e = strike(t, me, s, sk, g)

@@ -207,6 +207,8 @@ class MCTSAgent(Agent):
         for ev in reversed(combat.log):
             if len(since) == gap:
                 break
+            if ev.kind == "gm_edit":
+                return Node(None, None)  # the GM changed the state by hand: the tree's playouts no longer hold
             if ev.kind in DECISION_EVENTS:
                 since.append(ev)
         since.reverse()

@@ -15,12 +15,12 @@ from rich.text import Text
 
 from trpg_arena.agents.menu import Menu, Step
 from trpg_arena.agents.session import Pending, Session
-from trpg_arena.envs.render import map_letters, map_lines
+from trpg_arena.envs.render import map_letters, numbered_map
 from trpg_arena.rules import Action, Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
 ROSTER_WIDTH = 40  # marker, map letter, id, hit points and status; conditions take what is left
-QUIET_EVENTS = {"decision"}  # shown as the decision's own line instead
+QUIET_EVENTS = {"decision", "gm_edit"}  # shown as the decision's own line instead (a GM edit is one too)
 DIM_EVENTS = {"roll", "auto_decision", "state_changed", "time_advanced", "ap_set", "check", "step", "phase_start",
               "slot_spent", "turn_start", "turn_end", "turn_started", "turn_ended"}
 
@@ -38,23 +38,22 @@ def header(session: Session) -> Text:
 
 
 def battlefield(combat: Combat, overlay: dict[object, str] | None = None) -> Text:
-    """The map with column and row numbers (grids) so squares can be named as ``x,y``."""
-    bf = combat.battlefield
-    lines = map_lines(combat, overlay)
+    """`numbered_map` (squares named as ``x,y``) with each combatant in its side's colour."""
+    plain = numbered_map(combat, overlay)
+    if combat.battlefield.kind == "zones":
+        return Text(plain)
     styles = {}
     sides = combat.sides
     letters = map_letters(combat)
     for v in combat.combatants:
         styles[letters[v.id]] = SIDE_STYLES[sides.index(v.side) % len(SIDE_STYLES)]
+    header, *rows = plain.split("\n")
     out = Text()
-    if bf.kind == "zones":
-        out.append("\n".join(lines))
-        return out
-    step = 2 if bf.kind == "hex" else 1
-    out.append("   " + "".join(f"{x % 10:<{step}}" for x in range(bf.width)) + "\n", style="dim")
-    for y, line in enumerate(lines):
-        out.append(f"{y:>2} ", style="dim")
-        for ch in line:
+    out.append(header + "\n", style="dim")
+    for y, row in enumerate(rows):
+        label = len(f"{y:>2} ")
+        out.append(row[:label], style="dim")
+        for ch in row[label:]:
             out.append(ch, style=styles.get(ch, "yellow" if ch == "*" else "dim" if ch in ".,#" else ""))
         out.append("\n")
     out.rstrip()
@@ -92,10 +91,13 @@ def roster(session: Session, width: int = 80) -> Text:
             out.append(f" {v.status[:13]:<13}", style="" if v.able else "dim")
         room = width - ROSTER_WIDTH - 1
         if v.conditions and room > 3:
-            conditions = ", ".join(v.conditions)
+            conditions = ", ".join(c.system.info.condition_text(k) for k in v.conditions)
             out.append(" " + (conditions if len(conditions) <= room else conditions[:room - 1] + "…"),
                        style="magenta")
         out.append("\n")
+    for cid, tactics in session.tactics_json().items():  # how the NPC agents play them: the GM should know
+        line = f"  ~ {cid}: {tactics['summary']}"
+        out.append((line if len(line) <= width else line[:width - 1] + "…") + "\n", style="cyan")
     out.rstrip()
     return out
 
@@ -147,30 +149,53 @@ def proposal(session: Session, pending: Pending) -> RenderableType:
     return Group(*lines)
 
 
+SPREAD_LIMIT = 10  # a flat step of at most this many actions may give each one's odds a line of its own
+
+
 def menu_step(step: Step, width: int = 80, odds: dict[Action, str] | None = None) -> RenderableType:
     """One step of a person's choice: numbered lines with their counts and sentences, in `width` columns.
 
     The labels get the room they need (up to half the width when sentences follow, all of it when the
     lines are whole actions); the sentences take what is left, cut with an ellipsis only past the edge.
+    An action's odds (`odds`) go beside its sentence, on a line of their own, or first on its line: the
+    step stays within a 24-line terminal.
     """
     flat = step.facet == "action"
     key_w = max((len(ch.key) for ch in step.choices), default=1)
     count_w = max((len(str(ch.count)) for ch in step.choices if ch.count != 1), default=0)
     room = max(20, width - key_w - count_w - 4)  # the columns' padding
     longest = max((len(ch.text if flat else ch.label) for ch in step.choices), default=1)
-    label_w = min(longest, room if flat else max(12, room // 2))
+    notes = [n for ch in step.choices if ch.action is not None and (n := (odds or {}).get(ch.action))]
+    beside = all(len(n) <= room - longest for n in notes)  # every action's odds fit beside the longest sentence
+    # where they do not, a flat step of few actions gives each one's odds a line of its own (at most 2 x 10
+    # lines); a longer one shows them first on the action's line
+    spread = flat and not beside and len(step.choices) <= SPREAD_LIMIT
+    if flat and not beside:
+        longest = room
+    label_w = min(longest, room if flat else max(12, room * 3 // 5))
     table = Table.grid(padding=(0, 1))
     table.add_column(justify="right", style="bold", no_wrap=True)
     table.add_column(no_wrap=True, overflow="ellipsis", max_width=label_w)
     table.add_column(justify="right", style="dim", no_wrap=True)
     table.add_column(overflow="ellipsis", no_wrap=True, max_width=max(8, room - label_w))
+    text_w = max(8, room - label_w)
     for ch in step.choices:
         note = (odds or {}).get(ch.action) if ch.action is not None else None  # as an NPC proposal cites them
         if flat:
-            table.add_row(ch.key, ch.text, "", Text(note or "", style="cyan"))
-        else:
-            table.add_row(ch.key, ch.label, "" if ch.count == 1 else f"{ch.count}",
+            if beside or note is None:
+                table.add_row(ch.key, ch.text, "", Text(note or "", style="cyan"))
+            elif spread:  # the odds on a line of their own under the action
+                table.add_row(ch.key, ch.text, "", "")
+                table.add_row("", Text(f"  {note}", style="cyan"), "", "")
+            else:  # one line an action: the odds first, then as much of the sentence as fits
+                table.add_row(ch.key, Text.assemble((note, "cyan"), (f"  {ch.text}", "")), "", "")
+            continue
+        count = "" if ch.count == 1 else f"{ch.count}"
+        if note is None or len(ch.text) + 2 + len(note) <= text_w:
+            table.add_row(ch.key, ch.label, count,
                           Text.assemble((ch.text, "dim"), (f"  {note}" if note else "", "cyan")))
+        else:  # one line a choice: the odds first, then as much of the sentence as fits
+            table.add_row(ch.key, ch.label, count, Text.assemble((note, "cyan"), (f"  {ch.text}", "dim")))
     path = " > ".join(step.path)
     title = Text(step.title, style="bold")
     if path:
@@ -197,7 +222,7 @@ def narration(events: list[Event]) -> list[Text]:
     return out
 
 
-SOURCE_TAGS = {"confirmed": " (confirmed)", "override": " (override)"}
+SOURCE_TAGS = {"confirmed": " (confirmed)", "override": " (override)", "routine": " (as usual: not asked)"}
 
 
 def decision_lines(message: dict[str, Any]) -> list[Text]:

@@ -12,13 +12,14 @@ import importlib
 import os
 import pkgutil
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple
 
 from pydantic import BaseModel, TypeAdapter
+from typing_extensions import TypeVar
 
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase
@@ -46,6 +47,16 @@ class RuleSystemInfo:
     # what a view's hp counts: "hp", hit points; "wounds", boxes left on a wound track whose level is the
     # view's status (shown as that word: "4/5" would read the same for a moderate and a serious wound)
     health: str = "hp"
+    # decisions a table rarely wants asked, by step, with the verb that answers them as usual (moonlit asks
+    # every able combatant "escape or stay?" each round): a person's seat gets them answered so unless its
+    # session asks for them (`Session.ask_routine`); agents always decide them as they see fit
+    routine: dict[str, str] = field(default_factory=dict)
+    # how a condition's id reads for people where "_" -> " " is not enough ("full_mov_lockout")
+    condition_words: dict[str, str] = field(default_factory=dict)
+
+    def condition_text(self, condition: str) -> str:
+        """A condition as a GM reads it: ``no action after a full move``, ``major wound``."""
+        return self.condition_words.get(condition, condition.replace("_", " "))
 
     def health_text(self, view: CombatantView) -> str:
         """How a combatant is, for people: ``7/12`` hit points, or on a wound track the level in words."""
@@ -93,7 +104,14 @@ class CombatantView(NamedTuple):
     conditions: tuple[str, ...] = ()
 
 
-class RuleSystem:
+# A rule system's state class and the type of its static tables: `RuleSystem[S, T]` makes `Combat[S, T]`, so the
+# rules read `combat.state` and `combat.tables` with their own types. A combat of a system named at run time
+# (`Combat("moonlit/duel")`, a bare `Combat`) is `Combat[Any, Any]` (the defaults, typing_extensions for 3.11).
+S = TypeVar("S", bound="BaseState", default=Any)
+T = TypeVar("T", default=Any)
+
+
+class RuleSystem(Generic[S, T]):
     """The hook contract a rule system implements. The kernel owns the loop, dice, log and persistence."""
 
     info: RuleSystemInfo
@@ -101,6 +119,8 @@ class RuleSystem:
     # The kind of each of the system's decision steps (`Decision.step` -> `DecisionKind`); a step not
     # listed counts as a `DecisionKind.CHOICE`. The conformance suite checks every step met is listed.
     decision_kinds: Mapping[str, DecisionKind] = {}
+    # What a GM may edit mid-fight and how (`core.edits.Editor`); None: no edits in this system.
+    editor: Any = None
 
     # --- setup ------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
@@ -115,7 +135,7 @@ class RuleSystem:
         """
         return None
 
-    def new_state(self, combat: Combat) -> BaseState:
+    def new_state(self, combat: Combat[S, T]) -> S:
         """Initial state from `combat.encounter` (and its ``start`` section), before any rolls."""
         raise NotImplementedError
 
@@ -139,6 +159,20 @@ class RuleSystem:
     def describe(self, combat: Combat, action: Action) -> str:
         """The sentence a GM reads for an action of the current decider."""
         return action.describe()
+
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """What puts each combatant where it is in the round's order, as a GM reads it (``init 16``, ``AP 13``).
+
+        Empty where the system has none to show (before the first initiative roll, say).
+        """
+        return {}
+
+    def option_part(self, combat: Combat, verb: str, index: int) -> tuple[str, Callable[[Any], str | None]] | None:
+        """What part `index` of a `verb`'s option is, for people choosing it in steps (kiai: ``technique``).
+
+        Its name and a short description of each value (None: the value as it is); None: shown as it is.
+        """
+        return None
 
     def place_of(self, combat: Combat, action: Action) -> Any:
         """The place of the board where an action of the current decider ends, to mark on a map (or None).
@@ -196,7 +230,7 @@ class RuleSystem:
         """JSON-safe form of the state."""
         return self.state_adapter.dump_python(state, mode="json")
 
-    def load_state(self, data: Any) -> BaseState:
+    def load_state(self, data: Any) -> S:
         """Inverse of `dump_state`."""
         return self.state_adapter.validate_python(data)
 

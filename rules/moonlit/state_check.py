@@ -17,14 +17,14 @@ from trpg_arena.rules.moonlit.state import MoonState, PendingAttack
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 FIGHTER_STATES = frozenset({"absent", "acted", "dead", "fled", "incapacitated", "not_acted", "standby"})
 ATTACK_STAGES = frozenset({"offense", "limit", "target", "hit", "react", "cover", "interrupt", "damage", "fizzle",
                            "global"})
 
 
-def check_state(st: MoonState, combat: Combat, steps: Collection[str]) -> None:
+def check_state(st: MoonState, combat: MoonCombat, steps: Collection[str]) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`; `steps` are the state machine's."""
     table = tb(combat)
     possible = set(table.ids)
@@ -42,7 +42,9 @@ def check_state(st: MoonState, combat: Combat, steps: Collection[str]) -> None:
         if f.pending is not None:
             _check_attack(f"{where}.pending", f.pending, fighters, blank_skill=False)
         for i, e in enumerate(f.effects):
-            check.known(f"{check.at(f'{where}.effects', i)}.source", e.source, possible, "combatant of the encounter")
+            # a lasting effect is keyed by the skill or item that gave it (MOON-14.2, 14.4), not by a combatant
+            check.known(f"{check.at(f'{where}.effects', i)}.source", e.source, SKILLS.keys() | ITEMS.keys(),
+                        "skill or item")
         for name in ("used_round", "used_combat"):
             for sid in getattr(f, name):
                 check.known(check.at(f"{where}.{name}", sid), sid, SKILLS, "skill")

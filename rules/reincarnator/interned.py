@@ -1,7 +1,7 @@
 """One shared object per distinct action: the action catalogue and every legal list hand out the same objects.
 
 Actions are immutable values, so sharing them is safe; the env's codec looks an action up by object identity
-before hashing its fields (`envs/codec.py`), so masks built from these objects skip the hashing, and the legal
+before hashing its fields (`agents/codec.py`), so masks built from these objects skip the hashing, and the legal
 lists allocate nothing per action.
 """
 

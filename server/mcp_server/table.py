@@ -17,11 +17,13 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents import deadline, make_agent
+from trpg_arena.agents.edits import GmEdit, editable, place_key
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
 from trpg_arena.agents.spec import agent_info
 from trpg_arena.agents.store import StoreError
-from trpg_arena.experiments.table.screen import battlefield
+from trpg_arena.envs.render import numbered_map
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
+from trpg_arena.rules.core.edits import EditError
 from trpg_arena.server.choices import find_legal, proposal_json
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
 from trpg_arena.server.hub import Entry, SessionHub, UnknownSession, public_record
@@ -54,6 +56,8 @@ def refusals() -> Iterator[None]:
         raise ToolRefusal(str(e), "unknown_session") from None
     except StoreError as e:
         raise ToolRefusal(str(e), "store") from None
+    except EditError as e:  # the field the rules refuse comes first, as the API's "where"
+        raise ToolRefusal(f"{e.where}: {e}", "invalid_edit") from None
     except (TrpgArenaError, ValueError, LookupError) as e:  # encounters, agents, actions, dice: located messages
         raise ToolRefusal(str(e), type(e).__name__) from None
 
@@ -87,7 +91,8 @@ class Table:
 
     # --- sessions -------------------------------------------------------------------------------
     def start_session(self, encounter: str | None, encounter_text: str | None, *, seed: int, pc: str, npc: str,
-                      seats: dict[str, str], table_dice: bool, name: str | None, run: bool) -> Doc:
+                      seats: dict[str, str], table_dice: bool, name: str | None, run: bool,
+                      tactics: dict[str, Any] | None = None) -> Doc:
         """Create and store a session (as ``POST /api/sessions``); with `run`, agent seats go first."""
         if (encounter is None) == (encounter_text is None):
             raise ToolRefusal("give exactly one of encounter (a built-in name) or encounter_text", "arguments")
@@ -97,7 +102,7 @@ class Table:
                 check_seat(seat, enc.ruleset)
             label = name or enc.label
             session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=table_dice,
-                              store=self.hub.store, name=label)
+                              store=self.hub.store, name=label, tactics=tactics)
             entry = self.hub.add(session, label)
             with entry.lock:
                 return self._changed(entry, lambda s: None, run, None)
@@ -109,7 +114,7 @@ class Table:
     def get_state(self, sid: str) -> Doc:
         """The session now, with the battlefield drawn as text."""
         with self._use(sid) as (entry, s):
-            return {**session_state(entry.id, entry.name, s), "battlefield": battlefield(s.combat).plain}
+            return {**session_state(entry.id, entry.name, s), "battlefield": numbered_map(s.combat)}
 
     def get_pending(self, sid: str) -> Doc:
         """The open decision only (null once over), with the revision to send back."""
@@ -160,6 +165,21 @@ class Table:
     def undo(self, sid: str, revision: int, decisions: int | None) -> Doc:
         """Take back the last `decisions` decisions, or by default back to the last one a person made (as the API)."""
         return self._change(sid, revision, lambda s: s.undo(decisions or s.to_last_person()), False)
+
+    def get_edits(self, sid: str) -> Doc:
+        """Each combatant's fields a GM may edit now (value, kind, bounds) and whether it can be taken out."""
+        with self._use(sid) as (_entry, s):
+            return {"session": sid, "revision": s.revision, "combatants": editable(s.combat),
+                    "place_key": place_key(s.combat)}
+
+    def edit_combatant(self, sid: str, revision: int, combatant: str, changes: Doc, remove: bool, run: bool,
+                       add: Doc | None = None) -> Doc:
+        """A GM's edit (set fields, take the combatant out, add one) as a decision of the GM's (``POST .../edits``)."""
+        if sum((bool(changes), remove, add is not None)) != 1:
+            raise ToolRefusal("give one of changes (field -> value, see get_editable), remove: true, or add",
+                              "arguments")
+        edit = GmEdit(combatant, dict(changes), remove, {**add, "id": combatant} if add is not None else None)
+        return self._change(sid, revision, lambda s: s.edit(edit), run)
 
     def get_log(self, sid: str, since: int, limit: int) -> Doc:
         """Events numbered `since` on (at most `limit`), each with round, kind, text and rule id."""

@@ -37,7 +37,7 @@ function show(i) {
   document.getElementById("replay-order").replaceChildren(...f.combatants.map((c) =>
     el("li", {class: [f.actor === c.id ? "now" : "", c.able ? "" : "down"].join(" ")},
        `${c.label} `, el("span", {class: "note", text: `${c.health} ${c.status}`}),
-       c.conditions.length ? el("span", {class: "conds", text: ` ${c.conditions.join(", ")}`}) : null)));
+       c.conditions.length ? el("span", {class: "conds", text: ` ${(c.condition_texts || c.conditions).join(", ")}`}) : null)));
 }
 
 export function stop() {

@@ -2,6 +2,7 @@
 
 import {api, change, el, socketUrl, toast} from "./api.js";
 import {drawBoard} from "./board.js";
+import {openEditor} from "./edit.js";
 import {renderStats} from "./stats.js";
 
 const SHOWN_CHOICES = 40;  // candidate actions listed at once (a filter box narrows longer lists)
@@ -302,6 +303,11 @@ function renderControls() {
   document.getElementById("undo").disabled = s.decisions === 0;
   document.getElementById("autorun").checked = s.autorun;
   document.getElementById("table-dice-live").checked = s.table_dice;
+  const routine = Object.keys(s.routine || {});  // e.g. moonlit's "escape": asked of PCs only when ticked
+  document.getElementById("ask-routine-box").hidden = routine.length === 0;
+  document.getElementById("ask-routine").checked = s.ask_routine;
+  document.getElementById("ask-routine-label").textContent =
+    `ask PCs each round: ${routine.join(", ")} (else: ${Object.values(s.routine || {}).join(", ")})`;
   const seats = document.getElementById("seats");
   const keys = ["pc", "npc", ...s.sides, ...Object.keys(s.seats).filter((k) => !s.sides.includes(k))];
   seats.replaceChildren(...keys.map((key) => {
@@ -331,8 +337,24 @@ function renderOrder() {
                      "data-order": id},
       el("span", {class: `dot side-${Math.max(0, s.sides.indexOf(x ? x.side : ""))}`}),
       ` ${x ? x.label : id} `, el("span", {class: "note", text: x ? x.health : ""}),
-      x && x.conditions.length ? el("span", {class: "conds", text: ` ${x.conditions.join(", ")}`}) : null);
+      id in (s.order_values || {}) ? el("span", {class: "init", text: ` · ${s.order_values[id]}`}) : null,
+      x && x.conditions.length ? el("span", {class: "conds", text: ` ${(x.condition_texts || x.conditions).join(", ")}`}) : null,
+      (s.tactics || {})[id] ? el("span", {class: "temper", "data-tactics": id, text: s.tactics[id].summary,
+                                          title: `temperament of ${id}: its agent plays it this way`}) : null,
+      s.over ? null : el("button", {type: "button", class: "link edit-open", "data-edit": id, title: `GM edit: ${id}`,
+                                    "aria-label": `edit ${id}`, text: "✎", onclick: () => editCombatant(id)}));
   }));
+}
+
+// the GM's edit of a combatant (see edit.js): its answer is rendered as any change's
+function editCombatant(id) {
+  if (view.busy) return;
+  openEditor(view.sid, id, (out) => {
+    if (out.events) appendEvents(out.events);
+    view.verb = null; view.picked = null; view.place = null; view.filter = "";
+    render(out.state);
+    keepRunning();
+  }).catch((e) => toast(e.message));
 }
 
 async function showStats() {
@@ -346,6 +368,8 @@ export function wireControls() {
   document.getElementById("undo").addEventListener("click", () => act("POST", "/undo", {}));
   document.getElementById("autorun").addEventListener("change", (ev) =>
     act("PUT", "/autorun", {on: ev.target.checked}));
+  document.getElementById("ask-routine").addEventListener("change", (ev) =>
+    act("PUT", "/ask-routine", {on: ev.target.checked}));
   document.getElementById("table-dice-live").addEventListener("change", (ev) =>
     act("PUT", "/table-dice", {on: ev.target.checked}));
 }

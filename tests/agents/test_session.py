@@ -70,10 +70,14 @@ def test_undo_then_the_same_inputs_again_gives_the_same_state(rid: str) -> None:
     s.undo(5)
     assert len(s.records) == n - 5
     for rec in taken:  # the same inputs again, through the public calls
+        if len(s.records) > rec["n"]:  # a routine decision the session answered itself after the one before
+            assert rec["source"] == "routine" and s.records[rec["n"]]["action"] == rec["action"]
+            continue
         p = s.pending()
         assert p is not None and p.dice is None
         chosen = next(a for a in p.legal if a.to_json() == rec["action"])
-        getattr(s, {"human": "submit", "confirmed": "confirm", "override": "override"}[rec["source"]])(
+        getattr(s, {"human": "submit", "confirmed": "confirm", "override": "override",
+                    "routine": "submit"}[rec["source"]])(
             *(() if rec["source"] == "confirmed" else (chosen,)))
         while s.pending() is not None and s.pending().dice is not None:
             pytest.fail("no dice by hand in this test")

@@ -17,7 +17,7 @@ from trpg_arena.agents.session import Session
 from trpg_arena.agents.store import SessionStore
 
 PROMPTS = {"confirm": r"(\S+) confirm> ", "dice": r"dice (\d+)D(\d+)[^>\n]*> ", "over": r"combat over: [^>]*> ",
-           "menu": r"(\S+) (verb|target|option(?: \d)?|row|destination|action)> "}
+           "menu": r"(\S+) (verb|target|option(?: \d)?|technique|all-out|ability|row|destination|action)> "}
 
 
 class Gm:

@@ -1,0 +1,109 @@
+"""What a GM may edit of an investigator combatant mid-fight (`core.edits`): HP, MP, luck, conditions, square.
+
+HP runs from 0 to the maximum; 0 leaves the fighter prone and unconscious as INV-11.5 does without a
+major wound (no roll: the GM decided); HP 1 or more ends dying (INV-5.2). Unconscious, prone and a major
+wound are switched directly. Taken out, a fighter counts as fled (INV-12.3) and leaves the board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
+from trpg_arena.rules.investigator.compiled import setup_of
+from trpg_arena.rules.investigator.damage import add_condition, interrupt_channel, remove_condition
+from trpg_arena.rules.investigator.flow import end_check
+from trpg_arena.rules.investigator.state import Fighter, InvState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.investigator.state import InvCombat
+
+FLAGS = ("unconscious", "prone", "major_wound")
+RULE = "GM edit"
+
+
+def _st(combat: InvCombat) -> InvState:
+    st = combat.state
+    assert isinstance(st, InvState)
+    return st
+
+
+def _fighter(combat: InvCombat, cid: str) -> Fighter:
+    return _st(combat).fighters[setup_of(combat).idx[cid]]
+
+
+class InvestigatorEditor(Editor):
+    """Investigator's edit hook."""
+
+    removed_word = "takes out (fled)"
+
+    def fields(self, combat: InvCombat, cid: str) -> list[EditField]:
+        """The fields the rules let a GM edit now."""
+        f = _fighter(combat, cid)
+        prof = setup_of(combat).prof(cid)
+        if f.dead or f.fled:
+            return []
+        out = [EditField("hp", "int", f.hp, "HP", 0, prof.max_hp,
+                         help="0 knocks it out, 1 or more ends dying"),
+               EditField("mp", "int", f.mp, "MP", 0, max(prof.max_mp, f.mp)),
+               EditField("luck", "int", f.luck, "luck", 0, 99)]
+        out += [EditField(flag, "bool", getattr(f, flag), flag.replace("_", " ")) for flag in FLAGS]
+        if f.pos is not None:
+            out.append(EditField("pos", "place", f.pos, "square", choices=free_places(combat, cid),
+                                 help="a free square that is no wall or obstacle"))
+        return out
+
+    def write(self, combat: InvCombat, cid: str, name: str, value: Any) -> None:
+        """Write one checked value, with its consequences under the rules."""
+        f = _fighter(combat, cid)
+        _st(combat).dirty = True
+        if name == "hp":
+            f.hp = value
+            if value == 0 and not f.unconscious:  # INV-11.5, without the roll
+                add_condition(combat, f, "prone", RULE)
+                add_condition(combat, f, "unconscious", RULE)
+            if value >= 1 and f.dying:  # INV-5.2
+                remove_condition(combat, f, "dying", RULE)
+                f.dying_since = None
+        elif name in FLAGS:
+            (add_condition if value else remove_condition)(combat, f, name, RULE)
+        else:
+            setattr(f, name, value)
+
+    def takes_out(self, combat: InvCombat, cid: str, name: str, value: Any) -> bool:
+        """Whether the value puts the combatant out of the fight."""
+        f = _fighter(combat, cid)
+        return not f.unconscious and ((name == "hp" and value == 0) or (name == "unconscious" and value is True))
+
+    def remove(self, combat: InvCombat, cid: str) -> None:
+        """Take the combatant out of the fight."""
+        f = _fighter(combat, cid)
+        interrupt_channel(combat, f, "taken out")
+        f.fled = True
+        f.pos = None
+        _st(combat).dirty = True
+        combat.emit("fled", f"{cid} leaves the battlefield (taken out by the GM)", actor=cid, rule="INV-12.3")
+
+    def join(self, combat: InvCombat, fresh: Any, cid: str) -> None:
+        """On its square (a free one); in the initiative order by DEX, after those of equal DEX (no roll)."""
+        st = _st(combat)
+        setup = setup_of(combat)
+        f = next(x for x in fresh.fighters if x.id == cid)
+        if f.pos is not None and any(g.pos == f.pos for g in st.fighters):
+            raise EditError(f"square {f.pos[0]},{f.pos[1]} is taken: put {cid} on a free one",
+                            where="add.position")
+        st.fighters.append(f)  # the encounter lists it last, so its index is the setup's
+        dex = setup.prof(cid).dex
+        at = max((i + 1 for i, other in enumerate(st.order) if setup.prof(other).dex >= dex), default=0)
+        st.order.insert(at, cid)
+        st.dirty = True
+
+    def busy(self, combat: InvCombat) -> str | None:
+        """The procedure in progress that taking someone out would break."""
+        return "an action is being resolved" if _st(combat).stack else None
+
+    def settle(self, combat: InvCombat) -> None:
+        """End the combat if a side has nobody left."""
+        st = _st(combat)
+        if st.outcome is None:
+            end_check(combat, setup_of(combat), st)

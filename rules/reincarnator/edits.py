@@ -1,0 +1,118 @@
+"""What a GM may edit of a reincarnator combatant mid-fight (`core.edits`): its health track, conditions, cell.
+
+The health track holds lethal and bashing points up to the maximum health together (REI-3.10); the
+status follows from it as damage would set it (active, unconscious, dying), and a track cleared below the
+maximum brings an unconscious or dying fighter back. Prone, crouching and hidden are switched directly.
+A fighter in a vehicle or a grapple is not moved by hand. Taken out, a fighter leaves the location as
+REI-2.15 has it (grapples end, scene effects end).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
+from trpg_arena.rules.reincarnator.conditions import (
+    INCAPACITATED,
+    check_cover_sources,
+    end_all_grapples,
+    end_effects,
+    in_grapple,
+    on_incapacitated,
+    rs,
+    status_of,
+)
+from trpg_arena.rules.reincarnator.data import static
+from trpg_arena.rules.reincarnator.turns import check_end
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.reincarnator.state import ReiCombat
+
+FLAGS = ("prone", "crouching", "hidden")
+
+
+class ReincarnatorEditor(Editor):
+    """Reincarnator's edit hook."""
+
+    removed_word = "takes out (left the location)"
+
+    def fields(self, combat: ReiCombat, cid: str) -> list[EditField]:
+        """The fields the rules let a GM edit now."""
+        state = rs(combat)
+        f = state.fighters[cid]
+        mx = static(combat).max_health[cid]
+        if f.status in ("dead", "fled", "reserve"):
+            return []
+        out = [EditField("lethal", "int", f.lethal, "lethal damage", 0, mx,
+                         help=f"with bashing at most {mx}; a full track puts it down"),
+               EditField("bashing", "int", f.bashing, "bashing damage", 0, mx,
+                         help=f"with lethal at most {mx}")]
+        out += [EditField(flag, "bool", getattr(f, flag), flag) for flag in FLAGS]
+        if f.cell is not None and f.in_vehicle is None and not in_grapple(state, cid):
+            out.append(EditField("cell", "place", f.cell, "cell", choices=free_places(combat, cid),
+                                 help="a free cell that is no wall or object"))
+        return out
+
+    def write(self, combat: ReiCombat, cid: str, name: str, value: Any) -> None:
+        """Write one checked value, with its consequences under the rules."""
+        f = rs(combat).fighters[cid]
+        if name not in ("lethal", "bashing"):
+            setattr(f, name, value)
+            if name == "cell":
+                check_cover_sources(combat)
+            return
+        setattr(f, name, value)
+        mx = static(combat).max_health[cid]
+        if f.lethal + f.bashing > mx:
+            raise EditError(f"{cid}'s lethal {f.lethal} and bashing {f.bashing} exceed its health {mx}",
+                            where=f"changes.{name}")
+        new = status_of(f.lethal, f.bashing, f.overkill, mx)
+        if new != f.status and f.status in INCAPACITATED + ("active",):
+            was_active = f.status == "active"
+            f.status = new
+            combat.emit("status_changed", f"{cid} is {new} (set by the GM)", actor=cid, rule="REI-3.10", status=new)
+            if was_active:
+                on_incapacitated(combat, cid)
+
+    def takes_out(self, combat: ReiCombat, cid: str, name: str, value: Any) -> bool:
+        """Whether the value puts the combatant out of the fight."""
+        f = rs(combat).fighters[cid]
+        if name not in ("lethal", "bashing") or f.status != "active":
+            return False
+        other = f.bashing if name == "lethal" else f.lethal
+        return value + other >= static(combat).max_health[cid]
+
+    def remove(self, combat: ReiCombat, cid: str) -> None:
+        """Take the combatant out of the fight."""
+        f = rs(combat).fighters[cid]
+        if f.in_vehicle is not None:
+            raise EditError(f"{cid} is in {f.in_vehicle}: take it out of the vehicle first", where="combatant")
+        end_all_grapples(combat, cid, "left")
+        f.status = "fled"
+        combat.emit("status_changed", f"{cid} leaves the battlefield (taken out by the GM)", actor=cid,
+                    rule="REI-2.15", status="fled")
+        end_effects(combat, cid, ("scene",), "scene_change")
+        f.cell = None
+        check_cover_sources(combat)
+
+    def admit(self, combat: ReiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """A reinforcement (REI-2.5) joining at the start of the next round."""
+        data["reinforcements"] = [*data.get("reinforcements", []),
+                                  {"round": max(2, rs(combat).round + 1), "combatants": [spec]}]
+        return data
+
+    def join(self, combat: ReiCombat, fresh: Any, cid: str) -> None:
+        """In reserve with its gear until its round starts; then it rolls initiative and joins (REI-2.5)."""
+        state = rs(combat)
+        state.fighters[cid] = fresh.fighters[cid]
+        for iid, item in fresh.items.items():
+            if iid not in state.items:
+                state.items[iid] = item
+
+    def busy(self, combat: ReiCombat) -> str | None:
+        """The procedure in progress that taking someone out would break."""
+        return "an attack or another action is being resolved" if rs(combat).pending else None
+
+    def settle(self, combat: ReiCombat) -> None:
+        """End the combat if a side has nobody left."""
+        check_end(combat)
