@@ -238,3 +238,20 @@ def test_an_added_combatant_is_checked_as_an_encounters() -> None:
             s.edit(GmEdit("x", add=spec))
         assert e.value.where == where and words in str(e.value), str(e.value)
     assert s.combat.snapshot() == before and not s.records
+
+
+def test_a_kiai_condition_is_cleared_by_hand_and_none_is_added() -> None:
+    s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
+    for _ in range(200):  # play until someone stands with a condition on them, not deciding
+        s.run(max_decisions=1)
+        deciding = s.combat.decision.actor if s.combat.decision else None
+        found = [(r["id"], f["name"]) for r in editable(s.combat) if r["id"] != deciding
+                 for f in r["fields"] if f["name"].startswith("cond_")]
+        if found or s.combat.over:
+            break
+    assert found, "no condition met in 200 decisions"
+    cid, name = found[0]
+    with pytest.raises(EditError, match="only be cleared"):
+        s.edit(GmEdit(cid, {name: True, "kiai": 0}))  # nothing applied: kiai untouched too
+    s.edit(GmEdit(cid, {name: False}))
+    assert name.removeprefix("cond_") not in next(v for v in s.combat.combatants if v.id == cid).conditions
