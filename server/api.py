@@ -50,10 +50,11 @@ from trpg_arena.server.state import session_state
 from trpg_arena.server.stats import statistics
 from trpg_arena.server.work import GRACE, AgentBusy, off_thread
 
-ERRORS = {status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
-          for status, text in ((404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
-                               (422, "a malformed request, encounter, action or dice entry"))}
-router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
+    for status, text in ((404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
+                         (422, "a malformed request, encounter, action or dice entry"))}
+router = APIRouter(prefix="/api", responses=ERRORS)
 THINK_WAIT = 0.5  # seconds a request waits (lock not held) for a proposal being computed before answering
 SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a session id")]
 Doc = dict[str, Any]

@@ -184,18 +184,19 @@ class ReincarnatorScripted(Agent):
         src = state.fighters[p.actor].cell if p is not None else None
         steps = [(cheb(a.dest, src), a) for a in legal if a.verb == "reflex_step"] if src is not None else []
         stay = legal[0]
+        attacker = p.actor if p is not None else "the attacker"  # steps are only found when p is an attack
 
         def rivals() -> list[Rival]:
-            return [(float(dist - 1), a, f"{dist} m from {p.actor}") for dist, a in steps]  # type: ignore[union-attr]
+            return [(float(dist - 1), a, f"{dist} m from {attacker}") for dist, a in steps]
 
         if not steps:
             return Choice(stay, 0.0, lambda: (f"no reflex step gets {cid} away from the attack",), rivals)
         far = max(steps, key=lambda x: x[0])
         if far[0] > 1:
             return Choice(far[1], float(far[0] - 1), lambda: (
-                f"a reflex step to {far[1].dest} puts {cid} {far[0]} m from {p.actor}, out of its reach",),  # type: ignore[union-attr]
+                f"a reflex step to {far[1].dest} puts {cid} {far[0]} m from {attacker}, out of its reach",),
                 rivals)
-        return Choice(stay, 0.0, lambda: (f"every reflex step stays next to {p.actor}: {cid} holds its ground",),  # type: ignore[union-attr]
+        return Choice(stay, 0.0, lambda: (f"every reflex step stays next to {attacker}: {cid} holds its ground",),
                       rivals)
 
     def _attack_reason(self, combat: Combat, cid: str, a: Action, value: float) -> str:

@@ -159,7 +159,7 @@ def write(path: Path, args: SelfplayArgs, data: Collected, complete: bool) -> No
     assert len(arrays["features"]) == n
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
-    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds like allow_pickle
     os.replace(tmp, path)
 
 

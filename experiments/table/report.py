@@ -36,7 +36,10 @@ def stats_view(stats: CombatStats) -> RenderableType:
     rounds.add_column("dealt by", overflow="fold")
     for r, row in sorted(stats.per_round.items()):
         rounds.add_row(str(r), ", ".join(f"{cid} {v['dealt']}" for cid, v in row.items() if v["dealt"]) or "-")
-    return Group(totals, Text("who fell when", style="italic"), *falls,
+    edited = ", ".join(f"{f.id} {f.edits}" for f in stats.fighters.values() if f.edits)
+    edits = [Text(f"GM edits: {stats.edits} ({edited}); their HP changes count as nobody's damage")] if stats.edits \
+        else []
+    return Group(totals, *edits, Text("who fell when", style="italic"), *falls,
                  *([Text("damage capped at the HP left", style="italic"), *capped] if capped else []), rounds)
 
 

@@ -10,12 +10,14 @@ import random
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from trpg_arena.agents.edits import GmEdit, editable
 from trpg_arena.agents.session import Session, SessionError
 from trpg_arena.agents.stats import session_stats
 from trpg_arena.agents.store import SessionStore
 from trpg_arena.agents.transcript import transcript
+from trpg_arena.experiments.table.report import stats_view
 from trpg_arena.rules.core.edits import EditError
 
 SYSTEMS = ["moonlit/skirmish", "kiai/skirmish", "investigator/skirmish", "reincarnator/skirmish"]
@@ -85,6 +87,9 @@ def test_taking_a_combatant_out_counts_as_a_fall_to_the_gm_not_as_damage(encount
     assert stats.edits == 1 and stats.fighters[cid].edits == 1 and stats.fighters[cid].taken == 0
     assert [(f.combatant, f.by) for f in stats.falls] == [(cid, "GM")]
     assert "GM edits: 1" in transcript(s)
+    console = Console(record=True, width=80)
+    console.print(stats_view(stats))  # what the terminal prints at the end
+    assert f"GM edits: 1 ({cid} 1)" in console.export_text()
     s.run(max_decisions=30)  # play goes on without it
     assert s.combat.over or s.combat.decision.actor != cid
 
