@@ -29,7 +29,7 @@ def stats_view(stats: CombatStats) -> RenderableType:
     falls = [Text(f"round {f.round}: {f.combatant} {f.status}" + (f" (struck last by {f.by})" if f.by else ""))
              for f in stats.falls] or [Text("nobody fell")]
     # the log states more damage than these took: the hit points ran out first
-    capped = [Text(f"{source or '(no one)'} -> {target}: {damage_text(t['damage'], t['beyond'])}")
+    capped = [Text(f"{source or '(no one)'} on {target}: {damage_text(t['damage'], t['beyond'])}")
               for (source, target), t in stats.pairs.items() if t["beyond"]]
     rounds = Table(title="damage dealt per round", title_justify="left")
     rounds.add_column("round", justify="right")
