@@ -230,7 +230,8 @@ class Session:
         self = cls.__new__(cls)
         self._setup(combat.encounter, 0, {}, Seat(SeatKind.HUMAN), Seat(SeatKind.HUMAN), False)
         self.combat = combat
-        self.agents = dict(agents)
+        # the encounter's NPC temperaments apply to every driver (runners, series, envs' opponents)
+        self.agents = {k: temper(a, self._temperaments) for k, a in agents.items()}
         self.seats = {k: Seat(SeatKind.AGENT, getattr(a, "spec", "") or type(a).__name__) for k, a in agents.items()}
         self.records = []
         self.history = False

@@ -273,7 +273,10 @@ class TemperedSearch:
     def __init__(self, inner: Any, tactics: Mapping[str, Tactics]) -> None:
         self.inner = inner
         self.tactics = tactics
-        inner.policy = TemperedPolicy(inner.policy, tactics)
+        if isinstance(inner.policy, TemperedPolicy):  # tempered before (attached to another combat): the new map
+            inner.policy.tactics = tactics
+        else:
+            inner.policy = TemperedPolicy(inner.policy, tactics)
 
     @property
     def spec(self) -> str:

@@ -165,6 +165,23 @@ def test_reckless_npcs_attack_more_than_cautious_ones(rid: str) -> None:
                                  f"cautious {cautious:.0%}")
 
 
+def test_headless_play_follows_the_encounters_temperaments() -> None:
+    """`play` (the runner's, the series' and the envs' driver) tempers its agents by the encounter itself."""
+    from trpg_arena.agents.session import play as play_out
+
+    enc = tempered("reincarnator", "skirmish", {"brute": {"morale": 0.5}})
+    fled = []
+    for seed in range(12):
+        combat = Combat(enc, dice=Dice(seed))
+        play_out(combat, [make_agent("scripted", "reincarnator", seed) for _ in combat.sides])
+        by_hand = None
+        for seen, _ in play(enc, seed, "brute"):
+            by_hand = seen  # the same combat object each time, played on to the end
+        assert by_hand is not None and [e.text for e in combat.log] == [e.text for e in by_hand.log]
+        fled.append(_status(combat, "brute") == "fled")
+    assert any(fled), "the brute never fled in 12 games with morale 50 %"
+
+
 def test_an_encounter_without_tactics_plays_exactly_as_before() -> None:
     for rid in ("investigator", "kiai", "moonlit", "reincarnator"):
         enc = load_encounter(f"{rid}/duel")
