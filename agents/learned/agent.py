@@ -111,7 +111,9 @@ class TrainedAgent(Agent):
         order = prior_order(self.policy, combat)[: self.candidates]
         if len(order) == 1:
             return order[0], [], "the only candidate"
-        side = combat.decision.side
+        d = combat.decision
+        assert d is not None and d.side is not None  # a decision is open: the agent was asked
+        side = d.side
         seeds = [int(s) for s in self.rng.integers(2**63, size=self.samples)]
         masks = None
         if self.doubt > 0:  # the plain network first (a mask of ones), then the dropout masks
@@ -150,7 +152,9 @@ class TrainedAgent(Agent):
         side's next decision: the value then scores the position after the reply instead of predicting it.
         """
         leaves = []
-        actor = combat.decision.actor
+        d = combat.decision
+        assert d is not None
+        actor = d.actor
         for seed in seeds:
             sim = combat.clone(dice=Dice(seed))
             sim.recording = False
