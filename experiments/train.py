@@ -178,7 +178,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from trpg_arena.envs.codec import Codec
+    from trpg_arena.agents.canonical import CanonicalCodec
 
     torch.set_num_threads(args.threads)
     side = args.side or ("both" if args.self_play else enc.sides()[0])
@@ -186,7 +186,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     system = get_ruleset(enc.ruleset)
     card: dict[str, Any] = {
         "format": "trpg-arena-policy/1", "ruleset": enc.ruleset, "env_version": system.info.env_version,
-        "encounter": enc.encounter, "side": side, "layout": Codec.of(system, enc).layout(),
+        "encounter": enc.encounter, "side": side, "layout": CanonicalCodec.of(system, enc).layout(),
         "algorithm": "MaskablePPO (sb3-contrib), MlpPolicy",
         "command": "trpg-arena train " + " ".join(_command_line(args)),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},

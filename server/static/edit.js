@@ -42,6 +42,29 @@ function read(field, box) {
   return node.value;
 }
 
+// "Add another like this one": a new id and where it stands (a zone, or a square "x,y"); it joins from the next round
+function addSection(row, placeKey, send) {
+  const place = row.fields.find((f) => f.kind === "place" || f.kind === "choice");
+  const id = el("input", {id: "add-id", placeholder: `${row.id}_2`, size: 12, "aria-label": "new combatant's id"});
+  const where = place && place.kind === "choice"
+    ? el("select", {id: "add-place", "aria-label": placeKey}, place.choices.map((c) =>
+      el("option", {value: c, text: c, selected: c === place.value})))
+    : el("input", {id: "add-place", placeholder: "x,y", size: 7, list: place ? `edit-${place.name}-list` : undefined,
+                   "aria-label": placeKey});
+  const add = () => {
+    const spec = {like: row.id};
+    const at = where.value.trim();
+    if (at) spec[placeKey] = /^-?\d+\s*,\s*-?\d+$/.test(at) ? at.split(",").map((p) => Number(p.trim())) : at;
+    send({add: spec}, id.value.trim() || `${row.id}_2`);
+  };
+  return el("details", {class: "add-like", id: "add-like"},
+    el("summary", {text: `Add another like ${row.id}`}),
+    el("div", {class: "edit-row"}, el("label", {for: "add-id", text: "new id"}), id, el("span")),
+    el("div", {class: "edit-row"}, el("label", {for: "add-place", text: placeKey}), where, el("span")),
+    el("p", {class: "note", text: "the same stat block; it takes its turns from the next round"}),
+    el("button", {type: "button", id: "add-submit", text: "Add", onclick: add}));
+}
+
 // Open the dialog for combatant `cid` of session `sid`; `done(answer)` renders what a saved edit brought.
 export async function openEditor(sid, cid, done) {
   const data = await api("GET", `/api/sessions/${sid}/edits`);
@@ -54,11 +77,11 @@ export async function openEditor(sid, cid, done) {
     f.kind === "place" ? el("datalist", {id: `edit-${f.name}-list`}, (f.choices || []).map((c) =>
       el("option", {value: c}))) : null,
     el("span", {class: "note", text: f.kind === "int" ? `${f.low}–${f.high}` : ""})));
-  const send = async (body) => {
+  const send = async (body, who = cid) => {
     error.textContent = "";
     for (const r of box.querySelectorAll(".edit-row")) r.classList.remove("invalid");
     try {
-      const out = await change("POST", `/api/sessions/${sid}/edits`, {combatant: cid, ...body}, data.revision);
+      const out = await change("POST", `/api/sessions/${sid}/edits`, {combatant: who, ...body}, data.revision);
       box.close();
       done(out);
     } catch (e) {
@@ -85,6 +108,7 @@ export async function openEditor(sid, cid, done) {
                                         "them; the edit is logged as the GM's and Undo takes it back." : ""}),
     rows.length ? el("div", {class: "edit-fields"}, rows) : el("p", {text: "Nothing to edit: out of the fight."}),
     error,
+    row ? addSection(row, data.place_key, send) : null,
     el("div", {class: "buttons"},
       rows.length ? el("button", {type: "submit", id: "edit-save", class: "primary", text: "Save"}) : null,
       row && row.can_remove ? el("button", {type: "button", id: "edit-remove", class: "danger", text: "Take out",

@@ -55,3 +55,26 @@ def test_the_gm_edits_at_the_table_is_refused_in_one_line_and_undo_and_resume_ke
     finally:
         again.child.terminate(force=True)
     assert len(only_session(db).records) == decisions
+
+
+def test_the_gm_adds_a_combatant_at_the_table_and_a_wrong_one_is_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    gm = Gm("moonlit/skirmish", "--seed", "1", db=db, out=tmp_path)
+    try:
+        assert gm.wait() in ("confirm", "menu")
+        gm.send("e")
+        gm.child.expect("edit> ")
+        gm.send("add ghoul_3 like ghoul_1 zone nowhere")
+        gm.child.expect("edit> ")
+        refusal = [line for line in gm.child.before.splitlines() if "refused" in line]
+        assert len(refusal) == 1 and "refused: add:" in refusal[0] and "zone" in refusal[0], gm.child.before
+        gm.send("add ghoul_3 like ghoul_1 zone B_rear")
+        assert gm.wait() in ("confirm", "menu")
+        assert "GM: adds ghoul_3 (B) like ghoul_1" in gm.screen
+        gm.send("q")
+        assert gm.wait() == "eof"
+    finally:
+        gm.child.terminate(force=True)
+    session = only_session(db)
+    assert session.records[-1]["edit"]["add"] == {"id": "ghoul_3", "like": "ghoul_1", "zone": "B_rear"}
+    assert "ghoul_3" in {v.id for v in session.combat.combatants}

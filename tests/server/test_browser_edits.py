@@ -55,3 +55,44 @@ def test_the_gm_edits_a_ghoul_in_the_dialog_and_undoes_it(page: object, server: 
     pg.wait_for_selector('#order li[data-order="ghoul_2"]:not(.down)')  # type: ignore[attr-defined]
     assert [r["text"] for r in httpx.get(f"{server}/api/sessions/{sid}/records").json()["records"]
             if r["source"] == "gm"] == texts[:1]
+
+
+def test_the_gm_adds_a_combatant_like_another_from_the_dialog(page: object, server: str) -> None:
+    r = httpx.post(f"{server}/api/sessions", json={"encounter": "kiai/skirmish", "seed": 2, "pc": "human",
+                                                   "npc": "review:scripted"})
+    sid = r.json()["state"]["id"]
+    pg = page
+    pg.goto(f"{server}/#/s/{sid}")  # type: ignore[attr-defined]
+    pg.wait_for_selector('[data-edit="goblin_a"]')  # type: ignore[attr-defined]
+    pg.click('[data-edit="goblin_a"]')  # type: ignore[attr-defined]
+    pg.wait_for_selector("#edit-dialog[open] #add-like")  # type: ignore[attr-defined]
+    assert pg.input_value("#edit-hex") == next(  # type: ignore[attr-defined]
+        c["place"] for c in r.json()["state"]["combatants"] if c["id"] == "goblin_a")
+    pg.click("#add-like summary")  # type: ignore[attr-defined]
+    pg.fill("#add-id", "goblin_c")  # type: ignore[attr-defined]
+    pg.fill("#add-place", "2,5")  # type: ignore[attr-defined]  # where gorou stands: refused, the reason shown
+    pg.click("#add-submit")  # type: ignore[attr-defined]
+    pg.wait_for_function("document.getElementById('edit-error').textContent.includes('taken')")  # type: ignore
+    pg.fill("#add-place", "5,5")  # type: ignore[attr-defined]
+    pg.screenshot(path=str(SHOTS / "gm-edit-add.png"))  # type: ignore[attr-defined]
+    pg.click("#add-submit")  # type: ignore[attr-defined]
+    pg.wait_for_selector("#edit-dialog", state="hidden")  # type: ignore[attr-defined]
+    pg.wait_for_selector("#log li.ev-gm_edit")  # type: ignore[attr-defined]
+    assert "GM: adds goblin_c (raiders) like goblin_a" in pg.inner_text("#log li.ev-gm_edit")  # type: ignore
+    state = httpx.get(f"{server}/api/sessions/{sid}").json()
+    assert next(c for c in state["combatants"] if c["id"] == "goblin_c")["place"] == "5,5"
+
+
+def test_a_fight_the_gm_ends_by_taking_the_last_foe_out_shows_the_edits_in_the_statistics(
+        page: object, server: str) -> None:
+    r = httpx.post(f"{server}/api/sessions", json={"encounter": "moonlit/duel", "seed": 1, "pc": "human",
+                                                   "npc": "review:scripted"})
+    sid = r.json()["state"]["id"]
+    pg = page
+    pg.goto(f"{server}/#/s/{sid}")  # type: ignore[attr-defined]
+    pg.click('[data-edit="ghoul"]')  # type: ignore[attr-defined]
+    pg.wait_for_selector("#edit-dialog[open] #edit-remove")  # type: ignore[attr-defined]
+    pg.click("#edit-remove")  # type: ignore[attr-defined]
+    pg.wait_for_selector("#stats-edits")  # type: ignore[attr-defined]
+    assert "GM edits: 1 (" in pg.inner_text("#stats-edits")  # type: ignore[attr-defined]
+    assert "Over: A" in pg.inner_text("#status")  # type: ignore[attr-defined]
