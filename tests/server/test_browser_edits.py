@@ -96,3 +96,19 @@ def test_a_fight_the_gm_ends_by_taking_the_last_foe_out_shows_the_edits_in_the_s
     pg.wait_for_selector("#stats-edits")  # type: ignore[attr-defined]
     assert "GM edits: 1 (" in pg.inner_text("#stats-edits")  # type: ignore[attr-defined]
     assert "Over: A" in pg.inner_text("#status")  # type: ignore[attr-defined]
+
+
+def test_the_replay_shows_the_gms_edit_once(page: object, server: str) -> None:
+    r = httpx.post(f"{server}/api/sessions", json={"encounter": "moonlit/duel", "seed": 1, "pc": "human",
+                                                   "npc": "review:scripted"})
+    sid = r.json()["state"]["id"]
+    edited = httpx.post(f"{server}/api/sessions/{sid}/edits", json={"combatant": "ghoul", "changes": {"hp": 5}})
+    assert edited.status_code == 200
+    n = edited.json()["state"]["decisions"]
+    pg = page
+    pg.goto(f"{server}/#/r/{sid}")  # type: ignore[attr-defined]
+    pg.wait_for_selector("#frame-info")  # type: ignore[attr-defined]
+    pg.click("#last")  # type: ignore[attr-defined]
+    pg.wait_for_function(f"document.getElementById('frame-info').textContent.startsWith('decision {n}/')")  # type: ignore
+    info = pg.inner_text("#frame-info")  # type: ignore[attr-defined]
+    assert "GM: ghoul HP " in info and "GM: GM:" not in info and "(gm)" in info, info
