@@ -216,6 +216,8 @@ def bench_propose(encounter: str, spec: str, budget: float, least: int = 5) -> L
                 t = time.perf_counter()
                 agent.propose(c)
                 times.append(time.perf_counter() - t)
-            c.act(players[c.decision.side].act(c))
+            d = c.decision
+            assert d is not None and d.side is not None  # the game is not over
+            c.act(players[d.side].act(c))
         seed += 1
     return LatencyRow(encounter, spec, len(times), float(np.percentile(times, 50)), float(np.percentile(times, 95)))

@@ -22,11 +22,12 @@ from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR
-from trpg_arena.rules.investigator.space import cheb, line_status
+from trpg_arena.rules.investigator.sight import line_status
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 Cell = tuple[int, int]
@@ -207,7 +208,7 @@ class InvestigatorScriptedAgent(Agent):
         rescue = self._rescue_move(by_verb)
         if rescue is not None:
             patient = next(f.id for f in self.friends if f.dying and f.pos is not None
-                           and cheb(f.pos, rescue.dest) == 1)
+                           and chebyshev(f.pos, rescue.dest) == 1)
             return Choice(rescue, 3.0, lambda: (
                 f"{patient} is dying: walk next to it so that first aid can follow this turn",), rivals)
         it = wielded_item(me)
@@ -267,9 +268,9 @@ class InvestigatorScriptedAgent(Agent):
         best: tuple[float, Action] | None = None
         for a in by_verb.get("step", []) + by_verb.get("move", []):
             dest = a.dest
-            if not any(cheb(dest, _at(p)) == 1 for p in patients):
+            if not any(chebyshev(dest, _at(p)) == 1 for p in patients):
                 continue
-            danger = sum(1 for f in self.foes if f.pos is not None and cheb(f.pos, dest) == 1)
+            danger = sum(1 for f in self.foes if f.pos is not None and chebyshev(f.pos, dest) == 1)
             cost = danger * 2.0 + (0.5 if a.verb == "move" else 0.0)
             if best is None or cost < best[0]:
                 best = (cost, a)
@@ -314,7 +315,7 @@ class InvestigatorScriptedAgent(Agent):
         return (w.kind == "firearm" and (it.loaded > 0 or f.ammo.get(w.ammo_type, 0) > 0)) or w.kind == "thrown"
 
     def _adjacent_threats(self, pos: Cell, ignore: str = "") -> int:
-        return sum(1 for f in self.foes if f.id != ignore and f.pos is not None and cheb(f.pos, pos) == 1
+        return sum(1 for f in self.foes if f.id != ignore and f.pos is not None and chebyshev(f.pos, pos) == 1
                    and not f.opportunity_used and not f.channel_spell)
 
     def _value(self, t: Fighter, dmg: float) -> float:
@@ -377,21 +378,21 @@ class InvestigatorScriptedAgent(Agent):
             if it is None:
                 return IMPOSSIBLE
             w = s.weapons[it.template]
-            band = shot_band(s, w, cheb(src, t.pos))
+            band = shot_band(s, w, chebyshev(src, t.pos))
             if band is None:
                 return IMPOSSIBLE
             req, dmg = band
             obstructed = line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed"
             if obstructed:
                 req = EXTREME
-            bonus = (1 if cheb(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
+            bonus = (1 if chebyshev(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
             p = _p(prof.skill(w.skill), req, bonus)
             avg = (dmg.maximum + dmg.flat + sum(n for _, n, _ in dmg.dice)) / 2.0
             risk = 2.5 * self._adjacent_threats(src)
             if m.head:
                 return IMPOSSIBLE
             score = p * self._value(t, avg) * max(1, m.shots) - risk
-            note = (f"{w.id} at {cheb(src, t.pos)} squares" + (f", {m.shots} shots" if m.shots > 1 else "")
+            note = (f"{w.id} at {chebyshev(src, t.pos)} squares" + (f", {m.shots} shots" if m.shots > 1 else "")
                     + (", through an obstruction" if obstructed else "")
                     + (", aimed" if me.bonus_to and "shoot" in me.bonus_to else ""))
         elif m.verb == "throw":
@@ -424,7 +425,7 @@ class InvestigatorScriptedAgent(Agent):
             note = f"{w.id}" + (", flanking with an ally" if flank else "") + (
                 ", stepping in first" if m.when == "before" else "")
         if m.when == "before" and self._adjacent_threats(me.pos) and any(
-                f.pos is not None and cheb(f.pos, me.pos) == 1 and cheb(f.pos, src) > 1 for f in self.foes):
+                f.pos is not None and chebyshev(f.pos, me.pos) == 1 and chebyshev(f.pos, src) > 1 for f in self.foes):
             score -= 1.0  # stepping away invites a pursuit attack
             note += ", though stepping away invites a pursuit attack"
         return Estimate(score, p, avg, risk, note)
@@ -473,9 +474,9 @@ class InvestigatorScriptedAgent(Agent):
         me = self.me
         ranged = self._is_ranged(me)
         here = _at(me)
-        adj_now = [f for f in self.foes if cheb(_at(f), here) == 1]
+        adj_now = [f for f in self.foes if chebyshev(_at(f), here) == 1]
         target = None if ranged else min(
-            self.foes, key=lambda f: (cheb(_at(f), here) > 6, f.hp, cheb(_at(f), here)))
+            self.foes, key=lambda f: (chebyshev(_at(f), here) > 6, f.hp, chebyshev(_at(f), here)))
         return ranged, adj_now, target
 
     def _move_rivals(self, by_verb: dict[str, list[Action]]) -> list[Rival]:
@@ -494,20 +495,20 @@ class InvestigatorScriptedAgent(Agent):
         if ranged:
             shots = [f.id for f in self.foes if f.pos is not None
                      and line_status(self.s, self.st, dest, f.pos, (me.id, f.id)) == "clear"]
-            safe = not any(cheb(f.pos, dest) == 1 for f in self.foes if f.pos is not None)
+            safe = not any(chebyshev(f.pos, dest) == 1 for f in self.foes if f.pos is not None)
             return (f"move to {dest}" + (", out of every enemy's reach" if safe else "")
                     + (f", with a clean shot at {', '.join(shots)}" if shots else ""))
         assert target is not None and target.pos is not None
-        return (f"close in on {target.id} ({target.hp} HP): {cheb(me.pos, target.pos)} "
-                f"-> {cheb(dest, target.pos)} squares")
+        return (f"close in on {target.id} ({target.hp} HP): {chebyshev(me.pos, target.pos)} "
+                f"-> {chebyshev(dest, target.pos)} squares")
 
     def _square_score(self, pos: Cell, ranged: bool, long: bool, adj_now: list[Fighter],
                       target: Fighter | None) -> float:
         s, me = self.s, self.me
         assert me.pos is not None
-        leaving = sum(1 for f in adj_now if f.pos is not None and cheb(f.pos, pos) > 1)
+        leaving = sum(1 for f in adj_now if f.pos is not None and chebyshev(f.pos, pos) > 1)
         sc = -3.0 * leaving if (long or leaving) else 0.0
-        adj = [f for f in self.foes if f.pos is not None and cheb(f.pos, pos) == 1]
+        adj = [f for f in self.foes if f.pos is not None and chebyshev(f.pos, pos) == 1]
         if ranged:
             sc -= 6.0 * len(adj)
             it = wielded_item(me)
@@ -516,7 +517,7 @@ class InvestigatorScriptedAgent(Agent):
             best = 0.0
             for f in self.foes:
                 assert f.pos is not None
-                d = cheb(pos, f.pos)
+                d = chebyshev(pos, f.pos)
                 if firearm and wt is not None:
                     band = shot_band(s, wt, d)
                     if band is None:
@@ -538,11 +539,11 @@ class InvestigatorScriptedAgent(Agent):
                     q = min(q, 1.0)
                 best = max(best, q + (0.5 if f.hp <= 4 else 0.0))
             sc += best * 2.0
-            sc += 0.05 * min(cheb(pos, f.pos) for f in self.foes if f.pos is not None)
+            sc += 0.05 * min(chebyshev(pos, f.pos) for f in self.foes if f.pos is not None)
             return sc
         # melee: get to distance 2 of the best target (a one-step attack next turn), or adjacent if safe
         assert target is not None and target.pos is not None
-        d = cheb(pos, target.pos)
+        d = chebyshev(pos, target.pos)
         if d == 1:
             free = target.opportunity_used or not target.able
             sc += 4.0 if free else -2.0

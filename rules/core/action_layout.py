@@ -226,8 +226,8 @@ def _tables(layout: ActionLayout, encounter: EncounterBase) -> EncounterTables:
                                        f"({a.verb} with {form}), which no block of the canonical action layout "
                                        f"holds; use layout='encounter' for it")
             block[i] = b
-            if is_target:
-                target[i] = ids[a.target]  # type: ignore[index]
+            if is_target and a.target is not None:  # is_target says so; repeated for the type checker
+                target[i] = ids[a.target]
             if is_square:
                 sx[i], sy[i] = squares[a.dest]
             option = (None if is_target else a.target, a.option, None if is_square else a.dest)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.attacks import push_attack, take_bonus
 from trpg_arena.rules.investigator.catalogue import Meta
 from trpg_arena.rules.investigator.compiled import Setup
@@ -20,8 +21,10 @@ from trpg_arena.rules.investigator.legal import (
     wielded_item,
     wielded_t,
 )
+from trpg_arena.rules.investigator.moves import moves_of, occupancy
+from trpg_arena.rules.investigator.paths import best_path
 from trpg_arena.rules.investigator.rolls import REGULAR, check
-from trpg_arena.rules.investigator.space import best_path, cheb, grid_of, line_blocked, occupancy
+from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.spells import cast_now, continue_now
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 from trpg_arena.rules.investigator.windows import push_window
@@ -160,7 +163,7 @@ def _main(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
         combat.emit("target_lost", f"{f.id}'s {v} has lost its target {t.id}", actor=f.id, rule="INV-10.4")
         return
     if v in ("melee", "pursue"):
-        if cheb(f.pos, t.pos) != 1:
+        if chebyshev(f.pos, t.pos) != 1:
             combat.emit("target_lost", f"{t.id} is out of reach", actor=f.id, rule="INV-10.4")
             return
         push_attack(st, v, f.id, t.id, fr.head)
@@ -169,7 +172,7 @@ def _main(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
     elif v == "shoot":
         w = wielded_t(setup, f)
         it = wielded_item(f)
-        if (it is None or it.jammed or it.loaded < 1 or shot_band(setup, w, cheb(f.pos, t.pos)) is None
+        if (it is None or it.jammed or it.loaded < 1 or shot_band(setup, w, chebyshev(f.pos, t.pos)) is None
                 or line_blocked(setup, f.pos, t.pos)):
             combat.emit("target_lost", f"{f.id} can no longer shoot {t.id}", actor=f.id, rule="INV-10.4")
             return
@@ -183,7 +186,7 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
     opt = setup.opt
     maxhp = setup.prof(t.id).max_hp
     if (not (t.untreated_wound and (t.hp < maxhp or t.dying or t.unconscious)) or f.pos is None or t.pos is None
-            or cheb(f.pos, t.pos) > 1):
+            or chebyshev(f.pos, t.pos) > 1):
         combat.emit("target_lost", f"{t.id} no longer needs first aid", actor=f.id, rule="INV-10.4")
         return
     b = take_bonus(f, ("first_aid",))
@@ -298,7 +301,6 @@ def _pick_up(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, item: st
 
 # --- long move (INV-4.5, 4.6, 4.9, 10.2) -------------------------------------------------------------
 def _start_move(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
-    bf = setup.bf
     assert f.pos is not None and fr.dest is not None
     f.moved_long = True
     side_of = setup.side_of
@@ -316,7 +318,7 @@ def _start_move(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: F
         lv = opp or (pursuit and std_available(setup, r))
         if lv or opp:
             reactors.append((r.pos, lv, opp))
-    path = best_path(setup, bf, f.pos, fr.dest, setup.prof(f.id).mov, blocked, reactors)
+    path = best_path(setup, f.pos, fr.dest, setup.prof(f.id).mov, blocked, reactors)
     fr.path = path or []
     fr.index = 0
     if combat.recording:
@@ -339,7 +341,7 @@ def _walk(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
     side_of = setup.side_of
     side = side_of[f.id]
     difficult = setup.difficult
-    g = grid_of(setup, setup.bf)
+    g = setup.moves or moves_of(setup)
     bit, near_bits = g.bit, g.near
     hostiles = 0  # the squares of the hostiles able to act, as bits
     for o in st.fighters:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.compiled import Setup, WeaponT
 from trpg_arena.rules.investigator.damage import add_condition, apply_damage, interrupt_channel, spend_round
 from trpg_arena.rules.investigator.legal import fighter, melee_weapon, shot_band, wielded_item
@@ -22,7 +23,7 @@ from trpg_arena.rules.investigator.rolls import (
     check,
     trunc_half,
 )
-from trpg_arena.rules.investigator.space import cheb, line_status
+from trpg_arena.rules.investigator.sight import line_status
 from trpg_arena.rules.investigator.state import Fighter, Frame, GroundItem, InvState, Item
 
 if TYPE_CHECKING:
@@ -289,7 +290,7 @@ def resolve_throw(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
             penalty += 1
     if opt.throw_obstruction and line_status(setup, st, a.pos, t.pos, (a.id, t.id)) == "obstructed":
         required, why = EXTREME, "the line of the throw is obstructed"  # INV-6.6 via INV-8.8
-    if opt.prone_modifiers and t.prone and cheb(a.pos, t.pos) > 1:
+    if opt.prone_modifiers and t.prone and chebyshev(a.pos, t.pos) > 1:
         penalty += 1
     bonus = take_bonus(a, ("throw",))
     _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
@@ -342,7 +343,7 @@ def resolve_shot(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: F
         if t.pos is None or a.pos is None or t.dead or t.fled:
             combat.emit("target_lost", f"{a.id} has no target for shot {i + 1}", actor=a.id, rule="INV-10.4")
             return
-        d = cheb(a.pos, t.pos)
+        d = chebyshev(a.pos, t.pos)
         band = shot_band(setup, w, d)
         if band is None:
             combat.emit("target_lost", f"{t.id} is out of range", actor=a.id, rule="INV-6.2")

@@ -15,6 +15,8 @@ from trpg_arena.rules.investigator.model import InvestigatorEncounter, Investiga
 from trpg_arena.rules.investigator.rolls import LEVEL_OF_NAME, Expr, derived, parse_expr
 
 if TYPE_CHECKING:
+    from trpg_arena.rules.investigator.moves import MoveTables
+    from trpg_arena.rules.investigator.paths import PathTables
     from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
@@ -146,7 +148,7 @@ class Setup:
     lines: dict[tuple[Cell, Cell], tuple[Cell, ...]] = field(default_factory=dict)
     far: dict[Cell, list[tuple[Cell, Any]]] = field(default_factory=dict)  # squares >= 2 away, row-major
     walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
-    line_terrain: dict[tuple[Cell, Cell], str] = field(default_factory=dict)  # see space.line_status
+    line_terrain: dict[tuple[Cell, Cell], str] = field(default_factory=dict)  # see sight.line_status
     reach_cache: dict[Any, frozenset[Cell]] = field(default_factory=dict)
     adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
     nbrs: dict[Cell, frozenset[Cell]] | None = None
@@ -155,7 +157,8 @@ class Setup:
     bf: Any = None  # the Battlefield (set by the system when it is built)
     catalogue: Any = None  # the Catalogue (built on first use)
     heads: list[tuple[str, str, str, str, int]] | None = None  # see view_heads
-    grid: Any = None  # the bitboard view of the movement graph (space.Grid, built on first use)
+    moves: MoveTables | None = None  # one-step and long-move tables over the kernel's grid (built on first use)
+    paths: PathTables | None = None  # the INV-4.6 path search's square numbering (built on first use)
     decisions: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)  # see `decision`
     legal_lists: dict[Any, list[Any]] = field(default_factory=dict)  # legal.Legal's memoised reaction/defense sets
     wall_cells: tuple[Cell, ...] = ()  # the wall squares (see `wall_between`)

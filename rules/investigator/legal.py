@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT, setup_of
+from trpg_arena.rules.investigator.moves import MoveTables, move_dests, moves_of, occupancy
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
-from trpg_arena.rules.investigator.space import Grid, cheb, grid_of, line_blocked, move_dests, occupancy
+from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 
 if TYPE_CHECKING:
@@ -111,8 +113,8 @@ class Legal:
         cat = s.catalogue
         self.cat: Catalogue = cat if cat is not None else catalogue_of(s)
         self.bf = combat.battlefield
-        g = s.grid
-        self.g: Grid = g if g is not None else grid_of(s, self.bf)
+        g = s.moves
+        self.g: MoveTables = g if g is not None else moves_of(s)
         self._occ: dict[Cell, Fighter] | None = None
         self._forms: list[tuple[int, Cell]] | None = None
         self._scanned: tuple[Fighter, int, int, list[tuple[Fighter, Cell]], list[Fighter]] | None = None
@@ -364,7 +366,7 @@ class Legal:
                         steps = self.cat.steps
                         moves = g.step_moves[key] = tuple(steps[c] for c, b, _ in g.steps[f.pos] if not key[1] & b)
                     out += moves
-                out += move_dests(s, self.bf, f, occupied, hostile, self.cat.moves)
+                out += move_dests(s, f, occupied, hostile, self.cat.moves)
         if not std_available(s, f):
             return out
         out += self.casts(f)
@@ -384,7 +386,7 @@ class Legal:
         if it is not None and w is not None and w.kind == "thrown" and it.count >= 1:
             here = f.pos
             for t, tp in foes:
-                if cheb(here, tp) <= 10 and not line_blocked(s, here, tp):
+                if chebyshev(here, tp) <= 10 and not line_blocked(s, here, tp):
                     out.append(by[("throw", t.id)])
         # reload (INV-8.10)
         if it is not None and w is not None and w.kind == "firearm" and (

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.compiled import Setup, SpellT
 from trpg_arena.rules.investigator.damage import apply_damage, heal, interrupt_channel
 from trpg_arena.rules.investigator.legal import fighter
 from trpg_arena.rules.investigator.rolls import REGULAR, check
-from trpg_arena.rules.investigator.space import cheb, line_blocked
+from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def target_ok(setup: Setup, sp: SpellT, c: Fighter, t: Fighter) -> bool:
     """The stored target is still valid: present, in range, line not blocked."""
     if t.pos is None or t.dead or t.fled or c.pos is None:
         return False
-    return cheb(c.pos, t.pos) <= sp.range and (c.pos == t.pos or not line_blocked(setup, c.pos, t.pos))
+    return chebyshev(c.pos, t.pos) <= sp.range and (c.pos == t.pos or not line_blocked(setup, c.pos, t.pos))
 
 
 def cast_now(combat: InvCombat, setup: Setup, st: InvState, c: Fighter, sid: str, tid: str) -> None:

@@ -8,7 +8,6 @@ from trpg_arena.rules.kiai.checks import check, has, succeeded
 from trpg_arena.rules.kiai.conditions import add_condition
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import damage_roll, set_decision, take_damage
-from trpg_arena.rules.kiai.geometry import geo_of
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import CRITICAL, SUCCESS, Frame, Hex, KiaiState
 from trpg_arena.rules.kiai.strike import can_react, dodge_check
@@ -22,11 +21,11 @@ CONDITION_OF = {"stun": "stunned", "intimidate": "intimidated", "illusion": "dec
 def area_targets(ctx: Ctx, st: KiaiState, user: str, center: Hex, radius: int) -> list[str]:
     """KIA-21.3: everyone (any side) within `radius` of the centre, except the user and those out; by distance, seat."""
     found = []
-    geo = geo_of(ctx)
+    distance = ctx.grid.distance
     for cid, f in st.fighters.items():
         if cid == user or f.out or f.hex is None:
             continue
-        d = geo.dist(center, f.hex)
+        d = distance(center, f.hex)
         if d <= radius:
             found.append((d, ctx.seat[cid], cid))
     return [cid for _, _, cid in sorted(found)]

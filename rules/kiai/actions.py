@@ -12,8 +12,7 @@ from trpg_arena.rules.kiai.checks import check, succeeded
 from trpg_arena.rules.kiai.conditions import add_condition
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import check_end
-from trpg_arena.rules.kiai.geometry import enemy_mask, geo_of
-from trpg_arena.rules.kiai.legal import FEINT_COST
+from trpg_arena.rules.kiai.legal import FEINT_COST, tables_of
 from trpg_arena.rules.kiai.manoeuvres import pick_up, ready_weapon
 from trpg_arena.rules.kiai.state import Fighter, Frame, Hex, KiaiState
 
@@ -39,16 +38,31 @@ def spend_kiai(combat: KiaiCombat, f: Fighter, amount: int, rule: str, *, spirit
 def _move(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
     """KIA-8.1 / KIA-8.3: follow the cheapest path that avoids enemies."""
     assert f.hex is not None
-    geo = ctx.geo or geo_of(ctx)
     fid = f.id
     if not combat.recording:  # the path is only read back for the log (headless envs record none)
         f.hex = dest
         f.moved = True
         return
-    p, cost = geo.path_and_cost(f.hex, dest, ctx.spec[fid].agility, enemy_mask(ctx, st, fid))
+    # the search of the legal list just offered, as a rule (the grid keeps it)
+    found = ctx.grid.path(f.hex, dest, ctx.spec[fid].agility, enemy_mask(ctx, st, fid))
+    assert found is not None, "a legal move reaches its hex"
+    p, cost = found
     f.hex = dest
     f.moved = True
-    combat.emit("moved", f"{fid}{geo.moved_texts[dest]}{cost})", actor=fid, rule=rule, path=p, cost=cost)
+    texts = (ctx.tables or tables_of(ctx)).moved_texts
+    combat.emit("moved", f"{fid}{texts[dest]}{cost})", actor=fid, rule=rule, path=p, cost=cost)
+
+
+def enemy_mask(ctx: Ctx, st: KiaiState, cid: str) -> int:
+    """Hexes a path may not enter (KIA-8.3), as a grid mask: those of enemies that are not out."""
+    fighters = st.fighters
+    bit = ctx.grid.bit
+    m = 0
+    for i in ctx.foes_of[cid]:
+        f = fighters[i]
+        if not f.out and f.hex is not None:
+            m |= bit[f.hex]
+    return m
 
 
 def _strike(f: Fighter, target: str, *, skind: str = "melee", effect: str = "damage", ability: str = "", mult: int = 1,

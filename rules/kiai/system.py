@@ -55,9 +55,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Ctx:
         """The static tables (`Ctx`): weapons by key, abilities, thresholds, the map's geometry."""
         assert isinstance(encounter, KiaiEncounter)
-        ctx = build_ctx(encounter)
-        ctx.bf = battlefield
-        return ctx
+        return build_ctx(encounter, battlefield)
 
     @staticmethod
     def _build(m: Any) -> Battlefield:
