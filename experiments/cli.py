@@ -597,17 +597,18 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
             else:
                 rows.append(bench_aec(target, seconds))
             progress.advance(task)
-    base = rows[0].per_second
     from rich import box
 
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x c4"):
+    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x c4 (steps)"):
         table.add_column(col, justify="left" if col in ("target", "mode", "agent") else "right", no_wrap=True)
     for r in rows:
         table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.steps_per_second:,.0f}",
-                      f"{r.per_second / base:.2f}")
-    console.print(f"decisions per second, {seconds:.1f} s each; steps/s counts env.step calls; x c4: decisions/s "
-                  "over connect_four_v3's; clone rows: clone() calls per second", soft_wrap=False)
+                      f"{r.ratio(rows[0]):.2f}")
+    console.print(f"{seconds:.1f} s each; decisions/s counts every engine decision (the opponent's and forced ones "
+                  "too), steps/s the agent-facing steps (env.step calls; equal at engine level); x c4 (steps): "
+                  "steps/s over connect_four_v3's moves/s, the speed a learner sees; clone rows: clone() calls "
+                  "per second", soft_wrap=False)
     console.print(table)
     latency = _bench_search(targets, _agents_option(search), seconds)
     out.parent.mkdir(parents=True, exist_ok=True)
