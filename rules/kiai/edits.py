@@ -1,9 +1,10 @@
-"""What a GM may edit of a kiai combatant mid-fight (`core.edits`): its wound boxes, kiai and spirit, its hex.
+"""What a GM may edit of a kiai combatant mid-fight (`core.edits`): wound boxes, kiai and spirit, conditions, hex.
 
 Wounds are edited box by box on the wound track (KIA-7.5: light, moderate, serious, mortal, each up to the
 boxes the options give). A mortal wound puts the fighter out as incapacitated (KIA-7.6); clearing the
 mortal and serious boxes of an incapacitated fighter brings it back. Taken out, a fighter counts as fled
-(KIA-24.3) and leaves the map.
+(KIA-24.3) and leaves the map. A condition on it (stunned, running...) can be cleared; none is added by
+hand, since its duration and source belong to the rule that set it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ class KiaiEditor(Editor):
                for i in range(4)]
         out += [EditField("kiai", "int", f.kiai, "kiai", 0, max(spec.kiai, f.kiai)),
                 EditField("spirit", "int", f.spirit, "spirit", 0, max(spec.spirit, f.spirit))]
+        # a condition on it can be cleared (its duration and source are the rules' own, so none is added by hand)
+        for ctype in dict.fromkeys(c.type for c in f.conds):
+            out.append(EditField(f"cond_{ctype}", "bool", True, ctype.replace("_", " "),
+                                 help="untick to clear it"))
         if f.hex is not None:
             out.append(EditField("hex", "place", f.hex, "hex", choices=free_places(combat, cid),
                                  help="a free, open hex"))
@@ -56,6 +61,15 @@ class KiaiEditor(Editor):
             return
         if name in ("kiai", "spirit"):
             setattr(f, name, value)
+            return
+        if name.startswith("cond_"):
+            if value:
+                raise EditError(f"{cid}'s conditions can only be cleared by hand", where=f"changes.{name}")
+            ctype = name.removeprefix("cond_")
+            for c in [c for c in f.conds if c.type == ctype]:
+                f.conds.remove(c)
+            combat.emit("condition_removed", f"{cid} is no longer {ctype} (cleared by the GM)", actor=cid,
+                        rule="KIA-23.3", condition=ctype)
             return
         f.wounds[LEVEL_NAMES.index(name.removeprefix("wounds_"))] = value
         level = status_index(f)

@@ -75,6 +75,9 @@ export function renderStats(root, board, stats) {
     stats.falls.length ? el("h3", {text: "Who fell"}) : null,
     stats.falls.length ? table(["round", "decision", "combatant", "status", "last struck by"],
       stats.falls.map((f) => [f.round, f.decision, name(f.combatant), f.status, name(f.by)])) : null,
+    stats.edits ? el("p", {class: "note", id: "stats-edits", text: `GM edits: ${stats.edits} (` +
+      stats.combatants.filter((c) => c.edits).map((c) => `${c.label} ${c.edits}`).join(", ") +
+      "); the hit points they changed count as nobody's damage or healing"}) : null,
     stats.sources.length ? el("h3", {text: "How decisions were made"}) : null,
     stats.sources.length ? table(["side", "by", "decisions"], stats.sources.map((s) => [s.side, s.source, s.count]))
       : null,

@@ -10,12 +10,14 @@ import random
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from trpg_arena.agents.edits import GmEdit, editable
 from trpg_arena.agents.session import Session, SessionError
 from trpg_arena.agents.stats import session_stats
 from trpg_arena.agents.store import SessionStore
 from trpg_arena.agents.transcript import transcript
+from trpg_arena.experiments.table.report import stats_view
 from trpg_arena.rules.core.edits import EditError
 
 SYSTEMS = ["moonlit/skirmish", "kiai/skirmish", "investigator/skirmish", "reincarnator/skirmish"]
@@ -85,6 +87,9 @@ def test_taking_a_combatant_out_counts_as_a_fall_to_the_gm_not_as_damage(encount
     assert stats.edits == 1 and stats.fighters[cid].edits == 1 and stats.fighters[cid].taken == 0
     assert [(f.combatant, f.by) for f in stats.falls] == [(cid, "GM")]
     assert "GM edits: 1" in transcript(s)
+    console = Console(record=True, width=80)
+    console.print(stats_view(stats))  # what the terminal prints at the end
+    assert f"GM edits: 1 ({cid} 1)" in console.export_text()
     s.run(max_decisions=30)  # play goes on without it
     assert s.combat.over or s.combat.decision.actor != cid
 
@@ -233,3 +238,20 @@ def test_an_added_combatant_is_checked_as_an_encounters() -> None:
             s.edit(GmEdit("x", add=spec))
         assert e.value.where == where and words in str(e.value), str(e.value)
     assert s.combat.snapshot() == before and not s.records
+
+
+def test_a_kiai_condition_is_cleared_by_hand_and_none_is_added() -> None:
+    s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
+    for _ in range(200):  # play until someone stands with a condition on them, not deciding
+        s.run(max_decisions=1)
+        deciding = s.combat.decision.actor if s.combat.decision else None
+        found = [(r["id"], f["name"]) for r in editable(s.combat) if r["id"] != deciding
+                 for f in r["fields"] if f["name"].startswith("cond_")]
+        if found or s.combat.over:
+            break
+    assert found, "no condition met in 200 decisions"
+    cid, name = found[0]
+    with pytest.raises(EditError, match="only be cleared"):
+        s.edit(GmEdit(cid, {name: True, "kiai": 0}))  # nothing applied: kiai untouched too
+    s.edit(GmEdit(cid, {name: False}))
+    assert name.removeprefix("cond_") not in next(v for v in s.combat.combatants if v.id == cid).conditions

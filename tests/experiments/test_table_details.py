@@ -103,3 +103,16 @@ def test_a_step_full_of_odds_stays_one_line_a_choice_within_a_terminal() -> None
     assert len(lines) == 1 + len(menu.step().choices) <= 23, lines
     assert all(len(line.rstrip()) <= 80 for line in lines)
     assert sum(bool(re.search(r"technique \d+: .* \d+ % to land", line)) for line in lines) >= 5, lines
+
+
+def test_the_terminal_report_says_when_damage_was_capped_at_the_hp_left(tmp_path: Path) -> None:
+    gm = Gm("investigator/skirmish", "--pc", "scripted", "--npc", "scripted", "--no-review", "--seed", "3",
+            db=tmp_path / "s.db", out=tmp_path)
+    assert gm.wait() == "over"
+    shown = gm.screen + str(gm.child.after)  # the report is printed between 'combat over' and its prompt
+    gm.send("")
+    assert gm.wait() == "eof"
+    assert "damage capped at the HP left" in shown and \
+        "harlow on knifeman: 10 (26 rolled, capped at the HP left)" in shown, shown[-1500:]
+    log = next(tmp_path.glob("*-log.md")).read_text()
+    assert "| harlow | knifeman | 10 (26 rolled, capped at the HP left) |" in log

@@ -81,3 +81,34 @@ def test_the_gm_adds_a_combatant_like_another_from_the_dialog(page: object, serv
     assert "GM: adds goblin_c (raiders) like goblin_a" in pg.inner_text("#log li.ev-gm_edit")  # type: ignore
     state = httpx.get(f"{server}/api/sessions/{sid}").json()
     assert next(c for c in state["combatants"] if c["id"] == "goblin_c")["place"] == "5,5"
+
+
+def test_a_fight_the_gm_ends_by_taking_the_last_foe_out_shows_the_edits_in_the_statistics(
+        page: object, server: str) -> None:
+    r = httpx.post(f"{server}/api/sessions", json={"encounter": "moonlit/duel", "seed": 1, "pc": "human",
+                                                   "npc": "review:scripted"})
+    sid = r.json()["state"]["id"]
+    pg = page
+    pg.goto(f"{server}/#/s/{sid}")  # type: ignore[attr-defined]
+    pg.click('[data-edit="ghoul"]')  # type: ignore[attr-defined]
+    pg.wait_for_selector("#edit-dialog[open] #edit-remove")  # type: ignore[attr-defined]
+    pg.click("#edit-remove")  # type: ignore[attr-defined]
+    pg.wait_for_selector("#stats-edits")  # type: ignore[attr-defined]
+    assert "GM edits: 1 (" in pg.inner_text("#stats-edits")  # type: ignore[attr-defined]
+    assert "Over: A" in pg.inner_text("#status")  # type: ignore[attr-defined]
+
+
+def test_the_replay_shows_the_gms_edit_once(page: object, server: str) -> None:
+    r = httpx.post(f"{server}/api/sessions", json={"encounter": "moonlit/duel", "seed": 1, "pc": "human",
+                                                   "npc": "review:scripted"})
+    sid = r.json()["state"]["id"]
+    edited = httpx.post(f"{server}/api/sessions/{sid}/edits", json={"combatant": "ghoul", "changes": {"hp": 5}})
+    assert edited.status_code == 200
+    n = edited.json()["state"]["decisions"]
+    pg = page
+    pg.goto(f"{server}/#/r/{sid}")  # type: ignore[attr-defined]
+    pg.wait_for_selector("#frame-info")  # type: ignore[attr-defined]
+    pg.click("#last")  # type: ignore[attr-defined]
+    pg.wait_for_function(f"document.getElementById('frame-info').textContent.startsWith('decision {n}/')")  # type: ignore
+    info = pg.inner_text("#frame-info")  # type: ignore[attr-defined]
+    assert "GM: ghoul HP " in info and "GM: GM:" not in info and "(gm)" in info, info
