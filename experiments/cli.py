@@ -337,9 +337,10 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
               tactics: Annotated[list[str] | None, typer.Option(
-                  help="an NPC's temperament ID=KEY:VALUE,...: aggression (reckless, bold, steady, cautious), morale "
-                       "(flees below this share of HP: 25%), focus (weakest, strongest, nearest, healers, casters, "
-                       "an id), protect (an ally's id), e.g. ghoul=morale:25%,focus:casters (repeatable)")] = None,
+                  help="a temperament for a combatant or a whole side, ID=KEY:VALUE,...: aggression (reckless, "
+                       "bold, steady, cautious), morale (flees below this share of HP: 25%), focus (weakest, "
+                       "strongest, nearest, healers, casters, an id), protect (an ally's id), e.g. "
+                       "ghoul=morale:25%,focus:casters (repeatable)")] = None,
               db: Annotated[Path | None, typer.Option(
                   help="session database (default $TRPG_ARENA_DB or ~/.local/share/trpg-arena/sessions.db)")] = None,
               out: Annotated[Path, typer.Option(help="folder for the statistics JSON and the Markdown log")] = Path(
