@@ -337,9 +337,10 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
               tactics: Annotated[list[str] | None, typer.Option(
-                  help="an NPC's temperament ID=KEY:VALUE,...: aggression (reckless, bold, steady, cautious), morale "
-                       "(flees below this share of HP: 25%), focus (weakest, strongest, nearest, healers, casters, "
-                       "an id), protect (an ally's id), e.g. ghoul=morale:25%,focus:casters (repeatable)")] = None,
+                  help="a temperament for a combatant or a whole side, ID=KEY:VALUE,...: aggression (reckless, "
+                       "bold, steady, cautious), morale (flees below this share of HP: 25%), focus (weakest, "
+                       "strongest, nearest, healers, casters, an id), protect (an ally's id), e.g. "
+                       "ghoul=morale:25%,focus:casters (repeatable)")] = None,
               db: Annotated[Path | None, typer.Option(
                   help="session database (default $TRPG_ARENA_DB or ~/.local/share/trpg-arena/sessions.db)")] = None,
               out: Annotated[Path, typer.Option(help="folder for the statistics JSON and the Markdown log")] = Path(
@@ -597,17 +598,18 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
             else:
                 rows.append(bench_aec(target, seconds))
             progress.advance(task)
-    base = rows[0].per_second
     from rich import box
 
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x c4"):
+    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x c4 (steps)"):
         table.add_column(col, justify="left" if col in ("target", "mode", "agent") else "right", no_wrap=True)
     for r in rows:
         table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.steps_per_second:,.0f}",
-                      f"{r.per_second / base:.2f}")
-    console.print(f"decisions per second, {seconds:.1f} s each; steps/s counts env.step calls; x c4: decisions/s "
-                  "over connect_four_v3's; clone rows: clone() calls per second", soft_wrap=False)
+                      f"{r.ratio(rows[0]):.2f}")
+    console.print(f"{seconds:.1f} s each; decisions/s counts every engine decision (the opponent's and forced ones "
+                  "too), steps/s the agent-facing steps (env.step calls; equal at engine level); x c4 (steps): "
+                  "steps/s over connect_four_v3's moves/s, the speed a learner sees; clone rows: clone() calls "
+                  "per second", soft_wrap=False)
     console.print(table)
     latency = _bench_search(targets, _agents_option(search), seconds)
     out.parent.mkdir(parents=True, exist_ok=True)
