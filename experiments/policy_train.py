@@ -34,6 +34,7 @@ class PolicyTrainArgs:
     generated: float = 0.5  # share of the games on generated encounters (the rest on the built-ins)
     noise: float = 0.15  # chance that a decision is a random legal action (the label stays the script's)
     epochs: int = 10
+    rounds: int = 0  # DAgger rounds after the cloning: the policy plays, the script labels, refit on all
     hidden: tuple[int, ...] = (256, 128)
     batch: int = 256
     lr: float = 1e-3
@@ -117,8 +118,13 @@ def training_encounters(ruleset: str, games: int, generated: float, seed: int) -
 
 
 def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
-            progress: Callable[[int], None] | None = None) -> Decisions:
-    """The scripted agent's decisions over one game per encounter (see the module docstring)."""
+            progress: Callable[[int], None] | None = None, player: Any = None) -> Decisions:
+    """The scripted agent's decisions over one game per encounter (see the module docstring).
+
+    With a `player` (a `PolicyNet`), that policy plays one side of each game (the sides alternate) and the
+    scripted agent the other, and every decision is still labelled with the scripted choice (DAgger: the
+    policy learns to recover from the positions its own mistakes lead to).
+    """
     from trpg_arena.agents import make_agent
     from trpg_arena.agents.canonical import CanonicalCodec
     from trpg_arena.rules import Combat, TrpgArenaError
@@ -129,6 +135,7 @@ def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
         combat = Combat(enc, seed=seed * 1_000_003 + g, record=False)
         codec = CanonicalCodec.for_combat(combat)
         script = {side: make_agent("scripted", ruleset, seed=int(rng.integers(2**31))) for side in combat.sides}
+        learner = combat.sides[g % 2] if player is not None else None
         while not combat.over:
             d = combat.decision
             legal = combat.legal_view()
@@ -136,9 +143,12 @@ def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
             if len(legal) > 1:
                 try:
                     index = codec.legal_indices(combat)
-                    data.obs.append(codec.observe(combat))
+                    obs = codec.observe(combat)
+                    data.obs.append(obs)
                     data.legal.append(np.array(index, dtype=np.int32))
                     data.label.append(int(index[legal.index(choice)]))
+                    if d.side == learner:
+                        choice = legal[int(np.argmax(player.legal_logits(obs, index)))]
                 except TrpgArenaError:  # a decision beyond the layout's limits: not learned from
                     pass
             if noise and rng.random() < noise:
@@ -245,6 +255,16 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
     collected = time.perf_counter() - start
     log(f"{len(data):,} decisions in {collected:.0f} s ({len(data) / max(collected, 1e-9):,.0f}/s); cloning")
     layers, fitted = fit(data, n_actions, args, log)
+    for r in range(args.rounds):
+        player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
+        more = collect(args.ruleset, training_encounters(args.ruleset, args.games, args.generated, args.seed + r + 1),
+                       args.noise, args.seed + r + 1, player=player)
+        data.obs += more.obs
+        data.legal += more.legal
+        data.label += more.label
+        log(f"DAgger round {r + 1}/{args.rounds}: {len(more):,} decisions with the policy on one side; refitting "
+            f"on {len(data):,}")
+        layers, fitted = fit(data, n_actions, args, log)
     seconds = time.perf_counter() - start
     out = Path(args.out) if args.out is not None else policy_path(args.ruleset)
     command = (f"trpg-arena train {args.ruleset} --games {args.games} --epochs {args.epochs} --seed {args.seed} "
