@@ -17,9 +17,17 @@ $(STAMP): pyproject.toml setup.py constraints.txt
 demo: install
 	$(BIN)/trpg-arena demo
 
+# mypy reads the folders as the package users import: build/typecheck/trpg_arena/<top> links to each top-level
+# folder; the view's empty __init__.py makes `moonlit/data.py` win over the data-file folder `moonlit/data/`
+TOPS := rules envs agents experiments server
+TYPECHECK_VIEW := build/typecheck
+
 lint: install
 	$(BIN)/ruff check rules envs agents experiments server examples tests
-	$(BIN)/mypy rules
+	rm -rf $(TYPECHECK_VIEW) && mkdir -p $(TYPECHECK_VIEW)/trpg_arena
+	for top in $(TOPS); do ln -s ../../../$$top $(TYPECHECK_VIEW)/trpg_arena/$$top; done
+	touch $(TYPECHECK_VIEW)/trpg_arena/__init__.py
+	MYPYPATH=$(TYPECHECK_VIEW) $(BIN)/mypy $(addprefix -p trpg_arena.,$(TOPS))
 
 test: install lint
 	$(BIN)/python -m pytest -n 2 --dist loadfile

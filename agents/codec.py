@@ -192,12 +192,12 @@ class Codec:
         slot_of = self.slot_of
         by_slot: list[CombatantView | None] = [None] * len(self.ids)
         decider_side = None
-        for v in views:
-            if v.id == decider:
-                decider_side = v.side
-            slot = slot_of.get(v.id)
+        for view in views:
+            if view.id == decider:
+                decider_side = view.side
+            slot = slot_of.get(view.id)
             if slot is not None:
-                by_slot[slot] = v
+                by_slot[slot] = view
         if side is None:
             side = decider_side if decider_side is not None else (views[0].side if views else "")
         flat = [min(combat.round / 20.0, 1.0), 1.0 if decider_side == side else 0.0]

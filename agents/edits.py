@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditError, edit_combatant, fields_of
+from trpg_arena.rules.core.edits import EditError, add_combatant, edit_combatant, fields_of
 
 if TYPE_CHECKING:
     from trpg_arena.rules import Combat, Event
@@ -22,16 +22,24 @@ GM = "GM"  # the decider named in a GM edit's record and statistics
 
 @dataclass(frozen=True)
 class GmEdit:
-    """Set some of a combatant's fields (`changes`: field name -> value), or take it out (`remove`)."""
+    """Set some of a combatant's fields (`changes`: field name -> value), take it out (`remove`), or add one.
+
+    `add` is a new combatant's entry, as an encounter lists it (``like: <id>`` copies an existing
+    one's, its own fields winning); `combatant` is then its id.
+    """
 
     combatant: str
     changes: Mapping[str, Any] = field(default_factory=dict)
     remove: bool = False
+    add: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form (what a session's record keeps)."""
-        return {"combatant": self.combatant, "changes": {k: _plain(v) for k, v in self.changes.items()},
-                "remove": self.remove}
+        out = {"combatant": self.combatant, "changes": {k: _plain(v) for k, v in self.changes.items()},
+               "remove": self.remove}
+        if self.add is not None:
+            out["add"] = dict(self.add)
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> GmEdit:
@@ -39,9 +47,15 @@ class GmEdit:
         if not isinstance(data, Mapping):
             raise EditError(f"an edit is an object with combatant and changes, got {type(data).__name__}",
                             where="edit")
-        unknown = sorted(set(data) - {"combatant", "changes", "remove"})
+        unknown = sorted(set(data) - {"combatant", "changes", "remove", "add"})
         if unknown:
-            raise EditError(f"unknown field '{unknown[0]}' in an edit (combatant, changes, remove)", where=unknown[0])
+            raise EditError(f"unknown field '{unknown[0]}' in an edit (combatant, changes, remove, add)",
+                            where=unknown[0])
+        add = data.get("add")
+        if add is not None:
+            if not isinstance(add, Mapping) or not isinstance(add.get("id"), str) or not add.get("id"):
+                raise EditError("add must be a combatant's entry with its id", where="add")
+            return cls(str(add["id"]), {}, False, dict(add))
         cid, changes, remove = data.get("combatant"), data.get("changes") or {}, data.get("remove", False)
         if not isinstance(cid, str) or not cid:
             raise EditError(f"combatant must be a combatant's id, got {cid!r}", where="combatant")
@@ -54,6 +68,8 @@ class GmEdit:
 
 def apply_edit(combat: Combat, edit: GmEdit) -> list[Event]:
     """Apply `edit` to `combat` all or nothing (the live dice untouched); returns its events."""
+    if edit.add is not None:
+        return add_combatant(combat, edit.add)
     return edit_combatant(combat, edit.combatant, edit.changes, remove=edit.remove)
 
 
@@ -61,6 +77,12 @@ def editable(combat: Combat) -> list[dict[str, Any]]:
     """Every combatant with the fields a GM may edit now (JSON-safe): what an edit dialog shows."""
     return [{"id": v.id, "name": v.name, "side": v.side, "status": v.status, "can_remove": v.able,
              "fields": [f.to_json() for f in fields_of(combat, v.id)]} for v in combat.combatants]
+
+
+def place_key(combat: Combat) -> str:
+    """The field of a combatant's entry that says where it stands (``position``, moonlit's ``zone``)."""
+    editor = getattr(combat.system, "editor", None)
+    return str(getattr(editor, "place_key", "position"))
 
 
 def _plain(value: Any) -> Any:

@@ -104,6 +104,14 @@ def _part_label(value: Hashable) -> str:
     return str(value).replace("_", " ") if value != "" else "plain"
 
 
+def _option_part(i: int) -> Callable[[Action], Hashable]:
+    """The facet key of an action's i-th option part (None when its option has fewer parts)."""
+    def part(a: Action) -> Hashable:
+        parts = _option_parts(a.option)
+        return parts[i] if i < len(parts) else None
+    return part
+
+
 def _facets(actions: list[Action], place: Callable[[Action], Any]) -> list[Facet]:
     """The parts to group `actions` by, in the order a person is asked for them.
 
@@ -117,7 +125,7 @@ def _facets(actions: list[Action], place: Callable[[Action], Any]) -> list[Facet
     depth = max((len(_option_parts(a.option)) for a in actions), default=0)
     for i in range(depth):
         facets.append(("option" if depth == 1 else f"option {i + 1}",
-                       lambda a, i=i: (p[i] if i < len(p := _option_parts(a.option)) else None), _part_label))
+                       _option_part(i), _part_label))
     if any(_is_cell(place(a)) for a in actions):  # asked for only where many squares are left (`_next`)
         facets.append(("row", lambda a: p[1] if _is_cell(p := place(a)) else p,
                        lambda v: "no destination" if v is None else f"row {v}" if isinstance(v, int) else str(v)))
@@ -246,7 +254,7 @@ class Menu:
         # a word with a digit is a number or a square: it matches whole ("5,8" is not inside "15,8")
         tests: list[Callable[[str], object]] = [
             re.compile(rf"(?<![0-9]){re.escape(w)}(?![0-9])").search if any(ch.isdigit() for ch in w)
-            else (lambda hay, w=w: w in hay) for w in words]
+            else re.compile(re.escape(w)).search for w in words]
         kept = tuple(i for i in frame.indices if all(test(self._haystacks[i]) for test in tests))
         if not kept:
             raise MenuError(f"nothing matches '{text.strip()}' among the {len(frame.indices)} actions left")

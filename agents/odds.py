@@ -63,21 +63,21 @@ def _kiai(combat: Combat, legal: list[Action]) -> dict[Action, str]:
 
     d = combat.decision
     assert d is not None
-    strikes = [a for a in legal if a.verb in STRIKES and a.target is not None]
+    strikes = [(a, a.target) for a in legal if a.verb in STRIKES and a.target is not None]
     if not strikes:
         return {}
     est = Estimator(combat)
     ctx = est.ctx
     me = est.st.fighters.get(d.actor)
     out = {}
-    for a in strikes:
-        t = est.st.fighters.get(a.target)
+    for a, target in strikes:
+        t = est.st.fighters.get(target)
         if me is None or t is None:
             continue
         v, x, _ = strike_setup(est, me, a)
         pn, pc = est.land(v, t, x)
-        dodge = f"against dodge {est.dodge_value(t, x)[0]}" if est.can_react(t) else f"{t.id} cannot dodge"
-        note = f"{pct(pn + pc)} to land (hit {v}, {dodge})"
+        dodge = f"vs dodge {est.dodge_value(t, x)[0]}" if est.can_react(t) else f"{t.id} cannot dodge"
+        note = f"{pct(pn + pc)} to land (hit {v} {dodge})"
         if a.verb != "feint":  # a feint opens the foe's dodge; it deals no damage
             ability = a.option[2] if a.verb in ("attack", "reattack") and len(a.option) > 2 else ""
             weapon = me.off if a.verb == "offhand_attack" else me.main
@@ -87,8 +87,8 @@ def _kiai(combat: Combat, legal: list[Action]) -> dict[Action, str]:
             spec = ctx.spec[t.id]
             through = mean - spec.defense - 5.5 * spec.armour.level
             levels = [name for name, need in zip(LEVEL_NAMES, ctx.thresholds[t.id]) if through >= need]
-            note += (f", about {max(0, through):.0f} damage through its defence"
-                     f" (on average {'a ' + levels[-1] + ' wound' if levels else 'no wound'})")
+            note += (f", about {max(0, through):.0f} through its defence: "
+                     f"{'a ' + levels[-1] + ' wound' if levels else 'no wound'} on average")
         out[a] = note
     return out
 

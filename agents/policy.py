@@ -2,8 +2,10 @@
 
 `trpg-arena train` writes ``model.zip`` and beside it ``model.json``, the model's card: the rule
 system, encounter, side and codec layout it was trained for, how it was trained and how it did.
-A model only fits encounters with the same layout (`Codec.layout`): playing it anywhere else is
-refused with a message saying what it was trained for, instead of playing nonsense. A model chooses
+A model trained on the canonical layout (the envs' default, `trpg_arena.agents.canonical`) plays every
+encounter of its rule system, from either side. A model of the older per-encounter layout
+(``layout="encounter"``, `Codec.layout`) only fits encounters with that same layout: playing it
+anywhere else is refused with a message saying what it was trained for, instead of playing nonsense. A model chooses
 among the legal actions only (the mask); an illegal choice would be a bug, and it raises.
 """
 
@@ -16,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents.base import Agent
+from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.agents.codec import Codec
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.spec import UnknownAgentError, register_agent
@@ -83,27 +86,50 @@ class PolicyAgent(Agent):
         codec = self._codec(combat)
         d = combat.decision
         assert d is not None
-        self._check_side(combat, d.side)
+        canonical = isinstance(codec, CanonicalCodec)
+        if not canonical:  # the canonical layout is seen from the decider's side: it plays either side
+            self._check_side(combat, d.side)
         obs = codec.observe(combat, d.side)
         mask = codec.mask(combat).astype(bool)
+
+        def decode(i: int) -> Action | None:
+            if canonical:
+                return codec.decode(i, combat)
+            a = codec.decode(i)
+            return a if combat.is_legal(a) else None
+
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
-        chosen = codec.decode(int(np.asarray(action).item()))
-        if not combat.is_legal(chosen):
-            raise PolicyError(f"{self.path}: the model chose '{chosen.describe()}', which is not legal for "
+        index = int(np.asarray(action).item())
+        chosen = decode(index)
+        if chosen is None:
+            raise PolicyError(f"{self.path}: the model chose action {index}, which is not legal for "
                               f"{d.actor} at {d.step} (the mask allows {int(mask.sum())} actions): a bug")
         probs = self._probabilities(obs, mask)
-        ranked = [i for i in np.argsort(-probs) if mask[i] and codec.decode(int(i)) != chosen][:3]
-        index = codec.encode(chosen)
+        ranked = [int(i) for i in np.argsort(-probs) if mask[i] and int(i) != index][:3]
         return Proposal(chosen, float(probs[index]),
                         (f"the trained policy gives it {probs[index]:.0%} of its choice",),
-                        tuple(Alternative(codec.decode(int(i)), float(probs[i])) for i in ranked))
+                        tuple(Alternative(a, float(probs[i])) for i in ranked if (a := decode(i)) is not None))
 
     def act(self, combat: Combat) -> Action:
         """The model's choice among the legal actions of the current decider."""
         return self.propose(combat).action
 
-    def _codec(self, combat: Combat) -> Codec:
-        codec = Codec.for_combat(combat)
+    def _canonical(self) -> bool:
+        """Whether the model reads the canonical layout: its card says so, or (no card) its spaces are that size."""
+        if self.card is not None:
+            return bool(self.card["layout"].get("kind") == "canonical")
+        return False
+
+    def _codec(self, combat: Combat) -> Codec | CanonicalCodec:
+        canonical = self._canonical()
+        if self.card is None:  # a model saved without its card: the canonical layout if its spaces have that size
+            try:
+                here = CanonicalCodec.for_combat(combat)
+                shape = getattr(self.model.observation_space, "shape", None)
+                canonical = shape == (here.obs_size,) and getattr(self.model.action_space, "n", None) == here.n_actions
+            except TrpgArenaError:
+                canonical = False
+        codec = CanonicalCodec.for_combat(combat) if canonical else Codec.for_combat(combat)
         if id(combat.encounter) not in self._fits:
             self._check_fits(combat, codec)
             self._fits.add(id(combat.encounter))
@@ -125,6 +151,10 @@ class PolicyAgent(Agent):
         if self.card is not None:
             trained = self.card["layout"]
             if trained != here:
+                if trained.get("kind") == "canonical":
+                    raise PolicyError(f"{self.path}: trained on {self.card['ruleset']}'s canonical layout "
+                                      f"{trained['fingerprint']} (codec v{trained['codec_version']}); this version's "
+                                      f"is {here['fingerprint']} (codec v{here['codec_version']}): retrain it")
                 raise PolicyError(
                     f"{self.path}: trained for {self.card['ruleset']}/{self.card['encounter']} "
                     f"({trained['observations']} observations, {trained['actions']} actions, codec "

@@ -39,15 +39,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from trpg_arena.agents.edits import GM, GmEdit, apply_edit
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.spec import check_agent, make_agent
 from trpg_arena.agents.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
+from trpg_arena.agents.temperament import temper
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
+from trpg_arena.rules.core.tactics import Tactics, check_names
 
 CHECKPOINT_EVERY = 32  # decisions between full snapshots: undo and resume replay at most this many
 
@@ -62,6 +65,10 @@ class Mark:
 
 class SessionError(TrpgArenaError, ValueError):
     """A session request that does not fit the open decision (nothing to confirm, no dice asked for...)."""
+
+
+class TacticsError(SessionError):
+    """A temperament that does not fit the encounter (a wrong value, or a name that is no combatant)."""
 
 
 class ProposalNotReady(SessionError):
@@ -136,13 +143,15 @@ class Session:
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, *, seed: int = 0,
                  seats: Mapping[str, str | Seat] | None = None, pc: str | Seat = "human",
                  npc: str | Seat = "scripted", table_dice: bool = False, store: SessionStore | None = None,
-                 name: str | None = None, options: dict[str, Any] | None = None, ask_routine: bool = False) -> None:
+                 name: str | None = None, options: dict[str, Any] | None = None, ask_routine: bool = False,
+                 tactics: Mapping[str, Tactics | dict[str, Any] | None] | None = None) -> None:
         enc = load_encounter(encounter)
         if options:
             enc = enc.with_options(**options)
         # the encounter's `controllers:` section gives default seats; those passed here win
         self._setup(enc, seed, {**(enc.controllers or {}), **(seats or {})}, Seat.parse(pc), Seat.parse(npc),
                     table_dice)
+        self._set_tactics(parse_tactics(tactics or {}, enc))  # checked before anything is built or stored
         self.ask_routine = ask_routine
         for _, seat in self._known_seats():  # every agent spec valid before anything is built or stored
             if seat.agent is not None:
@@ -178,9 +187,34 @@ class Session:
         self._dice_request: DiceRequest | None = None
         self._trying: tuple[Action, str, Proposal | None] | None = None
         self.listeners: list[Listener] = []
+        self.tactics: dict[str, Tactics | None] = {}  # the session's temperaments over the encounter's (None: none)
+        self._temperaments: dict[str, Tactics] = dict(enc.tactics or {})  # what the agents read (shared)
+
+    def _set_tactics(self, tactics: Mapping[str, Tactics | None]) -> None:
+        """The session's temperaments (over the encounter's); agents built already follow them at once."""
+        self.tactics = dict(tactics)
+        merged = {**(self.encounter.tactics or {}), **self.tactics}
+        self._temperaments.clear()
+        self._temperaments.update({k: v for k, v in merged.items() if v is not None})
+        if self._temperaments:
+            self.agents = {k: temper(a, self._temperaments) for k, a in self.agents.items()}
+
+    def temperament(self, cid: str) -> Tactics | None:
+        """A combatant's temperament in this session (the session's over the encounter's), or None."""
+        return self._temperaments.get(cid)
+
+    def tactics_json(self) -> dict[str, dict[str, Any]]:
+        """Every temperament in play, by combatant id: the fields set and a GM's summary line."""
+        return {cid: t.to_json() for cid, t in self._temperaments.items()}
+
+    def set_tactics(self, cid: str, tactics: Tactics | dict[str, Any] | None, *, revision: int | None = None) -> None:
+        """Give a combatant a temperament (None: none at all), over the encounter's; stored like a seat."""
+        self.expect(revision)
+        parsed = parse_tactics({**self.tactics, cid: tactics}, self.encounter)  # a wrong value changes nothing
+        self._change_setup(lambda: self._set_tactics(parsed))
 
     def _check_seat_keys(self, keys: list[str] | None = None) -> None:
-        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.encounter))
+        known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.combat.encounter))
         for key in self.seats if keys is None else keys:
             if key not in known:
                 raise SessionError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"
@@ -196,7 +230,8 @@ class Session:
         self = cls.__new__(cls)
         self._setup(combat.encounter, 0, {}, Seat(SeatKind.HUMAN), Seat(SeatKind.HUMAN), False)
         self.combat = combat
-        self.agents = dict(agents)
+        # the encounter's NPC temperaments apply to every driver (runners, series, envs' opponents)
+        self.agents = {k: temper(a, self._temperaments) for k, a in agents.items()}
         self.seats = {k: Seat(SeatKind.AGENT, getattr(a, "spec", "") or type(a).__name__) for k, a in agents.items()}
         self.records = []
         self.history = False
@@ -279,10 +314,12 @@ class Session:
         """Make a change to seats or settings and store it; if the store refuses, the session is as it was."""
         saved = (dict(self.seats), dict(self.defaults), self.table_dice, self.autorun, self.ask_routine,
                  dict(self.agents), self._proposal)
+        tactics = dict(self.tactics)
 
         def roll_back() -> None:
             (self.seats, self.defaults, self.table_dice, self.autorun, self.ask_routine, self.agents,
              self._proposal) = saved
+            self._set_tactics(tactics)
             self._seat_of.clear()
 
         change()
@@ -293,7 +330,8 @@ class Session:
         agent = self.agents.get(key)
         if agent is None:
             rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()), 1])
-            agent = self.agents[key] = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=rng)
+            agent = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=rng)
+            agent = self.agents[key] = temper(agent, self._temperaments)
         return agent
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -358,6 +396,7 @@ class Session:
         try:
             live = self._agent(key, seat)
             agent = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=np.random.default_rng(0))
+            agent = temper(agent, dict(self._temperaments))
             agent.set_state(live.get_state())  # exactly where the live agent is: the same proposal
         except (TrpgArenaError, ValueError, LookupError, TypeError) as e:  # a spec stored before it was checked
             self._proposal_error = (self.revision, self.combat.decision_count, e)
@@ -761,10 +800,14 @@ class Session:
     # --- persistence ------------------------------------------------------------------------------
     def setup_json(self) -> dict[str, Any]:
         """The setup a stored session is rebuilt from: encounter, seed, seats, dice mode."""
-        return {"encounter": self.encounter.model_dump(mode="json"), "source": self.encounter.source,
-                "seed": self.seed, "seats": {k: str(s) for k, s in self.seats.items()},
-                "pc": str(self.defaults["pc"]), "npc": str(self.defaults["npc"]), "table_dice": self.table_dice,
-                "autorun": self.autorun, "ask_routine": self.ask_routine}
+        out = {"encounter": self.encounter.model_dump(mode="json"), "source": self.encounter.source,
+               "seed": self.seed, "seats": {k: str(s) for k, s in self.seats.items()},
+               "pc": str(self.defaults["pc"]), "npc": str(self.defaults["npc"]), "table_dice": self.table_dice,
+               "autorun": self.autorun, "ask_routine": self.ask_routine}
+        if self.tactics:
+            out["tactics"] = {k: None if t is None else t.model_dump(mode="json", exclude_defaults=True)
+                              for k, t in self.tactics.items()}
+        return out
 
     @classmethod
     def load(cls, store: SessionStore, sid: str) -> Session:
@@ -778,6 +821,7 @@ class Session:
                             Seat.parse(setup.get("npc", "scripted")), bool(setup.get("table_dice")))
                 self.autorun = bool(setup.get("autorun"))
                 self.ask_routine = bool(setup.get("ask_routine"))
+                self._set_tactics(parse_tactics(setup.get("tactics") or {}, enc))
                 self.store = store
                 self.id = sid
                 self.history = True
@@ -859,6 +903,33 @@ class Session:
     def _notify(self, message: dict[str, Any]) -> None:
         for listener in list(self.listeners):
             listener(message)
+
+
+def parse_tactics(raw: Mapping[str, Any], enc: EncounterBase) -> dict[str, Tactics | None]:
+    """Temperaments given to a session (combatant id -> block, None: none), checked against the encounter.
+
+    A wrong block is a `TacticsError` naming where: ``tactics.ghoul.focus: focus 'x' names no combatant``.
+    """
+    out: dict[str, Tactics | None] = {}
+    if not isinstance(raw, Mapping):
+        raise TacticsError(f"tactics: a mapping of combatant id to a tactics block, got {type(raw).__name__}")
+    for cid, block in raw.items():
+        if block is None or isinstance(block, Tactics):
+            out[cid] = block
+            continue
+        try:
+            out[cid] = Tactics.model_validate(block)
+        except ValidationError as e:
+            first = e.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in ("tactics", cid, *first["loc"]))
+            raise TacticsError(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
+    sides = {c.id: c.side for c in enc.combatants}
+    merged = {k: v for k, v in {**(enc.tactics or {}), **out}.items() if v is not None}
+    problem = check_names({k: v for k, v in merged.items() if k in out or k not in sides}, sides)
+    if problem is not None:
+        loc, message, _ = problem
+        raise TacticsError(f"{'.'.join(str(p) for p in ('tactics', *loc))}: {message}")
+    return out
 
 
 def _pack(checkpoint: dict[str, Any]) -> bytes:

@@ -188,7 +188,7 @@ _discovering = False  # only ever seen true by the importing thread itself (the 
 def _params_of(cls: type, types: Mapping[str, type], helps: Mapping[str, str],
                limits: Mapping[str, Limit]) -> dict[str, Param]:
     out = {}
-    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
+    for p in inspect.signature(cls).parameters.values():  # the constructor's, less self
         if p.name in ("ruleset", "rng", "seed") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
             continue
         default = None if p.default is inspect.Parameter.empty else p.default

@@ -6,7 +6,9 @@ put down to the combatant who last struck at the one who lost it in that decisio
 data names it as ``target`` or ``receiver``, by that event's ``source``, ``attacker`` or actor.
 A loss nobody struck for (bleeding, a fall) counts under ``None``. A GM's edit (a ``gm_edit`` event)
 changes hit points without anyone dealing or healing them: it is counted apart (`edits`). Hits and misses are read from
-the log's attack-outcome events (`OUTCOMES`).
+the log's attack-outcome events (`OUTCOMES`); damage dealt without one (a spell, an area) counts as a
+hit. Damage the log states past the hit points that were left (`STATED`: knifeman takes 31 at 10 HP) is
+kept as ``beyond``, so a report can say "10 (31 rolled, capped at the HP left)".
 
 `session_stats` replays a `Session`'s decisions to collect them; the result is JSON-safe
 (`CombatStats.to_json`). The terminal autopilot prints it and the HTTP server serves it.
@@ -15,6 +17,7 @@ the log's attack-outcome events (`OUTCOMES`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +37,21 @@ OUTCOMES: dict[str, Callable[[Event], bool]] = {
 }
 
 
+def _stated(e: Event) -> tuple[str | None, int]:
+    """The damage an event states for one combatant, before the hit points left cap it: (who, amount)."""
+    data = e.data or {}
+    if e.kind == "damage_applied" and isinstance(data.get("final"), int):  # investigator: hp may go below 0
+        return e.actor, int(data["final"])
+    if e.kind == "damage_applied" and isinstance(data.get("actual"), int) and isinstance(data.get("receiver"), str):
+        return data["receiver"], int(data["actual"])  # moonlit: hp_after is floored at 0
+    return None, 0
+
+
+def damage_text(damage: int, beyond: int) -> str:
+    """``10``, or ``10 (31 rolled, capped at the HP left)`` when the log states more than the HP that was left."""
+    return f"{damage} ({damage + beyond} rolled, capped at the HP left)" if beyond > 0 else str(damage)
+
+
 @dataclass
 class FighterStats:
     """One combatant's totals."""
@@ -48,6 +66,7 @@ class FighterStats:
     status: str = ""
     dealt: int = 0
     taken: int = 0
+    beyond: int = 0  # damage the log states past the hit points this combatant had left (not in `taken`)
     healed: int = 0
     hits: int = 0
     misses: int = 0
@@ -82,6 +101,7 @@ class CombatStats:
     per_round: dict[int, dict[str, dict[str, int]]] = field(default_factory=dict)  # round -> id -> dealt/taken
     falls: list[Fall] = field(default_factory=list)
     edits: int = 0  # the GM's edits (see `_edit`)
+    unrolled_hits: int = 0  # hits counted for harm no attack-outcome event judged (the decider's spell, an area)
     rounds: int = 0
     decisions: int = 0
     result: str | None = None
@@ -106,11 +126,16 @@ class CombatStats:
                 before.update(after)
                 self.decisions = n + 1
                 continue
-            struck, shares = self._read(events, after, before)
+            struck, shares, judged = self._read(events, after, before)
+            stated: dict[str, int] = {}
+            for e in events:
+                who, amount = _stated(e)
+                if who is not None and amount > 0:
+                    stated[who] = stated.get(who, 0) + amount
             actor = next((e.actor for e in events if e.kind == "decision"), None)
             for cid, now in after.items():
                 self._losses(n, round_, before[cid], now, struck.get(cid) or _enemy(actor, now, after),
-                             shares.get(cid, []))
+                             shares.get(cid, []), stated.get(cid, 0), judged, actor)
             before.update(after)
             self.decisions = n + 1
             self.rounds = max(self.rounds, round_)
@@ -134,12 +159,14 @@ class CombatStats:
         self.fighters[v.id] = FighterStats(v.id, v.name, v.side, v.kind, v.max_hp, v.hp, v.hp, v.status)
 
     def _read(self, events: list[Event], views: dict[str, CombatantView], before: dict[str, CombatantView],
-              ) -> tuple[dict[str, str], dict[str, list[tuple[str | None, int]]]]:
-        """Count a decision's hits and misses; return who last struck at each combatant, and exact losses.
+              ) -> tuple[dict[str, str], dict[str, list[tuple[str | None, int]]], set[tuple[str, str]]]:
+        """Count a decision's hits and misses; return who last struck at whom, exact losses, pairs judged.
 
-        A loss is exact when an event names its source and the HP after it.
+        A loss is exact when an event names its source and the HP after it; a pair is judged when an
+        attack-outcome event names its attacker and target.
         """
         struck: dict[str, str] = {}
+        judged: set[tuple[str, str]] = set()
         shares: dict[str, list[tuple[str | None, int]]] = {}
         hp = {cid: v.hp for cid, v in before.items()}
         for e in events:
@@ -152,6 +179,7 @@ class CombatStats:
             reader = OUTCOMES.get(e.kind)
             if reader is not None and by is not None:
                 hit = reader(e)
+                judged.add((by, victim))
                 pair = self._pair(by, victim)
                 pair["hits" if hit else "misses"] += 1
                 if hit:
@@ -167,7 +195,7 @@ class CombatStats:
                 if delta:
                     shares.setdefault(changed, []).append((by if changed == victim else None, delta))
                 hp[changed] = hp_after
-        return struck, shares
+        return struck, shares, judged
 
     def _edit(self, n: int, round_: int, edit: Event, before: dict[str, CombatantView],
               after: dict[str, CombatantView]) -> None:
@@ -181,10 +209,11 @@ class CombatStats:
                 self.falls.append(Fall(round_, n + 1, vid, _gone(now), "GM"))
 
     def _pair(self, source: str | None, target: str) -> dict[str, int]:
-        return self.pairs.setdefault((source, target), {"damage": 0, "hits": 0, "misses": 0})
+        return self.pairs.setdefault((source, target), {"damage": 0, "beyond": 0, "hits": 0, "misses": 0})
 
     def _losses(self, n: int, round_: int, was: CombatantView, now: CombatantView, by: str | None,
-                shares: list[tuple[str | None, int]]) -> None:
+                shares: list[tuple[str | None, int]], stated: int = 0,
+                judged: AbstractSet[tuple[str, str]] = frozenset(), actor: str | None = None) -> None:
         lost = was.hp - now.hp
         if shares and sum(delta for _, delta in shares) == lost:  # the events' own account adds up: use it
             harm = [(source, delta) for source, delta in shares if delta > 0]
@@ -201,6 +230,14 @@ class CombatStats:
             if source is not None:
                 self.fighters[source].dealt += part
                 row.setdefault(source, {"dealt": 0, "taken": 0})["dealt"] += part
+                if source == actor and (source, now.id) not in judged:  # the decider's spell or area: a hit
+                    self._pair(source, now.id)["hits"] += 1
+                    self.fighters[source].hits += 1
+                    self.unrolled_hits += 1
+        lost = max(0, lost)
+        if stated > lost and now.hp <= 0 and harm:  # the hit points ran out: the rest of what was rolled is capped
+            self.fighters[now.id].beyond += stated - lost
+            self._pair(max(harm, key=lambda h: h[1])[0], now.id)["beyond"] += stated - lost
         if was.able and not now.able:
             self.falls.append(Fall(round_, n + 1, now.id, _gone(now), by))
 
@@ -208,7 +245,7 @@ class CombatStats:
         """JSON-safe form: fighters, damage by source and target, damage per round, falls and the result."""
         return {
             "result": self.result, "termination": self.termination, "rounds": self.rounds,
-            "decisions": self.decisions, "edits": self.edits,
+            "decisions": self.decisions, "edits": self.edits, "unrolled_hits": self.unrolled_hits,
             "fighters": [f.to_json() for f in self.fighters.values()],
             "by_source_and_target": [{"source": s, "target": t, **totals} for (s, t), totals in self.pairs.items()],
             "per_round": [{"round": r, "combatants": {cid: dict(v) for cid, v in row.items()}}

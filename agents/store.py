@@ -155,7 +155,7 @@ class SessionStore:
 
     # --- writing --------------------------------------------------------------------------------
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[WatchedConnection]:
         """One write transaction (taken at once: no other writer can slip in between its reads and writes).
 
         All or nothing: any failure rolls it back; a file held too long by another connection is `StoreBusy`.
@@ -181,7 +181,7 @@ class SessionStore:
             for sql, args in statements:
                 db.execute(sql, args)
 
-    def _advance(self, db: sqlite3.Connection, sid: str, revision: int | None, decisions: int | None = None) -> int:
+    def _advance(self, db: WatchedConnection, sid: str, revision: int | None, decisions: int | None = None) -> int:
         """Check the session's head inside a write transaction; returns the next revision.
 
         `revision` (when given) must be the stored one, and `decisions` the live count: otherwise another

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import CombatStats, session_stats
+from trpg_arena.agents.stats import CombatStats, damage_text, session_stats
 
 SOURCES = {"agent": "agent", "confirmed": "agent's proposal, confirmed", "override": "overridden by the GM",
            "human": "chosen by a person", "gm": "the GM's edit",
@@ -78,7 +78,8 @@ def _stats_markdown(stats: CombatStats) -> list[str]:
     out += ["", "### Damage by source and target", "", "| source | target | damage | hits | misses |",
             "|---|---|--:|--:|--:|"]
     for (source, target), t in stats.pairs.items():
-        out.append(f"| {_md(source or '(no one)')} | {_md(target)} | {t['damage']} | {t['hits']} | {t['misses']} |")
+        out.append(f"| {_md(source or '(no one)')} | {_md(target)} | {damage_text(t['damage'], t['beyond'])} | "
+                   f"{t['hits']} | {t['misses']} |")
     out += ["", "### Damage dealt per round", ""]
     for r, row in sorted(stats.per_round.items()):
         dealt = ", ".join(f"{_md(cid)} {v['dealt']}" for cid, v in row.items() if v["dealt"])

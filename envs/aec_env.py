@@ -9,7 +9,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from trpg_arena.envs.codec import ILLEGAL_ACTIONS, Codec, keep_log, resolve_log_limit
+from trpg_arena.envs.codec import ILLEGAL_ACTIONS, keep_log, resolve_log_limit
+from trpg_arena.envs.gym_env import MAX_EPISODE_STEPS, MAX_ILLEGAL, decode_legal, make_codec
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import Combat, Dice, EncounterBase, IllegalActionError, ResetNeeded, get_ruleset, load_encounter
 from trpg_arena.rules.core.compiled import compiled
@@ -25,13 +26,17 @@ class TrpgArenaAEC(AECEnv):
     Agents are all combatant ids that can ever appear (`possible_ids`), present from the start so
     that summons and arrivals keep a fixed slot. ``agent_selection`` is always the combatant whose
     decision is open. Observations are ``{"observation": Box, "action_mask": int8 vector}``
-    (layouts as in the Gymnasium env; the mask is all zeros for agents not deciding). Rewards are
+    (layouts as in the Gymnasium env: by default the system's canonical layout, the same spaces for
+    every encounter, each agent seeing the combat from its own side; ``layout="encounter"`` for the
+    per-encounter one; the mask is all zeros for agents not deciding). Rewards are
     given at the end: +1 to every combatant of the winning side, -1 to the others, 0 for a draw.
     An illegal action, by default (``illegal_action="lose"``, PettingZoo's classic convention),
     ends the game for every agent with -1 for the one who chose it and 0 for the others; with
     ``"penalize"`` the acting agent gets ``-illegal_penalty`` and must choose again; ``"raise"``
     (strict, for tests) raises `IllegalActionError` and changes nothing. ``log_limit`` as in the Gymnasium env
     (recent events kept in memory; "auto" records none headless and 64 when rendering; None keeps all).
+    Every agent is truncated after ``max_episode_steps`` steps (default 5,000) and, with
+    ``"penalize"``, after ``max_illegal`` illegal actions in a row (default 100).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "trpg_arena_aec_v0", "is_parallelizable": False,
@@ -39,7 +44,8 @@ class TrpgArenaAEC(AECEnv):
 
     def __init__(self, ruleset: str, encounter: Any = None, render_mode: str | None = None,
                  illegal_action: str = "lose", illegal_penalty: float = 0.1,
-                 log_limit: int | str | None = "auto") -> None:
+                 log_limit: int | str | None = "auto", layout: str = "canonical",
+                 max_episode_steps: int | None = MAX_EPISODE_STEPS, max_illegal: int | None = MAX_ILLEGAL) -> None:
         super().__init__()
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
@@ -49,8 +55,12 @@ class TrpgArenaAEC(AECEnv):
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.log_limit = resolve_log_limit(log_limit, render_mode)
-        self.codec = Codec.of(self.system, self.encounter)
-        self.possible_agents = list(self.codec.ids)
+        self.codec: Any = make_codec(self.system, self.encounter, layout)
+        self.layout = layout
+        self.max_episode_steps = max_episode_steps
+        self.max_illegal = max_illegal
+        self._steps = self._illegal_run = 0
+        self.possible_agents = list(self.system.possible_ids(self.encounter)[: self.system.max_slots(self.encounter)])
         self._side = dict(compiled(self.encounter).derive("aec_sides", lambda: _sides(self.encounter)))
         for cid in self.possible_agents:
             self._side.setdefault(cid, self._side.get(cid.split(".")[0], self.encounter.sides()[0]))
@@ -83,6 +93,7 @@ class TrpgArenaAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False
+        self._steps = self._illegal_run = 0
         self._sync()
 
     def _sync(self) -> None:
@@ -105,7 +116,8 @@ class TrpgArenaAEC(AECEnv):
         c = self.combat
         if c is None:
             raise ResetNeeded("call reset() first")
-        mask = self.codec.mask(c) if (c.decision is not None and c.decision.actor == agent) else \
+        mask = self.codec.mask(c) if (c.decision is not None and c.decision.actor == agent
+                                      and not self.truncations.get(agent, False)) else \
             np.zeros(self.codec.n_actions, dtype=np.int8)
         return {"observation": self.codec.observe(c, self._side[agent]), "action_mask": mask}
 
@@ -122,12 +134,18 @@ class TrpgArenaAEC(AECEnv):
             self._clear_rewards()
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        act = self.codec.decode(action)
-        if not c.is_legal(act):
+        act = decode_legal(self.codec, c, action)
+        self._steps += 1
+        if act is None:
             if self.illegal_action == "penalize":
                 self.rewards[agent] = -float(self.illegal_penalty)
+                self._illegal_run += 1
+                if self.max_illegal is not None and self._illegal_run >= self.max_illegal:
+                    self._truncate()
                 self._accumulate_rewards()
                 self._rewarded = True
+                if self._limit_reached():
+                    self._truncate()
                 return
             if self.illegal_action == "lose":
                 self.rewards = {a: 0.0 for a in self.agents}
@@ -137,11 +155,22 @@ class TrpgArenaAEC(AECEnv):
                 self._accumulate_rewards()
                 self._rewarded = True
                 return
-            c.act(act)
-            raise IllegalActionError(f"action {action} is not legal")  # pragma: no cover
+            self._steps -= 1
+            raise IllegalActionError(f"action {action} is not legal for {agent} ({len(c.legal_view())} legal actions: "
+                                     f"see the mask)")
+        self._illegal_run = 0
         c.act(act)
         keep_log(c, self.log_limit)
         self._sync()
+        if not c.over and self._limit_reached():
+            self._truncate()
+
+    def _limit_reached(self) -> bool:
+        return self.max_episode_steps is not None and self._steps >= self.max_episode_steps
+
+    def _truncate(self) -> None:
+        """End the game for every agent without a result (a step limit was reached)."""
+        self.truncations = {a: True for a in self.agents}
 
     def render(self) -> str | np.ndarray | None:
         """Text or picture of the current state."""

@@ -8,19 +8,45 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.agents.session import Session
 from trpg_arena.envs.codec import ILLEGAL_ACTIONS, Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import (
+    Action,
     Combat,
     Dice,
     EncounterBase,
+    IllegalActionError,
     ResetNeeded,
     get_ruleset,
     load_encounter,
 )
 
 MAX_RESTARTS = 100  # combats a reset may start before one gives the learner a decision
+MAX_EPISODE_STEPS = 5000  # learner steps before an episode is truncated (the registered ids' default)
+MAX_ILLEGAL = 100  # illegal actions in a row before a penalize-mode episode is truncated
+LAYOUTS = ("canonical", "encounter")
+
+
+def make_codec(system: Any, encounter: EncounterBase, layout: str) -> Any:
+    """The codec of an env's ``layout``: the system's canonical one (default) or the encounter's own."""
+    if layout == "canonical":
+        return CanonicalCodec.of(system, encounter)
+    if layout == "encounter":
+        return Codec.of(system, encounter)
+    raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, got {layout!r}")
+
+
+def decode_legal(codec: Any, combat: Combat, action: Any) -> Action | None:
+    """The legal action an index names at the current decision, or None when it is not legal there.
+
+    Raises `InvalidActionError` for a value that is no index of the action space.
+    """
+    if isinstance(codec, CanonicalCodec):
+        return codec.decode(action, combat)
+    act = codec.decode(action)
+    return act if combat.is_legal(act) else None
 
 
 class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
@@ -33,9 +59,11 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     the learner.
 
     ## Action Space
-    ``Discrete(n)``: index i is the i-th action of the rule system's action catalogue for this
-    encounter (verbs x targets x destinations x options, see `trpg_arena.agents.codec`). Only the
-    actions of the current decision point are legal: ``env.action_masks()`` (the sb3-contrib
+    ``Discrete(n)`` with the same n for every encounter of the rule system: the system's canonical
+    action layout (`trpg_arena.rules.core.action_layout`, table in ``docs/features/<id>.md``), verbs x
+    target slots in the feature rows' order (the actor, its allies, its enemies) x options x
+    destinations relative to the actor. An encounter beyond its limits is refused when the env is
+    made. Only the actions of the current decision point are legal: ``env.action_masks()`` (the sb3-contrib
     convention) and ``info["action_mask"]`` give them exactly. What a masked index does is
     ``illegal_action``: ``"lose"`` (the default, as in PettingZoo's classic games) ends the episode
     at once with reward -1 and ``info["illegal_action"]``; ``"penalize"`` returns reward
@@ -43,10 +71,11 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     `IllegalActionError` and changes nothing.
 
     ## Observation Space
-    ``Box(-1, 1, (k,), float32)``; layout in `trpg_arena.agents.codec`: round, whose decision,
-    the system's global features, then one slot per possible combatant with presence, decider,
-    allied, able, hp fraction, max hp, position and the system's per-combatant features
-    (conditions, resources, remaining action slots...).
+    ``Box(-1, 1, (k,), float32)``, the same k for every encounter of the rule system: its named
+    feature vector (`trpg_arena.rules.core.features`; ``env.unwrapped.feature_names`` names every
+    entry, ``docs/features/<id>.md`` documents them) seen from the decider's side, so one model plays
+    either side. ``layout="encounter"`` gives the older per-encounter layout instead
+    (`trpg_arena.agents.codec`: its size and meaning change with the encounter).
 
     ## Rewards
     +1 when the learner's side wins, -1 when it loses, 0 for a draw, at the end. With
@@ -60,7 +89,10 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
 
     ## Episode End
     Terminated when the combat ends (a side wins, or a draw at the round cap), or at an illegal
-    action with ``illegal_action="lose"``. Truncated never: every rule system has a round cap.
+    action with ``illegal_action="lose"``. Truncated after ``max_episode_steps`` learner steps
+    (default 5,000; a combat ends long before, every rule system has a round cap) and, with
+    ``illegal_action="penalize"``, after ``max_illegal`` illegal actions in a row (default 100), so
+    no policy can loop for ever.
 
     ## Arguments
     ``ruleset`` (set by the registered id), ``encounter`` (path, built-in name such as
@@ -73,17 +105,22 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     combat keeps in memory; ``"auto"``, the default, records none without a
     ``render_mode`` and keeps 64 with one, for the picture; a step that leaves more than twice the
     limit trims the log back, which keeps long training runs lean and fast; ``combat.decision_count``
-    counts on either way; ``None`` keeps the whole log, e.g. to save a replay).
+    counts on either way; ``None`` keeps the whole log, e.g. to save a replay), ``layout``
+    (``"canonical"``, the default, or ``"encounter"``), ``max_episode_steps``, ``max_illegal``.
 
     ## Version History
-    * v0: initial release.
+    * v0: initial release. Codec version 2 (recorded in models' cards): the canonical layout became
+      the default (version 1, the per-encounter layout, stays as ``layout="encounter"``), so one
+      model fits every encounter of a system; episodes truncate after ``max_episode_steps`` steps
+      or ``max_illegal`` illegal actions in a row.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(self, ruleset: str, encounter: Any = None, side: str | None = None, opponent: Any = "random",
                  render_mode: str | None = None, illegal_action: str = "lose", illegal_penalty: float = 0.1,
-                 shaping: float = 0.0, log_limit: int | str | None = "auto") -> None:
+                 shaping: float = 0.0, log_limit: int | str | None = "auto", layout: str = "canonical",
+                 max_episode_steps: int | None = MAX_EPISODE_STEPS, max_illegal: int | None = MAX_ILLEGAL) -> None:
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
         if self.encounter.ruleset != ruleset:
@@ -105,7 +142,12 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self._opponent_spec = opponent
         self.opponent: Any = None
         self._lost_by_illegal = False  # the episode ended at an illegal action (illegal_action="lose")
-        self.codec = Codec.of(self.system, self.encounter)
+        self.layout = layout
+        self.codec: Any = make_codec(self.system, self.encounter, layout)
+        self.max_episode_steps = max_episode_steps
+        self.max_illegal = max_illegal
+        self._steps = self._illegal_run = 0
+        self._truncated = False
         self.action_space = spaces.Discrete(self.codec.n_actions)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
         self.combat: Combat | None = None
@@ -113,6 +155,14 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self._hp_cache: tuple[int, int] = (0, 0)
         self._max_hp: tuple[int, int] = (1, 1)
         self._mask: tuple[list[Any], Combat, np.ndarray] | None = None
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """Name of every observation entry (the canonical layout), in order."""
+        names = getattr(self.codec, "feature_names", None)
+        if names is None:
+            raise AttributeError("feature_names: the per-encounter layout (layout='encounter') names no entries")
+        return tuple(names)
 
     # --- helpers --------------------------------------------------------------------------------
     def _make_opponent(self) -> Any:
@@ -137,7 +187,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
 
     def _hp_totals(self) -> tuple[int, int]:
         own = other = 0
-        for v in self.combat.combatants:  # type: ignore[union-attr]
+        assert self.combat is not None  # called after reset
+        for v in self.combat.combatants:
             if v.side == self.side:
                 own += max(0, v.hp)
             else:
@@ -161,6 +212,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         """Start a new combat; all randomness flows from ``self.np_random``."""
         super().reset(seed=seed)
         self._lost_by_illegal = False
+        self._steps = self._illegal_run = 0
+        self._truncated = False
         for _ in range(MAX_RESTARTS):
             if len(self._learner_sides) > 1:  # side="both": the learner plays a side drawn per episode
                 self.side = self._learner_sides[int(self.np_random.integers(len(self._learner_sides)))]
@@ -186,16 +239,26 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play one decision of the learner, then every opponent decision up to the learner's next one."""
         c = self.combat
-        if c is None or c.over or self._lost_by_illegal:
+        if c is None or c.over or self._lost_by_illegal or self._truncated:
             raise ResetNeeded("call reset() before step() (the episode has ended or never started)")
-        act = self.codec.decode(action)
-        if self.illegal_action != "raise" and not c.is_legal(act):
+        act = decode_legal(self.codec, c, action)
+        self._steps += 1
+        if act is None:
+            if self.illegal_action == "raise":
+                self._steps -= 1
+                d = c.decision
+                raise IllegalActionError(f"action {int(action)} is not legal for {d.actor if d else '-'} at "
+                                         f"{d.step if d else '-'} ({len(c.legal_view())} legal actions: see the mask)")
             info = {**self._info(), "illegal_action": True}
             if self.illegal_action == "lose":
                 self._lost_by_illegal = True
                 return self._obs(), -1.0, True, False, info
-            return self._obs(), -float(self.illegal_penalty), False, False, info
-        c.act(act)  # an illegal action raises IllegalActionError (legal set in the message), changing nothing
+            self._illegal_run += 1
+            in_a_row = self.max_illegal is not None and self._illegal_run >= self.max_illegal
+            truncated = self._truncated = self._limit_reached() or in_a_row
+            return self._obs(), -float(self.illegal_penalty), False, truncated, info
+        self._illegal_run = 0
+        c.act(act)
         self._run_opponents()
         keep_log(c, self.log_limit)
         reward = 0.0
@@ -211,7 +274,12 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             report = getattr(self._opponent_spec, "episode_over", None)
             if report is not None:
                 report(c.result == self.side)
-        return self._obs(), float(reward), terminated, False, self._info()
+        truncated = not terminated and self._limit_reached()
+        self._truncated = truncated
+        return self._obs(), float(reward), terminated, truncated, self._info()
+
+    def _limit_reached(self) -> bool:
+        return self.max_episode_steps is not None and self._steps >= self.max_episode_steps
 
     def _current_mask(self) -> np.ndarray:
         """A fresh int8 mask of the current decision.
@@ -220,6 +288,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         """
         c = self.combat
         assert c is not None
+        if isinstance(self.codec, CanonicalCodec):  # cached per decision by the codec itself
+            return self.codec.mask(c)
         legal = c.legal_view()
         cached = self._mask
         if cached is None or cached[0] is not legal or cached[1] is not c:
@@ -232,7 +302,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             raise ResetNeeded("call reset() first")
         return self._current_mask().astype(bool)
 
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+    def render(self) -> str | np.ndarray | None:
         """Text (``ansi``) or a picture (``rgb_array``) of the current state."""
         if self.combat is None or self.render_mode is None:
             return None

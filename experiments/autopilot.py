@@ -49,6 +49,20 @@ class AutopilotArgs:
     seed: int | None = None  # None: a new one is drawn (and printed), so new sessions are not all one fight
     resume: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    tactics: tuple[str, ...] = ()  # ID=KEY:VALUE,... NPC temperaments over the encounter's
+
+
+def tactics_of(args: AutopilotArgs) -> dict[str, dict[str, str]]:
+    """``--tactics ghoul=aggression:cautious,morale:25%,focus:casters`` as blocks by combatant id (checked later)."""
+    out: dict[str, dict[str, str]] = {}
+    for item in args.tactics:
+        cid, sep, body = item.partition("=")
+        pairs = [p.partition(":") for p in body.split(",") if p.strip()]
+        if not sep or not cid.strip() or not pairs or any(not s or not k.strip() or not v.strip() for k, s, v in pairs):
+            raise AutopilotError(f"--tactics needs ID=KEY:VALUE,... (aggression, morale, focus, protect), e.g. "
+                                 f"ghoul=aggression:cautious,morale:25%,focus:casters; got '{item}'")
+        out[cid.strip()] = {k.strip(): v.strip() for k, _, v in pairs}
+    return out
 
 
 def _seat(text: str, review: bool, ruleset: str, where: str) -> Seat:
@@ -93,6 +107,8 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
             session.pending()  # a hand-edited state can load and still not hold together: find out now
         except (KeyError, IndexError, TypeError, ValueError) as e:
             raise StoreError(f"{store.path}: session {row.id} cannot be restored ({type(e).__name__}: {e})") from None
+        for cid, block in tactics_of(args).items():
+            session.set_tactics(cid, block)
         if args.seats or args.dice:
             _, _, seats = seats_of(args, session.encounter)
             for key, seat in seats.items():
@@ -111,7 +127,7 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
         pc, npc, seats = seats_of(args, enc)
         seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
         session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=args.dice, store=store,
-                          ask_routine=args.ask_routine)
+                          ask_routine=args.ask_routine, tactics=tactics_of(args))
         console.print(f"new session {session.id} (seed {seed}) in {store.path}; continue it later with "
                       f"{resume_command(session, store)}")
     if args.autorun:

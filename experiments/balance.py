@@ -287,7 +287,7 @@ def write_balance(summary: dict[str, Any], out: Path) -> Path:
                                            encoding="utf-8")
     if series is not None:
         lo, hi = summary["verified_interval95"]
-        extra = {"status": f"side {summary['side']} wins {rate(summary['verified_win_rate'], lo, hi, 1)}",
+        extra = {"status": f"side {summary['side']} wins {rate(summary['verified_win_rate'], lo, hi, digits=1)}",
                  "message": f"target {pct(summary['target'])} +/- {100 * summary['tolerance']:.0f} points, setting "
                             f"{summary['setting']}, verified on fresh seeds; {summary['games']} games searched "
                             f"in {summary['seconds']} s"}

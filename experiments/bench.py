@@ -95,6 +95,7 @@ def bench_env(encounter: str, budget: float) -> BenchRow:
     import gymnasium
 
     import trpg_arena.envs  # noqa: F401 - registers the envs
+    from trpg_arena.envs.gym_env import TrpgArenaEnv
 
     rid = encounter.split("/")[0]
     env = gymnasium.make(RULESETS[rid].info.env_id, encounter=encounter, opponent="random")
@@ -107,7 +108,10 @@ def bench_env(encounter: str, budget: float) -> BenchRow:
             legal = np.flatnonzero(info["action_mask"])
             _, _, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-        return env.unwrapped.combat.decision_count, steps  # type: ignore[attr-defined]
+        base = env.unwrapped
+        assert isinstance(base, TrpgArenaEnv)
+        assert base.combat is not None  # after reset
+        return base.combat.decision_count, steps
 
     n, steps, s = _timed(budget, game)
     return BenchRow(encounter, "env", "random", n, steps, s)
@@ -123,7 +127,8 @@ def bench_aec(encounter: str, budget: float) -> BenchRow:
 
     def game(seed: int) -> tuple[int, int]:
         steps = _random_aec_game(env, rng, seed)
-        return env.combat.decision_count, steps  # type: ignore[union-attr]
+        assert env.combat is not None  # after reset
+        return env.combat.decision_count, steps
 
     n, steps, s = _timed(budget, game)
     return BenchRow(encounter, "aec", "random", n, steps, s)
@@ -204,6 +209,8 @@ def bench_propose(encounter: str, spec: str, budget: float, least: int = 5) -> L
                 t = time.perf_counter()
                 agent.propose(c)
                 times.append(time.perf_counter() - t)
-            c.act(players[c.decision.side].act(c))
+            d = c.decision
+            assert d is not None and d.side is not None  # the game is not over
+            c.act(players[d.side].act(c))
         seed += 1
     return LatencyRow(encounter, spec, len(times), float(np.percentile(times, 50)), float(np.percentile(times, 95)))

@@ -310,8 +310,9 @@ def balance(encounter: Annotated[str, typer.Argument(help="encounter file or bui
         err.print(f"[red]no setting found[/red] within {target:.0%} +/- {tolerance:.0%} in {summary['games']} games "
                   f"({summary['seconds']} s); see {folder}")
         raise typer.Exit(1)
+    lo, hi = summary["verified_interval95"]
     console.print(f"[bold green]found[/bold green] {summary['setting']}: side {summary['side']} wins "
-                  f"{rate(summary['verified_win_rate'], *summary['verified_interval95'], digits=1)} on fresh seeds; "
+                  f"{rate(summary['verified_win_rate'], lo, hi, digits=1)} on fresh seeds; "
                   f"{summary['games']} games, {summary['seconds']} s; tuned encounter {folder / 'tuned.yaml'}")
 
 
@@ -335,6 +336,10 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
                   help="seed of the dice and the agents (default: a new one, printed)")] = None,
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
+              tactics: Annotated[list[str] | None, typer.Option(
+                  help="an NPC's temperament ID=KEY:VALUE,...: aggression (reckless, bold, steady, cautious), morale "
+                       "(flees below this share of HP: 25%), focus (weakest, strongest, nearest, healers, casters, "
+                       "an id), protect (an ally's id), e.g. ghoul=morale:25%,focus:casters (repeatable)")] = None,
               db: Annotated[Path | None, typer.Option(
                   help="session database (default $TRPG_ARENA_DB or ~/.local/share/trpg-arena/sessions.db)")] = None,
               out: Annotated[Path, typer.Option(help="folder for the statistics JSON and the Markdown log")] = Path(
@@ -357,7 +362,8 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
     enc = None if resume or encounter is None else _with_options(encounter, option)
     run_autopilot(AutopilotArgs(encounter=enc, wanted=encounter if resume else None, db=path, out=out, pc=pc,
                                 npc=npc, seats=tuple(seat or ()), review=review, dice=dice, autorun=autorun,
-                                ask_routine=ask_routine, seed=seed, resume=resume), console)
+                                ask_routine=ask_routine, seed=seed, resume=resume, tactics=tuple(tactics or ())),
+                  console)
 
 
 @app.command()
@@ -471,10 +477,12 @@ def _train(**options: Any) -> None:
 
 def _options_of(args_class: type) -> inspect.Signature:
     """A typer signature generated from a dataclass: each field an option (or argument) with its ``help``."""
+    from trpg_arena.experiments.train import field_default
+
     hints = typing.get_type_hints(args_class)
     params = []
     for f in dataclasses.fields(args_class):
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        default = field_default(f)
         kind = typer.Argument if f.metadata.get("argument") else typer.Option
         params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=Annotated[hints[f.name], kind(help=f.metadata["help"])]))
@@ -484,7 +492,7 @@ def _options_of(args_class: type) -> inspect.Signature:
 def _register_train() -> None:
     from trpg_arena.experiments.train import TrainArgs
 
-    _train.__signature__ = _options_of(TrainArgs)  # type: ignore[attr-defined]
+    _train.__signature__ = _options_of(TrainArgs)  # type: ignore[attr-defined]  # typer reads the signature set here
     app.command("train")(_train)
 
 

@@ -16,16 +16,20 @@ from __future__ import annotations
 import csv
 import json
 import time
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from collections.abc import Callable
+from dataclasses import MISSING, Field, asdict, dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from trpg_arena.experiments.league import League
 from trpg_arena.experiments.series.progress import Ticker
 from trpg_arena.experiments.series.sprt import wilson
+
+if TYPE_CHECKING:
+    import gymnasium
 
 
 @dataclass
@@ -107,9 +111,9 @@ def make_vec_env(args: TrainArgs, encounter: Any, pool: Path | None = None) -> A
         opponent = League(encounter.ruleset, pool, _specs(args.anchors), args.latest, args.pfsp)
         side = side or "both"
     # the encounter travels by name (a process per env loads its own: loaded ones hold unpicklable caches)
-    factories = [_EnvFactory(encounter.ruleset, args.encounter, opponent, side, args.shaping)
-                 for _ in range(args.envs)]
-    vec = SubprocVecEnv(factories) if args.vec == "subproc" else DummyVecEnv(factories)  # type: ignore[arg-type]
+    factories: list[Callable[[], gymnasium.Env[Any, Any]]] = [
+        _EnvFactory(encounter.ruleset, args.encounter, opponent, side, args.shaping) for _ in range(args.envs)]
+    vec = SubprocVecEnv(factories) if args.vec == "subproc" else DummyVecEnv(factories)
     vec.seed(args.seed)
     return vec
 
@@ -178,7 +182,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from trpg_arena.envs.codec import Codec
+    from trpg_arena.agents.canonical import CanonicalCodec
 
     torch.set_num_threads(args.threads)
     side = args.side or ("both" if args.self_play else enc.sides()[0])
@@ -186,7 +190,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     system = get_ruleset(enc.ruleset)
     card: dict[str, Any] = {
         "format": "trpg-arena-policy/1", "ruleset": enc.ruleset, "env_version": system.info.env_version,
-        "encounter": enc.encounter, "side": side, "layout": Codec.of(system, enc).layout(),
+        "encounter": enc.encounter, "side": side, "layout": CanonicalCodec.of(system, enc).layout(),
         "algorithm": "MaskablePPO (sb3-contrib), MlpPolicy",
         "command": "trpg-arena train " + " ".join(_command_line(args)),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
@@ -220,7 +224,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
             for info in self.locals.get("infos", []):
                 if "episode" in info:
                     curve.append((len(curve) + 1, self.num_timesteps, float(info["episode"]["r"])))
-            done = self.num_timesteps - self.model._num_timesteps_at_start  # type: ignore[attr-defined]
+            done = self.num_timesteps - self.model._num_timesteps_at_start
             fps = done / max(1e-9, time.perf_counter() - self.start)
             if self.next_eval is not None and done >= self.next_eval and done < args.steps:  # the end has its own
                 self.next_eval += args.eval_every
@@ -290,12 +294,21 @@ def _specs(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
+def field_default(f: Field[Any]) -> Any:
+    """A dataclass field's default (what its factory makes), or MISSING when it has none."""
+    if f.default is not MISSING:
+        return f.default
+    if f.default_factory is not MISSING:
+        return f.default_factory()
+    return MISSING
+
+
 def _command_line(args: TrainArgs) -> list[str]:
     """The ``trpg-arena train`` arguments that reproduce a run (defaults left out)."""
     words = [args.encounter]
     for f in fields(args):
         value = getattr(args, f.name)
-        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        default = field_default(f)
         if f.name == "encounter" or value == default:
             continue
         flag = f"--{f.name.replace('_', '-')}"

@@ -8,10 +8,14 @@ envs cost: near 1.0 the trainer, not the env, is the bottleneck.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.experiments.train import TrainArgs, make_vec_env
+
+if TYPE_CHECKING:
+    import gymnasium
 
 
 @dataclass(frozen=True)
@@ -48,8 +52,8 @@ def yardstick_env(envs: int, vec: str, seed: int) -> Any:
     """sb3-contrib's `InvalidActionEnvDiscrete` (dim 80, 60 valid actions) in the same vectorisation."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    factories = [_Yardstick() for _ in range(envs)]
-    env = SubprocVecEnv(factories) if vec == "subproc" else DummyVecEnv(factories)  # type: ignore[arg-type]
+    factories: list[Callable[[], gymnasium.Env[Any, Any]]] = [_Yardstick() for _ in range(envs)]
+    env = SubprocVecEnv(factories) if vec == "subproc" else DummyVecEnv(factories)
     env.seed(seed)
     return env
 

@@ -18,7 +18,7 @@ import numpy as np
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
-from trpg_arena.agents.edits import GmEdit, editable
+from trpg_arena.agents.edits import GmEdit, editable, place_key
 from trpg_arena.agents.session import Mark, Session, SessionError, StaleRevision
 from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
@@ -41,6 +41,7 @@ from trpg_arena.server.models import (
     SeatChange,
     StepRequest,
     Switch,
+    TacticsChange,
     UndoRequest,
 )
 from trpg_arena.server.replay import log_replay, parse_log, session_replay
@@ -49,10 +50,11 @@ from trpg_arena.server.state import session_state
 from trpg_arena.server.stats import statistics
 from trpg_arena.server.work import GRACE, AgentBusy, off_thread
 
-ERRORS = {status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
-          for status, text in ((404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
-                               (422, "a malformed request, encounter, action or dice entry"))}
-router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
+    for status, text in ((404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
+                         (422, "a malformed request, encounter, action or dice entry"))}
+router = APIRouter(prefix="/api", responses=ERRORS)
 THINK_WAIT = 0.5  # seconds a request waits (lock not held) for a proposal being computed before answering
 SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a session id")]
 Doc = dict[str, Any]
@@ -95,7 +97,8 @@ def _change(request: Request, sid: str, change: Callable[[Session], Any], run: b
             entry.run_error = None
     # the agents think off the lock: wait for the next proposal, and for their run while it makes progress
     # (within the request's time limit), so that quick agents answer as if they had played in the request
-    remaining = deadline.current().remaining() if deadline.current() is not None else None  # type: ignore[union-attr]
+    clock = deadline.current()
+    remaining = clock.remaining() if clock is not None else None
     hub.settle(entry, THINK_WAIT, None if remaining is None else time.monotonic() + remaining)
     with hub.use(sid) as entry:
         assert entry.session is not None
@@ -162,7 +165,8 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     hub = _hub(request)
     name = body.name or enc.label
     session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
-                      store=hub.store, name=name, options=body.options, ask_routine=body.ask_routine)
+                      store=hub.store, name=name, options=body.options, ask_routine=body.ask_routine,
+                      tactics=body.tactics)
     if body.autorun:
         session.set_autorun(True)
     entry = hub.add(session, name)
@@ -222,7 +226,8 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
     if body.agent is None:  # the seat's own proposal: computed off the lock (`server.thinking`), waited for here
         with hub.use(sid) as entry:
             pass
-        remaining = deadline.current().remaining() if deadline.current() is not None else None  # type: ignore[union-attr]
+        clock = deadline.current()
+        remaining = clock.remaining() if clock is not None else None
         hub.settle(entry, THINK_WAIT if remaining is None else remaining + GRACE)
     with hub.use(sid) as entry:
         s = entry.session
@@ -310,6 +315,13 @@ def set_seat(request: Request, sid: SessionId, key: Annotated[str, Path(max_leng
     return _change(request, sid, change, body.run, setup=True, body=body)
 
 
+@router.put("/sessions/{sid}/tactics/{cid}", summary="Give a combatant a temperament (its NPC agent follows it)")
+def set_tactics(request: Request, sid: SessionId, cid: Annotated[str, Path(max_length=100)],
+                body: TacticsChange) -> Doc:
+    """Aggression, morale, focus and protect for ``cid``, replacing the encounter's; ``null`` removes it."""
+    return _change(request, sid, lambda s: s.set_tactics(cid, body.tactics), body.run, setup=True, body=body)
+
+
 @router.put("/sessions/{sid}/table-dice", summary="Roll every seat's dice at the table, or let the engine roll")
 def table_dice(request: Request, sid: SessionId, body: Switch) -> Doc:
     """Switch physical dice for the whole table on or off."""
@@ -327,13 +339,15 @@ def get_edits(request: Request, sid: SessionId) -> Doc:
     """Each combatant's editable fields (value, kind, bounds) under its rule system, and whether it can be taken out."""
     with _hub(request).use(sid) as entry:
         assert entry.session is not None
-        return {"revision": entry.session.revision, "combatants": editable(entry.session.combat)}
+        c = entry.session.combat
+        return {"revision": entry.session.revision, "combatants": editable(c), "place_key": place_key(c)}
 
 
 @router.post("/sessions/{sid}/edits", summary="A GM's edit: set a combatant's values, move it, or take it out")
 def post_edit(request: Request, sid: SessionId, body: EditRequest) -> Doc:
     """Apply one edit as a decision of the GM's: logged, stored, undoable; 422 naming the field the rules refuse."""
-    edit = GmEdit(body.combatant, dict(body.changes), body.remove)
+    add = {**body.add, "id": body.combatant} if body.add is not None else None
+    edit = GmEdit(body.combatant, dict(body.changes), body.remove, add)
     return _change(request, sid, lambda s: s.edit(edit), body.run, body=body)
 
 

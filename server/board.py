@@ -64,7 +64,9 @@ def combatant_json(view: CombatantView, info: RuleSystemInfo | None = None, labe
     return {"id": view.id, "name": view.name, "label": label or view.name or view.id, "side": view.side,
             "kind": view.kind, "place": node_key(view.node), "hp": view.hp, "max_hp": view.max_hp,
             "health": info.health_text(view) if info is not None else f"{view.hp}/{view.max_hp}",
-            "able": view.able, "status": view.status, "conditions": list(view.conditions)}
+            "able": view.able, "status": view.status, "conditions": list(view.conditions),
+            "condition_texts": [info.condition_text(k) if info is not None else k.replace("_", " ")
+                                for k in view.conditions]}  # as a GM reads them
 
 
 def combatants_json(combat: Combat) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from trpg_arena.agents.dbpath import default_db
 
@@ -54,14 +55,14 @@ class ServerConfig:
     token_generated: bool = field(default=False, compare=False)
 
     @classmethod
-    def for_host(cls, host: str = "127.0.0.1", *, token: str | None = None, **kwargs: object) -> ServerConfig:
+    def for_host(cls, host: str = "127.0.0.1", *, token: str | None = None, **kwargs: Any) -> ServerConfig:
         """A config for listening on `host`: beyond loopback a token is required, generated if not given."""
         generated = False
         if token is None and not is_loopback(host):
             token, generated = secrets.token_urlsafe(24), True
         trusted = LOOPBACK_NAMES if is_loopback(host) else ()
         kwargs.setdefault("trusted_hosts", trusted)
-        return cls(host=host, token=token, token_generated=generated, **kwargs)  # type: ignore[arg-type]
+        return cls(host=host, token=token, token_generated=generated, **kwargs)
 
     def base_url(self) -> str:
         """The server's address as this machine reaches it (a wildcard address is reached on 127.0.0.1)."""

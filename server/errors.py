@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from trpg_arena.agents.session import SessionError
+from trpg_arena.agents.session import SessionError, TacticsError
 from trpg_arena.agents.spec import UnknownAgentError
 from trpg_arena.agents.store import SessionMissing, StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
@@ -42,6 +42,7 @@ STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (RevisionError, 422, "invalid_revision"),
     (StaleRequest, 409, "stale_revision"),
     (IllegalActionError, 409, "illegal_action"),
+    (TacticsError, 422, "invalid_tactics"),
     (SessionError, 409, "not_now"),
     (AgentBusy, 503, "agent_busy"),
     (SessionBusy, 503, "session_busy"),

@@ -21,6 +21,12 @@ Seed = Annotated[int, Field(ge=0, le=2**32 - 1, description="seed of the combat'
 RUN_FIELD = Field(True, description="then let agent seats decide until a person must act (or the run limit)")
 
 
+#: A temperament as sent: checked by the session (`agents.session.parse_tactics`) for located messages.
+TacticsBlock = Annotated[dict[Annotated[str, StringConstraints(max_length=20)],
+                              bool | float | int | Annotated[str, StringConstraints(max_length=100)] | None],
+                         Field(max_length=8)]
+
+
 class Strict(BaseModel):
     """A request body: every field declared, nothing else accepted, no value coerced into another type."""
 
@@ -70,6 +76,11 @@ class CreateSession(EncounterUpload):
                                                  "escape or stay? every round); off: they get the usual answer")
     name: Name | None = None
     options: dict[Key, Scalar] | None = Field(None, max_length=64, description="option flag overrides")
+    tactics: dict[Key, TacticsBlock | None] = Field(
+        default_factory=dict, max_length=128,
+        description="NPC temperaments by combatant id, over the encounter's: aggression (reckless, bold, steady, "
+                    "cautious), morale (a share of HP such as 0.25 or '25%'), focus (weakest, strongest, nearest, "
+                    "healers, casters or a combatant id), protect (an ally's id); null: no temperament")
     run: bool = RUN_FIELD
 
 
@@ -144,6 +155,13 @@ class RewindRequest(Answering):
     round: Annotated[int, Field(ge=0, le=1_000_000)]
 
 
+class TacticsChange(Answering):
+    """A combatant's new temperament (replacing the encounter's), or none at all (null)."""
+
+    tactics: TacticsBlock | None = Field(description="aggression, morale, focus, protect (see POST /sessions)")
+    run: bool = RUN_FIELD
+
+
 class SeatChange(Answering):
     """A new seat for a side, a combatant, or the pc / npc default."""
 
@@ -163,12 +181,16 @@ class EditRequest(Answering):
         default_factory=dict, description="field name -> new value (see GET .../edits for each combatant's "
                                           "fields and what the rules allow)", examples=[{"hp": 12}])
     remove: bool = Field(False, description="take the combatant out of the fight (it counts as having left)")
+    add: Annotated[dict[Key, Any], Field(max_length=100)] | None = Field(
+        None, description="add a combatant (its id is `combatant`): its entry as an encounter lists it, checked as "
+                          "an encounter's; 'like': an existing combatant's id copies its entry (its own fields win)",
+        examples=[{"like": "ghoul_1", "zone": "B_front"}])
     run: bool = RUN_FIELD
 
     @model_validator(mode="after")
     def _something(self) -> EditRequest:
-        if not self.changes and not self.remove:
-            raise ValueError("give changes, or remove: true")
+        if sum((bool(self.changes), self.remove, self.add is not None)) != 1:
+            raise ValueError("give one of changes, remove: true, or add")
         return self
 
 

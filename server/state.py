@@ -27,7 +27,9 @@ def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
         "seed": session.seed, "round": c.round, "phase": c.phase, "over": c.over, "result": c.result,
         "outcome": outcome.to_json() if outcome else None, "sides": c.sides,
         "combatants": combatants_json(c), "turn_order": turn_order(c),
+        "order_values": c.system.order_values(c),  # what puts each one there: "init 16", "AP 13", "DEX 60"
         "seats": {k: str(s) for k, s in session.seats.items()},
+        "tactics": session.tactics_json(),  # NPC temperaments by combatant id: what its agent follows
         "defaults": {k: str(s) for k, s in session.defaults.items()},
         "table_dice": session.table_dice, "autorun": session.autorun,
         "ask_routine": session.ask_routine, "routine": dict(c.system.info.routine),

@@ -119,9 +119,9 @@ class Thinker:
             entry.job = None
             s = entry.session
             try:
-                taken = s is not None and not entry.deleted and s.take(job.thought, result)  # type: ignore[arg-type]
-                if taken and job.shown and entry.watchers:  # pages showing "thinking" fetch the state again
-                    entry.publish({"type": "proposal", "revision": s.revision})  # type: ignore[union-attr]
+                taken = s is not None and not entry.deleted and s.take(job.thought, result)
+                if s is not None and taken and job.shown and entry.watchers:  # pages showing "thinking" refetch
+                    entry.publish({"type": "proposal", "revision": s.revision})
                 self.advance(entry)
             except Exception:  # never leave a waiting request without an answer
                 log.exception("session %s after its agent's proposal", entry.id)

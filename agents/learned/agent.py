@@ -106,7 +106,9 @@ class TrainedAgent(Agent):
         order = prior_order(self.policy, combat)[: self.candidates]
         if len(order) == 1:
             return order[0], [], "the only candidate"
-        side = combat.decision.side
+        d = combat.decision
+        assert d is not None and d.side is not None  # a decision is open: the agent was asked
+        side = d.side
         seeds = [int(s) for s in self.rng.integers(2**63, size=self.samples)]
         values = np.stack([self._lookahead(combat, a, side, seeds) for a in order])  # candidates x samples
         diffs = values - values[0]
@@ -133,7 +135,9 @@ class TrainedAgent(Agent):
     def _lookahead(self, combat: Combat, action: Action, side: str, seeds: list[int]) -> np.ndarray:
         """`side`'s win chance after `action` on each dice sample, the mover's turn played out by the script."""
         leaves = []
-        actor = combat.decision.actor
+        d = combat.decision
+        assert d is not None
+        actor = d.actor
         for seed in seeds:
             sim = combat.clone(dice=Dice(seed))
             sim.recording = False

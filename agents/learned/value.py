@@ -32,7 +32,7 @@ def win_chances(model: ValueModel, combats: Sequence[Combat], side: str) -> np.n
             out[i] = DRAW if outcome.result == "draw" else (1.0 if outcome.result == side else 0.0)
             continue
         decision = c.decision
-        assert decision is not None
+        assert decision is not None and decision.side is not None  # `Combat.decision` names the side
         rows.append(np.append(encode(c, decision.side), np.float32(position_value(c, decision.side))))
         where.append((i, decision.side == side))
     if rows:

@@ -34,8 +34,8 @@ class Choice:
 
     action: Action
     value: float
-    why: Callable[[], Sequence[str]]
-    rivals: Callable[[], Iterable[Rival]] = _no_rivals
+    why: Callable[..., Sequence[str]]  # often a lambda binding its loop variables as defaults (a=a)
+    rivals: Callable[..., Iterable[Rival]] = _no_rivals
 
     def proposal(self) -> Proposal:
         """The `Proposal` for this choice: reasons, and up to three distinct runners-up, best first."""
@@ -51,7 +51,7 @@ def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTER
         value, action = float(rival[0]), rival[1]
         if action == chosen:
             continue
-        note = rival[2] if len(rival) > 2 else ""  # type: ignore[misc]
+        note = rival[2] if len(rival) > 2 else ""
         if action not in best or value > best[action][0]:
             best[action] = (value, note)
     order = sorted(best.items(), key=lambda item: -item[1][0])  # stable: equal values keep their order

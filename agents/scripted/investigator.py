@@ -22,16 +22,18 @@ from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
 from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
-from trpg_arena.rules.investigator.compiled import DIRS, Setup, compile_setup
+from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR
-from trpg_arena.rules.investigator.space import cheb, line_status
+from trpg_arena.rules.investigator.sight import line_status
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 Cell = tuple[int, int]
 ATTACK_VERBS = ("shoot", "melee", "throw", "cast", "pursue")
 NO_ATTACK = -1e9  # the score of an attack that makes no sense
+WORTH = "hit chance times the share of the target's HP it takes, more for a kill"  # what a score means, for GMs
 
 
 class Estimate(NamedTuple):
@@ -45,6 +47,12 @@ class Estimate(NamedTuple):
 
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
+
+
+def _at(f: Fighter) -> Cell:
+    """The square of a fighter on the map (the agent only weighs those: foes and patients are picked so)."""
+    assert f.pos is not None
+    return f.pos
 
 
 def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
@@ -83,8 +91,8 @@ class InvestigatorScriptedAgent(Agent):
         d = combat.decision
         assert d is not None
         self.c = combat
-        self.s: Setup = compile_setup(combat.encounter)  # type: ignore[arg-type]
-        self.st: InvState = combat.state  # type: ignore[assignment]
+        self.s: Setup = setup_of(combat)
+        self.st: InvState = combat.state
         self.meta = catalogue_of(self.s).meta
         self.me = self.st.fighters[self.s.idx[d.actor]]
         side = self.s.side_of[self.me.id]
@@ -161,7 +169,7 @@ class InvestigatorScriptedAgent(Agent):
             return Choice(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
         return Choice(wait, 0.0, lambda: (
             f"{self.me.id} waits for its turn: " + (f"its best shot, at {self._m(best).target}, is worth only "
-                                                   f"{score:.2f}" if best else "it has no shot now"),),
+                                                   f"{score:.2f} ({WORTH})" if best else "it has no shot now"),),
             lambda: scored)
 
     def _turn(self, legal: list[Action]) -> Choice:  # noqa: C901 - a priority list
@@ -200,7 +208,7 @@ class InvestigatorScriptedAgent(Agent):
         rescue = self._rescue_move(by_verb)
         if rescue is not None:
             patient = next(f.id for f in self.friends if f.dying and f.pos is not None
-                           and cheb(f.pos, rescue.dest) == 1)
+                           and chebyshev(f.pos, rescue.dest) == 1)
             return Choice(rescue, 3.0, lambda: (
                 f"{patient} is dying: walk next to it so that first aid can follow this turn",), rivals)
         it = wielded_item(me)
@@ -225,7 +233,8 @@ class InvestigatorScriptedAgent(Agent):
                         *self._attack_reasons(attack, score)), rivals)
             if score > 0.3:
                 return Choice(attack, score, lambda: self._attack_reasons(attack, score), rivals)
-        weak = (f"the best attack is worth only {score:.2f}" if attack is not None else "no attack is possible")
+        weak = (f"the best attack is worth only {score:.2f} ({WORTH})" if attack is not None
+                else "no attack is possible")
         if "stand_up" in by_verb:
             return Choice(by_verb["stand_up"][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
         if not me.move_used:
@@ -259,9 +268,9 @@ class InvestigatorScriptedAgent(Agent):
         best: tuple[float, Action] | None = None
         for a in by_verb.get("step", []) + by_verb.get("move", []):
             dest = a.dest
-            if not any(cheb(dest, p.pos) == 1 for p in patients):  # type: ignore[arg-type]
+            if not any(chebyshev(dest, _at(p)) == 1 for p in patients):
                 continue
-            danger = sum(1 for f in self.foes if f.pos is not None and cheb(f.pos, dest) == 1)
+            danger = sum(1 for f in self.foes if f.pos is not None and chebyshev(f.pos, dest) == 1)
             cost = danger * 2.0 + (0.5 if a.verb == "move" else 0.0)
             if best is None or cost < best[0]:
                 best = (cost, a)
@@ -306,7 +315,7 @@ class InvestigatorScriptedAgent(Agent):
         return (w.kind == "firearm" and (it.loaded > 0 or f.ammo.get(w.ammo_type, 0) > 0)) or w.kind == "thrown"
 
     def _adjacent_threats(self, pos: Cell, ignore: str = "") -> int:
-        return sum(1 for f in self.foes if f.id != ignore and f.pos is not None and cheb(f.pos, pos) == 1
+        return sum(1 for f in self.foes if f.id != ignore and f.pos is not None and chebyshev(f.pos, pos) == 1
                    and not f.opportunity_used and not f.channel_spell)
 
     def _value(self, t: Fighter, dmg: float) -> float:
@@ -369,21 +378,21 @@ class InvestigatorScriptedAgent(Agent):
             if it is None:
                 return IMPOSSIBLE
             w = s.weapons[it.template]
-            band = shot_band(s, w, cheb(src, t.pos))
+            band = shot_band(s, w, chebyshev(src, t.pos))
             if band is None:
                 return IMPOSSIBLE
             req, dmg = band
             obstructed = line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed"
             if obstructed:
                 req = EXTREME
-            bonus = (1 if cheb(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
+            bonus = (1 if chebyshev(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
             p = _p(prof.skill(w.skill), req, bonus)
             avg = (dmg.maximum + dmg.flat + sum(n for _, n, _ in dmg.dice)) / 2.0
             risk = 2.5 * self._adjacent_threats(src)
             if m.head:
                 return IMPOSSIBLE
             score = p * self._value(t, avg) * max(1, m.shots) - risk
-            note = (f"{w.id} at {cheb(src, t.pos)} squares" + (f", {m.shots} shots" if m.shots > 1 else "")
+            note = (f"{w.id} at {chebyshev(src, t.pos)} squares" + (f", {m.shots} shots" if m.shots > 1 else "")
                     + (", through an obstruction" if obstructed else "")
                     + (", aimed" if me.bonus_to and "shoot" in me.bonus_to else ""))
         elif m.verb == "throw":
@@ -416,7 +425,7 @@ class InvestigatorScriptedAgent(Agent):
             note = f"{w.id}" + (", flanking with an ally" if flank else "") + (
                 ", stepping in first" if m.when == "before" else "")
         if m.when == "before" and self._adjacent_threats(me.pos) and any(
-                f.pos is not None and cheb(f.pos, me.pos) == 1 and cheb(f.pos, src) > 1 for f in self.foes):
+                f.pos is not None and chebyshev(f.pos, me.pos) == 1 and chebyshev(f.pos, src) > 1 for f in self.foes):
             score -= 1.0  # stepping away invites a pursuit attack
             note += ", though stepping away invites a pursuit attack"
         return Estimate(score, p, avg, risk, note)
@@ -464,16 +473,17 @@ class InvestigatorScriptedAgent(Agent):
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""
         me = self.me
         ranged = self._is_ranged(me)
-        adj_now = [f for f in self.foes if f.pos is not None and cheb(f.pos, me.pos) == 1]  # type: ignore[arg-type]
+        here = _at(me)
+        adj_now = [f for f in self.foes if chebyshev(_at(f), here) == 1]
         target = None if ranged else min(
-            self.foes, key=lambda f: (cheb(f.pos, me.pos) > 6, f.hp, cheb(f.pos, me.pos)))  # type: ignore
+            self.foes, key=lambda f: (chebyshev(_at(f), here) > 6, f.hp, chebyshev(_at(f), here)))
         return ranged, adj_now, target
 
     def _move_rivals(self, by_verb: dict[str, list[Action]]) -> list[Rival]:
         """Every square scored against staying put (the alternatives of a move)."""
         me = self.me
         ranged, adj_now, target = self._move_context()
-        here = self._square_score(me.pos, ranged, False, adj_now, target)  # type: ignore[arg-type]
+        here = self._square_score(_at(me), ranged, False, adj_now, target)
         return [(self._square_score(dest, ranged, long, adj_now, target) - here, a)
                 for a, dest, long in self._move_options(by_verb)]
 
@@ -485,20 +495,20 @@ class InvestigatorScriptedAgent(Agent):
         if ranged:
             shots = [f.id for f in self.foes if f.pos is not None
                      and line_status(self.s, self.st, dest, f.pos, (me.id, f.id)) == "clear"]
-            safe = not any(cheb(f.pos, dest) == 1 for f in self.foes if f.pos is not None)
+            safe = not any(chebyshev(f.pos, dest) == 1 for f in self.foes if f.pos is not None)
             return (f"move to {dest}" + (", out of every enemy's reach" if safe else "")
                     + (f", with a clean shot at {', '.join(shots)}" if shots else ""))
         assert target is not None and target.pos is not None
-        return (f"close in on {target.id} ({target.hp} HP): {cheb(me.pos, target.pos)} "
-                f"-> {cheb(dest, target.pos)} squares")
+        return (f"close in on {target.id} ({target.hp} HP): {chebyshev(me.pos, target.pos)} "
+                f"-> {chebyshev(dest, target.pos)} squares")
 
     def _square_score(self, pos: Cell, ranged: bool, long: bool, adj_now: list[Fighter],
                       target: Fighter | None) -> float:
         s, me = self.s, self.me
         assert me.pos is not None
-        leaving = sum(1 for f in adj_now if cheb(f.pos, pos) > 1 and f.pos is not None)  # type: ignore[arg-type]
+        leaving = sum(1 for f in adj_now if f.pos is not None and chebyshev(f.pos, pos) > 1)
         sc = -3.0 * leaving if (long or leaving) else 0.0
-        adj = [f for f in self.foes if f.pos is not None and cheb(f.pos, pos) == 1]
+        adj = [f for f in self.foes if f.pos is not None and chebyshev(f.pos, pos) == 1]
         if ranged:
             sc -= 6.0 * len(adj)
             it = wielded_item(me)
@@ -507,9 +517,9 @@ class InvestigatorScriptedAgent(Agent):
             best = 0.0
             for f in self.foes:
                 assert f.pos is not None
-                d = cheb(pos, f.pos)
-                if firearm:
-                    band = shot_band(s, wt, d)  # type: ignore[arg-type]
+                d = chebyshev(pos, f.pos)
+                if firearm and wt is not None:
+                    band = shot_band(s, wt, d)
                     if band is None:
                         continue
                     q = {REGULAR: 3.0, HARD: 2.0, EXTREME: 1.0}[band[0]]
@@ -529,11 +539,11 @@ class InvestigatorScriptedAgent(Agent):
                     q = min(q, 1.0)
                 best = max(best, q + (0.5 if f.hp <= 4 else 0.0))
             sc += best * 2.0
-            sc += 0.05 * min(cheb(pos, f.pos) for f in self.foes if f.pos is not None)  # type: ignore[type-var]
+            sc += 0.05 * min(chebyshev(pos, f.pos) for f in self.foes if f.pos is not None)
             return sc
         # melee: get to distance 2 of the best target (a one-step attack next turn), or adjacent if safe
         assert target is not None and target.pos is not None
-        d = cheb(pos, target.pos)
+        d = chebyshev(pos, target.pos)
         if d == 1:
             free = target.opportunity_used or not target.able
             sc += 4.0 if free else -2.0

@@ -34,6 +34,14 @@ from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.legal import base_hit, chain_value
 from trpg_arena.rules.kiai.state import Fighter
 
+
+def _gain(value: float) -> str:
+    """The agent's score in words: wound levels it expects to deal (a foe taken out counts `OUT_WEIGHT`)."""
+    if value <= 0:
+        return "no expected gain"
+    return f"about {value:.1f} wound levels expected (a foe taken out counts {OUT_WEIGHT:g})"
+
+
 STRIKES = ("attack", "reattack", "consecutive_attack", "two_weapon_attack", "offhand_attack", "charge", "feint")
 
 
@@ -201,17 +209,18 @@ class KiaiScriptedAgent(Agent):
                 where = (f"the area at {a.dest}, catching {', '.join(foes) or 'no enemy'}"
                          + (f" and ally {', '.join(c for c in caught if c not in foes)}" if len(foes) < len(caught)
                             else " and no ally"))
-            out.append(f"{a.option} ({ab.effect}, kiai {ab.level} of {me.kiai}) on {where}: worth {value:.2f}")
+            out.append(f"{a.option} ({ab.effect}, kiai {ab.level} of {me.kiai}) on {where}: {_gain(value)}")
         elif verb in ("move", "run"):
             foes = [f for f in est.enemies(me) if f.hex is not None]
             if foes and me.hex is not None and a.dest is not None:
-                near = min(foes, key=lambda f: est.geo.dist(a.dest, f.hex))
-                out.append(f"{'runs' if verb == 'run' else 'moves'} from {est.geo.dist(me.hex, near.hex)} to "
-                           f"{est.geo.dist(a.dest, near.hex)} hexes of {near.id}"
-                           + (", into reach to strike" if est.geo.dist(a.dest, near.hex)
+                near = min(foes, key=lambda f: est.grid.distance(a.dest, f.hex))
+                out.append(f"{'runs' if verb == 'run' else 'moves'} from {est.grid.distance(me.hex, near.hex)} to "
+                           f"{est.grid.distance(a.dest, near.hex)} hexes of {near.id}"
+                           + (", into reach to strike" if est.grid.distance(a.dest, near.hex)
                               <= ctx.weapon(me.main).reach else ""))
         elif verb == "concentrate_dodge":
-            threats = [f"{e.id} ({est.geo.dist(e.hex, me.hex)} hexes)" for e in est.enemies(me) if est.threatens(e, me)]
+            threats = [f"{e.id} ({est.grid.distance(e.hex, me.hex)} hexes)" for e in est.enemies(me)
+                       if est.threatens(e, me)]
             out.append(f"{', '.join(threats)} can strike {me.id} before its next turn and no strike of its own "
                        f"is worth more: concentrate on dodging ({a.option})")
         elif verb in ("end_turn", "pass"):
@@ -219,9 +228,9 @@ class KiaiScriptedAgent(Agent):
         elif verb in ("ready_weapon", "pick_up"):
             out.append(f"{me.id} is unarmed: {'ready' if verb == 'ready_weapon' else 'pick up'} {a.option}")
         if not out:
-            out.append(f"scored {value:.2f}, the best of the legal actions")
+            out.append(f"the best of the legal actions: {_gain(value)}")
         if tied > 1:
-            out.append(f"{tied} actions tie at {value:.2f}: picked at random among them")
+            out.append(f"{tied} actions promise the same ({_gain(value)}): one of them picked at random")
         return out
 
     @staticmethod
@@ -381,29 +390,29 @@ class KiaiScriptedAgent(Agent):
     def _move_score(self, est: Estimator, me: Fighter, dest: Any, *, run: bool) -> float:
         """Moving: into reach of the best foe if possible (then strike), else towards the nearest foe."""
         ctx = est.ctx
-        geo = est.geo
+        grid = est.grid
         reach = ctx.weapon(me.main).reach
         foes = est.enemies(me)
         if not foes or dest is None or me.hex is None:
             return -1.0
         caster = self._caster_range(est, me)
-        here_best = max((geo.dist(me.hex, f.hex) <= reach for f in foes if f.hex is not None), default=False)
+        here_best = max((grid.distance(me.hex, f.hex) <= reach for f in foes if f.hex is not None), default=False)
         if here_best and not caster:
             return -0.5  # already in reach: strike instead
         score = 0.0
-        in_reach = [f for f in foes if f.hex is not None and geo.dist(dest, f.hex) <= reach]
+        in_reach = [f for f in foes if f.hex is not None and grid.distance(dest, f.hex) <= reach]
         if caster:
             # stay within spell range but away from melee
-            near = min(geo.dist(dest, f.hex) for f in foes if f.hex is not None)
+            near = min(grid.distance(dest, f.hex) for f in foes if f.hex is not None)
             score = 0.3 if 2 <= near <= caster else 0.1 - 0.02 * abs(near - caster)
             return score - (0.3 if run else 0.0)
         if in_reach and not run:
             v = base_hit(ctx, me, False)
             best = max(est.strike(me, f, v, 0, ctx.weapon(me.main).level) for f in in_reach)
-            adjacent = sum(1 for f in foes if f.hex is not None and geo.dist(dest, f.hex) <= 1)
+            adjacent = sum(1 for f in foes if f.hex is not None and grid.distance(dest, f.hex) <= 1)
             return 0.5 + best - 0.1 * max(0, adjacent - 1)
-        near = min(geo.dist(dest, f.hex) for f in foes if f.hex is not None)
-        start = min(geo.dist(me.hex, f.hex) for f in foes if f.hex is not None)
+        near = min(grid.distance(dest, f.hex) for f in foes if f.hex is not None)
+        start = min(grid.distance(me.hex, f.hex) for f in foes if f.hex is not None)
         gain = start - near
         score = 0.02 * gain
         if run:

@@ -12,7 +12,6 @@ from typing import Any
 from trpg_arena.rules import Combat
 from trpg_arena.rules.kiai.checks import apply_mult, has, wound_penalty
 from trpg_arena.rules.kiai.context import Ctx, ctx_of
-from trpg_arena.rules.kiai.geometry import geo_of
 from trpg_arena.rules.kiai.state import Fighter, KiaiState
 from trpg_arena.rules.kiai.strike import dodge_parts
 
@@ -32,7 +31,7 @@ class Estimator:
         assert isinstance(st, KiaiState)
         self.st = st
         self.ctx: Ctx = ctx_of(combat)
-        self.geo = geo_of(self.ctx)
+        self.grid = self.ctx.grid
         self.fmin = self.ctx.opts.fumble_min
         self.div = self.ctx.opts.crit_divisor
 
@@ -116,7 +115,7 @@ class Estimator:
             return False
         spec = self.ctx.spec[e.id]
         reach = self.ctx.weapon(e.main).reach
-        return self.geo.dist(e.hex, me.hex if at is None else at) <= spec.agility + reach
+        return self.grid.distance(e.hex, me.hex if at is None else at) <= spec.agility + reach
 
     def enemies(self, me: Fighter) -> list[Fighter]:
         """Foes still in the fight."""

@@ -95,7 +95,7 @@ class MoonlitScriptedAgent(Agent):
         t = tb(combat)
         d = combat.decision
         assert d is not None
-        me = st.fighters[d.actor]  # type: ignore[attr-defined]
+        me = st.fighters[d.actor]
         return st, t, me, t.stats[me.id]
 
     @staticmethod
@@ -463,7 +463,7 @@ class MoonlitScriptedAgent(Agent):
         if people:
             def worth(a: Action) -> tuple[float, str]:
                 g = st.fighters[a.target]
-                return (strike(t, me, s, sk, g).value / max(1, g.hp) ** 0.5, a.target)
+                return (strike(t, me, s, sk, g).value / max(1, g.hp) ** 0.5, a.target or "")
             best = max(people, key=worth)
             g = st.fighters[best.target]
             e = strike(t, me, s, sk, g)

@@ -184,24 +184,26 @@ class ReincarnatorScripted(Agent):
         src = state.fighters[p.actor].cell if p is not None else None
         steps = [(cheb(a.dest, src), a) for a in legal if a.verb == "reflex_step"] if src is not None else []
         stay = legal[0]
+        attacker = p.actor if p is not None else "the attacker"  # steps are only found when p is an attack
 
         def rivals() -> list[Rival]:
-            return [(float(dist - 1), a, f"{dist} m from {p.actor}") for dist, a in steps]  # type: ignore[union-attr]
+            return [(float(dist - 1), a, f"{dist} m from {attacker}") for dist, a in steps]
 
         if not steps:
             return Choice(stay, 0.0, lambda: (f"no reflex step gets {cid} away from the attack",), rivals)
         far = max(steps, key=lambda x: x[0])
         if far[0] > 1:
             return Choice(far[1], float(far[0] - 1), lambda: (
-                f"a reflex step to {far[1].dest} puts {cid} {far[0]} m from {p.actor}, out of its reach",),  # type: ignore[union-attr]
+                f"a reflex step to {far[1].dest} puts {cid} {far[0]} m from {attacker}, out of its reach",),
                 rivals)
-        return Choice(stay, 0.0, lambda: (f"every reflex step stays next to {p.actor}: {cid} holds its ground",),  # type: ignore[union-attr]
+        return Choice(stay, 0.0, lambda: (f"every reflex step stays next to {attacker}: {cid} holds its ground",),
                       rivals)
 
     def _attack_reason(self, combat: Combat, cid: str, a: Action, value: float) -> str:
         """``B2 (3/7 health): pool 7 against 2 defence dice, 62 % to hit, 1.8 net successes expected``."""
         if a.target is None:
-            return f"the blast at {a.dest} catches more enemies than allies (worth {value:.1f})"
+            return (f"the blast at {a.dest} catches more enemies than allies (about {value:.1f} net successes "
+                    "expected against enemies, allies' counted against it)")
         o = tuple(uid(combat, cid, x) for x in opts(a))
         odds = self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
         st = static(combat)
@@ -298,7 +300,8 @@ class ReincarnatorScripted(Agent):
                 top = [x for x in attacks if x[0] >= s - 1e-9]
                 pick = top[int(self.rng.integers(len(top)))][1]
                 return Choice(pick, s, lambda: (self._attack_reason(combat, cid, pick, s),) + (
-                    (f"{len(top)} attacks tie: picked at random among them",) if len(top) > 1 else ()), rivals)
+                    (f"{len(top)} attacks promise the same: one of them picked at random",) if len(top) > 1 else ()),
+                    rivals)
         where = f" ({self._nearest(me.cell, enemies)})" if enemies and me.cell is not None else ""
         weak = (f"{cid}'s best attack is worth only {best_attack:.1f} net successes" if attacks
                 else f"{cid} has no attack from {me.cell}{where}")

@@ -30,4 +30,9 @@ def prior_order(policy: Any, combat: Combat) -> list[Action]:
             seen.add(a)
             order.append(a)
     order.extend(a for a in legal if a not in seen)
+    allowed = getattr(policy, "allowed", None)  # a tempered policy: its combatant's temperament narrows the set
+    if allowed is not None:
+        keep = allowed(combat)
+        if keep is not None:
+            order = [a for a in order if a in keep] or order
     return order

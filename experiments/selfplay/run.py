@@ -142,7 +142,8 @@ def write(path: Path, args: SelfplayArgs, data: Collected, complete: bool) -> No
 
     game_ids = np.concatenate([np.full(len(g.side), k, np.int32) for k, g in enumerate(games)]) if games else \
         np.zeros(0, np.int32)
-    arrays = {
+    # Any: numpy's stub would type each array given by ** like savez's bool allow_pickle keyword
+    arrays: dict[str, Any] = {
         "features": cat("features", FEATURE_DTYPE, layout.size), "side": cat("side", np.int8), "game": game_ids,
         "decision": cat("decision", np.int32), "outcome": cat("outcome", np.int8), "value": cat("value", np.float32),
         "game_encounter": np.array(data.game_encounter, np.int32),
@@ -159,7 +160,7 @@ def write(path: Path, args: SelfplayArgs, data: Collected, complete: bool) -> No
     assert len(arrays["features"]) == n
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
-    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    np.savez_compressed(tmp, **arrays)
     os.replace(tmp, path)
 
 

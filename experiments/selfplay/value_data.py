@@ -43,6 +43,7 @@ def play_game(encounter: str, seed: int, agents: Sequence[str], noise: float, ke
     n = 0
     while combat.state.outcome is None and n < max_decisions:
         d = combat.decision
+        assert d is not None and d.side is not None  # an unfinished combat has a decision, with its side
         legal = combat.legal_view()
         if len(legal) > 1 and (keep >= 1 or rng.random() < keep):
             xs.append(encode(combat, d.side))
@@ -96,7 +97,8 @@ def generate(ruleset: str, encounters: Sequence[str], games: int, seed: int, out
             if on_game:
                 on_game()
     game = np.concatenate([np.full(len(p["outcome"]), i, np.int32) for i, p in enumerate(parts)])
-    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    # Any: numpy's stub would type each array given by ** like savez's bool allow_pickle keyword
+    data: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     encounter_ix = np.concatenate([np.full(len(p["outcome"]), i % len(encounters), np.int16)
                                    for i, p in enumerate(parts)])
     out.parent.mkdir(parents=True, exist_ok=True)

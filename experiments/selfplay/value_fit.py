@@ -76,8 +76,9 @@ def load_positions(paths: Sequence[str | Path]) -> Positions:
         offset += int(game.max()) + 1 if len(game) else 0
     if not parts:
         raise ValueError("no data files")
-    cols = [np.concatenate([p[i] for p in parts]) for i in range(6)]
-    return Positions(*cols, fingerprint=fingerprint or "", ruleset=ruleset or "", files=[str(p) for p in paths])
+    x, won, game, side, decision, hand = (np.concatenate([p[i] for p in parts]) for i in range(6))
+    return Positions(x, won, game, side, decision, hand, fingerprint=fingerprint or "", ruleset=ruleset or "",
+                     files=[str(p) for p in paths])
 
 
 def split_by_game(data: Positions, held_out: float, seed: int = 0) -> tuple[Positions, Positions]:

@@ -144,7 +144,7 @@ def _md_details(f: dict[str, Any]) -> str:
     g = max(f["games"], 1)
     lines = ["| outcome | games | share (95 % interval) |", "|---|---:|---:|"]
     for s, (k, lo, hi) in f["rates"].items():
-        lines.append(f"| {'side ' + s + ' wins' if s != 'draw' else 'draw'} | {k} | {rate(k / g, lo, hi, 1)} |")
+        lines.append(f"| {'side ' + s + ' wins' if s != 'draw' else 'draw'} | {k} | {rate(k / g, lo, hi, digits=1)} |")
     lines += ["", "| agent | " + " | ".join(f"won as side {s}" for s in f["sides"]) + " | won in all |",
               "|---|" + "---:|" * (len(f["sides"]) + 1)]
     for a, cells in f["per_side"].items():

@@ -9,6 +9,7 @@ whatever ran it. Leaving the loop early cancels the games not yet needed.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing as mp
 import os
 from collections import deque
@@ -99,7 +100,7 @@ def _ray(spec: SeriesSpec, workers: int, batches: list[list[int]],
     if started:
         address = os.environ.get("RAY_ADDRESS")
         kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
-        ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kwargs)
+        ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kwargs)
     remote = ray.remote(_call)
     spec_ref = ray.put(spec)
     window = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))  # tasks in flight

@@ -13,12 +13,12 @@ def pct(x: float, digits: int = 0) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
-def rate(p: float, lo: float, hi: float, digits: int = 0) -> str:
+def rate(p: float, lo: float, hi: float, *, digits: int = 0) -> str:
     """A rate and its interval: ``12 % [8, 17]``."""
     return f"{100 * p:.{digits}f} % [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
 
 
-def points(d: float, lo: float, hi: float, digits: int = 0) -> str:
+def points(d: float, lo: float, hi: float, *, digits: int = 0) -> str:
     """A change of a rate and its interval, in percentage points: ``-37 points [-45, -29]``."""
     def signed(x: float) -> str:
         text = f"{100 * x:+.{digits}f}"

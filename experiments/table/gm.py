@@ -9,9 +9,9 @@
 - **Dice rolled at the table** are asked for with the die, the count and what they are for; a
   wrong entry is refused and asked again.
 
-Everywhere: ``u`` undoes back to the last decision a person made, ``t`` switches the whole table
-to hand-rolled dice and back, ``?`` explains the keys, ``q`` leaves (the session is stored after
-every decision, so nothing is lost).
+Everywhere: ``u`` undoes back to the last decision a person made, ``e`` edits a combatant (see
+`edit`), ``t`` switches the whole table to hand-rolled dice and back, ``?`` explains the keys,
+``q`` leaves (the session is stored after every decision, so nothing is lost).
 """
 
 from __future__ import annotations
@@ -28,17 +28,19 @@ from trpg_arena.agents.seats import SeatKind
 from trpg_arena.agents.session import Pending, Session, StaleRevision
 from trpg_arena.agents.store import StoreBusy
 from trpg_arena.experiments.table import screen
+from trpg_arena.experiments.table.edit import edit_prompt
 from trpg_arena.rules import Action, TrpgArenaError
 
-COMMON_KEYS = "u undo · t table dice · a NPCs unattended · ? help · q quit"
+COMMON_KEYS = "u undo · e edit · t table dice · a NPCs unattended · ? help · q quit"
 HELP = """keys: Enter confirms an NPC's proposal; a line's number (12 as well as 2) or its label as shown
 takes it; o overrides the NPC with an action chosen in steps, or type words of the action you want
 instead; words (or /words) narrow a
 person's choice to the actions whose sentence holds them, e.g. 'ghoul', 'knock', '7,3'; b steps back;
-u undoes back to the last decision a person made; t switches the whole table to dice rolled by hand
-(and back); a lets NPCs run unattended until a person must act (a again: review them); r asks PCs
-the routine questions too (moonlit: try to escape, or stay? every round; r again: they stay, unasked);
-m shows the map again; q leaves (the session is stored)."""
+u undoes back to the last decision a person made; e edits a combatant (HP or wounds, pools,
+conditions, place, or takes it out: 'ghoul_1 hp 12', 'ghoul_2 remove'); t switches the whole table
+to dice rolled by hand (and back); a lets NPCs run unattended until a person must act (a again:
+review them); r asks PCs the routine questions too (moonlit: try to escape, or stay? every round; r
+again: they stay, unasked); m shows the map again; q leaves (the session is stored)."""
 
 
 class Quit(Exception):
@@ -115,6 +117,9 @@ class GmTable:
             return True
         if key == "u":
             self._undo()
+            raise _Replan
+        if key == "e":
+            edit_prompt(s, self.console, self._ask)  # stored and narrated as the GM's decision
             raise _Replan
         if key == "t":
             s.set_table_dice(not s.table_dice)

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import CombatStats
+from trpg_arena.agents.stats import CombatStats, damage_text
 from trpg_arena.agents.transcript import transcript
 
 
@@ -28,12 +28,19 @@ def stats_view(stats: CombatStats) -> RenderableType:
                        f"{f.hp_end}/{f.max_hp}")
     falls = [Text(f"round {f.round}: {f.combatant} {f.status}" + (f" (struck last by {f.by})" if f.by else ""))
              for f in stats.falls] or [Text("nobody fell")]
+    # the log states more damage than these took: the hit points ran out first
+    capped = [Text(f"{source or '(no one)'} on {target}: {damage_text(t['damage'], t['beyond'])}")
+              for (source, target), t in stats.pairs.items() if t["beyond"]]
     rounds = Table(title="damage dealt per round", title_justify="left")
     rounds.add_column("round", justify="right")
     rounds.add_column("dealt by", overflow="fold")
     for r, row in sorted(stats.per_round.items()):
         rounds.add_row(str(r), ", ".join(f"{cid} {v['dealt']}" for cid, v in row.items() if v["dealt"]) or "-")
-    return Group(totals, Text("who fell when", style="italic"), *falls, rounds)
+    edited = ", ".join(f"{f.id} {f.edits}" for f in stats.fighters.values() if f.edits)
+    edits = [Text(f"GM edits: {stats.edits} ({edited}); their HP changes count as nobody's damage")] if stats.edits \
+        else []
+    return Group(totals, *edits, Text("who fell when", style="italic"), *falls,
+                 *([Text("damage capped at the HP left", style="italic"), *capped] if capped else []), rounds)
 
 
 def fresh_path(folder: Path, stem: str, suffix: str) -> Path:

@@ -20,7 +20,7 @@ from trpg_arena.rules import Action, Combat, CombatantView, Event
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
 ROSTER_WIDTH = 40  # marker, map letter, id, hit points and status; conditions take what is left
-QUIET_EVENTS = {"decision"}  # shown as the decision's own line instead
+QUIET_EVENTS = {"decision", "gm_edit"}  # shown as the decision's own line instead (a GM edit is one too)
 DIM_EVENTS = {"roll", "auto_decision", "state_changed", "time_advanced", "ap_set", "check", "step", "phase_start",
               "slot_spent", "turn_start", "turn_end", "turn_started", "turn_ended"}
 
@@ -91,10 +91,13 @@ def roster(session: Session, width: int = 80) -> Text:
             out.append(f" {v.status[:13]:<13}", style="" if v.able else "dim")
         room = width - ROSTER_WIDTH - 1
         if v.conditions and room > 3:
-            conditions = ", ".join(v.conditions)
+            conditions = ", ".join(c.system.info.condition_text(k) for k in v.conditions)
             out.append(" " + (conditions if len(conditions) <= room else conditions[:room - 1] + "…"),
                        style="magenta")
         out.append("\n")
+    for cid, tactics in session.tactics_json().items():  # how the NPC agents play them: the GM should know
+        line = f"  ~ {cid}: {tactics['summary']}"
+        out.append((line if len(line) <= width else line[:width - 1] + "…") + "\n", style="cyan")
     out.rstrip()
     return out
 
@@ -146,20 +149,29 @@ def proposal(session: Session, pending: Pending) -> RenderableType:
     return Group(*lines)
 
 
+SPREAD_LIMIT = 10  # a flat step of at most this many actions may give each one's odds a line of its own
+
+
 def menu_step(step: Step, width: int = 80, odds: dict[Action, str] | None = None) -> RenderableType:
     """One step of a person's choice: numbered lines with their counts and sentences, in `width` columns.
 
     The labels get the room they need (up to half the width when sentences follow, all of it when the
     lines are whole actions); the sentences take what is left, cut with an ellipsis only past the edge.
+    An action's odds (`odds`) go beside its sentence, on a line of their own, or first on its line: the
+    step stays within a 24-line terminal.
     """
     flat = step.facet == "action"
     key_w = max((len(ch.key) for ch in step.choices), default=1)
     count_w = max((len(str(ch.count)) for ch in step.choices if ch.count != 1), default=0)
     room = max(20, width - key_w - count_w - 4)  # the columns' padding
     longest = max((len(ch.text if flat else ch.label) for ch in step.choices), default=1)
-    if flat and any(len(n) > room - longest for ch in step.choices
-                    if ch.action is not None and (n := (odds or {}).get(ch.action))):
-        longest = room  # odds on lines of their own (below) take the whole width
+    notes = [n for ch in step.choices if ch.action is not None and (n := (odds or {}).get(ch.action))]
+    beside = all(len(n) <= room - longest for n in notes)  # every action's odds fit beside the longest sentence
+    # where they do not, a flat step of few actions gives each one's odds a line of its own (at most 2 x 10
+    # lines); a longer one shows them first on the action's line
+    spread = flat and not beside and len(step.choices) <= SPREAD_LIMIT
+    if flat and not beside:
+        longest = room
     label_w = min(longest, room if flat else max(12, room * 3 // 5))
     table = Table.grid(padding=(0, 1))
     table.add_column(justify="right", style="bold", no_wrap=True)
@@ -170,18 +182,20 @@ def menu_step(step: Step, width: int = 80, odds: dict[Action, str] | None = None
     for ch in step.choices:
         note = (odds or {}).get(ch.action) if ch.action is not None else None  # as an NPC proposal cites them
         if flat:
-            fits = note is None or len(note) <= text_w
-            table.add_row(ch.key, ch.text, "", Text(note or "", style="cyan") if fits else "")
-            if not fits:  # the odds on a line of their own under the action, whole
-                table.add_row("", Text(f"  {note}", style="cyan", no_wrap=False, overflow="fold"), "", "")
+            if beside or note is None:
+                table.add_row(ch.key, ch.text, "", Text(note or "", style="cyan"))
+            elif spread:  # the odds on a line of their own under the action
+                table.add_row(ch.key, ch.text, "", "")
+                table.add_row("", Text(f"  {note}", style="cyan"), "", "")
+            else:  # one line an action: the odds first, then as much of the sentence as fits
+                table.add_row(ch.key, Text.assemble((note, "cyan"), (f"  {ch.text}", "")), "", "")
             continue
         count = "" if ch.count == 1 else f"{ch.count}"
         if note is None or len(ch.text) + 2 + len(note) <= text_w:
             table.add_row(ch.key, ch.label, count,
                           Text.assemble((ch.text, "dim"), (f"  {note}" if note else "", "cyan")))
-        else:
-            table.add_row(ch.key, ch.label, count, Text(ch.text, style="dim"))
-            table.add_row("", "", "", Text(note, style="cyan", no_wrap=False, overflow="fold"))
+        else:  # one line a choice: the odds first, then as much of the sentence as fits
+            table.add_row(ch.key, ch.label, count, Text.assemble((note, "cyan"), (f"  {ch.text}", "dim")))
     path = " > ".join(step.path)
     title = Text(step.title, style="bold")
     if path:

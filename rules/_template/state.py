@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 from trpg_arena.rules.core.system import BaseState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules._template.tables import Tables
+    from trpg_arena.rules.core.combat import Combat
 
 
 @dataclass
@@ -13,3 +18,7 @@ class TemplateState(BaseState):
 
     hp: dict[str, int] = field(default_factory=dict)
     turn: int = 0  # turns taken this combat; whose turn it is follows from the roster order
+
+
+# A combat of this system: its `state` is a `TemplateState`, its `tables` the encounter's `Tables`.
+TemplateCombat: TypeAlias = "Combat[TemplateState, Tables]"

@@ -22,28 +22,28 @@ from .state import TemplateState
 from .tables import Tables, build_tables
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules._template.state import TemplateCombat
 
 HERE = Path(__file__).parent
 ID = HERE.name.lstrip("_")  # the folder names the system: a renamed copy is a new system
 PASS = Action("pass")
 
 
-def state_of(combat: Combat) -> TemplateState:
+def state_of(combat: TemplateCombat) -> TemplateState:
     """The combat's state, typed."""
     st = combat.state
     assert isinstance(st, TemplateState)
     return st
 
 
-def tables_of(combat: Combat) -> Tables:
+def tables_of(combat: TemplateCombat) -> Tables:
     """The combat's compiled tables, typed."""
     t = combat.tables
     assert isinstance(t, Tables)
     return t
 
 
-class TemplateSystem(RuleSystem):
+class TemplateSystem(RuleSystem[TemplateState, Tables]):
     """Two sides trading blows in one zone."""
 
     info = RuleSystemInfo(id=ID, title="Template (a minimal rule system to copy)", prefix="TPL", dice="1D6",
@@ -64,11 +64,11 @@ class TemplateSystem(RuleSystem):
         assert isinstance(encounter, TemplateEncounter)
         return build_tables(encounter)
 
-    def new_state(self, combat: Combat) -> TemplateState:
+    def new_state(self, combat: TemplateCombat) -> TemplateState:
         """Everyone at full health, round 1; no dice are rolled here."""
         return TemplateState(round=1, phase="main", hp=dict(tables_of(combat).max_hp))
 
-    def advance(self, combat: Combat) -> None:
+    def advance(self, combat: TemplateCombat) -> None:
         """Open the next turn, or end the combat (TPL-2, TPL-3); `apply` calls it after every action."""
         st, t = state_of(combat), tables_of(combat)
         standing = {t.side[c] for c in t.ids if st.hp[c] > 0}
@@ -86,7 +86,7 @@ class TemplateSystem(RuleSystem):
         st.decision = Decision(actor, "turn", f"{t.name[actor]}'s turn")
 
     # --- decisions --------------------------------------------------------------------------------
-    def legal_actions(self, combat: Combat) -> list[Action]:
+    def legal_actions(self, combat: TemplateCombat) -> list[Action]:
         """Pass, or hit a standing foe (TPL-1); one who is down only passes (the kernel then takes it)."""
         st, t = state_of(combat), tables_of(combat)
         me = st.decision.actor if st.decision else ""
@@ -94,7 +94,7 @@ class TemplateSystem(RuleSystem):
             return [PASS]
         return [PASS] + [Action("hit", target=c) for c in t.ids if t.side[c] != t.side[me] and st.hp[c] > 0]
 
-    def apply(self, combat: Combat, action: Action) -> None:
+    def apply(self, combat: TemplateCombat, action: Action) -> None:
         """Resolve a legal action, then advance to the next decision point."""
         st, t = state_of(combat), tables_of(combat)
         me = st.decision.actor if st.decision else ""
@@ -112,12 +112,12 @@ class TemplateSystem(RuleSystem):
             st.round += 1
         self.advance(combat)
 
-    def describe(self, combat: Combat, action: Action) -> str:
+    def describe(self, combat: TemplateCombat, action: Action) -> str:
         """The sentence a GM reads."""
         return f"hits {action.target}" if action.verb == "hit" else "passes"
 
     # --- views and the env ------------------------------------------------------------------------
-    def views(self, combat: Combat) -> list[CombatantView]:
+    def views(self, combat: TemplateCombat) -> list[CombatantView]:
         """Every combatant, in roster order."""
         st, t = state_of(combat), tables_of(combat)
         return [CombatantView(c, t.name[c], t.side[c], t.kind[c], "field", max(0, st.hp[c]), t.max_hp[c],
@@ -127,10 +127,10 @@ class TemplateSystem(RuleSystem):
         """Pass, then a hit on every combatant (the env's action space)."""
         return [PASS] + [Action("hit", target=c.id) for c in encounter.combatants]
 
-    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+    def observe_combatant(self, combat: TemplateCombat, cid: str) -> list[float]:
         """Hit points as a fraction of the maximum."""
         return [max(0, state_of(combat).hp[cid]) / tables_of(combat).max_hp[cid]]
 
-    def observe_global(self, combat: Combat) -> list[float]:
+    def observe_global(self, combat: TemplateCombat) -> list[float]:
         """How far the round is towards the cap."""
         return [combat.round / tables_of(combat).options.round_cap]

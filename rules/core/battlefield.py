@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.grid import Grid
 
 Cell = tuple[int, int]
 
@@ -31,6 +34,21 @@ class Battlefield:
         self._hops: dict[Any, dict[Any, int]] | None = None
         self.width = int(graph.graph.get("width", 0))
         self.height = int(graph.graph.get("height", 0))
+        self._grid: Grid | None = None
+
+    @property
+    def grid(self) -> Grid:
+        """The compiled grid of a square or hex battlefield (`core.grid`), built on first use.
+
+        The compiled encounter owns the battlefield, so this is one grid per encounter content; the graph
+        must not change once the grid is read.
+        """
+        grid = self._grid
+        if grid is None:
+            from trpg_arena.rules.core.grid import Grid  # the grid reads this module's line helpers
+
+            grid = self._grid = Grid(self)
+        return grid
 
     # --- metric -----------------------------------------------------------------------------
     def distance(self, a: Any, b: Any) -> int:
@@ -125,7 +143,7 @@ class Battlefield:
 # --- builders -------------------------------------------------------------------------------
 def zone_line(names: Iterable[str], **attrs: dict[str, Any]) -> Battlefield:
     """Zones laid in a line (``A_rear - A_front - B_front - B_rear``); `attrs` gives per-zone attributes."""
-    g = nx.Graph(kind="zones")
+    g: nx.Graph[str] = nx.Graph(kind="zones")
     names = list(names)
     for i, n in enumerate(names):
         g.add_node(n, pos=(i, 0), cost=1, **attrs.get(n, {}))
@@ -145,7 +163,7 @@ def square_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | Non
     says either orthogonal cell it passes between blocks the corner.
     """
     cells = cells or {}
-    g = nx.Graph(kind="square", width=width, height=height)
+    g: nx.Graph[Cell] = nx.Graph(kind="square", width=width, height=height)
     for y in range(height):
         for x in range(width):
             a = {"cost": 1, "terrain": "open"}
@@ -178,7 +196,7 @@ def hex_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | None =
              impassable: Callable[[dict[str, Any]], bool] = lambda a: bool(a.get("impassable"))) -> Battlefield:
     """A width x height map of hexes in odd-r offset coordinates ``(col, row)``."""
     cells = cells or {}
-    g = nx.Graph(kind="hex", width=width, height=height)
+    g: nx.Graph[Cell] = nx.Graph(kind="hex", width=width, height=height)
     for row in range(height):
         for col in range(width):
             a = {"cost": 1, "terrain": "open"}
@@ -197,8 +215,14 @@ def hex_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | None =
 
 # --- geometry -------------------------------------------------------------------------------
 def chebyshev(a: Cell, b: Cell) -> int:
-    """Square-grid distance: ``max(|dx|, |dy|)``."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    """Square-grid distance: ``max(|dx|, |dy|)`` (written out: rules and agents call it in their inner loops)."""
+    dx = a[0] - b[0]
+    dy = a[1] - b[1]
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    return dx if dx > dy else dy
 
 
 def to_axial(cell: Cell) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
 from pydantic import ValidationError
 
@@ -26,7 +26,7 @@ from trpg_arena.rules.core.copier import state_copier
 from trpg_arena.rules.core.dice import Dice
 from trpg_arena.rules.core.encounter import EncounterBase, load_encounter
 from trpg_arena.rules.core.errors import IllegalActionError, InvalidActionError, SnapshotError
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, get_ruleset
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, S, T, get_ruleset
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome, freeze_data
 
 SNAPSHOT_FORMAT = "trpg-arena-snapshot/1"
@@ -42,8 +42,10 @@ def _skip_event(*_args: Any, **_kwargs: Any) -> None:
     """`Combat.emit` of a combat that does not record events."""
 
 
-class Combat:
+class Combat(Generic[S, T]):
     """One combat of one rule system. See docs/architecture.md for the public API."""
+
+    _views: list[CombatantView] | None  # set on first read of `combatants`, dropped by every act
 
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
                  dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:
@@ -51,7 +53,7 @@ class Combat:
         if options:
             enc = enc.with_options(**options)
         self.encounter: EncounterBase = enc
-        self.system: RuleSystem = get_ruleset(enc.ruleset)
+        self.system: RuleSystem[S, T] = get_ruleset(enc.ruleset)
         self.dice: Dice = dice if dice is not None else Dice(seed)
         self.log: list[Event] = []
         self._seq0 = 0  # events dropped from the front of the log by `trim_log`
@@ -60,16 +62,16 @@ class Combat:
             self.recording = False
         built = compiled(enc, self.system)
         self.battlefield: Battlefield = built.battlefield
-        self.tables: Any = built.tables  # the system's static tables (`RuleSystem.compile`), shared
+        self.tables: T = built.tables  # the system's static tables (`RuleSystem.compile`), shared
         self.scratch: dict[Any, Any] | None = None  # see `_legal_set`
         self._legal: list[Action] | None = None
         self._decided: tuple[Decision, Decision] | None = None
         self._sides: dict[str, str] = {}
-        self.state: BaseState = self.system.new_state(self)
-        self._copy_state: Callable[[BaseState], BaseState] = state_copier(type(self.state))
+        self.state: S = self.system.new_state(self)
+        self._copy_state: Callable[[S], S] = state_copier(type(self.state))
         self.system.advance(self)
         self._settle()
-        self._base: tuple[BaseState, dict[str, Any], int, int] | None = None  # taken by the first act
+        self._base: tuple[S, dict[str, Any], int, int] | None = None  # taken by the first act
         self._since: list[Action] = []
         self._acting = False
 
@@ -155,8 +157,11 @@ class Combat:
 
     # --- events -----------------------------------------------------------------------------------
     def emit(self, kind: str, text: str, *, actor: str | None = None, rule: str | None = None,
-             **data: Any) -> Event:
-        """Record one event (rules call this for every roll and state change)."""
+             **data: Any) -> Event | None:
+        """Record one event and return it (rules call this for every roll and state change).
+
+        A combat that does not record (`recording`) returns None.
+        """
         log = self.log
         st = self.state
         # tuple.__new__ skips the named tuple's Python-level __new__: emit runs several times per decision.
@@ -254,6 +259,7 @@ class Combat:
             if (len(legal) != 1) if auto is None else not auto(self, legal):
                 return
             d = self.state.decision
+            assert d is not None  # checked above; `auto` only reads the combat
             if "emit" not in self.__dict__:
                 self.emit("auto_decision", f"{d.actor}: {self.system.describe(self, legal[0])} (only option)",
                           actor=d.actor, decision=d.step, action=legal[0].json_form())
@@ -276,6 +282,7 @@ class Combat:
         if self._acting:
             raise RuntimeError("outside_change() inside act()")
         saved = self._copy_state(self.state)
+        setup = (self.encounter, self.battlefield, self.tables)  # an added combatant changes the encounter
         mark = len(self.log)
         self._acting = True
         try:
@@ -288,6 +295,7 @@ class Combat:
                     raise EditError("that would leave the open decision without a legal action", where="changes")
         except BaseException:
             self.state = saved
+            self.encounter, self.battlefield, self.tables = setup
             del self.log[mark:]
             self._forget()
             raise
@@ -343,7 +351,7 @@ class Combat:
         if on:
             self.__dict__.pop("emit", None)
         else:  # an instance attribute shadows the method: no flag test on the hot path
-            self.emit = _skip_event  # type: ignore[method-assign]
+            self.emit = _skip_event  # type: ignore[method-assign]  # deliberate shadowing, see the comment above
 
 
     @property
@@ -465,7 +473,7 @@ class Combat:
             self._decided = None
             self._sides = {}
 
-    def clone(self, dice: Dice | None = None) -> Combat:
+    def clone(self, dice: Dice | None = None) -> Combat[S, T]:
         """An independent copy for search; acting on it leaves this one untouched, and the reverse.
 
         Cheap: the encounter, battlefield and rule tables are shared, the state is copied by its types

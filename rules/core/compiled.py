@@ -22,6 +22,7 @@ from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase
 
 if TYPE_CHECKING:
+    from trpg_arena.rules.core.grid import Grid
     from trpg_arena.rules.core.system import RuleSystem
 
 T = TypeVar("T")
@@ -37,6 +38,11 @@ class CompiledEncounter:
         self._derived: dict[str, Any] = {}
         self._lock = threading.RLock()  # re-entrant: a derived value may be built from another (codec from catalogue)
 
+    @property
+    def grid(self) -> Grid:
+        """The battlefield compiled to bit masks (square and hex boards only; see `core.grid`)."""
+        return self.battlefield.grid
+
     def derive(self, name: str, build: Callable[[], T]) -> T:
         """The value `build()` gives for this content, built once (the action catalogue, an env's codec)."""
         hit = self._derived.get(name)
@@ -45,7 +51,7 @@ class CompiledEncounter:
                 hit = self._derived.get(name)
                 if hit is None:
                     hit = self._derived[name] = build()
-        return hit  # type: ignore[no-any-return]
+        return hit
 
 
 _BY_CONTENT: OrderedDict[tuple[str, str], CompiledEncounter] = OrderedDict()

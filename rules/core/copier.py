@@ -46,6 +46,7 @@ def _is_value(tp: Any) -> bool:
     if isinstance(tp, type):
         if issubclass(tp, enum.Enum):
             return True
+        # the frozen flag has no public accessor, and typeshed leaves __dataclass_params__ out
         if dataclasses.is_dataclass(tp) and tp.__dataclass_params__.frozen:  # type: ignore[attr-defined]
             return all(_is_value(t) for t in typing.get_type_hints(tp).values())
     return False
@@ -109,11 +110,17 @@ class _Writer:
         return f"_deep({var})"
 
 
-@functools.cache
+# one copier per state class, written on first use (a dict, not functools.cache: mypy takes the class of a
+# mutable dataclass for unhashable, as its instances are)
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+
+
 def state_copier(cls: type[T]) -> Callable[[T], T]:
     """A function that copies instances of the dataclass `cls`, sharing only what cannot change."""
-    if not dataclasses.is_dataclass(cls):
-        raise TypeError(f"{cls.__name__} is not a dataclass")
-    writer = _Writer()
-    fn: Callable[[T], T] = writer.namespace[writer.copier(cls)]
+    fn = _COPIERS.get(cls)
+    if fn is None:
+        if not dataclasses.is_dataclass(cls):
+            raise TypeError(f"{cls.__name__} is not a dataclass")
+        writer = _Writer()
+        fn = _COPIERS[cls] = writer.namespace[writer.copier(cls)]
     return fn

@@ -67,6 +67,7 @@ class Editor:
     """A rule system's edit hook (see the module docstring); subclass per system, set as `RuleSystem.editor`."""
 
     removed_word = "takes out"  # what taking a combatant out is called in this system's log line
+    place_key = "position"  # the field of an encounter's combatant entry that says where it stands
 
     def fields(self, combat: Combat, cid: str) -> list[EditField]:
         """The editable fields of combatant `cid` now (its values and the bounds the rules set)."""
@@ -86,6 +87,19 @@ class Editor:
 
     def settle(self, combat: Combat) -> None:
         """After an edit: end the combat if a side has nobody left (the system's own end check)."""
+
+    def admit(self, combat: Combat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """The encounter's data with combatant `spec` added as the system lets one join mid-fight.
+
+        Default: appended to ``combatants``. A system with arrivals (moonlit) or reinforcements
+        (reincarnator) brings it in that way, at the start of the next round.
+        """
+        data["combatants"] = [*data.get("combatants", []), spec]
+        return data
+
+    def join(self, combat: Combat, fresh: Any, cid: str) -> None:
+        """Put `cid`'s entry of `fresh` (the new encounter's initial state) into the live state."""
+        raise EditError(f"{combat.system.info.id} cannot add a combatant mid-fight", where="add")
 
     def takes_out(self, combat: Combat, cid: str, name: str, value: Any) -> bool:
         """Whether `value` in `name` puts `cid` out of the fight (refused mid-procedure, or for the decider)."""
@@ -138,6 +152,67 @@ def edit_combatant(combat: Combat, cid: str, changes: Mapping[str, Any] | None =
                                  {"combatant": cid, "removed": remove,
                                   "changes": {s.name: _json_value(v) for s, v in checked},
                                   "before": {k: _json_value(v) for k, v in before.items()}})
+
+
+def add_combatant(combat: Combat, spec: Mapping[str, Any]) -> list[Event]:
+    """Add a combatant mid-fight from a stat block (`spec`, an encounter's combatant entry); returns its events.
+
+    ``like: <id>`` starts from an existing combatant's entry (its own fields win), so a second ghoul
+    is ``{"id": "ghoul_3", "like": "ghoul_1"}``. The entry is validated as part of the encounter (an
+    `EditError` where ``add``, with the encounter's located message); it joins as the system lets
+    one join (see `Editor.admit`), its turn from the next round on. All or nothing, no dice.
+    """
+    from trpg_arena.rules.core.combat import Combat as CombatType
+    from trpg_arena.rules.core.compiled import compiled
+    from trpg_arena.rules.core.encounter import load_encounter
+    from trpg_arena.rules.core.errors import EncounterError
+
+    editor = _editor(combat)
+    if combat.over:
+        raise EditError(f"the combat is over ({combat.result}): undo to edit it", where="add")
+    entry = dict(spec)
+    cid = entry.get("id")
+    if not isinstance(cid, str) or not cid:
+        raise EditError(f"the new combatant needs an id, got {cid!r}", where="add.id")
+    if cid in {v.id for v in combat.combatants} or cid in combat.system.possible_ids(combat.encounter):
+        raise EditError(f"'{cid}' is already a combatant's id in this combat", where="add.id")
+    data = combat.encounter.model_dump(mode="json")
+    like = entry.pop("like", None)
+    if like is not None:
+        base = next((c for c in data.get("combatants", []) if c.get("id") == like), None)
+        if base is None:
+            raise EditError(f"like: no combatant '{like}' in this encounter to copy", where="add.like")
+        entry = {**base, **entry}
+    data = editor.admit(combat, data, entry)
+    try:
+        enc = load_encounter(data, source=combat.encounter.source)
+    except EncounterError as e:
+        raise EditError(f"the new combatant does not fit the encounter: {e}", where="add") from None
+    built = compiled(enc, combat.system)
+    shim = CombatType.__new__(CombatType)  # the new encounter's initial state, built without a combat's dice
+    shim.encounter, shim.system, shim.battlefield, shim.tables = enc, combat.system, built.battlefield, built.tables
+    shim.scratch, shim.log, shim._seq0 = None, [], 0
+    fresh = combat.system.new_state(shim)
+    side = next((c.get("side") for c in _entries(data) if c.get("id") == cid), "?")
+
+    def change() -> None:
+        combat.encounter, combat.battlefield, combat.tables = enc, built.battlefield, built.tables
+        editor.join(combat, fresh, cid)
+        try:
+            combat.system.check_state(combat.state, combat)
+        except SnapshotError as e:
+            raise EditError(f"the rules do not allow that: {e}", where="add") from None
+
+    text = f"GM: adds {cid} ({side})" + (f" like {like}" if like else "") + "; it takes its turns from the next round"
+    return combat.outside_change(change, lambda: text, {"combatant": cid, "added": _json_value(entry)})
+
+
+def _entries(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every combatant entry of an encounter's data (reinforcements' too)."""
+    out = list(data.get("combatants", []))
+    for r in data.get("reinforcements", []) or []:
+        out += list(r.get("combatants", []))
+    return out
 
 
 def _write(combat: Combat, editor: Editor, cid: str, checked: list[tuple[EditField, Any]], remove: bool) -> None:

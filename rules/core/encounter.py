@@ -8,6 +8,10 @@ Who plays whom: an optional ``controllers`` section maps a side or a combatant i
 (``human``, an agent spec such as ``mcts:hard``, ``review:scripted``, each optionally ``+dice``); a
 session reads it as its default seats, and the command line overrides it.
 
+NPC temperaments: a combatant's entry may carry a ``tactics:`` block (aggression, morale, focus,
+protect; see `core.tactics`). It is kept as the encounter's ``tactics`` map (combatant id -> block),
+which may also be written at the top level; agents read it, the rules never do.
+
 Starting mid-combat: an encounter may carry a ``start`` section (its shape is the rule system's
 ``StartState`` model) that fixes round, phase, turn order, positions and per-combatant state, so
 acceptance scenarios and GMs can begin from any situation instead of playing up to it.
@@ -26,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
+from trpg_arena.rules.core.tactics import Tactics, check_names
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.system import RuleSystem
@@ -61,8 +66,44 @@ class EncounterBase(StrictModel):
     combatants: list[Any]
     start: Any = None
     controllers: dict[str, str] | None = None
+    tactics: dict[str, Tactics] | None = None
     _source: str = PrivateAttr(default="<dict>")
     _compiled: Any = PrivateAttr(default=None)  # written by `core.compiled` only: this content's tables
+
+    @model_validator(mode="before")
+    @classmethod
+    def _gather_tactics(cls, data: Any) -> Any:
+        """Move each combatant's ``tactics:`` block into the encounter's ``tactics`` map (errors stay located).
+
+        The combatants' own models know nothing of temperaments; a block is validated here, where its
+        error can name ``combatants[2] (id 'cultist').tactics.morale``.
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("combatants"), list):
+            return data
+        if not any(isinstance(c, dict) and "tactics" in c for c in data["combatants"]):
+            return data
+        gathered: dict[str, Any] = dict(data.get("tactics") or {}) if isinstance(data.get("tactics"), dict) else {}
+        roster: list[Any] = []
+        for i, entry in enumerate(data["combatants"]):
+            if not (isinstance(entry, dict) and "tactics" in entry):
+                roster.append(entry)
+                continue
+            block = entry["tactics"]
+            try:
+                tactics = Tactics.model_validate(block if block is not None else {})
+            except ValidationError as e:
+                first = e.errors(include_url=False)[0]
+                msg = first["msg"].removeprefix("Value error, ")
+                raise _located(("combatants", i, "tactics", *first["loc"]), msg, first.get("input")) from None
+            cid = entry.get("id")
+            if not isinstance(cid, str):
+                raise _located(("combatants", i, "tactics"), "a combatant with tactics needs an 'id'", cid)
+            if cid in gathered:
+                raise _located(("combatants", i, "tactics"), f"'{cid}' has tactics both here and in the "
+                               "encounter's 'tactics' map: keep one", block)
+            gathered[cid] = tactics
+            roster.append({k: v for k, v in entry.items() if k != "tactics"})
+        return {**data, "combatants": roster, "tactics": gathered}
 
     @field_validator("combatants", mode="before")
     @classmethod
@@ -98,6 +139,22 @@ class EncounterBase(StrictModel):
             if not SEAT_TEXT.match(seat):
                 raise _located(("controllers", key), "a seat is 'human', an agent spec such as 'mcts:hard' or "
                                "'review:<agent>', optionally ending in '+dice'", seat)
+        return self
+
+    @model_validator(mode="after")
+    def _tactics_name_combatants(self) -> EncounterBase:
+        """Each temperament belongs to a combatant; its focus names an enemy and its protect an ally."""
+        if not self.tactics:
+            return self
+        sides = {c.id: c.side for c in self.combatants}
+        problem = check_names(self.tactics, sides)
+        if problem is not None:
+            loc, message, value = problem
+            index = {c.id: i for i, c in enumerate(self.combatants)}
+            cid = str(loc[0])
+            where: tuple[str | int, ...] = (("combatants", index[cid], "tactics", *loc[1:]) if cid in index
+                                            else ("tactics", *loc))
+            raise _located(where, message, value)
         return self
 
     @property

@@ -263,6 +263,15 @@ def _focus(views: Sequence[Any], side: str, decider: str | None, distance: Calla
 
 def encode(combat: Combat, side: str) -> np.ndarray:
     """The feature vector of `combat` from `side`'s point of view (float32, `layout_for(...).size` long)."""
+    return encode_rows(combat, side)[0]
+
+
+def encode_rows(combat: Combat, side: str) -> tuple[np.ndarray, list[str | None]]:
+    """`encode`, and the combatant id of every row in order (None for a padding row).
+
+    The rows are the order in which the canonical action layout (`trpg_arena.rules.core.action_layout`)
+    numbers its target slots, so an action's target is the row the observation describes it in.
+    """
     system = combat.system
     layout = _layout(system)
     spec = layout.system
@@ -349,14 +358,17 @@ def encode(combat: Combat, side: str) -> np.ndarray:
             r += next(rows)
         return r
 
+    row_ids: list[str | None] = []
     for group, limit, is_actor in (([actor] if actor is not None else [], 1, True), (allies, limits.allies, False),
                                    (enemies, limits.enemies, False)):
         for v in group:
             out += row(v, is_actor)
+            row_ids.append(v.id)
         out += empty * (limit - len(group))
+        row_ids += [None] * (limit - len(group))
     vec = np.array(out, dtype=np.float32)
     np.clip(vec, -1.0, 1.0, out=vec)
-    return vec
+    return vec, row_ids
 
 
 def markdown(ruleset: str | RuleSystem) -> str:
@@ -383,8 +395,14 @@ def markdown(ruleset: str | RuleSystem) -> str:
     lines += [f"| {i} | `global.{c.name}` | {c.doc} |" for i, c in enumerate(layout.global_columns)]
     lines += ["", f"## Row columns ({layout.row_size} per row)", "", "| # | name | meaning |", "|---|---|---|"]
     lines += [f"| {i} | `{c.name}` | {c.doc} |" for i, c in enumerate(layout.row_columns)]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    from trpg_arena.rules.core import action_layout  # imported here: the action layout builds on this module
+
+    try:
+        return text + "\n" + action_layout.markdown(ruleset)
+    except action_layout.ActionLimitError:  # a system without a canonical action layout
+        return text
 
 
 __all__ = ["Column", "FeatureLayout", "FeatureLimitError", "Limits", "Static", "SystemFeatures", "encode",
-           "layout_for", "markdown"]
+           "encode_rows", "layout_for", "markdown"]

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple
 
 from pydantic import BaseModel, TypeAdapter
+from typing_extensions import TypeVar
 
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase
@@ -50,6 +51,12 @@ class RuleSystemInfo:
     # every able combatant "escape or stay?" each round): a person's seat gets them answered so unless its
     # session asks for them (`Session.ask_routine`); agents always decide them as they see fit
     routine: dict[str, str] = field(default_factory=dict)
+    # how a condition's id reads for people where "_" -> " " is not enough ("full_mov_lockout")
+    condition_words: dict[str, str] = field(default_factory=dict)
+
+    def condition_text(self, condition: str) -> str:
+        """A condition as a GM reads it: ``no action after a full move``, ``major wound``."""
+        return self.condition_words.get(condition, condition.replace("_", " "))
 
     def health_text(self, view: CombatantView) -> str:
         """How a combatant is, for people: ``7/12`` hit points, or on a wound track the level in words."""
@@ -97,7 +104,14 @@ class CombatantView(NamedTuple):
     conditions: tuple[str, ...] = ()
 
 
-class RuleSystem:
+# A rule system's state class and the type of its static tables: `RuleSystem[S, T]` makes `Combat[S, T]`, so the
+# rules read `combat.state` and `combat.tables` with their own types. A combat of a system named at run time
+# (`Combat("moonlit/duel")`, a bare `Combat`) is `Combat[Any, Any]` (the defaults, typing_extensions for 3.11).
+S = TypeVar("S", bound="BaseState", default=Any)
+T = TypeVar("T", default=Any)
+
+
+class RuleSystem(Generic[S, T]):
     """The hook contract a rule system implements. The kernel owns the loop, dice, log and persistence."""
 
     info: RuleSystemInfo
@@ -121,7 +135,7 @@ class RuleSystem:
         """
         return None
 
-    def new_state(self, combat: Combat) -> BaseState:
+    def new_state(self, combat: Combat[S, T]) -> S:
         """Initial state from `combat.encounter` (and its ``start`` section), before any rolls."""
         raise NotImplementedError
 
@@ -145,6 +159,13 @@ class RuleSystem:
     def describe(self, combat: Combat, action: Action) -> str:
         """The sentence a GM reads for an action of the current decider."""
         return action.describe()
+
+    def order_values(self, combat: Combat) -> dict[str, str]:
+        """What puts each combatant where it is in the round's order, as a GM reads it (``init 16``, ``AP 13``).
+
+        Empty where the system has none to show (before the first initiative roll, say).
+        """
+        return {}
 
     def option_part(self, combat: Combat, verb: str, index: int) -> tuple[str, Callable[[Any], str | None]] | None:
         """What part `index` of a `verb`'s option is, for people choosing it in steps (kiai: ``technique``).
@@ -209,7 +230,7 @@ class RuleSystem:
         """JSON-safe form of the state."""
         return self.state_adapter.dump_python(state, mode="json")
 
-    def load_state(self, data: Any) -> BaseState:
+    def load_state(self, data: Any) -> S:
         """Inverse of `dump_state`."""
         return self.state_adapter.validate_python(data)
 

@@ -123,7 +123,7 @@ def _refuse(self: Any, *_args: Any, **_kwargs: Any) -> Any:
     raise TypeError(f"logged event data cannot change ({type(self).__name__})")
 
 
-class FrozenList(list):  # type: ignore[type-arg]
+class FrozenList(list):
     """A list that refuses every change: event data. Compares, iterates and serialises as a plain list."""
 
     __slots__ = ()
@@ -140,7 +140,7 @@ class FrozenList(list):  # type: ignore[type-arg]
         return self
 
 
-class FrozenDict(dict):  # type: ignore[type-arg]
+class FrozenDict(dict):
     """A dict that refuses every change: event data. Compares and serialises as a plain dict."""
 
     __slots__ = ()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.attacks import push_attack, take_bonus
 from trpg_arena.rules.investigator.catalogue import Meta
 from trpg_arena.rules.investigator.compiled import Setup
@@ -20,14 +21,16 @@ from trpg_arena.rules.investigator.legal import (
     wielded_item,
     wielded_t,
 )
+from trpg_arena.rules.investigator.moves import moves_of, occupancy
+from trpg_arena.rules.investigator.paths import best_path
 from trpg_arena.rules.investigator.rolls import REGULAR, check
-from trpg_arena.rules.investigator.space import best_path, cheb, grid_of, line_blocked, occupancy
+from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.spells import cast_now, continue_now
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 from trpg_arena.rules.investigator.windows import push_window
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 WINDOWED = ("cast", "continue_cast", "shoot", "first_aid")  # INV-10.3
 ATTACK_VERBS = ("melee", "shoot", "throw", "pursue")
@@ -54,7 +57,7 @@ def _spend(setup: Setup, f: Fighter, verb: str, head: str) -> None:
         f.standard_used += 1
 
 
-def _move_to(combat: Combat, f: Fighter, dest: tuple[int, int], rule: str, cost: int = 0) -> None:
+def _move_to(combat: InvCombat, f: Fighter, dest: tuple[int, int], rule: str, cost: int = 0) -> None:
     src = f.pos
     f.pos = dest
     if not combat.recording:  # the sentences below are only built to be logged (headless envs record none)
@@ -66,7 +69,7 @@ def _move_to(combat: Combat, f: Fighter, dest: tuple[int, int], rule: str, cost:
                 src=src, dest=dest, cost=cost)
 
 
-def run_action(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
+def run_action(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool:
     """Advance the bottom action frame by one step; True when a decision was opened (never here directly)."""
     f = fighter(setup, st, fr.actor)
     v = fr.verb
@@ -147,7 +150,7 @@ def _step_ok(setup: Setup, st: InvState, f: Fighter, dest: tuple[int, int] | Non
     return dest in bf.graph.adj[f.pos] and dest not in occupancy(st)
 
 
-def _main(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+def _main(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     v = fr.verb
     if v == "cast":
         cast_now(combat, setup, st, f, fr.head, fr.target)
@@ -160,7 +163,7 @@ def _main(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
         combat.emit("target_lost", f"{f.id}'s {v} has lost its target {t.id}", actor=f.id, rule="INV-10.4")
         return
     if v in ("melee", "pursue"):
-        if cheb(f.pos, t.pos) != 1:
+        if chebyshev(f.pos, t.pos) != 1:
             combat.emit("target_lost", f"{t.id} is out of reach", actor=f.id, rule="INV-10.4")
             return
         push_attack(st, v, f.id, t.id, fr.head)
@@ -169,7 +172,7 @@ def _main(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
     elif v == "shoot":
         w = wielded_t(setup, f)
         it = wielded_item(f)
-        if (it is None or it.jammed or it.loaded < 1 or shot_band(setup, w, cheb(f.pos, t.pos)) is None
+        if (it is None or it.jammed or it.loaded < 1 or shot_band(setup, w, chebyshev(f.pos, t.pos)) is None
                 or line_blocked(setup, f.pos, t.pos)):
             combat.emit("target_lost", f"{f.id} can no longer shoot {t.id}", actor=f.id, rule="INV-10.4")
             return
@@ -178,11 +181,12 @@ def _main(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
         _first_aid(combat, setup, st, f, t)
 
 
-def _first_aid(combat: Combat, setup: Setup, st: InvState, f: Fighter, t: Fighter) -> None:
+def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fighter) -> None:
     """First aid (INV-8.12, INV-11.7)."""
     opt = setup.opt
     maxhp = setup.prof(t.id).max_hp
-    if not (t.untreated_wound and (t.hp < maxhp or t.dying or t.unconscious)) or cheb(f.pos, t.pos) > 1:  # type: ignore
+    if (not (t.untreated_wound and (t.hp < maxhp or t.dying or t.unconscious)) or f.pos is None or t.pos is None
+            or chebyshev(f.pos, t.pos) > 1):
         combat.emit("target_lost", f"{t.id} no longer needs first aid", actor=f.id, rule="INV-10.4")
         return
     b = take_bonus(f, ("first_aid",))
@@ -205,7 +209,7 @@ def _first_aid(combat: Combat, setup: Setup, st: InvState, f: Fighter, t: Fighte
     st.dirty = True
 
 
-def _simple(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+def _simple(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     """Actions with no window and no defense: prepare, switch, stand up, reload, pass, pick up, flee."""
     v = fr.verb
     if v == "prepare":  # INV-4.1
@@ -240,7 +244,7 @@ def _simple(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -
         if f.channel_spell:
             interrupt_channel(combat, f, "fled")
         f.fled = True
-        combat.emit("fled", f"{f.id} flees the battlefield from {list(f.pos)}", actor=f.id, rule="INV-12.3")  # type: ignore
+        combat.emit("fled", f"{f.id} flees the battlefield from {list(f.pos or ())}", actor=f.id, rule="INV-12.3")
         f.pos = None
         st.turn_ended = True
         st.dirty = True
@@ -256,7 +260,7 @@ def _give(setup: Setup, r: Fighter, it: Item) -> None:
     r.weapons.append(it)
 
 
-def _pass(combat: Combat, setup: Setup, st: InvState, f: Fighter, r: Fighter, item: str) -> None:
+def _pass(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, r: Fighter, item: str) -> None:
     """Pass one item to an ally (INV-8.11)."""
     if item.startswith("ammo:"):
         k = item[5:]
@@ -276,7 +280,7 @@ def _pass(combat: Combat, setup: Setup, st: InvState, f: Fighter, r: Fighter, it
     combat.emit("item_moved", f"{f.id} passes {item} to {r.id}", actor=f.id, rule="INV-8.11", item=item, to=r.id)
 
 
-def _pick_up(combat: Combat, setup: Setup, st: InvState, f: Fighter, item: str, d: str) -> None:
+def _pick_up(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, item: str, d: str) -> None:
     """Pick up an item from the own square or the nine-grid (INV-8.11)."""
     assert f.pos is not None
     sq = f.pos if d == "here" else step_target(f.pos, d)
@@ -296,8 +300,7 @@ def _pick_up(combat: Combat, setup: Setup, st: InvState, f: Fighter, item: str, 
 
 
 # --- long move (INV-4.5, 4.6, 4.9, 10.2) -------------------------------------------------------------
-def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
-    bf = setup.bf
+def _start_move(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     assert f.pos is not None and fr.dest is not None
     f.moved_long = True
     side_of = setup.side_of
@@ -315,7 +318,7 @@ def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Fram
         lv = opp or (pursuit and std_available(setup, r))
         if lv or opp:
             reactors.append((r.pos, lv, opp))
-    path = best_path(setup, bf, f.pos, fr.dest, setup.prof(f.id).mov, blocked, reactors)
+    path = best_path(setup, f.pos, fr.dest, setup.prof(f.id).mov, blocked, reactors)
     fr.path = path or []
     fr.index = 0
     if combat.recording:
@@ -325,7 +328,7 @@ def _start_move(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Fram
     fr.step = "leave"
 
 
-def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+def _walk(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     """The squares of a long move: for each, the ``leave`` windows, then the step and the ``enter`` windows.
 
     Runs square after square until a window is pushed (the frame resumes at its `step` afterwards) or the move
@@ -338,7 +341,7 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
     side_of = setup.side_of
     side = side_of[f.id]
     difficult = setup.difficult
-    g = grid_of(setup, setup.bf)
+    g = setup.moves or moves_of(setup)
     bit, near_bits = g.bit, g.near
     hostiles = 0  # the squares of the hostiles able to act, as bits
     for o in st.fighters:
@@ -380,7 +383,7 @@ def _walk(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> 
             return
 
 
-def _move_end(combat: Combat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+def _move_end(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     f.move_spent += fr.spent
     prof = setup.prof(f.id)
     mode = setup.opt.full_mov_restriction

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.compiled import Setup, WeaponT
 from trpg_arena.rules.investigator.damage import add_condition, apply_damage, interrupt_channel, spend_round
 from trpg_arena.rules.investigator.legal import fighter, melee_weapon, shot_band, wielded_item
@@ -15,17 +16,18 @@ from trpg_arena.rules.investigator.rolls import (
     EXTREME,
     FAILURE,
     FUMBLE,
+    HARD,
     LEVELS,
     REGULAR,
     Expr,
     check,
     trunc_half,
 )
-from trpg_arena.rules.investigator.space import cheb, line_status
+from trpg_arena.rules.investigator.sight import line_status
 from trpg_arena.rules.investigator.state import Fighter, Frame, GroundItem, InvState, Item
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 MELEE_KINDS = ("melee", "opportunity", "pursuit", "pursue")
 
@@ -66,7 +68,7 @@ def flanked(setup: Setup, st: InvState, a: Fighter, t: Fighter) -> bool:
     return False
 
 
-def roll_damage(combat: Combat, setup: Setup, who: Fighter, expr: Expr, db_mode: str, impale: bool,
+def roll_damage(combat: InvCombat, setup: Setup, who: Fighter, expr: Expr, db_mode: str, impale: bool,
                 extreme: bool, rule: str) -> int:
     """Raw damage (INV-0.7): weapon dice then DB dice; extreme = maxima plus an impale roll. Floored at 0."""
     db = setup.prof(who.id).db if db_mode != "none" else Expr((), 0)
@@ -95,7 +97,7 @@ def roll_damage(combat: Combat, setup: Setup, who: Fighter, expr: Expr, db_mode:
     return total
 
 
-def deal(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, expr: Expr, db_mode: str,
+def deal(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, expr: Expr, db_mode: str,
          impale: bool, lvl: int, *, halve: bool, rule: str) -> None:
     """Roll and apply weapon damage from `a` to `t` (INV-0.7, 0.8, 10.1, 11.1)."""
     extreme = setup.opt.extreme_damage and lvl >= EXTREME
@@ -119,7 +121,7 @@ def push_attack(st: InvState, verb: str, attacker: str, target: str, maneuver: s
     st.stack.append(Frame("attack", "declare", attacker, verb=verb, target=target, head=maneuver, shots=shots))
 
 
-def run_attack(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
+def run_attack(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool:
     """Advance an attack frame; True when a decision was opened."""
     t = fighter(setup, st, fr.target)
     if fr.step == "declare":
@@ -148,7 +150,7 @@ def run_attack(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
     return False
 
 
-def _defend(combat: Combat, setup: Setup, t: Fighter, how: str, e: int) -> int:
+def _defend(combat: InvCombat, setup: Setup, t: Fighter, how: str, e: int) -> int:
     """The defender's check (drawn after the attacker's); returns its level. Counts the defense (INV-8.7)."""
     t.defenses += 1
     if how == "dodge":
@@ -161,16 +163,18 @@ def _defend(combat: Combat, setup: Setup, t: Fighter, how: str, e: int) -> int:
     return lvl
 
 
-def resolve_melee(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
+def resolve_melee(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
     """Any melee attack (INV-8.1, 8.3-8.7, 7.x, 9.x, 10.1); the frame holds kind, maneuver and defense."""
     opt = setup.opt
     w = melee_weapon(setup, a)
     kind = fr.verb
     required = REGULAR
+    why = ""
     bonus = penalty = 0
     if kind in ("melee", "pursue") and a.moved_long:  # INV-8.5 / INV-4.8
         if opt.moving_attack_penalty == "difficulty":
             required = EXTREME if required == EXTREME else required + 1
+            why = "it moved far this round"
         else:
             penalty += 1
     if a.pos is not None and t.pos is not None and flanked(setup, st, a, t):  # INV-8.6
@@ -189,7 +193,7 @@ def resolve_melee(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fig
     label = {"melee": "melee", "opportunity": "opportunity attack", "pursuit": "pursuit attack",
              "pursue": "pursuit"}[kind]
     _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
-                   required=required, rule="INV-8.1")
+                   required=required, rule="INV-8.1", why=why)
     e = effective(lvl, required)
     how = fr.defense
     hit = False
@@ -241,7 +245,7 @@ def _fumble(setup: Setup, st: InvState, a: Fighter) -> None:
         st.turn_ended = True
 
 
-def apply_maneuver(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, man: str) -> None:
+def apply_maneuver(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, man: str) -> None:
     """Maneuver effects (INV-7.2)."""
     if man == "knock_down":
         add_condition(combat, t, "prone", "INV-7.2")
@@ -270,7 +274,7 @@ def apply_maneuver(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fi
                     src=old, dest=dest)
 
 
-def resolve_throw(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
+def resolve_throw(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
     """A throw (INV-8.8, 8.9)."""
     opt = setup.opt
     it = wielded_item(a)
@@ -278,19 +282,19 @@ def resolve_throw(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fig
         combat.emit("target_lost", f"{a.id}'s throw has no target", actor=a.id, rule="INV-10.4")
         return
     w: WeaponT = setup.weapons[it.template]
-    required, penalty = REGULAR, 0
+    required, penalty, why = REGULAR, 0, ""
     if a.moved_long:  # INV-8.9
         if opt.moving_attack_penalty == "difficulty":
-            required = min(EXTREME, required + 1)
+            required, why = min(EXTREME, required + 1), "it moved far this round"
         else:
             penalty += 1
     if opt.throw_obstruction and line_status(setup, st, a.pos, t.pos, (a.id, t.id)) == "obstructed":
-        required = EXTREME  # INV-6.6 via INV-8.8
-    if opt.prone_modifiers and t.prone and cheb(a.pos, t.pos) > 1:
+        required, why = EXTREME, "the line of the throw is obstructed"  # INV-6.6 via INV-8.8
+    if opt.prone_modifiers and t.prone and chebyshev(a.pos, t.pos) > 1:
         penalty += 1
     bonus = take_bonus(a, ("throw",))
     _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
-                   required=required, rule="INV-8.8")
+                   required=required, rule="INV-8.8", why=why)
     e = effective(lvl, required)
     hit = e >= REGULAR
     if fr.defense == "dodge":
@@ -315,7 +319,7 @@ def resolve_throw(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fig
         a.wielded = "unarmed"
 
 
-def resolve_shot(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
+def resolve_shot(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, fr: Frame) -> None:
     """One shoot action: the optional dive for cover, then each shot (INV-6.1-6.8, 0.9, 0.10, 7.1)."""
     opt = setup.opt
     it = wielded_item(a)
@@ -339,14 +343,15 @@ def resolve_shot(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Figh
         if t.pos is None or a.pos is None or t.dead or t.fled:
             combat.emit("target_lost", f"{a.id} has no target for shot {i + 1}", actor=a.id, rule="INV-10.4")
             return
-        d = cheb(a.pos, t.pos)
+        d = chebyshev(a.pos, t.pos)
         band = shot_band(setup, w, d)
         if band is None:
             combat.emit("target_lost", f"{t.id} is out of range", actor=a.id, rule="INV-6.2")
             return
         required, dmg = band
+        why = f"{d} squares is {'long' if required == HARD else 'very long'} range" if required > REGULAR else ""
         if line_status(setup, st, a.pos, t.pos, (a.id, t.id)) == "obstructed":  # INV-6.6
-            required = EXTREME
+            required, why = EXTREME, "the line of fire is obstructed"
         bonus = 1 if d == 1 else 0  # INV-6.7
         penalty = penalty0 + (1 if n >= 2 else 0)  # INV-6.8
         if opt.prone_modifiers and t.prone and d > 1:
@@ -354,7 +359,7 @@ def resolve_shot(combat: Combat, setup: Setup, st: InvState, a: Fighter, t: Figh
         if i == 0:
             bonus += take_bonus(a, ("shoot", "maneuver") if fr.head else ("shoot",))
         r, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
-                       required=required, rule="INV-6.1")
+                       required=required, rule="INV-6.1", why=why)
         if w.malfunction is not None and r >= w.malfunction:  # INV-0.10
             it.jammed = True
             combat.emit("weapon_jammed", f"{a.id}'s {w.name} jams", actor=a.id, rule="INV-0.10", weapon=it.id)

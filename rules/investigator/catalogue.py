@@ -179,4 +179,4 @@ def catalogue_of(setup: Setup) -> Catalogue:
     hit = setup.catalogue
     if hit is None:
         hit = setup.catalogue = Catalogue(setup)
-    return hit  # type: ignore[no-any-return]
+    return hit

@@ -15,7 +15,9 @@ from trpg_arena.rules.investigator.model import InvestigatorEncounter, Investiga
 from trpg_arena.rules.investigator.rolls import LEVEL_OF_NAME, Expr, derived, parse_expr
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.moves import MoveTables
+    from trpg_arena.rules.investigator.paths import PathTables
+    from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
 DIRS: dict[str, Cell] = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1),
@@ -146,7 +148,7 @@ class Setup:
     lines: dict[tuple[Cell, Cell], tuple[Cell, ...]] = field(default_factory=dict)
     far: dict[Cell, list[tuple[Cell, Any]]] = field(default_factory=dict)  # squares >= 2 away, row-major
     walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
-    line_terrain: dict[tuple[Cell, Cell], str] = field(default_factory=dict)  # see space.line_status
+    line_terrain: dict[tuple[Cell, Cell], str] = field(default_factory=dict)  # see sight.line_status
     reach_cache: dict[Any, frozenset[Cell]] = field(default_factory=dict)
     adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
     nbrs: dict[Cell, frozenset[Cell]] | None = None
@@ -155,7 +157,8 @@ class Setup:
     bf: Any = None  # the Battlefield (set by the system when it is built)
     catalogue: Any = None  # the Catalogue (built on first use)
     heads: list[tuple[str, str, str, str, int]] | None = None  # see view_heads
-    grid: Any = None  # the bitboard view of the movement graph (space.Grid, built on first use)
+    moves: MoveTables | None = None  # one-step and long-move tables over the kernel's grid (built on first use)
+    paths: PathTables | None = None  # the INV-4.6 path search's square numbering (built on first use)
     decisions: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)  # see `decision`
     legal_lists: dict[Any, list[Any]] = field(default_factory=dict)  # legal.Legal's memoised reaction/defense sets
     wall_cells: tuple[Cell, ...] = ()  # the wall squares (see `wall_between`)
@@ -203,7 +206,7 @@ class Setup:
                       f"{actor}: react to {a} ({b})" if kind == "reaction" else
                       f"{actor}: defend against {a}'s {b}")
             d = self.decisions[key] = Decision(actor, kind, prompt)
-        return d  # type: ignore[no-any-return]
+        return d
 
     def prof(self, cid: str) -> Profile:
         """The profile of a combatant."""
@@ -288,12 +291,12 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
 
 def compile_setup(enc: InvestigatorEncounter) -> Setup:
     """The static setup of an encounter, compiled once per content by the kernel (`InvestigatorSystem.compile`)."""
-    return compiled(enc).tables  # type: ignore[no-any-return]
+    return compiled(enc).tables
 
 
-def setup_of(combat: Combat) -> Setup:
+def setup_of(combat: InvCombat) -> Setup:
     """A combat's static setup (`Combat.tables`)."""
-    return combat.tables  # type: ignore[no-any-return]
+    return combat.tables
 
 
 def build_setup(enc: InvestigatorEncounter) -> Setup:
@@ -322,9 +325,9 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
     for c in enc.combatants:
         t_names.update(c.techniques)
     for tid in sorted(t_names):
-        t = enc.technique_template(tid)
-        assert t is not None
-        techs[tid] = TechT(tid, t.name or tid, t.skill, tuple(t.bonus_to), t.expires, t.requires)
+        tech = enc.technique_template(tid)
+        assert tech is not None
+        techs[tid] = TechT(tid, tech.name or tid, tech.skill, tuple(tech.bonus_to), tech.expires, tech.requires)
     profiles = []
     for c in enc.combatants:
         hp, mp, mov, db, build = derived(c.str_, c.con, c.siz, c.dex, c.pow)
@@ -338,11 +341,11 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
     terrain: dict[Cell, str] = {}
     for kind in ("difficult", "obstacle", "wall"):
         for cell in getattr(enc.map.terrain, kind):
-            terrain[tuple(cell)] = kind  # type: ignore[index]
+            terrain[tuple(cell)] = kind
     ids = [c.id for c in enc.combatants]
     setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
-                  enc.map.width, enc.map.height, terrain, frozenset(tuple(e) for e in enc.map.exits))  # type: ignore
+                  enc.map.width, enc.map.height, terrain, frozenset(enc.map.exits))
     setup.cells = [(x, y) for y in range(setup.height) for x in range(setup.width)]
     setup.wall_cells = tuple(c for c, kind in terrain.items() if kind == "wall")
     return setup

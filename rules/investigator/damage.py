@@ -9,32 +9,32 @@ from trpg_arena.rules.investigator.rolls import REGULAR, check
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 
-def add_condition(combat: Combat, f: Fighter, name: str, rule: str) -> None:
+def add_condition(combat: InvCombat, f: Fighter, name: str, rule: str) -> None:
     """Set a boolean condition and emit ``condition_added`` (no event if already set)."""
     if getattr(f, name):
         return
     setattr(f, name, True)
-    combat.state.dirty = True  # type: ignore[attr-defined]
-    combat.emit("condition_added", f"{f.id} is now {name.replace('_', ' ')}", actor=f.id, rule=rule,
+    combat.state.dirty = True
+    combat.emit("condition_added", f"{f.id} is now {combat.system.info.condition_text(name)}", actor=f.id, rule=rule,
                 condition=name)
     if name in ("prone", "unconscious", "dying", "dead") and f.channel_spell:
         interrupt_channel(combat, f, name)
 
 
-def remove_condition(combat: Combat, f: Fighter, name: str, rule: str) -> None:
+def remove_condition(combat: InvCombat, f: Fighter, name: str, rule: str) -> None:
     """Clear a boolean condition and emit ``condition_removed``."""
     if not getattr(f, name):
         return
     setattr(f, name, False)
-    combat.state.dirty = True  # type: ignore[attr-defined]
-    combat.emit("condition_removed", f"{f.id} is no longer {name.replace('_', ' ')}", actor=f.id, rule=rule,
-                condition=name)
+    combat.state.dirty = True
+    combat.emit("condition_removed", f"{f.id} is no longer {combat.system.info.condition_text(name)}", actor=f.id,
+                rule=rule, condition=name)
 
 
-def interrupt_channel(combat: Combat, f: Fighter, reason: str) -> None:
+def interrupt_channel(combat: InvCombat, f: Fighter, reason: str) -> None:
     """End a multi-round cast without effect; the paid costs stay lost (INV-5.5)."""
     if not f.channel_spell:
         return
@@ -44,7 +44,7 @@ def interrupt_channel(combat: Combat, f: Fighter, reason: str) -> None:
                 spell=spell, reason=reason)
 
 
-def kill(combat: Combat, f: Fighter, rule: str = "INV-11.4") -> None:
+def kill(combat: InvCombat, f: Fighter, rule: str = "INV-11.4") -> None:
     """Death: the body frees its square and keeps its items (INV-11.4)."""
     if f.dead:
         return
@@ -53,12 +53,12 @@ def kill(combat: Combat, f: Fighter, rule: str = "INV-11.4") -> None:
     f.dead = True
     f.dying = False
     f.dying_since = None
-    combat.state.dirty = True  # type: ignore[attr-defined]
+    combat.state.dirty = True
     combat.emit("condition_added", f"{f.id} dies", actor=f.id, rule=rule, condition="dead", square=f.pos)
     f.pos = None
 
 
-def spend_round(combat: Combat, st: InvState, setup: Setup, f: Fighter, rule: str) -> None:
+def spend_round(combat: InvCombat, st: InvState, setup: Setup, f: Fighter, rule: str) -> None:
     """A hit ends the target's round (INV-10.5): cancel its action and turn, spend every slot."""
     f.prepare_used = f.move_used = f.opportunity_used = True
     f.standard_used = max(f.standard_used, setup.prof(f.id).actions)
@@ -72,13 +72,13 @@ def spend_round(combat: Combat, st: InvState, setup: Setup, f: Fighter, rule: st
         interrupt_channel(combat, f, "hit")
 
 
-def pow_check(combat: Combat, setup: Setup, f: Fighter, rule: str) -> bool:
+def pow_check(combat: InvCombat, setup: Setup, f: Fighter, rule: str) -> bool:
     """A POW check (the spec's 精神检定); returns success."""
     _, lvl = check(combat, f.id, "POW", setup.prof(f.id).pow, rule=rule)
     return lvl >= REGULAR
 
 
-def apply_damage(combat: Combat, setup: Setup, st: InvState, f: Fighter, dmg: int, *, wound: bool,
+def apply_damage(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, dmg: int, *, wound: bool,
                  raw: int | None = None, halved: bool = False, armour: int = 0, rule: str = "INV-11.1") -> None:
     """Apply final damage `dmg` through INV-11.1 .. 11.5 (checks drawn here in the order stated)."""
     prof = setup.prof(f.id)
@@ -118,7 +118,7 @@ def apply_damage(combat: Combat, setup: Setup, st: InvState, f: Fighter, dmg: in
                 add_condition(combat, f, "unconscious", "INV-11.2")
 
 
-def _make_dying(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
+def _make_dying(combat: InvCombat, setup: Setup, st: InvState, f: Fighter) -> None:
     was_dying = f.dying
     add_condition(combat, f, "prone", "INV-11.3")
     if was_dying:
@@ -129,7 +129,7 @@ def _make_dying(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
         add_condition(combat, f, "unconscious", "INV-11.3")
 
 
-def heal(combat: Combat, setup: Setup, f: Fighter, amount: int, rule: str) -> None:
+def heal(combat: InvCombat, setup: Setup, f: Fighter, amount: int, rule: str) -> None:
     """Heal up to max HP; at hp >= 1 dying ends (INV-5.2)."""
     before = f.hp
     f.hp = min(setup.prof(f.id).max_hp, f.hp + amount)
@@ -140,7 +140,7 @@ def heal(combat: Combat, setup: Setup, f: Fighter, amount: int, rule: str) -> No
         f.dying_since = None
 
 
-def round_end_upkeep(combat: Combat, setup: Setup, st: InvState) -> None:
+def round_end_upkeep(combat: InvCombat, setup: Setup, st: InvState) -> None:
     """The dying deadline (option, INV-11.7) and the Luck/HP upkeep of the dying (INV-11.6), in initiative order."""
     opt = setup.opt
     if opt.dying_deadline:

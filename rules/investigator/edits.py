@@ -9,26 +9,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditField, Editor, free_places
+from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
 from trpg_arena.rules.investigator.compiled import setup_of
 from trpg_arena.rules.investigator.damage import add_condition, interrupt_channel, remove_condition
 from trpg_arena.rules.investigator.flow import end_check
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 FLAGS = ("unconscious", "prone", "major_wound")
 RULE = "GM edit"
 
 
-def _st(combat: Combat) -> InvState:
+def _st(combat: InvCombat) -> InvState:
     st = combat.state
     assert isinstance(st, InvState)
     return st
 
 
-def _fighter(combat: Combat, cid: str) -> Fighter:
+def _fighter(combat: InvCombat, cid: str) -> Fighter:
     return _st(combat).fighters[setup_of(combat).idx[cid]]
 
 
@@ -37,23 +37,23 @@ class InvestigatorEditor(Editor):
 
     removed_word = "takes out (fled)"
 
-    def fields(self, combat: Combat, cid: str) -> list[EditField]:
+    def fields(self, combat: InvCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         f = _fighter(combat, cid)
         prof = setup_of(combat).prof(cid)
         if f.dead or f.fled:
             return []
         out = [EditField("hp", "int", f.hp, "HP", 0, prof.max_hp,
-                         help=f"0 to {prof.max_hp}; 0 knocks it out, 1 or more ends dying"),
-               EditField("mp", "int", f.mp, "MP", 0, max(prof.max_mp, f.mp), help=f"0 to {prof.max_mp}"),
-               EditField("luck", "int", f.luck, "luck", 0, 99, help="0 to 99")]
+                         help="0 knocks it out, 1 or more ends dying"),
+               EditField("mp", "int", f.mp, "MP", 0, max(prof.max_mp, f.mp)),
+               EditField("luck", "int", f.luck, "luck", 0, 99)]
         out += [EditField(flag, "bool", getattr(f, flag), flag.replace("_", " ")) for flag in FLAGS]
         if f.pos is not None:
             out.append(EditField("pos", "place", f.pos, "square", choices=free_places(combat, cid),
                                  help="a free square that is no wall or obstacle"))
         return out
 
-    def write(self, combat: Combat, cid: str, name: str, value: Any) -> None:
+    def write(self, combat: InvCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
         f = _fighter(combat, cid)
         _st(combat).dirty = True
@@ -70,12 +70,12 @@ class InvestigatorEditor(Editor):
         else:
             setattr(f, name, value)
 
-    def takes_out(self, combat: Combat, cid: str, name: str, value: Any) -> bool:
+    def takes_out(self, combat: InvCombat, cid: str, name: str, value: Any) -> bool:
         """Whether the value puts the combatant out of the fight."""
         f = _fighter(combat, cid)
         return not f.unconscious and ((name == "hp" and value == 0) or (name == "unconscious" and value is True))
 
-    def remove(self, combat: Combat, cid: str) -> None:
+    def remove(self, combat: InvCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
         f = _fighter(combat, cid)
         interrupt_channel(combat, f, "taken out")
@@ -84,11 +84,25 @@ class InvestigatorEditor(Editor):
         _st(combat).dirty = True
         combat.emit("fled", f"{cid} leaves the battlefield (taken out by the GM)", actor=cid, rule="INV-12.3")
 
-    def busy(self, combat: Combat) -> str | None:
+    def join(self, combat: InvCombat, fresh: Any, cid: str) -> None:
+        """On its square (a free one); in the initiative order by DEX, after those of equal DEX (no roll)."""
+        st = _st(combat)
+        setup = setup_of(combat)
+        f = next(x for x in fresh.fighters if x.id == cid)
+        if f.pos is not None and any(g.pos == f.pos for g in st.fighters):
+            raise EditError(f"square {f.pos[0]},{f.pos[1]} is taken: put {cid} on a free one",
+                            where="add.position")
+        st.fighters.append(f)  # the encounter lists it last, so its index is the setup's
+        dex = setup.prof(cid).dex
+        at = max((i + 1 for i, other in enumerate(st.order) if setup.prof(other).dex >= dex), default=0)
+        st.order.insert(at, cid)
+        st.dirty = True
+
+    def busy(self, combat: InvCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
         return "an action is being resolved" if _st(combat).stack else None
 
-    def settle(self, combat: Combat) -> None:
+    def settle(self, combat: InvCombat) -> None:
         """End the combat if a side has nobody left."""
         st = _st(combat)
         if st.outcome is None:

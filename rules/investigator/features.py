@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from trpg_arena.rules.core.action_layout import ActionBlock, ActionSpec
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.investigator.compiled import Setup
@@ -85,3 +86,31 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
 
 FEATURES = SystemFeatures(side_limit=8, distance_scale=20.0, stats=STATS, static=_static, combatant=COMBATANT,
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
+
+# pick_up's dest is a direction (here, N, NE..), not a square: it is part of the option
+ACTIONS = ActionSpec(map_limit=(16, 16), dest_in_option=('pick_up',), blocks=(
+    ActionBlock('end_turn'),
+    ActionBlock('wait'),
+    ActionBlock('decline'),
+    ActionBlock('dodge'),
+    ActionBlock('fight_back'),
+    ActionBlock('no_defense'),
+    ActionBlock('dive_for_cover'),
+    ActionBlock('stand_up'),
+    ActionBlock('reload'),
+    ActionBlock('flee'),
+    ActionBlock('continue_cast'),
+    ActionBlock('prepare', options=4),
+    ActionBlock('switch_weapon', options=16),
+    ActionBlock('step', square=True),
+    ActionBlock('move', square=True),
+    ActionBlock('melee', target=True, options=68),
+    ActionBlock('shoot', target=True, options=64),
+    ActionBlock('throw', target=True),
+    ActionBlock('first_aid', target=True),
+    ActionBlock('opportunity_attack', target=True),
+    ActionBlock('pursuit_attack', target=True, options=4),
+    ActionBlock('cast', target=True, options=64),
+    ActionBlock('pass_item', target=True, options=16),
+    ActionBlock('pick_up', options=8),
+))

@@ -18,14 +18,14 @@ from trpg_arena.rules.investigator.state import Fighter, InvState
 from trpg_arena.rules.investigator.windows import run_window
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 PHASES = ("cast", "shoot", "general")
 
 
-def advance(combat: Combat) -> None:
+def advance(combat: InvCombat) -> None:
     """Run the state machine to the next decision point or the end."""
-    st: InvState = combat.state  # type: ignore[assignment]
+    st: InvState = combat.state
     setup = setup_of(combat)
     st.decision = None
     while True:
@@ -93,7 +93,7 @@ def may_offer(setup: Setup, f: Fighter, phase: str) -> bool:
 
 
 # --- setup and rounds ------------------------------------------------------------------------------
-def start_combat(combat: Combat, setup: Setup, st: InvState) -> None:
+def start_combat(combat: InvCombat, setup: Setup, st: InvState) -> None:
     """Initiative (INV-2.1, 2.2), then the first round (or the ``start`` section's pass)."""
     st.started = True
     combat.emit("combat_start", f"combat begins: {', '.join(setup.sides)}", rule="INV-1.2",
@@ -112,7 +112,7 @@ def start_combat(combat: Combat, setup: Setup, st: InvState) -> None:
     start_round(combat, setup, st, st.round or 1)
 
 
-def roll_initiative(combat: Combat, setup: Setup) -> list[str]:
+def roll_initiative(combat: InvCombat, setup: Setup) -> list[str]:
     """DEX descending; each tie group draws d100s in listing order, lower first, redrawing exact ties (INV-2.2)."""
     by_dex: dict[int, list[str]] = {}
     for p in setup.profiles:
@@ -124,7 +124,7 @@ def roll_initiative(combat: Combat, setup: Setup) -> list[str]:
     return order
 
 
-def _break_ties(combat: Combat, group: list[str], dex: int, tied: int = 0) -> list[str]:
+def _break_ties(combat: InvCombat, group: list[str], dex: int, tied: int = 0) -> list[str]:
     """Draw a d100 each, lower first; those who drew the same (`tied`) draw again."""
     rolls = {}
     for cid in group:
@@ -140,7 +140,7 @@ def _break_ties(combat: Combat, group: list[str], dex: int, tied: int = 0) -> li
     return out
 
 
-def start_round(combat: Combat, setup: Setup, st: InvState, rnd: int) -> None:
+def start_round(combat: InvCombat, setup: Setup, st: InvState, rnd: int) -> None:
     """Reset slots and per-round counters, apply carried lockouts, order the passes (INV-3.2, INV-4.3)."""
     st.round = rnd
     for f in st.fighters:
@@ -184,7 +184,7 @@ def pass_order(setup: Setup, st: InvState) -> list[str]:
     return sorted(st.order, key=key)
 
 
-def next_pass(combat: Combat, setup: Setup, st: InvState) -> None:
+def next_pass(combat: InvCombat, setup: Setup, st: InvState) -> None:
     """The next priority phase, or the round end (INV-4.3, section 6)."""
     if st.phase in ("cast", "shoot"):
         st.phase = "shoot" if st.phase == "cast" else "general"
@@ -194,7 +194,7 @@ def next_pass(combat: Combat, setup: Setup, st: InvState) -> None:
     end_round(combat, setup, st)
 
 
-def end_round(combat: Combat, setup: Setup, st: InvState) -> None:
+def end_round(combat: InvCombat, setup: Setup, st: InvState) -> None:
     """Round end: dying deadline and upkeep (INV-11.6, 11.7), end check, round cap (INV-12.2)."""
     round_end_upkeep(combat, setup, st)
     combat.emit("round_end", f"round {st.round} ends", rule="INV-1.2")
@@ -207,7 +207,7 @@ def end_round(combat: Combat, setup: Setup, st: InvState) -> None:
 
 
 # --- turns -----------------------------------------------------------------------------------------
-def start_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
+def start_turn(combat: InvCombat, setup: Setup, st: InvState, f: Fighter) -> None:
     """Begin `f`'s turn (INV-3.3)."""
     f.had_turn = True
     f.steps_this_turn = 0
@@ -221,7 +221,7 @@ def start_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
         combat.emit("turn_start", f"{f.id}'s turn", actor=f.id, rule="INV-3.3")
 
 
-def end_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
+def end_turn(combat: InvCombat, setup: Setup, st: InvState, f: Fighter) -> None:
     """End the current turn; an unused end-of-turn bonus lapses (INV-4.1)."""
     if f.bonus_to and f.bonus_expires == "end_of_turn":
         f.bonus_to, f.bonus_expires = None, ""
@@ -233,7 +233,7 @@ def end_turn(combat: Combat, setup: Setup, st: InvState, f: Fighter) -> None:
 
 
 # --- end of combat -----------------------------------------------------------------------------------
-def end_check(combat: Combat, setup: Setup, st: InvState) -> bool:
+def end_check(combat: InvCombat, setup: Setup, st: InvState) -> bool:
     """INV-12.2: at most one side with a combatant able to act ends the combat.
 
     Side by side, each side's first combatant able to act is enough to know that side can act.
@@ -259,7 +259,7 @@ def end_check(combat: Combat, setup: Setup, st: InvState) -> bool:
     return True
 
 
-def finish(combat: Combat, setup: Setup, st: InvState, winner: str | None, term: Termination) -> None:
+def finish(combat: InvCombat, setup: Setup, st: InvState, winner: str | None, term: Termination) -> None:
     """Record the outcome and emit ``combat_end`` with each side's HP and able count."""
     hp = {s: sum(max(f.hp, 0) for f in st.fighters if setup.side_of[f.id] == s and not f.dead) for s in setup.sides}
     able = {s: sum(1 for f in st.fighters if setup.side_of[f.id] == s and f.able) for s in setup.sides}
@@ -301,9 +301,9 @@ def conditions(f: Fighter) -> list[str]:
 
 
 # --- applying choices --------------------------------------------------------------------------------
-def apply(combat: Combat, action: Action) -> None:
+def apply(combat: InvCombat, action: Action) -> None:
     """Apply a legal choice at the open decision point, then advance."""
-    st: InvState = combat.state  # type: ignore[assignment]
+    st: InvState = combat.state
     setup = setup_of(combat)
     d = st.decision
     assert d is not None
@@ -347,9 +347,9 @@ def apply(combat: Combat, action: Action) -> None:
     advance(combat)
 
 
-def legal_actions(combat: Combat) -> list[Action]:
+def legal_actions(combat: InvCombat) -> list[Action]:
     """The legal set of the open decision."""
-    st: InvState = combat.state  # type: ignore[assignment]
+    st: InvState = combat.state
     d = st.decision
     assert d is not None
     lg = Legal(combat, setup_of(combat))

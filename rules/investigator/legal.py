@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT, setup_of
+from trpg_arena.rules.investigator.moves import MoveTables, move_dests, moves_of, occupancy
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
-from trpg_arena.rules.investigator.space import Grid, cheb, grid_of, line_blocked, move_dests, occupancy
+from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
 
@@ -104,18 +106,18 @@ class Legal:
 
     __slots__ = ("combat", "st", "s", "cat", "bf", "g", "_occ", "_forms", "_scanned")
 
-    def __init__(self, combat: Combat, setup: Setup | None = None) -> None:
+    def __init__(self, combat: InvCombat, setup: Setup | None = None) -> None:
         self.combat = combat
-        self.st: InvState = combat.state  # type: ignore[assignment]
+        self.st: InvState = combat.state
         self.s = s = setup if setup is not None else setup_of(combat)
         cat = s.catalogue
         self.cat: Catalogue = cat if cat is not None else catalogue_of(s)
         self.bf = combat.battlefield
-        g = s.grid
-        self.g: Grid = g if g is not None else grid_of(s, self.bf)
+        g = s.moves
+        self.g: MoveTables = g if g is not None else moves_of(s)
         self._occ: dict[Cell, Fighter] | None = None
         self._forms: list[tuple[int, Cell]] | None = None
-        self._scanned: tuple[Fighter, int, int, list[Fighter], list[Fighter]] | None = None
+        self._scanned: tuple[Fighter, int, int, list[tuple[Fighter, Cell]], list[Fighter]] | None = None
 
     @property
     def occ(self) -> dict[Cell, Fighter]:
@@ -125,11 +127,12 @@ class Legal:
             occ = self._occ = occupancy(self.st)
         return occ
 
-    def scan(self, f: Fighter) -> tuple[Fighter, int, int, list[Fighter], list[Fighter]]:
+    def scan(self, f: Fighter) -> tuple[Fighter, int, int, list[tuple[Fighter, Cell]], list[Fighter]]:
         """One pass over the combatants for a decision of `f` (cached).
 
-        Returns (f, bits of the occupied squares, bits of the squares of hostiles able to act, present hostiles,
-        present combatants within one square of `f` (itself included)), the lists in roster order.
+        Returns (f, bits of the occupied squares, bits of the squares of hostiles able to act, present hostiles
+        with their squares, present combatants within one square of `f` (itself included)), the lists in roster
+        order.
         """
         hit = self._scanned
         if hit is not None and hit[0] is f:
@@ -140,7 +143,7 @@ class Legal:
         side = side_of[f.id]
         px, py = f.pos
         occupied = hostile = 0
-        foes: list[Fighter] = []
+        foes: list[tuple[Fighter, Cell]] = []
         near: list[Fighter] = []
         for t in self.st.fighters:
             p = t.pos
@@ -149,7 +152,7 @@ class Legal:
             b = bit[p]
             occupied |= b
             if side_of[t.id] != side:
-                foes.append(t)
+                foes.append((t, p))
                 if not (t.unconscious or t.dying):
                     hostile |= b
             if -1 <= p[0] - px <= 1 and -1 <= p[1] - py <= 1:
@@ -171,15 +174,15 @@ class Legal:
         assert f.pos is not None
         pos = f.pos
         if not self.steps_allowed(f):
-            out = self._forms = [(0, pos)]
-            return out
+            self._forms = [(0, pos)]
+            return self._forms
         g = self.g
         # the list depends on the square and which of its one-step squares are occupied only: shared, read only
         near = self.scan(f)[1] & g.step_ring[pos]
         by_near = g.forms.get(pos)
         if by_near is None:
             by_near = g.forms[pos] = {}
-        out = by_near.get(near)  # type: ignore[assignment]
+        out = by_near.get(near)
         if out is None:
             out = [(0, pos)]
             free = [(i, c) for c, b, i in g.steps[pos] if not near & b]
@@ -262,9 +265,8 @@ class Legal:
         reach = s.max_range(w)
         walls = s.wall_between
         pos = forms[0][1]
-        for t in self.scan(f)[3]:
-            tp = t.pos
-            tx, ty = tp  # type: ignore[misc]
+        for t, tp in self.scan(f)[3]:
+            tx, ty = tp
             plain = [forms_of[("shoot", t.id, "", n)] for n in range(1, multi + 1)]
             one = plain[0] if multi == 1 else None
             disarm = forms_of.get(("shoot", t.id, "disarm", 1)) if t.wielded != "unarmed" else None
@@ -308,8 +310,7 @@ class Legal:
         forms_of = self.cat.forms
         out: list[Action] = []
         px, py = f.pos
-        for t in foes:
-            tx, ty = t.pos  # type: ignore[misc]
+        for t, (tx, ty) in foes:
             if not (-2 <= px - tx <= 2 and -2 <= py - ty <= 2):
                 continue  # no square within a step of `f` touches `t`
             if forms is None:
@@ -365,7 +366,7 @@ class Legal:
                         steps = self.cat.steps
                         moves = g.step_moves[key] = tuple(steps[c] for c, b, _ in g.steps[f.pos] if not key[1] & b)
                     out += moves
-                out += move_dests(s, self.bf, f, occupied, hostile, self.cat.moves)
+                out += move_dests(s, f, occupied, hostile, self.cat.moves)
         if not std_available(s, f):
             return out
         out += self.casts(f)
@@ -383,8 +384,9 @@ class Legal:
         _, _, _, foes, near = self.scan(f)
         # throw (INV-8.8)
         if it is not None and w is not None and w.kind == "thrown" and it.count >= 1:
-            for t in foes:
-                if cheb(f.pos, t.pos) <= 10 and not line_blocked(s, f.pos, t.pos):  # type: ignore[arg-type]
+            here = f.pos
+            for t, tp in foes:
+                if chebyshev(here, tp) <= 10 and not line_blocked(s, here, tp):
                     out.append(by[("throw", t.id)])
         # reload (INV-8.10)
         if it is not None and w is not None and w.kind == "firearm" and (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -22,7 +23,7 @@ class Library:
     default_skills: dict[str, int]
 
 
-def _load(name: str) -> dict[str, object]:
+def _load(name: str) -> dict[str, Any]:
     return yaml.safe_load((DATA / name).read_text(encoding="utf-8")) or {}
 
 
@@ -32,7 +33,7 @@ def load_library() -> Library:
         weapons={k: WeaponModel.model_validate(v) for k, v in _load("weapons.yaml").items()},
         spells={k: SpellModel.model_validate(v) for k, v in _load("spells.yaml").items()},
         techniques={k: TechniqueModel.model_validate(v) for k, v in _load("techniques.yaml").items()},
-        default_skills={str(k): int(v) for k, v in _load("skills.yaml").items()},  # type: ignore[call-overload]
+        default_skills={str(k): int(v) for k, v in _load("skills.yaml").items()},
     )
 
 

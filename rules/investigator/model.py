@@ -304,7 +304,7 @@ class InvestigatorEncounter(EncounterBase):
         return {} if v is None else v
 
     @classmethod
-    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> InvestigatorEncounter:  # type: ignore[override]
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> InvestigatorEncounter:
         """Validate shapes, then cross-references, reporting the first problem with its field path."""
         enc = super().model_validate(obj, *args, **kwargs)
         problems = list(enc._cross_check())

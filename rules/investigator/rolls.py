@@ -8,7 +8,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 FUMBLE, FAILURE, REGULAR, HARD, EXTREME, CRITICAL = range(6)
 LEVELS = ("Fumble", "Failure", "Regular", "Hard", "Extreme", "Critical")
@@ -30,7 +30,7 @@ def level_of(value: int, r: int) -> int:
     return FAILURE
 
 
-def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0, *, roller: str = "",
+def roll_d100(combat: InvCombat, bonus: int = 0, penalty: int = 0, *, roller: str = "",
               purpose: str = "") -> tuple[int, list[int]]:
     """Percentile result with bonus/penalty dice (INV-0.4): net clamped to +-2; returns (r, dice drawn).
 
@@ -53,9 +53,12 @@ def roll_d100(combat: Combat, bonus: int = 0, penalty: int = 0, *, roller: str =
     return (min(cands) if n > 0 else max(cands)), drawn
 
 
-def check(combat: Combat, who: str, skill: str, value: int, *, bonus: int = 0, penalty: int = 0,
-          required: int = REGULAR, rule: str = "INV-0.2") -> tuple[int, int]:
-    """Make a check and emit a ``check`` event; returns (result, level)."""
+def check(combat: InvCombat, who: str, skill: str, value: int, *, bonus: int = 0, penalty: int = 0,
+          required: int = REGULAR, rule: str = "INV-0.2", why: str = "") -> tuple[int, int]:
+    """Make a check and emit a ``check`` event; returns (result, level).
+
+    `why` says what raised the level needed above Regular (``the line of fire is obstructed``).
+    """
     r, drawn = roll_d100(combat, bonus, penalty, roller=who, purpose=f"a {skill} roll ({value})")
     lvl = level_of(value, r)
     ok = lvl >= required
@@ -64,8 +67,8 @@ def check(combat: Combat, who: str, skill: str, value: int, *, bonus: int = 0, p
     extra = ""
     if bonus or penalty:
         extra = f" ({bonus} bonus/{penalty} penalty, dice {drawn})"
-    combat.emit("check", f"{who} rolls {skill} {value}: {r}{extra} -> {LEVELS[lvl]}"
-                         f"{'' if required == REGULAR else f' (needs {LEVELS[required]})'}"
+    needs = "" if required == REGULAR else f" (needs {LEVELS[required]}" + (f": {why})" if why else ")")
+    combat.emit("check", f"{who} rolls {skill} {value}: {r}{extra} -> {LEVELS[lvl]}{needs}"
                          f"{'' if ok else ' - fails'}",
                 actor=who, rule=rule, skill=skill, value=value, bonus=bonus, penalty=penalty, dice=drawn,
                 result=r, level=LEVELS[lvl], required=LEVELS[required], passed=ok)
@@ -87,7 +90,7 @@ class Expr:
         """Sum with every die at its maximum."""
         return self.flat + sum(s * n * d for s, n, d in self.dice)
 
-    def roll(self, combat: Combat, roller: str = "", purpose: str = "") -> tuple[int, list[int]]:
+    def roll(self, combat: InvCombat, roller: str = "", purpose: str = "") -> tuple[int, list[int]]:
         """Roll each die left to right; returns (total, faces). `roller`, `purpose`: for dice rolled by hand."""
         total = self.flat
         faces: list[int] = []

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.compiled import Setup, SpellT
 from trpg_arena.rules.investigator.damage import apply_damage, heal, interrupt_channel
 from trpg_arena.rules.investigator.legal import fighter
 from trpg_arena.rules.investigator.rolls import REGULAR, check
-from trpg_arena.rules.investigator.space import cheb, line_blocked
+from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 
-def pay(combat: Combat, sp: SpellT, c: Fighter) -> None:
+def pay(combat: InvCombat, sp: SpellT, c: Fighter) -> None:
     """Pay MP and materials (INV-5.1 step 2)."""
     c.mp -= sp.mp_cost
     for m, n in sp.materials:
@@ -24,7 +25,7 @@ def pay(combat: Combat, sp: SpellT, c: Fighter) -> None:
                 spell=sp.id, mp=c.mp, materials=[m for m, _ in sp.materials])
 
 
-def resisted(combat: Combat, setup: Setup, c: Fighter, t: Fighter) -> bool:
+def resisted(combat: InvCombat, setup: Setup, c: Fighter, t: Fighter) -> bool:
     """Opposed POW roll (INV-0.5): True when the target resists."""
     if not t.able:
         return False
@@ -35,7 +36,7 @@ def resisted(combat: Combat, setup: Setup, c: Fighter, t: Fighter) -> bool:
     return not wins
 
 
-def effect(combat: Combat, setup: Setup, st: InvState, sp: SpellT, c: Fighter, t: Fighter) -> None:
+def effect(combat: InvCombat, setup: Setup, st: InvState, sp: SpellT, c: Fighter, t: Fighter) -> None:
     """Resistance then the spell's effect (INV-5.1 steps 3-4, INV-5.2)."""
     if sp.resist and resisted(combat, setup, c, t):
         combat.emit("spell_resisted", f"{t.id} resists {sp.name}", actor=t.id, rule="INV-0.5", spell=sp.id)
@@ -56,10 +57,10 @@ def target_ok(setup: Setup, sp: SpellT, c: Fighter, t: Fighter) -> bool:
     """The stored target is still valid: present, in range, line not blocked."""
     if t.pos is None or t.dead or t.fled or c.pos is None:
         return False
-    return cheb(c.pos, t.pos) <= sp.range and (c.pos == t.pos or not line_blocked(setup, c.pos, t.pos))
+    return chebyshev(c.pos, t.pos) <= sp.range and (c.pos == t.pos or not line_blocked(setup, c.pos, t.pos))
 
 
-def cast_now(combat: Combat, setup: Setup, st: InvState, c: Fighter, sid: str, tid: str) -> None:
+def cast_now(combat: InvCombat, setup: Setup, st: InvState, c: Fighter, sid: str, tid: str) -> None:
     """After the windows: pay, then resolve a one-round spell or start channeling a multi-round one."""
     sp = setup.spells[sid]
     t = fighter(setup, st, tid)
@@ -76,7 +77,7 @@ def cast_now(combat: Combat, setup: Setup, st: InvState, c: Fighter, sid: str, t
     effect(combat, setup, st, sp, c, t)
 
 
-def continue_now(combat: Combat, setup: Setup, st: InvState, c: Fighter) -> None:
+def continue_now(combat: InvCombat, setup: Setup, st: InvState, c: Fighter) -> None:
     """After the windows of ``continue_cast``: one more round; resolve or fizzle at the end (INV-5.4)."""
     sid, tid = c.channel_spell, c.channel_target
     if not sid:

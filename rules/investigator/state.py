@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 from trpg_arena.rules.core.system import BaseState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.compiled import Setup
 
 Cell = tuple[int, int]
 
@@ -132,3 +137,7 @@ class InvState(BaseState):
     begin_mid_round: bool = False
     start_at: str = ""
     dirty: bool = True
+
+
+# A combat of this system: its `state` is an `InvState`, its `tables` the encounter's `Setup`.
+InvCombat: TypeAlias = "Combat[InvState, Setup]"

@@ -13,7 +13,7 @@ from trpg_arena.rules.investigator.compiled import Setup, setup_of
 from trpg_arena.rules.investigator.state import InvState, Item
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 FRAME_KINDS = frozenset({"action", "window", "attack"})
 ITEM_KINDS = frozenset({"weapon", "ammo", "material"})
@@ -21,7 +21,7 @@ ITEM_KINDS = frozenset({"weapon", "ammo", "material"})
 BONUS_ROLLS = frozenset({"shoot", "throw", "melee", "maneuver", "dodge", "fight_back", "first_aid"})
 
 
-def check_state(st: InvState, combat: Combat) -> None:
+def check_state(st: InvState, combat: InvCombat) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`."""
     setup = setup_of(combat)
     bf = combat.battlefield

@@ -16,7 +16,7 @@ from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 PHASE_CODE = {"cast": 0, "shoot": 1, "general": 2, "single": 2}
 DECISION_CODE = {"phase_offer": 0, "turn_action": 1, "reaction": 2, "defense": 3}
@@ -30,7 +30,7 @@ WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass"
          "stand_up": "stands up", "reload": "reloads", "flee": "flees", "continue_cast": "keeps casting"}
 
 
-class InvestigatorSystem(RuleSystem):
+class InvestigatorSystem(RuleSystem[InvState, Setup]):
     """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
 
     editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -50,13 +50,13 @@ class InvestigatorSystem(RuleSystem):
         cells: dict[tuple[int, int], dict[str, object]] = {}
         t = enc.map.terrain
         for c in t.difficult:
-            cells[tuple(c)] = {"terrain": "difficult", "cost": 2}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "difficult", "cost": 2}
         for c in t.obstacle:
-            cells[tuple(c)] = {"terrain": "obstacle", "impassable": True}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "obstacle", "impassable": True}
         for c in t.wall:
-            cells[tuple(c)] = {"terrain": "wall", "impassable": True, "blocks_los": True}  # type: ignore[index]
+            cells[c[0], c[1]] = {"terrain": "wall", "impassable": True, "blocks_los": True}
         for c in enc.map.exits:
-            cells.setdefault(tuple(c), {})["exit"] = True  # type: ignore[index]
+            cells.setdefault((c[0], c[1]), {})["exit"] = True
         return square_grid(enc.map.width, enc.map.height, cells, corner_blocks=lambda a: a.get("terrain") == "wall")
 
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Setup:
@@ -67,12 +67,12 @@ class InvestigatorSystem(RuleSystem):
         setup.adjacency(battlefield)
         return setup
 
-    def check_state(self, state: BaseState, combat: Combat) -> None:
+    def check_state(self, state: BaseState, combat: InvCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
         assert isinstance(state, InvState)
         state_check.check_state(state, combat)
 
-    def new_state(self, combat: Combat) -> BaseState:
+    def new_state(self, combat: InvCombat) -> InvState:
         """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""
         enc = combat.encounter
         assert isinstance(enc, InvestigatorEncounter)
@@ -85,7 +85,7 @@ class InvestigatorSystem(RuleSystem):
                 w = setup.weapons[wid]
                 weapons.append(Item(f"{c.id}.{wid}", wid, "weapon", w.loaded, False,
                                     w.count if w.kind == "thrown" else 1))
-            f = Fighter(c.id, tuple(c.position), p.max_hp, p.max_mp, p.luck,  # type: ignore[arg-type]
+            f = Fighter(c.id, c.position, p.max_hp, p.max_mp, p.luck,
                         weapons=weapons, wielded="unarmed" if c.wielded == "unarmed" else f"{c.id}.{c.wielded}",
                         ammo=dict(c.ammo), materials=dict(c.materials))
             sc = start.combatants.get(c.id) if start else None
@@ -96,7 +96,7 @@ class InvestigatorSystem(RuleSystem):
             fighters.append(f)
         ground = []
         for i, g in enumerate(enc.map.ground_items):
-            at = tuple(g.at)
+            at = g.at
             if g.weapon:
                 w = setup.weapons[g.weapon]
                 it = Item(ground_weapon_id(i, g.weapon), g.weapon, "weapon", w.loaded, False,
@@ -105,7 +105,7 @@ class InvestigatorSystem(RuleSystem):
                 it = Item(f"ammo:{g.ammo}", g.ammo, "ammo", 0, False, g.count)
             else:
                 it = Item(f"material:{g.material}", str(g.material), "material", 0, False, g.count)
-            ground.append(GroundItem(at, it))  # type: ignore[arg-type]
+            ground.append(GroundItem(at, it))
         st = InvState(fighters=fighters, ground=ground)
         if start is not None:
             st.round = start.round
@@ -123,7 +123,7 @@ class InvestigatorSystem(RuleSystem):
 
         assert isinstance(sc, StartCombatant)
         if sc.position is not None:
-            f.pos = tuple(sc.position)  # type: ignore[assignment]
+            f.pos = sc.position
         if sc.hp is not None:
             f.hp = sc.hp
         if sc.mp is not None:
@@ -157,20 +157,20 @@ class InvestigatorSystem(RuleSystem):
         if sc.materials is not None:
             f.materials = dict(sc.materials)
 
-    def advance(self, combat: Combat) -> None:
+    def advance(self, combat: InvCombat) -> None:
         """Run to the next decision point (flow.advance)."""
         flow.advance(combat)
 
     # --- decisions --------------------------------------------------------------------------------
-    def legal_actions(self, combat: Combat) -> list[Action]:
+    def legal_actions(self, combat: InvCombat) -> list[Action]:
         """The legal set of the open decision (section 7)."""
         return flow.legal_actions(combat)
 
-    def apply(self, combat: Combat, action: Action) -> None:
+    def apply(self, combat: InvCombat, action: Action) -> None:
         """Apply a legal action and advance."""
         flow.apply(combat, action)
 
-    def describe(self, combat: Combat, action: Action) -> str:
+    def describe(self, combat: InvCombat, action: Action) -> str:
         """A GM sentence for an action."""
         setup = setup_of(combat)
         cat = catalogue_of(setup)
@@ -206,9 +206,13 @@ class InvestigatorSystem(RuleSystem):
         return text
 
     # --- views ------------------------------------------------------------------------------------
-    def views(self, combat: Combat) -> list[CombatantView]:
+    def order_values(self, combat: InvCombat) -> dict[str, str]:
+        """Each combatant's DEX: initiative goes by DEX, ties broken by d100 (INV-2.1, INV-2.2)."""
+        return {p.id: f"DEX {p.dex}" for p in setup_of(combat).profiles}
+
+    def views(self, combat: InvCombat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp floored at 0 for display; it may be -1/-2 while dying)."""
-        st: InvState = combat.state  # type: ignore[assignment]
+        st: InvState = combat.state
         setup = setup_of(combat)
         out = []
         conditions = flow.conditions
@@ -229,27 +233,28 @@ class InvestigatorSystem(RuleSystem):
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
         """Every action that can be legal in this encounter, fixed order (see `catalogue`)."""
-        return list(catalogue_of(compile_setup(encounter)).actions)  # type: ignore[arg-type]
+        assert isinstance(encounter, InvestigatorEncounter)
+        return list(catalogue_of(compile_setup(encounter)).actions)
 
     combatant_features = 20
 
-    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+    def observe_combatant(self, combat: InvCombat, cid: str) -> list[float]:
         """20 features: mp, luck, conditions, slots, weapon readiness, channeling, pending bonus."""
         setup = setup_of(combat)
         i = setup.idx[cid]
-        return _features(setup, combat.state.fighters[i], setup.profiles[i])  # type: ignore[attr-defined]
+        return _features(setup, combat.state.fighters[i], setup.profiles[i])
 
-    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+    def observe_combatants(self, combat: InvCombat, ids: list[str]) -> list[list[float]]:
         """`observe_combatant` of several combatants, the setup looked up once."""
         setup = setup_of(combat)
-        idx, fighters, profiles = setup.idx, combat.state.fighters, setup.profiles  # type: ignore[attr-defined]
+        idx, fighters, profiles = setup.idx, combat.state.fighters, setup.profiles
         return [_features(setup, fighters[i], profiles[i]) for i in map(idx.__getitem__, ids)]
 
     global_features = 9
 
-    def observe_global(self, combat: Combat) -> list[float]:
+    def observe_global(self, combat: InvCombat) -> list[float]:
         """9 features: round / cap, phase one-hot (3), decision kind one-hot (4), ground items present."""
-        st: InvState = combat.state  # type: ignore[assignment]
+        st: InvState = combat.state
         setup = setup_of(combat)
         d = st.decision
         return [st.round / setup.opt.round_cap, *ONE_HOT3[PHASE_CODE.get(st.phase, 2)],

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.compiled import Setup
 from trpg_arena.rules.investigator.legal import fighter, std_available
-from trpg_arena.rules.investigator.space import cheb
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
 WHAT = {"leave": "move out of reach", "enter": "move into reach", "step": "step away",
@@ -52,10 +52,10 @@ def eligible(setup: Setup, st: InvState, r: Fighter, m: Fighter, fr: Frame) -> b
         return False
     ev = fr.event
     if ev == "action":
-        return not r.opportunity_used and m.pos is not None and cheb(r.pos, m.pos) == 1
+        return not r.opportunity_used and m.pos is not None and chebyshev(r.pos, m.pos) == 1
     assert fr.src is not None and fr.dest is not None
-    was_in = cheb(r.pos, fr.src) == 1
-    now_in = cheb(r.pos, fr.dest) == 1
+    was_in = chebyshev(r.pos, fr.src) == 1
+    now_in = chebyshev(r.pos, fr.dest) == 1
     if ev == "enter":
         return not was_in and now_in and not r.opportunity_used
     if not was_in or now_in:
@@ -66,7 +66,7 @@ def eligible(setup: Setup, st: InvState, r: Fighter, m: Fighter, fr: Frame) -> b
     return pursuit or not r.opportunity_used  # leave
 
 
-def run_window(combat: Combat, setup: Setup, st: InvState, fr: Frame) -> bool:
+def run_window(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool:
     """Open the next eligible reactor's window; pop when none is left or the action has ended."""
     m = fighter(setup, st, fr.actor)
     order = st.order

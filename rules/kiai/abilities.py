@@ -8,13 +8,12 @@ from trpg_arena.rules.kiai.checks import check, has, succeeded
 from trpg_arena.rules.kiai.conditions import add_condition
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import damage_roll, set_decision, take_damage
-from trpg_arena.rules.kiai.geometry import geo_of
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import CRITICAL, SUCCESS, Frame, Hex, KiaiState
 from trpg_arena.rules.kiai.strike import can_react, dodge_check
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 CONDITION_OF = {"stun": "stunned", "intimidate": "intimidated", "illusion": "deceived"}
 
@@ -22,22 +21,24 @@ CONDITION_OF = {"stun": "stunned", "intimidate": "intimidated", "illusion": "dec
 def area_targets(ctx: Ctx, st: KiaiState, user: str, center: Hex, radius: int) -> list[str]:
     """KIA-21.3: everyone (any side) within `radius` of the centre, except the user and those out; by distance, seat."""
     found = []
-    geo = geo_of(ctx)
+    distance = ctx.grid.distance
     for cid, f in st.fighters.items():
         if cid == user or f.out or f.hex is None:
             continue
-        d = geo.dist(center, f.hex)
+        d = distance(center, f.hex)
         if d <= radius:
             found.append((d, ctx.seat[cid], cid))
     return [cid for _, _, cid in sorted(found)]
 
 
-def start_ability(combat: Combat, ctx: Ctx, st: KiaiState, user: str, ab: Ability, target: str | None,
+def start_ability(combat: KiaiCombat, ctx: Ctx, st: KiaiState, user: str, ab: Ability, target: str | None,
                   center: Hex | None) -> None:
     """Push the frames of a `use_ability` (kiai already paid, KIA-21.1)."""
     f = st.fighters[user]
     if ab.delivery == "area":
-        targets = area_targets(ctx, st, user, center or f.hex, ab.level)  # type: ignore[arg-type]
+        origin = center or f.hex
+        assert origin is not None  # the user acts, so it stands on the map
+        targets = area_targets(ctx, st, user, origin, ab.level)
         who = ", ".join(targets) or "nobody"
         combat.emit("area", f"{ab.name or ab.id} centred on {list(center or ())} affects {who}",
                     actor=user, rule="KIA-21.3", center=list(center or ()), targets=targets)
@@ -55,7 +56,7 @@ def start_ability(combat: Combat, ctx: Ctx, st: KiaiState, user: str, ab: Abilit
                           skind="ability"))
 
 
-def run_area(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
+def run_area(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
     """KIA-21.3 damage areas: one hit check, one R3 dodge decision each, one damage roll, defense each."""
     F = st.fighters
     user = F[fr.attacker]
@@ -122,7 +123,7 @@ def duration(ctx: Ctx, ab: Ability) -> int:
     return ab.level if sd == "level" else int(sd)
 
 
-def run_status(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
+def run_status(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
     """KIA-22 / KIA-23: optional hit first, caster check for spells, then each target resists."""
     F = st.fighters
     user = F[fr.attacker]

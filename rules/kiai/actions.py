@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.errors import InvalidActionError
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.abilities import start_ability
 from trpg_arena.rules.kiai.catalogue import describe
@@ -11,19 +12,18 @@ from trpg_arena.rules.kiai.checks import check, succeeded
 from trpg_arena.rules.kiai.conditions import add_condition
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import check_end
-from trpg_arena.rules.kiai.geometry import enemy_mask, geo_of
-from trpg_arena.rules.kiai.legal import FEINT_COST
+from trpg_arena.rules.kiai.legal import FEINT_COST, tables_of
 from trpg_arena.rules.kiai.manoeuvres import pick_up, ready_weapon
 from trpg_arena.rules.kiai.state import Fighter, Frame, Hex, KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 ATTACK_TYPES = frozenset({"attack", "two_weapon_attack", "offhand_attack", "consecutive_attack", "feint", "charge",
                           "break_weapon", "disarm", "use_ability", "reattack"})  # KIA-24.1
 
 
-def spend_kiai(combat: Combat, f: Fighter, amount: int, rule: str, *, spirit: bool = False) -> None:
+def spend_kiai(combat: KiaiCombat, f: Fighter, amount: int, rule: str, *, spirit: bool = False) -> None:
     """KIA-0.4 / KIA-21.1: pay a cost in full on declaration."""
     if spirit:
         f.spirit -= amount
@@ -35,26 +35,50 @@ def spend_kiai(combat: Combat, f: Fighter, amount: int, rule: str, *, spirit: bo
                 rule=rule, amount=amount, remaining=left, pool="spirit" if spirit else "kiai")
 
 
-def _move(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
+def _move(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, dest: Hex, rule: str) -> None:
     """KIA-8.1 / KIA-8.3: follow the cheapest path that avoids enemies."""
     assert f.hex is not None
-    geo = ctx.geo or geo_of(ctx)
     fid = f.id
     if not combat.recording:  # the path is only read back for the log (headless envs record none)
         f.hex = dest
         f.moved = True
         return
-    p, cost = geo.path_and_cost(f.hex, dest, ctx.spec[fid].agility, enemy_mask(ctx, st, fid))
+    # the search of the legal list just offered, as a rule (the grid keeps it)
+    found = ctx.grid.path(f.hex, dest, ctx.spec[fid].agility, enemy_mask(ctx, st, fid))
+    assert found is not None, "a legal move reaches its hex"
+    p, cost = found
     f.hex = dest
     f.moved = True
-    combat.emit("moved", f"{fid}{geo.moved_texts[dest]}{cost})", actor=fid, rule=rule, path=p, cost=cost)
+    texts = (ctx.tables or tables_of(ctx)).moved_texts
+    combat.emit("moved", f"{fid}{texts[dest]}{cost})", actor=fid, rule=rule, path=p, cost=cost)
 
 
-def _strike(f: Fighter, target: str, **kw: object) -> Frame:
-    return Frame("strike", "hit", f.id, target, weapon=f.main, **kw)  # type: ignore[arg-type]
+def enemy_mask(ctx: Ctx, st: KiaiState, cid: str) -> int:
+    """Hexes a path may not enter (KIA-8.3), as a grid mask: those of enemies that are not out."""
+    fighters = st.fighters
+    bit = ctx.grid.bit
+    m = 0
+    for i in ctx.foes_of[cid]:
+        f = fighters[i]
+        if not f.out and f.hex is not None:
+            m |= bit[f.hex]
+    return m
 
 
-def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str, a: Action) -> None:
+def _strike(f: Fighter, target: str, *, skind: str = "melee", effect: str = "damage", ability: str = "", mult: int = 1,
+            hit_mod: int = 0, tech_x: int = 0, dodge_x: int = 0, charge: bool = False, chain: bool = False) -> Frame:
+    return Frame("strike", "hit", f.id, target, skind=skind, effect=effect, weapon=f.main, ability=ability, mult=mult,
+                 hit_mod=hit_mod, tech_x=tech_x, dodge_x=dodge_x, charge=charge, chain=chain)
+
+
+def _target(a: Action) -> str:
+    """The target of an action whose verb takes one (every such action in a legal set names it)."""
+    if a.target is None:
+        raise InvalidActionError(f"{a.verb} needs a target")
+    return a.target
+
+
+def apply_action(combat: KiaiCombat, ctx: Ctx, st: KiaiState, kind: str, actor: str, a: Action) -> None:
     """Apply one legal action of `actor` at a decision of `kind`."""
     f = st.fighters[actor]
     verb = a.verb
@@ -72,7 +96,7 @@ def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str,
             x, ao = a.option
             if ao:
                 add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
-            st.stack.append(_strike(f, a.target, mult=2 if ao else 1, tech_x=x, dodge_x=x))  # type: ignore[arg-type]
+            st.stack.append(_strike(f, _target(a), mult=2 if ao else 1, tech_x=x, dodge_x=x))
         return
     if verb == "end_turn":
         st.stage = "turn_end"
@@ -92,28 +116,28 @@ def apply_action(combat: Combat, ctx: Ctx, st: KiaiState, kind: str, actor: str,
         if ao:
             add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
         f.chain_x, f.chain_all_out = x, ao
-        st.stack.append(_strike(f, a.target, mult=2 if ao else 1, tech_x=x, dodge_x=x, ability=ab,  # type: ignore[arg-type]
+        st.stack.append(_strike(f, _target(a), mult=2 if ao else 1, tech_x=x, dodge_x=x, ability=ab,
                                 chain=True))
         st.stage = "d2"
     elif verb == "consecutive_attack":
-        _consecutive(combat, ctx, st, f, a.target)  # type: ignore[arg-type]
+        _consecutive(combat, ctx, st, f, _target(a))
     elif verb == "two_weapon_attack":  # KIA-11.1
         ao = bool(a.option)
         f.main_done = True
         f.chain_all_out = ao
         if ao:
             add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
-        st.stack.append(_strike(f, a.target, mult=2 if ao else 1, hit_mod=-10))  # type: ignore[arg-type]
+        st.stack.append(_strike(f, _target(a), mult=2 if ao else 1, hit_mod=-10))
         st.stage = "d3"
     elif verb == "offhand_attack":
-        st.stack.append(Frame("strike", "hit", f.id, a.target, weapon=f.off,  # type: ignore[arg-type]
+        st.stack.append(Frame("strike", "hit", f.id, _target(a), weapon=f.off,
                               mult=2 if f.chain_all_out else 1, hit_mod=-20))
         st.stage = "turn_end"
     else:
         _main(combat, ctx, st, f, a)
 
 
-def _consecutive(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, target: str) -> None:
+def _consecutive(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, target: str) -> None:
     """KIA-15.1 to KIA-15.3, KIA-16.2."""
     if not f.chain_passed:
         agi = ctx.spec[f.id].agility
@@ -129,7 +153,7 @@ def _consecutive(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, target: st
                             tech_x=x, dodge_x=dodge_x, chain=True))
 
 
-def _main(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
+def _main(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
     """The main actions that end the turn."""
     verb = a.verb
     f.main_done = True
@@ -137,14 +161,14 @@ def _main(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> Non
     if verb == "charge":  # KIA-17.1 to KIA-17.3
         add_condition(combat, f, "exposed_charge", rule="KIA-17.3")
         _move(combat, ctx, st, f, a.dest, "KIA-17.1")
-        st.stack.append(_strike(f, a.target, charge=True))  # type: ignore[arg-type]
+        st.stack.append(_strike(f, _target(a), charge=True))
     elif verb == "feint":  # KIA-14
         spend_kiai(combat, f, FEINT_COST, "KIA-14.2", spirit=ctx.opts.separate_spirit_pool)
-        st.stack.append(Frame("feint", "start", f.id, a.target, bonus_on=int(a.option)))  # type: ignore[arg-type]
+        st.stack.append(Frame("feint", "start", f.id, _target(a), bonus_on=int(a.option)))
     elif verb == "break_weapon":  # KIA-18.1
-        st.stack.append(_strike(f, a.target, skind="manoeuvre", effect="break", mult=-2))  # type: ignore[arg-type]
+        st.stack.append(_strike(f, _target(a), skind="manoeuvre", effect="break", mult=-2))
     elif verb == "disarm":  # KIA-19.1
-        st.stack.append(_strike(f, a.target, skind="manoeuvre", effect="disarm", mult=-2))  # type: ignore[arg-type]
+        st.stack.append(_strike(f, _target(a), skind="manoeuvre", effect="disarm", mult=-2))
     elif verb == "use_ability":  # KIA-21
         ab = ctx.abilities[f.id][a.option]
         spend_kiai(combat, f, ab.level, "KIA-21.1")
@@ -164,7 +188,7 @@ def _main(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> Non
         raise RuntimeError(f"kiai: unknown verb {verb!r}")
 
 
-def _react(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
+def _react(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -> None:
     """R1 / R2 / R3: record the reaction on the pending frame; pay technique costs (KIA-9.5, KIA-10.4)."""
     fr = st.stack[-1]
     verb = a.verb

@@ -26,7 +26,7 @@ from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.state import KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 CONDITIONS = ("stunned", "intimidated", "deceived", "exposed_all_out", "exposed_charge", "running", "concentrating")
 COMBATANT_FEATURES = 8 + len(CONDITIONS)
@@ -144,10 +144,10 @@ def _obs_static(ctx: Ctx) -> tuple[dict[str, int], dict[str, tuple[float, float]
     kmax = {cid: max(1, ctx.spec[cid].kiai) for cid in ctx.ids}
     wf = {k: (ctx.weapon(k).level / 5, ctx.weapon(k).reach / 3) for k in ["", *ctx.weapons]}
     ctx.obs_static = (kmax, wf)
-    return ctx.obs_static  # type: ignore[no-any-return]
+    return ctx.obs_static
 
 
-def observe_combatant(combat: Combat, cid: str) -> list[float]:
+def observe_combatant(combat: KiaiCombat, cid: str) -> list[float]:
     """Kiai, wound status, weapon level and reach, round flags and conditions, roughly in [0, 1]."""
     return observe_combatants(combat, [cid])[0]
 
@@ -155,7 +155,7 @@ def observe_combatant(combat: Combat, cid: str) -> list[float]:
 _CONDITION_SLOT = {c: 8 + i for i, c in enumerate(CONDITIONS)}
 
 
-def observe_combatants(combat: Combat, ids: list[str]) -> list[list[float]]:
+def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
     """`observe_combatant` of each of `ids` (the same rows, with the shared lookups done once)."""
     st = combat.state
     assert isinstance(st, KiaiState)
@@ -184,7 +184,7 @@ def observe_combatants(combat: Combat, ids: list[str]) -> list[list[float]]:
     return rows
 
 
-def observe_global(combat: Combat) -> list[float]:
+def observe_global(combat: KiaiCombat) -> list[float]:
     """Round progress and a one-hot of the open decision kind."""
     st = combat.state
     assert isinstance(st, KiaiState)

@@ -8,7 +8,7 @@ from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.state import CRITICAL, FAILURE, FUMBLE, GRADE_NAMES, SUCCESS, Fighter
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 
 def status_index(f: Fighter) -> int:
@@ -66,7 +66,7 @@ def apply_mult(base: int, mult: int) -> int:
     return base
 
 
-def check(combat: Combat, ctx: Ctx, who: Fighter, purpose: str, base: int, mult: int,
+def check(combat: KiaiCombat, ctx: Ctx, who: Fighter, purpose: str, base: int, mult: int,
           mods: list[tuple[str, int]], rule: str, *, twice: bool = False) -> int:
     """Roll one D100 check (two with `twice`, best grade, KIA-20.1) and emit a `check` event; returns the grade.
 

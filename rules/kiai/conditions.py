@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.kiai.state import UNTIL_NEXT_TURN, Condition, Fighter
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 UNTIL_NEXT = frozenset(("exposed_all_out", "exposed_charge", "running", "concentrating"))
 COUNTED_AT_END = frozenset(("intimidated", "deceived"))
 
 
-def add_condition(combat: Combat, f: Fighter, ctype: str, *, source: str = "", n: int = UNTIL_NEXT_TURN,
+def add_condition(combat: KiaiCombat, f: Fighter, ctype: str, *, source: str = "", n: int = UNTIL_NEXT_TURN,
                   mode: str = "", rule: str) -> None:
     """Add a condition; the same one again (same source for intimidated) keeps N = max (KIA-23.3)."""
     for c in f.conds:  # usually none
@@ -36,19 +36,19 @@ def add_condition(combat: Combat, f: Fighter, ctype: str, *, source: str = "", n
                 mode=mode or None)
 
 
-def _remove(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
+def _remove(combat: KiaiCombat, f: Fighter, c: Condition, rule: str) -> None:
     f.conds.remove(c)
     _removed(combat, f, c, rule)
 
 
-def _removed(combat: Combat, f: Fighter, c: Condition, rule: str) -> None:
+def _removed(combat: KiaiCombat, f: Fighter, c: Condition, rule: str) -> None:
     """Emit `condition_removed` for a condition already taken off `f`."""
     if combat.recording:
         combat.emit("condition_removed", f"{f.id} is no longer {c.type}", actor=f.id, rule=rule,
                     condition=c.type, source=c.source or None)
 
 
-def turn_start_expiry(combat: Combat, f: Fighter) -> None:
+def turn_start_expiry(combat: KiaiCombat, f: Fighter) -> None:
     """KIA-1.5: effects lasting "until the next turn" end at the start of the combatant's turn."""
     conds = f.conds
     if not conds:
@@ -66,7 +66,7 @@ def turn_start_expiry(combat: Combat, f: Fighter) -> None:
             _removed(combat, f, c, "KIA-1.5")
 
 
-def stun_tick(combat: Combat, f: Fighter) -> bool:
+def stun_tick(combat: KiaiCombat, f: Fighter) -> bool:
     """KIA-23.3: a stunned combatant skips its turn, N -= 1, removed at 0. Returns whether it was stunned."""
     for c in f.conds:
         if c.type == "stunned":
@@ -79,7 +79,7 @@ def stun_tick(combat: Combat, f: Fighter) -> bool:
     return False
 
 
-def turn_end_tick(combat: Combat, f: Fighter) -> None:
+def turn_end_tick(combat: KiaiCombat, f: Fighter) -> None:
     """KIA-23.3: intimidated and deceived count down at the end of each of its turns (skipped ones too)."""
     for c in f.conds:
         if c.type in COUNTED_AT_END:

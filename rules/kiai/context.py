@@ -13,8 +13,8 @@ from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiO
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
-    from trpg_arena.rules.core.combat import Combat
-    from trpg_arena.rules.kiai.geometry import MapGeo
+    from trpg_arena.rules.core.grid import Grid
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
 _ACTIONS: dict[Action, Action] = {}
@@ -83,10 +83,10 @@ class Ctx:
     blocked: frozenset[tuple[int, int]]
     width: int
     height: int
+    bf: Battlefield
+    grid: Grid  # the map compiled by the kernel: reach layers, paths, sight, distances (section 5)
     seat_order: list[str] = field(default_factory=list)
     foes_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the other sides' ids, roster order
-    bf: Battlefield | None = None
-    geo: MapGeo | None = None  # shared static geometry and caches of the map (never state)
     tables: Any = None  # `legal.Tables`: prebuilt actions of the encounter (never state)
     view_static: Any = None  # (max hp, [(id, name, side, role)] in roster order) for `views`
     obs_static: Any = None  # (id -> max(1, kiai), weapon key -> features) for `observe_combatant`
@@ -102,8 +102,8 @@ def thresholds(life: int, mult: dict[str, float]) -> tuple[int, int, int, int, i
     return out[0], out[1], out[2], out[3], out[4]
 
 
-def build_ctx(enc: KiaiEncounter) -> Ctx:
-    """Build the static tables of an encounter."""
+def build_ctx(enc: KiaiEncounter, bf: Battlefield) -> Ctx:
+    """Build the static tables of an encounter on its battlefield."""
     opts = enc.options
     spec = {c.id: c for c in enc.combatants}
     seat = {c.id: (c.seat if c.seat is not None else i) for i, c in enumerate(enc.combatants)}  # KIA-1.3
@@ -120,14 +120,13 @@ def build_ctx(enc: KiaiEncounter) -> Ctx:
         boxes=(opts.wound_boxes["light"], opts.wound_boxes["moderate"], opts.wound_boxes["serious"],
                opts.wound_boxes["mortal"]),
         penalties=(0, pen["light"], pen["moderate"], pen["serious"], 0, 0),
-        round_cap=cap, exits=frozenset(tuple(h) for h in enc.map.exits),  # type: ignore[misc]
-        blocked=frozenset(tuple(h) for h in enc.map.blocked),  # type: ignore[misc]
-        width=enc.map.width, height=enc.map.height,
+        round_cap=cap, exits=frozenset(enc.map.exits), blocked=frozenset(enc.map.blocked),
+        width=enc.map.width, height=enc.map.height, bf=bf, grid=bf.grid,
         seat_order=sorted(spec, key=lambda i: seat[i]),
         foes_of={c.id: tuple(o.id for o in enc.combatants if o.side != c.side) for c in enc.combatants},
     )
 
 
-def ctx_of(combat: Combat) -> Ctx:
+def ctx_of(combat: KiaiCombat) -> Ctx:
     """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
-    return combat.tables  # type: ignore[no-any-return]
+    return combat.tables

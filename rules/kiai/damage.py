@@ -10,10 +10,10 @@ from trpg_arena.rules.kiai.context import LEVEL_NAMES, Ctx
 from trpg_arena.rules.kiai.state import Fighter, KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 
-def roll_pool(combat: Combat, n: int, explode: bool, chain: bool, roller: str = "",
+def roll_pool(combat: KiaiCombat, n: int, explode: bool, chain: bool, roller: str = "",
               purpose: str = "") -> tuple[int, list[list[int]]]:
     """Roll nD10; KIA-4.2: when n >= 2 and all n show one face, roll n more (again while `chain`).
 
@@ -43,7 +43,7 @@ def charge_multiplier(ctx: Ctx, attacker: str, weapon_key: str) -> tuple[int, in
     return 3, 2
 
 
-def damage_roll(combat: Combat, ctx: Ctx, who: str, base: int, n: int, rule: str, *,
+def damage_roll(combat: KiaiCombat, ctx: Ctx, who: str, base: int, n: int, rule: str, *,
                 mult: tuple[int, int] = (1, 1), purpose: str = "damage") -> int:
     """KIA-4.1/4.2: base + nD10 with explosions, times a charge multiplier rounded down (KIA-0.5)."""
     dice, batches = roll_pool(combat, n, True, ctx.opts.explosion_chain, who, purpose)
@@ -56,7 +56,7 @@ def damage_roll(combat: Combat, ctx: Ctx, who: str, base: int, n: int, rule: str
     return total
 
 
-def defense_roll(combat: Combat, ctx: Ctx, target: str) -> int:
+def defense_roll(combat: KiaiCombat, ctx: Ctx, target: str) -> int:
     """KIA-6.1: defense + (armour level)D10 (explodes only with `explode_defense`)."""
     spec = ctx.spec[target]
     dice, batches = roll_pool(combat, spec.armour.level, ctx.opts.explode_defense, ctx.opts.explosion_chain,
@@ -67,14 +67,34 @@ def defense_roll(combat: Combat, ctx: Ctx, target: str) -> int:
     return total
 
 
-def take_damage(combat: Combat, ctx: Ctx, st: KiaiState, target: str, damage: int, rises: int, rule: str) -> None:
+def take_damage(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, damage: int, rises: int, rule: str) -> None:
     """Defense roll, net damage, damage level and wound (KIA-6.1, KIA-7.1 to KIA-7.5), then the end check."""
     defense = defense_roll(combat, ctx, target)
     net = max(0, damage - defense)  # KIA-7.1
     record_wound(combat, ctx, st, target, net, rises, rule)
 
 
-def record_wound(combat: Combat, ctx: Ctx, st: KiaiState, target: str, net: int, rises: int, rule: str) -> None:
+def _wound_sentence(target: str, net: int, th: tuple[int, ...], base: int, applied: int, name: str, box: str | None,
+                    status: str) -> str:
+    """``kaede: 1 through the defence, under the 5 a light wound needs: no wound; unhurt`` (KIA-7.1 to 7.6)."""
+    if base < 0:
+        through = f"{target}: {net} through the defence, under the {th[0]} a light wound needs"
+    else:
+        through = f"{target}: {net} through the defence: {LEVEL_NAMES[base]} (from {th[base]})"
+    if applied:
+        through += f", {applied} level{'s' if applied > 1 else ''} up for the critical"
+    if name == "none":
+        wound = "no wound"
+    elif box is not None and box != name:
+        wound = f"a {name} wound, its boxes full: marked {box}" if box != "dead" else f"a {name} wound, no box left"
+    else:
+        wound = f"a {name} wound" if name != "dead" else "dead"
+    if status == "dead":
+        return f"{through}: {wound}" + ("" if wound == "dead" else ": dead")
+    return f"{through}: {wound}; " + ("unhurt" if status == "none" else f"worst wound {status}")
+
+
+def record_wound(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, net: int, rises: int, rule: str) -> None:
     """KIA-7.3 to KIA-7.6: find the level, raise it, check a box (overflowing upwards), then KIA-25.1."""
     th = ctx.thresholds[target]
     base = -1
@@ -100,9 +120,8 @@ def record_wound(combat: Combat, ctx: Ctx, st: KiaiState, target: str, net: int,
             f.wounds[lv] += 1
             box = LEVEL_NAMES[lv]
     s = status_index(f)
-    combat.emit("wound_recorded", f"{target}: net {net} -> {'none' if base < 0 else LEVEL_NAMES[base]}"
-                f"{f' +{applied}' if applied else ''} = {name}{f', box {box}' if box else ''}; status "
-                f"{STATUS_NAMES[s + 1]}", actor=target, rule=rule, net=net,
+    combat.emit("wound_recorded", _wound_sentence(target, net, th, base, applied, name, box, STATUS_NAMES[s + 1]),
+                actor=target, rule=rule, net=net,
                 base_level="none" if base < 0 else LEVEL_NAMES[base], rises=applied, level=name, box=box,
                 status=STATUS_NAMES[s + 1], wounds=list(f.wounds))
     if s >= 3 and not f.out:  # KIA-7.6: mortal = incapacitated, dead = out
@@ -116,7 +135,7 @@ def is_in(f: Fighter) -> bool:
     return not f.out
 
 
-def check_end(combat: Combat, ctx: Ctx, st: KiaiState) -> bool:
+def check_end(combat: KiaiCombat, ctx: Ctx, st: KiaiState) -> bool:
     """KIA-25.1: exactly one side left wins, none left is a draw; ends at once (pending procedures dropped)."""
     sides: list[str] = []
     for cid, f in st.fighters.items():
@@ -131,7 +150,7 @@ def check_end(combat: Combat, ctx: Ctx, st: KiaiState) -> bool:
     return True
 
 
-def finish(combat: Combat, st: KiaiState, winner: str | None, how: Termination) -> None:
+def finish(combat: KiaiCombat, st: KiaiState, winner: str | None, how: Termination) -> None:
     """Set the outcome and emit `combat_ended`."""
     st.stack.clear()
     st.decision = None

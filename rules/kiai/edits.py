@@ -1,26 +1,27 @@
-"""What a GM may edit of a kiai combatant mid-fight (`core.edits`): its wound boxes, kiai and spirit, its hex.
+"""What a GM may edit of a kiai combatant mid-fight (`core.edits`): wound boxes, kiai and spirit, conditions, hex.
 
 Wounds are edited box by box on the wound track (KIA-7.5: light, moderate, serious, mortal, each up to the
 boxes the options give). A mortal wound puts the fighter out as incapacitated (KIA-7.6); clearing the
 mortal and serious boxes of an incapacitated fighter brings it back. Taken out, a fighter counts as fled
-(KIA-24.3) and leaves the map.
+(KIA-24.3) and leaves the map. A condition on it (stunned, running...) can be cleared; none is added by
+hand, since its duration and source belong to the rule that set it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditField, Editor, free_places
+from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import LEVEL_NAMES, ctx_of
 from trpg_arena.rules.kiai.damage import check_end
 from trpg_arena.rules.kiai.state import KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 
-def _st(combat: Combat) -> KiaiState:
+def _st(combat: KiaiCombat) -> KiaiState:
     st = combat.state
     assert isinstance(st, KiaiState)
     return st
@@ -31,7 +32,7 @@ class KiaiEditor(Editor):
 
     removed_word = "takes out (fled)"
 
-    def fields(self, combat: Combat, cid: str) -> list[EditField]:
+    def fields(self, combat: KiaiCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         f = _st(combat).fighters[cid]
         ctx = ctx_of(combat)
@@ -39,17 +40,20 @@ class KiaiEditor(Editor):
         if f.dead or f.out == "fled":
             return []
         out = [EditField(f"wounds_{LEVEL_NAMES[i]}", "int", f.wounds[i], f"{LEVEL_NAMES[i]} wounds", 0, ctx.boxes[i],
-                         help=f"boxes checked, 0 to {ctx.boxes[i]}" + ("; any puts it out" if i == 3 else ""))
+                         help="any puts it out" if i == 3 else "")
                for i in range(4)]
-        out += [EditField("kiai", "int", f.kiai, "kiai", 0, max(spec.kiai, f.kiai), help=f"0 to {spec.kiai}"),
-                EditField("spirit", "int", f.spirit, "spirit", 0, max(spec.spirit, f.spirit),
-                          help=f"0 to {spec.spirit}")]
+        out += [EditField("kiai", "int", f.kiai, "kiai", 0, max(spec.kiai, f.kiai)),
+                EditField("spirit", "int", f.spirit, "spirit", 0, max(spec.spirit, f.spirit))]
+        # a condition on it can be cleared (its duration and source are the rules' own, so none is added by hand)
+        for ctype in dict.fromkeys(c.type for c in f.conds):
+            out.append(EditField(f"cond_{ctype}", "bool", True, ctype.replace("_", " "),
+                                 help="untick to clear it"))
         if f.hex is not None:
             out.append(EditField("hex", "place", f.hex, "hex", choices=free_places(combat, cid),
                                  help="a free, open hex"))
         return out
 
-    def write(self, combat: Combat, cid: str, name: str, value: Any) -> None:
+    def write(self, combat: KiaiCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
         f = _st(combat).fighters[cid]
         if name == "hex":
@@ -57,6 +61,15 @@ class KiaiEditor(Editor):
             return
         if name in ("kiai", "spirit"):
             setattr(f, name, value)
+            return
+        if name.startswith("cond_"):
+            if value:
+                raise EditError(f"{cid}'s conditions can only be cleared by hand", where=f"changes.{name}")
+            ctype = name.removeprefix("cond_")
+            for c in [c for c in f.conds if c.type == ctype]:
+                f.conds.remove(c)
+            combat.emit("condition_removed", f"{cid} is no longer {ctype} (cleared by the GM)", actor=cid,
+                        rule="KIA-23.3", condition=ctype)
             return
         f.wounds[LEVEL_NAMES.index(name.removeprefix("wounds_"))] = value
         level = status_index(f)
@@ -68,23 +81,40 @@ class KiaiEditor(Editor):
             f.out = ""
             combat.emit("back", f"{cid} is back in the fight (set by the GM)", actor=cid, rule="KIA-7.6")
 
-    def takes_out(self, combat: Combat, cid: str, name: str, value: Any) -> bool:
+    def takes_out(self, combat: KiaiCombat, cid: str, name: str, value: Any) -> bool:
         """Whether the value puts the combatant out of the fight."""
         f = _st(combat).fighters[cid]
         return name == "wounds_mortal" and value > 0 and not f.out
 
-    def remove(self, combat: Combat, cid: str) -> None:
+    def remove(self, combat: KiaiCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
         f = _st(combat).fighters[cid]
         f.out = "fled"
         f.hex = None
         combat.emit("fled", f"{cid} leaves the battle (taken out by the GM)", actor=cid, rule="KIA-24.3")
 
-    def busy(self, combat: Combat) -> str | None:
+    def admit(self, combat: KiaiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """Appended, at the table's next free seat (KIA-1.2's clockwise order) when its own is taken."""
+        listed = data.get("combatants", [])
+        seats = [c.get("seat") if c.get("seat") is not None else i for i, c in enumerate(listed)]
+        if spec.get("seat") is None or spec.get("seat") in seats:
+            spec = {**spec, "seat": max([len(listed) - 1, *(x for x in seats if isinstance(x, int))]) + 1}
+        data["combatants"] = [*listed, spec]
+        return data
+
+    def join(self, combat: KiaiCombat, fresh: Any, cid: str) -> None:
+        """On its hex (a free one), in the turn order from the next round's initiative (KIA-1.1)."""
+        f = fresh.fighters[cid]
+        st = _st(combat)
+        if any(g.hex == f.hex and not g.out for g in st.fighters.values()):
+            raise EditError(f"hex {f.hex[0]},{f.hex[1]} is taken: put {cid} on a free one", where="add.position")
+        st.fighters[cid] = f
+
+    def busy(self, combat: KiaiCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
         return "a strike is being resolved" if _st(combat).stack else None
 
-    def settle(self, combat: Combat) -> None:
+    def settle(self, combat: KiaiCombat) -> None:
         """End the combat if a side has nobody left."""
         st = _st(combat)
         if st.outcome is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from trpg_arena.rules.core.action_layout import ActionBlock, ActionSpec
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.kiai.catalogue import COMBATANT_FEATURES, CONDITIONS, DECISIONS, GLOBAL_FEATURES
@@ -55,3 +56,30 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
 
 FEATURES = SystemFeatures(side_limit=8, distance_scale=10.0, stats=STATS, static=_static, combatant=COMBATANT,
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
+
+# a charge's end hex joins its option (a square slot per target would multiply the block by the map)
+ACTIONS = ActionSpec(map_limit=(16, 16), dest_in_option=('charge',), blocks=(
+    ActionBlock('end_turn'),
+    ActionBlock('pass'),
+    ActionBlock('dodge'),
+    ActionBlock('no_reaction'),
+    ActionBlock('attack_defense', options=8),
+    ActionBlock('counter', options=8),
+    ActionBlock('concentrate_dodge', options=2),
+    ActionBlock('flee'),
+    ActionBlock('move', square=True),
+    ActionBlock('run', square=True),
+    ActionBlock('attack', target=True, options=128),
+    ActionBlock('two_weapon_attack', target=True, options=2),
+    ActionBlock('offhand_attack', target=True),
+    ActionBlock('consecutive_attack', target=True),
+    ActionBlock('feint', target=True, options=3),
+    ActionBlock('break_weapon', target=True),
+    ActionBlock('disarm', target=True),
+    ActionBlock('reattack', target=True, options=64),
+    ActionBlock('charge', target=True, options=128),
+    ActionBlock('use_ability', target=True, options=8),
+    ActionBlock('use_ability', square=True, options=4),
+    ActionBlock('ready_weapon', options=4),
+    ActionBlock('pick_up', options=4),
+))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from trpg_arena.rules.core.grid import Grid, Picker
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.checks import has, wound_penalty
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, UNARMED, Ctx, action
-from trpg_arena.rules.kiai.geometry import MapGeo, geo_of, in_reach
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import Fighter, Hex, KiaiState
@@ -52,8 +52,8 @@ def x_values(ctx: Ctx, v: int) -> list[int]:
 
 def attack_options(ctx: Ctx, verb: str, target: str, ability: str | None, v0: int, v1: int) -> list[Action]:
     """`attack` / `reattack` actions for every legal (technique_x, all_out[, ability]) (cached per values)."""
-    cache = geo_of(ctx).attacks
-    key = (verb, target, ability, v0, v1, ctx.opts.technique_step)
+    cache = (ctx.tables or tables_of(ctx)).attacks
+    key = (verb, target, ability, v0, v1)
     hit = cache.get(key)
     if hit is None:
         hit = []
@@ -80,7 +80,16 @@ class Tables:
 
     def __init__(self, ctx: Ctx) -> None:
         ids = ctx.ids
-        self.geo = geo_of(ctx)
+        self.grid = grid = ctx.grid
+        hexes = grid.cells
+        # KIA-8.1 / KIA-8.2: one move and one run action per hex, read back from reach masks row by row
+        self.moves = Picker(grid, [action("move", dest=h) for h in hexes])
+        self.runs = Picker(grid, [action("run", dest=h) for h in hexes])
+        self.moved_texts = {h: f" moves to {list(h)} (cost " for h in hexes}  # the `moved` event's text
+        self.attacks: dict[tuple[object, ...], list[Action]] = {}  # see `attack_options`
+        self.sight: dict[tuple[Hex, int], int] = {}  # (hex, range) -> mask of the hexes in range and sight
+        self.centres: dict[tuple[Hex, int, str], list[Action]] = {}  # area abilities' centre hexes
+        self.charge_spots: dict[tuple[Hex, int], tuple[tuple[int, int], ...]] = {}  # see `_charge_spots`
         self.agility = {c: ctx.spec[c].agility for c in ids}
         self.initiative = {c: (ctx.spec[c].initiative, ctx.spec[c].quick_attack) for c in ids}  # KIA-1.1
         # constant parts of the per-combatant event texts (initiative_rolled, turn_started, turn_ended)
@@ -125,7 +134,7 @@ class Tables:
         """``charge`` at `target` from every hex, by hex index (built on first use)."""
         hit = self.charges.get(target)
         if hit is None:
-            hit = self.charges[target] = [action("charge", target, h) for h in self.geo.hexes]
+            hit = self.charges[target] = [action("charge", target, h) for h in self.grid.cells]
         return hit
 
     def react_list(self, techs: tuple[str, ...], counter: bool) -> list[Action]:
@@ -147,28 +156,34 @@ def tables_of(ctx: Ctx) -> Tables:
     t = ctx.tables
     if t is None:
         t = ctx.tables = Tables(ctx)
-    return t  # type: ignore[no-any-return]
+    return t
 
 
-def _reachable(geo: MapGeo, a: Hex, b: Hex, reach: int) -> bool:
+def in_reach(ctx: Ctx, a: Hex | None, b: Hex | None, reach: int) -> bool:
+    """KIA-2.2: hex distance <= reach; reach >= 2 also needs a clear line (section 5)."""
+    if a is None or b is None:
+        return False
+    return _reachable(ctx.grid, a, b, reach)
+
+
+def _reachable(grid: Grid, a: Hex, b: Hex, reach: int) -> bool:
     """`in_reach` for two hexes on the map."""
-    idx = geo.idx
-    d = geo.dm[idx[a]][idx[b]]
-    return d <= reach and (d <= 1 or geo.clear(a, b))
+    d = grid.distance(a, b)
+    return d <= reach and (d <= 1 or grid.clear(a, b))
 
 
 def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     """The actor's movement / main-action decision (KIA-24.1)."""
     T = ctx.tables or tables_of(ctx)
-    geo = T.geo
+    grid = T.grid
     here = f.hex
     assert here is not None
     fid = f.id
     sides = ctx.side
     side = sides[fid]
-    bit = geo.bit
+    bit = grid.bit
     shy = {c.source for c in f.conds if c.type == "intimidated"} if f.conds else ()
-    foes: list[Fighter] = []  # `targets`, with the enemy and occupied masks in the same pass
+    foes: list[tuple[Fighter, Hex]] = []  # `targets` with their hexes, and the enemy and occupied masks, in one pass
     emask = occ = 0
     for cid, g in st.fighters.items():
         h = g.hex
@@ -180,13 +195,16 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
             continue
         emask |= b
         if cid not in shy:
-            foes.append(g)
+            foes.append((g, h))
     moved = f.moved
     free = 0
     if not moved and not f.main_done:  # KIA-8.1, KIA-8.2, KIA-8.3: end in an unoccupied hex
-        half, full, _ = geo.movement(here, T.agility[fid], emask)
-        free = full & ~occ
-        acts = geo.moves_and_runs(half & ~occ, free)
+        agility = T.agility[fid]
+        within = grid.reach(here, agility, emask).within  # costs: difficult hexes 2 (graph), enemies block
+        free = within[agility] & ~occ  # the start is occupied: never a destination
+        acts: list[Action] = []
+        T.moves.extend(acts, within[agility // 2] & ~occ)  # KIA-0.5
+        T.runs.extend(acts, free)
     else:
         acts = []
     if f.main_done:
@@ -195,21 +213,21 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     mspec = (ctx.weapons[f.main] if f.main else UNARMED).spec  # `ctx.weapon`, inline
     reach = mspec.reach
     may_attack = not f.countered  # KIA-10.1, KIA-24.1
-    idx = geo.idx
-    row = geo.dm[idx[here]]
+    idx = grid.index
+    row = grid.distances[idx[here]]
     near: list[Fighter] = []
     if may_attack:
-        for g in foes:
-            d = row[idx[g.hex]]  # type: ignore[index]
-            if d <= reach and (d <= 1 or geo.clear(here, g.hex)):  # type: ignore[arg-type]
+        for g, gh in foes:
+            d = row[idx[gh]]
+            if d <= reach and (d <= 1 or grid.clear(here, gh)):
                 near.append(g)
         if not moved and mspec.category in SPEAR_CLASS:  # KIA-17.1
             mind = ctx.opts.charge_min_distance
-            for g in foes:
-                ckey = (g.hex, reach)
-                spots = geo.charges.get(ckey)
+            for g, gh in foes:
+                ckey = (gh, reach)
+                spots = T.charge_spots.get(ckey)
                 if spots is None:
-                    spots = geo.charges[ckey] = _charge_spots(geo, g.hex, reach)  # type: ignore[arg-type]
+                    spots = T.charge_spots[ckey] = _charge_spots(grid, gh, reach)
                 charges = None
                 for i, b in spots:
                     if free & b and row[i] >= mind:  # not within mind - 1 of here
@@ -243,7 +261,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
         for ab in T.others[fid]:  # KIA-21.5
             if kiai < ab.level:
                 continue
-            acts.extend(_ability_actions(T, geo, here, ab, foes, near, row))
+            acts.extend(_ability_actions(T, here, ab, foes, near, row))
     acts.extend(CONCENTRATE)  # KIA-20.1
     ready = T.ready
     for key in f.carried:  # KIA-24.2
@@ -260,27 +278,34 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     return acts
 
 
-def _charge_spots(geo: MapGeo, target: Hex, reach: int) -> tuple[tuple[int, int], ...]:
+def _charge_spots(grid: Grid, target: Hex, reach: int) -> tuple[tuple[int, int], ...]:
     """KIA-17.1: (index, bit) of the hexes from which `target` is in reach, by ascending index."""
-    idx = geo.idx
-    spots = sorted(geo.disc(target, reach), key=idx.__getitem__)
-    return tuple((idx[h], geo.bit[h]) for h in spots if _reachable(geo, h, target, reach))
+    cells, bits = grid.cells, grid.bits
+    return tuple((i, bits[i]) for i in grid.indices(grid.disc(target, reach))
+                 if _reachable(grid, cells[i], target, reach))
 
 
-def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[Fighter], near: list[Fighter],
-                     row: list[int]) -> list[Action]:
-    """`ability_actions` on prebuilt actions (`row`: distances from `here` by hex index)."""
+def _ability_actions(T: Tables, here: Hex, ab: Ability, foes: list[tuple[Fighter, Hex]],
+                     near: list[Fighter], row: list[int]) -> list[Action]:
+    """KIA-21.5 delivery: melee (reach), touch (distance 1), ranged (range + sight), area (centre hex).
+
+    On prebuilt actions; `foes` come with their hexes, `row` holds the distances from `here` by hex index.
+    """
     aid = ab.id
     use = T.use
     if ab.delivery == "melee":
         return [use[aid, g.id] for g in near]
-    idx = geo.idx
+    grid = T.grid
+    idx = grid.index
     if ab.delivery == "touch":
-        return [use[aid, g.id] for g in foes if row[idx[g.hex]] == 1]  # type: ignore[index]
+        return [use[aid, g.id] for g, gh in foes if row[idx[gh]] == 1]
     rng = ab.range or 0
     if ab.delivery == "ranged":
-        seen = geo.sight.get((here, rng)) or geo.in_sight(here, rng)
-        return [use[aid, g.id] for g in foes if g.hex in seen]
+        seen = T.sight.get((here, rng))
+        if seen is None:
+            seen = T.sight[here, rng] = grid.in_sight(here, rng)
+        bit = grid.bit
+        return [use[aid, g.id] for g, gh in foes if seen & bit[gh]]
     if rng == 0:
         key0 = (aid, here)
         hit = T.at_self.get(key0)
@@ -288,20 +313,11 @@ def _ability_actions(T: Tables, geo: MapGeo, here: Hex, ab: Ability, foes: list[
             hit = T.at_self[key0] = [action("use_ability", None, here, aid)]
         return hit
     key = (here, rng, aid)
-    centres = geo.centres.get(key)
+    centres = T.centres.get(key)
     if centres is None:  # KIA-21.3: unblocked hexes within range, in sight
-        centres = geo.centres[key] = [action("use_ability", None, h, aid) for h in geo.hexes
-                                      if h not in geo.blocked and geo.dist(here, h) <= rng and geo.clear(here, h)]
+        centres = T.centres[key] = [action("use_ability", None, h, aid)
+                                    for h in grid.cells_of(grid.in_sight(here, rng) & ~grid.sight_blockers)]
     return centres
-
-
-def ability_actions(ctx: Ctx, st: KiaiState, f: Fighter, ab: Ability, foes: list[Fighter],
-                    near: list[Fighter]) -> list[Action]:
-    """KIA-21.5 delivery: melee (reach), touch (distance 1), ranged (range + sight), area (centre hex)."""
-    here = f.hex
-    assert here is not None
-    geo = geo_of(ctx)
-    return list(_ability_actions(tables_of(ctx), geo, here, ab, foes, near, geo.dm[geo.idx[here]]))
 
 
 def chain_value(ctx: Ctx, f: Fighter) -> int:

@@ -10,7 +10,7 @@ from trpg_arena.rules.kiai.damage import damage_roll
 from trpg_arena.rules.kiai.state import Fighter, Frame, KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 
 def threshold(ctx: Ctx, owner: Fighter, key: str) -> int:
@@ -29,13 +29,13 @@ def can_break(ctx: Ctx, breaker_key: str, victim_key: str) -> bool:
     return not v.spec.magic and v.level <= ctx.weapon(breaker_key).level
 
 
-def _destroy(combat: Combat, f: Fighter, key: str, rule: str) -> None:
+def _destroy(combat: KiaiCombat, f: Fighter, key: str, rule: str) -> None:
     if f.main == key:
         f.main = ""
     combat.emit("weapon_broken", f"{f.id}'s {key.split('/')[-1]} is destroyed", actor=f.id, rule=rule, weapon=key)
 
 
-def break_effect(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, tgt: Fighter) -> None:
+def break_effect(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, tgt: Fighter) -> None:
     """KIA-18.2 and KIA-18.3: damage against the threshold; breaking back if the weapon survives."""
     victim = tgt.main
     if not victim:
@@ -60,7 +60,7 @@ def break_effect(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighte
         _destroy(combat, att, mine, "KIA-18.3")
 
 
-def disarm_effect(combat: Combat, ctx: Ctx, st: KiaiState, att: Fighter, tgt: Fighter) -> None:
+def disarm_effect(combat: KiaiCombat, ctx: Ctx, st: KiaiState, att: Fighter, tgt: Fighter) -> None:
     """KIA-19.1 / KIA-19.2: the weapon is knocked away unless caught (quickness x 2)."""
     key = tgt.main
     if not key:
@@ -92,14 +92,14 @@ def take_in_hand(ctx: Ctx, f: Fighter, key: str) -> None:
         f.off = ""
 
 
-def ready_weapon(combat: Combat, ctx: Ctx, f: Fighter, key: str) -> None:
+def ready_weapon(combat: KiaiCombat, ctx: Ctx, f: Fighter, key: str) -> None:
     """KIA-24.2: ready a carried or off-hand weapon."""
     take_in_hand(ctx, f, key)
     combat.emit("weapon_readied", f"{f.id} readies {key.split('/')[-1]}", actor=f.id, rule="KIA-24.2", weapon=key,
                 main=f.main, off=f.off or None, carried=list(f.carried))
 
 
-def pick_up(combat: Combat, ctx: Ctx, st: KiaiState, f: Fighter, key: str) -> None:
+def pick_up(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, key: str) -> None:
     """KIA-19.3: take a weapon from the ground (main hand if empty, else carried)."""
     for i, (_h, k) in enumerate(st.ground):
         if k == key:

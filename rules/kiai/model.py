@@ -29,7 +29,8 @@ ABILITY_LIBRARY = _library("abilities")
 STATBLOCKS = _library("statblocks")
 
 Hex = tuple[int, int]
-LEVELS = ("light", "moderate", "serious", "mortal")
+Level = Literal["light", "moderate", "serious", "mortal"]
+LEVELS: tuple[Level, ...] = ("light", "moderate", "serious", "mortal")
 
 
 def located(loc: tuple[str | int, ...], message: str, value: Any = None) -> ValidationError:
@@ -295,7 +296,7 @@ class StartCombatant(StrictModel):
     """Per-combatant state at a mid-combat start; absent fields keep the stat block's values."""
 
     position: Hex | None = None
-    wounds: dict[Literal["light", "moderate", "serious", "mortal"], int] = Field(default_factory=dict)
+    wounds: dict[Level, int] = Field(default_factory=dict)
     dead: bool = False
     fled: bool = False
     kiai: int | None = Field(None, ge=0)

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 from trpg_arena.rules.core.system import BaseState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.context import Ctx
 
 Hex = tuple[int, int]
 
@@ -98,3 +103,7 @@ class KiaiState(BaseState):
     stack: list[Frame] = field(default_factory=list)
     ground: list[tuple[Hex, str]] = field(default_factory=list)
     last: str = ""  # result of the last finished strike: miss, fumble, dodged, complete_dodge, blocked, lands...
+
+
+# A combat of this system: its `state` is a `KiaiState`, its `tables` the encounter's `Ctx`.
+KiaiCombat: TypeAlias = "Combat[KiaiState, Ctx]"

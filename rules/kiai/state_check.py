@@ -14,7 +14,7 @@ from trpg_arena.rules.kiai.context import ctx_of
 from trpg_arena.rules.kiai.state import KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 STAGES = frozenset({"round_start", "turn_start", "d1", "d2", "d3", "turn_end", "reattack", "round_end"})
 IN_TURN = frozenset({"d1", "d2", "d3", "turn_end"})  # stages at which `turn_index` names the acting fighter
@@ -22,7 +22,7 @@ OUT = frozenset({"", "incapacitated", "dead", "fled"})
 FRAME_KINDS = frozenset({"strike", "feint", "area", "status"})
 
 
-def check_state(st: KiaiState, combat: Combat) -> None:
+def check_state(st: KiaiState, combat: KiaiCombat) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`."""
     ctx = ctx_of(combat)
     bf = combat.battlefield

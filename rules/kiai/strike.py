@@ -14,7 +14,7 @@ from trpg_arena.rules.kiai.damage import charge_multiplier, damage_roll, set_dec
 from trpg_arena.rules.kiai.state import CRITICAL, FUMBLE, GRADE_NAMES, SUCCESS, Fighter, Frame, KiaiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 
 def can_react(f: Fighter) -> bool:
@@ -66,13 +66,13 @@ def dodge_parts(ctx: Ctx, tgt: Fighter, dodge_x: int) -> tuple[int, int, list[tu
     return base, mult, mods, twice
 
 
-def dodge_check(combat: Combat, ctx: Ctx, tgt: Fighter, dodge_x: int) -> int:
+def dodge_check(combat: KiaiCombat, ctx: Ctx, tgt: Fighter, dodge_x: int) -> int:
     """KIA-3.1 (with KIA-20.1's best of two)."""
     base, mult, mods, twice = dodge_parts(ctx, tgt, dodge_x)
     return check(combat, ctx, tgt, "dodge", base, mult, mods, "KIA-3.1", twice=twice)
 
 
-def strike_damage(combat: Combat, ctx: Ctx, fr: Frame) -> int:
+def strike_damage(combat: KiaiCombat, ctx: Ctx, fr: Frame) -> int:
     """KIA-4.1 / KIA-21.2 / KIA-17.2: the attacker's damage for this strike."""
     spec = ctx.spec[fr.attacker]
     if fr.ability:
@@ -87,7 +87,7 @@ def strike_damage(combat: Combat, ctx: Ctx, fr: Frame) -> int:
     return damage_roll(combat, ctx, fr.attacker, base, n, "KIA-17.2" if fr.charge else rule, mult=mult)
 
 
-def defender_damage(combat: Combat, ctx: Ctx, d: Fighter, ability: str) -> int:
+def defender_damage(combat: KiaiCombat, ctx: Ctx, d: Fighter, ability: str) -> int:
     """KIA-9.3 / KIA-9.5: the defender's damage with its main-hand weapon or a melee damage technique."""
     spec = ctx.spec[d.id]
     if ability:
@@ -97,7 +97,7 @@ def defender_damage(combat: Combat, ctx: Ctx, d: Fighter, ability: str) -> int:
     return damage_roll(combat, ctx, d.id, spec.attack, ctx.weapon(d.main).level, "KIA-9.3", purpose="parry damage")
 
 
-def _resolved(combat: Combat, st: KiaiState, fr: Frame, result: str, rule: str) -> None:
+def _resolved(combat: KiaiCombat, st: KiaiState, fr: Frame, result: str, rule: str) -> None:
     """Emit `strike_resolved` (miss | dodged | complete_dodge | blocked | lands) and remember the result."""
     how = ""
     if fr.reaction in ("attack_defense", "counter") and result == "blocked":
@@ -113,7 +113,7 @@ def _pop(st: KiaiState, fr: Frame) -> None:
         st.stack.pop()
 
 
-def run_strike(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
+def run_strike(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
     """Advance one strike frame until it needs a decision or is finished (KIA-2.3)."""
     F = st.fighters
     att = F[fr.attacker]
@@ -152,7 +152,7 @@ def run_strike(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
         _pop(st, fr)
 
 
-def _resolve(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, tgt: Fighter) -> None:
+def _resolve(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, tgt: Fighter) -> None:
     r = fr.reaction
     if r == "dodge":
         dg = dodge_check(combat, ctx, tgt, fr.dodge_x)
@@ -175,7 +175,7 @@ def _resolve(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, t
     fr.step = "effect"  # no_reaction
 
 
-def _parry(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, d: Fighter, *, counter: bool) -> None:
+def _parry(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, d: Fighter, *, counter: bool) -> None:
     """KIA-9.1 to KIA-9.5 and KIA-10.1 to KIA-10.4."""
     spec = ctx.spec[d.id]
     mods: list[tuple[str, int]] = []
@@ -211,7 +211,7 @@ def _parry(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, d: 
     fr.step = "effect"
 
 
-def _effect(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, tgt: Fighter) -> None:
+def _effect(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, tgt: Fighter) -> None:
     """KIA-2.3 step 5: the landing strike's effect."""
     _resolved(combat, st, fr, "lands", "KIA-2.3")
     _pop(st, fr)

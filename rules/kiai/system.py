@@ -23,14 +23,14 @@ from trpg_arena.rules.kiai.turns import advance
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 ALL_OUT = "all-out: hit x2, own dodge halved until the next turn"  # KIA-13.1, as a GM reads it
 STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
 _new_tuple = tuple.__new__
 
 
-class KiaiSystem(RuleSystem):
+class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     """D100 roll-under combat on a hex map with kiai-powered techniques (rules: docs/rules/kiai.md)."""
 
     editor = KiaiEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -55,35 +55,33 @@ class KiaiSystem(RuleSystem):
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Ctx:
         """The static tables (`Ctx`): weapons by key, abilities, thresholds, the map's geometry."""
         assert isinstance(encounter, KiaiEncounter)
-        ctx = build_ctx(encounter)
-        ctx.bf = battlefield
-        return ctx
+        return build_ctx(encounter, battlefield)
 
     @staticmethod
     def _build(m: Any) -> Battlefield:
         cells: dict[tuple[int, int], dict[str, Any]] = {}
         for h in m.difficult:
-            cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")
         for h in m.blocked:
-            cells.setdefault(tuple(h), {}).update(blocked=True, blocks_los=True, terrain="blocked")  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(blocked=True, blocks_los=True, terrain="blocked")
         for h in m.exits:
-            cells.setdefault(tuple(h), {}).update(exit=True)  # type: ignore[arg-type]
+            cells.setdefault(tuple(h), {}).update(exit=True)
         return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
-    def check_state(self, state: BaseState, combat: Combat) -> None:
+    def check_state(self, state: BaseState, combat: KiaiCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
         assert isinstance(state, KiaiState)
         state_check.check_state(state, combat)
 
-    def new_state(self, combat: Combat) -> KiaiState:
+    def new_state(self, combat: KiaiCombat) -> KiaiState:
         """Initial state from the encounter and its `start` section (no dice)."""
         return new_state(ctx_of(combat))
 
-    def advance(self, combat: Combat) -> None:
+    def advance(self, combat: KiaiCombat) -> None:
         """Run the state machine to the next decision point (section 6)."""
         advance(combat)
 
-    def legal_actions(self, combat: Combat) -> list[Action]:
+    def legal_actions(self, combat: KiaiCombat) -> list[Action]:
         """The exact legal set at the open decision (section 7)."""
         st = combat.state
         assert isinstance(st, KiaiState) and st.decision is not None
@@ -102,11 +100,11 @@ class KiaiSystem(RuleSystem):
             return p1(ctx, st, f)
         return DODGE_OR_NOT  # R2, R3
 
-    def auto_resolve(self, combat: Combat, legal: list[Action]) -> bool:
+    def auto_resolve(self, combat: KiaiCombat, legal: list[Action]) -> bool:
         """Never: section 6 offers D2 and D3 even when `end_turn` is the only legal action."""
         return False
 
-    def apply(self, combat: Combat, action: Action) -> None:
+    def apply(self, combat: KiaiCombat, action: Action) -> None:
         """Apply a legal action, then advance."""
         st = combat.state
         assert isinstance(st, KiaiState) and st.decision is not None
@@ -116,14 +114,14 @@ class KiaiSystem(RuleSystem):
         apply_action(combat, ctx, st, d.step, d.actor, action)
         advance(combat, ctx)
 
-    def describe(self, combat: Combat, action: Action) -> str:
+    def describe(self, combat: KiaiCombat, action: Action) -> str:
         """The GM sentence for an action."""
         hit = cat.DESCRIBED_BY_ID.get(id(action))  # `cat.describe`'s fast path, inline (twice per decision)
         if hit is not None and hit[0] is action:
             return hit[1]
         return cat.describe(action)
 
-    def option_part(self, combat: Combat, verb: str, index: int) -> tuple[str, Callable[[Any], str | None]] | None:
+    def option_part(self, combat: KiaiCombat, verb: str, index: int) -> tuple[str, Callable[[Any], str | None]] | None:
         """An attack's technique X, all-out and ability, named and explained (KIA-16.1, KIA-13.1, section 21)."""
         if verb in ("attack", "reattack"):
             if index == 0:
@@ -144,7 +142,17 @@ class KiaiSystem(RuleSystem):
             return "all-out", lambda on: ALL_OUT if on else "not all-out"
         return None
 
-    def views(self, combat: Combat) -> list[CombatantView]:
+    def order_values(self, combat: KiaiCombat) -> dict[str, str]:
+        """This round's initiative totals (KIA-1.1), read back from the round's initiative events."""
+        out: dict[str, str] = {}
+        for ev in reversed(combat.log):
+            if ev.round != combat.round:
+                break
+            if ev.kind == "initiative_rolled" and ev.actor is not None and ev.actor not in out:
+                out[ev.actor] = f"init {ev.data['total']}"
+        return out
+
+    def views(self, combat: KiaiCombat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp = wound boxes left, 0 when dead)."""
         st = combat.state
         assert isinstance(st, KiaiState)
@@ -186,14 +194,14 @@ class KiaiSystem(RuleSystem):
         """One observation slot per roster combatant (kiai has no summons or arrivals)."""
         return len(encounter.combatants)
 
-    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+    def observe_combatant(self, combat: KiaiCombat, cid: str) -> list[float]:
         """Kiai, wound status, conditions, round flags and gear of one combatant."""
         return cat.observe_combatant(combat, cid)
 
-    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+    def observe_combatants(self, combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
         """`observe_combatant` of several combatants in one pass."""
         return cat.observe_combatants(combat, ids)
 
-    def observe_global(self, combat: Combat) -> list[float]:
+    def observe_global(self, combat: KiaiCombat) -> list[float]:
         """Round and decision kind."""
         return cat.observe_global(combat)

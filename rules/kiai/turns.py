@@ -15,10 +15,10 @@ from trpg_arena.rules.kiai.state import Frame, KiaiState
 from trpg_arena.rules.kiai.strike import run_strike
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.kiai.state import KiaiCombat
 
 
-def run_feint(combat: Combat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
+def run_feint(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
     """KIA-14.1: up to three feint strikes; ends at the first failed hit check or landing strike."""
     if fr.step == "after":
         res = st.last
@@ -51,7 +51,7 @@ def _turn_decision(cid: str, stage: str) -> Decision:
 RUNNERS = {"strike": run_strike, "feint": run_feint, "area": run_area, "status": run_status}
 
 
-def initiative(combat: Combat, ctx: Ctx, st: KiaiState) -> None:
+def initiative(combat: KiaiCombat, ctx: Ctx, st: KiaiState) -> None:
     """KIA-1.1, KIA-1.2, KIA-1.4: 1D10 + initiative + quick attack, in seat order; highest first, then clockwise."""
     T = ctx.tables or tables_of(ctx)
     bonus = T.initiative
@@ -88,7 +88,7 @@ def current(st: KiaiState) -> str:
     return st.order[st.turn_index]
 
 
-def advance(combat: Combat, ctx: Ctx | None = None) -> None:
+def advance(combat: KiaiCombat, ctx: Ctx | None = None) -> None:
     """Run until a decision point opens or the combat ends (section 6)."""
     if ctx is None:
         ctx = ctx_of(combat)

@@ -27,7 +27,7 @@ from trpg_arena.rules.moonlit.state import AttackFrame, Fighter, MoonState, Pend
 from trpg_arena.rules.moonlit.tables import Table
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 NONE_OFFENSE = Action("offense", None, None, "none")
 NONE_LIMIT = Action("limit_break", None, None, "none")
@@ -81,14 +81,14 @@ def decl_tp(decl: PendingAttack) -> int:
 
 
 # --- declaration ---------------------------------------------------------------------------------------
-def begin(c: Combat, f: Fighter, skill: str) -> None:
+def begin(c: MoonCombat, f: Fighter, skill: str) -> None:
     """Main action `attack`: open the declaration (MOON-6.7, 8.2)."""
     st = st_of(c)
     st.atk = AttackFrame(attacker=f.id, decl=PendingAttack(skill=skill))
     st.step = "attack"
 
 
-def legal(c: Combat) -> list[Action]:
+def legal(c: MoonCombat) -> list[Action]:
     """Legal actions at the open attack decision point."""
     st = st_of(c)
     t = tb(c)
@@ -133,7 +133,7 @@ def legal(c: Combat) -> list[Action]:
     raise RuntimeError(f"no decision at attack stage {stage}")
 
 
-def apply(c: Combat, act: Action) -> None:
+def apply(c: MoonCombat, act: Action) -> None:
     """Apply an attack decision."""
     st = st_of(c)
     a = st.atk
@@ -196,7 +196,7 @@ def apply(c: Combat, act: Action) -> None:
     st.decision = None
 
 
-def declare(c: Combat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
+def declare(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
     """MOON-8.4 costs, then the standby step (MOON-8.5)."""
     d = a.decl
     tp = decl_tp(d)
@@ -222,7 +222,7 @@ def declare(c: Combat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
     a.stage = "hit"
 
 
-def continue_standby(c: Combat, x: Fighter) -> None:
+def continue_standby(c: MoonCombat, x: Fighter) -> None:
     """MOON-8.6: a selected standby combatant resumes its pending attack at the hit check."""
     st = st_of(c)
     d = x.pending
@@ -260,7 +260,7 @@ def current_targets(st: MoonState, t: Table, x: Fighter, d: PendingAttack) -> li
     return out
 
 
-def run(c: Combat) -> bool:
+def run(c: MoonCombat) -> bool:
     """Advance the attack until a decision point (True) or its end (False: back to the decision phase)."""
     from trpg_arena.rules.moonlit.damage import resolve_damage
 
@@ -299,7 +299,8 @@ def run(c: Combat) -> bool:
             if w is not None and w.type == sk.type and w.hit_mod:
                 mods.append((w.id, w.hit_mod))  # MOON-15.8
             mods.extend(hit_effects(x))
-            a.hit = roll_check(c, x.id, f"hit check ({sk.id})", t.stats[x.id].stat(str(sk.type)), mods, "MOON-8.7")
+            a.hit = roll_check(c, x.id, f"hit check ({sk.id})", t.stats[x.id].stat(str(sk.type)), mods, "MOON-8.7",
+                               str(sk.type))
             a.stage = "react"
             a.ti = 0
             continue
@@ -359,7 +360,7 @@ def _open(st: MoonState, actor: str, kind: str) -> bool:
     return True
 
 
-def _fizzle(c: Combat, st: MoonState, x: Fighter) -> None:
+def _fizzle(c: MoonCombat, st: MoonState, x: Fighter) -> None:
     c.emit("attack_fizzled", f"{x.id}'s charged attack fizzles", actor=x.id, rule="MOON-8.6", combatant=x.id)
     x.pending = None
     st.atk = None

@@ -20,10 +20,10 @@ from trpg_arena.rules.moonlit.state import AttackFrame, Fighter, MoonState, Pend
 from trpg_arena.rules.moonlit.tables import Table
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 
-def _damage_dice(c: Combat, t: Table, who: Fighter, d: PendingAttack) -> int:
+def _damage_dice(c: MoonCombat, t: Table, who: Fighter, d: PendingAttack) -> int:
     """MOON-8.12: attack-type dice + flat, offense dice + flats (declaration order), weapon flat of the same type."""
     sk = SKILLS[d.skill]
     total = 0
@@ -41,7 +41,7 @@ def _damage_dice(c: Combat, t: Table, who: Fighter, d: PendingAttack) -> int:
     return total
 
 
-def _reduction(c: Combat, t: Table, r: Fighter, element: str | None, flat: int) -> int:
+def _reduction(c: MoonCombat, t: Table, r: Fighter, element: str | None, flat: int) -> int:
     """MOON-8.14 / 8.15: (Defense + armour) d6, or attribute points against an element; plus flat reductions."""
     s = t.stats[r.id]
     if element is not None:
@@ -60,7 +60,7 @@ def _actual(t: Table, r: Fighter, st: MoonState, diff: int) -> int:
     return actual
 
 
-def _after_damage(c: Combat, d: PendingAttack, victim: Fighter, source: str) -> None:
+def _after_damage(c: MoonCombat, d: PendingAttack, victim: Fighter, source: str) -> None:
     """MOON-8.17 / 10.11: the after-damage effects of the declared skills, in declaration order."""
     if victim.state in GONE:
         return
@@ -72,7 +72,7 @@ def _after_damage(c: Combat, d: PendingAttack, victim: Fighter, source: str) -> 
                 add_condition(c, victim, eff, f"{sid} ({source})")
 
 
-def resolve_damage(c: Combat, st: MoonState, t: Table, a: AttackFrame, x: Fighter) -> None:
+def resolve_damage(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame, x: Fighter) -> None:
     """MOON-8.1 steps 7-11."""
     d = a.decl
     sk = SKILLS[d.skill]
@@ -98,7 +98,8 @@ def resolve_damage(c: Combat, st: MoonState, t: Table, a: AttackFrame, x: Fighte
         dmg = base + crit
         red = _reduction(c, t, r, sk.element, sum(a.reductions.get(r.id, {}).values()))
         actual = _actual(t, r, st, dmg - red)
-        c.emit("damage_applied", f"{r.id} takes {dmg} - {red} = {actual} damage", actor=r.id, rule="MOON-8.16",
+        what = f"{sk.element} attribute" if sk.element else "defence"  # MOON-8.14 / 8.15
+        c.emit("damage_applied", f"{r.id} takes {dmg} - {red} {what} = {actual} damage", actor=r.id, rule="MOON-8.16",
                receiver=r.id, damage=dmg, reduction=red, actual=actual, hp_after=max(0, r.hp - actual),
                source=x.id)
         lose_hp(c, r, actual, "attack", actual=True)

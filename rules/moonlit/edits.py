@@ -23,7 +23,7 @@ from trpg_arena.rules.moonlit.fighters import (
 )
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 FLAGS = ("paralysis", "bind", "trance", "baptism")  # the on/off conditions (MOON-13); poison stacks
 
@@ -32,15 +32,16 @@ class MoonlitEditor(Editor):
     """Moonlit's edit hook."""
 
     removed_word = "takes out (fled)"
+    place_key = "zone"
 
-    def fields(self, combat: Combat, cid: str) -> list[EditField]:
+    def fields(self, combat: MoonCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         f = st_of(combat).fighters[cid]
         s = tb(combat).stats[cid]
         if f.state in GONE:
             return []  # out of play: nothing of it is read by the rules any more
-        out = [EditField("hp", "int", f.hp, "HP", 0, f.max_hp, help=f"0 to its maximum {f.max_hp}; 0 puts it down"),
-               EditField("tp", "int", f.tp, "TP", 0, s.max_tp, help=f"0 to {s.max_tp}"),
+        out = [EditField("hp", "int", f.hp, "HP", 0, f.max_hp, help="0 puts it down"),
+               EditField("tp", "int", f.tp, "TP", 0, s.max_tp),
                EditField("ap", "int", f.ap, "AP", 0, 99, help="action points this round"),
                EditField("poison", "int", f.poison, "poison", 0, 99, help="stacks (MOON-13.2)")]
         out += [EditField(flag, "bool", getattr(f, flag), flag) for flag in FLAGS]
@@ -48,7 +49,7 @@ class MoonlitEditor(Editor):
             out.append(EditField("zone", "choice", f.zone, "zone", choices=ZONES))
         return out
 
-    def write(self, combat: Combat, cid: str, name: str, value: Any) -> None:
+    def write(self, combat: MoonCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
         f = st_of(combat).fighters[cid]
         if name != "hp":
@@ -65,11 +66,11 @@ class MoonlitEditor(Editor):
             else:
                 set_state(combat, f, "acted", "revived by the GM", "MOON-11.4")
 
-    def takes_out(self, combat: Combat, cid: str, name: str, value: Any) -> bool:
+    def takes_out(self, combat: MoonCombat, cid: str, name: str, value: Any) -> bool:
         """Whether the value puts the combatant out of the fight."""
         return name == "hp" and value == 0 and st_of(combat).fighters[cid].hp > 0
 
-    def remove(self, combat: Combat, cid: str) -> None:
+    def remove(self, combat: MoonCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
         f = st_of(combat).fighters[cid]
         set_state(combat, f, "fled", "taken out by the GM", "MOON-4.3")
@@ -77,10 +78,21 @@ class MoonlitEditor(Editor):
         f.pending = None
         vanish_summons_of(combat, cid)
 
-    def busy(self, combat: Combat) -> str | None:
+    def admit(self, combat: MoonCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """An arrival (MOON-4.2) at the next round, in its zone."""
+        data["combatants"] = [*data.get("combatants", []), spec]
+        data["arrivals"] = [*data.get("arrivals", []),
+                            {"round": st_of(combat).round + 1, "combatant": spec.get("id"), "zone": spec.get("zone")}]
+        return data
+
+    def join(self, combat: MoonCombat, fresh: Any, cid: str) -> None:
+        """Absent until its arrival's entry step puts it in its zone and the roster."""
+        st_of(combat).fighters[cid] = fresh.fighters[cid]
+
+    def busy(self, combat: MoonCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
         return "an attack is being resolved" if st_of(combat).atk is not None else None
 
-    def settle(self, combat: Combat) -> None:
+    def settle(self, combat: MoonCombat) -> None:
         """End the combat if a side has nobody left."""
         check_end(combat)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from trpg_arena.rules.core.action_layout import ActionBlock, ActionSpec
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.moonlit.observe import COMBATANT_FEATURES, GLOBAL_FEATURES, STATES
@@ -73,3 +74,30 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
 
 FEATURES = SystemFeatures(side_limit=8, distance_scale=3.0, stats=STATS, static=_static, combatant=COMBATANT,
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
+
+ACTIONS = ActionSpec(map_limit=(4, 1), dest_in_option=(), blocks=(
+    ActionBlock('deploy', options=2),
+    ActionBlock('escape'),
+    ActionBlock('stay'),
+    ActionBlock('purge', options=5),
+    ActionBlock('done'),
+    ActionBlock('pass'),
+    ActionBlock('delay', options=64),
+    ActionBlock('move', square=True),
+    ActionBlock('attack', options=8),
+    ActionBlock('offense', options=8),
+    ActionBlock('limit_break', options=8),
+    ActionBlock('target', target=True),
+    ActionBlock('target', options=4),
+    ActionBlock('target_done'),
+    ActionBlock('use_skill', target=True, options=8),
+    ActionBlock('use_skill', options=4),
+    ActionBlock('use_item', target=True, options=4),
+    ActionBlock('coup_de_grace', target=True),
+    ActionBlock('clear_trance'),
+    ActionBlock('dodge', options=8),
+    ActionBlock('counter'),
+    ActionBlock('cover'),
+    ActionBlock('decline'),
+    ActionBlock('interrupt', target=True),
+))

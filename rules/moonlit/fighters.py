@@ -9,21 +9,21 @@ from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect, MoonSt
 from trpg_arena.rules.moonlit.tables import Stats, Table
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 ABLE = frozenset(("not_acted", "standby", "acted"))
 GONE = frozenset(("dead", "fled", "absent"))
 PRE_ENTRY = frozenset(("deploy", "round_start", "entry"))
 
 
-def st_of(c: Combat) -> MoonState:
+def st_of(c: MoonCombat) -> MoonState:
     """The combat's state, typed."""
-    return c.state  # type: ignore[return-value]
+    return c.state
 
 
-def tb(c: Combat) -> Table:
+def tb(c: MoonCombat) -> Table:
     """The encounter's static table (`Combat.tables`, compiled once per encounter content)."""
-    return c.tables  # type: ignore[no-any-return]
+    return c.tables
 
 
 def eff_action(f: Fighter, s: Stats) -> int:
@@ -41,7 +41,7 @@ def priority_key(f: Fighter, s: Stats, idx: int) -> tuple[int, int, int, int]:
     return (-f.ap, 0 if s.kind == "pc" else 1, -eff_action(f, s), idx)
 
 
-def set_state(c: Combat, f: Fighter, new: str, cause: str, rule: str | None = None) -> None:
+def set_state(c: MoonCombat, f: Fighter, new: str, cause: str, rule: str | None = None) -> None:
     """Change a combatant's state (MOON-2.1), counting ten seconds per `acted` in the main loop (MOON-6.2)."""
     old = f.state
     if old == new:
@@ -59,7 +59,7 @@ def set_state(c: Combat, f: Fighter, new: str, cause: str, rule: str | None = No
         c.emit("time_advanced", f"{st.elapsed} seconds have passed", rule="MOON-6.2", elapsed_seconds=st.elapsed)
 
 
-def ap_drop(c: Combat, f: Fighter, amount: int, cause: str) -> None:
+def ap_drop(c: MoonCombat, f: Fighter, amount: int, cause: str) -> None:
     """Lower AP; a not_acted combatant at AP <= 0 becomes acted at once (MOON-2.7)."""
     f.ap -= amount
     c.emit("ap_set", f"{f.id}: AP {f.ap + amount} -> {f.ap} ({cause})", actor=f.id, rule="MOON-2.7",
@@ -83,9 +83,12 @@ def hit_effects(f: Fighter) -> list[tuple[str, int]]:
     return [(e.source, e.value) for e in f.effects if e.kind == "hit"]
 
 
-def roll_check(c: Combat, roller: str, purpose: str, base: int, mods: list[tuple[str, int]],
-               rule: str) -> Check:
-    """Roll a 2D6 check (MOON-0.1/0.2): natural + base + modifiers; critical (0.3) and fumble (0.4)."""
+def roll_check(c: MoonCombat, roller: str, purpose: str, base: int, mods: list[tuple[str, int]],
+               rule: str, stat: str = "") -> Check:
+    """Roll a 2D6 check (MOON-0.1/0.2): natural + base + modifiers; critical (0.3) and fumble (0.4).
+
+    `stat` names the base (``melee``, ``body``) and each modifier is named in the log's sentence.
+    """
     d1, d2 = c.dice.roll_many(2, 6, roller=roller, purpose=purpose)
     nat = d1 + d2
     total = nat + base + sum(m for _, m in mods)
@@ -93,7 +96,8 @@ def roll_check(c: Combat, roller: str, purpose: str, base: int, mods: list[tuple
     crit = nat >= o.moon_crit_natural
     fumble = not crit and nat <= o.moon_fumble_natural
     tag = " critical" if crit else " fumble" if fumble else ""
-    c.emit("roll", f"{roller} {purpose}: [{d1},{d2}] {nat}+{base}{''.join(f'{m:+d}' for _, m in mods)} = {total}{tag}",
+    named = "".join(f" {'-' if m < 0 else '+'} {name.replace('_', ' ')} {abs(m)}" for name, m in mods if m)
+    c.emit("roll", f"{roller} {purpose}: [{d1},{d2}] {nat} + {stat or 'base'} {base}{named} = {total}{tag}",
            actor=roller, rule=rule, roller=roller, purpose=purpose, dice=[d1, d2], natural=nat, base=base,
            modifiers=[list(m) for m in mods], total=total, critical=crit, fumble=fumble)
     return Check(nat, total, crit, fumble)
@@ -121,7 +125,7 @@ def beats_target(ch: Check, target: int) -> bool:
     return ch.total >= target
 
 
-def roll_dice(c: Combat, n: int, roller: str, purpose: str, rule: str) -> list[int]:
+def roll_dice(c: MoonCombat, n: int, roller: str, purpose: str, rule: str) -> list[int]:
     """Roll n d6 (damage, reduction, heal) and log them."""
     dice = c.dice.roll_many(n, 6, roller=roller, purpose=purpose)
     c.emit("roll", f"{roller} {purpose}: {dice} = {sum(dice)}", actor=roller, rule=rule, roller=roller,
@@ -131,7 +135,7 @@ def roll_dice(c: Combat, n: int, roller: str, purpose: str, rule: str) -> list[i
 
 
 # --- effects -----------------------------------------------------------------------------------
-def add_effect(c: Combat, f: Fighter, source: str, kind: str, value: int, duration: str) -> None:
+def add_effect(c: MoonCombat, f: Fighter, source: str, kind: str, value: int, duration: str) -> None:
     """Add a lasting effect; the same (source, receiver) replaces the old one (MOON-14.2, 14.4)."""
     f.effects = [e for e in f.effects if e.source != source]
     f.effects.append(LastingEffect(source, kind, value, duration))
@@ -159,7 +163,7 @@ def conditions_of(f: Fighter) -> list[str]:
     return out
 
 
-def add_condition(c: Combat, f: Fighter, cond: str, cause: str) -> None:
+def add_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
     """Inflict a condition (MOON-13.1): poison stacks (13.2); others have no effect when already present."""
     if cond == "poison":
         f.poison += 1
@@ -177,7 +181,7 @@ def add_condition(c: Combat, f: Fighter, cond: str, cause: str) -> None:
         ap_drop(c, f, tb(c).stats[f.id].action - 1, "paralysis")
 
 
-def remove_condition(c: Combat, f: Fighter, cond: str, cause: str) -> None:
+def remove_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
     """Remove a condition (poison: every stack at once, MOON-13.2)."""
     stacks = f.poison
     if cond == "poison":
@@ -189,7 +193,7 @@ def remove_condition(c: Combat, f: Fighter, cond: str, cause: str) -> None:
 
 
 # --- HP -----------------------------------------------------------------------------------------
-def vanish(c: Combat, f: Fighter, cause: str) -> None:
+def vanish(c: MoonCombat, f: Fighter, cause: str) -> None:
     """A summon leaves play (MOON-14.3, 15.7)."""
     s = tb(c).stats[f.id]
     set_state(c, f, "absent", cause, "MOON-15.7")
@@ -199,7 +203,7 @@ def vanish(c: Combat, f: Fighter, cause: str) -> None:
            summoner=s.summoner)
 
 
-def vanish_summons_of(c: Combat, summoner: str) -> None:
+def vanish_summons_of(c: MoonCombat, summoner: str) -> None:
     """Every present summon of a summoner vanishes (MOON-15.7)."""
     st = st_of(c)
     for sid in tb(c).summons_of.get(summoner, ()):
@@ -208,7 +212,7 @@ def vanish_summons_of(c: Combat, summoner: str) -> None:
             vanish(c, g, f"{summoner} is out")
 
 
-def fall(c: Combat, f: Fighter, cause: str) -> None:
+def fall(c: MoonCombat, f: Fighter, cause: str) -> None:
     """HP reached 0: incapacitated (MOON-11.2), or vanished for a summon (MOON-15.7)."""
     st = st_of(c)
     f.pending = None
@@ -223,7 +227,7 @@ def fall(c: Combat, f: Fighter, cause: str) -> None:
         vanish_summons_of(c, f.id)
 
 
-def lose_hp(c: Combat, f: Fighter, amount: int, cause: str, actual: bool) -> None:
+def lose_hp(c: MoonCombat, f: Fighter, amount: int, cause: str, actual: bool) -> None:
     """HP loss (MOON-11.1): floor at 0, death_rebirth (15.6), incapacitation (11.2), standby break (9.2)."""
     if amount <= 0 or f.state in GONE:
         return
@@ -246,14 +250,14 @@ def lose_hp(c: Combat, f: Fighter, amount: int, cause: str, actual: bool) -> Non
         break_standby(c, f)
 
 
-def break_standby(c: Combat, f: Fighter) -> None:
+def break_standby(c: MoonCombat, f: Fighter) -> None:
     """MOON-9.2: actual damage breaks standby: not_acted if AP > 0, else acted; costs are not refunded."""
     f.pending = None
     c.emit("standby_broken", f"{f.id}'s standby is broken", actor=f.id, rule="MOON-9.2", combatant=f.id)
     set_state(c, f, "not_acted" if f.ap > 0 else "acted", "standby broken", "MOON-9.2")
 
 
-def heal(c: Combat, f: Fighter, amount: int, source: str) -> None:
+def heal(c: MoonCombat, f: Fighter, amount: int, source: str) -> None:
     """Healing (MOON-11.5) capped at the current maximum (11.7); revives the incapacitated (11.4)."""
     if f.state in GONE:
         return  # MOON-11.6
@@ -270,7 +274,7 @@ def heal(c: Combat, f: Fighter, amount: int, source: str) -> None:
             set_state(c, f, "acted", "revived", "MOON-11.4")
 
 
-def roll_ap(c: Combat, f: Fighter, cause: str) -> None:
+def roll_ap(c: MoonCombat, f: Fighter, cause: str) -> None:
     """MOON-4.6: AP = effective Action + 2D6 (not a check)."""
     s = tb(c).stats[f.id]
     d1, d2 = c.dice.roll_many(2, 6, roller=f.id, purpose="the action points of the round (AP)")
@@ -280,7 +284,7 @@ def roll_ap(c: Combat, f: Fighter, cause: str) -> None:
            combatant=f.id, ap=f.ap, ap_roll=f.ap_roll, dice=[d1, d2], cause=cause)
 
 
-def cap_damage(c: Combat, f: Fighter, amount: int) -> None:
+def cap_damage(c: MoonCombat, f: Fighter, amount: int) -> None:
     """MOON-12.1: lower maximum HP (minimum 1), then cap HP; not actual damage."""
     f.max_hp = max(1, f.max_hp - amount)
     f.hp = min(f.hp, f.max_hp)
@@ -289,7 +293,7 @@ def cap_damage(c: Combat, f: Fighter, amount: int) -> None:
 
 
 # --- end of combat --------------------------------------------------------------------------------
-def check_end(c: Combat) -> bool:
+def check_end(c: MoonCombat) -> bool:
     """Section 9: a side is out with no able non-summon combatant and no pending arrival."""
     st = st_of(c)
     t = tb(c)
@@ -320,7 +324,7 @@ def check_end(c: Combat) -> bool:
     return True
 
 
-def finish(c: Combat, winner: str | None, why: Termination) -> None:
+def finish(c: MoonCombat, winner: str | None, why: Termination) -> None:
     """End the combat (section 9), clearing conditions first under MOON-1.4's flag."""
     st = st_of(c)
     t = tb(c)

@@ -19,7 +19,7 @@ from trpg_arena.rules.moonlit.state import Fighter
 from trpg_arena.rules.moonlit.tables import Stats
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 STATES = ("not_acted", "standby", "acted", "incapacitated", "dead", "fled", "absent")
 COMBATANT_FEATURES = 22
@@ -29,12 +29,12 @@ GLOBAL_FEATURES = 8
 ONE_HOT = {x: [1.0 if x == y else 0.0 for y in STATES] for x in STATES}
 
 
-def observe_combatant(c: Combat, cid: str) -> list[float]:
+def observe_combatant(c: MoonCombat, cid: str) -> list[float]:
     """Features of one combatant, roughly in [-1, 1] (the env clips to exactly [-1, 1])."""
     return _row(tb(c).stats[cid], st_of(c).fighters[cid])
 
 
-def observe_combatants(c: Combat, ids: list[str]) -> list[list[float]]:
+def observe_combatants(c: MoonCombat, ids: list[str]) -> list[list[float]]:
     """`observe_combatant` of several combatants, reading the tables and the state once."""
     stats, fighters = tb(c).stats, st_of(c).fighters
     return [_row(stats[cid], fighters[cid]) for cid in ids]
@@ -49,7 +49,7 @@ def _row(s: Stats, f: Fighter) -> list[float]:
     return out
 
 
-def observe_global(c: Combat) -> list[float]:
+def observe_global(c: MoonCombat) -> list[float]:
     """Features of the whole combat."""
     st = st_of(c)
     cap = tb(c).opts.moon_round_cap

@@ -29,12 +29,13 @@ from trpg_arena.rules.moonlit.fighters import (
     tb,
     vanish_summons_of,
 )
+from trpg_arena.rules.moonlit.model import MoonlitEncounter
 from trpg_arena.rules.moonlit.skills import apply_skill, skill_actions
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 DONE = Action("done")
 ESCAPE = Action("escape")
@@ -50,7 +51,7 @@ def setup_queue(st: MoonState, t: Table, by_ap: bool = False) -> list[str]:
 
 
 # --- round start, entry, action points ------------------------------------------------------------
-def round_start(c: Combat) -> bool:
+def round_start(c: MoonCombat) -> bool:
     """MOON-4.1: next round; able combatants become not_acted; AP cleared; per-round uses reset; round-1 ambush."""
     st = st_of(c)
     t = tb(c)
@@ -60,7 +61,9 @@ def round_start(c: Combat) -> bool:
     st.phase_used = []
     c.emit("round_start", f"round {st.round}", rule="MOON-4.1", round=st.round)
     c.emit("phase_start", "setup phase", rule="MOON-1.1", phase="setup")
-    amb = set(c.encounter.ambushed) if st.round == 1 else set()  # type: ignore[attr-defined]
+    enc = c.encounter
+    assert isinstance(enc, MoonlitEncounter)
+    amb = set(enc.ambushed) if st.round == 1 else set()
     for i in st.order:
         f = st.fighters[i]
         f.used_round = {}
@@ -76,7 +79,7 @@ def round_start(c: Combat) -> bool:
     return False
 
 
-def entry(c: Combat) -> bool:
+def entry(c: MoonCombat) -> bool:
     """MOON-4.2: scheduled arrivals enter and join the roster."""
     st = st_of(c)
     t = tb(c)
@@ -93,7 +96,7 @@ def entry(c: Combat) -> bool:
     return False
 
 
-def start_queue(c: Combat, step: str, by_ap: bool = False) -> None:
+def start_queue(c: MoonCombat, step: str, by_ap: bool = False) -> None:
     """Begin a per-combatant step."""
     st = st_of(c)
     st.queue = setup_queue(st, tb(c), by_ap)
@@ -101,7 +104,7 @@ def start_queue(c: Combat, step: str, by_ap: bool = False) -> None:
     st.step = step
 
 
-def escape_start(c: Combat) -> bool:
+def escape_start(c: MoonCombat) -> bool:
     """MOON-4.3: escape decisions in setup order (by the Action stat) when the flag allows."""
     if tb(c).opts.moon_escape_enabled:
         start_queue(c, "escape_q")
@@ -124,7 +127,7 @@ def escape_eligible(st: MoonState, t: Table, f: Fighter) -> bool:
     return any(st.fighters[i].state in ABLE and t.stats[i].side != side for i in st.order)
 
 
-def resolve_escape(c: Combat, f: Fighter) -> None:
+def resolve_escape(c: MoonCombat, f: Fighter) -> None:
     """MOON-4.3-4.5: escape check vs the best interceptor's check (ties to the interceptor)."""
     st = st_of(c)
     t = tb(c)
@@ -142,11 +145,11 @@ def resolve_escape(c: Combat, f: Fighter) -> None:
         n_e = sum(1 for i in st.order if st.fighters[i].zone == f.zone and st.fighters[i].state in ABLE
                   and t.stats[i].side == side)
         bonus = max(0, n_i - n_e) if t.opts.moon_intercept_bonus == "excess" else max(0, n_i - 1)
-    esc = roll_check(c, f.id, "escape check", t.stats[f.id].body, check_mods(f, False), "MOON-4.3")
+    esc = roll_check(c, f.id, "escape check", t.stats[f.id].body, check_mods(f, False), "MOON-4.3", "body")
     mods = check_mods(icp, True)
     if bonus:
         mods = mods + [("interception bonus", bonus)]
-    inter = roll_check(c, icp.id, "interception check", t.stats[icp.id].body, mods, "MOON-4.3")
+    inter = roll_check(c, icp.id, "interception check", t.stats[icp.id].body, mods, "MOON-4.3", "body")
     ok = active_wins(esc, inter)
     c.emit("escape", f"{f.id} {'escapes' if ok else 'fails to escape'} ({icp.id} intercepts, +{bonus})", actor=f.id,
            rule="MOON-4.3", escaper=f.id, interceptor=icp.id, bonus=bonus, result="fled" if ok else "failed")
@@ -160,7 +163,7 @@ def resolve_escape(c: Combat, f: Fighter) -> None:
         set_state(c, f, "acted", "failed escape", "MOON-4.5")
 
 
-def action_points(c: Combat) -> bool:
+def action_points(c: MoonCombat) -> bool:
     """MOON-4.6: every able combatant rolls AP in roster order."""
     st = st_of(c)
     for i in list(st.order):
@@ -173,32 +176,32 @@ def action_points(c: Combat) -> bool:
 
 
 # --- per-combatant queue steps --------------------------------------------------------------------------
-def _purge_legal(c: Combat, f: Fighter) -> list[Action]:
+def _purge_legal(c: MoonCombat, f: Fighter) -> list[Action]:
     if f.state not in ABLE or f.tp < 15:
         return []
     conds = conditions_of(f)
     return [PURGE[x] for x in conds] + [DONE] if conds else []
 
 
-def _setup_legal(c: Combat, f: Fighter) -> list[Action]:
+def _setup_legal(c: MoonCombat, f: Fighter) -> list[Action]:
     if not tb(c).stats[f.id].cat("setup"):
         return []
     acts = skill_actions(c, f, "setup")
     return acts + [DONE] if acts else []
 
 
-def _end_legal(c: Combat, f: Fighter) -> list[Action]:
+def _end_legal(c: MoonCombat, f: Fighter) -> list[Action]:
     if not tb(c).stats[f.id].cat("end"):
         return []
     acts = skill_actions(c, f, "end")
     return acts + [DONE] if acts else []
 
 
-def _deploy_legal(c: Combat, f: Fighter) -> list[Action]:
+def _deploy_legal(c: MoonCombat, f: Fighter) -> list[Action]:
     return list(DEPLOY)
 
 
-def _escape_legal(c: Combat, f: Fighter) -> list[Action]:
+def _escape_legal(c: MoonCombat, f: Fighter) -> list[Action]:
     st = st_of(c)
     return [ESCAPE, STAY] if escape_eligible(st, tb(c), f) else []
 
@@ -218,14 +221,14 @@ QUEUE_STEPS = {
 }
 
 
-def queue_legal(c: Combat) -> list[Action]:
+def queue_legal(c: MoonCombat) -> list[Action]:
     """Legal actions at a per-combatant step."""
     st = st_of(c)
     f = st.fighters[st.queue[st.qpos]]
     return QUEUE_STEPS[st.step][1](c, f)
 
 
-def queue_run(c: Combat) -> bool:
+def queue_run(c: MoonCombat) -> bool:
     """Walk the queue to the next combatant with a decision, or finish the step."""
     st = st_of(c)
     kind, legal, nxt = QUEUE_STEPS[st.step]
@@ -239,7 +242,7 @@ def queue_run(c: Combat) -> bool:
     return False
 
 
-def queue_apply(c: Combat, a: Action) -> None:
+def queue_apply(c: MoonCombat, a: Action) -> None:
     """Apply a per-combatant step decision; `done` (and one-shot choices) move to the next combatant."""
     st = st_of(c)
     f = st.fighters[st.queue[st.qpos]]
@@ -266,7 +269,7 @@ def queue_apply(c: Combat, a: Action) -> None:
             check_end(c)
 
 
-def purge(c: Combat, f: Fighter, cond: str) -> None:
+def purge(c: MoonCombat, f: Fighter, cond: str) -> None:
     """MOON-4.7: pay 15 TP, removal check (2D6 + modifiers) against 7; success removes the named condition."""
     f.tp -= 15
     ch = roll_check(c, f.id, f"removal check ({cond})", 0, check_mods(f, False), "MOON-4.7")
@@ -277,14 +280,14 @@ def purge(c: Combat, f: Fighter, cond: str) -> None:
                condition=cond)
 
 
-def setup_skills_start(c: Combat) -> bool:
+def setup_skills_start(c: MoonCombat) -> bool:
     """MOON-4.8: setup skills in setup order (by Action, or by AP with the flag)."""
     st_of(c).phase_used = []
     start_queue(c, "setup_skills", by_ap=tb(c).opts.moon_setup_order_key == "action_points")
     return False
 
 
-def setup_done(c: Combat) -> bool:
+def setup_done(c: MoonCombat) -> bool:
     """End of the setup phase: end-of-combat check, then the decision/main loop."""
     st = st_of(c)
     if check_end(c):
@@ -296,7 +299,7 @@ def setup_done(c: Combat) -> bool:
 
 
 # --- end phase -----------------------------------------------------------------------------------------
-def end_phase(c: Combat) -> bool:
+def end_phase(c: MoonCombat) -> bool:
     """MOON-7.1 (poison, then hazards) and MOON-7.2 (expiry), then end-phase skills."""
     st = st_of(c)
     t = tb(c)
@@ -328,7 +331,7 @@ def end_phase(c: Combat) -> bool:
     return False
 
 
-def other_damage(c: Combat, f: Fighter, n: int) -> None:
+def other_damage(c: MoonCombat, f: Fighter, n: int) -> None:
     """MOON-14.7: 1D6 + n; with ``moon_other_damage_defended`` a (Defense + armour) d6 roll is subtracted first."""
     t = tb(c)
     dmg = sum(roll_dice(c, 1, f.id, "other damage", "MOON-14.7")) + n
@@ -341,7 +344,7 @@ def other_damage(c: Combat, f: Fighter, n: int) -> None:
     lose_hp(c, f, dmg, "other", actual=True)
 
 
-def round_end(c: Combat) -> bool:
+def round_end(c: MoonCombat) -> bool:
     """MOON-7.5: end-of-combat check, then the round cap (draw) or the next round."""
     st = st_of(c)
     if check_end(c):

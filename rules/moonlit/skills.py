@@ -24,7 +24,7 @@ from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 
 def usable(f: Fighter, sk: Skill, ignore_uses: bool = False) -> bool:
@@ -73,7 +73,7 @@ def _ally_ok(g: Fighter) -> bool:
     return g.state not in GONE
 
 
-def skill_actions(c: Combat, f: Fighter, category: str) -> list[Action]:
+def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
     """Every legal `use_skill` of one category (setup, end or normal) for combatant f (MOON-4.8, 6.8, 7.3)."""
     st = st_of(c)
     t = tb(c)
@@ -110,7 +110,7 @@ def skill_actions(c: Combat, f: Fighter, category: str) -> list[Action]:
     return out
 
 
-def apply_skill(c: Combat, f: Fighter, a: Action) -> None:
+def apply_skill(c: MoonCombat, f: Fighter, a: Action) -> None:
     """Resolve a setup, end or normal skill at once (MOON-4.8, 6.8, 7.3, 15.2, 15.4, 15.7)."""
     st = st_of(c)
     sid, extra = (a.option if isinstance(a.option, tuple) else (a.option, None))
@@ -138,7 +138,7 @@ def apply_skill(c: Combat, f: Fighter, a: Action) -> None:
         summon(c, f, sid, str(extra))
 
 
-def summon(c: Combat, f: Fighter, sid: str, template: str) -> None:
+def summon(c: MoonCombat, f: Fighter, sid: str, template: str) -> None:
     """MOON-15.7 / 14.3: the new summon replaces any present summon of the same skill."""
     st = st_of(c)
     t = tb(c)
@@ -177,7 +177,7 @@ def summon(c: Combat, f: Fighter, sid: str, template: str) -> None:
                **{"from": "absent"}, to="acted", cause="summoned")
 
 
-def item_actions(c: Combat, f: Fighter) -> list[Action]:
+def item_actions(c: MoonCombat, f: Fighter) -> list[Action]:
     """Every legal `use_item` (MOON-6.9, section 4.5): targets are allies in the user's zone."""
     st = st_of(c)
     t = tb(c)
@@ -200,7 +200,7 @@ def item_actions(c: Combat, f: Fighter) -> list[Action]:
     return out
 
 
-def apply_item(c: Combat, f: Fighter, a: Action) -> None:
+def apply_item(c: MoonCombat, f: Fighter, a: Action) -> None:
     """Use one item (MOON-6.9, 15.9, 14.4)."""
     st = st_of(c)
     iid = str(a.option)

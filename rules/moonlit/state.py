@@ -7,8 +7,13 @@ only what changes during a combat.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 from trpg_arena.rules.core.system import BaseState
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.tables import Table
 
 
 @dataclass
@@ -109,3 +114,7 @@ class MoonState(BaseState):
     atk: AttackFrame | None = None
     vanish_later: list[str] = field(default_factory=list)  # summoners fallen during an attack (MOON-8.1 step 10)
     downed: int = 0  # how many combatants are incapacitated (a cheap guard for coup-de-grace masks)
+
+
+# A combat of this system: its `state` is a `MoonState`, its `tables` the encounter's `Table` of stat blocks.
+MoonCombat: TypeAlias = "Combat[MoonState, Table]"

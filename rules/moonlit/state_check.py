@@ -17,14 +17,14 @@ from trpg_arena.rules.moonlit.state import MoonState, PendingAttack
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 FIGHTER_STATES = frozenset({"absent", "acted", "dead", "fled", "incapacitated", "not_acted", "standby"})
 ATTACK_STAGES = frozenset({"offense", "limit", "target", "hit", "react", "cover", "interrupt", "damage", "fizzle",
                            "global"})
 
 
-def check_state(st: MoonState, combat: Combat, steps: Collection[str]) -> None:
+def check_state(st: MoonState, combat: MoonCombat, steps: Collection[str]) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`; `steps` are the state machine's."""
     table = tb(combat)
     possible = set(table.ids)

@@ -30,23 +30,23 @@ from trpg_arena.rules.moonlit.tables import Table, build_table, table_of
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 CLEAR_TRANCE = Action("clear_trance")
 
 
-def _main_dp(c: Combat) -> bool:
+def _main_dp(c: MoonCombat) -> bool:
     st = st_of(c)
     st.decision = Decision(str(st.actor), "main", f"main action (AP {st.fighters[str(st.actor)].ap})")
     return True
 
 
-def _purge_start(c: Combat) -> bool:
+def _purge_start(c: MoonCombat) -> bool:
     phases.start_queue(c, "purge")
     return False
 
 
-def _end_skills_start(c: Combat) -> bool:
+def _end_skills_start(c: MoonCombat) -> bool:
     st_of(c).phase_used = []
     phases.start_queue(c, "end_skills")
     return False
@@ -118,7 +118,7 @@ def describe_action(a: Action) -> str:
     return a.describe()
 
 
-class MoonlitSystem(RuleSystem):
+class MoonlitSystem(RuleSystem[MoonState, Table]):
     """Sen'ya Tsukihime-style 2D6 zone combat (rules: docs/rules/moonlit.md)."""
 
     editor = MoonlitEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -145,7 +145,7 @@ class MoonlitSystem(RuleSystem):
     # --- setup --------------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
         """The four zones in a line (section 5), each tagged with side and row."""
-        attrs = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
+        attrs: dict[str, dict[str, Any]] = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
         assert isinstance(encounter, MoonlitEncounter)
         for h in encounter.hazards:
             attrs[h.zone]["hazard_n"] = h.n
@@ -153,20 +153,21 @@ class MoonlitSystem(RuleSystem):
 
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Table:
         """The stat blocks of everyone who can appear, and the encounter's other static facts."""
+        assert isinstance(encounter, MoonlitEncounter)
         return build_table(encounter)
 
-    def check_state(self, state: BaseState, combat: Combat) -> None:
+    def check_state(self, state: BaseState, combat: MoonCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
         assert isinstance(state, MoonState)
         state_check.check_state(state, combat, HANDLERS)
 
-    def new_state(self, combat: Combat) -> BaseState:
+    def new_state(self, combat: MoonCombat) -> MoonState:
         """Initial state from the encounter (and its ``start`` section); no dice."""
         enc = combat.encounter
         assert isinstance(enc, MoonlitEncounter)
         return new_state(enc, combat.tables)
 
-    def advance(self, combat: Combat) -> None:
+    def advance(self, combat: MoonCombat) -> None:
         """Run the section-6 state machine to the next decision point or the end."""
         st = st_of(combat)
         handlers = HANDLERS
@@ -175,7 +176,7 @@ class MoonlitSystem(RuleSystem):
                 return
 
     # --- decisions ------------------------------------------------------------------------------------
-    def legal_actions(self, combat: Combat) -> list[Action]:
+    def legal_actions(self, combat: MoonCombat) -> list[Action]:
         """The exact legal set at the open decision point (section 7)."""
         st = st_of(combat)
         step = st.step
@@ -192,7 +193,7 @@ class MoonlitSystem(RuleSystem):
                 out.append(CLEAR_TRANCE)  # MOON-13.5
         return out
 
-    def apply(self, combat: Combat, action: Action) -> None:
+    def apply(self, combat: MoonCombat, action: Action) -> None:
         """Apply a legal action, then advance."""
         st = st_of(combat)
         if action.verb == "clear_trance":
@@ -213,12 +214,17 @@ class MoonlitSystem(RuleSystem):
             phases.queue_apply(combat, action)
         self.advance(combat)
 
-    def describe(self, combat: Combat, action: Action) -> str:
+    def describe(self, combat: MoonCombat, action: Action) -> str:
         """The GM sentence for an action (e.g. ``attacks with strike``, ``uses healing_light on sayo``)."""
         return describe_action(action)
 
     # --- views -----------------------------------------------------------------------------------------
-    def views(self, combat: Combat) -> list[CombatantView]:
+    def order_values(self, combat: MoonCombat) -> dict[str, str]:
+        """Each able combatant's action points: the highest not yet acted goes next (MOON-5)."""
+        fighters = combat.state.fighters
+        return {cid: f"AP {f.ap}" for cid, f in fighters.items() if f.state in ("not_acted", "standby", "acted")}
+
+    def views(self, combat: MoonCombat) -> list[CombatantView]:
         """Every possible combatant in a fixed order: roster, then possible summons."""
         st = st_of(combat)
         t = tb(combat)
@@ -249,14 +255,14 @@ class MoonlitSystem(RuleSystem):
         """Roster plus every possible summon."""
         return len(table_of(encounter).ids)
 
-    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+    def observe_combatant(self, combat: MoonCombat, cid: str) -> list[float]:
         """Per-combatant features (observe.py)."""
         return observe_combatant(combat, cid)
 
-    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+    def observe_combatants(self, combat: MoonCombat, ids: list[str]) -> list[list[float]]:
         """Per-combatant features of several combatants at once (observe.py)."""
         return observe_combatants(combat, ids)
 
-    def observe_global(self, combat: Combat) -> list[float]:
+    def observe_global(self, combat: MoonCombat) -> list[float]:
         """Whole-combat features (observe.py)."""
         return observe_global(combat)

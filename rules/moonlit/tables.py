@@ -95,7 +95,7 @@ def build_table(enc: MoonlitEncounter) -> Table:
         armour = GEAR[c.armour].defense_dice if c.armour else 0
         stats[c.id] = Stats(id=c.id, name=c.name or c.id, side=c.side, kind=c.kind, body=c.body, action=c.action,
                             melee=c.melee, ranged=c.ranged, mental=c.mental, defense=c.defense, max_hp=c.max_hp,
-                            max_tp=c.max_tp, emotion=c.emotion, attributes=dict(c.attributes),
+                            max_tp=c.max_tp, emotion=c.emotion, attributes={e: n for e, n in c.attributes.items()},
                             skills=tuple(c.skills), weapon=GEAR[c.weapon] if c.weapon else None,
                             armour_dice=armour, items=dict(c.items), can_escape=c.can_escape,
                             by_cat=_split(tuple(c.skills)))
@@ -146,4 +146,4 @@ def build_table(enc: MoonlitEncounter) -> Table:
 
 def table_of(enc: Any) -> Table:
     """The compiled `Table` of an encounter (a combat has it as `combat.tables`)."""
-    return compiled(enc).tables  # type: ignore[no-any-return]
+    return compiled(enc).tables

@@ -13,7 +13,7 @@ from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 PASS = Action("pass")
 _DELAYS: dict[int, Action] = {}
@@ -38,7 +38,7 @@ def attack_action(sid: str) -> Action:
     return a
 
 
-def decide(c: Combat) -> bool:
+def decide(c: MoonCombat) -> bool:
     """MOON-5.1-5.3: pick the next actor by AP (ties: pc, effective Action, roster order); none -> end phase."""
     st = st_of(c)
     t = tb(c)
@@ -81,7 +81,7 @@ def can_leave(st: MoonState, t: Table, f: Fighter, zone: str) -> tuple[bool, int
     return (opp == 0 or friends > opp), friends, opp
 
 
-def main_legal(c: Combat) -> list[Action]:
+def main_legal(c: MoonCombat) -> list[Action]:
     """The main-phase decision point (section 7)."""
     st = st_of(c)
     t = tb(c)
@@ -132,7 +132,7 @@ def coup_targets(st: MoonState, t: Table, f: Fighter) -> list[Action]:
     return out
 
 
-def main_apply(c: Combat, a: Action) -> None:
+def main_apply(c: MoonCombat, a: Action) -> None:
     """Apply the actor's main-phase choice (MOON-6.3-6.10, 6.14)."""
     st = st_of(c)
     f = st.fighters[str(st.actor)]
@@ -168,7 +168,7 @@ def main_apply(c: Combat, a: Action) -> None:
     check_end(c)
 
 
-def move(c: Combat, st: MoonState, t: Table, f: Fighter, dest: str) -> None:
+def move(c: MoonCombat, st: MoonState, t: Table, f: Fighter, dest: str) -> None:
     """MOON-3.2 / 3.3: step along the line; stop in the first zone the mover may not leave."""
     start = str(f.zone)
     i, j = ZONE_INDEX[start], ZONE_INDEX[dest]

@@ -25,7 +25,7 @@ from trpg_arena.rules.moonlit.state import AttackFrame, Check, Fighter, MoonStat
 from trpg_arena.rules.moonlit.tables import Table
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.moonlit.state import MoonCombat
 
 
 def counter_ok(st: MoonState, t: Table, tgt: Fighter, x: Fighter) -> bool:
@@ -38,7 +38,7 @@ def counter_ok(st: MoonState, t: Table, tgt: Fighter, x: Fighter) -> bool:
     return t.stats[x.id].side != t.stats[tgt.id].side and reaches(t, sk, tgt.zone, x.zone)
 
 
-def react(c: Combat, st: MoonState, a: AttackFrame, x: Fighter, act: Action) -> None:
+def react(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter, act: Action) -> None:
     """A target's reaction (MOON-8.8, 8.9, 10.1) and its check."""
     t = tb(c)
     tgt = st.fighters[a.decl.targets[a.ti]]
@@ -63,7 +63,7 @@ def react(c: Combat, st: MoonState, a: AttackFrame, x: Fighter, act: Action) -> 
             mods.append((w.id, w.hit_mod))
         mods.extend(hit_effects(tgt))
         a.checks[tgt.id] = roll_check(c, tgt.id, f"counter check ({tsk.id})", t.stats[tgt.id].stat(str(tsk.type)),
-                                      mods, "MOON-10.4")
+                                      mods, "MOON-10.4", str(tsk.type))
         return
     skill = None if act.option == "none" else SKILLS[str(act.option)]
     if skill is not None:
@@ -84,14 +84,15 @@ def react(c: Combat, st: MoonState, a: AttackFrame, x: Fighter, act: Action) -> 
     mods = list(check_mods(tgt, passive=True))
     if skill is not None and skill.dodge_mod:
         mods.append((skill.id, skill.dodge_mod))
-    a.checks[tgt.id] = roll_check(c, tgt.id, "dodge check", t.stats[tgt.id].stat(str(sk.type)), mods, "MOON-8.8")
+    a.checks[tgt.id] = roll_check(c, tgt.id, "dodge check", t.stats[tgt.id].stat(str(sk.type)), mods, "MOON-8.8",
+                                  str(sk.type))
 
 
 def _rank(ch: Check) -> int:
     return 0 if ch.fumble else 2 if ch.crit else 1
 
 
-def decide_hits(c: Combat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
+def decide_hits(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
     """MOON-8.11 hit decisions and MOON-10.5 counter decisions, in target order."""
     hit = a.hit
     assert hit is not None
@@ -144,7 +145,7 @@ def receivers(a: AttackFrame) -> list[str]:
     return [a.cover.get(h, h) for h in a.hits]
 
 
-def interrupt_options(c: Combat, g: Fighter) -> list[Action]:
+def interrupt_options(c: MoonCombat, g: Fighter) -> list[Action]:
     """MOON-15.5: interrupt skills g could use now, on receivers of this attack in g's zone."""
     st = st_of(c)
     t = tb(c)
@@ -160,7 +161,7 @@ def interrupt_options(c: Combat, g: Fighter) -> list[Action]:
     return out
 
 
-def next_interrupter(c: Combat, st: MoonState, t: Table, a: AttackFrame) -> Fighter | None:
+def next_interrupter(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame) -> Fighter | None:
     """MOON-15.5: the next combatant (priority order) with an interrupt it could use now, not yet offered."""
     best = None
     best_key = None

@@ -25,7 +25,7 @@ from trpg_arena.rules.reincarnator.state import Cell, EffectState, Fighter, Pend
 from trpg_arena.rules.reincarnator.turns import advance, begin_entry, end_turn, pay
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 MOVE_TIER = ("move", "climb_jump", "crawl", "stealth_walk", "grapple_move", "reload_heavy", "open_door", "close_door",
              "parry", "take_cover", "go_prone", "crouch", "stand_from_prone", "pick_up", "sheathe", "drive",
@@ -54,7 +54,7 @@ def opts(a: Action) -> tuple[Any, ...]:
     return a.option if isinstance(a.option, tuple) else (a.option,)
 
 
-def uid(combat: Combat, cid: str, name: Any) -> Any:
+def uid(combat: ReiCombat, cid: str, name: Any) -> Any:
     """The item id behind the name `cid` uses in actions (its own gear first, then items on the ground)."""
     if not isinstance(name, str) or name in FLAGS:
         return name
@@ -71,7 +71,7 @@ def uid(combat: Combat, cid: str, name: Any) -> Any:
     return name
 
 
-def apply(combat: Combat, a: Action) -> None:
+def apply(combat: ReiCombat, a: Action) -> None:
     """Apply a legal action, then advance to the next decision point."""
     state = rs(combat)
     d = state.decision
@@ -101,7 +101,7 @@ def apply(combat: Combat, a: Action) -> None:
     advance(combat)
 
 
-def turn_verb(combat: Combat, cid: str, a: Action) -> None:  # noqa: C901 - one branch per verb of section 7
+def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - one branch per verb of section 7
     """Pay for and perform one verb of the actor's own turn."""
     state = rs(combat)
     static(combat)
@@ -221,14 +221,14 @@ def turn_verb(combat: Combat, cid: str, a: Action) -> None:  # noqa: C901 - one 
         start_attack(combat, cid, a, o)
 
 
-def cell_now(combat: Combat, f: Fighter) -> Cell | None:
+def cell_now(combat: ReiCombat, f: Fighter) -> Cell | None:
     """A combatant's cell, or its vehicle's."""
     if f.in_vehicle is not None:
         return rs(combat).vehicles[f.in_vehicle].cell
     return f.cell
 
 
-def delay(combat: Combat, cid: str, after: str) -> None:
+def delay(combat: ReiCombat, cid: str, after: str) -> None:
     """REI-2.4: suspend the turn and re-enter the order right after `after`."""
     state = rs(combat)
     f = state.fighters[cid]
@@ -241,7 +241,7 @@ def delay(combat: Combat, cid: str, after: str) -> None:
     begin_entry(combat)
 
 
-def consume(combat: Combat, cid: str, k: str) -> None:
+def consume(combat: ReiCombat, cid: str, k: str) -> None:
     """REI-2.12: apply a consumable's effect and use it up."""
     state = rs(combat)
     w = static(combat).items[k]
@@ -262,7 +262,7 @@ def consume(combat: Combat, cid: str, k: str) -> None:
             state.reorder_pending = True  # REI-2.3
 
 
-def reload(combat: Combat, cid: str, k: str) -> None:
+def reload(combat: ReiCombat, cid: str, k: str) -> None:
     """REI-2.13, 2.15 reload kinds."""
     state = rs(combat)
     w = static(combat).items[k]
@@ -280,7 +280,7 @@ def reload(combat: Combat, cid: str, k: str) -> None:
                 item=k, loaded=it.loaded, spares=it.spares)
 
 
-def parry(combat: Combat, cid: str, acro: bool) -> None:
+def parry(combat: ReiCombat, cid: str, acro: bool) -> None:
     """REI-5.9, 5.10: parry defence from martial + the first held melee weapon's specialty."""
     state = rs(combat)
     st = static(combat)
@@ -299,13 +299,13 @@ def parry(combat: Combat, cid: str, acro: bool) -> None:
         condition="parrying", value=f.parry_value)
 
 
-def take_cover(combat: Combat, cid: str, a: Action) -> None:
+def take_cover(combat: ReiCombat, cid: str, a: Action) -> None:
     """REI-5.11: cover from an object, an ally or a pinned opponent."""
     state = rs(combat)
     st = static(combat)
     f = state.fighters[cid]
     if a.dest is not None:
-        obj = combat.battlefield.graph.nodes[a.dest]["object"]  # type: ignore[attr-defined]
+        obj = combat.battlefield.graph.nodes[a.dest]["object"]
         value, src = int(obj["cover"]), f"{a.dest[0]},{a.dest[1]}"
     else:
         value, src = max(1, min(5, st.specs[a.target or ""].size - 2)), a.target or ""
@@ -314,7 +314,7 @@ def take_cover(combat: Combat, cid: str, a: Action) -> None:
                 condition="in_cover", value=value, source=src)
 
 
-def drive(combat: Combat, cid: str, dest: Cell, verb: str) -> None:
+def drive(combat: ReiCombat, cid: str, dest: Cell, verb: str) -> None:
     """REI-2.15: the driver moves its vehicle."""
     state = rs(combat)
     f = state.fighters[cid]
@@ -327,7 +327,7 @@ def drive(combat: Combat, cid: str, dest: Cell, verb: str) -> None:
                 verb=verb, path=[list(c) for c in path], cost=cost)
 
 
-def leave(combat: Combat, cid: str) -> None:
+def leave(combat: ReiCombat, cid: str) -> None:
     """REI-0.2 (c): leaving the location is a scene change for the leaver."""
     f = rs(combat).fighters[cid]
     end_all_grapples(combat, cid, "left")
@@ -341,7 +341,7 @@ def leave(combat: Combat, cid: str) -> None:
     end_turn(combat)
 
 
-def start_attack(combat: Combat, cid: str, a: Action, o: tuple[Any, ...]) -> None:  # noqa: C901
+def start_attack(combat: ReiCombat, cid: str, a: Action, o: tuple[Any, ...]) -> None:  # noqa: C901
     """Declare one attack verb: spend ammunition, move for charges and crushes (REI-3.8 step 1)."""
     state = rs(combat)
     st = static(combat)
@@ -382,7 +382,7 @@ def start_attack(combat: Combat, cid: str, a: Action, o: tuple[Any, ...]) -> Non
     attack.declare(combat, p)
 
 
-def spend_ammo(combat: Combat, cid: str, p: Pending, acro: bool) -> None:
+def spend_ammo(combat: ReiCombat, cid: str, p: Pending, acro: bool) -> None:
     """Fire one round (REI-4.5), a burst (REI-8.4) or load-fire-reload (REI-2.16)."""
     state = rs(combat)
     w = static(combat).items[p.weapon or ""]

@@ -40,7 +40,7 @@ from trpg_arena.rules.reincarnator.pools import roll_pool
 from trpg_arena.rules.reincarnator.state import Pending
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 
 # --- procedure ----------------------------------------------------------------------------------------
@@ -49,7 +49,16 @@ PHRASES = {"melee_attack": "attacks", "ranged_attack": "shoots at", "throw": "th
            "acro_charge": "charges acrobatically at", "vehicle_crush": "rams", "acro_fire": "fires at"}
 
 
-def declare(combat: Combat, p: Pending) -> None:
+def named(parts: dict[str, int]) -> str:
+    """``(str 3 + martial 3 + charge 2 - wound 1)``: what a pool or a defence is made of, zeros left out."""
+    shown = [(k.removeprefix("mod_").replace("_", " "), v) for k, v in parts.items() if v]
+    if not shown:
+        return ""
+    text = " ".join(f"{'-' if v < 0 else '+'} {k} {abs(v)}" for k, v in shown).removeprefix("+ ")
+    return f" ({text})"
+
+
+def declare(combat: ReiCombat, p: Pending) -> None:
     """Step 1-2 of REI-3.8: declaration, then the target's reaction window or resolution."""
     state = rs(combat)
     tgt = p.target if p.target is not None else f"{p.cell[0]},{p.cell[1]}" if p.cell else "?"
@@ -69,7 +78,7 @@ def declare(combat: Combat, p: Pending) -> None:
     resolve(combat, p)
 
 
-def window_opens(combat: Combat, p: Pending) -> bool:
+def window_opens(combat: ReiCombat, p: Pending) -> bool:
     """REI-5.7 / REI-2.14: the target has a reflex step and its reflex action."""
     state = rs(combat)
     t = p.target
@@ -80,12 +89,12 @@ def window_opens(combat: Combat, p: Pending) -> bool:
             and f.in_vehicle is None)
 
 
-def after_window(combat: Combat, p: Pending) -> None:
+def after_window(combat: ReiCombat, p: Pending) -> None:
     """Resume an attack after its reaction window was answered."""
     resolve(combat, p)
 
 
-def resolve(combat: Combat, p: Pending) -> None:
+def resolve(combat: ReiCombat, p: Pending) -> None:
     """Steps 3-9 of REI-3.8."""
     from trpg_arena.rules.reincarnator import explosives, grapple
 
@@ -128,7 +137,8 @@ def resolve(combat: Combat, p: Pending) -> None:
     roll = roll_pool(combat.dice, pool - d, st.enc.options, bonus, roller=p.actor,
                      purpose=f"{p.verb.replace('_', ' ')} on {target} ({pool} - {d} defence = {pool - d} dice)")
     n = max(0, roll.t - bd_es)
-    combat.emit("roll", f"{p.actor} rolls {pool} - {d} = {pool - d} dice: {fmt(roll.dice)} -> {roll.r} successes"
+    combat.emit("roll", f"{p.actor} rolls {pool}{named(parts)} - {d} defence{named(dparts)} = {pool - d} dice: "
+                f"{fmt(roll.dice)} -> {roll.r} successes"
                 f"{f' + {roll.es} extra' if roll.es else ''}{f' - {bd_es} on base defence' if bd_es and roll.t else ''}"
                 f" = {n}", actor=p.actor, rule="REI-3.8", pool=pool, defence=d, dice=[list(b) for b in roll.dice],
                 r=roll.r, es=roll.es, t=roll.t, n=n, parts=parts, defence_parts=dparts, chance=roll.chance)
@@ -152,7 +162,7 @@ def resolve(combat: Combat, p: Pending) -> None:
     on_hit(combat, p, target, n)
 
 
-def after_roll(combat: Combat, p: Pending) -> None:
+def after_roll(combat: ReiCombat, p: Pending) -> None:
     """REI-3.8 step 9: all-out and charge defence loss, aim reset, hidden first attack."""
     state = rs(combat)
     f = state.fighters[p.actor]
@@ -165,7 +175,7 @@ def after_roll(combat: Combat, p: Pending) -> None:
         f.hidden_attacked = True
 
 
-def on_hit(combat: Combat, p: Pending, target: str, n: int) -> None:
+def on_hit(combat: ReiCombat, p: Pending, target: str, n: int) -> None:
     """Damage and mode effects of a hit (REI-3.9, 4.3, 4.14)."""
     st = static(combat)
     crush = p.verb == "vehicle_crush" or (
@@ -191,7 +201,7 @@ def on_hit(combat: Combat, p: Pending, target: str, n: int) -> None:
         reflex_knockback(combat, p, target, n, "REI-4.14")
 
 
-def reflex_knockback(combat: Combat, p: Pending, target: str, attack_succ: int, rule: str) -> None:
+def reflex_knockback(combat: ReiCombat, p: Pending, target: str, attack_succ: int, rule: str) -> None:
     """The reflex save contest and knockback (REI-4.14, 7.2, 3.4)."""
     st = static(combat)
     state = rs(combat)
@@ -208,7 +218,7 @@ def reflex_knockback(combat: Combat, p: Pending, target: str, attack_succ: int, 
             knockback(combat, cell_of(combat, p.actor), target, dist, rule)
 
 
-def land_thrown(combat: Combat, p: Pending, target: str) -> None:
+def land_thrown(combat: ReiCombat, p: Pending, target: str) -> None:
     """REI-4.6: the thrown item lies in the target's cell."""
     it = rs(combat).items[p.weapon or ""]
     it.loc, it.holder, it.cell = "ground", None, cell_of(combat, target)
@@ -221,7 +231,7 @@ def fmt(batches: tuple[tuple[int, ...], ...]) -> str:
     return " + ".join("[" + ",".join(map(str, b)) + "]" for b in batches)
 
 
-def hidden_in_path_cancel(combat: Combat, p: Pending) -> None:
+def hidden_in_path_cancel(combat: ReiCombat, p: Pending) -> None:
     """REI-5.6 helper: a bumped charge cancels its attack step."""
     combat.emit("attack_cancelled", f"{p.actor}'s charge is stopped; the attack is cancelled", actor=p.actor,
                 rule="REI-5.6", verb=p.verb)

@@ -20,7 +20,7 @@ from trpg_arena.rules.reincarnator.movement import bf, doors_now, reach_mask
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 from trpg_arena.rules.reincarnator.masks import (
     can_pay,
@@ -41,7 +41,7 @@ _act = act  # the shared action objects (see `interned.py`)
 _PLAIN: tuple[tuple[str, ...], ...] = ((),)  # `into_variants` of a target outside any grapple
 
 
-def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
+def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
     """Per possible target: (id, cell, distance, line of sight, melee-targetable, into-grapple variants).
 
     The targets are those `targetable` by a ranged attack (section 7, REI-3.10, REI-6.6), checked inline: the
@@ -51,7 +51,7 @@ def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bo
     if memo is not None:
         hit = memo.get(("targets", cid))
         if hit is not None:
-            return hit  # type: ignore[return-value]
+            return hit
     state = rs(combat)
     st = static(combat)
     fighters = state.fighters
@@ -87,7 +87,7 @@ def target_info(combat: Combat, cid: str) -> list[tuple[str, Cell, int, bool, bo
     return out
 
 
-def _vehicle_target(combat: Combat, vid: str, me: Cell, side: str,
+def _vehicle_target(combat: ReiCombat, vid: str, me: Cell, side: str,
                     doors: frozenset[Cell]) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
     """The `target_info` entry of a vehicle, if it is an enemy's and not wrecked (REI-4.12)."""
     state = rs(combat)
@@ -99,7 +99,7 @@ def _vehicle_target(combat: Combat, vid: str, me: Cell, side: str,
              into_variants(state, vid))]
 
 
-def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: bool) -> None:  # noqa: C901
+def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise: bool) -> None:  # noqa: C901
     """The standard-action attack verbs (REI-2.17, group 4)."""
     state = rs(combat)
     st = static(combat)
@@ -111,8 +111,7 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
     tinfo = target_info(combat, cid)
     in_veh = f.in_vehicle is not None
     # melee_attack
-    weapons = [] if in_veh else [(st.name(w, cid), st.weapon(cid, w).reach)  # type: ignore[union-attr]
-                                 for w in melee_weapons(combat, cid)]
+    weapons = [] if in_veh else [(st.name(w, cid), st.known_weapon(cid, w).reach) for w in melee_weapons(combat, cid)]
     if weapons and tinfo:
         for name, reach in weapons:
             for t, _tc, dist, los, melee_ok, _v in tinfo:
@@ -209,10 +208,10 @@ def attacks(combat: Combat, cid: str, f: Fighter, out: list[Action], surprise: b
                 out.append(_act("grapple", t, None, (st.name(k, cid), "all_out")))
 
 
-_NOT_LIFTABLE = ()
+_NOT_LIFTABLE: tuple[bool, tuple[tuple[str, int], ...]] = (False, ())  # compared by identity; no ranges either
 
 
-def _throw_facts(combat: Combat, cid: str, k: str) -> tuple[bool, tuple[tuple[str, int], ...]]:
+def _throw_facts(combat: ReiCombat, cid: str, k: str) -> tuple[bool, tuple[tuple[str, int], ...]]:
     """What throwing item `k` means for `cid`, fixed by the encounter: (crushes, ((attribute, range m), ...)).
 
     `_NOT_LIFTABLE` if it cannot be thrown (REI-4.6 heavy items with Strength only, REI-4.7 range, REI-4.8
@@ -220,12 +219,12 @@ def _throw_facts(combat: Combat, cid: str, k: str) -> tuple[bool, tuple[tuple[st
     """
     item = static(combat).items[k]
     if not liftable(combat, cid, item):
-        return _NOT_LIFTABLE  # type: ignore[return-value]
+        return _NOT_LIFTABLE
     attrs = ("str",) if heavy(combat, cid, item) else ("dex", "str")
     return throw_crushes(combat, cid, item), tuple((a, throw_range(combat, cid, a)) for a in attrs)
 
 
-def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
+def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     """REI-2.16: load, shoot and reload a musket or launcher with one acrobatic action."""
     state = rs(combat)
     st = static(combat)
@@ -251,7 +250,7 @@ def acro_fire_actions(combat: Combat, cid: str, f: Fighter, out: list[Action]) -
                     out.append(_act("acro_fire", t, None, opt(st.name(k, cid), *v)))
 
 
-def cells_in_range(combat: Combat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:
+def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:
     """Target cells of an explosive: enterable, within range and sight, and within `radius` of an active enemy.
 
     Decision (mask size): a blast aimed where it cannot catch any enemy is not offered.
@@ -281,7 +280,7 @@ def blast_radius(item: ItemSpec) -> int:
     return max((e.radius_m for e in item.components), default=0)
 
 
-def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
+def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     """REI-5.4: charge/acro_charge with the end cell as an offset from the target."""
     state = rs(combat)
     st = static(combat)
@@ -299,7 +298,7 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
     field = bf(combat)
     doors = doors_now(state, combat.scratch)
     weapons = melee_weapons(combat, cid)
-    reaches = [(st.weapon(cid, w).reach, st.name(w, cid)) for w in weapons]  # type: ignore[union-attr]
+    reaches = [(st.known_weapon(cid, w).reach, st.name(w, cid)) for w in weapons]
     memo = field.list_memo
     fighters = state.fighters
     vehicles = state.vehicles
@@ -332,7 +331,7 @@ def charges(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
             out.extend(hit)
 
 
-def vehicle_moves(combat: Combat, cid: str, f: Fighter, out: list[Action]) -> None:
+def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     """REI-2.15, 2.16, 4.13: drive, drive_fast, acro_drive and vehicle_crush."""
     state = rs(combat)
     st = static(combat)

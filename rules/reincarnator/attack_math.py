@@ -18,10 +18,10 @@ from trpg_arena.rules.reincarnator.data import es, static
 from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import bf, doors_now
-from trpg_arena.rules.reincarnator.state import Cell, Pending
+from trpg_arena.rules.reincarnator.state import Cell, Pending, cell_of_key
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 RANGED_VERBS = ("ranged_attack", "acro_fire", "throw", "cast", "vehicle_attack")
 MELEE_VERBS = ("melee_attack", "charge", "acro_charge", "grapple")
@@ -40,7 +40,7 @@ def attack_class(p: Pending) -> str:
     return "melee"
 
 
-def cell_of(combat: Combat, cid: str) -> Cell:
+def cell_of(combat: ReiCombat, cid: str) -> Cell:
     """Where a combatant or vehicle stands."""
     state = rs(combat)
     if cid in state.vehicles:
@@ -50,12 +50,12 @@ def cell_of(combat: Combat, cid: str) -> Cell:
     return c
 
 
-def source_cell(combat: Combat, p: Pending) -> Cell:
+def source_cell(combat: ReiCombat, p: Pending) -> Cell:
     """The attacking cell (a vehicle's for vehicle verbs; drivers share it anyway)."""
     return cell_of(combat, p.actor)
 
 
-def weapon_range(combat: Combat, p: Pending) -> int:
+def weapon_range(combat: ReiCombat, p: Pending) -> int:
     """Reach or range of the attack in metres."""
     st = static(combat)
     if p.verb in ("vehicle_crush", "grapple") or p.weapon is None:
@@ -71,26 +71,26 @@ def weapon_range(combat: Combat, p: Pending) -> int:
     return w.reach
 
 
-def throw_range(combat: Combat, cid: str, attr: str) -> int:
+def throw_range(combat: ReiCombat, cid: str, attr: str) -> int:
     """REI-4.7: attribute x 5 m, plus ES(STR) x 10 m for a Strength throw."""
     st = static(combat)
     v = rating(st, cid, attr)
     return v * 5 + (es(v, st.enc.options.extra_successes) * 10 if attr == "str" else 0)
 
 
-def in_reach(combat: Combat, p: Pending, target: str) -> bool:
+def in_reach(combat: ReiCombat, p: Pending, target: str) -> bool:
     """Within reach/range and in line of sight (section 5)."""
     a, b = source_cell(combat, p), cell_of(combat, target)
     return cheb(a, b) <= weapon_range(combat, p) and bf(combat).los(a, b, doors_now(rs(combat), combat.scratch))
 
 
-def throw_crushes(combat: Combat, cid: str, item: ItemSpec) -> bool:
+def throw_crushes(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:
     """REI-4.9: a thrown object at least 2 sizes larger than a thrower of size over 4 crushes."""
     size = static(combat).specs[cid].size
     return item.size >= size + 2 and size > 4
 
 
-def off_guard(combat: Combat, p: Pending, target: str) -> str | None:
+def off_guard(combat: ReiCombat, p: Pending, target: str) -> str | None:
     """'basic', 'greater' or None for this attack (REI-1.3, 1.4, 6.6)."""
     state = rs(combat)
     st = static(combat)
@@ -107,7 +107,7 @@ def off_guard(combat: Combat, p: Pending, target: str) -> str | None:
     return level
 
 
-def attack_pool(combat: Combat, p: Pending, target: str | None) -> tuple[int, str, dict[str, int]]:
+def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int, str, dict[str, int]]:
     """Attack pool P with its modifiers, the key attribute, and the parts (REI-4.1, 3.12)."""
     st = static(combat)
     state = rs(combat)
@@ -197,7 +197,7 @@ def attack_pool(combat: Combat, p: Pending, target: str | None) -> tuple[int, st
     return pool + sum(mods.values()), key, parts
 
 
-def grapple_spec(combat: Combat, cid: str, with_: str | None) -> str:
+def grapple_spec(combat: ReiCombat, cid: str, with_: str | None) -> str:
     """R: brawl, or the soft weapon's specialty (REI-7.15)."""
     if with_:
         w = static(combat).items.get(with_)
@@ -206,7 +206,7 @@ def grapple_spec(combat: Combat, cid: str, with_: str | None) -> str:
     return "brawl"
 
 
-def cover_defence(combat: Combat, p: Pending, target: str) -> int:
+def cover_defence(combat: ReiCombat, p: Pending, target: str) -> int:
     """Cover defence of a target (REI-3.5, 5.11, 6.1, 6.2, 6.6)."""
     state = rs(combat)
     f = state.fighters[target]
@@ -219,7 +219,7 @@ def cover_defence(combat: Combat, p: Pending, target: str) -> int:
         if st.enc.options.cover_directional and f.cell is not None:
             src = f.cover_source
             if "," in src:
-                sc: Cell = tuple(int(x) for x in src.split(","))  # type: ignore[assignment]
+                sc = cell_of_key(src)
             else:
                 sc = cell_of(combat, src)
             ac = source_cell(combat, p) if p.cell is None or p.verb != "blast" else p.cell
@@ -230,7 +230,7 @@ def cover_defence(combat: Combat, p: Pending, target: str) -> int:
     return c
 
 
-def dodge_defence(combat: Combat, p: Pending, target: str, og: str | None, hs: int) -> int:
+def dodge_defence(combat: ReiCombat, p: Pending, target: str, og: str | None, hs: int) -> int:
     """REI-3.7: base dodge + acrobatic bonus, doubled, halved when off-guard, minus high speed."""
     state = rs(combat)
     if target in state.vehicles:
@@ -244,7 +244,7 @@ def dodge_defence(combat: Combat, p: Pending, target: str, og: str | None, hs: i
     return max(0, d - hs)
 
 
-def high_speed(combat: Combat, p: Pending) -> int:
+def high_speed(combat: ReiCombat, p: Pending) -> int:
     """REI-4.11 high speed of the attack (0 with the option off)."""
     st = static(combat)
     if st.enc.options.high_speed_rule == "off":
@@ -262,7 +262,7 @@ def high_speed(combat: Combat, p: Pending) -> int:
     return 0
 
 
-def penetration(combat: Combat, p: Pending) -> int:
+def penetration(combat: ReiCombat, p: Pending) -> int:
     """破穿 of the attack (REI-3.6)."""
     st = static(combat)
     if p.verb == "cast":
@@ -273,7 +273,7 @@ def penetration(combat: Combat, p: Pending) -> int:
     return 0
 
 
-def defences(combat: Combat, p: Pending, target: str) -> tuple[int, int, dict[str, int]]:
+def defences(combat: ReiCombat, p: Pending, target: str) -> tuple[int, int, dict[str, int]]:
     """Defence dice D and the base-defence extra successes that apply (REI-3.5-3.7, 5.9)."""
     state = rs(combat)
     st = static(combat)

@@ -20,7 +20,7 @@ from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 INTO = ((), ("careful",), ("random",))
 
@@ -56,9 +56,9 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
                 naturals.append(w)
     melee = naturals + [k for k in items if by_name[k].kind == "melee"]
     ranged = [k for k in items if by_name[k].is_ranged]
-    shells = [k for k in ranged if by_name[k].ammo and by_name[k].ammo.shell is not None]  # type: ignore[union-attr]
+    shells = [k for k in ranged if (am := by_name[k].ammo) is not None and am.shell is not None]
     plain_ranged = [k for k in ranged if k not in shells]
-    acro = [k for k in ranged if by_name[k].ammo and by_name[k].ammo.reload_kind in ("musket", "launcher")]  # type: ignore[union-attr]
+    acro = [k for k in ranged if (am := by_name[k].ammo) is not None and am.reload_kind in ("musket", "launcher")]
     blasts = [k for k in items if by_name[k].blast]
     spells: list[str] = []
     for cid in ids:
@@ -105,10 +105,10 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
         for k in items:
             if by_name[k].blast:
                 continue
-            for a in ("dex", "str"):
+            for attr in ("dex", "str"):
                 for v in INTO:
-                    out.append(act("throw", target=t, option=(k, a, *v)))
-                    out.append(act("throw", target=t, option=(k, a, "fast", *v)))
+                    out.append(act("throw", target=t, option=(k, attr, *v)))
+                    out.append(act("throw", target=t, option=(k, attr, "fast", *v)))
         for s in spells:
             for v in INTO:
                 out.append(act("cast", target=t, option=_opt(s, *v)))
@@ -166,7 +166,7 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
 RELATIVE_DEST = ("charge", "acro_charge", "vehicle_crush")  # verbs whose dest is an offset from the target
 
 
-def place_of(combat: Combat, a: Action) -> Any:
+def place_of(combat: ReiCombat, a: Action) -> Any:
     """The square `a` ends on (a charge's target square plus its offset), or None."""
     if a.dest is None or a.verb not in RELATIVE_DEST or a.target is None:
         return a.dest
@@ -178,7 +178,7 @@ def place_of(combat: Combat, a: Action) -> Any:
     return (f.cell[0] + a.dest[0], f.cell[1] + a.dest[1])
 
 
-def describe_action(combat: Combat, a: Action) -> str:
+def describe_action(combat: ReiCombat, a: Action) -> str:
     """The sentence a GM reads, e.g. ``charge D (end 5,5) with sword``."""
     parts = [a.verb.replace("_", " ")]
     if a.target is not None:

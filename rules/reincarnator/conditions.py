@@ -8,14 +8,14 @@ from trpg_arena.rules.reincarnator.data import Static, es, static
 from trpg_arena.rules.reincarnator.state import Fighter, Grapple, ReiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 INCAPACITATED = ("unconscious", "dying", "dead")
 
 
-def rs(combat: Combat) -> ReiState:
+def rs(combat: ReiCombat) -> ReiState:
     """The combat's state, typed."""
-    return combat.state  # type: ignore[return-value]
+    return combat.state
 
 
 def rating(st: Static, cid: str, name: str) -> int:
@@ -33,14 +33,14 @@ def effect_mod(f: Fighter, key: str) -> int:
     return sum(e.modifiers.get(key, 0) for e in f.effects)
 
 
-def key_es(combat: Combat, cid: str, attr: str) -> int:
+def key_es(combat: ReiCombat, cid: str, attr: str) -> int:
     """Extra successes of a roll keyed on `attr` (REI-3.3), with effect bonus ES."""
     st = static(combat)
     f = rs(combat).fighters[cid]
     return es(rating(st, cid, attr), st.enc.options.extra_successes) + effect_mod(f, "bonus_es")
 
 
-def wound_penalty(combat: Combat, cid: str) -> int:
+def wound_penalty(combat: ReiCombat, cid: str) -> int:
     """REI-3.11: -1 with exactly two empty health boxes, -2 with one."""
     if not static(combat).enc.options.wound_penalties:
         return 0
@@ -49,7 +49,7 @@ def wound_penalty(combat: Combat, cid: str) -> int:
     return 1 if empty == 2 else 2 if empty == 1 else 0
 
 
-def base_initiative(combat: Combat, cid: str) -> int:
+def base_initiative(combat: ReiCombat, cid: str) -> int:
     """Base initiative with effects (REI-2.3)."""
     return static(combat).base_init[cid] + effect_mod(rs(combat).fighters[cid], "base_initiative")
 
@@ -107,7 +107,7 @@ def grapple_group(state: ReiState, cid: str) -> list[str]:
     return sorted(seen)
 
 
-def hands_used(combat: Combat, cid: str) -> int:
+def hands_used(combat: ReiCombat, cid: str) -> int:
     """Hands occupied by holds (REI-7.14)."""
     if not rs(combat).grapples:
         return 0
@@ -116,13 +116,13 @@ def hands_used(combat: Combat, cid: str) -> int:
     return sum(2 if st.specs[g.held].size >= size - 2 else 1 for g in rs(combat).grapples if g.holder == cid)
 
 
-def hands_for(combat: Combat, cid: str, target: str) -> int:
+def hands_for(combat: ReiCombat, cid: str, target: str) -> int:
     """Hands a hold of `target` would occupy (REI-7.14)."""
     st = static(combat)
     return 2 if st.specs[target].size >= st.specs[cid].size - 2 else 1
 
 
-def end_grapple(combat: Combat, g: Grapple, reason: str) -> None:
+def end_grapple(combat: ReiCombat, g: Grapple, reason: str) -> None:
     """Remove a grapple and say so."""
     state = rs(combat)
     if g in state.grapples:
@@ -131,14 +131,14 @@ def end_grapple(combat: Combat, g: Grapple, reason: str) -> None:
                     rule="REI-7.10", holder=g.holder, held=g.held, reason=reason)
 
 
-def end_all_grapples(combat: Combat, cid: str, reason: str) -> None:
+def end_all_grapples(combat: ReiCombat, cid: str, reason: str) -> None:
     """End every grapple of `cid` (incapacitation, forced movement)."""
     for g in list(grapples_of(rs(combat), cid)):
         end_grapple(combat, g, reason)
 
 
 # --- conditions -------------------------------------------------------------------------------------
-def remove_cover(combat: Combat, cid: str, reason: str) -> None:
+def remove_cover(combat: ReiCombat, cid: str, reason: str) -> None:
     """End `in_cover` (and crouching, which needs it) (REI-5.11, 6.2)."""
     f = rs(combat).fighters[cid]
     if f.cover_source is not None:
@@ -151,7 +151,7 @@ def remove_cover(combat: Combat, cid: str, reason: str) -> None:
                     condition="crouching", reason=reason)
 
 
-def end_hidden(combat: Combat, cid: str, reason: str) -> None:
+def end_hidden(combat: ReiCombat, cid: str, reason: str) -> None:
     """End `hidden` (REI-6.4-6.6)."""
     f = rs(combat).fighters[cid]
     if f.hidden:
@@ -160,7 +160,7 @@ def end_hidden(combat: Combat, cid: str, reason: str) -> None:
                     condition="hidden", reason=reason)
 
 
-def reset_aim(combat: Combat, cid: str, reason: str) -> None:
+def reset_aim(combat: ReiCombat, cid: str, reason: str) -> None:
     """Aim back to 0 (REI-5.1)."""
     f = rs(combat).fighters[cid]
     if f.aim_count or f.aim_target is not None:
@@ -169,7 +169,7 @@ def reset_aim(combat: Combat, cid: str, reason: str) -> None:
                     condition="aim", reason=reason)
 
 
-def check_cover_sources(combat: Combat) -> None:
+def check_cover_sources(combat: ReiCombat) -> None:
     """Cover ends when its source stops being adjacent or active (REI-5.11)."""
     state = rs(combat)
     for f in state.fighters.values():
@@ -184,7 +184,7 @@ def check_cover_sources(combat: Combat) -> None:
             remove_cover(combat, f.id, "source gone")
 
 
-def end_effects(combat: Combat, cid: str, durations: tuple[str, ...], reason: str) -> None:
+def end_effects(combat: ReiCombat, cid: str, durations: tuple[str, ...], reason: str) -> None:
     """End the effects of these durations borne by `cid` (REI-0.3)."""
     state = rs(combat)
     f = state.fighters[cid]
@@ -212,7 +212,7 @@ def status_of(lethal: int, bashing: int, overkill: int, mx: int) -> str:
     return "dying"
 
 
-def apply_damage(combat: Combat, cid: str, lethal: int, bashing: int, rule: str, source: str | None = None) -> None:
+def apply_damage(combat: ReiCombat, cid: str, lethal: int, bashing: int, rule: str, source: str | None = None) -> None:
     """Apply damage point by point, lethal first (REI-3.10); vehicles take it on their structure."""
     state = rs(combat)
     st = static(combat)
@@ -263,7 +263,7 @@ def apply_damage(combat: Combat, cid: str, lethal: int, bashing: int, rule: str,
             on_incapacitated(combat, cid)
 
 
-def heal_bashing(combat: Combat, cid: str, n: int) -> None:
+def heal_bashing(combat: ReiCombat, cid: str, n: int) -> None:
     """Remove up to `n` bashing points (REI-3.10)."""
     f = rs(combat).fighters[cid]
     healed = min(n, f.bashing)
@@ -271,7 +271,7 @@ def heal_bashing(combat: Combat, cid: str, n: int) -> None:
     combat.emit("healed", f"{cid} heals {healed} bashing (B {f.bashing})", actor=cid, rule="REI-3.10", amount=healed)
 
 
-def on_incapacitated(combat: Combat, cid: str) -> None:
+def on_incapacitated(combat: ReiCombat, cid: str) -> None:
     """REI-3.10: grapples, provided cover, hidden and aim end; a driven vehicle stops acting."""
     end_all_grapples(combat, cid, "incapacitated")
     f = rs(combat).fighters[cid]

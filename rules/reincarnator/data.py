@@ -9,7 +9,7 @@ from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.model import CombatantSpec, ItemSpec, SpellSpec, VehicleSpec
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 DEFAULT_HS = {"thrown": 1, "object": 1, "consumable": 1, "cluster": 1, "bow": 3, "crossbow": 3, "firearm": 5,
               "launcher": 5, "gauss": 8}
@@ -48,6 +48,13 @@ class Static:
         """A natural weapon of `cid` or an item by uid."""
         nat = self.natural[cid].get(wid)
         return nat if nat is not None else self.items.get(wid)
+
+    def known_weapon(self, cid: str, wid: str) -> ItemSpec:
+        """`weapon` for an id that names one (a weapon listed for `cid`); a KeyError otherwise."""
+        w = self.weapon(cid, wid)
+        if w is None:
+            raise KeyError(f"{cid} has no weapon {wid!r}")
+        return w
 
     def name(self, k: str, holder: str) -> str:
         """How `holder` names item `k` in actions: its own id for its own gear, else the unique id."""
@@ -110,6 +117,6 @@ def build_static(enc: ReincarnatorEncounter) -> Static:
     return st
 
 
-def static(combat: Combat | Any) -> Static:
+def static(combat: ReiCombat | Any) -> Static:
     """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
-    return combat.tables  # type: ignore[no-any-return]
+    return combat.tables

@@ -26,7 +26,7 @@ from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.turns import check_end
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 FLAGS = ("prone", "crouching", "hidden")
 
@@ -36,7 +36,7 @@ class ReincarnatorEditor(Editor):
 
     removed_word = "takes out (left the location)"
 
-    def fields(self, combat: Combat, cid: str) -> list[EditField]:
+    def fields(self, combat: ReiCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         state = rs(combat)
         f = state.fighters[cid]
@@ -44,16 +44,16 @@ class ReincarnatorEditor(Editor):
         if f.status in ("dead", "fled", "reserve"):
             return []
         out = [EditField("lethal", "int", f.lethal, "lethal damage", 0, mx,
-                         help=f"lethal and bashing together at most {mx}; the full track puts it down"),
+                         help=f"with bashing at most {mx}; a full track puts it down"),
                EditField("bashing", "int", f.bashing, "bashing damage", 0, mx,
-                         help=f"lethal and bashing together at most {mx}")]
+                         help=f"with lethal at most {mx}")]
         out += [EditField(flag, "bool", getattr(f, flag), flag) for flag in FLAGS]
         if f.cell is not None and f.in_vehicle is None and not in_grapple(state, cid):
             out.append(EditField("cell", "place", f.cell, "cell", choices=free_places(combat, cid),
                                  help="a free cell that is no wall or object"))
         return out
 
-    def write(self, combat: Combat, cid: str, name: str, value: Any) -> None:
+    def write(self, combat: ReiCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
         f = rs(combat).fighters[cid]
         if name not in ("lethal", "bashing"):
@@ -74,7 +74,7 @@ class ReincarnatorEditor(Editor):
             if was_active:
                 on_incapacitated(combat, cid)
 
-    def takes_out(self, combat: Combat, cid: str, name: str, value: Any) -> bool:
+    def takes_out(self, combat: ReiCombat, cid: str, name: str, value: Any) -> bool:
         """Whether the value puts the combatant out of the fight."""
         f = rs(combat).fighters[cid]
         if name not in ("lethal", "bashing") or f.status != "active":
@@ -82,7 +82,7 @@ class ReincarnatorEditor(Editor):
         other = f.bashing if name == "lethal" else f.lethal
         return value + other >= static(combat).max_health[cid]
 
-    def remove(self, combat: Combat, cid: str) -> None:
+    def remove(self, combat: ReiCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
         f = rs(combat).fighters[cid]
         if f.in_vehicle is not None:
@@ -95,10 +95,24 @@ class ReincarnatorEditor(Editor):
         f.cell = None
         check_cover_sources(combat)
 
-    def busy(self, combat: Combat) -> str | None:
+    def admit(self, combat: ReiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+        """A reinforcement (REI-2.5) joining at the start of the next round."""
+        data["reinforcements"] = [*data.get("reinforcements", []),
+                                  {"round": max(2, rs(combat).round + 1), "combatants": [spec]}]
+        return data
+
+    def join(self, combat: ReiCombat, fresh: Any, cid: str) -> None:
+        """In reserve with its gear until its round starts; then it rolls initiative and joins (REI-2.5)."""
+        state = rs(combat)
+        state.fighters[cid] = fresh.fighters[cid]
+        for iid, item in fresh.items.items():
+            if iid not in state.items:
+                state.items[iid] = item
+
+    def busy(self, combat: ReiCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
         return "an attack or another action is being resolved" if rs(combat).pending else None
 
-    def settle(self, combat: Combat) -> None:
+    def settle(self, combat: ReiCombat) -> None:
         """End the combat if a side has nobody left."""
         check_end(combat)

@@ -132,7 +132,7 @@ class ReincarnatorEncounter(EncounterBase):
     start: StartSpec | None = None
 
     @classmethod
-    def model_validate(cls, obj: Any, **kwargs: Any) -> ReincarnatorEncounter:  # type: ignore[override]
+    def model_validate(cls, obj: Any, **kwargs: Any) -> ReincarnatorEncounter:
         """Validate fields with pydantic, then cross-field checks that name the offending field path."""
         enc = super().model_validate(obj, **kwargs)
         enc._check()

@@ -14,10 +14,10 @@ from trpg_arena.rules.reincarnator.pools import overlap, roll_pool
 from trpg_arena.rules.reincarnator.state import Cell, Pending
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 
-def charges(combat: Combat, p: Pending) -> tuple[list[ExplosiveSpec], bool]:
+def charges(combat: ReiCombat, p: Pending) -> tuple[list[ExplosiveSpec], bool]:
     """The explosives released by this attack and whether they combine (REI-8.3) or not (REI-8.4)."""
     st = static(combat)
     w = st.items[p.weapon or ""]
@@ -30,7 +30,7 @@ def charges(combat: Combat, p: Pending) -> tuple[list[ExplosiveSpec], bool]:
     return [w.explosive], True
 
 
-def deliver(combat: Combat, p: Pending) -> None:
+def deliver(combat: ReiCombat, p: Pending) -> None:
     """REI-8.1: roll the throw/shot pool with no defence; one success detonates at the cell."""
     st = static(combat)
     state = rs(combat)
@@ -52,7 +52,7 @@ def deliver(combat: Combat, p: Pending) -> None:
     detonate(combat, p.cell, *charges(combat, p), actor=p.actor)
 
 
-def detonate(combat: Combat, c: Cell, parts: list[ExplosiveSpec], combine: bool, actor: str | None = None) -> None:
+def detonate(combat: ReiCombat, c: Cell, parts: list[ExplosiveSpec], combine: bool, actor: str | None = None) -> None:
     """Blast every combatant and vehicle in radius and sight (REI-8.1), combining overlaps (REI-8.2)."""
     st = static(combat)
     state = rs(combat)

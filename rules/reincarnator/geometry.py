@@ -409,8 +409,8 @@ class ReiBattlefield(Battlefield):
             if s in done:
                 continue
             done.add(s)
-            cell: Cell = s[0]  # type: ignore[index]
-            par: int = s[1]  # type: ignore[index]
+            cell: Cell = s[0]  # type: ignore[index]  # a search state is a (cell, parity) pair; `Search` keys them as Hashable
+            par: int = s[1]  # type: ignore[index]  # a search state is a (cell, parity) pair; `Search` keys them as Hashable
             for n, diag, ca, cb in nbrs[cell]:
                 if n in blocked or n in doors:
                     continue
@@ -433,7 +433,7 @@ class ReiBattlefield(Battlefield):
                     seq += 1
         dist: dict[Cell, tuple[int, int, Hashable]] = {}
         for s, (c, st) in best.items():
-            cl: Cell = s[0]  # type: ignore[index]
+            cl: Cell = s[0]  # type: ignore[index]  # a search state is a (cell, parity) pair; `Search` keys them as Hashable
             prev = dist.get(cl)
             if prev is None or (c, st) < prev[:2]:
                 dist[cl] = (c, st, s)
@@ -450,7 +450,7 @@ class ReiBattlefield(Battlefield):
         out = [dest]
         while s in pred:
             s = pred[s]
-            out.append(s[0])  # type: ignore[index]
+            out.append(s[0])  # type: ignore[index]  # a search state is a (cell, parity) pair; `Search` keys them as Hashable
         out.reverse()
         return out
 

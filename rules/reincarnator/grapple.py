@@ -24,10 +24,10 @@ from trpg_arena.rules.reincarnator.pools import PoolRoll, roll_pool
 from trpg_arena.rules.reincarnator.state import Cell, Grapple, Pending
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 
-def r_of(combat: Combat, cid: str, other: str) -> str:
+def r_of(combat: ReiCombat, cid: str, other: str) -> str:
     """R for `cid` in its grapple with `other`: the soft weapon's specialty for its initiator (REI-7.15)."""
     g = grapple_between(rs(combat), cid, other)
     if g is not None and g.holder == cid and g.with_:
@@ -35,7 +35,7 @@ def r_of(combat: Combat, cid: str, other: str) -> str:
     return "brawl"
 
 
-def resist_pool(combat: Combat, cid: str, mode: str, other: str) -> tuple[int, str]:
+def resist_pool(combat: ReiCombat, cid: str, mode: str, other: str) -> tuple[int, str]:
     """REI-7.5: break = STR + martial + R, escape = DEX + athletics + reflex; wound penalty applies."""
     st = static(combat)
     if mode == "escape":
@@ -48,21 +48,21 @@ def resist_pool(combat: Combat, cid: str, mode: str, other: str) -> tuple[int, s
     return n - wound_penalty(combat, cid), key
 
 
-def active_pool(combat: Combat, cid: str, other: str, with_: str | None = None) -> int:
+def active_pool(combat: ReiCombat, cid: str, other: str, with_: str | None = None) -> int:
     """The initiator's contest pool STR + martial + R (REI-7.5)."""
     st = static(combat)
     r = grapple_spec(combat, cid, with_) if with_ else r_of(combat, cid, other)
     return rating(st, cid, "str") + rating(st, cid, "martial") + rating(st, cid, r) - wound_penalty(combat, cid)
 
 
-def policy_mode(combat: Combat, cid: str, other: str) -> str:
+def policy_mode(combat: ReiCombat, cid: str, other: str) -> str:
     """`grapple_resist_choice = policy`: the larger pool, break on equal size."""
     b, _ = resist_pool(combat, cid, "break", other)
     e, _ = resist_pool(combat, cid, "escape", other)
     return "escape" if e > b else "break"
 
 
-def roll_named(combat: Combat, cid: str, pool: int, key: str | None, label: str, rule: str) -> PoolRoll:
+def roll_named(combat: ReiCombat, cid: str, pool: int, key: str | None, label: str, rule: str) -> PoolRoll:
     """Roll a contest pool and log it."""
     roll = roll_pool(combat.dice, pool, static(combat).enc.options, key_es(combat, cid, key) if key else 0,
                      roller=cid, purpose=f"{label} ({pool} dice)")
@@ -72,7 +72,7 @@ def roll_named(combat: Combat, cid: str, pool: int, key: str | None, label: str,
     return roll
 
 
-def open_resist(combat: Combat, p: Pending) -> None:
+def open_resist(combat: ReiCombat, p: Pending) -> None:
     """Ask the opponent for its resistance pool, or pick it by policy (REI-7.5)."""
     state = rs(combat)
     target = p.target or ""
@@ -87,7 +87,7 @@ def open_resist(combat: Combat, p: Pending) -> None:
     state.decision = Decision(target, "grapple_resist", f"{p.actor} grapples you: break or escape")
 
 
-def after_contact(combat: Combat, p: Pending, n: int) -> None:
+def after_contact(combat: ReiCombat, p: Pending, n: int) -> None:
     """REI-7.3: a hitting contact leads to the contest."""
     state = rs(combat)
     target = p.target or ""
@@ -103,7 +103,7 @@ def after_contact(combat: Combat, p: Pending, n: int) -> None:
     open_resist(combat, p)
 
 
-def contest(combat: Combat, p: Pending) -> None:
+def contest(combat: ReiCombat, p: Pending) -> None:
     """The grapple contest, then its outcome per verb (REI-7.5, 7.9, 7.11)."""
     state = rs(combat)
     target = p.target or ""
@@ -134,7 +134,7 @@ def contest(combat: Combat, p: Pending) -> None:
         strike(combat, p, "REI-7.9")
 
 
-def strike(combat: Combat, p: Pending, rule: str) -> None:
+def strike(combat: ReiCombat, p: Pending, rule: str) -> None:
     """The strike roll: STR + martial + R + modifiers, undefended, bashing (REI-7.9, 7.16)."""
     st = static(combat)
     state = rs(combat)
@@ -157,7 +157,7 @@ def strike(combat: Combat, p: Pending, rule: str) -> None:
         combat.emit("miss", f"{p.actor} misses {target}", actor=p.actor, rule=rule, target=target)
 
 
-def escape(combat: Combat, cid: str, holder: str, mode: str) -> None:
+def escape(combat: ReiCombat, cid: str, holder: str, mode: str) -> None:
     """REI-7.10, 7.13: the escaper rolls first; a win ends a hold or turns a pin into a hold."""
     state = rs(combat)
     g = grapple_between(state, cid, holder)
@@ -176,7 +176,7 @@ def escape(combat: Combat, cid: str, holder: str, mode: str) -> None:
         end_grapple(combat, g, "escaped")
 
 
-def grapple_move(combat: Combat, cid: str, dest: Cell) -> None:
+def grapple_move(combat: ReiCombat, cid: str, dest: Cell) -> None:
     """REI-7.6: a STR contest, then drag the partner up to the margin in metres."""
     state = rs(combat)
     st = static(combat)

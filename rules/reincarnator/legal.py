@@ -32,7 +32,7 @@ from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.movement import bf, doors_now, occupied_for, reach_mask
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 from trpg_arena.rules.reincarnator.attack_masks import acro_fire_actions, attacks, charges, vehicle_moves
 from trpg_arena.rules.reincarnator.masks import (
     HEAVY_RELOAD,
@@ -67,7 +67,7 @@ _RESIST_BREAK = act("grapple_resist", option="break")
 _RESIST_ESCAPE = act("grapple_resist", option="escape")
 
 
-def legal_actions(combat: Combat) -> list[Action]:
+def legal_actions(combat: ReiCombat) -> list[Action]:
     """The legal set at the open decision point (helpers memoise shared pieces in `Combat.scratch`)."""
     state = rs(combat)
     d = state.decision
@@ -79,7 +79,7 @@ def legal_actions(combat: Combat) -> list[Action]:
     return turn_actions(combat, d.actor)
 
 
-def reflex_actions(combat: Combat, cid: str) -> list[Action]:
+def reflex_actions(combat: ReiCombat, cid: str) -> list[Action]:
     """REI-5.7: pass, or step within the reflex distance."""
     out = [_PASS]
     dist = static(combat).reflex_step[cid]
@@ -87,7 +87,7 @@ def reflex_actions(combat: Combat, cid: str) -> list[Action]:
     return out
 
 
-def turn_actions(combat: Combat, cid: str) -> list[Action]:  # noqa: C901 - the catalogue of section 7
+def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - the catalogue of section 7
     """Every legal verb of the actor's turn, in catalogue order."""
     state = rs(combat)
     st = static(combat)

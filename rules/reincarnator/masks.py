@@ -20,7 +20,7 @@ from trpg_arena.rules.reincarnator.state import Cell, Fighter, ReiState
 from trpg_arena.rules.reincarnator.turns import _PLANS, pay_plan
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 SWIFT_RELOAD = ("magazine", "lever", "speedloader", "shell", "bow", "crossbow", "bolt_action")
 HEAVY_RELOAD = ("musket", "launcher", "revolver")
@@ -44,7 +44,7 @@ def held(state: ReiState, cid: str, memo: dict[Any, Any] | None = None) -> list[
         hit = memo.get(key)
         if hit is None:
             hit = memo[key] = [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
-        return hit  # type: ignore[return-value]
+        return hit
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
 
 
@@ -55,11 +55,11 @@ def carried(state: ReiState, cid: str, loc: str, memo: dict[Any, Any] | None = N
         mine = memo.get(key)
         if mine is None:
             mine = memo[key] = [(k, it.loc) for k, it in state.items.items() if it.holder == cid]
-        return [k for k, lc in mine if lc == loc]  # type: ignore[attr-defined]
+        return [k for k, lc in mine if lc == loc]
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == loc]
 
 
-def free_hands(combat: Combat, cid: str) -> int:
+def free_hands(combat: ReiCombat, cid: str) -> int:
     """Hands not holding items or grapples (REI-7.14)."""
     memo = combat.scratch
     if memo is not None:
@@ -67,30 +67,30 @@ def free_hands(combat: Combat, cid: str) -> int:
         hit = memo.get(key)
         if hit is None:
             hit = memo[key] = _free_hands(combat, cid)
-        return hit  # type: ignore[return-value]
+        return hit
     return _free_hands(combat, cid)
 
 
-def _free_hands(combat: Combat, cid: str) -> int:
+def _free_hands(combat: ReiCombat, cid: str) -> int:
     state = rs(combat)
     st = static(combat)
     used = sum(st.items[k].hands for k in held(state, cid, combat.scratch)) + hands_used(combat, cid)
     return st.specs[cid].hands - used
 
 
-def liftable(combat: Combat, cid: str, item: ItemSpec) -> bool:
+def liftable(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:
     """REI-4.8: size within thrower size - 3, or STR >= 2 per point over."""
     st = static(combat)
     s0 = st.specs[cid].size - 3
     return item.size <= s0 or rating(st, cid, "str") >= 2 * (item.size - s0)
 
 
-def heavy(combat: Combat, cid: str, item: ItemSpec) -> bool:
+def heavy(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:
     """REI-4.6: heavy items are thrown with Strength only."""
     return item.heavy or item.size > static(combat).specs[cid].size - 3
 
 
-def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> bool:
+def can_pay(combat: ReiCombat, f: Fighter, *parts: str, exact: bool = False) -> bool:
     """Whether the remaining slots pay this cost (REI-2.10).
 
     While a mask is built, the answers come from a table shared by every fighter with the same slots left.
@@ -99,7 +99,7 @@ def can_pay(combat: Combat, f: Fighter, *parts: str, exact: bool = False) -> boo
     if memo is None:
         return _can_pay(combat, f, parts, exact)
     key = (_PAY, f.id)
-    table: dict[tuple[tuple[str, ...], bool], bool] | None = memo.get(key)  # type: ignore[assignment]
+    table: dict[tuple[tuple[str, ...], bool], bool] | None = memo.get(key)
     if table is None:
         s = f.slots
         slots = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),
@@ -121,9 +121,9 @@ _PAY = object()  # the first element of the `Combat.scratch` keys of payability
 _PAY_TABLES: dict[tuple[int, ...], dict[tuple[tuple[str, ...], bool], bool]] = {}
 
 
-def _can_pay(combat: Combat, f: Fighter, parts: tuple[str, ...], exact: bool) -> bool:
+def _can_pay(combat: ReiCombat, f: Fighter, parts: tuple[str, ...], exact: bool) -> bool:
     s = f.slots
-    subst = combat.battlefield.static.enc.options.tier_substitution and not exact  # type: ignore[attr-defined]
+    subst = combat.tables.enc.options.tier_substitution and not exact
     key = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),
            parts, exact, subst)
     hit = _PLANS.get(key, False)
@@ -132,7 +132,7 @@ def _can_pay(combat: Combat, f: Fighter, parts: tuple[str, ...], exact: bool) ->
     return hit is not None
 
 
-def targetable(combat: Combat, cid: str, tid: str, ranged: bool) -> bool:
+def targetable(combat: ReiCombat, cid: str, tid: str, ranged: bool) -> bool:
     """A single-target attack may name `tid` (section 7, REI-3.10, REI-6.6)."""
     state = rs(combat)
     me = state.fighters[cid]
@@ -149,7 +149,7 @@ def targetable(combat: Combat, cid: str, tid: str, ranged: bool) -> bool:
     return True
 
 
-def movement_ok(combat: Combat, f: Fighter) -> bool:
+def movement_ok(combat: ReiCombat, f: Fighter) -> bool:
     """Ordinary movement verbs allowed (section 7)."""
     return not (f.aimed or f.prone or f.crouching or f.in_vehicle is not None or in_grapple(rs(combat), f.id))
 
@@ -163,7 +163,7 @@ def pinner_of(state: ReiState, cid: str) -> str | None:
 
 
 
-def can_aim(combat: Combat, cid: str, hold_items: list[str]) -> bool:
+def can_aim(combat: ReiCombat, cid: str, hold_items: list[str]) -> bool:
     """REI-5.2: a loaded ranged weapon or a throwable item in hand."""
     state = rs(combat)
     st = static(combat)
@@ -176,7 +176,7 @@ def can_aim(combat: Combat, cid: str, hold_items: list[str]) -> bool:
     return False
 
 
-def aim_target_ok(combat: Combat, cid: str, t: str) -> bool:
+def aim_target_ok(combat: ReiCombat, cid: str, t: str) -> bool:
     """REI-5.2: an active, non-hidden enemy in sight and visibility."""
     state = rs(combat)
     tf = state.fighters[t]
@@ -189,7 +189,7 @@ def aim_target_ok(combat: Combat, cid: str, t: str) -> bool:
     return bf(combat).los(me.cell, tf.cell, doors_now(state, combat.scratch))
 
 
-def grapple_weapons(combat: Combat, cid: str, soft: str | None) -> list[str]:
+def grapple_weapons(combat: ReiCombat, cid: str, soft: str | None) -> list[str]:
     """REI-7.9: natural weapons, held melee weapons of size <= size - 3, the grapple's soft weapon."""
     state = rs(combat)
     st = static(combat)
@@ -201,7 +201,7 @@ def grapple_weapons(combat: Combat, cid: str, soft: str | None) -> list[str]:
     return out
 
 
-def melee_weapons(combat: Combat, cid: str) -> list[str]:
+def melee_weapons(combat: ReiCombat, cid: str) -> list[str]:
     """Natural weapons and held melee weapons."""
     st = static(combat)
     return list(st.natural[cid]) + [k for k in held(rs(combat), cid, combat.scratch) if st.items[k].kind == "melee"]

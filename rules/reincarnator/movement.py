@@ -16,15 +16,18 @@ from trpg_arena.rules.reincarnator.conditions import (
 )
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, Search, sign
-from trpg_arena.rules.reincarnator.state import Cell, ReiState
+from trpg_arena.rules.reincarnator.state import Cell, ReiState, cell_of_key
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 
-def bf(combat: Combat) -> ReiBattlefield:
-    """The battlefield, typed."""
-    return combat.battlefield  # type: ignore[return-value]
+def bf(combat: ReiCombat) -> ReiBattlefield:
+    """The battlefield, typed (the system builds a `ReiBattlefield`, see `ReincarnatorSystem.build_battlefield`)."""
+    b = combat.battlefield
+    assert isinstance(b, ReiBattlefield)
+    return b
 
 
 _NO_DOORS: frozenset[Cell] = frozenset()
@@ -45,7 +48,7 @@ def closed_doors(state: ReiState) -> frozenset[Cell]:
 
 
 def _closed_doors(state: ReiState) -> frozenset[Cell]:
-    return frozenset(tuple(int(v) for v in k.split(",")) for k, d in state.doors.items() if d == "closed")  # type: ignore[misc]
+    return frozenset(cell_of_key(k) for k, d in state.doors.items() if d == "closed")
 
 
 def enemies(state: ReiState, a: str, b: str) -> bool:
@@ -53,7 +56,7 @@ def enemies(state: ReiState, a: str, b: str) -> bool:
     return state.fighters[a].side != state.fighters[b].side
 
 
-def blocked_for(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> frozenset[Cell]:
+def blocked_for(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> frozenset[Cell]:
     """Cells `cid` may not pass: non-hidden active enemies and vehicles other than its own (section 5)."""
     state = rs(combat)
     me = state.fighters[cid]
@@ -69,7 +72,7 @@ def blocked_for(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> froze
     return frozenset(out)
 
 
-def occupied_for(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> set[Cell]:
+def occupied_for(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> set[Cell]:
     """Cells `cid` may not end on: every other body and vehicle, except hidden enemies (planned as absent)."""
     state = rs(combat)
     me = state.fighters[cid]
@@ -86,7 +89,7 @@ def occupied_for(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> set[
     return out
 
 
-def mode_of(combat: Combat, cid: str, climb: bool = False) -> str:
+def mode_of(combat: ReiCombat, cid: str, climb: bool = False) -> str:
     """Cost table for this mover (REI-6.7 ignore_difficult_terrain, REI-2.15 climb_jump)."""
     memo = static(combat).memo
     key = ("mode", cid, climb)
@@ -94,10 +97,10 @@ def mode_of(combat: Combat, cid: str, climb: bool = False) -> str:
     if hit is None:
         ign = static(combat).specs[cid].has("ignore_difficult_terrain")
         hit = memo[key] = ("climb" if climb else "walk") + ("_i" if ign else "")
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
-def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
+def search_from(combat: ReiCombat, cid: str, start: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
                 vehicle: bool = False) -> Search:
     """Cached search of every path for `cid` from `start`."""
     state = rs(combat)
@@ -106,7 +109,7 @@ def search_from(combat: Combat, cid: str, start: Cell, climb: bool = False, igno
     return bf(combat).search(start, blocked_for(combat, cid, ignore), closed_doors(state), mode, alt)
 
 
-def _memoised(kind: str, bits: Callable[[Combat, str, tuple[str, ...]], int], combat: Combat, cid: str,
+def _memoised(kind: str, bits: Callable[[Combat, str, tuple[str, ...]], int], combat: ReiCombat, cid: str,
               ignore: tuple[str, ...]) -> int:
     """`bits(combat, cid, ignore)`, memoised in `Combat.scratch` while a legal set is being computed."""
     memo = combat.scratch
@@ -119,12 +122,12 @@ def _memoised(kind: str, bits: Callable[[Combat, str, tuple[str, ...]], int], co
     return hit
 
 
-def blocked_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
+def blocked_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
     """`blocked_for` as a bitset."""
     return _memoised("blocked", _blocked_bits, combat, cid, ignore)
 
 
-def _blocked_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
+def _blocked_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
     """The cells of `blocked_for`, or-ed straight into a bitset."""
     state = rs(combat)
     me = state.fighters[cid]
@@ -141,12 +144,12 @@ def _blocked_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
     return m
 
 
-def occupied_mask(combat: Combat, cid: str, ignore: tuple[str, ...] = ()) -> int:
+def occupied_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
     """`occupied_for` as a bitset."""
     return _memoised("occupied", _occupied_bits, combat, cid, ignore)
 
 
-def _occupied_bits(combat: Combat, cid: str, ignore: tuple[str, ...]) -> int:
+def _occupied_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
     """The cells of `occupied_for`, or-ed straight into a bitset."""
     state = rs(combat)
     me = state.fighters[cid]
@@ -174,7 +177,7 @@ def doors_now(state: ReiState, memo: dict[Any, Any] | None = None) -> frozenset[
     return closed_doors(state)
 
 
-def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,
+def reach_mask(combat: ReiCombat, cid: str, budget: int, lo: int = 0, climb: bool = False,
                ignore: tuple[str, ...] = (), start: Cell | None = None, vehicle: bool = False) -> int:
     """Bitset of cells whose path cost is in (lo, budget] and that `cid` may end on.
 
@@ -186,6 +189,7 @@ def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool =
     # a climbing search serves a single budget (climb_jump, REI-2.15), so it stops there
     limit = budget if climb else FULL_SEARCH
     memo = combat.scratch
+    base: tuple[tuple[int, ...], int] | None
     if memo is None:
         base = _reach_base(combat, cid, climb, ignore, start, vehicle, limit)
     else:
@@ -206,7 +210,7 @@ def reach_mask(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool =
 FULL_SEARCH = 1000  # the `layers` limit of a search to every reachable cell
 
 
-def _reach_base(combat: Combat, cid: str, climb: bool, ignore: tuple[str, ...], start: Cell | None,
+def _reach_base(combat: ReiCombat, cid: str, climb: bool, ignore: tuple[str, ...], start: Cell | None,
                 vehicle: bool, limit: int) -> tuple[tuple[int, ...], int]:
     """(cumulative layers up to cost `limit`, cells the mover may end on) of `reach_mask` (none without a cell)."""
     state = rs(combat)
@@ -220,13 +224,13 @@ def _reach_base(combat: Combat, cid: str, climb: bool, ignore: tuple[str, ...], 
     return cum, ~(occupied_mask(combat, cid, ignore) | field.gap_mask | field.bit[origin])
 
 
-def destinations(combat: Combat, cid: str, budget: int, lo: int = 0, climb: bool = False,
+def destinations(combat: ReiCombat, cid: str, budget: int, lo: int = 0, climb: bool = False,
                  ignore: tuple[str, ...] = (), start: Cell | None = None, vehicle: bool = False) -> list[Cell]:
     """Cells whose path cost is in (lo, budget], free to end on, row by row."""
     return bf(combat).cells_of(reach_mask(combat, cid, budget, lo, climb, ignore, start, vehicle))
 
 
-def plan(combat: Combat, cid: str, dest: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
+def plan(combat: ReiCombat, cid: str, dest: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
          start: Cell | None = None, vehicle: bool = False) -> tuple[list[Cell], int]:
     """Planned path and its cost (read back from the cached layered search)."""
     state = rs(combat)
@@ -246,13 +250,13 @@ def plan(combat: Combat, cid: str, dest: Cell, climb: bool = False, ignore: tupl
     return path, sum(table[c] or 1 for c in path[1:])
 
 
-def step_cost(combat: Combat, cid: str, path: list[Cell], climb: bool = False) -> list[int]:
+def step_cost(combat: ReiCombat, cid: str, path: list[Cell], climb: bool = False) -> list[int]:
     """Cost of entering each cell of a path after the first."""
     table = bf(combat).costs[mode_of(combat, cid, climb)]
     return [table[c] or 1 for c in path[1:]]
 
 
-def walk(combat: Combat, cid: str, path: list[Cell], verb: str, rule: str, keep_hidden: bool = False,
+def walk(combat: ReiCombat, cid: str, path: list[Cell], verb: str, rule: str, keep_hidden: bool = False,
          drag: str | None = None) -> int:
     """Move `cid` along a planned path; returns cells entered.
 
@@ -294,7 +298,7 @@ def walk(combat: Combat, cid: str, path: list[Cell], verb: str, rule: str, keep_
     return entered
 
 
-def knockback(combat: Combat, src: Cell, cid: str, dist: int, rule: str) -> None:
+def knockback(combat: ReiCombat, src: Cell, cid: str, dist: int, rule: str) -> None:
     """Push `cid` straight away from `src` up to `dist` cells (section 5, REI-4.14, 7.2)."""
     state = rs(combat)
     f = state.fighters[cid]
@@ -325,7 +329,7 @@ def knockback(combat: Combat, src: Cell, cid: str, dist: int, rule: str) -> None
         check_cover_sources(combat)
 
 
-def movement_locked(combat: Combat, cid: str) -> bool:
+def movement_locked(combat: ReiCombat, cid: str) -> bool:
     """Whether ordinary movement verbs are illegal (section 7 preconditions)."""
     f = rs(combat).fighters[cid]
     return f.aimed or f.prone or f.crouching or f.in_vehicle is not None or bool(grapples_of(rs(combat), cid))

@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 from trpg_arena.rules.core.system import BaseState
 
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.data import Static
+
 Cell = tuple[int, int]
+
+
+def cell_of_key(key: str) -> Cell:
+    """The cell a state key ``"x,y"`` names (doors and cover sources are keyed so, to stay JSON-friendly)."""
+    x, y = key.split(",")
+    return int(x), int(y)
+
+
 TIERS: tuple[str, ...] = ("trick", "swift", "move", "acrobatic", "standard")
 
 
@@ -135,3 +148,7 @@ class ReiState(BaseState):
     pending: list[Pending] = field(default_factory=list)
     turn_serial: int = 0  # increments every turn; keys per-turn caches
     joined_rounds: list[int] = field(default_factory=list)
+
+
+# A combat of this system: its `state` is a `ReiState`, its `tables` the encounter's compiled `Static`.
+ReiCombat: TypeAlias = "Combat[ReiState, Static]"

@@ -13,14 +13,14 @@ from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.state import TIERS, ReiState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 STATUSES = frozenset({"active", "unconscious", "dying", "dead", "fled", "reserve"})
 ITEM_PLACES = frozenset({"held", "reachable", "stowed", "ground", "gone", "vehicle"})
 GRAPPLE_STATES = frozenset({"hold", "pin"})
 
 
-def check_state(st: ReiState, combat: Combat) -> None:
+def check_state(st: ReiState, combat: ReiCombat) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`."""
     tables = static(combat)
     bf = combat.battlefield

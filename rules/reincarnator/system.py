@@ -16,15 +16,16 @@ from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlefield
 from trpg_arena.rules.reincarnator.model import EffectSpec
+from trpg_arena.rules.reincarnator.movement import bf
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 PHASES = ("setup", "surprise", "initiative", "round_start", "turn_start", "turn", "turn_end", "round_end", "over")
 
 
-class ReincarnatorSystem(RuleSystem):
+class ReincarnatorSystem(RuleSystem[ReiState, Static]):
     """The reincarnator rule system (rules: docs/rules/reincarnator.md)."""
 
     editor = ReincarnatorEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -48,12 +49,12 @@ class ReincarnatorSystem(RuleSystem):
         assert isinstance(battlefield, ReiBattlefield)
         return battlefield.static
 
-    def check_state(self, state: BaseState, combat: Combat) -> None:
+    def check_state(self, state: BaseState, combat: ReiCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
         assert isinstance(state, ReiState)
         state_check.check_state(state, combat)
 
-    def new_state(self, combat: Combat) -> BaseState:
+    def new_state(self, combat: ReiCombat) -> ReiState:
         """The initial state, or the mid-combat state of the ``start`` section."""
         st = static(combat)
         enc = st.enc
@@ -61,7 +62,7 @@ class ReincarnatorSystem(RuleSystem):
         reserve = {c for r in enc.reinforcements for c in (x.id for x in r.combatants)}
         for cid in st.roster:
             sp = st.specs[cid]
-            f = Fighter(cid, sp.side, tuple(sp.position) if sp.position else None)  # type: ignore[arg-type]
+            f = Fighter(cid, sp.side, sp.position)
             sc = sp.start
             f.lethal, f.bashing = sc.lethal, sc.bashing
             f.prone, f.crouching, f.hidden = sc.prone, sc.crouching, sc.hidden
@@ -82,12 +83,13 @@ class ReincarnatorSystem(RuleSystem):
             if owner is None:
                 it = st.items[uid]
                 s = item_state(it, None)
-                s.loc, s.cell = "ground", it.location  # type: ignore[assignment]
+                assert isinstance(it.location, tuple)  # the encounter checks that a map item lies on a cell
+                s.loc, s.cell = "ground", it.location
                 state.items[uid] = s
         for vid, vs in st.vehicles.items():
             drv = vs.driver or next((c for c in st.roster if st.specs[c].in_vehicle == vid), None)
             side = vs.side if vs.side is not None else (st.specs[drv].side if drv else None)
-            state.vehicles[vid] = VehicleState(vid, side, tuple(vs.position), drv)  # type: ignore[arg-type]
+            state.vehicles[vid] = VehicleState(vid, side, vs.position, drv)
             for uid, owner in st.item_owner.items():
                 if owner == vid:
                     s = item_state(st.items[uid], vid)
@@ -95,38 +97,43 @@ class ReincarnatorSystem(RuleSystem):
                     state.items[uid] = s
             if drv:
                 state.fighters[drv].in_vehicle = vid
-                state.fighters[drv].cell = tuple(vs.position)  # type: ignore[assignment]
+                state.fighters[drv].cell = vs.position
         for cid in st.roster:  # cover given in the stat block's start conditions
             cov = st.specs[cid].start.in_cover
             if cov is not None:
                 set_cover(combat, state, cid, cov)
-        for c, d in combat.battlefield.doors0.items():  # type: ignore[attr-defined]
+        for c, d in bf(combat).doors0.items():
             state.doors[f"{c[0]},{c[1]}"] = d
         if enc.start is not None:
             apply_start(combat, state)
         return state
 
-    def advance(self, combat: Combat) -> None:
+    def advance(self, combat: ReiCombat) -> None:
         """Run to the next decision point (section 6)."""
         turns.advance(combat)
 
-    def legal_actions(self, combat: Combat) -> list[Action]:
+    def legal_actions(self, combat: ReiCombat) -> list[Action]:
         """The action mask (section 7)."""
         return legal.legal_actions(combat)
 
-    def apply(self, combat: Combat, action: Action) -> None:
+    def apply(self, combat: ReiCombat, action: Action) -> None:
         """Apply one legal action, then advance."""
         actions.apply(combat, action)
 
-    def describe(self, combat: Combat, action: Action) -> str:
+    def describe(self, combat: ReiCombat, action: Action) -> str:
         """A GM sentence for the action."""
         return describe_action(combat, action)
 
-    def place_of(self, combat: Combat, action: Action) -> Any:
+    def place_of(self, combat: ReiCombat, action: Action) -> Any:
         """The square an action ends on: a charge's ``dest`` is an offset from its target's square (REI-5.5)."""
         return place_of(combat, action)
 
-    def views(self, combat: Combat) -> list[CombatantView]:
+    def order_values(self, combat: ReiCombat) -> dict[str, str]:
+        """Each fighter's initiative total this round (its d10 plus the pool), once rolled."""
+        fighters = combat.state.fighters
+        return {cid: f"init {f.init_total}" for cid, f in fighters.items() if f.init_d10}
+
+    def views(self, combat: ReiCombat) -> list[CombatantView]:
         """Every combatant in roster order."""
         st = static(combat)
         state = rs(combat)
@@ -149,7 +156,7 @@ class ReincarnatorSystem(RuleSystem):
         assert isinstance(encounter, ReincarnatorEncounter)
         return len(encounter.all_specs())
 
-    def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
+    def observe_combatant(self, combat: ReiCombat, cid: str) -> list[float]:
         """20 features: slots, conditions, defence state, aim, damage (roughly in [0, 1])."""
         state = rs(combat)
         st = static(combat)
@@ -171,7 +178,7 @@ class ReincarnatorSystem(RuleSystem):
                 float(f.full_defense), min(1.0, f.parry_value / 5), float(f.reflex), float(f.in_vehicle is not None),
                 f.lethal / mx, margin]
 
-    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+    def observe_combatants(self, combat: ReiCombat, ids: list[str]) -> list[list[float]]:
         """`observe_combatant` of several combatants, with the shared state fetched once (same rows)."""
         state = rs(combat)
         if state.grapples:
@@ -190,7 +197,7 @@ class ReincarnatorSystem(RuleSystem):
                         float(f.in_vehicle is not None), f.lethal / max_health[cid], 0.0])
         return out
 
-    def observe_global(self, combat: Combat) -> list[float]:
+    def observe_global(self, combat: ReiCombat) -> list[float]:
         """Round fraction, phase, reaction window flags."""
         state = rs(combat)
         cap = static(combat).enc.options.round_cap
@@ -218,7 +225,7 @@ def item_state(it: object, holder: str | None) -> ItemState:
     return s
 
 
-def set_cover(combat: Combat, state: ReiState, cid: str, cov: object) -> None:
+def set_cover(combat: ReiCombat, state: ReiState, cid: str, cov: object) -> None:
     """Put `cid` in cover behind an object cell or a combatant (REI-5.11)."""
     st: Static = static(combat)
     f = state.fighters[cid]
@@ -231,7 +238,7 @@ def set_cover(combat: Combat, state: ReiState, cid: str, cov: object) -> None:
         f.cover_source = cov
 
 
-def apply_start(combat: Combat, state: ReiState) -> None:
+def apply_start(combat: ReiCombat, state: ReiState) -> None:
     """Fill the state from the encounter's ``start`` section (see model.py)."""
     st = static(combat)
     start = st.enc.start

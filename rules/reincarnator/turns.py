@@ -19,23 +19,24 @@ from trpg_arena.rules.reincarnator.pools import roll_pool
 from trpg_arena.rules.reincarnator.state import TIERS
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
+    from trpg_arena.rules.reincarnator.state import ReiCombat
 
 TIER = {t: i for i, t in enumerate(TIERS)}
 
 
 # --- slots (REI-2.7-2.10) -----------------------------------------------------------------------------
 _PLANS: dict[tuple[object, ...], list[str] | None] = {}
+_UNPLANNED: list[str] = []  # `_PLANS.get` default, told apart by identity (a plan may be None: unpaid)
 
 
-def pay_plan(combat: Combat, slots: dict[str, int], parts: tuple[str, ...], exact: bool = False) -> list[str] | None:
+def pay_plan(combat: ReiCombat, slots: dict[str, int], parts: tuple[str, ...], exact: bool = False) -> list[str] | None:
     """Slots that pay a cost, highest part first, each with the lowest eligible tier (REI-2.10); None if unpaid."""
     subst = static(combat).enc.options.tier_substitution and not exact
     key = (slots.get("trick", 0), slots.get("swift", 0), slots.get("move", 0), slots.get("acrobatic", 0),
            slots.get("standard", 0), parts, exact, subst)
-    hit = _PLANS.get(key, False)
-    if hit is not False:
-        return None if hit is None else list(hit)  # type: ignore[arg-type]
+    hit = _PLANS.get(key, _UNPLANNED)
+    if hit is not _UNPLANNED:
+        return None if hit is None else list(hit)
     plan = _plan(slots, parts, exact, subst)
     if len(_PLANS) < 100000:
         _PLANS[key] = plan
@@ -62,7 +63,7 @@ def _plan(slots: dict[str, int], parts: tuple[str, ...], exact: bool, subst: boo
     return used
 
 
-def pay(combat: Combat, cid: str, parts: tuple[str, ...], exact: bool = False) -> None:
+def pay(combat: ReiCombat, cid: str, parts: tuple[str, ...], exact: bool = False) -> None:
     """Spend the slots of a cost (already known payable) and log each."""
     f = rs(combat).fighters[cid]
     used = pay_plan(combat, f.slots, parts, exact)
@@ -72,30 +73,30 @@ def pay(combat: Combat, cid: str, parts: tuple[str, ...], exact: bool = False) -
         combat.emit("slot_spent", f"{cid} spends a {s} action", actor=cid, rule="REI-2.10", slot=s)
 
 
-def fresh_slots(combat: Combat, cid: str) -> dict[str, int]:
+def fresh_slots(combat: ReiCombat, cid: str) -> dict[str, int]:
     """REI-2.7, 2.8: 1 standard, 1 move, 1 swift, T trick, A acrobatic."""
     st = static(combat)
     return {"trick": st.trick[cid], "swift": 1, "move": 1, "acrobatic": st.acro[cid], "standard": 1}
 
 
 # --- the end (REI-2.19, section 9) ----------------------------------------------------------------------
-def standing(combat: Combat) -> list[str]:
+def standing(combat: ReiCombat) -> list[str]:
     """Sides with at least one active combatant, in encounter order."""
     state = rs(combat)
     up = {f.side for f in state.fighters.values() if f.status == "active"}
     return [s for s in _sides(combat) if s in up]
 
 
-def _sides(combat: Combat) -> tuple[str, ...]:
+def _sides(combat: ReiCombat) -> tuple[str, ...]:
     """The encounter's sides, in order."""
     memo = static(combat).memo  # encounters sharing a `Static` have the same roster, hence the same sides
     sides = memo.get("sides")
     if sides is None:
         sides = memo["sides"] = tuple(combat.encounter.sides())
-    return sides  # type: ignore[no-any-return]
+    return sides
 
 
-def finish(combat: Combat, winner: str | None, term: Termination) -> None:
+def finish(combat: ReiCombat, winner: str | None, term: Termination) -> None:
     """Combat end: a scene change ending every scene effect (REI-0.2 b, 0.3)."""
     state = rs(combat)
     combat.emit("scene_change", "the combat ends: scene change", rule="REI-0.2", reason="combat_end",
@@ -114,7 +115,7 @@ def finish(combat: Combat, winner: str | None, term: Termination) -> None:
     state.phase = "over"
 
 
-def check_end(combat: Combat) -> bool:
+def check_end(combat: ReiCombat) -> bool:
     """REI-2.19: one side standing wins; none standing is a draw."""
     state = rs(combat)
     if state.outcome is not None:
@@ -140,7 +141,7 @@ def check_end(combat: Combat) -> bool:
 
 
 # --- initiative (REI-2.1, 2.2, 2.5) ---------------------------------------------------------------------
-def roll_initiative(combat: Combat, ids: list[str]) -> list[str]:
+def roll_initiative(combat: ReiCombat, ids: list[str]) -> list[str]:
     """Roll 1d10 + base for each id in roster order and return them sorted with ties broken (REI-2.1, 2.2)."""
     state = rs(combat)
     static(combat)
@@ -153,7 +154,7 @@ def roll_initiative(combat: Combat, ids: list[str]) -> list[str]:
     return sort_with_ties(combat, ids)
 
 
-def sort_with_ties(combat: Combat, ids: list[str]) -> list[str]:
+def sort_with_ties(combat: ReiCombat, ids: list[str]) -> list[str]:
     """Order by total, tie groups across sides by side dice, within a side by base then roster (REI-2.2)."""
     state = rs(combat)
     st = static(combat)
@@ -184,7 +185,7 @@ def sort_with_ties(combat: Combat, ids: list[str]) -> list[str]:
     return out
 
 
-def start_initiative(combat: Combat) -> None:
+def start_initiative(combat: ReiCombat) -> None:
     """REI-2.1, 2.6: everyone active rolls; round 1 begins."""
     state = rs(combat)
     ids = [c for c in static(combat).roster if state.fighters[c].status == "active"]
@@ -196,7 +197,7 @@ def start_initiative(combat: Combat) -> None:
 
 
 # --- the loop -------------------------------------------------------------------------------------------
-def advance(combat: Combat) -> None:
+def advance(combat: ReiCombat) -> None:
     """Run the state machine to the next decision point or the end (section 6)."""
     state = rs(combat)
     for _ in range(10000):
@@ -234,7 +235,7 @@ def advance(combat: Combat) -> None:
     raise RuntimeError("reincarnator: advance() did not settle")
 
 
-def combat_start(combat: Combat) -> None:
+def combat_start(combat: ReiCombat) -> None:
     """REI-0.6: scene change, pre-combat scene effects end, the combat scene starts; then surprise or initiative."""
     state = rs(combat)
     st = static(combat)
@@ -259,7 +260,7 @@ def combat_start(combat: Combat) -> None:
         state.phase = "initiative"
 
 
-def next_surprise(combat: Combat) -> None:
+def next_surprise(combat: ReiCombat) -> None:
     """One surprise turn per ambusher: a single standard slot (REI-1.2)."""
     state = rs(combat)
     if state.actor is not None and state.fighters[state.actor].surprise_turn:
@@ -283,7 +284,7 @@ def next_surprise(combat: Combat) -> None:
     state.phase = "initiative"
 
 
-def round_start(combat: Combat) -> None:
+def round_start(combat: ReiCombat) -> None:
     """REI-2.5 joiners, then the first turn."""
     state = rs(combat)
     st = static(combat)
@@ -302,7 +303,7 @@ def round_start(combat: Combat) -> None:
     begin_entry(combat)
 
 
-def begin_entry(combat: Combat) -> None:
+def begin_entry(combat: ReiCombat) -> None:
     """Go to the turn at `state.index`, skipping those who cannot act (REI-2.18)."""
     state = rs(combat)
     while state.index < len(state.order):
@@ -323,7 +324,7 @@ def begin_entry(combat: Combat) -> None:
     state.phase = "round_end"
 
 
-def turn_start(combat: Combat) -> None:
+def turn_start(combat: ReiCombat) -> None:
     """TURN_START (section 6 step 6)."""
     state = rs(combat)
     cid = state.actor or ""
@@ -345,7 +346,7 @@ def turn_start(combat: Combat) -> None:
         stealth_check(combat, cid)
 
 
-def stealth_check(combat: Combat, cid: str) -> None:
+def stealth_check(combat: ReiCombat, cid: str) -> None:
     """REI-6.5: COM + stealth + sneak against every enemy in sight (INT + insight)."""
     from trpg_arena.rules.reincarnator.attack import fmt
     from trpg_arena.rules.reincarnator.movement import bf, closed_doors
@@ -355,9 +356,9 @@ def stealth_check(combat: Combat, cid: str) -> None:
     me = state.fighters[cid]
     assert me.cell is not None
     doors = closed_doors(state)
-    watchers = [c for c in st.roster if state.fighters[c].status == "active" and state.fighters[c].side != me.side
-                and state.fighters[c].cell is not None
-                and bf(combat).los(state.fighters[c].cell, me.cell, doors)]  # type: ignore[arg-type]
+    field = bf(combat)
+    watchers = [c for c in st.roster if (wf := state.fighters[c]).status == "active" and wf.side != me.side
+                and wf.cell is not None and field.los(wf.cell, me.cell, doors)]
     if not watchers:
         return
     pool = rating(st, cid, "com") + rating(st, cid, "stealth") + rating(st, cid, "sneak") - wound_penalty(combat, cid)
@@ -379,12 +380,12 @@ def stealth_check(combat: Combat, cid: str) -> None:
         combat.emit("detected", f"{spotted} spots {cid}", actor=spotted, rule="REI-6.5", target=cid)
 
 
-def end_turn(combat: Combat) -> None:
+def end_turn(combat: ReiCombat) -> None:
     """The actor ends its turn (REI-2.18)."""
     rs(combat).phase = "turn_end"
 
 
-def turn_end(combat: Combat) -> None:
+def turn_end(combat: ReiCombat) -> None:
     """TURN_END (section 6 step 9)."""
     state = rs(combat)
     cid = state.actor or ""
@@ -402,7 +403,7 @@ def turn_end(combat: Combat) -> None:
     begin_entry(combat)
 
 
-def round_end(combat: Combat) -> None:
+def round_end(combat: ReiCombat) -> None:
     """ROUND_END: re-sort if initiative changed (REI-2.3); the round cap (REI-2.19)."""
     state = rs(combat)
     combat.emit("round_end", f"round {state.round} ends", rule="REI-2.18")

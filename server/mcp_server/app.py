@@ -145,10 +145,14 @@ def build_server(table: Table) -> MCPServer:
             table_dice: Annotated[bool, Field(description="every seat rolls physical dice, entered by hand")]
             = False,
             name: Annotated[str | None, Field(max_length=200, description="the session's name")] = None,
+            tactics: Annotated[dict[str, dict[str, Any] | None], Field(
+                max_length=128, description="NPC temperaments by combatant id: aggression (reckless, bold, steady, "
+                "cautious), morale (share of HP, 0.25), focus (weakest, strongest, nearest, healers, casters, "
+                "or an id), protect (an ally's id)")] | None = None,
             run: Run = True) -> CallToolResult:
         """Start and store a session (seats as in `trpg-arena autopilot`); agent seats play until a person must."""
         out = table.start_session(encounter, encounter_text, seed=seed, pc=pc, npc=npc, seats=seats or {},
-                                  table_dice=table_dice, name=name, run=run)
+                                  table_dice=table_dice, name=name, run=run, tactics=tactics)
         state = out["state"]
         return _answer(out, f"session {state['id']} ({state['encounter']}, revision {state['revision']}). "
                             f"Now: {_pending_line(state)}")
@@ -249,9 +253,12 @@ def build_server(table: Table) -> MCPServer:
                 max_length=20, description="field -> new value, as get_editable lists them, e.g. {\"hp\": 12}")]
             | None = None,
             remove: Annotated[bool, Field(description="take the combatant out of the fight")] = False,
+            add: Annotated[dict[str, Any] | None, Field(description="add a combatant with this id instead: its "
+                                                                    "encounter entry, or {\"like\": \"ghoul_1\", "
+                                                                    "\"zone\": \"B_front\"} to copy one")] = None,
             run: Run = False) -> CallToolResult:
-        """The GM edits a combatant mid-fight (HP or wounds, pools, conditions, place) or takes it out; undoable."""
-        out = table.edit_combatant(session, revision, combatant, changes or {}, remove, run)
+        """The GM edits a combatant mid-fight (HP or wounds, pools, conditions, place), takes it out or adds one."""
+        out = table.edit_combatant(session, revision, combatant, changes or {}, remove, run, add)
         return _answer(out, _changed_line(out))
 
     @tool(READ_ONLY)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents import deadline, make_agent
-from trpg_arena.agents.edits import GmEdit, editable
+from trpg_arena.agents.edits import GmEdit, editable, place_key
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
 from trpg_arena.agents.spec import agent_info
 from trpg_arena.agents.store import StoreError
@@ -91,7 +91,8 @@ class Table:
 
     # --- sessions -------------------------------------------------------------------------------
     def start_session(self, encounter: str | None, encounter_text: str | None, *, seed: int, pc: str, npc: str,
-                      seats: dict[str, str], table_dice: bool, name: str | None, run: bool) -> Doc:
+                      seats: dict[str, str], table_dice: bool, name: str | None, run: bool,
+                      tactics: dict[str, Any] | None = None) -> Doc:
         """Create and store a session (as ``POST /api/sessions``); with `run`, agent seats go first."""
         if (encounter is None) == (encounter_text is None):
             raise ToolRefusal("give exactly one of encounter (a built-in name) or encounter_text", "arguments")
@@ -101,7 +102,7 @@ class Table:
                 check_seat(seat, enc.ruleset)
             label = name or enc.label
             session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=table_dice,
-                              store=self.hub.store, name=label)
+                              store=self.hub.store, name=label, tactics=tactics)
             entry = self.hub.add(session, label)
             with entry.lock:
                 return self._changed(entry, lambda s: None, run, None)
@@ -168,13 +169,16 @@ class Table:
     def get_edits(self, sid: str) -> Doc:
         """Each combatant's fields a GM may edit now (value, kind, bounds) and whether it can be taken out."""
         with self._use(sid) as (_entry, s):
-            return {"session": sid, "revision": s.revision, "combatants": editable(s.combat)}
+            return {"session": sid, "revision": s.revision, "combatants": editable(s.combat),
+                    "place_key": place_key(s.combat)}
 
-    def edit_combatant(self, sid: str, revision: int, combatant: str, changes: Doc, remove: bool, run: bool) -> Doc:
-        """A GM's edit (set fields, or take the combatant out) as a decision of the GM's (as ``POST .../edits``)."""
-        if not changes and not remove:
-            raise ToolRefusal("give changes (field -> value, see get_editable), or remove: true", "arguments")
-        edit = GmEdit(combatant, dict(changes), remove)
+    def edit_combatant(self, sid: str, revision: int, combatant: str, changes: Doc, remove: bool, run: bool,
+                       add: Doc | None = None) -> Doc:
+        """A GM's edit (set fields, take the combatant out, add one) as a decision of the GM's (``POST .../edits``)."""
+        if sum((bool(changes), remove, add is not None)) != 1:
+            raise ToolRefusal("give one of changes (field -> value, see get_editable), remove: true, or add",
+                              "arguments")
+        edit = GmEdit(combatant, dict(changes), remove, {**add, "id": combatant} if add is not None else None)
         return self._change(sid, revision, lambda s: s.edit(edit), run)
 
     def get_log(self, sid: str, since: int, limit: int) -> Doc:

@@ -70,6 +70,11 @@ function fillEncounters() {
   }
 }
 
+// A new seed for every new session (typed over to replay a fight): seed 0 each time made every session one fight.
+function drawSeed() {
+  document.getElementById("seed").value = String(Math.floor(Math.random() * 1000000));
+}
+
 async function createSession(ev) {
   ev.preventDefault();
   const file = document.getElementById("encounter-file").files[0];
@@ -83,6 +88,7 @@ async function createSession(ev) {
   try {
     const out = await change("POST", "/api/sessions", body);  // a retry after a lost answer starts no second one
     location.hash = `#/s/${out.state.id}`;
+    drawSeed();
   } catch (e) {
     document.getElementById("encounter-note").textContent = e.message;
     toast(e.message);
@@ -144,6 +150,7 @@ async function start() {
   document.getElementById("replay-log").addEventListener("submit", replayLog);
   wireControls();
   wireReplay();
+  drawSeed();
   window.addEventListener("hashchange", route);
   await route();
   document.body.dataset.ready = "true";

@@ -138,7 +138,8 @@ function token(board, combatant, at, marks, label) {
   const w = at.r * 2;
   const g = svg("g", {class: classes.join(" "), "data-token": combatant.id, transform: `translate(${at.x},${at.y})`},
     title(`${combatant.label} · ${combatant.side} · ${combatant.health} · ` +
-          `${combatant.status}${combatant.conditions.length ? " · " + combatant.conditions.join(", ") : ""}`),
+          `${combatant.status}${combatant.conditions.length ?
+            " · " + (combatant.condition_texts || combatant.conditions).join(", ") : ""}`),
     svg("circle", {r: at.r + 4, class: "ring"}),
     svg("circle", {r: at.r, fill: combatant.able ? SIDE_COLOURS[side % 4] : "#8a8a8a", class: "disc"}),
     svg("text", {y: at.r * 0.3, class: "token-label",
@@ -153,7 +154,7 @@ function token(board, combatant, at, marks, label) {
   }
   combatant.conditions.slice(0, 4).forEach((cond, i) => {
     g.append(svg("g", {class: "badge", transform: `translate(${at.r - 2 - i * 11},${-at.r - 2})`},
-      title(cond), svg("circle", {r: 6}), svg("text", {y: 3}, cond.charAt(0).toUpperCase())));
+      title((combatant.condition_texts || [])[i] || cond), svg("circle", {r: 6}), svg("text", {y: 3}, cond.charAt(0).toUpperCase())));
   });
   if (board.kind === "zones") {
     g.append(svg("text", {y: at.r + 20, class: "token-name"}, shortName(combatant.id)));
@@ -168,14 +169,40 @@ function shortName(id) {
   return own.length > 12 ? `${own.slice(0, 11)}…` : own;
 }
 
+const AXIS = 16;
+
+// The column numbers above a grid and the row numbers left of it: a square's key "x,y" (what the choices
+// read, "end 0,7") found by eye.
+function axisLabels(board) {
+  const g = svg("g", {class: "axis"});
+  const cols = new Map(), rows = new Map();  // column number -> its top place, row number -> its leftmost place
+  for (const place of board.places) {
+    const [col, row] = String(place.key).split(",").map(Number);
+    if (Number.isNaN(col) || Number.isNaN(row)) continue;
+    if (!cols.has(col) || place.y < cols.get(col).y) cols.set(col, place);
+    if (!rows.has(row) || place.x < rows.get(row).x) rows.set(row, place);
+  }
+  for (const [col, place] of cols) {
+    g.append(svg("text", {x: placeCentre(board, place).x, y: -6, class: "axis-label", "data-axis": `x${col}`},
+                 String(col)));
+  }
+  for (const [row, place] of rows) {
+    g.append(svg("text", {x: -6, y: placeCentre(board, place).y + 4, class: "axis-label row",
+                          "data-axis": `y${row}`}, String(row)));
+  }
+  return g;
+}
+
 // Draw `board` with `combatants` into the <svg> `root`; `marks` = {actor, targets: Set, dests: Set, proposed,
 // proposedPlace}, `onToken(id)` / `onPlace(key)` are called on clicks.
 export function drawBoard(root, board, combatants, marks = {}, onToken = null, onPlace = null) {
   const {w, h} = extent(board);
   const pad = 8;
-  root.setAttribute("viewBox", `${-pad} ${-pad} ${w + 2 * pad} ${h + 2 * pad}`);
+  const axis = board.kind === "zones" ? 0 : AXIS;  // room for the column and row numbers of a grid
+  root.setAttribute("viewBox", `${-pad - axis} ${-pad - axis} ${w + 2 * pad + axis} ${h + 2 * pad + axis}`);
   root.dataset.kind = board.kind;
   root.replaceChildren();
+  if (axis) root.append(axisLabels(board));
   const places = svg("g", {class: "places"});
   const overlay = svg("g", {class: "marks"});
   for (const place of board.places) {

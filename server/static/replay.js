@@ -27,7 +27,9 @@ function show(i) {
   const f = frames[view.at];
   document.getElementById("scrub").value = String(view.at);
   drawBoard(document.getElementById("replay-board"), view.data.board, f.combatants, {actor: f.actor});
-  const what = f.n === 0 ? "the start" : `${f.actor}: ${f.text}${f.source ? ` (${f.source})` : ""}`;
+  // a decision's text already names its decider ("kei: stays", "GM: ghoul_1 HP 26 -> 12"): not twice
+  const said = f.text.startsWith(`${f.actor}: `) ? f.text : `${f.actor}: ${f.text}`;
+  const what = f.n === 0 ? "the start" : `${said}${f.source ? ` (${f.source})` : ""}`;
   const end = f.over ? ` · over: ${f.result}` : "";
   document.getElementById("frame-info").textContent = `decision ${f.n}/${frames.length - 1} · round ${f.round} · ` +
     `${what}${end}`;
@@ -37,7 +39,7 @@ function show(i) {
   document.getElementById("replay-order").replaceChildren(...f.combatants.map((c) =>
     el("li", {class: [f.actor === c.id ? "now" : "", c.able ? "" : "down"].join(" ")},
        `${c.label} `, el("span", {class: "note", text: `${c.health} ${c.status}`}),
-       c.conditions.length ? el("span", {class: "conds", text: ` ${c.conditions.join(", ")}`}) : null)));
+       c.conditions.length ? el("span", {class: "conds", text: ` ${(c.condition_texts || c.conditions).join(", ")}`}) : null)));
 }
 
 export function stop() {

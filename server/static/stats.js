@@ -69,10 +69,15 @@ export function renderStats(root, board, stats) {
                                        c.decisions])),
     stats.by_source_and_target.length ? el("h3", {text: "Damage by source and target"}) : null,
     stats.by_source_and_target.length ? table(["source", "target", "damage", "hits", "misses"],
-      stats.by_source_and_target.map((p) => [name(p.source), name(p.target), p.damage, p.hits, p.misses])) : null,
+      stats.by_source_and_target.map((p) => [name(p.source), name(p.target),
+        p.beyond ? `${p.damage} (${p.damage + p.beyond} rolled, capped at the HP left)` : p.damage,
+        p.hits, p.misses])) : null,
     stats.falls.length ? el("h3", {text: "Who fell"}) : null,
     stats.falls.length ? table(["round", "decision", "combatant", "status", "last struck by"],
       stats.falls.map((f) => [f.round, f.decision, name(f.combatant), f.status, name(f.by)])) : null,
+    stats.edits ? el("p", {class: "note", id: "stats-edits", text: `GM edits: ${stats.edits} (` +
+      stats.combatants.filter((c) => c.edits).map((c) => `${c.label} ${c.edits}`).join(", ") +
+      "); the hit points they changed count as nobody's damage or healing"}) : null,
     stats.sources.length ? el("h3", {text: "How decisions were made"}) : null,
     stats.sources.length ? table(["side", "by", "decisions"], stats.sources.map((s) => [s.side, s.source, s.count]))
       : null,

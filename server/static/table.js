@@ -2,6 +2,7 @@
 
 import {api, change, el, socketUrl, toast} from "./api.js";
 import {drawBoard} from "./board.js";
+import {openEditor} from "./edit.js";
 import {renderStats} from "./stats.js";
 
 const SHOWN_CHOICES = 40;  // candidate actions listed at once (a filter box narrows longer lists)
@@ -336,8 +337,24 @@ function renderOrder() {
                      "data-order": id},
       el("span", {class: `dot side-${Math.max(0, s.sides.indexOf(x ? x.side : ""))}`}),
       ` ${x ? x.label : id} `, el("span", {class: "note", text: x ? x.health : ""}),
-      x && x.conditions.length ? el("span", {class: "conds", text: ` ${x.conditions.join(", ")}`}) : null);
+      id in (s.order_values || {}) ? el("span", {class: "init", text: ` · ${s.order_values[id]}`}) : null,
+      x && x.conditions.length ? el("span", {class: "conds", text: ` ${(x.condition_texts || x.conditions).join(", ")}`}) : null,
+      (s.tactics || {})[id] ? el("span", {class: "temper", "data-tactics": id, text: s.tactics[id].summary,
+                                          title: `temperament of ${id}: its agent plays it this way`}) : null,
+      s.over ? null : el("button", {type: "button", class: "link edit-open", "data-edit": id, title: `GM edit: ${id}`,
+                                    "aria-label": `edit ${id}`, text: "✎", onclick: () => editCombatant(id)}));
   }));
+}
+
+// the GM's edit of a combatant (see edit.js): its answer is rendered as any change's
+function editCombatant(id) {
+  if (view.busy) return;
+  openEditor(view.sid, id, (out) => {
+    if (out.events) appendEvents(out.events);
+    view.verb = null; view.picked = null; view.place = null; view.filter = "";
+    render(out.state);
+    keepRunning();
+  }).catch((e) => toast(e.message));
 }
 
 async function showStats() {

@@ -6,15 +6,18 @@ exactly as one never edited.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from trpg_arena.agents.edits import GmEdit, editable
 from trpg_arena.agents.session import Session, SessionError
 from trpg_arena.agents.stats import session_stats
 from trpg_arena.agents.store import SessionStore
 from trpg_arena.agents.transcript import transcript
+from trpg_arena.experiments.table.report import stats_view
 from trpg_arena.rules.core.edits import EditError
 
 SYSTEMS = ["moonlit/skirmish", "kiai/skirmish", "investigator/skirmish", "reincarnator/skirmish"]
@@ -84,6 +87,9 @@ def test_taking_a_combatant_out_counts_as_a_fall_to_the_gm_not_as_damage(encount
     assert stats.edits == 1 and stats.fighters[cid].edits == 1 and stats.fighters[cid].taken == 0
     assert [(f.combatant, f.by) for f in stats.falls] == [(cid, "GM")]
     assert "GM edits: 1" in transcript(s)
+    console = Console(record=True, width=80)
+    console.print(stats_view(stats))  # what the terminal prints at the end
+    assert f"GM edits: 1 ({cid} 1)" in console.export_text()
     s.run(max_decisions=30)  # play goes on without it
     assert s.combat.over or s.combat.decision.actor != cid
 
@@ -119,3 +125,133 @@ def test_an_edit_from_json_names_what_is_wrong() -> None:
         with pytest.raises(EditError) as e:
             GmEdit.from_json(data)
         assert e.value.where == where
+
+
+@pytest.mark.parametrize("encounter", ["kiai/skirmish", "investigator/skirmish", "reincarnator/skirmish"])
+def test_a_move_goes_only_to_a_free_open_place(encounter: str) -> None:
+    s = Session(encounter, seed=6, pc="scripted", npc="scripted")
+    rows = {r["id"]: r for r in editable(s.combat)}
+    cid, place = next((cid, f) for cid, r in rows.items() for f in r["fields"] if f["kind"] == "place")
+    taken = next(v.node for v in s.combat.combatants if v.id != cid and v.node is not None and v.able)
+    with pytest.raises(EditError, match="not free or not allowed") as e:
+        s.edit(GmEdit(cid, {place["name"]: list(taken)}))
+    assert e.value.where == f"changes.{place['name']}"
+    with pytest.raises(EditError, match="not a place on this battlefield"):
+        s.edit(GmEdit(cid, {place["name"]: [999, 999]}))
+    free = next(c for c in place["choices"] if c != ",".join(map(str, place["value"])))
+    s.edit(GmEdit(cid, {place["name"]: free}))
+    assert ",".join(map(str, next(v.node for v in s.combat.combatants if v.id == cid))) == free
+    s.run(max_decisions=20)  # the rules play on from the new place
+
+
+def test_taking_out_the_last_of_a_side_ends_the_combat() -> None:
+    s = Session("kiai/duel", seed=1, pc="scripted", npc="scripted")
+    deciding = s.combat.decision.actor
+    other = next(v for v in s.combat.combatants if v.side != s.combat.side_of(deciding))
+    s.edit(GmEdit(other.id, remove=True))
+    assert s.combat.over and s.combat.result == s.combat.side_of(deciding)
+    with pytest.raises(EditError, match="combat is over"):
+        s.edit(GmEdit(deciding, {"kiai": 0}))
+    s.undo(1)
+    assert not s.combat.over
+
+
+def _random_edit(rng: random.Random, s: Session) -> GmEdit | None:
+    rows = [r for r in editable(s.combat) if r["fields"]]
+    if not rows:
+        return None
+    row = rng.choice(rows)
+    if rng.random() < 0.1:
+        return GmEdit(row["id"], remove=True)
+    f = rng.choice(row["fields"])
+    if f["kind"] == "int":
+        value: object = rng.randint(f["low"], f["high"])
+    elif f["kind"] == "bool":
+        value = not f["value"]
+    elif f.get("choices"):
+        value = rng.choice(f["choices"])
+    else:
+        return None
+    return GmEdit(row["id"], {f["name"]: value})
+
+
+@pytest.mark.parametrize("encounter", SYSTEMS)
+def test_random_edits_in_random_states_never_break_play_and_replay_exactly(encounter: str) -> None:
+    for game in range(3):
+        rng = random.Random(game)
+        s = Session(encounter, seed=game, pc="random", npc="scripted")
+        edits = 0
+        for _ in range(300):
+            if s.combat.over:
+                break
+            edit = _random_edit(rng, s) if rng.random() < 0.6 else None
+            if edit is not None:
+                before = _state(s)
+                try:
+                    s.edit(edit)
+                    edits += 1
+                except EditError:
+                    assert _state(s) == before  # refused: nothing changed
+            s.run(max_decisions=1)
+        assert edits > 5
+        *_, (_, _, replayed) = s.replay()
+        assert replayed.snapshot()["state"] == _state(s)
+
+
+ADDS = {"moonlit/skirmish": {"id": "ghoul_3", "like": "ghoul_1", "zone": "B_rear"},
+        "kiai/skirmish": {"id": "goblin_c", "like": "goblin_a", "position": [5, 5]},
+        "investigator/skirmish": {"id": "ghoul_2", "like": "ghoul", "position": [8, 2]},
+        "reincarnator/skirmish": {"id": "brute_2", "like": "brute", "position": [9, 9]}}
+
+
+@pytest.mark.parametrize("encounter", SYSTEMS)
+def test_a_combatant_added_mid_fight_takes_turns_later_is_stored_resumed_and_undone(
+        tmp_path: Path, encounter: str) -> None:
+    store = SessionStore(tmp_path / "s.db")
+    s = Session(encounter, seed=1, pc="scripted", npc="scripted", store=store)
+    s.run(max_decisions=4)
+    spec = ADDS[encounter]
+    before, dice = _state(s), s.combat.dice.state()
+    events = s.edit(GmEdit(spec["id"], add=spec))
+    assert events[0].text.startswith(f"GM: adds {spec['id']} (") and s.combat.dice.state() == dice
+    assert spec["id"] in {v.id for v in s.combat.combatants}
+    assert Session.load(store, s.id).combat.snapshot() == s.combat.snapshot()  # resumed exactly, encounter too
+    s.undo(1)
+    assert _state(s) == before and spec["id"] not in {v.id for v in s.combat.combatants}
+    s.edit(GmEdit(spec["id"], add=spec))
+    s.run(max_decisions=300)
+    assert any(r["actor"] == spec["id"] for r in s.records)  # it took turns of its own
+    assert spec["id"] in session_stats(s).fighters
+    *_, (_, _, replayed) = s.replay()
+    assert replayed.snapshot()["state"] == _state(s)
+
+
+def test_an_added_combatant_is_checked_as_an_encounters() -> None:
+    s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
+    before = s.combat.snapshot()
+    for spec, where, words in (({"id": "kaede", "like": "goblin_a"}, "add.id", "already"),
+                               ({"id": "x", "like": "nobody"}, "add.like", "no combatant 'nobody'"),
+                               ({"id": "x", "like": "goblin_a", "position": [99, 99]}, "add", "position"),
+                               ({"id": "x", "like": "goblin_a", "kiai": -3}, "add", "kiai"),
+                               ({"id": "x", "like": "goblin_a", "position": [2, 5]}, "add", "taken")):
+        with pytest.raises(EditError) as e:
+            s.edit(GmEdit("x", add=spec))
+        assert e.value.where == where and words in str(e.value), str(e.value)
+    assert s.combat.snapshot() == before and not s.records
+
+
+def test_a_kiai_condition_is_cleared_by_hand_and_none_is_added() -> None:
+    s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
+    for _ in range(200):  # play until someone stands with a condition on them, not deciding
+        s.run(max_decisions=1)
+        deciding = s.combat.decision.actor if s.combat.decision else None
+        found = [(r["id"], f["name"]) for r in editable(s.combat) if r["id"] != deciding
+                 for f in r["fields"] if f["name"].startswith("cond_")]
+        if found or s.combat.over:
+            break
+    assert found, "no condition met in 200 decisions"
+    cid, name = found[0]
+    with pytest.raises(EditError, match="only be cleared"):
+        s.edit(GmEdit(cid, {name: True, "kiai": 0}))  # nothing applied: kiai untouched too
+    s.edit(GmEdit(cid, {name: False}))
+    assert name.removeprefix("cond_") not in next(v for v in s.combat.combatants if v.id == cid).conditions

@@ -64,8 +64,21 @@ def test_a_model_without_its_card_is_still_checked_against_the_layout(trained: d
     bare.write_bytes(Path(trained["model"]).read_bytes())  # no bare.json beside it
     agent = make_agent(f"policy:{bare}", RID, seed=0)
     assert agent.card is None
+    combat = Combat(load_encounter(f"{RID}/skirmish"), seed=0)  # the canonical layout fits every encounter
+    play(combat, [agent, make_agent("random", RID, seed=0)])
+    assert combat.over
+    other = next(r for r in SYSTEMS if r != RID)  # another system's spaces differ: refused, saying so
     with pytest.raises(PolicyError, match="expects"):
-        agent.act(Combat(load_encounter(f"{RID}/skirmish"), seed=0))
+        agent.act(Combat(load_encounter(f"{other}/duel"), seed=0))
+
+
+def test_a_trained_policy_plays_an_encounter_it_never_saw(trained: dict[str, Any]) -> None:
+    assert trained["layout"]["kind"] == "canonical" and trained["encounter"] == "duel"
+    agent = make_agent(f"policy:{trained['model']}", RID, seed=0)
+    for name in (f"{RID}/skirmish", f"{RID}/brawl"):
+        combat = Combat(load_encounter(name), seed=2)
+        play(combat, [agent, make_agent("random", RID, seed=2)])
+        assert combat.over
 
 
 def test_a_broken_card_is_a_located_error(trained: dict[str, Any], tmp_path: Path) -> None:
@@ -76,11 +89,18 @@ def test_a_broken_card_is_a_located_error(trained: dict[str, Any], tmp_path: Pat
         make_agent(f"policy:{model}", RID, seed=0)
 
 
-def test_a_policy_refuses_the_side_it_was_not_trained_for(trained: dict[str, Any]) -> None:
+def test_a_canonical_policy_plays_either_side(trained: dict[str, Any]) -> None:
+    """Its observation is seen from the decider's side, so the side it trained on does not bind it."""
     agent = make_agent(f"policy:{trained['model']}", RID, seed=0)
     combat = Combat(load_encounter(f"{RID}/duel"), seed=0)
-    while combat.decision.side == trained["side"]:  # up to the first decision of the other side
-        combat.act(agent.act(combat))
-    with pytest.raises(PolicyError, match=f"trained to play side '{trained['side']}'") as caught:
+    play(combat, [agent, agent])
+    assert combat.over
+
+
+def test_an_encounter_layout_policy_refuses_the_side_it_was_not_trained_for() -> None:
+    combat = Combat(load_encounter(f"{RID}/duel"), seed=0)
+    card = {"ruleset": RID, "encounter": "duel", "side": "nobody", "layout": Codec.for_combat(combat).layout()}
+    agent = PolicyAgent.of_model(IllegalModel(), card)
+    with pytest.raises(PolicyError, match="trained to play side 'nobody'") as caught:
         agent.act(combat)
     assert "\n" not in str(caught.value)

@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import SYSTEMS
 from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import OUTCOMES, session_stats
+from trpg_arena.agents.stats import OUTCOMES, damage_text, session_stats
 from trpg_arena.agents.transcript import transcript
 
 
@@ -41,7 +41,7 @@ def test_totals_add_up_and_match_the_log(rid: str) -> None:
     assert sum(f.dealt for f in stats.fighters.values()) > 0
     ids = set(end)
     outcomes = [e for e in session.combat.log if e.kind in OUTCOMES and (e.data or {}).get("target") in ids]
-    assert sum(f.hits + f.misses for f in stats.fighters.values()) == len(outcomes)
+    assert sum(f.hits + f.misses for f in stats.fighters.values()) == len(outcomes) + stats.unrolled_hits
     fallen = {f.combatant for f in stats.falls}
     start = {v.id: v for v in Session(f"{rid}/skirmish", seed=1).combat.combatants}
     assert {cid for cid, v in end.items() if not v.able and start.get(cid, v).able} <= fallen
@@ -96,3 +96,16 @@ def test_a_destroyed_summon_reads_destroyed_not_absent() -> None:
     assert {f.status for f in stats.falls if f.combatant == summon} == {"destroyed"}
     assert stats.fighters[summon].status == "destroyed"
     assert f"{summon} destroyed" in transcript(played("moonlit/brawl", 1))
+
+
+def test_damage_past_the_hp_left_is_said_and_what_no_attack_roll_judged_counts_as_a_hit() -> None:
+    """Harlow's shot at knifeman (10 HP left) states 26 damage: the statistics count 10 and keep the 16 apart."""
+    session = played("investigator/skirmish", 3)
+    stats = session_stats(session)
+    pair = stats.pairs[("harlow", "knifeman")]
+    applied = [e for e in session.combat.log if e.kind == "damage_applied" and e.actor == "knifeman"]
+    assert pair["damage"] == sum(min(e.data["final"], max(0, e.data["hp_before"])) for e in applied)
+    assert pair["damage"] + pair["beyond"] == sum(e.data["final"] for e in applied)
+    assert damage_text(pair["damage"], pair["beyond"]) == "10 (26 rolled, capped at the HP left)"
+    assert "| harlow | knifeman | 10 (26 rolled, capped at the HP left) |" in transcript(session)
+    assert all(t["hits"] or not t["damage"] for (s, _), t in stats.pairs.items() if s is not None)

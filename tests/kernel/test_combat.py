@@ -117,7 +117,8 @@ def test_toy_env_through_gymnasium_checker() -> None:
 
     from trpg_arena.envs.gym_env import TrpgArenaEnv
 
-    env = TrpgArenaEnv("toy", encounter=TOY_ENCOUNTER, illegal_action="penalize")
+    # the toy system declares no feature or action layout: its env uses the per-encounter one
+    env = TrpgArenaEnv("toy", encounter=TOY_ENCOUNTER, illegal_action="penalize", layout="encounter")
     check_env(env, skip_render_check=True)
     obs, info = env.reset(seed=0)
     assert obs.shape == env.observation_space.shape and info["action_mask"].sum() == 2
@@ -128,8 +129,8 @@ def test_toy_aec_passes_pettingzoo_api_and_seed_tests() -> None:
 
     from trpg_arena.envs.aec_env import TrpgArenaAEC
 
-    api_test(TrpgArenaAEC("toy", encounter=TOY_ENCOUNTER), num_cycles=100)
-    seed_test(lambda: TrpgArenaAEC("toy", encounter=TOY_ENCOUNTER), num_cycles=50)
+    api_test(TrpgArenaAEC("toy", encounter=TOY_ENCOUNTER, layout="encounter"), num_cycles=100)
+    seed_test(lambda: TrpgArenaAEC("toy", encounter=TOY_ENCOUNTER, layout="encounter"), num_cycles=50)
 
 
 def test_mcts_agent_plays_legal_moves_without_touching_the_live_dice() -> None:

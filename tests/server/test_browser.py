@@ -83,6 +83,7 @@ def test_a_gm_plays_confirms_rolls_undoes_reloads_finishes_and_replays(page: obj
     pg.select_option("#encounter", "investigator/duel")
     pg.select_option("#pc-seat", "human+dice")
     pg.select_option("#npc-seat", "review:scripted")
+    pg.fill("#seed", "0")
     pg.click("#create")
     pg.wait_for_selector('#board [data-token="cultist"]')
     assert "ada" in pg.inner_text("#decision")

@@ -6,12 +6,18 @@ server started again on the same file shows it; the statistics count it apart fr
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 
+import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
+from websockets.sync.client import connect
 
 from tests.server.conftest import make_client
+from tests.server.test_serve_limits import cold_server
+from trpg_arena.rules import load_encounter
 
 SYSTEMS = ["moonlit/skirmish", "kiai/skirmish", "investigator/skirmish", "reincarnator/skirmish"]
 
@@ -89,11 +95,70 @@ def test_taking_a_combatant_out_and_a_retried_edit_act_once(client: TestClient) 
     assert [a.status_code for a in answers] == [200, 200] and answers[0].content == answers[1].content
     assert answers[1].headers["idempotent-replayed"] == "true"
     records = client.get(f"/api/sessions/{sid}/records").json()["records"]
-    assert [r["text"] for r in records] == ["GM: ghoul_2 takes out (fled)"]
+    assert [r["text"] for r in records if r["source"] == "gm"] == ["GM: ghoul_2 takes out (fled)"]
+    assert records[-1]["source"] == "gm"
     ghoul = next(c for c in answers[0].json()["state"]["combatants"] if c["id"] == "ghoul_2")
     assert ghoul["status"] == "fled"
     deciding = state["pending"]["decision"]["actor"]
     r = client.post(f"/api/sessions/{sid}/edits", json={"combatant": deciding, "remove": True})
     assert r.status_code == 422 and "deciding now" in r.json()["message"] and r.json()["where"] == "combatant"
     empty = client.post(f"/api/sessions/{sid}/edits", json={"combatant": "ghoul_1"})
-    assert empty.status_code == 422 and "give changes, or remove" in empty.json()["message"]
+    assert empty.status_code == 422 and "give one of changes, remove: true, or add" in empty.json()["message"]
+
+
+def test_an_edit_while_an_npc_is_thinking_answers_at_once_and_the_proposal_is_made_on_the_edited_state(
+        tmp_path: Path) -> None:
+    slow = "review:mcts:simulations=100000"  # searches until the server's agent time limit
+    with cold_server(tmp_path / "s.db", "--agent-seconds", "3") as (base, _proc):
+        made = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": slow, "npc": slow},
+                          timeout=60)
+        sid = made.json()["state"]["id"]
+        url = f"{base}/api/sessions/{sid}"
+        with connect(f"{base.replace('http', 'ws')}/api/sessions/{sid}/events") as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+            state = httpx.get(url, timeout=30).json()
+            assert state["pending"]["thinking"] is True
+            started = time.monotonic()
+            edited = httpx.post(f"{url}/edits", json={"combatant": "ghoul_1", "changes": {"hp": 12}, "run": False,
+                                                      "revision": state["revision"]}, timeout=30)
+            assert edited.status_code == 200 and time.monotonic() - started < 2.0, edited.text
+            after = edited.json()["state"]
+            assert after["revision"] > state["revision"] and after["pending"]["thinking"] is True
+            message = json.loads(ws.recv(timeout=30))
+            while message["type"] != "proposal":
+                message = json.loads(ws.recv(timeout=30))
+            assert message["revision"] == after["revision"]  # the thought begun before the edit was dropped
+        ready = httpx.get(url, timeout=30).json()
+        assert ready["pending"]["proposal"] is not None and ready["revision"] == after["revision"]
+        assert next(c for c in ready["combatants"] if c["id"] == "ghoul_1")["hp"] == 12
+
+
+def test_a_combatant_is_added_like_another_or_from_an_uploaded_stat_block_and_refusals_name_the_field(
+        client: TestClient) -> None:
+    state = start(client, "investigator/skirmish")
+    sid = state["id"]
+    edits = client.get(f"/api/sessions/{sid}/edits").json()
+    assert edits["place_key"] == "position"
+    wall = client.post(f"/api/sessions/{sid}/edits", json={"combatant": "ghoul_2",
+                                                           "add": {"like": "ghoul", "position": [6, 6]}})
+    assert wall.status_code == 422 and wall.json()["where"] == "add" and "wall" in wall.json()["message"]
+    taken = client.post(f"/api/sessions/{sid}/edits", json={"combatant": "ada", "add": {"like": "ghoul"}})
+    assert taken.status_code == 422 and taken.json()["where"] == "add.id"
+    added = client.post(f"/api/sessions/{sid}/edits", json={"combatant": "ghoul_2", "run": False,
+                                                            "add": {"like": "ghoul", "position": [8, 2]}})
+    assert added.status_code == 200, added.text
+    assert added.json()["decisions"][0]["text"] == "GM: adds ghoul_2 (cult) like ghoul; it takes its turns from " \
+                                                   "the next round"
+    assert "ghoul_2" in {c["id"] for c in added.json()["state"]["combatants"]}
+    # an uploaded stat block: a whole combatant entry, as an encounter file writes it
+    block = next(c for c in load_encounter("investigator/skirmish").model_dump(mode="json")["combatants"]
+                 if c["id"] == "knifeman")
+    bad = client.post(f"/api/sessions/{sid}/edits", json={"combatant": "knifeman_2", "run": False,
+                                                          "add": {**block, "position": [9, 2], "dex": -5}})
+    assert bad.status_code == 422 and bad.json()["where"] == "add" and "dex" in bad.json()["message"]
+    good = client.post(f"/api/sessions/{sid}/edits", json={"combatant": "knifeman_2", "run": False,
+                                                           "add": {**block, "name": "Second knifeman",
+                                                                   "position": [9, 2]}})
+    assert good.status_code == 200, good.text
+    joined = next(c for c in good.json()["state"]["combatants"] if c["id"] == "knifeman_2")
+    assert joined["side"] == block["side"] and joined["name"] == "Second knifeman"

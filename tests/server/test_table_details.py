@@ -7,7 +7,9 @@ Every system's PC attacks carry the odds an NPC proposal cites (chance to hit or
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,7 @@ from fastapi.testclient import TestClient
 
 
 def _create(client: TestClient, encounter: str, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/sessions", json={"encounter": encounter, "seed": 1, "npc": "scripted", **body})
+    r = client.post("/api/sessions", json={"encounter": encounter, "seed": 1, "npc": "scripted"} | body)
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -71,10 +73,10 @@ def test_moonlit_asks_no_pc_whether_to_escape_unless_the_table_asks(client: Test
 
 
 ODDS = {
-    "kiai": r"^\d+ % to land \(hit -?\d+, (against dodge -?\d+|\w+ cannot dodge)\)",
+    "kiai": r"^\d+ % to land \(hit -?\d+ (vs dodge -?\d+|\w+ cannot dodge)\)",
     "moonlit": r"^\d+ % to hit, about \d+ damage through|^\w+ on .* to hit, about \d+ damage through",
 }
-DAMAGE = {"kiai": r"about \d+ damage through its defence \(on average (no|a \w+) wound\)",
+DAMAGE = {"kiai": r"about \d+ through its defence: (no|a \w+) wound on average",
           "moonlit": r"about \d+ damage through"}
 
 
@@ -88,3 +90,60 @@ def test_a_pc_attack_carries_its_odds_in_kiai_and_moonlit(client: TestClient, ri
     notes = [a["odds"] for g in state["pending"]["groups"] for a in g["actions"] if a.get("odds")]
     assert notes and all(re.search(ODDS[rid], n) for n in notes), notes
     assert any(re.search(DAMAGE[rid], n) for n in notes), notes
+
+
+LOG_SENTENCES = {  # what a GM reads in the log: numbers with what they are
+    "reincarnator": (r"rolls \d+ \((\w[\w ]* \d+)( [+-] \w[\w ]* \d+)*\) - \d+ defence( \([^)]*\))? = -?\d+ dice",
+                     "roll"),
+    "kiai": (r"\d+ through the defence(, under the \d+ a light wound needs|: \w+ \(from \d+\))", "wound_recorded"),
+    "investigator": (r"\(needs (Hard|Extreme): [a-z0-9 ]+\)", "check"),
+    "moonlit": (r"\[\d,\d\] \d+ \+ (melee|ranged|mental|body|base) -?\d+( [+-] [\w ]+ \d+)* = -?\d+", "roll"),
+}
+
+
+@pytest.mark.parametrize("rid", sorted(LOG_SENTENCES))
+def test_the_log_names_what_its_numbers_are(client: TestClient, rid: str) -> None:
+    made = _create(client, f"{rid}/skirmish", pc="scripted", seed=3)
+    sid = made["state"]["id"]
+    for _ in range(50):
+        if client.get(f"/api/sessions/{sid}").json()["over"]:
+            break
+        client.post(f"/api/sessions/{sid}/run", json={})
+    pattern, kind = LOG_SENTENCES[rid]
+    events = [e for e in client.get(f"/api/sessions/{sid}/log", params={"limit": 5000}).json()["events"]
+              if e["kind"] == kind and (rid != "reincarnator" or "defence_parts" in e["data"])  # attack rolls
+              and (rid != "moonlit" or "check" in e["data"].get("purpose", ""))]  # 2D6 checks
+    assert events and all(re.search(pattern, e["text"]) for e in events if rid != "investigator"), \
+        [e["text"] for e in events if not re.search(pattern, e["text"])][:3]
+    if rid == "investigator":  # a raised difficulty says why
+        raised = [e["text"] for e in events if "(needs" in e["text"]]
+        assert raised and all(re.search(pattern, t) for t in raised), raised
+    assert not any(re.search(r"net \d+ ->|-> none = none|status none", e["text"]) for e in events)
+
+
+def test_conditions_read_in_words_not_as_ids() -> None:
+    from trpg_arena.rules import CombatantView, get_ruleset
+    from trpg_arena.server.board import combatant_json
+
+    info = get_ruleset("investigator").info
+    view = CombatantView("ghoul", "Ghoul", "b", "npc", (3, 4), 5, 12, True, "ok", ("full_mov_lockout", "major_wound"))
+    shown = combatant_json(view, info)
+    assert shown["conditions"] == ["full_mov_lockout", "major_wound"]  # ids stay for programs
+    assert shown["condition_texts"] == ["unable to act after a full move", "major wound"]
+    golden = Path(__file__).parents[1] / "golden" / "investigator" / "skirmish-seed2-scripted-random.jsonl"
+    texts = [json.loads(line).get("text", "") for line in golden.read_text().splitlines()[1:]]
+    assert "ghoul is now unable to act after a full move" in texts
+    assert not any("_" in t.split(" is now ")[-1] for t in texts if " is now " in t)
+
+
+def test_dice_entries_are_refused_in_plain_words_and_the_example_shown_is_accepted(client: TestClient) -> None:
+    for encounter in ("investigator/duel", "moonlit/duel"):  # a D100 and 2D6
+        made = _create(client, encounter, pc="scripted", table_dice=True)
+        sid, dice = made["state"]["id"], made["state"]["pending"]["dice"]
+        r = client.post(f"/api/sessions/{sid}/dice", json={"faces": "-1"})
+        assert r.status_code == 422 and "'-1' is not a face of this die" in r.json()["message"], r.text
+        if dice["count"] > 1:
+            r = client.post(f"/api/sessions/{sid}/dice", json={"faces": "1"})
+            assert f"1 face entered, {dice['count']} needed" in r.json()["message"], r.text
+        r = client.post(f"/api/sessions/{sid}/dice", json={"faces": dice["example"]})  # what the prompt suggests
+        assert r.status_code == 200, (dice, r.text)

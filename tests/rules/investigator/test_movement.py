@@ -250,16 +250,14 @@ def test_end_turn_only_ends_automatically() -> None:
 
 
 def test_reachability_matches_the_kernel_battlefield() -> None:
-    """INV-4.5 / section 5: the plugin's cached reachability equals `Battlefield.reachable` on the same graph."""
+    """INV-4.5 / section 5: the compiled grid's reach equals `Battlefield.reachable` on the same graph."""
     import numpy as np
 
     from trpg_arena.rules import Combat
-    from trpg_arena.rules.investigator.compiled import compile_setup
-    from trpg_arena.rules.investigator.space import reachable
 
     c = Combat("investigator/skirmish", seed=0)
-    s = compile_setup(c.encounter)  # type: ignore[arg-type]
     bf = c.battlefield
+    grid = bf.grid
     cells = [n for n in bf.graph.nodes if bf.graph.adj[n]]
     rng = np.random.default_rng(0)
     for _ in range(200):
@@ -267,4 +265,4 @@ def test_reachability_matches_the_kernel_battlefield() -> None:
         blocked = frozenset(cells[int(i)] for i in rng.integers(len(cells), size=6)) - {start}
         budget = int(rng.integers(1, 10))
         want = set(bf.reachable(start, budget, blocked))
-        assert set(reachable(s, bf, start, budget, blocked)) == want
+        assert set(grid.cells_of(grid.reach(start, budget, grid.mask(blocked)).within[budget])) == want

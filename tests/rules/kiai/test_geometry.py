@@ -60,31 +60,31 @@ def test_blocked_hex_blocks_sight_not_adjacent() -> None:
 
 @pytest.mark.parametrize("name", ["kiai/skirmish", "kiai/brawl"])
 def test_movement_search_matches_networkx(name) -> None:
-    """KIA-8.1 / KIA-8.3: the cached Dial search agrees with the kernel's networkx Dijkstra (costs and paths)."""
+    """KIA-8.1 / KIA-8.3: the kernel grid's layered search agrees with networkx's Dijkstra (costs and paths)."""
     import random
 
     from trpg_arena.rules import Combat
     from trpg_arena.rules.kiai.context import ctx_of
-    from trpg_arena.rules.kiai.geometry import geo_of
 
     c = Combat(name, seed=1)
-    geo = geo_of(ctx_of(c))
+    grid = ctx_of(c).grid
     g = c.battlefield.graph
     rnd = random.Random(2)
-    starts = [h for h in geo.hexes if h not in geo.blocked]
+    starts = [h for h in grid.cells if not grid.bit[h] & grid.sight_blockers]
     for _ in range(300):
         s = rnd.choice(starts)
         blocked = frozenset(rnd.sample([h for h in starts if h != s], 5))
         agility = rnd.choice([0, 1, 5, 10, 12, 13, 17])
-        bits = geo.mask(blocked)
-        geo.moves.pop((s, agility, bits), None)
-        half, full, _ = geo.movement(s, agility, bits)
+        bits = grid.mask(blocked)
+        within = grid.reach(s, agility, bits).within
         ref = c.battlefield.reachable(s, agility, blocked)
-        assert {geo.hexes[i] for i in geo.indices(full)} == {h for h in ref if h != s}
-        assert {geo.hexes[i] for i in geo.indices(half)} == {h for h, d in ref.items() if h != s and d <= agility // 2}
+        assert set(grid.cells_of(within[agility])) == set(ref)
+        assert set(grid.cells_of(within[agility // 2])) == {h for h, d in ref.items() if d <= agility // 2}
         for h in ref:
-            path = geo.path(s, h, agility, bits)
+            found = grid.path(s, h, agility, bits)
+            assert found is not None
+            path, cost = found
             assert path[0] == s and path[-1] == h
             assert all(b in g.adj[a] for a, b in zip(path, path[1:]))
-            assert sum(g.nodes[x].get("cost", 1) for x in path[1:]) == ref[h]
+            assert sum(g.nodes[x].get("cost", 1) for x in path[1:]) == ref[h] == cost
             assert not blocked & set(path)

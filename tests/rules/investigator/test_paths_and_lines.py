@@ -1,4 +1,4 @@
-"""The space module's fast paths agree with the plain definitions they replace (section 5, INV-4.5, INV-4.6)."""
+"""Movement and lines agree with the plain definitions they replace (section 5, INV-4.5, INV-4.6)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import random
 import pytest
 
 from trpg_arena.rules import Combat
+from trpg_arena.rules.core.grid import Grid
 from trpg_arena.rules.investigator.compiled import Setup, compile_setup, crossed_squares
-from trpg_arena.rules.investigator.space import Grid, best_path, grid_of
+from trpg_arena.rules.investigator.paths import best_path
 
 Cell = tuple[int, int]
 ENCOUNTERS = ["duel", "skirmish", "brawl"]
@@ -18,7 +19,7 @@ ENCOUNTERS = ["duel", "skirmish", "brawl"]
 def _setup(name: str) -> tuple[Setup, Grid, Combat]:
     c = Combat(f"investigator/{name}", seed=0)
     setup = compile_setup(c.encounter)  # type: ignore[arg-type]
-    return setup, grid_of(setup, c.battlefield), c
+    return setup, c.battlefield.grid, c
 
 
 def _plain_reach(setup: Setup, start: Cell, budget: int, blocked: set[Cell]) -> set[Cell]:
@@ -74,7 +75,7 @@ def _plain_best_path(setup: Setup, start: Cell, goal: Cell, mov: int, blocked: s
 
 @pytest.mark.parametrize("name", ENCOUNTERS)
 def test_reach_matches_dijkstra(name: str) -> None:
-    """`Grid.reach` (row/column dilation, neighbour bits where a wall cuts a diagonal) equals Dijkstra."""
+    """The kernel grid's reach (shifts, neighbour masks where a wall cuts a diagonal) equals Dijkstra."""
     setup, g, _ = _setup(name)
     assert setup.adj is not None
     cells = [c for c in setup.adj if g.bit[c] & g.enterable]
@@ -86,7 +87,7 @@ def test_reach_matches_dijkstra(name: str) -> None:
         bits = 0
         for c in blocked:
             bits |= g.bit[c]
-        got = g.reach(start, budget, bits)
+        got = g.reach(start, budget, bits).within[budget]
         want = _plain_reach(setup, start, budget, blocked)
         assert {c for c, b in g.bit.items() if got & b} == want, (start, budget, blocked)
 
@@ -109,7 +110,7 @@ def test_best_path_matches_exhaustive_search(name: str) -> None:
         if not goals:
             continue
         goal = rnd.choice(goals)
-        got = best_path(setup, c.battlefield, start, goal, mov, list(blocked), reactors)
+        got = best_path(setup, start, goal, mov, list(blocked), reactors)
         assert got == _plain_best_path(setup, start, goal, mov, blocked, reactors), (start, goal, mov, reactors)
 
 

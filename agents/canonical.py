@@ -1,0 +1,158 @@
+"""The canonical codec: one observation and action layout per rule system, for every encounter of it.
+
+Observation: the system's named feature vector (`trpg_arena.rules.core.features`, names in
+`CanonicalCodec.feature_names`, documented in ``docs/features/<id>.md``) seen from the decider's side,
+so one model plays either side. Actions: the system's canonical action layout
+(`trpg_arena.rules.core.action_layout`): verbs x target rows x options x squares relative to the actor.
+A mask is exact (true on the legal actions only) and decoding an index uses the same decision's table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trpg_arena.agents.codec import Codec
+from trpg_arena.rules import Action, Combat, EncounterBase, InvalidActionError, RuleSystem
+from trpg_arena.rules.core.action_layout import ActionLayout, EncounterTables, action_layout_for, map_legal, tables_for
+from trpg_arena.rules.core.compiled import compiled
+from trpg_arena.rules.core.features import FeatureLayout, encode_rows, layout_for
+
+CANONICAL_VERSION = 2  # the codec version models record: 1 was the per-encounter layout (`Codec`)
+
+
+class _Decision:
+    """The canonical view of one decision: the decider's observation, its rows and the legal indices."""
+
+    __slots__ = ("actions", "combat", "count", "index", "mask", "obs", "side")
+
+    def __init__(self, combat: Combat, count: int, side: str, obs: np.ndarray, index: np.ndarray,
+                 actions: list[Action], n: int) -> None:
+        self.combat, self.count, self.side, self.obs = combat, count, side, obs  # count and `actions` (the
+        # legal list object, new after a rollback) tell whether the combat is still at this decision
+        self.index, self.actions = index, actions
+        mask = np.zeros(n, dtype=np.int8)
+        mask[index] = 1
+        self.mask = mask
+
+
+class CanonicalCodec:
+    """Observation and action layout of a rule system, fitted to one encounter's catalogue (cached per encounter)."""
+
+    kind = "canonical"
+
+    def __init__(self, system: RuleSystem, encounter: EncounterBase) -> None:
+        self.system = system
+        self.encounter = encounter
+        self.actions_layout: ActionLayout = action_layout_for(system)
+        self.features: FeatureLayout = layout_for(system)
+        self.tables: EncounterTables = tables_for(encounter)  # raises when the encounter does not fit
+        self._catalogue = Codec.of(system, encounter)
+        self._last: _Decision | None = None
+
+    @classmethod
+    def of(cls, system: RuleSystem, encounter: EncounterBase) -> CanonicalCodec:
+        """The codec of an encounter (built once per encounter content; raises if it does not fit the layout)."""
+        built = compiled(encounter, system)
+        return built.derive(f"canonical_codec:{action_layout_for(system).fingerprint}", lambda: cls(system, encounter))
+
+    @classmethod
+    def for_combat(cls, combat: Combat) -> CanonicalCodec:
+        """The codec of a combat's encounter."""
+        return cls.of(combat.system, combat.encounter)
+
+    @property
+    def n_actions(self) -> int:
+        """Size of the Discrete action space (the same for every encounter of the system)."""
+        return self.actions_layout.size
+
+    @property
+    def obs_size(self) -> int:
+        """Length of the observation vector (the feature layout's size)."""
+        return self.features.size
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """Name of every observation entry, in order."""
+        return self.features.names
+
+    def layout(self) -> dict[str, object]:
+        """What a trained model depends on: sizes and fingerprints of both layouts (no encounter in it)."""
+        return {"kind": self.kind, "codec_version": CANONICAL_VERSION, "actions": self.n_actions,
+                "observations": self.obs_size,
+                "fingerprint": f"{self.features.fingerprint}-{self.actions_layout.fingerprint}"}
+
+    # --- per decision ---------------------------------------------------------------------------
+    def _decision(self, combat: Combat) -> _Decision:
+        """The current decision's view, computed once (observation from the decider's side, legal indices)."""
+        last = self._last
+        count = combat.decision_count
+        d = combat.decision
+        legal = combat.legal_view() if d is not None else []
+        if last is not None and last.combat is combat and last.count == count and (d is None or last.actions is legal):
+            return last
+        if d is None:
+            side = combat.sides[0]
+            obs, _ = encode_rows(combat, side)
+            last = _Decision(combat, count, side, obs, np.zeros(0, np.intp), [], self.n_actions)
+        else:
+            side = d.side if d.side is not None else combat.side_of(d.actor)
+            obs, rows = encode_rows(combat, side)
+            node = None
+            for v in combat.combatants:
+                if v.id == d.actor:
+                    node = v.node
+                    break
+            index = map_legal(self.actions_layout, self.tables, self._catalogue.indices(legal), rows, node)
+            last = _Decision(combat, count, side, obs, index, legal, self.n_actions)
+            if len(np.unique(index)) != len(index):  # the numbering must give every legal action its own index
+                raise InvalidActionError(f"{self.system.info.id}: two legal actions share a canonical index at "
+                                         f"{d.step} (a bug in the action layout)")
+        self._last = last
+        return last
+
+    def observe(self, combat: Combat, side: str | None = None) -> np.ndarray:
+        """Observation for `side` (the decider's side when None); a fresh array."""
+        dec = self._decision(combat)
+        if side is None or side == dec.side:
+            return dec.obs.copy()
+        return encode_rows(combat, side)[0]
+
+    def mask(self, combat: Combat) -> np.ndarray:
+        """int8 mask over the action space: 1 exactly on the legal actions of the current decider (a fresh array)."""
+        return self._decision(combat).mask.copy()
+
+    def legal_indices(self, combat: Combat) -> np.ndarray:
+        """Canonical index of every legal action, in `combat.legal_view()` order."""
+        return self._decision(combat).index
+
+    def decode(self, index: Any, combat: Combat) -> Action | None:
+        """The legal action at an index of the current decision, or None when the index is not legal there.
+
+        Raises `InvalidActionError` for something that is not an index of the action space.
+        """
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            raise InvalidActionError(f"action must be an integer index, got {index!r}") from None
+        if not 0 <= i < self.n_actions:
+            raise InvalidActionError(f"action index {i} outside 0..{self.n_actions - 1}")
+        dec = self._decision(combat)
+        hits = np.flatnonzero(dec.index == i)
+        return dec.actions[int(hits[0])] if len(hits) else None
+
+    def encode(self, action: Action, combat: Combat) -> int:
+        """Canonical index of a legal action of the current decision."""
+        dec = self._decision(combat)
+        for a, i in zip(dec.actions, dec.index.tolist(), strict=True):
+            if a == action:
+                return int(i)
+        raise InvalidActionError(f"'{action.describe()}' is not legal at this decision")
+
+    def describe(self, index: int) -> str:
+        """What an index means in the layout (verb, target row, option slot, square offset)."""
+        return self.actions_layout.describe(index)
+
+
+__all__ = ["CANONICAL_VERSION", "CanonicalCodec"]

@@ -1,0 +1,37 @@
+"""Lines between squares (INV-6.6): walls block, obstacles and standing bodies obstruct.
+
+The line is the investigator's own (the squares the centre-to-centre segment crosses, `Setup.crossed`), not
+the kernel grid's sampled line, so it stays with the rules.
+"""
+
+from __future__ import annotations
+
+from trpg_arena.rules.investigator.compiled import Setup
+from trpg_arena.rules.investigator.state import InvState
+
+Cell = tuple[int, int]
+
+
+def line_status(setup: Setup, st: InvState, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
+    """``blocked`` (a wall is crossed), ``obstructed`` (an obstacle or a standing body) or ``clear`` (INV-6.6)."""
+    crossed = setup.crossed(a, b)
+    if not crossed:
+        return "clear"
+    key = (a, b)
+    by_terrain = setup.line_terrain.get(key)
+    if by_terrain is None:  # static: "blocked" (a wall), "obstructed" (an obstacle) or ""
+        terrain = setup.terrain
+        kinds = {terrain.get(c) for c in crossed}
+        by_terrain = setup.line_terrain[key] = ("blocked" if "wall" in kinds else
+                                                "obstructed" if "obstacle" in kinds else "")
+    if by_terrain:
+        return by_terrain
+    for f in st.fighters:
+        if f.pos in crossed and f.id not in ends and not (f.dead or f.fled or f.prone or f.unconscious or f.dying):
+            return "obstructed"
+    return "clear"
+
+
+def line_blocked(setup: Setup, a: Cell, b: Cell) -> bool:
+    """Whether a wall blocks the line between `a` and `b`."""
+    return setup.wall_between(a, b)

@@ -1,0 +1,110 @@
+"""The compiled grid answers as the networkx battlefield does, on random square and hex maps.
+
+The battlefield's queries (`reachable`, `path`, `line_of_sight`, `distance`, `neighbours`) are the oracle;
+maps carry random costs, impassable and sight-blocking cells, wall-cut diagonals and custom edges.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trpg_arena.rules.core.battlefield import Battlefield, hex_grid, square_grid, zone_line
+from trpg_arena.rules.core.grid import Grid, Picker
+
+
+@st.composite
+def maps(draw: st.DrawFn) -> Battlefield:
+    """A random square or hex battlefield, sometimes with edges added or taken away."""
+    kind = draw(st.sampled_from(["square", "hex"]))
+    w, h = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    cells = {}
+    for y in range(h):
+        for x in range(w):
+            cells[(x, y)] = {"cost": draw(st.sampled_from([1, 1, 1, 2, 3])),
+                             "impassable": draw(st.integers(0, 6)) == 0,
+                             "blocks_los": draw(st.integers(0, 4)) == 0,
+                             "wall": draw(st.integers(0, 5)) == 0}
+    if kind == "square":
+        corners = draw(st.booleans())
+        bf = square_grid(w, h, cells, corner_blocks=(lambda a: bool(a.get("wall"))) if corners else None)
+    else:
+        bf = hex_grid(w, h, cells)
+    nodes = list(bf.graph.nodes)
+    for _ in range(draw(st.integers(0, 3))):  # custom topology: a door or a tunnel between any two cells
+        a, b = draw(st.sampled_from(nodes)), draw(st.sampled_from(nodes))
+        if a != b:
+            bf.graph.add_edge(a, b)
+    edges = list(bf.graph.edges)
+    if edges:
+        for _ in range(draw(st.integers(0, 2))):  # a wall across an edge
+            e = draw(st.sampled_from(edges))
+            if bf.graph.has_edge(*e):
+                bf.graph.remove_edge(*e)
+    return bf
+
+
+@settings(max_examples=150, deadline=None)
+@given(bf=maps(), data=st.data())
+def test_grid_matches_the_networkx_battlefield(bf: Battlefield, data: st.DataObject) -> None:
+    """Neighbours, reach with costs and blockers, paths, sight, distances and discs equal the graph's."""
+    grid = Grid(bf)
+    cells = grid.cells
+    for i, c in enumerate(cells):
+        assert set(grid.neighbours[i]) == {grid.index[m] for m in bf.neighbours(c)}
+    for _ in range(4):
+        start = data.draw(st.sampled_from(cells))
+        budget = data.draw(st.integers(0, 9))
+        blocked = frozenset(data.draw(st.lists(st.sampled_from(cells), max_size=4)))
+        mask = grid.mask(blocked)
+        ref = bf.reachable(start, budget, blocked)
+        found = grid.reach(start, budget, mask)
+        assert len(found.layers) == len(found.within) == budget + 1
+        got = {c: d for d, layer in enumerate(found.layers) for c in grid.cells_of(layer)}
+        assert got == ref
+        for d in range(budget + 1):
+            assert set(grid.cells_of(found.within[d])) == {c for c, k in ref.items() if k <= d}
+        goal = data.draw(st.sampled_from(cells))
+        far = sum(grid.cost) + 1
+        nx_path = bf.path(start, goal, blocked)
+        mine = grid.path(start, goal, far, mask)
+        assert (mine is None) == (nx_path is None)
+        if mine is not None and nx_path is not None:
+            path, cost = mine
+            assert path[0] == start and path[-1] == goal
+            assert all(bf.graph.has_edge(a, b) for a, b in zip(path, path[1:]))
+            assert not blocked & set(path[1:])
+            assert cost == grid.path_cost(path) == grid.path_cost(nx_path)
+            assert grid.path(start, goal, far, mask) == mine  # deterministic
+    for _ in range(6):
+        a, b = data.draw(st.sampled_from(cells)), data.draw(st.sampled_from(cells))
+        assert grid.clear(a, b) == bf.line_of_sight(a, b)
+        walls = frozenset(data.draw(st.lists(st.sampled_from(cells), max_size=5)))
+        assert grid.clear(a, b, grid.mask(walls)) == bf.line_of_sight(a, b, walls.__contains__)
+        assert grid.distances[grid.index[a]][grid.index[b]] == grid.distance(a, b) == bf.distance(a, b)
+        r = data.draw(st.integers(0, 4))
+        assert set(grid.cells_of(grid.disc(a, r))) == {c for c in cells if bf.distance(a, c) <= r}
+        assert set(grid.cells_of(grid.in_sight(a, r))) == {
+            c for c in cells if bf.distance(a, c) <= r and bf.line_of_sight(a, c)}
+
+
+@given(w=st.integers(1, 16), h=st.integers(1, 4), data=st.data())
+def test_picker_reads_a_mask_back_in_cell_order(w: int, h: int, data: st.DataObject) -> None:
+    """A picker lists one item per set cell, ascending by cell index, for narrow and wide rows alike."""
+    grid = Grid(square_grid(w, h))
+    picker = Picker(grid, [f"item{i}" for i in range(w * h)])
+    for _ in range(3):
+        chosen = sorted(set(data.draw(st.lists(st.integers(0, w * h - 1), max_size=12))))
+        out: list[str] = []
+        picker.extend(out, grid.mask(grid.cells[i] for i in chosen))
+        assert out == [f"item{i}" for i in chosen]
+        assert grid.indices(grid.mask(grid.cells[i] for i in chosen)) == chosen
+
+
+def test_zones_and_bad_costs_are_refused() -> None:
+    """Only square and hex boards of positive integer costs compile; the error says why."""
+    with pytest.raises(ValueError, match="square or hex"):
+        Grid(zone_line(["a", "b"]))
+    with pytest.raises(ValueError, match="positive integers"):
+        Grid(square_grid(2, 2, {(0, 0): {"cost": 1.5}}))
