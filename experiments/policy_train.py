@@ -138,8 +138,10 @@ def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
         learner = combat.sides[g % 2] if player is not None else None
         while not combat.over:
             d = combat.decision
+            assert d is not None  # a combat that is not over has a decision open
+            side = d.side if d.side is not None else combat.side_of(d.actor)
             legal = combat.legal_view()
-            choice = script[d.side].act(combat)
+            choice = script[side].act(combat)
             if len(legal) > 1:
                 try:
                     index = codec.legal_indices(combat)
@@ -147,7 +149,7 @@ def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
                     data.obs.append(obs)
                     data.legal.append(np.array(index, dtype=np.int32))
                     data.label.append(int(index[legal.index(choice)]))
-                    if d.side == learner:
+                    if side == learner:
                         choice = legal[int(np.argmax(player.legal_logits(obs, index)))]
                 except TrpgArenaError:  # a decision beyond the layout's limits: not learned from
                     pass
