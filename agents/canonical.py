@@ -94,30 +94,38 @@ class CanonicalCodec:
             return last
         if d is None:
             side = combat.sides[0]
-            obs, _ = encode_rows(combat, side)
+            obs = encode_rows(combat, side).vector
             last = _Decision(combat, count, side, obs, np.zeros(0, np.intp), [], self.n_actions)
         else:
             side = d.side if d.side is not None else combat.side_of(d.actor)
-            obs, rows = encode_rows(combat, side)
-            node = None
-            for v in combat.combatants:
-                if v.id == d.actor:
-                    node = v.node
-                    break
+            obs, rows, node = encode_rows(combat, side)
             index = map_legal(self.actions_layout, self.tables, self._catalogue.indices(legal), rows, node)
             last = _Decision(combat, count, side, obs, index, legal, self.n_actions)
-            if len(np.unique(index)) != len(index):  # the numbering must give every legal action its own index
-                raise InvalidActionError(f"{self.system.info.id}: two legal actions share a canonical index at "
-                                         f"{d.step} (a bug in the action layout)")
+            if len(np.unique(index)) != len(index):
+                self._check_distinct(legal, index, d.step)
         self._last = last
         return last
+
+    def _check_distinct(self, legal: list[Action], index: np.ndarray, step: str) -> None:
+        """Raise unless every index two legal entries share belongs to one action listed twice.
+
+        (A legal list may repeat an action: reincarnator's brawl lists the same grapple strike twice at
+        some decisions. That is one action and one index; two different actions must never share one.)
+        """
+        seen: dict[int, Action] = {}
+        for a, i in zip(legal, index.tolist(), strict=True):
+            other = seen.setdefault(i, a)
+            if other != a:
+                raise InvalidActionError(f"{self.system.info.id}: legal actions '{other.describe()}' and "
+                                         f"'{a.describe()}' share canonical index {i} ({self.describe(i)}) at "
+                                         f"{step}: a bug in the action layout")
 
     def observe(self, combat: Combat, side: str | None = None) -> np.ndarray:
         """Observation for `side` (the decider's side when None); a fresh array."""
         dec = self._decision(combat)
         if side is None or side == dec.side:
             return dec.obs.copy()
-        return encode_rows(combat, side)[0]
+        return encode_rows(combat, side).vector
 
     def mask(self, combat: Combat) -> np.ndarray:
         """int8 mask over the action space: 1 exactly on the legal actions of the current decider (a fresh array)."""

@@ -25,19 +25,23 @@ from typing import Any
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.scripted.choice import Choice, Rival
 from trpg_arena.agents.temperament_systems import barred, exits, hooks, is_caster, is_healer, kind_of
-from trpg_arena.rules import Action, Combat
+from trpg_arena.rules import Action, Combat, DecisionKind
 from trpg_arena.rules.core.system import CombatantView
 from trpg_arena.rules.core.tactics import Aggression, Tactics
 
-#: What aggression adds to a candidate's rank score (scored candidates lie in 0.5..1, unscored at 0).
+#: What aggression adds to a candidate's score, in places of the agent's own ranking (its choice scores 0, its
+#: runner-up -1, ...; actions it did not rate -1000): a reckless NPC takes an attack the agent ranked up to four
+#: places lower, a cautious one a defence up to one place lower (so it still attacks when nothing is to parry).
 BIAS: dict[Aggression, dict[str, float]] = {
-    Aggression.RECKLESS: {"attack": 0.5, "defend": -0.5},
-    Aggression.BOLD: {"attack": 0.2, "defend": -0.2},
+    Aggression.RECKLESS: {"attack": 4.5, "defend": -4.5},
+    Aggression.BOLD: {"attack": 1.5, "defend": -1.5},
     Aggression.STEADY: {},
-    Aggression.CAUTIOUS: {"attack": -0.2, "defend": 0.5},
+    Aggression.CAUTIOUS: {"attack": -0.5, "defend": 2.5},
 }
+UNRATED = -1000.0
+CAUTIOUS_PLACE = -1.0  # where a cautious NPC, attacked or below half HP, ranks the defences its agent left unrated
 NEAR = {"zones": 0, "square": 1, "hex": 1}  # "by an ally": in its zone, or adjacent on a grid
-RETURN_BONUS = 1.5  # a protector away from its ally takes a move back before anything else it rates
+RETURN_BONUS = 2000.0  # a protector away from its ally takes a move back before anything else
 
 
 def _pct(share: float) -> str:
@@ -150,18 +154,20 @@ def shape(combat: Combat, tactics: Tactics, legal: list[Action]) -> Shape:
     return Shape(frozenset(allowed), "; ".join(notes), prefer=prefer)
 
 
-def _ranked(choice: Choice, legal: list[Action]) -> list[tuple[float, Action]]:
-    """The agent's candidates as rank scores: its choice 1.0, its runners-up down to 0.5, the rest 0."""
+def _ranked(choice: Choice, legal: list[Action]) -> tuple[list[tuple[float, Action]], dict[Action, float]]:
+    """The agent's candidates by place, and the values it gave them (for the proposal).
+
+    Its choice scores 0, its runners-up -1, -2, ..., the actions it did not rate `UNRATED`.
+    """
     rivals: Iterable[Rival] = choice.rivals()
     best: dict[Action, float] = {}
     for r in rivals:
         if r[1] != choice.action and (r[1] not in best or float(r[0]) > best[r[1]]):
             best[r[1]] = float(r[0])
     order = [choice.action] + [a for a, _ in sorted(best.items(), key=lambda item: -item[1])]
-    n = len(order)
-    scored = [(1.0 - 0.5 * i / n, a) for i, a in enumerate(order)]
+    scored = [(-float(i), a) for i, a in enumerate(order)]
     seen = set(order)
-    return scored + [(0.0, a) for a in legal if a not in seen]
+    return scored + [(UNRATED, a) for a in legal if a not in seen], {**best, choice.action: float(choice.value)}
 
 
 class TemperedPolicy:
@@ -217,13 +223,17 @@ class TemperedPolicy:
         d = combat.decision
         assert d is not None
         enemies = {v.id for v in combat.combatants if v.side != combat.side_of(d.actor)}
-        ranked = _ranked(base, legal)
+        ranked, worth = _ranked(base, legal)
+        if aggression is Aggression.CAUTIOUS and _wary(combat):
+            # attacked, or hurt: a cautious NPC weighs the defences its agent did not even rate
+            ranked = [(CAUTIOUS_PLACE if v == UNRATED and kind_of(combat, a, enemies) == "defend" else v, a)
+                      for v, a in ranked]
         pool = [(v, a) for v, a in ranked if s.allowed is None or a in s.allowed]
         if not pool:
             return _with_note(base, s.note, base.action)
         scored = [(v + bias.get(kind_of(combat, a, enemies), 0.0) + (RETURN_BONUS if a in s.prefer else 0.0), a)
                   for v, a in pool]
-        value, action = max(scored, key=lambda x: x[0])  # first of equals: the agent's order
+        _, action = max(scored, key=lambda x: x[0])  # first of equals: the agent's order
         note = s.note
         if (action != base.action and not s.fleeing and aggression is not Aggression.STEADY
                 and (s.allowed is None or base.action in s.allowed)):  # aggression, not the filter, changed it
@@ -233,9 +243,9 @@ class TemperedPolicy:
         if action == base.action:
             return _with_note(base, note, action)
         chosen = action
-        return Choice(chosen, base.value if chosen == base.action else value,
-                      lambda: (note, f"{combat.system.describe(combat, chosen)}"),
-                      lambda: [(v, a) for v, a in scored if a != chosen][:12])
+        runners = [a for _, a in sorted(scored, key=lambda x: -x[0]) if a != chosen][:12]
+        return Choice(chosen, worth.get(chosen, 0.0), lambda: (note, f"{combat.system.describe(combat, chosen)}"),
+                      lambda: [(worth.get(a, 0.0), a) for a in runners])
 
     def _inner_choice(self, combat: Combat) -> Choice:
         choose = getattr(self.inner, "_choose", None)
@@ -258,6 +268,17 @@ class TemperedPolicy:
             proposal: Proposal = self.inner.propose(combat)
             return proposal
         return self._choose(combat).proposal()
+
+
+def _wary(combat: Combat) -> bool:
+    """Whether the decision answers an attack, or the decider is below half its HP."""
+    d = combat.decision
+    if d is None:
+        return False
+    if d.kind is DecisionKind.REACTION:
+        return True
+    me = view_of(combat, d.actor)
+    return me is not None and me.hp * 2 < me.max_hp
 
 
 def _with_note(choice: Choice, note: str, action: Action) -> Choice:

@@ -1,6 +1,9 @@
-"""Throughput benchmarks: decisions per second of random and scripted play, engine-level and through the env.
+"""Throughput benchmarks: decisions and steps per second of random and scripted play, engine-level and through the env.
 
-The yardstick is PettingZoo's ``connect_four_v3`` played with random masked actions in the same run.
+The yardstick is PettingZoo's ``connect_four_v3`` played with random masked actions in the same run. Env
+rows count both: decisions (every engine decision, the opponent's and forced ones included) and steps
+(the ``env.step`` calls a learner makes); the ratio to the yardstick is taken on steps, the speed a
+learner sees (`BenchRow.ratio`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ class BenchRow:
     def steps_per_second(self) -> float:
         """Agent-facing steps per second."""
         return self.steps / self.seconds if self.seconds else 0.0
+
+    def ratio(self, yardstick: BenchRow) -> float:
+        """Steps per second over the yardstick's (connect_four_v3: its moves per second)."""
+        return self.steps_per_second / yardstick.steps_per_second if yardstick.steps_per_second else 0.0
 
     def to_json(self) -> dict[str, object]:
         """JSON-safe form."""

@@ -337,9 +337,10 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
               tactics: Annotated[list[str] | None, typer.Option(
-                  help="an NPC's temperament ID=KEY:VALUE,...: aggression (reckless, bold, steady, cautious), morale "
-                       "(flees below this share of HP: 25%), focus (weakest, strongest, nearest, healers, casters, "
-                       "an id), protect (an ally's id), e.g. ghoul=morale:25%,focus:casters (repeatable)")] = None,
+                  help="a temperament for a combatant or a whole side, ID=KEY:VALUE,...: aggression (reckless, "
+                       "bold, steady, cautious), morale (flees below this share of HP: 25%), focus (weakest, "
+                       "strongest, nearest, healers, casters, an id), protect (an ally's id), e.g. "
+                       "ghoul=morale:25%,focus:casters (repeatable)")] = None,
               db: Annotated[Path | None, typer.Option(
                   help="session database (default $TRPG_ARENA_DB or ~/.local/share/trpg-arena/sessions.db)")] = None,
               out: Annotated[Path, typer.Option(help="folder for the statistics JSON and the Markdown log")] = Path(
@@ -502,10 +503,14 @@ _register_train()
 @app.command("train-value")
 def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system whose learned value is rebuilt")],
                     games: Annotated[int, typer.Option(help="generation 0: scripted self-play games")] = 3000,
+                    generated: Annotated[int, typer.Option(help="generation 0: more games on generated encounters "
+                                                                "(later generations: the same share)")] = 0,
                     generations: Annotated[int, typer.Option(help="later generations: the trained agent's games "
                                                                   "against scripted, refitted on all")] = 0,
                     generation_games: Annotated[int, typer.Option(help="games per later generation")] = 400,
                     noise: Annotated[float, typer.Option(help="share of random moves in generation 0")] = 0.1,
+                    draw: Annotated[float, typer.Option(help="target of a drawn game's positions: 0 learns the "
+                                                             "chance of winning, 0.5 the expected score")] = 0.0,
                     seed: Annotated[int, typer.Option(help="first seed")] = 0,
                     workers: Annotated[int, typer.Option(help="game processes")] = 2,
                     encounters: Annotated[str, typer.Option(help="comma-separated encounters (default: the "
@@ -524,10 +529,10 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
     from trpg_arena.rules import get_ruleset
 
     get_ruleset(ruleset)  # an unknown system is one line, before anything runs
-    if games < 10 or generations < 0 or generation_games < 10 or not 0 <= noise <= 1 or workers < 1 or epochs < 1 \
-            or not 0 < keep <= 1:
-        raise typer.BadParameter("--games and --generation-games need at least 10, --generations >= 0, "
-                                 "--noise in [0, 1], --keep in (0, 1], --workers and --epochs >= 1")
+    if games < 10 or generated < 0 or generations < 0 or generation_games < 10 or not 0 <= noise <= 1 \
+            or workers < 1 or epochs < 1 or not 0 < keep <= 1 or not 0 <= draw <= 1:
+        raise typer.BadParameter("--games and --generation-games need at least 10, --generations and --generated "
+                                 ">= 0, --noise and --draw in [0, 1], --keep in (0, 1], --workers and --epochs >= 1")
     for path in extra or []:
         if not path.is_file():
             raise typer.BadParameter(f"--extra: no data file at '{path}'")
@@ -535,8 +540,9 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
     for name in names:
         if load_encounter(name).ruleset != ruleset:
             raise typer.BadParameter(f"{name} is not a {ruleset} encounter")
-    args = ValueTrainArgs(ruleset, games, generations, generation_games, noise, keep, seed, workers,
-                          encounters=names, extra=tuple(extra or ()), data=data, fit=FitConfig(epochs=epochs))
+    args = ValueTrainArgs(ruleset, games, generated, generations, generation_games, noise, keep, seed, workers,
+                          encounters=names, extra=tuple(extra or ()), data=data, fit=FitConfig(epochs=epochs),
+                          draw=draw)
     if out is not None:
         args.out = out
     card = train_value(args, log=console.print)
@@ -610,17 +616,18 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
             else:
                 rows.append(bench_aec(target, seconds))
             progress.advance(task)
-    base = rows[0].per_second
     from rich import box
 
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x c4"):
+    for col in ("target", "mode", "agent", "decisions/s", "steps/s", "x c4 (steps)"):
         table.add_column(col, justify="left" if col in ("target", "mode", "agent") else "right", no_wrap=True)
     for r in rows:
         table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.steps_per_second:,.0f}",
-                      f"{r.per_second / base:.2f}")
-    console.print(f"decisions per second, {seconds:.1f} s each; steps/s counts env.step calls; x c4: decisions/s "
-                  "over connect_four_v3's; clone rows: clone() calls per second", soft_wrap=False)
+                      f"{r.ratio(rows[0]):.2f}")
+    console.print(f"{seconds:.1f} s each; decisions/s counts every engine decision (the opponent's and forced ones "
+                  "too), steps/s the agent-facing steps (env.step calls; equal at engine level); x c4 (steps): "
+                  "steps/s over connect_four_v3's moves/s, the speed a learner sees; clone rows: clone() calls "
+                  "per second", soft_wrap=False)
     console.print(table)
     latency = _bench_search(targets, _agents_option(search), seconds)
     out.parent.mkdir(parents=True, exist_ok=True)

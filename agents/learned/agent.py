@@ -44,6 +44,8 @@ HELPS: dict[str, str] = {
     "candidates": "actions looked at per decision: the scripted agent's best few",
     "samples": "dice samples per candidate (the same samples for every candidate)",
     "horizon": "scripted decisions of the mover's turn played after the candidate at most",
+    "reply": "1: play the other side's scripted reply too, up to our side's next decision, before scoring",
+    "doubt": "dropout masks of the value (0: off); a deviation must be a gain under every one of them",
     "margin": "leave the scripted choice only for a gain of this much win chance ...",
     "z": "... plus this many standard errors of the paired difference",
     "temperature": "final choice sampled by exp(win chance / temperature); 0 takes the best",
@@ -57,6 +59,8 @@ LIMITS: dict[str, Limit] = {
     "candidates": Limit(1, 64),
     "samples": Limit(1, 1000),
     "horizon": Limit(0, 1000),
+    "reply": Limit(0, 1),
+    "doubt": Limit(0, 64),
     "margin": Limit(0, 1),
     "z": Limit(0, 100),
     "temperature": Limit(0, 100),
@@ -84,8 +88,8 @@ class TrainedAgent(Agent):
 
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
                  seed: int | None = None, candidates: int = 5, samples: int = 8, horizon: int = 12,
-                 margin: float = 0.02, z: float = 2.0, temperature: float = 0.0, guard: float = 0.2,
-                 model: str = "") -> None:
+                 margin: float = 0.01, z: float = 0.5, temperature: float = 0.0, guard: float = 0.2,
+                 reply: int = 0, doubt: int = 0, model: str = "") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if candidates < 1 or samples < 1 or horizon < 0:
             raise ValueError(f"trained: candidates and samples must be >= 1 and horizon >= 0, got {candidates}, "
@@ -94,6 +98,7 @@ class TrainedAgent(Agent):
             raise ValueError("trained: the agent plays one rule system (its value model's)")
         self.candidates, self.samples, self.horizon = candidates, samples, horizon
         self.margin, self.z, self.temperature, self.guard = margin, z, temperature, guard
+        self.reply, self.doubt = reply, doubt
         self.model: ValueModel = load_model(ruleset, model or None)
         # the prior and the in-between decisions: the scripted policy, seeded from our RNG, saved with us
         self.policy = make_agent("scripted", ruleset, seed=int(self.rng.integers(2**31)))
@@ -110,13 +115,20 @@ class TrainedAgent(Agent):
         assert d is not None and d.side is not None  # a decision is open: the agent was asked
         side = d.side
         seeds = [int(s) for s in self.rng.integers(2**63, size=self.samples)]
-        values = np.stack([self._lookahead(combat, a, side, seeds) for a in order])  # candidates x samples
+        masks = None
+        if self.doubt > 0:  # the plain network first (a mask of ones), then the dropout masks
+            masks = np.vstack([np.ones((1, self.model.hidden_units), np.float32),
+                               self.model.dropout_masks(self.doubt, self.rng)])
+        every = np.stack([self._lookahead(combat, a, side, seeds, masks) for a in order])  # cand. x masks x samples
+        values = every[:, 0, :]
         diffs = values - values[0]
         chance = values.mean(axis=1)
         gain = diffs.mean(axis=1)
         se = diffs.std(axis=1, ddof=1) / math.sqrt(self.samples) if self.samples > 1 else np.ones(len(order))
         scored = [Scored(a, float(chance[i]), float(gain[i]), float(se[i])) for i, a in enumerate(order)]
-        trusted = [s for s in scored[1:] if s.gain > self.margin + self.z * s.se]
+        # a gain under every dropout mask: the network's own correction is sure of it, not only its plain output
+        sure = ((every[:, 1:, :] - every[0, 1:, :]).mean(axis=2) > 0).all(axis=1)
+        trusted = [s for i, s in enumerate(scored) if i > 0 and s.gain > self.margin + self.z * s.se and sure[i]]
         pick = max(trusted, key=lambda s: s.gain) if trusted else scored[0]
         why = ("it beats the scripted choice by more than the margin" if trusted
                else "the scripted choice: no other candidate beats it by more than the margin")
@@ -132,8 +144,13 @@ class TrainedAgent(Agent):
         ranked = [pick] + sorted((s for s in scored if s is not pick), key=lambda s: -s.chance)
         return pick.action, ranked, why
 
-    def _lookahead(self, combat: Combat, action: Action, side: str, seeds: list[int]) -> np.ndarray:
-        """`side`'s win chance after `action` on each dice sample, the mover's turn played out by the script."""
+    def _lookahead(self, combat: Combat, action: Action, side: str, seeds: list[int],
+                   masks: np.ndarray | None = None) -> np.ndarray:
+        """`side`'s win chance after `action` on each dice sample, the mover's turn played out by the script.
+
+        With `reply`, the other side's decisions that follow are played by the script too, up to our
+        side's next decision: the value then scores the position after the reply instead of predicting it.
+        """
         leaves = []
         d = combat.decision
         assert d is not None
@@ -142,13 +159,23 @@ class TrainedAgent(Agent):
             sim = combat.clone(dice=Dice(seed))
             sim.recording = False
             sim.act(action)
+            replied = False
             for _ in range(self.horizon):
                 d = sim.decision
-                if d is None or d.side != side or d.actor != actor:
+                if d is None:
                     break
+                if d.side == side:
+                    if replied or d.actor != actor:
+                        break
+                elif not self.reply:
+                    break
+                else:
+                    replied = True
                 sim.act(self.policy.act(sim))
             leaves.append(sim)
-        return win_chances(self.model, leaves, side)
+        if masks is None:
+            return win_chances(self.model, leaves, side)[None, :]
+        return win_chances(self.model, leaves, side, masks)
 
     def act(self, combat: Combat) -> Action:
         """The chosen action (no sentences built)."""

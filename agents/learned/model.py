@@ -49,20 +49,43 @@ class ValueModel:
         """How many features one position has (the hand-written value not counted)."""
         return int(self.mean.shape[0]) - 1
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
-        """Win logits of a batch of positions (rows of features)."""
+    def logits(self, x: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
+        """Win logits of a batch of positions (rows of features), shape (n,).
+
+        With `masks` (k x hidden units of each hidden layer, concatenated), the logits under k dropout
+        masks instead, shape (k, n): the spread says how far the network's own correction can be trusted
+        (Monte Carlo dropout); the logistic term on the hand-written value is not masked.
+        """
         h = (np.asarray(x, dtype=np.float32) - self.mean) / self.scale
         linear = h @ self.skip
         last = len(self.layers) - 1
+        if masks is not None:
+            h = np.broadcast_to(h, (len(masks), *h.shape))
+        start = 0
         for i, (w, b) in enumerate(self.layers):
             h = h @ w + b
             if i < last:
                 h = np.tanh(h)
+                if masks is not None:
+                    width = w.shape[1]
+                    h = h * masks[:, None, start:start + width]
+                    start += width
         return h[..., 0] + linear
 
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        """P(deciding side wins) for rows of features + hand-written value, shape (n,)."""
-        z = np.clip(self.logits(x), -30.0, 30.0)
+    @property
+    def hidden_units(self) -> int:
+        """Units of all hidden layers together (the width of a dropout mask)."""
+        return sum(int(w.shape[1]) for w, _ in self.layers[:-1])
+
+    def dropout_masks(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """The given number of dropout masks at the training's dropout rate (kept units scaled up, as in training)."""
+        rate = float(self.meta.get("dropout", 0.2)) or 0.2
+        keep = rng.random((k, self.hidden_units)) >= rate
+        return (keep / (1.0 - rate)).astype(np.float32)
+
+    def predict(self, x: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
+        """P(deciding side wins) for rows of features + hand-written value, shape (n,) (or (k, n) with masks)."""
+        z = np.clip(self.logits(x, masks), -30.0, 30.0)
         return 1.0 / (1.0 + np.exp(-z))
 
     def save(self, path: str | Path) -> None:

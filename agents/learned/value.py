@@ -18,28 +18,32 @@ from trpg_arena.rules import Combat
 DRAW = 0.4
 
 
-def win_chances(model: ValueModel, combats: Sequence[Combat], side: str) -> np.ndarray:
-    """P(`side` wins) for each combat: results for finished ones, the model (one batch) for the rest."""
+def win_chances(model: ValueModel, combats: Sequence[Combat], side: str, masks: np.ndarray | None = None
+                ) -> np.ndarray:
+    """P(`side` wins) for each combat: results for finished ones, the model (one batch) for the rest.
+
+    With dropout `masks` (`ValueModel.dropout_masks`), one row per mask: shape (k, len(combats)).
+    """
     from trpg_arena.agents.search.value import position_value
     from trpg_arena.rules.core.features import encode
 
-    out = np.empty(len(combats), dtype=np.float64)
+    out = np.empty((1 if masks is None else len(masks), len(combats)), dtype=np.float64)
     rows: list[np.ndarray] = []
     where: list[tuple[int, bool]] = []  # (index, seen from `side`'s own view)
     for i, c in enumerate(combats):
         outcome = c.state.outcome
         if outcome is not None:
-            out[i] = DRAW if outcome.result == "draw" else (1.0 if outcome.result == side else 0.0)
+            out[:, i] = DRAW if outcome.result == "draw" else (1.0 if outcome.result == side else 0.0)
             continue
         decision = c.decision
         assert decision is not None and decision.side is not None  # `Combat.decision` names the side
         rows.append(np.append(encode(c, decision.side), np.float32(position_value(c, decision.side))))
         where.append((i, decision.side == side))
     if rows:
-        p = model.predict(np.stack(rows))
-        for (i, own), pi in zip(where, p):
-            out[i] = pi if own else 1.0 - pi
-    return out
+        p = model.predict(np.stack(rows), masks).reshape(out.shape[0], len(rows))
+        for k, (i, own) in enumerate(where):
+            out[:, i] = p[:, k] if own else 1.0 - p[:, k]
+    return out[0] if masks is None else out
 
 
 def win_chance(model: ValueModel, combat: Combat, side: str) -> float:

@@ -27,7 +27,7 @@ from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.grapple import policy_mode
 from trpg_arena.rules.reincarnator.movement import bf, doors_now
-from trpg_arena.rules.reincarnator.state import Pending
+from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
 
 ATTACKS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "acro_fire", "pin_strike",
            "grapple_strike", "charge", "acro_charge", "vehicle_crush")
@@ -35,6 +35,12 @@ P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
 MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
 WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
 SHOTS = ("ranged_attack", "cast", "vehicle_attack")  # attacks that need a line of sight to the target
+
+
+def _at(f: Fighter) -> Cell:
+    """The cell of a fighter on the map (the turn weighs only those: the mover and enemies with a cell)."""
+    assert f.cell is not None
+    return f.cell
 
 
 class Odds(NamedTuple):
@@ -242,7 +248,7 @@ class ReincarnatorScripted(Agent):
                 if a.option == policy_mode(combat, cid, a.target or ""):
                     return rule(a, 1.0, f"{cid} is held by {a.target}: {a.option} with the larger pool")
         # 2. get up when prone and enemies are adjacent
-        if me.prone and "stand_from_prone" in by and any(cheb(f.cell, me.cell) <= 1 for f in enemies):
+        if me.prone and "stand_from_prone" in by and any(cheb(_at(f), _at(me)) <= 1 for f in enemies):
             return rule(by["stand_from_prone"][0], 1.0, f"{cid} is prone with an enemy next to it: stand up")
         # 3. reload an empty gun (spare magazines are precious), chamber a round
         for a in by.get("reload", []) + by.get("reload_heavy", []):
@@ -333,7 +339,7 @@ class ReincarnatorScripted(Agent):
                                      f"shot at {target.id}, {cheb(a.dest, target.cell)} m away")
             if moving:
                 # no square in reach sees an enemy: go round the obstacles, closer, until one does
-                near = min(cheb(me.cell, f.cell) for f in enemies)
+                near = min(cheb(_at(me), _at(f)) for f in enemies)
                 a = self.toward(moving, enemies, keep=6 if near > 6 else 1)
                 return rule(a, 0.5, f"{weak}, and no square in reach has a line of sight: move to {a.dest}, "
                                     f"{self._nearest(a.dest, enemies)}")
@@ -354,11 +360,11 @@ class ReincarnatorScripted(Agent):
             if "crouch" in by and under_fire:
                 return rule(by["crouch"][0], 0.2, f"{cid} is under fire: crouch")
             if "go_prone" in by and shooter and under_fire and not any(
-                    cheb(f.cell, me.cell) <= 2 for f in enemies):
+                    cheb(_at(f), _at(me)) <= 2 for f in enemies):
                 return rule(by["go_prone"][0], 0.2, f"{cid} shoots from afar under fire: go prone")
             if "acro_parry" in by:
                 return rule(by["acro_parry"][0], 0.1, f"{weak}: the spare move action parries acrobatically")
-            if "parry" in by and any(cheb(f.cell, me.cell) <= 2 for f in enemies):
+            if "parry" in by and any(cheb(_at(f), _at(me)) <= 2 for f in enemies):
                 return rule(by["parry"][0], 0.1, f"{weak}: an enemy is close, so the spare move action parries")
         return rule(end, 0.0, f"{weak}, and nothing else helps: end the turn")
 

@@ -83,8 +83,10 @@ class MCTSAgent(Agent):
         reused = root.n
         root.clear_orders()
         root.order = prior_order(self.policy, combat)  # the scripted choice at the live state comes first
+        d = combat.decision
+        assert d is not None  # more than one legal action: a decision is open
         if root.child(root.order[0]) is None:  # a reused subtree may lack it: the margin compares with it
-            root.children.insert(0, Node(root.order[0], combat.decision.side))
+            root.children.insert(0, Node(root.order[0], d.side))
         sims = 0
         # at least one playout, so that even a cut search answers with a rated action
         while sims < self.simulations and (sims == 0 or not self._out_of_time(started)):
@@ -95,7 +97,7 @@ class MCTSAgent(Agent):
         ranked = sorted(visited, key=lambda ch: (-ch.n, -ch.q))
         pick, guarded = self._final(ranked, root.child(root.order[0]) if root.order else None)
         self._tree = pick
-        self._mark = (combat.encounter.encounter, combat.decision_count, pick.action)
+        self._mark = (combat.encounter.encounter, combat.decision_count, pick.taken)
         elapsed = time.perf_counter() - started
         return self._explain(combat, root, ranked, pick, sims, reused, elapsed, guarded)
 
@@ -110,7 +112,9 @@ class MCTSAgent(Agent):
         node = root
         while sim.state.outcome is None:
             legal_set = set(sim.legal_view())
-            side = sim.decision.side
+            d = sim.decision
+            assert d is not None and d.side is not None  # the playout is not over
+            side = d.side
             child = None
             if sum(1 for ch in node.children if ch.action in legal_set) < width(node.n, self.widen, self.alpha):
                 child = self._new_child(node, sim, legal_set, side)
@@ -119,7 +123,7 @@ class MCTSAgent(Agent):
             if child is None:  # nothing created here is legal in this sample of chance
                 child = self._new_child(node, sim, legal_set, side)
             assert child is not None
-            sim.act(child.action)
+            sim.act(child.taken)
             path.append(child)
             node = child
             if child.n == 0:
@@ -214,12 +218,13 @@ class MCTSAgent(Agent):
         since.reverse()
         if len(since) < gap or since[0].kind != "decision" or Action.from_json(since[0].data["action"]) != mark[2]:
             return Node(None, None)  # the log was trimmed or not recorded, or this is another game
-        node: Node | None = tree
+        node = tree
         for ev in since[1:]:
             if ev.kind == "decision":
-                node = node.child(Action.from_json(ev.data["action"]))
-                if node is None:
+                below = node.child(Action.from_json(ev.data["action"]))
+                if below is None:
                     return Node(None, None)
+                node = below
         node.action, node.side = None, None
         return node
 
@@ -228,13 +233,13 @@ class MCTSAgent(Agent):
                  elapsed: float, guarded: bool) -> Proposal:
         describe = combat.system.describe
         prior_first = root.order[0] if root.order else None
-        reasons = [f"{describe(combat, pick.action)}: {_pct(win_estimate(pick.q))} estimated to win over "
+        reasons = [f"{describe(combat, pick.taken)}: {_pct(win_estimate(pick.q))} estimated to win over "
                    f"{pick.n} of {sims + reused} playouts ({sims} new in {elapsed * 1000:.0f} ms"
                    + (f", {reused} kept from the last decision" if reused else "") + f", {self.depth} decisions deep)"]
         others = [ch for ch in ranked if ch is not pick][:3]
         if others:
             best = others[0]
-            reasons.append(f"next best: {describe(combat, best.action)} ({_pct(win_estimate(best.q))}, "
+            reasons.append(f"next best: {describe(combat, best.taken)} ({_pct(win_estimate(best.q))}, "
                            f"{best.n} playouts)")
         if guarded:
             reasons.append("the fight looks won: the guard kept the safest line")
@@ -244,9 +249,9 @@ class MCTSAgent(Agent):
             reasons.append(f"the scripted policy would {describe(combat, prior_first)}{tail}")
         else:
             reasons.append("the scripted policy agrees")
-        alts = sorted((Alternative(ch.action, win_estimate(ch.q), f"{ch.n} playouts") for ch in others),
+        alts = sorted((Alternative(ch.taken, win_estimate(ch.q), f"{ch.n} playouts") for ch in others),
                       key=lambda a: -a.value)
-        return Proposal(pick.action, win_estimate(pick.q), tuple(reasons), tuple(alts))
+        return Proposal(pick.taken, win_estimate(pick.q), tuple(reasons), tuple(alts))
 
     # --- saved state ----------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:

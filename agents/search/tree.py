@@ -31,6 +31,12 @@ class Node:
         self.order: list[Action] | None = None
 
     @property
+    def taken(self) -> Action:
+        """`action` of a node below the root (the root alone has none)."""
+        assert self.action is not None
+        return self.action
+
+    @property
     def q(self) -> float:
         """Mean value for the side that chose this node's action (0 before any visit)."""
         return self.w / self.n if self.n else 0.0

@@ -1,7 +1,7 @@
 """Reading self-play files: one or several ``trpg-arena selfplay`` outputs as one set of arrays.
 
     from trpg_arena.experiments.selfplay.data import load_positions
-    d = load_positions(["/work/data/kiai-w01.npz", "/work/data/kiai-w02.npz"])
+    d = load_positions(["data/kiai-1.npz", "data/kiai-2.npz"])
 
 Files of one rule system and one feature layout (the same ``fingerprint``) join: per-position and
 per-game arrays are concatenated, ``game`` and ``game_encounter`` renumbered so they stay unique,

@@ -57,7 +57,9 @@ def play_game(encounter: str, seed: int, agents: Sequence[str], noise: float, ke
         combat.act(action)
         n += 1
     result = combat.state.outcome.result if combat.state.outcome is not None else "draw"
-    won = np.array([1.0 if sides[s] == result else 0.0 for s in side_ix], dtype=np.float32)
+    # 1 win, 0 draw, -1 loss for the deciding side (as `trpg-arena selfplay` writes it)
+    won = np.array([0.0 if result == "draw" else 1.0 if sides[s] == result else -1.0 for s in side_ix],
+                   dtype=np.float32)
     from trpg_arena.rules.core.features import layout_for
 
     size = layout_for(ruleset).size
@@ -106,6 +108,6 @@ def generate(ruleset: str, encounters: Sequence[str], games: int, seed: int, out
         np.savez_compressed(fh, **data, game=game, encounter=encounter_ix, encounters=np.array(list(encounters)),
                             ruleset=np.array(ruleset), fingerprint=np.array(layout.fingerprint),
                             agents=np.array(list(agents)), noise=np.array(noise), seed=np.array(seed),
-                            keep=np.array(keep))
+                            keep=np.array(keep), outcome_kind=np.array("signed"))
     return {"file": str(out), "games": games, "positions": int(len(game)),
             "seconds": round(time.perf_counter() - started, 1)}

@@ -26,7 +26,7 @@ class Positions:
     """Self-play positions: features, the deciding side's result, game/side/decision keys, hand value."""
 
     x: np.ndarray  # (n, size) float32
-    won: np.ndarray  # (n,) 1.0 if the deciding side won the game, else 0.0 (a draw is not a win)
+    won: np.ndarray  # (n,) 1.0 if the deciding side won the game, 0.0 if it lost, `draw` (0 by default) for a draw
     game: np.ndarray  # (n,) int: game id, unique over all files
     side: np.ndarray  # (n,) int: the deciding side's index
     decision: np.ndarray  # (n,) int: decision number in the game
@@ -51,8 +51,12 @@ def _first(data: Any, *names: str) -> np.ndarray:
     raise KeyError(f"none of {names}")
 
 
-def load_positions(paths: Sequence[str | Path]) -> Positions:
-    """Pool the positions of several data files (one generation each) of one rule system and layout."""
+def load_positions(paths: Sequence[str | Path], draw: float = 0.0) -> Positions:
+    """Pool the positions of several data files (one generation each) of one rule system and layout.
+
+    A drawn game's positions get the target `draw`: 0 learns the chance of winning, 0.5 the expected
+    score. (Files of `train-value` before outcomes were signed record a draw as a loss.)
+    """
     parts = []
     offset = 0
     fingerprint = ruleset = None
@@ -71,8 +75,10 @@ def load_positions(paths: Sequence[str | Path]) -> Positions:
             decision = _first(d, "decision", "decision_number").astype(np.int64)
             hand = _first(d, "hand_value", "value").astype(np.float64) if ("hand_value" in d or "value" in d) \
                 else np.full(len(x), np.nan)
+            signed = "outcome_kind" in d or "game_result" in d  # 1 / 0 / -1; older files: 1 / 0 (draw = loss)
         _, game = np.unique(game, return_inverse=True)
-        parts.append((x, (outcome > 0.5).astype(np.float64), game + offset, side, decision, hand))
+        won = np.where(outcome > 0.5, 1.0, np.where(outcome < -0.5, 0.0, draw if signed else 0.0))
+        parts.append((x, won, game + offset, side, decision, hand))
         offset += int(game.max()) + 1 if len(game) else 0
     if not parts:
         raise ValueError("no data files")

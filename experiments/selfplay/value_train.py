@@ -1,8 +1,10 @@
 """`trpg-arena train-value SYSTEM`: rebuild a system's learned value from nothing, with its model card.
 
 Generation 0 is the scripted agent against itself with random moves mixed in, over the system's
-built-in encounters; each later generation adds games of the `trained` agent (on the model fitted so
-far) against the scripted one, and the value is refitted on every generation's positions together.
+built-in encounters and (`generated`) procedurally generated ones (`trpg-arena selfplay`'s schedule);
+each later generation adds games of the `trained` agent (on the model fitted so far) against the
+scripted one, on the same mix, and the value is refitted on every generation's positions together.
+Everything the model is fitted on is made by the command itself, so the card's command rebuilds it.
 The model, its card (``.md``, with the data, the command, held-out log loss and Brier score against
 the hand-written value) and its calibration plot (``.png``) are written side by side.
 """
@@ -36,6 +38,7 @@ class ValueTrainArgs:
 
     ruleset: str
     games: int = 3000  # generation 0: scripted self-play games over the encounters
+    generated: int = 0  # more generation-0 games on generated encounters (one block in four a built-in)
     generations: int = 0  # later generations: games of `trained` (the model so far) against scripted
     generation_games: int = 400
     noise: float = 0.1
@@ -48,6 +51,7 @@ class ValueTrainArgs:
     data: Path = Path("runs/selfplay")
     out: Path = MODELS
     fit: FitConfig = field(default_factory=FitConfig)
+    draw: float = 0.0  # the target of a drawn game's positions: 0 learns P(win), 0.5 the expected score
 
 
 def default_encounters(ruleset: str) -> list[str]:
@@ -61,6 +65,12 @@ def command_line(args: ValueTrainArgs) -> str:
     """The command that reproduces a run (for the model card)."""
     parts = ["trpg-arena", "train-value", args.ruleset, "--games", str(args.games), "--seed", str(args.seed),
              "--noise", str(args.noise), "--keep", str(args.keep), "--generations", str(args.generations)]
+    if args.generated:
+        parts += ["--generated", str(args.generated)]
+    if args.draw:
+        parts += ["--draw", str(args.draw)]
+    if args.fit.epochs != FitConfig().epochs:
+        parts += ["--epochs", str(args.fit.epochs)]
     if args.generations:
         parts += ["--generation-games", str(args.generation_games)]
     if args.encounters:
@@ -80,10 +90,16 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
     gen0 = folder / "gen0.npz"
     log(f"generation 0: {args.games} games of scripted self-play ({args.noise:.0%} random moves) on "
         f"{', '.join(encounters)}")
-    generations.append({"agents": ["scripted"], "noise": args.noise,
+    generations.append({"generation": 0, "agents": ["scripted"], "noise": args.noise,
                         **generate(args.ruleset, encounters, args.games, args.seed, gen0, ("scripted",), args.noise,
                                    args.workers, keep=args.keep)})
     files.append(gen0)
+    if args.generated:
+        log(f"generation 0: {args.generated} more games on generated encounters")
+        generations.append({"generation": 0, "agents": ["scripted"], "noise": args.noise, "encounters": "generated",
+                            **_generated(args, ("scripted", "scripted"), args.noise, folder / "gen0-generated.npz",
+                                         args.generated, args.seed + 500_000)})
+        files.append(folder / "gen0-generated.npz")
     files += [Path(p) for p in args.extra]
     args.out.mkdir(parents=True, exist_ok=True)
     model_file = args.out / f"{args.ruleset}.npz"
@@ -94,10 +110,16 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
         path = folder / f"gen{g}.npz"
         lineup = (f"trained:easy:model={staged}", "scripted")
         log(f"generation {g}: {args.generation_games} games of {lineup[0]} against scripted")
-        generations.append({"agents": list(lineup), "noise": 0.0,
+        generations.append({"generation": g, "agents": list(lineup), "noise": 0.0,
                             **generate(args.ruleset, encounters, args.generation_games, args.seed + 1_000_000 * g,
                                        path, lineup, 0.0, args.workers, keep=args.keep)})
         files.append(path)
+        if args.generated:
+            share = max(1, args.generation_games * args.generated // max(1, args.games))
+            generations.append({"generation": g, "agents": list(lineup), "noise": 0.0, "encounters": "generated",
+                                **_generated(args, lineup, 0.0, folder / f"gen{g}-generated.npz", share,
+                                             args.seed + 500_000 + 1_000_000 * g)})
+            files.append(folder / f"gen{g}-generated.npz")
         model, train, test = _fit(files, args)
     scores = evaluate_value(model, train, test)
     plot = args.out / f"{args.ruleset}.png"
@@ -125,10 +147,24 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
     return card
 
 
+def _generated(args: ValueTrainArgs, lineup: Sequence[str], noise: float, out: Path, games: int,
+               seed: int) -> dict[str, Any]:
+    """Games on generated encounters (and every fourth block a built-in one), as `trpg-arena selfplay` plays them."""
+    from rich.console import Console
+
+    from trpg_arena.experiments.selfplay.run import SelfplayArgs, run_selfplay
+
+    quiet = Console(quiet=True)
+    summary = run_selfplay(SelfplayArgs(args.ruleset, games, out, tuple(lineup), noise, args.keep,
+                                        ("builtin", "generated"), seed=seed, workers=args.workers), quiet)
+    return {"games": summary["games"], "positions": summary["positions"], "seconds": summary["seconds"],
+            "encounters_played": summary["encounters"]}
+
+
 def _fit(files: list[Path], args: ValueTrainArgs) -> tuple[Any, Any, Any]:
-    data = load_positions(files)
+    data = load_positions(files, draw=args.draw)
     train, test = split_by_game(data, args.held_out, seed=args.seed)
-    return fit_value(train, args.fit), train, test
+    return fit_value(train, args.fit, {"draw": args.draw}), train, test
 
 
 def card_markdown(card: dict[str, Any]) -> str:
@@ -142,14 +178,18 @@ def card_markdown(card: dict[str, Any]) -> str:
     lines = [f"# Learned value: {card['ruleset']}", "",
              "P(the deciding side wins | position), from the system's named features "
              f"(layout fingerprint `{card['fingerprint']}`, {card['features']} features) and the hand-written "
-             "value. Run with numpy alone (`trpg_arena.agents.learned`); trained with torch (`train` extra).", "",
+             "value. Run with numpy alone (`trpg_arena.agents.learned`); trained with torch (`train` extra)."
+             + (f" A drawn game counts {card['fit']['draw']:g} of a win (the value is the expected score)."
+                if card["fit"].get("draw") else ""), "",
              "## Reproduce", "", "```", card["command"], "```", "",
              f"Took {card['seconds'] / 60:.1f} minutes on the machine that built it; the model file is "
              f"{card['bytes']:,} bytes.", "", "## Data", ""]
     for i, g in enumerate(card["generations"]):
-        lines.append(f"- generation {i}: {g['games']} games ({', '.join(g['agents'])}, {g['noise']:.0%} random moves), "
-                     f"{g['positions']:,} positions")
-    lines.append(f"- encounters of the generations above: {', '.join(card['encounters'])}")
+        where = (f"{g.get('encounters_played', '?')} encounters, generated (one block in four a built-in)"
+                 if g.get("encounters") == "generated" else "the built-in encounters")
+        lines.append(f"- generation {g.get('generation', i)}: {g['games']} games ({', '.join(g['agents'])}, "
+                     f"{g['noise']:.0%} random moves) on {where}, {g['positions']:,} positions")
+    lines.append(f"- the built-in encounters: {', '.join(card['encounters'])}")
     for e in card.get("extra", ()):
         lines.append(f"- pooled from `{e['file']}`: {e['games']} games ({e['agents']}, noise {e['noise']}, "
                      f"{e['encounters']} encounters, built-in and generated), {e['positions']:,} positions")

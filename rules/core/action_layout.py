@@ -274,17 +274,26 @@ def map_legal(layout: ActionLayout, tables: EncounterTables, catalogue_index: np
                                f"in the feature vector")
     t_slot[~has_target] = 0
     # option slot: rank among the distinct option keys this decision offers, per block, in catalogue order
-    stride = tables.stride
-    uniq, inverse = np.unique(blocks * stride + tables.key[catalogue_index], return_inverse=True)
-    ublocks = uniq // stride
-    rank = np.arange(len(uniq)) - np.searchsorted(ublocks, ublocks, side="left")
-    o_slot = rank[inverse.reshape(-1)]
+    # (only blocks with several options need it; a few dozen such actions at most, so plain Python)
     n_options = layout.options[blocks]
+    o_slot = np.zeros(len(blocks), np.intp)
+    multi = np.flatnonzero(n_options > 1)
+    if len(multi):
+        stride = tables.stride
+        combined = (blocks[multi] * stride + tables.key[catalogue_index[multi]]).tolist()
+        rank: dict[int, int] = {}
+        block, r = -1, 0
+        for u in sorted(set(combined)):
+            if u // stride != block:
+                block, r = u // stride, 0
+            rank[u] = r
+            r += 1
+        o_slot[multi] = [rank[c] for c in combined]
     over = o_slot >= n_options
     if over.any():
         b = int(blocks[over][0])
         blk = layout.spec.blocks[b]
-        raise ActionLimitError(f"{layout.ruleset}: a decision offers {int(rank[ublocks == b].max()) + 1} distinct "
+        raise ActionLimitError(f"{layout.ruleset}: a decision offers {int(o_slot[blocks == b].max()) + 1} distinct "
                                f"options of '{blk.verb}' at once; the canonical action layout holds {blk.options}")
     # square slot: the destination's offset from the actor, wrapped by the map limit
     squares = layout.squares[blocks]

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from operator import or_
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from trpg_arena.rules.core.battlefield import bresenham, chebyshev, hex_distance, hex_line, to_axial
 
@@ -35,8 +35,6 @@ Cell = tuple[int, int]
 Item = TypeVar("Item")
 REACH_CACHE = 4096  # searches repeat within a decision, between a legal list and its move, and across search rollouts
 LINE_CACHE = 65536
-DENSE_ROW_WIDTH = 12  # `Picker` rows up to this wide memoise in a list indexed by bit pattern (no hashing)
-ROW_PATTERNS_LIMIT = 4096  # patterns kept per wide row
 
 
 class Reach(NamedTuple):
@@ -311,41 +309,27 @@ class Grid:
         return m
 
 
-class _Patterns(dict[int, Any]):
-    """A wide row's memo: a dict that answers None for a pattern not seen yet."""
-
-    def __missing__(self, key: int) -> None:
-        return None
-
-
 class Picker(Generic[Item]):
-    """Reads a mask back as the items of its cells (one item per cell index), in cell order, memoised per row.
+    """Reads a mask back as the items of its cells (one item per cell index), in cell order.
 
-    Legal lists name one prebuilt action per destination cell; a picker turns a reach mask into that list
-    with one memo lookup per map row.
+    Legal lists name one prebuilt action per destination cell; a picker turns a reach mask into that list a
+    byte at a time: per byte of the mask, the items of its set bits are memoised by the byte's value.
     """
 
     def __init__(self, grid: Grid, items: Sequence[Item]) -> None:
-        self.items = items
-        w = grid.width
-        self.full, self.stride = (1 << w) - 1, grid.stride
-        self.rows: list[tuple[int, list[tuple[Item, ...] | None] | _Patterns]] = [
-            (r * w, [None] * (1 << w) if w <= DENSE_ROW_WIDTH else _Patterns()) for r in range(grid.height)]
+        self.nbytes = (grid.stride * grid.height + 7) // 8
+        self.at: dict[int, Item] = {p: items[i] for i, p in enumerate(grid.pos)}  # by bit position (guards: none)
+        self.tables: list[list[tuple[Item, ...] | None]] = [[None] * 256 for _ in range(self.nbytes)]
 
     def extend(self, out: list[Item], mask: int) -> None:
         """Append the items of `mask`'s cells to `out`, ascending."""
-        full, s = self.full, self.stride
-        for base, table in self.rows:
-            row = mask & full
-            if row:  # a memoised tuple is never empty
-                out.extend(table[row] or self._row(table, row, base))
-            mask >>= s
-            if not mask:
-                break
+        tables = self.tables
+        for j, b in enumerate(mask.to_bytes(self.nbytes, "little")):
+            if b:
+                out.extend(tables[j][b] or self._byte(j, b))
 
-    def _row(self, table: list[tuple[Item, ...] | None] | _Patterns, row: int, base: int) -> tuple[Item, ...]:
-        if isinstance(table, _Patterns) and len(table) >= ROW_PATTERNS_LIMIT:
-            table.clear()
-        items = self.items
-        hit = table[row] = tuple(items[base + i] for i in range(row.bit_length()) if row >> i & 1)
+    def _byte(self, j: int, b: int) -> tuple[Item, ...]:
+        """The items of the set bits of byte `j` holding `b` (memoised; never empty: a cell's bit is set)."""
+        at = self.at
+        hit = self.tables[j][b] = tuple(at[8 * j + k] for k in range(8) if b >> k & 1)
         return hit

@@ -37,7 +37,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict:
     model = fit_value(train, FitConfig(hidden=(16,), epochs=4))
     path = folder / "tiny.npz"
     model.save(path)
-    return {"model": model, "path": path, "scores": evaluate_value(model, train, test)}
+    return {"model": model, "path": path, "scores": evaluate_value(model, train, test), "data": folder / "gen0.npz"}
 
 
 def test_a_tiny_learned_value_beats_a_constant_on_held_out_games(tiny: dict) -> None:
@@ -45,6 +45,15 @@ def test_a_tiny_learned_value_beats_a_constant_on_held_out_games(tiny: dict) -> 
     assert scores["held_out_games"] >= 10
     assert scores["learned"]["log_loss"] < scores["constant"]["log_loss"] - 0.02
     assert scores["learned"]["brier"] < scores["constant"]["brier"]
+
+
+def test_a_drawn_game_is_a_loss_or_half_a_win_as_asked(tiny: dict) -> None:
+    from trpg_arena.experiments.selfplay.value_fit import load_positions
+
+    plain, half = load_positions([tiny["data"]]), load_positions([tiny["data"]], draw=0.5)
+    drawn = half.won == 0.5  # moonlit duels often reach the round cap
+    assert drawn.any() and (plain.won[drawn] == 0.0).all()
+    assert set(np.unique(half.won)) == {0.0, 0.5, 1.0} and (plain.won[~drawn] == half.won[~drawn]).all()
 
 
 def test_a_saved_model_predicts_the_same_after_loading(tiny: dict) -> None:
@@ -116,12 +125,13 @@ def test_the_trained_agent_explains_with_win_estimates_and_restores_its_state(ti
     assert agent.propose(combat) == again.propose(clone)
 
 
-def test_the_trained_agent_never_moves_the_live_dice(tiny: dict) -> None:
-    agent = make_agent(f"trained:normal:model={tiny['path']}", RID, seed=0)
+@pytest.mark.parametrize("spec", ["trained:normal", "trained:normal:reply=1:horizon=24", "trained:normal:doubt=4"])
+def test_the_trained_agent_never_moves_the_live_dice(tiny: dict, spec: str) -> None:
+    agent = make_agent(f"{spec}:model={tiny['path']}", RID, seed=0)
     combat = Combat(load_encounter(f"{RID}/skirmish"), seed=4)
     before = combat.snapshot()
-    agent.propose(combat)
-    assert combat.snapshot() == before
+    proposal = agent.propose(combat)
+    assert combat.snapshot() == before and combat.is_legal(proposal.action)
 
 
 def test_playing_needs_no_torch(tiny: dict) -> None:
@@ -156,13 +166,16 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_train_value_rebuilds_a_model_with_its_card(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    r = _cli("train-value", RID, "--games", "24", "--encounters", f"{RID}/duel", "--epochs", "2", "--workers", "1",
-             "--data", str(tmp_path / "data"), "--out", str(tmp_path / "models"))
+    r = _cli("train-value", RID, "--games", "24", "--generated", "8", "--encounters", f"{RID}/duel", "--epochs", "2",
+             "--workers", "1", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "models"))
     assert r.returncode == 0, r.stderr[-2000:]
     for suffix in ("npz", "md", "png", "json"):
         assert (tmp_path / "models" / f"{RID}.{suffix}").is_file()
     card = (tmp_path / "models" / f"{RID}.md").read_text(encoding="utf-8")
     assert "trpg-arena train-value moonlit --games 24" in card and "hand-written value" in card
+    # the generated encounters' games are made by the same command, which the card names in full
+    assert "--generated 8 --epochs 2" in card and "8 games (scripted, 10% random moves) on" in card
+    assert (tmp_path / "data" / RID / "gen0-generated.npz").is_file()
     model = load_model(RID, tmp_path / "models" / f"{RID}.npz")
     assert model.meta["command"].startswith("trpg-arena train-value")
     bad = _cli("train-value", "nosuchsystem")
@@ -185,6 +198,9 @@ def test_every_system_ships_a_small_model_with_its_card(rid: str) -> None:
     scores = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))["held_out"]
     assert scores["learned"]["log_loss"] < scores["hand_written"]["log_loss"]
     assert model.meta["command"].startswith("trpg-arena train-value")
+    # reproducible: the command makes all of its data (no data files from elsewhere pooled in)
+    if rid != "kiai":
+        assert "--extra" not in model.meta["command"] and "/work" not in card
 
 
 def test_the_trained_agent_plays_from_the_command_line_and_as_the_env_opponent() -> None:

@@ -84,9 +84,9 @@ def _status(combat: Combat, npc: str) -> str:
     return found.status if found is not None else "gone"
 
 
-# (rule system, built-in, NPC, focus): an NPC with an enemy caster (or healer) it can reach
-FOCUSED = [("investigator", "skirmish", "ghoul", "casters"), ("kiai", "skirmish", "gorza", "casters"),
-           ("moonlit", "skirmish", "ghoul_1", "healers"), ("reincarnator", "skirmish", "rifleman", "casters")]
+# (rule system, built-in, NPC, focus): chosen so that without the focus the NPC attacks someone else at times
+FOCUSED = [("investigator", "skirmish", "ghoul", "casters"), ("kiai", "skirmish", "gorza", "gorou"),
+           ("moonlit", "skirmish", "ghoul_1", "healers"), ("reincarnator", "skirmish", "rifleman", "strongest")]
 
 
 @pytest.mark.parametrize(("rid", "name", "npc", "focus"), FOCUSED)
@@ -111,6 +111,8 @@ def test_a_focused_npc_attacks_its_focus_first_when_it_can(rid: str, name: str, 
     could, chose = count(enc)
     assert could >= 5, f"{rid}: an attack on its focus was possible only {could} times"
     assert chose == could, f"{rid}: attacked its focus {chose} of {could} times it attacked and could"
+    could_plain, chose_plain = count(load_encounter(f"{rid}/{name}"))
+    assert chose_plain < could_plain, f"{rid}: without a focus it attacked {focus} whenever it could anyway"
 
 
 PROTECTORS = [("investigator", "skirmish", "ghoul", "priest"), ("kiai", "skirmish", "goblin_a", "shaman"),
@@ -260,3 +262,8 @@ def test_the_session_keeps_its_temperaments_on_resume(tmp_path: Any) -> None:
     s.run(max_decisions=30)
     again.run(max_decisions=30)
     assert [e.text for e in s.combat.log] == [e.text for e in again.combat.log]
+    before = [e.text for e in s.combat.log]
+    s.undo(10)  # undo takes decisions back, not the temperaments: the same choices are made again
+    assert s.temperament("goblin_a") == ghoul
+    s.run(max_decisions=10)
+    assert [e.text for e in s.combat.log] == before
