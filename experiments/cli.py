@@ -451,7 +451,25 @@ def mcp_cmd(http: Annotated[bool, typer.Option("--http", help="serve streamable 
 
 
 def _train(**options: Any) -> None:
-    """Train MaskablePPO (sb3-contrib) on an encounter in N envs; a run folder with the model, its card, curves."""
+    """Train MaskablePPO (sb3-contrib) on an encounter in N envs; a run folder with the model, its card, curves.
+
+    A rule system's id instead of an encounter (``trpg-arena train kiai``) trains the system's `ppo` policy
+    for every encounter and both sides (`experiments.policy_train`; --games, --epochs, --seed, --eval-games,
+    --threads, --out).
+    """
+    from trpg_arena.rules import RULESETS
+
+    if options["encounter"] in RULESETS:
+        from trpg_arena.experiments.policy_train import PolicyTrainArgs, policy_run_folder, train_policy
+
+        ruleset = options["encounter"]
+        args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], seed=options["seed"],
+                               eval_games=options["eval_games"], threads=options["threads"])
+        args.check()
+        args.out = policy_run_folder(Path(options["out"]), ruleset, args.seed) / f"ppo-{ruleset}.npz"
+        card = train_policy(args, log=lambda line: console.print(line, highlight=False))
+        console.print(f"model: {args.out}  (play it with --agents ppo:model={args.out})", highlight=False)
+        return
     from trpg_arena.experiments.train import TrainArgs, run_training
 
     card = run_training(TrainArgs(**options), console)
