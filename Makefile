@@ -27,7 +27,7 @@ lint: install
 	rm -rf $(TYPECHECK_VIEW) && mkdir -p $(TYPECHECK_VIEW)/trpg_arena
 	for top in $(TOPS); do ln -s ../../../$$top $(TYPECHECK_VIEW)/trpg_arena/$$top; done
 	touch $(TYPECHECK_VIEW)/trpg_arena/__init__.py
-	MYPYPATH=$(TYPECHECK_VIEW) $(BIN)/mypy $(addprefix -p trpg_arena.,$(TOPS))
+	$(BIN)/mypy
 
 test: install lint
 	$(BIN)/python -m pytest -n 2 --dist loadfile

@@ -85,7 +85,7 @@ class PolicyAgent(Agent):
         """The model's choice, with the next most probable legal actions as alternatives."""
         codec = self._codec(combat)
         d = combat.decision
-        assert d is not None
+        assert d is not None and d.side is not None  # `Combat.decision` names the side
         canonical = isinstance(codec, CanonicalCodec)
         if not canonical:  # the canonical layout is seen from the decider's side: it plays either side
             self._check_side(combat, d.side)
@@ -93,7 +93,7 @@ class PolicyAgent(Agent):
         mask = codec.mask(combat).astype(bool)
 
         def decode(i: int) -> Action | None:
-            if canonical:
+            if isinstance(codec, CanonicalCodec):
                 return codec.decode(i, combat)
             a = codec.decode(i)
             return a if combat.is_legal(a) else None
@@ -137,10 +137,11 @@ class PolicyAgent(Agent):
 
     def _check_side(self, combat: Combat, side: str) -> None:
         """Refuse to decide for a side the model was not trained to play (its observations mean other things)."""
-        trained = self.card.get("side") if self.card is not None else None
+        card = self.card or {}
+        trained = card.get("side")
         if trained is not None and trained != "both" and trained != side:
-            raise PolicyError(f"{self.path}: trained to play side '{trained}' of {self.card['ruleset']}/"
-                              f"{self.card['encounter']}, asked to play side '{side}' of "
+            raise PolicyError(f"{self.path}: trained to play side '{trained}' of {card['ruleset']}/"
+                              f"{card['encounter']}, asked to play side '{side}' of "
                               f"{combat.encounter.ruleset}/{combat.encounter.encounter}: play it on side "
                               f"'{trained}' (evaluate --no-swap) or train it with --side {side} or --self-play")
 
@@ -175,6 +176,7 @@ class PolicyAgent(Agent):
         policy = self.model.policy
         tensor, _ = policy.obs_to_tensor(obs)
         with torch.no_grad():
-            dist = policy.get_distribution(tensor, action_masks=mask)
-            probs = dist.distribution.probs.cpu().numpy()[0]
+            dist = policy.get_distribution(tensor, action_masks=mask).distribution
+            assert isinstance(dist, torch.distributions.Categorical)  # a Discrete action space
+            probs = dist.probs.cpu().numpy()[0]
         return np.asarray(probs, dtype=float)

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
+from trpg_arena.agents.choices import pending_json
 from trpg_arena.agents.edits import GM, GmEdit, apply_edit
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
@@ -106,13 +107,11 @@ class Pending:
         return self.dice is not None or self.seat.kind is not SeatKind.AGENT
 
     def to_json(self, combat: Combat) -> dict[str, Any]:
-        """JSON-safe form, with the GM sentence of every legal action."""
-        describe = combat.system.describe
-        return {"decision": self.decision.to_json(), "seat": self.seat.to_json(),
-                "proposal": self.proposal.to_json(combat) if self.proposal else None,
-                "dice": self.dice.to_json() if self.dice else None, "thinking": self.thinking,
-                "legal": [{"index": i, "action": a.to_json(), "text": describe(combat, a)}
-                          for i, a in enumerate(self.legal)]}
+        """JSON-safe form: who decides and how, the proposal, any dice asked for, the legal actions by verb.
+
+        The one form of an open decision: the server's API, the page and MCP clients read exactly this.
+        """
+        return pending_json(combat, self)
 
 
 Listener = Callable[[dict[str, Any]], None]
@@ -193,7 +192,7 @@ class Session:
     def _set_tactics(self, tactics: Mapping[str, Tactics | None]) -> None:
         """The session's temperaments (over the encounter's); agents built already follow them at once."""
         self.tactics = dict(tactics)
-        merged = {**(self.encounter.tactics or {}), **self.tactics}
+        merged = effective_tactics(self.encounter, self.tactics)
         self._temperaments.clear()
         self._temperaments.update({k: v for k, v in merged.items() if v is not None})
         if self._temperaments:
@@ -905,8 +904,26 @@ class Session:
             listener(message)
 
 
+def effective_tactics(enc: EncounterBase, given: Mapping[str, Tactics | None]) -> dict[str, Tactics | None]:
+    """Each combatant's temperament: the encounter's, then a session's by side, then a session's by combatant.
+
+    Like a seat, a session's temperament may name a whole side; its members each take it (one that the
+    block's ``protect`` names does not protect itself), unless a block names that combatant itself.
+    """
+    out: dict[str, Tactics | None] = dict(enc.tactics or {})
+    members: dict[str, list[str]] = {}
+    for c in enc.combatants:
+        members.setdefault(c.side, []).append(c.id)
+    for key, t in given.items():
+        if key in members and key not in out:
+            for cid in members[key]:
+                out[cid] = t if t is None or t.protect != cid else t.model_copy(update={"protect": None})
+    out.update({k: v for k, v in given.items() if k not in members or k in {c.id for c in enc.combatants}})
+    return out
+
+
 def parse_tactics(raw: Mapping[str, Any], enc: EncounterBase) -> dict[str, Tactics | None]:
-    """Temperaments given to a session (combatant id -> block, None: none), checked against the encounter.
+    """Temperaments given to a session (side or combatant id -> block, None: none), checked against the encounter.
 
     A wrong block is a `TacticsError` naming where: ``tactics.ghoul.focus: focus 'x' names no combatant``.
     """
@@ -924,11 +941,20 @@ def parse_tactics(raw: Mapping[str, Any], enc: EncounterBase) -> dict[str, Tacti
             where = ".".join(str(p) for p in ("tactics", cid, *first["loc"]))
             raise TacticsError(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
     sides = {c.id: c.side for c in enc.combatants}
-    merged = {k: v for k, v in {**(enc.tactics or {}), **out}.items() if v is not None}
-    problem = check_names({k: v for k, v in merged.items() if k in out or k not in sides}, sides)
+    for key in out:
+        if key not in sides and key not in sides.values():
+            raise TacticsError(f"tactics.{key}: '{key}' names no side or combatant (sides: "
+                               f"{', '.join(enc.sides())}; combatants: {', '.join(sides)})")
+    named = set(out) - set(sides.values())
+    touched = named | {cid for cid, side in sides.items() if side in out}
+    merged = {k: v for k, v in effective_tactics(enc, out).items() if v is not None}
+    problem = check_names({k: v for k, v in merged.items() if k in touched}, sides)
     if problem is not None:
         loc, message, _ = problem
-        raise TacticsError(f"{'.'.join(str(p) for p in ('tactics', *loc))}: {message}")
+        cid = str(loc[0])
+        key = cid if cid in named else sides[cid]  # where the GM wrote it: the combatant, or its side
+        where = ".".join(str(p) for p in ("tactics", key, *loc[1:]))
+        raise TacticsError(f"{where}: {message}" + ("" if key == cid else f" (for {cid})"))
     return out
 
 

@@ -49,7 +49,7 @@ class AutopilotArgs:
     seed: int | None = None  # None: a new one is drawn (and printed), so new sessions are not all one fight
     resume: bool = False
     options: dict[str, Any] = field(default_factory=dict)
-    tactics: tuple[str, ...] = ()  # ID=KEY:VALUE,... NPC temperaments over the encounter's
+    tactics: tuple[str, ...] = ()  # ID=KEY:VALUE,... NPC temperaments (by combatant or side) over the encounter's
 
 
 def tactics_of(args: AutopilotArgs) -> dict[str, dict[str, str]]:

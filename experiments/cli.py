@@ -337,9 +337,10 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
               tactics: Annotated[list[str] | None, typer.Option(
-                  help="an NPC's temperament ID=KEY:VALUE,...: aggression (reckless, bold, steady, cautious), morale "
-                       "(flees below this share of HP: 25%), focus (weakest, strongest, nearest, healers, casters, "
-                       "an id), protect (an ally's id), e.g. ghoul=morale:25%,focus:casters (repeatable)")] = None,
+                  help="a temperament for a combatant or a whole side, ID=KEY:VALUE,...: aggression (reckless, "
+                       "bold, steady, cautious), morale (flees below this share of HP: 25%), focus (weakest, "
+                       "strongest, nearest, healers, casters, an id), protect (an ally's id), e.g. "
+                       "ghoul=morale:25%,focus:casters (repeatable)")] = None,
               db: Annotated[Path | None, typer.Option(
                   help="session database (default $TRPG_ARENA_DB or ~/.local/share/trpg-arena/sessions.db)")] = None,
               out: Annotated[Path, typer.Option(help="folder for the statistics JSON and the Markdown log")] = Path(
@@ -450,7 +451,25 @@ def mcp_cmd(http: Annotated[bool, typer.Option("--http", help="serve streamable 
 
 
 def _train(**options: Any) -> None:
-    """Train MaskablePPO (sb3-contrib) on an encounter in N envs; a run folder with the model, its card, curves."""
+    """Train MaskablePPO (sb3-contrib) on an encounter in N envs; a run folder with the model, its card, curves.
+
+    A rule system's id instead of an encounter (``trpg-arena train kiai``) trains the system's `ppo` policy
+    for every encounter and both sides (`experiments.policy_train`; --games, --epochs, --seed, --eval-games,
+    --threads, --out).
+    """
+    from trpg_arena.rules import RULESETS
+
+    if options["encounter"] in RULESETS:
+        from trpg_arena.experiments.policy_train import PolicyTrainArgs, policy_run_folder, train_policy
+
+        ruleset = options["encounter"]
+        args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], seed=options["seed"],
+                               eval_games=options["eval_games"], threads=options["threads"])
+        args.check()
+        args.out = policy_run_folder(Path(options["out"]), ruleset, args.seed) / f"ppo-{ruleset}.npz"
+        card = train_policy(args, log=lambda line: console.print(line, highlight=False))
+        console.print(f"model: {args.out}  (play it with --agents ppo:model={args.out})", highlight=False)
+        return
     from trpg_arena.experiments.train import TrainArgs, run_training
 
     card = run_training(TrainArgs(**options), console)

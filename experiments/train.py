@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 class TrainArgs:
     """Arguments of the training recipe (each field's ``help`` is its CLI help)."""
 
-    encounter: str = field(default="moonlit/duel", metadata={"help": "encounter file or built-in name",
+    encounter: str = field(default="moonlit/duel", metadata={"help": "encounter file or built-in name; a rule "
+                                                             "system's id trains its ppo policy (docs/ppo.md)",
                                                              "argument": True})
     steps: int = field(default=20_000, metadata={"help": "total environment steps (all envs together)"})
     opponent: str = field(default="random", metadata={"help": "agent spec playing the other side(s)"})
@@ -62,6 +63,9 @@ class TrainArgs:
     threads: int = field(default=1, metadata={
         "help": "torch CPU threads (one is fastest for these small MLPs: 727 vs 107 fps with two on 2 cores)"})
     out: Path = field(default=Path("runs/train"), metadata={"help": "folder that holds the run folders"})
+    games: int = field(default=400, metadata={"help": "with a rule system's id: scripted self-play games the policy "
+                                                      "is cloned from"})
+    epochs: int = field(default=10, metadata={"help": "with a rule system's id: behaviour-cloning epochs"})
 
     def check(self) -> None:
         """Refuse bad values with one line naming the option."""

@@ -78,9 +78,9 @@ class CreateSession(EncounterUpload):
     options: dict[Key, Scalar] | None = Field(None, max_length=64, description="option flag overrides")
     tactics: dict[Key, TacticsBlock | None] = Field(
         default_factory=dict, max_length=128,
-        description="NPC temperaments by combatant id, over the encounter's: aggression (reckless, bold, steady, "
-                    "cautious), morale (a share of HP such as 0.25 or '25%'), focus (weakest, strongest, nearest, "
-                    "healers, casters or a combatant id), protect (an ally's id); null: no temperament")
+        description="NPC temperaments by combatant id or side, over the encounter's: aggression (reckless, bold, "
+                    "steady, cautious), morale (a share of HP such as 0.25 or '25%'), focus (weakest, strongest, "
+                    "nearest, healers, casters or a combatant id), protect (an ally's id); null: no temperament")
     run: bool = RUN_FIELD
 
 

@@ -25,14 +25,25 @@ import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, only, pct
+from trpg_arena.agents.scripted.choice import Choice, only, pct, proposal_of
 from trpg_arena.agents.scripted.kiai_odds import OUT_WEIGHT, Estimator, phi
-from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.kiai.abilities import area_targets
 from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.legal import base_hit, chain_value
-from trpg_arena.rules.kiai.state import Fighter
+from trpg_arena.rules.kiai.state import Fighter, Hex
+
+
+def _aimed_at(est: Estimator, a: Action) -> Fighter:
+    """The fighter an action is aimed at (every strike, feint and manoeuvre names one)."""
+    assert a.target is not None
+    return est.st.fighters[a.target]
+
+
+def _on_map(f: Fighter) -> Hex:
+    """The hex of a fighter on the map (threats and the mover always stand on one)."""
+    assert f.hex is not None
+    return f.hex
 
 
 def _gain(value: float) -> str:
@@ -71,7 +82,6 @@ def charge_mult(est: Estimator, me: Fighter) -> float:
         spec.airborne or est.ctx.weapon(me.main).spec.category == "lance") else 1.5
 
 
-@register_agent("scripted", ruleset="kiai")
 class KiaiScriptedAgent(Agent):
     """Heuristic kiai player (see the module docstring)."""
 
@@ -81,13 +91,14 @@ class KiaiScriptedAgent(Agent):
 
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decision."""
-        return self._choose(combat).action
+        return self.ranked(combat).action
 
     def propose(self, combat: Combat) -> Proposal:
         """The same choice as `act`, with its score, the reasons and the next best actions."""
-        return self._choose(combat).proposal()
+        return proposal_of(self.ranked(combat))
 
-    def _choose(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Choice:
+        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         if len(legal) == 1:
             return only(legal[0])
@@ -211,15 +222,16 @@ class KiaiScriptedAgent(Agent):
                             else " and no ally"))
             out.append(f"{a.option} ({ab.effect}, kiai {ab.level} of {me.kiai}) on {where}: {_gain(value)}")
         elif verb in ("move", "run"):
-            foes = [f for f in est.enemies(me) if f.hex is not None]
-            if foes and me.hex is not None and a.dest is not None:
-                near = min(foes, key=lambda f: est.grid.distance(a.dest, f.hex))
-                out.append(f"{'runs' if verb == 'run' else 'moves'} from {est.grid.distance(me.hex, near.hex)} to "
-                           f"{est.grid.distance(a.dest, near.hex)} hexes of {near.id}"
-                           + (", into reach to strike" if est.grid.distance(a.dest, near.hex)
+            placed = [(f, f.hex) for f in est.enemies(me) if f.hex is not None]
+            dest = a.dest
+            if placed and me.hex is not None and dest is not None:
+                near, there = min(placed, key=lambda p: est.grid.distance(dest, p[1]))
+                out.append(f"{'runs' if verb == 'run' else 'moves'} from {est.grid.distance(me.hex, there)} to "
+                           f"{est.grid.distance(dest, there)} hexes of {near.id}"
+                           + (", into reach to strike" if est.grid.distance(dest, there)
                               <= ctx.weapon(me.main).reach else ""))
         elif verb == "concentrate_dodge":
-            threats = [f"{e.id} ({est.grid.distance(e.hex, me.hex)} hexes)" for e in est.enemies(me)
+            threats = [f"{e.id} ({est.grid.distance(_on_map(e), _on_map(me))} hexes)" for e in est.enemies(me)
                        if est.threatens(e, me)]
             out.append(f"{', '.join(threats)} can strike {me.id} before its next turn and no strike of its own "
                        f"is worth more: concentrate on dodging ({a.option})")
@@ -250,26 +262,26 @@ class KiaiScriptedAgent(Agent):
         if verb == "attack" or verb == "reattack":
             return self._attack_score(est, me, a)
         if verb == "consecutive_attack":
-            t = est.st.fighters[a.target]
+            t = _aimed_at(est, a)
             v = chain_value(ctx, me)
             p_agi = 1.0 if me.chain_passed else est.p_le(ctx.spec[me.id].agility + wound_penalty(ctx, me))
             x = me.chain_x if ctx.opts.technique_chain_dodge_reduction else 0
             return p_agi * est.strike(me, t, v, x, ctx.weapon(me.main).level) + 0.01
         if verb == "two_weapon_attack":
-            t = est.st.fighters[a.target]
+            t = _aimed_at(est, a)
             v = base_hit(ctx, me, bool(a.option))
             off = ctx.weapon(me.off)
             s = est.strike(me, t, v - 10, 0, ctx.weapon(me.main).level)
             s += est.strike(me, t, v - 20, 0, off.level)
             return s - (self._exposure(est, me) if a.option else 0.0)
         if verb == "offhand_attack":
-            t = est.st.fighters[a.target]
+            t = _aimed_at(est, a)
             v = base_hit(ctx, me, me.chain_all_out)
             return est.strike(me, t, v - 20, 0, ctx.weapon(me.off).level) + 0.01
         if verb == "feint":
             return self._feint_score(est, me, a)
         if verb == "charge":
-            t = est.st.fighters[a.target]
+            t = _aimed_at(est, a)
             mult = charge_mult(est, me)
             return est.strike(me, t, base_hit(ctx, me, False), 0, ctx.weapon(me.main).level, mult=mult) + 0.2
         if verb == "use_ability":
@@ -295,7 +307,7 @@ class KiaiScriptedAgent(Agent):
 
     def _attack_score(self, est: Estimator, me: Fighter, a: Action) -> float:
         ctx = est.ctx
-        t = est.st.fighters[a.target]
+        t = _aimed_at(est, a)
         x, all_out = a.option[0], a.option[1]
         ability = a.option[2] if len(a.option) > 2 else ""
         v = base_hit(ctx, me, all_out) - x
@@ -324,7 +336,7 @@ class KiaiScriptedAgent(Agent):
 
     def _feint_score(self, est: Estimator, me: Fighter, a: Action) -> float:
         ctx = est.ctx
-        t = est.st.fighters[a.target]
+        t = _aimed_at(est, a)
         dv, _ = est.dodge_value(t, 0)
         if dv < 45 and est.can_react(t):
             return -1.0  # plain attacks do as well against low-dodge foes
@@ -350,7 +362,7 @@ class KiaiScriptedAgent(Agent):
             v = spec.magic_attack if spell else base_hit(ctx, me, False)
             base = None if ctx.opts.ability_damage_base == "attack_value" else 0
             if a.target is not None:
-                t = est.st.fighters[a.target]
+                t = _aimed_at(est, a)
                 return est.strike(me, t, v, 0, ab.level, base=base) - cost
             side = ctx.side[me.id]
             total = 0.0

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from operator import or_
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from trpg_arena.rules.core.battlefield import bresenham, chebyshev, hex_distance, hex_line, to_axial
 
@@ -35,8 +35,6 @@ Cell = tuple[int, int]
 Item = TypeVar("Item")
 REACH_CACHE = 4096  # searches repeat within a decision, between a legal list and its move, and across search rollouts
 LINE_CACHE = 65536
-DENSE_ROW_WIDTH = 12  # `Picker` rows up to this wide memoise in a list indexed by bit pattern (no hashing)
-ROW_PATTERNS_LIMIT = 4096  # patterns kept per wide row
 
 
 class Reach(NamedTuple):
@@ -96,17 +94,17 @@ class Grid:
         odd_rows = sum(((1 << s) - 1) << (r * s) for r in range(1, h, 2))
         self._even_right, self._odd_left = even_rows >> 1, odd_rows << 1
         self.plain = 0  # cells whose graph neighbours are their lattice neighbours that can be entered
-        self.odd: list[tuple[int, int]] = []  # (bit, neighbour mask) of the other cells
+        self.odd_neighbours = [0] * (s * h)  # by bit position: the neighbour mask of every other cell
         for i, b in enumerate(self.bits):
             if self._lattice(b) & ~b & self.enterable == self.neighbour_mask[i]:
                 self.plain |= b
             else:
-                self.odd.append((b, self.neighbour_mask[i]))
+                self.odd_neighbours[self.pos[i]] = self.neighbour_mask[i]
         self.odd_bits = self.all_bits & ~self.plain
         self._reach: dict[tuple[Cell, int, int], Reach] = {}
         # what `reach` reads, in one attribute (its set-up is a fair part of a search's cost)
-        self._search = (s, self.kind == "hex", self.odd_bits, self._even_right, self._odd_left, self.dear_bits,
-                        self.two_bits, self.dearest, self.enterable)
+        self._search = (s, self.kind == "hex", self.odd_bits, self.odd_neighbours, self._even_right, self._odd_left,
+                        self.dear_bits, self.two_bits, self.dearest, self.enterable)
         self._lines: dict[tuple[Cell, Cell], int] = {}
         self._dist: list[list[int]] | None = None
 
@@ -155,9 +153,11 @@ class Grid:
         if not odd:
             return self._lattice(x) & self.enterable
         out = self._lattice(x & ~odd) & self.enterable if x ^ odd else 0
-        for b, m in self.odd:
-            if odd & b:
-                out |= m
+        by_pos = self.odd_neighbours
+        while odd:  # each odd cell of x adds its own neighbours
+            low = odd & -odd
+            out |= by_pos[low.bit_length() - 1]
+            odd ^= low
         return out
 
     def reach(self, start: Cell, budget: int, blocked: int = 0) -> Reach:
@@ -171,7 +171,7 @@ class Grid:
         if hit is not None:
             return hit
         sb = self.bit[start]
-        s, hexes, odd_bits, even_right, odd_left, dear_bits, two, dearest, enterable = self._search
+        s, hexes, odd_bits, odd_neighbours, even_right, odd_left, dear_bits, two, dearest, enterable = self._search
         avail = enterable & ~(sb | blocked)  # cells not yet placed that a path may enter
         x = sb  # layer d - 1
         layers = [sb]
@@ -179,16 +179,22 @@ class Grid:
         later: dict[int, int] = {}  # cells of entering cost 3 or more, by layer
         for d in range(1, budget + 1):
             if x and avail:
-                # the lattice shifts, inlined (see `_lattice`): this loop is what reach masks cost
-                if x & odd_bits:
-                    new = self.expand(x) & avail
-                elif hexes:
+                # `expand`, inlined: this loop is what reach masks cost
+                odd = x & odd_bits
+                extra = 0
+                if odd:  # odd cells add their own neighbours; the rest grow by the lattice shifts
+                    x ^= odd
+                    while odd:
+                        low = odd & -odd
+                        extra |= odd_neighbours[low.bit_length() - 1]
+                        odd ^= low
+                if hexes:
                     left, right = x >> 1, x << 1
                     v = x | (left & even_right) | (right & odd_left)
-                    new = (left | right | (v << s) | (v >> s)) & avail
+                    new = (left | right | (v << s) | (v >> s) | extra) & avail  # avail: enterable cells only
                 else:
                     row = x | (x >> 1) | (x << 1)
-                    new = (row | (row << s) | (row >> s)) & avail
+                    new = (row | (row << s) | (row >> s) | extra) & avail
                 if new:
                     avail ^= new
                     dear = new & dear_bits
@@ -311,41 +317,28 @@ class Grid:
         return m
 
 
-class _Patterns(dict[int, Any]):
-    """A wide row's memo: a dict that answers None for a pattern not seen yet."""
-
-    def __missing__(self, key: int) -> None:
-        return None
-
-
 class Picker(Generic[Item]):
-    """Reads a mask back as the items of its cells (one item per cell index), in cell order, memoised per row.
+    """Reads a mask back as the items of its cells (one item per cell index), in cell order.
 
-    Legal lists name one prebuilt action per destination cell; a picker turns a reach mask into that list
-    with one memo lookup per map row.
+    Legal lists name one prebuilt action per destination cell; a picker turns a reach mask into that list a
+    byte at a time: per byte of the mask, the items of its set bits are memoised by the byte's value.
     """
 
     def __init__(self, grid: Grid, items: Sequence[Item]) -> None:
-        self.items = items
-        w = grid.width
-        self.full, self.stride = (1 << w) - 1, grid.stride
-        self.rows: list[tuple[int, list[tuple[Item, ...] | None] | _Patterns]] = [
-            (r * w, [None] * (1 << w) if w <= DENSE_ROW_WIDTH else _Patterns()) for r in range(grid.height)]
+        self.nbytes = (grid.stride * grid.height + 7) // 8
+        self.at: dict[int, Item] = {p: items[i] for i, p in enumerate(grid.pos)}  # by bit position (guards: none)
+        self.tables: list[list[tuple[Item, ...] | None]] = [[None] * 256 for _ in range(self.nbytes)]
 
     def extend(self, out: list[Item], mask: int) -> None:
         """Append the items of `mask`'s cells to `out`, ascending."""
-        full, s = self.full, self.stride
-        for base, table in self.rows:
-            row = mask & full
-            if row:  # a memoised tuple is never empty
-                out.extend(table[row] or self._row(table, row, base))
-            mask >>= s
-            if not mask:
-                break
+        j = 0
+        for table, b in zip(self.tables, mask.to_bytes(self.nbytes, "little")):
+            if b:
+                out += table[b] or self._byte(j, b)
+            j += 1
 
-    def _row(self, table: list[tuple[Item, ...] | None] | _Patterns, row: int, base: int) -> tuple[Item, ...]:
-        if isinstance(table, _Patterns) and len(table) >= ROW_PATTERNS_LIMIT:
-            table.clear()
-        items = self.items
-        hit = table[row] = tuple(items[base + i] for i in range(row.bit_length()) if row >> i & 1)
+    def _byte(self, j: int, b: int) -> tuple[Item, ...]:
+        """The items of the set bits of byte `j` holding `b` (memoised; never empty: a cell's bit is set)."""
+        at = self.at
+        hit = self.tables[j][b] = tuple(at[8 * j + k] for k in range(8) if b >> k & 1)
         return hit

@@ -262,3 +262,8 @@ def test_the_session_keeps_its_temperaments_on_resume(tmp_path: Any) -> None:
     s.run(max_decisions=30)
     again.run(max_decisions=30)
     assert [e.text for e in s.combat.log] == [e.text for e in again.combat.log]
+    before = [e.text for e in s.combat.log]
+    s.undo(10)  # undo takes decisions back, not the temperaments: the same choices are made again
+    assert s.temperament("goblin_a") == ghoul
+    s.run(max_decisions=10)
+    assert [e.text for e in s.combat.log] == before

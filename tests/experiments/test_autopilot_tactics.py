@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.experiments.test_autopilot import Gm, only_session
 
 
@@ -40,6 +42,21 @@ def test_the_terminal_shows_the_temperaments_and_resume_keeps_them(tmp_path: Pat
     assert "~ gorza: focus casters" in again.screen and "~ goblin_a: bold, flees below 40 % HP" in again.screen
     again.send("q")
     again.child.close()
+
+
+@pytest.mark.parametrize(("encounter", "npc", "tactics", "shown"), [
+    ("investigator/skirmish", "ghoul", "morale:25%,focus:casters", "flees below 25 % HP, focus casters"),
+    ("moonlit/skirmish", "count", "aggression:cautious,protect:puppeteer", "cautious, protects puppeteer"),
+    ("reincarnator/skirmish", "brute", "aggression:reckless,focus:weakest", "reckless, focus weakest")])
+def test_every_system_shows_its_temperaments_under_the_roster(tmp_path: Path, encounter: str, npc: str,
+                                                             tactics: str, shown: str) -> None:
+    gm = Gm(encounter, "--seed", "2", "--tactics", f"{npc}={tactics}", db=tmp_path / "s.db", out=tmp_path)
+    assert gm.wait() != "eof", gm.screen[-2000:]
+    gm.send("m")  # the map and the roster
+    gm.wait()
+    assert f"~ {npc}: {shown}" in gm.screen, gm.screen[-2500:]
+    gm.send("q")
+    gm.child.close()
 
 
 def test_a_wrong_temperament_is_one_line_and_a_failure(tmp_path: Path) -> None:

@@ -59,6 +59,15 @@ def test_a_focus_given_over_the_api_shows_and_steers_the_proposal(client: TestCl
         assert "focus casters" in proposal["reasons"][0], proposal["reasons"]
 
 
+def test_a_side_takes_one_temperament_and_a_combatant_its_own(client: TestClient) -> None:
+    state = _create(client, "kiai/skirmish", run=False, tactics={"raiders": {"aggression": "reckless",
+                                                                            "protect": "gorza"},
+                                                                "shaman": {"aggression": "cautious"}})
+    summaries = {cid: t["summary"] for cid, t in state["tactics"].items()}
+    assert summaries == {"gorza": "reckless", "goblin_a": "reckless, protects gorza",
+                         "goblin_b": "reckless, protects gorza", "shaman": "cautious"}
+
+
 def test_tactics_change_mid_fight_and_survive_a_restart(client: TestClient, db: Any) -> None:
     state = _create(client, "kiai/skirmish", pc="scripted", run=True)
     sid = state["id"]
@@ -77,7 +86,9 @@ def test_tactics_change_mid_fight_and_survive_a_restart(client: TestClient, db: 
     ({"gorza": {"protect": "mio"}}, "tactics.gorza.protect: protect 'mio' is on side 'wanderers'"),
     ({"gorza": {"morale": 3}}, "tactics.gorza.morale: morale 3 is outside 0..1"),
     ({"gorza": {"aggression": "wild"}}, "tactics.gorza.aggression: Input should be 'reckless'"),
-    ({"nobody": {"aggression": "bold"}}, "tactics.nobody: 'nobody' names no combatant"),
+    ({"nobody": {"aggression": "bold"}}, "tactics.nobody: 'nobody' names no side or combatant"),
+    ({"raiders": {"focus": "shaman"}}, "tactics.raiders.focus: focus 'shaman' is on gorza's own side 'raiders': "
+                                       "name an enemy (for gorza)"),
 ])
 def test_wrong_tactics_are_a_located_422_and_nothing_is_stored(client: TestClient, body: dict[str, Any],
                                                                where: str) -> None:

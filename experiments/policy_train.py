@@ -1,0 +1,329 @@
+"""`trpg-arena train SYSTEM`: the rule system's `ppo` policy, for every encounter and both sides.
+
+1. **Data**: the scripted agent plays itself over the system's built-in encounters and procedurally
+   generated ones (`experiments.selfplay.generate`; never the held-out ones of ``tests/unseen``). With
+   probability `noise` a side plays a random legal action instead, so positions off the script's path
+   are seen too; the label of every decision is always the scripted agent's own choice there (what it
+   would have done), in the canonical action layout (`trpg_arena.agents.canonical`).
+2. **Behaviour cloning**: an MLP (torch, the ``train`` extra) learns the scripted choice by cross-entropy
+   over the legal actions only (the mask), on the decider's canonical observation.
+3. **Export**: the weights go to an ``.npz`` that `trpg_arena.agents.learned.ppo` plays in numpy, with a
+   model card beside it (data, command, steps, speed, evaluations with Wilson intervals).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from trpg_arena.experiments.series.sprt import wilson
+
+
+@dataclass
+class PolicyTrainArgs:
+    """Options of the policy recipe."""
+
+    ruleset: str
+    games: int = 400  # self-play games of the scripted agent (data)
+    generated: float = 0.5  # share of the games on generated encounters (the rest on the built-ins)
+    noise: float = 0.15  # chance that a decision is a random legal action (the label stays the script's)
+    epochs: int = 10
+    rounds: int = 0  # DAgger rounds after the cloning: the policy plays, the script labels, refit on all
+    hidden: tuple[int, ...] = (256, 128)
+    batch: int = 256
+    lr: float = 1e-3
+    seed: int = 0
+    eval_games: int = 40  # per evaluation: each built-in duel and skirmish against scripted and random
+    out: Path | None = None  # where the .npz and its card go (default: the shipped model's place)
+    threads: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def check(self) -> None:
+        """Refuse bad values with one line naming the option."""
+        for name in ("games", "epochs", "batch", "threads"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.eval_games < 0:
+            raise ValueError("--eval-games must be 0 or more")
+        for name in ("generated", "noise"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"--{name} must lie between 0 and 1")
+        if not self.hidden or any(h < 1 for h in self.hidden):
+            raise ValueError("--hidden must be one or more layer sizes of at least 1")
+
+
+@dataclass
+class Decisions:
+    """Labelled decisions: the decider's observation, its legal canonical indices and the scripted choice."""
+
+    obs: list[np.ndarray] = field(default_factory=list)
+    legal: list[np.ndarray] = field(default_factory=list)
+    label: list[int] = field(default_factory=list)  # a canonical index (one of `legal`)
+
+    def __len__(self) -> int:
+        return len(self.label)
+
+
+def policy_run_folder(out: Path, ruleset: str, seed: int) -> Path:
+    """A new folder ``<out>/<system>-policy-s<seed>-<time>`` (a suffix when one exists already)."""
+    from datetime import datetime
+
+    base = out / f"{ruleset}-policy-s{seed}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    folder, n = base, 1
+    while folder.exists():
+        n += 1
+        folder = base.with_name(f"{base.name}-{n}")
+    folder.mkdir(parents=True)
+    return folder
+
+
+def training_encounters(ruleset: str, games: int, generated: float, seed: int) -> list[Any]:
+    """One encounter per game: the built-ins in turn, and a fresh generated one for the `generated` share."""
+    from trpg_arena.agents.canonical import CanonicalCodec
+    from trpg_arena.experiments.selfplay.generate import generate
+    from trpg_arena.rules import TrpgArenaError, builtin_encounters, get_ruleset, load_encounter
+
+    system = get_ruleset(ruleset)
+    builtins = []
+    for name in builtin_encounters(system):
+        enc = load_encounter(name)
+        try:
+            CanonicalCodec.of(system, enc)
+        except TrpgArenaError:  # beyond the layout's limits: no policy plays it, so nothing to learn from
+            continue
+        builtins.append(enc)
+    rng = np.random.default_rng(seed)
+    out: list[Any] = []
+    g = 0
+    for i in range(games):
+        if builtins and rng.random() >= generated:
+            out.append(builtins[i % len(builtins)])
+            continue
+        while True:  # a generated encounter the canonical layout cannot hold is skipped
+            g += 1
+            try:
+                enc = generate(ruleset, seed * 100_000 + g)
+                CanonicalCodec.of(system, enc)
+                break
+            except (TrpgArenaError, ValueError):
+                continue
+        out.append(enc)
+    return out
+
+
+def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
+            progress: Callable[[int], None] | None = None, player: Any = None) -> Decisions:
+    """The scripted agent's decisions over one game per encounter (see the module docstring).
+
+    With a `player` (a `PolicyNet`), that policy plays one side of each game (the sides alternate) and the
+    scripted agent the other, and every decision is still labelled with the scripted choice (DAgger: the
+    policy learns to recover from the positions its own mistakes lead to).
+    """
+    from trpg_arena.agents import make_agent
+    from trpg_arena.agents.canonical import CanonicalCodec
+    from trpg_arena.rules import Combat, TrpgArenaError
+
+    data = Decisions()
+    rng = np.random.default_rng(seed)
+    for g, enc in enumerate(encounters):
+        combat = Combat(enc, seed=seed * 1_000_003 + g, record=False)
+        codec = CanonicalCodec.for_combat(combat)
+        script = {side: make_agent("scripted", ruleset, seed=int(rng.integers(2**31))) for side in combat.sides}
+        learner = combat.sides[g % 2] if player is not None else None
+        while not combat.over:
+            d = combat.decision
+            assert d is not None  # a combat that is not over has a decision open
+            side = d.side if d.side is not None else combat.side_of(d.actor)
+            legal = combat.legal_view()
+            choice = script[side].act(combat)
+            if len(legal) > 1:
+                try:
+                    index = codec.legal_indices(combat)
+                    obs = codec.observe(combat)
+                    data.obs.append(obs)
+                    data.legal.append(np.array(index, dtype=np.int32))
+                    data.label.append(int(index[legal.index(choice)]))
+                    if side == learner:
+                        choice = legal[int(np.argmax(player.legal_logits(obs, index)))]
+                except TrpgArenaError:  # a decision beyond the layout's limits: not learned from
+                    pass
+            if noise and rng.random() < noise:
+                choice = legal[int(rng.integers(len(legal)))]
+            combat.act(choice)
+        if progress is not None:
+            progress(g + 1)
+    return data
+
+
+def fit(data: Decisions, n_actions: int, args: PolicyTrainArgs, log: Callable[[str], None]) -> tuple[
+        list[tuple[np.ndarray, np.ndarray]], dict[str, float]]:
+    """Behaviour cloning: masked cross-entropy on 90 % of the decisions; accuracy on the held-out 10 %."""
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    n = len(data)
+    order = np.random.default_rng(args.seed).permutation(n)
+    cut = max(1, n // 10)
+    held, train = order[:cut], order[cut:]
+    obs = torch.tensor(np.stack(data.obs))
+    label = torch.tensor(np.array(data.label, dtype=np.int64))
+    sizes = [obs.shape[1], *args.hidden, n_actions]
+    mods: list[torch.nn.Module] = []
+    for i in range(len(sizes) - 1):
+        mods.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
+        if i < len(sizes) - 2:
+            mods.append(torch.nn.Tanh())
+    net = torch.nn.Sequential(*mods)
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+
+    def masks(rows: np.ndarray) -> torch.Tensor:
+        m = torch.full((len(rows), n_actions), float("-inf"))
+        for k, r in enumerate(rows):
+            m[k, torch.from_numpy(data.legal[r].astype(np.int64))] = 0.0
+        return m
+
+    def accuracy(rows: np.ndarray) -> tuple[float, float]:
+        with torch.no_grad():
+            z = net(obs[rows]) + masks(rows)
+            loss = torch.nn.functional.cross_entropy(z, label[rows]).item()
+            return float((z.argmax(1) == label[rows]).float().mean()), loss
+
+    rng = np.random.default_rng(args.seed + 1)
+    for epoch in range(args.epochs):
+        rng.shuffle(train)
+        for s in range(0, len(train), args.batch):
+            rows = train[s:s + args.batch]
+            z = net(obs[rows]) + masks(rows)
+            loss = torch.nn.functional.cross_entropy(z, label[rows])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        acc, held_loss = accuracy(held)
+        log(f"epoch {epoch + 1}/{args.epochs}: held-out agreement with the scripted choice {acc:.1%}, "
+            f"loss {held_loss:.3f}")
+    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
+    layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear]
+    acc, held_loss = accuracy(held)
+    return layers, {"held_out_agreement": round(acc, 4), "held_out_loss": round(held_loss, 4),
+                    "train_decisions": len(train), "held_out_decisions": len(held)}
+
+
+def evaluate_policy(ruleset: str, model: Path, encounter: str, opponent: str, games: int, seed: int = 50_000,
+                    ) -> dict[str, Any]:
+    """`ppo` (this model) against `opponent` on `encounter`, sides swapped every game: decided share and interval."""
+    from trpg_arena.experiments.series import SeriesSpec, run_series
+    from trpg_arena.rules import load_encounter
+
+    me = f"ppo:model={model}"
+    sides = load_encounter(encounter).sides()
+    spec = SeriesSpec.build(encounter, [me, opponent], games, first_seed=seed, swap=True)
+    wins = losses = draws = 0
+    for record in run_series(spec, workers=1):
+        if record.result not in sides:
+            draws += 1
+        elif record.agents[sides.index(record.result)] == me:
+            wins += 1
+        else:
+            losses += 1
+    decided = wins + losses
+    low, high = wilson(wins, decided) if decided else (0.0, 1.0)
+    return {"encounter": encounter, "opponent": opponent, "games": games, "wins": wins, "losses": losses,
+            "draws": draws, "decided_share": round(wins / decided, 4) if decided else None,
+            "interval": [round(low, 4), round(high, 4)]}
+
+
+def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str, Any]:
+    """Collect, clone, export and evaluate; return the model card (also written beside the model)."""
+    from trpg_arena.agents.learned.ppo import PolicyNet, layout_fingerprint, policy_path
+    from trpg_arena.rules import get_ruleset
+
+    args.check()
+    get_ruleset(args.ruleset)  # an unknown system: the registry's one-line error
+    fingerprint, _, n_actions = layout_fingerprint(args.ruleset)
+    start = time.perf_counter()
+    encounters = training_encounters(args.ruleset, args.games, args.generated, args.seed)
+    names = sorted({e.encounter for e in encounters if not e.encounter.startswith("generated_")})
+    generated = sum(e.encounter.startswith("generated_") for e in encounters)
+    log(f"{args.ruleset}: {args.games} scripted self-play games ({generated} on generated encounters, the rest on "
+        f"{', '.join(names) or 'none'}), noise {args.noise:g}")
+    data = collect(args.ruleset, encounters, args.noise, args.seed)
+    collected = time.perf_counter() - start
+    log(f"{len(data):,} decisions in {collected:.0f} s ({len(data) / max(collected, 1e-9):,.0f}/s); cloning")
+    layers, fitted = fit(data, n_actions, args, log)
+    for r in range(args.rounds):
+        player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
+        more = collect(args.ruleset, training_encounters(args.ruleset, args.games, args.generated, args.seed + r + 1),
+                       args.noise, args.seed + r + 1, player=player)
+        data.obs += more.obs
+        data.legal += more.legal
+        data.label += more.label
+        log(f"DAgger round {r + 1}/{args.rounds}: {len(more):,} decisions with the policy on one side; refitting "
+            f"on {len(data):,}")
+        layers, fitted = fit(data, n_actions, args, log)
+    seconds = time.perf_counter() - start
+    out = Path(args.out) if args.out is not None else policy_path(args.ruleset)
+    command = (f"trpg-arena train {args.ruleset} --games {args.games} --epochs {args.epochs} --seed {args.seed} "
+               f"--eval-games {args.eval_games}")
+    meta = {"ruleset": args.ruleset, "recipe": "behaviour cloning of the scripted agent (masked cross-entropy)",
+            "command": command, "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
+            "decisions": len(data), "collect_seconds": round(collected, 1), "seconds": round(seconds, 1),
+            "decisions_per_second": round(len(data) / max(collected, 1e-9), 1), **fitted}
+    net = PolicyNet(args.ruleset, fingerprint, tuple(layers), meta)
+    net.save(out)
+    evaluations = []
+    if args.eval_games:
+        system = get_ruleset(args.ruleset)
+        from trpg_arena.rules import builtin_encounters
+
+        for name in builtin_encounters(system):
+            if name.split("/", 1)[1] not in ("duel", "skirmish"):
+                continue
+            for opponent in ("scripted", "random"):
+                e = evaluate_policy(args.ruleset, out, name, opponent, args.eval_games)
+                log(f"ppo vs {opponent} on {name}: {e['wins']}-{e['losses']} ({e['draws']} draws), "
+                    f"{_pct(e['decided_share'])} of decided games [{_pct(e['interval'][0])}, {_pct(e['interval'][1])}]")
+                evaluations.append(e)
+    card = {**meta, "size_bytes": out.stat().st_size, "evaluations": evaluations}
+    out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    out.with_suffix(".md").write_text(card_markdown(card), encoding="utf-8")
+    return card
+
+
+def card_markdown(card: dict[str, Any]) -> str:
+    """The model card a reader opens: what the policy learned from, how to rebuild it, how it plays."""
+    a = card["args"]
+    lines = [f"# The {card['ruleset']} `ppo` policy", "",
+             f"- **Recipe**: {card['recipe']}: an MLP {a['hidden']} (tanh) from the canonical observation to one "
+             "logit per canonical action, the mask leaving the legal actions only; weights float16 in numpy.",
+             f"- **Data**: {a['games']} games of the scripted agent against itself, {a['generated']:.0%} on generated "
+             f"encounters and the rest on the built-ins (never the held-out `tests/unseen`), a random legal action "
+             f"{a['noise']:.0%} of the time (the label stays the scripted choice): {card['decisions']:,} decisions "
+             f"({card['train_decisions']:,} to train, {card['held_out_decisions']:,} held out).",
+             f"- **Command**: `{card['command']}` (writes a run folder; the shipped file is its "
+             f"`ppo-{card['ruleset']}.npz`).",
+             f"- **Steps and speed**: {a['epochs']} epochs over the decisions; collecting "
+             f"{card['collect_seconds']:g} s ({card['decisions_per_second']:,.0f} decisions/s), {card['seconds']:g} s "
+             "in all on one core of a shared 2-core machine. No PPO steps after the cloning.",
+             f"- **Fit**: held-out agreement with the scripted choice {card['held_out_agreement']:.1%}, cross-entropy "
+             f"{card['held_out_loss']:.3f}.",
+             f"- **Size**: {card['size_bytes'] / 1e6:.2f} MB.", "",
+             "## Evaluations", "",
+             "Sides swapped every game; the share is of decided games, with its Wilson 95 % interval.", "",
+             "| encounter | opponent | games | won | lost | drawn | share of decided | interval |",
+             "|---|---|---|---|---|---|---|---|"]
+    for e in card["evaluations"]:
+        lines.append(f"| {e['encounter']} | {e['opponent']} | {e['games']} | {e['wins']} | {e['losses']} | "
+                     f"{e['draws']} | {_pct(e['decided_share'])} | [{_pct(e['interval'][0])}, "
+                     f"{_pct(e['interval'][1])}] |")
+    return "\n".join(lines) + "\n"
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.0f} %"
