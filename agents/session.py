@@ -723,7 +723,8 @@ class Session:
         What "undo" means at the table (terminal, browser, HTTP API, MCP): agents' decisions after a person's
         are taken back with it, since a person is the one who wants to choose again.
         """
-        if not self.records:
+        if all(record["source"] == "routine" for record in self.records):
+            # routine answers are given again at once: taking them back would change nothing
             raise SessionError("nothing to undo: no decision has been taken")
         for back, record in enumerate(reversed(self.records), 1):
             if record["source"] not in ("agent", "routine"):

@@ -37,7 +37,8 @@ def check_state(st: MoonState, combat: MoonCombat, steps: Collection[str]) -> No
         check.one_of(f"{where}.state", f.state, FIGHTER_STATES)
         if f.zone is not None:
             check.one_of(f"{where}.zone", f.zone, ZONES)
-        for name in ("tp", "ap", "poison"):
+        # AP may fall below 0: standby delays and covering are paid whatever is left (MOON-8.5, 14.1)
+        for name in ("tp", "poison"):
             check.in_range(f"{where}.{name}", getattr(f, name), 0)
         if f.pending is not None:
             _check_attack(f"{where}.pending", f.pending, fighters, blank_skill=False)

@@ -149,10 +149,14 @@ def build_server(table: Table) -> MCPServer:
                 max_length=128, description="NPC temperaments by combatant id: aggression (reckless, bold, steady, "
                 "cautious), morale (share of HP, 0.25), focus (weakest, strongest, nearest, healers, casters, "
                 "or an id), protect (an ally's id)")] | None = None,
+            ask_routine: Annotated[bool, Field(description="ask people the decisions a table rarely wants asked "
+                                                           "(moonlit: escape or stay each round); off: the usual "
+                                                           "answer is given for them")] = False,
             run: Run = True) -> CallToolResult:
         """Start and store a session (seats as in `trpg-arena autopilot`); agent seats play until a person must."""
         out = table.start_session(encounter, encounter_text, seed=seed, pc=pc, npc=npc, seats=seats or {},
-                                  table_dice=table_dice, name=name, run=run, tactics=tactics)
+                                  table_dice=table_dice, name=name, run=run, tactics=tactics,
+                                  ask_routine=ask_routine)
         state = out["state"]
         return _answer(out, f"session {state['id']} ({state['encounter']}, revision {state['revision']}). "
                             f"Now: {_pending_line(state)}")

@@ -92,7 +92,7 @@ class Table:
     # --- sessions -------------------------------------------------------------------------------
     def start_session(self, encounter: str | None, encounter_text: str | None, *, seed: int, pc: str, npc: str,
                       seats: dict[str, str], table_dice: bool, name: str | None, run: bool,
-                      tactics: dict[str, Any] | None = None) -> Doc:
+                      tactics: dict[str, Any] | None = None, ask_routine: bool = False) -> Doc:
         """Create and store a session (as ``POST /api/sessions``); with `run`, agent seats go first."""
         if (encounter is None) == (encounter_text is None):
             raise ToolRefusal("give exactly one of encounter (a built-in name) or encounter_text", "arguments")
@@ -102,7 +102,7 @@ class Table:
                 check_seat(seat, enc.ruleset)
             label = name or enc.label
             session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=table_dice,
-                              store=self.hub.store, name=label, tactics=tactics)
+                              store=self.hub.store, name=label, tactics=tactics, ask_routine=ask_routine)
             entry = self.hub.add(session, label)
             with entry.lock:
                 return self._changed(entry, lambda s: None, run, None)

@@ -43,7 +43,8 @@ def test_bad_arguments_are_tool_errors_and_change_nothing(tmp_path: Path) -> Non
             assert "mcts" in (await c.refused("start_session", encounter="moonlit/duel", npc="nosuchagent")).text
             assert (await c.call("list_sessions"))["sessions"] == []
 
-            out = await c.call("start_session", encounter="moonlit/duel", seed=7, seats={"A": "human+dice"})
+            out = await c.call("start_session", encounter="moonlit/duel", seed=7, seats={"A": "human+dice"},
+                               ask_routine=True)
             sid, before = out["state"]["id"], await c.call("get_state", session=out["state"]["id"])
             rev = before["revision"]
             e = await c.refused("get_pending", session="nosuch")
