@@ -44,7 +44,7 @@ def _investigator(combat: Combat, legal: list[Action]) -> dict[Action, str]:
     attacks = [a for a in legal if a.verb in ATTACK_VERBS]
     if not attacks:
         return {}
-    agent._choose(combat)  # sets up what its estimates read (the decider, friends and foes)
+    agent.ranked(combat)  # sets up what its estimates read (the decider, friends and foes)
     out = {}
     for a in attacks:
         try:

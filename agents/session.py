@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
+from trpg_arena.agents.choices import pending_json
 from trpg_arena.agents.edits import GM, GmEdit, apply_edit
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.seats import Seat, SeatKind
@@ -106,13 +107,11 @@ class Pending:
         return self.dice is not None or self.seat.kind is not SeatKind.AGENT
 
     def to_json(self, combat: Combat) -> dict[str, Any]:
-        """JSON-safe form, with the GM sentence of every legal action."""
-        describe = combat.system.describe
-        return {"decision": self.decision.to_json(), "seat": self.seat.to_json(),
-                "proposal": self.proposal.to_json(combat) if self.proposal else None,
-                "dice": self.dice.to_json() if self.dice else None, "thinking": self.thinking,
-                "legal": [{"index": i, "action": a.to_json(), "text": describe(combat, a)}
-                          for i, a in enumerate(self.legal)]}
+        """JSON-safe form: who decides and how, the proposal, any dice asked for, the legal actions by verb.
+
+        The one form of an open decision: the server's API, the page and MCP clients read exactly this.
+        """
+        return pending_json(combat, self)
 
 
 Listener = Callable[[dict[str, Any]], None]

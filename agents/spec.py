@@ -242,6 +242,9 @@ def _discover() -> None:
 
             for mod in pkgutil.walk_packages(pkg.__path__, prefix="trpg_arena.agents."):
                 importlib.import_module(mod.name)
+            from trpg_arena.agents.plugins import register_system_agents
+
+            register_system_agents()  # what each rule system brings: its scripted agent, its search presets
             _discovered = True
         finally:
             _discovering = False

@@ -10,7 +10,7 @@ decisions in three steps, the same for every agent:
 3. **Aggression** re-ranks what is left: the agent's own ranking (its choice first, then its scored
    runners-up) with a bonus for attacks (reckless, bold) or for defence (cautious).
 
-`TemperedPolicy` applies this to an agent that ranks its candidates (the scripted agents: ``_choose``);
+`TemperedPolicy` applies this to an agent that ranks its candidates (the scripted agents: ``ranked``);
 search agents (``mcts``, ``trained``) get a tempered policy, whose `allowed` set `prior_order` keeps their
 candidates to, and their proposals carry the same sentence. A combatant without tactics plays exactly as
 without this layer: nothing is computed for it.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival
+from trpg_arena.agents.scripted.choice import Choice, Rival, proposal_of
 from trpg_arena.agents.temperament_systems import barred, exits, hooks, is_caster, is_healer, kind_of
 from trpg_arena.rules import Action, Combat, DecisionKind
 from trpg_arena.rules.core.system import CombatantView
@@ -207,7 +207,8 @@ class TemperedPolicy:
             return None
         return shape(combat, tactics, combat.legal_actions()).allowed
 
-    def _choose(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Choice:
+        """The inner agent's ranking re-weighed by the decider's temperament (the inner one as is without one)."""
         base = self._inner_choice(combat)
         tactics = self._of(combat)
         if tactics is None:
@@ -248,7 +249,7 @@ class TemperedPolicy:
                       lambda: [(worth.get(a, 0.0), a) for a in runners])
 
     def _inner_choice(self, combat: Combat) -> Choice:
-        choose = getattr(self.inner, "_choose", None)
+        choose = getattr(self.inner, "ranked", None)
         if choose is not None:
             choice: Choice = choose(combat)
             return choice
@@ -260,14 +261,14 @@ class TemperedPolicy:
         if self._of(combat) is None:
             action: Action = self.inner.act(combat)
             return action
-        return self._choose(combat).action
+        return self.ranked(combat).action
 
     def propose(self, combat: Combat) -> Proposal:
         """The tempered choice with its reasons (the temperament's sentence first) and runners-up."""
         if self._of(combat) is None:
             proposal: Proposal = self.inner.propose(combat)
             return proposal
-        return self._choose(combat).proposal()
+        return proposal_of(self.ranked(combat))
 
 
 def _wary(combat: Combat) -> bool:

@@ -5,6 +5,10 @@ Importing this package registers ``trpg_arena/<Name>-v<N>`` for each rule system
     import gymnasium, trpg_arena.envs
     env = gymnasium.make("trpg_arena/Moonlit-v0", encounter="moonlit/skirmish", opponent="random")
     aec = trpg_arena.envs.aec_env("moonlit", encounter="moonlit/skirmish")
+
+Both use the rule system's canonical layout by default: the same observation (the named feature vector,
+``env.unwrapped.feature_names``) and action space for every encounter of the system
+(`trpg_arena.agents.canonical`); ``layout="encounter"`` gives the per-encounter one.
 """
 
 from __future__ import annotations

@@ -18,11 +18,11 @@ import numpy as np
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
+from trpg_arena.agents.choices import find_legal, proposal_json
 from trpg_arena.agents.edits import GmEdit, editable, place_key
 from trpg_arena.agents.session import Mark, Session, SessionError, StaleRevision
 from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
-from trpg_arena.server.choices import find_legal, proposal_json
 from trpg_arena.server.config import ServerConfig
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
 from trpg_arena.server.errors import ERROR_SCHEMA

@@ -10,19 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from trpg_arena.agents.choices import node_key
 from trpg_arena.rules import Combat, CombatantView, RuleSystemInfo
 
 # node attributes worth drawing or naming in a tooltip; the rest are rules data
 SHOWN_ATTRS = ("terrain", "cost", "impassable", "blocked", "blocks_los", "cover", "door", "exit", "side", "row")
-
-
-def node_key(node: Any) -> str | None:
-    """The text key of a battlefield node (``"3,4"`` for a cell, the name for a zone), None for no place."""
-    if node is None:
-        return None
-    if isinstance(node, tuple | list):
-        return ",".join(str(v) for v in node)
-    return str(node)
 
 
 def _jsonable(value: Any) -> Any:

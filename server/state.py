@@ -7,7 +7,6 @@ from typing import Any
 from trpg_arena.agents.session import Session
 from trpg_arena.rules import TrpgArenaError
 from trpg_arena.server.board import combatants_json, turn_order
-from trpg_arena.server.choices import pending_json
 
 
 def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
@@ -34,7 +33,7 @@ def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
         "table_dice": session.table_dice, "autorun": session.autorun,
         "ask_routine": session.ask_routine, "routine": dict(c.system.info.routine),
         "decisions": len(session.records), "events": c.log[-1].seq + 1 if c.log else 0,
-        "pending": pending_json(c, pending) if pending is not None else None,
+        "pending": pending.to_json(c) if pending is not None else None,
     }
     if agent_error is not None:
         state["agent_error"] = agent_error

@@ -1,47 +1,32 @@
-"""What a scripted decision returns: the action, its value, and how to explain it (built only on request).
+"""What a scripted decision returns (`Choice`, the kernel's `Ranking`) and the `Proposal` built from it.
 
 `act` runs inside search playouts and benchmarks, so it must not pay for sentences. A scripted agent's
-decision code therefore returns a `Choice` whose reasons and runners-up are closures: `act` reads only
-``.action``, `propose` calls them to build the `Proposal`. Both run the same decision code, so they choose
-the same action and draw the same numbers from the agent's RNG; the closures themselves never draw.
+decision code (its public ``ranked(combat)``) therefore returns a `Choice` whose reasons and runners-up are
+closures: `act` reads only ``.action``, `propose` calls them (`proposal_of`). Both run the same decision
+code, so they choose the same action and draw the same numbers from the agent's RNG.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.rules import Action
+from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
 
-#: A runner-up: ``(value, action)`` or ``(value, action, note)``.
-Rival = tuple[float, Action] | tuple[float, Action, str]
+__all__ = ["MAX_ALTERNATIVES", "Choice", "Rival", "alternatives", "only", "pct", "proposal_of"]
+
+# The kernel's ranking is the scripted agents' choice (a system's own policy may need nothing but the rules).
+Choice = Ranking
 
 MAX_ALTERNATIVES = 3
 
 
-def _no_rivals() -> Iterable[Rival]:
-    return ()
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A decision: the action chosen, its value on the agent's scale, and lazy explanations.
-
-    `why` returns one to three GM sentences built from what the decision reasoned with; `rivals` returns
-    scored legal actions (the chosen one may be among them: it is left out of the alternatives).
-    """
-
-    action: Action
-    value: float
-    why: Callable[..., Sequence[str]]  # often a lambda binding its loop variables as defaults (a=a)
-    rivals: Callable[..., Iterable[Rival]] = _no_rivals
-
-    def proposal(self) -> Proposal:
-        """The `Proposal` for this choice: reasons, and up to three distinct runners-up, best first."""
-        reasons = tuple(r for r in self.why() if r)[:3]
-        return Proposal(self.action, float(self.value), reasons or ("the scripted policy's choice",),
-                        alternatives(self.action, self.rivals()))
+def proposal_of(choice: Ranking) -> Proposal:
+    """The `Proposal` for a choice: reasons, and up to three distinct runners-up, best first."""
+    reasons = tuple(r for r in choice.why() if r)[:3]
+    return Proposal(choice.action, float(choice.value), reasons or ("the scripted policy's choice",),
+                    alternatives(choice.action, choice.rivals()))
 
 
 def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTERNATIVES) -> tuple[Alternative, ...]:
@@ -57,12 +42,3 @@ def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTER
     order = sorted(best.items(), key=lambda item: -item[1][0])  # stable: equal values keep their order
     return tuple(Alternative(a, v, note) for a, (v, note) in order[:limit])
 
-
-def only(action: Action) -> Choice:
-    """The choice when a single action is legal."""
-    return Choice(action, 0.0, lambda: ("the only legal action",))
-
-
-def pct(p: float) -> str:
-    """A probability as a GM reads it: ``62 %``."""
-    return f"{round(100 * max(0.0, min(1.0, p)))} %"

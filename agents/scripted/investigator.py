@@ -19,8 +19,7 @@ import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
-from trpg_arena.agents.spec import register_agent
+from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct, proposal_of
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
@@ -67,7 +66,6 @@ def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
     return thr
 
 
-@register_agent("scripted", ruleset="investigator")
 class InvestigatorScriptedAgent(Agent):
     """Heuristic tactics for the investigator system (see the module docstring)."""
 
@@ -77,14 +75,15 @@ class InvestigatorScriptedAgent(Agent):
 
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decision."""
-        return self._choose(combat).action
+        return self.ranked(combat).action
 
     def propose(self, combat: Combat) -> Proposal:
         """The same choice as `act`, with its value, the reasons and the runners-up."""
-        return self._choose(combat).proposal()
+        return proposal_of(self.ranked(combat))
 
     # --- entry ---------------------------------------------------------------------------------
-    def _choose(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Choice:
+        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         if len(legal) == 1:
             return only(legal[0])

@@ -25,9 +25,8 @@ import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, only, pct
+from trpg_arena.agents.scripted.choice import Choice, only, pct, proposal_of
 from trpg_arena.agents.scripted.kiai_odds import OUT_WEIGHT, Estimator, phi
-from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.kiai.abilities import area_targets
 from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
@@ -83,7 +82,6 @@ def charge_mult(est: Estimator, me: Fighter) -> float:
         spec.airborne or est.ctx.weapon(me.main).spec.category == "lance") else 1.5
 
 
-@register_agent("scripted", ruleset="kiai")
 class KiaiScriptedAgent(Agent):
     """Heuristic kiai player (see the module docstring)."""
 
@@ -93,13 +91,14 @@ class KiaiScriptedAgent(Agent):
 
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decision."""
-        return self._choose(combat).action
+        return self.ranked(combat).action
 
     def propose(self, combat: Combat) -> Proposal:
         """The same choice as `act`, with its score, the reasons and the next best actions."""
-        return self._choose(combat).proposal()
+        return proposal_of(self.ranked(combat))
 
-    def _choose(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Choice:
+        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         if len(legal) == 1:
             return only(legal[0])

@@ -15,9 +15,8 @@ import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct
+from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct, proposal_of
 from trpg_arena.agents.scripted.moonlit_odds import avg, p_at_least, strike
-from trpg_arena.agents.spec import register_agent
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.moonlit.data import SKILLS
 from trpg_arena.rules.moonlit.fighters import ABLE, tb
@@ -53,7 +52,6 @@ def _attack_note(sk: Any, hit: tuple[Any, ...], est: dict[str, Any], slow: bool)
     return note
 
 
-@register_agent("scripted", ruleset="moonlit")
 class MoonlitScriptedAgent(Agent):
     """Plays moonlit sensibly; deterministic except for ties broken by its own seeded RNG."""
 
@@ -63,13 +61,14 @@ class MoonlitScriptedAgent(Agent):
 
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decider."""
-        return self._choose(combat).action
+        return self.ranked(combat).action
 
     def propose(self, combat: Combat) -> Proposal:
         """The same choice as `act`, with its value, the reasons and the runners-up."""
-        return self._choose(combat).proposal()
+        return proposal_of(self.ranked(combat))
 
-    def _choose(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Choice:
+        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         if len(legal) == 1:
             return only(legal[0])

@@ -17,8 +17,7 @@ import numpy as np
 
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival, alternatives, only, pct
-from trpg_arena.agents.spec import register_agent
+from trpg_arena.agents.scripted.choice import Choice, Rival, alternatives, only, pct, proposal_of
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import attack_pool, defences, throw_crushes
@@ -56,7 +55,6 @@ def p_any_success(dice: int) -> float:
     return 1 - 0.7 ** dice if dice > 0 else 0.0
 
 
-@register_agent("scripted", ruleset="reincarnator")
 class ReincarnatorScripted(Agent):
     """A competent, rule-aware reincarnator player."""
 
@@ -154,12 +152,12 @@ class ReincarnatorScripted(Agent):
     # --- the policy ---------------------------------------------------------------------------------
     def act(self, combat: Combat) -> Action:
         """Choose an action for the current decision."""
-        return self._choose(combat).action
+        return self.ranked(combat).action
 
     def propose(self, combat: Combat) -> Proposal:
         """The same choice as `act`, with its value, the reasons and the runners-up."""
-        choice = self._choose(combat)
-        proposal = choice.proposal()
+        choice = self.ranked(combat)
+        proposal = proposal_of(choice)
         if proposal.alternatives:
             return proposal
         # a rule that scores no rivals (ending the turn when only dropping an item is also legal) still shows
@@ -168,7 +166,8 @@ class ReincarnatorScripted(Agent):
                   for a in combat.legal_actions() if a != choice.action]
         return replace(proposal, alternatives=alternatives(choice.action, others))
 
-    def _choose(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Choice:
+        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         d = combat.decision
         assert d is not None

@@ -20,7 +20,7 @@ import numpy as np
 from trpg_arena.agents import deadline
 from trpg_arena.agents.base import Agent, rng_state, set_rng_state
 from trpg_arena.agents.proposal import Alternative, Proposal
-from trpg_arena.agents.search.presets import HELPS, LIMITS, PRESETS, SYSTEM_PRESETS, presets_for
+from trpg_arena.agents.search.presets import HELPS, LIMITS, PRESETS
 from trpg_arena.agents.search.priors import prior_order
 from trpg_arena.agents.search.tree import Node, width
 from trpg_arena.agents.search.value import position_value
@@ -269,6 +269,3 @@ class MCTSAgent(Agent):
         self._tree = None if tree is None else Node.from_json(tree)
         self._mark = None if mark is None else (mark[0], int(mark[1]), Action.from_json(mark[2]))
 
-
-for _ruleset in SYSTEM_PRESETS:  # the same agent, registered again where a system's presets differ
-    register_agent("mcts", ruleset=_ruleset, presets=presets_for(_ruleset), helps=HELPS, limits=LIMITS)(MCTSAgent)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from trpg_arena.agents.spec import Limit
+from trpg_arena.rules import RULESETS
 
 PRESETS: dict[str, dict[str, Any]] = {
     "easy": {"simulations": 16, "time_limit": 0.2, "depth": 2, "temperature": 1.0, "guard": 0.25},
@@ -19,19 +20,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     "deadly": {"simulations": 768, "time_limit": 6.0, "depth": 8, "temperature": 0.0},
 }
 
-# Per-system changes to the presets, from what the strength runs measured (docs/search.md).
-# kiai: at these budgets the playouts' short horizon favoured trading blows over dodging; normal lost
-# 15-30 to scripted where scripted itself went 19-26 on the same seeds, so kiai leaves the scripted
-# choice only for a gain three standard errors wide (18-27 measured with that).
-SYSTEM_PRESETS: dict[str, dict[str, dict[str, Any]]] = {
-    "kiai": {name: {"margin": 3.0} for name in PRESETS},
-}
-
-
 def presets_for(ruleset: str) -> dict[str, dict[str, Any]]:
-    """The presets of one rule system: the common ones with that system's changes."""
-    changes = SYSTEM_PRESETS.get(ruleset, {})
-    return {name: {**values, **changes.get(name, {})} for name, values in PRESETS.items()}
+    """The presets of one rule system: the common ones with that system's changes (`RuleSystem.search_changes`)."""
+    changes = RULESETS[ruleset].search_changes if ruleset in RULESETS else {}
+    return {name: {**values, **changes} for name, values in PRESETS.items()}
 
 
 HELPS: dict[str, str] = {

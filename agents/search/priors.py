@@ -17,19 +17,11 @@ def prior_order(policy: Any, combat: Combat) -> list[Action]:
     legal = combat.legal_view()
     if len(legal) == 1:
         return [legal[0]]
-    choose = getattr(policy, "_choose", None)
-    if choose is None:  # an agent without scores: its choice, then the rest
+    ranked = getattr(policy, "ranked", None)  # a scripted agent (or a tempered one): its public ranking
+    if ranked is None:  # an agent without scores: its choice, then the rest
         first = policy.act(combat)
         return [first] + [a for a in legal if a != first]
-    choice = choose(combat)
-    scored = sorted(((float(r[0]), i, r[1]) for i, r in enumerate(choice.rivals())), key=lambda t: (-t[0], t[1]))
-    order = [choice.action]
-    seen = {choice.action}
-    for _, _, a in scored:
-        if a not in seen:
-            seen.add(a)
-            order.append(a)
-    order.extend(a for a in legal if a not in seen)
+    order = ranked(combat).order(legal)
     allowed = getattr(policy, "allowed", None)  # a tempered policy: its combatant's temperament narrows the set
     if allowed is not None:
         keep = allowed(combat)

@@ -3,12 +3,10 @@
 A finished combat is worth its result (a draw a little less than nothing, so that search closes fights
 it can win instead of waiting for the round cap). A running one is scored from the combatant views every
 system gives: the balance of hit points, of combatants still able to act, and of the conditions on each
-side, plus what each system keeps that hit points do not show (moonlit's TP, a kiai fighter's wounds).
+side, plus what each system keeps that hit points do not show (its `RuleSystem.value_extra`: moonlit's TP).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from trpg_arena.rules import Combat
 
@@ -17,31 +15,6 @@ DRAW = -0.2  # a draw is worth a little less than an even position: a fight that
 # Conditions that help their bearer (everything else a view lists counts against it).
 GOOD_CONDITIONS = frozenset({"concentrating", "baptism", "channeling", "pending_bonus", "full_defense", "hidden",
                              "holding", "in_cover", "parrying", "in_vehicle"})
-
-
-def _extras_none(combat: Combat, side: str) -> float:
-    return 0.0
-
-
-def _moonlit_tp(combat: Combat, side: str) -> float:
-    """Share of TP left on this side minus the other's: TP pays for moonlit's strong attacks and cures."""
-    caps = {c.id: c.max_tp for c in combat.encounter.combatants}  # a handful of combatants: cheap to read
-    own = own_max = other = other_max = 0
-    for f in combat.state.fighters.values():
-        cap = caps.get(f.id, 0)
-        if not cap or f.hp <= 0:
-            continue
-        if combat.side_of(f.id) == side:
-            own, own_max = own + f.tp, own_max + cap
-        else:
-            other, other_max = other + f.tp, other_max + cap
-    return (own / own_max if own_max else 0.0) - (other / other_max if other_max else 0.0)
-
-
-# Per-system extras and their weight in the value (what the hit-point balance misses).
-EXTRAS: dict[str, tuple[Callable[[Combat, str], float], float]] = {
-    "moonlit": (_moonlit_tp, 0.1),
-}
 
 
 def position_value(combat: Combat, side: str) -> float:
@@ -66,8 +39,8 @@ def position_value(combat: Combat, side: str) -> float:
     hp_term = hp[0] / (hp_max[0] or 1) - hp[1] / (hp_max[1] or 1)
     able_term = able[0] / (count[0] or 1) - able[1] / (count[1] or 1)
     cond_term = (bad[1] / (count[1] or 1) - bad[0] / (count[0] or 1)) / 3.0
-    extra, weight = EXTRAS.get(combat.system.info.id, (_extras_none, 0.0))
     value = 0.5 * hp_term + 0.3 * able_term + 0.1 * max(-1.0, min(1.0, cond_term))
+    weight = combat.system.value_weight  # what the system's own state adds (`RuleSystem.value_extra`)
     if weight:
-        value += weight * extra(combat, side)
+        value += weight * combat.system.value_extra(combat, side)
     return max(-0.95, min(0.95, value))  # a running fight is never worth a certain result

@@ -50,6 +50,8 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
                           board="zones", encounter=TemplateEncounter, options=Options, env_name=ID.capitalize(),
                           env_version=0, data_dir=HERE)
     state_type = TemplateState
+    # the system's own scripted policy, in this folder: a copy of the folder brings its agent along
+    scripted_agent = ".tactics:TemplateTactics"
     decision_kinds = {"turn": DecisionKind.TURN}
     combatant_features = 1
     global_features = 1

@@ -94,17 +94,17 @@ class Grid:
         odd_rows = sum(((1 << s) - 1) << (r * s) for r in range(1, h, 2))
         self._even_right, self._odd_left = even_rows >> 1, odd_rows << 1
         self.plain = 0  # cells whose graph neighbours are their lattice neighbours that can be entered
-        self.odd: list[tuple[int, int]] = []  # (bit, neighbour mask) of the other cells
+        self.odd_neighbours = [0] * (s * h)  # by bit position: the neighbour mask of every other cell
         for i, b in enumerate(self.bits):
             if self._lattice(b) & ~b & self.enterable == self.neighbour_mask[i]:
                 self.plain |= b
             else:
-                self.odd.append((b, self.neighbour_mask[i]))
+                self.odd_neighbours[self.pos[i]] = self.neighbour_mask[i]
         self.odd_bits = self.all_bits & ~self.plain
         self._reach: dict[tuple[Cell, int, int], Reach] = {}
         # what `reach` reads, in one attribute (its set-up is a fair part of a search's cost)
-        self._search = (s, self.kind == "hex", self.odd_bits, self._even_right, self._odd_left, self.dear_bits,
-                        self.two_bits, self.dearest, self.enterable)
+        self._search = (s, self.kind == "hex", self.odd_bits, self.odd_neighbours, self._even_right, self._odd_left,
+                        self.dear_bits, self.two_bits, self.dearest, self.enterable)
         self._lines: dict[tuple[Cell, Cell], int] = {}
         self._dist: list[list[int]] | None = None
 
@@ -153,9 +153,11 @@ class Grid:
         if not odd:
             return self._lattice(x) & self.enterable
         out = self._lattice(x & ~odd) & self.enterable if x ^ odd else 0
-        for b, m in self.odd:
-            if odd & b:
-                out |= m
+        by_pos = self.odd_neighbours
+        while odd:  # each odd cell of x adds its own neighbours
+            low = odd & -odd
+            out |= by_pos[low.bit_length() - 1]
+            odd ^= low
         return out
 
     def reach(self, start: Cell, budget: int, blocked: int = 0) -> Reach:
@@ -169,7 +171,7 @@ class Grid:
         if hit is not None:
             return hit
         sb = self.bit[start]
-        s, hexes, odd_bits, even_right, odd_left, dear_bits, two, dearest, enterable = self._search
+        s, hexes, odd_bits, odd_neighbours, even_right, odd_left, dear_bits, two, dearest, enterable = self._search
         avail = enterable & ~(sb | blocked)  # cells not yet placed that a path may enter
         x = sb  # layer d - 1
         layers = [sb]
@@ -177,16 +179,22 @@ class Grid:
         later: dict[int, int] = {}  # cells of entering cost 3 or more, by layer
         for d in range(1, budget + 1):
             if x and avail:
-                # the lattice shifts, inlined (see `_lattice`): this loop is what reach masks cost
-                if x & odd_bits:
-                    new = self.expand(x) & avail
-                elif hexes:
+                # `expand`, inlined: this loop is what reach masks cost
+                odd = x & odd_bits
+                extra = 0
+                if odd:  # odd cells add their own neighbours; the rest grow by the lattice shifts
+                    x ^= odd
+                    while odd:
+                        low = odd & -odd
+                        extra |= odd_neighbours[low.bit_length() - 1]
+                        odd ^= low
+                if hexes:
                     left, right = x >> 1, x << 1
                     v = x | (left & even_right) | (right & odd_left)
-                    new = (left | right | (v << s) | (v >> s)) & avail
+                    new = (left | right | (v << s) | (v >> s) | extra) & avail  # avail: enterable cells only
                 else:
                     row = x | (x >> 1) | (x << 1)
-                    new = (row | (row << s) | (row >> s)) & avail
+                    new = (row | (row << s) | (row >> s) | extra) & avail
                 if new:
                     avail ^= new
                     dear = new & dear_bits
@@ -323,10 +331,11 @@ class Picker(Generic[Item]):
 
     def extend(self, out: list[Item], mask: int) -> None:
         """Append the items of `mask`'s cells to `out`, ascending."""
-        tables = self.tables
-        for j, b in enumerate(mask.to_bytes(self.nbytes, "little")):
+        j = 0
+        for table, b in zip(self.tables, mask.to_bytes(self.nbytes, "little")):
             if b:
-                out.extend(tables[j][b] or self._byte(j, b))
+                out += table[b] or self._byte(j, b)
+            j += 1
 
     def _byte(self, j: int, b: int) -> tuple[Item, ...]:
         """The items of the set bits of byte `j` holding `b` (memoised; never empty: a cell's bit is set)."""

@@ -122,6 +122,27 @@ class RuleSystem(Generic[S, T]):
     # What a GM may edit mid-fight and how (`core.edits.Editor`); None: no edits in this system.
     editor: Any = None
 
+    # --- what the system brings to the agents layer (read by `trpg_arena.agents.plugins`) -----------
+    # Where the system's `scripted` agent is: ``"module:Class"``, a module starting with ``.`` being inside
+    # the system's own package (``".tactics:TemplateTactics"``). The class is built as
+    # ``cls(ruleset=..., rng=...)`` and answers ``ranked(combat)`` with a `core.ranking.Ranking` (the search
+    # orders its candidates by it, a temperament re-weighs it); a class that is not already an agent (a
+    # policy that needs only the rules) is made one by the agents layer. Named, not imported: the rules
+    # never import the agents. None: the system has no scripted agent.
+    scripted_agent: str | None = None
+    # Parameters of the `mcts` agent's presets that differ for this system, from what its strength runs
+    # measured (applied to every preset): ``{"margin": 3.0}``.
+    search_changes: Mapping[str, Any] = {}
+    # The weight in a search's position value of `value_extra` (0: the system adds nothing).
+    value_weight: float = 0.0
+
+    def value_extra(self, combat: Combat, side: str) -> float:
+        """What the hit-point balance misses of a running fight, for `side`, in [-1, 1] (moonlit's TP).
+
+        A search scores a truncated playout by the combatant views plus ``value_weight`` times this.
+        """
+        return 0.0
+
     # --- setup ------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
         """The battlefield graph for an encounter (built once per encounter content and shared, see `compile`)."""

@@ -124,6 +124,9 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
     editor = MoonlitEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = MoonState
+    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
+    scripted_agent = "trpg_arena.agents.scripted.moonlit:MoonlitScriptedAgent"
+    value_weight = 0.1  # TP pays for moonlit's strong attacks and cures: a search values what is left
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {
         **dict.fromkeys(("main",), DecisionKind.TURN),
@@ -133,6 +136,20 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
     }
     combatant_features = COMBATANT_FEATURES
     global_features = GLOBAL_FEATURES
+
+    def value_extra(self, combat: MoonCombat, side: str) -> float:
+        """Share of TP left on this side minus the other's: TP pays for the strong attacks and cures."""
+        caps = {c.id: c.max_tp for c in combat.encounter.combatants}  # a handful of combatants: cheap to read
+        own = own_max = other = other_max = 0
+        for f in st_of(combat).fighters.values():
+            cap = caps.get(f.id, 0)
+            if not cap or f.hp <= 0:
+                continue
+            if combat.side_of(f.id) == side:
+                own, own_max = own + f.tp, own_max + cap
+            else:
+                other, other_max = other + f.tp, other_max + cap
+        return (own / own_max if own_max else 0.0) - (other / other_max if other_max else 0.0)
 
     def __init__(self, data_dir: Path | None = None) -> None:
         from pathlib import Path

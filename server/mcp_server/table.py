@@ -2,7 +2,7 @@
 
 Every tool reads and changes sessions through the same hub (and so the same SQLite store, locks and
 catching up with other processes) as ``trpg-arena serve``, and answers with the same JSON: the state
-of `session_state`, the open decision of `pending_json` (legal actions grouped by verb, each with its
+of `session_state`, the open decision of `Pending.to_json` (legal actions grouped by verb, each with its
 index and GM sentence). A refusal is a `ToolRefusal` carrying the located message of the CLI and the
 HTTP API, and, for a stale revision, the state now; a refused call changes nothing.
 """
@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents import deadline, make_agent
+from trpg_arena.agents.choices import find_legal, proposal_json
 from trpg_arena.agents.edits import GmEdit, editable, place_key
 from trpg_arena.agents.session import Session, SessionError, StaleRevision
 from trpg_arena.agents.spec import agent_info
@@ -24,7 +25,6 @@ from trpg_arena.agents.store import StoreError
 from trpg_arena.envs.render import numbered_map
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
 from trpg_arena.rules.core.edits import EditError
-from trpg_arena.server.choices import find_legal, proposal_json
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
 from trpg_arena.server.hub import Entry, SessionHub, UnknownSession, public_record
 from trpg_arena.server.replay import session_replay

@@ -199,8 +199,7 @@ def test_every_system_ships_a_small_model_with_its_card(rid: str) -> None:
     assert scores["learned"]["log_loss"] < scores["hand_written"]["log_loss"]
     assert model.meta["command"].startswith("trpg-arena train-value")
     # reproducible: the command makes all of its data (no data files from elsewhere pooled in)
-    if rid != "kiai":
-        assert "--extra" not in model.meta["command"] and "/work" not in card
+    assert "--extra" not in model.meta["command"] and "/work" not in card
 
 
 def test_the_trained_agent_plays_from_the_command_line_and_as_the_env_opponent() -> None:

@@ -9,9 +9,9 @@ import pytest
 from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.search import position_value
-from trpg_arena.agents.search.presets import PRESETS, SYSTEM_PRESETS, presets_for
+from trpg_arena.agents.search.presets import PRESETS, presets_for
 from trpg_arena.agents.spec import agent_info
-from trpg_arena.rules import Combat, load_encounter
+from trpg_arena.rules import RULESETS, Combat, load_encounter
 
 CHEAP = "mcts:simulations=12:depth=4"
 
@@ -97,10 +97,12 @@ def test_value_is_the_result_when_over_and_opposite_for_the_sides(name: str) -> 
 
 
 def test_a_systems_presets_apply_to_its_agents_only() -> None:
-    for rid, changes in SYSTEM_PRESETS.items():
-        for preset, values in changes.items():
+    changed = [rid for rid in RULESETS if RULESETS[rid].search_changes]  # declared by the rule system itself
+    assert changed == ["kiai"]
+    for rid in changed:
+        for preset in PRESETS:
             agent = make_agent(f"mcts:{preset}", rid, seed=1)
-            assert all(getattr(agent, k) == v for k, v in values.items())
+            assert all(getattr(agent, k) == v for k, v in RULESETS[rid].search_changes.items())
             assert presets_for(rid)[preset]["simulations"] == PRESETS[preset]["simulations"]
-    other = next(r for r in ("moonlit", "investigator", "reincarnator") if r not in SYSTEM_PRESETS)
+    other = next(r for r in ("moonlit", "investigator", "reincarnator") if r not in changed)
     assert make_agent("mcts:normal", other, seed=1).margin == 1.0

@@ -200,7 +200,8 @@ def test_pending_says_whose_side_and_what_kind(rid: str) -> None:
     p = s.pending()
     assert p is not None and p.decision.side in s.combat.sides and isinstance(p.decision.kind, DecisionKind)
     data = p.to_json(s.combat)
-    assert data["decision"]["kind"] in ("turn", "reaction", "choice") and data["legal"][0]["text"]
+    assert data["decision"]["kind"] in ("turn", "reaction", "choice") and data["groups"][0]["actions"][0]["text"]
+    assert data["legal_count"] == len(p.legal) and data["needs_person"] == p.needs_person
 
 
 def test_people_cannot_confirm_and_agents_run_until_a_person_decides() -> None:

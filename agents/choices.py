@@ -1,4 +1,6 @@
-"""The open decision as the page and API clients read it: legal actions grouped by verb, with GM sentences.
+"""The one JSON form of an open decision (`Pending.to_json`): what the page, the API and MCP clients read.
+
+Legal actions are grouped by verb, with GM sentences.
 
 Each action keeps its index in the legal list (what `submit` takes) and names its target and
 destination by the board's keys, so a client can offer "click a token" and "click a square" for a
@@ -8,13 +10,23 @@ too, so the page can point at them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.agents.odds import action_odds
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.session import Pending
 from trpg_arena.rules import Action, Combat
-from trpg_arena.server.board import node_key
+
+if TYPE_CHECKING:
+    from trpg_arena.agents.session import Pending
+
+
+def node_key(node: Any) -> str | None:
+    """The text key of a battlefield node (``"3,4"`` for a cell, the name for a zone), None for no place."""
+    if node is None:
+        return None
+    if isinstance(node, tuple | list):
+        return ",".join(str(v) for v in node)
+    return str(node)
 
 
 def action_json(combat: Combat, index: int, action: Action, places: bool = True, odds: str | None = None
@@ -71,7 +83,10 @@ def proposal_json(combat: Combat, proposal: Proposal, legal: list[Action]) -> di
 
 
 def pending_json(combat: Combat, pending: Pending) -> dict[str, Any]:
-    """The open decision: who decides and how, the proposal, any dice asked for, and the actions by verb."""
+    """The open decision: who decides and how, the proposal, any dice asked for, and the actions by verb.
+
+    What `Pending.to_json` returns (the one serialiser of an open decision).
+    """
     return {"decision": pending.decision.to_json(), "seat": pending.seat.to_json(),
             "needs_person": pending.needs_person, "thinking": pending.thinking,  # the proposal is being computed
             "proposal": proposal_json(combat, pending.proposal, pending.legal) if pending.proposal else None,
