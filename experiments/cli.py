@@ -463,7 +463,8 @@ def _train(**options: Any) -> None:
         from trpg_arena.experiments.policy_train import PolicyTrainArgs, policy_run_folder, train_policy
 
         ruleset = options["encounter"]
-        args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], seed=options["seed"],
+        args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], rounds=options["rounds"],
+                               seed=options["seed"],
                                eval_games=options["eval_games"], threads=options["threads"])
         args.check()
         args.out = policy_run_folder(Path(options["out"]), ruleset, args.seed) / f"ppo-{ruleset}.npz"

@@ -46,6 +46,8 @@ class PolicyTrainArgs:
 
     def check(self) -> None:
         """Refuse bad values with one line naming the option."""
+        if self.rounds < 0:
+            raise ValueError("--rounds must be 0 or more")
         for name in ("games", "epochs", "batch", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
@@ -269,9 +271,13 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         layers, fitted = fit(data, n_actions, args, log)
     seconds = time.perf_counter() - start
     out = Path(args.out) if args.out is not None else policy_path(args.ruleset)
-    command = (f"trpg-arena train {args.ruleset} --games {args.games} --epochs {args.epochs} --seed {args.seed} "
-               f"--eval-games {args.eval_games}")
-    meta = {"ruleset": args.ruleset, "recipe": "behaviour cloning of the scripted agent (masked cross-entropy)",
+    command = (f"trpg-arena train {args.ruleset} --games {args.games} --epochs {args.epochs} --rounds {args.rounds} "
+               f"--seed {args.seed} --eval-games {args.eval_games}")
+    recipe = "behaviour cloning of the scripted agent (masked cross-entropy)"
+    if args.rounds:
+        recipe += (f", then {args.rounds} DAgger round{'s' if args.rounds > 1 else ''} (the policy plays, the script "
+                   "labels)")
+    meta = {"ruleset": args.ruleset, "recipe": recipe,
             "command": command, "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
             "decisions": len(data), "collect_seconds": round(collected, 1), "seconds": round(seconds, 1),
             "decisions_per_second": round(len(data) / max(collected, 1e-9), 1), **fitted}

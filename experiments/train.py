@@ -66,6 +66,8 @@ class TrainArgs:
     games: int = field(default=400, metadata={"help": "with a rule system's id: scripted self-play games the policy "
                                                       "is cloned from"})
     epochs: int = field(default=10, metadata={"help": "with a rule system's id: behaviour-cloning epochs"})
+    rounds: int = field(default=0, metadata={"help": "with a rule system's id: DAgger rounds after the cloning (the "
+                                                     "policy plays one side, the script labels, refit on all)"})
 
     def check(self) -> None:
         """Refuse bad values with one line naming the option."""
