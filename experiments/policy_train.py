@@ -76,13 +76,9 @@ def policy_run_folder(out: Path, ruleset: str, seed: int) -> Path:
     """A new folder ``<out>/<system>-policy-s<seed>-<time>`` (a suffix when one exists already)."""
     from datetime import datetime
 
-    base = out / f"{ruleset}-policy-s{seed}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder, n = base, 1
-    while folder.exists():
-        n += 1
-        folder = base.with_name(f"{base.name}-{n}")
-    folder.mkdir(parents=True)
-    return folder
+    from trpg_arena.experiments.series.folders import fresh_folder
+
+    return fresh_folder(out / f"{ruleset}-policy-s{seed}-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
 
 
 def training_encounters(ruleset: str, games: int, generated: float, seed: int) -> list[Any]:

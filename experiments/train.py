@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from trpg_arena.experiments.league import League
+from trpg_arena.experiments.series.folders import fresh_folder
 from trpg_arena.experiments.series.progress import Ticker
 from trpg_arena.experiments.series.sprt import wilson
 
@@ -90,13 +91,7 @@ class TrainArgs:
 def run_folder(args: TrainArgs, ruleset: str, encounter: str) -> Path:
     """A new folder ``<out>/<system>-<encounter>-s<seed>-<time>`` (a suffix when one exists already)."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    base = args.out / f"{ruleset}-{encounter}-s{args.seed}-{stamp}"
-    folder, n = base, 1
-    while folder.exists():
-        n += 1
-        folder = base.with_name(f"{base.name}-{n}")
-    folder.mkdir(parents=True)
-    return folder
+    return fresh_folder(args.out / f"{ruleset}-{encounter}-s{args.seed}-{stamp}")
 
 
 def make_vec_env(args: TrainArgs, encounter: Any, pool: Path | None = None) -> Any:

@@ -11,15 +11,20 @@ from trpg_arena.experiments.series.suite import slug
 def run_folder(base: Path, what: str) -> Path:
     """Make and return a fresh folder under `base` (an existing one is never reused)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    base.mkdir(parents=True, exist_ok=True)
+    return fresh_folder(base / f"{stamp}-{slug(what)}")
+
+
+def fresh_folder(path: Path) -> Path:
+    """Make and return `path`, or `path-2`, `path-3`... if it exists (mkdir is atomic: two runs never share one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     for n in range(1, 10_000):
-        path = base / (f"{stamp}-{slug(what)}" + (f"-{n}" if n > 1 else ""))
+        candidate = path.with_name(path.name + (f"-{n}" if n > 1 else ""))
         try:
-            path.mkdir()
-            return path
+            candidate.mkdir()
+            return candidate
         except FileExistsError:
             continue
-    raise RuntimeError(f"no free run folder under {base}")
+    raise RuntimeError(f"no free run folder under {path.parent}")
 
 
 def write_results(path: Path, records: list) -> None:
