@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from trpg_arena.agents.menu import option_parts
 from trpg_arena.agents.odds import action_odds
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.rules import Action, Combat
@@ -38,7 +39,21 @@ def action_json(combat: Combat, index: int, action: Action, places: bool = True,
     """
     return {"index": index, "text": combat.system.describe(combat, action), "action": action.to_json(),
             "target": action.target, "dest": node_key(combat.system.place_of(combat, action)) if places else None,
-            "odds": odds}
+            "odds": odds, "notes": option_notes(combat, action)}
+
+
+def option_notes(combat: Combat, action: Action) -> list[str]:
+    """What the options an action is taken with do, as the rule system words them.
+
+    Kiai: "technique 20: hit -20, foe's dodge -20". Options left at nothing (no technique, not all-out) say nothing.
+    """
+    notes = []
+    for i, part in enumerate(option_parts(action.option)):
+        named = combat.system.option_part(combat, action.verb, i) if part else None
+        words = named[1](part) if named is not None else None
+        if words:
+            notes.append(words)
+    return notes
 
 
 def _is_node(graph: Any, node: Any) -> bool:

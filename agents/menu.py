@@ -78,7 +78,8 @@ class Step:
 Facet = tuple[str, Callable[[Action], Hashable], Callable[[Hashable], str]]
 
 
-def _option_parts(option: Any) -> tuple[Any, ...]:
+def option_parts(option: Any) -> tuple[Any, ...]:
+    """An action's option as its parts (a tuple, a 'a+b' string, or one value)."""
     if option is None:
         return ()
     if isinstance(option, tuple):
@@ -107,7 +108,7 @@ def _part_label(value: Hashable) -> str:
 def _option_part(i: int) -> Callable[[Action], Hashable]:
     """The facet key of an action's i-th option part (None when its option has fewer parts)."""
     def part(a: Action) -> Hashable:
-        parts = _option_parts(a.option)
+        parts = option_parts(a.option)
         return parts[i] if i < len(parts) else None
     return part
 
@@ -122,7 +123,7 @@ def _facets(actions: list[Action], place: Callable[[Action], Any]) -> list[Facet
         ("verb", lambda a: a.verb, lambda v: str(v).replace("_", " ")),
         ("target", lambda a: a.target, lambda v: "no target" if v is None else str(v)),
     ]
-    depth = max((len(_option_parts(a.option)) for a in actions), default=0)
+    depth = max((len(option_parts(a.option)) for a in actions), default=0)
     for i in range(depth):
         facets.append(("option" if depth == 1 else f"option {i + 1}",
                        _option_part(i), _part_label))

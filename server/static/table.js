@@ -294,7 +294,8 @@ function renderChoices(box) {
   box.replaceChildren(...list.slice(0, SHOWN_CHOICES).map((a) => el("li", {},
     el("button", {type: "button", class: "choice", "data-index": a.index, text: a.text,
                   onclick: () => choose(a.index)},
-       a.odds ? el("span", {class: "odds", text: ` · ${a.odds}`}) : null))));
+       a.odds ? el("span", {class: "odds", text: ` · ${a.odds}`}) : null,
+       a.notes && a.notes.length ? el("span", {class: "notes", text: ` · ${a.notes.join("; ")}`}) : null))));
   if (list.length > SHOWN_CHOICES) box.append(el("li", {class: "note", text: `… ${list.length - SHOWN_CHOICES} more`}));
 }
 

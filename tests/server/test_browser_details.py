@@ -58,6 +58,7 @@ def test_kiai_pc_attacks_show_odds_and_moonlit_asks_escape_only_when_ticked(page
     pg.wait_for_selector("#choices .odds")  # type: ignore[attr-defined]
     text = pg.inner_text("#choices")  # type: ignore[attr-defined]
     assert re.search(r"\d+ % to land \(hit \d+ vs dodge -?\d+\), about \d+ through its defence", text), text
+    assert re.search(r"technique (\d+): hit -\1, foe's dodge -\1", text), text  # what a technique does
     pg.screenshot(path=str(SHOTS / "kiai-odds.png"))  # type: ignore[attr-defined]
 
     made = httpx.post(f"{server}/api/sessions", json={"encounter": "moonlit/skirmish", "seed": 1, "pc": "human",

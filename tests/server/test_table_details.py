@@ -90,6 +90,9 @@ def test_a_pc_attack_carries_its_odds_in_kiai_and_moonlit(client: TestClient, ri
     notes = [a["odds"] for g in state["pending"]["groups"] for a in g["actions"] if a.get("odds")]
     assert notes and all(re.search(ODDS[rid], n) for n in notes), notes
     assert any(re.search(DAMAGE[rid], n) for n in notes), notes
+    if rid == "kiai":  # a technique's options say what they do, as the terminal menu does
+        explained = [n for g in state["pending"]["groups"] for a in g["actions"] for n in a["notes"]]
+        assert any(re.fullmatch(r"technique (\d+): hit -\1, foe's dodge -\1", n) for n in explained), explained
 
 
 LOG_SENTENCES = {  # what a GM reads in the log: numbers with what they are
