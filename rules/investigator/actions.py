@@ -190,7 +190,8 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
         combat.emit("target_lost", f"{t.id} no longer needs first aid", actor=f.id, rule="INV-10.4")
         return
     b = take_bonus(f, ("first_aid",))
-    _, lvl = check(combat, f.id, "First Aid", setup.prof(f.id).skill("First Aid"), bonus=b, rule="INV-8.12")
+    _, lvl = check(combat, f.id, "First Aid", setup.prof(f.id).skill("First Aid"), bonus_from=b,
+                   rule="INV-8.12")
     if lvl < REGULAR:
         combat.emit("first_aid", f"{f.id}'s first aid on {t.id} fails", actor=f.id, rule="INV-8.12", success=False)
         return

@@ -32,13 +32,16 @@ if TYPE_CHECKING:
 MELEE_KINDS = ("melee", "opportunity", "pursuit", "pursue")
 
 
-def take_bonus(f: Fighter, kinds: tuple[str, ...]) -> int:
-    """Use up a matching pending bonus (INV-4.1): 1 if one applied, else 0."""
+PREPARED = "prepared technique"  # the source named for a pending bonus die (INV-4.1)
+
+
+def take_bonus(f: Fighter, kinds: tuple[str, ...]) -> list[str]:
+    """Use up a matching pending bonus (INV-4.1): the bonus die it gives, named, or none."""
     if f.bonus_to and any(k in f.bonus_to for k in kinds):
         f.bonus_to = None
         f.bonus_expires = ""
-        return 1
-    return 0
+        return [PREPARED]
+    return []
 
 
 def raise_level(lvl: int) -> int:
@@ -155,11 +158,11 @@ def _defend(combat: InvCombat, setup: Setup, t: Fighter, how: str, e: int) -> in
     t.defenses += 1
     if how == "dodge":
         b = take_bonus(t, ("dodge",))
-        _, lvl = check(combat, t.id, "Dodge", setup.prof(t.id).skill("Dodge"), bonus=b, rule="INV-8.3")
+        _, lvl = check(combat, t.id, "Dodge", setup.prof(t.id).skill("Dodge"), bonus_from=b, rule="INV-8.3")
         return lvl
     w = melee_weapon(setup, t)
     b = take_bonus(t, ("fight_back",))
-    _, lvl = check(combat, t.id, w.skill, setup.prof(t.id).skill(w.skill), bonus=b, rule="INV-8.4")
+    _, lvl = check(combat, t.id, w.skill, setup.prof(t.id).skill(w.skill), bonus_from=b, rule="INV-8.4")
     return lvl
 
 
@@ -170,29 +173,30 @@ def resolve_melee(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
     kind = fr.verb
     required = REGULAR
     why = ""
-    bonus = penalty = 0
+    bonus: list[str] = []  # one named source per bonus die, one per penalty die (INV-0.4)
+    penalty: list[str] = []
     if kind in ("melee", "pursue") and a.moved_long:  # INV-8.5 / INV-4.8
         if opt.moving_attack_penalty == "difficulty":
             required = EXTREME if required == EXTREME else required + 1
             why = "it moved far this round"
         else:
-            penalty += 1
+            penalty.append("moved far this round")
     if a.pos is not None and t.pos is not None and flanked(setup, st, a, t):  # INV-8.6
-        bonus += 1
+        bonus.append("flanking")
     if opt.outnumbered and t.defenses >= max(1, setup.prof(t.id).actions):  # INV-8.7
-        bonus += 1
+        bonus.append("target outnumbered")
     if opt.prone_modifiers:  # INV-11.8
-        bonus += 1 if t.prone else 0
-        penalty += 1 if a.prone else 0
+        bonus += ["prone target"] if t.prone else []
+        penalty += ["prone attacker"] if a.prone else []
     if fr.head:  # INV-7.3
         diff = setup.prof(t.id).build - setup.prof(a.id).build
-        penalty += max(0, min(2, diff))
+        penalty += ["target's bigger Build"] * max(0, min(2, diff))
         bonus += take_bonus(a, ("maneuver", "melee"))
     else:
         bonus += take_bonus(a, ("melee",))
     label = {"melee": "melee", "opportunity": "opportunity attack", "pursuit": "pursuit attack",
              "pursue": "pursuit"}[kind]
-    _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
+    _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus_from=bonus, penalty_from=penalty,
                    required=required, rule="INV-8.1", why=why)
     e = effective(lvl, required)
     how = fr.defense
@@ -282,18 +286,19 @@ def resolve_throw(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
         combat.emit("target_lost", f"{a.id}'s throw has no target", actor=a.id, rule="INV-10.4")
         return
     w: WeaponT = setup.weapons[it.template]
-    required, penalty, why = REGULAR, 0, ""
+    required, why = REGULAR, ""
+    penalty: list[str] = []  # one named source per penalty die (INV-0.4)
     if a.moved_long:  # INV-8.9
         if opt.moving_attack_penalty == "difficulty":
             required, why = min(EXTREME, required + 1), "it moved far this round"
         else:
-            penalty += 1
+            penalty.append("moved far this round")
     if opt.throw_obstruction and line_status(setup, st, a.pos, t.pos, (a.id, t.id)) == "obstructed":
         required, why = EXTREME, "the line of the throw is obstructed"  # INV-6.6 via INV-8.8
     if opt.prone_modifiers and t.prone and chebyshev(a.pos, t.pos) > 1:
-        penalty += 1
+        penalty.append("prone target at range")
     bonus = take_bonus(a, ("throw",))
-    _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
+    _, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus_from=bonus, penalty_from=penalty,
                    required=required, rule="INV-8.8", why=why)
     e = effective(lvl, required)
     hit = e >= REGULAR
@@ -323,17 +328,17 @@ def resolve_shot(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: F
     """One shoot action: the optional dive for cover, then each shot (INV-6.1-6.8, 0.9, 0.10, 7.1)."""
     opt = setup.opt
     it = wielded_item(a)
-    penalty0 = 0
+    dived: list[str] = []  # the penalty die of a successful dive for cover, named (INV-6.3)
     if fr.defense == "dive_for_cover":  # INV-6.3: the Dodge check is drawn before the shot
         _, dl = check(combat, t.id, "Dodge", setup.prof(t.id).skill("Dodge"), rule="INV-6.3")
         if dl >= REGULAR:
-            penalty0 = 1
+            dived = ["target dived for cover"]
         if not t.had_turn and t.standard_used < setup.prof(t.id).actions:
             t.standard_used += 1
         else:
             t.lose_next_standard = True
-        combat.emit("dive_for_cover", f"{t.id} dives for cover{' successfully' if penalty0 else ''} and forfeits "
-                                      f"a standard action", actor=t.id, rule="INV-6.3", success=bool(penalty0))
+        combat.emit("dive_for_cover", f"{t.id} dives for cover{' successfully' if dived else ''} and forfeits "
+                                      f"a standard action", actor=t.id, rule="INV-6.3", success=bool(dived))
         if t.channel_spell:
             interrupt_channel(combat, t, "dive_for_cover")
     assert it is not None
@@ -352,14 +357,14 @@ def resolve_shot(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: F
         why = f"{d} squares is {'long' if required == HARD else 'very long'} range" if required > REGULAR else ""
         if line_status(setup, st, a.pos, t.pos, (a.id, t.id)) == "obstructed":  # INV-6.6
             required, why = EXTREME, "the line of fire is obstructed"
-        bonus = 1 if d == 1 else 0  # INV-6.7
-        penalty = penalty0 + (1 if n >= 2 else 0)  # INV-6.8
+        bonus = ["point-blank range"] if d == 1 else []  # INV-6.7
+        penalty = dived + (["multiple shots"] if n >= 2 else [])  # INV-6.8
         if opt.prone_modifiers and t.prone and d > 1:
-            penalty += 1
+            penalty.append("prone target at range")
         if i == 0:
             bonus += take_bonus(a, ("shoot", "maneuver") if fr.head else ("shoot",))
-        r, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus=bonus, penalty=penalty,
-                       required=required, rule="INV-6.1", why=why)
+        r, lvl = check(combat, a.id, w.skill, setup.prof(a.id).skill(w.skill), bonus_from=bonus,
+                       penalty_from=penalty, required=required, rule="INV-6.1", why=why)
         if w.malfunction is not None and r >= w.malfunction:  # INV-0.10
             it.jammed = True
             combat.emit("weapon_jammed", f"{a.id}'s {w.name} jams", actor=a.id, rule="INV-0.10", weapon=it.id)

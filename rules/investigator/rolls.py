@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -53,12 +55,26 @@ def roll_d100(combat: InvCombat, bonus: int = 0, penalty: int = 0, *, roller: st
     return (min(cands) if n > 0 else max(cands)), drawn
 
 
-def check(combat: InvCombat, who: str, skill: str, value: int, *, bonus: int = 0, penalty: int = 0,
-          required: int = REGULAR, rule: str = "INV-0.2", why: str = "") -> tuple[int, int]:
+def dice_reasons(kind: str, reasons: Sequence[str]) -> str:
+    """``1 bonus die: point-blank range`` - how many dice of a kind and where each comes from (INV-0.4).
+
+    Each entry of `reasons` is one die; a reason that gives several dice is written once with ``x2``.
+    """
+    n = len(reasons)
+    named = ", ".join(r if k == 1 else f"{r} x{k}" for r, k in Counter(reasons).items())
+    return f"{n} {kind} {'die' if n == 1 else 'dice'}: {named}"
+
+
+def check(combat: InvCombat, who: str, skill: str, value: int, *, bonus_from: Sequence[str] = (),
+          penalty_from: Sequence[str] = (), required: int = REGULAR, rule: str = "INV-0.2",
+          why: str = "") -> tuple[int, int]:
     """Make a check and emit a ``check`` event; returns (result, level).
 
+    `bonus_from` and `penalty_from` name the source of each bonus and penalty die, one entry a die
+    (``point-blank range``; INV-0.4 lists the sources), so the log says why the dice were rolled.
     `why` says what raised the level needed above Regular (``the line of fire is obstructed``).
     """
+    bonus, penalty = len(bonus_from), len(penalty_from)
     r, drawn = roll_d100(combat, bonus, penalty, roller=who, purpose=f"a {skill} roll ({value})")
     lvl = level_of(value, r)
     ok = lvl >= required
@@ -66,7 +82,9 @@ def check(combat: InvCombat, who: str, skill: str, value: int, *, bonus: int = 0
         return r, lvl
     extra = ""
     if bonus or penalty:
-        extra = f" ({bonus} bonus/{penalty} penalty, dice {drawn})"
+        sides = [dice_reasons(kind, reasons) for kind, reasons in (("bonus", bonus_from), ("penalty", penalty_from))
+                 if reasons]
+        extra = f" ({'; '.join(sides)}; dice {drawn})"
     needs = "" if required == REGULAR else f" (needs {LEVELS[required]}" + (f": {why})" if why else ")")
     combat.emit("check", f"{who} rolls {skill} {value}: {r}{extra} -> {LEVELS[lvl]}{needs}"
                          f"{'' if ok else ' - fails'}",

@@ -16,6 +16,7 @@ from trpg_arena.rules.investigator.rolls import (
     HARD,
     REGULAR,
     derived,
+    dice_reasons,
     level_of,
     parse_expr,
     roll_d100,
@@ -101,3 +102,11 @@ def test_INV_T8_damage_bonus_extreme_damage_armour() -> None:
     assert _t8("club", [(100, 9)]) == 19
     assert _t8("knife", [(100, 9), (4, 2)]) == 21
     assert _t8("knife", [(100, 9), (4, 2), (4, 1)], extreme_damage=False) == 28
+
+
+@pytest.mark.rule("INV-T2")
+def test_dice_reasons_write_a_reason_giving_several_dice_once() -> None:
+    """INV-0.4: each entry is one die; the Build difference can give two penalty dice."""
+    assert dice_reasons("bonus", ["flanking"]) == "1 bonus die: flanking"
+    assert (dice_reasons("penalty", ["target's bigger Build", "target's bigger Build", "prone attacker"])
+            == "3 penalty dice: target's bigger Build x2, prone attacker")

@@ -229,3 +229,18 @@ def test_INV_T50_multiple_shots() -> None:
     c = play(enc, [(100, 20), (10, 3), (10, 5), (100, 45), (10, 9)])
     c.act(shoot("B", shots=2))
     assert fighter(c, "B").hp == 25 and _weapon(c, "A").loaded == 4 and c.dice.remaining == 0
+
+
+@pytest.mark.rule("INV-T2")
+def test_a_check_names_where_each_bonus_and_penalty_die_comes_from() -> None:
+    """INV-0.4: the check's sentence names every source of a die; its data still only counts them."""
+    c = play(encounter(_gun("A", (0, 0)), std("B", "B", (1, 0), dex=40, tough=True),
+                       options={"dive_for_cover": True}), [(100, 10), (100, 20), (10, 7)])
+    c.act(shoot("B"))
+    c.act(DECLINE)  # no opportunity attack on the point-blank shot
+    c.act(Action("dive_for_cover"))
+    dodge, shot = checks(c)
+    assert dodge.text == "B rolls Dodge 30: 10 -> Hard"
+    assert shot.text == ("A rolls Firearms (Handgun) 50: 20 (1 bonus die: point-blank range; "
+                         "1 penalty die: target dived for cover; dice [20]) -> Hard")
+    assert (shot.data["bonus"], shot.data["penalty"], shot.data["dice"]) == (1, 1, [20])
