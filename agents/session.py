@@ -431,7 +431,11 @@ class Session:
             if d is None or (until is not None and until(d)) or self._dice_request is not None:
                 break
             key, seat = self.seat_for(d.actor)
-            if seat.kind is SeatKind.HUMAN or (seat.kind is SeatKind.REVIEW and not self.autorun):
+            if seat.kind is SeatKind.HUMAN:
+                break
+            # a review seat waits for the GM, unless its proposal is a routine question's usual answer
+            routine = seat.kind is SeatKind.REVIEW and not self.autorun
+            if routine and not self._routine_proposal(key, seat):
                 break
             if not history:
                 c.act(self.agents[key].act(c))
@@ -442,7 +446,7 @@ class Session:
                     break  # being computed elsewhere: whoever computes it goes on
                 assert proposal is not None
                 try:
-                    if self._apply(proposal.action, "agent", proposal) is None:
+                    if self._apply(proposal.action, "routine" if routine else "agent", proposal) is None:
                         break
                 except StaleRevision:
                     break  # another process decided first: this copy has caught up; whoever asked sees it now
@@ -636,6 +640,25 @@ class Session:
         if verb is None or self.seat_for(d.actor)[1].kind is not SeatKind.HUMAN:
             return None
         return next((a for a in c.legal_actions() if a.verb == verb), None)
+
+    def _routine_proposal(self, key: str, seat: Seat) -> bool:
+        """Whether a review seat's open decision is a routine one (moonlit: escape or stay) that the table does not
+        ask and whose proposal is the usual answer: then it is given like a person's routine answer, unconfirmed.
+
+        A proposal other than the usual answer (a cowardly NPC that escapes) still waits for the GM.
+        """
+        c = self.combat
+        d = c.decision
+        if self.ask_routine or not self.history or d is None or self._dice_request is not None:
+            return False
+        verb = c.system.info.routine.get(d.step)
+        if verb is None:
+            return False
+        try:
+            proposal = self._propose(key, seat)
+        except ProposalNotReady:
+            return False  # being computed elsewhere: whoever takes it runs on
+        return proposal is not None and proposal.action.verb == verb
 
     def _settle_routine(self) -> None:
         """Answer routine decisions of people's seats as usual (each one a stored ``routine`` decision)."""

@@ -38,6 +38,39 @@ def _play_until(client: TestClient, sid: str, state: dict[str, Any], wanted: Any
     raise AssertionError("never reached")
 
 
+def test_npcs_under_review_stay_unasked_unless_the_table_asks(client: TestClient) -> None:
+    made = _create(client, "moonlit/skirmish", pc="human", npc="review:scripted")
+    state, sid = made["state"], made["state"]["id"]
+    npcs = {c["id"] for c in state["combatants"] if c["kind"] == "npc"}
+
+    def npc_escape(st: dict[str, Any]) -> bool:
+        return st["pending"]["decision"]["step"] == "escape" and st["pending"]["decision"]["actor"] in npcs
+
+    def play(st: dict[str, Any], until: Any) -> dict[str, Any]:  # PCs take their first action, the GM confirms
+        for _ in range(300):
+            if until(st):
+                return st
+            kind = st["pending"]["seat"]["kind"]
+            r = (client.post(f"/api/sessions/{sid}/actions", json={"index": st["pending"]["groups"][0]["actions"][0]
+                                                                   ["index"]}) if kind == "human"
+                 else client.post(f"/api/sessions/{sid}/confirm", json={}))
+            assert r.status_code == 200, r.text
+            st = r.json()["state"]
+        raise AssertionError("never reached")
+
+    state = play(state, lambda st: npc_escape(st) or st["round"] >= 3)
+    assert state["round"] >= 3 and not npc_escape(state)
+    records = client.get(f"/api/sessions/{sid}/records").json()["records"]
+    stays = [r for r in records if r["step"] == "escape" and r["actor"] in npcs]
+    assert {r["round"] for r in stays} >= {1, 2}
+    assert all(r["source"] == "routine" and r["action"]["verb"] == "stay" for r in stays)
+    # the table asks: the next NPC escape proposal waits for the GM's confirmation
+    r = client.put(f"/api/sessions/{sid}/ask-routine", json={"on": True})
+    assert r.status_code == 200
+    state = play(r.json()["state"], npc_escape)
+    assert state["pending"]["seat"]["kind"] == "review" and state["pending"]["proposal"] is not None
+
+
 def _asked_escape(state: dict[str, Any]) -> bool:
     return state["pending"]["decision"]["step"] == "escape" and state["pending"]["seat"]["kind"] == "human"
 
