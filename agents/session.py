@@ -642,10 +642,10 @@ class Session:
         return next((a for a in c.legal_actions() if a.verb == verb), None)
 
     def _routine_proposal(self, key: str, seat: Seat) -> bool:
-        """Whether a review seat's open decision is a routine one (moonlit: escape or stay) that the table does not
-        ask and whose proposal is the usual answer: then it is given like a person's routine answer, unconfirmed.
+        """Whether a review seat's open decision is a routine question whose proposal is the usual answer.
 
-        A proposal other than the usual answer (a cowardly NPC that escapes) still waits for the GM.
+        Moonlit's escape or stay: unless the table asks, it is then given like a person's routine answer,
+        unconfirmed. A proposal other than the usual answer (a cowardly NPC that escapes) still waits for the GM.
         """
         c = self.combat
         d = c.decision
