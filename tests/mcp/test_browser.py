@@ -23,6 +23,7 @@ def test_a_session_started_over_mcp_is_played_in_the_page_and_the_mcp_client_see
     async def go() -> None:
         async with stdio_caller(db) as c:
             started = (await c.call("start_session", encounter="moonlit/duel", seed=3, pc="review:scripted",
+                                    ask_routine=True,
                                     npc="review:scripted", name="started by a model"))["state"]
             sid, rev = started["id"], started["revision"]
             assert started["decisions"] == 0 and started["pending"]["proposal"]

@@ -19,6 +19,7 @@ def test_a_session_started_over_mcp_is_played_from_the_http_server_and_back(tmp_
     async def go() -> None:
         async with stdio_caller(db) as c:
             started = (await c.call("start_session", encounter="moonlit/duel", seed=3, pc="review:scripted",
+                                    ask_routine=True,
                                     npc="review:scripted"))["state"]
             sid, rev = started["id"], started["revision"]
             with make_client(db) as http:

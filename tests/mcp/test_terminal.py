@@ -15,6 +15,7 @@ def test_the_terminal_resumes_a_session_started_over_mcp(tmp_path: Path) -> None
     async def go() -> None:
         async with stdio_caller(db) as c:
             state = (await c.call("start_session", encounter="moonlit/duel", seed=2, pc="review:scripted",
+                                  ask_routine=True,
                                   npc="review:scripted"))["state"]
             sid = state["id"]
             state = (await c.call("confirm", session=sid, revision=state["revision"], run=False))["state"]

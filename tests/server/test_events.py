@@ -49,8 +49,10 @@ def test_every_watcher_gets_every_event_in_order(client: TestClient) -> None:
 
 def test_watchers_see_only_their_session_and_hear_of_a_deletion(client: TestClient) -> None:
     one = client.post("/api/sessions", json={"encounter": "moonlit/duel", "npc": "review:scripted",
+                                             "ask_routine": True,
                                              "pc": "review:scripted"}).json()["state"]["id"]
     other = client.post("/api/sessions", json={"encounter": "moonlit/duel", "npc": "review:scripted",
+                                               "ask_routine": True,
                                                "pc": "review:scripted"}).json()["state"]["id"]
     with client.websocket_connect(f"/api/sessions/{one}/events") as ws:
         assert ws.receive_json()["type"] == "hello"

@@ -110,7 +110,8 @@ def test_an_edit_while_an_npc_is_thinking_answers_at_once_and_the_proposal_is_ma
         tmp_path: Path) -> None:
     slow = "review:mcts:simulations=100000"  # searches until the server's agent time limit
     with cold_server(tmp_path / "s.db", "--agent-seconds", "3") as (base, _proc):
-        made = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": slow, "npc": slow},
+        made = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": slow, "npc": slow,
+                                                  "ask_routine": True},
                           timeout=60)
         sid = made.json()["state"]["id"]
         url = f"{base}/api/sessions/{sid}"

@@ -34,7 +34,8 @@ def test_a_slow_review_seat_holds_no_request_on_its_session(tmp_path: Path) -> N
     with cold_server(tmp_path / "s.db", "--agent-seconds", str(LIMIT_S)) as (base, _proc):
         httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish"}, timeout=60)  # loads the rules
         made, took = _timed("POST", f"{base}/api/sessions",
-                            json={"encounter": "moonlit/skirmish", "pc": SLOW, "npc": SLOW, "run": True})
+                            json={"encounter": "moonlit/skirmish", "pc": SLOW, "npc": SLOW,
+                                  "ask_routine": True, "run": True})
         assert made.status_code == 201 and took < 2.0, (made.text, took)
         sid = made.json()["state"]["id"]
         url = f"{base}/api/sessions/{sid}"
@@ -106,7 +107,8 @@ def _cpu_s(pid: int) -> float:
 
 def test_a_seat_changed_while_its_agent_thinks_cancels_the_search(tmp_path: Path) -> None:
     with cold_server(tmp_path / "s.db", "--agent-seconds", "20") as (base, proc):
-        made = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": SLOW, "npc": SLOW},
+        made = httpx.post(f"{base}/api/sessions", json={"encounter": "moonlit/skirmish", "pc": SLOW, "npc": SLOW,
+                                                        "ask_routine": True},
                           timeout=60).json()
         url = f"{base}/api/sessions/{made['state']['id']}"
         assert httpx.get(url, timeout=30).json()["pending"]["thinking"] is True
