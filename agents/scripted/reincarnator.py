@@ -19,13 +19,13 @@ from trpg_arena.agents.base import Agent
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.scripted.choice import Choice, Rival, alternatives, only, pct, proposal_of
 from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import attack_pool, defences, throw_crushes
 from trpg_arena.rules.reincarnator.conditions import grapple_between, rs
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.grapple import policy_mode
-from trpg_arena.rules.reincarnator.movement import bf, doors_now
+from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
 
 ATTACKS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "acro_fire", "pin_strike",
@@ -382,8 +382,8 @@ class ReincarnatorScripted(Agent):
         Preferred: not next to an enemy, then the distance nearest six metres; ties at random (own RNG).
         """
         reach = self.shot_range(combat, cid)
-        field = bf(combat)
-        doors = doors_now(rs(combat))
+        field = board(combat)
+        doors = closed_doors(combat)
         best: tuple[tuple[bool, int], list[tuple[Action, Any]]] | None = None
         for a in moves:
             seen = [f for f in enemies if cheb(a.dest, f.cell) <= reach and field.los(a.dest, f.cell, doors)]
