@@ -1,4 +1,4 @@
-"""Agents that play combats at engine level, and the session loop that drives them.
+"""Agents that play combats at engine level (the session loop that seats them is `trpg_arena.table`).
 
 An agent is named by a spec string (``scripted``, ``mcts:hard``, ``policy:model.zip``) and built by
 ``make_agent(spec, ruleset, seed=...)``; it answers ``propose(combat) -> Proposal`` and ``act(combat)``.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trpg_arena.agents.session import Session
 from trpg_arena.rules import TrpgArenaError
 from trpg_arena.server.board import combatants_json, turn_order
+from trpg_arena.table.session import Session
 
 
 def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:

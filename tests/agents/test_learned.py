@@ -12,8 +12,8 @@ import pytest
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.learned.model import ModelError, ValueModel, load_model
 from trpg_arena.agents.learned.value import win_chances
-from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat, load_encounter
+from trpg_arena.table.session import play
 
 RID = "moonlit"
 
@@ -137,7 +137,7 @@ def test_the_trained_agent_never_moves_the_live_dice(tiny: dict, spec: str) -> N
 def test_playing_needs_no_torch(tiny: dict) -> None:
     code = ("import sys\n"
             "from trpg_arena.agents import make_agent\n"
-            "from trpg_arena.agents.session import play\n"
+            "from trpg_arena.table.session import play\n"
             "from trpg_arena.rules import Combat, load_encounter\n"
             f"c = Combat(load_encounter('{RID}/duel'), seed=0)\n"
             f"play(c, {{s: make_agent('trained:easy:model={tiny['path']}' if i == 0 else 'scripted', '{RID}', "

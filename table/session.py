@@ -41,17 +41,17 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from trpg_arena.agents.choices import pending_json
-from trpg_arena.agents.edits import GM, GmEdit, apply_edit
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.spec import check_agent, make_agent
-from trpg_arena.agents.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
 from trpg_arena.agents.temperament import temper
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
 from trpg_arena.rules.core.tactics import Tactics, check_names
+from trpg_arena.table.choices import pending_json
+from trpg_arena.table.edits import GM, GmEdit, apply_edit
+from trpg_arena.table.seats import Seat, SeatKind
+from trpg_arena.table.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
 
 CHECKPOINT_EVERY = 32  # decisions between full snapshots: undo and resume replay at most this many
 
