@@ -9,7 +9,6 @@ import numpy as np
 from gymnasium import spaces
 
 from trpg_arena.agents.canonical import CanonicalCodec
-from trpg_arena.agents.session import Session
 from trpg_arena.envs.codec import ILLEGAL_ACTIONS, Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import (
@@ -22,6 +21,7 @@ from trpg_arena.rules import (
     get_ruleset,
     load_encounter,
 )
+from trpg_arena.table.session import Session
 
 MAX_RESTARTS = 100  # combats a reset may start before one gives the learner a decision
 MAX_EPISODE_STEPS = 5000  # learner steps before an episode is truncated (the registered ids' default)

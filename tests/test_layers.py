@@ -1,7 +1,9 @@
-"""The top-level folders import each other without a cycle (every import counts, lazy ones included).
+"""The top-level folders import each other without a cycle, each only the layers below it (every import counts,
+lazy ones included).
 
 A cycle between folders is what stops a layer from being read, tested or replaced on its own: it was
-`envs.gym_env -> agents.session` against `agents.policy -> envs.codec` until the codec moved below both.
+`envs.gym_env -> agents.session` against `agents.policy -> envs.codec` until the codec moved below both and
+the session moved out of `agents` into its own layer, `table`.
 """
 
 from __future__ import annotations
@@ -11,7 +13,12 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TOPS = ("rules", "envs", "agents", "experiments", "server")
+TOPS = ("rules", "agents", "table", "envs", "experiments", "server")
+
+#: The layers from the bottom: a folder may import the folders before it and none after it. The table (sessions,
+#: seats, the store, reports) seats agents; the envs play a learner against a table's opponents; the server
+#: serves tables (and draws maps with the envs' renderer); the experiments' command line starts all of them.
+LAYERS = ("rules", "agents", "table", "envs", "server", "experiments")
 
 Edges = dict[str, dict[str, list[str]]]  # folder -> folder it imports -> "file:line" of each such import
 
@@ -69,6 +76,20 @@ def test_no_import_cycle_between_top_level_folders() -> None:
     assert not cycles(edges), "import cycles between folders:\n" + "\n".join(describe(c, edges) for c in cycles(edges))
 
 
+def upward_imports(edges: Edges) -> list[str]:
+    """Each import of a folder from a layer above its own, as "folder -> folder (file:line)"."""
+    rank = {top: i for i, top in enumerate(LAYERS)}
+    return [f"{low} -> {high} ({where[0]})" for low, targets in sorted(edges.items())
+            for high, where in sorted(targets.items()) if rank[high] > rank[low]]
+
+
+def test_each_folder_imports_only_the_layers_below_it() -> None:
+    assert sorted(LAYERS) == sorted(TOPS)
+    edges = folder_edges()
+    assert edges["table"]["agents"] and edges["server"]["table"], "the walk sees the table between agents and server"
+    assert not upward_imports(edges), "imports from a higher layer:\n" + "\n".join(upward_imports(edges))
+
+
 def test_the_walk_reports_a_cycle_it_is_given(tmp_path: Path) -> None:
     for top in TOPS:
         (tmp_path / top).mkdir()
@@ -78,3 +99,4 @@ def test_the_walk_reports_a_cycle_it_is_given(tmp_path: Path) -> None:
     edges = folder_edges(tmp_path)
     assert cycles(edges) == [["agents", "envs", "agents"], ["envs", "agents", "envs"]]
     assert describe(cycles(edges)[0], edges) == "agents (agents/policy.py:2) -> envs (envs/env.py:1) -> agents"
+    assert upward_imports(edges) == ["agents -> envs (agents/policy.py:2)"]
