@@ -349,9 +349,9 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
                                                         "the one named)")] = False,
               list_: Annotated[bool, typer.Option("--list", help="list the stored sessions")] = False) -> None:
     """GM autopilot: NPC agents propose and explain, you confirm or override; PCs are chosen in steps."""
-    from trpg_arena.agents.store import SessionStore
     from trpg_arena.experiments.autopilot import AutopilotArgs, run_autopilot
     from trpg_arena.experiments.table.sessions import default_db, sessions_table
+    from trpg_arena.table.store import SessionStore
 
     path = db or default_db()
     if list_:
@@ -393,8 +393,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     except ImportError as e:
         raise typer.BadParameter(f"the server needs its extra: pip install 'trpg-arena[server]' ({e.name} is "
                                  "missing)") from None
-    from trpg_arena.agents.dbpath import default_db
     from trpg_arena.server.config import read_token
+    from trpg_arena.table.dbpath import default_db
 
     if not 0 <= port <= 65535:
         raise typer.BadParameter(f"--port must be 0-65535, got {port}")
@@ -433,8 +433,8 @@ def mcp_cmd(http: Annotated[bool, typer.Option("--http", help="serve streamable 
     except ImportError as e:
         raise typer.BadParameter(f"the MCP server needs its extra: pip install 'trpg-arena[mcp]' ({e.name} is "
                                  "missing)") from None
-    from trpg_arena.agents.dbpath import default_db
     from trpg_arena.server.config import ServerConfig, read_token
+    from trpg_arena.table.dbpath import default_db
 
     path = db or default_db()
     if not http:
@@ -454,17 +454,28 @@ def _train(**options: Any) -> None:
     """Train MaskablePPO (sb3-contrib) on an encounter in N envs; a run folder with the model, its card, curves.
 
     A rule system's id instead of an encounter (``trpg-arena train kiai``) trains the system's `ppo` policy
-    for every encounter and both sides (`experiments.policy_train`; --games, --epochs, --seed, --eval-games,
-    --threads, --out).
+    for every encounter and both sides (`experiments.policy_train`; --games, --epochs, --rounds, --teacher,
+    --ppo-steps, --init, --seed, --eval-games, --threads, --out).
     """
     from trpg_arena.rules import RULESETS
 
     if options["encounter"] in RULESETS:
+        from trpg_arena.experiments.policy_ppo import PPOStageArgs
         from trpg_arena.experiments.policy_train import PolicyTrainArgs, policy_run_folder, train_policy
+        from trpg_arena.experiments.train import _specs
 
         ruleset = options["encounter"]
+        ppo = None
+        if options["ppo_steps"]:
+            ppo = PPOStageArgs(options["ppo_steps"], anchors=_specs(options["anchors"]), latest=options["latest"],
+                               snapshot_every=options["snapshot_every"], value_warmup=options["value_warmup"],
+                               lr=options["ppo_lr"], shaping=options["shaping"], seed=options["seed"],
+                               n_steps=options["n_steps"], batch_size=options["batch_size"],
+                               threads=options["threads"])
+        elif options["init"] is not None:
+            raise ValueError("--init continues a model with the PPO stage: give --ppo-steps too")
         args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], rounds=options["rounds"],
-                               seed=options["seed"],
+                               seed=options["seed"], teacher=options["teacher"], init=options["init"], ppo=ppo,
                                eval_games=options["eval_games"], threads=options["threads"])
         args.check()
         args.out = policy_run_folder(Path(options["out"]), ruleset, args.seed) / f"ppo-{ruleset}.npz"

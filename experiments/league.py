@@ -1,6 +1,7 @@
 """A self-play league: the opponents a learner meets, drawn per episode from its own past and fixed anchors.
 
-The pool is a folder of frozen snapshots of the learner (``step-<n>.zip``, each with its card),
+The pool is a folder of frozen snapshots of the learner (``step-<n>.zip``, each with its card, played as
+``policy:<file>``; or, for a rule system's `ppo` policy, ``step-<n>.npz`` played as ``ppo:model=<file>``),
 which the training run writes every ``snapshot_every`` steps, plus anchor agents named by spec
 (``scripted``, ``mcts:easy``). Every env holds a `League` as its opponent and asks it for one at
 each reset (`for_episode`), so the league lives in the env wrapper and works the same in one
@@ -30,13 +31,15 @@ class League:
     anchors: tuple[str, ...] = ("scripted",)
     latest: float = 0.8
     pfsp: bool = False
+    pattern: str = "step-*.zip"  # the snapshots' file names in the pool
+    agent: str = "policy:{}"  # the agent spec that plays a snapshot file
     results: dict[str, list[int]] = field(default_factory=dict)  # opponent -> [learner wins, games]
     _loaded: dict[str, Agent] = field(default_factory=dict, repr=False)
     _current: str | None = None
 
     def snapshots(self) -> list[Path]:
         """The learner's frozen snapshots, oldest first."""
-        return sorted(self.pool.glob("step-*.zip"), key=lambda p: int(p.stem.split("-")[1]))
+        return sorted(self.pool.glob(self.pattern), key=lambda p: int(p.stem.split("-")[1]))
 
     def for_episode(self, rng: np.random.Generator) -> Agent:
         """The opponent of the next episode."""
@@ -45,7 +48,7 @@ class League:
         agent = self._loaded.get(names)
         if agent is None:
             agent = make_agent(names, self.ruleset, seed=int(rng.integers(2**31)))
-            if names.startswith("policy:"):  # a snapshot never changes: keep it loaded
+            if names not in self.anchors:  # a snapshot never changes: keep it loaded
                 self._loaded[names] = agent
         elif hasattr(agent, "rng"):
             agent.rng = np.random.default_rng(int(rng.integers(2**31)))
@@ -60,7 +63,7 @@ class League:
         tally[1] += 1
 
     def _choose(self, rng: np.random.Generator) -> str:
-        snapshots = [f"policy:{p}" for p in self.snapshots()]
+        snapshots = [self.agent.format(p) for p in self.snapshots()]
         if snapshots and rng.random() < self.latest:
             return snapshots[-1]
         others = snapshots[:-1] + list(self.anchors)

@@ -1,13 +1,17 @@
 """`trpg-arena train SYSTEM`: the rule system's `ppo` policy, for every encounter and both sides.
 
-1. **Data**: the scripted agent plays itself over the system's built-in encounters and procedurally
-   generated ones (`experiments.selfplay.generate`; never the held-out ones of ``tests/unseen``). With
-   probability `noise` a side plays a random legal action instead, so positions off the script's path
-   are seen too; the label of every decision is always the scripted agent's own choice there (what it
-   would have done), in the canonical action layout (`trpg_arena.agents.canonical`).
-2. **Behaviour cloning**: an MLP (torch, the ``train`` extra) learns the scripted choice by cross-entropy
-   over the legal actions only (the mask), on the decider's canonical observation.
-3. **Export**: the weights go to an ``.npz`` that `trpg_arena.agents.learned.ppo` plays in numpy, with a
+1. **Data**: the teacher (the scripted agent unless ``--teacher``) plays itself over the system's
+   built-in encounters and procedurally generated ones (`experiments.selfplay.generate`; never the
+   held-out ones of ``tests/unseen``). With probability `noise` a side plays a random legal action
+   instead, so positions off the teacher's path are seen too; the label of every decision is always the
+   teacher's own choice there (what it would have done), in the canonical action layout
+   (`trpg_arena.agents.canonical`).
+2. **Behaviour cloning**: an MLP (torch, the ``train`` extra) learns the teacher's choice by cross-entropy
+   over the legal actions only (the mask), on the decider's canonical observation; ``--rounds`` DAgger
+   rounds then label the positions the policy's own play reaches.
+3. **PPO** (``--ppo-steps``): MaskablePPO warm-started from the cloned weights in a self-play league
+   (`experiments.policy_ppo`); ``--init`` starts this stage from an existing model instead of cloning.
+4. **Export**: the weights go to an ``.npz`` that `trpg_arena.agents.learned.ppo` plays in numpy, with a
    model card beside it (data, command, steps, speed, evaluations with Wilson intervals).
 """
 
@@ -22,7 +26,10 @@ from typing import Any
 
 import numpy as np
 
+from trpg_arena.experiments.policy_ppo import PPOStageArgs
 from trpg_arena.experiments.series.sprt import wilson
+
+Layers = list[tuple[np.ndarray, np.ndarray]]
 
 
 @dataclass
@@ -30,7 +37,8 @@ class PolicyTrainArgs:
     """Options of the policy recipe."""
 
     ruleset: str
-    games: int = 400  # self-play games of the scripted agent (data)
+    games: int = 400  # self-play games of the teacher (data)
+    teacher: str = "scripted"  # the agent spec whose choices are cloned (e.g. `trained`, stronger on some systems)
     generated: float = 0.5  # share of the games on generated encounters (the rest on the built-ins)
     noise: float = 0.15  # chance that a decision is a random legal action (the label stays the script's)
     epochs: int = 10
@@ -42,6 +50,9 @@ class PolicyTrainArgs:
     eval_games: int = 40  # per evaluation: each built-in duel and skirmish against scripted and random
     out: Path | None = None  # where the .npz and its card go (default: the shipped model's place)
     threads: int = 1
+    init: Path | None = None  # start from this model (skip the cloning), e.g. to run the PPO stage on a shipped one
+    ppo: PPOStageArgs | None = None  # the PPO stage after the cloning (`experiments.policy_ppo`); None: none
+    ppo_encounters: int = 48  # encounters drawn for the PPO stage (the built-ins and generated ones, as for the data)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -58,6 +69,10 @@ class PolicyTrainArgs:
                 raise ValueError(f"--{name} must lie between 0 and 1")
         if not self.hidden or any(h < 1 for h in self.hidden):
             raise ValueError("--hidden must be one or more layer sizes of at least 1")
+        if self.init is not None and not Path(self.init).is_file():
+            raise ValueError(f"--init: no model file at '{self.init}'")
+        if self.ppo is not None:
+            self.ppo.check()
 
 
 @dataclass
@@ -116,7 +131,8 @@ def training_encounters(ruleset: str, games: int, generated: float, seed: int) -
 
 
 def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
-            progress: Callable[[int], None] | None = None, player: Any = None) -> Decisions:
+            progress: Callable[[int], None] | None = None, player: Any = None, teacher: str = "scripted",
+            ) -> Decisions:
     """The scripted agent's decisions over one game per encounter (see the module docstring).
 
     With a `player` (a `PolicyNet`), that policy plays one side of each game (the sides alternate) and the
@@ -132,7 +148,7 @@ def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
     for g, enc in enumerate(encounters):
         combat = Combat(enc, seed=seed * 1_000_003 + g, record=False)
         codec = CanonicalCodec.for_combat(combat)
-        script = {side: make_agent("scripted", ruleset, seed=int(rng.integers(2**31))) for side in combat.sides}
+        script = {side: make_agent(teacher, ruleset, seed=int(rng.integers(2**31))) for side in combat.sides}
         learner = combat.sides[g % 2] if player is not None else None
         while not combat.over:
             d = combat.decision
@@ -160,7 +176,7 @@ def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
 
 
 def fit(data: Decisions, n_actions: int, args: PolicyTrainArgs, log: Callable[[str], None]) -> tuple[
-        list[tuple[np.ndarray, np.ndarray]], dict[str, float]]:
+        Layers, dict[str, float]]:
     """Behaviour cloning: masked cross-entropy on 90 % of the decisions; accuracy on the held-out 10 %."""
     import torch
 
@@ -237,46 +253,99 @@ def evaluate_policy(ruleset: str, model: Path, encounter: str, opponent: str, ga
             "interval": [round(low, 4), round(high, 4)]}
 
 
-def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str, Any]:
-    """Collect, clone, export and evaluate; return the model card (also written beside the model)."""
-    from trpg_arena.agents.learned.ppo import PolicyNet, layout_fingerprint, policy_path
-    from trpg_arena.rules import get_ruleset
+def clone(args: PolicyTrainArgs, fingerprint: str, n_actions: int, log: Callable[[str], None]) -> tuple[
+        Layers, dict[str, Any]]:
+    """Collect the teacher's decisions, clone them, and run the DAgger rounds; the layers and what the card says."""
+    from trpg_arena.agents.learned.ppo import PolicyNet
 
-    args.check()
-    get_ruleset(args.ruleset)  # an unknown system: the registry's one-line error
-    fingerprint, _, n_actions = layout_fingerprint(args.ruleset)
     start = time.perf_counter()
     encounters = training_encounters(args.ruleset, args.games, args.generated, args.seed)
     names = sorted({e.encounter for e in encounters if not e.encounter.startswith("generated_")})
     generated = sum(e.encounter.startswith("generated_") for e in encounters)
-    log(f"{args.ruleset}: {args.games} scripted self-play games ({generated} on generated encounters, the rest on "
-        f"{', '.join(names) or 'none'}), noise {args.noise:g}")
-    data = collect(args.ruleset, encounters, args.noise, args.seed)
+    log(f"{args.ruleset}: {args.games} self-play games of {args.teacher} ({generated} on generated encounters, the "
+        f"rest on {', '.join(names) or 'none'}), noise {args.noise:g}")
+    data = collect(args.ruleset, encounters, args.noise, args.seed, teacher=args.teacher)
     collected = time.perf_counter() - start
     log(f"{len(data):,} decisions in {collected:.0f} s ({len(data) / max(collected, 1e-9):,.0f}/s); cloning")
     layers, fitted = fit(data, n_actions, args, log)
     for r in range(args.rounds):
         player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
         more = collect(args.ruleset, training_encounters(args.ruleset, args.games, args.generated, args.seed + r + 1),
-                       args.noise, args.seed + r + 1, player=player)
+                       args.noise, args.seed + r + 1, player=player, teacher=args.teacher)
         data.obs += more.obs
         data.legal += more.legal
         data.label += more.label
         log(f"DAgger round {r + 1}/{args.rounds}: {len(more):,} decisions with the policy on one side; refitting "
             f"on {len(data):,}")
         layers, fitted = fit(data, n_actions, args, log)
-    seconds = time.perf_counter() - start
-    out = Path(args.out) if args.out is not None else policy_path(args.ruleset)
-    command = (f"trpg-arena train {args.ruleset} --games {args.games} --epochs {args.epochs} --rounds {args.rounds} "
-               f"--seed {args.seed} --eval-games {args.eval_games}")
-    recipe = "behaviour cloning of the scripted agent (masked cross-entropy)"
+    recipe = f"behaviour cloning of the {args.teacher} agent (masked cross-entropy)"
     if args.rounds:
-        recipe += (f", then {args.rounds} DAgger round{'s' if args.rounds > 1 else ''} (the policy plays, the script "
-                   "labels)")
-    meta = {"ruleset": args.ruleset, "recipe": recipe,
-            "command": command, "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
-            "decisions": len(data), "collect_seconds": round(collected, 1), "seconds": round(seconds, 1),
-            "decisions_per_second": round(len(data) / max(collected, 1e-9), 1), **fitted}
+        recipe += (f", then {args.rounds} DAgger round{'s' if args.rounds > 1 else ''} (the policy plays, the "
+                   "teacher labels)")
+    return layers, {"recipe": recipe, "decisions": len(data), "collect_seconds": round(collected, 1),
+                    "clone_seconds": round(time.perf_counter() - start, 1),
+                    "decisions_per_second": round(len(data) / max(collected, 1e-9), 1), **fitted}
+
+
+def command_line(args: PolicyTrainArgs) -> str:
+    """The ``trpg-arena train SYSTEM`` command that reproduces a run."""
+    words = [f"trpg-arena train {args.ruleset}"]
+    if args.init is not None:
+        words.append(f"--init {args.init}")
+    else:
+        words.append(f"--games {args.games} --epochs {args.epochs} --rounds {args.rounds}")
+        if args.teacher != "scripted":
+            words.append(f"--teacher {args.teacher}")
+    if args.ppo is not None:
+        p = args.ppo
+        words.append(f"--ppo-steps {p.steps} --value-warmup {p.value_warmup} --ppo-lr {p.lr:g} --anchors "
+                     f"{','.join(p.anchors)} --latest {p.latest:g} --snapshot-every {p.snapshot_every} "
+                     f"--shaping {p.shaping:g} --n-steps {p.n_steps} --batch-size {p.batch_size}")
+    words.append(f"--seed {args.seed} --eval-games {args.eval_games}")
+    return " ".join(words)
+
+
+def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str, Any]:
+    """Clone (or start from `init`), run the PPO stage if asked, export, evaluate; return the model card.
+
+    The card is also written beside the model (``.json`` and ``.md``).
+    """
+    from trpg_arena.agents.learned.ppo import PolicyNet, layout_fingerprint, load_policy, policy_path
+    from trpg_arena.rules import get_ruleset
+
+    args.check()
+    get_ruleset(args.ruleset)  # an unknown system: the registry's one-line error
+    if args.init is None:
+        from trpg_arena.agents import make_agent
+
+        make_agent(args.teacher, args.ruleset, seed=0)  # a bad teacher spec: its one-line error before any work
+    fingerprint, _, n_actions = layout_fingerprint(args.ruleset)
+    start = time.perf_counter()
+    out = Path(args.out) if args.out is not None else policy_path(args.ruleset)
+    if args.init is not None:  # a model to continue from: its card's data and recipe carry over
+        init = load_policy(args.ruleset, args.init)
+        layers: Layers = [(w.copy(), b.copy()) for w, b in init.layers]
+        cloned = {k: v for k, v in init.meta.items() if k not in ("args", "ppo", "command", "seconds", "recipe")}
+        cloned.update({"recipe": init.meta.get("recipe", "a model"), "init": str(args.init),
+                       "init_command": init.meta.get("command"), "init_args": init.meta.get("args", {})})
+        log(f"starting from {args.init} ({cloned['recipe']})")
+    else:
+        layers, cloned = clone(args, fingerprint, n_actions, log)
+    recipe = cloned["recipe"]
+    ppo_record = None
+    if args.ppo is not None:
+        from trpg_arena.experiments.policy_ppo import ppo_stage
+
+        encounters = training_encounters(args.ruleset, args.ppo_encounters, args.generated, args.seed + 7_919)
+        unique = list({id(e): e for e in encounters}.values())
+        layers, ppo_record = ppo_stage(args.ruleset, fingerprint, layers, unique, out.parent / "pool", args.ppo, log)
+        recipe += (f", then {ppo_record['steps']:,} MaskablePPO steps warm-started from those weights in a self-play "
+                   f"league (the latest snapshot, earlier ones, {', '.join(args.ppo.anchors)})")
+    seconds = time.perf_counter() - start
+    meta = {**cloned, "ruleset": args.ruleset, "recipe": recipe, "command": command_line(args),
+            "args": _plain(asdict(args)), "seconds": round(seconds, 1)}
+    if ppo_record is not None:
+        meta["ppo"] = ppo_record
     net = PolicyNet(args.ruleset, fingerprint, tuple(layers), meta)
     net.save(out)
     evaluations = []
@@ -298,23 +367,35 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
     return card
 
 
+def _plain(value: Any) -> Any:
+    """A JSON-ready copy of the arguments (paths as text, nested dataclasses as dicts)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return str(value) if isinstance(value, Path) else value
+
+
 def card_markdown(card: dict[str, Any]) -> str:
     """The model card a reader opens: what the policy learned from, how to rebuild it, how it plays."""
-    a = card["args"]
+    a = card.get("init_args") or card["args"]
+    teacher = a.get("teacher", "scripted")
     lines = [f"# The {card['ruleset']} `ppo` policy", "",
              f"- **Recipe**: {card['recipe']}: an MLP {a['hidden']} (tanh) from the canonical observation to one "
              "logit per canonical action, the mask leaving the legal actions only; weights float16 in numpy.",
-             f"- **Data**: {a['games']} games of the scripted agent against itself, {a['generated']:.0%} on generated "
+             f"- **Data**: {a['games']} games of the {teacher} agent against itself, {a['generated']:.0%} on generated "
              f"encounters and the rest on the built-ins (never the held-out `tests/unseen`), a random legal action "
-             f"{a['noise']:.0%} of the time (the label stays the scripted choice): {card['decisions']:,} decisions "
+             f"{a['noise']:.0%} of the time (the label stays the {teacher} choice): {card['decisions']:,} decisions "
              f"({card['train_decisions']:,} to train, {card['held_out_decisions']:,} held out).",
              f"- **Command**: `{card['command']}` (writes a run folder; the shipped file is its "
-             f"`ppo-{card['ruleset']}.npz`).",
+             f"`ppo-{card['ruleset']}.npz`)" + (f"; the model it starts from was made by `{card['init_command']}`."
+                                                 if card.get("init_command") else "."),
              f"- **Steps and speed**: {a['epochs']} epochs over the decisions; collecting "
-             f"{card['collect_seconds']:g} s ({card['decisions_per_second']:,.0f} decisions/s), {card['seconds']:g} s "
-             "in all on one core of a shared 2-core machine. No PPO steps after the cloning.",
-             f"- **Fit**: held-out agreement with the scripted choice {card['held_out_agreement']:.1%}, cross-entropy "
-             f"{card['held_out_loss']:.3f}.",
+             f"{card['collect_seconds']:g} s ({card['decisions_per_second']:,.0f} decisions/s)"
+             + (f", {card['seconds']:g} s in all" if not card.get("init") else "")
+             + " on one core of a shared 2-core machine. " + _ppo_line(card.get("ppo")),
+             f"- **Fit of the cloning**: held-out agreement with the {teacher} choice "
+             f"{card['held_out_agreement']:.1%}, cross-entropy {card['held_out_loss']:.3f}.",
              f"- **Size**: {card['size_bytes'] / 1e6:.2f} MB.", "",
              "## Evaluations", "",
              "Sides swapped every game; the share is of decided games, with its Wilson 95 % interval.", "",
@@ -325,6 +406,15 @@ def card_markdown(card: dict[str, Any]) -> str:
                      f"{e['draws']} | {_pct(e['decided_share'])} | [{_pct(e['interval'][0])}, "
                      f"{_pct(e['interval'][1])}] |")
     return "\n".join(lines) + "\n"
+
+
+def _ppo_line(ppo: dict[str, Any] | None) -> str:
+    if not ppo:
+        return "No PPO steps after the cloning."
+    s = ppo["settings"]
+    return (f"PPO: {ppo['steps']:,} steps ({ppo['episodes']:,} episodes) in {ppo['seconds']:g} s, "
+            f"{ppo['fps']:,.0f} steps/s, learning rate {s['lr']:g}, clip {s['clip']:g}, KL target {s['target_kl']:g}, "
+            f"the first {s['value_warmup']:,} steps training the value alone; {ppo['snapshots']} league snapshots.")
 
 
 def _pct(x: float | None) -> str:

@@ -69,6 +69,17 @@ class TrainArgs:
     epochs: int = field(default=10, metadata={"help": "with a rule system's id: behaviour-cloning epochs"})
     rounds: int = field(default=0, metadata={"help": "with a rule system's id: DAgger rounds after the cloning (the "
                                                      "policy plays one side, the script labels, refit on all)"})
+    teacher: str = field(default="scripted", metadata={"help": "with a rule system's id: the agent spec whose "
+                                                               "choices are cloned (e.g. trained)"})
+    init: Path | None = field(default=None, metadata={"help": "with a rule system's id: a ppo model (.npz) to start "
+                                                               "from instead of cloning"})
+    ppo_steps: int = field(default=0, metadata={"help": "with a rule system's id: MaskablePPO steps after the cloning, "
+                                                        "warm-started from it, in a self-play league (--anchors, "
+                                                        "--latest, --snapshot-every, --shaping apply)"})
+    value_warmup: int = field(default=2048, metadata={"help": "with --ppo-steps: first steps that train the value "
+                                                              "alone (the cloned policy frozen)"})
+    ppo_lr: float = field(default=3e-5, metadata={"help": "with --ppo-steps: learning rate (small: the cloned "
+                                                          "policy is a good start)"})
 
     def check(self) -> None:
         """Refuse bad values with one line naming the option."""
@@ -142,8 +153,8 @@ def evaluate_model(model: Any, card: dict[str, Any], encounter: Any, opponent: s
     """The model on its side against ``opponent`` for ``games`` seeded games: wins, draws, losses, interval."""
     from trpg_arena.agents import make_agent
     from trpg_arena.agents.policy import PolicyAgent
-    from trpg_arena.agents.session import play
     from trpg_arena.rules import Combat
+    from trpg_arena.table.session import play
 
     learner = PolicyAgent.of_model(model, card)
     tally = {"wins": 0, "draws": 0, "losses": 0}

@@ -16,6 +16,8 @@ from trpg_arena.rules.core.action_layout import ActionBlock, ActionSpec
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 
+from .verbs import Verb
+
 COMBATANT = (Column("hp_left", "hit points / maximum"),)
 GLOBALS = (Column("round", "round / round cap"),)
 
@@ -27,4 +29,4 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
 FEATURES = SystemFeatures(side_limit=8, distance_scale=1.0, stats=(), static=_static, combatant=COMBATANT,
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
 
-ACTIONS = ActionSpec(map_limit=(1, 1), blocks=(ActionBlock("pass"), ActionBlock("hit", target=True)))
+ACTIONS = ActionSpec(map_limit=(1, 1), blocks=(ActionBlock(Verb.PASS), ActionBlock(Verb.HIT, target=True)))

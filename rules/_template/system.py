@@ -20,13 +20,14 @@ from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Outcome
 from .model import Options, TemplateEncounter
 from .state import TemplateState
 from .tables import Tables, build_tables
+from .verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules._template.state import TemplateCombat
 
 HERE = Path(__file__).parent
 ID = HERE.name.lstrip("_")  # the folder names the system: a renamed copy is a new system
-PASS = Action("pass")
+PASS = Action(Verb.PASS)
 
 
 def state_of(combat: TemplateCombat) -> TemplateState:
@@ -94,13 +95,13 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
         me = st.decision.actor if st.decision else ""
         if st.hp[me] <= 0:
             return [PASS]
-        return [PASS] + [Action("hit", target=c) for c in t.ids if t.side[c] != t.side[me] and st.hp[c] > 0]
+        return [PASS] + [Action(Verb.HIT, target=c) for c in t.ids if t.side[c] != t.side[me] and st.hp[c] > 0]
 
     def apply(self, combat: TemplateCombat, action: Action) -> None:
         """Resolve a legal action, then advance to the next decision point."""
         st, t = state_of(combat), tables_of(combat)
         me = st.decision.actor if st.decision else ""
-        if action.verb == "hit" and action.target is not None:
+        if action.verb == Verb.HIT and action.target is not None:
             face = combat.dice.roll(6)
             hit = face >= t.options.hit_on
             combat.emit("roll", f"{me} rolls {face} against {action.target}: {'hit' if hit else 'miss'}", actor=me,
@@ -116,18 +117,18 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
 
     def describe(self, combat: TemplateCombat, action: Action) -> str:
         """The sentence a GM reads."""
-        return f"hits {action.target}" if action.verb == "hit" else "passes"
+        return f"hits {action.target}" if action.verb == Verb.HIT else "passes"
 
     # --- views and the env ------------------------------------------------------------------------
     def views(self, combat: TemplateCombat) -> list[CombatantView]:
         """Every combatant, in roster order."""
         st, t = state_of(combat), tables_of(combat)
         return [CombatantView(c, t.name[c], t.side[c], t.kind[c], "field", max(0, st.hp[c]), t.max_hp[c],
-                              st.hp[c] > 0, "ok" if st.hp[c] > 0 else "dead") for c in t.ids]
+                              st.hp[c] > 0, Condition.OK if st.hp[c] > 0 else Condition.DEAD) for c in t.ids]
 
     def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
         """Pass, then a hit on every combatant (the env's action space)."""
-        return [PASS] + [Action("hit", target=c.id) for c in encounter.combatants]
+        return [PASS] + [Action(Verb.HIT, target=c.id) for c in encounter.combatants]
 
     def observe_combatant(self, combat: TemplateCombat, cid: str) -> list[float]:
         """Hit points as a fraction of the maximum."""

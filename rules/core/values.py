@@ -87,6 +87,18 @@ class Action(NamedTuple):
         return self.describe()
 
 
+class PlainStrEnum(enum.StrEnum):
+    """A string enum whose members read exactly as their strings: in str, format, JSON, hash and repr.
+
+    Rule systems name their verbs and conditions with it (``Verb.MOVE``), so a misspelt name is a type
+    error, while an `Action` built from a member compares, hashes, serialises and prints (`repr` too,
+    which model fingerprints read) exactly as one built from the plain string, as read back from JSON.
+    """
+
+    def __repr__(self) -> str:
+        return str.__repr__(self)
+
+
 class DecisionKind(enum.StrEnum):
     """What kind of decision is open, in one vocabulary for every rule system.
 

@@ -25,17 +25,18 @@ from trpg_arena.rules.moonlit.fighters import (
 from trpg_arena.rules.moonlit.skills import count_use, opposing_able, reaches, usable
 from trpg_arena.rules.moonlit.state import AttackFrame, Fighter, MoonState, PendingAttack
 from trpg_arena.rules.moonlit.tables import Table
+from trpg_arena.rules.moonlit.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
 
-NONE_OFFENSE = Action("offense", None, None, "none")
-NONE_LIMIT = Action("limit_break", None, None, "none")
-TARGET_DONE = Action("target_done")
-DODGE_NONE = Action("dodge", None, None, "none")
-COUNTER = Action("counter")
-COVER = Action("cover")
-DECLINE = Action("decline")
+NONE_OFFENSE = Action(Verb.OFFENSE, None, None, "none")
+NONE_LIMIT = Action(Verb.LIMIT_BREAK, None, None, "none")
+TARGET_DONE = Action(Verb.TARGET_DONE)
+DODGE_NONE = Action(Verb.DODGE, None, None, "none")
+COUNTER = Action(Verb.COUNTER)
+COVER = Action(Verb.COVER)
+DECLINE = Action(Verb.DECLINE)
 
 
 # --- legality helpers -------------------------------------------------------------------------------
@@ -99,29 +100,29 @@ def legal(c: MoonCombat) -> list[Action]:
     stage = a.stage
     if stage == "offense":
         so_far = atk_sk.tp
-        return [NONE_OFFENSE] + [Action("offense", None, None, o.id) for o in t.stats[x.id].cat("offense")
+        return [NONE_OFFENSE] + [Action(Verb.OFFENSE, None, None, o.id) for o in t.stats[x.id].cat("offense")
                                  if offense_ok(x, atk_sk, o, so_far)]
     if stage == "limit":
         out = [NONE_LIMIT]
         if x.hp > 30:  # MOON-14.10
             so_far = decl_tp(a.decl)
-            out += [Action("limit_break", None, None, o.id) for o in t.stats[x.id].cat("offense")
+            out += [Action(Verb.LIMIT_BREAK, None, None, o.id) for o in t.stats[x.id].cat("offense")
                     if o.id not in a.decl.offense and offense_ok(x, atk_sk, o, so_far)]
         return out
     if stage == "target":
         if atk_sk.scope == "single":
-            out = [Action("target", g.id) for g in legal_targets(st, t, x, atk_sk) if g.id not in a.decl.targets]
+            out = [Action(Verb.TARGET, g.id) for g in legal_targets(st, t, x, atk_sk) if g.id not in a.decl.targets]
             if a.decl.targets:
                 out.append(TARGET_DONE)
             return out
-        return [Action("target", z) for z in target_zones(st, t, x, atk_sk)]
+        return [Action(Verb.TARGET, z) for z in target_zones(st, t, x, atk_sk)]
     if stage == "react":
         tgt = st.fighters[a.decl.targets[a.ti]]
         hit = a.hit
         assert hit is not None
         if hit.fumble:
             return [DODGE_NONE, COUNTER]
-        out = [DODGE_NONE] + [Action("dodge", None, None, d.id) for d in t.stats[tgt.id].cat("defense")
+        out = [DODGE_NONE] + [Action(Verb.DODGE, None, None, d.id) for d in t.stats[tgt.id].cat("defense")
                               if usable(tgt, d) and d.tp <= tgt.tp]
         if window.counter_ok(st, t, tgt, x):
             out.append(COUNTER)
@@ -153,7 +154,7 @@ def apply(c: MoonCombat, act: Action) -> None:
             a.decl.limit_break = True
         a.stage = "target"
     elif stage == "target":
-        if act.verb == "target_done":
+        if act.verb == Verb.TARGET_DONE:
             declare(c, st, a, x)
         elif atk_sk.scope == "single":
             a.decl.targets.append(str(act.target))
@@ -171,7 +172,7 @@ def apply(c: MoonCombat, act: Action) -> None:
         d = st.decision
         assert d is not None
         g = st.fighters[d.actor]
-        if act.verb == "cover":
+        if act.verb == Verb.COVER:
             a.cover[tgt_id] = g.id
             c.emit("cover", f"{g.id} covers {tgt_id} (10 AP)", actor=g.id, rule="MOON-14.1", coverer=g.id,
                    covered=tgt_id, ap=10)
@@ -185,7 +186,7 @@ def apply(c: MoonCombat, act: Action) -> None:
         assert d is not None
         g = st.fighters[d.actor]
         a.offered.append(g.id)
-        if act.verb == "interrupt":
+        if act.verb == Verb.INTERRUPT:
             sk = SKILLS[str(act.option)]
             g.tp -= sk.tp
             count_use(g, sk.id)

@@ -17,36 +17,39 @@ from __future__ import annotations
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.moonlit.data import CONDITIONS, SKILLS, ZONES
 from trpg_arena.rules.moonlit.tables import Table
+from trpg_arena.rules.moonlit.verbs import Verb
 
 
 def build_catalogue(t: Table) -> list[Action]:
     """Build the fixed action list of an encounter."""
-    out: list[Action] = [Action("deploy", None, None, "front"), Action("deploy", None, None, "rear"),
-                         Action("escape"), Action("stay")]
-    out += [Action("purge", None, None, c) for c in CONDITIONS]
-    out += [Action("done"), Action("pass")]
-    out += [Action("delay", None, None, v) for v in range(1, t.delay_bound + 1)]
-    out += [Action("move", None, z) for z in ZONES]
+    out: list[Action] = [Action(Verb.DEPLOY, None, None, "front"), Action(Verb.DEPLOY, None, None, "rear"),
+                         Action(Verb.ESCAPE), Action(Verb.STAY)]
+    out += [Action(Verb.PURGE, None, None, c) for c in CONDITIONS]
+    out += [Action(Verb.DONE), Action(Verb.PASS)]
+    out += [Action(Verb.DELAY, None, None, v) for v in range(1, t.delay_bound + 1)]
+    out += [Action(Verb.MOVE, None, z) for z in ZONES]
     known = t.skills_known
     by = {cat: [s for s in known if SKILLS[s].category == cat] for cat in
           ("attack", "offense", "defense", "interrupt", "setup", "end", "normal")}
-    out += [Action("attack", None, None, s) for s in by["attack"]]
-    out += [Action("offense", None, None, "none")] + [Action("offense", None, None, s) for s in by["offense"]]
-    out += [Action("limit_break", None, None, "none")] + [Action("limit_break", None, None, s) for s in by["offense"]]
-    out += [Action("target", i) for i in t.ids] + [Action("target", z) for z in ZONES] + [Action("target_done")]
+    out += [Action(Verb.ATTACK, None, None, s) for s in by["attack"]]
+    out += [Action(Verb.OFFENSE, None, None, "none")] + [Action(Verb.OFFENSE, None, None, s) for s in by["offense"]]
+    out += [Action(Verb.LIMIT_BREAK, None, None, "none")]
+    out += [Action(Verb.LIMIT_BREAK, None, None, s) for s in by["offense"]]
+    out += [Action(Verb.TARGET, i) for i in t.ids] + [Action(Verb.TARGET, z) for z in ZONES]
+    out += [Action(Verb.TARGET_DONE)]
     for cat in ("setup", "end", "normal"):
         for s in by[cat]:
             sk = SKILLS[s]
             if sk.summon:
-                out += [Action("use_skill", None, None, (s, tpl)) for tpl in sk.summon]
+                out += [Action(Verb.USE_SKILL, None, None, (s, tpl)) for tpl in sk.summon]
             elif sk.remove_condition:
-                out += [Action("use_skill", i, None, (s, c)) for i in t.ids for c in CONDITIONS]
+                out += [Action(Verb.USE_SKILL, i, None, (s, c)) for i in t.ids for c in CONDITIONS]
             else:
-                out += [Action("use_skill", i, None, s) for i in t.ids]
-    out += [Action("use_item", i, None, it) for it in t.items_known for i in t.ids]
-    out += [Action("coup_de_grace", i) for i in t.ids]
-    out += [Action("clear_trance")]
-    out += [Action("dodge", None, None, "none")] + [Action("dodge", None, None, s) for s in by["defense"]]
-    out += [Action("counter"), Action("cover"), Action("decline")]
-    out += [Action("interrupt", i, None, s) for s in by["interrupt"] for i in t.ids]
+                out += [Action(Verb.USE_SKILL, i, None, s) for i in t.ids]
+    out += [Action(Verb.USE_ITEM, i, None, it) for it in t.items_known for i in t.ids]
+    out += [Action(Verb.COUP_DE_GRACE, i) for i in t.ids]
+    out += [Action(Verb.CLEAR_TRANCE)]
+    out += [Action(Verb.DODGE, None, None, "none")] + [Action(Verb.DODGE, None, None, s) for s in by["defense"]]
+    out += [Action(Verb.COUNTER), Action(Verb.COVER), Action(Verb.DECLINE)]
+    out += [Action(Verb.INTERRUPT, i, None, s) for s in by["interrupt"] for i in t.ids]
     return out

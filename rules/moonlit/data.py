@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from trpg_arena.rules.core.dice import DiceExpr
+from trpg_arena.rules.moonlit.verbs import Condition
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -19,7 +20,7 @@ ZONES: tuple[str, ...] = ("A_rear", "A_front", "B_front", "B_rear")
 ZONE_INDEX = {z: i for i, z in enumerate(ZONES)}
 SIDES: tuple[str, ...] = ("A", "B")
 ELEMENTS: tuple[str, ...] = ("fire", "water", "wind", "earth", "light", "dark")
-CONDITIONS: tuple[str, ...] = ("poison", "paralysis", "bind", "trance", "baptism")
+CONDITIONS: tuple[Condition, ...] = tuple(Condition)
 ATTACK_TYPES: tuple[str, ...] = ("melee", "ranged", "mental")
 CATEGORIES: tuple[str, ...] = ("attack", "offense", "defense", "interrupt", "setup", "end", "normal", "passive")
 

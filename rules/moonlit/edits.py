@@ -21,11 +21,13 @@ from trpg_arena.rules.moonlit.fighters import (
     tb,
     vanish_summons_of,
 )
+from trpg_arena.rules.moonlit.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
 
-FLAGS = ("paralysis", "bind", "trance", "baptism")  # the on/off conditions (MOON-13); poison stacks
+# the on/off conditions (MOON-13); poison stacks
+FLAGS = (Condition.PARALYSIS, Condition.BIND, Condition.TRANCE, Condition.BAPTISM)
 
 
 class MoonlitEditor(Editor):

@@ -16,6 +16,7 @@ from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.moonlit.observe import COMBATANT_FEATURES, GLOBAL_FEATURES, STATES
 from trpg_arena.rules.moonlit.tables import Stats, Table
+from trpg_arena.rules.moonlit.verbs import Verb
 
 STATS = (
     Column("body", "body / 10"), Column("action", "action / 10"), Column("melee", "melee / 10"),
@@ -76,28 +77,28 @@ FEATURES = SystemFeatures(side_limit=8, distance_scale=3.0, stats=STATS, static=
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
 
 ACTIONS = ActionSpec(map_limit=(4, 1), dest_in_option=(), blocks=(
-    ActionBlock('deploy', options=2),
-    ActionBlock('escape'),
-    ActionBlock('stay'),
-    ActionBlock('purge', options=5),
-    ActionBlock('done'),
-    ActionBlock('pass'),
-    ActionBlock('delay', options=64),
-    ActionBlock('move', square=True),
-    ActionBlock('attack', options=8),
-    ActionBlock('offense', options=8),
-    ActionBlock('limit_break', options=8),
-    ActionBlock('target', target=True),
-    ActionBlock('target', options=4),
-    ActionBlock('target_done'),
-    ActionBlock('use_skill', target=True, options=8),
-    ActionBlock('use_skill', options=4),
-    ActionBlock('use_item', target=True, options=4),
-    ActionBlock('coup_de_grace', target=True),
-    ActionBlock('clear_trance'),
-    ActionBlock('dodge', options=8),
-    ActionBlock('counter'),
-    ActionBlock('cover'),
-    ActionBlock('decline'),
-    ActionBlock('interrupt', target=True),
+    ActionBlock(Verb.DEPLOY, options=2),
+    ActionBlock(Verb.ESCAPE),
+    ActionBlock(Verb.STAY),
+    ActionBlock(Verb.PURGE, options=5),
+    ActionBlock(Verb.DONE),
+    ActionBlock(Verb.PASS),
+    ActionBlock(Verb.DELAY, options=64),
+    ActionBlock(Verb.MOVE, square=True),
+    ActionBlock(Verb.ATTACK, options=8),
+    ActionBlock(Verb.OFFENSE, options=8),
+    ActionBlock(Verb.LIMIT_BREAK, options=8),
+    ActionBlock(Verb.TARGET, target=True),
+    ActionBlock(Verb.TARGET, options=4),
+    ActionBlock(Verb.TARGET_DONE),
+    ActionBlock(Verb.USE_SKILL, target=True, options=8),
+    ActionBlock(Verb.USE_SKILL, options=4),
+    ActionBlock(Verb.USE_ITEM, target=True, options=4),
+    ActionBlock(Verb.COUP_DE_GRACE, target=True),
+    ActionBlock(Verb.CLEAR_TRANCE),
+    ActionBlock(Verb.DODGE, options=8),
+    ActionBlock(Verb.COUNTER),
+    ActionBlock(Verb.COVER),
+    ActionBlock(Verb.DECLINE),
+    ActionBlock(Verb.INTERRUPT, target=True),
 ))

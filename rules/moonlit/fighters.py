@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.values import Outcome, Termination
 from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect, MoonState
 from trpg_arena.rules.moonlit.tables import Stats, Table
+from trpg_arena.rules.moonlit.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
@@ -144,28 +145,28 @@ def add_effect(c: MoonCombat, f: Fighter, source: str, kind: str, value: int, du
 # --- conditions ---------------------------------------------------------------------------------
 def has_condition(f: Fighter, cond: str) -> bool:
     """Whether a combatant has a condition."""
-    return f.poison > 0 if cond == "poison" else bool(getattr(f, cond))
+    return f.poison > 0 if cond == Condition.POISON else bool(getattr(f, cond))
 
 
-def conditions_of(f: Fighter) -> list[str]:
+def conditions_of(f: Fighter) -> list[Condition]:
     """Conditions a combatant has, in the fixed order poison, paralysis, bind, trance, baptism."""
-    out = []
+    out: list[Condition] = []
     if f.poison:
-        out.append("poison")
+        out.append(Condition.POISON)
     if f.paralysis:
-        out.append("paralysis")
+        out.append(Condition.PARALYSIS)
     if f.bind:
-        out.append("bind")
+        out.append(Condition.BIND)
     if f.trance:
-        out.append("trance")
+        out.append(Condition.TRANCE)
     if f.baptism:
-        out.append("baptism")
+        out.append(Condition.BAPTISM)
     return out
 
 
 def add_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
     """Inflict a condition (MOON-13.1): poison stacks (13.2); others have no effect when already present."""
-    if cond == "poison":
+    if cond == Condition.POISON:
         f.poison += 1
     elif getattr(f, cond):
         c.emit("condition_added", f"{f.id} is already {cond}ed: no effect", actor=f.id, rule="MOON-13.1",
@@ -173,10 +174,11 @@ def add_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
         return
     else:
         setattr(f, cond, True)
-    c.emit("condition_added", f"{f.id} gains {cond}" + (f" ({f.poison} stacks)" if cond == "poison" else ""),
-           actor=f.id, rule="MOON-13.1", combatant=f.id, condition=cond, stacks=f.poison if cond == "poison" else 1,
+    poison = cond == Condition.POISON
+    c.emit("condition_added", f"{f.id} gains {cond}" + (f" ({f.poison} stacks)" if poison else ""),
+           actor=f.id, rule="MOON-13.1", combatant=f.id, condition=cond, stacks=f.poison if poison else 1,
            cause=cause, changed=True)
-    if cond == "paralysis" and tb(c).opts.moon_paralysis_current_ap and st_of(c).ap_rolled:
+    if cond == Condition.PARALYSIS and tb(c).opts.moon_paralysis_current_ap and st_of(c).ap_rolled:
         # MOON-13.3 (flag): paralysis after the AP roll also lowers current AP by Action - 1.
         ap_drop(c, f, tb(c).stats[f.id].action - 1, "paralysis")
 
@@ -184,12 +186,12 @@ def add_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
 def remove_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
     """Remove a condition (poison: every stack at once, MOON-13.2)."""
     stacks = f.poison
-    if cond == "poison":
+    if cond == Condition.POISON:
         f.poison = 0
     else:
         setattr(f, cond, False)
     c.emit("condition_removed", f"{f.id} is rid of {cond}", actor=f.id, rule="MOON-13.1", combatant=f.id,
-           condition=cond, stacks=stacks if cond == "poison" else 1, cause=cause)
+           condition=cond, stacks=stacks if cond == Condition.POISON else 1, cause=cause)
 
 
 # --- HP -----------------------------------------------------------------------------------------

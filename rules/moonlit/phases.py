@@ -33,15 +33,16 @@ from trpg_arena.rules.moonlit.model import MoonlitEncounter
 from trpg_arena.rules.moonlit.skills import apply_skill, skill_actions
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
+from trpg_arena.rules.moonlit.verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
 
-DONE = Action("done")
-ESCAPE = Action("escape")
-STAY = Action("stay")
-DEPLOY = (Action("deploy", None, None, "front"), Action("deploy", None, None, "rear"))
-PURGE = {cond: Action("purge", None, None, cond) for cond in ("poison", "paralysis", "bind", "trance", "baptism")}
+DONE = Action(Verb.DONE)
+ESCAPE = Action(Verb.ESCAPE)
+STAY = Action(Verb.STAY)
+DEPLOY = (Action(Verb.DEPLOY, None, None, "front"), Action(Verb.DEPLOY, None, None, "rear"))
+PURGE = {cond: Action(Verb.PURGE, None, None, cond) for cond in Condition}
 
 
 def setup_queue(st: MoonState, t: Table, by_ap: bool = False) -> list[str]:
@@ -248,22 +249,22 @@ def queue_apply(c: MoonCombat, a: Action) -> None:
     f = st.fighters[st.queue[st.qpos]]
     st.decision = None
     v = a.verb
-    if v == "done":
+    if v == Verb.DONE:
         st.qpos += 1
-    elif v == "deploy":
+    elif v == Verb.DEPLOY:
         f.zone = f"{tb(c).stats[f.id].side}_{a.option}"  # MOON-3.1
         c.emit("moved", f"{f.id} deploys in {f.zone}", actor=f.id, rule="MOON-3.1", combatant=f.id, **{"from": None},
                to=f.zone, path=[f.zone])
         st.qpos += 1
-    elif v == "stay":
+    elif v == Verb.STAY:
         st.qpos += 1
-    elif v == "escape":
+    elif v == Verb.ESCAPE:
         st.qpos += 1
         resolve_escape(c, f)
         check_end(c)
-    elif v == "purge":
+    elif v == Verb.PURGE:
         purge(c, f, str(a.option))
-    elif v == "use_skill":
+    elif v == Verb.USE_SKILL:
         apply_skill(c, f, a)
         if st.step == "end_skills":
             check_end(c)

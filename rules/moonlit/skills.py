@@ -22,6 +22,7 @@ from trpg_arena.rules.moonlit.fighters import (
 )
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
+from trpg_arena.rules.moonlit.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
@@ -86,12 +87,12 @@ def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
         if category != "normal" and f"{f.id}:{sk.id}" in used_phase:
             continue
         if sk.summon:
-            out.extend(Action("use_skill", None, None, (sk.id, tpl)) for tpl in sk.summon)
+            out.extend(Action(Verb.USE_SKILL, None, None, (sk.id, tpl)) for tpl in sk.summon)
             continue
         side = s.side
         if sk.target == "self":
             if sk.heal is None or f.hp < f.max_hp:
-                out.append(Action("use_skill", f.id, None, sk.id))
+                out.append(Action(Verb.USE_SKILL, f.id, None, sk.id))
             continue
         fs = st.fighters
         for gid in st.order:
@@ -101,12 +102,12 @@ def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
             if sk.target != "ally_any" and g.zone != f.zone:
                 continue
             if sk.remove_condition:
-                out.extend(Action("use_skill", gid, None, (sk.id, cond)) for cond in conditions_of(g))
+                out.extend(Action(Verb.USE_SKILL, gid, None, (sk.id, cond)) for cond in conditions_of(g))
             elif sk.heal is not None:
                 if g.hp < g.max_hp:
-                    out.append(Action("use_skill", gid, None, sk.id))
+                    out.append(Action(Verb.USE_SKILL, gid, None, sk.id))
             else:
-                out.append(Action("use_skill", gid, None, sk.id))
+                out.append(Action(Verb.USE_SKILL, gid, None, sk.id))
     return out
 
 
@@ -196,7 +197,7 @@ def item_actions(c: MoonCombat, f: Fighter) -> list[Action]:
                 continue
             if it.target == "condition" and not (g.poison if it.remove == "poison" else getattr(g, str(it.remove))):
                 continue
-            out.append(Action("use_item", gid, None, iid))
+            out.append(Action(Verb.USE_ITEM, gid, None, iid))
     return out
 
 

@@ -26,13 +26,14 @@ from trpg_arena.rules.moonlit.observe import (
 from trpg_arena.rules.moonlit.setup_state import new_state
 from trpg_arena.rules.moonlit.state import MoonState
 from trpg_arena.rules.moonlit.tables import Table, build_table, table_of
+from trpg_arena.rules.moonlit.verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from trpg_arena.rules.moonlit.state import MoonCombat
 
-CLEAR_TRANCE = Action("clear_trance")
+CLEAR_TRANCE = Action(Verb.CLEAR_TRANCE)
 
 
 def _main_dp(c: MoonCombat) -> bool:
@@ -75,47 +76,53 @@ HANDLERS: dict[str, Callable[[Any], bool]] = {
 
 
 _PHRASES: dict[str, str] = {
-    "pass": "passes", "done": "is done", "escape": "tries to escape", "stay": "stays", "counter": "counterattacks",
-    "cover": "covers the target", "decline": "declines", "target_done": "ends targeting",
-    "clear_trance": "spends 15 emotion points to clear trance",
+    Verb.PASS: "passes", Verb.DONE: "is done", Verb.ESCAPE: "tries to escape", Verb.STAY: "stays",
+    Verb.COUNTER: "counterattacks", Verb.COVER: "covers the target", Verb.DECLINE: "declines",
+    Verb.TARGET_DONE: "ends targeting", Verb.CLEAR_TRANCE: "spends 15 emotion points to clear trance",
+}
+
+
+def _boost(a: Action) -> str:
+    if a.option == "none":
+        return "adds no offense skill" if a.verb == Verb.OFFENSE else "makes no limit break"
+    return f"adds {a.option}" if a.verb == Verb.OFFENSE else f"breaks the limit (30 HP) to add {a.option}"
+
+
+def _use(a: Action) -> str:
+    name, extra = a.option if isinstance(a.option, tuple) else (a.option, None)
+    text = f"uses {name}"
+    if extra is not None:
+        text += f" ({extra})"
+    if a.target is not None:
+        text += f" on {a.target}"
+    return text
+
+
+# the sentence of every verb with a target or an option (one lookup per described action)
+_SENTENCES: dict[str, Callable[[Action], str]] = {
+    Verb.DELAY: lambda a: f"delays to {a.option} action points",
+    Verb.MOVE: lambda a: f"moves toward {a.dest}",
+    Verb.DEPLOY: lambda a: f"deploys in the {a.option} row",
+    Verb.PURGE: lambda a: f"pays 15 TP to shake off {a.option}",
+    Verb.ATTACK: lambda a: f"attacks with {a.option}",
+    Verb.OFFENSE: _boost,
+    Verb.LIMIT_BREAK: _boost,
+    Verb.TARGET: lambda a: f"targets {a.target}",
+    Verb.DODGE: lambda a: "dodges" if a.option == "none" else f"dodges with {a.option}",
+    Verb.COUP_DE_GRACE: lambda a: f"delivers the coup de grace to {a.target}",
+    Verb.USE_SKILL: _use,
+    Verb.USE_ITEM: _use,
+    Verb.INTERRUPT: _use,
 }
 
 
 def describe_action(a: Action) -> str:
     """A GM sentence for one moonlit action."""
-    v = a.verb
-    if v in _PHRASES:
-        return _PHRASES[v]
-    opt = a.option
-    if v == "delay":
-        return f"delays to {opt} action points"
-    if v == "move":
-        return f"moves toward {a.dest}"
-    if v == "deploy":
-        return f"deploys in the {opt} row"
-    if v == "purge":
-        return f"pays 15 TP to shake off {opt}"
-    if v == "attack":
-        return f"attacks with {opt}"
-    if v in ("offense", "limit_break"):
-        if opt == "none":
-            return "adds no offense skill" if v == "offense" else "makes no limit break"
-        return f"adds {opt}" if v == "offense" else f"breaks the limit (30 HP) to add {opt}"
-    if v == "target":
-        return f"targets {a.target}"
-    if v == "dodge":
-        return "dodges" if opt == "none" else f"dodges with {opt}"
-    if v == "coup_de_grace":
-        return f"delivers the coup de grace to {a.target}"
-    if v in ("use_skill", "use_item", "interrupt"):
-        name, extra = opt if isinstance(opt, tuple) else (opt, None)
-        text = f"uses {name}"
-        if extra is not None:
-            text += f" ({extra})"
-        if a.target is not None:
-            text += f" on {a.target}"
-        return text
-    return a.describe()
+    phrase = _PHRASES.get(a.verb)
+    if phrase is not None:
+        return phrase
+    sentence = _SENTENCES.get(a.verb)
+    return a.describe() if sentence is None else sentence(a)
 
 
 class MoonlitSystem(RuleSystem[MoonState, Table]):
@@ -124,8 +131,8 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
     editor = MoonlitEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = MoonState
-    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
-    scripted_agent = "trpg_arena.agents.scripted.moonlit:MoonlitScriptedAgent"
+    # its scripted policy and tactical queries (rules/moonlit/tactics.py); the agents layer makes it an agent
+    scripted_agent = ".tactics:MoonlitTactics"
     value_weight = 0.1  # TP pays for moonlit's strong attacks and cures: a search values what is left
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {
@@ -157,7 +164,7 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
         self.info = RuleSystemInfo(id="moonlit", title="Moonlit (Sen'ya Tsukihime-style 2D6 zone combat)",
                                    prefix="MOON", dice="2D6", board="zones", encounter=MoonlitEncounter,
                                    options=MoonlitOptions, env_name="Moonlit", env_version=0,
-                                   data_dir=data_dir or Path(__file__).parent, routine={"escape": "stay"})
+                                   data_dir=data_dir or Path(__file__).parent, routine={"escape": Verb.STAY})
 
     # --- setup --------------------------------------------------------------------------------------
     def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
@@ -213,12 +220,12 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
     def apply(self, combat: MoonCombat, action: Action) -> None:
         """Apply a legal action, then advance."""
         st = st_of(combat)
-        if action.verb == "clear_trance":
+        if action.verb == Verb.CLEAR_TRANCE:
             d = st.decision
             assert d is not None
             f = st.fighters[d.actor]
             f.emotion -= 15  # MOON-13.5: the same decision point is offered again
-            remove_condition(combat, f, "trance", "emotion points")
+            remove_condition(combat, f, Condition.TRANCE, "emotion points")
             st.decision = None
             self.advance(combat)
             return
@@ -252,8 +259,9 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
             s = stats[cid]
             conds: tuple[str, ...] = ()
             if f.poison or f.paralysis or f.bind or f.trance or f.baptism:
-                conds = tuple(name for name, on in ((f"poison{f.poison}", f.poison), ("paralysis", f.paralysis),
-                                                    ("bind", f.bind), ("trance", f.trance), ("baptism", f.baptism))
+                conds = tuple(name for name, on in ((f"poison{f.poison}", f.poison), (Condition.PARALYSIS, f.paralysis),
+                                                    (Condition.BIND, f.bind), (Condition.TRANCE, f.trance),
+                                                    (Condition.BAPTISM, f.baptism))
                               if on)
             out.append(CombatantView(cid, s.name, s.side, s.kind, f.zone, f.hp, f.max_hp, f.state in ABLE, f.state,
                                      conds))

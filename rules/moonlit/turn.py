@@ -11,14 +11,15 @@ from trpg_arena.rules.moonlit.fighters import ABLE, check_end, priority_key, set
 from trpg_arena.rules.moonlit.skills import apply_item, apply_skill, item_actions, reaches, skill_actions, usable
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
+from trpg_arena.rules.moonlit.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
 
-PASS = Action("pass")
+PASS = Action(Verb.PASS)
 _DELAYS: dict[int, Action] = {}
-_DELAY_LIST: list[Action] = [Action("delay", None, None, v) for v in range(1, 121)]
-_MOVES = {z: Action("move", None, z) for z in ZONES}
+_DELAY_LIST: list[Action] = [Action(Verb.DELAY, None, None, v) for v in range(1, 121)]
+_MOVES = {z: Action(Verb.MOVE, None, z) for z in ZONES}
 _ATTACKS: dict[str, Action] = {}
 
 
@@ -26,7 +27,7 @@ def delay_action(v: int) -> Action:
     """The (cached) ``delay v`` action."""
     a = _DELAYS.get(v)
     if a is None:
-        a = _DELAYS[v] = Action("delay", None, None, v)
+        a = _DELAYS[v] = Action(Verb.DELAY, None, None, v)
     return a
 
 
@@ -34,7 +35,7 @@ def attack_action(sid: str) -> Action:
     """The (cached) ``attack <skill>`` action."""
     a = _ATTACKS.get(sid)
     if a is None:
-        a = _ATTACKS[sid] = Action("attack", None, None, sid)
+        a = _ATTACKS[sid] = Action(Verb.ATTACK, None, None, sid)
     return a
 
 
@@ -128,7 +129,7 @@ def coup_targets(st: MoonState, t: Table, f: Fighter) -> list[Action]:
         if g.state != "incapacitated" or t.stats[i].side == side:
             continue
         if g.zone == f.zone or any(reaches(t, sk, f.zone, g.zone) for sk in skills):
-            out.append(Action("coup_de_grace", i))
+            out.append(Action(Verb.COUP_DE_GRACE, i))
     return out
 
 
@@ -138,27 +139,27 @@ def main_apply(c: MoonCombat, a: Action) -> None:
     f = st.fighters[str(st.actor)]
     st.decision = None
     v = a.verb
-    if v == "pass":
+    if v == Verb.PASS:
         set_state(c, f, "acted", "pass", "MOON-6.4")
         st.step = "decide"
         return
-    if v == "delay":
+    if v == Verb.DELAY:
         old = f.ap
         f.ap = int(a.option)
         c.emit("ap_set", f"{f.id} delays: AP {old} -> {f.ap}", actor=f.id, rule="MOON-6.3", combatant=f.id, ap=f.ap,
                ap_roll=f.ap_roll, cause="delay")
         st.step = "decide"
         return
-    if v == "attack":
+    if v == Verb.ATTACK:
         attack.begin(c, f, str(a.option))
         return
-    if v == "move":
+    if v == Verb.MOVE:
         move(c, st, tb(c), f, str(a.dest))
-    elif v == "use_skill":
+    elif v == Verb.USE_SKILL:
         apply_skill(c, f, a)
-    elif v == "use_item":
+    elif v == Verb.USE_ITEM:
         apply_item(c, f, a)
-    elif v == "coup_de_grace":
+    elif v == Verb.COUP_DE_GRACE:
         g = st.fighters[str(a.target)]
         c.emit("coup_de_grace", f"{f.id} finishes {g.id}", actor=f.id, rule="MOON-6.10", attacker=f.id, target=g.id)
         set_state(c, g, "dead", "coup de grace", "MOON-6.10")

@@ -23,6 +23,7 @@ from trpg_arena.rules.moonlit.fighters import (
 from trpg_arena.rules.moonlit.skills import count_use, reaches, usable
 from trpg_arena.rules.moonlit.state import AttackFrame, Check, Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
+from trpg_arena.rules.moonlit.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
@@ -46,10 +47,10 @@ def react(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter, act: Action)
     assert hit is not None
     sk = SKILLS[a.decl.skill]
     a.ti += 1
-    if act.verb == "counter":
+    if act.verb == Verb.COUNTER:
         # MOON-10.1: the pending attack is spent on the counter; T is "countering" until MOON-10.12.
         tgt.countering = True
-        a.reaction[tgt.id] = "counter"
+        a.reaction[tgt.id] = Verb.COUNTER
         a.countered.append(tgt.id)
         p = tgt.pending
         assert p is not None
@@ -80,7 +81,7 @@ def react(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter, act: Action)
     if skill is not None and skill.auto_dodge:
         a.reaction[tgt.id] = "auto"  # origin_stop: no dodge dice
         return
-    a.reaction[tgt.id] = "dodge"
+    a.reaction[tgt.id] = Verb.DODGE
     mods = list(check_mods(tgt, passive=True))
     if skill is not None and skill.dodge_mod:
         mods.append((skill.id, skill.dodge_mod))
@@ -98,7 +99,7 @@ def decide_hits(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter) -> Non
     assert hit is not None
     for tid in a.decl.targets:
         r = a.reaction.get(tid, "miss")
-        if r == "counter":
+        if r == Verb.COUNTER:
             ch = a.checks[tid]
             rx, rt = _rank(hit), _rank(ch)
             if rx != rt:
@@ -116,7 +117,7 @@ def decide_hits(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter) -> Non
             elif out == "counter":
                 a.counters.append(tid)  # MOON-10.7
             continue
-        is_hit = r == "dodge" and active_wins(hit, a.checks[tid])
+        is_hit = r == Verb.DODGE and active_wins(hit, a.checks[tid])
         c.emit("hit_decided", f"{x.id} {'hits' if is_hit else 'misses'} {tid}", actor=x.id, rule="MOON-8.11",
                attacker=x.id, target=tid, hit=is_hit)
         if is_hit:
@@ -157,7 +158,7 @@ def interrupt_options(c: MoonCombat, g: Fighter) -> list[Action]:
         return out
     for sk in t.stats[g.id].cat("interrupt"):
         if sk.window == "pre_damage" and usable(g, sk) and sk.tp <= g.tp:
-            out.extend(Action("interrupt", r, None, sk.id) for r in recv)
+            out.extend(Action(Verb.INTERRUPT, r, None, sk.id) for r in recv)
     return out
 
 

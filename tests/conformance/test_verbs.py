@@ -1,0 +1,85 @@
+"""Every verb a system can produce is a member of its `Verb` enum (``rules/<id>/verbs.py``).
+
+The rules build actions from the members (so the type check catches a misspelt verb) while the wire
+format stays the plain strings: the catalogue of every built-in encounter, the canonical action
+layout's blocks and the legal actions of random play carry members.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import sys
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from tests.conftest import SYSTEMS
+from trpg_arena.rules import RULESETS, Combat, builtin_encounters, load_encounter
+from trpg_arena.rules.core.action_layout import action_layout_for
+from trpg_arena.rules.core.values import Action, PlainStrEnum
+
+GAMES = 3  # random games per built-in encounter
+DECISIONS = 400  # at most, per game (the legal lists of a long game repeat themselves)
+ENUMERATED = ["investigator", "kiai", "moonlit", "template"]  # systems whose rules name their verbs with the enum
+
+
+def verbs_module(rid: str) -> ModuleType:
+    """The system's ``verbs`` module, beside its ``system`` module."""
+    module = type(RULESETS[rid]).__module__
+    package = module if hasattr(sys.modules[module], "__path__") else module.rsplit(".", 1)[0]
+    return importlib.import_module(f"{package}.verbs")
+
+
+def enumerated(rid: str) -> bool:
+    """Systems converted to enums, and any other one found in the registry (a copy of the template)."""
+    return rid in ENUMERATED or rid not in ("investigator", "kiai", "moonlit", "reincarnator")
+
+
+def members_of(rid: str, actions: list[Action], verb: type[enum.Enum]) -> None:
+    for a in actions:
+        assert type(a.verb) is verb, f"{rid}: '{a.describe()}' names its verb with {type(a.verb).__name__}"
+
+
+@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+def test_verbs_and_conditions_are_plain_string_enums(rid: str) -> None:
+    module = verbs_module(rid)
+    for name in ("Verb", "Condition"):
+        cls = getattr(module, name)
+        assert issubclass(cls, PlainStrEnum) and len(cls) > 0, f"{rid}: {name}"
+        for member in cls:
+            # the wire format: what JSON, logs, action strings and model fingerprints read
+            assert member == member.value and str(member) == member.value and repr(member) == repr(member.value)
+            assert hash(member) == hash(member.value) and f"{member}" == member.value
+
+
+@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+def test_the_canonical_layout_declares_every_verb_with_the_enum(rid: str) -> None:
+    verb = verbs_module(rid).Verb
+    spec = action_layout_for(rid).spec
+    for block in spec.blocks:
+        assert type(block.verb) is verb, f"{rid}: block {block.verb!r} is not declared with {verb.__name__}"
+    for name in spec.dest_in_option:
+        assert type(name) is verb, f"{rid}: dest_in_option {name!r}"
+    assert {block.verb for block in spec.blocks} <= set(verb)
+
+
+@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+def test_catalogue_and_random_play_offer_only_members(rid: str) -> None:
+    verb = verbs_module(rid).Verb
+    offered: set[str] = set()
+    for name in builtin_encounters(RULESETS[rid]):
+        catalogue = RULESETS[rid].action_catalogue(load_encounter(name))
+        members_of(rid, catalogue, verb)
+        for seed in range(GAMES):
+            c = Combat(name, seed=seed)
+            rng = np.random.default_rng(seed)
+            for _ in range(DECISIONS):
+                if c.over:
+                    break
+                legal = c.legal_actions()
+                members_of(rid, legal, verb)
+                offered.update(a.verb for a in legal)
+                c.act(legal[int(rng.integers(len(legal)))])
+    assert offered <= set(verb)
