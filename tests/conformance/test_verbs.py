@@ -22,7 +22,7 @@ from trpg_arena.rules.core.values import Action, PlainStrEnum
 
 GAMES = 3  # random games per built-in encounter
 DECISIONS = 400  # at most, per game (the legal lists of a long game repeat themselves)
-ENUMERATED = ["investigator", "kiai", "moonlit", "template"]  # systems whose rules name their verbs with the enum
+ENUMERATED = ["investigator", "kiai", "moonlit", "reincarnator", "template"]  # systems whose rules name their verbs with the enum
 
 
 def verbs_module(rid: str) -> ModuleType:
