@@ -44,8 +44,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
     editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = InvState
-    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
-    scripted_agent = "trpg_arena.agents.scripted.investigator:InvestigatorScriptedAgent"
+    # its scripted policy and tactical queries (rules/investigator/tactics.py); the agents layer makes it an agent
+    scripted_agent = ".tactics:InvestigatorTactics"
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {
         **dict.fromkeys(("turn_action", "phase_offer"), DecisionKind.TURN),

@@ -32,8 +32,8 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
     editor = ReincarnatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = ReiState
-    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
-    scripted_agent = "trpg_arena.agents.scripted.reincarnator:ReincarnatorScripted"
+    # its scripted policy and tactical queries (rules/reincarnator/tactics.py); the agents layer makes it an agent
+    scripted_agent = ".tactics:ReincarnatorTactics"
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {
         **dict.fromkeys(("turn",), DecisionKind.TURN),
