@@ -12,8 +12,8 @@ from pettingzoo import AECEnv
 from trpg_arena.envs.codec import keep_log, resolve_log_limit
 from trpg_arena.envs.gym_env import decode_legal, make_codec
 from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions
-from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import Combat, Dice, EncounterBase, ResetNeeded, get_ruleset, load_encounter
+from trpg_arena.table.render import render_ansi, render_rgb
 
 
 def _sides(encounter: EncounterBase, ids: list[str]) -> dict[str, str]:

@@ -11,7 +11,6 @@ from gymnasium import spaces
 from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.envs.codec import Codec, keep_log, resolve_log_limit
 from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions
-from trpg_arena.envs.render import render_ansi, render_rgb
 from trpg_arena.rules import (
     Action,
     Combat,
@@ -21,6 +20,7 @@ from trpg_arena.rules import (
     get_ruleset,
     load_encounter,
 )
+from trpg_arena.table.render import render_ansi, render_rgb
 from trpg_arena.table.session import Session
 
 MAX_RESTARTS = 100  # combats a reset may start before one gives the learner a decision

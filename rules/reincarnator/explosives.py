@@ -12,6 +12,7 @@ from trpg_arena.rules.reincarnator.model import ExplosiveSpec
 from trpg_arena.rules.reincarnator.movement import bf, closed_doors
 from trpg_arena.rules.reincarnator.pools import overlap, roll_pool
 from trpg_arena.rules.reincarnator.state import Cell, Pending
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -43,7 +44,7 @@ def deliver(combat: ReiCombat, p: Pending) -> None:
                 es=roll.es, t=roll.t, n=roll.t, parts=parts)
     after_roll(combat, p)
     w = st.items[p.weapon or ""]
-    if p.verb == "throw":
+    if p.verb == Verb.THROW:
         it = state.items[p.weapon or ""]
         it.loc, it.holder = "gone", None  # explosives and clusters are consumed
     if roll.t < 1:

@@ -18,6 +18,7 @@ from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlef
 from trpg_arena.rules.reincarnator.model import EffectSpec
 from trpg_arena.rules.reincarnator.movement import bf
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
+from trpg_arena.rules.reincarnator.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -302,26 +303,26 @@ def conditions(state: ReiState, f: Fighter) -> tuple[str, ...]:
     if not (f.prone or f.crouching or f.hidden or f.full_defense or f.cover_source is not None
             or f.in_vehicle is not None or f.aim_count or state.grapples or f.parry_value):
         return ()
-    out = []
+    out: list[str] = []
     if f.prone:
-        out.append("prone")
+        out.append(Condition.PRONE)
     if f.crouching:
-        out.append("crouching")
+        out.append(Condition.CROUCHING)
     if f.hidden:
-        out.append("hidden")
+        out.append(Condition.HIDDEN)
     if f.full_defense:
-        out.append("full_defense")
+        out.append(Condition.FULL_DEFENSE)
     if f.cover_source is not None:
-        out.append("in_cover")
+        out.append(Condition.IN_COVER)
     if f.in_vehicle is not None:
-        out.append("in_vehicle")
+        out.append(Condition.IN_VEHICLE)
     if f.aim_count:
-        out.append(f"aim{f.aim_count}")
+        out.append(f"{Condition.AIM}{f.aim_count}")
     for g in state.grapples:
         if g.held == f.id:
-            out.append("pinned" if g.state == "pin" else "held")
+            out.append(Condition.PINNED if g.state == "pin" else Condition.HELD)
         elif g.holder == f.id:
-            out.append("pinning" if g.state == "pin" else "holding")
+            out.append(Condition.PINNING if g.state == "pin" else Condition.HOLDING)
     if f.parry_value:
-        out.append("parrying")
+        out.append(Condition.PARRYING)
     return tuple(out)
