@@ -2,7 +2,8 @@
 
 An agent is named by a spec string (``scripted``, ``mcts:hard``, ``policy:model.zip``) and built by
 ``make_agent(spec, ruleset, seed=...)``; it answers ``propose(combat) -> Proposal`` and ``act(combat)``.
-Scripted agents live in ``agents/scripted/<ruleset>.py`` and register themselves.
+Each rule system's scripted policy lives in its own folder (``rules/<ruleset>/tactics.py``, named by its
+``scripted_agent``); `agents.plugins` makes it the ``scripted`` agent of that system.
 """
 
 from __future__ import annotations

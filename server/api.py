@@ -43,7 +43,7 @@ from trpg_arena.server.models import (
 )
 from trpg_arena.server.replay import log_replay, parse_log, session_replay
 from trpg_arena.server.revision import StaleRequest, etag, requested_revision
-from trpg_arena.server.state import session_state
+from trpg_arena.server.state import open_decision, session_state
 from trpg_arena.server.stats import statistics
 from trpg_arena.server.work import GRACE, AgentBusy, off_thread
 from trpg_arena.table.choices import find_legal, proposal_json
@@ -210,7 +210,7 @@ def get_pending(request: Request, sid: SessionId) -> Doc:
     """The open decision (null once over), as in the state."""
     with _hub(request).use(sid, settle=THINK_WAIT) as entry:
         assert entry.session is not None
-        return {"pending": session_state(entry.id, entry.name, entry.session)["pending"]}
+        return {"pending": open_decision(entry.session)[0]}
 
 
 @router.post("/sessions/{sid}/actions", summary="Submit a person's action for the open decision")

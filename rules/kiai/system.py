@@ -37,8 +37,8 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     editor = KiaiEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = KiaiState
-    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
-    scripted_agent = "trpg_arena.agents.scripted.kiai:KiaiScriptedAgent"
+    # its scripted policy and tactical estimates (rules/kiai/tactics.py); the agents layer makes it an agent
+    scripted_agent = ".tactics:KiaiTactics"
     # at these budgets the playouts' short horizon favoured trading blows over dodging: normal lost 15-30 to
     # scripted where scripted itself went 19-26 on the same seeds, so a search leaves the scripted choice only
     # for a gain three standard errors wide (18-27 measured with that; docs/search.md)

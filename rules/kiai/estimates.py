@@ -1,4 +1,4 @@
-"""The kiai agent's estimates: hit, dodge and damage odds from the engine's own values (it never rolls).
+"""Kiai's tactical estimates: hit, dodge and damage odds from the engine's own values (it never rolls).
 
 An `Estimator` is built for one decision and reads the combat's state and static context: effective hit and
 dodge values after every modifier, criticals, damage dice against defense dice and each target's wound track.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from trpg_arena.rules import Combat
+from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.kiai.checks import apply_mult, has, wound_penalty
 from trpg_arena.rules.kiai.context import Ctx, ctx_of
 from trpg_arena.rules.kiai.state import Fighter, KiaiState

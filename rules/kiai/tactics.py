@@ -1,6 +1,7 @@
-"""A scripted kiai player that plays like a competent table-top player.
+"""Kiai's tactics: the scripted policy its `scripted` agent plays (`KiaiSystem.scripted_agent`), and its estimates.
 
-It estimates every legal strike from the engine's own values (`kiai_odds.Estimator`: hit and dodge after
+The policy plays like a competent table-top player. It estimates every legal strike from the engine's own
+values (`estimates.Estimator`: hit and dodge after
 every modifier, criticals, damage dice against defense dice and the target's wound track) and then:
 
 - closes in on the weakest reachable foe, charges with a spear, casts area spells only where no ally
@@ -12,8 +13,10 @@ every modifier, criticals, damage dice against defense dice and the target's wou
 - reacts by the odds: dodging, attack-defense (when its damage should win) or a counter attack once
   its own turn is over this round; always chains consecutive attacks while they can still land.
 
-Every decision's scores are kept: `propose` reports the best as the value and the next ones as the
-alternatives. Ties are broken by a seeded RNG of its own (never the combat's dice).
+``ranked(combat)`` returns a `Ranking`: the best as the value and the scored actions as the runners-up (the
+agents layer makes the class an agent: proposals, search priors, temperaments). Ties are broken by the
+generator it is given (never the combat's dice). `strike_setup`, `charge_mult` and the `Estimator` are what the
+odds shown for a person's attacks are worked out with.
 """
 
 from __future__ import annotations
@@ -23,13 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents.base import Agent
-from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, only, pct, proposal_of
-from trpg_arena.agents.scripted.kiai_odds import OUT_WEIGHT, Estimator, phi
-from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.core.combat import Combat
+from trpg_arena.rules.core.ranking import Ranking, only, pct
+from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.abilities import area_targets
 from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
+from trpg_arena.rules.kiai.estimates import OUT_WEIGHT, Estimator, phi
 from trpg_arena.rules.kiai.legal import base_hit, chain_value
 from trpg_arena.rules.kiai.state import Fighter, Hex
 
@@ -82,22 +84,14 @@ def charge_mult(est: Estimator, me: Fighter) -> float:
         spec.airborne or est.ctx.weapon(me.main).spec.category == "lance") else 1.5
 
 
-class KiaiScriptedAgent(Agent):
-    """Heuristic kiai player (see the module docstring)."""
+class KiaiTactics:
+    """Heuristic kiai policy (see the module docstring)."""
 
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
-                 seed: int | None = None) -> None:
-        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
+        self.ruleset = ruleset
+        self.rng = rng if rng is not None else np.random.default_rng()  # breaks ties between equal scores
 
-    def act(self, combat: Combat) -> Action:
-        """Choose an action for the current decision."""
-        return self.ranked(combat).action
-
-    def propose(self, combat: Combat) -> Proposal:
-        """The same choice as `act`, with its score, the reasons and the next best actions."""
-        return proposal_of(self.ranked(combat))
-
-    def ranked(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Ranking:
         """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         if len(legal) == 1:
@@ -114,22 +108,22 @@ class KiaiScriptedAgent(Agent):
         best = max(s for s, _, _ in scored)
         top = [a for s, _, a in scored if s >= best - 1e-9]
         choice = top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0]
-        return Choice(choice, best, lambda: self._why(est, me, choice, best, len(top)),
-                      lambda: [(s, a) for s, _, a in scored])
+        return Ranking(choice, best, lambda: self._why(est, me, choice, best, len(top)),
+                       lambda: [(s, a) for s, _, a in scored])
 
     # --- reactions -------------------------------------------------------------------------------
     @staticmethod
-    def _plain_dodge(est: Estimator, me: Fighter, legal: list[Action], step: str) -> Choice:
+    def _plain_dodge(est: Estimator, me: Fighter, legal: list[Action], step: str) -> Ranking:
         """R2 (the counter strike) and R3 (an area ability): dodging costs nothing and can only help."""
         dv, twice = est.dodge_value(me, 0)
         p = est.p_le(dv)
         p = 1 - (1 - p) ** 2 if twice else p
         what = "the counter strike" if step == "R2" else "the area ability"
-        return Choice(Action("dodge"), p, lambda: (
+        return Ranking(Action("dodge"), p, lambda: (
             f"dodging {what} costs {me.id} nothing: {pct(p)} to get out of the way (dodge {dv})",),
             lambda: [(0.0, a) for a in legal])
 
-    def _react(self, est: Estimator, me: Fighter, legal: list[Action]) -> Choice:
+    def _react(self, est: Estimator, me: Fighter, legal: list[Action]) -> Ranking:
         """R1: the reaction that leaves the least expected harm (in wound levels); lower harm, higher value."""
         fr = est.st.stack[-1]
         att = est.st.fighters[fr.attacker]
@@ -174,10 +168,10 @@ class KiaiScriptedAgent(Agent):
                 best_action, best_bad = a, bad
         note = next(n for b, a, n in harm if a == best_action)
         blow = f"{att.id}'s {'critical ' if crit else ''}strike on {me.id}"
-        return Choice(best_action, -best_bad, lambda: (
+        return Ranking(best_action, -best_bad, lambda: (
             f"{blow}: {note}; expected harm {best_bad:.2f} wound levels, the least of the options",),
             lambda: [(-b, a, n) for b, a, n in harm] + [(-(2.0 if crit else 1.0), x) for x in legal
-                                                         if x.verb == "no_reaction"])
+                                                          if x.verb == "no_reaction"])
 
     @staticmethod
     def _turn_done(est: Estimator, me: Fighter) -> bool:
