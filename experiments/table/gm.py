@@ -22,11 +22,11 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from trpg_arena.agents.odds import action_odds
 from trpg_arena.experiments.table import screen
 from trpg_arena.experiments.table.edit import edit_prompt
 from trpg_arena.rules import Action, TrpgArenaError
 from trpg_arena.table.menu import Menu, MenuError, Step
+from trpg_arena.table.odds import action_odds
 from trpg_arena.table.seats import SeatKind
 from trpg_arena.table.session import Pending, Session, StaleRevision
 from trpg_arena.table.store import StoreBusy

@@ -13,9 +13,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from trpg_arena.envs.render import map_letters, numbered_map
 from trpg_arena.rules import Action, Combat, CombatantView, Event
 from trpg_arena.table.menu import Menu, Step
+from trpg_arena.table.render import map_letters, numbered_map
 from trpg_arena.table.session import Pending, Session
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")

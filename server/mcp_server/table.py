@@ -18,7 +18,6 @@ import numpy as np
 
 from trpg_arena.agents import deadline, make_agent
 from trpg_arena.agents.spec import agent_info
-from trpg_arena.envs.render import numbered_map
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
 from trpg_arena.rules.core.edits import EditError
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
@@ -28,6 +27,7 @@ from trpg_arena.server.state import session_state
 from trpg_arena.server.stats import statistics
 from trpg_arena.table.choices import find_legal, proposal_json
 from trpg_arena.table.edits import GmEdit, editable, place_key
+from trpg_arena.table.render import numbered_map
 from trpg_arena.table.session import Session, SessionError, StaleRevision
 from trpg_arena.table.store import StoreError
 
