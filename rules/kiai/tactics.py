@@ -114,9 +114,9 @@ class _Approach:
 
     @property
     def start(self) -> int:
-        """The distance from the mover to its nearest foe now."""
+        """The distance from the mover to its nearest foe now (asked only of a mover on the map)."""
         if self._start is None:
-            here = self.index[self.me.hex]
+            here = self.index[_on_map(self.me)]
             self._start = min(row[here] for _, row in self.placed)
         return self._start
 
