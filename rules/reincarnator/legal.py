@@ -30,7 +30,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 )
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.interned import act
-from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_for, reach_mask
+from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_mask, reach_mask
 from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
@@ -242,10 +242,10 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                     out.append(act(Verb.ENTER_VEHICLE, target=vid))
         if f.in_vehicle is not None and not f.aimed:
             vc = state.vehicles[f.in_vehicle].cell
-            occ = occupied_for(combat, cid)
+            occ = occupied_mask(combat, cid)
             for dx, dy in DIRS:
                 c = (vc[0] + dx, vc[1] + dy)
-                if c in field.terrain and c not in field.solid and not doors & field.bit[c] and c not in occ \
+                if c in field.terrain and c not in field.solid and not (doors | occ) & field.bit[c] \
                         and field.terrain[c] not in ("gap", "climbable"):
                     out.append(act(Verb.EXIT_VEHICLE, dest=c))
         if mv_ok and f.cell in field.exits:
