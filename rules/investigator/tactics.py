@@ -119,6 +119,7 @@ class InvestigatorTactics:
         self._bodies: dict[Cell, tuple[str, ...]] | None = None
         self._adjacent: dict[tuple[Cell, str], int] = {}
         self._kit: tuple[Any, Any, bool, int | None] | None = None
+        self._estimates: dict[tuple[Any, ...], Estimate] = {}
 
     def _line(self, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
         """`line_status` in this decision's state (the standing bodies looked up once)."""
@@ -377,16 +378,27 @@ class InvestigatorTactics:
         return best, best_score
 
     def _estimate(self, a: Action) -> Estimate:
-        """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense)."""
-        s, me = self.s, self.me
+        """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense).
+
+        An attack with a step after it is weighed from where the attacker stands, whichever way it then steps:
+        the estimate depends on the attack and the square it is made from only, so it is worked out once.
+        """
         m = self._m(a)
-        t = self._f(m.target)
-        if t.pos is None or me.pos is None:
-            return IMPOSSIBLE
-        src = me.pos
-        if m.when == "before":
+        src = self.me.pos
+        if m.when == "before" and src is not None:
             dx, dy = DIRS[m.dir]
             src = (src[0] + dx, src[1] + dy)
+        key = (m.verb, m.target, m.head, m.when, m.shots, src)
+        est = self._estimates.get(key)
+        if est is None:
+            est = self._estimates[key] = self._estimate_from(m, src)
+        return est
+
+    def _estimate_from(self, m: Meta, src: Cell | None) -> Estimate:
+        s, me = self.s, self.me
+        t = self._f(m.target)
+        if t.pos is None or me.pos is None or src is None:
+            return IMPOSSIBLE
         prof = s.prof(me.id)
         risk = 0.0
         note = ""
