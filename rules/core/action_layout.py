@@ -7,7 +7,8 @@ numbers the same actions in blocks that do not depend on the encounter::
     index = base(block) + (target slot x options(block) + option slot) x squares(block) + square slot
 
 - A **block** is a verb and which of its fields it uses: a combatant target, a square of the board
-  (``ActionBlock``). A rule system declares its blocks in ``rules/<id>/features.py`` as ``ACTIONS``.
+  (``ActionBlock``). A rule system declares its blocks in ``rules/<id>/features.py`` as ``ACTIONS``,
+  naming each verb by its member of the system's `Verb` enum (``rules/<id>/verbs.py``).
 - The **target slot** is the row the target has in the decider's feature vector
   (`trpg_arena.rules.core.features`: the actor 0, its allies 1.., its enemies after them), so
   "attack slot 8" always means the nearest able enemy, in any encounter.
@@ -42,7 +43,7 @@ from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.errors import TrpgArenaError
 from trpg_arena.rules.core.features import FeatureLayout, layout_for
 from trpg_arena.rules.core.system import RuleSystem, get_ruleset
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import Action, PlainStrEnum
 
 ACTION_LAYOUT_VERSION = 1  # bumped when the numbering scheme changes (it enters the fingerprint)
 
@@ -54,7 +55,7 @@ class ActionLimitError(TrpgArenaError, ValueError):
 class ActionBlock(NamedTuple):
     """One verb in one form: whether it names a combatant target and a square, and how many options it holds."""
 
-    verb: str
+    verb: PlainStrEnum  # the system's `Verb` member (its string is what actions carry)
     target: bool = False  # the action's target is a combatant (one slot per feature row)
     square: bool = False  # the action's dest is a square of the board (one slot per offset)
     options: int = 1  # distinct options the verb may offer at one decision
@@ -66,7 +67,7 @@ class ActionSpec:
 
     blocks: tuple[ActionBlock, ...]
     map_limit: tuple[int, int]  # W x H: the largest board whose every square has its own slot
-    dest_in_option: tuple[str, ...] = ()  # verbs whose dest is not a square of the board (part of the option)
+    dest_in_option: tuple[PlainStrEnum, ...] = ()  # verbs whose dest is not a square of the board (part of the option)
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,7 +106,7 @@ class ActionLayout:
         rest = index - self.bases[b]
         t, rest = divmod(rest, blk.options * squares)
         o, d = divmod(rest, squares)
-        parts = [blk.verb]
+        parts: list[str] = [blk.verb]
         if blk.target:
             parts.append(f"target={self.features.rows[t]}")
         if blk.options > 1:
@@ -247,7 +248,8 @@ def _tables(layout: ActionLayout, encounter: EncounterBase) -> EncounterTables:
         ids = {cid: i for i, cid in enumerate(system.possible_ids(encounter))}
         for c in getattr(encounter, "all_specs", lambda: encounter.combatants)():
             ids.setdefault(c.id, len(ids))
-        block_of = {(b.verb, b.target, b.square): i for i, b in enumerate(spec.blocks)}
+        block_of: dict[tuple[str, bool, bool], int] = {(b.verb, b.target, b.square): i
+                                                      for i, b in enumerate(spec.blocks)}
         catalogue = tuple(system.action_catalogue(encounter))
         n = len(catalogue)
         block, target, key = np.zeros(n, np.intp), np.full(n, -1, np.intp), np.zeros(n, np.intp)

@@ -22,7 +22,6 @@ from trpg_arena.rules.core.values import Action, PlainStrEnum
 
 GAMES = 3  # random games per built-in encounter
 DECISIONS = 400  # at most, per game (the legal lists of a long game repeat themselves)
-ENUMERATED = ["investigator", "kiai", "moonlit", "template"]  # systems whose rules name their verbs with the enum
 
 
 def verbs_module(rid: str) -> ModuleType:
@@ -32,17 +31,12 @@ def verbs_module(rid: str) -> ModuleType:
     return importlib.import_module(f"{package}.verbs")
 
 
-def enumerated(rid: str) -> bool:
-    """Systems converted to enums, and any other one found in the registry (a copy of the template)."""
-    return rid in ENUMERATED or rid not in ("investigator", "kiai", "moonlit", "reincarnator")
-
-
 def members_of(rid: str, actions: list[Action], verb: type[enum.Enum]) -> None:
     for a in actions:
         assert type(a.verb) is verb, f"{rid}: '{a.describe()}' names its verb with {type(a.verb).__name__}"
 
 
-@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+@pytest.mark.parametrize("rid", SYSTEMS)
 def test_verbs_and_conditions_are_plain_string_enums(rid: str) -> None:
     module = verbs_module(rid)
     for name in ("Verb", "Condition"):
@@ -54,7 +48,7 @@ def test_verbs_and_conditions_are_plain_string_enums(rid: str) -> None:
             assert hash(member) == hash(member.value) and f"{member}" == member.value
 
 
-@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+@pytest.mark.parametrize("rid", SYSTEMS)
 def test_the_canonical_layout_declares_every_verb_with_the_enum(rid: str) -> None:
     verb = verbs_module(rid).Verb
     spec = action_layout_for(rid).spec
@@ -65,7 +59,7 @@ def test_the_canonical_layout_declares_every_verb_with_the_enum(rid: str) -> Non
     assert {block.verb for block in spec.blocks} <= set(verb)
 
 
-@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+@pytest.mark.parametrize("rid", SYSTEMS)
 def test_catalogue_and_random_play_offer_only_members(rid: str) -> None:
     verb = verbs_module(rid).Verb
     offered: set[str] = set()
