@@ -19,11 +19,11 @@ demo: install
 
 # mypy reads the folders as the package users import: build/typecheck/trpg_arena/<top> links to each top-level
 # folder; the view's empty __init__.py makes `moonlit/data.py` win over the data-file folder `moonlit/data/`
-TOPS := rules envs agents experiments server
+TOPS := rules agents table envs experiments server
 TYPECHECK_VIEW := build/typecheck
 
 lint: install
-	$(BIN)/ruff check rules envs agents experiments server examples tests
+	$(BIN)/ruff check rules agents table envs experiments server examples tests
 	rm -rf $(TYPECHECK_VIEW) && mkdir -p $(TYPECHECK_VIEW)/trpg_arena
 	for top in $(TOPS); do ln -s ../../../$$top $(TYPECHECK_VIEW)/trpg_arena/$$top; done
 	touch $(TYPECHECK_VIEW)/trpg_arena/__init__.py

@@ -2,7 +2,7 @@
 
 from setuptools import find_packages, setup
 
-TOP = ("rules", "envs", "agents", "experiments", "server")
+TOP = ("rules", "agents", "table", "envs", "experiments", "server")
 packages = [f"trpg_arena.{top}" for top in TOP]
 packages += [f"trpg_arena.{top}.{sub}" for top in TOP for sub in find_packages(top)]
 

@@ -1,8 +1,9 @@
-"""Agents that play combats at engine level, and the session loop that drives them.
+"""Agents that play combats at engine level (the session loop that seats them is `trpg_arena.table`).
 
 An agent is named by a spec string (``scripted``, ``mcts:hard``, ``policy:model.zip``) and built by
 ``make_agent(spec, ruleset, seed=...)``; it answers ``propose(combat) -> Proposal`` and ``act(combat)``.
-Scripted agents live in ``agents/scripted/<ruleset>.py`` and register themselves.
+Each rule system's scripted policy lives in its own folder (``rules/<ruleset>/tactics.py``, named by its
+``scripted_agent``); `agents.plugins` makes it the ``scripted`` agent of that system.
 """
 
 from __future__ import annotations

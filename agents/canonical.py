@@ -28,13 +28,10 @@ class _Decision:
     __slots__ = ("actions", "combat", "count", "index", "mask", "obs", "side")
 
     def __init__(self, combat: Combat, count: int, side: str, obs: np.ndarray, index: np.ndarray,
-                 actions: list[Action], n: int) -> None:
+                 actions: list[Action], mask: np.ndarray) -> None:
         self.combat, self.count, self.side, self.obs = combat, count, side, obs  # count and `actions` (the
         # legal list object, new after a rollback) tell whether the combat is still at this decision
-        self.index, self.actions = index, actions
-        mask = np.zeros(n, dtype=np.int8)
-        mask[index] = 1
-        self.mask = mask
+        self.index, self.actions, self.mask = index, actions, mask
 
 
 class CanonicalCodec:
@@ -92,17 +89,19 @@ class CanonicalCodec:
         legal = combat.legal_view() if d is not None else []
         if last is not None and last.combat is combat and last.count == count and (d is None or last.actions is legal):
             return last
+        mask = np.zeros(self.n_actions, dtype=np.int8)
         if d is None:
             side = combat.sides[0]
             obs = encode_rows(combat, side).vector
-            last = _Decision(combat, count, side, obs, np.zeros(0, np.intp), [], self.n_actions)
+            last = _Decision(combat, count, side, obs, np.zeros(0, np.intp), [], mask)
         else:
             side = d.side if d.side is not None else combat.side_of(d.actor)
             obs, rows, node = encode_rows(combat, side)
             index = map_legal(self.actions_layout, self.tables, self._catalogue.indices(legal), rows, node)
-            last = _Decision(combat, count, side, obs, index, legal, self.n_actions)
-            if len(np.unique(index)) != len(index):
+            mask[index] = 1
+            if np.count_nonzero(mask) != len(index):  # two legal entries share an index (cheaper than np.unique)
                 self._check_distinct(legal, index, d.step)
+            last = _Decision(combat, count, side, obs, index, legal, mask)
         self._last = last
         return last
 

@@ -146,7 +146,7 @@ class Codec:
             return hit[2]
         by_id = self._by_id
         try:
-            idx = np.array([by_id[id(a)] for a in legal], dtype=np.intp)
+            idx = np.fromiter(map(by_id.__getitem__, map(id, legal)), np.intp, len(legal))
         except KeyError:
             get, lookup = by_id.get, self._lookup
             idx = np.array([i if (i := get(id(a))) is not None else lookup(a) for a in legal], dtype=np.intp)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.core.ranking import Ranking, Rival
+
+#: The runners-up a proposal shows at most.
+MAX_ALTERNATIVES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,3 +74,29 @@ def ranked(combat: Combat, scored: list[tuple[float, Action]], reasons: list[str
     alts = tuple(Alternative(scored[i][1], scored[i][0], notes.get(scored[i][1], ""))
                  for i in order[1:1 + alternatives])
     return Proposal(best, float(best_value), tuple(reasons) or (f"{combat.system.describe(combat, best)}",), alts)
+
+
+def proposal_of(choice: Ranking) -> Proposal:
+    """The `Proposal` for a policy's ranking: reasons, and up to three distinct runners-up, best first.
+
+    `act` runs inside search playouts and benchmarks, so a ranking's reasons and runners-up are closures
+    (`rules.core.ranking`): only a proposal calls them. Both run the same decision code, so they choose the
+    same action and draw the same numbers from the policy's generator.
+    """
+    reasons = tuple(r for r in choice.why() if r)[:3]
+    return Proposal(choice.action, float(choice.value), reasons or ("the scripted policy's choice",),
+                    alternatives(choice.action, choice.rivals()))
+
+
+def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTERNATIVES) -> tuple[Alternative, ...]:
+    """The best `limit` rivals other than `chosen`, each action once (at its best value), by value descending."""
+    best: dict[Action, tuple[float, str]] = {}
+    for rival in rivals:
+        value, action = float(rival[0]), rival[1]
+        if action == chosen:
+            continue
+        note = rival[2] if len(rival) > 2 else ""
+        if action not in best or value > best[action][0]:
+            best[action] = (value, note)
+    order = sorted(best.items(), key=lambda item: -item[1][0])  # stable: equal values keep their order
+    return tuple(Alternative(a, v, note) for a, (v, note) in order[:limit])

@@ -22,10 +22,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival, proposal_of
+from trpg_arena.agents.proposal import Proposal, proposal_of
 from trpg_arena.agents.temperament_systems import barred, exits, hooks, is_caster, is_healer, kind_of
 from trpg_arena.rules import Action, Combat, DecisionKind
+from trpg_arena.rules.core.ranking import Ranking, Rival
 from trpg_arena.rules.core.system import CombatantView
 from trpg_arena.rules.core.tactics import Aggression, Tactics
 
@@ -154,7 +154,7 @@ def shape(combat: Combat, tactics: Tactics, legal: list[Action]) -> Shape:
     return Shape(frozenset(allowed), "; ".join(notes), prefer=prefer)
 
 
-def _ranked(choice: Choice, legal: list[Action]) -> tuple[list[tuple[float, Action]], dict[Action, float]]:
+def _ranked(choice: Ranking, legal: list[Action]) -> tuple[list[tuple[float, Action]], dict[Action, float]]:
     """The agent's candidates by place, and the values it gave them (for the proposal).
 
     Its choice scores 0, its runners-up -1, -2, ..., the actions it did not rate `UNRATED`.
@@ -207,7 +207,7 @@ class TemperedPolicy:
             return None
         return shape(combat, tactics, combat.legal_actions()).allowed
 
-    def ranked(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Ranking:
         """The inner agent's ranking re-weighed by the decider's temperament (the inner one as is without one)."""
         base = self._inner_choice(combat)
         tactics = self._of(combat)
@@ -245,16 +245,16 @@ class TemperedPolicy:
             return _with_note(base, note, action)
         chosen = action
         runners = [a for _, a in sorted(scored, key=lambda x: -x[0]) if a != chosen][:12]
-        return Choice(chosen, worth.get(chosen, 0.0), lambda: (note, f"{combat.system.describe(combat, chosen)}"),
-                      lambda: [(worth.get(a, 0.0), a) for a in runners])
+        return Ranking(chosen, worth.get(chosen, 0.0), lambda: (note, f"{combat.system.describe(combat, chosen)}"),
+                       lambda: [(worth.get(a, 0.0), a) for a in runners])
 
-    def _inner_choice(self, combat: Combat) -> Choice:
+    def _inner_choice(self, combat: Combat) -> Ranking:
         choose = getattr(self.inner, "ranked", None)
         if choose is not None:
-            choice: Choice = choose(combat)
+            choice: Ranking = choose(combat)
             return choice
         p: Proposal = self.inner.propose(combat)
-        return Choice(p.action, p.value, lambda: p.reasons, lambda: [(a.value, a.action) for a in p.alternatives])
+        return Ranking(p.action, p.value, lambda: p.reasons, lambda: [(a.value, a.action) for a in p.alternatives])
 
     def act(self, combat: Combat) -> Action:
         """The tempered choice."""
@@ -282,11 +282,11 @@ def _wary(combat: Combat) -> bool:
     return me is not None and me.hp * 2 < me.max_hp
 
 
-def _with_note(choice: Choice, note: str, action: Action) -> Choice:
+def _with_note(choice: Ranking, note: str, action: Action) -> Ranking:
     if not note:
         return choice
     why = choice.why
-    return Choice(action, choice.value, lambda: (note, *why()), choice.rivals)
+    return Ranking(action, choice.value, lambda: (note, *why()), choice.rivals)
 
 
 class TemperedSearch:

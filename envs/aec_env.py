@@ -9,16 +9,17 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from trpg_arena.envs.codec import ILLEGAL_ACTIONS, keep_log, resolve_log_limit
-from trpg_arena.envs.gym_env import MAX_EPISODE_STEPS, MAX_ILLEGAL, decode_legal, make_codec
-from trpg_arena.envs.render import render_ansi, render_rgb
-from trpg_arena.rules import Combat, Dice, EncounterBase, IllegalActionError, ResetNeeded, get_ruleset, load_encounter
-from trpg_arena.rules.core.compiled import compiled
+from trpg_arena.envs.codec import keep_log, resolve_log_limit
+from trpg_arena.envs.gym_env import decode_legal, make_codec
+from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions
+from trpg_arena.rules import Combat, Dice, EncounterBase, ResetNeeded, get_ruleset, load_encounter
+from trpg_arena.table.render import render_ansi, render_rgb
 
 
-def _sides(encounter: EncounterBase) -> dict[str, str]:
-    """The side of every combatant a fresh combat shows (summons of the roster and reserves included)."""
-    return {v.id: v.side for v in Combat(encounter, seed=0, record=False).combatants}
+def _sides(encounter: EncounterBase, ids: list[str]) -> dict[str, str]:
+    """The side of every possible agent: the roster's own, a summon's (``owner.template``) its summoner's."""
+    side = {c.id: c.side for c in encounter.combatants}
+    return {cid: side.get(cid, side.get(cid.split(".")[0], encounter.sides()[0])) for cid in ids}
 
 class TrpgArenaAEC(AECEnv):
     """Every combatant of an encounter as a PettingZoo agent; turn order comes from the engine's decisions.
@@ -35,6 +36,7 @@ class TrpgArenaAEC(AECEnv):
     ``"penalize"`` the acting agent gets ``-illegal_penalty`` and must choose again; ``"raise"``
     (strict, for tests) raises `IllegalActionError` and changes nothing. ``log_limit`` as in the Gymnasium env
     (recent events kept in memory; "auto" records none headless and 64 when rendering; None keeps all).
+    The illegal-action policy and the step limits are the Gymnasium env's (`trpg_arena.envs.illegal`).
     Every agent is truncated after ``max_episode_steps`` steps (default 5,000) and, with
     ``"penalize"``, after ``max_illegal`` illegal actions in a row (default 100).
     """
@@ -50,20 +52,12 @@ class TrpgArenaAEC(AECEnv):
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
         self.render_mode = render_mode
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}")
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
+        self.illegal = IllegalActions(illegal_action, illegal_penalty, max_episode_steps, max_illegal)  # see illegal.py
         self.log_limit = resolve_log_limit(log_limit, render_mode)
         self.codec: Any = make_codec(self.system, self.encounter, layout)
         self.layout = layout
-        self.max_episode_steps = max_episode_steps
-        self.max_illegal = max_illegal
-        self._steps = self._illegal_run = 0
         self.possible_agents = list(self.system.possible_ids(self.encounter)[: self.system.max_slots(self.encounter)])
-        self._side = dict(compiled(self.encounter).derive("aec_sides", lambda: _sides(self.encounter)))
-        for cid in self.possible_agents:
-            self._side.setdefault(cid, self._side.get(cid.split(".")[0], self.encounter.sides()[0]))
+        self._side = _sides(self.encounter, self.possible_agents)
         obs_space = spaces.Dict({
             "observation": spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.codec.n_actions,), np.int8),
@@ -93,7 +87,7 @@ class TrpgArenaAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False
-        self._steps = self._illegal_run = 0
+        self.illegal.reset()
         self._sync()
 
     def _sync(self) -> None:
@@ -135,38 +129,25 @@ class TrpgArenaAEC(AECEnv):
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
         act = decode_legal(self.codec, c, action)
-        self._steps += 1
         if act is None:
-            if self.illegal_action == "penalize":
-                self.rewards[agent] = -float(self.illegal_penalty)
-                self._illegal_run += 1
-                if self.max_illegal is not None and self._illegal_run >= self.max_illegal:
-                    self._truncate()
-                self._accumulate_rewards()
-                self._rewarded = True
-                if self._limit_reached():
-                    self._truncate()
-                return
-            if self.illegal_action == "lose":
+            verdict = self.illegal.illegal(lambda: f"action {action} is not legal for {agent} "
+                                           f"({len(c.legal_view())} legal actions: see the mask)")
+            if verdict.lost:  # the game ends for every agent: -1 for the one who chose it, 0 for the others
                 self.rewards = {a: 0.0 for a in self.agents}
-                self.rewards[agent] = -1.0
                 self.terminations = {a: True for a in self.agents}
                 self.infos[agent] = {**self.infos.get(agent, {}), "illegal_action": True}
-                self._accumulate_rewards()
-                self._rewarded = True
-                return
-            self._steps -= 1
-            raise IllegalActionError(f"action {action} is not legal for {agent} ({len(c.legal_view())} legal actions: "
-                                     f"see the mask)")
-        self._illegal_run = 0
+            self.rewards[agent] = verdict.reward
+            if verdict.truncated:
+                self._truncate()
+            self._accumulate_rewards()
+            self._rewarded = True
+            return
+        limit_reached = self.illegal.legal()
         c.act(act)
         keep_log(c, self.log_limit)
         self._sync()
-        if not c.over and self._limit_reached():
+        if not c.over and limit_reached:
             self._truncate()
-
-    def _limit_reached(self) -> bool:
-        return self.max_episode_steps is not None and self._steps >= self.max_episode_steps
 
     def _truncate(self) -> None:
         """End the game for every agent without a result (a step limit was reached)."""

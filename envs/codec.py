@@ -1,4 +1,4 @@
-"""What an env does around the codec: its illegal-action policies and how much combat log it keeps.
+"""What an env does around the codec: how much combat log it keeps (its illegal-action policy: `illegal.py`).
 
 The codec itself (`Codec`, the action and observation layout) lives in `trpg_arena.agents.codec`, below both
 the envs and the trained-policy agent that read observations; it is re-exported here for existing imports.
@@ -9,16 +9,10 @@ from __future__ import annotations
 from trpg_arena.agents.codec import CODEC_VERSION, GENERIC_GLOBAL, GENERIC_SLOT, Codec
 from trpg_arena.rules import Combat
 
-__all__ = ["CODEC_VERSION", "GENERIC_GLOBAL", "GENERIC_SLOT", "ILLEGAL_ACTIONS", "LOG_LIMIT", "Codec", "keep_log",
+__all__ = ["CODEC_VERSION", "GENERIC_GLOBAL", "GENERIC_SLOT", "LOG_LIMIT", "Codec", "keep_log",
            "resolve_log_limit"]
 
 LOG_LIMIT = 64  # recent events an env's combat keeps in memory when rendering (`Combat.trim_log`)
-
-
-# What an env does with a masked action: end the episode as a loss for the one who chose it (the
-# default, PettingZoo's classic convention, so checkers that step unmasked actions pass), penalize
-# it and let the agent choose again, or raise (strict, for tests).
-ILLEGAL_ACTIONS = ("lose", "penalize", "raise")
 
 
 def resolve_log_limit(log_limit: int | str | None, render_mode: str | None) -> int | None:

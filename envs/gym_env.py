@@ -9,23 +9,21 @@ import numpy as np
 from gymnasium import spaces
 
 from trpg_arena.agents.canonical import CanonicalCodec
-from trpg_arena.agents.session import Session
-from trpg_arena.envs.codec import ILLEGAL_ACTIONS, Codec, keep_log, resolve_log_limit
-from trpg_arena.envs.render import render_ansi, render_rgb
+from trpg_arena.envs.codec import Codec, keep_log, resolve_log_limit
+from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions
 from trpg_arena.rules import (
     Action,
     Combat,
     Dice,
     EncounterBase,
-    IllegalActionError,
     ResetNeeded,
     get_ruleset,
     load_encounter,
 )
+from trpg_arena.table.render import render_ansi, render_rgb
+from trpg_arena.table.session import Session
 
 MAX_RESTARTS = 100  # combats a reset may start before one gives the learner a decision
-MAX_EPISODE_STEPS = 5000  # learner steps before an episode is truncated (the registered ids' default)
-MAX_ILLEGAL = 100  # illegal actions in a row before a penalize-mode episode is truncated
 LAYOUTS = ("canonical", "encounter")
 
 
@@ -65,10 +63,10 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     destinations relative to the actor. An encounter beyond its limits is refused when the env is
     made. Only the actions of the current decision point are legal: ``env.action_masks()`` (the sb3-contrib
     convention) and ``info["action_mask"]`` give them exactly. What a masked index does is
-    ``illegal_action``: ``"lose"`` (the default, as in PettingZoo's classic games) ends the episode
-    at once with reward -1 and ``info["illegal_action"]``; ``"penalize"`` returns reward
-    ``-illegal_penalty`` and changes nothing; ``"raise"`` (strict, for tests) raises
-    `IllegalActionError` and changes nothing.
+    ``illegal_action`` (`trpg_arena.envs.illegal`, shared with the AEC env): ``"lose"`` (the default,
+    as in PettingZoo's classic games) ends the episode at once with reward -1 and
+    ``info["illegal_action"]``; ``"penalize"`` returns reward ``-illegal_penalty`` and changes nothing;
+    ``"raise"`` (strict, for tests) raises `IllegalActionError` and changes nothing.
 
     ## Observation Space
     ``Box(-1, 1, (k,), float32)``, the same k for every encounter of the rule system: its named
@@ -130,13 +128,10 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self.side = self._learner_sides[0]
         if self.side not in sides:
             raise ValueError(f"no side '{self.side}' in the encounter (sides: {', '.join(sides)}, or 'both')")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}")
+        self.illegal = IllegalActions(illegal_action, illegal_penalty, max_episode_steps, max_illegal)  # see illegal.py
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
         self.shaping = shaping
         self.log_limit = resolve_log_limit(log_limit, render_mode)
         self._opponent_spec = opponent
@@ -144,9 +139,6 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         self._lost_by_illegal = False  # the episode ended at an illegal action (illegal_action="lose")
         self.layout = layout
         self.codec: Any = make_codec(self.system, self.encounter, layout)
-        self.max_episode_steps = max_episode_steps
-        self.max_illegal = max_illegal
-        self._steps = self._illegal_run = 0
         self._truncated = False
         self.action_space = spaces.Discrete(self.codec.n_actions)
         self.observation_space = spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32)
@@ -212,7 +204,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         """Start a new combat; all randomness flows from ``self.np_random``."""
         super().reset(seed=seed)
         self._lost_by_illegal = False
-        self._steps = self._illegal_run = 0
+        self.illegal.reset()
         self._truncated = False
         for _ in range(MAX_RESTARTS):
             if len(self._learner_sides) > 1:  # side="both": the learner plays a side drawn per episode
@@ -242,22 +234,15 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         if c is None or c.over or self._lost_by_illegal or self._truncated:
             raise ResetNeeded("call reset() before step() (the episode has ended or never started)")
         act = decode_legal(self.codec, c, action)
-        self._steps += 1
         if act is None:
-            if self.illegal_action == "raise":
-                self._steps -= 1
-                d = c.decision
-                raise IllegalActionError(f"action {int(action)} is not legal for {d.actor if d else '-'} at "
-                                         f"{d.step if d else '-'} ({len(c.legal_view())} legal actions: see the mask)")
+            d = c.decision
+            verdict = self.illegal.illegal(lambda: f"action {int(action)} is not legal for {d.actor if d else '-'} "
+                                           f"at {d.step if d else '-'} ({len(c.legal_view())} legal actions: see "
+                                           "the mask)")
+            self._lost_by_illegal, self._truncated = verdict.lost, verdict.truncated
             info = {**self._info(), "illegal_action": True}
-            if self.illegal_action == "lose":
-                self._lost_by_illegal = True
-                return self._obs(), -1.0, True, False, info
-            self._illegal_run += 1
-            in_a_row = self.max_illegal is not None and self._illegal_run >= self.max_illegal
-            truncated = self._truncated = self._limit_reached() or in_a_row
-            return self._obs(), -float(self.illegal_penalty), False, truncated, info
-        self._illegal_run = 0
+            return self._obs(), verdict.reward, verdict.lost, verdict.truncated, info
+        limit_reached = self.illegal.legal()
         c.act(act)
         self._run_opponents()
         keep_log(c, self.log_limit)
@@ -274,12 +259,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
             report = getattr(self._opponent_spec, "episode_over", None)
             if report is not None:
                 report(c.result == self.side)
-        truncated = not terminated and self._limit_reached()
-        self._truncated = truncated
+        truncated = self._truncated = not terminated and limit_reached
         return self._obs(), float(reward), terminated, truncated, self._info()
-
-    def _limit_reached(self) -> bool:
-        return self.max_episode_steps is not None and self._steps >= self.max_episode_steps
 
     def _current_mask(self) -> np.ndarray:
         """A fresh int8 mask of the current decision.

@@ -16,15 +16,15 @@ from typing import Any
 
 from rich.console import Console
 
-from trpg_arena.agents.seats import Seat, SeatKind
-from trpg_arena.agents.session import Session
 from trpg_arena.agents.spec import UnknownAgentError, resolve
-from trpg_arena.agents.stats import session_stats
-from trpg_arena.agents.store import SessionStore, StoreError
 from trpg_arena.experiments.table.gm import GmTable, Quit
 from trpg_arena.experiments.table.report import print_end
 from trpg_arena.experiments.table.sessions import default_db, pick, program
 from trpg_arena.rules import EncounterBase, EncounterError, TrpgArenaError
+from trpg_arena.table.seats import Seat, SeatKind
+from trpg_arena.table.session import Session
+from trpg_arena.table.stats import session_stats
+from trpg_arena.table.store import SessionStore, StoreError
 
 
 class AutopilotError(TrpgArenaError, ValueError):

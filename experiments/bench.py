@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents.session import play
 from trpg_arena.rules import RULESETS, Combat, builtin_encounters, load_encounter
+from trpg_arena.table.session import play
 
 
 @dataclass

@@ -349,9 +349,9 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
                                                         "the one named)")] = False,
               list_: Annotated[bool, typer.Option("--list", help="list the stored sessions")] = False) -> None:
     """GM autopilot: NPC agents propose and explain, you confirm or override; PCs are chosen in steps."""
-    from trpg_arena.agents.store import SessionStore
     from trpg_arena.experiments.autopilot import AutopilotArgs, run_autopilot
     from trpg_arena.experiments.table.sessions import default_db, sessions_table
+    from trpg_arena.table.store import SessionStore
 
     path = db or default_db()
     if list_:
@@ -393,8 +393,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     except ImportError as e:
         raise typer.BadParameter(f"the server needs its extra: pip install 'trpg-arena[server]' ({e.name} is "
                                  "missing)") from None
-    from trpg_arena.agents.dbpath import default_db
     from trpg_arena.server.config import read_token
+    from trpg_arena.table.dbpath import default_db
 
     if not 0 <= port <= 65535:
         raise typer.BadParameter(f"--port must be 0-65535, got {port}")
@@ -433,8 +433,8 @@ def mcp_cmd(http: Annotated[bool, typer.Option("--http", help="serve streamable 
     except ImportError as e:
         raise typer.BadParameter(f"the MCP server needs its extra: pip install 'trpg-arena[mcp]' ({e.name} is "
                                  "missing)") from None
-    from trpg_arena.agents.dbpath import default_db
     from trpg_arena.server.config import ServerConfig, read_token
+    from trpg_arena.table.dbpath import default_db
 
     path = db or default_db()
     if not http:

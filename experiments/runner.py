@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from trpg_arena.agents import Agent, make_agent
-from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat, EncounterBase, load_encounter
+from trpg_arena.table.session import play
 
 
 @dataclass(frozen=True)

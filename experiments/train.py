@@ -153,8 +153,8 @@ def evaluate_model(model: Any, card: dict[str, Any], encounter: Any, opponent: s
     """The model on its side against ``opponent`` for ``games`` seeded games: wins, draws, losses, interval."""
     from trpg_arena.agents import make_agent
     from trpg_arena.agents.policy import PolicyAgent
-    from trpg_arena.agents.session import play
     from trpg_arena.rules import Combat
+    from trpg_arena.table.session import play
 
     learner = PolicyAgent.of_model(model, card)
     tally = {"wins": 0, "draws": 0, "losses": 0}

@@ -18,9 +18,6 @@ import numpy as np
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
-from trpg_arena.agents.choices import find_legal, proposal_json
-from trpg_arena.agents.edits import GmEdit, editable, place_key
-from trpg_arena.agents.session import Mark, Session, SessionError, StaleRevision
 from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
 from trpg_arena.server.config import ServerConfig
@@ -46,9 +43,12 @@ from trpg_arena.server.models import (
 )
 from trpg_arena.server.replay import log_replay, parse_log, session_replay
 from trpg_arena.server.revision import StaleRequest, etag, requested_revision
-from trpg_arena.server.state import session_state
+from trpg_arena.server.state import open_decision, session_state
 from trpg_arena.server.stats import statistics
 from trpg_arena.server.work import GRACE, AgentBusy, off_thread
+from trpg_arena.table.choices import find_legal, proposal_json
+from trpg_arena.table.edits import GmEdit, editable, place_key
+from trpg_arena.table.session import Mark, Session, SessionError, StaleRevision
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
@@ -210,7 +210,7 @@ def get_pending(request: Request, sid: SessionId) -> Doc:
     """The open decision (null once over), as in the state."""
     with _hub(request).use(sid, settle=THINK_WAIT) as entry:
         assert entry.session is not None
-        return {"pending": session_state(entry.id, entry.name, entry.session)["pending"]}
+        return {"pending": open_decision(entry.session)[0]}
 
 
 @router.post("/sessions/{sid}/actions", summary="Submit a person's action for the open decision")

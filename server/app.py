@@ -14,7 +14,6 @@ from fastapi_offline import FastAPIOffline
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 
-from trpg_arena.agents.store import SessionStore
 from trpg_arena.server import api, errors, ws
 from trpg_arena.server.config import ServerConfig
 from trpg_arena.server.hub import SessionHub
@@ -22,6 +21,7 @@ from trpg_arena.server.idempotency import IdempotencyKeys
 from trpg_arena.server.revision import document_headers
 from trpg_arena.server.security import BodyLimit, HostGuard, OriginGuard, TokenGate
 from trpg_arena.server.work import AgentDeadline
+from trpg_arena.table.store import SessionStore
 
 STATIC = Path(__file__).parent / "static"
 

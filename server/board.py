@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from trpg_arena.agents.choices import node_key
 from trpg_arena.rules import Combat, CombatantView, RuleSystemInfo
+from trpg_arena.table.choices import node_key
 
 # node attributes worth drawing or naming in a tooltip; the rest are rules data
 SHOWN_ATTRS = ("terrain", "cost", "impassable", "blocked", "blocks_los", "cover", "door", "exit", "side", "row")

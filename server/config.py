@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trpg_arena.agents.dbpath import default_db
+from trpg_arena.table.dbpath import default_db
 
 DEFAULT_PORT = 8765
 DEFAULT_MAX_BODY = 2 * 1024 * 1024  # an encounter file or a play log; larger bodies are refused with 413

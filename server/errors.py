@@ -14,9 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from trpg_arena.agents.session import SessionError, TacticsError
 from trpg_arena.agents.spec import UnknownAgentError
-from trpg_arena.agents.store import SessionMissing, StoreBusy, StoreError, StoreUnusable
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
 from trpg_arena.rules.core.edits import EditError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
@@ -25,6 +23,8 @@ from trpg_arena.server.hub import SessionBusy, UnknownSession
 from trpg_arena.server.replay import ReplayError
 from trpg_arena.server.revision import RevisionError, StaleRequest
 from trpg_arena.server.work import AgentBusy
+from trpg_arena.table.session import SessionError, TacticsError
+from trpg_arena.table.store import SessionMissing, StoreBusy, StoreError, StoreUnusable
 
 log = logging.getLogger("trpg_arena.server")
 

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trpg_arena.agents.deadline import current as agent_deadline
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionMissing, SessionRow, SessionStore
 from trpg_arena.rules import TrpgArenaError
 from trpg_arena.server.residency import Residency
 from trpg_arena.server.thinking import Job, Thinker
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionMissing, SessionRow, SessionStore
 
 WATCHER_QUEUE = 10_000  # events a watcher may fall behind before it is cut off (it reconnects and reloads)
 POLL_INTERVAL_S = 0.25  # how often watched sessions are compared with the store's heads (changes elsewhere)

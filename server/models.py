@@ -21,7 +21,7 @@ Seed = Annotated[int, Field(ge=0, le=2**32 - 1, description="seed of the combat'
 RUN_FIELD = Field(True, description="then let agent seats decide until a person must act (or the run limit)")
 
 
-#: A temperament as sent: checked by the session (`agents.session.parse_tactics`) for located messages.
+#: A temperament as sent: checked by the session (`table.session.parse_tactics`) for located messages.
 TacticsBlock = Annotated[dict[Annotated[str, StringConstraints(max_length=20)],
                               bool | float | int | Annotated[str, StringConstraints(max_length=100)] | None],
                          Field(max_length=8)]

@@ -13,11 +13,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from trpg_arena.agents.session import replay_records
-from trpg_arena.agents.stats import CombatStats
 from trpg_arena.rules import RULESETS, Action, Combat, EncounterBase, Event, TrpgArenaError, builtin_encounters
 from trpg_arena.server.board import board_json, combatants_json
 from trpg_arena.server.encounters import builtin, shape_problem
+from trpg_arena.table.session import replay_records
+from trpg_arena.table.stats import CombatStats
 
 MAX_LOG_EVENTS = 200_000
 MAX_EVENT_DEPTH = 16  # an event's data nests a few levels (an action in a decision's data)

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from trpg_arena.agents.session import Session
 from trpg_arena.rules import TrpgArenaError
 from trpg_arena.server.board import combatants_json, turn_order
+from trpg_arena.table.session import Session
+
+
+def open_decision(session: Session) -> tuple[dict[str, Any] | None, str | None]:
+    """The open decision's JSON (None once over), and why its seat's agent cannot play, if it cannot."""
+    try:
+        pending = session.pending()
+    except (TrpgArenaError, ValueError) as e:  # its seat's agent cannot play (a spec stored before it was checked)
+        return None, f"the agent of this decision's seat cannot play: {e} (seat another agent or a person)"
+    return (pending.to_json(session.combat) if pending is not None else None), None
 
 
 def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
     """What a client needs to show the table now (the board's places come once, from ``/board``)."""
     c = session.combat
-    agent_error = None
-    try:
-        pending = session.pending()
-    except (TrpgArenaError, ValueError) as e:  # its seat's agent cannot play (a spec stored before it was checked)
-        pending = None
-        agent_error = f"the agent of this decision's seat cannot play: {e} (seat another agent or a person)"
+    pending, agent_error = open_decision(session)
     outcome = c.outcome
     state = {
         "id": sid, "name": name, "ruleset": c.system.info.id, "title": c.system.info.title,
@@ -33,7 +37,7 @@ def session_state(sid: str, name: str, session: Session) -> dict[str, Any]:
         "table_dice": session.table_dice, "autorun": session.autorun,
         "ask_routine": session.ask_routine, "routine": dict(c.system.info.routine),
         "decisions": len(session.records), "events": c.log[-1].seq + 1 if c.log else 0,
-        "pending": pending.to_json(c) if pending is not None else None,
+        "pending": pending,
     }
     if agent_error is not None:
         state["agent_error"] = agent_error

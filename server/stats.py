@@ -1,4 +1,4 @@
-"""Post-combat statistics of a replay: the report of `trpg_arena.agents.stats`, plus what the page draws.
+"""Post-combat statistics of a replay: the report of `trpg_arena.table.stats`, plus what the page draws.
 
 Who dealt and took what comes from `CombatStats` (the same numbers the terminal autopilot prints:
 each loss put down to the combatant who struck for it, by the events' own account where it adds

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from trpg_arena.agents.deadline import Deadline, within
-from trpg_arena.agents.session import Thought
-from trpg_arena.agents.store import StoreBusy, StoreError
 from trpg_arena.rules import TrpgArenaError
+from trpg_arena.table.session import Thought
+from trpg_arena.table.store import StoreBusy, StoreError
 
 if TYPE_CHECKING:
     from trpg_arena.server.hub import Entry

@@ -108,7 +108,7 @@ def test_no_file_points_outside_the_repository() -> None:
 def test_the_pointer_check_sees_the_docs_and_the_code() -> None:
     """The scan covers the README, the docs and the packages (it would not pass by seeing nothing)."""
     seen = {f.relative_to(ROOT).as_posix() for f in project_files()}
-    assert {"README.md", "docs/index.md", "rules/core/combat.py", "agents/session.py"} <= seen
+    assert {"README.md", "docs/index.md", "rules/core/combat.py", "table/session.py"} <= seen
     assert not any(s.startswith("tests/") for s in seen)
     assert OUTSIDE_POINTER.search("see ../shared/spec/rulesets/kiai.md") and OUTSIDE_POINTER.search("shared/spec")
 

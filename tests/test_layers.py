@@ -1,7 +1,9 @@
-"""The top-level folders import each other without a cycle (every import counts, lazy ones included).
+"""The top-level folders import each other without a cycle, each only the layers below it (every import counts,
+lazy ones included).
 
 A cycle between folders is what stops a layer from being read, tested or replaced on its own: it was
-`envs.gym_env -> agents.session` against `agents.policy -> envs.codec` until the codec moved below both.
+`envs.gym_env -> agents.session` against `agents.policy -> envs.codec` until the codec moved below both and
+the session moved out of `agents` into its own layer, `table`.
 """
 
 from __future__ import annotations
@@ -11,7 +13,13 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TOPS = ("rules", "envs", "agents", "experiments", "server")
+TOPS = ("rules", "agents", "table", "envs", "experiments", "server")
+
+#: The layers from the bottom: a folder may import the folders of the layers below its own, none of its own layer
+#: or above. The table (sessions, seats, the store, what a table shows and reports) seats agents; the envs (a
+#: learner against a table's opponents) and the server (tables over HTTP and MCP) both stand on it, apart; the
+#: experiments' command line starts all of them.
+LAYERS = (("rules",), ("agents",), ("table",), ("envs", "server"), ("experiments",))
 
 Edges = dict[str, dict[str, list[str]]]  # folder -> folder it imports -> "file:line" of each such import
 
@@ -69,6 +77,20 @@ def test_no_import_cycle_between_top_level_folders() -> None:
     assert not cycles(edges), "import cycles between folders:\n" + "\n".join(describe(c, edges) for c in cycles(edges))
 
 
+def upward_imports(edges: Edges) -> list[str]:
+    """Each import of a folder of the same layer or one above, as "folder -> folder (file:line)"."""
+    rank = {top: i for i, layer in enumerate(LAYERS) for top in layer}
+    return [f"{low} -> {high} ({where[0]})" for low, targets in sorted(edges.items())
+            for high, where in sorted(targets.items()) if rank[high] >= rank[low]]
+
+
+def test_each_folder_imports_only_the_layers_below_it() -> None:
+    assert sorted(top for layer in LAYERS for top in layer) == sorted(TOPS)
+    edges = folder_edges()
+    assert edges["table"]["agents"] and edges["server"]["table"] and edges["envs"]["table"], "the walk sees the table"
+    assert not upward_imports(edges), "imports of the same layer or one above:\n" + "\n".join(upward_imports(edges))
+
+
 def test_the_walk_reports_a_cycle_it_is_given(tmp_path: Path) -> None:
     for top in TOPS:
         (tmp_path / top).mkdir()
@@ -78,3 +100,4 @@ def test_the_walk_reports_a_cycle_it_is_given(tmp_path: Path) -> None:
     edges = folder_edges(tmp_path)
     assert cycles(edges) == [["agents", "envs", "agents"], ["envs", "agents", "envs"]]
     assert describe(cycles(edges)[0], edges) == "agents (agents/policy.py:2) -> envs (envs/env.py:1) -> agents"
+    assert upward_imports(edges) == ["agents -> envs (agents/policy.py:2)"]

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TOPS = ("rules", "envs", "agents", "experiments", "server")
+TOPS = ("rules", "agents", "table", "envs", "experiments", "server")
 LIMIT = 19
 PRAGMA = re.compile(r"#\s*type:\s*ignore(\[[^\]]*\])?")
 

@@ -3,13 +3,15 @@
 At each decision the agent takes the scripted agent's best few actions (its ranking is the cheap prior
 that makes hundreds of legal actions affordable) and plays each of them on copies of the live combat
 with dice of its own (the live dice are never read or advanced): the scripted policy continues the
-mover's turn until another side decides, the mover's turn ends or the fight does, and the learned value
-scores where that leads. Every candidate is played on the same dice samples, so their differences are
+mover's turn (and, with `through`, the other side's reactions to it, so the action's dice are rolled)
+until another side takes a turn, the mover's turn ends or the fight does, and the learned value scores
+where that leads. Every candidate is played on the same dice samples, so their differences are
 measured pairwise, with little noise.
 
 The value is not trusted blindly: an argmax over a dozen noisy estimates picks exactly the positions
 where the value is wrong. The agent keeps the scripted choice unless another action beats it by
-`margin` plus `z` standard errors of the paired difference. The presets are a strength index: fewer
+`margin` plus `z` standard errors of the paired difference, and a deviation the dice do not spread at
+all (the value's judgement alone) by `flat`. The presets are a strength index: fewer
 candidates and samples, and a softmax `temperature` over the estimates (with a blunder `guard`) make
 it weaker; more make it stronger.
 """
@@ -28,16 +30,18 @@ from trpg_arena.agents.learned.value import win_chances
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.search.priors import prior_order
 from trpg_arena.agents.spec import Limit, make_agent, register_agent
-from trpg_arena.rules import Action, Combat, Dice
+from trpg_arena.rules import Action, Combat, DecisionKind, Dice
 
 # z = 0.5, margin 0.01: with z = 2 the agent left the scripted choice at 1 decision in 67 of kiai duels
 # (48 % against scripted over 100 games); with these it left it at 16 in 63 and won 58 % on the same seeds,
 # 52 % over 200 fresh ones (docs/strength.md).
+# through = 1: on moonlit's skirmish the look-ahead through the target's dodge took the agent from 34.8 %
+# of decided games against scripted to 71.0 % (docs/strength.md).
 PRESETS: dict[str, dict[str, Any]] = {
-    "easy": {"candidates": 4, "samples": 4, "temperature": 0.1, "guard": 0.2},
-    "normal": {"candidates": 5, "samples": 8, "z": 0.5, "margin": 0.01},
-    "hard": {"candidates": 8, "samples": 16, "z": 0.5, "margin": 0.01},
-    "deadly": {"candidates": 12, "samples": 32, "z": 0.5, "margin": 0.01},
+    "easy": {"candidates": 4, "samples": 4, "temperature": 0.1, "guard": 0.2, "through": 1},
+    "normal": {"candidates": 5, "samples": 8, "z": 0.5, "margin": 0.01, "through": 1},
+    "hard": {"candidates": 8, "samples": 16, "z": 0.5, "margin": 0.01, "through": 1},
+    "deadly": {"candidates": 12, "samples": 32, "z": 0.5, "margin": 0.01, "through": 1},
 }
 
 HELPS: dict[str, str] = {
@@ -45,6 +49,8 @@ HELPS: dict[str, str] = {
     "samples": "dice samples per candidate (the same samples for every candidate)",
     "horizon": "scripted decisions of the mover's turn played after the candidate at most",
     "reply": "1: play the other side's scripted reply too, up to our side's next decision, before scoring",
+    "through": "1: play the other side's reactions (dodge, cover) by the script: the action's dice roll before scoring",
+    "flat": "a deviation whose gain has no dice spread must win by this much (the value's judgement alone)",
     "doubt": "dropout masks of the value (0: off); a deviation must be a gain under every one of them",
     "margin": "leave the scripted choice only for a gain of this much win chance ...",
     "z": "... plus this many standard errors of the paired difference",
@@ -60,6 +66,8 @@ LIMITS: dict[str, Limit] = {
     "samples": Limit(1, 1000),
     "horizon": Limit(0, 1000),
     "reply": Limit(0, 1),
+    "through": Limit(0, 1),
+    "flat": Limit(0, 1),
     "doubt": Limit(0, 64),
     "margin": Limit(0, 1),
     "z": Limit(0, 100),
@@ -70,6 +78,10 @@ LIMITS: dict[str, Limit] = {
 
 def _pct(p: float) -> str:
     return f"{round(100 * max(0.0, min(1.0, p)))} %"
+
+
+# below this standard error (0.2 points of win chance) a paired difference is taken to have no dice spread
+_NO_SPREAD = 0.002
 
 
 @dataclass(frozen=True)
@@ -89,7 +101,7 @@ class TrainedAgent(Agent):
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
                  seed: int | None = None, candidates: int = 5, samples: int = 8, horizon: int = 12,
                  margin: float = 0.01, z: float = 0.5, temperature: float = 0.0, guard: float = 0.2,
-                 reply: int = 0, doubt: int = 0, model: str = "") -> None:
+                 reply: int = 0, through: int = 1, flat: float = 0.0, doubt: int = 0, model: str = "") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if candidates < 1 or samples < 1 or horizon < 0:
             raise ValueError(f"trained: candidates and samples must be >= 1 and horizon >= 0, got {candidates}, "
@@ -98,7 +110,7 @@ class TrainedAgent(Agent):
             raise ValueError("trained: the agent plays one rule system (its value model's)")
         self.candidates, self.samples, self.horizon = candidates, samples, horizon
         self.margin, self.z, self.temperature, self.guard = margin, z, temperature, guard
-        self.reply, self.doubt = reply, doubt
+        self.reply, self.through, self.flat, self.doubt = reply, through, flat, doubt
         self.model: ValueModel = load_model(ruleset, model or None)
         # the prior and the in-between decisions: the scripted policy, seeded from our RNG, saved with us
         self.policy = make_agent("scripted", ruleset, seed=int(self.rng.integers(2**31)))
@@ -128,7 +140,7 @@ class TrainedAgent(Agent):
         scored = [Scored(a, float(chance[i]), float(gain[i]), float(se[i])) for i, a in enumerate(order)]
         # a gain under every dropout mask: the network's own correction is sure of it, not only its plain output
         sure = ((every[:, 1:, :] - every[0, 1:, :]).mean(axis=2) > 0).all(axis=1)
-        trusted = [s for i, s in enumerate(scored) if i > 0 and s.gain > self.margin + self.z * s.se and sure[i]]
+        trusted = [s for i, s in enumerate(scored) if i > 0 and sure[i] and s.gain > self._bar(s)]
         pick = max(trusted, key=lambda s: s.gain) if trusted else scored[0]
         why = ("it beats the scripted choice by more than the margin" if trusted
                else "the scripted choice: no other candidate beats it by more than the margin")
@@ -144,12 +156,24 @@ class TrainedAgent(Agent):
         ranked = [pick] + sorted((s for s in scored if s is not pick), key=lambda s: -s.chance)
         return pick.action, ranked, why
 
+    def _bar(self, s: Scored) -> float:
+        """The gain a deviation must show: the margin plus z standard errors, or at least `flat` without spread.
+
+        Where every dice sample gives the same difference, only the value's judgement (and its bias) speaks.
+        """
+        bar = self.margin + self.z * s.se
+        return max(bar, self.flat) if s.se < _NO_SPREAD else bar
+
     def _lookahead(self, combat: Combat, action: Action, side: str, seeds: list[int],
                    masks: np.ndarray | None = None) -> np.ndarray:
         """`side`'s win chance after `action` on each dice sample, the mover's turn played out by the script.
 
-        With `reply`, the other side's decisions that follow are played by the script too, up to our
-        side's next decision: the value then scores the position after the reply instead of predicting it.
+        With `through`, the other side's reactions to the mover (a dodge, a cover) are played by the script
+        and the look-ahead goes on: an attack's own dice are rolled after the target's answer, and without
+        this every sample of an attack would stop at the same open reaction, so its paired difference to
+        another candidate would have no spread and the value's bias would pass for a sure gain. With
+        `reply`, the other side's decisions that follow are played by the script too, up to our side's
+        next decision: the value then scores the position after the reply instead of predicting it.
         """
         leaves = []
         d = combat.decision
@@ -167,6 +191,8 @@ class TrainedAgent(Agent):
                 if d.side == side:
                     if replied or d.actor != actor:
                         break
+                elif self.through and not replied and d.kind is DecisionKind.REACTION:
+                    pass  # the other side answers our action: play it, so the action's own dice are rolled
                 elif not self.reply:
                     break
                 else:

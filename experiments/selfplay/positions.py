@@ -19,11 +19,11 @@ import numpy as np
 from trpg_arena.agents import Agent
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.search.value import position_value
-from trpg_arena.agents.session import Session
 from trpg_arena.experiments.runner import agents_for
 from trpg_arena.experiments.series.spec import SeriesSpec
 from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.core.features import encode, layout_for
+from trpg_arena.table.session import Session
 
 FEATURE_DTYPE = np.float16  # every feature is in [-1, 1]: half precision keeps 3 digits at half the size
 

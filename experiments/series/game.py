@@ -7,10 +7,10 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import CombatStats
 from trpg_arena.experiments.runner import agents_for
 from trpg_arena.rules import Combat, EncounterBase, load_encounter
+from trpg_arena.table.session import Session
+from trpg_arena.table.stats import CombatStats
 
 if TYPE_CHECKING:
     from trpg_arena.experiments.series.spec import SeriesSpec

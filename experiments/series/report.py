@@ -2,7 +2,7 @@
 
 Per series: the sides' win rates with Wilson 95 % intervals, each agent's results on each side it
 played, rounds to the end, damage dealt and taken by source and target (the post-combat
-statistics, `agents.stats`), which combatant falls first, the rule ids the rule system can cite
+statistics, `table.stats`), which combatant falls first, the rule ids the rule system can cite
 that no game cited (rules the agents never use: a design smell or a bug) and, for a regression,
 the baseline beside the new run, the change in plain words and the sequential test's trace.
 A report is a list of `Part`s (Markdown and its plots); `page.html_of` turns each into HTML.

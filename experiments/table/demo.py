@@ -11,11 +11,11 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from trpg_arena.agents.seats import Seat, SeatKind
-from trpg_arena.agents.session import Pending, Session
 from trpg_arena.experiments.table import screen
 from trpg_arena.experiments.table.sessions import program
 from trpg_arena.rules import DecisionKind
+from trpg_arena.table.seats import Seat, SeatKind
+from trpg_arena.table.session import Pending, Session
 
 SEARCH_LIMIT = 400  # decisions played looking for a telling NPC turn
 

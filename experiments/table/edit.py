@@ -15,9 +15,9 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from trpg_arena.agents.edits import GmEdit, editable
-from trpg_arena.agents.session import Session, SessionError
 from trpg_arena.rules import TrpgArenaError
+from trpg_arena.table.edits import GmEdit, editable
+from trpg_arena.table.session import Session, SessionError
 
 HELP = ("edit: '<id> <field> <value> ...' (e.g. 'ghoul_1 hp 12', 'ada pos 4,5', 'count bind on'), "
         "'<id> remove' takes it out, 'add <new id> like <id> [<field> <value> ...]' adds one "

@@ -4,7 +4,7 @@
 - An **agent under review** shows its proposal, reasons and alternatives: Enter confirms, a number
   takes an alternative, ``o`` overrides with an action chosen in steps (or typed words name it),
   ``a`` lets the NPCs run unattended until a person must act.
-- A **person** chooses in steps (`agents.menu.Menu`): a number per step, or words of the action's
+- A **person** chooses in steps (`table.menu.Menu`): a number per step, or words of the action's
   sentence to narrow it down, ``b`` to step back.
 - **Dice rolled at the table** are asked for with the die, the count and what they are for; a
   wrong entry is refused and asked again.
@@ -22,14 +22,14 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from trpg_arena.agents.menu import Menu, MenuError, Step
-from trpg_arena.agents.odds import action_odds
-from trpg_arena.agents.seats import SeatKind
-from trpg_arena.agents.session import Pending, Session, StaleRevision
-from trpg_arena.agents.store import StoreBusy
 from trpg_arena.experiments.table import screen
 from trpg_arena.experiments.table.edit import edit_prompt
 from trpg_arena.rules import Action, TrpgArenaError
+from trpg_arena.table.menu import Menu, MenuError, Step
+from trpg_arena.table.odds import action_odds
+from trpg_arena.table.seats import SeatKind
+from trpg_arena.table.session import Pending, Session, StaleRevision
+from trpg_arena.table.store import StoreBusy
 
 COMMON_KEYS = "u undo · e edit · t table dice · a NPCs unattended · ? help · q quit"
 HELP = """keys: Enter confirms an NPC's proposal; a line's number (12 as well as 2) or its label as shown

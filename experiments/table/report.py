@@ -13,9 +13,9 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import CombatStats, damage_text
-from trpg_arena.agents.transcript import transcript
+from trpg_arena.table.session import Session
+from trpg_arena.table.stats import CombatStats, damage_text
+from trpg_arena.table.transcript import transcript
 
 
 def stats_view(stats: CombatStats) -> RenderableType:

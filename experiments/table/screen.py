@@ -13,10 +13,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from trpg_arena.agents.menu import Menu, Step
-from trpg_arena.agents.session import Pending, Session
-from trpg_arena.envs.render import map_letters, numbered_map
 from trpg_arena.rules import Action, Combat, CombatantView, Event
+from trpg_arena.table.menu import Menu, Step
+from trpg_arena.table.render import map_letters, numbered_map
+from trpg_arena.table.session import Pending, Session
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
 ROSTER_WIDTH = 40  # marker, map letter, id, hit points and status; conditions take what is left

@@ -1,6 +1,6 @@
 """Stored sessions for the terminal: where the database lives, which session to resume, the list of them.
 
-The database is one SQLite file (`agents.store.SessionStore`), by default
+The database is one SQLite file (`table.store.SessionStore`), by default
 ``$XDG_DATA_HOME/trpg-arena/sessions.db`` (``~/.local/share/trpg-arena/sessions.db``), or the path in
 ``TRPG_ARENA_DB`` or ``--db``. Starting a combat always stores a new session; resuming names one by
 its id (or a prefix of it), or by its encounter when only one unfinished session has it.
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from rich.table import Table
 
-from trpg_arena.agents.dbpath import default_db
-from trpg_arena.agents.store import SessionRow, SessionStore, StoreError
+from trpg_arena.table.dbpath import default_db
+from trpg_arena.table.store import SessionRow, SessionStore, StoreError
 
 __all__ = ["default_db", "pick", "program", "sessions_table"]
 

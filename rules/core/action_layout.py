@@ -7,7 +7,8 @@ numbers the same actions in blocks that do not depend on the encounter::
     index = base(block) + (target slot x options(block) + option slot) x squares(block) + square slot
 
 - A **block** is a verb and which of its fields it uses: a combatant target, a square of the board
-  (``ActionBlock``). A rule system declares its blocks in ``rules/<id>/features.py`` as ``ACTIONS``.
+  (``ActionBlock``). A rule system declares its blocks in ``rules/<id>/features.py`` as ``ACTIONS``,
+  naming each verb by its member of the system's `Verb` enum (``rules/<id>/verbs.py``).
 - The **target slot** is the row the target has in the decider's feature vector
   (`trpg_arena.rules.core.features`: the actor 0, its allies 1.., its enemies after them), so
   "attack slot 8" always means the nearest able enemy, in any encounter.
@@ -42,7 +43,7 @@ from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.errors import TrpgArenaError
 from trpg_arena.rules.core.features import FeatureLayout, layout_for
 from trpg_arena.rules.core.system import RuleSystem, get_ruleset
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import Action, PlainStrEnum
 
 ACTION_LAYOUT_VERSION = 1  # bumped when the numbering scheme changes (it enters the fingerprint)
 
@@ -54,7 +55,7 @@ class ActionLimitError(TrpgArenaError, ValueError):
 class ActionBlock(NamedTuple):
     """One verb in one form: whether it names a combatant target and a square, and how many options it holds."""
 
-    verb: str
+    verb: PlainStrEnum  # the system's `Verb` member (its string is what actions carry)
     target: bool = False  # the action's target is a combatant (one slot per feature row)
     square: bool = False  # the action's dest is a square of the board (one slot per offset)
     options: int = 1  # distinct options the verb may offer at one decision
@@ -66,7 +67,7 @@ class ActionSpec:
 
     blocks: tuple[ActionBlock, ...]
     map_limit: tuple[int, int]  # W x H: the largest board whose every square has its own slot
-    dest_in_option: tuple[str, ...] = ()  # verbs whose dest is not a square of the board (part of the option)
+    dest_in_option: tuple[PlainStrEnum, ...] = ()  # verbs whose dest is not a square of the board (part of the option)
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,7 +106,7 @@ class ActionLayout:
         rest = index - self.bases[b]
         t, rest = divmod(rest, blk.options * squares)
         o, d = divmod(rest, squares)
-        parts = [blk.verb]
+        parts: list[str] = [blk.verb]
         if blk.target:
             parts.append(f"target={self.features.rows[t]}")
         if blk.options > 1:
@@ -171,6 +172,45 @@ def square_of(node: Any, pos: Any) -> tuple[int, int]:
     return (round(pos[0]), round(pos[1]))
 
 
+class _Columns(NamedTuple):
+    """What `map_legal` reads of every catalogue action, precomputed once per encounter (intp arrays).
+
+    An action's index is ``base + row x t_coef + option slot x o_coef + square slot x has_square``
+    (`ActionLayout`'s formula expanded); `pair` numbers the catalogue's distinct (block, option)
+    pairs in block, then option order, and `first` is the first pair of the action's block, so an
+    option slot is the number of pairs offered at the decision between `first` and the action's own.
+    """
+
+    base: np.ndarray
+    target: np.ndarray  # index in `EncounterTables.ids`; len(ids) for no target (its row is 0)
+    t_coef: np.ndarray
+    o_coef: np.ndarray  # 0 for a block of one option (its slot is always 0)
+    has_square: np.ndarray
+    pair: np.ndarray
+    first: np.ndarray
+    options: np.ndarray
+    n_pairs: int
+    rows_memo: dict[tuple[str | None, ...], np.ndarray]  # feature rows -> target index -> row
+    options_memo: dict[bytes, np.ndarray | None]  # legal catalogue indices -> their option parts
+
+
+_MEMO = 4096  # entries each memo keeps before it starts afresh
+
+
+def _columns(layout: ActionLayout, block: np.ndarray, target: np.ndarray, key: np.ndarray, n_ids: int) -> _Columns:
+    options = layout.options[block]
+    squares = layout.squares[block]
+    if len(block):
+        pairs, pair = np.unique(np.stack([block, key], axis=1), axis=0, return_inverse=True)
+        pair = pair.reshape(-1).astype(np.intp)
+        first = np.searchsorted(pairs[:, 0], pairs[:, 0], side="left").astype(np.intp)[pair]
+    else:
+        pairs, pair, first = np.zeros((0, 2), np.intp), np.zeros(0, np.intp), np.zeros(0, np.intp)
+    return _Columns(layout.base[block], np.where(target >= 0, target, n_ids),
+                    options * squares, np.where(options > 1, squares, 0), (squares > 1).astype(np.intp), pair,
+                    first, options, len(pairs), {}, {})
+
+
 class EncounterTables(NamedTuple):
     """Per action of an encounter's catalogue: its block, target, option key and square (arrays)."""
 
@@ -183,6 +223,7 @@ class EncounterTables(NamedTuple):
     squares: dict[Any, tuple[int, int]]  # node -> board coordinates
     catalogue: tuple[Action, ...]
     stride: int  # more than any option key (block x stride + key is unique)
+    columns: _Columns  # what `map_legal` reads of each action
 
 
 def _tables(layout: ActionLayout, encounter: EncounterBase) -> EncounterTables:
@@ -207,7 +248,8 @@ def _tables(layout: ActionLayout, encounter: EncounterBase) -> EncounterTables:
         ids = {cid: i for i, cid in enumerate(system.possible_ids(encounter))}
         for c in getattr(encounter, "all_specs", lambda: encounter.combatants)():
             ids.setdefault(c.id, len(ids))
-        block_of = {(b.verb, b.target, b.square): i for i, b in enumerate(spec.blocks)}
+        block_of: dict[tuple[str, bool, bool], int] = {(b.verb, b.target, b.square): i
+                                                      for i, b in enumerate(spec.blocks)}
         catalogue = tuple(system.action_catalogue(encounter))
         n = len(catalogue)
         block, target, key = np.zeros(n, np.intp), np.full(n, -1, np.intp), np.zeros(n, np.intp)
@@ -236,7 +278,8 @@ def _tables(layout: ActionLayout, encounter: EncounterBase) -> EncounterTables:
                 k = keys[(b, option)] = counts.get(b, 0)
                 counts[b] = k + 1
             key[i] = k
-        return EncounterTables(block, target, key, sx, sy, ids, squares, catalogue, max(counts.values(), default=0) + 1)
+        return EncounterTables(block, target, key, sx, sy, ids, squares, catalogue, max(counts.values(), default=0) + 1,
+                               _columns(layout, block, target, key, len(ids)))
 
     return built.derive(f"action_layout:{layout.fingerprint}", build)
 
@@ -253,54 +296,75 @@ def map_legal(layout: ActionLayout, tables: EncounterTables, catalogue_index: np
     `rows` are the combatant ids of the decider's feature rows (`encode_rows`), `actor_node` where the
     decider stands (None off the map). Raises `ActionLimitError` when the decision does not fit (a verb
     offering more options than its block holds).
+
+    It runs at every env step: a few whole-array operations on precomputed columns, with the two parts
+    that repeat from decision to decision memoised (the rows' order, the option slots of a legal set).
     """
+    cols = tables.columns
     w, h = layout.spec.map_limit
-    blocks = tables.block[catalogue_index]
     # target slot: the row of the target in the decider's feature vector
-    ids = tables.ids
-    row_of = np.full(len(ids) + 1, -1, np.intp)  # the extra last entry answers "no target" (index -1)
-    for r, cid in enumerate(rows):
-        if cid is not None:
-            j = ids.get(cid)
+    key = tuple(rows)
+    row_of = cols.rows_memo.get(key)
+    if row_of is None:
+        ids = tables.ids
+        row_of = np.full(len(ids) + 1, -1, np.intp)
+        row_of[-1] = 0  # the "no target" entry
+        for r, cid in enumerate(rows):
+            j = ids.get(cid) if cid is not None else None
             if j is not None:
                 row_of[j] = r
-    targets = tables.target[catalogue_index]
-    t_slot = row_of[targets]
-    has_target = targets >= 0
-    missing = has_target & (t_slot < 0)
-    if missing.any():
-        bad = tables.catalogue[int(catalogue_index[missing][0])]
+        if len(cols.rows_memo) >= _MEMO:
+            cols.rows_memo.clear()
+        cols.rows_memo[key] = row_of
+    t_slot = row_of[cols.target[catalogue_index]]
+    if t_slot.min(initial=0) < 0:
+        bad = tables.catalogue[int(catalogue_index[t_slot < 0][0])]
         raise ActionLimitError(f"{layout.ruleset}: legal action '{bad.describe()}' targets a combatant with no row "
                                f"in the feature vector")
-    t_slot[~has_target] = 0
-    # option slot: rank among the distinct option keys this decision offers, per block, in catalogue order
-    # (only blocks with several options need it; a few dozen such actions at most, so plain Python)
-    n_options = layout.options[blocks]
-    o_slot = np.zeros(len(blocks), np.intp)
-    multi = np.flatnonzero(n_options > 1)
-    if len(multi):
-        stride = tables.stride
-        combined = (blocks[multi] * stride + tables.key[catalogue_index[multi]]).tolist()
-        rank: dict[int, int] = {}
-        block, r = -1, 0
-        for u in sorted(set(combined)):
-            if u // stride != block:
-                block, r = u // stride, 0
-            rank[u] = r
-            r += 1
-        o_slot[multi] = [rank[c] for c in combined]
-    over = o_slot >= n_options
-    if over.any():
-        b = int(blocks[over][0])
-        blk = layout.spec.blocks[b]
-        raise ActionLimitError(f"{layout.ruleset}: a decision offers {int(o_slot[blocks == b].max()) + 1} distinct "
-                               f"options of '{blk.verb}' at once; the canonical action layout holds {blk.options}")
     # square slot: the destination's offset from the actor, wrapped by the map limit
-    squares = layout.squares[blocks]
     ax, ay = tables.squares.get(actor_node, (0, 0)) if actor_node is not None else (0, 0)
-    d_slot = (tables.sx[catalogue_index] - ax) % w + w * ((tables.sy[catalogue_index] - ay) % h)
-    d_slot[squares == 1] = 0
-    return layout.base[blocks] + (t_slot * n_options + o_slot) * squares + d_slot
+    ci = catalogue_index
+    d_slot = (tables.sx[ci] - ax) % w + w * ((tables.sy[ci] - ay) % h)
+    index = cols.base[ci] + t_slot * cols.t_coef[ci] + d_slot * cols.has_square[ci]
+    # option slot: rank among the distinct options this decision offers, per block, in catalogue order
+    legal_key = catalogue_index.tobytes()
+    part = cols.options_memo.get(legal_key, _UNKNOWN)
+    if part is _UNKNOWN:
+        part = _option_part(layout, tables, cols, catalogue_index)  # raises for a decision beyond the limits
+        if len(cols.options_memo) >= _MEMO:
+            cols.options_memo.clear()
+        cols.options_memo[legal_key] = part
+    if part is not None:
+        index += part
+    return index
+
+
+_UNKNOWN = np.zeros(0, np.intp)
+
+
+def _option_part(layout: ActionLayout, tables: EncounterTables, cols: _Columns,
+                 catalogue_index: np.ndarray) -> np.ndarray | None:
+    """Option slot x its coefficient for each legal action (None when no legal action's block has several)."""
+    o_coef = cols.o_coef[catalogue_index]
+    multi = np.flatnonzero(o_coef)
+    if not len(multi):
+        return None
+    chosen = catalogue_index[multi]
+    pair, first = cols.pair[chosen], cols.first[chosen]
+    offered = np.zeros(cols.n_pairs, np.intp)
+    offered[pair] = 1
+    before = np.cumsum(offered) - offered  # offered pairs numbered below each pair
+    o_slot = before[pair] - before[first]
+    over = o_slot >= cols.options[chosen]
+    if over.any():
+        b = int(tables.block[chosen[over][0]])
+        blk = layout.spec.blocks[b]
+        n = int(o_slot[tables.block[chosen] == b].max()) + 1
+        raise ActionLimitError(f"{layout.ruleset}: a decision offers {n} distinct options of '{blk.verb}' at "
+                               f"once; the canonical action layout holds {blk.options}")
+    part = np.zeros(len(catalogue_index), np.intp)
+    part[multi] = o_slot * o_coef[multi]
+    return part
 
 
 def markdown(ruleset: str | RuleSystem) -> str:

@@ -124,7 +124,7 @@ class RuleSystem(Generic[S, T]):
 
     # --- what the system brings to the agents layer (read by `trpg_arena.agents.plugins`) -----------
     # Where the system's `scripted` agent is: ``"module:Class"``, a module starting with ``.`` being inside
-    # the system's own package (``".tactics:TemplateTactics"``). The class is built as
+    # the package of the module that names it, the system's own (``".tactics:TemplateTactics"``). The class is built as
     # ``cls(ruleset=..., rng=...)`` and answers ``ranked(combat)`` with a `core.ranking.Ranking` (the search
     # orders its candidates by it, a temperament re-weighs it); a class that is not already an agent (a
     # policy that needs only the rules) is made one by the agents layer. Named, not imported: the rules

@@ -27,30 +27,35 @@ from trpg_arena.rules.investigator.rolls import REGULAR, check
 from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.spells import cast_now, continue_now
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
+from trpg_arena.rules.investigator.verbs import Condition, Verb
 from trpg_arena.rules.investigator.windows import push_window
 
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
 
-WINDOWED = ("cast", "continue_cast", "shoot", "first_aid")  # INV-10.3
-ATTACK_VERBS = ("melee", "shoot", "throw", "pursue")
+# verb sets read per action, as frozensets built once (an enum member is a slow class attribute on Python 3.11)
+WINDOWED = frozenset((Verb.CAST, Verb.CONTINUE_CAST, Verb.SHOOT, Verb.FIRST_AID))  # INV-10.3
+ATTACK_VERBS = frozenset((Verb.MELEE, Verb.SHOOT, Verb.THROW, Verb.PURSUE))
+TO_A_CELL = frozenset((Verb.STEP, Verb.MOVE))
+PREPARING = frozenset((Verb.PREPARE, Verb.SWITCH_WEAPON))  # the prepare slot (INV-3.1)
+MOVING = frozenset((Verb.STEP, Verb.MOVE, Verb.STAND_UP))  # the move slot
 
 
 def begin(st: InvState, f: Fighter, m: Meta) -> None:
     """Push the frame of a chosen turn action."""
     sdest = step_target(f.pos, m.dir) if m.when and f.pos is not None else None
     st.stack.append(Frame("action", "start", f.id, verb=m.verb, target=m.target, head=m.head, when=m.when,
-                          sdest=sdest, dest=m.cell if m.verb in ("step", "move") else None, shots=m.shots,
+                          sdest=sdest, dest=m.cell if m.verb in TO_A_CELL else None, shots=m.shots,
                           event=m.dir))
 
 
 def _spend(setup: Setup, f: Fighter, verb: str, head: str) -> None:
     """Mark the slot an action uses (INV-3.1, INV-3.4)."""
-    if verb in ("prepare", "switch_weapon"):
+    if verb in PREPARING:
         f.prepare_used = True
-    elif verb in ("step", "move", "stand_up"):
+    elif verb in MOVING:
         f.move_used = True
-    elif verb == "continue_cast" or (verb == "cast" and setup.spells[head].rounds > 1):
+    elif verb == Verb.CONTINUE_CAST or (verb == Verb.CAST and setup.spells[head].rounds > 1):
         f.move_used = True
         f.standard_used = setup.prof(f.id).actions
     else:
@@ -81,10 +86,10 @@ def run_action(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool
                                                                    if fr.sdest else ""),
                         actor=f.id, rule="INV-3.3", verb=v, target=fr.target or None, option=fr.head or None)
         _spend(setup, f, v, fr.head)
-        if v == "step":  # INV-4.4: pursuit windows, then the step
+        if v == Verb.STEP:  # INV-4.4: pursuit windows, then the step
             push_window(setup, st, "step", f.id, f.pos, fr.dest)
             fr.step = "do_step"
-        elif v == "move":
+        elif v == Verb.MOVE:
             _start_move(combat, setup, st, f, fr)
         elif v in WINDOWED or v in ATTACK_VERBS:
             if fr.when == "before":
@@ -152,24 +157,24 @@ def _step_ok(setup: Setup, st: InvState, f: Fighter, dest: tuple[int, int] | Non
 
 def _main(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     v = fr.verb
-    if v == "cast":
+    if v == Verb.CAST:
         cast_now(combat, setup, st, f, fr.head, fr.target)
         return
-    if v == "continue_cast":
+    if v == Verb.CONTINUE_CAST:
         continue_now(combat, setup, st, f)
         return
     t = fighter(setup, st, fr.target)
     if t.pos is None or t.dead or t.fled or f.pos is None:
         combat.emit("target_lost", f"{f.id}'s {v} has lost its target {t.id}", actor=f.id, rule="INV-10.4")
         return
-    if v in ("melee", "pursue"):
+    if v in (Verb.MELEE, Verb.PURSUE):
         if chebyshev(f.pos, t.pos) != 1:
             combat.emit("target_lost", f"{t.id} is out of reach", actor=f.id, rule="INV-10.4")
             return
         push_attack(st, v, f.id, t.id, fr.head)
-    elif v == "throw":
+    elif v == Verb.THROW:
         push_attack(st, "throw", f.id, t.id)
-    elif v == "shoot":
+    elif v == Verb.SHOOT:
         w = wielded_t(setup, f)
         it = wielded_item(f)
         if (it is None or it.jammed or it.loaded < 1 or shot_band(setup, w, chebyshev(f.pos, t.pos)) is None
@@ -177,7 +182,7 @@ def _main(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
             combat.emit("target_lost", f"{f.id} can no longer shoot {t.id}", actor=f.id, rule="INV-10.4")
             return
         push_attack(st, "shot", f.id, t.id, fr.head, fr.shots)
-    elif v == "first_aid":
+    elif v == Verb.FIRST_AID:
         _first_aid(combat, setup, st, f, t)
 
 
@@ -198,7 +203,7 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
     before = t.hp
     if t.dying:  # INV-11.7
         t.hp = 1 if opt.first_aid_dying_hp == "set_to_1" else t.hp + 1
-        remove_condition(combat, t, "dying", "INV-11.7")
+        remove_condition(combat, t, Condition.DYING, "INV-11.7")
         t.dying_since = None
     else:
         t.hp = min(maxhp, t.hp + 1)
@@ -206,14 +211,14 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
     combat.emit("first_aid", f"{f.id}'s first aid on {t.id} succeeds: hp {before} -> {t.hp}", actor=f.id,
                 rule="INV-11.7" if before < 0 else "INV-8.12", success=True, hp_before=before, hp_after=t.hp)
     if t.unconscious and t.hp >= 1 and opt.first_aid_wakes:
-        remove_condition(combat, t, "unconscious", "INV-8.12")
+        remove_condition(combat, t, Condition.UNCONSCIOUS, "INV-8.12")
     st.dirty = True
 
 
 def _simple(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     """Actions with no window and no defense: prepare, switch, stand up, reload, pass, pick up, flee."""
     v = fr.verb
-    if v == "prepare":  # INV-4.1
+    if v == Verb.PREPARE:  # INV-4.1
         tq = setup.techniques[fr.head]
         skill = wielded_t(setup, f).skill if tq.skill == "@wielded" else tq.skill
         _, lvl = check(combat, f.id, skill, setup.prof(f.id).skill(skill), rule="INV-4.1")
@@ -222,12 +227,12 @@ def _simple(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame
             f.bonus_expires = tq.expires
             combat.emit("prepared", f"{f.id} readies {tq.name}: a bonus die on its next "
                                     f"{'/'.join(tq.bonus_to)} roll", actor=f.id, rule="INV-4.1", technique=tq.id)
-    elif v == "switch_weapon":  # INV-4.2
+    elif v == Verb.SWITCH_WEAPON:  # INV-4.2
         f.wielded = fr.head
         combat.emit("weapon_switched", f"{f.id} now wields {fr.head}", actor=f.id, rule="INV-4.2", weapon=fr.head)
-    elif v == "stand_up":  # INV-4.7
-        remove_condition(combat, f, "prone", "INV-4.7")
-    elif v == "reload":  # INV-8.10
+    elif v == Verb.STAND_UP:  # INV-4.7
+        remove_condition(combat, f, Condition.PRONE, "INV-4.7")
+    elif v == Verb.RELOAD:  # INV-8.10
         it = wielded_item(f)
         assert it is not None
         w = setup.weapons[it.template]
@@ -237,11 +242,11 @@ def _simple(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame
             f.ammo[w.ammo_type] -= 1
         combat.emit("reloaded", f"{f.id} reloads {w.name} ({it.loaded}/{w.capacity})", actor=f.id, rule="INV-8.10",
                     weapon=it.id, loaded=it.loaded)
-    elif v == "pass_item":
+    elif v == Verb.PASS_ITEM:
         _pass(combat, setup, st, f, fighter(setup, st, fr.target), fr.head)
-    elif v == "pick_up":
+    elif v == Verb.PICK_UP:
         _pick_up(combat, setup, st, f, fr.head, fr.event)
-    elif v == "flee":  # INV-12.3
+    elif v == Verb.FLEE:  # INV-12.3
         if f.channel_spell:
             interrupt_channel(combat, f, "fled")
         f.fled = True
@@ -391,7 +396,7 @@ def _move_end(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Fra
     applies = mode == "all" or (mode == "multi_action_only" and prof.actions >= 2)
     if applies and fr.spent == prof.mov:  # INV-4.9
         if setup.opt.full_mov_scope == "rest_of_round":
-            add_condition(combat, f, "full_mov_lockout", "INV-4.9")
+            add_condition(combat, f, Condition.FULL_MOV_LOCKOUT, "INV-4.9")
         else:
             f.lockout_next_round = True
             combat.emit("lockout_pending", f"{f.id} will have no standard action next round", actor=f.id,

@@ -25,6 +25,7 @@ from trpg_arena.rules.investigator.rolls import (
 )
 from trpg_arena.rules.investigator.sight import line_status
 from trpg_arena.rules.investigator.state import Fighter, Frame, GroundItem, InvState, Item
+from trpg_arena.rules.investigator.verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
@@ -132,7 +133,7 @@ def run_attack(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool
         opt = setup.opt
         if fr.verb == "shot":
             want = opt.dive_for_cover and t.able and not t.prone and not t.lose_next_standard  # INV-6.3
-        elif fr.verb == "throw":
+        elif fr.verb == Verb.THROW:
             want = opt.dodge_thrown and t.able  # INV-8.8
         else:
             want = t.able  # INV-8.3
@@ -145,7 +146,7 @@ def run_attack(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool
     a = fighter(setup, st, fr.actor)
     if fr.verb == "shot":
         resolve_shot(combat, setup, st, a, t, fr)
-    elif fr.verb == "throw":
+    elif fr.verb == Verb.THROW:
         resolve_throw(combat, setup, st, a, t, fr)
     else:
         resolve_melee(combat, setup, st, a, t, fr)
@@ -156,7 +157,7 @@ def run_attack(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool
 def _defend(combat: InvCombat, setup: Setup, t: Fighter, how: str, e: int) -> int:
     """The defender's check (drawn after the attacker's); returns its level. Counts the defense (INV-8.7)."""
     t.defenses += 1
-    if how == "dodge":
+    if how == Verb.DODGE:
         b = take_bonus(t, ("dodge",))
         _, lvl = check(combat, t.id, "Dodge", setup.prof(t.id).skill("Dodge"), bonus_from=b, rule="INV-8.3")
         return lvl
@@ -202,9 +203,9 @@ def resolve_melee(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
     how = fr.defense
     hit = False
     d = FAILURE
-    if how in ("dodge", "fight_back"):
+    if how in (Verb.DODGE, Verb.FIGHT_BACK):
         d = _defend(combat, setup, t, how, e)
-        if how == "dodge":
+        if how == Verb.DODGE:
             hit = e >= REGULAR and not d >= e
             result = "hit" if hit else ("dodged" if e >= REGULAR else "miss")
         elif d >= REGULAR and d > e:
@@ -252,7 +253,7 @@ def _fumble(setup: Setup, st: InvState, a: Fighter) -> None:
 def apply_maneuver(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: Fighter, man: str) -> None:
     """Maneuver effects (INV-7.2)."""
     if man == "knock_down":
-        add_condition(combat, t, "prone", "INV-7.2")
+        add_condition(combat, t, Condition.PRONE, "INV-7.2")
     elif man == "disarm":
         it = wielded_item(t)
         if it is not None and t.pos is not None:
@@ -302,8 +303,8 @@ def resolve_throw(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
                    required=required, rule="INV-8.8", why=why)
     e = effective(lvl, required)
     hit = e >= REGULAR
-    if fr.defense == "dodge":
-        d = _defend(combat, setup, t, "dodge", e)
+    if fr.defense == Verb.DODGE:
+        d = _defend(combat, setup, t, Verb.DODGE, e)
         hit = hit and not d >= e
     where = t.pos
     combat.emit("attack_result", f"{a.id}'s throw at {t.id}: {'hit' if hit else 'miss'}", actor=a.id,
@@ -329,7 +330,7 @@ def resolve_shot(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: F
     opt = setup.opt
     it = wielded_item(a)
     dived: list[str] = []  # the penalty die of a successful dive for cover, named (INV-6.3)
-    if fr.defense == "dive_for_cover":  # INV-6.3: the Dodge check is drawn before the shot
+    if fr.defense == Verb.DIVE_FOR_COVER:  # INV-6.3: the Dodge check is drawn before the shot
         _, dl = check(combat, t.id, "Dodge", setup.prof(t.id).skill("Dodge"), rule="INV-6.3")
         if dl >= REGULAR:
             dived = ["target dived for cover"]

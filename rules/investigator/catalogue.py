@@ -25,9 +25,10 @@ from typing import Any
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.compiled import DIRS, MANEUVERS, Setup
+from trpg_arena.rules.investigator.verbs import Verb
 
-SIMPLE = ("end_turn", "wait", "decline", "dodge", "fight_back", "no_defense", "dive_for_cover", "stand_up", "reload",
-          "flee", "continue_cast")
+SIMPLE = (Verb.END_TURN, Verb.WAIT, Verb.DECLINE, Verb.DODGE, Verb.FIGHT_BACK, Verb.NO_DEFENSE, Verb.DIVE_FOR_COVER,
+          Verb.STAND_UP, Verb.RELOAD, Verb.FLEE, Verb.CONTINUE_CAST)
 STEP_FORMS: tuple[tuple[str, str], ...] = (("", ""),) + tuple((w, d) for w in ("before", "after") for d in DIRS)
 FORM_INDEX: dict[tuple[str, str], int] = {f: i for i, f in enumerate(STEP_FORMS)}
 
@@ -94,16 +95,16 @@ class Catalogue:
         for v in SIMPLE:
             self._add((v,), Action(v), Meta(v))
         for t in s.techniques:
-            self._add(("prepare", t), Action("prepare", option=t), Meta("prepare", head=t))
+            self._add(("prepare", t), Action(Verb.PREPARE, option=t), Meta(Verb.PREPARE, head=t))
         items = item_ids(s)
         weapons = ["unarmed"] + [i for i in items if not i.startswith(("ammo:", "material:"))]
         for w in weapons:
-            self._add(("switch_weapon", w), Action("switch_weapon", option=w), Meta("switch_weapon", head=w))
+            self._add(("switch_weapon", w), Action(Verb.SWITCH_WEAPON, option=w), Meta(Verb.SWITCH_WEAPON, head=w))
         cells = [(x, y) for y in range(s.height) for x in range(s.width)]
         for c in cells:
-            self._add(("step", c), Action("step", dest=c), Meta("step", cell=c))
+            self._add(("step", c), Action(Verb.STEP, dest=c), Meta(Verb.STEP, cell=c))
         for c in cells:
-            self._add(("move", c), Action("move", dest=c), Meta("move", cell=c))
+            self._add(("move", c), Action(Verb.MOVE, dest=c), Meta(Verb.MOVE, cell=c))
         has_fire = any(w.kind == "firearm" for w in s.weapons.values())
         has_throw = any(w.kind == "thrown" for w in s.weapons.values())
         max_shots = max([w.shots for w in s.weapons.values() if w.kind == "firearm"] + [1])
@@ -111,8 +112,8 @@ class Catalogue:
         for t in s.ids:
             for man in ("",) + MANEUVERS:
                 for when, d in STEP_FORMS:
-                    self._add(("melee", t, man, when, d), Action("melee", t, None, opt_key(man, when, d)),
-                              Meta("melee", t, man, when, d))
+                    self._add(("melee", t, man, when, d), Action(Verb.MELEE, t, None, opt_key(man, when, d)),
+                              Meta(Verb.MELEE, t, man, when, d))
             if has_fire:
                 for man in ("", "disarm"):
                     for when, d in STEP_FORMS:
@@ -120,28 +121,28 @@ class Catalogue:
                             if man and n > 1:
                                 continue
                             self._add(("shoot", t, man, when, d, n),
-                                      Action("shoot", t, None, opt_key(man, when, d, n)),
-                                      Meta("shoot", t, man, when, d, n))
+                                      Action(Verb.SHOOT, t, None, opt_key(man, when, d, n)),
+                                      Meta(Verb.SHOOT, t, man, when, d, n))
             if has_throw:
-                self._add(("throw", t), Action("throw", t), Meta("throw", t))
-            self._add(("first_aid", t), Action("first_aid", t), Meta("first_aid", t))
-            self._add(("opportunity_attack", t), Action("opportunity_attack", t), Meta("opportunity_attack", t))
+                self._add(("throw", t), Action(Verb.THROW, t), Meta(Verb.THROW, t))
+            self._add(("first_aid", t), Action(Verb.FIRST_AID, t), Meta(Verb.FIRST_AID, t))
+            self._add(("opportunity_attack", t), Action(Verb.OPPORTUNITY_ATTACK, t), Meta(Verb.OPPORTUNITY_ATTACK, t))
             for man in ("",) + MANEUVERS:
-                self._add(("pursuit_attack", t, man), Action("pursuit_attack", t, None, man or None),
-                          Meta("pursuit_attack", t, man))
+                self._add(("pursuit_attack", t, man), Action(Verb.PURSUIT_ATTACK, t, None, man or None),
+                          Meta(Verb.PURSUIT_ATTACK, t, man))
             if opt.pursuit_mode == "turn_action":
                 for man in ("",) + MANEUVERS:
-                    self._add(("pursue", t, man), Action("pursue", t, None, man or None), Meta("pursue", t, man))
+                    self._add(("pursue", t, man), Action(Verb.PURSUE, t, None, man or None), Meta(Verb.PURSUE, t, man))
             for sid, sp in s.spells.items():
                 forms = STEP_FORMS if sp.rounds == 1 else STEP_FORMS[:1]
                 for when, d in forms:
-                    self._add(("cast", sid, t, when, d), Action("cast", t, None, opt_key(sid, when, d)),
-                              Meta("cast", t, sid, when, d))
+                    self._add(("cast", sid, t, when, d), Action(Verb.CAST, t, None, opt_key(sid, when, d)),
+                              Meta(Verb.CAST, t, sid, when, d))
             for it in items:
-                self._add(("pass_item", t, it), Action("pass_item", t, None, it), Meta("pass_item", t, it))
+                self._add(("pass_item", t, it), Action(Verb.PASS_ITEM, t, None, it), Meta(Verb.PASS_ITEM, t, it))
         for it in items:
             for d in ("here",) + tuple(DIRS):
-                self._add(("pick_up", it, d), Action("pick_up", None, d, it), Meta("pick_up", head=it, dir=d))
+                self._add(("pick_up", it, d), Action(Verb.PICK_UP, None, d, it), Meta(Verb.PICK_UP, head=it, dir=d))
 
 
 def item_ids(s: Setup) -> list[str]:

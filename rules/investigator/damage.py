@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.investigator.compiled import Setup
 from trpg_arena.rules.investigator.rolls import REGULAR, check
 from trpg_arena.rules.investigator.state import Fighter, InvState
+from trpg_arena.rules.investigator.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
@@ -20,7 +21,7 @@ def add_condition(combat: InvCombat, f: Fighter, name: str, rule: str) -> None:
     combat.state.dirty = True
     combat.emit("condition_added", f"{f.id} is now {combat.system.info.condition_text(name)}", actor=f.id, rule=rule,
                 condition=name)
-    if name in ("prone", "unconscious", "dying", "dead") and f.channel_spell:
+    if name in (Condition.PRONE, Condition.UNCONSCIOUS, Condition.DYING, Condition.DEAD) and f.channel_spell:
         interrupt_channel(combat, f, name)
 
 
@@ -54,7 +55,7 @@ def kill(combat: InvCombat, f: Fighter, rule: str = "INV-11.4") -> None:
     f.dying = False
     f.dying_since = None
     combat.state.dirty = True
-    combat.emit("condition_added", f"{f.id} dies", actor=f.id, rule=rule, condition="dead", square=f.pos)
+    combat.emit("condition_added", f"{f.id} dies", actor=f.id, rule=rule, condition=Condition.DEAD, square=f.pos)
     f.pos = None
 
 
@@ -102,31 +103,31 @@ def apply_damage(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, dmg:
         kill(combat, f)
         return
     if major:  # INV-11.2: recorded in every branch except death
-        add_condition(combat, f, "major_wound", "INV-11.2")
+        add_condition(combat, f, Condition.MAJOR_WOUND, "INV-11.2")
     if f.hp < 0 or (f.hp == 0 and f.major_wound):  # INV-11.3 / INV-11.5
         _make_dying(combat, setup, st, f)
         return
     if f.hp == 0:  # INV-11.5 without a major wound
-        add_condition(combat, f, "prone", "INV-11.5")
-        add_condition(combat, f, "unconscious", "INV-11.5")
+        add_condition(combat, f, Condition.PRONE, "INV-11.5")
+        add_condition(combat, f, Condition.UNCONSCIOUS, "INV-11.5")
         return
     if major and not f.unconscious and not f.dying:  # INV-11.2
         _, lvl = check(combat, f.id, "CON", prof.con, rule="INV-11.2")
         if lvl < REGULAR:
-            add_condition(combat, f, "prone", "INV-11.2")
+            add_condition(combat, f, Condition.PRONE, "INV-11.2")
             if not pow_check(combat, setup, f, "INV-11.2"):
-                add_condition(combat, f, "unconscious", "INV-11.2")
+                add_condition(combat, f, Condition.UNCONSCIOUS, "INV-11.2")
 
 
 def _make_dying(combat: InvCombat, setup: Setup, st: InvState, f: Fighter) -> None:
     was_dying = f.dying
-    add_condition(combat, f, "prone", "INV-11.3")
+    add_condition(combat, f, Condition.PRONE, "INV-11.3")
     if was_dying:
         return
-    add_condition(combat, f, "dying", "INV-11.3")
+    add_condition(combat, f, Condition.DYING, "INV-11.3")
     f.dying_since = st.round
     if not f.unconscious and not pow_check(combat, setup, f, "INV-11.3"):
-        add_condition(combat, f, "unconscious", "INV-11.3")
+        add_condition(combat, f, Condition.UNCONSCIOUS, "INV-11.3")
 
 
 def heal(combat: InvCombat, setup: Setup, f: Fighter, amount: int, rule: str) -> None:
@@ -136,7 +137,7 @@ def heal(combat: InvCombat, setup: Setup, f: Fighter, amount: int, rule: str) ->
     combat.emit("healed", f"{f.id} heals {amount}: hp {before} -> {f.hp}", actor=f.id, rule=rule, amount=amount,
                 hp_before=before, hp_after=f.hp)
     if f.hp >= 1 and f.dying:
-        remove_condition(combat, f, "dying", rule)
+        remove_condition(combat, f, Condition.DYING, rule)
         f.dying_since = None
 
 
@@ -167,7 +168,7 @@ def round_end_upkeep(combat: InvCombat, setup: Setup, st: InvState) -> None:
             combat.emit("dying_upkeep", f"{f.id} cannot hold on" + (f" (rolled {x} > Luck {f.luck})" if x else
                                                                      " (no Luck)"),
                         actor=f.id, rule="INV-11.6", dice=[x] if x else [], luck=f.luck)
-            add_condition(combat, f, "unconscious", "INV-11.6")
+            add_condition(combat, f, Condition.UNCONSCIOUS, "INV-11.6")
         f.hp -= 1
         combat.emit("dying_upkeep", f"{f.id} loses 1 HP while dying: hp {f.hp}", actor=f.id, rule="INV-11.6",
                     hp=f.hp)

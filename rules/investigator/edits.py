@@ -14,11 +14,12 @@ from trpg_arena.rules.investigator.compiled import setup_of
 from trpg_arena.rules.investigator.damage import add_condition, interrupt_channel, remove_condition
 from trpg_arena.rules.investigator.flow import end_check
 from trpg_arena.rules.investigator.state import Fighter, InvState
+from trpg_arena.rules.investigator.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
 
-FLAGS = ("unconscious", "prone", "major_wound")
+FLAGS = (Condition.UNCONSCIOUS, Condition.PRONE, Condition.MAJOR_WOUND)
 RULE = "GM edit"
 
 
@@ -60,10 +61,10 @@ class InvestigatorEditor(Editor):
         if name == "hp":
             f.hp = value
             if value == 0 and not f.unconscious:  # INV-11.5, without the roll
-                add_condition(combat, f, "prone", RULE)
-                add_condition(combat, f, "unconscious", RULE)
+                add_condition(combat, f, Condition.PRONE, RULE)
+                add_condition(combat, f, Condition.UNCONSCIOUS, RULE)
             if value >= 1 and f.dying:  # INV-5.2
-                remove_condition(combat, f, "dying", RULE)
+                remove_condition(combat, f, Condition.DYING, RULE)
                 f.dying_since = None
         elif name in FLAGS:
             (add_condition if value else remove_condition)(combat, f, name, RULE)

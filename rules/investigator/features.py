@@ -17,6 +17,7 @@ from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.investigator.compiled import Setup
 from trpg_arena.rules.investigator.rolls import Expr
 from trpg_arena.rules.investigator.system import DECISION_CODE, PHASE_CODE, InvestigatorSystem
+from trpg_arena.rules.investigator.verbs import Verb
 
 STATS = (
     Column("melee_skill", "best melee weapon skill / 100"),
@@ -72,7 +73,7 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
             skill = p.skill(w.skill)
             bonus = db if w.db_mode == "full" else db / 2 if w.db_mode == "half" else 0.0
             damage = max(damage, _mean(w.damage) + bonus)
-            if w.kind == "melee":
+            if w.kind == Verb.MELEE:
                 melee = max(melee, skill)
                 reach = max(reach, 1.0)
             else:
@@ -88,29 +89,29 @@ FEATURES = SystemFeatures(side_limit=8, distance_scale=20.0, stats=STATS, static
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
 
 # pick_up's dest is a direction (here, N, NE..), not a square: it is part of the option
-ACTIONS = ActionSpec(map_limit=(16, 16), dest_in_option=('pick_up',), blocks=(
-    ActionBlock('end_turn'),
-    ActionBlock('wait'),
-    ActionBlock('decline'),
-    ActionBlock('dodge'),
-    ActionBlock('fight_back'),
-    ActionBlock('no_defense'),
-    ActionBlock('dive_for_cover'),
-    ActionBlock('stand_up'),
-    ActionBlock('reload'),
-    ActionBlock('flee'),
-    ActionBlock('continue_cast'),
-    ActionBlock('prepare', options=4),
-    ActionBlock('switch_weapon', options=16),
-    ActionBlock('step', square=True),
-    ActionBlock('move', square=True),
-    ActionBlock('melee', target=True, options=68),
-    ActionBlock('shoot', target=True, options=64),
-    ActionBlock('throw', target=True),
-    ActionBlock('first_aid', target=True),
-    ActionBlock('opportunity_attack', target=True),
-    ActionBlock('pursuit_attack', target=True, options=4),
-    ActionBlock('cast', target=True, options=64),
-    ActionBlock('pass_item', target=True, options=16),
-    ActionBlock('pick_up', options=8),
+ACTIONS = ActionSpec(map_limit=(16, 16), dest_in_option=(Verb.PICK_UP,), blocks=(
+    ActionBlock(Verb.END_TURN),
+    ActionBlock(Verb.WAIT),
+    ActionBlock(Verb.DECLINE),
+    ActionBlock(Verb.DODGE),
+    ActionBlock(Verb.FIGHT_BACK),
+    ActionBlock(Verb.NO_DEFENSE),
+    ActionBlock(Verb.DIVE_FOR_COVER),
+    ActionBlock(Verb.STAND_UP),
+    ActionBlock(Verb.RELOAD),
+    ActionBlock(Verb.FLEE),
+    ActionBlock(Verb.CONTINUE_CAST),
+    ActionBlock(Verb.PREPARE, options=4),
+    ActionBlock(Verb.SWITCH_WEAPON, options=16),
+    ActionBlock(Verb.STEP, square=True),
+    ActionBlock(Verb.MOVE, square=True),
+    ActionBlock(Verb.MELEE, target=True, options=68),
+    ActionBlock(Verb.SHOOT, target=True, options=64),
+    ActionBlock(Verb.THROW, target=True),
+    ActionBlock(Verb.FIRST_AID, target=True),
+    ActionBlock(Verb.OPPORTUNITY_ATTACK, target=True),
+    ActionBlock(Verb.PURSUIT_ATTACK, target=True, options=4),
+    ActionBlock(Verb.CAST, target=True, options=64),
+    ActionBlock(Verb.PASS_ITEM, target=True, options=16),
+    ActionBlock(Verb.PICK_UP, options=8),
 ))

@@ -15,6 +15,7 @@ from trpg_arena.rules.investigator.compiled import Setup, setup_of
 from trpg_arena.rules.investigator.damage import interrupt_channel, round_end_upkeep
 from trpg_arena.rules.investigator.legal import Legal, fighter, wielded_item
 from trpg_arena.rules.investigator.state import Fighter, InvState
+from trpg_arena.rules.investigator.verbs import Condition, Verb
 from trpg_arena.rules.investigator.windows import run_window
 
 if TYPE_CHECKING:
@@ -274,29 +275,29 @@ def finish(combat: InvCombat, setup: Setup, st: InvState, winner: str | None, te
 
 def conditions(f: Fighter) -> list[str]:
     """The condition names of a combatant (section 8)."""
-    out = []
+    out: list[str] = []
     if f.dead:
-        out.append("dead")
+        out.append(Condition.DEAD)
     if f.fled:
-        out.append("fled")
+        out.append(Condition.FLED)
     if f.dying:
-        out.append("dying")
+        out.append(Condition.DYING)
     if f.unconscious:
-        out.append("unconscious")
+        out.append(Condition.UNCONSCIOUS)
     if f.prone:
-        out.append("prone")
+        out.append(Condition.PRONE)
     if f.major_wound:
-        out.append("major_wound")
+        out.append(Condition.MAJOR_WOUND)
     if f.full_mov_lockout:
-        out.append("full_mov_lockout")
+        out.append(Condition.FULL_MOV_LOCKOUT)
     if f.lose_next_standard:
-        out.append("lose_next_standard")
+        out.append(Condition.LOSE_NEXT_STANDARD)
     if f.untreated_wound:
-        out.append("untreated_wound")
+        out.append(Condition.UNTREATED_WOUND)
     if f.channel_spell:
-        out.append("channeling")
+        out.append(Condition.CHANNELING)
     if f.bonus_to:
-        out.append("pending_bonus")
+        out.append(Condition.PENDING_BONUS)
     return out
 
 
@@ -313,14 +314,14 @@ def apply(combat: InvCombat, action: Action) -> None:
     if d.step == "turn_action":
         first = st.turn_actions == 0
         st.turn_actions += 1
-        if f.channel_spell and first and m.verb != "continue_cast":  # INV-5.5
+        if f.channel_spell and first and m.verb != Verb.CONTINUE_CAST:  # INV-5.5
             interrupt_channel(combat, f, "did something else")
-        if m.verb == "end_turn":
+        if m.verb == Verb.END_TURN:
             st.turn_ended = True
         else:
             begin(st, f, m)
     elif d.step == "phase_offer":
-        if m.verb == "wait":
+        if m.verb == Verb.WAIT:
             if st.phase == "cast" and f.channel_spell:  # INV-5.5
                 interrupt_channel(combat, f, "abandoned")
             combat.emit("wait", f"{f.id} waits", actor=f.id, rule="INV-4.3")
@@ -328,21 +329,21 @@ def apply(combat: InvCombat, action: Action) -> None:
         else:
             start_turn(combat, setup, st, f)
             st.turn_actions = 1
-            if f.channel_spell and m.verb != "continue_cast":
+            if f.channel_spell and m.verb != Verb.CONTINUE_CAST:
                 interrupt_channel(combat, f, "did something else")
             begin(st, f, m)
     elif d.step == "reaction":
         fr = st.stack[-1]
-        if m.verb == "opportunity_attack":  # INV-10.1
+        if m.verb == Verb.OPPORTUNITY_ATTACK:  # INV-10.1
             f.opportunity_used = True
             push_attack(st, "opportunity", f.id, fr.actor)
-        elif m.verb == "pursuit_attack":  # INV-9.1
+        elif m.verb == Verb.PURSUIT_ATTACK:  # INV-9.1
             f.standard_used += 1
             push_attack(st, "pursuit", f.id, fr.actor, m.head)
     elif d.step == "defense":
         fr = st.stack[-1]
         fr.defense = m.verb
-        if m.verb in ("dodge", "fight_back", "dive_for_cover") and f.channel_spell:
+        if m.verb in (Verb.DODGE, Verb.FIGHT_BACK, Verb.DIVE_FOR_COVER) and f.channel_spell:
             interrupt_channel(combat, f, m.verb)  # INV-5.5
     advance(combat)
 

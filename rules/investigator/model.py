@@ -26,14 +26,15 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
+from trpg_arena.rules.investigator.verbs import Condition
 
 Cell = tuple[int, int]
 _DICE = re.compile(r"^\s*[+-]?\s*(\d+[dD]\d+|\d+)(\s*[+-]\s*(\d+[dD]\d+|\d+))*\s*$")
 _ID = re.compile(r"^[A-Za-z0-9_.\-]+$")
 LEVEL_NAMES = ("fumble", "failure", "regular", "hard", "extreme", "critical")
 BONUS_KINDS = ("shoot", "throw", "melee", "maneuver", "dodge", "fight_back", "first_aid")
-CONDITIONS = ("prone", "unconscious", "dying", "dead", "major_wound", "untreated_wound", "full_mov_lockout",
-              "lose_next_standard")
+CONDITIONS = (Condition.PRONE, Condition.UNCONSCIOUS, Condition.DYING, Condition.DEAD, Condition.MAJOR_WOUND,
+              Condition.UNTREATED_WOUND, Condition.FULL_MOV_LOCKOUT, Condition.LOSE_NEXT_STANDARD)  # at a start
 
 
 def _dice(v: str | int) -> str | int:

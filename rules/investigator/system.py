@@ -14,6 +14,7 @@ from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_s
 from trpg_arena.rules.investigator.edits import InvestigatorEditor
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
+from trpg_arena.rules.investigator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
@@ -25,9 +26,16 @@ ONE_HOT3 = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))  # by PHASE_CODE
 ONE_HOT4 = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0))  # by DECISION_CODE
 NO_HOT4 = (0.0, 0.0, 0.0, 0.0)
 _new_tuple = tuple.__new__
-WORDS = {"end_turn": "ends the turn", "wait": "waits", "decline": "lets it pass", "dodge": "dodges",
-         "fight_back": "fights back", "no_defense": "does not defend", "dive_for_cover": "dives for cover",
-         "stand_up": "stands up", "reload": "reloads", "flee": "flees", "continue_cast": "keeps casting"}
+WORDS: dict[str, str] = {
+    Verb.END_TURN: "ends the turn", Verb.WAIT: "waits", Verb.DECLINE: "lets it pass", Verb.DODGE: "dodges",
+    Verb.FIGHT_BACK: "fights back", Verb.NO_DEFENSE: "does not defend", Verb.DIVE_FOR_COVER: "dives for cover",
+    Verb.STAND_UP: "stands up", Verb.RELOAD: "reloads", Verb.FLEE: "flees", Verb.CONTINUE_CAST: "keeps casting"}
+# the sentences of the verbs with a head or a target (`_describe`)
+SENTENCES: dict[str, str] = {
+    Verb.PREPARE: "prepares {head}", Verb.SWITCH_WEAPON: "wields {head}", Verb.PICK_UP: "picks up {head} ({dir})",
+    Verb.PASS_ITEM: "passes {head} to {target}", Verb.CAST: "casts {head} on {target}",
+    Verb.OPPORTUNITY_ATTACK: "makes an opportunity attack on {target}",
+    Verb.PURSUIT_ATTACK: "makes a pursuit attack on {target}", Verb.FIRST_AID: "gives first aid to {target}"}
 
 
 class InvestigatorSystem(RuleSystem[InvState, Setup]):
@@ -36,8 +44,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
     editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = InvState
-    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
-    scripted_agent = "trpg_arena.agents.scripted.investigator:InvestigatorScriptedAgent"
+    # its scripted policy and tactical queries (rules/investigator/tactics.py); the agents layer makes it an agent
+    scripted_agent = ".tactics:InvestigatorTactics"
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {
         **dict.fromkeys(("turn_action", "phase_offer"), DecisionKind.TURN),
@@ -190,16 +198,11 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
         v = m.verb
         if v in WORDS:
             return WORDS[v]
-        if v in ("step", "move"):
+        if v in (Verb.STEP, Verb.MOVE):
             return f"{v}s to {list(m.cell)}"
-        text = {"prepare": f"prepares {m.head}", "switch_weapon": f"wields {m.head}",
-                "pick_up": f"picks up {m.head} ({m.dir})", "pass_item": f"passes {m.head} to {m.target}",
-                "cast": f"casts {m.head} on {m.target}", "opportunity_attack": f"makes an opportunity attack on "
-                                                                               f"{m.target}",
-                "pursuit_attack": f"makes a pursuit attack on {m.target}", "first_aid": f"gives first aid to "
-                                                                                      f"{m.target}"}.get(
-            v, f"{v}s {m.target}")
-        if m.head and v in ("melee", "shoot", "pursue", "pursuit_attack"):
+        sentence = SENTENCES.get(v)
+        text = f"{v}s {m.target}" if sentence is None else sentence.format(head=m.head, dir=m.dir, target=m.target)
+        if m.head and v in (Verb.MELEE, Verb.SHOOT, Verb.PURSUE, Verb.PURSUIT_ATTACK):
             text += f" ({m.head.replace('_', ' ')})"
         if m.when:
             text += f", stepping {m.dir} {'first' if m.when == 'before' else 'afterwards'}"

@@ -11,11 +11,12 @@ from trpg_arena.rules.kiai.damage import damage_roll, set_decision, take_damage
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import CRITICAL, SUCCESS, Frame, Hex, KiaiState
 from trpg_arena.rules.kiai.strike import can_react, dodge_check
+from trpg_arena.rules.kiai.verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
 
-CONDITION_OF = {"stun": "stunned", "intimidate": "intimidated", "illusion": "deceived"}
+CONDITION_OF = {"stun": Condition.STUNNED, "intimidate": Condition.INTIMIDATED, "illusion": Condition.DECEIVED}
 
 
 def area_targets(ctx: Ctx, st: KiaiState, user: str, center: Hex, radius: int) -> list[str]:
@@ -64,7 +65,7 @@ def run_area(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
     if fr.step == "hit":
         spec = ctx.spec[user.id]
         spell = ab.kind == "spell"
-        mods = [("deceived", -ctx.opts.illusion_penalty)] if not spell and has(user, "deceived") else []
+        mods = [("deceived", -ctx.opts.illusion_penalty)] if not spell and has(user, Condition.DECEIVED) else []
         g = check(combat, ctx, user, "magic attack" if spell else "hit", spec.magic_attack if spell else spec.hit, 1,
                   mods, "KIA-21.5")
         if not succeeded(g):
@@ -84,10 +85,10 @@ def run_area(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
                     fr.reaction = "?"
                     set_decision(st, t.id, "R3", f"{user.id}'s {ab.id} catches {t.id}: react")
                     return
-                fr.reaction = "no_reaction"
+                fr.reaction = Verb.NO_REACTION
             grade = fr.grade
             landed = True
-            if fr.reaction == "dodge":
+            if fr.reaction == Verb.DODGE:
                 dg = dodge_check(combat, ctx, t, 0)
                 if dg == CRITICAL or (dg == SUCCESS and grade != CRITICAL):
                     landed = False
@@ -166,4 +167,4 @@ def run_status(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
         if resisted:
             combat.emit("resisted", f"{cid} resists {ab.id}", actor=cid, rule="KIA-23.2", ability=ab.id)
             continue
-        add_condition(combat, t, ctype, source=user.id if ctype == "intimidated" else "", n=n, rule="KIA-23.3")
+        add_condition(combat, t, ctype, source=user.id if ctype == Condition.INTIMIDATED else "", n=n, rule="KIA-23.3")

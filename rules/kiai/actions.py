@@ -15,12 +15,13 @@ from trpg_arena.rules.kiai.damage import check_end
 from trpg_arena.rules.kiai.legal import FEINT_COST, tables_of
 from trpg_arena.rules.kiai.manoeuvres import pick_up, ready_weapon
 from trpg_arena.rules.kiai.state import Fighter, Frame, Hex, KiaiState
+from trpg_arena.rules.kiai.verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
 
-ATTACK_TYPES = frozenset({"attack", "two_weapon_attack", "offhand_attack", "consecutive_attack", "feint", "charge",
-                          "break_weapon", "disarm", "use_ability", "reattack"})  # KIA-24.1
+ATTACK_TYPES = frozenset({Verb.ATTACK, Verb.TWO_WEAPON_ATTACK, Verb.OFFHAND_ATTACK, Verb.CONSECUTIVE_ATTACK, Verb.FEINT,
+                          Verb.CHARGE, Verb.BREAK_WEAPON, Verb.DISARM, Verb.USE_ABILITY, Verb.REATTACK})  # KIA-24.1
 
 
 def spend_kiai(combat: KiaiCombat, f: Fighter, amount: int, rule: str, *, spirit: bool = False) -> None:
@@ -92,44 +93,44 @@ def apply_action(combat: KiaiCombat, ctx: Ctx, st: KiaiState, kind: str, actor: 
                     verb=verb, target=a.target, dest=a.dest, option=a.option)
     if kind == "P1":
         st.reattack_index += 1
-        if verb == "reattack":  # KIA-12.1
+        if verb == Verb.REATTACK:  # KIA-12.1
             x, ao = a.option
             if ao:
-                add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
+                add_condition(combat, f, Condition.EXPOSED_ALL_OUT, rule="KIA-13.1")
             st.stack.append(_strike(f, _target(a), mult=2 if ao else 1, tech_x=x, dodge_x=x))
         return
-    if verb == "end_turn":
+    if verb == Verb.END_TURN:
         st.stage = "turn_end"
-    elif verb == "move":
+    elif verb == Verb.MOVE:
         _move(combat, ctx, st, f, a.dest, "KIA-8.1")
-    elif verb == "run":  # KIA-8.2
+    elif verb == Verb.RUN:  # KIA-8.2
         _move(combat, ctx, st, f, a.dest, "KIA-8.2")
         f.ran = True
-        add_condition(combat, f, "running", rule="KIA-8.2")
+        add_condition(combat, f, Condition.RUNNING, rule="KIA-8.2")
         if not ctx.opts.run_allows_action:
             st.stage = "turn_end"
-    elif verb == "attack":
+    elif verb == Verb.ATTACK:
         x, ao, ab = a.option
         f.main_done = True
         if ab:
             spend_kiai(combat, f, ctx.abilities[f.id][ab].level, "KIA-21.1")
         if ao:
-            add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
+            add_condition(combat, f, Condition.EXPOSED_ALL_OUT, rule="KIA-13.1")
         f.chain_x, f.chain_all_out = x, ao
         st.stack.append(_strike(f, _target(a), mult=2 if ao else 1, tech_x=x, dodge_x=x, ability=ab,
                                 chain=True))
         st.stage = "d2"
-    elif verb == "consecutive_attack":
+    elif verb == Verb.CONSECUTIVE_ATTACK:
         _consecutive(combat, ctx, st, f, _target(a))
-    elif verb == "two_weapon_attack":  # KIA-11.1
+    elif verb == Verb.TWO_WEAPON_ATTACK:  # KIA-11.1
         ao = bool(a.option)
         f.main_done = True
         f.chain_all_out = ao
         if ao:
-            add_condition(combat, f, "exposed_all_out", rule="KIA-13.1")
+            add_condition(combat, f, Condition.EXPOSED_ALL_OUT, rule="KIA-13.1")
         st.stack.append(_strike(f, _target(a), mult=2 if ao else 1, hit_mod=-10))
         st.stage = "d3"
-    elif verb == "offhand_attack":
+    elif verb == Verb.OFFHAND_ATTACK:
         st.stack.append(Frame("strike", "hit", f.id, _target(a), weapon=f.off,
                               mult=2 if f.chain_all_out else 1, hit_mod=-20))
         st.stage = "turn_end"
@@ -158,28 +159,28 @@ def _main(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) ->
     verb = a.verb
     f.main_done = True
     st.stage = "turn_end"
-    if verb == "charge":  # KIA-17.1 to KIA-17.3
-        add_condition(combat, f, "exposed_charge", rule="KIA-17.3")
+    if verb == Verb.CHARGE:  # KIA-17.1 to KIA-17.3
+        add_condition(combat, f, Condition.EXPOSED_CHARGE, rule="KIA-17.3")
         _move(combat, ctx, st, f, a.dest, "KIA-17.1")
         st.stack.append(_strike(f, _target(a), charge=True))
-    elif verb == "feint":  # KIA-14
+    elif verb == Verb.FEINT:  # KIA-14
         spend_kiai(combat, f, FEINT_COST, "KIA-14.2", spirit=ctx.opts.separate_spirit_pool)
         st.stack.append(Frame("feint", "start", f.id, _target(a), bonus_on=int(a.option)))
-    elif verb == "break_weapon":  # KIA-18.1
+    elif verb == Verb.BREAK_WEAPON:  # KIA-18.1
         st.stack.append(_strike(f, _target(a), skind="manoeuvre", effect="break", mult=-2))
-    elif verb == "disarm":  # KIA-19.1
+    elif verb == Verb.DISARM:  # KIA-19.1
         st.stack.append(_strike(f, _target(a), skind="manoeuvre", effect="disarm", mult=-2))
-    elif verb == "use_ability":  # KIA-21
+    elif verb == Verb.USE_ABILITY:  # KIA-21
         ab = ctx.abilities[f.id][a.option]
         spend_kiai(combat, f, ab.level, "KIA-21.1")
         start_ability(combat, ctx, st, f.id, ab, a.target, a.dest)
-    elif verb == "concentrate_dodge":  # KIA-20.1
-        add_condition(combat, f, "concentrating", mode=str(a.option), rule="KIA-20.1")
-    elif verb == "ready_weapon":
+    elif verb == Verb.CONCENTRATE_DODGE:  # KIA-20.1
+        add_condition(combat, f, Condition.CONCENTRATING, mode=str(a.option), rule="KIA-20.1")
+    elif verb == Verb.READY_WEAPON:
         ready_weapon(combat, ctx, f, str(a.option))
-    elif verb == "pick_up":
+    elif verb == Verb.PICK_UP:
         pick_up(combat, ctx, st, f, str(a.option))
-    elif verb == "flee":  # KIA-24.3
+    elif verb == Verb.FLEE:  # KIA-24.3
         f.out = "fled"
         f.hex = None
         combat.emit("fled", f"{f.id} flees the battle", actor=f.id, rule="KIA-24.3")
@@ -196,9 +197,9 @@ def _react(combat: KiaiCombat, ctx: Ctx, st: KiaiState, f: Fighter, a: Action) -
                 ability=a.option)
     fr.reaction = verb
     fr.react_ability = a.option or ""
-    if verb in ("attack_defense", "counter"):
-        if verb == "counter":
+    if verb in (Verb.ATTACK_DEFENSE, Verb.COUNTER):
+        if verb == Verb.COUNTER:
             f.countered = True  # KIA-10.1
         if a.option:
-            spend_kiai(combat, f, 2 * ctx.abilities[f.id][a.option].level, "KIA-9.5" if verb == "attack_defense"
+            spend_kiai(combat, f, 2 * ctx.abilities[f.id][a.option].level, "KIA-9.5" if verb == Verb.ATTACK_DEFENSE
                        else "KIA-10.4")

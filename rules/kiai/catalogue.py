@@ -24,11 +24,12 @@ from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action, ctx_of
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.state import KiaiState
+from trpg_arena.rules.kiai.verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
 
-CONDITIONS = ("stunned", "intimidated", "deceived", "exposed_all_out", "exposed_charge", "running", "concentrating")
+CONDITIONS: tuple[Condition, ...] = tuple(Condition)  # their feature columns, in this order
 COMBATANT_FEATURES = 8 + len(CONDITIONS)
 DECISIONS = ("D1", "D2", "D3", "R1", "R2", "R3", "P1")
 GLOBAL_FEATURES = 1 + len(DECISIONS)
@@ -43,30 +44,31 @@ def _build(enc: KiaiEncounter) -> list[Action]:
     ctx: Ctx = compiled(enc).tables
     techs = sorted({a.id for c in enc.combatants for a in c.abilities
                     if a.delivery == "melee" and a.effect == "damage"})
-    acts: list[Action] = [action("end_turn"), action("pass"), action("dodge"), action("no_reaction")]
-    for verb in ("attack_defense", "counter"):
+    acts: list[Action] = [action(Verb.END_TURN), action(Verb.PASS), action(Verb.DODGE), action(Verb.NO_REACTION)]
+    for verb in (Verb.ATTACK_DEFENSE, Verb.COUNTER):
         acts.append(action(verb))
         acts.extend(action(verb, option=t) for t in techs)
-    acts += [action("concentrate_dodge", option="bonus"), action("concentrate_dodge", option="twice"), action("flee")]
+    acts += [action(Verb.CONCENTRATE_DODGE, option="bonus"), action(Verb.CONCENTRATE_DODGE, option="twice")]
+    acts += [action(Verb.FLEE)]
     hexes = [(c, r) for r in range(ctx.height) for c in range(ctx.width) if (c, r) not in ctx.blocked]
-    acts.extend(action("move", dest=h) for h in hexes)
-    acts.extend(action("run", dest=h) for h in hexes)
+    acts.extend(action(Verb.MOVE, dest=h) for h in hexes)
+    acts.extend(action(Verb.RUN, dest=h) for h in hexes)
     max_hit = max(c.hit for c in enc.combatants)
     step = enc.options.technique_step
     xs = [0, *range(step, 2 * max_hit, step)]
     for cid in ctx.ids:
         for ab in ("", *techs):
             for ao in (False, True):
-                acts.extend(action("attack", cid, None, (x, ao, ab)) for x in xs)
-        acts += [action("two_weapon_attack", cid, None, False), action("two_weapon_attack", cid, None, True),
-                 action("offhand_attack", cid), action("consecutive_attack", cid)]
-        acts.extend(action("feint", cid, None, b) for b in (1, 2, 3))
-        acts += [action("break_weapon", cid), action("disarm", cid)]
+                acts.extend(action(Verb.ATTACK, cid, None, (x, ao, ab)) for x in xs)
+        acts += [action(Verb.TWO_WEAPON_ATTACK, cid, None, False), action(Verb.TWO_WEAPON_ATTACK, cid, None, True),
+                 action(Verb.OFFHAND_ATTACK, cid), action(Verb.CONSECUTIVE_ATTACK, cid)]
+        acts.extend(action(Verb.FEINT, cid, None, b) for b in (1, 2, 3))
+        acts += [action(Verb.BREAK_WEAPON, cid), action(Verb.DISARM, cid)]
         for ao in (False, True):
-            acts.extend(action("reattack", cid, None, (x, ao)) for x in xs)
+            acts.extend(action(Verb.REATTACK, cid, None, (x, ao)) for x in xs)
     if any(w.category in SPEAR_CLASS for c in enc.combatants for w in c.weapons):
         for cid in ctx.ids:
-            acts.extend(action("charge", cid, h) for h in hexes)
+            acts.extend(action(Verb.CHARGE, cid, h) for h in hexes)
     abilities: dict[str, set[str]] = {}
     for c in enc.combatants:
         for a in c.abilities:
@@ -75,12 +77,12 @@ def _build(enc: KiaiEncounter) -> list[Action]:
     for aid in sorted(abilities):
         kinds = abilities[aid]
         if kinds - {"area"}:
-            acts.extend(action("use_ability", cid, None, aid) for cid in ctx.ids)
+            acts.extend(action(Verb.USE_ABILITY, cid, None, aid) for cid in ctx.ids)
         if "area" in kinds:
-            acts.extend(action("use_ability", None, h, aid) for h in hexes)
+            acts.extend(action(Verb.USE_ABILITY, None, h, aid) for h in hexes)
     keys = list(ctx.weapons)
-    acts.extend(action("ready_weapon", option=k) for k in keys)
-    acts.extend(action("pick_up", option=k) for k in keys)
+    acts.extend(action(Verb.READY_WEAPON, option=k) for k in keys)
+    acts.extend(action(Verb.PICK_UP, option=k) for k in keys)
     return acts
 
 
@@ -109,26 +111,26 @@ def describe(a: Action) -> str:
 
 def _describe(a: Action) -> str:
     v = a.verb
-    if v in ("attack", "reattack"):
+    if v in (Verb.ATTACK, Verb.REATTACK):
         x, ao = a.option[0], a.option[1]
         ab = a.option[2] if len(a.option) > 2 else ""
         extra = [s for s in (f"technique {x}" if x else "", "all-out" if ao else "", f"with {ab}" if ab else "") if s]
         return f"{v} {a.target}" + (f" ({', '.join(extra)})" if extra else "")
-    if v in ("move", "run"):
+    if v in (Verb.MOVE, Verb.RUN):
         return f"{v} to {list(a.dest)}"
-    if v == "charge":
+    if v == Verb.CHARGE:
         return f"charge {a.target} from {list(a.dest)}"
-    if v == "two_weapon_attack":
+    if v == Verb.TWO_WEAPON_ATTACK:
         return f"two-weapon attack {a.target}" + (" (all-out)" if a.option else "")
-    if v == "feint":
+    if v == Verb.FEINT:
         return f"feint {a.target} (+20 on strike {a.option})"
-    if v == "use_ability":
+    if v == Verb.USE_ABILITY:
         return f"use {a.option} " + (f"on {a.target}" if a.target else f"centred on {list(a.dest)}")
-    if v in ("attack_defense", "counter"):
+    if v in (Verb.ATTACK_DEFENSE, Verb.COUNTER):
         return v.replace("_", "-") + (f" with {a.option}" if a.option else "")
-    if v == "concentrate_dodge":
+    if v == Verb.CONCENTRATE_DODGE:
         return f"concentrate on dodging ({a.option})"
-    if v in ("ready_weapon", "pick_up"):
+    if v in (Verb.READY_WEAPON, Verb.PICK_UP):
         return f"{v.replace('_', ' ')} {a.option}"
     if a.target:
         return f"{v.replace('_', ' ')} {a.target}"
@@ -152,7 +154,7 @@ def observe_combatant(combat: KiaiCombat, cid: str) -> list[float]:
     return observe_combatants(combat, [cid])[0]
 
 
-_CONDITION_SLOT = {c: 8 + i for i, c in enumerate(CONDITIONS)}
+_CONDITION_SLOT: dict[str, int] = {c: 8 + i for i, c in enumerate(CONDITIONS)}
 
 
 def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:

@@ -4,27 +4,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.kiai.state import UNTIL_NEXT_TURN, Condition, Fighter
+from trpg_arena.rules.kiai.state import UNTIL_NEXT_TURN, ActiveCondition, Fighter
+from trpg_arena.rules.kiai.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
 
-UNTIL_NEXT = frozenset(("exposed_all_out", "exposed_charge", "running", "concentrating"))
-COUNTED_AT_END = frozenset(("intimidated", "deceived"))
+UNTIL_NEXT = frozenset((Condition.EXPOSED_ALL_OUT, Condition.EXPOSED_CHARGE, Condition.RUNNING,
+                        Condition.CONCENTRATING))
+COUNTED_AT_END = frozenset((Condition.INTIMIDATED, Condition.DECEIVED))
 
 
 def add_condition(combat: KiaiCombat, f: Fighter, ctype: str, *, source: str = "", n: int = UNTIL_NEXT_TURN,
                   mode: str = "", rule: str) -> None:
     """Add a condition; the same one again (same source for intimidated) keeps N = max (KIA-23.3)."""
     for c in f.conds:  # usually none
-        if c.type == ctype and (ctype != "intimidated" or c.source == source):
+        if c.type == ctype and (ctype != Condition.INTIMIDATED or c.source == source):
             c.n = max(c.n, n) if n != UNTIL_NEXT_TURN else c.n
             if mode:
                 c.mode = mode
             combat.emit("condition_added", f"{f.id} is {ctype} again (N {c.n})", actor=f.id, rule=rule,
                         condition=ctype, source=source or None, n=c.n, mode=c.mode or None)
             return
-    f.conds.append(Condition(ctype, source, n, mode))
+    f.conds.append(ActiveCondition(ctype, source, n, mode))
     if not combat.recording:  # the sentence is only built to be logged
         return
     if source or mode or n != UNTIL_NEXT_TURN:
@@ -36,12 +38,12 @@ def add_condition(combat: KiaiCombat, f: Fighter, ctype: str, *, source: str = "
                 mode=mode or None)
 
 
-def _remove(combat: KiaiCombat, f: Fighter, c: Condition, rule: str) -> None:
+def _remove(combat: KiaiCombat, f: Fighter, c: ActiveCondition, rule: str) -> None:
     f.conds.remove(c)
     _removed(combat, f, c, rule)
 
 
-def _removed(combat: KiaiCombat, f: Fighter, c: Condition, rule: str) -> None:
+def _removed(combat: KiaiCombat, f: Fighter, c: ActiveCondition, rule: str) -> None:
     """Emit `condition_removed` for a condition already taken off `f`."""
     if combat.recording:
         combat.emit("condition_removed", f"{f.id} is no longer {c.type}", actor=f.id, rule=rule,
@@ -69,7 +71,7 @@ def turn_start_expiry(combat: KiaiCombat, f: Fighter) -> None:
 def stun_tick(combat: KiaiCombat, f: Fighter) -> bool:
     """KIA-23.3: a stunned combatant skips its turn, N -= 1, removed at 0. Returns whether it was stunned."""
     for c in f.conds:
-        if c.type == "stunned":
+        if c.type == Condition.STUNNED:
             c.n -= 1
             combat.emit("turn_skipped", f"{f.id} is stunned and skips its turn (N {c.n})", actor=f.id,
                         rule="KIA-23.3", n=c.n)

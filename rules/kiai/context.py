@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from trpg_arena.rules.core.dice import DiceExpr
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiOptions, Weapon
+from trpg_arena.rules.kiai.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
@@ -21,7 +22,7 @@ _ACTIONS: dict[Action, Action] = {}
 ACTIONS_LIMIT = 200_000
 
 
-def action(verb: str, target: str | None = None, dest: Any = None, option: Any = None) -> Action:
+def action(verb: Verb, target: str | None = None, dest: Any = None, option: Any = None) -> Action:
     """The one shared `Action` object with these fields.
 
     The catalogue and every legal list are built from these, so they hand out the very same objects:

@@ -17,6 +17,7 @@ from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.kiai.catalogue import COMBATANT_FEATURES, CONDITIONS, DECISIONS, GLOBAL_FEATURES
 from trpg_arena.rules.kiai.model import KiaiEncounter
+from trpg_arena.rules.kiai.verbs import Verb
 
 STATS = (
     Column("hit", "hit / 100"), Column("dodge", "dodge / 100"), Column("attack", "attack / 100"),
@@ -58,28 +59,28 @@ FEATURES = SystemFeatures(side_limit=8, distance_scale=10.0, stats=STATS, static
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
 
 # a charge's end hex joins its option (a square slot per target would multiply the block by the map)
-ACTIONS = ActionSpec(map_limit=(16, 16), dest_in_option=('charge',), blocks=(
-    ActionBlock('end_turn'),
-    ActionBlock('pass'),
-    ActionBlock('dodge'),
-    ActionBlock('no_reaction'),
-    ActionBlock('attack_defense', options=8),
-    ActionBlock('counter', options=8),
-    ActionBlock('concentrate_dodge', options=2),
-    ActionBlock('flee'),
-    ActionBlock('move', square=True),
-    ActionBlock('run', square=True),
-    ActionBlock('attack', target=True, options=128),
-    ActionBlock('two_weapon_attack', target=True, options=2),
-    ActionBlock('offhand_attack', target=True),
-    ActionBlock('consecutive_attack', target=True),
-    ActionBlock('feint', target=True, options=3),
-    ActionBlock('break_weapon', target=True),
-    ActionBlock('disarm', target=True),
-    ActionBlock('reattack', target=True, options=64),
-    ActionBlock('charge', target=True, options=128),
-    ActionBlock('use_ability', target=True, options=8),
-    ActionBlock('use_ability', square=True, options=4),
-    ActionBlock('ready_weapon', options=4),
-    ActionBlock('pick_up', options=4),
+ACTIONS = ActionSpec(map_limit=(16, 16), dest_in_option=(Verb.CHARGE,), blocks=(
+    ActionBlock(Verb.END_TURN),
+    ActionBlock(Verb.PASS),
+    ActionBlock(Verb.DODGE),
+    ActionBlock(Verb.NO_REACTION),
+    ActionBlock(Verb.ATTACK_DEFENSE, options=8),
+    ActionBlock(Verb.COUNTER, options=8),
+    ActionBlock(Verb.CONCENTRATE_DODGE, options=2),
+    ActionBlock(Verb.FLEE),
+    ActionBlock(Verb.MOVE, square=True),
+    ActionBlock(Verb.RUN, square=True),
+    ActionBlock(Verb.ATTACK, target=True, options=128),
+    ActionBlock(Verb.TWO_WEAPON_ATTACK, target=True, options=2),
+    ActionBlock(Verb.OFFHAND_ATTACK, target=True),
+    ActionBlock(Verb.CONSECUTIVE_ATTACK, target=True),
+    ActionBlock(Verb.FEINT, target=True, options=3),
+    ActionBlock(Verb.BREAK_WEAPON, target=True),
+    ActionBlock(Verb.DISARM, target=True),
+    ActionBlock(Verb.REATTACK, target=True, options=64),
+    ActionBlock(Verb.CHARGE, target=True, options=128),
+    ActionBlock(Verb.USE_ABILITY, target=True, options=8),
+    ActionBlock(Verb.USE_ABILITY, square=True, options=4),
+    ActionBlock(Verb.READY_WEAPON, options=4),
+    ActionBlock(Verb.PICK_UP, options=4),
 ))

@@ -9,13 +9,14 @@ from trpg_arena.rules.kiai.context import SPEAR_CLASS, UNARMED, Ctx, action
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import Fighter, Hex, KiaiState
+from trpg_arena.rules.kiai.verbs import Condition, Verb
 
-END_TURN = action("end_turn")
-PASS = action("pass")
-DODGE = action("dodge")
-NO_REACTION = action("no_reaction")
-CONCENTRATE = (action("concentrate_dodge", option="bonus"), action("concentrate_dodge", option="twice"))
-FLEE = action("flee")
+END_TURN = action(Verb.END_TURN)
+PASS = action(Verb.PASS)
+DODGE = action(Verb.DODGE)
+NO_REACTION = action(Verb.NO_REACTION)
+CONCENTRATE = (action(Verb.CONCENTRATE_DODGE, option="bonus"), action(Verb.CONCENTRATE_DODGE, option="twice"))
+FLEE = action(Verb.FLEE)
 FEINT_COST = 5
 # Legal lists that repeat are handed out as one shared list object each (the kernel never mutates a legal
 # list, and the env memoises mask indices by list identity).
@@ -30,7 +31,7 @@ def targets(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Fighter]:
     for cid, g in st.fighters.items():
         if g.out or g.hex is None or ctx.side[cid] == side:
             continue
-        if f.conds and has(f, "intimidated", cid):
+        if f.conds and has(f, Condition.INTIMIDATED, cid):
             continue
         out.append(g)
     return out
@@ -39,7 +40,7 @@ def targets(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Fighter]:
 def base_hit(ctx: Ctx, f: Fighter, all_out: bool) -> int:
     """The hit value before technique X and action modifiers: x2 all-out, illusion and wounds included."""
     v = ctx.spec[f.id].hit * (2 if all_out else 1) + wound_penalty(ctx, f)
-    if f.conds and has(f, "deceived"):
+    if f.conds and has(f, Condition.DECEIVED):
         v -= ctx.opts.illusion_penalty
     return v
 
@@ -50,7 +51,7 @@ def x_values(ctx: Ctx, v: int) -> list[int]:
     return [0, *range(step, v, step)]
 
 
-def attack_options(ctx: Ctx, verb: str, target: str, ability: str | None, v0: int, v1: int) -> list[Action]:
+def attack_options(ctx: Ctx, verb: Verb, target: str, ability: str | None, v0: int, v1: int) -> list[Action]:
     """`attack` / `reattack` actions for every legal (technique_x, all_out[, ability]) (cached per values)."""
     cache = (ctx.tables or tables_of(ctx)).attacks
     key = (verb, target, ability, v0, v1)
@@ -83,8 +84,8 @@ class Tables:
         self.grid = grid = ctx.grid
         hexes = grid.cells
         # KIA-8.1 / KIA-8.2: one move and one run action per hex, read back from reach masks row by row
-        self.moves = Picker(grid, [action("move", dest=h) for h in hexes])
-        self.runs = Picker(grid, [action("run", dest=h) for h in hexes])
+        self.moves = Picker(grid, [action(Verb.MOVE, dest=h) for h in hexes])
+        self.runs = Picker(grid, [action(Verb.RUN, dest=h) for h in hexes])
         self.moved_texts = {h: f" moves to {list(h)} (cost " for h in hexes}  # the `moved` event's text
         self.attacks: dict[tuple[object, ...], list[Action]] = {}  # see `attack_options`
         self.sight: dict[tuple[Hex, int], int] = {}  # (hex, range) -> mask of the hexes in range and sight
@@ -96,16 +97,16 @@ class Tables:
         self.initiative_texts = {c: (f"{c} initiative: d10=", f" + {ini} + {quick} = ")
                                  for c, (ini, quick) in self.initiative.items()}
         self.turn_texts = {c: (f"{c}'s turn", f"{c}'s turn ends") for c in ids}
-        self.two_weapon = {g: (action("two_weapon_attack", g, None, False), action("two_weapon_attack", g, None, True))
-                           for g in ids}
-        self.feints = {g: tuple(action("feint", g, None, b) for b in (1, 2, 3)) for g in ids}
-        self.breaks = {g: action("break_weapon", g) for g in ids}
-        self.disarms = {g: action("disarm", g) for g in ids}
-        self.consecutive = {g: action("consecutive_attack", g) for g in ids}
-        self.offhand = {g: action("offhand_attack", g) for g in ids}
-        self.ready = {k: action("ready_weapon", option=k) for k in ctx.weapons}
-        self.pick = {k: action("pick_up", option=k) for k in ctx.weapons}
-        self.use = {(a, g): action("use_ability", g, None, a) for c in ids for a in ctx.abilities[c] for g in ids}
+        self.two_weapon = {g: (action(Verb.TWO_WEAPON_ATTACK, g, None, False),
+                               action(Verb.TWO_WEAPON_ATTACK, g, None, True)) for g in ids}
+        self.feints = {g: tuple(action(Verb.FEINT, g, None, b) for b in (1, 2, 3)) for g in ids}
+        self.breaks = {g: action(Verb.BREAK_WEAPON, g) for g in ids}
+        self.disarms = {g: action(Verb.DISARM, g) for g in ids}
+        self.consecutive = {g: action(Verb.CONSECUTIVE_ATTACK, g) for g in ids}
+        self.offhand = {g: action(Verb.OFFHAND_ATTACK, g) for g in ids}
+        self.ready = {k: action(Verb.READY_WEAPON, option=k) for k in ctx.weapons}
+        self.pick = {k: action(Verb.PICK_UP, option=k) for k in ctx.weapons}
+        self.use = {(a, g): action(Verb.USE_ABILITY, g, None, a) for c in ids for a in ctx.abilities[c] for g in ids}
         self.at_self: dict[tuple[str, Hex], list[Action]] = {}
         self.techs = {c: tuple(melee_damage_techniques(ctx, c)) for c in ids}
         self.others = {c: tuple(a for a in ctx.abilities[c].values() if not (a.effect == "damage"
@@ -114,12 +115,12 @@ class Tables:
         self.charges: dict[str, list[Action]] = {}
         self.shared: dict[tuple[object, ...], list[Action]] = {}
 
-    def last_list(self, verb: str, ids: tuple[str, ...], last: Action) -> list[Action]:
+    def last_list(self, verb: Verb, ids: tuple[str, ...], last: Action) -> list[Action]:
         """The shared list of `verb`'s prebuilt action at each of `ids`, then `last` (D2, D3)."""
         key = (verb, ids)
         hit = self.shared.get(key)
         if hit is None:
-            made = {"consecutive_attack": self.consecutive, "offhand_attack": self.offhand}[verb]
+            made = {Verb.CONSECUTIVE_ATTACK: self.consecutive, Verb.OFFHAND_ATTACK: self.offhand}[verb]
             hit = self.share(key, [*(made[g] for g in ids), last])
         return hit
 
@@ -134,7 +135,8 @@ class Tables:
         """``charge`` at `target` from every hex, by hex index (built on first use)."""
         hit = self.charges.get(target)
         if hit is None:
-            hit = self.charges[target] = [action("charge", target, h) for h in self.grid.cells]
+            charge = Verb.CHARGE
+            hit = self.charges[target] = [action(charge, target, h) for h in self.grid.cells]
         return hit
 
     def react_list(self, techs: tuple[str, ...], counter: bool) -> list[Action]:
@@ -142,10 +144,10 @@ class Tables:
         key = (*techs, "+" if counter else "-")
         hit = self.reactions.get(key)
         if hit is None:
-            hit = [DODGE, action("attack_defense"), *(action("attack_defense", option=ab) for ab in techs)]
+            hit = [DODGE, action(Verb.ATTACK_DEFENSE), *(action(Verb.ATTACK_DEFENSE, option=ab) for ab in techs)]
             if counter:
-                hit.append(action("counter"))
-                hit.extend(action("counter", option=ab) for ab in techs)
+                hit.append(action(Verb.COUNTER))
+                hit.extend(action(Verb.COUNTER, option=ab) for ab in techs)
             hit.append(NO_REACTION)
             self.reactions[key] = hit
         return hit
@@ -182,7 +184,7 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     sides = ctx.side
     side = sides[fid]
     bit = grid.bit
-    shy = {c.source for c in f.conds if c.type == "intimidated"} if f.conds else ()
+    shy = {c.source for c in f.conds if c.type == Condition.INTIMIDATED} if f.conds else ()
     foes: list[tuple[Fighter, Hex]] = []  # `targets` with their hexes, and the enemy and occupied masks, in one pass
     emask = occ = 0
     for cid, g in st.fighters.items():
@@ -240,9 +242,9 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
         v0, v1 = base_hit(ctx, f, False), base_hit(ctx, f, True)
         for g in near:  # KIA-2, KIA-13, KIA-16, KIA-21.5
             gid = g.id
-            acts.extend(attack_options(ctx, "attack", gid, "", v0, v1))
+            acts.extend(attack_options(ctx, Verb.ATTACK, gid, "", v0, v1))
             for ab in techs:
-                acts.extend(attack_options(ctx, "attack", gid, ab, v0, v1))
+                acts.extend(attack_options(ctx, Verb.ATTACK, gid, ab, v0, v1))
         if f.off and mspec.hands == 1 and f.main:  # KIA-11.1
             for g in near:
                 acts.extend(T.two_weapon[g.id])
@@ -265,13 +267,13 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     acts.extend(CONCENTRATE)  # KIA-20.1
     ready = T.ready
     for key in f.carried:  # KIA-24.2
-        acts.append(ready.get(key) or action("ready_weapon", option=key))
+        acts.append(ready.get(key) or action(Verb.READY_WEAPON, option=key))
     if f.off:
-        acts.append(ready.get(f.off) or action("ready_weapon", option=f.off))
+        acts.append(ready.get(f.off) or action(Verb.READY_WEAPON, option=f.off))
     if st.ground:
         for h, key in st.ground:  # KIA-19.3
             if row[idx[h]] <= 1:
-                acts.append(T.pick.get(key) or action("pick_up", option=key))
+                acts.append(T.pick.get(key) or action(Verb.PICK_UP, option=key))
     if here in ctx.exits:  # KIA-24.3
         acts.append(FLEE)
     acts.append(END_TURN)
@@ -310,12 +312,13 @@ def _ability_actions(T: Tables, here: Hex, ab: Ability, foes: list[tuple[Fighter
         key0 = (aid, here)
         hit = T.at_self.get(key0)
         if hit is None:
-            hit = T.at_self[key0] = [action("use_ability", None, here, aid)]
+            hit = T.at_self[key0] = [action(Verb.USE_ABILITY, None, here, aid)]
         return hit
     key = (here, rng, aid)
     centres = T.centres.get(key)
     if centres is None:  # KIA-21.3: unblocked hexes within range, in sight
-        centres = T.centres[key] = [action("use_ability", None, h, aid)
+        use_ability = Verb.USE_ABILITY
+        centres = T.centres[key] = [action(use_ability, None, h, aid)
                                     for h in grid.cells_of(grid.in_sight(here, rng) & ~grid.sight_blockers)]
     return centres
 
@@ -332,7 +335,7 @@ def d2(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     if not f.countered and not f.chain_fumbled and chain_value(ctx, f) >= 1:
         reach = ctx.weapon(f.main).reach
         ids = tuple([g.id for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)])
-    return tables_of(ctx).last_list("consecutive_attack", ids, END_TURN)
+    return tables_of(ctx).last_list(Verb.CONSECUTIVE_ATTACK, ids, END_TURN)
 
 
 def d3(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
@@ -341,7 +344,7 @@ def d3(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     if f.off and not f.countered:
         reach = ctx.weapon(f.off).reach
         ids = tuple([g.id for g in targets(ctx, st, f) if in_reach(ctx, f.hex, g.hex, reach)])
-    return tables_of(ctx).last_list("offhand_attack", ids, END_TURN)
+    return tables_of(ctx).last_list(Verb.OFFHAND_ATTACK, ids, END_TURN)
 
 
 def reattack_targets(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Fighter]:
@@ -356,7 +359,7 @@ def reattack_eligible(ctx: Ctx, st: KiaiState, f: Fighter) -> bool:
     """KIA-12.1 eligibility (apart from having a target)."""
     if f.out or f.countered or f.ran or (ctx.opts.reattack_requires_attack and not f.attacked):
         return False
-    return not (f.conds and (has(f, "stunned") or has(f, "concentrating")))
+    return not (f.conds and (has(f, Condition.STUNNED) or has(f, Condition.CONCENTRATING)))
 
 
 def p1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
@@ -364,12 +367,12 @@ def p1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     v0, v1 = base_hit(ctx, f, False), base_hit(ctx, f, True)
     ids = tuple([g.id for g in reattack_targets(ctx, st, f)])
     shared = tables_of(ctx).shared
-    key = ("reattack", ids, v0, v1)
+    key = (Verb.REATTACK, ids, v0, v1)
     acts = shared.get(key)
     if acts is None:
         acts = []
         for gid in ids:
-            acts.extend(attack_options(ctx, "reattack", gid, None, v0, v1))
+            acts.extend(attack_options(ctx, Verb.REATTACK, gid, None, v0, v1))
         acts.append(PASS)
         tables_of(ctx).share(key, acts)
     return acts
@@ -380,8 +383,8 @@ def r1(ctx: Ctx, st: KiaiState) -> list[Action]:
     fr = st.stack[-1]
     t = st.fighters[fr.target]
     a = st.fighters[fr.attacker]
-    if (fr.skind == "melee" and not t.parry_used and not has(t, "concentrating")
-            and not has(t, "intimidated", a.id) and in_reach(ctx, t.hex, a.hex, ctx.weapon(t.main).reach)):
+    if (fr.skind == "melee" and not t.parry_used and not has(t, Condition.CONCENTRATING)
+            and not has(t, Condition.INTIMIDATED, a.id) and in_reach(ctx, t.hex, a.hex, ctx.weapon(t.main).reach)):
         T = tables_of(ctx)
         techs = tuple([ab.id for ab in T.techs[t.id] if t.kiai >= 2 * ab.level])  # KIA-9.5
         return T.react_list(techs, not t.attacked and not t.countered)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.model import LEVELS
-from trpg_arena.rules.kiai.state import Condition, Fighter, KiaiState
+from trpg_arena.rules.kiai.state import ActiveCondition, Fighter, KiaiState
 
 
 def _key(cid: str, v: str) -> str:
@@ -45,7 +45,7 @@ def new_state(ctx: Ctx) -> KiaiState:
         elif sc.main != "<keep>" or sc.off_hand != "<keep>":
             own = [f"{cid}/{w.id}" for w in ctx.spec[cid].weapons]
             f.carried = [k for k in own if k not in (f.main, f.off)]
-        f.conds = [Condition(c.type, c.source or "", c.n, c.mode or "") for c in sc.conditions]
+        f.conds = [ActiveCondition(c.type, c.source or "", c.n, c.mode or "") for c in sc.conditions]
         f.attacked, f.parry_used, f.countered, f.ran = (sc.attacked_this_round, sc.parry_used, sc.countered,
                                                         sc.ran_this_round)
         if f.dead:

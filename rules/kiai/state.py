@@ -21,7 +21,7 @@ UNTIL_NEXT_TURN = -1
 
 
 @dataclass
-class Condition:
+class ActiveCondition:
     """One condition (section 8): `n` remaining turns, or -1 = until the start of its next turn."""
 
     type: str
@@ -44,7 +44,7 @@ class Fighter:
     main: str = ""  # weapon key "owner/weapon_id"; "" = unarmed
     off: str = ""
     carried: list[str] = field(default_factory=list)
-    conds: list[Condition] = field(default_factory=list)
+    conds: list[ActiveCondition] = field(default_factory=list)
     # per round (KIA-1.5)
     attacked: bool = False
     parry_used: bool = False

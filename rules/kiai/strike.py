@@ -12,6 +12,7 @@ from trpg_arena.rules.kiai.checks import apply_mult, check, has, succeeded
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import charge_multiplier, damage_roll, set_decision, take_damage
 from trpg_arena.rules.kiai.state import CRITICAL, FUMBLE, GRADE_NAMES, SUCCESS, Fighter, Frame, KiaiState
+from trpg_arena.rules.kiai.verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 def can_react(f: Fighter) -> bool:
     """KIA-3.5: stunned, incapacitated, dead (or fled) combatants get no reaction decision."""
-    return not f.out and not has(f, "stunned")
+    return not f.out and not has(f, Condition.STUNNED)
 
 
 def hit_parts(ctx: Ctx, fr: Frame, att: Fighter) -> tuple[int, int, list[tuple[str, int]]]:
@@ -31,7 +32,7 @@ def hit_parts(ctx: Ctx, fr: Frame, att: Fighter) -> tuple[int, int, list[tuple[s
         mods.append(("action", fr.hit_mod))
     if fr.tech_x:
         mods.append(("technique", -fr.tech_x))  # KIA-16.1
-    if fr.hit_base == "hit" and att.conds and has(att, "deceived"):
+    if fr.hit_base == "hit" and att.conds and has(att, Condition.DECEIVED):
         mods.append(("deceived", -ctx.opts.illusion_penalty))  # KIA-23.3: hit and dodge only
     return base, fr.mult, mods
 
@@ -42,6 +43,11 @@ def hit_value(ctx: Ctx, fr: Frame, att: Fighter) -> int:
     return apply_mult(base, mult) + sum(m for _, m in mods)
 
 
+# the conditions the dodge loop reads, bound once: an enum member costs a class attribute lookup (slow on 3.11)
+_HALVING = frozenset((Condition.EXPOSED_ALL_OUT, Condition.EXPOSED_CHARGE))  # KIA-13.1, KIA-17.3
+_RUNNING, _CONCENTRATING, _DECEIVED = Condition.RUNNING, Condition.CONCENTRATING, Condition.DECEIVED
+
+
 def dodge_parts(ctx: Ctx, tgt: Fighter, dodge_x: int) -> tuple[int, int, list[tuple[str, int]], bool]:
     """KIA-0.3 for dodge: halved once if exposed; technique, concentrate, running, illusion modifiers."""
     base = ctx.spec[tgt.id].dodge
@@ -50,16 +56,16 @@ def dodge_parts(ctx: Ctx, tgt: Fighter, dodge_x: int) -> tuple[int, int, list[tu
     twice = False
     for c in tgt.conds:
         t = c.type
-        if t in ("exposed_all_out", "exposed_charge"):
+        if t in _HALVING:
             mult = -2  # KIA-13.1, KIA-17.3: halving applies once
-        elif t == "running":
+        elif t == _RUNNING:
             mods.append(("running", -20))  # KIA-8.2
-        elif t == "concentrating":
+        elif t == _CONCENTRATING:
             if c.mode == "twice":
                 twice = True  # KIA-20.1
             else:
                 mods.append(("concentrating", 20))
-        elif t == "deceived":
+        elif t == _DECEIVED:
             mods.append(("deceived", -ctx.opts.illusion_penalty))
     if dodge_x:
         mods.append(("technique", -dodge_x))
@@ -100,7 +106,7 @@ def defender_damage(combat: KiaiCombat, ctx: Ctx, d: Fighter, ability: str) -> i
 def _resolved(combat: KiaiCombat, st: KiaiState, fr: Frame, result: str, rule: str) -> None:
     """Emit `strike_resolved` (miss | dodged | complete_dodge | blocked | lands) and remember the result."""
     how = ""
-    if fr.reaction in ("attack_defense", "counter") and result == "blocked":
+    if fr.reaction in (Verb.ATTACK_DEFENSE, Verb.COUNTER) and result == "blocked":
         how = f" by {fr.reaction.replace('_', '-')}"
     combat.emit("strike_resolved", f"{fr.attacker}'s {fr.skind} strike at {fr.target}: {result}{how} "
                 f"({GRADE_NAMES[fr.grade]})", actor=fr.attacker, rule=rule, target=fr.target, result=result,
@@ -137,9 +143,9 @@ def run_strike(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
             set_decision(st, tgt.id, kind, f"{fr.attacker}'s {fr.skind} strike "
                          f"{'(CRITICAL) ' if fr.grade == CRITICAL else ''}hits {tgt.id}: react")
             return
-        fr.reaction = "no_reaction"  # KIA-3.5
+        fr.reaction = Verb.NO_REACTION  # KIA-3.5
         combat.emit("reaction_declared", f"{tgt.id} cannot react", actor=tgt.id, rule="KIA-3.5",
-                    reaction="no_reaction", ability=None)
+                    reaction=Verb.NO_REACTION, ability=None)
     if fr.step == "resolve":
         _resolve(combat, ctx, st, fr, att, tgt)
         if fr.step != "effect":
@@ -154,7 +160,7 @@ def run_strike(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
 
 def _resolve(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, tgt: Fighter) -> None:
     r = fr.reaction
-    if r == "dodge":
+    if r == Verb.DODGE:
         dg = dodge_check(combat, ctx, tgt, fr.dodge_x)
         if dg == CRITICAL:  # KIA-3.3 complete dodge
             _resolved(combat, st, fr, "complete_dodge", "KIA-3.3")
@@ -169,8 +175,8 @@ def _resolve(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighte
                 return
         fr.step = "effect"
         return
-    if r in ("attack_defense", "counter"):
-        _parry(combat, ctx, st, fr, att, tgt, counter=r == "counter")
+    if r in (Verb.ATTACK_DEFENSE, Verb.COUNTER):
+        _parry(combat, ctx, st, fr, att, tgt, counter=r == Verb.COUNTER)
         return
     fr.step = "effect"  # no_reaction
 
@@ -181,7 +187,7 @@ def _parry(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter,
     mods: list[tuple[str, int]] = []
     if counter:
         mods.append(("counter", -20))  # KIA-10.1
-    if has(d, "deceived"):
+    if has(d, Condition.DECEIVED):
         mods.append(("deceived", -ctx.opts.illusion_penalty))
     rule = "KIA-10.1" if counter else "KIA-9.1"
     dg = check(combat, ctx, d, "counter" if counter else "attack-defense", spec.hit, 1, mods, rule)

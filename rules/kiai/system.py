@@ -19,6 +19,7 @@ from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.setup import new_state
 from trpg_arena.rules.kiai.state import KiaiState
 from trpg_arena.rules.kiai.turns import advance
+from trpg_arena.rules.kiai.verbs import Verb
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -36,8 +37,8 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     editor = KiaiEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = KiaiState
-    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
-    scripted_agent = "trpg_arena.agents.scripted.kiai:KiaiScriptedAgent"
+    # its scripted policy and tactical estimates (rules/kiai/tactics.py); the agents layer makes it an agent
+    scripted_agent = ".tactics:KiaiTactics"
     # at these budgets the playouts' short horizon favoured trading blows over dodging: normal lost 15-30 to
     # scripted where scripted itself went 19-26 on the same seeds, so a search leaves the scripted choice only
     # for a gain three standard errors wide (18-27 measured with that; docs/search.md)
@@ -129,7 +130,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
 
     def option_part(self, combat: KiaiCombat, verb: str, index: int) -> tuple[str, Callable[[Any], str | None]] | None:
         """An attack's technique X, all-out and ability, named and explained (KIA-16.1, KIA-13.1, section 21)."""
-        if verb in ("attack", "reattack"):
+        if verb in (Verb.ATTACK, Verb.REATTACK):
             if index == 0:
                 return "technique", lambda x: ("no technique" if not x else
                                                f"technique {x}: hit -{x}, foe's dodge -{x}")
@@ -144,7 +145,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
                     return "no kiai ability" if not name else (
                         f"{name}: {ab.effect}, {ab.level} kiai" if ab is not None else str(name))
                 return "ability", ability
-        if verb == "two_weapon_attack" and index == 0:
+        if verb == Verb.TWO_WEAPON_ATTACK and index == 0:
             return "all-out", lambda on: ALL_OUT if on else "not all-out"
         return None
 

@@ -13,6 +13,7 @@ from trpg_arena.rules.kiai.damage import finish, set_decision
 from trpg_arena.rules.kiai.legal import reattack_eligible, reattack_targets, tables_of
 from trpg_arena.rules.kiai.state import Frame, KiaiState
 from trpg_arena.rules.kiai.strike import run_strike
+from trpg_arena.rules.kiai.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
@@ -173,4 +174,4 @@ def advance(combat: KiaiCombat, ctx: Ctx | None = None) -> None:
 
 def is_stunned(st: KiaiState, cid: str) -> bool:
     """Whether a combatant is stunned."""
-    return has(st.fighters[cid], "stunned")
+    return has(st.fighters[cid], Condition.STUNNED)

@@ -131,8 +131,8 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
     editor = MoonlitEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = MoonState
-    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
-    scripted_agent = "trpg_arena.agents.scripted.moonlit:MoonlitScriptedAgent"
+    # its scripted policy and tactical queries (rules/moonlit/tactics.py); the agents layer makes it an agent
+    scripted_agent = ".tactics:MoonlitTactics"
     value_weight = 0.1  # TP pays for moonlit's strong attacks and cures: a search values what is left
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {

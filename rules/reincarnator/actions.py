@@ -23,28 +23,41 @@ from trpg_arena.rules.reincarnator.legal import aim_target_ok, held, pinner_of
 from trpg_arena.rules.reincarnator.movement import plan, walk
 from trpg_arena.rules.reincarnator.state import Cell, EffectState, Fighter, Pending
 from trpg_arena.rules.reincarnator.turns import advance, begin_entry, end_turn, pay
+from trpg_arena.rules.reincarnator.verbs import Condition, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
-MOVE_TIER = ("move", "climb_jump", "crawl", "stealth_walk", "grapple_move", "reload_heavy", "open_door", "close_door",
-             "parry", "take_cover", "go_prone", "crouch", "stand_from_prone", "pick_up", "sheathe", "drive",
-             "enter_vehicle", "exit_vehicle", "leave_battlefield")
+MOVE_TIER = (Verb.MOVE, Verb.CLIMB_JUMP, Verb.CRAWL, Verb.STEALTH_WALK, Verb.GRAPPLE_MOVE, Verb.RELOAD_HEAVY,
+             Verb.OPEN_DOOR, Verb.CLOSE_DOOR, Verb.PARRY, Verb.TAKE_COVER, Verb.GO_PRONE, Verb.CROUCH,
+             Verb.STAND_FROM_PRONE, Verb.PICK_UP, Verb.SHEATHE, Verb.DRIVE, Verb.ENTER_VEHICLE, Verb.EXIT_VEHICLE,
+             Verb.LEAVE_BATTLEFIELD)
 COSTS: dict[str, tuple[str, ...]] = {
     **{v: ("move",) for v in MOVE_TIER},
-    **{v: ("trick",) for v in ("aim", "cycle_bolt", "consume", "retrieve")},
-    **{v: ("swift",) for v in ("reload", "draw", "stand_from_crouch")},
-    **{v: ("acrobatic",) for v in ("acro_move", "acro_parry", "acro_drive", "acro_fire")},
-    **{v: ("standard",) for v in ("melee_attack", "ranged_attack", "cast", "vehicle_attack", "bull_rush", "grapple",
-                                  "pin", "pin_strike", "escape_grapple", "full_defense", "retrieve_stowed", "throw")},
-    "drive_fast": ("move", "swift"),
+    **{v: ("trick",) for v in (Verb.AIM, Verb.CYCLE_BOLT, Verb.CONSUME, Verb.RETRIEVE)},
+    **{v: ("swift",) for v in (Verb.RELOAD, Verb.DRAW, Verb.STAND_FROM_CROUCH)},
+    **{v: ("acrobatic",) for v in (Verb.ACRO_MOVE, Verb.ACRO_PARRY, Verb.ACRO_DRIVE, Verb.ACRO_FIRE)},
+    **{v: ("standard",) for v in (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.BULL_RUSH,
+                                  Verb.GRAPPLE, Verb.PIN, Verb.PIN_STRIKE, Verb.ESCAPE_GRAPPLE, Verb.FULL_DEFENSE,
+                                  Verb.RETRIEVE_STOWED, Verb.THROW)},
+    Verb.DRIVE_FAST: ("move", "swift"),
 }
-EXACT: dict[str, tuple[str, ...]] = {"charge": ("standard", "move"), "acro_charge": ("standard", "acrobatic"),
-                                     "grapple_strike": ("standard", "move")}
+EXACT: dict[str, tuple[str, ...]] = {Verb.CHARGE: ("standard", "move"), Verb.ACRO_CHARGE: ("standard", "acrobatic"),
+                                     Verb.GRAPPLE_STRIKE: ("standard", "move")}
 CRUSH = {"normal": ("standard", "move"), "fast": ("standard", "move", "swift"), "acro": ("standard", "acrobatic")}
 
 
 FLAGS = frozenset({"all_out", "careful", "random", "fast", "dex", "str", "break", "escape", "normal", "acro"})
+# verb sets tested per action, built once (an enum member is a slow class attribute on Python 3.11)
+TO_HAND = frozenset((Verb.RETRIEVE, Verb.DRAW, Verb.RETRIEVE_STOWED, Verb.PICK_UP))  # an item taken in hand
+RELOADS = frozenset((Verb.RELOAD, Verb.RELOAD_HEAVY))
+WALKS = frozenset((Verb.MOVE, Verb.CLIMB_JUMP, Verb.STEALTH_WALK, Verb.ACRO_MOVE))  # a planned path walked
+DOORS = frozenset((Verb.OPEN_DOOR, Verb.CLOSE_DOOR))
+PARRIES = frozenset((Verb.PARRY, Verb.ACRO_PARRY))
+DRIVES = frozenset((Verb.DRIVE, Verb.DRIVE_FAST, Verb.ACRO_DRIVE))
+CLOSE_ATTACKS = frozenset((Verb.MELEE_ATTACK, Verb.BULL_RUSH, Verb.GRAPPLE))
+FAR_ATTACKS = frozenset((Verb.RANGED_ATTACK, Verb.ACRO_FIRE, Verb.VEHICLE_ATTACK, Verb.CAST))
+RUSHES = frozenset((Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH))  # an attack at the end of a move
 
 
 def opts(a: Action) -> tuple[Any, ...]:
@@ -79,14 +92,15 @@ def apply(combat: ReiCombat, a: Action) -> None:
     state.decision = None
     if d.step == "attack_declared":
         p = state.pending.pop()
-        if a.verb == "reflex_step":
+        if a.verb == Verb.REFLEX_STEP:
             f = state.fighters[d.actor]
             f.reflex = False  # REI-2.14: used
-            combat.emit("reaction_chosen", f"{d.actor} steps away", actor=d.actor, rule="REI-5.7", verb="reflex_step")
+            combat.emit("reaction_chosen", f"{d.actor} steps away", actor=d.actor, rule="REI-5.7",
+                        verb=Verb.REFLEX_STEP)
             path, _ = plan(combat, d.actor, a.dest)
-            walk(combat, d.actor, path, "reflex_step", "REI-5.7")
+            walk(combat, d.actor, path, Verb.REFLEX_STEP, "REI-5.7")
         else:
-            combat.emit("reaction_chosen", f"{d.actor} passes", actor=d.actor, rule="REI-5.7", verb="pass")
+            combat.emit("reaction_chosen", f"{d.actor} passes", actor=d.actor, rule="REI-5.7", verb=Verb.PASS)
         attack.after_window(combat, p)
     elif d.step == "grapple_resist":
         p = state.pending.pop()
@@ -108,31 +122,31 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
     f = state.fighters[cid]
     v = a.verb
     o = tuple(uid(combat, cid, x) for x in opts(a))
-    if v == "end_turn":
+    if v == Verb.END_TURN:
         end_turn(combat)
         return
-    if v == "delay":
+    if v == Verb.DELAY:
         delay(combat, cid, a.target or "")
         return
     f.acted = True
     if v in EXACT:
         pay(combat, cid, EXACT[v], exact=True)
-    elif v == "vehicle_crush":
+    elif v == Verb.VEHICLE_CRUSH:
         pay(combat, cid, CRUSH[str(a.option)], exact=True)
-    elif v == "throw" and "fast" in o:
+    elif v == Verb.THROW and "fast" in o:
         pay(combat, cid, ("standard", "swift"))
     elif v in COSTS:
         pay(combat, cid, COSTS[v])
-    if v == "drop_item":
+    if v == Verb.DROP_ITEM:
         it = state.items[o[0]]
         it.loc, it.holder, it.cell = "ground", None, cell_now(combat, f)
         combat.emit("item_moved", f"{cid} drops {o[0]}", actor=cid, rule="REI-2.11", item=o[0], to="ground")
-    elif v == "release_grapple":
-        f.free_used.append("release_grapple")  # REI-2.11 once per turn
+    elif v == Verb.RELEASE_GRAPPLE:
+        f.free_used.append(Verb.RELEASE_GRAPPLE)  # REI-2.11 once per turn
         g = grapple_between(state, cid, a.target or "")
         assert g is not None
         end_grapple(combat, g, "released")
-    elif v == "aim":
+    elif v == Verb.AIM:
         t = a.target
         if f.aim_target == t and f.aim_count >= 1:
             f.aim_count = min(3, f.aim_count + 1)  # REI-5.1
@@ -141,81 +155,81 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
         f.aimed = True
         combat.emit("aim", f"{cid} aims at {t} (+{f.aim_count})", actor=cid, rule="REI-5.1", target=t,
                     count=f.aim_count)
-    elif v == "cycle_bolt":
+    elif v == Verb.CYCLE_BOLT:
         state.items[o[0]].chambered = True
         combat.emit("reload", f"{cid} cycles the bolt of {o[0]}", actor=cid, rule="REI-2.12", item=o[0])
-    elif v == "consume":
+    elif v == Verb.CONSUME:
         consume(combat, cid, o[0])
-    elif v in ("retrieve", "draw", "retrieve_stowed", "pick_up"):
+    elif v in TO_HAND:
         it = state.items[o[0]]
         it.loc, it.holder, it.cell = "held", cid, None
         combat.emit("item_moved", f"{cid} takes {o[0]} in hand", actor=cid, rule="REI-2.13", item=o[0], to="held")
-    elif v == "sheathe":
+    elif v == Verb.SHEATHE:
         state.items[o[0]].loc = "reachable"
         combat.emit("item_moved", f"{cid} puts away {o[0]}", actor=cid, rule="REI-2.15", item=o[0], to="reachable")
-    elif v in ("reload", "reload_heavy"):
+    elif v in RELOADS:
         reload(combat, cid, o[0])
-    elif v == "stand_from_crouch":
+    elif v == Verb.STAND_FROM_CROUCH:
         f.crouching = False
         combat.emit("condition_removed", f"{cid} stands up from the crouch", actor=cid, rule="REI-6.3",
-                    condition="crouching")
-    elif v in ("move", "climb_jump", "stealth_walk", "acro_move"):
+                    condition=Condition.CROUCHING)
+    elif v in WALKS:
         drag = pinner_of(state, cid)
-        path, _ = plan(combat, cid, a.dest, climb=v == "climb_jump", ignore=(drag,) if drag else ())
-        walk(combat, cid, path, v, "REI-6.4" if v == "stealth_walk" else "REI-2.16" if v == "acro_move"
-             else "REI-2.15", keep_hidden=v == "stealth_walk", drag=drag)
-    elif v == "crawl":
+        path, _ = plan(combat, cid, a.dest, climb=v == Verb.CLIMB_JUMP, ignore=(drag,) if drag else ())
+        walk(combat, cid, path, v, "REI-6.4" if v == Verb.STEALTH_WALK else "REI-2.16" if v == Verb.ACRO_MOVE
+             else "REI-2.15", keep_hidden=v == Verb.STEALTH_WALK, drag=drag)
+    elif v == Verb.CRAWL:
         assert f.cell is not None
-        walk(combat, cid, [f.cell, a.dest], "crawl", "REI-6.1")
-    elif v == "grapple_move":
+        walk(combat, cid, [f.cell, a.dest], Verb.CRAWL, "REI-6.1")
+    elif v == Verb.GRAPPLE_MOVE:
         grapple.grapple_move(combat, cid, a.dest)
-    elif v in ("open_door", "close_door"):
-        state.doors[f"{a.dest[0]},{a.dest[1]}"] = "open" if v == "open_door" else "closed"
+    elif v in DOORS:
+        state.doors[f"{a.dest[0]},{a.dest[1]}"] = "open" if v == Verb.OPEN_DOOR else "closed"
         combat.emit("door", f"{cid} {v.split('_')[0]}s the door at {a.dest[0]},{a.dest[1]}", actor=cid,
-                    rule="REI-2.15", cell=list(a.dest), state="open" if v == "open_door" else "closed")
-    elif v in ("parry", "acro_parry"):
-        parry(combat, cid, acro=v == "acro_parry")
-    elif v == "take_cover":
+                    rule="REI-2.15", cell=list(a.dest), state="open" if v == Verb.OPEN_DOOR else "closed")
+    elif v in PARRIES:
+        parry(combat, cid, acro=v == Verb.ACRO_PARRY)
+    elif v == Verb.TAKE_COVER:
         take_cover(combat, cid, a)
-    elif v == "go_prone":
+    elif v == Verb.GO_PRONE:
         f.prone = True
         if f.crouching:
             f.crouching = False
-        combat.emit("condition_added", f"{cid} goes prone", actor=cid, rule="REI-6.1", condition="prone")
-    elif v == "crouch":
+        combat.emit("condition_added", f"{cid} goes prone", actor=cid, rule="REI-6.1", condition=Condition.PRONE)
+    elif v == Verb.CROUCH:
         f.crouching = True
         combat.emit("condition_added", f"{cid} crouches behind cover", actor=cid, rule="REI-6.2",
-                    condition="crouching")
-    elif v == "stand_from_prone":
+                    condition=Condition.CROUCHING)
+    elif v == Verb.STAND_FROM_PRONE:
         f.prone = False
-        combat.emit("condition_removed", f"{cid} stands up", actor=cid, rule="REI-6.3", condition="prone")
-    elif v in ("drive", "drive_fast", "acro_drive"):
+        combat.emit("condition_removed", f"{cid} stands up", actor=cid, rule="REI-6.3", condition=Condition.PRONE)
+    elif v in DRIVES:
         drive(combat, cid, a.dest, v)
-    elif v == "enter_vehicle":
+    elif v == Verb.ENTER_VEHICLE:
         veh = state.vehicles[a.target or ""]
         remove_cover(combat, cid, "entered a vehicle")
         f.in_vehicle, f.cell, veh.driver, veh.side = veh.id, veh.cell, cid, f.side
         f.prone = f.crouching = False
         combat.emit("vehicle", f"{cid} takes the wheel of {veh.id}", actor=cid, rule="REI-2.15", vehicle=veh.id)
-    elif v == "exit_vehicle":
+    elif v == Verb.EXIT_VEHICLE:
         veh = state.vehicles[f.in_vehicle or ""]
         veh.driver, veh.side = None, None
         f.in_vehicle, f.cell = None, a.dest
         combat.emit("vehicle", f"{cid} leaves {veh.id}", actor=cid, rule="REI-2.15", vehicle=veh.id)
-    elif v == "leave_battlefield":
+    elif v == Verb.LEAVE_BATTLEFIELD:
         leave(combat, cid)
-    elif v == "full_defense":
+    elif v == Verb.FULL_DEFENSE:
         f.full_defense = True
         combat.emit("condition_added", f"{cid} defends with everything", actor=cid, rule="REI-5.8",
-                    condition="full_defense")
-    elif v == "escape_grapple":
+                    condition=Condition.FULL_DEFENSE)
+    elif v == Verb.ESCAPE_GRAPPLE:
         grapple.escape(combat, cid, a.target or "", str(a.option))
-    elif v == "pin":
-        grapple.open_resist(combat, Pending("pin", cid, target=a.target))
-    elif v == "grapple_strike":
-        grapple.open_resist(combat, Pending("grapple_strike", cid, target=a.target, weapon=o[0]))
-    elif v == "pin_strike":
-        grapple.strike(combat, Pending("pin_strike", cid, target=a.target, weapon=o[0], all_out="all_out" in o),
+    elif v == Verb.PIN:
+        grapple.open_resist(combat, Pending(Verb.PIN, cid, target=a.target))
+    elif v == Verb.GRAPPLE_STRIKE:
+        grapple.open_resist(combat, Pending(Verb.GRAPPLE_STRIKE, cid, target=a.target, weapon=o[0]))
+    elif v == Verb.PIN_STRIKE:
+        grapple.strike(combat, Pending(Verb.PIN_STRIKE, cid, target=a.target, weapon=o[0], all_out="all_out" in o),
                        "REI-7.16")
     else:
         start_attack(combat, cid, a, o)
@@ -296,7 +310,7 @@ def parry(combat: ReiCombat, cid: str, acro: bool) -> None:
         f.acro_dodge = rating(st, cid, "martial") // 2
     combat.emit("condition_added", f"{cid} parries (defence {f.parry_value}" + (
         f", dodge +{f.acro_dodge})" if acro else ")"), actor=cid, rule="REI-5.10" if acro else "REI-5.9",
-        condition="parrying", value=f.parry_value)
+        condition=Condition.PARRYING, value=f.parry_value)
 
 
 def take_cover(combat: ReiCombat, cid: str, a: Action) -> None:
@@ -311,7 +325,7 @@ def take_cover(combat: ReiCombat, cid: str, a: Action) -> None:
         value, src = max(1, min(5, st.specs[a.target or ""].size - 2)), a.target or ""
     f.cover_value, f.cover_source = value, src
     combat.emit("condition_added", f"{cid} takes cover behind {src} ({value})", actor=cid, rule="REI-5.11",
-                condition="in_cover", value=value, source=src)
+                condition=Condition.IN_COVER, value=value, source=src)
 
 
 def drive(combat: ReiCombat, cid: str, dest: Cell, verb: str) -> None:
@@ -348,29 +362,29 @@ def start_attack(combat: ReiCombat, cid: str, a: Action, o: tuple[Any, ...]) -> 
     f = state.fighters[cid]
     v = a.verb
     p = Pending(v, cid, target=a.target, weapon=o[0] if o else None)
-    if v in ("melee_attack", "bull_rush", "grapple"):
+    if v in CLOSE_ATTACKS:
         p.all_out = "all_out" in o
-        if v == "grapple":
+        if v == Verb.GRAPPLE:
             p.weapon = o[0] if o and o[0] != "all_out" else None
-    elif v in ("ranged_attack", "acro_fire", "vehicle_attack", "cast"):
+    elif v in FAR_ATTACKS:
         p.into = o[1] if len(o) > 1 else None
         if a.dest is not None:
             p.cell, p.target = a.dest, None
-        if v != "cast":
-            spend_ammo(combat, cid, p, v == "acro_fire")
-    elif v == "throw":
+        if v != Verb.CAST:
+            spend_ammo(combat, cid, p, v == Verb.ACRO_FIRE)
+    elif v == Verb.THROW:
         p.attr = o[1]
         p.fast = "fast" in o
         p.into = next((x for x in o[2:] if x in ("careful", "random")), None)
         if a.dest is not None:
             p.cell, p.target = a.dest, None
-    elif v in ("charge", "acro_charge", "vehicle_crush"):
+    elif v in RUSHES:
         t = state.fighters[a.target or ""]
         assert t.cell is not None
         dest = (t.cell[0] + a.dest[0], t.cell[1] + a.dest[1])
-        if v == "vehicle_crush":
+        if v == Verb.VEHICLE_CRUSH:
             p.weapon = None
-            drive(combat, cid, dest, "vehicle_crush")
+            drive(combat, cid, dest, Verb.VEHICLE_CRUSH)
         else:
             avail = max(0, st.specs[cid].base_defense - f.bd_loss)
             path, _ = plan(combat, cid, dest)

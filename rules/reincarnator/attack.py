@@ -38,15 +38,20 @@ from trpg_arena.rules.reincarnator.data import es, static
 from trpg_arena.rules.reincarnator.movement import knockback
 from trpg_arena.rules.reincarnator.pools import roll_pool
 from trpg_arena.rules.reincarnator.state import Pending
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 
 # --- procedure ----------------------------------------------------------------------------------------
-PHRASES = {"melee_attack": "attacks", "ranged_attack": "shoots at", "throw": "throws at", "cast": "casts at",
-           "vehicle_attack": "fires at", "bull_rush": "bull-rushes", "grapple": "grapples", "charge": "charges",
-           "acro_charge": "charges acrobatically at", "vehicle_crush": "rams", "acro_fire": "fires at"}
+PHRASES: dict[str, str] = {
+    Verb.MELEE_ATTACK: "attacks", Verb.RANGED_ATTACK: "shoots at", Verb.THROW: "throws at", Verb.CAST: "casts at",
+    Verb.VEHICLE_ATTACK: "fires at", Verb.BULL_RUSH: "bull-rushes", Verb.GRAPPLE: "grapples", Verb.CHARGE: "charges",
+    Verb.ACRO_CHARGE: "charges acrobatically at", Verb.VEHICLE_CRUSH: "rams", Verb.ACRO_FIRE: "fires at"}
+# verb sets tested per action, built once (an enum member is a slow class attribute on Python 3.11)
+RUSHES = frozenset((Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH))  # an attack at the end of a move
+VEHICLE_VERBS = frozenset((Verb.VEHICLE_ATTACK, Verb.VEHICLE_CRUSH))
 
 
 def named(parts: dict[str, int]) -> str:
@@ -100,7 +105,7 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
 
     state = rs(combat)
     st = static(combat)
-    if p.verb in ("charge", "acro_charge", "vehicle_crush"):
+    if p.verb in RUSHES:
         t = state.fighters[p.target or ""]
         if t.status != "active" or not in_reach(combat, p, p.target or ""):
             combat.emit("attack_cancelled", f"{p.actor}'s {p.verb.replace('_', ' ')} attack is cancelled",
@@ -130,7 +135,7 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
     assert target is not None
     pool, key, parts = attack_pool(combat, p, target)
     d, bd_es, dparts = defences(combat, p, target)
-    if p.verb in ("vehicle_attack", "vehicle_crush"):
+    if p.verb in VEHICLE_VERBS:
         bonus = es(rating(st, p.actor, key), st.enc.options.extra_successes)  # REI-4.12: no effect bonus
     else:
         bonus = key_es(combat, p.actor, key)
@@ -143,21 +148,21 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
                 f" = {n}", actor=p.actor, rule="REI-3.8", pool=pool, defence=d, dice=[list(b) for b in roll.dice],
                 r=roll.r, es=roll.es, t=roll.t, n=n, parts=parts, defence_parts=dparts, chance=roll.chance)
     after_roll(combat, p)
-    if p.verb == "grapple":
+    if p.verb == Verb.GRAPPLE:
         grapple.after_contact(combat, p, n)
         return
-    if p.verb == "bull_rush":
+    if p.verb == Verb.BULL_RUSH:
         # REI-7.2: the attack becomes a push; no damage, the reflex save is the only defence
         combat.emit("bull_rush", f"{p.actor} rams {target} ({n})", actor=p.actor, rule="REI-7.2", target=target, n=n)
         reflex_knockback(combat, p, target, n, "REI-7.2")
         return
     if n < 1:
         combat.emit("miss", f"{p.actor} misses {target}", actor=p.actor, rule="REI-3.8", target=target)
-        if p.verb == "throw":
+        if p.verb == Verb.THROW:
             land_thrown(combat, p, target)
         return
     combat.emit("hit", f"{p.actor} hits {target} ({n})", actor=p.actor, rule="REI-3.8", target=target, n=n)
-    if p.verb == "throw":
+    if p.verb == Verb.THROW:
         land_thrown(combat, p, target)
     on_hit(combat, p, target, n)
 
@@ -178,10 +183,10 @@ def after_roll(combat: ReiCombat, p: Pending) -> None:
 def on_hit(combat: ReiCombat, p: Pending, target: str, n: int) -> None:
     """Damage and mode effects of a hit (REI-3.9, 4.3, 4.14)."""
     st = static(combat)
-    crush = p.verb == "vehicle_crush" or (
-        p.verb == "throw" and throw_crushes(combat, p.actor, st.items[p.weapon or ""]))
+    crush = p.verb == Verb.VEHICLE_CRUSH or (
+        p.verb == Verb.THROW and throw_crushes(combat, p.actor, st.items[p.weapon or ""]))
     dtype: str
-    if p.verb == "cast":
+    if p.verb == Verb.CAST:
         dtype = st.spells[p.actor][p.weapon or ""].damage_type
         extra = 0
     else:
@@ -191,7 +196,7 @@ def on_hit(combat: ReiCombat, p: Pending, target: str, n: int) -> None:
         if w is not None and w.kind == "natural":
             dtype = "lethal" if w.lethal else "bashing"  # REI-4.3
             extra = w.damage if w.lethal else 0
-        if p.verb == "throw" and w is not None and w.kind not in ("thrown", "object"):
+        if p.verb == Verb.THROW and w is not None and w.kind not in ("thrown", "object"):
             dtype = "bashing"  # improvised (REI-4.6)
     if dtype == "lethal":
         apply_damage(combat, target, n, extra, "REI-3.9", p.actor)

@@ -16,8 +16,9 @@ from trpg_arena.rules.reincarnator.conditions import (
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, doors_now, reach_mask
+from trpg_arena.rules.reincarnator.movement import board, doors_now, reach_mask
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -63,8 +64,8 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
     side = f.side
     hidden_ok = st.enc.options.hidden_targetable
     grappling = bool(state.grapples)
-    doors = doors_now(state, combat.scratch)
-    los = bf(combat).los
+    doors = doors_now(combat)
+    los = board(combat).los
     out = []
     for t in st.roster:
         if t == cid:
@@ -88,14 +89,14 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
 
 
 def _vehicle_target(combat: ReiCombat, vid: str, me: Cell, side: str,
-                    doors: frozenset[Cell]) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
+                    doors: int) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
     """The `target_info` entry of a vehicle, if it is an enemy's and not wrecked (REI-4.12)."""
     state = rs(combat)
     v = state.vehicles[vid]
     if v.wrecked or v.side is None or v.side == side:
         return []
     tc = v.cell
-    return [(vid, tc, max(abs(me[0] - tc[0]), abs(me[1] - tc[1])), bf(combat).los(me, tc, doors), True,
+    return [(vid, tc, max(abs(me[0] - tc[0]), abs(me[1] - tc[1])), board(combat).los(me, tc, doors), True,
              into_variants(state, vid))]
 
 
@@ -116,8 +117,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         for name, reach in weapons:
             for t, _tc, dist, los, melee_ok, _v in tinfo:
                 if melee_ok and dist <= reach and los:
-                    out.append(_act("melee_attack", t, None, name))  # REI-4.2, 4.4
-                    out.append(_act("melee_attack", t, None, (name, "all_out")))  # REI-5.3
+                    out.append(_act(Verb.MELEE_ATTACK, t, None, name))  # REI-4.2, 4.4
+                    out.append(_act(Verb.MELEE_ATTACK, t, None, (name, "all_out")))  # REI-5.3
     # ranged_attack
     for k in hold_items:
         item = st.items[k]
@@ -128,13 +129,13 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         name = st.name(k, cid)
         if item.ammo is not None and item.ammo.shell is not None:
             for c in cells_in_range(combat, me_cell, item.range_m or 1, blast_radius(item)):
-                out.append(_act("ranged_attack", None, c, name))  # REI-8.1
+                out.append(_act(Verb.RANGED_ATTACK, None, c, name))  # REI-8.1
             continue
         rng = item.range_m or 1
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= rng and los:
                 for v in variants:
-                    out.append(_act("ranged_attack", t, None, opt(name, *v)))  # REI-4.5, 7.17
+                    out.append(_act(Verb.RANGED_ATTACK, t, None, opt(name, *v)))  # REI-4.5, 7.17
     # throw
     for k in hold_items:
         item = st.items[k]
@@ -149,21 +150,21 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         for a, rng in ranges:
             if item.blast:
                 for c in cells_in_range(combat, me_cell, rng, blast_radius(item)):
-                    out.append(_act("throw", None, c, (name, a)))  # REI-8.1
+                    out.append(_act(Verb.THROW, None, c, (name, a)))  # REI-8.1
                 continue
             for t, _tc, dist, los, _m, variants in tinfo:
                 if dist > rng or not los:
                     continue
                 for v in variants:
-                    out.append(_act("throw", t, None, (name, a, *v)))  # REI-4.6, 4.7
+                    out.append(_act(Verb.THROW, t, None, (name, a, *v)))  # REI-4.6, 4.7
                     if fast_ok:
-                        out.append(_act("throw", t, None, (name, a, "fast", *v)))  # REI-4.10
+                        out.append(_act(Verb.THROW, t, None, (name, a, "fast", *v)))  # REI-4.10
     # cast
     for sid, sp in st.spells[cid].items():
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= sp.range_m and los:
                 for v in variants:
-                    out.append(_act("cast", t, None, opt(sid, *v)))  # REI-4.15
+                    out.append(_act(Verb.CAST, t, None, opt(sid, *v)))  # REI-4.15
     # vehicle_attack
     if in_veh:
         veh = state.vehicles[f.in_vehicle or ""]
@@ -175,7 +176,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
                 for t, _tc, dist, los, _m, variants in tinfo:
                     if t != veh.id and dist <= rng and los:
                         for va in variants:
-                            out.append(_act("vehicle_attack", t, None, opt(k, *va)))  # REI-4.12
+                            out.append(_act(Verb.VEHICLE_ATTACK, t, None, opt(k, *va)))  # REI-4.12
         return
     tinfo_melee = [x for x in tinfo if x[4]]
     if not tinfo_melee:
@@ -184,8 +185,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
     for name, reach in weapons:
         for t, _tc, dist, los, _m, _v in tinfo_melee:
             if t in state.fighters and dist <= reach and los:
-                out.append(_act("bull_rush", t, None, name))  # REI-7.2
-                out.append(_act("bull_rush", t, None, (name, "all_out")))
+                out.append(_act(Verb.BULL_RUSH, t, None, name))  # REI-7.2
+                out.append(_act(Verb.BULL_RUSH, t, None, (name, "all_out")))
     # grapple
     size = st.specs[cid].size
     big = [k for k in hold_items if st.items[k].size > size - 3]
@@ -200,12 +201,12 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         if free_g < hands_for(combat, cid, t):
             continue
         if not big:
-            out.append(_act("grapple", t, None, None))  # REI-7.3, 7.4
-            out.append(_act("grapple", t, None, "all_out"))
+            out.append(_act(Verb.GRAPPLE, t, None, None))  # REI-7.3, 7.4
+            out.append(_act(Verb.GRAPPLE, t, None, "all_out"))
         for k in softs:
             if all(b == k for b in big):
-                out.append(_act("grapple", t, None, (st.name(k, cid),)))  # REI-7.15
-                out.append(_act("grapple", t, None, (st.name(k, cid), "all_out")))
+                out.append(_act(Verb.GRAPPLE, t, None, (st.name(k, cid),)))  # REI-7.15
+                out.append(_act(Verb.GRAPPLE, t, None, (st.name(k, cid), "all_out")))
 
 
 _NOT_LIFTABLE: tuple[bool, tuple[tuple[str, int], ...]] = (False, ())  # compared by identity; no ranges either
@@ -241,13 +242,13 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
         targets = [t for t in st.roster if t != cid] + list(state.vehicles)
         if w.ammo.shell is not None:
             for c in cells_in_range(combat, f.cell, w.range_m or 1, blast_radius(w)):
-                out.append(_act("acro_fire", None, c, st.name(k, cid)))
+                out.append(_act(Verb.ACRO_FIRE, None, c, st.name(k, cid)))
             continue
-        p = Pending("acro_fire", cid, weapon=k)
+        p = Pending(Verb.ACRO_FIRE, cid, weapon=k)
         for t in targets:
             if targetable(combat, cid, t, True) and in_reach(combat, p, t):
                 for v in into_variants(state, t):
-                    out.append(_act("acro_fire", t, None, opt(st.name(k, cid), *v)))
+                    out.append(_act(Verb.ACRO_FIRE, t, None, opt(st.name(k, cid), *v)))
 
 
 def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:
@@ -256,8 +257,8 @@ def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -
     Decision (mask size): a blast aimed where it cannot catch any enemy is not offered.
     """
     state = rs(combat)
-    field = bf(combat)
-    doors = doors_now(state, combat.scratch)
+    field = board(combat)
+    doors = doors_now(combat)
     me = state.actor
     side = state.fighters[me].side if me in state.fighters else None
     near = 0
@@ -289,14 +290,14 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     speed = st.speed[cid]
     kinds = []
     if can_pay(combat, f, "standard", "move", exact=True):
-        kinds.append(("charge", 2 * speed))
+        kinds.append((Verb.CHARGE, 2 * speed))
     if can_pay(combat, f, "standard", "acrobatic", exact=True):
-        kinds.append(("acro_charge", 3 * speed))
+        kinds.append((Verb.ACRO_CHARGE, 3 * speed))
     if not kinds:
         return
     assert f.cell is not None
-    field = bf(combat)
-    doors = doors_now(state, combat.scratch)
+    field = board(combat)
+    doors = doors_now(combat)
     weapons = melee_weapons(combat, cid)
     reaches = [(st.known_weapon(cid, w).reach, st.name(w, cid)) for w in weapons]
     memo = field.list_memo
@@ -341,15 +342,15 @@ def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) ->
     if v.driver != cid or v.wrecked:
         return
     vs = st.vehicles[v.id]
-    field = bf(combat)
+    field = board(combat)
     mult = st.enc.options.vehicle_accel_multiplier
     fast = mult * vs.speed_m
     if can_pay(combat, f, "move"):
-        out.extend(field.dest_actions("drive", reach_mask(combat, cid, vs.speed_m, start=v.cell, vehicle=True)))
+        out.extend(field.dest_actions(Verb.DRIVE, reach_mask(combat, cid, vs.speed_m, start=v.cell, vehicle=True)))
     if can_pay(combat, f, "move", "swift"):
-        out.extend(field.dest_actions("drive_fast", reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
+        out.extend(field.dest_actions(Verb.DRIVE_FAST, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
     if can_pay(combat, f, "acrobatic"):
-        out.extend(field.dest_actions("acro_drive", reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
+        out.extend(field.dest_actions(Verb.ACRO_DRIVE, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
     speeds = []
     if can_pay(combat, f, "standard", "move", exact=True):
         speeds.append(("normal", vs.speed_m))
@@ -377,4 +378,4 @@ def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) ->
                 continue
             for name, m in masks:
                 if m & b:
-                    out.append(_act("vehicle_crush", t, o, name))  # REI-4.13
+                    out.append(_act(Verb.VEHICLE_CRUSH, t, o, name))  # REI-4.13

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.reincarnator.conditions import (
     effect_mod,
     grapple_group,
@@ -15,16 +16,22 @@ from trpg_arena.rules.reincarnator.conditions import (
     wound_penalty,
 )
 from trpg_arena.rules.reincarnator.data import es, static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, doors_now
+from trpg_arena.rules.reincarnator.movement import board, doors_now
 from trpg_arena.rules.reincarnator.state import Cell, Pending, cell_of_key
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
-RANGED_VERBS = ("ranged_attack", "acro_fire", "throw", "cast", "vehicle_attack")
-MELEE_VERBS = ("melee_attack", "charge", "acro_charge", "grapple")
+RANGED_VERBS = (Verb.RANGED_ATTACK, Verb.ACRO_FIRE, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK)
+MELEE_VERBS = (Verb.MELEE_ATTACK, Verb.CHARGE, Verb.ACRO_CHARGE, Verb.GRAPPLE)
+# verb sets tested per action, built once (an enum member is a slow class attribute on Python 3.11)
+UNDEFENDED = frozenset((Verb.BULL_RUSH, Verb.GRAPPLE_STRIKE, Verb.PIN_STRIKE))
+NO_WEAPON = frozenset((Verb.VEHICLE_CRUSH, Verb.GRAPPLE))
+VEHICLE_VERBS = frozenset((Verb.VEHICLE_ATTACK, Verb.VEHICLE_CRUSH))
+AIMED = frozenset((Verb.RANGED_ATTACK, Verb.ACRO_FIRE, Verb.THROW))  # aim counts for them (REI-5.1)
+FIRED = frozenset((Verb.RANGED_ATTACK, Verb.ACRO_FIRE, Verb.VEHICLE_ATTACK))
 
 
 def attack_class(p: Pending) -> str:
@@ -33,9 +40,9 @@ def attack_class(p: Pending) -> str:
         return "undefended"
     if p.verb in RANGED_VERBS:
         return "ranged"
-    if p.verb == "vehicle_crush":
+    if p.verb == Verb.VEHICLE_CRUSH:
         return "crush"
-    if p.verb in ("bull_rush", "grapple_strike", "pin_strike"):
+    if p.verb in UNDEFENDED:
         return "undefended"
     return "melee"
 
@@ -58,11 +65,11 @@ def source_cell(combat: ReiCombat, p: Pending) -> Cell:
 def weapon_range(combat: ReiCombat, p: Pending) -> int:
     """Reach or range of the attack in metres."""
     st = static(combat)
-    if p.verb in ("vehicle_crush", "grapple") or p.weapon is None:
+    if p.verb in NO_WEAPON or p.weapon is None:
         return 1
-    if p.verb == "cast":
+    if p.verb == Verb.CAST:
         return st.spells[p.actor][p.weapon or ""].range_m
-    if p.verb == "throw":
+    if p.verb == Verb.THROW:
         return throw_range(combat, p.actor, p.attr or "dex")
     w = st.weapon(p.actor, p.weapon or "")
     assert w is not None
@@ -81,7 +88,7 @@ def throw_range(combat: ReiCombat, cid: str, attr: str) -> int:
 def in_reach(combat: ReiCombat, p: Pending, target: str) -> bool:
     """Within reach/range and in line of sight (section 5)."""
     a, b = source_cell(combat, p), cell_of(combat, target)
-    return cheb(a, b) <= weapon_range(combat, p) and bf(combat).los(a, b, doors_now(rs(combat), combat.scratch))
+    return cheb(a, b) <= weapon_range(combat, p) and board(combat).los(a, b, doors_now(combat))
 
 
 def throw_crushes(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:
@@ -114,31 +121,31 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
     a = p.actor
     parts: dict[str, int] = {}
     v = p.verb
-    if v == "cast":
+    if v == Verb.CAST:
         sp = st.spells[a][p.weapon or ""]
         aux = max((rating(st, a, s) for s in ("mana_burst", "mana_sense") if s != sp.specialty), default=0)
         parts = {"int": rating(st, a, "int"), "lore": rating(st, a, "lore"), sp.specialty: rating(st, a, sp.specialty),
                  "aux": aux, "power": sp.power}
         key = "int"
-    elif v in ("vehicle_attack", "vehicle_crush"):
+    elif v in VEHICLE_VERBS:
         parts = {"int": rating(st, a, "int"), "tools": rating(st, a, "tools"),
                  "vehicle_operation": rating(st, a, "vehicle_operation"),
                  "precision_operation": rating(st, a, "precision_operation")}
-        if v == "vehicle_attack":
+        if v == Verb.VEHICLE_ATTACK:
             w = st.items[p.weapon or ""]
             parts["damage"] = w.damage
         else:
             veh = rs(combat).fighters[a].in_vehicle or ""
             parts["size_diff"] = st.vehicles[veh].size - st.specs[target or ""].size
         key = "int"
-    elif v == "throw":
+    elif v == Verb.THROW:
         w = st.items[p.weapon or ""]
         key = p.attr or "dex"
         parts = {key: rating(st, a, key), "athletics": rating(st, a, "athletics"),
                  "throwing": rating(st, a, "throwing"),
                  "ballistics": rating(st, a, "ballistics"),
                  "damage": w.damage if w.kind in ("thrown", "object") else 0}
-    elif v == "grapple":
+    elif v == Verb.GRAPPLE:
         s, d = rating(st, a, "str"), rating(st, a, "dex")
         key = "str" if s >= d else "dex"
         r_spec = grapple_spec(combat, a, p.weapon)
@@ -168,7 +175,7 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
     wp = wound_penalty(combat, a)
     if wp:
         mods["wound"] = -wp  # REI-3.11
-    if v not in ("vehicle_attack", "vehicle_crush"):
+    if v not in VEHICLE_VERBS:
         lm = loser_margin(state, a)
         if lm:
             mods["grapple_loser"] = -lm  # REI-7.7
@@ -176,7 +183,7 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
         if eff:
             mods["effects"] = eff
         f = state.fighters[a]
-        if (target is not None and v in ("ranged_attack", "acro_fire", "throw") and f.aim_target == target
+        if (target is not None and v in AIMED and f.aim_target == target
                 and f.aim_count and p.cell is None):
             mods["aim"] = f.aim_count  # REI-5.1
         if p.all_out:
@@ -184,9 +191,10 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
         if p.bonus:
             mods["charge"] = p.bonus  # REI-5.5
     cls = attack_class(p)
-    if target in state.fighters and (cls == "melee" or v == "bull_rush") and state.fighters[target].prone:
+    if target in state.fighters and (cls == "melee" or v == Verb.BULL_RUSH) and state.fighters[target].prone:
         mods["prone_target"] = -2  # REI-6.1
-    if (cls == "melee" or v == "bull_rush") and state.fighters[a].prone and st.enc.options.prone_attacker_melee_penalty:
+    if ((cls == "melee" or v == Verb.BULL_RUSH) and state.fighters[a].prone
+            and st.enc.options.prone_attacker_melee_penalty):
         mods["prone_attacker"] = -st.enc.options.prone_attacker_melee_penalty
     if p.into == "careful" and target is not None:
         n = len(grapple_group(state, target))
@@ -249,14 +257,14 @@ def high_speed(combat: ReiCombat, p: Pending) -> int:
     st = static(combat)
     if st.enc.options.high_speed_rule == "off":
         return 0
-    if p.verb == "cast":
+    if p.verb == Verb.CAST:
         return st.spells[p.actor][p.weapon or ""].high_speed
-    if p.verb == "throw":
+    if p.verb == Verb.THROW:
         w = st.items[p.weapon or ""]
         if w.high_speed is not None:
             return w.high_speed
         return 4 if p.fast else 1
-    if p.verb in ("ranged_attack", "acro_fire", "vehicle_attack"):
+    if p.verb in FIRED:
         w = st.items[p.weapon or ""]
         return st.high_speed(w)
     return 0
@@ -265,7 +273,7 @@ def high_speed(combat: ReiCombat, p: Pending) -> int:
 def penetration(combat: ReiCombat, p: Pending) -> int:
     """破穿 of the attack (REI-3.6)."""
     st = static(combat)
-    if p.verb == "cast":
+    if p.verb == Verb.CAST:
         return st.spells[p.actor][p.weapon or ""].penetration
     if p.weapon:
         w = st.weapon(p.actor, p.weapon)
@@ -278,7 +286,7 @@ def defences(combat: ReiCombat, p: Pending, target: str) -> tuple[int, int, dict
     state = rs(combat)
     st = static(combat)
     cls = attack_class(p)
-    if p.verb == "bull_rush" and st.enc.options.bull_rush_defenses_apply:
+    if p.verb == Verb.BULL_RUSH and st.enc.options.bull_rush_defenses_apply:
         cls = "melee"
     if cls == "undefended":
         return 0, 0, {}

@@ -15,14 +15,16 @@ from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator.data import Static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.geometry import ReiBattlefield
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 INTO = ((), ("careful",), ("random",))
+# verbs whose dest is the cell they act at (a set built once: an enum member is a slow class attribute on 3.11)
+AT_A_CELL = frozenset((Verb.OPEN_DOOR, Verb.CLOSE_DOOR, Verb.RANGED_ATTACK, Verb.THROW, Verb.ACRO_FIRE))
 
 
 def _opt(*parts: object) -> object:
@@ -37,8 +39,7 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:
 def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one block per verb family
     built = compiled(enc)
     st: Static = built.tables
-    field = built.battlefield
-    assert isinstance(field, ReiBattlefield)
+    field = st.board
     ids = list(st.roster)
     targets = ids + list(st.vehicles)
     items = [k for k in st.items if k not in st.vweapon_owner]
@@ -48,7 +49,7 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
         if own != k and own not in items:
             items.append(own)
             by_name[own] = st.items[k]
-    cells = [c for c in field.cells if c not in field.solid]
+    cells = [c for c in field.grid.cells if c not in field.solid]
     naturals: list[str] = []
     for cid in ids:
         for w in st.natural[cid]:
@@ -65,86 +66,86 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
         for s in st.spells[cid]:
             if s not in spells:
                 spells.append(s)
-    out: list[Action] = [act("end_turn"), act("pass"), act("grapple_resist", option="break"),
-                         act("grapple_resist", option="escape")]
-    for verb in ("delay", "release_grapple", "aim", "pin", "take_cover"):
+    out: list[Action] = [act(Verb.END_TURN), act(Verb.PASS), act(Verb.GRAPPLE_RESIST, option="break"),
+                         act(Verb.GRAPPLE_RESIST, option="escape")]
+    for verb in (Verb.DELAY, Verb.RELEASE_GRAPPLE, Verb.AIM, Verb.PIN, Verb.TAKE_COVER):
         out.extend(act(verb, target=t) for t in ids)
-    out.extend(act("enter_vehicle", target=v) for v in st.vehicles)
-    for verb in ("drop_item", "cycle_bolt", "consume", "retrieve", "reload", "draw", "reload_heavy", "pick_up",
-                 "sheathe", "retrieve_stowed"):
+    out.extend(act(Verb.ENTER_VEHICLE, target=v) for v in st.vehicles)
+    for verb in (Verb.DROP_ITEM, Verb.CYCLE_BOLT, Verb.CONSUME, Verb.RETRIEVE, Verb.RELOAD, Verb.DRAW,
+                 Verb.RELOAD_HEAVY, Verb.PICK_UP, Verb.SHEATHE, Verb.RETRIEVE_STOWED):
         out.extend(act(verb, option=k) for k in items)
-    for verb in ("stand_from_crouch", "parry", "go_prone", "crouch", "stand_from_prone", "leave_battlefield",
-                 "acro_parry", "full_defense"):
+    for verb in (Verb.STAND_FROM_CROUCH, Verb.PARRY, Verb.GO_PRONE, Verb.CROUCH, Verb.STAND_FROM_PRONE,
+                 Verb.LEAVE_BATTLEFIELD, Verb.ACRO_PARRY, Verb.FULL_DEFENSE):
         out.append(act(verb))
-    move_verbs = ["move", "crawl", "grapple_move", "acro_move"]
+    move_verbs = [Verb.MOVE, Verb.CRAWL, Verb.GRAPPLE_MOVE, Verb.ACRO_MOVE]
     if field.has_climb:
-        move_verbs.append("climb_jump")
+        move_verbs.append(Verb.CLIMB_JUMP)
     hidden = any(st.specs[c].start.hidden for c in ids) or (enc.start is not None and any(
         fs.hidden for fs in enc.start.combatants.values()))
     if hidden:
-        move_verbs.append("stealth_walk")
+        move_verbs.append(Verb.STEALTH_WALK)
     if any(st.reflex_step[c] for c in ids):
-        move_verbs.append("reflex_step")
+        move_verbs.append(Verb.REFLEX_STEP)
     if st.vehicles:
-        move_verbs += ["drive", "drive_fast", "acro_drive", "exit_vehicle"]
+        move_verbs += [Verb.DRIVE, Verb.DRIVE_FAST, Verb.ACRO_DRIVE, Verb.EXIT_VEHICLE]
     for verb in move_verbs:
         out.extend(act(verb, dest=c) for c in cells)
     for c in field.door_cells:
-        out.append(act("open_door", dest=c))
-        out.append(act("close_door", dest=c))
-    out.extend(act("take_cover", dest=c) for c in sorted(field.objects, key=lambda c: (c[1], c[0])))
+        out.append(act(Verb.OPEN_DOOR, dest=c))
+        out.append(act(Verb.CLOSE_DOOR, dest=c))
+    out.extend(act(Verb.TAKE_COVER, dest=c) for c in sorted(field.objects, key=lambda c: (c[1], c[0])))
     for t in targets:
         for w in melee:
-            out.append(act("melee_attack", target=t, option=w))
-            out.append(act("melee_attack", target=t, option=(w, "all_out")))
+            out.append(act(Verb.MELEE_ATTACK, target=t, option=w))
+            out.append(act(Verb.MELEE_ATTACK, target=t, option=(w, "all_out")))
         for k in plain_ranged:
             for v in INTO:
-                out.append(act("ranged_attack", target=t, option=_opt(k, *v)))
+                out.append(act(Verb.RANGED_ATTACK, target=t, option=_opt(k, *v)))
                 if k in acro:
-                    out.append(act("acro_fire", target=t, option=_opt(k, *v)))
+                    out.append(act(Verb.ACRO_FIRE, target=t, option=_opt(k, *v)))
         for k in items:
             if by_name[k].blast:
                 continue
             for attr in ("dex", "str"):
                 for v in INTO:
-                    out.append(act("throw", target=t, option=(k, attr, *v)))
-                    out.append(act("throw", target=t, option=(k, attr, "fast", *v)))
+                    out.append(act(Verb.THROW, target=t, option=(k, attr, *v)))
+                    out.append(act(Verb.THROW, target=t, option=(k, attr, "fast", *v)))
         for s in spells:
             for v in INTO:
-                out.append(act("cast", target=t, option=_opt(s, *v)))
+                out.append(act(Verb.CAST, target=t, option=_opt(s, *v)))
         for k in st.vweapon_owner:
             for v in INTO:
-                out.append(act("vehicle_attack", target=t, option=_opt(k, *v)))
+                out.append(act(Verb.VEHICLE_ATTACK, target=t, option=_opt(k, *v)))
     for c in cells:
         for k in shells:
-            out.append(act("ranged_attack", dest=c, option=k))
+            out.append(act(Verb.RANGED_ATTACK, dest=c, option=k))
             if k in acro:
-                out.append(act("acro_fire", dest=c, option=k))
+                out.append(act(Verb.ACRO_FIRE, dest=c, option=k))
         for k in blasts:
-            out.append(act("throw", dest=c, option=(k, "dex")))
-            out.append(act("throw", dest=c, option=(k, "str")))
+            out.append(act(Verb.THROW, dest=c, option=(k, "dex")))
+            out.append(act(Verb.THROW, dest=c, option=(k, "str")))
     softs = [k for k in items if by_name[k].soft]
     for t in ids:
         for w in melee:
-            out.append(act("bull_rush", target=t, option=w))
-            out.append(act("bull_rush", target=t, option=(w, "all_out")))
-        out.append(act("grapple", target=t))
-        out.append(act("grapple", target=t, option="all_out"))
+            out.append(act(Verb.BULL_RUSH, target=t, option=w))
+            out.append(act(Verb.BULL_RUSH, target=t, option=(w, "all_out")))
+        out.append(act(Verb.GRAPPLE, target=t))
+        out.append(act(Verb.GRAPPLE, target=t, option="all_out"))
         for k in softs:
-            out.append(act("grapple", target=t, option=(k,)))
-            out.append(act("grapple", target=t, option=(k, "all_out")))
+            out.append(act(Verb.GRAPPLE, target=t, option=(k,)))
+            out.append(act(Verb.GRAPPLE, target=t, option=(k, "all_out")))
         for w in melee:
-            out.append(act("pin_strike", target=t, option=w))
-            out.append(act("pin_strike", target=t, option=(w, "all_out")))
-            out.append(act("grapple_strike", target=t, option=w))
-        out.append(act("escape_grapple", target=t, option="break"))
-        out.append(act("escape_grapple", target=t, option="escape"))
+            out.append(act(Verb.PIN_STRIKE, target=t, option=w))
+            out.append(act(Verb.PIN_STRIKE, target=t, option=(w, "all_out")))
+            out.append(act(Verb.GRAPPLE_STRIKE, target=t, option=w))
+        out.append(act(Verb.ESCAPE_GRAPPLE, target=t, option="break"))
+        out.append(act(Verb.ESCAPE_GRAPPLE, target=t, option="escape"))
     reach_of: dict[str, int] = {}
     for w in melee:  # the longest reach any weapon answering to this name can have
         reaches = [it.reach for k, it in st.items.items() if w in (k, it.id)]
         reaches += [st.natural[c][w].reach for c in ids if w in st.natural[c]]
         reach_of[w] = max(reaches + [1])
-    for verb in ("charge", "acro_charge"):
+    for verb in (Verb.CHARGE, Verb.ACRO_CHARGE):
         for t in ids:
             for w in melee:
                 for o in offsets(reach_of[w]):
@@ -153,7 +154,7 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
         for t in ids:
             for o in offsets(1):
                 for sp in ("normal", "fast", "acro"):
-                    out.append(act("vehicle_crush", target=t, dest=o, option=sp))
+                    out.append(act(Verb.VEHICLE_CRUSH, target=t, dest=o, option=sp))
     seen: set[Action] = set()
     uniq: list[Action] = []
     for a in out:
@@ -163,7 +164,7 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
     return uniq
 
 
-RELATIVE_DEST = ("charge", "acro_charge", "vehicle_crush")  # verbs whose dest is an offset from the target
+RELATIVE_DEST = (Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH)  # verbs whose dest is an offset from the target
 
 
 def place_of(combat: ReiCombat, a: Action) -> Any:
@@ -188,9 +189,9 @@ def describe_action(combat: ReiCombat, a: Action) -> str:
             end = place_of(combat, a)
             if end is not None:
                 parts.append(f"(end {end[0]},{end[1]})")
-        elif a.verb == "take_cover":
+        elif a.verb == Verb.TAKE_COVER:
             parts.append(f"behind the object at {a.dest[0]},{a.dest[1]}")
-        elif a.verb in ("open_door", "close_door", "ranged_attack", "throw", "acro_fire"):
+        elif a.verb in AT_A_CELL:
             parts.append(f"at {a.dest[0]},{a.dest[1]}")
         else:
             parts.append(f"to {a.dest[0]},{a.dest[1]}")

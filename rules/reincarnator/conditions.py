@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.reincarnator.data import Static, es, static
 from trpg_arena.rules.reincarnator.state import Fighter, Grapple, ReiState
+from trpg_arena.rules.reincarnator.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -144,11 +145,11 @@ def remove_cover(combat: ReiCombat, cid: str, reason: str) -> None:
     if f.cover_source is not None:
         f.cover_source, f.cover_value = None, 0
         combat.emit("condition_removed", f"{cid} is no longer in cover ({reason})", actor=cid, rule="REI-5.11",
-                    condition="in_cover", reason=reason)
+                    condition=Condition.IN_COVER, reason=reason)
     if f.crouching:
         f.crouching = False
         combat.emit("condition_removed", f"{cid} stops crouching ({reason})", actor=cid, rule="REI-6.2",
-                    condition="crouching", reason=reason)
+                    condition=Condition.CROUCHING, reason=reason)
 
 
 def end_hidden(combat: ReiCombat, cid: str, reason: str) -> None:
@@ -157,7 +158,7 @@ def end_hidden(combat: ReiCombat, cid: str, reason: str) -> None:
     if f.hidden:
         f.hidden = False
         combat.emit("condition_removed", f"{cid} is no longer hidden ({reason})", actor=cid, rule="REI-6.6",
-                    condition="hidden", reason=reason)
+                    condition=Condition.HIDDEN, reason=reason)
 
 
 def reset_aim(combat: ReiCombat, cid: str, reason: str) -> None:
@@ -166,7 +167,7 @@ def reset_aim(combat: ReiCombat, cid: str, reason: str) -> None:
     if f.aim_count or f.aim_target is not None:
         f.aim_count, f.aim_target = 0, None
         combat.emit("condition_removed", f"{cid}'s aim is lost ({reason})", actor=cid, rule="REI-5.1",
-                    condition="aim", reason=reason)
+                    condition=Condition.AIM, reason=reason)
 
 
 def check_cover_sources(combat: ReiCombat) -> None:

@@ -24,11 +24,12 @@ from trpg_arena.rules.reincarnator.conditions import (
 )
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.turns import check_end
+from trpg_arena.rules.reincarnator.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
-FLAGS = ("prone", "crouching", "hidden")
+FLAGS = (Condition.PRONE, Condition.CROUCHING, Condition.HIDDEN)
 
 
 class ReincarnatorEditor(Editor):

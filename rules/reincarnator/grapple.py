@@ -22,6 +22,7 @@ from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.movement import plan, step_cost, walk
 from trpg_arena.rules.reincarnator.pools import PoolRoll, roll_pool
 from trpg_arena.rules.reincarnator.state import Cell, Grapple, Pending
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -109,7 +110,7 @@ def contest(combat: ReiCombat, p: Pending) -> None:
     target = p.target or ""
     mode = p.mode or "break"
     combat.emit("reaction_chosen", f"{target} resists with {mode}", actor=target, rule="REI-7.5", mode=mode)
-    a_pool = active_pool(combat, p.actor, target, p.weapon if p.verb == "grapple" else None)
+    a_pool = active_pool(combat, p.actor, target, p.weapon if p.verb == Verb.GRAPPLE else None)
     a = roll_named(combat, p.actor, a_pool, "str", "grapple contest", "REI-7.5")
     d_pool, d_key = resist_pool(combat, target, mode, p.actor)
     d = roll_named(combat, target, d_pool, d_key, f"resists ({mode})", "REI-7.5")
@@ -118,19 +119,19 @@ def contest(combat: ReiCombat, p: Pending) -> None:
         combat.emit("contest_lost", f"{p.actor} does not win the contest ({a.t} vs {d.t})", actor=p.actor,
                     rule="REI-3.4", margin=margin)
         return
-    if p.verb == "grapple":
+    if p.verb == Verb.GRAPPLE:
         g = Grapple(p.actor, target, "hold", margin, 0, p.weapon)
         state.grapples.append(g)
         combat.emit("grapple_formed", f"{p.actor} holds {target} (margin {margin})", actor=p.actor, rule="REI-7.5",
                     holder=p.actor, held=target, margin=margin)
         end_hidden(combat, target, "grappled")  # REI-6.6
-    elif p.verb == "pin":
+    elif p.verb == Verb.PIN:
         g2 = grapple_between(state, p.actor, target)
         assert g2 is not None
         g2.state, g2.pin_margin = "pin", margin
         combat.emit("grapple_changed", f"{p.actor} pins {target} (margin {margin}); {target} is immobilized",
                     actor=p.actor, rule="REI-7.11", state="pin", margin=margin)
-    elif p.verb == "grapple_strike":
+    elif p.verb == Verb.GRAPPLE_STRIKE:
         strike(combat, p, "REI-7.9")
 
 
@@ -201,4 +202,4 @@ def grapple_move(combat: ReiCombat, cid: str, dest: Cell) -> None:
         spent += k
         keep.append(c)
     if len(keep) > 1:
-        walk(combat, cid, keep, "grapple_move", "REI-7.6", drag=other)
+        walk(combat, cid, keep, Verb.GRAPPLE_MOVE, "REI-7.6", drag=other)

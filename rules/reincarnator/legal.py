@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.reincarnator.board import DIRS
 from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
     grapples_of,
@@ -27,9 +29,9 @@ from trpg_arena.rules.reincarnator.conditions import (
     rs,
 )
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import DIRS, cheb
 from trpg_arena.rules.reincarnator.interned import act
-from trpg_arena.rules.reincarnator.movement import bf, doors_now, occupied_for, reach_mask
+from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_mask, reach_mask
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -53,18 +55,18 @@ from trpg_arena.rules.reincarnator.masks import (
 __all__ = ["aim_target_ok", "held", "legal_actions", "offsets", "pinner_of"]
 
 # argument-less actions (shared objects, see `interned.py`)
-_ACRO_PARRY = act("acro_parry")
-_CROUCH = act("crouch")
-_END_TURN = act("end_turn")
-_FULL_DEFENSE = act("full_defense")
-_GO_PRONE = act("go_prone")
-_LEAVE_BATTLEFIELD = act("leave_battlefield")
-_PARRY = act("parry")
-_PASS = act("pass")
-_STAND_FROM_CROUCH = act("stand_from_crouch")
-_STAND_FROM_PRONE = act("stand_from_prone")
-_RESIST_BREAK = act("grapple_resist", option="break")
-_RESIST_ESCAPE = act("grapple_resist", option="escape")
+_ACRO_PARRY = act(Verb.ACRO_PARRY)
+_CROUCH = act(Verb.CROUCH)
+_END_TURN = act(Verb.END_TURN)
+_FULL_DEFENSE = act(Verb.FULL_DEFENSE)
+_GO_PRONE = act(Verb.GO_PRONE)
+_LEAVE_BATTLEFIELD = act(Verb.LEAVE_BATTLEFIELD)
+_PARRY = act(Verb.PARRY)
+_PASS = act(Verb.PASS)
+_STAND_FROM_CROUCH = act(Verb.STAND_FROM_CROUCH)
+_STAND_FROM_PRONE = act(Verb.STAND_FROM_PRONE)
+_RESIST_BREAK = act(Verb.GRAPPLE_RESIST, option="break")
+_RESIST_ESCAPE = act(Verb.GRAPPLE_RESIST, option="escape")
 
 
 def legal_actions(combat: ReiCombat) -> list[Action]:
@@ -83,7 +85,7 @@ def reflex_actions(combat: ReiCombat, cid: str) -> list[Action]:
     """REI-5.7: pass, or step within the reflex distance."""
     out = [_PASS]
     dist = static(combat).reflex_step[cid]
-    out.extend(bf(combat).dest_actions("reflex_step", reach_mask(combat, cid, dist)))
+    out.extend(board(combat).dest_actions(Verb.REFLEX_STEP, reach_mask(combat, cid, dist)))
     return out
 
 
@@ -96,8 +98,8 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     if f.surprise_turn:
         attacks(combat, cid, f, out, surprise=True)
         return out
-    doors = doors_now(state, combat.scratch)
-    field = bf(combat)
+    doors = doors_now(combat)
+    field = board(combat)
     assert f.cell is not None
     hold_items = held(state, cid, combat.scratch)
     # --- free ----------------------------------------------------------------------------------------
@@ -106,13 +108,13 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
         if 0 <= idx < len(state.order) - 1:
             for x in state.order[idx + 1:]:
                 if state.fighters[x].status == "active":
-                    out.append(act("delay", target=x))  # REI-2.4
+                    out.append(act(Verb.DELAY, target=x))  # REI-2.4
     for k in hold_items:
-        out.append(act("drop_item", option=st.name(k, cid)))  # REI-2.11
-    if "release_grapple" not in f.free_used:
+        out.append(act(Verb.DROP_ITEM, option=st.name(k, cid)))  # REI-2.11
+    if Verb.RELEASE_GRAPPLE not in f.free_used:
         for g in state.grapples:
             if g.holder == cid:
-                out.append(act("release_grapple", target=g.held))  # REI-7.10
+                out.append(act(Verb.RELEASE_GRAPPLE, target=g.held))  # REI-7.10
     sl = f.slots
     if not (sl.get("trick", 0) > 0 or sl.get("swift", 0) > 0 or sl.get("move", 0) > 0 or sl.get("acrobatic", 0) > 0
             or sl.get("standard", 0) > 0):
@@ -131,19 +133,19 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                 if t == cid or tf.status != "active" or tf.side == f.side or tf.hidden or tc is None:
                     continue
                 if (vis is None or max(abs(me[0] - tc[0]), abs(me[1] - tc[1])) <= vis) and field.los(me, tc, doors):
-                    out.append(act("aim", target=t))
+                    out.append(act(Verb.AIM, target=t))
         for k in hold_items:
             w = st.items[k]
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind == "bolt_action" and not it.chambered and it.loaded >= 1:
-                out.append(act("cycle_bolt", option=st.name(k, cid)))  # REI-2.12
+                out.append(act(Verb.CYCLE_BOLT, option=st.name(k, cid)))  # REI-2.12
         for k in hold_items + reachable:
             if st.items[k].kind == "consumable" and st.items[k].size <= 1:
-                out.append(act("consume", option=st.name(k, cid)))
+                out.append(act(Verb.CONSUME, option=st.name(k, cid)))
         for k in reachable:
             w = st.items[k]
             if w.size <= 1 and not w.drawable and fh >= w.hands and w.kind != "consumable":
-                out.append(act("retrieve", option=st.name(k, cid)))
+                out.append(act(Verb.RETRIEVE, option=st.name(k, cid)))
     # --- swift ---------------------------------------------------------------------------------------
     if can_pay(combat, f, "swift"):
         for k in hold_items:
@@ -151,11 +153,11 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind in SWIFT_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
-                out.append(act("reload", option=st.name(k, cid)))  # REI-2.13
+                out.append(act(Verb.RELOAD, option=st.name(k, cid)))  # REI-2.13
         for k in reachable:
             w = st.items[k]
             if w.drawable and fh >= w.hands:
-                out.append(act("draw", option=st.name(k, cid)))
+                out.append(act(Verb.DRAW, option=st.name(k, cid)))
         if f.crouching:
             out.append(_STAND_FROM_CROUCH)  # REI-6.3
     # --- move tier -----------------------------------------------------------------------------------
@@ -166,42 +168,43 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     if can_move_slot:
         if mv_ok:
             move_mask = reach_mask(combat, cid, speed)
-            out.extend(field.dest_actions("move", move_mask))  # REI-2.15
+            out.extend(field.dest_actions(Verb.MOVE, move_mask))  # REI-2.15
             if field.has_climb and field.disc(f.cell, speed) & field.climb_mask:
-                out.extend(field.dest_actions("climb_jump", reach_mask(combat, cid, speed, climb=True) & ~move_mask))
+                out.extend(field.dest_actions(Verb.CLIMB_JUMP, reach_mask(combat, cid, speed, climb=True) & ~move_mask))
             if f.hidden:
-                out.extend(field.dest_actions("stealth_walk", reach_mask(combat, cid, speed // 2)))  # REI-6.4
+                out.extend(field.dest_actions(Verb.STEALTH_WALK, reach_mask(combat, cid, speed // 2)))  # REI-6.4
         elif pin_held is not None and not f.aimed and f.in_vehicle is None and not f.prone and not f.crouching:
-            out.extend(field.dest_actions("move", reach_mask(combat, cid, speed // 2, ignore=(pin_held,))))  # REI-7.12
+            # REI-7.12
+            out.extend(field.dest_actions(Verb.MOVE, reach_mask(combat, cid, speed // 2, ignore=(pin_held,))))
         if f.prone and not f.aimed and not in_grapple(state, cid) and f.in_vehicle is None:
             near = reach_mask(combat, cid, 1)
             for c in field.cells_of(near):
                 if field.terrain[c] == "open":
-                    out.append(act("crawl", dest=c))  # REI-6.1
+                    out.append(act(Verb.CRAWL, dest=c))  # REI-6.1
         gs = grapples_of(state, cid)
         if len(gs) == 1 and gs[0].state == "hold" and not f.aimed:
             other = gs[0].held if gs[0].holder == cid else gs[0].holder
-            out.extend(field.dest_actions("grapple_move", reach_mask(combat, cid, speed, ignore=(other,))))
+            out.extend(field.dest_actions(Verb.GRAPPLE_MOVE, reach_mask(combat, cid, speed, ignore=(other,))))
         for k in hold_items:
             w = st.items[k]
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind in HEAVY_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
-                out.append(act("reload_heavy", option=st.name(k, cid)))
+                out.append(act(Verb.RELOAD_HEAVY, option=st.name(k, cid)))
         if f.in_vehicle is None:
             fx, fy = f.cell
             for c in field.door_cells:
                 if max(abs(c[0] - fx), abs(c[1] - fy)) == 1:
-                    if c in doors:
-                        out.append(act("open_door", dest=c))
+                    if doors & field.bit[c]:
+                        out.append(act(Verb.OPEN_DOOR, dest=c))
                     elif not any(o.cell == c for o in state.fighters.values() if o.status != "fled"):
-                        out.append(act("close_door", dest=c))
+                        out.append(act(Verb.CLOSE_DOOR, dest=c))
         if not f.parried:
             out.append(_PARRY)  # REI-5.9
         if f.in_vehicle is None:
             for c, _obj in field.objects_near(f.cell):
                 if f.cover_source != f"{c[0]},{c[1]}":
-                    out.append(act("take_cover", dest=c))  # REI-5.11
+                    out.append(act(Verb.TAKE_COVER, dest=c))  # REI-5.11
             for o in st.roster:
                 of = state.fighters[o]
                 if o == cid or of.cell is None or of.status != "active" or f.cover_source == o:
@@ -209,12 +212,12 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                 if max(abs(of.cell[0] - fx), abs(of.cell[1] - fy)) != 1 or of.in_vehicle is not None:
                     continue
                 if of.side == f.side:
-                    out.append(act("take_cover", target=o))
+                    out.append(act(Verb.TAKE_COVER, target=o))
                 else:
                     gp = grapple_between(state, cid, o)
                     pins = gp is not None and gp.holder == cid and gp.state == "pin"
                     if pins and gp is not None and gp.pin_margin > rating(st, o, "str"):
-                        out.append(act("take_cover", target=o))  # REI-7.12
+                        out.append(act(Verb.TAKE_COVER, target=o))  # REI-7.12
             if not f.prone:
                 out.append(_GO_PRONE)  # REI-6.1
             if f.cover_source is not None and not f.prone and not f.crouching:
@@ -227,33 +230,33 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                 if ic is not None and it.loc == "ground" and abs(ic[0] - fx) <= 1 and abs(ic[1] - fy) <= 1:
                     w = st.items[k]
                     if liftable(combat, cid, w) and fh >= w.hands and k not in st.vweapon_owner:
-                        out.append(act("pick_up", option=st.name(k, cid)))
+                        out.append(act(Verb.PICK_UP, option=st.name(k, cid)))
             for k in hold_items:
                 if st.items[k].drawable:
-                    out.append(act("sheathe", option=st.name(k, cid)))
+                    out.append(act(Verb.SHEATHE, option=st.name(k, cid)))
         vehicle_moves(combat, cid, f, out)
         if mv_ok:
             for vid, v in state.vehicles.items():
                 if v.driver is None and not v.wrecked and cheb(v.cell, f.cell) == 1 and (
                         v.side is None or v.side == f.side):
-                    out.append(act("enter_vehicle", target=vid))
+                    out.append(act(Verb.ENTER_VEHICLE, target=vid))
         if f.in_vehicle is not None and not f.aimed:
             vc = state.vehicles[f.in_vehicle].cell
-            occ = occupied_for(combat, cid)
+            occ = occupied_mask(combat, cid)
             for dx, dy in DIRS:
                 c = (vc[0] + dx, vc[1] + dy)
-                if c in field.terrain and c not in field.solid and c not in doors and c not in occ \
+                if c in field.terrain and c not in field.solid and not (doors | occ) & field.bit[c] \
                         and field.terrain[c] not in ("gap", "climbable"):
-                    out.append(act("exit_vehicle", dest=c))
+                    out.append(act(Verb.EXIT_VEHICLE, dest=c))
         if mv_ok and f.cell in field.exits:
             out.append(_LEAVE_BATTLEFIELD)  # REI-0.2
     # --- acrobatic -----------------------------------------------------------------------------------
     if can_pay(combat, f, "acrobatic"):
         limit = speed * 3 // 2
         if mv_ok:
-            out.extend(field.dest_actions("acro_move", reach_mask(combat, cid, limit, lo=speed)))  # REI-2.16
+            out.extend(field.dest_actions(Verb.ACRO_MOVE, reach_mask(combat, cid, limit, lo=speed)))  # REI-2.16
         elif pin_held is not None and not f.aimed and not f.prone and not f.crouching and f.in_vehicle is None:
-            out.extend(field.dest_actions("acro_move", reach_mask(combat, cid, limit // 2, lo=speed // 2,
+            out.extend(field.dest_actions(Verb.ACRO_MOVE, reach_mask(combat, cid, limit // 2, lo=speed // 2,
                                                                   ignore=(pin_held,))))
         if not f.parried:
             out.append(_ACRO_PARRY)  # REI-5.10
@@ -263,23 +266,23 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     if can_pay(combat, f, "standard"):
         for g in state.grapples:
             if g.holder == cid and g.state == "hold" and not static(combat).specs[g.held].has("immune_immobilize"):
-                out.append(act("pin", target=g.held))  # REI-7.11
+                out.append(act(Verb.PIN, target=g.held))  # REI-7.11
             if g.holder == cid and g.state == "pin":
                 for wid in grapple_weapons(combat, cid, g.with_):
-                    out.append(act("pin_strike", target=g.held, option=st.name(wid, cid)))  # REI-7.16
-                    out.append(act("pin_strike", target=g.held, option=(st.name(wid, cid), "all_out")))
+                    out.append(act(Verb.PIN_STRIKE, target=g.held, option=st.name(wid, cid)))  # REI-7.16
+                    out.append(act(Verb.PIN_STRIKE, target=g.held, option=(st.name(wid, cid), "all_out")))
             if g.held == cid:
-                out.append(act("escape_grapple", target=g.holder, option="break"))  # REI-7.10
-                out.append(act("escape_grapple", target=g.holder, option="escape"))
+                out.append(act(Verb.ESCAPE_GRAPPLE, target=g.holder, option="break"))  # REI-7.10
+                out.append(act(Verb.ESCAPE_GRAPPLE, target=g.holder, option="escape"))
         out.append(_FULL_DEFENSE)  # REI-5.8
         for k in carried(state, cid, "stowed", combat.scratch):
             if fh >= st.items[k].hands:
-                out.append(act("retrieve_stowed", option=st.name(k, cid)))  # REI-2.17
+                out.append(act(Verb.RETRIEVE_STOWED, option=st.name(k, cid)))  # REI-2.17
     # --- full-round ----------------------------------------------------------------------------------
     charges(combat, cid, f, out)
     if can_pay(combat, f, "standard", "move", exact=True):
         for g in grapples_of(state, cid):
             other = g.held if g.holder == cid else g.holder
             for wid in grapple_weapons(combat, cid, g.with_ if g.holder == cid else None):
-                out.append(act("grapple_strike", target=other, option=st.name(wid, cid)))  # REI-7.9
+                out.append(act(Verb.GRAPPLE_STRIKE, target=other, option=st.name(wid, cid)))  # REI-7.9
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.reincarnator.conditions import (
     grapples_of,
     hands_used,
@@ -13,18 +14,19 @@ from trpg_arena.rules.reincarnator.conditions import (
     rs,
 )
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, doors_now
+from trpg_arena.rules.reincarnator.movement import board, doors_now
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, ReiState
 from trpg_arena.rules.reincarnator.turns import _PLANS, pay_plan
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 SWIFT_RELOAD = ("magazine", "lever", "speedloader", "shell", "bow", "crossbow", "bolt_action")
 HEAVY_RELOAD = ("musket", "launcher", "revolver")
-SURPRISE_VERBS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "bull_rush", "grapple")
+SURPRISE_VERBS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.BULL_RUSH,
+                  Verb.GRAPPLE)
 OFFSETS_CACHE: dict[int, list[Cell]] = {}
 
 
@@ -183,10 +185,10 @@ def aim_target_ok(combat: ReiCombat, cid: str, t: str) -> bool:
     me = state.fighters[cid]
     if tf.status != "active" or tf.side == me.side or tf.hidden or tf.cell is None or me.cell is None:
         return False
-    vis = bf(combat).visibility
+    vis = board(combat).visibility
     if vis is not None and cheb(me.cell, tf.cell) > vis:
         return False
-    return bf(combat).los(me.cell, tf.cell, doors_now(state, combat.scratch))
+    return board(combat).los(me.cell, tf.cell, doors_now(combat))
 
 
 def grapple_weapons(combat: ReiCombat, cid: str, soft: str | None) -> list[str]:

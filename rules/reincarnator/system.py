@@ -9,15 +9,15 @@ from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
+from trpg_arena.rules.reincarnator.board import build_battlefield
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action, place_of
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
-from trpg_arena.rules.reincarnator.data import Static, static
+from trpg_arena.rules.reincarnator.data import Static, build_static, static
 from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlefield
 from trpg_arena.rules.reincarnator.model import EffectSpec
-from trpg_arena.rules.reincarnator.movement import bf
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
+from trpg_arena.rules.reincarnator.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -31,8 +31,8 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
     editor = ReincarnatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = ReiState
-    # the scripted agent is still kept with the other agents (named here, so the rules never import it)
-    scripted_agent = "trpg_arena.agents.scripted.reincarnator:ReincarnatorScripted"
+    # its scripted policy and tactical queries (rules/reincarnator/tactics.py); the agents layer makes it an agent
+    scripted_agent = ".tactics:ReincarnatorTactics"
     # Decision steps by kind (`Decision.step` -> `DecisionKind`)
     decision_kinds = {
         **dict.fromkeys(("turn",), DecisionKind.TURN),
@@ -47,9 +47,9 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
         return build_battlefield(encounter)
 
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Static:
-        """The static tables (`Static`: roster, items, vehicles), built with the battlefield's geometry."""
-        assert isinstance(battlefield, ReiBattlefield)
-        return battlefield.static
+        """The static tables (`Static`: roster, items, vehicles, the board on the kernel grid)."""
+        assert isinstance(encounter, ReincarnatorEncounter)
+        return build_static(encounter, battlefield)
 
     def check_state(self, state: BaseState, combat: ReiCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
@@ -104,7 +104,7 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
             cov = st.specs[cid].start.in_cover
             if cov is not None:
                 set_cover(combat, state, cid, cov)
-        for c, d in bf(combat).doors0.items():
+        for c, d in st.board.doors0.items():
             state.doors[f"{c[0]},{c[1]}"] = d
         if enc.start is not None:
             apply_start(combat, state)
@@ -302,26 +302,26 @@ def conditions(state: ReiState, f: Fighter) -> tuple[str, ...]:
     if not (f.prone or f.crouching or f.hidden or f.full_defense or f.cover_source is not None
             or f.in_vehicle is not None or f.aim_count or state.grapples or f.parry_value):
         return ()
-    out = []
+    out: list[str] = []
     if f.prone:
-        out.append("prone")
+        out.append(Condition.PRONE)
     if f.crouching:
-        out.append("crouching")
+        out.append(Condition.CROUCHING)
     if f.hidden:
-        out.append("hidden")
+        out.append(Condition.HIDDEN)
     if f.full_defense:
-        out.append("full_defense")
+        out.append(Condition.FULL_DEFENSE)
     if f.cover_source is not None:
-        out.append("in_cover")
+        out.append(Condition.IN_COVER)
     if f.in_vehicle is not None:
-        out.append("in_vehicle")
+        out.append(Condition.IN_VEHICLE)
     if f.aim_count:
-        out.append(f"aim{f.aim_count}")
+        out.append(f"{Condition.AIM}{f.aim_count}")
     for g in state.grapples:
         if g.held == f.id:
-            out.append("pinned" if g.state == "pin" else "held")
+            out.append(Condition.PINNED if g.state == "pin" else Condition.HELD)
         elif g.holder == f.id:
-            out.append("pinning" if g.state == "pin" else "holding")
+            out.append(Condition.PINNING if g.state == "pin" else Condition.HOLDING)
     if f.parry_value:
-        out.append("parrying")
+        out.append(Condition.PARRYING)
     return tuple(out)

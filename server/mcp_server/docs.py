@@ -10,10 +10,10 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from trpg_arena.agents.store import SessionStore
 from trpg_arena.server.hub import SessionHub
 from trpg_arena.server.mcp_server.app import build_server
 from trpg_arena.server.mcp_server.table import Table
+from trpg_arena.table.store import SessionStore
 
 
 def tool_table() -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from trpg_arena.agents.store import SessionStore
 from trpg_arena.server.config import ServerConfig
 from trpg_arena.server.hub import SessionHub
 from trpg_arena.server.mcp_server.app import build_server
 from trpg_arena.server.mcp_server.table import Table
 from trpg_arena.server.security import HostGuard, TokenGate
+from trpg_arena.table.store import SessionStore
 
 MCP_PATH = "/mcp"  # the streamable HTTP endpoint
 

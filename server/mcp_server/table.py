@@ -17,12 +17,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents import deadline, make_agent
-from trpg_arena.agents.choices import find_legal, proposal_json
-from trpg_arena.agents.edits import GmEdit, editable, place_key
-from trpg_arena.agents.session import Session, SessionError, StaleRevision
 from trpg_arena.agents.spec import agent_info
-from trpg_arena.agents.store import StoreError
-from trpg_arena.envs.render import numbered_map
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
 from trpg_arena.rules.core.edits import EditError
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
@@ -30,6 +25,11 @@ from trpg_arena.server.hub import Entry, SessionHub, UnknownSession, public_reco
 from trpg_arena.server.replay import session_replay
 from trpg_arena.server.state import session_state
 from trpg_arena.server.stats import statistics
+from trpg_arena.table.choices import find_legal, proposal_json
+from trpg_arena.table.edits import GmEdit, editable, place_key
+from trpg_arena.table.render import numbered_map
+from trpg_arena.table.session import Session, SessionError, StaleRevision
+from trpg_arena.table.store import StoreError
 
 Doc = dict[str, Any]
 RUN_LIMIT = 400  # agent decisions one call may take before handing back (the caller asks again)

@@ -12,8 +12,8 @@ import pytest
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.learned.model import ModelError, ValueModel, load_model
 from trpg_arena.agents.learned.value import win_chances
-from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat, load_encounter
+from trpg_arena.table.session import play
 
 RID = "moonlit"
 
@@ -125,7 +125,8 @@ def test_the_trained_agent_explains_with_win_estimates_and_restores_its_state(ti
     assert agent.propose(combat) == again.propose(clone)
 
 
-@pytest.mark.parametrize("spec", ["trained:normal", "trained:normal:reply=1:horizon=24", "trained:normal:doubt=4"])
+@pytest.mark.parametrize("spec", ["trained:normal", "trained:normal:through=0", "trained:normal:reply=1:horizon=24",
+                                  "trained:normal:doubt=4"])
 def test_the_trained_agent_never_moves_the_live_dice(tiny: dict, spec: str) -> None:
     agent = make_agent(f"{spec}:model={tiny['path']}", RID, seed=0)
     combat = Combat(load_encounter(f"{RID}/skirmish"), seed=4)
@@ -137,7 +138,7 @@ def test_the_trained_agent_never_moves_the_live_dice(tiny: dict, spec: str) -> N
 def test_playing_needs_no_torch(tiny: dict) -> None:
     code = ("import sys\n"
             "from trpg_arena.agents import make_agent\n"
-            "from trpg_arena.agents.session import play\n"
+            "from trpg_arena.table.session import play\n"
             "from trpg_arena.rules import Combat, load_encounter\n"
             f"c = Combat(load_encounter('{RID}/duel'), seed=0)\n"
             f"play(c, {{s: make_agent('trained:easy:model={tiny['path']}' if i == 0 else 'scripted', '{RID}', "
@@ -217,3 +218,49 @@ def test_the_trained_agent_plays_from_the_command_line_and_as_the_env_opponent()
         obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
         done = terminated or truncated
     env.close()
+
+
+def _attack_positions(rid: str, count: int) -> list[Combat]:
+    """Positions of scripted self-play on `rid`'s skirmish where the decider has a choice in its own turn."""
+    from trpg_arena.rules import DecisionKind
+
+    found: list[Combat] = []
+    seed = 0
+    while len(found) < count:
+        combat = Combat(load_encounter(f"{rid}/skirmish"), seed=seed)
+        script = make_agent("scripted", rid, seed=seed)
+        while not combat.over and len(found) < count:
+            if len(combat.legal_view()) > 1 and combat.decision.kind is DecisionKind.TURN:
+                found.append(combat.clone())
+            combat.act(script.act(combat))
+        seed += 1
+    return found
+
+
+def test_looking_through_the_roll_plays_the_other_sides_reaction_so_the_dice_count() -> None:
+    # moonlit's attack stops at the target's dodge: with through=0 every dice sample of an attack
+    # reaches that same open reaction, so candidates differ only by the value's guess of the attack
+    plain = make_agent("trained:normal:through=0", RID, seed=0)
+    through = make_agent("trained:normal:through=1", RID, seed=0)
+    spread = {0: 0, 1: 0}
+    for combat in _attack_positions(RID, 12):
+        for k, agent in enumerate((plain, through)):
+            _, ranked, _ = agent._decide(combat)
+            spread[k] += sum(s.se > 0.002 for s in ranked)
+    assert spread[1] > spread[0]
+
+
+def test_a_deviation_without_dice_spread_must_clear_the_flat_bar() -> None:
+    from trpg_arena.agents.learned.agent import _NO_SPREAD
+
+    agent = make_agent("trained:normal:through=0:flat=1", RID, seed=0)  # no gain of win chance reaches 1
+    loose = make_agent("trained:normal:through=0", RID, seed=0)
+    left = 0
+    for combat in _attack_positions(RID, 40):
+        scripted = make_agent("scripted", RID, seed=0).ranked(combat).order(combat.legal_view())[0]
+        action, ranked, _ = agent._decide(combat)
+        if action != scripted:
+            assert ranked[0].se >= _NO_SPREAD  # only a deviation the dice confirm
+        _, loose_ranked, why = loose._decide(combat)
+        left += why.startswith("it beats") and loose_ranked[0].se < _NO_SPREAD
+    assert left > 0  # without the bar such deviations happen on these positions

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from trpg_arena.agents.search.priors import prior_order
@@ -13,10 +14,23 @@ SYSTEMS = ["investigator", "kiai", "moonlit", "reincarnator"]
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)
-def test_the_scripted_agent_is_the_one_its_system_names(rid: str) -> None:
+def test_the_scripted_agent_is_the_tactics_in_its_systems_own_folder(rid: str) -> None:
     agent = make_agent("scripted", rid, seed=1)
     module, _, name = (RULESETS[rid].scripted_agent or "").partition(":")
-    assert (type(agent).__module__, type(agent).__name__) == (module, name)
+    assert module == ".tactics"
+    assert (type(agent).__module__, type(agent).__name__) == (f"trpg_arena.rules.{rid}.tactics", name)
+
+
+@pytest.mark.parametrize("rid", ["kiai", "reincarnator"])  # the two whose policies break ties at random
+def test_a_generator_given_to_a_scripted_agent_later_is_the_one_its_policy_draws_from(rid: str) -> None:
+    reseeded = make_agent("scripted", rid, seed=1)
+    reseeded.rng = np.random.default_rng(5)  # as a league reseeds a seat between games
+    fresh = make_agent("scripted", rid, seed=5)
+    games = [Combat(f"{rid}/skirmish", seed=3) for _ in range(2)]
+    for combat, agent in zip(games, (reseeded, fresh)):
+        while not combat.over and combat.decision_count < 400:
+            combat.act(agent.act(combat))
+    assert [e.to_json() for e in games[0].log] == [e.to_json() for e in games[1].log]
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from trpg_arena.agents.session import Session, SessionError
 from trpg_arena.agents.spec import make_agent
 from trpg_arena.agents.temperament import focus_targets, temper, view_of
 from trpg_arena.agents.temperament_systems import hooks, kind_of
 from trpg_arena.rules import Action, Combat, Dice, EncounterError, load_encounter
+from trpg_arena.table.session import Session, SessionError
 
 # (rule system, built-in, NPC): an NPC that can leave the fight in each system (an exit on the map, or
 # moonlit's escape roll with can_escape true)
@@ -169,7 +169,7 @@ def test_reckless_npcs_attack_more_than_cautious_ones(rid: str) -> None:
 
 def test_headless_play_follows_the_encounters_temperaments() -> None:
     """`play` (the runner's, the series' and the envs' driver) tempers its agents by the encounter itself."""
-    from trpg_arena.agents.session import play as play_out
+    from trpg_arena.table.session import play as play_out
 
     enc = tempered("reincarnator", "skirmish", {"brute": {"morale": 0.5}})
     fled = []
@@ -248,7 +248,7 @@ def test_tactics_are_validated_with_located_errors() -> None:
 
 
 def test_the_session_keeps_its_temperaments_on_resume(tmp_path: Any) -> None:
-    from trpg_arena.agents.store import SessionStore
+    from trpg_arena.table.store import SessionStore
 
     store = SessionStore(tmp_path / "s.db")
     s = Session("kiai/skirmish", store=store, pc="scripted", tactics={"gorza": {"focus": "casters"}})

@@ -10,8 +10,8 @@ import pytest
 
 from tests.conftest import SKIRMISHES
 from trpg_arena.agents import RandomAgent
-from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat
+from trpg_arena.table.session import play
 
 
 @pytest.mark.parametrize("name", SKIRMISHES)

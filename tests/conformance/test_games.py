@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import RandomAgent
-from trpg_arena.agents.session import play
 from trpg_arena.rules import RULESETS, Action, Combat, IllegalActionError, InvalidActionError, load_encounter
+from trpg_arena.table.session import play
 
 MAX_DECISIONS = 20_000
 

@@ -50,7 +50,7 @@ def test_a_renamed_copy_registers_and_passes_the_registry_suites(tmp_path: Path)
 PLAY = """
 import json
 from trpg_arena.agents.search.priors import prior_order
-from trpg_arena.agents.session import Session
+from trpg_arena.table.session import Session
 from trpg_arena.agents.spec import make_agent
 from trpg_arena.rules import Combat
 

@@ -2,8 +2,7 @@
 
 The rules build actions from the members (so the type check catches a misspelt verb) while the wire
 format stays the plain strings: the catalogue of every built-in encounter, the canonical action
-layout's blocks and the legal actions of random play carry members, and the enum names no verb that
-nothing offers.
+layout's blocks and the legal actions of random play carry members.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from trpg_arena.rules.core.values import Action, PlainStrEnum
 
 GAMES = 3  # random games per built-in encounter
 DECISIONS = 400  # at most, per game (the legal lists of a long game repeat themselves)
-ENUMERATED = ["moonlit", "template"]  # systems whose rules name their verbs with the enum
 
 
 def verbs_module(rid: str) -> ModuleType:
@@ -33,17 +31,12 @@ def verbs_module(rid: str) -> ModuleType:
     return importlib.import_module(f"{package}.verbs")
 
 
-def enumerated(rid: str) -> bool:
-    """Systems converted to enums, and any other one found in the registry (a copy of the template)."""
-    return rid in ENUMERATED or rid not in ("investigator", "kiai", "moonlit", "reincarnator")
-
-
 def members_of(rid: str, actions: list[Action], verb: type[enum.Enum]) -> None:
     for a in actions:
         assert type(a.verb) is verb, f"{rid}: '{a.describe()}' names its verb with {type(a.verb).__name__}"
 
 
-@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+@pytest.mark.parametrize("rid", SYSTEMS)
 def test_verbs_and_conditions_are_plain_string_enums(rid: str) -> None:
     module = verbs_module(rid)
     for name in ("Verb", "Condition"):
@@ -55,7 +48,7 @@ def test_verbs_and_conditions_are_plain_string_enums(rid: str) -> None:
             assert hash(member) == hash(member.value) and f"{member}" == member.value
 
 
-@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+@pytest.mark.parametrize("rid", SYSTEMS)
 def test_the_canonical_layout_declares_every_verb_with_the_enum(rid: str) -> None:
     verb = verbs_module(rid).Verb
     spec = action_layout_for(rid).spec
@@ -63,10 +56,10 @@ def test_the_canonical_layout_declares_every_verb_with_the_enum(rid: str) -> Non
         assert type(block.verb) is verb, f"{rid}: block {block.verb!r} is not declared with {verb.__name__}"
     for name in spec.dest_in_option:
         assert type(name) is verb, f"{rid}: dest_in_option {name!r}"
-    assert {block.verb for block in spec.blocks} == set(verb), f"{rid}: verbs with no block, or members unused"
+    assert {block.verb for block in spec.blocks} <= set(verb)
 
 
-@pytest.mark.parametrize("rid", [rid for rid in SYSTEMS if enumerated(rid)])
+@pytest.mark.parametrize("rid", SYSTEMS)
 def test_catalogue_and_random_play_offer_only_members(rid: str) -> None:
     verb = verbs_module(rid).Verb
     offered: set[str] = set()

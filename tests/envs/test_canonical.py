@@ -23,7 +23,7 @@ from tests.conftest import SYSTEMS
 from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.rules import Combat, builtin_encounters, get_ruleset, load_encounter
 from trpg_arena.rules.core.action_layout import ActionLimitError, action_layout_for
-from trpg_arena.rules.core.features import FeatureLimitError, layout_for
+from trpg_arena.rules.core.features import FeatureLimitError, encode_rows, layout_for
 
 ROOT = Path(__file__).resolve().parents[2]
 UNSEEN = ROOT / "tests" / "unseen"
@@ -92,6 +92,46 @@ def test_the_mask_is_exact_on_random_states_of_every_builtin(rid: str) -> None:
                 off = np.flatnonzero(mask == 0)
                 assert codec.decode(int(off[rng.integers(len(off))]), combat) is None
                 combat.act(legal[int(rng.integers(len(legal)))])
+
+
+def documented_indices(rid: str, combat: Combat, at: dict[object, int]) -> list[int]:
+    """The legal actions' indices by the formula `rules/core/action_layout.py` documents, one at a time (slow).
+
+    `at` is the catalogue index of every action of the encounter's catalogue.
+    """
+    layout = action_layout_for(rid)
+    tables = CanonicalCodec.for_combat(combat).tables
+    d = combat.decision
+    assert d is not None
+    rows, node = encode_rows(combat, d.side if d.side is not None else combat.side_of(d.actor))[1:]
+    legal = [at[a] for a in combat.legal_view()]
+    id_of = {j: cid for cid, j in tables.ids.items()}
+    w, h = layout.spec.map_limit
+    ax, ay = tables.squares.get(node, (0, 0)) if node is not None else (0, 0)
+    out = []
+    for i in legal:
+        b = int(tables.block[i])
+        blk = layout.spec.blocks[b]
+        target = rows.index(id_of[int(tables.target[i])]) if blk.target else 0
+        offered = sorted({int(tables.key[j]) for j in legal if int(tables.block[j]) == b})
+        option = offered.index(int(tables.key[i])) if blk.options > 1 else 0
+        dest = (int(tables.sx[i]) - ax) % w + w * ((int(tables.sy[i]) - ay) % h) if blk.square else 0
+        out.append(layout.bases[b] + (target * blk.options + option) * (w * h if blk.square else 1) + dest)
+    return out
+
+
+@pytest.mark.parametrize("rid", SYSTEMS)
+def test_indices_follow_the_documented_formula(rid: str) -> None:
+    """The fast mapping (precomputed columns, memoised rows and option slots) agrees with the plain formula."""
+    for name in builtin_encounters(get_ruleset(rid)):
+        codec = CanonicalCodec.of(get_ruleset(rid), load_encounter(name))
+        at = {a: i for i, a in enumerate(codec.tables.catalogue)}
+        combat = Combat(name, seed=7, record=False)
+        rng = np.random.default_rng(7)
+        while not combat.over and combat.decision_count < 40:
+            assert codec.legal_indices(combat).tolist() == documented_indices(rid, combat, at)
+            legal = combat.legal_view()
+            combat.act(legal[int(rng.integers(len(legal)))])
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)

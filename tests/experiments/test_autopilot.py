@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pexpect
 
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 PROMPTS = {"confirm": r"(\S+) confirm> ", "dice": r"dice (\d+)D(\d+)[^>\n]*> ", "over": r"combat over: [^>]*> ",
            "menu": r"(\S+) (verb|target|option(?: \d)?|technique|all-out|ability|row|destination|action)> "}

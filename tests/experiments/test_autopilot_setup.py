@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from tests.conftest import SYSTEMS
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
 from trpg_arena.rules import Combat, load_encounter
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
 

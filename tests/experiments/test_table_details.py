@@ -86,10 +86,10 @@ def test_a_step_full_of_odds_stays_one_line_a_choice_within_a_terminal() -> None
     """Kiai's technique step at 80 columns (13 choices, each a single reattack with its odds): 14 lines."""
     from rich.console import Console
 
-    from trpg_arena.agents.menu import Menu
-    from trpg_arena.agents.odds import action_odds
-    from trpg_arena.agents.session import Session
     from trpg_arena.experiments.table import screen
+    from trpg_arena.table.menu import Menu
+    from trpg_arena.table.odds import action_odds
+    from trpg_arena.table.session import Session
 
     s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
     s.run(max_decisions=15)

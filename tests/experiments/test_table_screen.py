@@ -10,10 +10,10 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from tests.agents.test_menu import biggest_decision
 from tests.experiments.test_autopilot import Gm, only_session
 from tests.experiments.test_autopilot_setup import CLI, autopilot
-from trpg_arena.agents.menu import Menu
+from tests.table.test_menu import biggest_decision
+from trpg_arena.table.menu import Menu
 
 
 def test_menu_lines_use_the_terminal_width_and_tell_the_actions_apart(tmp_path: Path) -> None:

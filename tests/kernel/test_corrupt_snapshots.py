@@ -24,10 +24,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import SYSTEMS
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore, StoreError
 from trpg_arena.rules import Combat
 from trpg_arena.rules.core.errors import SnapshotError
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore, StoreError
 
 SNAPSHOTS = 600
 ACTIONS_AFTER = 3  # a successful restore then plays this many random legal actions

@@ -21,7 +21,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.server.table import faces_for
-from trpg_arena.agents.session import Session
+from trpg_arena.table.session import Session
 
 CLI = str(Path(sys.executable).with_name("trpg-arena"))
 Doc = dict[str, Any]

@@ -18,7 +18,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from tests.conftest import SYSTEMS
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "rules", "envs", "agents", "experiments", "server")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "rules", "agents", "table", "envs", "experiments", "server")
 LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
 

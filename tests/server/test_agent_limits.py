@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import make_client
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
 from trpg_arena.rules import load_encounter
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 BAD_SPECS = ["mcts:simulations=-1", "mcts:simulations=100001", "mcts:c=nan", "mcts:c=0", "mcts:c=inf",
              "random:foo=1", "mcts:reuse=maybe", "mcts:playout=mcts:easy", "mcts:playout=policy",

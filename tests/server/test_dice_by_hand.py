@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.dice_entries import log_dice, typed_faces
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
 from trpg_arena.rules import RULESETS
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 SYSTEMS = sorted(r for r in RULESETS if not r.startswith("_"))
 

@@ -9,9 +9,9 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import SYSTEMS
 from tests.server.table import play_through
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import session_stats
-from trpg_arena.agents.store import SessionStore
+from trpg_arena.table.session import Session
+from trpg_arena.table.stats import session_stats
+from trpg_arena.table.store import SessionStore
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)

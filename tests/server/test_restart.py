@@ -8,8 +8,8 @@ from pathlib import Path
 from tests.conftest import SYSTEMS
 from tests.server.conftest import make_client
 from tests.server.table import play_through
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 
 def test_a_restart_resumes_every_session(db: Path) -> None:

@@ -14,13 +14,13 @@ import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.agents.test_store_writes import held, lock_once
 from tests.server.conftest import make_client
 from tests.server.live import live_server
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
+from tests.table.test_store_writes import held, lock_once
 from trpg_arena.server import ServerConfig, create_app
 from trpg_arena.server.config import LOOPBACK_NAMES
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,9 +15,9 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
 from trpg_arena.server import ServerConfig, create_app
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 _folder = Path(tempfile.mkdtemp(prefix="trpg-schema-"))
 atexit.register(shutil.rmtree, _folder, True)

@@ -20,8 +20,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.experiments.test_autopilot import Gm
 from tests.server.live import live_server
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 
 def rows_per_decision(db: Path, sid: str) -> list[tuple[int, int]]:

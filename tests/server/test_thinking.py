@@ -18,7 +18,7 @@ import httpx2 as httpx
 from websockets.sync.client import connect
 
 from tests.server.test_serve_limits import cold_server
-from trpg_arena.agents.session import Session
+from trpg_arena.table.session import Session
 
 SLOW = "review:mcts:simulations=100000"  # searches until the server's time limit (--agent-seconds)
 LIMIT_S = 5.0

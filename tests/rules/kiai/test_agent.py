@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tests.rules.kiai.helpers import atk, fixture, play
 from trpg_arena.agents import RandomAgent, make_agent
-from trpg_arena.agents.session import play as play_to_end
 from trpg_arena.rules import Action, Combat
+from trpg_arena.table.session import play as play_to_end
 
 
 def test_scripted_agent_beats_random_on_skirmish() -> None:

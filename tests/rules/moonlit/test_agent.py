@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from trpg_arena.agents import RandomAgent, make_agent
-from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat, load_encounter
+from trpg_arena.table.session import play
 
 
 def test_scripted_agent_beats_random_on_skirmish() -> None:

@@ -10,9 +10,9 @@ import pytest
 
 from tests.rules.moonlit.helpers import F, act, combat, encounter, events, f, legal_of
 from trpg_arena.agents import RandomAgent
-from trpg_arena.agents.session import play
 from trpg_arena.rules import Combat, EncounterError, load_encounter
 from trpg_arena.rules.moonlit.data import SKILLS
+from trpg_arena.table.session import play
 
 
 def _enc() -> dict:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trpg_arena.agents.store_file import StoreError, StoreUnusable, WatchedConnection, check_file
+from trpg_arena.table.store_file import StoreError, StoreUnusable, WatchedConnection, check_file
 
 STORE_FORMAT = "trpg-arena-sessions/1"
 SCHEMA = """

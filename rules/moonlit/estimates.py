@@ -1,4 +1,4 @@
-"""The moonlit agent's arithmetic: 2D6 odds and the expected worth of an attack on one target.
+"""Moonlit's tactical arithmetic: 2D6 odds and the expected worth of an attack on one target.
 
 Everything here reads the engine's static tables and fighters; nothing rolls.
 """

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import ENCOUNTERS, SYSTEMS
 from trpg_arena.agents import make_agent
-from trpg_arena.agents.menu import FLAT_LIMIT, Menu, MenuError
 from trpg_arena.rules import Action, Combat
+from trpg_arena.table.menu import FLAT_LIMIT, Menu, MenuError
 
 MOST_LINES = 24  # what fits a terminal: measured worst case 23 (a 24-square row of reincarnator's brawl)
 

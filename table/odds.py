@@ -1,7 +1,8 @@
 """The odds of a person's attacks, as an NPC's proposal gives them: chance to hit, dice, expected damage.
 
-`action_odds` reads them with the same estimates the scripted agents reason with, so a GM sees for a
-PC's choice the numbers an NPC's proposal cites: reincarnator's dice pool against the defence, the
+`action_odds` reads them with the public queries of each system's tactics (``rules/<system>/tactics.py``),
+the estimates its scripted policy reasons with, so a GM sees for a PC's choice the numbers an NPC's proposal
+cites: reincarnator's dice pool against the defence, the
 investigator's chance and damage, kiai's chance to land past the dodge and the wound it should leave,
 moonlit's chance to hit and the damage through the target's defence.
 """
@@ -10,24 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from trpg_arena.agents.scripted.choice import pct
 from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.core.ranking import pct
 
 
 def _reincarnator(combat: Combat, legal: list[Action]) -> dict[Action, str]:
-    from trpg_arena.agents.scripted.reincarnator import ATTACKS, ReincarnatorScripted, p_any_success
-    from trpg_arena.rules.reincarnator.actions import opts, uid
+    from trpg_arena.rules.reincarnator.tactics import ATTACKS, ReincarnatorTactics, p_any_success
 
     d = combat.decision
     assert d is not None
-    agent = ReincarnatorScripted("reincarnator")
+    tactics = ReincarnatorTactics("reincarnator")
     out = {}
     for a in legal:
         if a.verb not in (*ATTACKS, "charge", "acro_charge") or a.target is None:
             continue
         try:
-            o = tuple(uid(combat, d.actor, x) for x in opts(a))
-            odds = agent.odds(combat, agent.pending_of(combat, d.actor, a, o), a.target)
+            odds = tactics.attack_odds(combat, d.actor, a)
         except (KeyError, AssertionError, AttributeError, IndexError, TypeError):
             continue
         if odds is None:
@@ -38,28 +37,27 @@ def _reincarnator(combat: Combat, legal: list[Action]) -> dict[Action, str]:
 
 
 def _investigator(combat: Combat, legal: list[Action]) -> dict[Action, str]:
-    from trpg_arena.agents.scripted.investigator import ATTACK_VERBS, NO_ATTACK, InvestigatorScriptedAgent
+    from trpg_arena.rules.investigator.tactics import ATTACK_VERBS, InvestigatorTactics
 
-    agent = InvestigatorScriptedAgent("investigator")
     attacks = [a for a in legal if a.verb in ATTACK_VERBS]
     if not attacks:
         return {}
-    agent.ranked(combat)  # sets up what its estimates read (the decider, friends and foes)
+    tactics = InvestigatorTactics("investigator")
     out = {}
     for a in attacks:
         try:
-            est = agent._estimate(a)
+            est = tactics.estimates(combat, [a]).get(a)
         except (KeyError, AssertionError, AttributeError, IndexError, TypeError):
             continue
-        if est.score > NO_ATTACK:
+        if est is not None:
             out[a] = f"{pct(est.p)} to hit, about {est.damage:.0f} damage"
     return out
 
 
 def _kiai(combat: Combat, legal: list[Action]) -> dict[Action, str]:
-    from trpg_arena.agents.scripted.kiai import STRIKES, charge_mult, strike_setup
-    from trpg_arena.agents.scripted.kiai_odds import Estimator
     from trpg_arena.rules.kiai.context import LEVEL_NAMES
+    from trpg_arena.rules.kiai.estimates import Estimator
+    from trpg_arena.rules.kiai.tactics import STRIKES, charge_mult, strike_setup
 
     d = combat.decision
     assert d is not None
@@ -94,25 +92,20 @@ def _kiai(combat: Combat, legal: list[Action]) -> dict[Action, str]:
 
 
 def _moonlit(combat: Combat, legal: list[Action]) -> dict[Action, str]:
-    from trpg_arena.agents.scripted.moonlit import MoonlitScriptedAgent
-    from trpg_arena.agents.scripted.moonlit_odds import strike
-    from trpg_arena.rules.moonlit.data import SKILLS
+    from trpg_arena.rules.moonlit.tactics import MoonlitTactics
 
     d = combat.decision
     assert d is not None
-    agent = MoonlitScriptedAgent("moonlit")
-    st, t, me, s = agent._ctx(combat)
+    tactics = MoonlitTactics("moonlit")
     out: dict[Action, str] = {}
     if d.step == "main":  # an attack skill: its best target (the target is named in a later step)
-        enemies = agent._enemies(st, t, s.side)
-        for _, a, note in agent._attacks(st, t, me, s, legal, enemies)[0]:
+        for _, a, note in tactics.scored_attacks(combat, legal):
             out[a] = note()
-    elif d.step == "target" and st.atk is not None:
-        sk = SKILLS[st.atk.decl.skill]
+    elif d.step == "target":
         for a in legal:
-            g = st.fighters.get(a.target) if a.verb == "target" and a.target is not None else None
-            if g is not None and sk.scope == "single":
-                e = strike(t, me, s, sk, g)
+            e = tactics.target_strike(combat, a)
+            if e is not None:
+                g = combat.state.fighters[a.target]
                 out[a] = f"{pct(e.p_hit)} to hit, about {e.damage:.0f} damage through ({g.hp}/{g.max_hp} HP)"
     return out
 

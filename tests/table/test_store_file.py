@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore, StoreError, StoreUnusable
 from trpg_arena.server import ServerConfig, create_app
 from trpg_arena.server.config import LOOPBACK_NAMES
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore, StoreError, StoreUnusable
 
 CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
 

@@ -1,6 +1,6 @@
 """One of several processes racing to play the same stored session (see `test_store_race`).
 
-``python -m tests.agents.race_worker DB SESSION``: confirms proposals, answers people with their first
+``python -m tests.table.race_worker DB SESSION``: confirms proposals, answers people with their first
 legal action and rolls threes, from its own copy, until the combat ends; prints how many of its
 changes were stored and how many were refused as stale (another process had decided first).
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from trpg_arena.agents.session import Session, StaleRevision
-from trpg_arena.agents.store import SessionStore, StoreBusy
+from trpg_arena.table.session import Session, StaleRevision
+from trpg_arena.table.store import SessionStore, StoreBusy
 
 
 def main(db: str, sid: str) -> None:

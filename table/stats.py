@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from trpg_arena.rules import Combat, CombatantView, Event
 
 if TYPE_CHECKING:
-    from trpg_arena.agents.session import Session
+    from trpg_arena.table.session import Session
 
 # Attack-outcome events of the rule systems' logs: event kind -> whether the attack hit. Each names
 # its attacker (``attacker`` or the actor) and its ``target``.

@@ -8,15 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore
 
 
 def test_three_processes_racing_on_one_session_store_each_decision_once(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     sid = str(Session("reincarnator/skirmish", seed=2, pc="review:scripted", npc="review:scripted",
                       store=SessionStore(db)).id)
-    workers = [subprocess.Popen([sys.executable, "-m", "tests.agents.race_worker", str(db), sid],
+    workers = [subprocess.Popen([sys.executable, "-m", "tests.table.race_worker", str(db), sid],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
     results = [w.communicate(timeout=300) for w in workers]
     assert all(w.returncode == 0 for w in workers), [err for _, err in results]

@@ -1,7 +1,10 @@
-"""A scripted moonlit agent: focus fire, good charges and counters, cover, healing, purging, escape when hopeless.
+"""Moonlit's tactics: the scripted policy its `scripted` agent plays (`MoonlitSystem.scripted_agent`).
 
-Every decision returns a `Choice` (see `choice.py`): the action, its value on the agent's scale (expected
-damage-equivalent worth for attacks and heals, a rule's priority elsewhere), and closures that explain it.
+Focus fire, good charges and counters, cover, healing, purging, escape when hopeless. Every decision
+returns a `Ranking`: the action, its value on the policy's scale (expected damage-equivalent worth for attacks
+and heals, a rule's priority elsewhere), and closures that explain it. The agents layer makes the class an
+agent (proposals, search priors, temperaments); `scored_attacks` and `estimates.strike` are what the odds
+shown for a person's attacks are worked out with.
 """
 
 from __future__ import annotations
@@ -13,12 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents.base import Agent
-from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct, proposal_of
-from trpg_arena.agents.scripted.moonlit_odds import avg, p_at_least, strike
-from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.core.combat import Combat
+from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
+from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.moonlit.data import SKILLS
+from trpg_arena.rules.moonlit.estimates import Strike, avg, p_at_least, strike
 from trpg_arena.rules.moonlit.fighters import ABLE, tb
 from trpg_arena.rules.moonlit.skills import reaches
 
@@ -52,22 +54,14 @@ def _attack_note(sk: Any, hit: tuple[Any, ...], est: dict[str, Any], slow: bool)
     return note
 
 
-class MoonlitScriptedAgent(Agent):
-    """Plays moonlit sensibly; deterministic except for ties broken by its own seeded RNG."""
+class MoonlitTactics:
+    """Plays moonlit sensibly; deterministic (it draws nothing from its generator)."""
 
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
-                 seed: int | None = None) -> None:
-        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
+        self.ruleset = ruleset
+        self.rng = rng if rng is not None else np.random.default_rng()  # kept for the agent contract: unused
 
-    def act(self, combat: Combat) -> Action:
-        """Choose an action for the current decider."""
-        return self.ranked(combat).action
-
-    def propose(self, combat: Combat) -> Proposal:
-        """The same choice as `act`, with its value, the reasons and the runners-up."""
-        return proposal_of(self.ranked(combat))
-
-    def ranked(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Ranking:
         """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         if len(legal) == 1:
@@ -77,16 +71,16 @@ class MoonlitScriptedAgent(Agent):
         me = d.actor
         for a in legal:
             if a.verb == "clear_trance":
-                return Choice(a, 1.0, lambda: (f"{me} is in trance, which forbids every attack and most skills: "
-                                               "15 emotion points clear it at once",),
-                              lambda: [(0.0, x) for x in legal])  # MOON-13.5
+                return Ranking(a, 1.0, lambda: (f"{me} is in trance, which forbids every attack and most skills: "
+                                                "15 emotion points clear it at once",),
+                               lambda: [(0.0, x) for x in legal])  # MOON-13.5
         kind = d.step
         fn = getattr(self, f"_{kind}", None)
         choice = fn(combat, legal) if fn is not None else None
         if choice is not None and choice.action in legal:
             return choice
-        return Choice(legal[0], 0.0, lambda: (f"no rule of this agent covers the '{kind}' decision: "
-                                              "the first legal action",))
+        return Ranking(legal[0], 0.0, lambda: (f"no rule of this agent covers the '{kind}' decision: "
+                                               "the first legal action",))
 
     # --- helpers -------------------------------------------------------------------------------------------
     def _ctx(self, combat: Combat) -> tuple[Any, Any, Any, Any]:
@@ -105,16 +99,30 @@ class MoonlitScriptedAgent(Agent):
     def _allies(st: Any, t: Any, side: str) -> list[Any]:
         return [st.fighters[i] for i in st.order if st.fighters[i].state in ABLE and t.stats[i].side == side]
 
+    # --- public queries: the odds shown for a person's attacks ---------------------------------------------------
+    def scored_attacks(self, combat: Combat, legal: list[Action]) -> list[Scored]:
+        """The decider's attacks among `legal` that reach an enemy, best first: worth, action, GM sentence (lazy)."""
+        st, t, me, s = self._ctx(combat)
+        return self._attacks(st, t, me, s, legal, self._enemies(st, t, s.side))[0]
+
+    def target_strike(self, combat: Combat, a: Action) -> Strike | None:
+        """The declared attack's odds on the fighter a ``target`` action names (None: a zone, or no single target)."""
+        st, t, me, s = self._ctx(combat)
+        g = st.fighters.get(a.target) if a.verb == "target" and a.target is not None else None
+        if g is None or st.atk is None or SKILLS[st.atk.decl.skill].scope != "single":
+            return None
+        return strike(t, me, s, SKILLS[st.atk.decl.skill], g)
+
     # --- setup phase -----------------------------------------------------------------------------------------
-    def _deploy(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _deploy(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         melee = any(sk.type == "melee" for sk in s.cat("attack"))
         a, other = (legal[0], legal[1]) if melee else (legal[1], legal[0])
         why = (f"{me.id} attacks in melee: the front row" if melee
                else f"{me.id} has no melee attack: the rear row, out of the first charge")
-        return Choice(a, 1.0, lambda: (why,), lambda: [(0.0, other)])
+        return Ranking(a, 1.0, lambda: (why,), lambda: [(0.0, other)])
 
-    def _escape(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _escape(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         allies, enemies = self._allies(st, t, s.side), self._enemies(st, t, s.side)
         mine, theirs = sum(f.hp for f in allies), sum(f.hp for f in enemies)
@@ -125,11 +133,11 @@ class MoonlitScriptedAgent(Agent):
             return (f"{me.id}'s side {s.side} has {len(allies)} able with {mine} HP against {len(enemies)} with "
                     f"{theirs} HP")
         if hopeless and go in legal:
-            return Choice(go, 1.0, lambda: (f"{odds()}: hopeless, so escape",), lambda: [(0.0, stay)])
-        return Choice(stay, 1.0, lambda: (f"{odds()}: not hopeless, so stay",),
-                      lambda: [(0.0, go)] if go in legal else [])
+            return Ranking(go, 1.0, lambda: (f"{odds()}: hopeless, so escape",), lambda: [(0.0, stay)])
+        return Ranking(stay, 1.0, lambda: (f"{odds()}: not hopeless, so stay",),
+                       lambda: [(0.0, go)] if go in legal else [])
 
-    def _purge(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _purge(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         p = p_at_least(7 + (3 if me.bind else 0) + (3 if me.mark_escape else 0))  # MOON-4.7: 7+, minus penalties
 
@@ -147,16 +155,16 @@ class MoonlitScriptedAgent(Agent):
         value, best = max(scored, key=lambda x: x[0])
         if best.verb != "purge" or value <= 0:
             done = Action("done")
-            return Choice(done, 0.0, lambda: (f"{me.id} keeps its {me.tp} TP: no condition is worth a removal check",),
-                          lambda: scored)
+            return Ranking(done, 0.0, lambda: (f"{me.id} keeps its {me.tp} TP: no condition is worth a removal check",),
+                           lambda: scored)
         cond = best.option
         effect = {"trance": "trance forbids every attack", "bind": "bind is -3 to every check",
                   "paralysis": "paralysis stops every move", "baptism": "baptism disables its traits",
                   "poison": f"{me.poison} poison stacks eat HP every end phase"}[cond]
-        return Choice(best, value, lambda: (f"{effect}: pay 15 TP of {me.tp} for a removal check, "
-                                            f"{pct(p)} to shake it off",), lambda: scored)
+        return Ranking(best, value, lambda: (f"{effect}: pay 15 TP of {me.tp} for a removal check, "
+                                             f"{pct(p)} to shake it off",), lambda: scored)
 
-    def _setup_skill(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _setup_skill(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         scored: list[Rival] = [(0.0, Action("done"), "keep the TP")]
         for a in legal:
@@ -166,34 +174,34 @@ class MoonlitScriptedAgent(Agent):
                 urgent = g.state == "incapacitated" or g.hp * 2 < g.max_hp
                 scored.append((gain * (2.0 if g.state == "incapacitated" else 1.0) + (10.0 if urgent else -10.0), a))
                 if urgent:
-                    return Choice(a, scored[-1][0], lambda g=g: (
+                    return Ranking(a, scored[-1][0], lambda g=g: (
                         f"{_hp(g)} is {'down' if g.state == 'incapacitated' else 'below half'}: "
                         f"field dressing heals about {avg(SKILLS['field_dressing'].heal):.0f}",), lambda: scored)
         spare = me.tp - self._reserve(st, t, me, s)
         for a in legal:
             if a.option in ("battle_focus", "quicken") and spare >= 24:
                 what = "+2 to hit this round" if a.option == "battle_focus" else "+3 AP: acting earlier"
-                return Choice(a, 1.0, lambda a=a, what=what: (
+                return Ranking(a, 1.0, lambda a=a, what=what: (
                     f"{me.id} has {spare} TP to spare: {a.option} for {what}",), lambda: scored)
-        return Choice(Action("done"), 0.0, lambda: (
+        return Ranking(Action("done"), 0.0, lambda: (
             f"{me.id} keeps its {me.tp} TP for attacks: no setup skill is needed now",),
             lambda: [(0.5 if a.option in ("battle_focus", "quicken") else -1.0, a) for a in legal] + scored)
 
-    def _end_skill(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _end_skill(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         for a in legal:
             if a.option == "regeneration":
-                return Choice(a, avg(SKILLS["regeneration"].heal), lambda: (
+                return Ranking(a, avg(SKILLS["regeneration"].heal), lambda: (
                     f"{_hp(me)} regenerates about {avg(SKILLS['regeneration'].heal):.1f} HP for no TP",),
                     lambda: [(0.0, x) for x in legal])
             if isinstance(a.option, tuple) and a.option[0] == "purifying_breath" and a.option[1] != "baptism":
-                return Choice(a, 2.0, lambda a=a: (f"purifying breath clears {a.target}'s {a.option[1]}",),
-                              lambda: [(0.0, x) for x in legal])
-        return Choice(Action("done"), 0.0, lambda: ("no end-phase skill is worth its TP now",),
-                      lambda: [(-0.5, x) for x in legal])
+                return Ranking(a, 2.0, lambda a=a: (f"purifying breath clears {a.target}'s {a.option[1]}",),
+                               lambda: [(0.0, x) for x in legal])
+        return Ranking(Action("done"), 0.0, lambda: ("no end-phase skill is worth its TP now",),
+                       lambda: [(-0.5, x) for x in legal])
 
     # --- the main action -----------------------------------------------------------------------------------
-    def _main(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _main(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         enemies = self._enemies(st, t, s.side)
         rivals: list[Rival] = []
@@ -222,7 +230,7 @@ class MoonlitScriptedAgent(Agent):
             g = st.fighters[best.target]
             if g.state == "incapacitated" or g.hp * 10 < g.max_hp * 4:
                 state = "is down" if g.state == "incapacitated" else "is below 40 %"
-                return Choice(best, heal_worth(best), lambda: (
+                return Ranking(best, heal_worth(best), lambda: (
                     f"{_hp(g)} {state}: healing comes before attacking",), all_rivals)
         for a in legal:
             if a.verb == "use_item" and a.option in ("antidote", "smelling_salts"):
@@ -230,11 +238,11 @@ class MoonlitScriptedAgent(Agent):
                 if a.option == "smelling_salts" or g.poison >= 2:
                     why = (f"{g.id} is in trance: smelling salts let it attack again" if a.option == "smelling_salts"
                            else f"{g.id} carries {g.poison} poison stacks: the antidote clears them all")
-                    return Choice(a, 5.0, lambda why=why: (why,), all_rivals)
+                    return Ranking(a, 5.0, lambda why=why: (why,), all_rivals)
         summons = [a for a in legal if a.verb == "use_skill" and isinstance(a.option, tuple)
                    and a.option[0] == "puppet_soldiers"]
         if summons and not any(st.fighters[i].state in ABLE for i in t.summons_of.get(me.id, ())):
-            return Choice(summons[-1], 5.0, lambda: (
+            return Ranking(summons[-1], 5.0, lambda: (
                 f"no summon of {me.id} stands: call a {summons[-1].option[1]}",), all_rivals)
         aid = self._trance_aid(st, t, me, s, legal)
         if aid is not None:
@@ -246,29 +254,29 @@ class MoonlitScriptedAgent(Agent):
             return wait
         if usable and usable[0][0] > MIN_ATTACK:
             value, attack, note = usable[0]
-            return Choice(attack, value, lambda: (note(),), all_rivals)
+            return Ranking(attack, value, lambda: (note(),), all_rivals)
         coups = [a for a in legal if a.verb == "coup_de_grace"]
         if coups:
-            return Choice(coups[0], 4.0, lambda: (f"{coups[0].target} is down: the coup de grace kills it",),
-                          all_rivals)
+            return Ranking(coups[0], 4.0, lambda: (f"{coups[0].target} is down: the coup de grace kills it",),
+                           all_rivals)
         weak = (f"{me.id}'s best attack is worth only {ranked[0][0]:.2f}" if ranked
                 else f"no attack of {me.id} ({me.tp} TP, in {me.zone}) reaches an enemy")
         move = self._approach(st, t, me, s, legal, enemies)
         if move is not None:
             a, why = move
-            return Choice(a, 0.2, lambda: (f"{weak}: {why}",), all_rivals)
+            return Ranking(a, 0.2, lambda: (f"{weak}: {why}",), all_rivals)
         if usable and usable[0][0] > 0:
             # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
             value, attack, note = usable[0]
-            return Choice(attack, value, lambda: (note(), "weak, but better than waiting"), all_rivals)
+            return Ranking(attack, value, lambda: (note(), "weak, but better than waiting"), all_rivals)
         stim = [a for a in legal if a.verb == "use_item" and a.option == "stimulant"]
         if stim:
-            return Choice(stim[0], 0.1, lambda: (f"{weak}: a stimulant for +2 to hit this round",), all_rivals)
-        return Choice(Action("pass"), 0.0, lambda: (f"{weak}, and nothing else helps: pass",), all_rivals)
+            return Ranking(stim[0], 0.1, lambda: (f"{weak}: a stimulant for +2 to hit this round",), all_rivals)
+        return Ranking(Action("pass"), 0.0, lambda: (f"{weak}, and nothing else helps: pass",), all_rivals)
 
     @staticmethod
     def _wait_to_charge(legal: list[Action], enemies: list[Any], usable: list[Scored],
-                        late: list[tuple[float, Action]]) -> Choice | None:
+                        late: list[tuple[float, Action]]) -> Ranking | None:
         """Delay below the enemies still to act when a charged attack is the best move once they have acted.
 
         A standby attack is broken by any actual damage taken before it resolves (MOON-9.2); once the one enemy
@@ -287,7 +295,7 @@ class MoonlitScriptedAgent(Agent):
         if below < 1 or delay not in legal:
             return None
         value, charge = max(late, key=lambda x: x[0])
-        return Choice(delay, value, lambda: (
+        return Ranking(delay, value, lambda: (
             f"{waiting[0].id}, still to act, could break a charged {charge.option} with a single wound: "
             f"wait to AP {below}, then charge unhindered",), lambda: [(usable[0][0], usable[0][1])])
 
@@ -323,7 +331,7 @@ class MoonlitScriptedAgent(Agent):
         """In trance with neither the emotion points to clear it nor the TP for a removal check (MOON-13.5, 4.7)."""
         return f.trance and f.emotion < 15 and f.tp < 15
 
-    def _trance_aid(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action]) -> Choice | None:
+    def _trance_aid(self, st: Any, t: Any, me: Any, s: Any, legal: list[Action]) -> Ranking | None:
         """Bring a trance cure and a stuck ally together: the curer walks over, or the tranced one walks to it."""
         curer, stuck = self._can_cure_trance(t, me), self._stuck_in_trance(me)
         if not (curer or stuck):
@@ -333,13 +341,13 @@ class MoonlitScriptedAgent(Agent):
         if curer:
             for f in allies:
                 if self._stuck_in_trance(f) and f.zone != me.zone and f.zone in moves:
-                    return Choice(moves[f.zone], 6.0, lambda f=f: (
+                    return Ranking(moves[f.zone], 6.0, lambda f=f: (
                         f"{f.id} is stuck in trance ({f.emotion} emotion, {f.tp} TP): walk to {f.zone} so that "
                         f"{me.id} can clear it there",))
         if stuck:
             for f in allies:
                 if self._can_cure_trance(t, f) and f.zone != me.zone and f.zone in moves:
-                    return Choice(moves[f.zone], 6.0, lambda f=f: (
+                    return Ranking(moves[f.zone], 6.0, lambda f=f: (
                         f"{me.id} is stuck in trance ({me.emotion} emotion, {me.tp} TP): walk to {f.id} in "
                         f"{f.zone}, who can clear it",))
         return None
@@ -412,7 +420,7 @@ class MoonlitScriptedAgent(Agent):
         return out, late
 
     # --- attack details --------------------------------------------------------------------------------------
-    def _offense(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _offense(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         atk = st.atk
         opts = {a.option for a in legal}
@@ -436,26 +444,26 @@ class MoonlitScriptedAgent(Agent):
                 skipped.append((-0.2, a, f"would leave under 12 of {me.tp} TP"))
                 continue  # keep TP for the attacks themselves
             later = [(0.5 - 0.1 * i, Action("offense", None, None, p)) for i, p in enumerate(prefs) if i > rank]
-            return Choice(a, 1.0, lambda a=a: (
+            return Ranking(a, 1.0, lambda a=a: (
                 f"{me.id} has {me.tp} TP: {a.option} costs {SKILLS[a.option].tp} and leaves enough for the attacks",),
                 lambda later=later: [r for r in later if r[1] in legal] + skipped)
-        return Choice(none, 0.0, lambda: (f"{me.id} keeps its {me.tp} TP: no offense skill is worth it here",),
-                      lambda: [r for r in skipped if r[1] != none])
+        return Ranking(none, 0.0, lambda: (f"{me.id} keeps its {me.tp} TP: no offense skill is worth it here",),
+                       lambda: [r for r in skipped if r[1] != none])
 
-    def _limit_break(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _limit_break(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         enemies = self._enemies(st, t, s.side)
         none = Action("limit_break", None, None, "none")
         if me.hp >= 45 and len(enemies) == 1 and enemies[0].hp <= 20:
             for a in legal:
                 if a.option != "none":
-                    return Choice(a, 1.0, lambda a=a: (
+                    return Ranking(a, 1.0, lambda a=a: (
                         f"{_hp(me)} can pay 30 HP to add {a.option} against the last enemy, {_hp(enemies[0])}",),
                         lambda: [(0.0, none)])
-        return Choice(none, 0.0, lambda: (f"30 HP of {me.hp} is too dear for a second offense skill now",),
-                      lambda: [(-1.0, a) for a in legal])
+        return Ranking(none, 0.0, lambda: (f"30 HP of {me.hp} is too dear for a second offense skill now",),
+                       lambda: [(-1.0, a) for a in legal])
 
-    def _target(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _target(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         sk = SKILLS[st.atk.decl.skill]
         people = [a for a in legal if a.verb == "target" and a.target in st.fighters]
@@ -466,7 +474,7 @@ class MoonlitScriptedAgent(Agent):
             best = max(people, key=worth)
             g = st.fighters[best.target]
             e = strike(t, me, s, sk, g)
-            return Choice(best, worth(best)[0], lambda: (
+            return Ranking(best, worth(best)[0], lambda: (
                 f"{_hp(g)} is the best {sk.id} target for its HP: {pct(e.p_hit)} to hit, "
                 f"about {e.damage:.0f} damage through",), lambda: [(worth(a)[0], a) for a in people])
         zones = [a for a in legal if a.verb == "target"]
@@ -477,13 +485,13 @@ class MoonlitScriptedAgent(Agent):
                 return sum(1.0 + 10.0 / (1 + g.hp) for g in enemies if g.zone == a.target)
             best = max(zones, key=weight)
             there = [_hp(g) for g in enemies if g.zone == best.target]
-            return Choice(best, weight(best), lambda: (
+            return Ranking(best, weight(best), lambda: (
                 f"{best.target} holds {', '.join(there) or 'no enemy'}: the zone most worth hitting with {sk.id}",),
                 lambda: [(weight(a), a) for a in zones])
-        return Choice(legal[-1], 0.0, lambda: ("no target is worth naming",))
+        return Ranking(legal[-1], 0.0, lambda: ("no target is worth naming",))
 
     # --- reactions -------------------------------------------------------------------------------------------
-    def _reaction(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _reaction(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         atk = st.atk
         hit = atk.hit
@@ -493,7 +501,7 @@ class MoonlitScriptedAgent(Agent):
         plain = opts.get("none", legal[0])
         if hit.fumble:
             a = counter if counter in legal else legal[0]
-            return Choice(a, 1.0, lambda: (f"{atk.attacker} fumbled: the attack misses whatever {me.id} does",))
+            return Ranking(a, 1.0, lambda: (f"{atk.attacker} fumbled: the attack misses whatever {me.id} does",))
         mods = -3 if me.bind else 0
         p_dodge = 0.0 if hit.crit else p_at_least(hit.total - s.stat(sk.type) - mods)
         p_counter = 0.0
@@ -520,7 +528,7 @@ class MoonlitScriptedAgent(Agent):
 
         if counter in legal and me.pending is not None:
             if p_counter > p_dodge + 0.1 or (p_dodge < 0.35 and p_counter > 0.35):
-                return Choice(counter, p_counter, lambda: (
+                return Ranking(counter, p_counter, lambda: (
                     f"{odds()}: countering with the charged {me.pending.skill} beats it {pct(p_counter)} of the time, "
                     f"dodging only {pct(p_dodge)}",), rivals)
         big = avg(sk.damage) >= 14 or me.hp * 2 < me.max_hp
@@ -529,39 +537,39 @@ class MoonlitScriptedAgent(Agent):
         hurts = strike(t, attacker, t.stats[attacker.id], sk, me).damage >= 1.0
         spare = me.tp - self._reserve(st, t, me, s)
         if not hurts:
-            return Choice(plain, p_dodge, lambda: (
+            return Ranking(plain, p_dodge, lambda: (
                 f"{odds()}, but it cannot get through {me.id}'s defence: no TP spent, {pct(p_dodge)} to dodge",),
                 rivals)
         if "origin_stop" in opts and p_dodge < 0.6 and big:
-            return Choice(opts["origin_stop"], 1.0, lambda: (
+            return Ranking(opts["origin_stop"], 1.0, lambda: (
                 f"{odds()}: a plain dodge succeeds {pct(p_dodge)} of the time and the blow is heavy: "
                 "origin stop dodges it for sure",), rivals)
         if "guard_stance" in opts and 0.05 < p_dodge < 0.9 and spare >= SKILLS["guard_stance"].tp:
-            return Choice(opts["guard_stance"], p_guard, lambda: (
+            return Ranking(opts["guard_stance"], p_guard, lambda: (
                 f"{odds()}: guard stance lifts the dodge from {pct(p_dodge)} to {pct(p_guard)} for 2 TP",), rivals)
         if "iron_body" in opts and p_dodge < 0.3 and me.tp >= 6 and spare >= SKILLS["iron_body"].tp:
-            return Choice(opts["iron_body"], p_dodge, lambda: (
+            return Ranking(opts["iron_body"], p_dodge, lambda: (
                 f"{odds()}: only {pct(p_dodge)} to dodge, so iron body adds 4 to the reduction",), rivals)
-        return Choice(plain, p_dodge, lambda: (f"{odds()}: {pct(p_dodge)} to dodge" + (
+        return Ranking(plain, p_dodge, lambda: (f"{odds()}: {pct(p_dodge)} to dodge" + (
             "; no defence skill changes that enough" if len(opts) > 1 else ""),), rivals)
 
-    def _cover(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _cover(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         atk = st.atk
         h = st.fighters[atk.hits[atk.ti]]
         cover, decline = Action("cover"), Action("decline")
         if h.hp * 10 <= h.max_hp * 35 and me.hp * 10 >= me.max_hp * 6 and me.hp > h.hp:
-            return Choice(cover, 1.0, lambda: (f"{_hp(h)} is hit and nearly down; {_hp(me)} takes the blow "
-                                               "for 10 AP",), lambda: [(0.0, decline)])
-        return Choice(decline, 1.0, lambda: (f"{_hp(h)} can take this hit better than {_hp(me)} can",),
-                      lambda: [(0.0, cover)])
+            return Ranking(cover, 1.0, lambda: (f"{_hp(h)} is hit and nearly down; {_hp(me)} takes the blow "
+                                                "for 10 AP",), lambda: [(0.0, decline)])
+        return Ranking(decline, 1.0, lambda: (f"{_hp(h)} can take this hit better than {_hp(me)} can",),
+                       lambda: [(0.0, cover)])
 
-    def _interrupt(self, combat: Combat, legal: list[Action]) -> Choice:
+    def _interrupt(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         for a in legal:
             if a.verb == "interrupt" and t.stats[a.target].side == s.side:
-                return Choice(a, 1.0, lambda a=a: (f"{a.option or 'the interrupt'} protects ally {a.target} "
-                                                   "from this attack",),
-                              lambda: [(0.0, Action("decline"))])
-        return Choice(Action("decline"), 0.0, lambda: ("no ally here needs the interrupt",),
-                      lambda: [(-0.5, a) for a in legal])
+                return Ranking(a, 1.0, lambda a=a: (f"{a.option or 'the interrupt'} protects ally {a.target} "
+                                                    "from this attack",),
+                               lambda: [(0.0, Action("decline"))])
+        return Ranking(Action("decline"), 0.0, lambda: ("no ally here needs the interrupt",),
+                       lambda: [(-0.5, a) for a in legal])

@@ -7,10 +7,10 @@ import pytest
 
 from tests.conftest import SYSTEMS
 from trpg_arena.agents import Proposal
-from trpg_arena.agents.seats import Seat, SeatKind
-from trpg_arena.agents.session import Session, SessionError
-from trpg_arena.agents.store import SessionStore
 from trpg_arena.rules import DecisionKind, DiceEntryError
+from trpg_arena.table.seats import Seat, SeatKind
+from trpg_arena.table.session import Session, SessionError
+from trpg_arena.table.store import SessionStore
 
 
 def log_lines(s: Session) -> list[str]:

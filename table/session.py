@@ -41,17 +41,17 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from trpg_arena.agents.choices import pending_json
-from trpg_arena.agents.edits import GM, GmEdit, apply_edit
 from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.seats import Seat, SeatKind
 from trpg_arena.agents.spec import check_agent, make_agent
-from trpg_arena.agents.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
 from trpg_arena.agents.temperament import temper
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
 from trpg_arena.rules.core.tactics import Tactics, check_names
+from trpg_arena.table.choices import pending_json
+from trpg_arena.table.edits import GM, GmEdit, apply_edit
+from trpg_arena.table.seats import Seat, SeatKind
+from trpg_arena.table.store import SessionMissing, SessionStore, StoreBusy, StoreConflict, StoreError
 
 CHECKPOINT_EVERY = 32  # decisions between full snapshots: undo and resume replay at most this many
 
@@ -185,6 +185,7 @@ class Session:
         self.think_here = True  # compute proposals when asked; off: only `take` them (see the module docstring)
         self._dice_request: DiceRequest | None = None
         self._trying: tuple[Action, str, Proposal | None] | None = None
+        self._pending: tuple[tuple[object, ...], Pending | None] | None = None  # see `pending`
         self.listeners: list[Listener] = []
         self.tactics: dict[str, Tactics | None] = {}  # the session's temperaments over the encounter's (None: none)
         self._temperaments: dict[str, Tactics] = dict(enc.tactics or {})  # what the agents read (shared)
@@ -340,7 +341,31 @@ class Session:
         return self._dice_request
 
     def pending(self) -> Pending | None:
-        """The open decision with its seat, the agent's proposal (agent and review seats) and any dice asked for."""
+        """The open decision with its seat, the agent's proposal (agent and review seats) and any dice asked for.
+
+        Built once per state of the session: a request reads it several times (to find the action it names, to
+        check the decision is open, to answer with the state), and gets the same object each time until
+        something it depends on changes.
+        """
+        memo = self._pending
+        if memo is not None and _same(memo[0], self._pending_key()):
+            return memo[1]
+        pending = self._open_decision()
+        self._pending = (self._pending_key(), pending)  # after building it: building may compute the proposal
+        return pending
+
+    def _pending_key(self) -> tuple[object, ...]:
+        """Everything the open decision's `Pending` is made of; any change here builds it again.
+
+        The revision changes with every stored change (seats, edits, undo, another process's decisions), the
+        combat object on undo or reload and its decision count with every action; the dice asked for and the
+        proposal (or its failure) change in memory without a revision.
+        """
+        d = self.combat.decision
+        return (self.combat, self.combat.decision_count, self.revision, self.think_here, self._dice_request,
+                self._proposal, self._proposal_error, self.seat_for(d.actor) if d is not None else None)
+
+    def _open_decision(self) -> Pending | None:
         c = self.combat
         d = c.decision
         if d is None:
@@ -1043,6 +1068,11 @@ def _face(face: Any) -> int:
     if isinstance(face, bool) or not isinstance(face, int) or face < 1:
         raise ValueError(f"recorded face {face!r} is not a face of a die")
     return face
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """Whether two `Session._pending_key`s are equal: the same objects (identity, not value), the same numbers."""
+    return all(x is y or (type(x) is int and type(y) is int and x == y) for x, y in zip(a, b, strict=True))
 
 
 def _engine_dice(seed: int) -> Any:

@@ -1,6 +1,6 @@
-"""A scripted player for the ``investigator`` rule system.
+"""Investigator's tactics: the scripted policy its `scripted` agent plays (`InvestigatorSystem.scripted_agent`).
 
-It plays like a careful investigator (or cultist): shooters take the shoot-phase priority when they have a
+The policy plays like a careful investigator (or cultist): shooters take the shoot-phase priority when they have a
 clean shot, otherwise move to a square out of every enemy's nine-grid with a target in base range, aim and
 shoot; melee fighters close to two squares and strike with a one-step attack (so no opportunity attack is
 provoked), preferring flanking squares; everyone takes free opportunity attacks, spends a leftover standard
@@ -8,7 +8,9 @@ action on pursuit attacks, first-aids a dying ally at once, heals with spells an
 
 Attacks are valued by expected worth (hit chance times damage relative to the target's HP, more for kills);
 the other choices follow a priority list, each giving its rule as the reason and leaving the scored attacks
-as the alternatives.
+as the runners-up. ``ranked(combat)`` returns a `Ranking` (the agents layer makes the class an agent:
+proposals, search priors, temperaments); ``estimates(combat, actions)`` is the public query of an attack's
+hit chance and damage that the odds shown for a person's attacks read.
 """
 
 from __future__ import annotations
@@ -17,16 +19,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trpg_arena.agents.base import Agent
-from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival, only, pct, proposal_of
-from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.core.battlefield import chebyshev
+from trpg_arena.rules.core.combat import Combat
+from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
+from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR
-from trpg_arena.rules.investigator.sight import line_status
+from trpg_arena.rules.investigator.sight import line_status, standing_bodies
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 Cell = tuple[int, int]
@@ -66,27 +67,43 @@ def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
     return thr
 
 
-class InvestigatorScriptedAgent(Agent):
+class InvestigatorTactics:
     """Heuristic tactics for the investigator system (see the module docstring)."""
 
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
-                 seed: int | None = None) -> None:
-        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
-
-    def act(self, combat: Combat) -> Action:
-        """Choose an action for the current decision."""
-        return self.ranked(combat).action
-
-    def propose(self, combat: Combat) -> Proposal:
-        """The same choice as `act`, with its value, the reasons and the runners-up."""
-        return proposal_of(self.ranked(combat))
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
+        self.ruleset = ruleset
+        self.rng = rng if rng is not None else np.random.default_rng()  # kept for the agent contract: unused
 
     # --- entry ---------------------------------------------------------------------------------
-    def ranked(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Ranking:
         """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         if len(legal) == 1:
             return only(legal[0])
+        d = combat.decision
+        assert d is not None
+        self._look(combat)
+        if d.step == "defense":
+            return self._defend(legal)
+        if d.step == "reaction":
+            return self._react(legal)
+        if d.step == "phase_offer":
+            return self._offer(legal)
+        return self._turn(legal)
+
+    def estimates(self, combat: Combat, actions: list[Action]) -> dict[Action, Estimate]:
+        """The decider's attacks among `actions` that make sense, each with its hit chance, damage and score."""
+        self._look(combat)
+        out = {}
+        for a in actions:
+            if a.verb in ATTACK_VERBS:
+                est = self._estimate(a)
+                if est.score > NO_ATTACK:
+                    out[a] = est
+        return out
+
+    def _look(self, combat: Combat) -> None:
+        """What every estimate of this decision reads: the tables, the decider, its friends and its foes."""
         d = combat.decision
         assert d is not None
         self.c = combat
@@ -98,13 +115,16 @@ class InvestigatorScriptedAgent(Agent):
         self.foes = [f for f in self.st.fighters if f.able and f.pos is not None and self.s.side_of[f.id] != side]
         self.friends = [f for f in self.st.fighters if f.pos is not None and not f.dead and not f.fled
                         and self.s.side_of[f.id] == side]
-        if d.step == "defense":
-            return self._defend(legal)
-        if d.step == "reaction":
-            return self._react(legal)
-        if d.step == "phase_offer":
-            return self._offer(legal)
-        return self._turn(legal)
+        # what many candidates of this decision ask again, worked out on first use
+        self._bodies: dict[Cell, tuple[str, ...]] | None = None
+        self._adjacent: dict[tuple[Cell, str], int] = {}
+        self._kit: tuple[Any, Any, bool, int | None] | None = None
+
+    def _line(self, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
+        """`line_status` in this decision's state (the standing bodies looked up once)."""
+        if self._bodies is None:
+            self._bodies = standing_bodies(self.st)
+        return line_status(self.s, self.st, a, b, ends, self._bodies)
 
     def _m(self, a: Action) -> Meta:
         return self.meta[a]
@@ -113,7 +133,7 @@ class InvestigatorScriptedAgent(Agent):
         return self.st.fighters[self.s.idx[cid]]
 
     # --- reactions -----------------------------------------------------------------------------
-    def _defend(self, legal: list[Action]) -> Choice:
+    def _defend(self, legal: list[Action]) -> Ranking:
         verbs = {a.verb: a for a in legal}
         prof = self.s.prof(self.me.id)
         mw = melee_weapon(self.s, self.me)
@@ -126,23 +146,23 @@ class InvestigatorScriptedAgent(Agent):
             return [(odds[a.verb][0], a, odds[a.verb][1]) for a in legal if a.verb in odds]
 
         if "dive_for_cover" in verbs:
-            return Choice(verbs["no_defense"], 0.0, lambda: (
+            return Ranking(verbs["no_defense"], 0.0, lambda: (
                 f"diving for cover only adds a penalty die and costs {self.me.id} a standard action: take the shot",),
                 rivals)
         if "fight_back" in verbs and fight > dodge + 5:
-            return Choice(verbs["fight_back"], fight / 100, lambda: (
+            return Ranking(verbs["fight_back"], fight / 100, lambda: (
                 f"{self.me.id}'s {mw.skill} {fight} beats its Dodge {dodge}: fight back, and hurt the attacker "
                 "on a win",), rivals)
         a = verbs.get("dodge", legal[-1])
         why = (f"{self.me.id}'s Dodge {dodge} against its {mw.skill} {fight}: not better enough to risk fighting back"
                if "fight_back" in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
-        return Choice(a, dodge / 100, lambda: (why,), rivals)
+        return Ranking(a, dodge / 100, lambda: (why,), rivals)
 
-    def _react(self, legal: list[Action]) -> Choice:
+    def _react(self, legal: list[Action]) -> Ranking:
         decline = next(a for a in legal if a.verb == "decline")
         for a in legal:
             if a.verb == "opportunity_attack":
-                return Choice(a, 1.0, lambda a=a: (
+                return Ranking(a, 1.0, lambda a=a: (
                     f"{a.target} moves out of {self.me.id}'s reach: the opportunity attack is free",),
                     lambda: [(0.0, decline)])
         plain = [a for a in legal if a.verb == "pursuit_attack" and a.option is None]
@@ -152,33 +172,33 @@ class InvestigatorScriptedAgent(Agent):
                    else f"{self.me.id} fights in melee anyway" if not self._is_ranged(self.me)
                    else f"{mover.id} is a shooter getting away")
             if self.me.had_turn or not self._is_ranged(self.me) or self._is_ranged(mover):
-                return Choice(plain[0], 0.5, lambda: (f"pursue {mover.id}: {why}",), lambda: [(0.0, decline)])
-            return Choice(decline, 0.0, lambda: (
+                return Ranking(plain[0], 0.5, lambda: (f"pursue {mover.id}: {why}",), lambda: [(0.0, decline)])
+            return Ranking(decline, 0.0, lambda: (
                 f"{self.me.id} keeps its standard action for its own shot rather than chase {mover.id}",),
                 lambda: [(-0.5, plain[0])])
-        return Choice(decline, 0.0, lambda: ("no reaction here is worth a standard action",),
-                      lambda: [(-0.5, a) for a in legal])
+        return Ranking(decline, 0.0, lambda: ("no reaction here is worth a standard action",),
+                       lambda: [(-0.5, a) for a in legal])
 
     # --- phase offers and turns ----------------------------------------------------------------
-    def _offer(self, legal: list[Action]) -> Choice:
+    def _offer(self, legal: list[Action]) -> Ranking:
         scored = self._attack_scores(legal)
         best, score = self._best_of(scored)
         wait = next(a for a in legal if a.verb == "wait")
         if best is not None and score >= 1.0:
-            return Choice(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
-        return Choice(wait, 0.0, lambda: (
+            return Ranking(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
+        return Ranking(wait, 0.0, lambda: (
             f"{self.me.id} waits for its turn: " + (f"its best shot, at {self._m(best).target}, is worth only "
-                                                   f"{score:.2f} ({WORTH})" if best else "it has no shot now"),),
+                                                    f"{score:.2f} ({WORTH})" if best else "it has no shot now"),),
             lambda: scored)
 
-    def _turn(self, legal: list[Action]) -> Choice:  # noqa: C901 - a priority list
+    def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
         by_verb: dict[str, list[Action]] = {}
         for a in legal:
             by_verb.setdefault(a.verb, []).append(a)
         end = by_verb["end_turn"][0]
         me = self.me
         if not self.foes:
-            return Choice(end, 0.0, lambda: ("no enemy is left standing",))
+            return Ranking(end, 0.0, lambda: ("no enemy is left standing",))
         scored: list[tuple[float, Action]] | None = None
 
         def attacks() -> list[tuple[float, Action]]:
@@ -194,65 +214,65 @@ class InvestigatorScriptedAgent(Agent):
         for a in by_verb.get("first_aid", []):
             t = self._f(a.target or "")
             if self.s.side_of[t.id] == self.s.side_of[me.id] and (t.dying or t.unconscious):
-                return Choice(a, 5.0, lambda t=t: (
+                return Ranking(a, 5.0, lambda t=t: (
                     f"{t.id} is {'dying' if t.dying else 'unconscious'}: first aid comes first",), rivals)
         for a in by_verb.get("cast", []):
             m = self._m(a)
             sp = self.s.spells[m.head]
             t = self._f(a.target or "")
             if sp.effect == "heal" and not m.when and (t.dying or t.hp <= self.s.prof(t.id).max_hp // 2):
-                return Choice(a, 4.0, lambda t=t, head=m.head: (
+                return Ranking(a, 4.0, lambda t=t, head=m.head: (
                     f"{t.id} is at {t.hp}/{self.s.prof(t.id).max_hp} HP: {head} heals before anyone attacks",),
                     rivals)
         rescue = self._rescue_move(by_verb)
         if rescue is not None:
             patient = next(f.id for f in self.friends if f.dying and f.pos is not None
                            and chebyshev(f.pos, rescue.dest) == 1)
-            return Choice(rescue, 3.0, lambda: (
+            return Ranking(rescue, 3.0, lambda: (
                 f"{patient} is dying: walk next to it so that first aid can follow this turn",), rivals)
         it = wielded_item(me)
         w = wielded_t(self.s, me)
         if "reload" in by_verb and it is not None and (it.jammed or it.loaded == 0):
-            return Choice(by_verb["reload"][0], 2.0, lambda: (
+            return Ranking(by_verb["reload"][0], 2.0, lambda: (
                 f"{me.id}'s {it.template} is {'jammed' if it.jammed else 'empty'}: reload",), rivals)
         if "switch_weapon" in by_verb:
             sw = self._switch(by_verb["switch_weapon"], w.kind, it)
             if sw is not None:
                 why = (f"{me.id}'s gun is empty with no ammunition left: switch to {sw.option}"
                        if w.kind == "firearm" else f"{me.id} is fighting bare-handed: switch to {sw.option}")
-                return Choice(sw, 1.5, lambda: (why,), rivals)
+                return Ranking(sw, 1.5, lambda: (why,), rivals)
         attack, score = self._best_of(attacks())
         if attack is not None:
             m = self._m(attack)
             if m.verb in ("shoot", "throw") and "prepare" in by_verb and not me.bonus_to:
                 aim = [a for a in by_verb["prepare"] if a.option == "aim"]
                 if aim:
-                    return Choice(aim[0], score, lambda: (
+                    return Ranking(aim[0], score, lambda: (
                         f"aim first: the {m.verb} at {m.target} to follow gets a bonus die",
                         *self._attack_reasons(attack, score)), rivals)
             if score > 0.3:
-                return Choice(attack, score, lambda: self._attack_reasons(attack, score), rivals)
+                return Ranking(attack, score, lambda: self._attack_reasons(attack, score), rivals)
         weak = (f"the best attack is worth only {score:.2f} ({WORTH})" if attack is not None
                 else "no attack is possible")
         if "stand_up" in by_verb:
-            return Choice(by_verb["stand_up"][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
+            return Ranking(by_verb["stand_up"][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
         if not me.move_used:
             mv = self._movement(by_verb)
             if mv is not None:
                 dest, gain = mv
-                return Choice(dest, max(gain, 0.0), lambda: (f"{weak}: {self._move_reason(dest)}",),
-                              lambda: [*rivals(), *self._move_rivals(by_verb)])
+                return Ranking(dest, max(gain, 0.0), lambda: (f"{weak}: {self._move_reason(dest)}",),
+                               lambda: [*rivals(), *self._move_rivals(by_verb)])
         for a in by_verb.get("prepare", []):
             tq = self.s.techniques[a.option]
             if a.option != "aim" and any(k in tq.bonus_to for k in ("dodge",)):
-                return Choice(a, 0.2, lambda a=a: (f"{weak} for {me.id}: prepare {a.option} for a bonus die on the "
-                                                   "next dodge",),
-                              rivals)
+                return Ranking(a, 0.2, lambda a=a: (f"{weak} for {me.id}: prepare {a.option} for a bonus die on the "
+                                                    "next dodge",),
+                               rivals)
         for a in by_verb.get("pick_up", []):
             if self.s.weapons.get(self._ground_template(a)) is not None and w.kind == "melee" \
                     and w.id == "unarmed":
-                return Choice(a, 0.3, lambda a=a: (f"{me.id} is unarmed: pick up the {a.option}",), rivals)
-        return Choice(end, 0.0, lambda: (f"{weak} for {me.id}, " + (
+                return Ranking(a, 0.3, lambda a=a: (f"{me.id} is unarmed: pick up the {a.option}",), rivals)
+        return Ranking(end, 0.0, lambda: (f"{weak} for {me.id}, " + (
             "whose move is used" if me.move_used else f"and no square beats staying at {me.pos}") + ": end the turn",),
             rivals)
 
@@ -314,6 +334,13 @@ class InvestigatorScriptedAgent(Agent):
         return (w.kind == "firearm" and (it.loaded > 0 or f.ammo.get(w.ammo_type, 0) > 0)) or w.kind == "thrown"
 
     def _adjacent_threats(self, pos: Cell, ignore: str = "") -> int:
+        key = (pos, ignore)
+        known = self._adjacent.get(key)
+        if known is None:
+            known = self._adjacent[key] = self._count_adjacent_threats(pos, ignore)
+        return known
+
+    def _count_adjacent_threats(self, pos: Cell, ignore: str) -> int:
         return sum(1 for f in self.foes if f.id != ignore and f.pos is not None and chebyshev(f.pos, pos) == 1
                    and not f.opportunity_used and not f.channel_spell)
 
@@ -381,7 +408,7 @@ class InvestigatorScriptedAgent(Agent):
             if band is None:
                 return IMPOSSIBLE
             req, dmg = band
-            obstructed = line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed"
+            obstructed = self._line(src, t.pos, (me.id, t.id)) == "obstructed"
             if obstructed:
                 req = EXTREME
             bonus = (1 if chebyshev(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
@@ -400,7 +427,7 @@ class InvestigatorScriptedAgent(Agent):
                 return IMPOSSIBLE
             w = s.weapons[it.template]
             req = HARD if me.moved_long else REGULAR
-            if line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed":
+            if self._line(src, t.pos, (me.id, t.id)) == "obstructed":
                 req = EXTREME
             p = _p(prof.skill(w.skill), req) * 0.8
             avg = (w.damage.maximum + w.damage.flat + sum(n for _, n, _ in w.damage.dice)) / 2.0
@@ -463,7 +490,7 @@ class InvestigatorScriptedAgent(Agent):
         here = self._square_score(me.pos, ranged, False, adj_now, target)
         best, best_sc = None, here + 0.5
         for a, dest, long in options:
-            sc = self._square_score(dest, ranged, long, adj_now, target)
+            sc = self._square_score(dest, ranged, long, adj_now, target, floor=best_sc)
             if sc > best_sc:
                 best, best_sc = a, sc
         return None if best is None else (best, best_sc - here)
@@ -493,7 +520,7 @@ class InvestigatorScriptedAgent(Agent):
         dest = a.dest
         if ranged:
             shots = [f.id for f in self.foes if f.pos is not None
-                     and line_status(self.s, self.st, dest, f.pos, (me.id, f.id)) == "clear"]
+                     and self._line(dest, f.pos, (me.id, f.id)) == "clear"]
             safe = not any(chebyshev(f.pos, dest) == 1 for f in self.foes if f.pos is not None)
             return (f"move to {dest}" + (", out of every enemy's reach" if safe else "")
                     + (f", with a clean shot at {', '.join(shots)}" if shots else ""))
@@ -501,8 +528,23 @@ class InvestigatorScriptedAgent(Agent):
         return (f"close in on {target.id} ({target.hp} HP): {chebyshev(me.pos, target.pos)} "
                 f"-> {chebyshev(dest, target.pos)} squares")
 
+    def _ranged_kit(self) -> tuple[Any, Any, bool, int | None]:
+        """The mover's wielded item, its weapon, whether it is a firearm, and its damage spells' longest range."""
+        if self._kit is None:
+            s, me = self.s, self.me
+            it = wielded_item(me)
+            wt = s.weapons[it.template] if it is not None else None
+            sp = [s.spells[x] for x in s.prof(me.id).spells if s.spells[x].effect == "damage"]
+            self._kit = (it, wt, wt is not None and wt.kind == "firearm", max(x.range for x in sp) if sp else None)
+        return self._kit
+
     def _square_score(self, pos: Cell, ranged: bool, long: bool, adj_now: list[Fighter],
-                      target: Fighter | None) -> float:
+                      target: Fighter | None, floor: float | None = None) -> float:
+        """How good a square is to stand on.
+
+        With a `floor`, a square that cannot beat it may score any value up to the floor instead (its lines
+        are not drawn).
+        """
         s, me = self.s, self.me
         assert me.pos is not None
         leaving = sum(1 for f in adj_now if f.pos is not None and chebyshev(f.pos, pos) > 1)
@@ -510,10 +552,8 @@ class InvestigatorScriptedAgent(Agent):
         adj = [f for f in self.foes if f.pos is not None and chebyshev(f.pos, pos) == 1]
         if ranged:
             sc -= 6.0 * len(adj)
-            it = wielded_item(me)
-            wt = s.weapons[it.template] if it is not None else None
-            firearm = wt is not None and wt.kind == "firearm"
-            best = 0.0
+            it, wt, firearm, spell_reach = self._ranged_kit()
+            shots: list[tuple[float, float, Fighter]] = []  # each foe in range: the shot's quality, without the line
             for f in self.foes:
                 assert f.pos is not None
                 d = chebyshev(pos, f.pos)
@@ -527,18 +567,31 @@ class InvestigatorScriptedAgent(Agent):
                         continue
                     q = 3.0 if d <= 6 else 2.0
                 else:
-                    sp = [s.spells[x] for x in s.prof(me.id).spells if s.spells[x].effect == "damage"]
-                    if not sp or d > max(x.range for x in sp):
+                    if spell_reach is None or d > spell_reach:
                         continue
                     q = 3.0
-                ls = line_status(s, self.st, pos, f.pos, (me.id, f.id))
+                shots.append((q, 0.5 if f.hp <= 4 else 0.0, f))
+            near = 0.05 * min(chebyshev(pos, f.pos) for f in self.foes if f.pos is not None)
+            if floor is not None:
+                # a line can only lower a shot: with every line clear this square would score `bound`, so a
+                # square that cannot beat `floor` even then needs no line drawn (float sums are monotone)
+                bound = sc + max(0.0, max((q + bonus for q, bonus, _ in shots), default=0.0)) * 2.0
+                bound += near
+                if bound <= floor:
+                    return bound
+            best = 0.0
+            for q, bonus, f in shots:
+                if q + bonus <= best:
+                    continue  # its line cannot raise the best shot
+                assert f.pos is not None
+                ls = self._line(pos, f.pos, (me.id, f.id))
                 if ls == "blocked":
                     continue
                 if ls == "obstructed":
                     q = min(q, 1.0)
-                best = max(best, q + (0.5 if f.hp <= 4 else 0.0))
+                best = max(best, q + bonus)
             sc += best * 2.0
-            sc += 0.05 * min(chebyshev(pos, f.pos) for f in self.foes if f.pos is not None)
+            sc += near
             return sc
         # melee: get to distance 2 of the best target (a one-step attack next turn), or adjacent if safe
         assert target is not None and target.pos is not None

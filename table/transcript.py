@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import CombatStats, damage_text, session_stats
+from trpg_arena.table.session import Session
+from trpg_arena.table.stats import CombatStats, damage_text, session_stats
 
 SOURCES = {"agent": "agent", "confirmed": "agent's proposal, confirmed", "override": "overridden by the GM",
            "human": "chosen by a person", "gm": "the GM's edit",

@@ -1,31 +1,33 @@
-"""A scripted reincarnator player that plays like a competent table-top player.
+"""Reincarnator's tactics: the scripted policy its `scripted` agent plays (`ReincarnatorSystem.scripted_agent`).
 
-It aims before shooting, charges across open ground, takes cover or goes prone under fire, grapples and
-pins casters, defends fully when badly hurt and strikes hard in the surprise round.
+The policy plays like a competent table-top player: it aims before shooting, charges across open ground,
+takes cover or goes prone under fire, grapples and pins casters, defends fully when badly hurt and strikes
+hard in the surprise round.
 
 It reads the engine's own pool and defence functions to estimate each legal attack (expected net
 successes), then follows a fixed priority list: each rule that fires is the proposal's reason, and the
-scored attacks are its alternatives. Ties are broken by a seeded RNG of its own.
+scored attacks are its runners-up. Ties are broken by the generator it is given. ``ranked(combat)`` returns a
+`Ranking` (the agents layer makes the class an agent: proposals, search priors, temperaments);
+``attack_odds`` is the public query of an attack's pool against the defence that the odds shown for a
+person's attacks read.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from trpg_arena.agents.base import Agent
-from trpg_arena.agents.proposal import Proposal
-from trpg_arena.agents.scripted.choice import Choice, Rival, alternatives, only, pct, proposal_of
-from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
+from trpg_arena.rules.core.combat import Combat
+from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
+from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import attack_pool, defences, throw_crushes
-from trpg_arena.rules.reincarnator.conditions import grapple_between, rs
+from trpg_arena.rules.reincarnator.conditions import rs
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.grapple import policy_mode
-from trpg_arena.rules.reincarnator.movement import bf, doors_now
+from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
 
 ATTACKS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "acro_fire", "pin_strike",
@@ -55,12 +57,20 @@ def p_any_success(dice: int) -> float:
     return 1 - 0.7 ** dice if dice > 0 else 0.0
 
 
-class ReincarnatorScripted(Agent):
-    """A competent, rule-aware reincarnator player."""
+class ReincarnatorTactics:
+    """A competent, rule-aware reincarnator policy."""
 
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
-                 seed: int | None = None) -> None:
-        super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
+        self.ruleset = ruleset
+        self.rng = rng if rng is not None else np.random.default_rng()  # breaks ties between equal choices
+
+    # --- public queries: the odds shown for a person's attacks ----------------------------------------
+    def attack_odds(self, combat: Combat, cid: str, a: Action) -> Odds | None:
+        """The pool and defence of an attack action of `cid` on its target (None: no target, or not worked out)."""
+        if a.target is None:
+            return None
+        o = tuple(uid(combat, cid, x) for x in opts(a))
+        return self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
 
     # --- helpers ------------------------------------------------------------------------------------
     def expected(self, combat: Combat, cid: str, a: Action) -> float:
@@ -150,23 +160,7 @@ class ReincarnatorScripted(Agent):
         return (mx - f.lethal - f.bashing) / mx
 
     # --- the policy ---------------------------------------------------------------------------------
-    def act(self, combat: Combat) -> Action:
-        """Choose an action for the current decision."""
-        return self.ranked(combat).action
-
-    def propose(self, combat: Combat) -> Proposal:
-        """The same choice as `act`, with its value, the reasons and the runners-up."""
-        choice = self.ranked(combat)
-        proposal = proposal_of(choice)
-        if proposal.alternatives:
-            return proposal
-        # a rule that scores no rivals (ending the turn when only dropping an item is also legal) still shows
-        # the GM what else was legal, ranked no higher than the choice
-        others = [(min(0.0, choice.value), a, "also legal; this policy sees nothing gained by it")
-                  for a in combat.legal_actions() if a != choice.action]
-        return replace(proposal, alternatives=alternatives(choice.action, others))
-
-    def ranked(self, combat: Combat) -> Choice:
+    def ranked(self, combat: Combat) -> Ranking:
         """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
         legal = combat.legal_actions()
         d = combat.decision
@@ -175,14 +169,14 @@ class ReincarnatorScripted(Agent):
             return only(legal[0])
         if d.step == "grapple_resist":
             mode = policy_mode(combat, d.actor, "")
-            return Choice(Action("grapple_resist", option=mode), 1.0, lambda: (
+            return Ranking(Action("grapple_resist", option=mode), 1.0, lambda: (
                 f"{d.actor} resists with the larger pool: {mode}",),
                 lambda: [(0.0, a) for a in legal])
         if d.step == "attack_declared":
             return self.react(combat, d.actor, legal)
         return self.turn(combat, d.actor, legal)
 
-    def react(self, combat: Combat, cid: str, legal: list[Action]) -> Choice:
+    def react(self, combat: Combat, cid: str, legal: list[Action]) -> Ranking:
         """Step out of an attacker's reach when possible (REI-5.7)."""
         state = rs(combat)
         p = state.pending[-1] if state.pending else None
@@ -195,14 +189,14 @@ class ReincarnatorScripted(Agent):
             return [(float(dist - 1), a, f"{dist} m from {attacker}") for dist, a in steps]
 
         if not steps:
-            return Choice(stay, 0.0, lambda: (f"no reflex step gets {cid} away from the attack",), rivals)
+            return Ranking(stay, 0.0, lambda: (f"no reflex step gets {cid} away from the attack",), rivals)
         far = max(steps, key=lambda x: x[0])
         if far[0] > 1:
-            return Choice(far[1], float(far[0] - 1), lambda: (
+            return Ranking(far[1], float(far[0] - 1), lambda: (
                 f"a reflex step to {far[1].dest} puts {cid} {far[0]} m from {attacker}, out of its reach",),
                 rivals)
-        return Choice(stay, 0.0, lambda: (f"every reflex step stays next to {attacker}: {cid} holds its ground",),
-                      rivals)
+        return Ranking(stay, 0.0, lambda: (f"every reflex step stays next to {attacker}: {cid} holds its ground",),
+                       rivals)
 
     def _attack_reason(self, combat: Combat, cid: str, a: Action, value: float) -> str:
         """``B2 (3/7 health): pool 7 against 2 defence dice, 62 % to hit, 1.8 net successes expected``."""
@@ -221,7 +215,7 @@ class ReincarnatorScripted(Agent):
         return (f"{who}: pool {odds.pool} against {odds.defence} defence dice, {pct(p_any_success(dice))} to hit, "
                 f"{value:.1f} net successes expected")
 
-    def turn(self, combat: Combat, cid: str, legal: list[Action]) -> Choice:  # noqa: C901 - a priority list
+    def turn(self, combat: Combat, cid: str, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
         """One decision of the own turn."""
         state = rs(combat)
         st = static(combat)
@@ -237,8 +231,8 @@ class ReincarnatorScripted(Agent):
         def rivals() -> list[Rival]:
             return [*attacks, (0.0, end)]
 
-        def rule(a: Action, value: float, why: str) -> Choice:
-            return Choice(a, value, lambda: (why,), rivals)
+        def rule(a: Action, value: float, why: str) -> Ranking:
+            return Ranking(a, value, lambda: (why,), rivals)
 
         # a delay never helps this policy
         # 1. out of a hold: escape with the better pool
@@ -295,7 +289,7 @@ class ReincarnatorScripted(Agent):
                 s, shot = max(shots, key=lambda x: x[0])
                 aim = Action("aim", target=shot.target)
                 if aim in set(by["aim"]) and (me.slots.get("trick", 0) > 0 or me.slots.get("swift", 0) > 0):
-                    return Choice(aim, s, lambda: (
+                    return Ranking(aim, s, lambda: (
                         f"aiming at {shot.target} is free this turn and improves the shot to come",
                         self._attack_reason(combat, cid, shot, s)), rivals)
         # 8. the best attack if it is worth it (not a charge when a plain attack is as good)
@@ -304,7 +298,7 @@ class ReincarnatorScripted(Agent):
             if s >= MIN_ATTACK:
                 top = [x for x in attacks if x[0] >= s - 1e-9]
                 pick = top[int(self.rng.integers(len(top)))][1]
-                return Choice(pick, s, lambda: (self._attack_reason(combat, cid, pick, s),) + (
+                return Ranking(pick, s, lambda: (self._attack_reason(combat, cid, pick, s),) + (
                     (f"{len(top)} attacks promise the same: one of them picked at random",) if len(top) > 1 else ()),
                     rivals)
         where = f" ({self._nearest(me.cell, enemies)})" if enemies and me.cell is not None else ""
@@ -349,8 +343,8 @@ class ReincarnatorScripted(Agent):
         if attacks:
             s, a = max(attacks, key=lambda x: (x[0], -ATTACKS.index(x[1].verb)))
             if s >= WEAK_ATTACK:
-                return Choice(a, s, lambda: (self._attack_reason(combat, cid, a, s),
-                                             f"weak, but better than waiting: {cid} has nothing better to do"), rivals)
+                return Ranking(a, s, lambda: (self._attack_reason(combat, cid, a, s),
+                                              f"weak, but better than waiting: {cid} has nothing better to do"), rivals)
         # 11. defensive use of leftovers: cover, prone for shooters, parry for fighters
         under_fire = any(self.shoots(combat, f.id) for f in enemies)
         if me.slots.get("move", 0) > 0:
@@ -382,8 +376,8 @@ class ReincarnatorScripted(Agent):
         Preferred: not next to an enemy, then the distance nearest six metres; ties at random (own RNG).
         """
         reach = self.shot_range(combat, cid)
-        field = bf(combat)
-        doors = doors_now(rs(combat))
+        field = board(combat)
+        doors = closed_doors(combat)
         best: tuple[tuple[bool, int], list[tuple[Action, Any]]] | None = None
         for a in moves:
             seen = [f for f in enemies if cheb(a.dest, f.cell) <= reach and field.los(a.dest, f.cell, doors)]
@@ -436,5 +430,3 @@ class ReincarnatorScripted(Agent):
         top = [a for a in moves if score(a) == best]
         return top[int(self.rng.integers(len(top)))]
 
-
-__all__ = ["ReincarnatorScripted", "grapple_between"]

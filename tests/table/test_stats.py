@@ -8,9 +8,9 @@ from collections import defaultdict
 import pytest
 
 from tests.conftest import SYSTEMS
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.stats import OUTCOMES, damage_text, session_stats
-from trpg_arena.agents.transcript import transcript
+from trpg_arena.table.session import Session
+from trpg_arena.table.stats import OUTCOMES, damage_text, session_stats
+from trpg_arena.table.transcript import transcript
 
 
 def played(encounter: str, seed: int) -> Session:

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.agents.test_session import hand_faces
-from trpg_arena.agents.session import Session, StaleRevision
-from trpg_arena.agents.store import SessionStore, StoreBusy, StoreConflict
+from tests.table.test_session import hand_faces
+from trpg_arena.table.session import Session, StaleRevision
+from trpg_arena.table.store import SessionStore, StoreBusy, StoreConflict
 
 
 def lock_once(other: sqlite3.Connection) -> Callable[[dict], None]:

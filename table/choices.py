@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.agents.menu import option_parts
-from trpg_arena.agents.odds import action_odds
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.rules import Action, Combat
+from trpg_arena.table.menu import option_parts
+from trpg_arena.table.odds import action_odds
 
 if TYPE_CHECKING:
-    from trpg_arena.agents.session import Pending
+    from trpg_arena.table.session import Pending
 
 
 def node_key(node: Any) -> str | None:

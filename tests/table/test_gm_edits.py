@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from trpg_arena.agents.edits import GmEdit, editable
-from trpg_arena.agents.session import Session, SessionError
-from trpg_arena.agents.stats import session_stats
-from trpg_arena.agents.store import SessionStore
-from trpg_arena.agents.transcript import transcript
 from trpg_arena.experiments.table.report import stats_view
 from trpg_arena.rules.core.edits import EditError
+from trpg_arena.table.edits import GmEdit, editable
+from trpg_arena.table.session import Session, SessionError
+from trpg_arena.table.stats import session_stats
+from trpg_arena.table.store import SessionStore
+from trpg_arena.table.transcript import transcript
 
 SYSTEMS = ["moonlit/skirmish", "kiai/skirmish", "investigator/skirmish", "reincarnator/skirmish"]
 

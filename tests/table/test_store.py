@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from trpg_arena.agents.session import Session
-from trpg_arena.agents.store import SessionStore, StoreError
+from trpg_arena.table.session import Session
+from trpg_arena.table.store import SessionStore, StoreError
 
 
 def test_many_sessions_in_one_file_listed_resumed_and_deleted(tmp_path) -> None:
