@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 Cell = tuple[int, int]
 Item = TypeVar("Item")
-REACH_CACHE = 4096  # searches repeat within a decision, between a legal list and its move, and across search rollouts
+REACH_CACHE = 20000  # searches repeat within a decision, between a legal list and its move, across rollouts and games
 LINE_CACHE = 65536
 
 
