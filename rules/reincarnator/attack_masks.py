@@ -16,7 +16,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, doors_now, reach_mask
+from trpg_arena.rules.reincarnator.movement import board, doors_now, reach_mask
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
 from trpg_arena.rules.reincarnator.verbs import Verb
 
@@ -73,8 +73,8 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
     side = f.side
     hidden_ok = st.enc.options.hidden_targetable
     grappling = bool(state.grapples)
-    doors = doors_now(state, combat.scratch)
-    los = bf(combat).los
+    doors = doors_now(combat)
+    los = board(combat).los
     out = []
     for t in st.roster:
         if t == cid:
@@ -98,14 +98,14 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
 
 
 def _vehicle_target(combat: ReiCombat, vid: str, me: Cell, side: str,
-                    doors: frozenset[Cell]) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
+                    doors: int) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
     """The `target_info` entry of a vehicle, if it is an enemy's and not wrecked (REI-4.12)."""
     state = rs(combat)
     v = state.vehicles[vid]
     if v.wrecked or v.side is None or v.side == side:
         return []
     tc = v.cell
-    return [(vid, tc, max(abs(me[0] - tc[0]), abs(me[1] - tc[1])), bf(combat).los(me, tc, doors), True,
+    return [(vid, tc, max(abs(me[0] - tc[0]), abs(me[1] - tc[1])), board(combat).los(me, tc, doors), True,
              into_variants(state, vid))]
 
 
@@ -266,8 +266,8 @@ def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -
     Decision (mask size): a blast aimed where it cannot catch any enemy is not offered.
     """
     state = rs(combat)
-    field = bf(combat)
-    doors = doors_now(state, combat.scratch)
+    field = board(combat)
+    doors = doors_now(combat)
     me = state.actor
     side = state.fighters[me].side if me in state.fighters else None
     near = 0
@@ -305,8 +305,8 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     if not kinds:
         return
     assert f.cell is not None
-    field = bf(combat)
-    doors = doors_now(state, combat.scratch)
+    field = board(combat)
+    doors = doors_now(combat)
     weapons = melee_weapons(combat, cid)
     reaches = [(st.known_weapon(cid, w).reach, st.name(w, cid)) for w in weapons]
     memo = field.list_memo
@@ -351,7 +351,7 @@ def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) ->
     if v.driver != cid or v.wrecked:
         return
     vs = st.vehicles[v.id]
-    field = bf(combat)
+    field = board(combat)
     mult = st.enc.options.vehicle_accel_multiplier
     fast = mult * vs.speed_m
     if can_pay(combat, f, "move"):

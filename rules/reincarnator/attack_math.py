@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.reincarnator.conditions import (
     effect_mod,
     grapple_group,
@@ -15,9 +16,8 @@ from trpg_arena.rules.reincarnator.conditions import (
     wound_penalty,
 )
 from trpg_arena.rules.reincarnator.data import es, static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, doors_now
+from trpg_arena.rules.reincarnator.movement import board, doors_now
 from trpg_arena.rules.reincarnator.state import Cell, Pending, cell_of_key
 from trpg_arena.rules.reincarnator.verbs import Verb
 
@@ -94,7 +94,7 @@ def throw_range(combat: ReiCombat, cid: str, attr: str) -> int:
 def in_reach(combat: ReiCombat, p: Pending, target: str) -> bool:
     """Within reach/range and in line of sight (section 5)."""
     a, b = source_cell(combat, p), cell_of(combat, target)
-    return cheb(a, b) <= weapon_range(combat, p) and bf(combat).los(a, b, doors_now(rs(combat), combat.scratch))
+    return cheb(a, b) <= weapon_range(combat, p) and board(combat).los(a, b, doors_now(combat))
 
 
 def throw_crushes(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:

@@ -15,7 +15,6 @@ from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator.data import Static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.geometry import ReiBattlefield
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
 from trpg_arena.rules.reincarnator.verbs import Verb
@@ -40,8 +39,7 @@ def catalogue(enc: ReincarnatorEncounter) -> list[Action]:
 def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one block per verb family
     built = compiled(enc)
     st: Static = built.tables
-    field = built.battlefield
-    assert isinstance(field, ReiBattlefield)
+    field = st.board
     ids = list(st.roster)
     targets = ids + list(st.vehicles)
     items = [k for k in st.items if k not in st.vweapon_owner]
@@ -51,7 +49,7 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
         if own != k and own not in items:
             items.append(own)
             by_name[own] = st.items[k]
-    cells = [c for c in field.cells if c not in field.solid]
+    cells = [c for c in field.grid.cells if c not in field.solid]
     naturals: list[str] = []
     for cid in ids:
         for w in st.natural[cid]:

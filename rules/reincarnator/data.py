@@ -1,10 +1,12 @@
-"""Static facts of one encounter, computed once and cached on it: item ids, derived ratings, defaults."""
+"""Static facts of one encounter, compiled once per content: item ids, derived ratings, defaults, the board."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from trpg_arena.rules.core.battlefield import Battlefield
+from trpg_arena.rules.reincarnator.board import Board
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.model import CombatantSpec, ItemSpec, SpellSpec, VehicleSpec
 
@@ -27,6 +29,7 @@ class Static:
     """Per-encounter constants derived from the encounter (never mutated after building)."""
 
     enc: ReincarnatorEncounter
+    board: Board  # the battlefield on the kernel grid (section 5)
     specs: dict[str, CombatantSpec] = field(default_factory=dict)
     roster: list[str] = field(default_factory=list)
     items: dict[str, ItemSpec] = field(default_factory=dict)  # uid -> definition
@@ -70,9 +73,9 @@ class Static:
         return DEFAULT_HS.get(item.kind, 0)
 
 
-def build_static(enc: ReincarnatorEncounter) -> Static:
-    """Compute the encounter's static facts."""
-    st = Static(enc)
+def build_static(enc: ReincarnatorEncounter, battlefield: Battlefield) -> Static:
+    """Compute the encounter's static facts (the system's compiled tables, `ReincarnatorSystem.compile`)."""
+    st = Static(enc, Board(enc, battlefield))
     opts = enc.options
     specs = enc.all_specs()
     counts: dict[str, int] = {}

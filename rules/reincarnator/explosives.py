@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.reincarnator.attack import after_roll, attack_pool, cover_defence, dodge_defence, fmt
 from trpg_arena.rules.reincarnator.conditions import apply_damage, key_es, rs
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ExplosiveSpec
-from trpg_arena.rules.reincarnator.movement import bf, closed_doors
+from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.pools import overlap, roll_pool
 from trpg_arena.rules.reincarnator.state import Cell, Pending
 from trpg_arena.rules.reincarnator.verbs import Verb
@@ -57,8 +57,8 @@ def detonate(combat: ReiCombat, c: Cell, parts: list[ExplosiveSpec], combine: bo
     """Blast every combatant and vehicle in radius and sight (REI-8.1), combining overlaps (REI-8.2)."""
     st = static(combat)
     state = rs(combat)
-    field = bf(combat)
-    doors = closed_doors(state)
+    field = board(combat)
+    doors = closed_doors(combat)
     affected: list[tuple[str, Cell]] = []
     for cid in st.roster:
         f = state.fighters[cid]

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.reincarnator.board import DIRS
 from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
     grapples_of,
@@ -27,9 +29,8 @@ from trpg_arena.rules.reincarnator.conditions import (
     rs,
 )
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import DIRS, cheb
 from trpg_arena.rules.reincarnator.interned import act
-from trpg_arena.rules.reincarnator.movement import bf, doors_now, occupied_for, reach_mask
+from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_mask, reach_mask
 from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def reflex_actions(combat: ReiCombat, cid: str) -> list[Action]:
     """REI-5.7: pass, or step within the reflex distance."""
     out = [_PASS]
     dist = static(combat).reflex_step[cid]
-    out.extend(bf(combat).dest_actions(REFLEX_STEP, reach_mask(combat, cid, dist)))
+    out.extend(board(combat).dest_actions(REFLEX_STEP, reach_mask(combat, cid, dist)))
     return out
 
 
@@ -109,8 +110,8 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     if f.surprise_turn:
         attacks(combat, cid, f, out, surprise=True)
         return out
-    doors = doors_now(state, combat.scratch)
-    field = bf(combat)
+    doors = doors_now(combat)
+    field = board(combat)
     assert f.cell is not None
     hold_items = held(state, cid, combat.scratch)
     # --- free ----------------------------------------------------------------------------------------
@@ -206,7 +207,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             fx, fy = f.cell
             for c in field.door_cells:
                 if max(abs(c[0] - fx), abs(c[1] - fy)) == 1:
-                    if c in doors:
+                    if doors & field.bit[c]:
                         out.append(act(OPEN_DOOR, dest=c))
                     elif not any(o.cell == c for o in state.fighters.values() if o.status != "fled"):
                         out.append(act(CLOSE_DOOR, dest=c))
@@ -253,10 +254,10 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                     out.append(act(ENTER_VEHICLE, target=vid))
         if f.in_vehicle is not None and not f.aimed:
             vc = state.vehicles[f.in_vehicle].cell
-            occ = occupied_for(combat, cid)
+            occ = occupied_mask(combat, cid)
             for dx, dy in DIRS:
                 c = (vc[0] + dx, vc[1] + dy)
-                if c in field.terrain and c not in field.solid and c not in doors and c not in occ \
+                if c in field.terrain and c not in field.solid and not (doors | occ) & field.bit[c] \
                         and field.terrain[c] not in ("gap", "climbable"):
                     out.append(act(EXIT_VEHICLE, dest=c))
         if mv_ok and f.cell in field.exits:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.reincarnator.conditions import (
     grapples_of,
     hands_used,
@@ -13,9 +14,8 @@ from trpg_arena.rules.reincarnator.conditions import (
     rs,
 )
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.model import ItemSpec
-from trpg_arena.rules.reincarnator.movement import bf, doors_now
+from trpg_arena.rules.reincarnator.movement import board, doors_now
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, ReiState
 from trpg_arena.rules.reincarnator.turns import _PLANS, pay_plan
 from trpg_arena.rules.reincarnator.verbs import Verb
@@ -185,10 +185,10 @@ def aim_target_ok(combat: ReiCombat, cid: str, t: str) -> bool:
     me = state.fighters[cid]
     if tf.status != "active" or tf.side == me.side or tf.hidden or tf.cell is None or me.cell is None:
         return False
-    vis = bf(combat).visibility
+    vis = board(combat).visibility
     if vis is not None and cheb(me.cell, tf.cell) > vis:
         return False
-    return bf(combat).los(me.cell, tf.cell, doors_now(state, combat.scratch))
+    return board(combat).los(me.cell, tf.cell, doors_now(combat))
 
 
 def grapple_weapons(combat: ReiCombat, cid: str, soft: str | None) -> list[str]:

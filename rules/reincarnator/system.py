@@ -9,14 +9,13 @@ from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
+from trpg_arena.rules.reincarnator.board import build_battlefield
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action, place_of
 from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
-from trpg_arena.rules.reincarnator.data import Static, static
+from trpg_arena.rules.reincarnator.data import Static, build_static, static
 from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.geometry import ReiBattlefield, build_battlefield
 from trpg_arena.rules.reincarnator.model import EffectSpec
-from trpg_arena.rules.reincarnator.movement import bf
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 from trpg_arena.rules.reincarnator.verbs import Condition
 
@@ -48,9 +47,9 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
         return build_battlefield(encounter)
 
     def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Static:
-        """The static tables (`Static`: roster, items, vehicles), built with the battlefield's geometry."""
-        assert isinstance(battlefield, ReiBattlefield)
-        return battlefield.static
+        """The static tables (`Static`: roster, items, vehicles, the board on the kernel grid)."""
+        assert isinstance(encounter, ReincarnatorEncounter)
+        return build_static(encounter, battlefield)
 
     def check_state(self, state: BaseState, combat: ReiCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
@@ -105,7 +104,7 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
             cov = st.specs[cid].start.in_cover
             if cov is not None:
                 set_cover(combat, state, cid, cov)
-        for c, d in bf(combat).doors0.items():
+        for c, d in st.board.doors0.items():
             state.doors[f"{c[0]},{c[1]}"] = d
         if enc.start is not None:
             apply_start(combat, state)

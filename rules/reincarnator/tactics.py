@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
 from trpg_arena.rules.core.values import Action
@@ -25,9 +26,8 @@ from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import attack_pool, defences, throw_crushes
 from trpg_arena.rules.reincarnator.conditions import rs
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.geometry import cheb
 from trpg_arena.rules.reincarnator.grapple import policy_mode
-from trpg_arena.rules.reincarnator.movement import bf, doors_now
+from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
 
 ATTACKS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "acro_fire", "pin_strike",
@@ -376,8 +376,8 @@ class ReincarnatorTactics:
         Preferred: not next to an enemy, then the distance nearest six metres; ties at random (own RNG).
         """
         reach = self.shot_range(combat, cid)
-        field = bf(combat)
-        doors = doors_now(rs(combat))
+        field = board(combat)
+        doors = closed_doors(combat)
         best: tuple[tuple[bool, int], list[tuple[Action, Any]]] | None = None
         for a in moves:
             seen = [f for f in enemies if cheb(a.dest, f.cell) <= reach and field.los(a.dest, f.cell, doors)]

@@ -349,14 +349,14 @@ def turn_start(combat: ReiCombat) -> None:
 def stealth_check(combat: ReiCombat, cid: str) -> None:
     """REI-6.5: COM + stealth + sneak against every enemy in sight (INT + insight)."""
     from trpg_arena.rules.reincarnator.attack import fmt
-    from trpg_arena.rules.reincarnator.movement import bf, closed_doors
+    from trpg_arena.rules.reincarnator.movement import board, closed_doors
 
     state = rs(combat)
     st = static(combat)
     me = state.fighters[cid]
     assert me.cell is not None
-    doors = closed_doors(state)
-    field = bf(combat)
+    doors = closed_doors(combat)
+    field = board(combat)
     watchers = [c for c in st.roster if (wf := state.fighters[c]).status == "active" and wf.side != me.side
                 and wf.cell is not None and field.los(wf.cell, me.cell, doors)]
     if not watchers:

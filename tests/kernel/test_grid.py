@@ -1,17 +1,25 @@
 """The compiled grid answers as the networkx battlefield does, on random square and hex maps.
 
 The battlefield's queries (`reachable`, `path`, `line_of_sight`, `distance`, `neighbours`) are the oracle;
-maps carry random costs, impassable and sight-blocking cells, wall-cut diagonals and custom edges.
+maps carry random costs, impassable and sight-blocking cells, wall-cut diagonals and custom edges. The
+system hooks are checked the same way: a `Moves` cost table and per-call corner blockers through the
+battlefield's cost function, the alternating diagonal rule through a networkx search over (cell, parity)
+states, and the read-back order by walking each path back.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trpg_arena.rules.core.battlefield import Battlefield, hex_grid, square_grid, zone_line
-from trpg_arena.rules.core.grid import Grid, Picker
+from trpg_arena.rules.core.battlefield import SQUARE_DIRS, Battlefield, hex_grid, square_grid, zone_line
+from trpg_arena.rules.core.grid import Grid, Moves, Picker
+
+Cell = tuple[int, int]
 
 
 @st.composite
@@ -87,6 +95,101 @@ def test_grid_matches_the_networkx_battlefield(bf: Battlefield, data: st.DataObj
         assert set(grid.cells_of(grid.disc(a, r))) == {c for c in cells if bf.distance(a, c) <= r}
         assert set(grid.cells_of(grid.in_sight(a, r))) == {
             c for c in cells if bf.distance(a, c) <= r and bf.line_of_sight(a, c)}
+
+
+def _diagonal(u: Cell, v: Cell) -> bool:
+    return abs(u[0] - v[0]) == 1 and abs(u[1] - v[1]) == 1
+
+
+def _cut(u: Cell, v: Cell, corners: frozenset[Cell]) -> bool:
+    """Whether the step u -> v is a diagonal past a corner cell."""
+    return _diagonal(u, v) and ((v[0], u[1]) in corners or (u[0], v[1]) in corners)
+
+
+def _oracle(bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell], costs: dict[Cell, int | None],
+            corners: frozenset[Cell], alternating: bool) -> dict[Cell, int]:
+    """Cheapest costs by networkx: the battlefield's own search, or one over (cell, parity) states."""
+    def weight(u: Cell, v: Cell) -> int | None:
+        k = costs[v]
+        return None if k is None or _cut(u, v, corners) else k
+
+    if not alternating:
+        return bf.reachable(start, budget, blocked, weight, key=object())
+    g: nx.DiGraph = nx.DiGraph()
+    g.add_node((start, 0))
+    for u, v in bf.graph.edges:
+        for a, b in ((u, v), (v, u)):
+            k = weight(a, b)
+            if k is None or b in blocked:
+                continue
+            for par in (0, 1):
+                if _diagonal(a, b):
+                    g.add_edge((a, par), (b, 1 - par), weight=k + par)
+                else:
+                    g.add_edge((a, par), (b, par), weight=k)
+    out: dict[Cell, int] = {}
+    for (c, _), d in nx.single_source_dijkstra_path_length(g, (start, 0), cutoff=budget).items():
+        out[c] = min(d, out.get(c, d))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(w=st.integers(1, 7), h=st.integers(1, 7), data=st.data())
+def test_system_hooks_match_networkx(w: int, h: int, data: st.DataObject) -> None:
+    """Cost tables, corner blockers, the alternating rule and the read-back order, on random square maps."""
+    cells = {(x, y): {"impassable": data.draw(st.integers(0, 6)) == 0, "wall": data.draw(st.integers(0, 5)) == 0}
+             for y in range(h) for x in range(w)}
+    bf = square_grid(w, h, cells, corner_blocks=lambda a: bool(a.get("wall")))
+    grid = Grid(bf)
+    every = grid.cells
+    costs: dict[Cell, int | None] = {c: data.draw(st.sampled_from([1, 1, 2, 3, None])) for c in every}
+    alternating = data.draw(st.booleans())
+    order = data.draw(st.permutations(SQUARE_DIRS))
+    moves = Moves(grid, costs, order=order, alternating=alternating)
+    for _ in range(3):
+        start = data.draw(st.sampled_from(every))
+        budget = data.draw(st.integers(0, 9))
+        blocked = frozenset(data.draw(st.lists(st.sampled_from(every), max_size=3))) - {start}
+        corners = frozenset(data.draw(st.lists(st.sampled_from(every), max_size=3)))
+        bmask, cmask = grid.mask(blocked), grid.mask(corners)
+        want = _oracle(bf, start, budget, blocked, costs, corners, alternating)
+        found = grid.reach(start, budget, bmask, moves, cmask)
+        assert len(found.layers) == budget + 1
+        assert {c: d for d, layer in enumerate(found.layers) for c in grid.cells_of(layer)} == want
+        whole = grid.reach(start, None, bmask, moves, cmask)  # no budget: every reachable cell
+        assert whole.layers[-1]  # the layers end at the dearest cell
+        everything = _oracle(bf, start, 10**6, blocked, costs, corners, alternating)
+        assert set(grid.cells_of(whole.within[-1])) == set(everything)
+        goal = data.draw(st.sampled_from(every))
+        got = grid.path(start, goal, None, bmask, moves, cmask)
+        assert (got is None) == (goal not in everything)
+        if got is None:
+            continue
+        path, cost = got
+        assert path[0] == start and path[-1] == goal and cost == everything[goal]
+        for a, b in zip(path, path[1:]):
+            assert bf.graph.has_edge(a, b) and not _cut(a, b, corners) and b not in blocked and costs[b] is not None
+        if alternating:
+            continue
+        assert sum(costs[c] or 0 for c in path[1:]) == cost
+        rank = {step: i for i, step in enumerate(order)}
+        for a, b in zip(path, path[1:]):  # each step back took the first predecessor, in `order`, one layer down
+            before = everything[b] - (costs[b] or 0)
+            for p in bf.neighbours(b):
+                if everything.get(p) == before and not _cut(p, b, corners) and p not in blocked:
+                    assert rank[(b[0] - a[0], b[1] - a[1])] <= rank[(b[0] - p[0], b[1] - p[1])], (path, p)
+
+
+def test_hooks_refuse_what_they_cannot_mean() -> None:
+    """Corner blockers and the alternating rule need squares; costs must be whole and positive."""
+    hexes = Grid(hex_grid(3, 3))
+    with pytest.raises(ValueError, match="square"):
+        hexes.reach((0, 0), 2, 0, None, hexes.mask([(1, 1)]))
+    with pytest.raises(ValueError, match="square"):
+        Moves(hexes, alternating=True)
+    squares: Any = Grid(square_grid(2, 2))
+    with pytest.raises(ValueError, match="positive integers"):
+        Moves(squares, {(0, 0): -1})
 
 
 @given(w=st.integers(1, 16), h=st.integers(1, 4), data=st.data())

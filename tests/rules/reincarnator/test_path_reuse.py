@@ -13,7 +13,7 @@ import pytest
 
 import trpg_arena.envs  # noqa: F401 - registers the envs
 from trpg_arena.rules import Combat
-from trpg_arena.rules.reincarnator.geometry import ReiBattlefield
+from trpg_arena.rules.core.grid import Grid
 from trpg_arena.rules.reincarnator.movement import blocked_mask, closed_doors
 
 # verbs that move nobody and leave blockers and doors as they are
@@ -22,15 +22,15 @@ STILL = {"drop_item", "draw", "sheathe", "reload", "cycle_bolt", "retrieve", "re
 
 @pytest.fixture
 def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
-    """Every fresh layered search (a `_waves` run), by its start cell."""
+    """Every fresh layered search of the kernel grid (a `Grid._layers` run), by its start cell."""
     seen: list[tuple[object, ...]] = []
-    waves = ReiBattlefield._waves
+    layers = Grid._layers
 
-    def counted(self: ReiBattlefield, start: tuple[int, int], *args: object) -> list[int]:
+    def counted(self: Grid, start: tuple[int, int], *args: object) -> list[int]:
         seen.append((start, *args))
-        return waves(self, start, *args)
+        return layers(self, start, *args)  # type: ignore[arg-type]  # the arguments are passed through as they came
 
-    monkeypatch.setattr(ReiBattlefield, "_waves", counted)
+    monkeypatch.setattr(Grid, "_layers", counted)
     return seen
 
 
@@ -69,11 +69,11 @@ def test_acting_without_moving_reuses_the_movers_search(searches: list[tuple[obj
             if d.step == "turn" and still and any(a.verb == "move" for a in legal):
                 state = c.state
                 me = state.fighters[d.actor]
-                key = (me.cell, blocked_mask(c, d.actor), closed_doors(state))
+                key = (me.cell, blocked_mask(c, d.actor), closed_doors(c))
                 before = len(searches)
                 c.act(still[0])
                 if c.decision is not None and c.decision.actor == d.actor:
-                    assert (me.cell, blocked_mask(c, d.actor), closed_doors(state)) == key
+                    assert (me.cell, blocked_mask(c, d.actor), closed_doors(c)) == key
                     assert any(a.verb == "move" for a in c.legal_actions())
                     assert len(searches) == before, f"{still[0].describe()} made a new path search"
                     found += 1

@@ -1,0 +1,181 @@
+"""The 1 m square battlefield (section 5) on the kernel grid: terrain, cost modes, doors, sight, per-cell actions.
+
+The networkx battlefield is built from the map (walls and objects are cells without edges, and no diagonal
+cuts their corners); the kernel's `Grid` compiled from it answers reach, paths, distances and sight. What
+stays here is reincarnator's own: the five cost modes (REI-6.7 ignore_difficult_terrain, REI-2.15
+climb_jump), closed doors as per-state blockers of cells, corners and sight, the ``diagonal_rule`` option,
+the path read-back order E, S, W, N, SE, SW, NW, NE, and the shared actions the masks hand out per cell.
+Doors are passed around as a mask of the closed door cells (`closed_doors`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trpg_arena.rules.core.battlefield import Battlefield, square_grid
+from trpg_arena.rules.core.grid import Moves, Picker
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
+from trpg_arena.rules.reincarnator.interned import act
+
+Cell = tuple[int, int]
+# neighbours in path order (section 5): a path's read-back tries predecessors by the step they take, in this order
+DIRS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
+MODES = ("walk", "walk_i", "climb", "climb_i", "forced")  # `_i`: ignores difficult terrain; forced: pushed
+MEMO = 4096  # finished action lists kept per table
+
+
+def build_battlefield(enc: ReincarnatorEncounter) -> Battlefield:
+    """The map as a networkx square grid (section 5): walls and objects have no edges and block corners."""
+    attrs: dict[Cell, dict[str, Any]] = {}
+    for cs in enc.map.cells:
+        for c in cs.cells():
+            a = attrs.setdefault(c, {})
+            if cs.terrain is not None:
+                a["terrain"] = cs.terrain
+            if cs.door is not None:
+                a["door"] = cs.door
+            if cs.object is not None:
+                a["object"] = cs.object.model_dump()
+                a["blocks_los"] = cs.object.blocks_los
+            if cs.exit is not None:
+                a["exit"] = cs.exit
+    for a in attrs.values():
+        if a.get("terrain") == "wall":
+            a["blocks_los"] = True
+        a["cost"] = 2 if a.get("terrain") in ("difficult", "climbable") else 1
+    return square_grid(enc.map.width, enc.map.height, attrs, impassable=_solid, corner_blocks=_solid)
+
+
+def _solid(a: dict[str, Any]) -> bool:
+    """A wall or an object: never entered, and no diagonal step cuts its corner."""
+    return a.get("terrain") == "wall" or "object" in a
+
+
+def mode_costs(terrain: str, mode: str) -> int | None:
+    """The cost of entering a cell of `terrain` in a cost mode (None: cannot be entered; section 5)."""
+    if terrain == "difficult":
+        return 1 if mode.endswith("_i") or mode == "forced" else 2
+    if terrain == "climbable":
+        return 2 if mode.startswith("climb") else None
+    if terrain == "gap":
+        return 1 if mode.startswith("climb") else None
+    return 1
+
+
+class Board:
+    """Reincarnator's reading of one encounter's grid: terrain tables, cost modes and per-cell actions."""
+
+    def __init__(self, enc: ReincarnatorEncounter, bf: Battlefield) -> None:
+        self.grid = grid = bf.grid
+        self.width, self.height = grid.width, grid.height
+        self.bit = grid.bit
+        nodes = bf.graph.nodes
+        w, h = grid.width, grid.height
+        self.terrain: dict[Cell, str] = {}
+        self.objects: dict[Cell, dict[str, Any]] = {}
+        self.doors0: dict[Cell, str] = {}
+        self.exits: set[Cell] = set()
+        for c in grid.cells:
+            a = nodes[c]
+            self.terrain[c] = a.get("terrain", "open")
+            if "object" in a:
+                self.objects[c] = a["object"]
+            if "door" in a:
+                self.doors0[c] = a["door"]
+            edge = c[0] in (0, w - 1) or c[1] in (0, h - 1)
+            if a.get("exit", edge and enc.map.edge_exits):
+                self.exits.add(c)
+        self.solid: frozenset[Cell] = frozenset(c for c, t in self.terrain.items() if t == "wall") | frozenset(
+            self.objects)
+        self.solid_mask = grid.mask(self.solid)
+        self.climb_mask = grid.mask(c for c, t in self.terrain.items() if t in ("gap", "climbable"))
+        self.gap_mask = grid.mask(c for c, t in self.terrain.items() if t == "gap")
+        self.has_climb = bool(self.climb_mask)
+        self.door_cells: list[Cell] = sorted(self.doors0, key=lambda c: (c[1], c[0]))
+        self.visibility = enc.map.visibility_m
+        self.sight_blockers = grid.sight_blockers
+        alternating = enc.options.diagonal_rule == "alternating"
+        self.moves: dict[str, Moves] = {
+            mode: Moves(grid, {c: None if c in self.solid else mode_costs(t, mode) for c, t in self.terrain.items()},
+                        order=DIRS, alternating=alternating) for mode in MODES}
+        self._near = {c: [(n, self.objects[n]) for n in ((c[0] + dx, c[1] + dy) for dx, dy in DIRS)
+                          if n in self.objects] for c in grid.cells}
+        self._doors: dict[tuple[tuple[str, str], ...], int] = {}
+        # finished action lists (charges) keyed by what they depend on, as tuples of interned actions
+        self.list_memo: dict[Any, tuple[Action, ...]] = {}
+        self._pickers: dict[str, Picker[Action]] = {}
+        self._dest_memo: dict[str, dict[int, tuple[Action, ...]]] = {}  # verb -> mask -> its actions
+        self._offset_actions: dict[tuple[Any, ...], Action] = {}
+
+    # --- doors and sight ---------------------------------------------------------------------------
+    def closed(self, doors: dict[str, str]) -> int:
+        """The cells of the closed doors of a state's ``doors`` (keys ``"x,y"``), as a mask (cached)."""
+        key = tuple(doors.items())
+        hit = self._doors.get(key)
+        if hit is None:
+            if len(self._doors) >= MEMO:  # pragma: no cover - thousands of door states in one encounter
+                self._doors.clear()
+            bit = self.bit
+            hit = 0
+            for k, d in doors.items():
+                if d == "closed":
+                    x, y = k.split(",")
+                    hit |= bit[int(x), int(y)]
+            self._doors[key] = hit
+        return hit
+
+    def los(self, a: Cell, b: Cell, doors: int) -> bool:
+        """Line of sight from `a` to `b` (Bresenham): no wall, closed door or blocking object strictly between."""
+        return not self.grid.between(a, b) & (self.sight_blockers | doors)
+
+    def los_to(self, tc: Cell, r: int, doors: int) -> int:
+        """The cells within `r` of `tc` with a line of sight to `tc`, as a mask (cached by the grid)."""
+        return self.grid.seen_from(tc, r, self.sight_blockers | doors)
+
+    def disc(self, c: Cell, r: int) -> int:
+        """The cells within Chebyshev distance `r` of `c`, as a mask (cached by the grid)."""
+        return self.grid.disc(c, r)
+
+    def cells_of(self, m: int) -> list[Cell]:
+        """The cells of a mask, row by row."""
+        return self.grid.cells_of(m)
+
+    def objects_near(self, c: Cell) -> list[tuple[Cell, dict[str, Any]]]:
+        """Map objects adjacent to a cell (cover sources, REI-5.11)."""
+        return self._near[c]
+
+    def stops_knockback(self, c: Cell, doors: int) -> bool:
+        """Whether a pushed combatant stops before this cell (section 5)."""
+        b = self.bit.get(c)
+        return b is None or bool(b & (self.solid_mask | doors)) or self.terrain[c] in ("climbable", "gap")
+
+    # --- per-cell actions --------------------------------------------------------------------------
+    def dest_actions(self, verb: str, m: int) -> tuple[Action, ...]:
+        """The shared ``Action(verb, dest=cell)`` of every cell of mask `m`, row by row (cached per verb and mask)."""
+        memo = self._dest_memo.get(verb)
+        if memo is None:
+            memo = self._dest_memo[verb] = {}
+            self._pickers[verb] = Picker(self.grid, [act(verb, dest=c) for c in self.grid.cells])
+        hit = memo.get(m)
+        if hit is None:
+            out: list[Action] = []
+            self._pickers[verb].extend(out, m)
+            hit = tuple(out)
+            if len(memo) >= MEMO:
+                memo.clear()
+            memo[m] = hit
+        return hit
+
+    def offset_actions(self, verb: str, target: str, option: Any, tc: Cell, m: int) -> tuple[Action, ...]:
+        """``Action(verb, target, dest=cell - tc, option)`` for every cell of `m`, row by row (interned)."""
+        table = self._offset_actions
+        out = []
+        for c in self.grid.cells_of(m):
+            key = (verb, target, c[0] - tc[0], c[1] - tc[1], option)
+            a = table.get(key)
+            if a is None:
+                a = table[key] = act(verb, target, (key[2], key[3]), option)
+            out.append(a)
+        return tuple(out)
+
