@@ -119,6 +119,9 @@ class InvestigatorTactics:
         self._bodies: dict[Cell, tuple[str, ...]] | None = None
         self._adjacent: dict[tuple[Cell, str], int] = {}
         self._kit: tuple[Any, Any, bool, int | None] | None = None
+        self._estimates: dict[tuple[Any, ...], Estimate] = {}
+        self._qualities: dict[int, float | None] = {}
+        self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
 
     def _line(self, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
         """`line_status` in this decision's state (the standing bodies looked up once)."""
@@ -377,16 +380,27 @@ class InvestigatorTactics:
         return best, best_score
 
     def _estimate(self, a: Action) -> Estimate:
-        """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense)."""
-        s, me = self.s, self.me
+        """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense).
+
+        An attack with a step after it is weighed from where the attacker stands, whichever way it then steps:
+        the estimate depends on the attack and the square it is made from only, so it is worked out once.
+        """
         m = self._m(a)
-        t = self._f(m.target)
-        if t.pos is None or me.pos is None:
-            return IMPOSSIBLE
-        src = me.pos
-        if m.when == "before":
+        src = self.me.pos
+        if m.when == "before" and src is not None:
             dx, dy = DIRS[m.dir]
             src = (src[0] + dx, src[1] + dy)
+        key = (m.verb, m.target, m.head, m.when, m.shots, src)
+        est = self._estimates.get(key)
+        if est is None:
+            est = self._estimates[key] = self._estimate_from(m, src)
+        return est
+
+    def _estimate_from(self, m: Meta, src: Cell | None) -> Estimate:
+        s, me = self.s, self.me
+        t = self._f(m.target)
+        if t.pos is None or me.pos is None or src is None:
+            return IMPOSSIBLE
         prof = s.prof(me.id)
         risk = 0.0
         note = ""
@@ -528,6 +542,22 @@ class InvestigatorTactics:
         return (f"close in on {target.id} ({target.hp} HP): {chebyshev(me.pos, target.pos)} "
                 f"-> {chebyshev(dest, target.pos)} squares")
 
+    def _shot_quality(self, d: int) -> float | None:
+        """How good a shot at `d` squares is with the mover's weapon or spells (3 best; None: out of range)."""
+        if d in self._qualities:
+            return self._qualities[d]
+        it, wt, firearm, spell_reach = self._ranged_kit()
+        q: float | None
+        if firearm and wt is not None:
+            band = shot_band(self.s, wt, d)
+            q = None if band is None else {REGULAR: 3.0, HARD: 2.0, EXTREME: 1.0}[band[0]]
+        elif it is not None:
+            q = None if d > 10 else 3.0 if d <= 6 else 2.0
+        else:
+            q = None if spell_reach is None or d > spell_reach else 3.0
+        self._qualities[d] = q
+        return q
+
     def _ranged_kit(self) -> tuple[Any, Any, bool, int | None]:
         """The mover's wielded item, its weapon, whether it is a firearm, and its damage spells' longest range."""
         if self._kit is None:
@@ -549,29 +579,16 @@ class InvestigatorTactics:
         assert me.pos is not None
         leaving = sum(1 for f in adj_now if f.pos is not None and chebyshev(f.pos, pos) > 1)
         sc = -3.0 * leaving if (long or leaving) else 0.0
-        adj = [f for f in self.foes if f.pos is not None and chebyshev(f.pos, pos) == 1]
+        ds = [chebyshev(c, pos) for c in self._foe_cells]  # each foe's distance, in the order of `foes`
+        adj = [f for f, d in zip(self.foes, ds) if d == 1]
         if ranged:
             sc -= 6.0 * len(adj)
-            it, wt, firearm, spell_reach = self._ranged_kit()
             shots: list[tuple[float, float, Fighter]] = []  # each foe in range: the shot's quality, without the line
-            for f in self.foes:
-                assert f.pos is not None
-                d = chebyshev(pos, f.pos)
-                if firearm and wt is not None:
-                    band = shot_band(s, wt, d)
-                    if band is None:
-                        continue
-                    q = {REGULAR: 3.0, HARD: 2.0, EXTREME: 1.0}[band[0]]
-                elif it is not None:
-                    if d > 10:
-                        continue
-                    q = 3.0 if d <= 6 else 2.0
-                else:
-                    if spell_reach is None or d > spell_reach:
-                        continue
-                    q = 3.0
-                shots.append((q, 0.5 if f.hp <= 4 else 0.0, f))
-            near = 0.05 * min(chebyshev(pos, f.pos) for f in self.foes if f.pos is not None)
+            for f, d in zip(self.foes, ds):
+                q = self._shot_quality(d)
+                if q is not None:
+                    shots.append((q, 0.5 if f.hp <= 4 else 0.0, f))
+            near = 0.05 * min(ds)
             if floor is not None:
                 # a line can only lower a shot: with every line clear this square would score `bound`, so a
                 # square that cannot beat `floor` even then needs no line drawn (float sums are monotone)
