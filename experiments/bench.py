@@ -4,6 +4,10 @@ The yardstick is PettingZoo's ``connect_four_v3`` played with random masked acti
 rows count both: decisions (every engine decision, the opponent's and forced ones included) and steps
 (the ``env.step`` calls a learner makes); the ratio to the yardstick is taken on steps, the speed a
 learner sees (`BenchRow.ratio`).
+
+Every row runs for a budget of seconds on a clock: the wall clock (``"wall"``, the default) or the
+process's CPU time (``"cpu"``), which other programs on a busy machine do not eat into, so rows measured
+minutes apart stay comparable.
 """
 
 from __future__ import annotations
@@ -51,17 +55,21 @@ class BenchRow:
                 "steps_per_second": round(self.steps_per_second, 1)}
 
 
-def _timed(budget: float, one_game: Callable[[int], tuple[int, int]]) -> tuple[int, int, float]:
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def _timed(budget: float, one_game: Callable[[int], tuple[int, int]], clock: str = "wall") -> tuple[int, int, float]:
     # Long-lived objects from imports and setup (torch, gymnasium, pydantic, encounter tables) go to the
     # permanent generation so full collections don't rescan them: the same for every row, baseline included.
+    now = CLOCKS[clock]
     gc.collect()
     gc.freeze()
-    start = time.perf_counter()
+    start = now()
     n = steps = seed = 0
-    while time.perf_counter() - start < budget:
+    while now() - start < budget:
         d, s = one_game(seed)
         n, steps, seed = n + d, steps + s, seed + 1
-    return n, steps, time.perf_counter() - start
+    return n, steps, now() - start
 
 
 def _random_aec_game(env: Any, rng: np.random.Generator, seed: int) -> int:
@@ -79,7 +87,7 @@ def _random_aec_game(env: Any, rng: np.random.Generator, seed: int) -> int:
     return steps
 
 
-def bench_engine(encounter: str, agent_name: str, budget: float) -> BenchRow:
+def bench_engine(encounter: str, agent_name: str, budget: float, clock: str = "wall") -> BenchRow:
     """Whole games at engine level; counts every decision (the agents' and the forced ones)."""
     from trpg_arena.agents import make_agent
 
@@ -93,11 +101,11 @@ def bench_engine(encounter: str, agent_name: str, budget: float) -> BenchRow:
         n = c.decision_count
         return n, n
 
-    n, steps, s = _timed(budget, game)
+    n, steps, s = _timed(budget, game, clock)
     return BenchRow(encounter, "engine", agent_name, n, steps, s)
 
 
-def bench_env(encounter: str, budget: float) -> BenchRow:
+def bench_env(encounter: str, budget: float, clock: str = "wall") -> BenchRow:
     """Random masked steps through the Gymnasium env (opponent random), counting env steps."""
     import gymnasium
 
@@ -120,11 +128,11 @@ def bench_env(encounter: str, budget: float) -> BenchRow:
         assert base.combat is not None  # after reset
         return base.combat.decision_count, steps
 
-    n, steps, s = _timed(budget, game)
+    n, steps, s = _timed(budget, game, clock)
     return BenchRow(encounter, "env", "random", n, steps, s)
 
 
-def bench_aec(encounter: str, budget: float) -> BenchRow:
+def bench_aec(encounter: str, budget: float, clock: str = "wall") -> BenchRow:
     """Random masked play through the PettingZoo AEC env, exactly as connect_four_v3 is measured."""
     from trpg_arena.envs import aec_env
 
@@ -137,11 +145,11 @@ def bench_aec(encounter: str, budget: float) -> BenchRow:
         assert env.combat is not None  # after reset
         return env.combat.decision_count, steps
 
-    n, steps, s = _timed(budget, game)
+    n, steps, s = _timed(budget, game, clock)
     return BenchRow(encounter, "aec", "random", n, steps, s)
 
 
-def bench_connect_four(budget: float) -> BenchRow:
+def bench_connect_four(budget: float, clock: str = "wall") -> BenchRow:
     """PettingZoo connect_four_v3 with random masked actions: the bar to clear."""
     import os
 
@@ -155,11 +163,11 @@ def bench_connect_four(budget: float) -> BenchRow:
         steps = _random_aec_game(env, rng, seed)
         return steps, steps
 
-    n, steps, s = _timed(budget, game)
+    n, steps, s = _timed(budget, game, clock)
     return BenchRow("pettingzoo/connect_four_v3", "aec", "random", n, steps, s)
 
 
-def bench_clone(encounter: str, budget: float, after: int = 30) -> BenchRow:
+def bench_clone(encounter: str, budget: float, after: int = 30, clock: str = "wall") -> BenchRow:
     """`Combat.clone()` of a combat `after` random decisions in, as search clones it before every simulation."""
     c = Combat(encounter, seed=0)
     rng = np.random.default_rng(0)
@@ -172,7 +180,7 @@ def bench_clone(encounter: str, budget: float, after: int = 30) -> BenchRow:
             c.clone()
         return 100, 100
 
-    n, steps, s = _timed(budget, clones)
+    n, steps, s = _timed(budget, clones, clock)
     return BenchRow(encounter, "clone", "-", n, steps, s)
 
 

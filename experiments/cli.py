@@ -591,8 +591,12 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
           search: Annotated[str, typer.Option(help="mcts presets (or whole agent specs such as trained:normal) "
                                                    "whose propose latency (p50/p95) is measured; '' for none")]
           = "normal",
-          out: Annotated[Path, typer.Option(help="JSON results file")] = Path("runs/bench.json")) -> None:
+          out: Annotated[Path, typer.Option(help="JSON results file")] = Path("runs/bench.json"),
+          clock: Annotated[str, typer.Option(help="wall, or cpu: the process's CPU seconds (steadier on a busy "
+                                                  "machine)")] = "wall") -> None:
     """Decisions per second of random and scripted play per system (engine and env); search latency per preset."""
+    if clock not in ("wall", "cpu"):
+        raise typer.BadParameter(f"--clock must be wall or cpu, got {clock!r}")
     from rich.progress import Progress
 
     from trpg_arena.agents import agent_names
@@ -618,15 +622,15 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
         for target, mode, agent in jobs:
             progress.update(task, description=f"{target} {mode or ''} {agent or ''}")
             if mode is None:
-                rows.append(bench_connect_four(seconds))
+                rows.append(bench_connect_four(seconds, clock=clock))
             elif mode == "engine":
-                rows.append(bench_engine(target, agent or "random", seconds))
+                rows.append(bench_engine(target, agent or "random", seconds, clock=clock))
             elif mode == "env":
-                rows.append(bench_env(target, seconds))
+                rows.append(bench_env(target, seconds, clock=clock))
             elif mode == "clone":
-                rows.append(bench_clone(target, seconds))
+                rows.append(bench_clone(target, seconds, clock=clock))
             else:
-                rows.append(bench_aec(target, seconds))
+                rows.append(bench_aec(target, seconds, clock=clock))
             progress.advance(task)
     from rich import box
 
@@ -636,14 +640,15 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
     for r in rows:
         table.add_row(r.target, r.mode, r.agent, f"{r.per_second:,.0f}", f"{r.steps_per_second:,.0f}",
                       f"{r.ratio(rows[0]):.2f}")
-    console.print(f"{seconds:.1f} s each; decisions/s counts every engine decision (the opponent's and forced ones "
-                  "too), steps/s the agent-facing steps (env.step calls; equal at engine level); x c4 (steps): "
+    unit = "CPU s" if clock == "cpu" else "s"
+    console.print(f"{seconds:.1f} {unit} each; decisions/s counts every engine decision (the opponent's and forced "
+                  "ones too), steps/s the agent-facing steps (env.step calls; equal at engine level); x c4 (steps): "
                   "steps/s over connect_four_v3's moves/s, the speed a learner sees; clone rows: clone() calls "
                   "per second", soft_wrap=False)
     console.print(table)
     latency = _bench_search(targets, _agents_option(search), seconds)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seconds": seconds, "rows": [r.to_json() for r in rows],
+    out.write_text(json.dumps({"seconds": seconds, "clock": clock, "rows": [r.to_json() for r in rows],
                                "latency": [r.to_json() for r in latency]}, indent=2), encoding="utf-8")
     console.print(f"written {out}")
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 Cell = tuple[int, int]
 Item = TypeVar("Item")
-REACH_CACHE = 4096  # searches repeat within a decision, between a legal list and its move, and across search rollouts
+REACH_CACHE = 20000  # searches repeat within a decision, between a legal list and its move, across rollouts and games
 LINE_CACHE = 65536
 
 
@@ -569,11 +569,14 @@ class Grid:
     def _disc(self, centre: Cell, radius: int) -> int:
         bit = self.bit
         m = 0
-        if self.kind == "square":
+        if self.kind == "square":  # a square clipped to the board: one run of bits per row
             x0, y0 = centre
-            for y in range(y0 - radius, y0 + radius + 1):
-                for x in range(x0 - radius, x0 + radius + 1):
-                    m |= bit.get((x, y), 0)
+            lo, hi = max(0, x0 - radius), min(self.width - 1, x0 + radius)
+            if lo > hi:
+                return 0
+            run = ((1 << (hi - lo + 1)) - 1) << lo
+            for y in range(max(0, y0 - radius), min(self.height - 1, y0 + radius) + 1):
+                m |= run << (y * self.stride)
             return m
         q0, r0 = to_axial(centre)
         for dq in range(-radius, radius + 1):

@@ -220,7 +220,7 @@ def resolve_melee(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
     if a.id not in t.melee_attackers:
         t.melee_attackers.append(a.id)
     combat.emit("attack_result", f"{a.id}'s {label}{' (' + fr.head + ')' if fr.head else ''} on {t.id}: {result}",
-                actor=a.id, rule="INV-8.3" if how == "dodge" else "INV-8.1", target=t.id, attack=kind,
+                actor=a.id, rule="INV-8.3" if how == Verb.DODGE else "INV-8.1", target=t.id, attack=kind,
                 maneuver=fr.head or None, result=result, level=LEVELS[lvl], effective=LEVELS[e])
     if result == "fought back":  # INV-8.4: full damage to the attacker, never ends a round
         tw = melee_weapon(setup, t)

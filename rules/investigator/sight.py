@@ -12,8 +12,22 @@ from trpg_arena.rules.investigator.state import InvState
 Cell = tuple[int, int]
 
 
-def line_status(setup: Setup, st: InvState, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
-    """``blocked`` (a wall is crossed), ``obstructed`` (an obstacle or a standing body) or ``clear`` (INV-6.6)."""
+def standing_bodies(st: InvState) -> dict[Cell, tuple[str, ...]]:
+    """The squares of the bodies that obstruct a line (INV-6.6), each with who stands there."""
+    out: dict[Cell, tuple[str, ...]] = {}
+    for f in st.fighters:
+        if f.pos is not None and not (f.dead or f.fled or f.prone or f.unconscious or f.dying):
+            out[f.pos] = (*out.get(f.pos, ()), f.id)
+    return out
+
+
+def line_status(setup: Setup, st: InvState, a: Cell, b: Cell, ends: tuple[str, str],
+                bodies: dict[Cell, tuple[str, ...]] | None = None) -> str:
+    """``blocked`` (a wall is crossed), ``obstructed`` (an obstacle or a standing body) or ``clear`` (INV-6.6).
+
+    `bodies` (`standing_bodies` of `st`) saves the look at every fighter where many lines are drawn in one
+    state (a policy weighing every square it could move to).
+    """
     crossed = setup.crossed(a, b)
     if not crossed:
         return "clear"
@@ -26,6 +40,12 @@ def line_status(setup: Setup, st: InvState, a: Cell, b: Cell, ends: tuple[str, s
                                                 "obstructed" if "obstacle" in kinds else "")
     if by_terrain:
         return by_terrain
+    if bodies is not None:
+        for c in crossed:
+            there = bodies.get(c)
+            if there is not None and any(cid not in ends for cid in there):
+                return "obstructed"
+        return "clear"
     for f in st.fighters:
         if f.pos in crossed and f.id not in ends and not (f.dead or f.fled or f.prone or f.unconscious or f.dying):
             return "obstructed"

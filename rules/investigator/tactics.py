@@ -27,7 +27,7 @@ from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR
-from trpg_arena.rules.investigator.sight import line_status
+from trpg_arena.rules.investigator.sight import line_status, standing_bodies
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 Cell = tuple[int, int]
@@ -115,6 +115,19 @@ class InvestigatorTactics:
         self.foes = [f for f in self.st.fighters if f.able and f.pos is not None and self.s.side_of[f.id] != side]
         self.friends = [f for f in self.st.fighters if f.pos is not None and not f.dead and not f.fled
                         and self.s.side_of[f.id] == side]
+        # what many candidates of this decision ask again, worked out on first use
+        self._bodies: dict[Cell, tuple[str, ...]] | None = None
+        self._adjacent: dict[tuple[Cell, str], int] = {}
+        self._kit: tuple[Any, Any, bool, int | None] | None = None
+        self._estimates: dict[tuple[Any, ...], Estimate] = {}
+        self._qualities: dict[int, float | None] = {}
+        self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
+
+    def _line(self, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
+        """`line_status` in this decision's state (the standing bodies looked up once)."""
+        if self._bodies is None:
+            self._bodies = standing_bodies(self.st)
+        return line_status(self.s, self.st, a, b, ends, self._bodies)
 
     def _m(self, a: Action) -> Meta:
         return self.meta[a]
@@ -324,6 +337,13 @@ class InvestigatorTactics:
         return (w.kind == "firearm" and (it.loaded > 0 or f.ammo.get(w.ammo_type, 0) > 0)) or w.kind == "thrown"
 
     def _adjacent_threats(self, pos: Cell, ignore: str = "") -> int:
+        key = (pos, ignore)
+        known = self._adjacent.get(key)
+        if known is None:
+            known = self._adjacent[key] = self._count_adjacent_threats(pos, ignore)
+        return known
+
+    def _count_adjacent_threats(self, pos: Cell, ignore: str) -> int:
         return sum(1 for f in self.foes if f.id != ignore and f.pos is not None and chebyshev(f.pos, pos) == 1
                    and not f.opportunity_used and not f.channel_spell)
 
@@ -360,16 +380,27 @@ class InvestigatorTactics:
         return best, best_score
 
     def _estimate(self, a: Action) -> Estimate:
-        """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense)."""
-        s, me = self.s, self.me
+        """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense).
+
+        An attack with a step after it is weighed from where the attacker stands, whichever way it then steps:
+        the estimate depends on the attack and the square it is made from only, so it is worked out once.
+        """
         m = self._m(a)
-        t = self._f(m.target)
-        if t.pos is None or me.pos is None:
-            return IMPOSSIBLE
-        src = me.pos
-        if m.when == "before":
+        src = self.me.pos
+        if m.when == "before" and src is not None:
             dx, dy = DIRS[m.dir]
             src = (src[0] + dx, src[1] + dy)
+        key = (m.verb, m.target, m.head, m.when, m.shots, src)
+        est = self._estimates.get(key)
+        if est is None:
+            est = self._estimates[key] = self._estimate_from(m, src)
+        return est
+
+    def _estimate_from(self, m: Meta, src: Cell | None) -> Estimate:
+        s, me = self.s, self.me
+        t = self._f(m.target)
+        if t.pos is None or me.pos is None or src is None:
+            return IMPOSSIBLE
         prof = s.prof(me.id)
         risk = 0.0
         note = ""
@@ -391,7 +422,7 @@ class InvestigatorTactics:
             if band is None:
                 return IMPOSSIBLE
             req, dmg = band
-            obstructed = line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed"
+            obstructed = self._line(src, t.pos, (me.id, t.id)) == "obstructed"
             if obstructed:
                 req = EXTREME
             bonus = (1 if chebyshev(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
@@ -410,7 +441,7 @@ class InvestigatorTactics:
                 return IMPOSSIBLE
             w = s.weapons[it.template]
             req = HARD if me.moved_long else REGULAR
-            if line_status(s, self.st, src, t.pos, (me.id, t.id)) == "obstructed":
+            if self._line(src, t.pos, (me.id, t.id)) == "obstructed":
                 req = EXTREME
             p = _p(prof.skill(w.skill), req) * 0.8
             avg = (w.damage.maximum + w.damage.flat + sum(n for _, n, _ in w.damage.dice)) / 2.0
@@ -473,7 +504,7 @@ class InvestigatorTactics:
         here = self._square_score(me.pos, ranged, False, adj_now, target)
         best, best_sc = None, here + 0.5
         for a, dest, long in options:
-            sc = self._square_score(dest, ranged, long, adj_now, target)
+            sc = self._square_score(dest, ranged, long, adj_now, target, floor=best_sc)
             if sc > best_sc:
                 best, best_sc = a, sc
         return None if best is None else (best, best_sc - here)
@@ -503,7 +534,7 @@ class InvestigatorTactics:
         dest = a.dest
         if ranged:
             shots = [f.id for f in self.foes if f.pos is not None
-                     and line_status(self.s, self.st, dest, f.pos, (me.id, f.id)) == "clear"]
+                     and self._line(dest, f.pos, (me.id, f.id)) == "clear"]
             safe = not any(chebyshev(f.pos, dest) == 1 for f in self.foes if f.pos is not None)
             return (f"move to {dest}" + (", out of every enemy's reach" if safe else "")
                     + (f", with a clean shot at {', '.join(shots)}" if shots else ""))
@@ -511,44 +542,81 @@ class InvestigatorTactics:
         return (f"close in on {target.id} ({target.hp} HP): {chebyshev(me.pos, target.pos)} "
                 f"-> {chebyshev(dest, target.pos)} squares")
 
+    def _shot_quality(self, d: int) -> float | None:
+        """How good a shot at `d` squares is with the mover's weapon or spells (3 best; None: out of range)."""
+        if d in self._qualities:
+            return self._qualities[d]
+        it, wt, firearm, spell_reach = self._ranged_kit()
+        q: float | None
+        if firearm and wt is not None:
+            band = shot_band(self.s, wt, d)
+            q = None if band is None else {REGULAR: 3.0, HARD: 2.0, EXTREME: 1.0}[band[0]]
+        elif it is not None:
+            q = None if d > 10 else 3.0 if d <= 6 else 2.0
+        else:
+            q = None if spell_reach is None or d > spell_reach else 3.0
+        self._qualities[d] = q
+        return q
+
+    def _ranged_kit(self) -> tuple[Any, Any, bool, int | None]:
+        """The mover's wielded item, its weapon, whether it is a firearm, and its damage spells' longest range."""
+        if self._kit is None:
+            s, me = self.s, self.me
+            it = wielded_item(me)
+            wt = s.weapons[it.template] if it is not None else None
+            sp = [s.spells[x] for x in s.prof(me.id).spells if s.spells[x].effect == "damage"]
+            self._kit = (it, wt, wt is not None and wt.kind == "firearm", max(x.range for x in sp) if sp else None)
+        return self._kit
+
     def _square_score(self, pos: Cell, ranged: bool, long: bool, adj_now: list[Fighter],
-                      target: Fighter | None) -> float:
+                      target: Fighter | None, floor: float | None = None) -> float:
+        """How good a square is to stand on.
+
+        With a `floor`, a square that cannot beat it may score any value up to the floor instead (its lines
+        are not drawn).
+        """
         s, me = self.s, self.me
         assert me.pos is not None
         leaving = sum(1 for f in adj_now if f.pos is not None and chebyshev(f.pos, pos) > 1)
         sc = -3.0 * leaving if (long or leaving) else 0.0
-        adj = [f for f in self.foes if f.pos is not None and chebyshev(f.pos, pos) == 1]
+        if not ranged and floor is not None:
+            # the most the melee terms below can add (the foes next to the square only take away): a square
+            # that cannot beat `floor` even so is not looked at further (float sums are monotone)
+            assert target is not None and target.pos is not None
+            d = chebyshev(pos, target.pos)
+            bound = sc + 4.0 if d == 1 else sc + 3.0 if d == 2 else sc - d * 0.6
+            if bound <= floor:
+                return bound
+        ds = [chebyshev(c, pos) for c in self._foe_cells]  # each foe's distance, in the order of `foes`
+        adj = [f for f, d in zip(self.foes, ds) if d == 1]
         if ranged:
             sc -= 6.0 * len(adj)
-            it = wielded_item(me)
-            wt = s.weapons[it.template] if it is not None else None
-            firearm = wt is not None and wt.kind == "firearm"
+            shots: list[tuple[float, float, Fighter]] = []  # each foe in range: the shot's quality, without the line
+            for f, d in zip(self.foes, ds):
+                q = self._shot_quality(d)
+                if q is not None:
+                    shots.append((q, 0.5 if f.hp <= 4 else 0.0, f))
+            near = 0.05 * min(ds)
+            if floor is not None:
+                # a line can only lower a shot: with every line clear this square would score `bound`, so a
+                # square that cannot beat `floor` even then needs no line drawn (float sums are monotone)
+                bound = sc + max(0.0, max((q + bonus for q, bonus, _ in shots), default=0.0)) * 2.0
+                bound += near
+                if bound <= floor:
+                    return bound
             best = 0.0
-            for f in self.foes:
+            for q, bonus, f in shots:
+                if q + bonus <= best:
+                    continue  # its line cannot raise the best shot
                 assert f.pos is not None
-                d = chebyshev(pos, f.pos)
-                if firearm and wt is not None:
-                    band = shot_band(s, wt, d)
-                    if band is None:
-                        continue
-                    q = {REGULAR: 3.0, HARD: 2.0, EXTREME: 1.0}[band[0]]
-                elif it is not None:
-                    if d > 10:
-                        continue
-                    q = 3.0 if d <= 6 else 2.0
-                else:
-                    sp = [s.spells[x] for x in s.prof(me.id).spells if s.spells[x].effect == "damage"]
-                    if not sp or d > max(x.range for x in sp):
-                        continue
-                    q = 3.0
-                ls = line_status(s, self.st, pos, f.pos, (me.id, f.id))
+                ls = self._line(pos, f.pos, (me.id, f.id))
                 if ls == "blocked":
                     continue
                 if ls == "obstructed":
                     q = min(q, 1.0)
-                best = max(best, q + (0.5 if f.hp <= 4 else 0.0))
+                best = max(best, q + bonus)
             sc += best * 2.0
-            sc += 0.05 * min(chebyshev(pos, f.pos) for f in self.foes if f.pos is not None)
+            sc += near
             return sc
         # melee: get to distance 2 of the best target (a one-step attack next turn), or adjacent if safe
         assert target is not None and target.pos is not None

@@ -24,7 +24,11 @@ def phi(z: float) -> float:
 
 
 class Estimator:
-    """Probability and value estimates for one decision (reads the engine's values, never rolls)."""
+    """Probability and value estimates for one decision (reads the engine's values, never rolls).
+
+    The state does not change while a decision is weighed, so what many candidates ask again (a strike's
+    worth, who threatens whom, the enemies) is worked out once and kept for the decision.
+    """
 
     def __init__(self, combat: Combat) -> None:
         st = combat.state
@@ -34,6 +38,10 @@ class Estimator:
         self.grid = self.ctx.grid
         self.fmin = self.ctx.opts.fumble_min
         self.div = self.ctx.opts.crit_divisor
+        self._strikes: dict[tuple[Any, ...], float] = {}
+        self._threats: dict[tuple[str, str], bool] = {}
+        self._enemies: dict[str, list[Fighter]] = {}
+        self._hits: dict[tuple[float, float, str, bool], float] = {}
 
     def p_le(self, v: int) -> float:
         """P(D100 succeeds at V), fumbles excluded."""
@@ -74,7 +82,17 @@ class Estimator:
         return lvl
 
     def hit_value(self, dmg_mean: float, dmg_var: float, t: Fighter, crit: bool) -> float:
-        """Expected worth (damage levels, a take-out counted OUT_WEIGHT) of a landing hit."""
+        """Expected worth (damage levels, a take-out counted OUT_WEIGHT) of a landing hit.
+
+        Kept for the decision: the techniques of one weapon differ in their odds, not in their damage.
+        """
+        key = (dmg_mean, dmg_var, t.id, crit)
+        worth = self._hits.get(key)
+        if worth is None:
+            worth = self._hits[key] = self._hit_value(dmg_mean, dmg_var, t, crit)
+        return worth
+
+    def _hit_value(self, dmg_mean: float, dmg_var: float, t: Fighter, crit: bool) -> float:
         spec = self.ctx.spec[t.id]
         arm = spec.armour.level
         mean = dmg_mean - spec.defense - 5.5 * arm
@@ -97,7 +115,15 @@ class Estimator:
 
     def strike(self, att: Fighter, t: Fighter, hit_v: int, x: int, dice: int, *, base: int | None = None,
                mult: float = 1.0) -> float:
-        """Expected worth of one strike at `t`."""
+        """Expected worth of one strike at `t` (worked out once per decision for the same strike)."""
+        key = (att.id, t.id, hit_v, x, dice, base, mult)
+        worth = self._strikes.get(key)
+        if worth is None:
+            worth = self._strikes[key] = self._strike(att, t, hit_v, x, dice, base, mult)
+        return worth
+
+    def _strike(self, att: Fighter, t: Fighter, hit_v: int, x: int, dice: int, base: int | None,
+                mult: float) -> float:
         pn, pc = self.land(hit_v, t, x)
         if pn + pc <= 0:
             return 0.0
@@ -109,15 +135,31 @@ class Estimator:
 
         Rough on purpose: anything within the enemy's agility plus reach counts.
         """
+        if at is None:  # where `me` stands: asked for many candidates, so kept for the decision
+            key = (e.id, me.id)
+            known = self._threats.get(key)
+            if known is None:
+                known = self._threats[key] = self._threatens(e, me, me.hex)
+            return known
+        return self._threatens(e, me, at)
+
+    def _threatens(self, e: Fighter, me: Fighter, at: Any) -> bool:
+        reach = self.threat_range(e, me)
+        return reach >= 0 and e.hex is not None and at is not None and self.grid.distance(e.hex, at) <= reach
+
+    def threat_range(self, e: Fighter, me: Fighter) -> int:
+        """How far from its hex enemy `e` could strike `me` before `me`'s next turn (-1: it cannot at all)."""
         if e.out or e.hex is None or me.hex is None or has(e, "stunned") or e.countered:
-            return False
+            return -1
         if has(e, "intimidated", me.id):
-            return False
-        spec = self.ctx.spec[e.id]
-        reach = self.ctx.weapon(e.main).reach
-        return self.grid.distance(e.hex, me.hex if at is None else at) <= spec.agility + reach
+            return -1
+        return self.ctx.spec[e.id].agility + self.ctx.weapon(e.main).reach
 
     def enemies(self, me: Fighter) -> list[Fighter]:
-        """Foes still in the fight."""
-        side = self.ctx.side[me.id]
-        return [f for f in self.st.fighters.values() if not f.out and self.ctx.side[f.id] != side]
+        """Foes still in the fight (the same list for the whole decision: read it, do not change it)."""
+        foes = self._enemies.get(me.id)
+        if foes is None:
+            side = self.ctx.side[me.id]
+            foes = self._enemies[me.id] = [f for f in self.st.fighters.values()
+                                           if not f.out and self.ctx.side[f.id] != side]
+        return foes

@@ -84,12 +84,78 @@ def charge_mult(est: Estimator, me: Fighter) -> float:
         spec.airborne or est.ctx.weapon(me.main).spec.category == "lance") else 1.5
 
 
+def _concentrate_value(me: Fighter, mode: str) -> float:
+    """What concentrating on the dodge is worth where an enemy can strike (more for the wounded)."""
+    return (0.15 if mode == "bonus" else 0.12) + 0.1 * max(0, status_index(me))
+
+
+class _Approach:
+    """What scoring a move reads that does not depend on where it goes, worked out once per decision.
+
+    A turn offers a move to every reachable hex (a hundred or more), each scored against the same foes:
+    their rows of the grid's distance table, the mover's weapon reach, its best strike on each foe and who
+    threatens it are the same for all of them.
+    """
+
+    def __init__(self, est: Estimator, me: Fighter, caster: int) -> None:
+        grid = est.grid
+        self.est, self.me, self.caster = est, me, caster
+        self.foes = est.enemies(me)
+        self.index = grid.index
+        self.reach = est.ctx.weapon(me.main).reach
+        table = grid.distances
+        self.placed = [(f, table[grid.index[f.hex]]) for f in self.foes if f.hex is not None]
+        here = grid.index[me.hex] if me.hex is not None else None
+        self.here_best = here is not None and any(row[here] <= self.reach for _, row in self.placed)
+        self._start: int | None = None
+        self._strikes: dict[str, float] = {}
+        self._threatened: bool | None = None
+        self._threat_rows: list[tuple[list[int], int]] | None = None
+
+    @property
+    def start(self) -> int:
+        """The distance from the mover to its nearest foe now (asked only of a mover on the map)."""
+        if self._start is None:
+            here = self.index[_on_map(self.me)]
+            self._start = min(row[here] for _, row in self.placed)
+        return self._start
+
+    @property
+    def threatened(self) -> bool:
+        """Whether any foe could strike the mover where it stands."""
+        if self._threatened is None:
+            self._threatened = any(self.est.threatens(e, self.me) for e in self.foes)
+        return self._threatened
+
+    def strike_worth(self, f: Fighter) -> float:
+        """The mover's plain strike on `f`, as it would strike once in reach."""
+        worth = self._strikes.get(f.id)
+        if worth is None:
+            est, me = self.est, self.me
+            worth = self._strikes[f.id] = est.strike(me, f, base_hit(est.ctx, me, False), 0,
+                                                     est.ctx.weapon(me.main).level)
+        return worth
+
+    def concentrate_worth(self, i: int) -> float:
+        """`KiaiTactics._concentrate_worth` after a walk to the cell of index `i`."""
+        rows = self._threat_rows
+        if rows is None:
+            table, index = self.est.grid.distances, self.index
+            rows = self._threat_rows = [
+                (table[index[e.hex]], reach) for e in self.foes
+                if e.hex is not None and (reach := self.est.threat_range(e, self.me)) >= 0]
+        if not any(row[i] <= reach for row, reach in rows):
+            return 0.0
+        return _concentrate_value(self.me, "bonus")
+
+
 class KiaiTactics:
     """Heuristic kiai policy (see the module docstring)."""
 
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
         self.ruleset = ruleset
         self.rng = rng if rng is not None else np.random.default_rng()  # breaks ties between equal scores
+        self._approach: _Approach | None = None  # what scoring this decision's moves reads, built on first use
 
     def ranked(self, combat: Combat) -> Ranking:
         """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
@@ -395,40 +461,37 @@ class KiaiTactics:
 
     def _move_score(self, est: Estimator, me: Fighter, dest: Any, *, run: bool) -> float:
         """Moving: into reach of the best foe if possible (then strike), else towards the nearest foe."""
-        ctx = est.ctx
-        grid = est.grid
-        reach = ctx.weapon(me.main).reach
-        foes = est.enemies(me)
-        if not foes or dest is None or me.hex is None:
+        view = self._approach
+        if view is None or view.est is not est:
+            view = self._approach = _Approach(est, me, self._caster_range(est, me))
+        if not view.foes or dest is None or me.hex is None:
             return -1.0
-        caster = self._caster_range(est, me)
-        here_best = max((grid.distance(me.hex, f.hex) <= reach for f in foes if f.hex is not None), default=False)
-        if here_best and not caster:
+        caster = view.caster
+        if view.here_best and not caster:
             return -0.5  # already in reach: strike instead
         score = 0.0
-        in_reach = [f for f in foes if f.hex is not None and grid.distance(dest, f.hex) <= reach]
+        i = view.index[dest]
+        ds = [row[i] for _, row in view.placed]  # the distances from `dest` to each foe on the map
         if caster:
             # stay within spell range but away from melee
-            near = min(grid.distance(dest, f.hex) for f in foes if f.hex is not None)
+            near = min(ds)
             score = 0.3 if 2 <= near <= caster else 0.1 - 0.02 * abs(near - caster)
             return score - (0.3 if run else 0.0)
-        if in_reach and not run:
-            v = base_hit(ctx, me, False)
-            best = max(est.strike(me, f, v, 0, ctx.weapon(me.main).level) for f in in_reach)
-            adjacent = sum(1 for f in foes if f.hex is not None and grid.distance(dest, f.hex) <= 1)
+        if not run and any(d <= view.reach for d in ds):
+            best = max(view.strike_worth(f) for (f, _), d in zip(view.placed, ds) if d <= view.reach)
+            adjacent = sum(1 for d in ds if d <= 1)
             return 0.5 + best - 0.1 * max(0, adjacent - 1)
-        near = min(grid.distance(dest, f.hex) for f in foes if f.hex is not None)
-        start = min(grid.distance(me.hex, f.hex) for f in foes if f.hex is not None)
-        gain = start - near
+        near = min(ds)
+        gain = view.start - near
         score = 0.02 * gain
         if run:
-            score -= 0.05 + (0.3 if any(est.threatens(e, me) for e in foes) else 0.0)
-            score = score if gain > ctx.spec[me.id].agility // 2 else score - 0.2
+            score -= 0.05 + (0.3 if view.threatened else 0.0)
+            score = score if gain > est.ctx.spec[me.id].agility // 2 else score - 0.2
         elif gain > 0:
             # A walk leaves the main action free (KIA-8.1): concentrating on the dodge can follow it, so closing
             # in costs no defence. Without this, two fighters just out of each other's striking distance would
             # both concentrate in place every turn and never meet.
-            score += self._concentrate_worth(est, me, dest, "bonus")
+            score += view.concentrate_worth(i)
         return score
 
     @staticmethod
@@ -436,7 +499,7 @@ class KiaiTactics:
         """Worth of concentrating on the dodge (KIA-20.1) while standing at `at`: only if an enemy can strike there."""
         if not any(est.threatens(e, me, at) for e in est.enemies(me)):
             return 0.0
-        return (0.15 if mode == "bonus" else 0.12) + 0.1 * max(0, status_index(me))
+        return _concentrate_value(me, mode)
 
     @staticmethod
     def _caster_range(est: Estimator, me: Fighter) -> int:

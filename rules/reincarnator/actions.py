@@ -60,6 +60,20 @@ FAR_ATTACKS = frozenset((Verb.RANGED_ATTACK, Verb.ACRO_FIRE, Verb.VEHICLE_ATTACK
 RUSHES = frozenset((Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH))  # an attack at the end of a move
 
 
+# the members the functions below compare, bound once as module names: an enum member is a class attribute
+# lookup (slow on Python 3.11) and these run for every action
+(ACRO_FIRE, ACRO_MOVE, ACRO_PARRY, AIM, CAST, CLIMB_JUMP, CONSUME, CRAWL, CROUCH, CYCLE_BOLT, DELAY, DROP_ITEM,
+ END_TURN, ENTER_VEHICLE, ESCAPE_GRAPPLE, EXIT_VEHICLE, FULL_DEFENSE, GO_PRONE, GRAPPLE, GRAPPLE_MOVE,
+ GRAPPLE_STRIKE, LEAVE_BATTLEFIELD, OPEN_DOOR, PASS, PIN, PIN_STRIKE, REFLEX_STEP, RELEASE_GRAPPLE, SHEATHE,
+ STAND_FROM_CROUCH, STAND_FROM_PRONE, STEALTH_WALK, TAKE_COVER, THROW, VEHICLE_CRUSH) = (
+    Verb.ACRO_FIRE, Verb.ACRO_MOVE, Verb.ACRO_PARRY, Verb.AIM, Verb.CAST, Verb.CLIMB_JUMP, Verb.CONSUME, Verb.CRAWL,
+    Verb.CROUCH, Verb.CYCLE_BOLT, Verb.DELAY, Verb.DROP_ITEM, Verb.END_TURN, Verb.ENTER_VEHICLE,
+    Verb.ESCAPE_GRAPPLE, Verb.EXIT_VEHICLE, Verb.FULL_DEFENSE, Verb.GO_PRONE, Verb.GRAPPLE, Verb.GRAPPLE_MOVE,
+    Verb.GRAPPLE_STRIKE, Verb.LEAVE_BATTLEFIELD, Verb.OPEN_DOOR, Verb.PASS, Verb.PIN, Verb.PIN_STRIKE,
+    Verb.REFLEX_STEP, Verb.RELEASE_GRAPPLE, Verb.SHEATHE, Verb.STAND_FROM_CROUCH, Verb.STAND_FROM_PRONE,
+    Verb.STEALTH_WALK, Verb.TAKE_COVER, Verb.THROW, Verb.VEHICLE_CRUSH)
+
+
 def opts(a: Action) -> tuple[Any, ...]:
     """The option as a tuple."""
     if a.option is None:
@@ -92,15 +106,15 @@ def apply(combat: ReiCombat, a: Action) -> None:
     state.decision = None
     if d.step == "attack_declared":
         p = state.pending.pop()
-        if a.verb == Verb.REFLEX_STEP:
+        if a.verb == REFLEX_STEP:
             f = state.fighters[d.actor]
             f.reflex = False  # REI-2.14: used
             combat.emit("reaction_chosen", f"{d.actor} steps away", actor=d.actor, rule="REI-5.7",
-                        verb=Verb.REFLEX_STEP)
+                        verb=REFLEX_STEP)
             path, _ = plan(combat, d.actor, a.dest)
-            walk(combat, d.actor, path, Verb.REFLEX_STEP, "REI-5.7")
+            walk(combat, d.actor, path, REFLEX_STEP, "REI-5.7")
         else:
-            combat.emit("reaction_chosen", f"{d.actor} passes", actor=d.actor, rule="REI-5.7", verb=Verb.PASS)
+            combat.emit("reaction_chosen", f"{d.actor} passes", actor=d.actor, rule="REI-5.7", verb=PASS)
         attack.after_window(combat, p)
     elif d.step == "grapple_resist":
         p = state.pending.pop()
@@ -122,31 +136,31 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
     f = state.fighters[cid]
     v = a.verb
     o = tuple(uid(combat, cid, x) for x in opts(a))
-    if v == Verb.END_TURN:
+    if v == END_TURN:
         end_turn(combat)
         return
-    if v == Verb.DELAY:
+    if v == DELAY:
         delay(combat, cid, a.target or "")
         return
     f.acted = True
     if v in EXACT:
         pay(combat, cid, EXACT[v], exact=True)
-    elif v == Verb.VEHICLE_CRUSH:
+    elif v == VEHICLE_CRUSH:
         pay(combat, cid, CRUSH[str(a.option)], exact=True)
-    elif v == Verb.THROW and "fast" in o:
+    elif v == THROW and "fast" in o:
         pay(combat, cid, ("standard", "swift"))
     elif v in COSTS:
         pay(combat, cid, COSTS[v])
-    if v == Verb.DROP_ITEM:
+    if v == DROP_ITEM:
         it = state.items[o[0]]
         it.loc, it.holder, it.cell = "ground", None, cell_now(combat, f)
         combat.emit("item_moved", f"{cid} drops {o[0]}", actor=cid, rule="REI-2.11", item=o[0], to="ground")
-    elif v == Verb.RELEASE_GRAPPLE:
-        f.free_used.append(Verb.RELEASE_GRAPPLE)  # REI-2.11 once per turn
+    elif v == RELEASE_GRAPPLE:
+        f.free_used.append(RELEASE_GRAPPLE)  # REI-2.11 once per turn
         g = grapple_between(state, cid, a.target or "")
         assert g is not None
         end_grapple(combat, g, "released")
-    elif v == Verb.AIM:
+    elif v == AIM:
         t = a.target
         if f.aim_target == t and f.aim_count >= 1:
             f.aim_count = min(3, f.aim_count + 1)  # REI-5.1
@@ -155,81 +169,81 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
         f.aimed = True
         combat.emit("aim", f"{cid} aims at {t} (+{f.aim_count})", actor=cid, rule="REI-5.1", target=t,
                     count=f.aim_count)
-    elif v == Verb.CYCLE_BOLT:
+    elif v == CYCLE_BOLT:
         state.items[o[0]].chambered = True
         combat.emit("reload", f"{cid} cycles the bolt of {o[0]}", actor=cid, rule="REI-2.12", item=o[0])
-    elif v == Verb.CONSUME:
+    elif v == CONSUME:
         consume(combat, cid, o[0])
     elif v in TO_HAND:
         it = state.items[o[0]]
         it.loc, it.holder, it.cell = "held", cid, None
         combat.emit("item_moved", f"{cid} takes {o[0]} in hand", actor=cid, rule="REI-2.13", item=o[0], to="held")
-    elif v == Verb.SHEATHE:
+    elif v == SHEATHE:
         state.items[o[0]].loc = "reachable"
         combat.emit("item_moved", f"{cid} puts away {o[0]}", actor=cid, rule="REI-2.15", item=o[0], to="reachable")
     elif v in RELOADS:
         reload(combat, cid, o[0])
-    elif v == Verb.STAND_FROM_CROUCH:
+    elif v == STAND_FROM_CROUCH:
         f.crouching = False
         combat.emit("condition_removed", f"{cid} stands up from the crouch", actor=cid, rule="REI-6.3",
                     condition=Condition.CROUCHING)
     elif v in WALKS:
         drag = pinner_of(state, cid)
-        path, _ = plan(combat, cid, a.dest, climb=v == Verb.CLIMB_JUMP, ignore=(drag,) if drag else ())
-        walk(combat, cid, path, v, "REI-6.4" if v == Verb.STEALTH_WALK else "REI-2.16" if v == Verb.ACRO_MOVE
-             else "REI-2.15", keep_hidden=v == Verb.STEALTH_WALK, drag=drag)
-    elif v == Verb.CRAWL:
+        path, _ = plan(combat, cid, a.dest, climb=v == CLIMB_JUMP, ignore=(drag,) if drag else ())
+        walk(combat, cid, path, v, "REI-6.4" if v == STEALTH_WALK else "REI-2.16" if v == ACRO_MOVE
+             else "REI-2.15", keep_hidden=v == STEALTH_WALK, drag=drag)
+    elif v == CRAWL:
         assert f.cell is not None
-        walk(combat, cid, [f.cell, a.dest], Verb.CRAWL, "REI-6.1")
-    elif v == Verb.GRAPPLE_MOVE:
+        walk(combat, cid, [f.cell, a.dest], CRAWL, "REI-6.1")
+    elif v == GRAPPLE_MOVE:
         grapple.grapple_move(combat, cid, a.dest)
     elif v in DOORS:
-        state.doors[f"{a.dest[0]},{a.dest[1]}"] = "open" if v == Verb.OPEN_DOOR else "closed"
+        state.doors[f"{a.dest[0]},{a.dest[1]}"] = "open" if v == OPEN_DOOR else "closed"
         combat.emit("door", f"{cid} {v.split('_')[0]}s the door at {a.dest[0]},{a.dest[1]}", actor=cid,
-                    rule="REI-2.15", cell=list(a.dest), state="open" if v == Verb.OPEN_DOOR else "closed")
+                    rule="REI-2.15", cell=list(a.dest), state="open" if v == OPEN_DOOR else "closed")
     elif v in PARRIES:
-        parry(combat, cid, acro=v == Verb.ACRO_PARRY)
-    elif v == Verb.TAKE_COVER:
+        parry(combat, cid, acro=v == ACRO_PARRY)
+    elif v == TAKE_COVER:
         take_cover(combat, cid, a)
-    elif v == Verb.GO_PRONE:
+    elif v == GO_PRONE:
         f.prone = True
         if f.crouching:
             f.crouching = False
         combat.emit("condition_added", f"{cid} goes prone", actor=cid, rule="REI-6.1", condition=Condition.PRONE)
-    elif v == Verb.CROUCH:
+    elif v == CROUCH:
         f.crouching = True
         combat.emit("condition_added", f"{cid} crouches behind cover", actor=cid, rule="REI-6.2",
                     condition=Condition.CROUCHING)
-    elif v == Verb.STAND_FROM_PRONE:
+    elif v == STAND_FROM_PRONE:
         f.prone = False
         combat.emit("condition_removed", f"{cid} stands up", actor=cid, rule="REI-6.3", condition=Condition.PRONE)
     elif v in DRIVES:
         drive(combat, cid, a.dest, v)
-    elif v == Verb.ENTER_VEHICLE:
+    elif v == ENTER_VEHICLE:
         veh = state.vehicles[a.target or ""]
         remove_cover(combat, cid, "entered a vehicle")
         f.in_vehicle, f.cell, veh.driver, veh.side = veh.id, veh.cell, cid, f.side
         f.prone = f.crouching = False
         combat.emit("vehicle", f"{cid} takes the wheel of {veh.id}", actor=cid, rule="REI-2.15", vehicle=veh.id)
-    elif v == Verb.EXIT_VEHICLE:
+    elif v == EXIT_VEHICLE:
         veh = state.vehicles[f.in_vehicle or ""]
         veh.driver, veh.side = None, None
         f.in_vehicle, f.cell = None, a.dest
         combat.emit("vehicle", f"{cid} leaves {veh.id}", actor=cid, rule="REI-2.15", vehicle=veh.id)
-    elif v == Verb.LEAVE_BATTLEFIELD:
+    elif v == LEAVE_BATTLEFIELD:
         leave(combat, cid)
-    elif v == Verb.FULL_DEFENSE:
+    elif v == FULL_DEFENSE:
         f.full_defense = True
         combat.emit("condition_added", f"{cid} defends with everything", actor=cid, rule="REI-5.8",
                     condition=Condition.FULL_DEFENSE)
-    elif v == Verb.ESCAPE_GRAPPLE:
+    elif v == ESCAPE_GRAPPLE:
         grapple.escape(combat, cid, a.target or "", str(a.option))
-    elif v == Verb.PIN:
-        grapple.open_resist(combat, Pending(Verb.PIN, cid, target=a.target))
-    elif v == Verb.GRAPPLE_STRIKE:
-        grapple.open_resist(combat, Pending(Verb.GRAPPLE_STRIKE, cid, target=a.target, weapon=o[0]))
-    elif v == Verb.PIN_STRIKE:
-        grapple.strike(combat, Pending(Verb.PIN_STRIKE, cid, target=a.target, weapon=o[0], all_out="all_out" in o),
+    elif v == PIN:
+        grapple.open_resist(combat, Pending(PIN, cid, target=a.target))
+    elif v == GRAPPLE_STRIKE:
+        grapple.open_resist(combat, Pending(GRAPPLE_STRIKE, cid, target=a.target, weapon=o[0]))
+    elif v == PIN_STRIKE:
+        grapple.strike(combat, Pending(PIN_STRIKE, cid, target=a.target, weapon=o[0], all_out="all_out" in o),
                        "REI-7.16")
     else:
         start_attack(combat, cid, a, o)
@@ -364,15 +378,15 @@ def start_attack(combat: ReiCombat, cid: str, a: Action, o: tuple[Any, ...]) -> 
     p = Pending(v, cid, target=a.target, weapon=o[0] if o else None)
     if v in CLOSE_ATTACKS:
         p.all_out = "all_out" in o
-        if v == Verb.GRAPPLE:
+        if v == GRAPPLE:
             p.weapon = o[0] if o and o[0] != "all_out" else None
     elif v in FAR_ATTACKS:
         p.into = o[1] if len(o) > 1 else None
         if a.dest is not None:
             p.cell, p.target = a.dest, None
-        if v != Verb.CAST:
-            spend_ammo(combat, cid, p, v == Verb.ACRO_FIRE)
-    elif v == Verb.THROW:
+        if v != CAST:
+            spend_ammo(combat, cid, p, v == ACRO_FIRE)
+    elif v == THROW:
         p.attr = o[1]
         p.fast = "fast" in o
         p.into = next((x for x in o[2:] if x in ("careful", "random")), None)
@@ -382,9 +396,9 @@ def start_attack(combat: ReiCombat, cid: str, a: Action, o: tuple[Any, ...]) -> 
         t = state.fighters[a.target or ""]
         assert t.cell is not None
         dest = (t.cell[0] + a.dest[0], t.cell[1] + a.dest[1])
-        if v == Verb.VEHICLE_CRUSH:
+        if v == VEHICLE_CRUSH:
             p.weapon = None
-            drive(combat, cid, dest, Verb.VEHICLE_CRUSH)
+            drive(combat, cid, dest, VEHICLE_CRUSH)
         else:
             avail = max(0, st.specs[cid].base_defense - f.bd_loss)
             path, _ = plan(combat, cid, dest)

@@ -42,6 +42,15 @@ _act = act  # the shared action objects (see `interned.py`)
 _PLAIN: tuple[tuple[str, ...], ...] = ((),)  # `into_variants` of a target outside any grapple
 
 
+# the members the functions below compare, bound once as module names: an enum member is a class attribute
+# lookup (slow on Python 3.11) and these run for every action
+(ACRO_CHARGE, ACRO_DRIVE, ACRO_FIRE, BULL_RUSH, CAST, CHARGE, DRIVE, DRIVE_FAST, GRAPPLE, MELEE_ATTACK,
+ RANGED_ATTACK, THROW, VEHICLE_ATTACK, VEHICLE_CRUSH) = (
+    Verb.ACRO_CHARGE, Verb.ACRO_DRIVE, Verb.ACRO_FIRE, Verb.BULL_RUSH, Verb.CAST, Verb.CHARGE, Verb.DRIVE,
+    Verb.DRIVE_FAST, Verb.GRAPPLE, Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.VEHICLE_ATTACK,
+    Verb.VEHICLE_CRUSH)
+
+
 def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
     """Per possible target: (id, cell, distance, line of sight, melee-targetable, into-grapple variants).
 
@@ -117,8 +126,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         for name, reach in weapons:
             for t, _tc, dist, los, melee_ok, _v in tinfo:
                 if melee_ok and dist <= reach and los:
-                    out.append(_act(Verb.MELEE_ATTACK, t, None, name))  # REI-4.2, 4.4
-                    out.append(_act(Verb.MELEE_ATTACK, t, None, (name, "all_out")))  # REI-5.3
+                    out.append(_act(MELEE_ATTACK, t, None, name))  # REI-4.2, 4.4
+                    out.append(_act(MELEE_ATTACK, t, None, (name, "all_out")))  # REI-5.3
     # ranged_attack
     for k in hold_items:
         item = st.items[k]
@@ -129,13 +138,13 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         name = st.name(k, cid)
         if item.ammo is not None and item.ammo.shell is not None:
             for c in cells_in_range(combat, me_cell, item.range_m or 1, blast_radius(item)):
-                out.append(_act(Verb.RANGED_ATTACK, None, c, name))  # REI-8.1
+                out.append(_act(RANGED_ATTACK, None, c, name))  # REI-8.1
             continue
         rng = item.range_m or 1
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= rng and los:
                 for v in variants:
-                    out.append(_act(Verb.RANGED_ATTACK, t, None, opt(name, *v)))  # REI-4.5, 7.17
+                    out.append(_act(RANGED_ATTACK, t, None, opt(name, *v)))  # REI-4.5, 7.17
     # throw
     for k in hold_items:
         item = st.items[k]
@@ -150,21 +159,21 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         for a, rng in ranges:
             if item.blast:
                 for c in cells_in_range(combat, me_cell, rng, blast_radius(item)):
-                    out.append(_act(Verb.THROW, None, c, (name, a)))  # REI-8.1
+                    out.append(_act(THROW, None, c, (name, a)))  # REI-8.1
                 continue
             for t, _tc, dist, los, _m, variants in tinfo:
                 if dist > rng or not los:
                     continue
                 for v in variants:
-                    out.append(_act(Verb.THROW, t, None, (name, a, *v)))  # REI-4.6, 4.7
+                    out.append(_act(THROW, t, None, (name, a, *v)))  # REI-4.6, 4.7
                     if fast_ok:
-                        out.append(_act(Verb.THROW, t, None, (name, a, "fast", *v)))  # REI-4.10
+                        out.append(_act(THROW, t, None, (name, a, "fast", *v)))  # REI-4.10
     # cast
     for sid, sp in st.spells[cid].items():
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= sp.range_m and los:
                 for v in variants:
-                    out.append(_act(Verb.CAST, t, None, opt(sid, *v)))  # REI-4.15
+                    out.append(_act(CAST, t, None, opt(sid, *v)))  # REI-4.15
     # vehicle_attack
     if in_veh:
         veh = state.vehicles[f.in_vehicle or ""]
@@ -176,7 +185,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
                 for t, _tc, dist, los, _m, variants in tinfo:
                     if t != veh.id and dist <= rng and los:
                         for va in variants:
-                            out.append(_act(Verb.VEHICLE_ATTACK, t, None, opt(k, *va)))  # REI-4.12
+                            out.append(_act(VEHICLE_ATTACK, t, None, opt(k, *va)))  # REI-4.12
         return
     tinfo_melee = [x for x in tinfo if x[4]]
     if not tinfo_melee:
@@ -185,8 +194,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
     for name, reach in weapons:
         for t, _tc, dist, los, _m, _v in tinfo_melee:
             if t in state.fighters and dist <= reach and los:
-                out.append(_act(Verb.BULL_RUSH, t, None, name))  # REI-7.2
-                out.append(_act(Verb.BULL_RUSH, t, None, (name, "all_out")))
+                out.append(_act(BULL_RUSH, t, None, name))  # REI-7.2
+                out.append(_act(BULL_RUSH, t, None, (name, "all_out")))
     # grapple
     size = st.specs[cid].size
     big = [k for k in hold_items if st.items[k].size > size - 3]
@@ -201,12 +210,12 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         if free_g < hands_for(combat, cid, t):
             continue
         if not big:
-            out.append(_act(Verb.GRAPPLE, t, None, None))  # REI-7.3, 7.4
-            out.append(_act(Verb.GRAPPLE, t, None, "all_out"))
+            out.append(_act(GRAPPLE, t, None, None))  # REI-7.3, 7.4
+            out.append(_act(GRAPPLE, t, None, "all_out"))
         for k in softs:
             if all(b == k for b in big):
-                out.append(_act(Verb.GRAPPLE, t, None, (st.name(k, cid),)))  # REI-7.15
-                out.append(_act(Verb.GRAPPLE, t, None, (st.name(k, cid), "all_out")))
+                out.append(_act(GRAPPLE, t, None, (st.name(k, cid),)))  # REI-7.15
+                out.append(_act(GRAPPLE, t, None, (st.name(k, cid), "all_out")))
 
 
 _NOT_LIFTABLE: tuple[bool, tuple[tuple[str, int], ...]] = (False, ())  # compared by identity; no ranges either
@@ -242,13 +251,13 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
         targets = [t for t in st.roster if t != cid] + list(state.vehicles)
         if w.ammo.shell is not None:
             for c in cells_in_range(combat, f.cell, w.range_m or 1, blast_radius(w)):
-                out.append(_act(Verb.ACRO_FIRE, None, c, st.name(k, cid)))
+                out.append(_act(ACRO_FIRE, None, c, st.name(k, cid)))
             continue
-        p = Pending(Verb.ACRO_FIRE, cid, weapon=k)
+        p = Pending(ACRO_FIRE, cid, weapon=k)
         for t in targets:
             if targetable(combat, cid, t, True) and in_reach(combat, p, t):
                 for v in into_variants(state, t):
-                    out.append(_act(Verb.ACRO_FIRE, t, None, opt(st.name(k, cid), *v)))
+                    out.append(_act(ACRO_FIRE, t, None, opt(st.name(k, cid), *v)))
 
 
 def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:
@@ -290,9 +299,9 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     speed = st.speed[cid]
     kinds = []
     if can_pay(combat, f, "standard", "move", exact=True):
-        kinds.append((Verb.CHARGE, 2 * speed))
+        kinds.append((CHARGE, 2 * speed))
     if can_pay(combat, f, "standard", "acrobatic", exact=True):
-        kinds.append((Verb.ACRO_CHARGE, 3 * speed))
+        kinds.append((ACRO_CHARGE, 3 * speed))
     if not kinds:
         return
     assert f.cell is not None
@@ -346,11 +355,11 @@ def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) ->
     mult = st.enc.options.vehicle_accel_multiplier
     fast = mult * vs.speed_m
     if can_pay(combat, f, "move"):
-        out.extend(field.dest_actions(Verb.DRIVE, reach_mask(combat, cid, vs.speed_m, start=v.cell, vehicle=True)))
+        out.extend(field.dest_actions(DRIVE, reach_mask(combat, cid, vs.speed_m, start=v.cell, vehicle=True)))
     if can_pay(combat, f, "move", "swift"):
-        out.extend(field.dest_actions(Verb.DRIVE_FAST, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
+        out.extend(field.dest_actions(DRIVE_FAST, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
     if can_pay(combat, f, "acrobatic"):
-        out.extend(field.dest_actions(Verb.ACRO_DRIVE, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
+        out.extend(field.dest_actions(ACRO_DRIVE, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
     speeds = []
     if can_pay(combat, f, "standard", "move", exact=True):
         speeds.append(("normal", vs.speed_m))
@@ -378,4 +387,4 @@ def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) ->
                 continue
             for name, m in masks:
                 if m & b:
-                    out.append(_act(Verb.VEHICLE_CRUSH, t, o, name))  # REI-4.13
+                    out.append(_act(VEHICLE_CRUSH, t, o, name))  # REI-4.13

@@ -34,13 +34,19 @@ AIMED = frozenset((Verb.RANGED_ATTACK, Verb.ACRO_FIRE, Verb.THROW))  # aim count
 FIRED = frozenset((Verb.RANGED_ATTACK, Verb.ACRO_FIRE, Verb.VEHICLE_ATTACK))
 
 
+# the members the functions below compare, bound once as module names: an enum member is a class attribute
+# lookup (slow on Python 3.11) and these run for every action
+(BULL_RUSH, CAST, GRAPPLE, THROW, VEHICLE_ATTACK, VEHICLE_CRUSH) = (
+    Verb.BULL_RUSH, Verb.CAST, Verb.GRAPPLE, Verb.THROW, Verb.VEHICLE_ATTACK, Verb.VEHICLE_CRUSH)
+
+
 def attack_class(p: Pending) -> str:
     """REI-3.5 class of an attack."""
     if p.cell is not None:
         return "undefended"
     if p.verb in RANGED_VERBS:
         return "ranged"
-    if p.verb == Verb.VEHICLE_CRUSH:
+    if p.verb == VEHICLE_CRUSH:
         return "crush"
     if p.verb in UNDEFENDED:
         return "undefended"
@@ -67,9 +73,9 @@ def weapon_range(combat: ReiCombat, p: Pending) -> int:
     st = static(combat)
     if p.verb in NO_WEAPON or p.weapon is None:
         return 1
-    if p.verb == Verb.CAST:
+    if p.verb == CAST:
         return st.spells[p.actor][p.weapon or ""].range_m
-    if p.verb == Verb.THROW:
+    if p.verb == THROW:
         return throw_range(combat, p.actor, p.attr or "dex")
     w = st.weapon(p.actor, p.weapon or "")
     assert w is not None
@@ -121,7 +127,7 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
     a = p.actor
     parts: dict[str, int] = {}
     v = p.verb
-    if v == Verb.CAST:
+    if v == CAST:
         sp = st.spells[a][p.weapon or ""]
         aux = max((rating(st, a, s) for s in ("mana_burst", "mana_sense") if s != sp.specialty), default=0)
         parts = {"int": rating(st, a, "int"), "lore": rating(st, a, "lore"), sp.specialty: rating(st, a, sp.specialty),
@@ -131,21 +137,21 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
         parts = {"int": rating(st, a, "int"), "tools": rating(st, a, "tools"),
                  "vehicle_operation": rating(st, a, "vehicle_operation"),
                  "precision_operation": rating(st, a, "precision_operation")}
-        if v == Verb.VEHICLE_ATTACK:
+        if v == VEHICLE_ATTACK:
             w = st.items[p.weapon or ""]
             parts["damage"] = w.damage
         else:
             veh = rs(combat).fighters[a].in_vehicle or ""
             parts["size_diff"] = st.vehicles[veh].size - st.specs[target or ""].size
         key = "int"
-    elif v == Verb.THROW:
+    elif v == THROW:
         w = st.items[p.weapon or ""]
         key = p.attr or "dex"
         parts = {key: rating(st, a, key), "athletics": rating(st, a, "athletics"),
                  "throwing": rating(st, a, "throwing"),
                  "ballistics": rating(st, a, "ballistics"),
                  "damage": w.damage if w.kind in ("thrown", "object") else 0}
-    elif v == Verb.GRAPPLE:
+    elif v == GRAPPLE:
         s, d = rating(st, a, "str"), rating(st, a, "dex")
         key = "str" if s >= d else "dex"
         r_spec = grapple_spec(combat, a, p.weapon)
@@ -191,9 +197,9 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
         if p.bonus:
             mods["charge"] = p.bonus  # REI-5.5
     cls = attack_class(p)
-    if target in state.fighters and (cls == "melee" or v == Verb.BULL_RUSH) and state.fighters[target].prone:
+    if target in state.fighters and (cls == "melee" or v == BULL_RUSH) and state.fighters[target].prone:
         mods["prone_target"] = -2  # REI-6.1
-    if ((cls == "melee" or v == Verb.BULL_RUSH) and state.fighters[a].prone
+    if ((cls == "melee" or v == BULL_RUSH) and state.fighters[a].prone
             and st.enc.options.prone_attacker_melee_penalty):
         mods["prone_attacker"] = -st.enc.options.prone_attacker_melee_penalty
     if p.into == "careful" and target is not None:
@@ -257,9 +263,9 @@ def high_speed(combat: ReiCombat, p: Pending) -> int:
     st = static(combat)
     if st.enc.options.high_speed_rule == "off":
         return 0
-    if p.verb == Verb.CAST:
+    if p.verb == CAST:
         return st.spells[p.actor][p.weapon or ""].high_speed
-    if p.verb == Verb.THROW:
+    if p.verb == THROW:
         w = st.items[p.weapon or ""]
         if w.high_speed is not None:
             return w.high_speed
@@ -273,7 +279,7 @@ def high_speed(combat: ReiCombat, p: Pending) -> int:
 def penetration(combat: ReiCombat, p: Pending) -> int:
     """破穿 of the attack (REI-3.6)."""
     st = static(combat)
-    if p.verb == Verb.CAST:
+    if p.verb == CAST:
         return st.spells[p.actor][p.weapon or ""].penetration
     if p.weapon:
         w = st.weapon(p.actor, p.weapon)
@@ -286,7 +292,7 @@ def defences(combat: ReiCombat, p: Pending, target: str) -> tuple[int, int, dict
     state = rs(combat)
     st = static(combat)
     cls = attack_class(p)
-    if p.verb == Verb.BULL_RUSH and st.enc.options.bull_rush_defenses_apply:
+    if p.verb == BULL_RUSH and st.enc.options.bull_rush_defenses_apply:
         cls = "melee"
     if cls == "undefended":
         return 0, 0, {}

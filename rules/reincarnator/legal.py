@@ -30,7 +30,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 )
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.interned import act
-from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_for, reach_mask
+from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_mask, reach_mask
 from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
@@ -69,6 +69,18 @@ _RESIST_BREAK = act(Verb.GRAPPLE_RESIST, option="break")
 _RESIST_ESCAPE = act(Verb.GRAPPLE_RESIST, option="escape")
 
 
+# the members the functions below compare, bound once as module names: an enum member is a class attribute
+# lookup (slow on Python 3.11) and these run for every action
+(ACRO_MOVE, AIM, CLIMB_JUMP, CLOSE_DOOR, CONSUME, CRAWL, CYCLE_BOLT, DELAY, DRAW, DROP_ITEM, ENTER_VEHICLE,
+ ESCAPE_GRAPPLE, EXIT_VEHICLE, GRAPPLE_MOVE, GRAPPLE_STRIKE, MOVE, OPEN_DOOR, PICK_UP, PIN, PIN_STRIKE, REFLEX_STEP,
+ RELEASE_GRAPPLE, RELOAD, RELOAD_HEAVY, RETRIEVE, RETRIEVE_STOWED, SHEATHE, STEALTH_WALK, TAKE_COVER) = (
+    Verb.ACRO_MOVE, Verb.AIM, Verb.CLIMB_JUMP, Verb.CLOSE_DOOR, Verb.CONSUME, Verb.CRAWL, Verb.CYCLE_BOLT,
+    Verb.DELAY, Verb.DRAW, Verb.DROP_ITEM, Verb.ENTER_VEHICLE, Verb.ESCAPE_GRAPPLE, Verb.EXIT_VEHICLE,
+    Verb.GRAPPLE_MOVE, Verb.GRAPPLE_STRIKE, Verb.MOVE, Verb.OPEN_DOOR, Verb.PICK_UP, Verb.PIN, Verb.PIN_STRIKE,
+    Verb.REFLEX_STEP, Verb.RELEASE_GRAPPLE, Verb.RELOAD, Verb.RELOAD_HEAVY, Verb.RETRIEVE, Verb.RETRIEVE_STOWED,
+    Verb.SHEATHE, Verb.STEALTH_WALK, Verb.TAKE_COVER)
+
+
 def legal_actions(combat: ReiCombat) -> list[Action]:
     """The legal set at the open decision point (helpers memoise shared pieces in `Combat.scratch`)."""
     state = rs(combat)
@@ -85,7 +97,7 @@ def reflex_actions(combat: ReiCombat, cid: str) -> list[Action]:
     """REI-5.7: pass, or step within the reflex distance."""
     out = [_PASS]
     dist = static(combat).reflex_step[cid]
-    out.extend(board(combat).dest_actions(Verb.REFLEX_STEP, reach_mask(combat, cid, dist)))
+    out.extend(board(combat).dest_actions(REFLEX_STEP, reach_mask(combat, cid, dist)))
     return out
 
 
@@ -108,13 +120,13 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
         if 0 <= idx < len(state.order) - 1:
             for x in state.order[idx + 1:]:
                 if state.fighters[x].status == "active":
-                    out.append(act(Verb.DELAY, target=x))  # REI-2.4
+                    out.append(act(DELAY, target=x))  # REI-2.4
     for k in hold_items:
-        out.append(act(Verb.DROP_ITEM, option=st.name(k, cid)))  # REI-2.11
-    if Verb.RELEASE_GRAPPLE not in f.free_used:
+        out.append(act(DROP_ITEM, option=st.name(k, cid)))  # REI-2.11
+    if RELEASE_GRAPPLE not in f.free_used:
         for g in state.grapples:
             if g.holder == cid:
-                out.append(act(Verb.RELEASE_GRAPPLE, target=g.held))  # REI-7.10
+                out.append(act(RELEASE_GRAPPLE, target=g.held))  # REI-7.10
     sl = f.slots
     if not (sl.get("trick", 0) > 0 or sl.get("swift", 0) > 0 or sl.get("move", 0) > 0 or sl.get("acrobatic", 0) > 0
             or sl.get("standard", 0) > 0):
@@ -133,19 +145,19 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                 if t == cid or tf.status != "active" or tf.side == f.side or tf.hidden or tc is None:
                     continue
                 if (vis is None or max(abs(me[0] - tc[0]), abs(me[1] - tc[1])) <= vis) and field.los(me, tc, doors):
-                    out.append(act(Verb.AIM, target=t))
+                    out.append(act(AIM, target=t))
         for k in hold_items:
             w = st.items[k]
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind == "bolt_action" and not it.chambered and it.loaded >= 1:
-                out.append(act(Verb.CYCLE_BOLT, option=st.name(k, cid)))  # REI-2.12
+                out.append(act(CYCLE_BOLT, option=st.name(k, cid)))  # REI-2.12
         for k in hold_items + reachable:
             if st.items[k].kind == "consumable" and st.items[k].size <= 1:
-                out.append(act(Verb.CONSUME, option=st.name(k, cid)))
+                out.append(act(CONSUME, option=st.name(k, cid)))
         for k in reachable:
             w = st.items[k]
             if w.size <= 1 and not w.drawable and fh >= w.hands and w.kind != "consumable":
-                out.append(act(Verb.RETRIEVE, option=st.name(k, cid)))
+                out.append(act(RETRIEVE, option=st.name(k, cid)))
     # --- swift ---------------------------------------------------------------------------------------
     if can_pay(combat, f, "swift"):
         for k in hold_items:
@@ -153,11 +165,11 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind in SWIFT_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
-                out.append(act(Verb.RELOAD, option=st.name(k, cid)))  # REI-2.13
+                out.append(act(RELOAD, option=st.name(k, cid)))  # REI-2.13
         for k in reachable:
             w = st.items[k]
             if w.drawable and fh >= w.hands:
-                out.append(act(Verb.DRAW, option=st.name(k, cid)))
+                out.append(act(DRAW, option=st.name(k, cid)))
         if f.crouching:
             out.append(_STAND_FROM_CROUCH)  # REI-6.3
     # --- move tier -----------------------------------------------------------------------------------
@@ -168,43 +180,43 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     if can_move_slot:
         if mv_ok:
             move_mask = reach_mask(combat, cid, speed)
-            out.extend(field.dest_actions(Verb.MOVE, move_mask))  # REI-2.15
+            out.extend(field.dest_actions(MOVE, move_mask))  # REI-2.15
             if field.has_climb and field.disc(f.cell, speed) & field.climb_mask:
-                out.extend(field.dest_actions(Verb.CLIMB_JUMP, reach_mask(combat, cid, speed, climb=True) & ~move_mask))
+                out.extend(field.dest_actions(CLIMB_JUMP, reach_mask(combat, cid, speed, climb=True) & ~move_mask))
             if f.hidden:
-                out.extend(field.dest_actions(Verb.STEALTH_WALK, reach_mask(combat, cid, speed // 2)))  # REI-6.4
+                out.extend(field.dest_actions(STEALTH_WALK, reach_mask(combat, cid, speed // 2)))  # REI-6.4
         elif pin_held is not None and not f.aimed and f.in_vehicle is None and not f.prone and not f.crouching:
             # REI-7.12
-            out.extend(field.dest_actions(Verb.MOVE, reach_mask(combat, cid, speed // 2, ignore=(pin_held,))))
+            out.extend(field.dest_actions(MOVE, reach_mask(combat, cid, speed // 2, ignore=(pin_held,))))
         if f.prone and not f.aimed and not in_grapple(state, cid) and f.in_vehicle is None:
             near = reach_mask(combat, cid, 1)
             for c in field.cells_of(near):
                 if field.terrain[c] == "open":
-                    out.append(act(Verb.CRAWL, dest=c))  # REI-6.1
+                    out.append(act(CRAWL, dest=c))  # REI-6.1
         gs = grapples_of(state, cid)
         if len(gs) == 1 and gs[0].state == "hold" and not f.aimed:
             other = gs[0].held if gs[0].holder == cid else gs[0].holder
-            out.extend(field.dest_actions(Verb.GRAPPLE_MOVE, reach_mask(combat, cid, speed, ignore=(other,))))
+            out.extend(field.dest_actions(GRAPPLE_MOVE, reach_mask(combat, cid, speed, ignore=(other,))))
         for k in hold_items:
             w = st.items[k]
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind in HEAVY_RELOAD and it.spares >= 1 \
                     and it.loaded < w.ammo.capacity:
-                out.append(act(Verb.RELOAD_HEAVY, option=st.name(k, cid)))
+                out.append(act(RELOAD_HEAVY, option=st.name(k, cid)))
         if f.in_vehicle is None:
             fx, fy = f.cell
             for c in field.door_cells:
                 if max(abs(c[0] - fx), abs(c[1] - fy)) == 1:
                     if doors & field.bit[c]:
-                        out.append(act(Verb.OPEN_DOOR, dest=c))
+                        out.append(act(OPEN_DOOR, dest=c))
                     elif not any(o.cell == c for o in state.fighters.values() if o.status != "fled"):
-                        out.append(act(Verb.CLOSE_DOOR, dest=c))
+                        out.append(act(CLOSE_DOOR, dest=c))
         if not f.parried:
             out.append(_PARRY)  # REI-5.9
         if f.in_vehicle is None:
             for c, _obj in field.objects_near(f.cell):
                 if f.cover_source != f"{c[0]},{c[1]}":
-                    out.append(act(Verb.TAKE_COVER, dest=c))  # REI-5.11
+                    out.append(act(TAKE_COVER, dest=c))  # REI-5.11
             for o in st.roster:
                 of = state.fighters[o]
                 if o == cid or of.cell is None or of.status != "active" or f.cover_source == o:
@@ -212,12 +224,12 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                 if max(abs(of.cell[0] - fx), abs(of.cell[1] - fy)) != 1 or of.in_vehicle is not None:
                     continue
                 if of.side == f.side:
-                    out.append(act(Verb.TAKE_COVER, target=o))
+                    out.append(act(TAKE_COVER, target=o))
                 else:
                     gp = grapple_between(state, cid, o)
                     pins = gp is not None and gp.holder == cid and gp.state == "pin"
                     if pins and gp is not None and gp.pin_margin > rating(st, o, "str"):
-                        out.append(act(Verb.TAKE_COVER, target=o))  # REI-7.12
+                        out.append(act(TAKE_COVER, target=o))  # REI-7.12
             if not f.prone:
                 out.append(_GO_PRONE)  # REI-6.1
             if f.cover_source is not None and not f.prone and not f.crouching:
@@ -230,33 +242,33 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                 if ic is not None and it.loc == "ground" and abs(ic[0] - fx) <= 1 and abs(ic[1] - fy) <= 1:
                     w = st.items[k]
                     if liftable(combat, cid, w) and fh >= w.hands and k not in st.vweapon_owner:
-                        out.append(act(Verb.PICK_UP, option=st.name(k, cid)))
+                        out.append(act(PICK_UP, option=st.name(k, cid)))
             for k in hold_items:
                 if st.items[k].drawable:
-                    out.append(act(Verb.SHEATHE, option=st.name(k, cid)))
+                    out.append(act(SHEATHE, option=st.name(k, cid)))
         vehicle_moves(combat, cid, f, out)
         if mv_ok:
             for vid, v in state.vehicles.items():
                 if v.driver is None and not v.wrecked and cheb(v.cell, f.cell) == 1 and (
                         v.side is None or v.side == f.side):
-                    out.append(act(Verb.ENTER_VEHICLE, target=vid))
+                    out.append(act(ENTER_VEHICLE, target=vid))
         if f.in_vehicle is not None and not f.aimed:
             vc = state.vehicles[f.in_vehicle].cell
-            occ = occupied_for(combat, cid)
+            occ = occupied_mask(combat, cid)
             for dx, dy in DIRS:
                 c = (vc[0] + dx, vc[1] + dy)
-                if c in field.terrain and c not in field.solid and not doors & field.bit[c] and c not in occ \
+                if c in field.terrain and c not in field.solid and not (doors | occ) & field.bit[c] \
                         and field.terrain[c] not in ("gap", "climbable"):
-                    out.append(act(Verb.EXIT_VEHICLE, dest=c))
+                    out.append(act(EXIT_VEHICLE, dest=c))
         if mv_ok and f.cell in field.exits:
             out.append(_LEAVE_BATTLEFIELD)  # REI-0.2
     # --- acrobatic -----------------------------------------------------------------------------------
     if can_pay(combat, f, "acrobatic"):
         limit = speed * 3 // 2
         if mv_ok:
-            out.extend(field.dest_actions(Verb.ACRO_MOVE, reach_mask(combat, cid, limit, lo=speed)))  # REI-2.16
+            out.extend(field.dest_actions(ACRO_MOVE, reach_mask(combat, cid, limit, lo=speed)))  # REI-2.16
         elif pin_held is not None and not f.aimed and not f.prone and not f.crouching and f.in_vehicle is None:
-            out.extend(field.dest_actions(Verb.ACRO_MOVE, reach_mask(combat, cid, limit // 2, lo=speed // 2,
+            out.extend(field.dest_actions(ACRO_MOVE, reach_mask(combat, cid, limit // 2, lo=speed // 2,
                                                                   ignore=(pin_held,))))
         if not f.parried:
             out.append(_ACRO_PARRY)  # REI-5.10
@@ -266,23 +278,23 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     if can_pay(combat, f, "standard"):
         for g in state.grapples:
             if g.holder == cid and g.state == "hold" and not static(combat).specs[g.held].has("immune_immobilize"):
-                out.append(act(Verb.PIN, target=g.held))  # REI-7.11
+                out.append(act(PIN, target=g.held))  # REI-7.11
             if g.holder == cid and g.state == "pin":
                 for wid in grapple_weapons(combat, cid, g.with_):
-                    out.append(act(Verb.PIN_STRIKE, target=g.held, option=st.name(wid, cid)))  # REI-7.16
-                    out.append(act(Verb.PIN_STRIKE, target=g.held, option=(st.name(wid, cid), "all_out")))
+                    out.append(act(PIN_STRIKE, target=g.held, option=st.name(wid, cid)))  # REI-7.16
+                    out.append(act(PIN_STRIKE, target=g.held, option=(st.name(wid, cid), "all_out")))
             if g.held == cid:
-                out.append(act(Verb.ESCAPE_GRAPPLE, target=g.holder, option="break"))  # REI-7.10
-                out.append(act(Verb.ESCAPE_GRAPPLE, target=g.holder, option="escape"))
+                out.append(act(ESCAPE_GRAPPLE, target=g.holder, option="break"))  # REI-7.10
+                out.append(act(ESCAPE_GRAPPLE, target=g.holder, option="escape"))
         out.append(_FULL_DEFENSE)  # REI-5.8
         for k in carried(state, cid, "stowed", combat.scratch):
             if fh >= st.items[k].hands:
-                out.append(act(Verb.RETRIEVE_STOWED, option=st.name(k, cid)))  # REI-2.17
+                out.append(act(RETRIEVE_STOWED, option=st.name(k, cid)))  # REI-2.17
     # --- full-round ----------------------------------------------------------------------------------
     charges(combat, cid, f, out)
     if can_pay(combat, f, "standard", "move", exact=True):
         for g in grapples_of(state, cid):
             other = g.held if g.holder == cid else g.holder
             for wid in grapple_weapons(combat, cid, g.with_ if g.holder == cid else None):
-                out.append(act(Verb.GRAPPLE_STRIKE, target=other, option=st.name(wid, cid)))  # REI-7.9
+                out.append(act(GRAPPLE_STRIKE, target=other, option=st.name(wid, cid)))  # REI-7.9
     return out

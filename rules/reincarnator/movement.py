@@ -1,4 +1,7 @@
-"""Movement on the graph (REI-2.15, 2.16, 6.4, 6.7, section 5): destinations, execution, knockback, drags."""
+"""Movement rules (REI-2.15, 2.16, 6.4, 6.7, section 5): blockers, reach, paths, walking, knockback, drags.
+
+The search itself is the kernel grid's; `Board.moves` holds the cost modes.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +13,12 @@ from trpg_arena.rules.reincarnator.conditions import (
     check_cover_sources,
     end_all_grapples,
     end_hidden,
-    grapples_of,
     remove_cover,
     reset_aim,
     rs,
 )
 from trpg_arena.rules.reincarnator.data import static
-from trpg_arena.rules.reincarnator.state import Cell, ReiState
+from trpg_arena.rules.reincarnator.state import Cell
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
@@ -39,30 +41,8 @@ def sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def enemies(state: ReiState, a: str, b: str) -> bool:
-    """Whether two combatants are on different sides."""
-    return state.fighters[a].side != state.fighters[b].side
-
-
-def occupied_for(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> set[Cell]:
-    """Cells `cid` may not end on: every other body and vehicle, except hidden enemies (planned as absent)."""
-    state = rs(combat)
-    me = state.fighters[cid]
-    out = set()
-    for f in state.fighters.values():
-        if f.cell is None or f.id == cid or f.id in ignore or f.status in ("fled", "reserve"):
-            continue
-        if f.status == "active" and f.hidden and f.side != me.side:
-            continue
-        out.add(f.cell)
-    for v in state.vehicles.values():
-        if v.id != me.in_vehicle:
-            out.add(v.cell)
-    return out
-
-
 def mode_of(combat: ReiCombat, cid: str, climb: bool = False) -> str:
-    """Cost table for this mover (REI-6.7 ignore_difficult_terrain, REI-2.15 climb_jump)."""
+    """Cost mode for this mover (REI-6.7 ignore_difficult_terrain, REI-2.15 climb_jump): a key of `Board.moves`."""
     memo = static(combat).memo
     key = ("mode", cid, climb)
     hit = memo.get(key)
@@ -86,12 +66,12 @@ def _memoised(kind: str, bits: Callable[[Combat, str, tuple[str, ...]], int], co
 
 
 def blocked_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
-    """`blocked_for` as a bitset."""
+    """Cells `cid` may not pass: non-hidden active enemies and vehicles other than its own (section 5), as a mask."""
     return _memoised("blocked", _blocked_bits, combat, cid, ignore)
 
 
 def _blocked_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
-    """The cells of `blocked_for`, or-ed straight into a bitset."""
+    """The cells of `blocked_mask`, or-ed straight into a bitset."""
     state = rs(combat)
     me = state.fighters[cid]
     bit = static(combat).board.bit
@@ -108,12 +88,12 @@ def _blocked_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
 
 
 def occupied_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
-    """`occupied_for` as a bitset."""
+    """The cells `cid` may not end on (every other body and vehicle, except hidden enemies), as a mask."""
     return _memoised("occupied", _occupied_bits, combat, cid, ignore)
 
 
 def _occupied_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
-    """The cells of `occupied_for`, or-ed straight into a bitset."""
+    """Cells `cid` may not end on: every other body and vehicle, except hidden enemies (planned as absent)."""
     state = rs(combat)
     me = state.fighters[cid]
     bit = static(combat).board.bit
@@ -183,12 +163,6 @@ def _reach_base(combat: ReiCombat, cid: str, climb: bool, ignore: tuple[str, ...
     moves = field.moves["walk" if vehicle else mode_of(combat, cid, climb)]
     found = field.grid.reach(origin, limit, blocked_mask(combat, cid, ignore) | doors, moves, doors)
     return found.within, ~(occupied_mask(combat, cid, ignore) | field.gap_mask | field.bit[origin])
-
-
-def destinations(combat: ReiCombat, cid: str, budget: int, lo: int = 0, climb: bool = False,
-                 ignore: tuple[str, ...] = (), start: Cell | None = None, vehicle: bool = False) -> list[Cell]:
-    """Cells whose path cost is in (lo, budget], free to end on, row by row."""
-    return board(combat).cells_of(reach_mask(combat, cid, budget, lo, climb, ignore, start, vehicle))
 
 
 def plan(combat: ReiCombat, cid: str, dest: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
@@ -282,9 +256,3 @@ def knockback(combat: ReiCombat, src: Cell, cid: str, dist: int, rule: str) -> N
         reset_aim(combat, cid, "knocked back")
         end_hidden(combat, cid, "knocked back")
         check_cover_sources(combat)
-
-
-def movement_locked(combat: ReiCombat, cid: str) -> bool:
-    """Whether ordinary movement verbs are illegal (section 7 preconditions)."""
-    f = rs(combat).fighters[cid]
-    return f.aimed or f.prone or f.crouching or f.in_vehicle is not None or bool(grapples_of(rs(combat), cid))

@@ -23,7 +23,7 @@ from trpg_arena.rules.core.edits import EditError
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
 from trpg_arena.server.hub import Entry, SessionHub, UnknownSession, public_record
 from trpg_arena.server.replay import session_replay
-from trpg_arena.server.state import session_state
+from trpg_arena.server.state import open_decision, session_state
 from trpg_arena.server.stats import statistics
 from trpg_arena.table.choices import find_legal, proposal_json
 from trpg_arena.table.edits import GmEdit, editable, place_key
@@ -118,10 +118,10 @@ class Table:
 
     def get_pending(self, sid: str) -> Doc:
         """The open decision only (null once over), with the revision to send back."""
-        with self._use(sid) as (entry, s):
-            state = session_state(entry.id, entry.name, s)
-            return {"session": sid, "revision": s.revision, "round": state["round"], "over": state["over"],
-                    "result": state["result"], "pending": state["pending"]}
+        with self._use(sid) as (_entry, s):
+            c = s.combat
+            return {"session": sid, "revision": s.revision, "round": c.round, "over": c.over, "result": c.result,
+                    "pending": open_decision(s)[0]}
 
     def propose(self, sid: str, agent: str | None) -> Doc:
         """What the seat's agent (or `agent`) would do now, with reasons and alternatives; nothing changes."""

@@ -131,6 +131,18 @@ def test_bench_writes_json(tmp_path: Path) -> None:
     assert {r["mode"] for r in rows} == {"env", "engine", "aec", "clone"} and all(r["per_second"] > 0 for r in rows)
 
 
+def test_bench_on_the_cpu_clock_and_a_wrong_clock(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    r = run("bench", "--seconds", "0.1", "--systems", SYSTEMS[0], "--search", "", "--clock", "cpu", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text())
+    assert data["clock"] == "cpu" and "CPU s each" in r.stdout
+    env = next(row for row in data["rows"] if row["mode"] == "env")
+    assert env["steps_per_second"] > 0 and env["per_second"] >= env["steps_per_second"]
+    r = run("bench", "--clock", "sundial", "--out", str(out))
+    assert r.returncode != 0 and "Traceback" not in r.stderr and "--clock must be wall or cpu" in r.stderr
+
+
 def test_evaluate_writes_files_and_plot(tmp_path: Path) -> None:
     r = run("evaluate", f"{SYSTEMS[0]}/duel", "--agents", "random,random", "--games", "4", "--out", str(tmp_path),
             "--workers", "1")
