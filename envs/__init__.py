@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import gymnasium
 
+from trpg_arena.agents.codec import Codec
 from trpg_arena.envs.aec_env import TrpgArenaAEC, aec_env
-from trpg_arena.envs.codec import Codec
 from trpg_arena.envs.gym_env import TrpgArenaEnv
 from trpg_arena.rules import RULESETS
 

@@ -1,16 +1,14 @@
 """What an env does around the codec: how much combat log it keeps (its illegal-action policy: `illegal.py`).
 
 The codec itself (`Codec`, the action and observation layout) lives in `trpg_arena.agents.codec`, below both
-the envs and the trained-policy agent that read observations; it is re-exported here for existing imports.
+the envs and the trained-policy agent that read observations.
 """
 
 from __future__ import annotations
 
-from trpg_arena.agents.codec import CODEC_VERSION, GENERIC_GLOBAL, GENERIC_SLOT, Codec
 from trpg_arena.rules import Combat
 
-__all__ = ["CODEC_VERSION", "GENERIC_GLOBAL", "GENERIC_SLOT", "LOG_LIMIT", "Codec", "keep_log",
-           "resolve_log_limit"]
+__all__ = ["LOG_LIMIT", "keep_log", "resolve_log_limit"]
 
 LOG_LIMIT = 64  # recent events an env's combat keeps in memory when rendering (`Combat.trim_log`)
 

@@ -9,7 +9,8 @@ import numpy as np
 from gymnasium import spaces
 
 from trpg_arena.agents.canonical import CanonicalCodec
-from trpg_arena.envs.codec import Codec, keep_log, resolve_log_limit
+from trpg_arena.agents.codec import Codec
+from trpg_arena.envs.codec import keep_log, resolve_log_limit
 from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions
 from trpg_arena.rules import (
     Action,

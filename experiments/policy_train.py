@@ -220,7 +220,7 @@ def fit(data: Decisions, n_actions: int, args: PolicyTrainArgs, log: Callable[[s
             loss.backward()
             opt.step()
         acc, held_loss = accuracy(held)
-        log(f"epoch {epoch + 1}/{args.epochs}: held-out agreement with the scripted choice {acc:.1%}, "
+        log(f"epoch {epoch + 1}/{args.epochs}: held-out agreement with the teacher's choice {acc:.1%}, "
             f"loss {held_loss:.3f}")
     linear = [m for m in net if isinstance(m, torch.nn.Linear)]
     layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear]
@@ -398,7 +398,9 @@ def card_markdown(card: dict[str, Any]) -> str:
              f"{card['held_out_agreement']:.1%}, cross-entropy {card['held_out_loss']:.3f}.",
              f"- **Size**: {card['size_bytes'] / 1e6:.2f} MB.", "",
              "## Evaluations", "",
-             "Sides swapped every game; the share is of decided games, with its Wilson 95 % interval.", "",
+             "Sides swapped every game; the share is of decided games, with its Wilson 95 % interval."
+             + (" Measured after the build with `trpg-arena evaluate ENC --agents ppo,OPPONENT --games N --workers 1` "
+                "(seeds from 0)." if any("command" in e for e in card["evaluations"]) else ""), "",
              "| encounter | opponent | games | won | lost | drawn | share of decided | interval |",
              "|---|---|---|---|---|---|---|---|"]
     for e in card["evaluations"]:

@@ -194,7 +194,9 @@ class _Columns(NamedTuple):
     options_memo: dict[bytes, np.ndarray | None]  # legal catalogue indices -> their option parts
 
 
-_MEMO = 4096  # entries each memo keeps before it starts afresh
+_MEMO = 1024  # entries each memo keeps before it starts afresh (a memo lives as long as its encounter's tables)
+_MEMO_LEGAL = 64  # legal sets up to this size have their option slots memoised: small ones repeat (reactions,
+# short menus), large ones rarely do, and keeping them would cost memory for nothing
 
 
 def _columns(layout: ActionLayout, block: np.ndarray, target: np.ndarray, key: np.ndarray, n_ids: int) -> _Columns:
@@ -327,13 +329,16 @@ def map_legal(layout: ActionLayout, tables: EncounterTables, catalogue_index: np
     d_slot = (tables.sx[ci] - ax) % w + w * ((tables.sy[ci] - ay) % h)
     index = cols.base[ci] + t_slot * cols.t_coef[ci] + d_slot * cols.has_square[ci]
     # option slot: rank among the distinct options this decision offers, per block, in catalogue order
-    legal_key = catalogue_index.tobytes()
-    part = cols.options_memo.get(legal_key, _UNKNOWN)
-    if part is _UNKNOWN:
-        part = _option_part(layout, tables, cols, catalogue_index)  # raises for a decision beyond the limits
-        if len(cols.options_memo) >= _MEMO:
-            cols.options_memo.clear()
-        cols.options_memo[legal_key] = part
+    if len(ci) > _MEMO_LEGAL:
+        part = _option_part(layout, tables, cols, ci)  # raises for a decision beyond the limits
+    else:
+        legal_key = ci.tobytes()
+        part = cols.options_memo.get(legal_key, _UNKNOWN)
+        if part is _UNKNOWN:
+            part = _option_part(layout, tables, cols, ci)
+            if len(cols.options_memo) >= _MEMO:
+                cols.options_memo.clear()
+            cols.options_memo[legal_key] = part
     if part is not None:
         index += part
     return index

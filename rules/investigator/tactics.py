@@ -579,6 +579,14 @@ class InvestigatorTactics:
         assert me.pos is not None
         leaving = sum(1 for f in adj_now if f.pos is not None and chebyshev(f.pos, pos) > 1)
         sc = -3.0 * leaving if (long or leaving) else 0.0
+        if not ranged and floor is not None:
+            # the most the melee terms below can add (the foes next to the square only take away): a square
+            # that cannot beat `floor` even so is not looked at further (float sums are monotone)
+            assert target is not None and target.pos is not None
+            d = chebyshev(pos, target.pos)
+            bound = sc + 4.0 if d == 1 else sc + 3.0 if d == 2 else sc - d * 0.6
+            if bound <= floor:
+                return bound
         ds = [chebyshev(c, pos) for c in self._foe_cells]  # each foe's distance, in the order of `foes`
         adj = [f for f, d in zip(self.foes, ds) if d == 1]
         if ranged:

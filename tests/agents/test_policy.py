@@ -11,8 +11,8 @@ from rich.console import Console
 
 from tests.conftest import SYSTEMS
 from trpg_arena.agents import make_agent
+from trpg_arena.agents.codec import Codec
 from trpg_arena.agents.policy import PolicyAgent, PolicyError
-from trpg_arena.envs.codec import Codec
 from trpg_arena.experiments.train import TrainArgs, run_training
 from trpg_arena.rules import Combat, load_encounter
 from trpg_arena.table.session import play

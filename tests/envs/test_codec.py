@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import SYSTEMS
 from trpg_arena.agents import make_agent
-from trpg_arena.envs.codec import Codec
+from trpg_arena.agents.codec import Codec
 from trpg_arena.rules import Action, Combat
 
 
