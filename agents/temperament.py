@@ -27,7 +27,7 @@ from trpg_arena.agents.temperament_systems import barred, exits, hooks, is_caste
 from trpg_arena.rules import Action, Combat, DecisionKind
 from trpg_arena.rules.core.ranking import Ranking, Rival
 from trpg_arena.rules.core.system import CombatantView
-from trpg_arena.rules.core.tactics import Aggression, Tactics
+from trpg_arena.rules.core.temperaments import Aggression, Tactics
 
 #: What aggression adds to a candidate's score, in places of the agent's own ranking (its choice scores 0, its
 #: runner-up -1, ...; actions it did not rate -1000): a reckless NPC takes an attack the agent ranked up to four

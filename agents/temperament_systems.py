@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trpg_arena.rules import Action, Combat
+from trpg_arena.rules.reincarnator.movement import board as reincarnator_board
 
 #: Words in a stat block's spells, abilities, skills or items that make it a healer.
 HEALING_WORDS = ("heal", "mend", "cure", "first_aid", "medicine", "dressing", "salve", "restor")
@@ -30,6 +31,8 @@ class SystemHooks:
     not_attacks: frozenset[str] = frozenset()  # verbs with an enemy target that are no attack
     caster: Callable[[dict[str, Any]], bool] = field(default=lambda block: False)
     exits_on_map: bool = True  # leaving needs an exit node (``exit`` attribute); moonlit leaves from anywhere
+    # the exit cells where the system keeps its own set rather than ``exit`` attributes on the graph's nodes
+    exit_cells: Callable[[Combat], list[Any]] | None = None
     barred: Callable[[Combat, dict[str, Any]], str | None] = field(default=lambda combat, block: None)
 
 
@@ -56,6 +59,11 @@ def _moonlit_barred(combat: Combat, block: dict[str, Any]) -> str | None:
     if block.get("can_escape") is False:
         return "its stat block cannot escape (can_escape: false)"
     return None
+
+
+def _reincarnator_exits(combat: Combat) -> list[Any]:
+    """Reincarnator's exits: the cells marked ``exit`` and, unless the map says otherwise, its edges (section 0)."""
+    return sorted(reincarnator_board(combat).exits)
 
 
 def _kiai_caster(block: dict[str, Any]) -> bool:
@@ -87,7 +95,7 @@ HOOKS: dict[str, SystemHooks] = {
         defends=frozenset({"full_defense", "parry", "acro_parry", "take_cover", "go_prone", "crouch",
                            "reflex_step"}),
         not_attacks=frozenset({"delay", "take_cover"}),
-        caster=lambda b: _listed(b, "spells")),
+        caster=lambda b: _listed(b, "spells"), exit_cells=_reincarnator_exits),
 }
 
 _GENERIC = SystemHooks(leave=frozenset({"flee", "escape"}), moves=frozenset({"move"}), attacks=frozenset(),
@@ -142,7 +150,7 @@ def exits(combat: Combat) -> list[Any]:
     bf = combat.battlefield
     found = bf.__dict__.get("_temperament_exits")
     if found is None:
-        marked = getattr(bf, "exits", None)  # a system that keeps its own set (reincarnator: map edges)
-        found = sorted(marked) if marked is not None else [n for n in bf.graph.nodes if bf.attr(n, "exit")]
+        own = hooks(combat.system.info.id).exit_cells
+        found = own(combat) if own is not None else [n for n in bf.graph.nodes if bf.attr(n, "exit")]
         bf.__dict__["_temperament_exits"] = found
     return list(found)

@@ -47,7 +47,7 @@ from trpg_arena.agents.temperament import temper
 from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, TrpgArenaError, load_encounter
 from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
-from trpg_arena.rules.core.tactics import Tactics, check_names
+from trpg_arena.rules.core.temperaments import Tactics, check_names
 from trpg_arena.table.choices import pending_json
 from trpg_arena.table.edits import GM, GmEdit, apply_edit
 from trpg_arena.table.seats import Seat, SeatKind

@@ -9,7 +9,7 @@ Who plays whom: an optional ``controllers`` section maps a side or a combatant i
 session reads it as its default seats, and the command line overrides it.
 
 NPC temperaments: a combatant's entry may carry a ``tactics:`` block (aggression, morale, focus,
-protect; see `core.tactics`). It is kept as the encounter's ``tactics`` map (combatant id -> block),
+protect; see `core.temperaments`). It is kept as the encounter's ``tactics`` map (combatant id -> block),
 which may also be written at the top level; agents read it, the rules never do.
 
 Starting mid-combat: an encounter may carry a ``start`` section (its shape is the rule system's
@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
-from trpg_arena.rules.core.tactics import Tactics, check_names
+from trpg_arena.rules.core.temperaments import Tactics, check_names
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.system import RuleSystem

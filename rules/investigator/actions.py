@@ -41,6 +41,14 @@ PREPARING = frozenset((Verb.PREPARE, Verb.SWITCH_WEAPON))  # the prepare slot (I
 MOVING = frozenset((Verb.STEP, Verb.MOVE, Verb.STAND_UP))  # the move slot
 
 
+# the members the functions below compare, bound once as module names: an enum member is a class attribute
+# lookup (slow on Python 3.11) and these run for every action
+(CAST, CONTINUE_CAST, FIRST_AID, FLEE, MELEE, MOVE, PASS_ITEM, PICK_UP, PREPARE, PURSUE, RELOAD, SHOOT, STAND_UP,
+ STEP, SWITCH_WEAPON, THROW) = (
+    Verb.CAST, Verb.CONTINUE_CAST, Verb.FIRST_AID, Verb.FLEE, Verb.MELEE, Verb.MOVE, Verb.PASS_ITEM, Verb.PICK_UP,
+    Verb.PREPARE, Verb.PURSUE, Verb.RELOAD, Verb.SHOOT, Verb.STAND_UP, Verb.STEP, Verb.SWITCH_WEAPON, Verb.THROW)
+
+
 def begin(st: InvState, f: Fighter, m: Meta) -> None:
     """Push the frame of a chosen turn action."""
     sdest = step_target(f.pos, m.dir) if m.when and f.pos is not None else None
@@ -55,7 +63,7 @@ def _spend(setup: Setup, f: Fighter, verb: str, head: str) -> None:
         f.prepare_used = True
     elif verb in MOVING:
         f.move_used = True
-    elif verb == Verb.CONTINUE_CAST or (verb == Verb.CAST and setup.spells[head].rounds > 1):
+    elif verb == CONTINUE_CAST or (verb == CAST and setup.spells[head].rounds > 1):
         f.move_used = True
         f.standard_used = setup.prof(f.id).actions
     else:
@@ -86,10 +94,10 @@ def run_action(combat: InvCombat, setup: Setup, st: InvState, fr: Frame) -> bool
                                                                    if fr.sdest else ""),
                         actor=f.id, rule="INV-3.3", verb=v, target=fr.target or None, option=fr.head or None)
         _spend(setup, f, v, fr.head)
-        if v == Verb.STEP:  # INV-4.4: pursuit windows, then the step
+        if v == STEP:  # INV-4.4: pursuit windows, then the step
             push_window(setup, st, "step", f.id, f.pos, fr.dest)
             fr.step = "do_step"
-        elif v == Verb.MOVE:
+        elif v == MOVE:
             _start_move(combat, setup, st, f, fr)
         elif v in WINDOWED or v in ATTACK_VERBS:
             if fr.when == "before":
@@ -157,24 +165,24 @@ def _step_ok(setup: Setup, st: InvState, f: Fighter, dest: tuple[int, int] | Non
 
 def _main(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     v = fr.verb
-    if v == Verb.CAST:
+    if v == CAST:
         cast_now(combat, setup, st, f, fr.head, fr.target)
         return
-    if v == Verb.CONTINUE_CAST:
+    if v == CONTINUE_CAST:
         continue_now(combat, setup, st, f)
         return
     t = fighter(setup, st, fr.target)
     if t.pos is None or t.dead or t.fled or f.pos is None:
         combat.emit("target_lost", f"{f.id}'s {v} has lost its target {t.id}", actor=f.id, rule="INV-10.4")
         return
-    if v in (Verb.MELEE, Verb.PURSUE):
+    if v in (MELEE, PURSUE):
         if chebyshev(f.pos, t.pos) != 1:
             combat.emit("target_lost", f"{t.id} is out of reach", actor=f.id, rule="INV-10.4")
             return
         push_attack(st, v, f.id, t.id, fr.head)
-    elif v == Verb.THROW:
+    elif v == THROW:
         push_attack(st, "throw", f.id, t.id)
-    elif v == Verb.SHOOT:
+    elif v == SHOOT:
         w = wielded_t(setup, f)
         it = wielded_item(f)
         if (it is None or it.jammed or it.loaded < 1 or shot_band(setup, w, chebyshev(f.pos, t.pos)) is None
@@ -182,7 +190,7 @@ def _main(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
             combat.emit("target_lost", f"{f.id} can no longer shoot {t.id}", actor=f.id, rule="INV-10.4")
             return
         push_attack(st, "shot", f.id, t.id, fr.head, fr.shots)
-    elif v == Verb.FIRST_AID:
+    elif v == FIRST_AID:
         _first_aid(combat, setup, st, f, t)
 
 
@@ -218,7 +226,7 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
 def _simple(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
     """Actions with no window and no defense: prepare, switch, stand up, reload, pass, pick up, flee."""
     v = fr.verb
-    if v == Verb.PREPARE:  # INV-4.1
+    if v == PREPARE:  # INV-4.1
         tq = setup.techniques[fr.head]
         skill = wielded_t(setup, f).skill if tq.skill == "@wielded" else tq.skill
         _, lvl = check(combat, f.id, skill, setup.prof(f.id).skill(skill), rule="INV-4.1")
@@ -227,12 +235,12 @@ def _simple(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame
             f.bonus_expires = tq.expires
             combat.emit("prepared", f"{f.id} readies {tq.name}: a bonus die on its next "
                                     f"{'/'.join(tq.bonus_to)} roll", actor=f.id, rule="INV-4.1", technique=tq.id)
-    elif v == Verb.SWITCH_WEAPON:  # INV-4.2
+    elif v == SWITCH_WEAPON:  # INV-4.2
         f.wielded = fr.head
         combat.emit("weapon_switched", f"{f.id} now wields {fr.head}", actor=f.id, rule="INV-4.2", weapon=fr.head)
-    elif v == Verb.STAND_UP:  # INV-4.7
+    elif v == STAND_UP:  # INV-4.7
         remove_condition(combat, f, Condition.PRONE, "INV-4.7")
-    elif v == Verb.RELOAD:  # INV-8.10
+    elif v == RELOAD:  # INV-8.10
         it = wielded_item(f)
         assert it is not None
         w = setup.weapons[it.template]
@@ -242,11 +250,11 @@ def _simple(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame
             f.ammo[w.ammo_type] -= 1
         combat.emit("reloaded", f"{f.id} reloads {w.name} ({it.loaded}/{w.capacity})", actor=f.id, rule="INV-8.10",
                     weapon=it.id, loaded=it.loaded)
-    elif v == Verb.PASS_ITEM:
+    elif v == PASS_ITEM:
         _pass(combat, setup, st, f, fighter(setup, st, fr.target), fr.head)
-    elif v == Verb.PICK_UP:
+    elif v == PICK_UP:
         _pick_up(combat, setup, st, f, fr.head, fr.event)
-    elif v == Verb.FLEE:  # INV-12.3
+    elif v == FLEE:  # INV-12.3
         if f.channel_spell:
             interrupt_channel(combat, f, "fled")
         f.fled = True

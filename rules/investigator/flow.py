@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 PHASES = ("cast", "shoot", "general")
 
 
+# the members the functions below compare, bound once as module names: an enum member is a class attribute
+# lookup (slow on Python 3.11) and these run for every action
+(CONTINUE_CAST, DIVE_FOR_COVER, DODGE, END_TURN, FIGHT_BACK, OPPORTUNITY_ATTACK, PURSUIT_ATTACK, WAIT) = (
+    Verb.CONTINUE_CAST, Verb.DIVE_FOR_COVER, Verb.DODGE, Verb.END_TURN, Verb.FIGHT_BACK, Verb.OPPORTUNITY_ATTACK,
+    Verb.PURSUIT_ATTACK, Verb.WAIT)
+
+
 def advance(combat: InvCombat) -> None:
     """Run the state machine to the next decision point or the end."""
     st: InvState = combat.state
@@ -314,14 +321,14 @@ def apply(combat: InvCombat, action: Action) -> None:
     if d.step == "turn_action":
         first = st.turn_actions == 0
         st.turn_actions += 1
-        if f.channel_spell and first and m.verb != Verb.CONTINUE_CAST:  # INV-5.5
+        if f.channel_spell and first and m.verb != CONTINUE_CAST:  # INV-5.5
             interrupt_channel(combat, f, "did something else")
-        if m.verb == Verb.END_TURN:
+        if m.verb == END_TURN:
             st.turn_ended = True
         else:
             begin(st, f, m)
     elif d.step == "phase_offer":
-        if m.verb == Verb.WAIT:
+        if m.verb == WAIT:
             if st.phase == "cast" and f.channel_spell:  # INV-5.5
                 interrupt_channel(combat, f, "abandoned")
             combat.emit("wait", f"{f.id} waits", actor=f.id, rule="INV-4.3")
@@ -329,21 +336,21 @@ def apply(combat: InvCombat, action: Action) -> None:
         else:
             start_turn(combat, setup, st, f)
             st.turn_actions = 1
-            if f.channel_spell and m.verb != Verb.CONTINUE_CAST:
+            if f.channel_spell and m.verb != CONTINUE_CAST:
                 interrupt_channel(combat, f, "did something else")
             begin(st, f, m)
     elif d.step == "reaction":
         fr = st.stack[-1]
-        if m.verb == Verb.OPPORTUNITY_ATTACK:  # INV-10.1
+        if m.verb == OPPORTUNITY_ATTACK:  # INV-10.1
             f.opportunity_used = True
             push_attack(st, "opportunity", f.id, fr.actor)
-        elif m.verb == Verb.PURSUIT_ATTACK:  # INV-9.1
+        elif m.verb == PURSUIT_ATTACK:  # INV-9.1
             f.standard_used += 1
             push_attack(st, "pursuit", f.id, fr.actor, m.head)
     elif d.step == "defense":
         fr = st.stack[-1]
         fr.defense = m.verb
-        if m.verb in (Verb.DODGE, Verb.FIGHT_BACK, Verb.DIVE_FOR_COVER) and f.channel_spell:
+        if m.verb in (DODGE, FIGHT_BACK, DIVE_FOR_COVER) and f.channel_spell:
             interrupt_channel(combat, f, m.verb)  # INV-5.5
     advance(combat)
 
