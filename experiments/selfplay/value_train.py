@@ -108,7 +108,9 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
         staged = folder / f"gen{g - 1}-model.npz"
         model.save(staged)
         path = folder / f"gen{g}.npz"
-        lineup = (f"trained:easy:model={staged}", "scripted")
+        # the generation agent as the shipped models were built with it (before `through` became every
+        # preset's default), so the documented command still rebuilds them from the same games
+        lineup = (f"trained:easy:through=0:model={staged}", "scripted")
         log(f"generation {g}: {args.generation_games} games of {lineup[0]} against scripted")
         generations.append({"generation": g, "agents": list(lineup), "noise": 0.0,
                             **generate(args.ruleset, encounters, args.generation_games, args.seed + 1_000_000 * g,
