@@ -19,6 +19,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 )
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.state import Cell
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
@@ -215,7 +216,7 @@ def walk(combat: ReiCombat, cid: str, path: list[Cell], verb: str, rule: str, ke
         entered += 1
     if entered:
         f.moved = True
-        cost = sum(step_cost(combat, cid, taken, verb == "climb_jump"))
+        cost = sum(step_cost(combat, cid, taken, verb == Verb.CLIMB_JUMP))
         combat.emit("movement", f"{cid} {verb.replace('_', ' ')}s to {taken[-1][0]},{taken[-1][1]} ({cost} m)",
                     actor=cid, rule=rule, verb=verb, path=[list(c) for c in taken], cost=cost)
         remove_cover(combat, cid, "moved")
