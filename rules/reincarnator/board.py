@@ -104,8 +104,8 @@ class Board:
         self._doors: dict[tuple[tuple[str, str], ...], int] = {}
         # finished action lists (charges) keyed by what they depend on, as tuples of interned actions
         self.list_memo: dict[Any, tuple[Action, ...]] = {}
-        self._pickers: dict[str, Picker[Action]] = {}
-        self._dest_memo: dict[str, dict[int, tuple[Action, ...]]] = {}  # verb -> mask -> its actions
+        # verb -> (its per-cell picker, mask -> its actions): one entry, so a thread that finds one finds both
+        self._dest_memo: dict[str, tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
         self._offset_actions: dict[tuple[Any, ...], Action] = {}
 
     # --- doors and sight ---------------------------------------------------------------------------
@@ -153,14 +153,14 @@ class Board:
     # --- per-cell actions --------------------------------------------------------------------------
     def dest_actions(self, verb: str, m: int) -> tuple[Action, ...]:
         """The shared ``Action(verb, dest=cell)`` of every cell of mask `m`, row by row (cached per verb and mask)."""
-        memo = self._dest_memo.get(verb)
-        if memo is None:
-            memo = self._dest_memo[verb] = {}
-            self._pickers[verb] = Picker(self.grid, [act(verb, dest=c) for c in self.grid.cells])
+        entry = self._dest_memo.get(verb)
+        if entry is None:  # two threads may both build it: the same content, and the last one stays
+            entry = self._dest_memo[verb] = (Picker(self.grid, [act(verb, dest=c) for c in self.grid.cells]), {})
+        picker, memo = entry
         hit = memo.get(m)
         if hit is None:
             out: list[Action] = []
-            self._pickers[verb].extend(out, m)
+            picker.extend(out, m)
             hit = tuple(out)
             if len(memo) >= MEMO:
                 memo.clear()
