@@ -352,9 +352,6 @@ class KiaiTactics(Tactics):
         """Cost of halving my dodge: how many foes could hit me before my next turn."""
         return 0.35 * sum(1 for e in est.enemies(me) if est.threatens(e, me))
 
-    def _can_hit_back(self, est: Estimator, t: Fighter, me: Fighter) -> bool:
-        return est.threatens(t, me)
-
     def _attack_score(self, est: Estimator, me: Fighter, a: Action) -> float:
         ctx = est.ctx
         t = _aimed_at(est, a)
