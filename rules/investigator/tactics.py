@@ -17,12 +17,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
@@ -79,21 +77,12 @@ def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
     return thr
 
 
-class InvestigatorTactics:
-    """Heuristic tactics for the investigator system (see the module docstring)."""
-
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
-        self.ruleset = ruleset
-        self.rng = rng if rng is not None else np.random.default_rng()  # kept for the agent contract: unused
+class InvestigatorTactics(Tactics):
+    """Heuristic tactics for the investigator system (see the module docstring); it draws nothing from its generator."""
 
     # --- entry ---------------------------------------------------------------------------------
-    def ranked(self, combat: Combat) -> Ranking:
-        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
-        legal = combat.legal_actions()
-        if len(legal) == 1:
-            return only(legal[0])
-        d = combat.decision
-        assert d is not None
+    def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
+        """A defence, a reaction, a phase offer or a turn, each by its own rules."""
         self._look(combat)
         if d.step == "defense":
             return self._defend(legal)

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import attack_pool, defences, throw_crushes
 from trpg_arena.rules.reincarnator.conditions import rs
@@ -57,12 +55,8 @@ def p_any_success(dice: int) -> float:
     return 1 - 0.7 ** dice if dice > 0 else 0.0
 
 
-class ReincarnatorTactics:
-    """A competent, rule-aware reincarnator policy."""
-
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
-        self.ruleset = ruleset
-        self.rng = rng if rng is not None else np.random.default_rng()  # breaks ties between equal choices
+class ReincarnatorTactics(Tactics):
+    """A competent, rule-aware reincarnator policy; its generator breaks ties between equal choices."""
 
     # --- public queries: the odds shown for a person's attacks ----------------------------------------
     def attack_odds(self, combat: Combat, cid: str, a: Action) -> Odds | None:
@@ -160,13 +154,8 @@ class ReincarnatorTactics:
         return (mx - f.lethal - f.bashing) / mx
 
     # --- the policy ---------------------------------------------------------------------------------
-    def ranked(self, combat: Combat) -> Ranking:
-        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
-        legal = combat.legal_actions()
-        d = combat.decision
-        assert d is not None
-        if len(legal) == 1:
-            return only(legal[0])
+    def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
+        """A grapple's resistance, a reaction to an attack, or a turn."""
         if d.step == "grapple_resist":
             mode = policy_mode(combat, d.actor, "")
             return Ranking(Action("grapple_resist", option=mode), 1.0, lambda: (
