@@ -14,6 +14,8 @@ person's attacks read.
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
@@ -21,7 +23,8 @@ from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import opts, uid
-from trpg_arena.rules.reincarnator.attack import attack_pool, defences, throw_crushes
+from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
+from trpg_arena.rules.reincarnator.attack_math import attack_dice
 from trpg_arena.rules.reincarnator.conditions import rs
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.grapple import policy_mode
@@ -31,6 +34,7 @@ from trpg_arena.rules.reincarnator.verbs import Verb
 
 ATTACKS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.ACRO_FIRE,
            Verb.PIN_STRIKE, Verb.GRAPPLE_STRIKE, Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH)
+_VERB = attrgetter("verb")
 P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
 MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
 WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
@@ -73,13 +77,19 @@ class ReincarnatorTactics(Tactics):
         return self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
 
     # --- helpers ------------------------------------------------------------------------------------
-    def expected(self, combat: Combat, cid: str, a: Action) -> float:
-        """Expected net successes of an attack action (weapon damage already in the pool)."""
+    def expected(self, combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> float:
+        """Expected net successes of an attack action (weapon damage already in the pool).
+
+        `names`: the item ids of option names already looked up in this state (`uid` walks every item).
+        """
         state = rs(combat)
         st = static(combat)
         if a.target is None:
             return self.blast_value(combat, cid, a)
-        o = tuple(uid(combat, cid, x) for x in opts(a))
+        if names is None:
+            o = tuple(uid(combat, cid, x) for x in opts(a))
+        else:
+            o = tuple(names[x] if x in names else names.setdefault(x, uid(combat, cid, x)) for x in opts(a))
         p = self.pending_of(combat, cid, a, o)
         if a.verb in HOLD_STRIKES:
             pool = 8.0 - (2 if a.verb == GRAPPLE_STRIKE else 0)
@@ -129,7 +139,7 @@ class ReincarnatorTactics(Tactics):
     def odds(combat: Combat, p: Pending, target: str) -> Odds | None:
         """The engine's attack pool and defences for a declared attack (None where they cannot be worked out)."""
         try:
-            pool, _key, _ = attack_pool(combat, p, target)
+            pool = attack_dice(combat, p, target)
             d, bd_es, _ = defences(combat, p, target)
         except (KeyError, AssertionError, AttributeError):
             return None
@@ -138,13 +148,14 @@ class ReincarnatorTactics(Tactics):
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
         state = rs(combat)
-        me = state.fighters[cid]
-        c = a.dest
+        side = state.fighters[cid].side
+        cx, cy = a.dest
         score = 0.0
         for f in state.fighters.values():
-            if f.cell is None or f.status != "active" or cheb(f.cell, c) > 2:
+            cell = f.cell
+            if cell is None or f.status != "active" or abs(cell[0] - cx) > 2 or abs(cell[1] - cy) > 2:
                 continue
-            score += 2.0 if f.side != me.side else -3.0
+            score += 2.0 if f.side != side else -3.0
         return score
 
     @staticmethod
@@ -216,8 +227,12 @@ class ReincarnatorTactics(Tactics):
         st = static(combat)
         me = state.fighters[cid]
         by: dict[str, list[Action]] = {}
-        for a in legal:
-            by.setdefault(a.verb, []).append(a)
+        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together: one run each
+            known = by.get(verb)
+            if known is None:
+                by[verb] = list(run)
+            else:
+                known.extend(run)
         enemies = [f for f in state.fighters.values() if f.side != me.side and f.status == "active"
                    and f.cell is not None]
         end = Action(Verb.END_TURN)
@@ -250,14 +265,15 @@ class ReincarnatorTactics(Tactics):
         # 4. a grenade ready for a cluster of enemies
         grenade_ready = [a for a in by.get(Verb.RETRIEVE, []) if st.items[uid(combat, cid, a.option)].blast]
         values: dict[tuple[Any, ...], float] = {}  # targeted attacks differing only in the end cell score alike
+        names: dict[Any, Any] = {}  # option name -> item id, in this state
 
         def value_of(a: Action) -> float:
             if a.target is None:
-                return self.expected(combat, cid, a)
+                return self.blast_value(combat, cid, a)
             k = (a.verb, a.target, a.option)
             v = values.get(k)
             if v is None:
-                v = values[k] = self.expected(combat, cid, a)
+                v = values[k] = self.expected(combat, cid, a, names)
             return v
 
         attacks += [(value_of(a), a) for v in ATTACKS for a in by.get(v, [])]
@@ -417,11 +433,13 @@ class ReincarnatorTactics(Tactics):
 
     def toward(self, moves: list[Action], enemies: list[Any], keep: int) -> Action:
         """The destination closest to `keep` metres from the nearest enemy."""
-        def score(a: Action) -> tuple[int, int]:
-            dist = min(cheb(a.dest, f.cell) for f in enemies)
-            return (abs(dist - keep), dist)
-
-        best = min(score(a) for a in moves)
-        top = [a for a in moves if score(a) == best]
+        cells = [_at(f) for f in enemies]
+        scores = []
+        for a in moves:
+            dx, dy = a.dest
+            dist = min(max(abs(dx - x), abs(dy - y)) for x, y in cells)  # Chebyshev: the board's metres
+            scores.append((abs(dist - keep), dist))
+        best = min(scores)
+        top = [a for a, sc in zip(moves, scores) if sc == best]
         return top[int(self.rng.integers(len(top)))]
 
