@@ -15,18 +15,20 @@ hit chance and damage that the odds shown for a person's attacks read.
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
-from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR
+from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.sight import line_status, standing_bodies
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
@@ -47,6 +49,31 @@ class Estimate(NamedTuple):
 
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
+_VERB = attrgetter("verb")
+
+
+def _by_verb(legal: list[Action]) -> dict[str, list[Action]]:
+    """The legal actions per verb, each in legal order (a legal set lists each verb's actions together)."""
+    by: dict[str, list[Action]] = {}
+    for verb, run in groupby(legal, _VERB):
+        known = by.get(verb)
+        if known is None:
+            by[verb] = list(run)
+        else:
+            known.extend(run)
+    return by
+_MELEE = ("melee", "pursue")  # the verbs whose estimate tells a step after the attack from none
+
+
+def _mean(e: Expr) -> float:
+    """The rough mean the policy weighs a damage expression by: half of (maximum + flat + dice count)."""
+    known = _MEANS.get(e)
+    if known is None:
+        known = _MEANS[e] = (e.maximum + e.flat + sum(n for _, n, _ in e.dice)) / 2.0
+    return known
+
+
+_MEANS: dict[Expr, float] = {}  # damage expressions are few and frozen: each mean is worked out once
 
 
 def _at(f: Fighter) -> Cell:
@@ -57,7 +84,7 @@ def _at(f: Fighter) -> Cell:
 
 def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
     """Rough chance that a check reaches `required`, with bonus/penalty dice approximated."""
-    thr = {REGULAR: skill, HARD: skill // 2, EXTREME: skill // 5}.get(required, skill) / 100.0
+    thr = (skill // 2 if required == HARD else skill // 5 if required == EXTREME else skill) / 100.0
     thr = max(0.01, min(0.99, thr))
     n = bonus - penalty
     if n > 0:
@@ -67,21 +94,12 @@ def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
     return thr
 
 
-class InvestigatorTactics:
-    """Heuristic tactics for the investigator system (see the module docstring)."""
-
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
-        self.ruleset = ruleset
-        self.rng = rng if rng is not None else np.random.default_rng()  # kept for the agent contract: unused
+class InvestigatorTactics(Tactics):
+    """Heuristic tactics for the investigator system (see the module docstring); it draws nothing from its generator."""
 
     # --- entry ---------------------------------------------------------------------------------
-    def ranked(self, combat: Combat) -> Ranking:
-        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
-        legal = combat.legal_actions()
-        if len(legal) == 1:
-            return only(legal[0])
-        d = combat.decision
-        assert d is not None
+    def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
+        """A defence, a reaction, a phase offer or a turn, each by its own rules."""
         self._look(combat)
         if d.step == "defense":
             return self._defend(legal)
@@ -120,6 +138,9 @@ class InvestigatorTactics:
         self._adjacent: dict[tuple[Cell, str], int] = {}
         self._kit: tuple[Any, Any, bool, int | None] | None = None
         self._estimates: dict[tuple[Any, ...], Estimate] = {}
+        self._shots: dict[tuple[str, Cell], tuple[float, float, float, float, str, str] | None] = {}
+        self._away: dict[Cell, bool] = {}
+        self._odds: dict[tuple[str, int, bool], tuple[float, float, float, str, str]] = {}
         self._qualities: dict[int, float | None] = {}
         self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
 
@@ -195,9 +216,7 @@ class InvestigatorTactics:
             lambda: scored)
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
-        by_verb: dict[str, list[Action]] = {}
-        for a in legal:
-            by_verb.setdefault(a.verb, []).append(a)
+        by_verb = _by_verb(legal)
         end = by_verb["end_turn"][0]
         me = self.me
         if not self.foes:
@@ -362,11 +381,12 @@ class InvestigatorTactics:
     def _attack_scores(self, legal: list[Action]) -> list[tuple[float, Action]]:
         """Every legal attack with its score, legal order (impossible ones at -1e9 are left out)."""
         out = []
-        for a in legal:
-            if a.verb in ATTACK_VERBS:
-                sc = self._estimate(a).score
-                if sc > NO_ATTACK:
-                    out.append((sc, a))
+        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together
+            if verb in ATTACK_VERBS:
+                for a in run:
+                    sc = self._estimate(a).score
+                    if sc > NO_ATTACK:
+                        out.append((sc, a))
         return out
 
     @staticmethod
@@ -383,14 +403,18 @@ class InvestigatorTactics:
         """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense).
 
         An attack with a step after it is weighed from where the attacker stands, whichever way it then steps:
-        the estimate depends on the attack and the square it is made from only, so it is worked out once.
+        the estimate depends on the attack and the square it is made from only, so it is worked out once. Only
+        melee tells a step after from none (it rules the step after out), so the other verbs share one key.
         """
         m = self._m(a)
         src = self.me.pos
-        if m.when == "before" and src is not None:
+        when = m.when
+        if when == "before" and src is not None:
             dx, dy = DIRS[m.dir]
             src = (src[0] + dx, src[1] + dy)
-        key = (m.verb, m.target, m.head, m.when, m.shots, src)
+        elif when == "after" and m.verb not in _MELEE:
+            when = ""
+        key = (m.verb, m.target, m.head, when, m.shots, src)
         est = self._estimates.get(key)
         if est is None:
             est = self._estimates[key] = self._estimate_from(m, src)
@@ -409,32 +433,19 @@ class InvestigatorTactics:
             if sp.effect != "damage" or sp.rounds > 1:
                 return IMPOSSIBLE
             risk = 2.0 * self._adjacent_threats(src)
-            avg = (sp.dice.maximum + sp.dice.flat + sum(n for _, n, _ in sp.dice.dice)) / 2.0
+            avg = _mean(sp.dice)
             p = 0.6 if sp.resist else 1.0
             score = p * self._value(t, avg) - risk
             note = f"{m.head}" + (", which it may resist" if sp.resist else "")
         elif m.verb == "shoot":
-            it = wielded_item(me)
-            if it is None:
-                return IMPOSSIBLE
-            w = s.weapons[it.template]
-            band = shot_band(s, w, chebyshev(src, t.pos))
-            if band is None:
-                return IMPOSSIBLE
-            req, dmg = band
-            obstructed = self._line(src, t.pos, (me.id, t.id)) == "obstructed"
-            if obstructed:
-                req = EXTREME
-            bonus = (1 if chebyshev(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
-            p = _p(prof.skill(w.skill), req, bonus)
-            avg = (dmg.maximum + dmg.flat + sum(n for _, n, _ in dmg.dice)) / 2.0
-            risk = 2.5 * self._adjacent_threats(src)
             if m.head:
                 return IMPOSSIBLE
-            score = p * self._value(t, avg) * max(1, m.shots) - risk
-            note = (f"{w.id} at {chebyshev(src, t.pos)} squares" + (f", {m.shots} shots" if m.shots > 1 else "")
-                    + (", through an obstruction" if obstructed else "")
-                    + (", aimed" if me.bonus_to and "shoot" in me.bonus_to else ""))
+            shot = self._shot(t, src)
+            if shot is None:
+                return IMPOSSIBLE
+            worth, p, avg, risk, lead, tail = shot
+            score = worth * max(1, m.shots) - risk
+            note = lead + (f", {m.shots} shots" if m.shots > 1 else "") + tail
         elif m.verb == "throw":
             it = wielded_item(me)
             if it is None:
@@ -444,31 +455,73 @@ class InvestigatorTactics:
             if self._line(src, t.pos, (me.id, t.id)) == "obstructed":
                 req = EXTREME
             p = _p(prof.skill(w.skill), req) * 0.8
-            avg = (w.damage.maximum + w.damage.flat + sum(n for _, n, _ in w.damage.dice)) / 2.0
+            avg = _mean(w.damage)
             score = p * self._value(t, avg)
             note = f"thrown {w.id}"
         else:  # melee / pursue
+            if m.head or m.when == "after":
+                return IMPOSSIBLE
             w = melee_weapon(s, me)
             req = HARD if me.moved_long else REGULAR
             opp = (t.pos[0] * 2 - src[0], t.pos[1] * 2 - src[1])
             flank = any(f.pos == opp and f.able for f in self.friends if f.id != me.id)
             p = _p(prof.skill(w.skill), req, 1 if flank else 0) * (0.75 if t.able else 1.0)
-            avg = (w.damage.maximum + w.damage.flat + sum(n for _, n, _ in w.damage.dice)) / 2.0
+            avg = _mean(w.damage)
             db = prof.db
-            avg += (db.maximum + db.flat + sum(n for _, n, _ in db.dice)) / 2.0 if db.dice else db.flat
-            if m.head:
-                return IMPOSSIBLE
-            if m.when == "after":
-                return IMPOSSIBLE
+            avg += _mean(db) if db.dice else db.flat
             risk = 0.5 * max(0, self._adjacent_threats(src, ignore=t.id) - self._adjacent_threats(me.pos, t.id))
             score = p * self._value(t, avg) - risk + (0.2 if flank else 0)
             note = f"{w.id}" + (", flanking with an ally" if flank else "") + (
                 ", stepping in first" if m.when == "before" else "")
-        if m.when == "before" and self._adjacent_threats(me.pos) and any(
-                f.pos is not None and chebyshev(f.pos, me.pos) == 1 and chebyshev(f.pos, src) > 1 for f in self.foes):
+        if m.when == "before" and self._steps_away(src):
             score -= 1.0  # stepping away invites a pursuit attack
             note += ", though stepping away invites a pursuit attack"
         return Estimate(score, p, avg, risk, note)
+
+    def _shot(self, t: Fighter, src: Cell) -> tuple[float, float, float, float, str, str] | None:
+        """A shot at `t` from `src`, whatever the number of shots (None: out of range or nothing wielded).
+
+        Its worth per shot, hit chance, mean damage, risk, and the note's parts before and after the shots.
+        """
+        key = (t.id, src)
+        if key in self._shots:
+            return self._shots[key]
+        me = self.me
+        out = None
+        it = wielded_item(me)
+        if it is not None:
+            assert t.pos is not None
+            w = self.s.weapons[it.template]
+            d = chebyshev(src, t.pos)
+            band = shot_band(self.s, w, d)
+            if band is not None:
+                obstructed = self._line(src, t.pos, (me.id, t.id)) == "obstructed"
+                # squares at one distance with the same line make the same shot: only the risk differs
+                odds = self._odds.get((t.id, d, obstructed))
+                if odds is None:
+                    req, dmg = band
+                    if obstructed:
+                        req = EXTREME
+                    aimed = bool(me.bonus_to and "shoot" in me.bonus_to)
+                    bonus = (1 if d == 1 else 0) + (1 if aimed else 0)
+                    p = _p(self.s.prof(me.id).skill(w.skill), req, bonus)
+                    avg = _mean(dmg)
+                    odds = self._odds[(t.id, d, obstructed)] = (
+                        p * self._value(t, avg), p, avg, f"{w.id} at {d} squares",
+                        (", through an obstruction" if obstructed else "") + (", aimed" if aimed else ""))
+                worth, p, avg, lead, tail = odds
+                out = (worth, p, avg, 2.5 * self._adjacent_threats(src), lead, tail)
+        self._shots[key] = out
+        return out
+
+    def _steps_away(self, src: Cell) -> bool:
+        """Whether a step to `src` leaves a foe's reach (and so invites a pursuit attack)."""
+        known = self._away.get(src)
+        if known is None:
+            me = _at(self.me)
+            known = self._away[src] = bool(self._adjacent_threats(me)) and any(
+                f.pos is not None and chebyshev(f.pos, me) == 1 and chebyshev(f.pos, src) > 1 for f in self.foes)
+        return known
 
     def _attack_reasons(self, a: Action, score: float) -> list[str]:
         """What the chosen attack was scored on: target, hit chance, damage against its HP, the risk taken."""
@@ -494,7 +547,13 @@ class InvestigatorTactics:
         return options + [(a, a.dest, True) for a in by_verb.get("move", [])]
 
     def _movement(self, by_verb: dict[str, list[Action]]) -> tuple[Action, float] | None:
-        """The best square to go to and how much better it is than staying (None: staying is as good)."""
+        """The best square to go to and how much better it is than staying (None: staying is as good).
+
+        The first square of the highest score wins if it beats staying by more than half a point. Every
+        square's melee score, or ranged bound (its score with every line clear), is worked out at once in
+        numpy; a shooter's squares then have their lines drawn best bound first, until no bound left can
+        beat the best score found (a line only lowers a score).
+        """
         me = self.me
         assert me.pos is not None
         options = self._move_options(by_verb)
@@ -502,12 +561,62 @@ class InvestigatorTactics:
             return None
         ranged, adj_now, target = self._move_context()
         here = self._square_score(me.pos, ranged, False, adj_now, target)
-        best, best_sc = None, here + 0.5
-        for a, dest, long in options:
-            sc = self._square_score(dest, ranged, long, adj_now, target, floor=best_sc)
-            if sc > best_sc:
-                best, best_sc = a, sc
-        return None if best is None else (best, best_sc - here)
+        floor = here + 0.5
+        scores = self._square_scores(options, ranged, adj_now, target)
+        if not ranged:
+            i = int(np.argmax(scores))
+            return (options[i][0], float(scores[i]) - here) if scores[i] > floor else None
+        best_sc, best = floor, -1
+        for i in np.lexsort((np.arange(len(options)), -scores)).tolist():
+            bound = scores[i]
+            if bound < best_sc:
+                break
+            if bound == best_sc and (best < 0 or i > best):
+                continue  # even with every line clear it would only tie a square before it
+            _, dest, long = options[i]
+            sc = self._square_score(dest, ranged, long, adj_now, target)
+            if sc > best_sc or (sc == best_sc and 0 <= best and i < best):
+                best_sc, best = sc, i
+        return None if best < 0 else (options[best][0], best_sc - here)
+
+    def _square_scores(self, options: list[tuple[Action, Cell, bool]], ranged: bool, adj_now: list[Fighter],
+                       target: Fighter | None) -> np.ndarray:
+        """`_square_score` of every option's square at once: exact for melee, the all-lines-clear bound for shooters.
+
+        The same float operations run in the same order, so the values are the same to the bit.
+        """
+        me = self.me
+        dests = np.array([dest for _, dest, _ in options], dtype=np.int64)
+        long = np.array([lg for _, _, lg in options], dtype=bool)
+        cells = np.array(self._foe_cells, dtype=np.int64).reshape(-1, 2)
+        ds = np.maximum(np.abs(dests[:, 0:1] - cells[:, 0]), np.abs(dests[:, 1:2] - cells[:, 1]))  # squares x foes
+        adjacent = ds == 1
+        adj = adjacent.sum(axis=1)
+        if adj_now:
+            now = np.array([_at(f) for f in adj_now], dtype=np.int64)
+            leaving = (np.maximum(np.abs(dests[:, 0:1] - now[:, 0]), np.abs(dests[:, 1:2] - now[:, 1])) > 1).sum(axis=1)
+        else:
+            leaving = np.zeros(len(options), dtype=np.int64)
+        sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
+        if ranged:
+            sc = sc - 6.0 * adj
+            quality = np.array([np.nan if (q := self._shot_quality(d)) is None else q
+                                for d in range(int(ds.max()) + 1)])
+            bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
+            shots = quality[ds] + bonus  # NaN: out of range
+            top = np.max(np.where(np.isnan(shots), -np.inf, shots), axis=1)
+            return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * ds.min(axis=1)
+        assert target is not None and target.pos is not None
+        tx, ty = target.pos
+        d = np.maximum(np.abs(dests[:, 0] - tx), np.abs(dests[:, 1] - ty))
+        free = target.opportunity_used or not target.able
+        striking = np.array([f.id != target.id and not f.opportunity_used for f in self.foes])
+        others = (adjacent & striking).sum(axis=1)
+        sc = np.where(d == 1, (sc + (4.0 if free else -2.0)) - 3.0 * others,
+                      np.where(d == 2, sc + (3.0 - 2.0 * adj), sc - (d * 0.6 + 2.0 * adj)))
+        if self.s.prof(me.id).actions >= 2:
+            sc = np.where(long, sc - 0.5, sc)
+        return sc
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""

@@ -24,11 +24,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, only, pct
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.ranking import Ranking, Tactics, pct
+from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.kiai.abilities import area_targets
 from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.estimates import OUT_WEIGHT, Estimator, phi
@@ -149,21 +147,13 @@ class _Approach:
         return _concentrate_value(self.me, "bonus")
 
 
-class KiaiTactics:
-    """Heuristic kiai policy (see the module docstring)."""
+class KiaiTactics(Tactics):
+    """Heuristic kiai policy (see the module docstring); its generator breaks ties between equal scores."""
 
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
-        self.ruleset = ruleset
-        self.rng = rng if rng is not None else np.random.default_rng()  # breaks ties between equal scores
-        self._approach: _Approach | None = None  # what scoring this decision's moves reads, built on first use
+    _approach: _Approach | None = None  # what scoring this decision's moves reads, built on first use
 
-    def ranked(self, combat: Combat) -> Ranking:
-        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
-        legal = combat.legal_actions()
-        if len(legal) == 1:
-            return only(legal[0])
-        d = combat.decision
-        assert d is not None
+    def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
+        """A plain dodge, a reaction, or a turn."""
         est = Estimator(combat)
         me = est.st.fighters[d.actor]
         if d.step in ("R2", "R3"):
@@ -361,9 +351,6 @@ class KiaiTactics:
     def _exposure(self, est: Estimator, me: Fighter) -> float:
         """Cost of halving my dodge: how many foes could hit me before my next turn."""
         return 0.35 * sum(1 for e in est.enemies(me) if est.threatens(e, me))
-
-    def _can_hit_back(self, est: Estimator, t: Fighter, me: Fighter) -> bool:
-        return est.threatens(t, me)
 
     def _attack_score(self, est: Estimator, me: Fighter, a: Action) -> float:
         ctx = est.ctx

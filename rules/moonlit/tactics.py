@@ -14,11 +14,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.moonlit.data import SKILLS
 from trpg_arena.rules.moonlit.estimates import Strike, avg, p_at_least, strike
 from trpg_arena.rules.moonlit.fighters import ABLE, tb
@@ -54,20 +52,11 @@ def _attack_note(sk: Any, hit: tuple[Any, ...], est: dict[str, Any], slow: bool)
     return note
 
 
-class MoonlitTactics:
+class MoonlitTactics(Tactics):
     """Plays moonlit sensibly; deterministic (it draws nothing from its generator)."""
 
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
-        self.ruleset = ruleset
-        self.rng = rng if rng is not None else np.random.default_rng()  # kept for the agent contract: unused
-
-    def ranked(self, combat: Combat) -> Ranking:
-        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
-        legal = combat.legal_actions()
-        if len(legal) == 1:
-            return only(legal[0])
-        d = combat.decision
-        assert d is not None
+    def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
+        """A decision by its step's rule (``_<step>``); a trance is cleared first."""
         me = d.actor
         for a in legal:
             if a.verb == "clear_trance":

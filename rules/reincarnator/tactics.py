@@ -14,16 +14,17 @@ person's attacks read.
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, NamedTuple
-
-import numpy as np
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, only, pct
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import opts, uid
-from trpg_arena.rules.reincarnator.attack import attack_pool, defences, throw_crushes
+from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
+from trpg_arena.rules.reincarnator.attack_math import attack_dice
 from trpg_arena.rules.reincarnator.conditions import rs
 from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.grapple import policy_mode
@@ -32,6 +33,7 @@ from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
 
 ATTACKS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "acro_fire", "pin_strike",
            "grapple_strike", "charge", "acro_charge", "vehicle_crush")
+_VERB = attrgetter("verb")
 P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
 MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
 WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
@@ -57,12 +59,8 @@ def p_any_success(dice: int) -> float:
     return 1 - 0.7 ** dice if dice > 0 else 0.0
 
 
-class ReincarnatorTactics:
-    """A competent, rule-aware reincarnator policy."""
-
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
-        self.ruleset = ruleset
-        self.rng = rng if rng is not None else np.random.default_rng()  # breaks ties between equal choices
+class ReincarnatorTactics(Tactics):
+    """A competent, rule-aware reincarnator policy; its generator breaks ties between equal choices."""
 
     # --- public queries: the odds shown for a person's attacks ----------------------------------------
     def attack_odds(self, combat: Combat, cid: str, a: Action) -> Odds | None:
@@ -73,13 +71,19 @@ class ReincarnatorTactics:
         return self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
 
     # --- helpers ------------------------------------------------------------------------------------
-    def expected(self, combat: Combat, cid: str, a: Action) -> float:
-        """Expected net successes of an attack action (weapon damage already in the pool)."""
+    def expected(self, combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> float:
+        """Expected net successes of an attack action (weapon damage already in the pool).
+
+        `names`: the item ids of option names already looked up in this state (`uid` walks every item).
+        """
         state = rs(combat)
         st = static(combat)
         if a.target is None:
             return self.blast_value(combat, cid, a)
-        o = tuple(uid(combat, cid, x) for x in opts(a))
+        if names is None:
+            o = tuple(uid(combat, cid, x) for x in opts(a))
+        else:
+            o = tuple(names[x] if x in names else names.setdefault(x, uid(combat, cid, x)) for x in opts(a))
         p = self.pending_of(combat, cid, a, o)
         if a.verb in ("pin_strike", "grapple_strike"):
             pool = 8.0 - (2 if a.verb == "grapple_strike" else 0)
@@ -129,7 +133,7 @@ class ReincarnatorTactics:
     def odds(combat: Combat, p: Pending, target: str) -> Odds | None:
         """The engine's attack pool and defences for a declared attack (None where they cannot be worked out)."""
         try:
-            pool, _key, _ = attack_pool(combat, p, target)
+            pool = attack_dice(combat, p, target)
             d, bd_es, _ = defences(combat, p, target)
         except (KeyError, AssertionError, AttributeError):
             return None
@@ -138,13 +142,14 @@ class ReincarnatorTactics:
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
         state = rs(combat)
-        me = state.fighters[cid]
-        c = a.dest
+        side = state.fighters[cid].side
+        cx, cy = a.dest
         score = 0.0
         for f in state.fighters.values():
-            if f.cell is None or f.status != "active" or cheb(f.cell, c) > 2:
+            cell = f.cell
+            if cell is None or f.status != "active" or abs(cell[0] - cx) > 2 or abs(cell[1] - cy) > 2:
                 continue
-            score += 2.0 if f.side != me.side else -3.0
+            score += 2.0 if f.side != side else -3.0
         return score
 
     @staticmethod
@@ -160,13 +165,8 @@ class ReincarnatorTactics:
         return (mx - f.lethal - f.bashing) / mx
 
     # --- the policy ---------------------------------------------------------------------------------
-    def ranked(self, combat: Combat) -> Ranking:
-        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
-        legal = combat.legal_actions()
-        d = combat.decision
-        assert d is not None
-        if len(legal) == 1:
-            return only(legal[0])
+    def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
+        """A grapple's resistance, a reaction to an attack, or a turn."""
         if d.step == "grapple_resist":
             mode = policy_mode(combat, d.actor, "")
             return Ranking(Action("grapple_resist", option=mode), 1.0, lambda: (
@@ -221,8 +221,12 @@ class ReincarnatorTactics:
         st = static(combat)
         me = state.fighters[cid]
         by: dict[str, list[Action]] = {}
-        for a in legal:
-            by.setdefault(a.verb, []).append(a)
+        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together: one run each
+            known = by.get(verb)
+            if known is None:
+                by[verb] = list(run)
+            else:
+                known.extend(run)
         enemies = [f for f in state.fighters.values() if f.side != me.side and f.status == "active"
                    and f.cell is not None]
         end = Action("end_turn")
@@ -255,14 +259,15 @@ class ReincarnatorTactics:
         # 4. a grenade ready for a cluster of enemies
         grenade_ready = [a for a in by.get("retrieve", []) if st.items[uid(combat, cid, a.option)].blast]
         values: dict[tuple[Any, ...], float] = {}  # targeted attacks differing only in the end cell score alike
+        names: dict[Any, Any] = {}  # option name -> item id, in this state
 
         def value_of(a: Action) -> float:
             if a.target is None:
-                return self.expected(combat, cid, a)
+                return self.blast_value(combat, cid, a)
             k = (a.verb, a.target, a.option)
             v = values.get(k)
             if v is None:
-                v = values[k] = self.expected(combat, cid, a)
+                v = values[k] = self.expected(combat, cid, a, names)
             return v
 
         attacks += [(value_of(a), a) for v in ATTACKS for a in by.get(v, [])]
@@ -422,11 +427,13 @@ class ReincarnatorTactics:
 
     def toward(self, moves: list[Action], enemies: list[Any], keep: int) -> Action:
         """The destination closest to `keep` metres from the nearest enemy."""
-        def score(a: Action) -> tuple[int, int]:
-            dist = min(cheb(a.dest, f.cell) for f in enemies)
-            return (abs(dist - keep), dist)
-
-        best = min(score(a) for a in moves)
-        top = [a for a in moves if score(a) == best]
+        cells = [_at(f) for f in enemies]
+        scores = []
+        for a in moves:
+            dx, dy = a.dest
+            dist = min(max(abs(dx - x), abs(dy - y)) for x, y in cells)  # Chebyshev: the board's metres
+            scores.append((abs(dist - keep), dist))
+        best = min(scores)
+        top = [a for a, sc in zip(moves, scores) if sc == best]
         return top[int(self.rng.integers(len(top)))]
 
