@@ -15,6 +15,8 @@ hit chance and damage that the odds shown for a person's attacks read.
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -48,6 +50,19 @@ class Estimate(NamedTuple):
 
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
+_VERB = attrgetter("verb")
+
+
+def _by_verb(legal: list[Action]) -> dict[str, list[Action]]:
+    """The legal actions per verb, each in legal order (a legal set lists each verb's actions together)."""
+    by: dict[str, list[Action]] = {}
+    for verb, run in groupby(legal, _VERB):
+        known = by.get(verb)
+        if known is None:
+            by[verb] = list(run)
+        else:
+            known.extend(run)
+    return by
 _MELEE = (Verb.MELEE, Verb.PURSUE)  # the verbs whose estimate tells a step after the attack from none
 
 
@@ -70,7 +85,7 @@ def _at(f: Fighter) -> Cell:
 
 def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
     """Rough chance that a check reaches `required`, with bonus/penalty dice approximated."""
-    thr = {REGULAR: skill, HARD: skill // 2, EXTREME: skill // 5}.get(required, skill) / 100.0
+    thr = (skill // 2 if required == HARD else skill // 5 if required == EXTREME else skill) / 100.0
     thr = max(0.01, min(0.99, thr))
     n = bonus - penalty
     if n > 0:
@@ -126,6 +141,7 @@ class InvestigatorTactics(Tactics):
         self._estimates: dict[tuple[Any, ...], Estimate] = {}
         self._shots: dict[tuple[str, Cell], tuple[float, float, float, float, str, str] | None] = {}
         self._away: dict[Cell, bool] = {}
+        self._odds: dict[tuple[str, int, bool], tuple[float, float, float, str, str]] = {}
         self._qualities: dict[int, float | None] = {}
         self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
 
@@ -201,9 +217,7 @@ class InvestigatorTactics(Tactics):
             lambda: scored)
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
-        by_verb: dict[str, list[Action]] = {}
-        for a in legal:
-            by_verb.setdefault(a.verb, []).append(a)
+        by_verb = _by_verb(legal)
         end = by_verb[Verb.END_TURN][0]
         me = self.me
         if not self.foes:
@@ -367,11 +381,12 @@ class InvestigatorTactics(Tactics):
     def _attack_scores(self, legal: list[Action]) -> list[tuple[float, Action]]:
         """Every legal attack with its score, legal order (impossible ones at -1e9 are left out)."""
         out = []
-        for a in legal:
-            if a.verb in ATTACK_VERBS:
-                sc = self._estimate(a).score
-                if sc > NO_ATTACK:
-                    out.append((sc, a))
+        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together
+            if verb in ATTACK_VERBS:
+                for a in run:
+                    sc = self._estimate(a).score
+                    if sc > NO_ATTACK:
+                        out.append((sc, a))
         return out
 
     @staticmethod
@@ -480,17 +495,22 @@ class InvestigatorTactics(Tactics):
             d = chebyshev(src, t.pos)
             band = shot_band(self.s, w, d)
             if band is not None:
-                req, dmg = band
                 obstructed = self._line(src, t.pos, (me.id, t.id)) == "obstructed"
-                if obstructed:
-                    req = EXTREME
-                aimed = bool(me.bonus_to and "shoot" in me.bonus_to)
-                bonus = (1 if d == 1 else 0) + (1 if aimed else 0)
-                p = _p(self.s.prof(me.id).skill(w.skill), req, bonus)
-                avg = _mean(dmg)
-                risk = 2.5 * self._adjacent_threats(src)
-                out = (p * self._value(t, avg), p, avg, risk, f"{w.id} at {d} squares",
-                       (", through an obstruction" if obstructed else "") + (", aimed" if aimed else ""))
+                # squares at one distance with the same line make the same shot: only the risk differs
+                odds = self._odds.get((t.id, d, obstructed))
+                if odds is None:
+                    req, dmg = band
+                    if obstructed:
+                        req = EXTREME
+                    aimed = bool(me.bonus_to and "shoot" in me.bonus_to)
+                    bonus = (1 if d == 1 else 0) + (1 if aimed else 0)
+                    p = _p(self.s.prof(me.id).skill(w.skill), req, bonus)
+                    avg = _mean(dmg)
+                    odds = self._odds[(t.id, d, obstructed)] = (
+                        p * self._value(t, avg), p, avg, f"{w.id} at {d} squares",
+                        (", through an obstruction" if obstructed else "") + (", aimed" if aimed else ""))
+                worth, p, avg, lead, tail = odds
+                out = (worth, p, avg, 2.5 * self._adjacent_threats(src), lead, tail)
         self._shots[key] = out
         return out
 
