@@ -205,6 +205,13 @@ class TrainedAgent(Agent):
             return win_chances(self.model, leaves, side)[None, :]
         return win_chances(self.model, leaves, side, masks)
 
+    def choose(self, combat: Combat) -> tuple[Action, list[Scored], str]:
+        """The choice, every candidate scored (the choice first, then by win chance), and why.
+
+        What a search on the learned value takes as its root's candidates and their order (`mcts`).
+        """
+        return self._decide(combat)
+
     def act(self, combat: Combat) -> Action:
         """The chosen action (no sentences built)."""
         return self._decide(combat)[0]

@@ -3,7 +3,10 @@
 Each simulation copies the live combat with dice drawn from the agent's own generator (the live dice
 are never read or advanced), walks the tree by the actions legal in the state it reaches, adds one
 child (progressive widening, in the scripted agent's order), plays the scripted policy for `depth`
-decisions and scores the result with the system's value function (`value.position_value`). Every
+decisions and scores the result with the system's value function (`value.position_value`, or the
+system's learned value: `value=learned`). With `prior=trained` the root's children are the `trained`
+agent's scored candidates, its choice first (`rooted`), and the search leaves that choice only for
+one clearly better. Every
 decision is a tree level, whoever takes it: the several decisions of one turn, the reactions, the
 opponent's replies. The subtree under the chosen action is kept and reused at the agent's next
 decision when the log shows which decisions came between.
@@ -22,6 +25,7 @@ from trpg_arena.agents.base import Agent, rng_state, set_rng_state
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.search.presets import HELPS, LIMITS, PRESETS
 from trpg_arena.agents.search.priors import prior_order
+from trpg_arena.agents.search.rooted import has_model, trained_order, trained_scorer
 from trpg_arena.agents.search.tree import Node, width
 from trpg_arena.agents.search.value import position_value
 from trpg_arena.agents.spec import agent_names, make_agent, register_agent
@@ -48,7 +52,8 @@ class MCTSAgent(Agent):
                  seed: int | None = None, simulations: int = 200, time_limit: float = 0.0, depth: int = 8,
                  c: float = 0.4, prior_weight: float = 0.5, widen: float = 1.0, alpha: float = 0.5,
                  temperature: float = 0.0, guard: float = 0.25, margin: float = 1.0, playout: str = "",
-                 reuse: bool = True, value: str = "hand") -> None:
+                 reuse: bool = True, value: str = "hand", prior: str = "scripted", candidates: int = 8,
+                 samples: int = 32) -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if simulations < 1:
             raise ValueError(f"mcts: simulations must be >= 1, got {simulations}")
@@ -63,12 +68,23 @@ class MCTSAgent(Agent):
         self.guard = guard
         self.margin = margin
         self.reuse = reuse
-        self.value = value
+        # "auto" (the presets): the learned value and the trained agent's root where the system ships a model
+        if value == "auto":
+            value = "learned" if has_model(ruleset) else "hand"
+        if prior == "auto":
+            prior = "trained" if has_model(ruleset) else "scripted"
+        self.value, self.prior, self.candidates, self.samples = value, prior, candidates, samples
         self._score = self._value_function(value, ruleset)
         if not playout:
             playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
         # The playout policy also gives the priors; its RNG is seeded from ours and saved with our state.
         self.policy = make_agent(playout, ruleset, seed=int(self.rng.integers(2**31))) if ruleset else None
+        self.scorer: Any = None  # the trained agent that picks the root's candidates (prior=trained)
+        if prior == "trained":
+            if ruleset is None:
+                raise ValueError("mcts: prior=trained needs the rule system")
+            model = value if value not in ("hand", "learned") else ""  # a model file scores the root as the leaves
+            self.scorer = trained_scorer(ruleset, int(self.rng.integers(2**31)), candidates, samples, model)
         self._tree: Node | None = None
         self._mark: tuple[str, int, Action] | None = None  # (encounter, decision count, action) of our last choice
 
@@ -82,7 +98,11 @@ class MCTSAgent(Agent):
         root = self._reused_root(combat)
         reused = root.n
         root.clear_orders()
-        root.order = prior_order(self.policy, combat)  # the scripted choice at the live state comes first
+        if self.scorer is not None:  # the trained agent's candidates only, its choice first
+            root.order = trained_order(self.scorer, self.policy, combat)
+            root.closed = True
+        else:
+            root.order = prior_order(self.policy, combat)  # the scripted choice at the live state comes first
         d = combat.decision
         assert d is not None  # more than one legal action: a decision is open
         if root.child(root.order[0]) is None:  # a reused subtree may lack it: the margin compares with it
@@ -92,7 +112,7 @@ class MCTSAgent(Agent):
         while sims < self.simulations and (sims == 0 or not self._out_of_time(started)):
             self._simulate(combat, root)
             sims += 1
-        legal_set = set(legal)
+        legal_set = set(root.order) if root.closed else set(legal)
         visited = [ch for ch in root.children if ch.n > 0 and ch.action in legal_set]
         ranked = sorted(visited, key=lambda ch: (-ch.n, -ch.q))
         pick, guarded = self._final(ranked, root.child(root.order[0]) if root.order else None)
@@ -112,6 +132,8 @@ class MCTSAgent(Agent):
         node = root
         while sim.state.outcome is None:
             legal_set = set(sim.legal_view())
+            if node.closed and node.order is not None:  # a root kept to the trained agent's candidates
+                legal_set &= set(node.order)
             d = sim.decision
             assert d is not None and d.side is not None  # the playout is not over
             side = d.side
@@ -157,7 +179,7 @@ class MCTSAgent(Agent):
 
     def _new_child(self, node: Node, sim: Combat, legal: set[Action], side: str) -> Node | None:
         """A child for the most promising legal action not yet expanded here (None if every one is)."""
-        for attempt in range(2):
+        for attempt in range(1 if node.closed else 2):
             if node.order is None or attempt == 1:
                 fresh = prior_order(self.policy, sim)
                 if node.order is None:
@@ -246,25 +268,35 @@ class MCTSAgent(Agent):
         elif prior_first is not None and prior_first != pick.action:
             rival = root.child(prior_first)
             tail = f" ({_pct(win_estimate(rival.q))}, {rival.n} playouts)" if rival is not None and rival.n else ""
-            reasons.append(f"the scripted policy would {describe(combat, prior_first)}{tail}")
+            reasons.append(f"the {self._anchor} would {describe(combat, prior_first)}{tail}")
         else:
-            reasons.append("the scripted policy agrees")
+            reasons.append(f"the {self._anchor} agrees")
         alts = sorted((Alternative(ch.taken, win_estimate(ch.q), f"{ch.n} playouts") for ch in others),
                       key=lambda a: -a.value)
         return Proposal(pick.taken, win_estimate(pick.q), tuple(reasons), tuple(alts))
 
+    @property
+    def _anchor(self) -> str:
+        """Who made the choice the search leaves only for a clearly better one, in the GM's words."""
+        return "trained agent" if self.scorer is not None else "scripted policy"
+
     # --- saved state ----------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:
-        """The RNG, the playout policy's state and the subtree kept for the next decision."""
+        """The RNG, the playout policy's state, the root scorer's RNG and the subtree kept for the next decision."""
         mark = None if self._mark is None else [self._mark[0], self._mark[1], self._mark[2].to_json()]
-        return {"rng": rng_state(self.rng), "policy": None if self.policy is None else self.policy.get_state(),
-                "tree": None if self._tree is None else self._tree.to_json(), "mark": mark}
+        state = {"rng": rng_state(self.rng), "policy": None if self.policy is None else self.policy.get_state(),
+                 "tree": None if self._tree is None else self._tree.to_json(), "mark": mark}
+        if self.scorer is not None:  # its dice samples; its policy is ours, saved above
+            state["scorer"] = rng_state(self.scorer.rng)
+        return state
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Continue from `get_state`'s value."""
         set_rng_state(self.rng, state["rng"])
         if self.policy is not None and state.get("policy") is not None:
             self.policy.set_state(state["policy"])
+        if self.scorer is not None and state.get("scorer") is not None:
+            set_rng_state(self.scorer.rng, state["scorer"])
         tree, mark = state.get("tree"), state.get("mark")
         self._tree = None if tree is None else Node.from_json(tree)
         self._mark = None if mark is None else (mark[0], int(mark[1]), Action.from_json(mark[2]))

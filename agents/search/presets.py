@@ -1,7 +1,11 @@
 """Difficulty presets of the `mcts` agent: search budget, temperature on the final choice, blunder guard.
 
-`simulations` is the budget that makes play reproducible; `time_limit` (seconds) caps a decision on a
-slow machine (when it binds, play depends on the machine's speed). `temperature` samples the final choice
+`simulations` is the budget: play is reproducible from the seed and does not depend on the machine's
+load. `time_limit` (seconds) is only a safety net for a GM's wait, set far above what the budget takes
+on one core (when it binds, play depends on the machine's speed). From `normal` up the search stands on
+the learned value where the system ships one (`value=auto`, `prior=auto`): the `trained` agent's
+candidates at the root (`candidates`, `samples` as its own presets), the leaves scored by the learned
+value. `temperature` samples the final choice
 by visit counts (0: the most visited); `guard` keeps the best line when the fight looks won and the
 sampled action is worse by more than that much value. Calibrated by `trpg-arena ladder` (docs/search.md).
 """
@@ -14,10 +18,13 @@ from trpg_arena.agents.spec import Limit
 from trpg_arena.rules import RULESETS
 
 PRESETS: dict[str, dict[str, Any]] = {
-    "easy": {"simulations": 16, "time_limit": 0.2, "depth": 2, "temperature": 1.0, "guard": 0.25},
-    "normal": {"simulations": 48, "time_limit": 0.45, "depth": 4, "temperature": 0.0},
-    "hard": {"simulations": 192, "time_limit": 1.8, "depth": 6, "temperature": 0.0},
-    "deadly": {"simulations": 768, "time_limit": 6.0, "depth": 8, "temperature": 0.0},
+    "easy": {"simulations": 16, "time_limit": 2.0, "depth": 2, "temperature": 1.0, "guard": 0.25},
+    "normal": {"simulations": 48, "time_limit": 5.0, "depth": 4, "temperature": 0.0,
+               "value": "auto", "prior": "auto", "candidates": 5, "samples": 16},
+    "hard": {"simulations": 192, "time_limit": 20.0, "depth": 6, "temperature": 0.0,
+             "value": "auto", "prior": "auto", "candidates": 8, "samples": 32},
+    "deadly": {"simulations": 768, "time_limit": 60.0, "depth": 8, "temperature": 0.0,
+               "value": "auto", "prior": "auto", "candidates": 12, "samples": 64},
 }
 
 def presets_for(ruleset: str) -> dict[str, dict[str, Any]]:
@@ -27,8 +34,8 @@ def presets_for(ruleset: str) -> dict[str, dict[str, Any]]:
 
 
 HELPS: dict[str, str] = {
-    "simulations": "playouts per decision (the reproducible budget)",
-    "time_limit": "seconds per decision at most (0: no limit)",
+    "simulations": "playouts per decision (the budget: the same seed plays the same game on any machine)",
+    "time_limit": "seconds per decision at most, a safety net for the GM's wait (0: no limit)",
     "depth": "decisions a playout follows the scripted policy before the value function scores it",
     "c": "UCB1 exploration constant",
     "prior_weight": "weight of the scripted agent's ranking in selection",
@@ -39,7 +46,13 @@ HELPS: dict[str, str] = {
     "playout": "the playout and prior policy (default: the system's scripted agent)",
     "margin": "leave the scripted choice only for one better by this many standard errors",
     "reuse": "keep the subtree of the chosen action for the next decision",
-    "value": "what scores a playout's end: 'hand' (value.py), 'learned' (the system's shipped model) or a model file",
+    "value": "what scores a playout's end: 'hand' (value.py), 'learned' (the system's shipped model), 'auto' "
+             "(learned where the system ships a model) or a model file",
+    "prior": "the root's candidates: 'scripted' (every legal action, the scripted agent's order), 'trained' "
+             "(the trained agent's scored candidates, its choice kept unless clearly beaten) or 'auto' "
+             "(trained where the system ships a model)",
+    "candidates": "prior=trained: actions the trained agent scores at the root",
+    "samples": "prior=trained: dice samples per root candidate",
 }
 
 # The largest search a spec may ask for: the deadliest preset's budget many times over. A server cuts
@@ -60,4 +73,7 @@ LIMITS: dict[str, Limit] = {
     "margin": Limit(0, 100),
     # a playout is a fast policy: a search inside every playout would never end, a model file is not read
     "playout": Limit(choices=("scripted", "random", "first")),
+    "prior": Limit(choices=("scripted", "trained", "auto")),
+    "candidates": Limit(1, 64),
+    "samples": Limit(1, 1000),
 }

@@ -17,7 +17,7 @@ from trpg_arena.rules import Action
 class Node:
     """One action sequence: the action into it, who chose it, and the playout values seen through it."""
 
-    __slots__ = ("action", "side", "n", "w", "w2", "children", "order")
+    __slots__ = ("action", "side", "n", "w", "w2", "children", "order", "closed")
 
     def __init__(self, action: Action | None, side: str | None) -> None:
         self.action = action
@@ -29,6 +29,9 @@ class Node:
         # The prior's order of candidate actions, cached from the first state met here (not saved: a
         # search rebuilds it, so a restored agent and an uninterrupted one see the same order).
         self.order: list[Action] | None = None
+        # Whether `order` is the whole set of candidates here (a root given by the trained agent), not a
+        # prefix that widening may extend with the rest of the legal actions.
+        self.closed = False
 
     @property
     def taken(self) -> Action:
@@ -91,6 +94,7 @@ class Node:
         while stack:
             node = stack.pop()
             node.order = None
+            node.closed = False
             stack.extend(node.children)
 
     def size(self) -> int:

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from trpg_arena.rules.core.ranking import Ranking, only, pct
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.ranking import Ranking, Tactics, pct
+from trpg_arena.rules.core.values import Action, Decision
 
 from .state import TemplateState
 from .tables import Tables
@@ -21,18 +19,14 @@ if TYPE_CHECKING:
     from .state import TemplateCombat
 
 
-class TemplateTactics:
-    """Hits the foe with the fewest hit points left (a foe a hit may drop first); passes only when it must."""
+class TemplateTactics(Tactics[TemplateState, Tables]):
+    """Hits the foe with the fewest hit points left (a foe a hit may drop first); passes only when it must.
 
-    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
-        self.ruleset = ruleset
-        self.rng = rng if rng is not None else np.random.default_rng()  # ties are broken in roster order: unused
+    Ties are broken in roster order: it draws nothing from its generator.
+    """
 
-    def ranked(self, combat: TemplateCombat) -> Ranking:
-        """The open decision's actions ranked: a hit on the weakest foe first, the other hits after, pass last."""
-        legal = combat.legal_actions()
-        if len(legal) == 1:
-            return only(legal[0])
+    def choose(self, combat: TemplateCombat, decision: Decision, legal: list[Action]) -> Ranking:
+        """A hit on the weakest foe first, the other hits after, pass last."""
         st, t = combat.state, combat.tables
         assert isinstance(st, TemplateState) and isinstance(t, Tables)
         chance = (7 - t.options.hit_on) / 6  # TPL-1: a d6 of hit_on or more

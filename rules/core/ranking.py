@@ -13,8 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic
 
-from trpg_arena.rules.core.values import Action
+import numpy as np
+
+from trpg_arena.rules.core.system import S, T
+from trpg_arena.rules.core.values import Action, Decision
+
+if TYPE_CHECKING:
+    from trpg_arena.rules.core.combat import Combat
 
 #: A runner-up: ``(value, action)`` or ``(value, action, note)``.
 Rival = tuple[float, Action] | tuple[float, Action, str]
@@ -55,6 +62,41 @@ def only(action: Action) -> Ranking:
     return Ranking(action, 0.0, lambda: ("the only legal action",))
 
 
+def of_verb(actions: Iterable[Action], verb: str) -> list[Action]:
+    """The actions of one verb, in their order.
+
+    Policies scan the legal set with it rather than testing ``a.verb == Verb.X`` per action: reading an
+    enum member costs an attribute hook each time, and a scan reads it once.
+    """
+    return [a for a in actions if a.verb == verb]
+
+
 def pct(p: float) -> str:
     """A probability as a GM reads it: ``62 %``."""
     return f"{round(100 * max(0.0, min(1.0, p)))} %"
+
+
+class Tactics(Generic[S, T]):
+    """A rule system's scripted policy: the shared constructor and the shape of ``ranked``.
+
+    The agents layer builds it as ``Tactics(ruleset=..., rng=...)`` and shares its generator with it (a
+    policy that breaks ties draws from it; one that draws nothing keeps it for that contract). ``ranked``
+    answers a lone legal action at once; every other decision is the system's `choose`.
+    """
+
+    def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None) -> None:
+        self.ruleset = ruleset
+        self.rng = rng if rng is not None else np.random.default_rng()
+
+    def ranked(self, combat: Combat[S, T]) -> Ranking:
+        """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
+        legal = combat.legal_actions()
+        if len(legal) == 1:
+            return only(legal[0])
+        d = combat.decision
+        assert d is not None
+        return self.choose(combat, d, legal)
+
+    def choose(self, combat: Combat[S, T], decision: Decision, legal: list[Action]) -> Ranking:
+        """The ranking of an open decision with two or more legal actions (`legal`, in the rules' order)."""
+        raise NotImplementedError(f"{type(self).__name__} ranks no decision")

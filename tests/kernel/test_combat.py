@@ -146,6 +146,15 @@ def test_mcts_agent_plays_legal_moves_without_touching_the_live_dice() -> None:
     assert [e.json_line() for e in c.log] == [e.json_line() for e in twin.log]
 
 
+def test_mcts_presets_fall_back_to_the_hand_written_value_without_a_model() -> None:
+    from trpg_arena.agents import make_agent
+
+    agent = make_agent("mcts:hard", "toy", seed=1)  # the toy system ships no learned value
+    assert agent.value == "hand" and agent.prior == "scripted" and agent.scorer is None
+    c = Combat(TOY_ENCOUNTER, seed=3)
+    assert c.is_legal(agent.act(c))
+
+
 def _play_out(c: Combat) -> list[str]:
     while not c.over:
         c.act(c.legal_actions()[-1])

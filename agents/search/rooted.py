@@ -1,0 +1,44 @@
+"""A search rooted in the `trained` agent: its candidates are the root's only children, its choice first.
+
+At the live decision the trained agent scores the scripted agent's best few actions by the learned
+value averaged over dice samples (paired, one ply through the target's reaction). The search takes
+those candidates, the trained agent's choice first (the anchor a deviation is measured against, see
+`MCTSAgent._final`) and the rest by their estimated win chance, so its budget goes to checking whether
+a runner-up really is better, not to actions that neither the script nor the value rates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trpg_arena.rules import Action, Combat
+
+
+def has_model(ruleset: str | None) -> bool:
+    """Whether the rule system ships a learned value model (what `value=auto` and `prior=auto` look for)."""
+    if ruleset is None:
+        return False
+    from trpg_arena.agents.learned.model import model_path
+
+    return model_path(ruleset).is_file()
+
+
+def trained_scorer(ruleset: str, seed: int, candidates: int, samples: int, model: str) -> Any:
+    """The trained agent that scores the root's candidates (the same model file as the leaves, if one is given)."""
+    from trpg_arena.agents.learned.agent import TrainedAgent
+
+    return TrainedAgent(ruleset, rng=np.random.default_rng(seed), candidates=candidates, samples=samples,
+                        model=model)
+
+
+def trained_order(scorer: Any, policy: Any, combat: Combat) -> list[Action]:
+    """The trained agent's candidates at `combat`'s open decision: its choice, then the rest by win chance.
+
+    The scorer plays the candidates' turns with `policy`, the search's own (tempered, where the
+    combatant has a temperament, so the candidates obey it).
+    """
+    scorer.policy = policy
+    choice, ranked, _ = scorer.choose(combat)
+    return [s.action for s in ranked] if ranked else [choice]

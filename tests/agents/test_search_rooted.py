@@ -1,0 +1,106 @@
+"""`mcts` on the learned value: the trained agent's candidates at the root, its choice kept unless beaten,
+the budget counted in simulations (not seconds), and a restored agent that plays on exactly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trpg_arena.agents import make_agent
+from trpg_arena.agents.search.presets import PRESETS
+from trpg_arena.rules import Combat
+
+# a trained-rooted search kept cheap: 3 candidates, 4 dice samples each, 12 playouts
+ROOTED = "mcts:simulations=12:depth=4:value=learned:prior=trained:candidates=3:samples=4"
+
+
+def open_decision(name: str, seed: int, steps: int = 6) -> Combat:
+    """A combat after some scripted decisions, at a decision with a choice."""
+    c = Combat(name, seed=seed)
+    rid = c.system.info.id
+    agents = {side: make_agent("scripted", rid, seed=seed + i) for i, side in enumerate(c.sides)}
+    for _ in range(steps):
+        if c.over:
+            break
+        c.act(agents[c.decision.side].act(c))
+    while not c.over and len(c.legal_view()) < 2:
+        c.act(c.legal_view()[0])
+    assert not c.over
+    return c
+
+
+def twin(agent, spec: str, rid: str):
+    """A second agent in exactly `agent`'s state (its scorer too)."""
+    other = make_agent(spec, rid, seed=12345)
+    other.set_state(json.loads(json.dumps(agent.get_state())))
+    return other
+
+
+@pytest.mark.parametrize("preset", ["normal", "hard", "deadly"])
+def test_presets_from_normal_up_stand_on_the_learned_value_where_a_model_ships(preset: str) -> None:
+    agent = make_agent(f"mcts:{preset}", "investigator", seed=1)
+    assert agent.value == "learned" and agent.prior == "trained" and agent.scorer is not None
+    assert (agent.candidates, agent.samples) == (PRESETS[preset]["candidates"], PRESETS[preset]["samples"])
+    easy = make_agent("mcts:easy", "investigator", seed=1)
+    assert easy.value == "hand" and easy.scorer is None
+
+
+@pytest.mark.parametrize("name", ["investigator/duel", "kiai/skirmish"])
+def test_the_root_holds_the_trained_candidates_and_keeps_its_choice_unless_beaten(name: str) -> None:
+    c = open_decision(name, seed=4)
+    rid = c.system.info.id
+    spec = ROOTED + ":margin=100"  # a deviation would have to win by 100 standard errors: never
+    agent = make_agent(spec, rid, seed=3)
+    judge = twin(agent, spec, rid)
+    judge.scorer.policy = judge.policy  # as the search does: the scorer plays turns with the search's policy
+    choice, ranked, _ = judge.scorer.choose(c)
+    snap = json.dumps(c.snapshot(), sort_keys=True)
+    p = agent.propose(c)
+    assert json.dumps(c.snapshot(), sort_keys=True) == snap, "the search changed the live combat"
+    assert p.action == choice
+    assert {a.action for a in p.alternatives} <= {s.action for s in ranked}, "a runner-up outside the candidates"
+    assert "12 new" in p.reasons[0], p.reasons  # every simulation of the budget was played
+    assert p.reasons[-1] == "the trained agent agrees"
+    # without the margin the search may leave the choice, but only for another of the candidates
+    free = make_agent(ROOTED + ":margin=0", rid, seed=3)
+    assert free.propose(c).action in {s.action for s in ranked}
+
+
+def test_the_budget_not_the_clock_decides() -> None:
+    """The same seed makes the same choices whatever the machine's speed: no preset's cap binds here."""
+    c = open_decision("investigator/duel", seed=8)
+    runs = []
+    for _ in range(2):
+        agent = make_agent("mcts:normal", "investigator", seed=21)
+        p = agent.propose(c)
+        runs.append((p.action, p.reasons[0].split(" new in ")[0], [a.action for a in p.alternatives]))
+        assert f"{PRESETS['normal']['simulations']} new" in p.reasons[0]
+    assert runs[0] == runs[1]
+
+
+def test_a_restored_rooted_search_plays_the_same_game() -> None:
+    def game(restore_every: int) -> list[str]:
+        c = Combat("investigator/duel", seed=2)
+        search = make_agent(ROOTED, "investigator", seed=2)
+        other = make_agent("scripted", "investigator", seed=3)
+        decisions = 0
+        while not c.over:
+            if c.decision.side == c.sides[0]:
+                if restore_every and decisions % restore_every == 0:
+                    search = twin(search, ROOTED, "investigator")
+                decisions += 1
+                c.act(search.propose(c).action)
+            else:
+                c.act(other.act(c))
+        return [e.json_line() for e in c.log]
+
+    assert game(0) == game(2)
+
+
+@pytest.mark.parametrize("bad, words", [("mcts:prior=oracle", "prior must be one of scripted, trained, auto"),
+                                        ("mcts:candidates=0", "candidates must be 1..64"),
+                                        ("mcts:samples=5000", "samples must be 1..1000")])
+def test_bad_root_parameters_are_refused(bad: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        make_agent(bad, "kiai", seed=1)
