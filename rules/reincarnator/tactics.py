@@ -14,13 +14,11 @@ person's attacks read.
 
 from __future__ import annotations
 
-from itertools import groupby
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, of_verb, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
@@ -32,7 +30,6 @@ from trpg_arena.rules.reincarnator.verbs import Verb
 
 ATTACKS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.ACRO_FIRE,
            Verb.PIN_STRIKE, Verb.GRAPPLE_STRIKE, Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH)
-_VERB = attrgetter("verb")
 P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
 MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
 WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
@@ -224,13 +221,7 @@ class ReincarnatorTactics(Tactics):
         state = combat.state
         st = combat.tables
         me = state.fighters[cid]
-        by: dict[str, list[Action]] = {}
-        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together: one run each
-            known = by.get(verb)
-            if known is None:
-                by[verb] = list(run)
-            else:
-                known.extend(run)
+        by = grouped_by_verb(legal)
         enemies = [f for f in state.fighters.values() if f.side != me.side and f.status == "active"
                    and f.cell is not None]
         end = Action(Verb.END_TURN)
