@@ -263,19 +263,6 @@ class Grid:
         return (x | x << 1 | x >> 1 | x << s | x >> s | (x & se) << (s + 1) | (x & sw) << (s - 1)
                 | (x & nw) >> (s + 1) | (x & ne) >> (s - 1))
 
-    def expand(self, x: int) -> int:
-        """The graph neighbours of the cells of `x`, as a mask (may include `x`'s own cells)."""
-        _, by_pos, _, diagonals, cornered = self._adjacency[0]
-        odd = x & self.odd_bits
-        if not odd:
-            return self._grow(x, diagonals, cornered) & self.enterable
-        out = self._grow(x & ~odd, diagonals, cornered) & self.enterable if x ^ odd else 0
-        while odd:  # each odd cell of x adds its own neighbours
-            low = odd & -odd
-            out |= by_pos[low.bit_length() - 1]
-            odd ^= low
-        return out
-
     def corner_cut(self, corners: int) -> Adjacency:
         """The adjacency with no diagonal step past a cell of `corners` (squares; cached per mask)."""
         hit = self._adjacency.get(corners)
@@ -349,7 +336,7 @@ class Grid:
         top = len(self.cells) * max(moves.cost, default=1) if budget is None else budget  # >= any path's cost
         for d in range(1, top + 1):
             if x and avail:
-                # `expand`, inlined: this loop is what reach masks cost
+                # a layer's graph neighbours as a mask, inline: this loop is what reach masks cost
                 odd = x & odd_bits
                 extra = 0
                 if odd:  # odd cells add their own neighbours; the rest grow by the lattice shifts

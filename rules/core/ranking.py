@@ -62,6 +62,15 @@ def only(action: Action) -> Ranking:
     return Ranking(action, 0.0, lambda: ("the only legal action",))
 
 
+def of_verb(actions: Iterable[Action], verb: str) -> list[Action]:
+    """The actions of one verb, in their order.
+
+    Policies scan the legal set with it rather than testing ``a.verb == Verb.X`` per action: reading an
+    enum member costs an attribute hook each time, and a scan reads it once.
+    """
+    return [a for a in actions if a.verb == verb]
+
+
 def pct(p: float) -> str:
     """A probability as a GM reads it: ``62 %``."""
     return f"{round(100 * max(0.0, min(1.0, p)))} %"

@@ -45,11 +45,6 @@ def take_bonus(f: Fighter, kinds: tuple[str, ...]) -> list[str]:
     return []
 
 
-def raise_level(lvl: int) -> int:
-    """One difficulty step up, never above Extreme (INV-0.3)."""
-    return min(EXTREME, lvl + 1)
-
-
 def effective(lvl: int, required: int) -> int:
     """Effective attack level E (INV-0.3)."""
     if lvl >= required:

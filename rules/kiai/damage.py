@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.values import Decision, Outcome, Termination
 from trpg_arena.rules.kiai.checks import STATUS_NAMES, status_index
 from trpg_arena.rules.kiai.context import LEVEL_NAMES, Ctx
-from trpg_arena.rules.kiai.state import Fighter, KiaiState
+from trpg_arena.rules.kiai.state import KiaiState
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
@@ -128,11 +128,6 @@ def record_wound(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, net: 
         f.out = "dead" if s == 4 else "incapacitated"
         combat.emit("out", f"{target} is {f.out}", actor=target, rule="KIA-7.6", status=f.out)
         check_end(combat, ctx, st)
-
-
-def is_in(f: Fighter) -> bool:
-    """Not out (KIA-25.1: stunned combatants are still in)."""
-    return not f.out
 
 
 def check_end(combat: KiaiCombat, ctx: Ctx, st: KiaiState) -> bool:

@@ -6,14 +6,12 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Decision, Termination
 from trpg_arena.rules.kiai.abilities import run_area, run_status
-from trpg_arena.rules.kiai.checks import has
 from trpg_arena.rules.kiai.conditions import stun_tick, turn_end_tick, turn_start_expiry
 from trpg_arena.rules.kiai.context import Ctx, ctx_of
 from trpg_arena.rules.kiai.damage import finish, set_decision
 from trpg_arena.rules.kiai.legal import reattack_eligible, reattack_targets, tables_of
 from trpg_arena.rules.kiai.state import Frame, KiaiState
 from trpg_arena.rules.kiai.strike import run_strike
-from trpg_arena.rules.kiai.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
@@ -170,8 +168,3 @@ def advance(combat: KiaiCombat, ctx: Ctx | None = None) -> None:
             st.stage = "round_start"
         else:  # pragma: no cover - a rules bug
             raise RuntimeError(f"kiai: unknown stage {stage!r}")
-
-
-def is_stunned(st: KiaiState, cid: str) -> bool:
-    """Whether a combatant is stunned."""
-    return has(st.fighters[cid], Condition.STUNNED)

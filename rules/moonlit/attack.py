@@ -60,15 +60,6 @@ def target_zones(st: MoonState, t: Table, f: Fighter, sk: Skill) -> list[str]:
     return sorted(zones, key=ZONE_INDEX.__getitem__)
 
 
-def can_attack_with(st: MoonState, t: Table, f: Fighter, sk: Skill) -> bool:
-    """MOON-8.2: usable, affordable and with at least one legal target."""
-    if not usable(f, sk) or sk.tp > f.tp:
-        return False
-    if sk.scope in ("zone_own", "zone_any"):
-        return bool(target_zones(st, t, f, sk))
-    return bool(legal_targets(st, t, f, sk))
-
-
 def offense_ok(f: Fighter, atk: Skill, off: Skill, tp_so_far: int) -> bool:
     """MOON-8.3: usable, compatible, and the running TP total stays within TP."""
     if atk.type not in off.compat or (off.single_only and atk.scope != "single"):

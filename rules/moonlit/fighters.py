@@ -143,11 +143,6 @@ def add_effect(c: MoonCombat, f: Fighter, source: str, kind: str, value: int, du
 
 
 # --- conditions ---------------------------------------------------------------------------------
-def has_condition(f: Fighter, cond: str) -> bool:
-    """Whether a combatant has a condition."""
-    return f.poison > 0 if cond == Condition.POISON else bool(getattr(f, cond))
-
-
 def conditions_of(f: Fighter) -> list[Condition]:
     """Conditions a combatant has, in the fixed order poison, paralysis, bind, trance, baptism."""
     out: list[Condition] = []

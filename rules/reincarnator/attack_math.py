@@ -122,8 +122,39 @@ def off_guard(combat: ReiCombat, p: Pending, target: str) -> str | None:
 
 def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int, str, dict[str, int]]:
     """Attack pool P with its modifiers, the key attribute, and the parts (REI-4.1, 3.12)."""
+    pool, key, base = _pool_base(combat, p, target)
+    mods = _pool_mods(combat, p, target)
+    parts = dict(base)
+    parts.update({f"mod_{k}": m for k, m in mods.items()})
+    return pool + sum(mods.values()), key, parts
+
+
+def attack_dice(combat: ReiCombat, p: Pending, target: str | None) -> int:
+    """`attack_pool`'s pool alone: a policy weighing many attacks needs no parts."""
+    return _pool_base(combat, p, target)[0] + sum(_pool_mods(combat, p, target).values())
+
+
+def _pool_base(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int, str, tuple[tuple[str, int], ...]]:
+    """The ratings and weapon part of an attack pool: its sum, the key attribute and the parts in order.
+
+    Only a vehicle's crush reads the state (the vehicle driven), so every other attack's part is a constant of
+    the encounter, worked out once per attacker, verb, weapon and attribute in the static tables' memo.
+    """
+    memo_key = None if p.verb in VEHICLE_VERBS else ("pool", p.actor, p.verb, p.weapon, p.attr)
+    if memo_key is not None:
+        known: tuple[int, str, tuple[tuple[str, int], ...]] | None = static(combat).memo.get(memo_key)
+        if known is not None:
+            return known
+    pool, key, parts = _pool_parts(combat, p, target)
+    out = (pool, key, tuple(parts.items()))
+    if memo_key is not None:
+        static(combat).memo[memo_key] = out
+    return out
+
+
+def _pool_parts(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int, str, dict[str, int]]:
+    """The ratings and weapon part of an attack pool, from the specs (REI-4.1)."""
     st = static(combat)
-    state = rs(combat)
     a = p.actor
     parts: dict[str, int] = {}
     v = p.verb
@@ -176,7 +207,15 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
                      spec or "none": rating(st, a, spec), "martial_mastery": rating(st, a, "martial_mastery"),
                      "damage": w.damage}
             key = "str"
-    pool = sum(parts.values())
+    return sum(parts.values()), key, parts
+
+
+def _pool_mods(combat: ReiCombat, p: Pending, target: str | None) -> dict[str, int]:
+    """The modifiers of an attack pool in this state (REI-3.11, 5.1, 5.3, 5.5, 6.1, 7.7, 7.17)."""
+    st = static(combat)
+    state = rs(combat)
+    a = p.actor
+    v = p.verb
     mods: dict[str, int] = {}
     wp = wound_penalty(combat, a)
     if wp:
@@ -207,8 +246,7 @@ def attack_pool(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
         pen = max(0, 2 * n - st.specs[a].called_shot_reduction)
         if pen:
             mods["into_grapple"] = -pen  # REI-7.17
-    parts.update({f"mod_{k}": m for k, m in mods.items()})
-    return pool + sum(mods.values()), key, parts
+    return mods
 
 
 def grapple_spec(combat: ReiCombat, cid: str, with_: str | None) -> str:
