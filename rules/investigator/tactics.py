@@ -15,21 +15,26 @@ hit chance and damage that the odds shown for a person's attacks read.
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
-from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR
+from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.sight import line_status, standing_bodies
 from trpg_arena.rules.investigator.state import Fighter, InvState
+from trpg_arena.rules.investigator.verbs import Verb
 
 Cell = tuple[int, int]
-ATTACK_VERBS = ("shoot", "melee", "throw", "cast", "pursue")
+ATTACK_VERBS = (Verb.SHOOT, Verb.MELEE, Verb.THROW, Verb.CAST, Verb.PURSUE)
 NO_ATTACK = -1e9  # the score of an attack that makes no sense
 WORTH = "hit chance times the share of the target's HP it takes, more for a kill"  # what a score means, for GMs
 
@@ -45,6 +50,19 @@ class Estimate(NamedTuple):
 
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
+_VERB = attrgetter("verb")
+_MELEE = (Verb.MELEE, Verb.PURSUE)  # the verbs whose estimate tells a step after the attack from none
+
+
+def _mean(e: Expr) -> float:
+    """The rough mean the policy weighs a damage expression by: half of (maximum + flat + dice count)."""
+    known = _MEANS.get(e)
+    if known is None:
+        known = _MEANS[e] = (e.maximum + e.flat + sum(n for _, n, _ in e.dice)) / 2.0
+    return known
+
+
+_MEANS: dict[Expr, float] = {}  # damage expressions are few and frozen: each mean is worked out once
 
 
 def _at(f: Fighter) -> Cell:
@@ -55,7 +73,7 @@ def _at(f: Fighter) -> Cell:
 
 def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
     """Rough chance that a check reaches `required`, with bonus/penalty dice approximated."""
-    thr = {REGULAR: skill, HARD: skill // 2, EXTREME: skill // 5}.get(required, skill) / 100.0
+    thr = (skill // 2 if required == HARD else skill // 5 if required == EXTREME else skill) / 100.0
     thr = max(0.01, min(0.99, thr))
     n = bonus - penalty
     if n > 0:
@@ -109,6 +127,9 @@ class InvestigatorTactics(Tactics):
         self._adjacent: dict[tuple[Cell, str], int] = {}
         self._kit: tuple[Any, Any, bool, int | None] | None = None
         self._estimates: dict[tuple[Any, ...], Estimate] = {}
+        self._shots: dict[tuple[str, Cell], tuple[float, float, float, float, str, str] | None] = {}
+        self._away: dict[Cell, bool] = {}
+        self._odds: dict[tuple[str, int, bool], tuple[float, float, float, str, str]] = {}
         self._qualities: dict[int, float | None] = {}
         self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
 
@@ -132,32 +153,32 @@ class InvestigatorTactics(Tactics):
         dodge, fight = prof.skill("Dodge"), prof.skill(mw.skill)
 
         def rivals() -> list[Rival]:
-            odds = {"dodge": (dodge / 100, f"Dodge {dodge}"), "fight_back": (fight / 100, f"{mw.skill} {fight}"),
-                    "dive_for_cover": (dodge / 200, f"Dodge {dodge} for a penalty die, and a standard action lost"),
-                    "no_defense": (0.0, "")}
+            odds: dict[str, tuple[float, str]] = {
+                Verb.DODGE: (dodge / 100, f"Dodge {dodge}"), Verb.FIGHT_BACK: (fight / 100, f"{mw.skill} {fight}"),
+                Verb.DIVE_FOR_COVER: (dodge / 200, f"Dodge {dodge} for a penalty die, and a standard action lost"),
+                Verb.NO_DEFENSE: (0.0, "")}
             return [(odds[a.verb][0], a, odds[a.verb][1]) for a in legal if a.verb in odds]
 
-        if "dive_for_cover" in verbs:
-            return Ranking(verbs["no_defense"], 0.0, lambda: (
+        if Verb.DIVE_FOR_COVER in verbs:
+            return Ranking(verbs[Verb.NO_DEFENSE], 0.0, lambda: (
                 f"diving for cover only adds a penalty die and costs {self.me.id} a standard action: take the shot",),
                 rivals)
-        if "fight_back" in verbs and fight > dodge + 5:
-            return Ranking(verbs["fight_back"], fight / 100, lambda: (
+        if Verb.FIGHT_BACK in verbs and fight > dodge + 5:
+            return Ranking(verbs[Verb.FIGHT_BACK], fight / 100, lambda: (
                 f"{self.me.id}'s {mw.skill} {fight} beats its Dodge {dodge}: fight back, and hurt the attacker "
                 "on a win",), rivals)
-        a = verbs.get("dodge", legal[-1])
+        a = verbs.get(Verb.DODGE, legal[-1])
         why = (f"{self.me.id}'s Dodge {dodge} against its {mw.skill} {fight}: not better enough to risk fighting back"
-               if "fight_back" in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
+               if Verb.FIGHT_BACK in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
         return Ranking(a, dodge / 100, lambda: (why,), rivals)
 
     def _react(self, legal: list[Action]) -> Ranking:
-        decline = next(a for a in legal if a.verb == "decline")
-        for a in legal:
-            if a.verb == "opportunity_attack":
-                return Ranking(a, 1.0, lambda a=a: (
-                    f"{a.target} moves out of {self.me.id}'s reach: the opportunity attack is free",),
-                    lambda: [(0.0, decline)])
-        plain = [a for a in legal if a.verb == "pursuit_attack" and a.option is None]
+        decline = of_verb(legal, Verb.DECLINE)[0]
+        for a in of_verb(legal, Verb.OPPORTUNITY_ATTACK):
+            return Ranking(a, 1.0, lambda a=a: (
+                f"{a.target} moves out of {self.me.id}'s reach: the opportunity attack is free",),
+                lambda: [(0.0, decline)])
+        plain = [a for a in of_verb(legal, Verb.PURSUIT_ATTACK) if a.option is None]
         if plain:
             mover = self._f(plain[0].target or "")
             why = ("its turn is over, so the standard action is spare" if self.me.had_turn
@@ -175,7 +196,7 @@ class InvestigatorTactics(Tactics):
     def _offer(self, legal: list[Action]) -> Ranking:
         scored = self._attack_scores(legal)
         best, score = self._best_of(scored)
-        wait = next(a for a in legal if a.verb == "wait")
+        wait = of_verb(legal, Verb.WAIT)[0]
         if best is not None and score >= 1.0:
             return Ranking(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
         return Ranking(wait, 0.0, lambda: (
@@ -184,10 +205,8 @@ class InvestigatorTactics(Tactics):
             lambda: scored)
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
-        by_verb: dict[str, list[Action]] = {}
-        for a in legal:
-            by_verb.setdefault(a.verb, []).append(a)
-        end = by_verb["end_turn"][0]
+        by_verb = grouped_by_verb(legal)
+        end = by_verb[Verb.END_TURN][0]
         me = self.me
         if not self.foes:
             return Ranking(end, 0.0, lambda: ("no enemy is left standing",))
@@ -203,12 +222,12 @@ class InvestigatorTactics(Tactics):
             return [*attacks(), (0.0, end)]
 
         # first aid for a dying or unconscious ally comes first
-        for a in by_verb.get("first_aid", []):
+        for a in by_verb.get(Verb.FIRST_AID, []):
             t = self._f(a.target or "")
             if self.s.side_of[t.id] == self.s.side_of[me.id] and (t.dying or t.unconscious):
                 return Ranking(a, 5.0, lambda t=t: (
                     f"{t.id} is {'dying' if t.dying else 'unconscious'}: first aid comes first",), rivals)
-        for a in by_verb.get("cast", []):
+        for a in by_verb.get(Verb.CAST, []):
             m = self._m(a)
             sp = self.s.spells[m.head]
             t = self._f(a.target or "")
@@ -224,11 +243,11 @@ class InvestigatorTactics(Tactics):
                 f"{patient} is dying: walk next to it so that first aid can follow this turn",), rivals)
         it = wielded_item(me)
         w = wielded_t(self.s, me)
-        if "reload" in by_verb and it is not None and (it.jammed or it.loaded == 0):
-            return Ranking(by_verb["reload"][0], 2.0, lambda: (
+        if Verb.RELOAD in by_verb and it is not None and (it.jammed or it.loaded == 0):
+            return Ranking(by_verb[Verb.RELOAD][0], 2.0, lambda: (
                 f"{me.id}'s {it.template} is {'jammed' if it.jammed else 'empty'}: reload",), rivals)
-        if "switch_weapon" in by_verb:
-            sw = self._switch(by_verb["switch_weapon"], w.kind, it)
+        if Verb.SWITCH_WEAPON in by_verb:
+            sw = self._switch(by_verb[Verb.SWITCH_WEAPON], w.kind, it)
             if sw is not None:
                 why = (f"{me.id}'s gun is empty with no ammunition left: switch to {sw.option}"
                        if w.kind == "firearm" else f"{me.id} is fighting bare-handed: switch to {sw.option}")
@@ -236,8 +255,8 @@ class InvestigatorTactics(Tactics):
         attack, score = self._best_of(attacks())
         if attack is not None:
             m = self._m(attack)
-            if m.verb in ("shoot", "throw") and "prepare" in by_verb and not me.bonus_to:
-                aim = [a for a in by_verb["prepare"] if a.option == "aim"]
+            if m.verb in (Verb.SHOOT, Verb.THROW) and Verb.PREPARE in by_verb and not me.bonus_to:
+                aim = [a for a in by_verb[Verb.PREPARE] if a.option == "aim"]
                 if aim:
                     return Ranking(aim[0], score, lambda: (
                         f"aim first: the {m.verb} at {m.target} to follow gets a bonus die",
@@ -246,21 +265,21 @@ class InvestigatorTactics(Tactics):
                 return Ranking(attack, score, lambda: self._attack_reasons(attack, score), rivals)
         weak = (f"the best attack is worth only {score:.2f} ({WORTH})" if attack is not None
                 else "no attack is possible")
-        if "stand_up" in by_verb:
-            return Ranking(by_verb["stand_up"][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
+        if Verb.STAND_UP in by_verb:
+            return Ranking(by_verb[Verb.STAND_UP][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
         if not me.move_used:
             mv = self._movement(by_verb)
             if mv is not None:
                 dest, gain = mv
                 return Ranking(dest, max(gain, 0.0), lambda: (f"{weak}: {self._move_reason(dest)}",),
                                lambda: [*rivals(), *self._move_rivals(by_verb)])
-        for a in by_verb.get("prepare", []):
+        for a in by_verb.get(Verb.PREPARE, []):
             tq = self.s.techniques[a.option]
             if a.option != "aim" and any(k in tq.bonus_to for k in ("dodge",)):
                 return Ranking(a, 0.2, lambda a=a: (f"{weak} for {me.id}: prepare {a.option} for a bonus die on the "
                                                     "next dodge",),
                                rivals)
-        for a in by_verb.get("pick_up", []):
+        for a in by_verb.get(Verb.PICK_UP, []):
             if self.s.weapons.get(self._ground_template(a)) is not None and w.kind == "melee" \
                     and w.id == "unarmed":
                 return Ranking(a, 0.3, lambda a=a: (f"{me.id} is unarmed: pick up the {a.option}",), rivals)
@@ -277,12 +296,11 @@ class InvestigatorTactics(Tactics):
         if not patients:
             return None
         best: tuple[float, Action] | None = None
-        for a in by_verb.get("step", []) + by_verb.get("move", []):
-            dest = a.dest
+        for a, dest, full_move in self._move_options(by_verb):
             if not any(chebyshev(dest, _at(p)) == 1 for p in patients):
                 continue
             danger = sum(1 for f in self.foes if f.pos is not None and chebyshev(f.pos, dest) == 1)
-            cost = danger * 2.0 + (0.5 if a.verb == "move" else 0.0)
+            cost = danger * 2.0 + (0.5 if full_move else 0.0)
             if best is None or cost < best[0]:
                 best = (cost, a)
         return None if best is None else best[1]
@@ -351,11 +369,12 @@ class InvestigatorTactics(Tactics):
     def _attack_scores(self, legal: list[Action]) -> list[tuple[float, Action]]:
         """Every legal attack with its score, legal order (impossible ones at -1e9 are left out)."""
         out = []
-        for a in legal:
-            if a.verb in ATTACK_VERBS:
-                sc = self._estimate(a).score
-                if sc > NO_ATTACK:
-                    out.append((sc, a))
+        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together
+            if verb in ATTACK_VERBS:
+                for a in run:
+                    sc = self._estimate(a).score
+                    if sc > NO_ATTACK:
+                        out.append((sc, a))
         return out
 
     @staticmethod
@@ -372,14 +391,18 @@ class InvestigatorTactics(Tactics):
         """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense).
 
         An attack with a step after it is weighed from where the attacker stands, whichever way it then steps:
-        the estimate depends on the attack and the square it is made from only, so it is worked out once.
+        the estimate depends on the attack and the square it is made from only, so it is worked out once. Only
+        melee tells a step after from none (it rules the step after out), so the other verbs share one key.
         """
         m = self._m(a)
         src = self.me.pos
-        if m.when == "before" and src is not None:
+        when = m.when
+        if when == "before" and src is not None:
             dx, dy = DIRS[m.dir]
             src = (src[0] + dx, src[1] + dy)
-        key = (m.verb, m.target, m.head, m.when, m.shots, src)
+        elif when == "after" and m.verb not in _MELEE:
+            when = ""
+        key = (m.verb, m.target, m.head, when, m.shots, src)
         est = self._estimates.get(key)
         if est is None:
             est = self._estimates[key] = self._estimate_from(m, src)
@@ -393,38 +416,25 @@ class InvestigatorTactics(Tactics):
         prof = s.prof(me.id)
         risk = 0.0
         note = ""
-        if m.verb == "cast":
+        if m.verb == Verb.CAST:
             sp = s.spells[m.head]
             if sp.effect != "damage" or sp.rounds > 1:
                 return IMPOSSIBLE
             risk = 2.0 * self._adjacent_threats(src)
-            avg = (sp.dice.maximum + sp.dice.flat + sum(n for _, n, _ in sp.dice.dice)) / 2.0
+            avg = _mean(sp.dice)
             p = 0.6 if sp.resist else 1.0
             score = p * self._value(t, avg) - risk
             note = f"{m.head}" + (", which it may resist" if sp.resist else "")
-        elif m.verb == "shoot":
-            it = wielded_item(me)
-            if it is None:
-                return IMPOSSIBLE
-            w = s.weapons[it.template]
-            band = shot_band(s, w, chebyshev(src, t.pos))
-            if band is None:
-                return IMPOSSIBLE
-            req, dmg = band
-            obstructed = self._line(src, t.pos, (me.id, t.id)) == "obstructed"
-            if obstructed:
-                req = EXTREME
-            bonus = (1 if chebyshev(src, t.pos) == 1 else 0) + (1 if me.bonus_to and "shoot" in me.bonus_to else 0)
-            p = _p(prof.skill(w.skill), req, bonus)
-            avg = (dmg.maximum + dmg.flat + sum(n for _, n, _ in dmg.dice)) / 2.0
-            risk = 2.5 * self._adjacent_threats(src)
+        elif m.verb == Verb.SHOOT:
             if m.head:
                 return IMPOSSIBLE
-            score = p * self._value(t, avg) * max(1, m.shots) - risk
-            note = (f"{w.id} at {chebyshev(src, t.pos)} squares" + (f", {m.shots} shots" if m.shots > 1 else "")
-                    + (", through an obstruction" if obstructed else "")
-                    + (", aimed" if me.bonus_to and "shoot" in me.bonus_to else ""))
-        elif m.verb == "throw":
+            shot = self._shot(t, src)
+            if shot is None:
+                return IMPOSSIBLE
+            worth, p, avg, risk, lead, tail = shot
+            score = worth * max(1, m.shots) - risk
+            note = lead + (f", {m.shots} shots" if m.shots > 1 else "") + tail
+        elif m.verb == Verb.THROW:
             it = wielded_item(me)
             if it is None:
                 return IMPOSSIBLE
@@ -433,31 +443,73 @@ class InvestigatorTactics(Tactics):
             if self._line(src, t.pos, (me.id, t.id)) == "obstructed":
                 req = EXTREME
             p = _p(prof.skill(w.skill), req) * 0.8
-            avg = (w.damage.maximum + w.damage.flat + sum(n for _, n, _ in w.damage.dice)) / 2.0
+            avg = _mean(w.damage)
             score = p * self._value(t, avg)
             note = f"thrown {w.id}"
         else:  # melee / pursue
+            if m.head or m.when == "after":
+                return IMPOSSIBLE
             w = melee_weapon(s, me)
             req = HARD if me.moved_long else REGULAR
             opp = (t.pos[0] * 2 - src[0], t.pos[1] * 2 - src[1])
             flank = any(f.pos == opp and f.able for f in self.friends if f.id != me.id)
             p = _p(prof.skill(w.skill), req, 1 if flank else 0) * (0.75 if t.able else 1.0)
-            avg = (w.damage.maximum + w.damage.flat + sum(n for _, n, _ in w.damage.dice)) / 2.0
+            avg = _mean(w.damage)
             db = prof.db
-            avg += (db.maximum + db.flat + sum(n for _, n, _ in db.dice)) / 2.0 if db.dice else db.flat
-            if m.head:
-                return IMPOSSIBLE
-            if m.when == "after":
-                return IMPOSSIBLE
+            avg += _mean(db) if db.dice else db.flat
             risk = 0.5 * max(0, self._adjacent_threats(src, ignore=t.id) - self._adjacent_threats(me.pos, t.id))
             score = p * self._value(t, avg) - risk + (0.2 if flank else 0)
             note = f"{w.id}" + (", flanking with an ally" if flank else "") + (
                 ", stepping in first" if m.when == "before" else "")
-        if m.when == "before" and self._adjacent_threats(me.pos) and any(
-                f.pos is not None and chebyshev(f.pos, me.pos) == 1 and chebyshev(f.pos, src) > 1 for f in self.foes):
+        if m.when == "before" and self._steps_away(src):
             score -= 1.0  # stepping away invites a pursuit attack
             note += ", though stepping away invites a pursuit attack"
         return Estimate(score, p, avg, risk, note)
+
+    def _shot(self, t: Fighter, src: Cell) -> tuple[float, float, float, float, str, str] | None:
+        """A shot at `t` from `src`, whatever the number of shots (None: out of range or nothing wielded).
+
+        Its worth per shot, hit chance, mean damage, risk, and the note's parts before and after the shots.
+        """
+        key = (t.id, src)
+        if key in self._shots:
+            return self._shots[key]
+        me = self.me
+        out = None
+        it = wielded_item(me)
+        if it is not None:
+            assert t.pos is not None
+            w = self.s.weapons[it.template]
+            d = chebyshev(src, t.pos)
+            band = shot_band(self.s, w, d)
+            if band is not None:
+                obstructed = self._line(src, t.pos, (me.id, t.id)) == "obstructed"
+                # squares at one distance with the same line make the same shot: only the risk differs
+                odds = self._odds.get((t.id, d, obstructed))
+                if odds is None:
+                    req, dmg = band
+                    if obstructed:
+                        req = EXTREME
+                    aimed = bool(me.bonus_to and "shoot" in me.bonus_to)
+                    bonus = (1 if d == 1 else 0) + (1 if aimed else 0)
+                    p = _p(self.s.prof(me.id).skill(w.skill), req, bonus)
+                    avg = _mean(dmg)
+                    odds = self._odds[(t.id, d, obstructed)] = (
+                        p * self._value(t, avg), p, avg, f"{w.id} at {d} squares",
+                        (", through an obstruction" if obstructed else "") + (", aimed" if aimed else ""))
+                worth, p, avg, lead, tail = odds
+                out = (worth, p, avg, 2.5 * self._adjacent_threats(src), lead, tail)
+        self._shots[key] = out
+        return out
+
+    def _steps_away(self, src: Cell) -> bool:
+        """Whether a step to `src` leaves a foe's reach (and so invites a pursuit attack)."""
+        known = self._away.get(src)
+        if known is None:
+            me = _at(self.me)
+            known = self._away[src] = bool(self._adjacent_threats(me)) and any(
+                f.pos is not None and chebyshev(f.pos, me) == 1 and chebyshev(f.pos, src) > 1 for f in self.foes)
+        return known
 
     def _attack_reasons(self, a: Action, score: float) -> list[str]:
         """What the chosen attack was scored on: target, hit chance, damage against its HP, the risk taken."""
@@ -467,11 +519,11 @@ class InvestigatorTactics(Tactics):
         most_wounded = min(self.foes, key=lambda f: f.hp / max(1, self.s.prof(f.id).max_hp)).id if self.foes else ""
         who = (f"{t.id} ({t.hp} HP) is the most wounded enemy"
                if most_wounded == t.id and t.hp < self.s.prof(t.id).max_hp else f"{t.id} has {t.hp} HP")
-        odds = (f"{pct(e.p)} that it is not resisted" if e.p < 1 else "it cannot miss") if m.verb == "cast" \
+        odds = (f"{pct(e.p)} that it is not resisted" if e.p < 1 else "it cannot miss") if m.verb == Verb.CAST \
             else f"{pct(e.p)} to hit"
         out = [f"{who}; {odds} with the {e.note}, about {e.damage:.0f} damage"]
         if e.risk > 0:
-            out.append(f"risky: {e.risk / 2.5 if m.verb == 'shoot' else e.risk:.0f} enemies could strike back "
+            out.append(f"risky: {e.risk / 2.5 if m.verb == Verb.SHOOT else e.risk:.0f} enemies could strike back "
                        "from next to it")
         elif e.damage >= t.hp:
             out.append(f"a hit should finish {t.id}")
@@ -479,11 +531,17 @@ class InvestigatorTactics(Tactics):
 
     # --- movement ------------------------------------------------------------------------------
     def _move_options(self, by_verb: dict[str, list[Action]]) -> list[tuple[Action, Cell, bool]]:
-        options: list[tuple[Action, Cell, bool]] = [(a, a.dest, False) for a in by_verb.get("step", [])]
-        return options + [(a, a.dest, True) for a in by_verb.get("move", [])]
+        options: list[tuple[Action, Cell, bool]] = [(a, a.dest, False) for a in by_verb.get(Verb.STEP, [])]
+        return options + [(a, a.dest, True) for a in by_verb.get(Verb.MOVE, [])]
 
     def _movement(self, by_verb: dict[str, list[Action]]) -> tuple[Action, float] | None:
-        """The best square to go to and how much better it is than staying (None: staying is as good)."""
+        """The best square to go to and how much better it is than staying (None: staying is as good).
+
+        The first square of the highest score wins if it beats staying by more than half a point. Every
+        square's melee score, or ranged bound (its score with every line clear), is worked out at once in
+        numpy; a shooter's squares then have their lines drawn best bound first, until no bound left can
+        beat the best score found (a line only lowers a score).
+        """
         me = self.me
         assert me.pos is not None
         options = self._move_options(by_verb)
@@ -491,12 +549,62 @@ class InvestigatorTactics(Tactics):
             return None
         ranged, adj_now, target = self._move_context()
         here = self._square_score(me.pos, ranged, False, adj_now, target)
-        best, best_sc = None, here + 0.5
-        for a, dest, long in options:
-            sc = self._square_score(dest, ranged, long, adj_now, target, floor=best_sc)
-            if sc > best_sc:
-                best, best_sc = a, sc
-        return None if best is None else (best, best_sc - here)
+        floor = here + 0.5
+        scores = self._square_scores(options, ranged, adj_now, target)
+        if not ranged:
+            i = int(np.argmax(scores))
+            return (options[i][0], float(scores[i]) - here) if scores[i] > floor else None
+        best_sc, best = floor, -1
+        for i in np.lexsort((np.arange(len(options)), -scores)).tolist():
+            bound = scores[i]
+            if bound < best_sc:
+                break
+            if bound == best_sc and (best < 0 or i > best):
+                continue  # even with every line clear it would only tie a square before it
+            _, dest, long = options[i]
+            sc = self._square_score(dest, ranged, long, adj_now, target)
+            if sc > best_sc or (sc == best_sc and 0 <= best and i < best):
+                best_sc, best = sc, i
+        return None if best < 0 else (options[best][0], best_sc - here)
+
+    def _square_scores(self, options: list[tuple[Action, Cell, bool]], ranged: bool, adj_now: list[Fighter],
+                       target: Fighter | None) -> np.ndarray:
+        """`_square_score` of every option's square at once: exact for melee, the all-lines-clear bound for shooters.
+
+        The same float operations run in the same order, so the values are the same to the bit.
+        """
+        me = self.me
+        dests = np.array([dest for _, dest, _ in options], dtype=np.int64)
+        long = np.array([lg for _, _, lg in options], dtype=bool)
+        cells = np.array(self._foe_cells, dtype=np.int64).reshape(-1, 2)
+        ds = np.maximum(np.abs(dests[:, 0:1] - cells[:, 0]), np.abs(dests[:, 1:2] - cells[:, 1]))  # squares x foes
+        adjacent = ds == 1
+        adj = adjacent.sum(axis=1)
+        if adj_now:
+            now = np.array([_at(f) for f in adj_now], dtype=np.int64)
+            leaving = (np.maximum(np.abs(dests[:, 0:1] - now[:, 0]), np.abs(dests[:, 1:2] - now[:, 1])) > 1).sum(axis=1)
+        else:
+            leaving = np.zeros(len(options), dtype=np.int64)
+        sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
+        if ranged:
+            sc = sc - 6.0 * adj
+            quality = np.array([np.nan if (q := self._shot_quality(d)) is None else q
+                                for d in range(int(ds.max()) + 1)])
+            bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
+            shots = quality[ds] + bonus  # NaN: out of range
+            top = np.max(np.where(np.isnan(shots), -np.inf, shots), axis=1)
+            return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * ds.min(axis=1)
+        assert target is not None and target.pos is not None
+        tx, ty = target.pos
+        d = np.maximum(np.abs(dests[:, 0] - tx), np.abs(dests[:, 1] - ty))
+        free = target.opportunity_used or not target.able
+        striking = np.array([f.id != target.id and not f.opportunity_used for f in self.foes])
+        others = (adjacent & striking).sum(axis=1)
+        sc = np.where(d == 1, (sc + (4.0 if free else -2.0)) - 3.0 * others,
+                      np.where(d == 2, sc + (3.0 - 2.0 * adj), sc - (d * 0.6 + 2.0 * adj)))
+        if self.s.prof(me.id).actions >= 2:
+            sc = np.where(long, sc - 0.5, sc)
+        return sc
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""

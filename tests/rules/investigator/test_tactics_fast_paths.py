@@ -1,0 +1,58 @@
+"""The scripted investigator's fast paths choose exactly what the plain definitions choose.
+
+`_movement` scores every square in numpy and draws a shooter's lines best bound first; the plain
+definition scores each square in turn with `_square_score` and keeps the first of the highest score.
+Attack estimates share work (the shots of one target from one square, a step after the attack and none);
+each must equal the estimate worked out on its own in a fresh look at the state.
+"""
+
+from __future__ import annotations
+
+from trpg_arena.agents import make_agent
+from trpg_arena.rules import Combat
+from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.investigator.tactics import InvestigatorTactics
+
+
+def _plain_movement(t: InvestigatorTactics, by_verb: dict[str, list[Action]]) -> tuple[Action, float] | None:
+    me = t.me
+    assert me.pos is not None
+    options = t._move_options(by_verb)
+    if not options:
+        return None
+    ranged, adj_now, target = t._move_context()
+    here = t._square_score(me.pos, ranged, False, adj_now, target)
+    best, best_sc = None, here + 0.5
+    for a, dest, long in options:
+        sc = t._square_score(dest, ranged, long, adj_now, target)
+        if sc > best_sc:
+            best, best_sc = a, sc
+    return None if best is None else (best, best_sc - here)
+
+
+def test_movement_and_estimates_match_the_plain_definitions() -> None:
+    checked_moves = checked_attacks = 0
+    for name, seeds in (("investigator/skirmish", range(6)), ("investigator/brawl", range(3))):
+        for seed in seeds:
+            c = Combat(name, seed=seed)
+            agents = {side: make_agent("scripted", "investigator", seed=seed + i) for i, side in enumerate(c.sides)}
+            probe = InvestigatorTactics()
+            while not c.over:
+                d = c.decision
+                assert d is not None
+                legal = c.legal_actions()
+                if d.step == "turn_action" and len(legal) > 1:
+                    probe._look(c)
+                    by_verb: dict[str, list[Action]] = {}
+                    for a in legal:
+                        by_verb.setdefault(a.verb, []).append(a)
+                    if not probe.me.move_used and probe.foes and probe._move_options(by_verb):
+                        assert probe._movement(by_verb) == _plain_movement(probe, by_verb)
+                        checked_moves += 1
+                    fast = probe.estimates(c, legal)
+                    for a, est in fast.items():
+                        probe._look(c)  # nothing shared: every estimate worked out on its own
+                        assert probe._estimate(a) == est, a
+                        checked_attacks += 1
+                c.act(agents[c.side_of(d.actor)].act(c))
+    assert checked_moves > 50 and checked_attacks > 200
