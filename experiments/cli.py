@@ -657,28 +657,29 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
                   "steps/s over connect_four_v3's moves/s, the speed a learner sees; clone rows: clone() calls "
                   "per second", soft_wrap=False)
     console.print(table)
-    latency = _bench_search(targets, _agents_option(search), seconds)
+    latency = _bench_search(targets, _agents_option(search), seconds, clock)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "clock": clock, "rows": [r.to_json() for r in rows],
                                "latency": [r.to_json() for r in latency]}, indent=2), encoding="utf-8")
     console.print(f"written {out}")
 
 
-def _bench_search(targets: list[str], presets: list[str], seconds: float) -> list[Any]:
-    """p50/p95 propose latency of each mcts preset (or agent spec) on each target (one table)."""
+def _bench_search(targets: list[str], presets: list[str], seconds: float, clock: str = "wall") -> list[Any]:
+    """p50/p95 propose latency of each mcts preset (or agent spec) on each target (one table), on `clock`."""
     from rich import box
 
     from trpg_arena.experiments.bench import bench_propose
 
     specs = [p if ":" in p or p == "trained" else f"mcts:{p}" for p in presets]
-    rows = [bench_propose(t, spec, seconds) for spec in specs for t in targets]
+    rows = [bench_propose(t, spec, seconds, clock=clock) for spec in specs for t in targets]
     if rows:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         for col in ("target", "agent", "decisions", "p50 ms", "p95 ms"):
             table.add_column(col, justify="left" if col in ("target", "agent") else "right", no_wrap=True)
         for r in rows:
             table.add_row(r.target, r.agent, str(r.decisions), f"{r.p50 * 1000:,.0f}", f"{r.p95 * 1000:,.0f}")
-        console.print("search latency per decision (propose), on states of scripted self-play", soft_wrap=False)
+        console.print(f"search latency per decision (propose), on states of scripted self-play ({clock} clock: "
+                      + ("CPU time of this process" if clock == "cpu" else "wall time") + ")", soft_wrap=False)
         console.print(table)
     return rows
 

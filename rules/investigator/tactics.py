@@ -23,7 +23,7 @@ import numpy as np
 
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, of_verb, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
@@ -51,18 +51,6 @@ class Estimate(NamedTuple):
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
 _VERB = attrgetter("verb")
-
-
-def _by_verb(legal: list[Action]) -> dict[str, list[Action]]:
-    """The legal actions per verb, each in legal order (a legal set lists each verb's actions together)."""
-    by: dict[str, list[Action]] = {}
-    for verb, run in groupby(legal, _VERB):
-        known = by.get(verb)
-        if known is None:
-            by[verb] = list(run)
-        else:
-            known.extend(run)
-    return by
 _MELEE = (Verb.MELEE, Verb.PURSUE)  # the verbs whose estimate tells a step after the attack from none
 
 
@@ -217,7 +205,7 @@ class InvestigatorTactics(Tactics):
             lambda: scored)
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
-        by_verb = _by_verb(legal)
+        by_verb = grouped_by_verb(legal)
         end = by_verb[Verb.END_TURN][0]
         me = self.me
         if not self.foes:

@@ -19,7 +19,7 @@ from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.moonlit.data import SKILLS
 from trpg_arena.rules.moonlit.estimates import Strike, avg, p_at_least, strike
-from trpg_arena.rules.moonlit.fighters import ABLE, tb
+from trpg_arena.rules.moonlit.fighters import ABLE
 from trpg_arena.rules.moonlit.skills import reaches
 from trpg_arena.rules.moonlit.verbs import Condition, Verb
 
@@ -77,7 +77,7 @@ class MoonlitTactics(Tactics):
     # --- helpers -------------------------------------------------------------------------------------------
     def _ctx(self, combat: Combat) -> tuple[Any, Any, Any, Any]:
         st = combat.state
-        t = tb(combat)
+        t = combat.tables
         d = combat.decision
         assert d is not None
         me = st.fighters[d.actor]

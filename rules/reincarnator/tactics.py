@@ -14,19 +14,15 @@ person's attacks read.
 
 from __future__ import annotations
 
-from itertools import groupby
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, of_verb, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
 from trpg_arena.rules.reincarnator.attack_math import attack_dice
-from trpg_arena.rules.reincarnator.conditions import rs
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.grapple import policy_mode
 from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
@@ -34,7 +30,6 @@ from trpg_arena.rules.reincarnator.verbs import Verb
 
 ATTACKS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.ACRO_FIRE,
            Verb.PIN_STRIKE, Verb.GRAPPLE_STRIKE, Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH)
-_VERB = attrgetter("verb")
 P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
 MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
 WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
@@ -82,8 +77,8 @@ class ReincarnatorTactics(Tactics):
 
         `names`: the item ids of option names already looked up in this state (`uid` walks every item).
         """
-        state = rs(combat)
-        st = static(combat)
+        state = combat.state
+        st = combat.tables
         if a.target is None:
             return self.blast_value(combat, cid, a)
         if names is None:
@@ -132,7 +127,7 @@ class ReincarnatorTactics(Tactics):
             p.attr, p.fast = o[1], "fast" in o
         p.into = next((x for x in o if x in ("careful", "random")), None)
         if a.verb in CHARGES:
-            p.bonus = min(3, max(0, static(combat).specs[cid].base_defense - rs(combat).fighters[cid].bd_loss))
+            p.bonus = min(3, max(0, combat.tables.specs[cid].base_defense - combat.state.fighters[cid].bd_loss))
         return p
 
     @staticmethod
@@ -147,7 +142,7 @@ class ReincarnatorTactics(Tactics):
 
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
-        state = rs(combat)
+        state = combat.state
         side = state.fighters[cid].side
         cx, cy = a.dest
         score = 0.0
@@ -161,13 +156,13 @@ class ReincarnatorTactics(Tactics):
     @staticmethod
     def is_caster(combat: Combat, cid: str) -> bool:
         """Whether a combatant knows spells."""
-        return bool(static(combat).spells.get(cid))
+        return bool(combat.tables.spells.get(cid))
 
     @staticmethod
     def hurt(combat: Combat, cid: str) -> float:
         """Fraction of health left."""
-        f = rs(combat).fighters[cid]
-        mx = static(combat).max_health[cid]
+        f = combat.state.fighters[cid]
+        mx = combat.tables.max_health[cid]
         return (mx - f.lethal - f.bashing) / mx
 
     # --- the policy ---------------------------------------------------------------------------------
@@ -184,7 +179,7 @@ class ReincarnatorTactics(Tactics):
 
     def react(self, combat: Combat, cid: str, legal: list[Action]) -> Ranking:
         """Step out of an attacker's reach when possible (REI-5.7)."""
-        state = rs(combat)
+        state = combat.state
         p = state.pending[-1] if state.pending else None
         src = state.fighters[p.actor].cell if p is not None else None
         steps = [(cheb(a.dest, src), a) for a in of_verb(legal, Verb.REFLEX_STEP)] if src is not None else []
@@ -211,8 +206,8 @@ class ReincarnatorTactics(Tactics):
                     "expected against enemies, allies' counted against it)")
         o = tuple(uid(combat, cid, x) for x in opts(a))
         odds = self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
-        st = static(combat)
-        f = rs(combat).fighters.get(a.target)
+        st = combat.tables
+        f = combat.state.fighters.get(a.target)
         who = a.target if f is None else (f"{a.target} ({st.max_health[a.target] - f.lethal - f.bashing}/"
                                           f"{st.max_health[a.target]} health)")
         if odds is None or a.verb in HOLD_STRIKES:
@@ -223,16 +218,10 @@ class ReincarnatorTactics(Tactics):
 
     def turn(self, combat: Combat, cid: str, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
         """One decision of the own turn."""
-        state = rs(combat)
-        st = static(combat)
+        state = combat.state
+        st = combat.tables
         me = state.fighters[cid]
-        by: dict[str, list[Action]] = {}
-        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together: one run each
-            known = by.get(verb)
-            if known is None:
-                by[verb] = list(run)
-            else:
-                known.extend(run)
+        by = grouped_by_verb(legal)
         enemies = [f for f in state.fighters.values() if f.side != me.side and f.status == "active"
                    and f.cell is not None]
         end = Action(Verb.END_TURN)
@@ -409,8 +398,8 @@ class ReincarnatorTactics(Tactics):
     @staticmethod
     def shot_range(combat: Combat, cid: str) -> int:
         """The longest reach of a loaded held ranged weapon or a known spell, in metres."""
-        st = static(combat)
-        state = rs(combat)
+        st = combat.tables
+        state = combat.state
         guns = [st.items[k].range_m or 1 for k, it in state.items.items()
                 if it.holder == cid and it.loc == "held" and st.items[k].is_ranged and it.loaded > 0]
         spells = [sp.range_m for sp in st.spells.get(cid, {}).values()]
@@ -425,8 +414,8 @@ class ReincarnatorTactics(Tactics):
     @staticmethod
     def shoots(combat: Combat, cid: str) -> bool:
         """Whether a combatant holds a loaded ranged weapon or knows a spell."""
-        st = static(combat)
-        state = rs(combat)
+        st = combat.tables
+        state = combat.state
         return bool(st.spells.get(cid)) or state.fighters[cid].in_vehicle is not None or any(
             st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
             if it.holder == cid and it.loc == "held")
