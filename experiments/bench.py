@@ -208,22 +208,27 @@ class LatencyRow:
         return {**asdict(self), "p50": round(self.p50, 4), "p95": round(self.p95, 4)}
 
 
-def bench_propose(encounter: str, spec: str, budget: float, least: int = 5) -> LatencyRow:
-    """Time `spec`'s propose at every real decision of scripted self-play, for `budget` s (and `least` decisions)."""
+def bench_propose(encounter: str, spec: str, budget: float, least: int = 5, clock: str = "wall") -> LatencyRow:
+    """Time `spec`'s propose at every real decision of scripted self-play, for `budget` s (and `least` decisions).
+
+    Each propose is timed on `clock`, like the budget: on ``"cpu"`` a search's cost is what it takes of
+    one core, whatever else the machine runs (a search is single-threaded).
+    """
     from trpg_arena.agents import make_agent
 
+    now = CLOCKS[clock]
     enc = load_encounter(encounter)
     times: list[float] = []
-    start, seed = time.perf_counter(), 0
-    while time.perf_counter() - start < budget or len(times) < least:
+    start, seed = now(), 0
+    while now() - start < budget or len(times) < least:
         c = Combat(enc, seed=seed)
         players = {s: make_agent("scripted", enc.ruleset, seed=seed + i) for i, s in enumerate(c.sides)}
         agent = make_agent(spec, enc.ruleset, seed=seed)
-        while not c.over and (time.perf_counter() - start < budget or len(times) < least):
+        while not c.over and (now() - start < budget or len(times) < least):
             if len(c.legal_view()) > 1:
-                t = time.perf_counter()
+                t = now()
                 agent.propose(c)
-                times.append(time.perf_counter() - t)
+                times.append(now() - t)
             d = c.decision
             assert d is not None and d.side is not None  # the game is not over
             c.act(players[d.side].act(c))

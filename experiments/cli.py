@@ -566,18 +566,29 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
               envs: Annotated[str, typer.Option(help="env counts to measure, comma-separated")] = "1,2,4,8",
               steps: Annotated[int, typer.Option(help="training steps per measurement")] = 4096,
               vec: Annotated[str, typer.Option(help="dummy or subproc")] = "dummy",
-              out: Annotated[Path | None, typer.Option(help="also write the rows as JSON here")] = None) -> None:
+              out: Annotated[Path | None, typer.Option(help="also write the rows as JSON here")] = None,
+              head: Annotated[str, typer.Option(help="legal: the action head scores the legal actions only (what "
+                                                     "training uses); full: sb3-contrib's MlpPolicy, every index")]
+              = "legal",
+              clock: Annotated[str, typer.Option(help="wall, or cpu: this process's CPU seconds (steadier on a busy "
+                                                      "machine; with --vec dummy)")] = "wall") -> None:
     """MaskablePPO training fps per encounter and env count, beside sb3-contrib's InvalidActionEnvDiscrete."""
-    from trpg_arena.experiments.train_fps import measure
+    from trpg_arena.experiments.train_fps import CLOCKS, HEADS, measure
 
-    counts = [int(n) for n in envs.split(",") if n.strip()]
+    try:
+        counts = [int(n) for n in envs.split(",") if n.strip()]
+    except ValueError:
+        counts = []
     if not counts or min(counts) < 1 or steps < 1 or vec not in ("dummy", "subproc"):
         raise typer.BadParameter("--envs needs counts >= 1, --steps >= 1, --vec dummy or subproc")
+    if head not in HEADS or clock not in CLOCKS or (clock == "cpu" and vec == "subproc"):
+        raise typer.BadParameter(f"--head is one of {', '.join(HEADS)}; --clock one of {', '.join(CLOCKS)} "
+                                 "(cpu with --vec dummy only)")
     names = encounters or [f"{rid}/duel" for rid in RULESETS]
     with console.status("training..."):
-        rows = measure(names, counts, steps, vec)
+        rows = measure(names, counts, steps, vec, head=head, clock=clock)
     yardstick = {r.envs: r.fps for r in rows if r.target == "InvalidActionEnvDiscrete"}
-    table = Table("target", "envs", "fps", "x yardstick")
+    table = Table("target", "envs", "fps", "x yardstick", title=f"MaskablePPO steps/s ({head} head, {clock} clock)")
     for r in rows:
         table.add_row(r.target, str(r.envs), f"{r.fps:,.0f}", f"{r.fps / yardstick[r.envs]:.2f}")
     console.print(table)
@@ -646,28 +657,29 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
                   "steps/s over connect_four_v3's moves/s, the speed a learner sees; clone rows: clone() calls "
                   "per second", soft_wrap=False)
     console.print(table)
-    latency = _bench_search(targets, _agents_option(search), seconds)
+    latency = _bench_search(targets, _agents_option(search), seconds, clock)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "clock": clock, "rows": [r.to_json() for r in rows],
                                "latency": [r.to_json() for r in latency]}, indent=2), encoding="utf-8")
     console.print(f"written {out}")
 
 
-def _bench_search(targets: list[str], presets: list[str], seconds: float) -> list[Any]:
-    """p50/p95 propose latency of each mcts preset (or agent spec) on each target (one table)."""
+def _bench_search(targets: list[str], presets: list[str], seconds: float, clock: str = "wall") -> list[Any]:
+    """p50/p95 propose latency of each mcts preset (or agent spec) on each target (one table), on `clock`."""
     from rich import box
 
     from trpg_arena.experiments.bench import bench_propose
 
     specs = [p if ":" in p or p == "trained" else f"mcts:{p}" for p in presets]
-    rows = [bench_propose(t, spec, seconds) for spec in specs for t in targets]
+    rows = [bench_propose(t, spec, seconds, clock=clock) for spec in specs for t in targets]
     if rows:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         for col in ("target", "agent", "decisions", "p50 ms", "p95 ms"):
             table.add_column(col, justify="left" if col in ("target", "agent") else "right", no_wrap=True)
         for r in rows:
             table.add_row(r.target, r.agent, str(r.decisions), f"{r.p50 * 1000:,.0f}", f"{r.p95 * 1000:,.0f}")
-        console.print("search latency per decision (propose), on states of scripted self-play", soft_wrap=False)
+        console.print(f"search latency per decision (propose), on states of scripted self-play ({clock} clock: "
+                      + ("CPU time of this process" if clock == "cpu" else "wall time") + ")", soft_wrap=False)
         console.print(table)
     return rows
 

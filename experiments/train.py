@@ -191,6 +191,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     from stable_baselines3.common.callbacks import BaseCallback
 
     from trpg_arena.agents.canonical import CanonicalCodec
+    from trpg_arena.experiments.legal_head import LegalActionsPolicy
 
     torch.set_num_threads(args.threads)
     side = args.side or ("both" if args.self_play else enc.sides()[0])
@@ -199,7 +200,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     card: dict[str, Any] = {
         "format": "trpg-arena-policy/1", "ruleset": enc.ruleset, "env_version": system.info.env_version,
         "encounter": enc.encounter, "side": side, "layout": CanonicalCodec.of(system, enc).layout(),
-        "algorithm": "MaskablePPO (sb3-contrib), MlpPolicy",
+        "algorithm": "MaskablePPO (sb3-contrib), LegalActionsPolicy (MlpPolicy scoring the legal actions only)",
         "command": "trpg-arena train " + " ".join(_command_line(args)),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
     }
@@ -211,7 +212,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     if args.resume is not None:
         model = MaskablePPO.load(str(args.resume), env=env, device="cpu")
     else:
-        model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, seed=args.seed,
+        model = MaskablePPO(LegalActionsPolicy, env, n_steps=args.n_steps, batch_size=args.batch_size, seed=args.seed,
                             verbose=0, device="cpu", tensorboard_log=str(folder / "tb"))
     curve: list[tuple[int, int, float]] = []
     evaluations: list[dict[str, Any]] = []

@@ -3,6 +3,12 @@
 The yardstick is sb3-contrib's own `InvalidActionEnvDiscrete` (a trivial env with a mask) under
 the same trainer settings in the same run, so the ratio says how much of the training time our
 envs cost: near 1.0 the trainer, not the env, is the bottleneck.
+
+Both train with the policy class the project trains with, `LegalActionsPolicy` (``head="legal"``:
+the action head scores the legal actions only, so a canonical layout's thousands of indices cost
+what its tens of legal actions cost); ``head="full"`` is sb3-contrib's stock ``MlpPolicy``, which
+scores every index. ``clock="cpu"`` times the process's CPU seconds instead of the wall clock
+(steadier on a busy machine; one process only, so not with subprocess envs).
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ class FpsRow:
     vec: str
     steps: int
     seconds: float
+    head: str = "legal"
+    clock: str = "wall"
 
     @property
     def fps(self) -> float:
@@ -34,18 +42,34 @@ class FpsRow:
         return self.steps / self.seconds
 
 
-def _learn(env: Any, steps: int, seed: int) -> float:
+HEADS = ("legal", "full")
+CLOCKS = ("wall", "cpu")
+
+
+def policy_class(head: str) -> Any:
+    """The MaskablePPO policy of a head: `LegalActionsPolicy` ("legal") or sb3-contrib's "MlpPolicy" ("full")."""
+    if head not in HEADS:
+        raise ValueError(f"head must be one of {', '.join(HEADS)}, not {head!r}")
+    if head == "full":
+        return "MlpPolicy"
+    from trpg_arena.experiments.legal_head import LegalActionsPolicy
+
+    return LegalActionsPolicy
+
+
+def _learn(env: Any, steps: int, seed: int, head: str = "legal", clock: str = "wall") -> float:
     """Seconds MaskablePPO takes for ``steps`` steps on ``env`` (one update's worth of warm-up excluded)."""
     import torch
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)
     n_steps = max(64, 512 // env.num_envs)
-    model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=64, seed=seed, verbose=0, device="cpu")
+    model = MaskablePPO(policy_class(head), env, n_steps=n_steps, batch_size=64, seed=seed, verbose=0, device="cpu")
     model.learn(total_timesteps=n_steps * env.num_envs)  # warm-up: imports, first allocations
-    start = time.perf_counter()
+    now = time.process_time if clock == "cpu" else time.perf_counter
+    start = now()
     model.learn(total_timesteps=steps, reset_num_timesteps=False)
-    return time.perf_counter() - start
+    return now() - start
 
 
 def yardstick_env(envs: int, vec: str, seed: int) -> Any:
@@ -69,18 +93,24 @@ class _Yardstick:
 
 
 def measure(encounters: list[str], env_counts: list[int], steps: int, vec: str = "dummy",
-            opponent: str = "random", seed: int = 0) -> list[FpsRow]:
+            opponent: str = "random", seed: int = 0, head: str = "legal", clock: str = "wall") -> list[FpsRow]:
     """Training fps of each encounter and of the yardstick, for each env count."""
     from trpg_arena.rules import load_encounter
 
+    policy_class(head)  # a bad head is refused before any env is built
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
+    if clock == "cpu" and vec == "subproc":
+        raise ValueError("clock 'cpu' counts this process's CPU seconds only: use it with vec 'dummy'")
     rows = []
     for n in env_counts:
         env = yardstick_env(n, vec, seed)
-        rows.append(FpsRow("InvalidActionEnvDiscrete", n, vec, steps, _learn(env, steps, seed)))
+        rows.append(FpsRow("InvalidActionEnvDiscrete", n, vec, steps, _learn(env, steps, seed, head, clock), head,
+                           clock))
         env.close()
         for name in encounters:
             env = make_vec_env(TrainArgs(encounter=name, opponent=opponent, envs=n, vec=vec, seed=seed),
                                load_encounter(name))
-            rows.append(FpsRow(name, n, vec, steps, _learn(env, steps, seed)))
+            rows.append(FpsRow(name, n, vec, steps, _learn(env, steps, seed, head, clock), head, clock))
             env.close()
     return rows

@@ -30,20 +30,6 @@ ID = HERE.name.lstrip("_")  # the folder names the system: a renamed copy is a n
 PASS = Action(Verb.PASS)
 
 
-def state_of(combat: TemplateCombat) -> TemplateState:
-    """The combat's state, typed."""
-    st = combat.state
-    assert isinstance(st, TemplateState)
-    return st
-
-
-def tables_of(combat: TemplateCombat) -> Tables:
-    """The combat's compiled tables, typed."""
-    t = combat.tables
-    assert isinstance(t, Tables)
-    return t
-
-
 class TemplateSystem(RuleSystem[TemplateState, Tables]):
     """Two sides trading blows in one zone."""
 
@@ -69,11 +55,11 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
 
     def new_state(self, combat: TemplateCombat) -> TemplateState:
         """Everyone at full health, round 1; no dice are rolled here."""
-        return TemplateState(round=1, phase="main", hp=dict(tables_of(combat).max_hp))
+        return TemplateState(round=1, phase="main", hp=dict(combat.tables.max_hp))
 
     def advance(self, combat: TemplateCombat) -> None:
         """Open the next turn, or end the combat (TPL-2, TPL-3); `apply` calls it after every action."""
-        st, t = state_of(combat), tables_of(combat)
+        st, t = combat.state, combat.tables
         standing = {t.side[c] for c in t.ids if st.hp[c] > 0}
         if len(standing) <= 1:
             st.outcome = Outcome(standing.pop() if standing else None, Termination.ELIMINATED, st.round)
@@ -91,7 +77,7 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
     # --- decisions --------------------------------------------------------------------------------
     def legal_actions(self, combat: TemplateCombat) -> list[Action]:
         """Pass, or hit a standing foe (TPL-1); one who is down only passes (the kernel then takes it)."""
-        st, t = state_of(combat), tables_of(combat)
+        st, t = combat.state, combat.tables
         me = st.decision.actor if st.decision else ""
         if st.hp[me] <= 0:
             return [PASS]
@@ -99,7 +85,7 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
 
     def apply(self, combat: TemplateCombat, action: Action) -> None:
         """Resolve a legal action, then advance to the next decision point."""
-        st, t = state_of(combat), tables_of(combat)
+        st, t = combat.state, combat.tables
         me = st.decision.actor if st.decision else ""
         if action.verb == Verb.HIT and action.target is not None:
             face = combat.dice.roll(6)
@@ -122,7 +108,7 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
     # --- views and the env ------------------------------------------------------------------------
     def views(self, combat: TemplateCombat) -> list[CombatantView]:
         """Every combatant, in roster order."""
-        st, t = state_of(combat), tables_of(combat)
+        st, t = combat.state, combat.tables
         return [CombatantView(c, t.name[c], t.side[c], t.kind[c], "field", max(0, st.hp[c]), t.max_hp[c],
                               st.hp[c] > 0, Condition.OK if st.hp[c] > 0 else Condition.DEAD) for c in t.ids]
 
@@ -132,8 +118,8 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
 
     def observe_combatant(self, combat: TemplateCombat, cid: str) -> list[float]:
         """Hit points as a fraction of the maximum."""
-        return [max(0, state_of(combat).hp[cid]) / tables_of(combat).max_hp[cid]]
+        return [max(0, combat.state.hp[cid]) / combat.tables.max_hp[cid]]
 
     def observe_global(self, combat: TemplateCombat) -> list[float]:
         """How far the round is towards the cap."""
-        return [combat.round / tables_of(combat).options.round_cap]
+        return [combat.round / combat.tables.options.round_cap]

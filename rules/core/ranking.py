@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import attrgetter
 from typing import TYPE_CHECKING, Generic
 
 import numpy as np
@@ -22,6 +24,8 @@ from trpg_arena.rules.core.values import Action, Decision
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
+
+_VERB = attrgetter("verb")
 
 #: A runner-up: ``(value, action)`` or ``(value, action, note)``.
 Rival = tuple[float, Action] | tuple[float, Action, str]
@@ -60,6 +64,31 @@ class Ranking:
 def only(action: Action) -> Ranking:
     """The ranking when a single action is legal."""
     return Ranking(action, 0.0, lambda: ("the only legal action",))
+
+
+def of_verb(actions: Iterable[Action], verb: str) -> list[Action]:
+    """The actions of one verb, in their order.
+
+    Policies scan the legal set with it rather than testing ``a.verb == Verb.X`` per action: reading an
+    enum member costs an attribute hook each time, and a scan reads it once.
+    """
+    return [a for a in actions if a.verb == verb]
+
+
+def grouped_by_verb(legal: Iterable[Action]) -> dict[str, list[Action]]:
+    """The legal actions per verb, each in legal order.
+
+    A legal set lists each verb's actions together, so it is grouped in runs: one dict write per run, not
+    one per action.
+    """
+    by: dict[str, list[Action]] = {}
+    for verb, run in groupby(legal, _VERB):
+        known = by.get(verb)
+        if known is None:
+            by[verb] = list(run)
+        else:
+            known.extend(run)
+    return by
 
 
 def pct(p: float) -> str:

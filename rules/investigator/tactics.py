@@ -23,7 +23,7 @@ import numpy as np
 
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
@@ -31,9 +31,10 @@ from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.sight import line_status, standing_bodies
 from trpg_arena.rules.investigator.state import Fighter, InvState
+from trpg_arena.rules.investigator.verbs import Verb
 
 Cell = tuple[int, int]
-ATTACK_VERBS = ("shoot", "melee", "throw", "cast", "pursue")
+ATTACK_VERBS = (Verb.SHOOT, Verb.MELEE, Verb.THROW, Verb.CAST, Verb.PURSUE)
 NO_ATTACK = -1e9  # the score of an attack that makes no sense
 WORTH = "hit chance times the share of the target's HP it takes, more for a kill"  # what a score means, for GMs
 
@@ -50,19 +51,7 @@ class Estimate(NamedTuple):
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
 _VERB = attrgetter("verb")
-
-
-def _by_verb(legal: list[Action]) -> dict[str, list[Action]]:
-    """The legal actions per verb, each in legal order (a legal set lists each verb's actions together)."""
-    by: dict[str, list[Action]] = {}
-    for verb, run in groupby(legal, _VERB):
-        known = by.get(verb)
-        if known is None:
-            by[verb] = list(run)
-        else:
-            known.extend(run)
-    return by
-_MELEE = ("melee", "pursue")  # the verbs whose estimate tells a step after the attack from none
+_MELEE = (Verb.MELEE, Verb.PURSUE)  # the verbs whose estimate tells a step after the attack from none
 
 
 def _mean(e: Expr) -> float:
@@ -164,32 +153,32 @@ class InvestigatorTactics(Tactics):
         dodge, fight = prof.skill("Dodge"), prof.skill(mw.skill)
 
         def rivals() -> list[Rival]:
-            odds = {"dodge": (dodge / 100, f"Dodge {dodge}"), "fight_back": (fight / 100, f"{mw.skill} {fight}"),
-                    "dive_for_cover": (dodge / 200, f"Dodge {dodge} for a penalty die, and a standard action lost"),
-                    "no_defense": (0.0, "")}
+            odds: dict[str, tuple[float, str]] = {
+                Verb.DODGE: (dodge / 100, f"Dodge {dodge}"), Verb.FIGHT_BACK: (fight / 100, f"{mw.skill} {fight}"),
+                Verb.DIVE_FOR_COVER: (dodge / 200, f"Dodge {dodge} for a penalty die, and a standard action lost"),
+                Verb.NO_DEFENSE: (0.0, "")}
             return [(odds[a.verb][0], a, odds[a.verb][1]) for a in legal if a.verb in odds]
 
-        if "dive_for_cover" in verbs:
-            return Ranking(verbs["no_defense"], 0.0, lambda: (
+        if Verb.DIVE_FOR_COVER in verbs:
+            return Ranking(verbs[Verb.NO_DEFENSE], 0.0, lambda: (
                 f"diving for cover only adds a penalty die and costs {self.me.id} a standard action: take the shot",),
                 rivals)
-        if "fight_back" in verbs and fight > dodge + 5:
-            return Ranking(verbs["fight_back"], fight / 100, lambda: (
+        if Verb.FIGHT_BACK in verbs and fight > dodge + 5:
+            return Ranking(verbs[Verb.FIGHT_BACK], fight / 100, lambda: (
                 f"{self.me.id}'s {mw.skill} {fight} beats its Dodge {dodge}: fight back, and hurt the attacker "
                 "on a win",), rivals)
-        a = verbs.get("dodge", legal[-1])
+        a = verbs.get(Verb.DODGE, legal[-1])
         why = (f"{self.me.id}'s Dodge {dodge} against its {mw.skill} {fight}: not better enough to risk fighting back"
-               if "fight_back" in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
+               if Verb.FIGHT_BACK in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
         return Ranking(a, dodge / 100, lambda: (why,), rivals)
 
     def _react(self, legal: list[Action]) -> Ranking:
-        decline = next(a for a in legal if a.verb == "decline")
-        for a in legal:
-            if a.verb == "opportunity_attack":
-                return Ranking(a, 1.0, lambda a=a: (
-                    f"{a.target} moves out of {self.me.id}'s reach: the opportunity attack is free",),
-                    lambda: [(0.0, decline)])
-        plain = [a for a in legal if a.verb == "pursuit_attack" and a.option is None]
+        decline = of_verb(legal, Verb.DECLINE)[0]
+        for a in of_verb(legal, Verb.OPPORTUNITY_ATTACK):
+            return Ranking(a, 1.0, lambda a=a: (
+                f"{a.target} moves out of {self.me.id}'s reach: the opportunity attack is free",),
+                lambda: [(0.0, decline)])
+        plain = [a for a in of_verb(legal, Verb.PURSUIT_ATTACK) if a.option is None]
         if plain:
             mover = self._f(plain[0].target or "")
             why = ("its turn is over, so the standard action is spare" if self.me.had_turn
@@ -207,7 +196,7 @@ class InvestigatorTactics(Tactics):
     def _offer(self, legal: list[Action]) -> Ranking:
         scored = self._attack_scores(legal)
         best, score = self._best_of(scored)
-        wait = next(a for a in legal if a.verb == "wait")
+        wait = of_verb(legal, Verb.WAIT)[0]
         if best is not None and score >= 1.0:
             return Ranking(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
         return Ranking(wait, 0.0, lambda: (
@@ -216,8 +205,8 @@ class InvestigatorTactics(Tactics):
             lambda: scored)
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
-        by_verb = _by_verb(legal)
-        end = by_verb["end_turn"][0]
+        by_verb = grouped_by_verb(legal)
+        end = by_verb[Verb.END_TURN][0]
         me = self.me
         if not self.foes:
             return Ranking(end, 0.0, lambda: ("no enemy is left standing",))
@@ -233,12 +222,12 @@ class InvestigatorTactics(Tactics):
             return [*attacks(), (0.0, end)]
 
         # first aid for a dying or unconscious ally comes first
-        for a in by_verb.get("first_aid", []):
+        for a in by_verb.get(Verb.FIRST_AID, []):
             t = self._f(a.target or "")
             if self.s.side_of[t.id] == self.s.side_of[me.id] and (t.dying or t.unconscious):
                 return Ranking(a, 5.0, lambda t=t: (
                     f"{t.id} is {'dying' if t.dying else 'unconscious'}: first aid comes first",), rivals)
-        for a in by_verb.get("cast", []):
+        for a in by_verb.get(Verb.CAST, []):
             m = self._m(a)
             sp = self.s.spells[m.head]
             t = self._f(a.target or "")
@@ -254,11 +243,11 @@ class InvestigatorTactics(Tactics):
                 f"{patient} is dying: walk next to it so that first aid can follow this turn",), rivals)
         it = wielded_item(me)
         w = wielded_t(self.s, me)
-        if "reload" in by_verb and it is not None and (it.jammed or it.loaded == 0):
-            return Ranking(by_verb["reload"][0], 2.0, lambda: (
+        if Verb.RELOAD in by_verb and it is not None and (it.jammed or it.loaded == 0):
+            return Ranking(by_verb[Verb.RELOAD][0], 2.0, lambda: (
                 f"{me.id}'s {it.template} is {'jammed' if it.jammed else 'empty'}: reload",), rivals)
-        if "switch_weapon" in by_verb:
-            sw = self._switch(by_verb["switch_weapon"], w.kind, it)
+        if Verb.SWITCH_WEAPON in by_verb:
+            sw = self._switch(by_verb[Verb.SWITCH_WEAPON], w.kind, it)
             if sw is not None:
                 why = (f"{me.id}'s gun is empty with no ammunition left: switch to {sw.option}"
                        if w.kind == "firearm" else f"{me.id} is fighting bare-handed: switch to {sw.option}")
@@ -266,8 +255,8 @@ class InvestigatorTactics(Tactics):
         attack, score = self._best_of(attacks())
         if attack is not None:
             m = self._m(attack)
-            if m.verb in ("shoot", "throw") and "prepare" in by_verb and not me.bonus_to:
-                aim = [a for a in by_verb["prepare"] if a.option == "aim"]
+            if m.verb in (Verb.SHOOT, Verb.THROW) and Verb.PREPARE in by_verb and not me.bonus_to:
+                aim = [a for a in by_verb[Verb.PREPARE] if a.option == "aim"]
                 if aim:
                     return Ranking(aim[0], score, lambda: (
                         f"aim first: the {m.verb} at {m.target} to follow gets a bonus die",
@@ -276,21 +265,21 @@ class InvestigatorTactics(Tactics):
                 return Ranking(attack, score, lambda: self._attack_reasons(attack, score), rivals)
         weak = (f"the best attack is worth only {score:.2f} ({WORTH})" if attack is not None
                 else "no attack is possible")
-        if "stand_up" in by_verb:
-            return Ranking(by_verb["stand_up"][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
+        if Verb.STAND_UP in by_verb:
+            return Ranking(by_verb[Verb.STAND_UP][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
         if not me.move_used:
             mv = self._movement(by_verb)
             if mv is not None:
                 dest, gain = mv
                 return Ranking(dest, max(gain, 0.0), lambda: (f"{weak}: {self._move_reason(dest)}",),
                                lambda: [*rivals(), *self._move_rivals(by_verb)])
-        for a in by_verb.get("prepare", []):
+        for a in by_verb.get(Verb.PREPARE, []):
             tq = self.s.techniques[a.option]
             if a.option != "aim" and any(k in tq.bonus_to for k in ("dodge",)):
                 return Ranking(a, 0.2, lambda a=a: (f"{weak} for {me.id}: prepare {a.option} for a bonus die on the "
                                                     "next dodge",),
                                rivals)
-        for a in by_verb.get("pick_up", []):
+        for a in by_verb.get(Verb.PICK_UP, []):
             if self.s.weapons.get(self._ground_template(a)) is not None and w.kind == "melee" \
                     and w.id == "unarmed":
                 return Ranking(a, 0.3, lambda a=a: (f"{me.id} is unarmed: pick up the {a.option}",), rivals)
@@ -307,12 +296,11 @@ class InvestigatorTactics(Tactics):
         if not patients:
             return None
         best: tuple[float, Action] | None = None
-        for a in by_verb.get("step", []) + by_verb.get("move", []):
-            dest = a.dest
+        for a, dest, full_move in self._move_options(by_verb):
             if not any(chebyshev(dest, _at(p)) == 1 for p in patients):
                 continue
             danger = sum(1 for f in self.foes if f.pos is not None and chebyshev(f.pos, dest) == 1)
-            cost = danger * 2.0 + (0.5 if a.verb == "move" else 0.0)
+            cost = danger * 2.0 + (0.5 if full_move else 0.0)
             if best is None or cost < best[0]:
                 best = (cost, a)
         return None if best is None else best[1]
@@ -428,7 +416,7 @@ class InvestigatorTactics(Tactics):
         prof = s.prof(me.id)
         risk = 0.0
         note = ""
-        if m.verb == "cast":
+        if m.verb == Verb.CAST:
             sp = s.spells[m.head]
             if sp.effect != "damage" or sp.rounds > 1:
                 return IMPOSSIBLE
@@ -437,7 +425,7 @@ class InvestigatorTactics(Tactics):
             p = 0.6 if sp.resist else 1.0
             score = p * self._value(t, avg) - risk
             note = f"{m.head}" + (", which it may resist" if sp.resist else "")
-        elif m.verb == "shoot":
+        elif m.verb == Verb.SHOOT:
             if m.head:
                 return IMPOSSIBLE
             shot = self._shot(t, src)
@@ -446,7 +434,7 @@ class InvestigatorTactics(Tactics):
             worth, p, avg, risk, lead, tail = shot
             score = worth * max(1, m.shots) - risk
             note = lead + (f", {m.shots} shots" if m.shots > 1 else "") + tail
-        elif m.verb == "throw":
+        elif m.verb == Verb.THROW:
             it = wielded_item(me)
             if it is None:
                 return IMPOSSIBLE
@@ -531,11 +519,11 @@ class InvestigatorTactics(Tactics):
         most_wounded = min(self.foes, key=lambda f: f.hp / max(1, self.s.prof(f.id).max_hp)).id if self.foes else ""
         who = (f"{t.id} ({t.hp} HP) is the most wounded enemy"
                if most_wounded == t.id and t.hp < self.s.prof(t.id).max_hp else f"{t.id} has {t.hp} HP")
-        odds = (f"{pct(e.p)} that it is not resisted" if e.p < 1 else "it cannot miss") if m.verb == "cast" \
+        odds = (f"{pct(e.p)} that it is not resisted" if e.p < 1 else "it cannot miss") if m.verb == Verb.CAST \
             else f"{pct(e.p)} to hit"
         out = [f"{who}; {odds} with the {e.note}, about {e.damage:.0f} damage"]
         if e.risk > 0:
-            out.append(f"risky: {e.risk / 2.5 if m.verb == 'shoot' else e.risk:.0f} enemies could strike back "
+            out.append(f"risky: {e.risk / 2.5 if m.verb == Verb.SHOOT else e.risk:.0f} enemies could strike back "
                        "from next to it")
         elif e.damage >= t.hp:
             out.append(f"a hit should finish {t.id}")
@@ -543,8 +531,8 @@ class InvestigatorTactics(Tactics):
 
     # --- movement ------------------------------------------------------------------------------
     def _move_options(self, by_verb: dict[str, list[Action]]) -> list[tuple[Action, Cell, bool]]:
-        options: list[tuple[Action, Cell, bool]] = [(a, a.dest, False) for a in by_verb.get("step", [])]
-        return options + [(a, a.dest, True) for a in by_verb.get("move", [])]
+        options: list[tuple[Action, Cell, bool]] = [(a, a.dest, False) for a in by_verb.get(Verb.STEP, [])]
+        return options + [(a, a.dest, True) for a in by_verb.get(Verb.MOVE, [])]
 
     def _movement(self, by_verb: dict[str, list[Action]]) -> tuple[Action, float] | None:
         """The best square to go to and how much better it is than staying (None: staying is as good).

@@ -14,6 +14,7 @@ from trpg_arena.rules.kiai.checks import apply_mult, has, wound_penalty
 from trpg_arena.rules.kiai.context import Ctx, ctx_of
 from trpg_arena.rules.kiai.state import Fighter, KiaiState
 from trpg_arena.rules.kiai.strike import dodge_parts
+from trpg_arena.rules.kiai.verbs import Condition
 
 OUT_WEIGHT = 4.0  # a foe taken out is worth this many damage levels
 
@@ -70,7 +71,7 @@ class Estimator:
     @staticmethod
     def can_react(t: Fighter) -> bool:
         """Stunned or out fighters take every strike."""
-        return not t.out and not has(t, "stunned")
+        return not t.out and not has(t, Condition.STUNNED)
 
     def out_level(self, t: Fighter) -> int:
         """The lowest damage level that takes `t` out (mortal or dead after overflow), 0..4."""
@@ -149,9 +150,9 @@ class Estimator:
 
     def threat_range(self, e: Fighter, me: Fighter) -> int:
         """How far from its hex enemy `e` could strike `me` before `me`'s next turn (-1: it cannot at all)."""
-        if e.out or e.hex is None or me.hex is None or has(e, "stunned") or e.countered:
+        if e.out or e.hex is None or me.hex is None or has(e, Condition.STUNNED) or e.countered:
             return -1
-        if has(e, "intimidated", me.id):
+        if has(e, Condition.INTIMIDATED, me.id):
             return -1
         return self.ctx.spec[e.id].agility + self.ctx.weapon(e.main).reach
 

@@ -22,6 +22,7 @@ odds shown for a person's attacks are worked out with.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from trpg_arena.rules.core.combat import Combat
@@ -32,6 +33,7 @@ from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.estimates import OUT_WEIGHT, Estimator, phi
 from trpg_arena.rules.kiai.legal import base_hit, chain_value
 from trpg_arena.rules.kiai.state import Fighter, Hex
+from trpg_arena.rules.kiai.verbs import Condition, Verb
 
 
 def _aimed_at(est: Estimator, a: Action) -> Fighter:
@@ -53,7 +55,8 @@ def _gain(value: float) -> str:
     return f"about {value:.1f} wound levels expected (a foe taken out counts {OUT_WEIGHT:g})"
 
 
-STRIKES = ("attack", "reattack", "consecutive_attack", "two_weapon_attack", "offhand_attack", "charge", "feint")
+STRIKES = (Verb.ATTACK, Verb.REATTACK, Verb.CONSECUTIVE_ATTACK, Verb.TWO_WEAPON_ATTACK, Verb.OFFHAND_ATTACK,
+           Verb.CHARGE, Verb.FEINT)
 
 
 def strike_setup(est: Estimator, me: Fighter, a: Action) -> tuple[int, int, bool]:
@@ -63,14 +66,14 @@ def strike_setup(est: Estimator, me: Fighter, a: Action) -> tuple[int, int, bool
     """
     ctx = est.ctx
     verb = a.verb
-    if verb in ("attack", "reattack"):
+    if verb in (Verb.ATTACK, Verb.REATTACK):
         x, all_out = a.option[0], a.option[1]
         return base_hit(ctx, me, all_out) - x, x, all_out
-    if verb == "consecutive_attack":
+    if verb == Verb.CONSECUTIVE_ATTACK:
         return chain_value(ctx, me), (me.chain_x if ctx.opts.technique_chain_dodge_reduction else 0), False
-    if verb == "two_weapon_attack":
+    if verb == Verb.TWO_WEAPON_ATTACK:
         return base_hit(ctx, me, bool(a.option)) - 10, 0, bool(a.option)
-    if verb == "offhand_attack":
+    if verb == Verb.OFFHAND_ATTACK:
         return base_hit(ctx, me, me.chain_all_out) - 20, 0, False
     return base_hit(ctx, me, False), 0, False
 
@@ -175,7 +178,7 @@ class KiaiTactics(Tactics):
         p = est.p_le(dv)
         p = 1 - (1 - p) ** 2 if twice else p
         what = "the counter strike" if step == "R2" else "the area ability"
-        return Ranking(Action("dodge"), p, lambda: (
+        return Ranking(Action(Verb.DODGE), p, lambda: (
             f"dodging {what} costs {me.id} nothing: {pct(p)} to get out of the way (dodge {dv})",),
             lambda: [(0.0, a) for a in legal])
 
@@ -194,20 +197,20 @@ class KiaiTactics(Tactics):
         bad_dodge = p_land_dodge * (2.0 if crit and pd - pdc < 1 - pdc else 1.0)
         if crit:
             bad_dodge = (pd - pdc) * 1.0 + (1 - pd) * 2.0
-        dodge = Action("dodge")
+        dodge = Action(Verb.DODGE)
         best_action, best_bad = dodge, bad_dodge
         harm: list[tuple[float, Action, str]] = [(bad_dodge, dodge, f"dodge {dv}: {pct(1 - p_land_dodge)} to avoid it")]
         a_dice = ctx.abilities[att.id][fr.ability].level if fr.ability else ctx.weapon(fr.weapon).level
         a_mean, a_var = est.damage(att.id, a_dice, mult=1.5 if fr.charge else 1.0)
         my_turn_done = self._turn_done(est, me)
         for a in legal:
-            if a.verb not in ("attack_defense", "counter"):
+            if a.verb not in (Verb.ATTACK_DEFENSE, Verb.COUNTER):
                 continue
-            if a.verb == "counter" and not my_turn_done:
+            if a.verb == Verb.COUNTER and not my_turn_done:
                 harm.append((bad_dodge + 1.0, a, "would cost this round's own attack"))
                 continue  # countering would cost this round's attack
-            hit_v = ctx.spec[me.id].hit + wound_penalty(ctx, me) - (20 if a.verb == "counter" else 0)
-            if has(me, "deceived"):
+            hit_v = ctx.spec[me.id].hit + wound_penalty(ctx, me) - (20 if a.verb == Verb.COUNTER else 0)
+            if has(me, Condition.DECEIVED):
                 hit_v -= ctx.opts.illusion_penalty
             ph = est.p_le(hit_v)
             dice = ctx.abilities[me.id][a.option].level if a.option else ctx.weapon(me.main).level
@@ -215,7 +218,7 @@ class KiaiTactics(Tactics):
             p_win = phi((b_mean - a_mean + 0.5) / math.sqrt(a_var + b_var + 1.0))
             land = 2.0 if crit else 1.0
             bad = (1 - ph) * (land + 1.0) + ph * (1 - p_win) * land
-            if a.verb == "counter":
+            if a.verb == Verb.COUNTER:
                 bad -= ph * p_win * 1.5  # the counter strike hurts the attacker
             if a.option:
                 bad += 0.3 * 2 * ctx.abilities[me.id][a.option].level / max(1, ctx.spec[me.id].kiai)
@@ -227,7 +230,7 @@ class KiaiTactics(Tactics):
         return Ranking(best_action, -best_bad, lambda: (
             f"{blow}: {note}; expected harm {best_bad:.2f} wound levels, the least of the options",),
             lambda: [(-b, a, n) for b, a, n in harm] + [(-(2.0 if crit else 1.0), x) for x in legal
-                                                          if x.verb == "no_reaction"])
+                                                          if x.verb == Verb.NO_REACTION])
 
     @staticmethod
     def _turn_done(est: Estimator, me: Fighter) -> bool:
@@ -250,17 +253,17 @@ class KiaiTactics(Tactics):
             dv, _ = est.dodge_value(t, x)
             against = f"past {t.id}'s dodge {dv}" if est.can_react(t) else f"{t.id} cannot dodge"
             out.append(f"{t.id} is {self._wound_text(est, t)}; {pct(pn + pc)} to land (hit {v}, {against})")
-            if verb in ("attack", "reattack") and a.option[0]:
+            if verb in (Verb.ATTACK, Verb.REATTACK) and a.option[0]:
                 out.append(f"technique {a.option[0]} cuts {t.id}'s dodge by as much as the hit")
             if all_out:
                 out.append(f"all-out: nothing else threatens {me.id} before its next turn")
-            if verb in ("attack", "reattack") and len(a.option) > 2 and a.option[2]:
+            if verb in (Verb.ATTACK, Verb.REATTACK) and len(a.option) > 2 and a.option[2]:
                 out.append(f"{a.option[2]} should take {t.id} out: worth the kiai")
-            if verb == "charge":
+            if verb == Verb.CHARGE:
                 out.append(f"the charge multiplies the damage from {me.id}'s run-up")
-            if verb == "feint":
+            if verb == Verb.FEINT:
                 out.append(f"{t.id}'s dodge {dv} is high: feinting opens it up")
-        elif verb == "use_ability":
+        elif verb == Verb.USE_ABILITY:
             ab = ctx.abilities[me.id][a.option]
             if a.target is not None:
                 where = a.target
@@ -271,24 +274,24 @@ class KiaiTactics(Tactics):
                          + (f" and ally {', '.join(c for c in caught if c not in foes)}" if len(foes) < len(caught)
                             else " and no ally"))
             out.append(f"{a.option} ({ab.effect}, kiai {ab.level} of {me.kiai}) on {where}: {_gain(value)}")
-        elif verb in ("move", "run"):
+        elif verb in (Verb.MOVE, Verb.RUN):
             placed = [(f, f.hex) for f in est.enemies(me) if f.hex is not None]
             dest = a.dest
             if placed and me.hex is not None and dest is not None:
                 near, there = min(placed, key=lambda p: est.grid.distance(dest, p[1]))
-                out.append(f"{'runs' if verb == 'run' else 'moves'} from {est.grid.distance(me.hex, there)} to "
+                out.append(f"{'runs' if verb == Verb.RUN else 'moves'} from {est.grid.distance(me.hex, there)} to "
                            f"{est.grid.distance(dest, there)} hexes of {near.id}"
                            + (", into reach to strike" if est.grid.distance(dest, there)
                               <= ctx.weapon(me.main).reach else ""))
-        elif verb == "concentrate_dodge":
+        elif verb == Verb.CONCENTRATE_DODGE:
             threats = [f"{e.id} ({est.grid.distance(_on_map(e), _on_map(me))} hexes)" for e in est.enemies(me)
                        if est.threatens(e, me)]
             out.append(f"{', '.join(threats)} can strike {me.id} before its next turn and no strike of its own "
                        f"is worth more: concentrate on dodging ({a.option})")
-        elif verb in ("end_turn", "pass"):
+        elif verb in (Verb.END_TURN, Verb.PASS):
             out.append(f"nothing {me.id} can do is worth more than ending the turn")
-        elif verb in ("ready_weapon", "pick_up"):
-            out.append(f"{me.id} is unarmed: {'ready' if verb == 'ready_weapon' else 'pick up'} {a.option}")
+        elif verb in (Verb.READY_WEAPON, Verb.PICK_UP):
+            out.append(f"{me.id} is unarmed: {'ready' if verb == Verb.READY_WEAPON else 'pick up'} {a.option}")
         if not out:
             out.append(f"the best of the legal actions: {_gain(value)}")
         if tied > 1:
@@ -305,48 +308,38 @@ class KiaiTactics(Tactics):
 
     # --- own decisions ---------------------------------------------------------------------------
     def _score(self, est: Estimator, me: Fighter, a: Action, kind: str) -> float:
+        # one dict lookup per legal action: a chain of `verb == Verb.X` tests pays an enum attribute read each
+        score = _SCORES.get(a.verb)
+        return -1.0 if score is None else score(self, est, me, a)  # break_weapon, disarm, flee: rarely worth it
+
+    def _chain_score(self, est: Estimator, me: Fighter, a: Action) -> float:
         ctx = est.ctx
-        verb = a.verb
-        if verb in ("end_turn", "pass"):
-            return 0.0
-        if verb == "attack" or verb == "reattack":
-            return self._attack_score(est, me, a)
-        if verb == "consecutive_attack":
-            t = _aimed_at(est, a)
-            v = chain_value(ctx, me)
-            p_agi = 1.0 if me.chain_passed else est.p_le(ctx.spec[me.id].agility + wound_penalty(ctx, me))
-            x = me.chain_x if ctx.opts.technique_chain_dodge_reduction else 0
-            return p_agi * est.strike(me, t, v, x, ctx.weapon(me.main).level) + 0.01
-        if verb == "two_weapon_attack":
-            t = _aimed_at(est, a)
-            v = base_hit(ctx, me, bool(a.option))
-            off = ctx.weapon(me.off)
-            s = est.strike(me, t, v - 10, 0, ctx.weapon(me.main).level)
-            s += est.strike(me, t, v - 20, 0, off.level)
-            return s - (self._exposure(est, me) if a.option else 0.0)
-        if verb == "offhand_attack":
-            t = _aimed_at(est, a)
-            v = base_hit(ctx, me, me.chain_all_out)
-            return est.strike(me, t, v - 20, 0, ctx.weapon(me.off).level) + 0.01
-        if verb == "feint":
-            return self._feint_score(est, me, a)
-        if verb == "charge":
-            t = _aimed_at(est, a)
-            mult = charge_mult(est, me)
-            return est.strike(me, t, base_hit(ctx, me, False), 0, ctx.weapon(me.main).level, mult=mult) + 0.2
-        if verb == "use_ability":
-            return self._ability_score(est, me, a)
-        if verb == "move":
-            return self._move_score(est, me, a.dest, run=False)
-        if verb == "run":
-            return self._move_score(est, me, a.dest, run=True)
-        if verb == "concentrate_dodge":
-            return self._concentrate_worth(est, me, me.hex, a.option)
-        if verb == "ready_weapon":
-            return 1.0 if not me.main else -1.0
-        if verb == "pick_up":
-            return 1.2 if not me.main else -1.0
-        return -1.0  # break_weapon, disarm, flee: rarely worth it for this player
+        t = _aimed_at(est, a)
+        v = chain_value(ctx, me)
+        p_agi = 1.0 if me.chain_passed else est.p_le(ctx.spec[me.id].agility + wound_penalty(ctx, me))
+        x = me.chain_x if ctx.opts.technique_chain_dodge_reduction else 0
+        return p_agi * est.strike(me, t, v, x, ctx.weapon(me.main).level) + 0.01
+
+    def _two_weapon_score(self, est: Estimator, me: Fighter, a: Action) -> float:
+        ctx = est.ctx
+        t = _aimed_at(est, a)
+        v = base_hit(ctx, me, bool(a.option))
+        off = ctx.weapon(me.off)
+        s = est.strike(me, t, v - 10, 0, ctx.weapon(me.main).level)
+        s += est.strike(me, t, v - 20, 0, off.level)
+        return s - (self._exposure(est, me) if a.option else 0.0)
+
+    def _offhand_score(self, est: Estimator, me: Fighter, a: Action) -> float:
+        ctx = est.ctx
+        t = _aimed_at(est, a)
+        v = base_hit(ctx, me, me.chain_all_out)
+        return est.strike(me, t, v - 20, 0, ctx.weapon(me.off).level) + 0.01
+
+    def _charge_score(self, est: Estimator, me: Fighter, a: Action) -> float:
+        ctx = est.ctx
+        t = _aimed_at(est, a)
+        mult = charge_mult(est, me)
+        return est.strike(me, t, base_hit(ctx, me, False), 0, ctx.weapon(me.main).level, mult=mult) + 0.2
 
     def _exposure(self, est: Estimator, me: Fighter) -> float:
         """Cost of halving my dodge: how many foes could hit me before my next turn."""
@@ -377,7 +370,7 @@ class KiaiTactics(Tactics):
             if any(e is not t and est.threatens(e, me) for e in est.enemies(me)) or est.threatens(t, me):
                 s -= self._exposure(est, me) + 0.5
         # a following chain of consecutive attacks favours the plain attack a little
-        if a.verb == "attack":
+        if a.verb == Verb.ATTACK:
             s += 0.05
         return s
 
@@ -430,7 +423,8 @@ class KiaiTactics(Tactics):
         for cid in targets:
             f = est.st.fighters[cid]
             tspec = ctx.spec[cid]
-            cond = {"stun": "stunned", "intimidate": "intimidated", "illusion": "deceived"}[ab.effect]
+            cond = {"stun": Condition.STUNNED, "intimidate": Condition.INTIMIDATED,
+                    "illusion": Condition.DECEIVED}[ab.effect]
             if has(f, cond):
                 continue
             if spell:
@@ -498,3 +492,23 @@ class KiaiTactics(Tactics):
         ranges = [ab.range or 0 for ab in ctx.abilities[me.id].values()
                   if ab.kind == "spell" and ab.effect == "damage" and ab.level <= me.kiai and (ab.range or 0) > 1]
         return max(ranges, default=0)
+
+
+#: What a turn's action is worth, by verb (`KiaiTactics._score`); a verb not listed is worth -1.
+_SCORES: dict[str, Callable[[KiaiTactics, Estimator, Fighter, Action], float]] = {
+    Verb.END_TURN: lambda self, est, me, a: 0.0,
+    Verb.PASS: lambda self, est, me, a: 0.0,
+    Verb.ATTACK: KiaiTactics._attack_score,
+    Verb.REATTACK: KiaiTactics._attack_score,
+    Verb.CONSECUTIVE_ATTACK: KiaiTactics._chain_score,
+    Verb.TWO_WEAPON_ATTACK: KiaiTactics._two_weapon_score,
+    Verb.OFFHAND_ATTACK: KiaiTactics._offhand_score,
+    Verb.FEINT: KiaiTactics._feint_score,
+    Verb.CHARGE: KiaiTactics._charge_score,
+    Verb.USE_ABILITY: KiaiTactics._ability_score,
+    Verb.MOVE: lambda self, est, me, a: self._move_score(est, me, a.dest, run=False),
+    Verb.RUN: lambda self, est, me, a: self._move_score(est, me, a.dest, run=True),
+    Verb.CONCENTRATE_DODGE: lambda self, est, me, a: self._concentrate_worth(est, me, me.hex, a.option),
+    Verb.READY_WEAPON: lambda self, est, me, a: 1.0 if not me.main else -1.0,
+    Verb.PICK_UP: lambda self, est, me, a: 1.2 if not me.main else -1.0,
+}

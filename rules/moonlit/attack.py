@@ -19,8 +19,6 @@ from trpg_arena.rules.moonlit.fighters import (
     lose_hp,
     roll_check,
     set_state,
-    st_of,
-    tb,
 )
 from trpg_arena.rules.moonlit.skills import count_use, opposing_able, reaches, usable
 from trpg_arena.rules.moonlit.state import AttackFrame, Fighter, MoonState, PendingAttack
@@ -75,15 +73,15 @@ def decl_tp(decl: PendingAttack) -> int:
 # --- declaration ---------------------------------------------------------------------------------------
 def begin(c: MoonCombat, f: Fighter, skill: str) -> None:
     """Main action `attack`: open the declaration (MOON-6.7, 8.2)."""
-    st = st_of(c)
+    st = c.state
     st.atk = AttackFrame(attacker=f.id, decl=PendingAttack(skill=skill))
     st.step = "attack"
 
 
 def legal(c: MoonCombat) -> list[Action]:
     """Legal actions at the open attack decision point."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     a = st.atk
     assert a is not None
     x = st.fighters[a.attacker]
@@ -127,7 +125,7 @@ def legal(c: MoonCombat) -> list[Action]:
 
 def apply(c: MoonCombat, act: Action) -> None:
     """Apply an attack decision."""
-    st = st_of(c)
+    st = c.state
     a = st.atk
     assert a is not None
     x = st.fighters[a.attacker]
@@ -151,7 +149,7 @@ def apply(c: MoonCombat, act: Action) -> None:
             a.decl.targets.append(str(act.target))
             extra = sum(SKILLS[o].extra_targets for o in a.decl.offense)
             if len(a.decl.targets) >= 1 + extra or not any(
-                    g.id not in a.decl.targets for g in legal_targets(st, tb(c), x, atk_sk)):
+                    g.id not in a.decl.targets for g in legal_targets(st, c.tables, x, atk_sk)):
                 declare(c, st, a, x)
         else:
             a.decl.zone = str(act.target)
@@ -216,7 +214,7 @@ def declare(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter) -> None:
 
 def continue_standby(c: MoonCombat, x: Fighter) -> None:
     """MOON-8.6: a selected standby combatant resumes its pending attack at the hit check."""
-    st = st_of(c)
+    st = c.state
     d = x.pending
     x.pending = None
     st.step = "attack"
@@ -256,8 +254,8 @@ def run(c: MoonCombat) -> bool:
     """Advance the attack until a decision point (True) or its end (False: back to the decision phase)."""
     from trpg_arena.rules.moonlit.damage import resolve_damage
 
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     a = st.atk
     assert a is not None
     x = st.fighters[a.attacker]

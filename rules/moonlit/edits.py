@@ -17,8 +17,6 @@ from trpg_arena.rules.moonlit.fighters import (
     check_end,
     fall,
     set_state,
-    st_of,
-    tb,
     vanish_summons_of,
 )
 from trpg_arena.rules.moonlit.verbs import Condition
@@ -38,8 +36,8 @@ class MoonlitEditor(Editor):
 
     def fields(self, combat: MoonCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
-        f = st_of(combat).fighters[cid]
-        s = tb(combat).stats[cid]
+        f = combat.state.fighters[cid]
+        s = combat.tables.stats[cid]
         if f.state in GONE:
             return []  # out of play: nothing of it is read by the rules any more
         out = [EditField("hp", "int", f.hp, "HP", 0, f.max_hp, help="0 puts it down"),
@@ -53,7 +51,7 @@ class MoonlitEditor(Editor):
 
     def write(self, combat: MoonCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
-        f = st_of(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         if name != "hp":
             setattr(f, name, value)
             return
@@ -61,7 +59,7 @@ class MoonlitEditor(Editor):
         if value == 0 and before > 0:
             fall(combat, f, "set to 0 HP by the GM")
         elif value > 0 and f.state == "incapacitated":
-            st = st_of(combat)
+            st = combat.state
             if st.phase == "setup":
                 # no AP roll: an edit never rolls the dice (the GM sets AP in the same edit if wanted)
                 set_state(combat, f, "not_acted", "revived by the GM", "MOON-11.4")
@@ -70,11 +68,11 @@ class MoonlitEditor(Editor):
 
     def takes_out(self, combat: MoonCombat, cid: str, name: str, value: Any) -> bool:
         """Whether the value puts the combatant out of the fight."""
-        return name == "hp" and value == 0 and st_of(combat).fighters[cid].hp > 0
+        return name == "hp" and value == 0 and combat.state.fighters[cid].hp > 0
 
     def remove(self, combat: MoonCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
-        f = st_of(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         set_state(combat, f, "fled", "taken out by the GM", "MOON-4.3")
         f.zone = None
         f.pending = None
@@ -84,16 +82,16 @@ class MoonlitEditor(Editor):
         """An arrival (MOON-4.2) at the next round, in its zone."""
         data["combatants"] = [*data.get("combatants", []), spec]
         data["arrivals"] = [*data.get("arrivals", []),
-                            {"round": st_of(combat).round + 1, "combatant": spec.get("id"), "zone": spec.get("zone")}]
+                            {"round": combat.state.round + 1, "combatant": spec.get("id"), "zone": spec.get("zone")}]
         return data
 
     def join(self, combat: MoonCombat, fresh: Any, cid: str) -> None:
         """Absent until its arrival's entry step puts it in its zone and the roster."""
-        st_of(combat).fighters[cid] = fresh.fighters[cid]
+        combat.state.fighters[cid] = fresh.fighters[cid]
 
     def busy(self, combat: MoonCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
-        return "an attack is being resolved" if st_of(combat).atk is not None else None
+        return "an attack is being resolved" if combat.state.atk is not None else None
 
     def settle(self, combat: MoonCombat) -> None:
         """End the combat if a side has nobody left."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Outcome, Termination
-from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect, MoonState
-from trpg_arena.rules.moonlit.tables import Stats, Table
+from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect
+from trpg_arena.rules.moonlit.tables import Stats
 from trpg_arena.rules.moonlit.verbs import Condition
 
 if TYPE_CHECKING:
@@ -15,16 +15,6 @@ if TYPE_CHECKING:
 ABLE = frozenset(("not_acted", "standby", "acted"))
 GONE = frozenset(("dead", "fled", "absent"))
 PRE_ENTRY = frozenset(("deploy", "round_start", "entry"))
-
-
-def st_of(c: MoonCombat) -> MoonState:
-    """The combat's state, typed."""
-    return c.state
-
-
-def tb(c: MoonCombat) -> Table:
-    """The encounter's static table (`Combat.tables`, compiled once per encounter content)."""
-    return c.tables
 
 
 def eff_action(f: Fighter, s: Stats) -> int:
@@ -48,7 +38,7 @@ def set_state(c: MoonCombat, f: Fighter, new: str, cause: str, rule: str | None 
     if old == new:
         return
     f.state = new
-    st = st_of(c)
+    st = c.state
     if old == "incapacitated":
         st.downed -= 1
     elif new == "incapacitated":
@@ -65,7 +55,7 @@ def ap_drop(c: MoonCombat, f: Fighter, amount: int, cause: str) -> None:
     f.ap -= amount
     c.emit("ap_set", f"{f.id}: AP {f.ap + amount} -> {f.ap} ({cause})", actor=f.id, rule="MOON-2.7",
            combatant=f.id, ap=f.ap, ap_roll=f.ap_roll, cause=cause)
-    if f.state == "not_acted" and f.ap <= 0 and st_of(c).ap_rolled:
+    if f.state == "not_acted" and f.ap <= 0 and c.state.ap_rolled:
         set_state(c, f, "acted", "no action points left", "MOON-2.7")
 
 
@@ -93,7 +83,7 @@ def roll_check(c: MoonCombat, roller: str, purpose: str, base: int, mods: list[t
     d1, d2 = c.dice.roll_many(2, 6, roller=roller, purpose=purpose)
     nat = d1 + d2
     total = nat + base + sum(m for _, m in mods)
-    o = tb(c).opts
+    o = c.tables.opts
     crit = nat >= o.moon_crit_natural
     fumble = not crit and nat <= o.moon_fumble_natural
     tag = " critical" if crit else " fumble" if fumble else ""
@@ -173,9 +163,9 @@ def add_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
     c.emit("condition_added", f"{f.id} gains {cond}" + (f" ({f.poison} stacks)" if poison else ""),
            actor=f.id, rule="MOON-13.1", combatant=f.id, condition=cond, stacks=f.poison if poison else 1,
            cause=cause, changed=True)
-    if cond == Condition.PARALYSIS and tb(c).opts.moon_paralysis_current_ap and st_of(c).ap_rolled:
+    if cond == Condition.PARALYSIS and c.tables.opts.moon_paralysis_current_ap and c.state.ap_rolled:
         # MOON-13.3 (flag): paralysis after the AP roll also lowers current AP by Action - 1.
-        ap_drop(c, f, tb(c).stats[f.id].action - 1, "paralysis")
+        ap_drop(c, f, c.tables.stats[f.id].action - 1, "paralysis")
 
 
 def remove_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
@@ -192,7 +182,7 @@ def remove_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
 # --- HP -----------------------------------------------------------------------------------------
 def vanish(c: MoonCombat, f: Fighter, cause: str) -> None:
     """A summon leaves play (MOON-14.3, 15.7)."""
-    s = tb(c).stats[f.id]
+    s = c.tables.stats[f.id]
     set_state(c, f, "absent", cause, "MOON-15.7")
     f.zone = None
     f.pending = None
@@ -202,8 +192,8 @@ def vanish(c: MoonCombat, f: Fighter, cause: str) -> None:
 
 def vanish_summons_of(c: MoonCombat, summoner: str) -> None:
     """Every present summon of a summoner vanishes (MOON-15.7)."""
-    st = st_of(c)
-    for sid in tb(c).summons_of.get(summoner, ()):
+    st = c.state
+    for sid in c.tables.summons_of.get(summoner, ()):
         g = st.fighters[sid]
         if g.state != "absent":
             vanish(c, g, f"{summoner} is out")
@@ -211,10 +201,10 @@ def vanish_summons_of(c: MoonCombat, summoner: str) -> None:
 
 def fall(c: MoonCombat, f: Fighter, cause: str) -> None:
     """HP reached 0: incapacitated (MOON-11.2), or vanished for a summon (MOON-15.7)."""
-    st = st_of(c)
+    st = c.state
     f.pending = None
     f.countering = False
-    if tb(c).stats[f.id].is_summon:
+    if c.tables.stats[f.id].is_summon:
         vanish(c, f, "reduced to 0 HP")
         return
     set_state(c, f, "incapacitated", cause, "MOON-11.2")
@@ -234,7 +224,7 @@ def lose_hp(c: MoonCombat, f: Fighter, amount: int, cause: str, actual: bool) ->
         c.emit("hp_lost", f"{f.id} loses {before - f.hp} HP ({cause}) -> {f.hp}", actor=f.id, rule="MOON-11.1",
                combatant=f.id, amount=before - f.hp, cause=cause, hp_after=f.hp)
     if f.hp == 0 and before > 0:
-        s = tb(c).stats[f.id]
+        s = c.tables.stats[f.id]
         if (not f.rebirth_used and not f.baptism and "death_rebirth" in s.skills):
             f.rebirth_used = True  # MOON-15.6
             f.hp = min(10, f.max_hp)
@@ -262,7 +252,7 @@ def heal(c: MoonCombat, f: Fighter, amount: int, source: str) -> None:
     c.emit("healed", f"{f.id} heals {amount} -> HP {f.hp}", actor=f.id, rule="MOON-11.5", combatant=f.id,
            amount=amount, hp_after=f.hp, source=source)
     if f.state == "incapacitated" and f.hp > 0:
-        st = st_of(c)
+        st = c.state
         if st.phase == "setup":
             set_state(c, f, "not_acted", "revived", "MOON-11.4")
             if st.ap_rolled:
@@ -273,7 +263,7 @@ def heal(c: MoonCombat, f: Fighter, amount: int, source: str) -> None:
 
 def roll_ap(c: MoonCombat, f: Fighter, cause: str) -> None:
     """MOON-4.6: AP = effective Action + 2D6 (not a check)."""
-    s = tb(c).stats[f.id]
+    s = c.tables.stats[f.id]
     d1, d2 = c.dice.roll_many(2, 6, roller=f.id, purpose="the action points of the round (AP)")
     f.ap_roll = d1 + d2
     f.ap = eff_action(f, s) + f.ap_roll
@@ -292,8 +282,8 @@ def cap_damage(c: MoonCombat, f: Fighter, amount: int) -> None:
 # --- end of combat --------------------------------------------------------------------------------
 def check_end(c: MoonCombat) -> bool:
     """Section 9: a side is out with no able non-summon combatant and no pending arrival."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     out = []
     for side in ("A", "B"):
         alive = False
@@ -323,8 +313,8 @@ def check_end(c: MoonCombat) -> bool:
 
 def finish(c: MoonCombat, winner: str | None, why: Termination) -> None:
     """End the combat (section 9), clearing conditions first under MOON-1.4's flag."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     if t.opts.moon_clear_conditions_on_end:
         for f in st.fighters.values():
             for cond in conditions_of(f):

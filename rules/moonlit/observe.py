@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.moonlit.data import ZONE_INDEX
-from trpg_arena.rules.moonlit.fighters import st_of, tb
 from trpg_arena.rules.moonlit.state import Fighter
 from trpg_arena.rules.moonlit.tables import Stats
 
@@ -31,12 +30,12 @@ ONE_HOT = {x: [1.0 if x == y else 0.0 for y in STATES] for x in STATES}
 
 def observe_combatant(c: MoonCombat, cid: str) -> list[float]:
     """Features of one combatant, roughly in [-1, 1] (the env clips to exactly [-1, 1])."""
-    return _row(tb(c).stats[cid], st_of(c).fighters[cid])
+    return _row(c.tables.stats[cid], c.state.fighters[cid])
 
 
 def observe_combatants(c: MoonCombat, ids: list[str]) -> list[list[float]]:
     """`observe_combatant` of several combatants, reading the tables and the state once."""
-    stats, fighters = tb(c).stats, st_of(c).fighters
+    stats, fighters = c.tables.stats, c.state.fighters
     return [_row(stats[cid], fighters[cid]) for cid in ids]
 
 
@@ -51,8 +50,8 @@ def _row(s: Stats, f: Fighter) -> list[float]:
 
 def observe_global(c: MoonCombat) -> list[float]:
     """Features of the whole combat."""
-    st = st_of(c)
-    cap = tb(c).opts.moon_round_cap
+    st = c.state
+    cap = c.tables.opts.moon_round_cap
     a = st.atk
     hit = a.hit if a is not None else None
     return [min(1.0, st.round / cap), float(st.phase == "setup"), float(st.phase == "main"), float(st.phase == "end"),

@@ -25,8 +25,6 @@ from trpg_arena.rules.moonlit.fighters import (
     roll_dice,
     set_state,
     setup_key,
-    st_of,
-    tb,
     vanish_summons_of,
 )
 from trpg_arena.rules.moonlit.model import MoonlitEncounter
@@ -54,8 +52,8 @@ def setup_queue(st: MoonState, t: Table, by_ap: bool = False) -> list[str]:
 # --- round start, entry, action points ------------------------------------------------------------
 def round_start(c: MoonCombat) -> bool:
     """MOON-4.1: next round; able combatants become not_acted; AP cleared; per-round uses reset; round-1 ambush."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     st.round += 1
     st.phase = "setup"
     st.ap_rolled = False
@@ -82,8 +80,8 @@ def round_start(c: MoonCombat) -> bool:
 
 def entry(c: MoonCombat) -> bool:
     """MOON-4.2: scheduled arrivals enter and join the roster."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     for cid, (rnd, zone) in t.arrivals.items():
         f = st.fighters[cid]
         if rnd == st.round and f.state == "absent":
@@ -99,18 +97,18 @@ def entry(c: MoonCombat) -> bool:
 
 def start_queue(c: MoonCombat, step: str, by_ap: bool = False) -> None:
     """Begin a per-combatant step."""
-    st = st_of(c)
-    st.queue = setup_queue(st, tb(c), by_ap)
+    st = c.state
+    st.queue = setup_queue(st, c.tables, by_ap)
     st.qpos = 0
     st.step = step
 
 
 def escape_start(c: MoonCombat) -> bool:
     """MOON-4.3: escape decisions in setup order (by the Action stat) when the flag allows."""
-    if tb(c).opts.moon_escape_enabled:
+    if c.tables.opts.moon_escape_enabled:
         start_queue(c, "escape_q")
     else:
-        st_of(c).step = "action_points"
+        c.state.step = "action_points"
     return False
 
 
@@ -130,8 +128,8 @@ def escape_eligible(st: MoonState, t: Table, f: Fighter) -> bool:
 
 def resolve_escape(c: MoonCombat, f: Fighter) -> None:
     """MOON-4.3-4.5: escape check vs the best interceptor's check (ties to the interceptor)."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     opp = _opponents(st, t, f)
     here = [g for g in opp if g.zone == f.zone]
     pool = here or opp
@@ -166,7 +164,7 @@ def resolve_escape(c: MoonCombat, f: Fighter) -> None:
 
 def action_points(c: MoonCombat) -> bool:
     """MOON-4.6: every able combatant rolls AP in roster order."""
-    st = st_of(c)
+    st = c.state
     for i in list(st.order):
         f = st.fighters[i]
         if f.state in ABLE:
@@ -185,14 +183,14 @@ def _purge_legal(c: MoonCombat, f: Fighter) -> list[Action]:
 
 
 def _setup_legal(c: MoonCombat, f: Fighter) -> list[Action]:
-    if not tb(c).stats[f.id].cat("setup"):
+    if not c.tables.stats[f.id].cat("setup"):
         return []
     acts = skill_actions(c, f, "setup")
     return acts + [DONE] if acts else []
 
 
 def _end_legal(c: MoonCombat, f: Fighter) -> list[Action]:
-    if not tb(c).stats[f.id].cat("end"):
+    if not c.tables.stats[f.id].cat("end"):
         return []
     acts = skill_actions(c, f, "end")
     return acts + [DONE] if acts else []
@@ -203,8 +201,8 @@ def _deploy_legal(c: MoonCombat, f: Fighter) -> list[Action]:
 
 
 def _escape_legal(c: MoonCombat, f: Fighter) -> list[Action]:
-    st = st_of(c)
-    return [ESCAPE, STAY] if escape_eligible(st, tb(c), f) else []
+    st = c.state
+    return [ESCAPE, STAY] if escape_eligible(st, c.tables, f) else []
 
 
 _QUEUE_PROMPTS = {
@@ -224,14 +222,14 @@ QUEUE_STEPS = {
 
 def queue_legal(c: MoonCombat) -> list[Action]:
     """Legal actions at a per-combatant step."""
-    st = st_of(c)
+    st = c.state
     f = st.fighters[st.queue[st.qpos]]
     return QUEUE_STEPS[st.step][1](c, f)
 
 
 def queue_run(c: MoonCombat) -> bool:
     """Walk the queue to the next combatant with a decision, or finish the step."""
-    st = st_of(c)
+    st = c.state
     kind, legal, nxt = QUEUE_STEPS[st.step]
     while st.qpos < len(st.queue):
         f = st.fighters[st.queue[st.qpos]]
@@ -245,14 +243,14 @@ def queue_run(c: MoonCombat) -> bool:
 
 def queue_apply(c: MoonCombat, a: Action) -> None:
     """Apply a per-combatant step decision; `done` (and one-shot choices) move to the next combatant."""
-    st = st_of(c)
+    st = c.state
     f = st.fighters[st.queue[st.qpos]]
     st.decision = None
     v = a.verb
     if v == Verb.DONE:
         st.qpos += 1
     elif v == Verb.DEPLOY:
-        f.zone = f"{tb(c).stats[f.id].side}_{a.option}"  # MOON-3.1
+        f.zone = f"{c.tables.stats[f.id].side}_{a.option}"  # MOON-3.1
         c.emit("moved", f"{f.id} deploys in {f.zone}", actor=f.id, rule="MOON-3.1", combatant=f.id, **{"from": None},
                to=f.zone, path=[f.zone])
         st.qpos += 1
@@ -283,14 +281,14 @@ def purge(c: MoonCombat, f: Fighter, cond: str) -> None:
 
 def setup_skills_start(c: MoonCombat) -> bool:
     """MOON-4.8: setup skills in setup order (by Action, or by AP with the flag)."""
-    st_of(c).phase_used = []
-    start_queue(c, "setup_skills", by_ap=tb(c).opts.moon_setup_order_key == "action_points")
+    c.state.phase_used = []
+    start_queue(c, "setup_skills", by_ap=c.tables.opts.moon_setup_order_key == "action_points")
     return False
 
 
 def setup_done(c: MoonCombat) -> bool:
     """End of the setup phase: end-of-combat check, then the decision/main loop."""
-    st = st_of(c)
+    st = c.state
     if check_end(c):
         return False
     st.phase = "main"
@@ -302,8 +300,8 @@ def setup_done(c: MoonCombat) -> bool:
 # --- end phase -----------------------------------------------------------------------------------------
 def end_phase(c: MoonCombat) -> bool:
     """MOON-7.1 (poison, then hazards) and MOON-7.2 (expiry), then end-phase skills."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     st.phase = "end"
     st.actor = None
     c.emit("phase_start", "end phase", rule="MOON-1.1", phase="end")
@@ -334,7 +332,7 @@ def end_phase(c: MoonCombat) -> bool:
 
 def other_damage(c: MoonCombat, f: Fighter, n: int) -> None:
     """MOON-14.7: 1D6 + n; with ``moon_other_damage_defended`` a (Defense + armour) d6 roll is subtracted first."""
-    t = tb(c)
+    t = c.tables
     dmg = sum(roll_dice(c, 1, f.id, "other damage", "MOON-14.7")) + n
     if t.opts.moon_other_damage_defended:
         s = t.stats[f.id]
@@ -347,10 +345,10 @@ def other_damage(c: MoonCombat, f: Fighter, n: int) -> None:
 
 def round_end(c: MoonCombat) -> bool:
     """MOON-7.5: end-of-combat check, then the round cap (draw) or the next round."""
-    st = st_of(c)
+    st = c.state
     if check_end(c):
         return False
-    if st.round >= tb(c).opts.moon_round_cap:
+    if st.round >= c.tables.opts.moon_round_cap:
         finish(c, None, Termination.ROUND_CAP)
         return False
     st.step = "round_start"

@@ -16,8 +16,6 @@ from trpg_arena.rules.moonlit.fighters import (
     roll_ap,
     roll_dice,
     set_state,
-    st_of,
-    tb,
     vanish,
 )
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
@@ -76,8 +74,8 @@ def _ally_ok(g: Fighter) -> bool:
 
 def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
     """Every legal `use_skill` of one category (setup, end or normal) for combatant f (MOON-4.8, 6.8, 7.3)."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     s = t.stats[f.id]
     out: list[Action] = []
     used_phase = st.phase_used
@@ -113,7 +111,7 @@ def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
 
 def apply_skill(c: MoonCombat, f: Fighter, a: Action) -> None:
     """Resolve a setup, end or normal skill at once (MOON-4.8, 6.8, 7.3, 15.2, 15.4, 15.7)."""
-    st = st_of(c)
+    st = c.state
     sid, extra = (a.option if isinstance(a.option, tuple) else (a.option, None))
     sk = SKILLS[sid]
     f.tp -= sk.tp
@@ -141,8 +139,8 @@ def apply_skill(c: MoonCombat, f: Fighter, a: Action) -> None:
 
 def summon(c: MoonCombat, f: Fighter, sid: str, template: str) -> None:
     """MOON-15.7 / 14.3: the new summon replaces any present summon of the same skill."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     for old in t.summons_of.get(f.id, ()):
         g = st.fighters[old]
         if g.state != "absent" and g.summon_skill == sid:
@@ -180,8 +178,8 @@ def summon(c: MoonCombat, f: Fighter, sid: str, template: str) -> None:
 
 def item_actions(c: MoonCombat, f: Fighter) -> list[Action]:
     """Every legal `use_item` (MOON-6.9, section 4.5): targets are allies in the user's zone."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     out: list[Action] = []
     side = t.stats[f.id].side
     fs = st.fighters
@@ -203,7 +201,7 @@ def item_actions(c: MoonCombat, f: Fighter) -> list[Action]:
 
 def apply_item(c: MoonCombat, f: Fighter, a: Action) -> None:
     """Use one item (MOON-6.9, 15.9, 14.4)."""
-    st = st_of(c)
+    st = c.state
     iid = str(a.option)
     it = ITEMS[iid]
     g = st.fighters[str(a.target)]

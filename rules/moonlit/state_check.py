@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core import state_check as check
 from trpg_arena.rules.moonlit.data import ITEMS, SKILLS, ZONES
-from trpg_arena.rules.moonlit.fighters import tb
 from trpg_arena.rules.moonlit.state import MoonState, PendingAttack
 
 if TYPE_CHECKING:
@@ -26,7 +25,7 @@ ATTACK_STAGES = frozenset({"offense", "limit", "target", "hit", "react", "cover"
 
 def check_state(st: MoonState, combat: MoonCombat, steps: Collection[str]) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`; `steps` are the state machine's."""
-    table = tb(combat)
+    table = combat.tables
     possible = set(table.ids)
     fighters = st.fighters
     check.keyed("state.fighters", fighters)

@@ -14,7 +14,7 @@ from trpg_arena.rules.moonlit import attack, phases, state_check, turn
 from trpg_arena.rules.moonlit.catalogue import build_catalogue
 from trpg_arena.rules.moonlit.data import ZONES
 from trpg_arena.rules.moonlit.edits import MoonlitEditor
-from trpg_arena.rules.moonlit.fighters import ABLE, remove_condition, st_of, tb
+from trpg_arena.rules.moonlit.fighters import ABLE, remove_condition
 from trpg_arena.rules.moonlit.model import MoonlitEncounter, MoonlitOptions
 from trpg_arena.rules.moonlit.observe import (
     COMBATANT_FEATURES,
@@ -37,7 +37,7 @@ CLEAR_TRANCE = Action(Verb.CLEAR_TRANCE)
 
 
 def _main_dp(c: MoonCombat) -> bool:
-    st = st_of(c)
+    st = c.state
     st.decision = Decision(str(st.actor), "main", f"main action (AP {st.fighters[str(st.actor)].ap})")
     return True
 
@@ -48,7 +48,7 @@ def _purge_start(c: MoonCombat) -> bool:
 
 
 def _end_skills_start(c: MoonCombat) -> bool:
-    st_of(c).phase_used = []
+    c.state.phase_used = []
     phases.start_queue(c, "end_skills")
     return False
 
@@ -148,7 +148,7 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
         """Share of TP left on this side minus the other's: TP pays for the strong attacks and cures."""
         caps = {c.id: c.max_tp for c in combat.encounter.combatants}  # a handful of combatants: cheap to read
         own = own_max = other = other_max = 0
-        for f in st_of(combat).fighters.values():
+        for f in combat.state.fighters.values():
             cap = caps.get(f.id, 0)
             if not cap or f.hp <= 0:
                 continue
@@ -193,7 +193,7 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
 
     def advance(self, combat: MoonCombat) -> None:
         """Run the section-6 state machine to the next decision point or the end."""
-        st = st_of(combat)
+        st = combat.state
         handlers = HANDLERS
         while st.outcome is None:
             if handlers[st.step](combat):
@@ -202,7 +202,7 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
     # --- decisions ------------------------------------------------------------------------------------
     def legal_actions(self, combat: MoonCombat) -> list[Action]:
         """The exact legal set at the open decision point (section 7)."""
-        st = st_of(combat)
+        st = combat.state
         step = st.step
         if step == "main":
             out = turn.main_legal(combat)
@@ -219,7 +219,7 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
 
     def apply(self, combat: MoonCombat, action: Action) -> None:
         """Apply a legal action, then advance."""
-        st = st_of(combat)
+        st = combat.state
         if action.verb == Verb.CLEAR_TRANCE:
             d = st.decision
             assert d is not None
@@ -250,8 +250,8 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
 
     def views(self, combat: MoonCombat) -> list[CombatantView]:
         """Every possible combatant in a fixed order: roster, then possible summons."""
-        st = st_of(combat)
-        t = tb(combat)
+        st = combat.state
+        t = combat.tables
         out = []
         fighters, stats = st.fighters, t.stats
         for cid in t.ids:

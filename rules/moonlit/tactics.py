@@ -15,15 +15,19 @@ from functools import partial
 from typing import Any
 
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.moonlit.data import SKILLS
 from trpg_arena.rules.moonlit.estimates import Strike, avg, p_at_least, strike
-from trpg_arena.rules.moonlit.fighters import ABLE, tb
+from trpg_arena.rules.moonlit.fighters import ABLE
 from trpg_arena.rules.moonlit.skills import reaches
+from trpg_arena.rules.moonlit.verbs import Condition, Verb
 
-PURGE_ORDER = ("trance", "bind", "paralysis", "baptism")  # what a removal check is spent on first
+# what a removal check is spent on first
+PURGE_ORDER = (Condition.TRANCE, Condition.BIND, Condition.PARALYSIS, Condition.BAPTISM)
 MIN_ATTACK = 0.3  # an attack worth less than this waits until nothing better is left to do
+# the item and the skill that heal
+HEALS: dict[str, str] = {Verb.USE_ITEM: "healing_salve", Verb.USE_SKILL: "healing_light"}
 OFFENSE_ORDER = ("twin_target", "binding_thread", "full_force", "precise_aim")  # offense skills, best first
 
 
@@ -58,11 +62,10 @@ class MoonlitTactics(Tactics):
     def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
         """A decision by its step's rule (``_<step>``); a trance is cleared first."""
         me = d.actor
-        for a in legal:
-            if a.verb == "clear_trance":
-                return Ranking(a, 1.0, lambda: (f"{me} is in trance, which forbids every attack and most skills: "
-                                                "15 emotion points clear it at once",),
-                               lambda: [(0.0, x) for x in legal])  # MOON-13.5
+        for a in of_verb(legal, Verb.CLEAR_TRANCE):
+            return Ranking(a, 1.0, lambda: (f"{me} is in trance, which forbids every attack and most skills: "
+                                            "15 emotion points clear it at once",),
+                           lambda: [(0.0, x) for x in legal])  # MOON-13.5
         kind = d.step
         fn = getattr(self, f"_{kind}", None)
         choice = fn(combat, legal) if fn is not None else None
@@ -74,7 +77,7 @@ class MoonlitTactics(Tactics):
     # --- helpers -------------------------------------------------------------------------------------------
     def _ctx(self, combat: Combat) -> tuple[Any, Any, Any, Any]:
         st = combat.state
-        t = tb(combat)
+        t = combat.tables
         d = combat.decision
         assert d is not None
         me = st.fighters[d.actor]
@@ -97,7 +100,7 @@ class MoonlitTactics(Tactics):
     def target_strike(self, combat: Combat, a: Action) -> Strike | None:
         """The declared attack's odds on the fighter a ``target`` action names (None: a zone, or no single target)."""
         st, t, me, s = self._ctx(combat)
-        g = st.fighters.get(a.target) if a.verb == "target" and a.target is not None else None
+        g = st.fighters.get(a.target) if a.verb == Verb.TARGET and a.target is not None else None
         if g is None or st.atk is None or SKILLS[st.atk.decl.skill].scope != "single":
             return None
         return strike(t, me, s, SKILLS[st.atk.decl.skill], g)
@@ -116,7 +119,7 @@ class MoonlitTactics(Tactics):
         allies, enemies = self._allies(st, t, s.side), self._enemies(st, t, s.side)
         mine, theirs = sum(f.hp for f in allies), sum(f.hp for f in enemies)
         hopeless = mine * 5 < theirs and len(allies) < len(enemies)
-        go, stay = Action("escape"), Action("stay")
+        go, stay = Action(Verb.ESCAPE), Action(Verb.STAY)
 
         def odds() -> str:
             return (f"{me.id}'s side {s.side} has {len(allies)} able with {mine} HP against {len(enemies)} with "
@@ -132,30 +135,30 @@ class MoonlitTactics(Tactics):
 
         def worth(a: Action) -> float:
             cond = a.option
-            if a.verb != "purge":
+            if a.verb != Verb.PURGE:
                 return 0.0
             if cond in PURGE_ORDER:
-                if cond == "baptism" and me.tp < 30:
+                if cond == Condition.BAPTISM and me.tp < 30:
                     return -1.0  # keep TP for attacks: baptism only disables traits
                 return p * (len(PURGE_ORDER) - PURGE_ORDER.index(cond))
             return p * 0.5 if me.poison >= 2 else -1.0
 
         scored = [(worth(a), a) for a in legal]
         value, best = max(scored, key=lambda x: x[0])
-        if best.verb != "purge" or value <= 0:
-            done = Action("done")
+        if best.verb != Verb.PURGE or value <= 0:
+            done = Action(Verb.DONE)
             return Ranking(done, 0.0, lambda: (f"{me.id} keeps its {me.tp} TP: no condition is worth a removal check",),
                            lambda: scored)
         cond = best.option
-        effect = {"trance": "trance forbids every attack", "bind": "bind is -3 to every check",
-                  "paralysis": "paralysis stops every move", "baptism": "baptism disables its traits",
-                  "poison": f"{me.poison} poison stacks eat HP every end phase"}[cond]
+        effect = {Condition.TRANCE: "trance forbids every attack", Condition.BIND: "bind is -3 to every check",
+                  Condition.PARALYSIS: "paralysis stops every move", Condition.BAPTISM: "baptism disables its traits",
+                  Condition.POISON: f"{me.poison} poison stacks eat HP every end phase"}[cond]
         return Ranking(best, value, lambda: (f"{effect}: pay 15 TP of {me.tp} for a removal check, "
                                              f"{pct(p)} to shake it off",), lambda: scored)
 
     def _setup_skill(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
-        scored: list[Rival] = [(0.0, Action("done"), "keep the TP")]
+        scored: list[Rival] = [(0.0, Action(Verb.DONE), "keep the TP")]
         for a in legal:
             if a.option == "field_dressing":
                 g = st.fighters[a.target]
@@ -172,7 +175,7 @@ class MoonlitTactics(Tactics):
                 what = "+2 to hit this round" if a.option == "battle_focus" else "+3 AP: acting earlier"
                 return Ranking(a, 1.0, lambda a=a, what=what: (
                     f"{me.id} has {spare} TP to spare: {a.option} for {what}",), lambda: scored)
-        return Ranking(Action("done"), 0.0, lambda: (
+        return Ranking(Action(Verb.DONE), 0.0, lambda: (
             f"{me.id} keeps its {me.tp} TP for attacks: no setup skill is needed now",),
             lambda: [(0.5 if a.option in ("battle_focus", "quicken") else -1.0, a) for a in legal] + scored)
 
@@ -183,10 +186,10 @@ class MoonlitTactics(Tactics):
                 return Ranking(a, avg(SKILLS["regeneration"].heal), lambda: (
                     f"{_hp(me)} regenerates about {avg(SKILLS['regeneration'].heal):.1f} HP for no TP",),
                     lambda: [(0.0, x) for x in legal])
-            if isinstance(a.option, tuple) and a.option[0] == "purifying_breath" and a.option[1] != "baptism":
+            if isinstance(a.option, tuple) and a.option[0] == "purifying_breath" and a.option[1] != Condition.BAPTISM:
                 return Ranking(a, 2.0, lambda a=a: (f"purifying breath clears {a.target}'s {a.option[1]}",),
                                lambda: [(0.0, x) for x in legal])
-        return Ranking(Action("done"), 0.0, lambda: ("no end-phase skill is worth its TP now",),
+        return Ranking(Action(Verb.DONE), 0.0, lambda: ("no end-phase skill is worth its TP now",),
                        lambda: [(-0.5, x) for x in legal])
 
     # --- the main action -----------------------------------------------------------------------------------
@@ -197,11 +200,10 @@ class MoonlitTactics(Tactics):
         ranked, late = self._attacks(st, t, me, s, legal, enemies)
 
         def all_rivals() -> list[Rival]:
-            return rivals + [(v, a, note()) for v, a, note in ranked] + [(0.0, Action("pass"))]
+            return rivals + [(v, a, note()) for v, a, note in ranked] + [(0.0, Action(Verb.PASS))]
 
         # heal the fallen or the badly hurt
-        heals = [a for a in legal if (a.verb == "use_item" and a.option == "healing_salve")
-                 or (a.verb == "use_skill" and a.option == "healing_light")]
+        heals = [a for a in legal if a.option is not None and HEALS.get(a.verb) == a.option]
         if heals:
             def need(a: Action) -> float:
                 g = st.fighters[a.target]
@@ -210,7 +212,7 @@ class MoonlitTactics(Tactics):
             def heal_worth(a: Action) -> float:
                 # HP restored, weighted by how badly they are missed; a revival puts a fighter back in the fight
                 g = st.fighters[a.target]
-                amount = avg(SKILLS["healing_light"].heal) if a.verb == "use_skill" else 9.0
+                amount = avg(SKILLS["healing_light"].heal) if a.verb == Verb.USE_SKILL else 9.0
                 down = g.state == "incapacitated"
                 return min(amount, g.max_hp - g.hp) * 2 * (1 - g.hp / g.max_hp) + (20.0 if down else 0.0)
 
@@ -221,14 +223,15 @@ class MoonlitTactics(Tactics):
                 state = "is down" if g.state == "incapacitated" else "is below 40 %"
                 return Ranking(best, heal_worth(best), lambda: (
                     f"{_hp(g)} {state}: healing comes before attacking",), all_rivals)
-        for a in legal:
-            if a.verb == "use_item" and a.option in ("antidote", "smelling_salts"):
+        items = of_verb(legal, Verb.USE_ITEM)
+        for a in items:
+            if a.option in ("antidote", "smelling_salts"):
                 g = st.fighters[a.target]
                 if a.option == "smelling_salts" or g.poison >= 2:
                     why = (f"{g.id} is in trance: smelling salts let it attack again" if a.option == "smelling_salts"
                            else f"{g.id} carries {g.poison} poison stacks: the antidote clears them all")
                     return Ranking(a, 5.0, lambda why=why: (why,), all_rivals)
-        summons = [a for a in legal if a.verb == "use_skill" and isinstance(a.option, tuple)
+        summons = [a for a in of_verb(legal, Verb.USE_SKILL) if isinstance(a.option, tuple)
                    and a.option[0] == "puppet_soldiers"]
         if summons and not any(st.fighters[i].state in ABLE for i in t.summons_of.get(me.id, ())):
             return Ranking(summons[-1], 5.0, lambda: (
@@ -244,7 +247,7 @@ class MoonlitTactics(Tactics):
         if usable and usable[0][0] > MIN_ATTACK:
             value, attack, note = usable[0]
             return Ranking(attack, value, lambda: (note(),), all_rivals)
-        coups = [a for a in legal if a.verb == "coup_de_grace"]
+        coups = of_verb(legal, Verb.COUP_DE_GRACE)
         if coups:
             return Ranking(coups[0], 4.0, lambda: (f"{coups[0].target} is down: the coup de grace kills it",),
                            all_rivals)
@@ -258,10 +261,10 @@ class MoonlitTactics(Tactics):
             # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
             value, attack, note = usable[0]
             return Ranking(attack, value, lambda: (note(), "weak, but better than waiting"), all_rivals)
-        stim = [a for a in legal if a.verb == "use_item" and a.option == "stimulant"]
+        stim = [a for a in items if a.option == "stimulant"]
         if stim:
             return Ranking(stim[0], 0.1, lambda: (f"{weak}: a stimulant for +2 to hit this round",), all_rivals)
-        return Ranking(Action("pass"), 0.0, lambda: (f"{weak}, and nothing else helps: pass",), all_rivals)
+        return Ranking(Action(Verb.PASS), 0.0, lambda: (f"{weak}, and nothing else helps: pass",), all_rivals)
 
     @staticmethod
     def _wait_to_charge(legal: list[Action], enemies: list[Any], usable: list[Scored],
@@ -280,7 +283,7 @@ class MoonlitTactics(Tactics):
         if not late or len(waiting) != 1:
             return None  # against several, waiting lets all of them strike first
         below = min(g.ap for g in waiting) - 1
-        delay = Action("delay", None, None, below)
+        delay = Action(Verb.DELAY, None, None, below)
         if below < 1 or delay not in legal:
             return None
         value, charge = max(late, key=lambda x: x[0])
@@ -295,7 +298,7 @@ class MoonlitTactics(Tactics):
         Into the zone of the weakest enemy when no affordable attack reaches it from here, or to a fallen enemy
         for a coup de grace.
         """
-        moves = {a.dest: a for a in legal if a.verb == "move"}
+        moves = {a.dest: a for a in of_verb(legal, Verb.MOVE)}
         if not moves:
             return None
         affordable = [] if me.trance else [sk for sk in s.cat("attack") if sk.tp <= me.tp]  # MOON-13.5
@@ -325,7 +328,7 @@ class MoonlitTactics(Tactics):
         curer, stuck = self._can_cure_trance(t, me), self._stuck_in_trance(me)
         if not (curer or stuck):
             return None
-        moves = {a.dest: a for a in legal if a.verb == "move"}
+        moves = {a.dest: a for a in of_verb(legal, Verb.MOVE)}
         allies = [f for f in self._allies(st, t, s.side) if f.id != me.id]
         if curer:
             for f in allies:
@@ -376,9 +379,7 @@ class MoonlitTactics(Tactics):
         top_enemy_ap = max((g.ap for g in enemies if g.state == "not_acted"), default=-99)
         late: list[tuple[float, Action]] = []
         out: list[Scored] = []
-        for a in legal:
-            if a.verb != "attack":
-                continue
+        for a in of_verb(legal, Verb.ATTACK):
             sk = SKILLS[a.option]
             cands = [g for g in enemies if reaches(t, sk, me.zone, g.zone)]
             if not cands:
@@ -414,7 +415,7 @@ class MoonlitTactics(Tactics):
         atk = st.atk
         opts = {a.option for a in legal}
         enemies = self._enemies(st, t, s.side)
-        none = Action("offense", None, None, "none")
+        none = Action(Verb.OFFENSE, None, None, "none")
         skipped: list[Rival] = [(0.0, none)]
         prefs: tuple[str, ...] = OFFENSE_ORDER
         if any("regeneration" in t.stats[g.id].skills for g in enemies):
@@ -422,7 +423,7 @@ class MoonlitTactics(Tactics):
         for rank, pref in enumerate(prefs):
             if pref not in opts:
                 continue
-            a = Action("offense", None, None, pref)
+            a = Action(Verb.OFFENSE, None, None, pref)
             if pref == "twin_target" and len(enemies) < 2:
                 skipped.append((-0.1, a, "a single enemy left"))
                 continue
@@ -432,7 +433,7 @@ class MoonlitTactics(Tactics):
             if me.tp - SKILLS[pref].tp < 12:
                 skipped.append((-0.2, a, f"would leave under 12 of {me.tp} TP"))
                 continue  # keep TP for the attacks themselves
-            later = [(0.5 - 0.1 * i, Action("offense", None, None, p)) for i, p in enumerate(prefs) if i > rank]
+            later = [(0.5 - 0.1 * i, Action(Verb.OFFENSE, None, None, p)) for i, p in enumerate(prefs) if i > rank]
             return Ranking(a, 1.0, lambda a=a: (
                 f"{me.id} has {me.tp} TP: {a.option} costs {SKILLS[a.option].tp} and leaves enough for the attacks",),
                 lambda later=later: [r for r in later if r[1] in legal] + skipped)
@@ -442,7 +443,7 @@ class MoonlitTactics(Tactics):
     def _limit_break(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         enemies = self._enemies(st, t, s.side)
-        none = Action("limit_break", None, None, "none")
+        none = Action(Verb.LIMIT_BREAK, None, None, "none")
         if me.hp >= 45 and len(enemies) == 1 and enemies[0].hp <= 20:
             for a in legal:
                 if a.option != "none":
@@ -455,7 +456,7 @@ class MoonlitTactics(Tactics):
     def _target(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
         sk = SKILLS[st.atk.decl.skill]
-        people = [a for a in legal if a.verb == "target" and a.target in st.fighters]
+        people = [a for a in of_verb(legal, Verb.TARGET) if a.target in st.fighters]
         if people:
             def worth(a: Action) -> tuple[float, str]:
                 g = st.fighters[a.target]
@@ -466,7 +467,7 @@ class MoonlitTactics(Tactics):
             return Ranking(best, worth(best)[0], lambda: (
                 f"{_hp(g)} is the best {sk.id} target for its HP: {pct(e.p_hit)} to hit, "
                 f"about {e.damage:.0f} damage through",), lambda: [(worth(a)[0], a) for a in people])
-        zones = [a for a in legal if a.verb == "target"]
+        zones = of_verb(legal, Verb.TARGET)
         if zones:
             enemies = self._enemies(st, t, s.side)
 
@@ -485,8 +486,8 @@ class MoonlitTactics(Tactics):
         atk = st.atk
         hit = atk.hit
         sk = SKILLS[atk.decl.skill]
-        counter = Action("counter")
-        opts = {a.option: a for a in legal if a.verb == "dodge"}
+        counter = Action(Verb.COUNTER)
+        opts = {a.option: a for a in of_verb(legal, Verb.DODGE)}
         plain = opts.get("none", legal[0])
         if hit.fumble:
             a = counter if counter in legal else legal[0]
@@ -546,7 +547,7 @@ class MoonlitTactics(Tactics):
         st, t, me, s = self._ctx(combat)
         atk = st.atk
         h = st.fighters[atk.hits[atk.ti]]
-        cover, decline = Action("cover"), Action("decline")
+        cover, decline = Action(Verb.COVER), Action(Verb.DECLINE)
         if h.hp * 10 <= h.max_hp * 35 and me.hp * 10 >= me.max_hp * 6 and me.hp > h.hp:
             return Ranking(cover, 1.0, lambda: (f"{_hp(h)} is hit and nearly down; {_hp(me)} takes the blow "
                                                 "for 10 AP",), lambda: [(0.0, decline)])
@@ -555,10 +556,10 @@ class MoonlitTactics(Tactics):
 
     def _interrupt(self, combat: Combat, legal: list[Action]) -> Ranking:
         st, t, me, s = self._ctx(combat)
-        for a in legal:
-            if a.verb == "interrupt" and t.stats[a.target].side == s.side:
+        for a in of_verb(legal, Verb.INTERRUPT):
+            if t.stats[a.target].side == s.side:
                 return Ranking(a, 1.0, lambda a=a: (f"{a.option or 'the interrupt'} protects ally {a.target} "
                                                     "from this attack",),
-                               lambda: [(0.0, Action("decline"))])
-        return Ranking(Action("decline"), 0.0, lambda: ("no ally here needs the interrupt",),
+                               lambda: [(0.0, Action(Verb.DECLINE))])
+        return Ranking(Action(Verb.DECLINE), 0.0, lambda: ("no ally here needs the interrupt",),
                        lambda: [(-0.5, a) for a in legal])

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.moonlit import attack
 from trpg_arena.rules.moonlit.data import ZONE_INDEX, ZONES
-from trpg_arena.rules.moonlit.fighters import ABLE, check_end, priority_key, set_state, st_of, tb
+from trpg_arena.rules.moonlit.fighters import ABLE, check_end, priority_key, set_state
 from trpg_arena.rules.moonlit.skills import apply_item, apply_skill, item_actions, reaches, skill_actions, usable
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
@@ -41,8 +41,8 @@ def attack_action(sid: str) -> Action:
 
 def decide(c: MoonCombat) -> bool:
     """MOON-5.1-5.3: pick the next actor by AP (ties: pc, effective Action, roster order); none -> end phase."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     best: Fighter | None = None
     best_key = None
     fs = st.fighters
@@ -84,8 +84,8 @@ def can_leave(st: MoonState, t: Table, f: Fighter, zone: str) -> tuple[bool, int
 
 def main_legal(c: MoonCombat) -> list[Action]:
     """The main-phase decision point (section 7)."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     f = st.fighters[str(st.actor)]
     s = t.stats[f.id]
     out = [PASS]
@@ -135,7 +135,7 @@ def coup_targets(st: MoonState, t: Table, f: Fighter) -> list[Action]:
 
 def main_apply(c: MoonCombat, a: Action) -> None:
     """Apply the actor's main-phase choice (MOON-6.3-6.10, 6.14)."""
-    st = st_of(c)
+    st = c.state
     f = st.fighters[str(st.actor)]
     st.decision = None
     v = a.verb
@@ -154,7 +154,7 @@ def main_apply(c: MoonCombat, a: Action) -> None:
         attack.begin(c, f, str(a.option))
         return
     if v == Verb.MOVE:
-        move(c, st, tb(c), f, str(a.dest))
+        move(c, st, c.tables, f, str(a.dest))
     elif v == Verb.USE_SKILL:
         apply_skill(c, f, a)
     elif v == Verb.USE_ITEM:

@@ -17,8 +17,6 @@ from trpg_arena.rules.moonlit.fighters import (
     hit_effects,
     priority_key,
     roll_check,
-    st_of,
-    tb,
 )
 from trpg_arena.rules.moonlit.skills import count_use, reaches, usable
 from trpg_arena.rules.moonlit.state import AttackFrame, Check, Fighter, MoonState
@@ -41,7 +39,7 @@ def counter_ok(st: MoonState, t: Table, tgt: Fighter, x: Fighter) -> bool:
 
 def react(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter, act: Action) -> None:
     """A target's reaction (MOON-8.8, 8.9, 10.1) and its check."""
-    t = tb(c)
+    t = c.tables
     tgt = st.fighters[a.decl.targets[a.ti]]
     hit = a.hit
     assert hit is not None
@@ -148,8 +146,8 @@ def receivers(a: AttackFrame) -> list[str]:
 
 def interrupt_options(c: MoonCombat, g: Fighter) -> list[Action]:
     """MOON-15.5: interrupt skills g could use now, on receivers of this attack in g's zone."""
-    st = st_of(c)
-    t = tb(c)
+    st = c.state
+    t = c.tables
     a = st.atk
     assert a is not None
     out: list[Action] = []

@@ -16,9 +16,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     rating,
     remove_cover,
     reset_aim,
-    rs,
 )
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.legal import aim_target_ok, held, pinner_of
 from trpg_arena.rules.reincarnator.movement import plan, walk
 from trpg_arena.rules.reincarnator.state import Cell, EffectState, Fighter, Pending
@@ -85,10 +83,10 @@ def uid(combat: ReiCombat, cid: str, name: Any) -> Any:
     """The item id behind the name `cid` uses in actions (its own gear first, then items on the ground)."""
     if not isinstance(name, str) or name in FLAGS:
         return name
-    st = static(combat)
+    st = combat.tables
     if name in st.natural[cid]:
         return name
-    state = rs(combat)
+    state = combat.state
     for k, it in state.items.items():
         if it.holder == cid and st.name(k, cid) == name:
             return k
@@ -100,7 +98,7 @@ def uid(combat: ReiCombat, cid: str, name: Any) -> Any:
 
 def apply(combat: ReiCombat, a: Action) -> None:
     """Apply a legal action, then advance to the next decision point."""
-    state = rs(combat)
+    state = combat.state
     d = state.decision
     assert d is not None
     state.decision = None
@@ -131,8 +129,7 @@ def apply(combat: ReiCombat, a: Action) -> None:
 
 def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - one branch per verb of section 7
     """Pay for and perform one verb of the actor's own turn."""
-    state = rs(combat)
-    static(combat)
+    state = combat.state
     f = state.fighters[cid]
     v = a.verb
     o = tuple(uid(combat, cid, x) for x in opts(a))
@@ -252,13 +249,13 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
 def cell_now(combat: ReiCombat, f: Fighter) -> Cell | None:
     """A combatant's cell, or its vehicle's."""
     if f.in_vehicle is not None:
-        return rs(combat).vehicles[f.in_vehicle].cell
+        return combat.state.vehicles[f.in_vehicle].cell
     return f.cell
 
 
 def delay(combat: ReiCombat, cid: str, after: str) -> None:
     """REI-2.4: suspend the turn and re-enter the order right after `after`."""
-    state = rs(combat)
+    state = combat.state
     f = state.fighters[cid]
     state.order.remove(cid)
     state.order.insert(state.order.index(after) + 1, cid)
@@ -271,8 +268,8 @@ def delay(combat: ReiCombat, cid: str, after: str) -> None:
 
 def consume(combat: ReiCombat, cid: str, k: str) -> None:
     """REI-2.12: apply a consumable's effect and use it up."""
-    state = rs(combat)
-    w = static(combat).items[k]
+    state = combat.state
+    w = combat.tables.items[k]
     state.items[k].loc, state.items[k].holder = "gone", None
     combat.emit("consume", f"{cid} consumes {k}", actor=cid, rule="REI-2.12", item=k)
     eff = w.effect
@@ -292,8 +289,8 @@ def consume(combat: ReiCombat, cid: str, k: str) -> None:
 
 def reload(combat: ReiCombat, cid: str, k: str) -> None:
     """REI-2.13, 2.15 reload kinds."""
-    state = rs(combat)
-    w = static(combat).items[k]
+    state = combat.state
+    w = combat.tables.items[k]
     it = state.items[k]
     assert w.ammo is not None
     kind = w.ammo.reload_kind
@@ -310,8 +307,8 @@ def reload(combat: ReiCombat, cid: str, k: str) -> None:
 
 def parry(combat: ReiCombat, cid: str, acro: bool) -> None:
     """REI-5.9, 5.10: parry defence from martial + the first held melee weapon's specialty."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     f = state.fighters[cid]
     spec = "brawl"
     for k in held(state, cid, combat.scratch):
@@ -329,8 +326,8 @@ def parry(combat: ReiCombat, cid: str, acro: bool) -> None:
 
 def take_cover(combat: ReiCombat, cid: str, a: Action) -> None:
     """REI-5.11: cover from an object, an ally or a pinned opponent."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     f = state.fighters[cid]
     if a.dest is not None:
         obj = combat.battlefield.graph.nodes[a.dest]["object"]
@@ -344,7 +341,7 @@ def take_cover(combat: ReiCombat, cid: str, a: Action) -> None:
 
 def drive(combat: ReiCombat, cid: str, dest: Cell, verb: str) -> None:
     """REI-2.15: the driver moves its vehicle."""
-    state = rs(combat)
+    state = combat.state
     f = state.fighters[cid]
     veh = state.vehicles[f.in_vehicle or ""]
     path, cost = plan(combat, cid, dest, start=veh.cell, vehicle=True)
@@ -357,7 +354,7 @@ def drive(combat: ReiCombat, cid: str, dest: Cell, verb: str) -> None:
 
 def leave(combat: ReiCombat, cid: str) -> None:
     """REI-0.2 (c): leaving the location is a scene change for the leaver."""
-    f = rs(combat).fighters[cid]
+    f = combat.state.fighters[cid]
     end_all_grapples(combat, cid, "left")
     f.status = "fled"
     combat.emit("status_changed", f"{cid} leaves the battlefield", actor=cid, rule="REI-2.15", status="fled")
@@ -371,8 +368,8 @@ def leave(combat: ReiCombat, cid: str) -> None:
 
 def start_attack(combat: ReiCombat, cid: str, a: Action, o: tuple[Any, ...]) -> None:  # noqa: C901
     """Declare one attack verb: spend ammunition, move for charges and crushes (REI-3.8 step 1)."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     f = state.fighters[cid]
     v = a.verb
     p = Pending(v, cid, target=a.target, weapon=o[0] if o else None)
@@ -412,8 +409,8 @@ def start_attack(combat: ReiCombat, cid: str, a: Action, o: tuple[Any, ...]) -> 
 
 def spend_ammo(combat: ReiCombat, cid: str, p: Pending, acro: bool) -> None:
     """Fire one round (REI-4.5), a burst (REI-8.4) or load-fire-reload (REI-2.16)."""
-    state = rs(combat)
-    w = static(combat).items[p.weapon or ""]
+    state = combat.state
+    w = combat.tables.items[p.weapon or ""]
     it = state.items[p.weapon or ""]
     assert w.ammo is not None
     if acro and it.loaded < 1:

@@ -31,10 +31,9 @@ from trpg_arena.rules.reincarnator.conditions import (
     key_es,
     rating,
     reset_aim,
-    rs,
     wound_penalty,
 )
-from trpg_arena.rules.reincarnator.data import es, static
+from trpg_arena.rules.reincarnator.data import es
 from trpg_arena.rules.reincarnator.movement import knockback
 from trpg_arena.rules.reincarnator.pools import roll_pool
 from trpg_arena.rules.reincarnator.state import Pending
@@ -65,9 +64,9 @@ def named(parts: dict[str, int]) -> str:
 
 def declare(combat: ReiCombat, p: Pending) -> None:
     """Step 1-2 of REI-3.8: declaration, then the target's reaction window or resolution."""
-    state = rs(combat)
+    state = combat.state
     tgt = p.target if p.target is not None else f"{p.cell[0]},{p.cell[1]}" if p.cell else "?"
-    shown = static(combat).name(p.weapon, p.actor) if p.weapon else None
+    shown = combat.tables.name(p.weapon, p.actor) if p.weapon else None
     combat.emit("attack_declared", f"{p.actor} {PHRASES.get(p.verb, p.verb)} {tgt}"
                 + (f" with {shown}" if shown else ""), actor=p.actor, rule="REI-3.8", verb=p.verb,
                 target=p.target, cell=list(p.cell) if p.cell else None, weapon=p.weapon)
@@ -85,12 +84,12 @@ def declare(combat: ReiCombat, p: Pending) -> None:
 
 def window_opens(combat: ReiCombat, p: Pending) -> bool:
     """REI-5.7 / REI-2.14: the target has a reflex step and its reflex action."""
-    state = rs(combat)
+    state = combat.state
     t = p.target
     if t is None or t not in state.fighters or p.cell is not None:
         return False
     f = state.fighters[t]
-    return (f.status == "active" and f.reflex and static(combat).reflex_step[t] > 0 and not in_grapple(state, t)
+    return (f.status == "active" and f.reflex and combat.tables.reflex_step[t] > 0 and not in_grapple(state, t)
             and f.in_vehicle is None)
 
 
@@ -103,8 +102,8 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
     """Steps 3-9 of REI-3.8."""
     from trpg_arena.rules.reincarnator import explosives, grapple
 
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     if p.verb in RUSHES:
         t = state.fighters[p.target or ""]
         if t.status != "active" or not in_reach(combat, p, p.target or ""):
@@ -169,7 +168,7 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
 
 def after_roll(combat: ReiCombat, p: Pending) -> None:
     """REI-3.8 step 9: all-out and charge defence loss, aim reset, hidden first attack."""
-    state = rs(combat)
+    state = combat.state
     f = state.fighters[p.actor]
     if p.all_out:
         f.bd_loss += 2  # REI-5.3
@@ -182,7 +181,7 @@ def after_roll(combat: ReiCombat, p: Pending) -> None:
 
 def on_hit(combat: ReiCombat, p: Pending, target: str, n: int) -> None:
     """Damage and mode effects of a hit (REI-3.9, 4.3, 4.14)."""
-    st = static(combat)
+    st = combat.tables
     crush = p.verb == Verb.VEHICLE_CRUSH or (
         p.verb == Verb.THROW and throw_crushes(combat, p.actor, st.items[p.weapon or ""]))
     dtype: str
@@ -202,14 +201,14 @@ def on_hit(combat: ReiCombat, p: Pending, target: str, n: int) -> None:
         apply_damage(combat, target, n, extra, "REI-3.9", p.actor)
     else:
         apply_damage(combat, target, 0, n, "REI-3.9", p.actor)
-    if crush and target in rs(combat).fighters:
+    if crush and target in combat.state.fighters:
         reflex_knockback(combat, p, target, n, "REI-4.14")
 
 
 def reflex_knockback(combat: ReiCombat, p: Pending, target: str, attack_succ: int, rule: str) -> None:
     """The reflex save contest and knockback (REI-4.14, 7.2, 3.4)."""
-    st = static(combat)
-    state = rs(combat)
+    st = combat.tables
+    state = combat.state
     if state.fighters[target].cell is not None:
         pool = (rating(st, target, "dex") + rating(st, target, "athletics") + rating(st, target, "reflex")
                 - wound_penalty(combat, target))
@@ -225,7 +224,7 @@ def reflex_knockback(combat: ReiCombat, p: Pending, target: str, attack_succ: in
 
 def land_thrown(combat: ReiCombat, p: Pending, target: str) -> None:
     """REI-4.6: the thrown item lies in the target's cell."""
-    it = rs(combat).items[p.weapon or ""]
+    it = combat.state.items[p.weapon or ""]
     it.loc, it.holder, it.cell = "ground", None, cell_of(combat, target)
     combat.emit("item_moved", f"{p.weapon} lands at {it.cell[0]},{it.cell[1]}", actor=p.actor, rule="REI-4.6",
                 item=p.weapon, cell=list(it.cell))

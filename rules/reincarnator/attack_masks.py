@@ -11,9 +11,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
     hands_for,
     hands_used,
-    rs,
 )
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import board, doors_now, reach_mask
@@ -62,8 +60,8 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
         hit = memo.get(("targets", cid))
         if hit is not None:
             return hit
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     fighters = state.fighters
     vehicles = state.vehicles
     f = fighters[cid]
@@ -100,7 +98,7 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
 def _vehicle_target(combat: ReiCombat, vid: str, me: Cell, side: str,
                     doors: int) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
     """The `target_info` entry of a vehicle, if it is an enemy's and not wrecked (REI-4.12)."""
-    state = rs(combat)
+    state = combat.state
     v = state.vehicles[vid]
     if v.wrecked or v.side is None or v.side == side:
         return []
@@ -111,8 +109,8 @@ def _vehicle_target(combat: ReiCombat, vid: str, me: Cell, side: str,
 
 def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise: bool) -> None:  # noqa: C901
     """The standard-action attack verbs (REI-2.17, group 4)."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     if not can_pay(combat, f, "standard"):
         return
     me_cell = f.cell
@@ -227,7 +225,7 @@ def _throw_facts(combat: ReiCombat, cid: str, k: str) -> tuple[bool, tuple[tuple
     `_NOT_LIFTABLE` if it cannot be thrown (REI-4.6 heavy items with Strength only, REI-4.7 range, REI-4.8
     liftable, REI-4.9 crushing).
     """
-    item = static(combat).items[k]
+    item = combat.tables.items[k]
     if not liftable(combat, cid, item):
         return _NOT_LIFTABLE
     attrs = ("str",) if heavy(combat, cid, item) else ("dex", "str")
@@ -236,8 +234,8 @@ def _throw_facts(combat: ReiCombat, cid: str, k: str) -> tuple[bool, tuple[tuple
 
 def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     """REI-2.16: load, shoot and reload a musket or launcher with one acrobatic action."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     if not can_pay(combat, f, "acrobatic") or f.in_vehicle is not None or f.surprise_turn:
         return
     assert f.cell is not None
@@ -265,7 +263,7 @@ def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -
 
     Decision (mask size): a blast aimed where it cannot catch any enemy is not offered.
     """
-    state = rs(combat)
+    state = combat.state
     field = board(combat)
     doors = doors_now(combat)
     me = state.actor
@@ -292,8 +290,8 @@ def blast_radius(item: ItemSpec) -> int:
 
 def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     """REI-5.4: charge/acro_charge with the end cell as an offset from the target."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     if not movement_ok(combat, f):
         return
     speed = st.speed[cid]
@@ -343,8 +341,8 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
 
 def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     """REI-2.15, 2.16, 4.13: drive, drive_fast, acro_drive and vehicle_crush."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     if f.in_vehicle is None or f.aimed:
         return
     v = state.vehicles[f.in_vehicle]

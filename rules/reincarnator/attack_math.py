@@ -12,10 +12,9 @@ from trpg_arena.rules.reincarnator.conditions import (
     in_grapple,
     loser_margin,
     rating,
-    rs,
     wound_penalty,
 )
-from trpg_arena.rules.reincarnator.data import es, static
+from trpg_arena.rules.reincarnator.data import es
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import board, doors_now
 from trpg_arena.rules.reincarnator.state import Cell, Pending, cell_of_key
@@ -55,7 +54,7 @@ def attack_class(p: Pending) -> str:
 
 def cell_of(combat: ReiCombat, cid: str) -> Cell:
     """Where a combatant or vehicle stands."""
-    state = rs(combat)
+    state = combat.state
     if cid in state.vehicles:
         return state.vehicles[cid].cell
     c = state.fighters[cid].cell
@@ -70,7 +69,7 @@ def source_cell(combat: ReiCombat, p: Pending) -> Cell:
 
 def weapon_range(combat: ReiCombat, p: Pending) -> int:
     """Reach or range of the attack in metres."""
-    st = static(combat)
+    st = combat.tables
     if p.verb in NO_WEAPON or p.weapon is None:
         return 1
     if p.verb == CAST:
@@ -86,7 +85,7 @@ def weapon_range(combat: ReiCombat, p: Pending) -> int:
 
 def throw_range(combat: ReiCombat, cid: str, attr: str) -> int:
     """REI-4.7: attribute x 5 m, plus ES(STR) x 10 m for a Strength throw."""
-    st = static(combat)
+    st = combat.tables
     v = rating(st, cid, attr)
     return v * 5 + (es(v, st.enc.options.extra_successes) * 10 if attr == "str" else 0)
 
@@ -99,14 +98,14 @@ def in_reach(combat: ReiCombat, p: Pending, target: str) -> bool:
 
 def throw_crushes(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:
     """REI-4.9: a thrown object at least 2 sizes larger than a thrower of size over 4 crushes."""
-    size = static(combat).specs[cid].size
+    size = combat.tables.specs[cid].size
     return item.size >= size + 2 and size > 4
 
 
 def off_guard(combat: ReiCombat, p: Pending, target: str) -> str | None:
     """'basic', 'greater' or None for this attack (REI-1.3, 1.4, 6.6)."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     f = state.fighters.get(p.actor)
     if f is None or target not in state.fighters:
         return None
@@ -142,19 +141,19 @@ def _pool_base(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int, 
     """
     memo_key = None if p.verb in VEHICLE_VERBS else ("pool", p.actor, p.verb, p.weapon, p.attr)
     if memo_key is not None:
-        known: tuple[int, str, tuple[tuple[str, int], ...]] | None = static(combat).memo.get(memo_key)
+        known: tuple[int, str, tuple[tuple[str, int], ...]] | None = combat.tables.memo.get(memo_key)
         if known is not None:
             return known
     pool, key, parts = _pool_parts(combat, p, target)
     out = (pool, key, tuple(parts.items()))
     if memo_key is not None:
-        static(combat).memo[memo_key] = out
+        combat.tables.memo[memo_key] = out
     return out
 
 
 def _pool_parts(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int, str, dict[str, int]]:
     """The ratings and weapon part of an attack pool, from the specs (REI-4.1)."""
-    st = static(combat)
+    st = combat.tables
     a = p.actor
     parts: dict[str, int] = {}
     v = p.verb
@@ -172,7 +171,7 @@ def _pool_parts(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
             w = st.items[p.weapon or ""]
             parts["damage"] = w.damage
         else:
-            veh = rs(combat).fighters[a].in_vehicle or ""
+            veh = combat.state.fighters[a].in_vehicle or ""
             parts["size_diff"] = st.vehicles[veh].size - st.specs[target or ""].size
         key = "int"
     elif v == THROW:
@@ -212,8 +211,8 @@ def _pool_parts(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
 
 def _pool_mods(combat: ReiCombat, p: Pending, target: str | None) -> dict[str, int]:
     """The modifiers of an attack pool in this state (REI-3.11, 5.1, 5.3, 5.5, 6.1, 7.7, 7.17)."""
-    st = static(combat)
-    state = rs(combat)
+    st = combat.tables
+    state = combat.state
     a = p.actor
     v = p.verb
     mods: dict[str, int] = {}
@@ -252,7 +251,7 @@ def _pool_mods(combat: ReiCombat, p: Pending, target: str | None) -> dict[str, i
 def grapple_spec(combat: ReiCombat, cid: str, with_: str | None) -> str:
     """R: brawl, or the soft weapon's specialty (REI-7.15)."""
     if with_:
-        w = static(combat).items.get(with_)
+        w = combat.tables.items.get(with_)
         if w is not None and w.specialty:
             return w.specialty
     return "brawl"
@@ -260,9 +259,9 @@ def grapple_spec(combat: ReiCombat, cid: str, with_: str | None) -> str:
 
 def cover_defence(combat: ReiCombat, p: Pending, target: str) -> int:
     """Cover defence of a target (REI-3.5, 5.11, 6.1, 6.2, 6.6)."""
-    state = rs(combat)
+    state = combat.state
     f = state.fighters[target]
-    st = static(combat)
+    st = combat.tables
     if f.in_vehicle is not None:
         return st.vehicles[f.in_vehicle].occupant_cover
     c = 0
@@ -284,11 +283,11 @@ def cover_defence(combat: ReiCombat, p: Pending, target: str) -> int:
 
 def dodge_defence(combat: ReiCombat, p: Pending, target: str, og: str | None, hs: int) -> int:
     """REI-3.7: base dodge + acrobatic bonus, doubled, halved when off-guard, minus high speed."""
-    state = rs(combat)
+    state = combat.state
     if target in state.vehicles:
-        return max(0, static(combat).vehicles[target].dodge_defense - hs)
+        return max(0, combat.tables.vehicles[target].dodge_defense - hs)
     f = state.fighters[target]
-    d = static(combat).specs[target].dodge_defense + f.acro_dodge + effect_mod(f, "dodge_defense")
+    d = combat.tables.specs[target].dodge_defense + f.acro_dodge + effect_mod(f, "dodge_defense")
     if f.full_defense or p.out_of_range:
         d *= 2
     if og:
@@ -298,7 +297,7 @@ def dodge_defence(combat: ReiCombat, p: Pending, target: str, og: str | None, hs
 
 def high_speed(combat: ReiCombat, p: Pending) -> int:
     """REI-4.11 high speed of the attack (0 with the option off)."""
-    st = static(combat)
+    st = combat.tables
     if st.enc.options.high_speed_rule == "off":
         return 0
     if p.verb == CAST:
@@ -316,7 +315,7 @@ def high_speed(combat: ReiCombat, p: Pending) -> int:
 
 def penetration(combat: ReiCombat, p: Pending) -> int:
     """破穿 of the attack (REI-3.6)."""
-    st = static(combat)
+    st = combat.tables
     if p.verb == CAST:
         return st.spells[p.actor][p.weapon or ""].penetration
     if p.weapon:
@@ -327,8 +326,8 @@ def penetration(combat: ReiCombat, p: Pending) -> int:
 
 def defences(combat: ReiCombat, p: Pending, target: str) -> tuple[int, int, dict[str, int]]:
     """Defence dice D and the base-defence extra successes that apply (REI-3.5-3.7, 5.9)."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     cls = attack_class(p)
     if p.verb == BULL_RUSH and st.enc.options.bull_rush_defenses_apply:
         cls = "melee"

@@ -171,9 +171,8 @@ def place_of(combat: ReiCombat, a: Action) -> Any:
     """The square `a` ends on (a charge's target square plus its offset), or None."""
     if a.dest is None or a.verb not in RELATIVE_DEST or a.target is None:
         return a.dest
-    from trpg_arena.rules.reincarnator.conditions import rs
 
-    f = rs(combat).fighters.get(a.target)
+    f = combat.state.fighters.get(a.target)
     if f is None or f.cell is None:
         return None
     return (f.cell[0] + a.dest[0], f.cell[1] + a.dest[1])

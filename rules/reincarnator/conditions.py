@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.reincarnator.data import Static, es, static
+from trpg_arena.rules.reincarnator.data import Static, es
 from trpg_arena.rules.reincarnator.state import Fighter, Grapple, ReiState
 from trpg_arena.rules.reincarnator.verbs import Condition
 
@@ -12,11 +12,6 @@ if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 INCAPACITATED = ("unconscious", "dying", "dead")
-
-
-def rs(combat: ReiCombat) -> ReiState:
-    """The combat's state, typed."""
-    return combat.state
 
 
 def rating(st: Static, cid: str, name: str) -> int:
@@ -36,23 +31,23 @@ def effect_mod(f: Fighter, key: str) -> int:
 
 def key_es(combat: ReiCombat, cid: str, attr: str) -> int:
     """Extra successes of a roll keyed on `attr` (REI-3.3), with effect bonus ES."""
-    st = static(combat)
-    f = rs(combat).fighters[cid]
+    st = combat.tables
+    f = combat.state.fighters[cid]
     return es(rating(st, cid, attr), st.enc.options.extra_successes) + effect_mod(f, "bonus_es")
 
 
 def wound_penalty(combat: ReiCombat, cid: str) -> int:
     """REI-3.11: -1 with exactly two empty health boxes, -2 with one."""
-    if not static(combat).enc.options.wound_penalties:
+    if not combat.tables.enc.options.wound_penalties:
         return 0
-    f = rs(combat).fighters[cid]
-    empty = static(combat).max_health[cid] - f.lethal - f.bashing
+    f = combat.state.fighters[cid]
+    empty = combat.tables.max_health[cid] - f.lethal - f.bashing
     return 1 if empty == 2 else 2 if empty == 1 else 0
 
 
 def base_initiative(combat: ReiCombat, cid: str) -> int:
     """Base initiative with effects (REI-2.3)."""
-    return static(combat).base_init[cid] + effect_mod(rs(combat).fighters[cid], "base_initiative")
+    return combat.tables.base_init[cid] + effect_mod(combat.state.fighters[cid], "base_initiative")
 
 
 # --- grapples ---------------------------------------------------------------------------------------
@@ -110,22 +105,22 @@ def grapple_group(state: ReiState, cid: str) -> list[str]:
 
 def hands_used(combat: ReiCombat, cid: str) -> int:
     """Hands occupied by holds (REI-7.14)."""
-    if not rs(combat).grapples:
+    if not combat.state.grapples:
         return 0
-    st = static(combat)
+    st = combat.tables
     size = st.specs[cid].size
-    return sum(2 if st.specs[g.held].size >= size - 2 else 1 for g in rs(combat).grapples if g.holder == cid)
+    return sum(2 if st.specs[g.held].size >= size - 2 else 1 for g in combat.state.grapples if g.holder == cid)
 
 
 def hands_for(combat: ReiCombat, cid: str, target: str) -> int:
     """Hands a hold of `target` would occupy (REI-7.14)."""
-    st = static(combat)
+    st = combat.tables
     return 2 if st.specs[target].size >= st.specs[cid].size - 2 else 1
 
 
 def end_grapple(combat: ReiCombat, g: Grapple, reason: str) -> None:
     """Remove a grapple and say so."""
-    state = rs(combat)
+    state = combat.state
     if g in state.grapples:
         state.grapples.remove(g)
         combat.emit("grapple_ended", f"the grapple of {g.holder} on {g.held} ends ({reason})", actor=g.holder,
@@ -134,14 +129,14 @@ def end_grapple(combat: ReiCombat, g: Grapple, reason: str) -> None:
 
 def end_all_grapples(combat: ReiCombat, cid: str, reason: str) -> None:
     """End every grapple of `cid` (incapacitation, forced movement)."""
-    for g in list(grapples_of(rs(combat), cid)):
+    for g in list(grapples_of(combat.state, cid)):
         end_grapple(combat, g, reason)
 
 
 # --- conditions -------------------------------------------------------------------------------------
 def remove_cover(combat: ReiCombat, cid: str, reason: str) -> None:
     """End `in_cover` (and crouching, which needs it) (REI-5.11, 6.2)."""
-    f = rs(combat).fighters[cid]
+    f = combat.state.fighters[cid]
     if f.cover_source is not None:
         f.cover_source, f.cover_value = None, 0
         combat.emit("condition_removed", f"{cid} is no longer in cover ({reason})", actor=cid, rule="REI-5.11",
@@ -154,7 +149,7 @@ def remove_cover(combat: ReiCombat, cid: str, reason: str) -> None:
 
 def end_hidden(combat: ReiCombat, cid: str, reason: str) -> None:
     """End `hidden` (REI-6.4-6.6)."""
-    f = rs(combat).fighters[cid]
+    f = combat.state.fighters[cid]
     if f.hidden:
         f.hidden = False
         combat.emit("condition_removed", f"{cid} is no longer hidden ({reason})", actor=cid, rule="REI-6.6",
@@ -163,7 +158,7 @@ def end_hidden(combat: ReiCombat, cid: str, reason: str) -> None:
 
 def reset_aim(combat: ReiCombat, cid: str, reason: str) -> None:
     """Aim back to 0 (REI-5.1)."""
-    f = rs(combat).fighters[cid]
+    f = combat.state.fighters[cid]
     if f.aim_count or f.aim_target is not None:
         f.aim_count, f.aim_target = 0, None
         combat.emit("condition_removed", f"{cid}'s aim is lost ({reason})", actor=cid, rule="REI-5.1",
@@ -172,7 +167,7 @@ def reset_aim(combat: ReiCombat, cid: str, reason: str) -> None:
 
 def check_cover_sources(combat: ReiCombat) -> None:
     """Cover ends when its source stops being adjacent or active (REI-5.11)."""
-    state = rs(combat)
+    state = combat.state
     for f in state.fighters.values():
         src = f.cover_source
         if src is None or f.cell is None:
@@ -187,7 +182,7 @@ def check_cover_sources(combat: ReiCombat) -> None:
 
 def end_effects(combat: ReiCombat, cid: str, durations: tuple[str, ...], reason: str) -> None:
     """End the effects of these durations borne by `cid` (REI-0.3)."""
-    state = rs(combat)
+    state = combat.state
     f = state.fighters[cid]
     keep = []
     for e in f.effects:
@@ -215,8 +210,8 @@ def status_of(lethal: int, bashing: int, overkill: int, mx: int) -> str:
 
 def apply_damage(combat: ReiCombat, cid: str, lethal: int, bashing: int, rule: str, source: str | None = None) -> None:
     """Apply damage point by point, lethal first (REI-3.10); vehicles take it on their structure."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     if lethal <= 0 and bashing <= 0:
         return
     if source is not None and source in state.fighters:
@@ -266,7 +261,7 @@ def apply_damage(combat: ReiCombat, cid: str, lethal: int, bashing: int, rule: s
 
 def heal_bashing(combat: ReiCombat, cid: str, n: int) -> None:
     """Remove up to `n` bashing points (REI-3.10)."""
-    f = rs(combat).fighters[cid]
+    f = combat.state.fighters[cid]
     healed = min(n, f.bashing)
     f.bashing -= healed
     combat.emit("healed", f"{cid} heals {healed} bashing (B {f.bashing})", actor=cid, rule="REI-3.10", amount=healed)
@@ -275,7 +270,7 @@ def heal_bashing(combat: ReiCombat, cid: str, n: int) -> None:
 def on_incapacitated(combat: ReiCombat, cid: str) -> None:
     """REI-3.10: grapples, provided cover, hidden and aim end; a driven vehicle stops acting."""
     end_all_grapples(combat, cid, "incapacitated")
-    f = rs(combat).fighters[cid]
+    f = combat.state.fighters[cid]
     f.hidden = False
     f.aim_count, f.aim_target = 0, None
     f.reflex = False

@@ -11,7 +11,7 @@ from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.model import CombatantSpec, ItemSpec, SpellSpec, VehicleSpec
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.reincarnator.state import ReiCombat
+    pass
 
 DEFAULT_HS = {"thrown": 1, "object": 1, "consumable": 1, "cluster": 1, "bow": 3, "crossbow": 3, "firearm": 5,
               "launcher": 5, "gauss": 8}
@@ -118,8 +118,3 @@ def build_static(enc: ReincarnatorEncounter, battlefield: Battlefield) -> Static
     for r in enc.reinforcements:
         st.reinforce.setdefault(r.round, []).extend(c.id for c in r.combatants)
     return st
-
-
-def static(combat: ReiCombat | Any) -> Static:
-    """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
-    return combat.tables

@@ -19,10 +19,8 @@ from trpg_arena.rules.reincarnator.conditions import (
     end_effects,
     in_grapple,
     on_incapacitated,
-    rs,
     status_of,
 )
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.turns import check_end
 from trpg_arena.rules.reincarnator.verbs import Condition
 
@@ -39,9 +37,9 @@ class ReincarnatorEditor(Editor):
 
     def fields(self, combat: ReiCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
-        state = rs(combat)
+        state = combat.state
         f = state.fighters[cid]
-        mx = static(combat).max_health[cid]
+        mx = combat.tables.max_health[cid]
         if f.status in ("dead", "fled", "reserve"):
             return []
         out = [EditField("lethal", "int", f.lethal, "lethal damage", 0, mx,
@@ -56,14 +54,14 @@ class ReincarnatorEditor(Editor):
 
     def write(self, combat: ReiCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
-        f = rs(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         if name not in ("lethal", "bashing"):
             setattr(f, name, value)
             if name == "cell":
                 check_cover_sources(combat)
             return
         setattr(f, name, value)
-        mx = static(combat).max_health[cid]
+        mx = combat.tables.max_health[cid]
         if f.lethal + f.bashing > mx:
             raise EditError(f"{cid}'s lethal {f.lethal} and bashing {f.bashing} exceed its health {mx}",
                             where=f"changes.{name}")
@@ -77,15 +75,15 @@ class ReincarnatorEditor(Editor):
 
     def takes_out(self, combat: ReiCombat, cid: str, name: str, value: Any) -> bool:
         """Whether the value puts the combatant out of the fight."""
-        f = rs(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         if name not in ("lethal", "bashing") or f.status != "active":
             return False
         other = f.bashing if name == "lethal" else f.lethal
-        return value + other >= static(combat).max_health[cid]
+        return value + other >= combat.tables.max_health[cid]
 
     def remove(self, combat: ReiCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
-        f = rs(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         if f.in_vehicle is not None:
             raise EditError(f"{cid} is in {f.in_vehicle}: take it out of the vehicle first", where="combatant")
         end_all_grapples(combat, cid, "left")
@@ -99,12 +97,12 @@ class ReincarnatorEditor(Editor):
     def admit(self, combat: ReiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
         """A reinforcement (REI-2.5) joining at the start of the next round."""
         data["reinforcements"] = [*data.get("reinforcements", []),
-                                  {"round": max(2, rs(combat).round + 1), "combatants": [spec]}]
+                                  {"round": max(2, combat.state.round + 1), "combatants": [spec]}]
         return data
 
     def join(self, combat: ReiCombat, fresh: Any, cid: str) -> None:
         """In reserve with its gear until its round starts; then it rolls initiative and joins (REI-2.5)."""
-        state = rs(combat)
+        state = combat.state
         state.fighters[cid] = fresh.fighters[cid]
         for iid, item in fresh.items.items():
             if iid not in state.items:
@@ -112,7 +110,7 @@ class ReincarnatorEditor(Editor):
 
     def busy(self, combat: ReiCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
-        return "an attack or another action is being resolved" if rs(combat).pending else None
+        return "an attack or another action is being resolved" if combat.state.pending else None
 
     def settle(self, combat: ReiCombat) -> None:
         """End the combat if a side has nobody left."""

@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.reincarnator.attack import after_roll, attack_pool, cover_defence, dodge_defence, fmt
-from trpg_arena.rules.reincarnator.conditions import apply_damage, key_es, rs
-from trpg_arena.rules.reincarnator.data import static
+from trpg_arena.rules.reincarnator.conditions import apply_damage, key_es
 from trpg_arena.rules.reincarnator.model import ExplosiveSpec
 from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.pools import overlap, roll_pool
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
 
 def charges(combat: ReiCombat, p: Pending) -> tuple[list[ExplosiveSpec], bool]:
     """The explosives released by this attack and whether they combine (REI-8.3) or not (REI-8.4)."""
-    st = static(combat)
+    st = combat.tables
     w = st.items[p.weapon or ""]
     if w.kind == "launcher":
         assert w.ammo is not None and w.ammo.shell is not None
@@ -33,8 +32,8 @@ def charges(combat: ReiCombat, p: Pending) -> tuple[list[ExplosiveSpec], bool]:
 
 def deliver(combat: ReiCombat, p: Pending) -> None:
     """REI-8.1: roll the throw/shot pool with no defence; one success detonates at the cell."""
-    st = static(combat)
-    state = rs(combat)
+    st = combat.tables
+    state = combat.state
     assert p.cell is not None
     pool, key, parts = attack_pool(combat, p, None)
     roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, p.actor, key), roller=p.actor,
@@ -55,8 +54,8 @@ def deliver(combat: ReiCombat, p: Pending) -> None:
 
 def detonate(combat: ReiCombat, c: Cell, parts: list[ExplosiveSpec], combine: bool, actor: str | None = None) -> None:
     """Blast every combatant and vehicle in radius and sight (REI-8.1), combining overlaps (REI-8.2)."""
-    st = static(combat)
-    state = rs(combat)
+    st = combat.tables
+    state = combat.state
     field = board(combat)
     doors = closed_doors(combat)
     affected: list[tuple[str, Cell]] = []

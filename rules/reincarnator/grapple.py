@@ -15,10 +15,8 @@ from trpg_arena.rules.reincarnator.conditions import (
     key_es,
     loser_margin,
     rating,
-    rs,
     wound_penalty,
 )
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.movement import plan, step_cost, walk
 from trpg_arena.rules.reincarnator.pools import PoolRoll, roll_pool
 from trpg_arena.rules.reincarnator.state import Cell, Grapple, Pending
@@ -30,7 +28,7 @@ if TYPE_CHECKING:
 
 def r_of(combat: ReiCombat, cid: str, other: str) -> str:
     """R for `cid` in its grapple with `other`: the soft weapon's specialty for its initiator (REI-7.15)."""
-    g = grapple_between(rs(combat), cid, other)
+    g = grapple_between(combat.state, cid, other)
     if g is not None and g.holder == cid and g.with_:
         return grapple_spec(combat, cid, g.with_)
     return "brawl"
@@ -38,7 +36,7 @@ def r_of(combat: ReiCombat, cid: str, other: str) -> str:
 
 def resist_pool(combat: ReiCombat, cid: str, mode: str, other: str) -> tuple[int, str]:
     """REI-7.5: break = STR + martial + R, escape = DEX + athletics + reflex; wound penalty applies."""
-    st = static(combat)
+    st = combat.tables
     if mode == "escape":
         n = rating(st, cid, "dex") + rating(st, cid, "athletics") + rating(st, cid, "reflex")
         key = "dex"
@@ -51,7 +49,7 @@ def resist_pool(combat: ReiCombat, cid: str, mode: str, other: str) -> tuple[int
 
 def active_pool(combat: ReiCombat, cid: str, other: str, with_: str | None = None) -> int:
     """The initiator's contest pool STR + martial + R (REI-7.5)."""
-    st = static(combat)
+    st = combat.tables
     r = grapple_spec(combat, cid, with_) if with_ else r_of(combat, cid, other)
     return rating(st, cid, "str") + rating(st, cid, "martial") + rating(st, cid, r) - wound_penalty(combat, cid)
 
@@ -65,7 +63,7 @@ def policy_mode(combat: ReiCombat, cid: str, other: str) -> str:
 
 def roll_named(combat: ReiCombat, cid: str, pool: int, key: str | None, label: str, rule: str) -> PoolRoll:
     """Roll a contest pool and log it."""
-    roll = roll_pool(combat.dice, pool, static(combat).enc.options, key_es(combat, cid, key) if key else 0,
+    roll = roll_pool(combat.dice, pool, combat.tables.enc.options, key_es(combat, cid, key) if key else 0,
                      roller=cid, purpose=f"{label} ({pool} dice)")
     combat.emit("roll", f"{cid} {label}: {pool} dice {fmt(roll.dice)} -> {roll.t}", actor=cid, rule=rule,
                 pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r, es=roll.es, t=roll.t, n=roll.t,
@@ -75,9 +73,9 @@ def roll_named(combat: ReiCombat, cid: str, pool: int, key: str | None, label: s
 
 def open_resist(combat: ReiCombat, p: Pending) -> None:
     """Ask the opponent for its resistance pool, or pick it by policy (REI-7.5)."""
-    state = rs(combat)
+    state = combat.state
     target = p.target or ""
-    if static(combat).enc.options.grapple_resist_choice == "policy":
+    if combat.tables.enc.options.grapple_resist_choice == "policy":
         p.mode = policy_mode(combat, target, p.actor)
         contest(combat, p)
         return
@@ -90,7 +88,7 @@ def open_resist(combat: ReiCombat, p: Pending) -> None:
 
 def after_contact(combat: ReiCombat, p: Pending, n: int) -> None:
     """REI-7.3: a hitting contact leads to the contest."""
-    state = rs(combat)
+    state = combat.state
     target = p.target or ""
     if n < 1:
         combat.emit("miss", f"{p.actor}'s grapple misses {target}", actor=p.actor, rule="REI-7.3", target=target)
@@ -106,7 +104,7 @@ def after_contact(combat: ReiCombat, p: Pending, n: int) -> None:
 
 def contest(combat: ReiCombat, p: Pending) -> None:
     """The grapple contest, then its outcome per verb (REI-7.5, 7.9, 7.11)."""
-    state = rs(combat)
+    state = combat.state
     target = p.target or ""
     mode = p.mode or "break"
     combat.emit("reaction_chosen", f"{target} resists with {mode}", actor=target, rule="REI-7.5", mode=mode)
@@ -137,8 +135,8 @@ def contest(combat: ReiCombat, p: Pending) -> None:
 
 def strike(combat: ReiCombat, p: Pending, rule: str) -> None:
     """The strike roll: STR + martial + R + modifiers, undefended, bashing (REI-7.9, 7.16)."""
-    st = static(combat)
-    state = rs(combat)
+    st = combat.tables
+    state = combat.state
     target = p.target or ""
     r = r_of(combat, p.actor, target)
     base = rating(st, p.actor, "str") + rating(st, p.actor, "martial") + rating(st, p.actor, r)
@@ -160,7 +158,7 @@ def strike(combat: ReiCombat, p: Pending, rule: str) -> None:
 
 def escape(combat: ReiCombat, cid: str, holder: str, mode: str) -> None:
     """REI-7.10, 7.13: the escaper rolls first; a win ends a hold or turns a pin into a hold."""
-    state = rs(combat)
+    state = combat.state
     g = grapple_between(state, cid, holder)
     assert g is not None
     pool, key = resist_pool(combat, cid, mode, holder)
@@ -179,8 +177,8 @@ def escape(combat: ReiCombat, cid: str, holder: str, mode: str) -> None:
 
 def grapple_move(combat: ReiCombat, cid: str, dest: Cell) -> None:
     """REI-7.6: a STR contest, then drag the partner up to the margin in metres."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     g = next(x for x in state.grapples if cid in (x.holder, x.held))
     other = g.held if g.holder == cid else g.holder
     m = roll_named(combat, cid, rating(st, cid, "str") - wound_penalty(combat, cid), "str", "strength contest",

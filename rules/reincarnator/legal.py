@@ -26,9 +26,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     grapples_of,
     in_grapple,
     rating,
-    rs,
 )
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_mask, reach_mask
 from trpg_arena.rules.reincarnator.verbs import Verb
@@ -83,7 +81,7 @@ _RESIST_ESCAPE = act(Verb.GRAPPLE_RESIST, option="escape")
 
 def legal_actions(combat: ReiCombat) -> list[Action]:
     """The legal set at the open decision point (helpers memoise shared pieces in `Combat.scratch`)."""
-    state = rs(combat)
+    state = combat.state
     d = state.decision
     assert d is not None
     if d.step == "attack_declared":
@@ -96,15 +94,15 @@ def legal_actions(combat: ReiCombat) -> list[Action]:
 def reflex_actions(combat: ReiCombat, cid: str) -> list[Action]:
     """REI-5.7: pass, or step within the reflex distance."""
     out = [_PASS]
-    dist = static(combat).reflex_step[cid]
+    dist = combat.tables.reflex_step[cid]
     out.extend(board(combat).dest_actions(REFLEX_STEP, reach_mask(combat, cid, dist)))
     return out
 
 
 def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - the catalogue of section 7
     """Every legal verb of the actor's turn, in catalogue order."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     f = state.fighters[cid]
     out: list[Action] = [_END_TURN]
     if f.surprise_turn:
@@ -277,7 +275,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     acro_fire_actions(combat, cid, f, out)
     if can_pay(combat, f, "standard"):
         for g in state.grapples:
-            if g.holder == cid and g.state == "hold" and not static(combat).specs[g.held].has("immune_immobilize"):
+            if g.holder == cid and g.state == "hold" and not combat.tables.specs[g.held].has("immune_immobilize"):
                 out.append(act(PIN, target=g.held))  # REI-7.11
             if g.holder == cid and g.state == "pin":
                 for wid in grapple_weapons(combat, cid, g.with_):

@@ -11,9 +11,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     hands_used,
     in_grapple,
     rating,
-    rs,
 )
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import board, doors_now
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, ReiState
@@ -74,22 +72,22 @@ def free_hands(combat: ReiCombat, cid: str) -> int:
 
 
 def _free_hands(combat: ReiCombat, cid: str) -> int:
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     used = sum(st.items[k].hands for k in held(state, cid, combat.scratch)) + hands_used(combat, cid)
     return st.specs[cid].hands - used
 
 
 def liftable(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:
     """REI-4.8: size within thrower size - 3, or STR >= 2 per point over."""
-    st = static(combat)
+    st = combat.tables
     s0 = st.specs[cid].size - 3
     return item.size <= s0 or rating(st, cid, "str") >= 2 * (item.size - s0)
 
 
 def heavy(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:
     """REI-4.6: heavy items are thrown with Strength only."""
-    return item.heavy or item.size > static(combat).specs[cid].size - 3
+    return item.heavy or item.size > combat.tables.specs[cid].size - 3
 
 
 def can_pay(combat: ReiCombat, f: Fighter, *parts: str, exact: bool = False) -> bool:
@@ -105,7 +103,7 @@ def can_pay(combat: ReiCombat, f: Fighter, *parts: str, exact: bool = False) -> 
     if table is None:
         s = f.slots
         slots = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),
-                 static(combat).enc.options.tier_substitution)
+                 combat.tables.enc.options.tier_substitution)
         table = _PAY_TABLES.get(slots)
         if table is None:
             if len(_PAY_TABLES) > 10000:  # pragma: no cover - slot counts are small
@@ -136,7 +134,7 @@ def _can_pay(combat: ReiCombat, f: Fighter, parts: tuple[str, ...], exact: bool)
 
 def targetable(combat: ReiCombat, cid: str, tid: str, ranged: bool) -> bool:
     """A single-target attack may name `tid` (section 7, REI-3.10, REI-6.6)."""
-    state = rs(combat)
+    state = combat.state
     me = state.fighters[cid]
     if tid in state.vehicles:
         v = state.vehicles[tid]
@@ -144,7 +142,7 @@ def targetable(combat: ReiCombat, cid: str, tid: str, ranged: bool) -> bool:
     t = state.fighters[tid]
     if t.status != "active" or t.side == me.side or t.cell is None:
         return False
-    if t.hidden and not static(combat).enc.options.hidden_targetable:
+    if t.hidden and not combat.tables.enc.options.hidden_targetable:
         return False
     if t.in_vehicle is not None and not ranged:
         return False
@@ -153,7 +151,7 @@ def targetable(combat: ReiCombat, cid: str, tid: str, ranged: bool) -> bool:
 
 def movement_ok(combat: ReiCombat, f: Fighter) -> bool:
     """Ordinary movement verbs allowed (section 7)."""
-    return not (f.aimed or f.prone or f.crouching or f.in_vehicle is not None or in_grapple(rs(combat), f.id))
+    return not (f.aimed or f.prone or f.crouching or f.in_vehicle is not None or in_grapple(combat.state, f.id))
 
 
 def pinner_of(state: ReiState, cid: str) -> str | None:
@@ -167,8 +165,8 @@ def pinner_of(state: ReiState, cid: str) -> str | None:
 
 def can_aim(combat: ReiCombat, cid: str, hold_items: list[str]) -> bool:
     """REI-5.2: a loaded ranged weapon or a throwable item in hand."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     for k in hold_items:
         w = st.items[k]
         if w.is_ranged and state.items[k].loaded >= 1:
@@ -180,7 +178,7 @@ def can_aim(combat: ReiCombat, cid: str, hold_items: list[str]) -> bool:
 
 def aim_target_ok(combat: ReiCombat, cid: str, t: str) -> bool:
     """REI-5.2: an active, non-hidden enemy in sight and visibility."""
-    state = rs(combat)
+    state = combat.state
     tf = state.fighters[t]
     me = state.fighters[cid]
     if tf.status != "active" or tf.side == me.side or tf.hidden or tf.cell is None or me.cell is None:
@@ -193,8 +191,8 @@ def aim_target_ok(combat: ReiCombat, cid: str, t: str) -> bool:
 
 def grapple_weapons(combat: ReiCombat, cid: str, soft: str | None) -> list[str]:
     """REI-7.9: natural weapons, held melee weapons of size <= size - 3, the grapple's soft weapon."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     out = list(st.natural[cid])
     for k in held(state, cid, combat.scratch):
         w = st.items[k]
@@ -205,8 +203,8 @@ def grapple_weapons(combat: ReiCombat, cid: str, soft: str | None) -> list[str]:
 
 def melee_weapons(combat: ReiCombat, cid: str) -> list[str]:
     """Natural weapons and held melee weapons."""
-    st = static(combat)
-    return list(st.natural[cid]) + [k for k in held(rs(combat), cid, combat.scratch) if st.items[k].kind == "melee"]
+    st = combat.tables
+    return list(st.natural[cid]) + [k for k in held(combat.state, cid, combat.scratch) if st.items[k].kind == "melee"]
 
 
 def into_variants(state: ReiState, target: str) -> tuple[tuple[str, ...], ...]:

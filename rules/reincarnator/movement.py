@@ -15,9 +15,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     end_hidden,
     remove_cover,
     reset_aim,
-    rs,
 )
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.state import Cell
 from trpg_arena.rules.reincarnator.verbs import Verb
 
@@ -28,13 +26,13 @@ if TYPE_CHECKING:
 
 def board(combat: ReiCombat) -> Board:
     """The encounter's board (terrain, cost modes, sight) on the kernel grid, compiled once per encounter."""
-    return static(combat).board
+    return combat.tables.board
 
 
 def closed_doors(combat: ReiCombat) -> int:
     """The cells of closed doors now, as a mask (cached by the door states)."""
-    state = rs(combat)
-    return static(combat).board.closed(state.doors) if state.doors else 0
+    state = combat.state
+    return combat.tables.board.closed(state.doors) if state.doors else 0
 
 
 def sign(v: int) -> int:
@@ -44,11 +42,11 @@ def sign(v: int) -> int:
 
 def mode_of(combat: ReiCombat, cid: str, climb: bool = False) -> str:
     """Cost mode for this mover (REI-6.7 ignore_difficult_terrain, REI-2.15 climb_jump): a key of `Board.moves`."""
-    memo = static(combat).memo
+    memo = combat.tables.memo
     key = ("mode", cid, climb)
     hit = memo.get(key)
     if hit is None:
-        ign = static(combat).specs[cid].has("ignore_difficult_terrain")
+        ign = combat.tables.specs[cid].has("ignore_difficult_terrain")
         hit = memo[key] = ("climb" if climb else "walk") + ("_i" if ign else "")
     return hit
 
@@ -73,9 +71,9 @@ def blocked_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> i
 
 def _blocked_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
     """The cells of `blocked_mask`, or-ed straight into a bitset."""
-    state = rs(combat)
+    state = combat.state
     me = state.fighters[cid]
-    bit = static(combat).board.bit
+    bit = combat.tables.board.bit
     m = 0
     for f in state.fighters.values():
         if f.cell is None or f.id == cid or f.id in ignore or f.status != "active" or f.in_vehicle is not None:
@@ -95,9 +93,9 @@ def occupied_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> 
 
 def _occupied_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
     """Cells `cid` may not end on: every other body and vehicle, except hidden enemies (planned as absent)."""
-    state = rs(combat)
+    state = combat.state
     me = state.fighters[cid]
-    bit = static(combat).board.bit
+    bit = combat.tables.board.bit
     m = 0
     for f in state.fighters.values():
         if f.cell is None or f.id == cid or f.id in ignore or f.status in ("fled", "reserve"):
@@ -155,11 +153,11 @@ def reach_mask(combat: ReiCombat, cid: str, budget: int, lo: int = 0, climb: boo
 def _reach_base(combat: ReiCombat, cid: str, climb: bool, ignore: tuple[str, ...], start: Cell | None,
                 vehicle: bool, limit: int | None) -> tuple[tuple[int, ...], int]:
     """(cumulative layers up to cost `limit`, cells the mover may end on) of `reach_mask` (none without a cell)."""
-    state = rs(combat)
+    state = combat.state
     origin = start if start is not None else state.fighters[cid].cell
     if origin is None:
         return (0,), 0
-    field = static(combat).board
+    field = combat.tables.board
     doors = doors_now(combat)
     moves = field.moves["walk" if vehicle else mode_of(combat, cid, climb)]
     found = field.grid.reach(origin, limit, blocked_mask(combat, cid, ignore) | doors, moves, doors)
@@ -169,7 +167,7 @@ def _reach_base(combat: ReiCombat, cid: str, climb: bool, ignore: tuple[str, ...
 def plan(combat: ReiCombat, cid: str, dest: Cell, climb: bool = False, ignore: tuple[str, ...] = (),
          start: Cell | None = None, vehicle: bool = False) -> tuple[list[Cell], int]:
     """Planned path and its cost (section 5: read back from the grid's search, neighbours in `DIRS` order)."""
-    origin = start if start is not None else rs(combat).fighters[cid].cell
+    origin = start if start is not None else combat.state.fighters[cid].cell
     assert origin is not None
     field = board(combat)
     doors = closed_doors(combat)
@@ -193,7 +191,7 @@ def walk(combat: ReiCombat, cid: str, path: list[Cell], verb: str, rule: str, ke
     A hidden enemy in the way stops the walk in the previous cell and is revealed (section 5, REI-5.6);
     a dragged partner is placed in each cell the mover leaves (REI-7.6, 7.12).
     """
-    state = rs(combat)
+    state = combat.state
     f = state.fighters[cid]
     if not keep_hidden:
         end_hidden(combat, cid, "moved openly")  # REI-6.4
@@ -230,7 +228,7 @@ def walk(combat: ReiCombat, cid: str, path: list[Cell], verb: str, rule: str, ke
 
 def knockback(combat: ReiCombat, src: Cell, cid: str, dist: int, rule: str) -> None:
     """Push `cid` straight away from `src` up to `dist` cells (section 5, REI-4.14, 7.2)."""
-    state = rs(combat)
+    state = combat.state
     f = state.fighters[cid]
     if dist <= 0 or f.cell is None:
         return

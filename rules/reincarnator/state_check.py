@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core import state_check as check
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.state import TIERS, ReiState
 
 if TYPE_CHECKING:
@@ -22,7 +21,7 @@ GRAPPLE_STATES = frozenset({"hold", "pin"})
 
 def check_state(st: ReiState, combat: ReiCombat) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`."""
-    tables = static(combat)
+    tables = combat.tables
     bf = combat.battlefield
     fighters, vehicles = st.fighters, st.vehicles
     check.keyed("state.fighters", fighters)

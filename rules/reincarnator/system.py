@@ -11,8 +11,8 @@ from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
 from trpg_arena.rules.reincarnator.board import build_battlefield
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action, place_of
-from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, rs, status_of
-from trpg_arena.rules.reincarnator.data import Static, build_static, static
+from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, status_of
+from trpg_arena.rules.reincarnator.data import Static, build_static
 from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.model import EffectSpec
@@ -58,7 +58,7 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
 
     def new_state(self, combat: ReiCombat) -> ReiState:
         """The initial state, or the mid-combat state of the ``start`` section."""
-        st = static(combat)
+        st = combat.tables
         enc = st.enc
         state = ReiState()
         reserve = {c for r in enc.reinforcements for c in (x.id for x in r.combatants)}
@@ -137,8 +137,8 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
 
     def views(self, combat: ReiCombat) -> list[CombatantView]:
         """Every combatant in roster order."""
-        st = static(combat)
-        state = rs(combat)
+        st = combat.tables
+        state = combat.state
         out = []
         for cid in st.roster:
             f = state.fighters[cid]
@@ -160,8 +160,8 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
 
     def observe_combatant(self, combat: ReiCombat, cid: str) -> list[float]:
         """20 features: slots, conditions, defence state, aim, damage (roughly in [0, 1])."""
-        state = rs(combat)
-        st = static(combat)
+        state = combat.state
+        st = combat.tables
         f = state.fighters[cid]
         mx = st.max_health[cid]
         s = f.slots
@@ -182,12 +182,12 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
 
     def observe_combatants(self, combat: ReiCombat, ids: list[str]) -> list[list[float]]:
         """`observe_combatant` of several combatants, with the shared state fetched once (same rows)."""
-        state = rs(combat)
+        state = combat.state
         if state.grapples:
             one = self.observe_combatant
             return [one(combat, cid) for cid in ids]
         fighters = state.fighters
-        max_health = static(combat).max_health
+        max_health = combat.tables.max_health
         out = []
         for cid in ids:
             f = fighters[cid]
@@ -201,8 +201,8 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
 
     def observe_global(self, combat: ReiCombat) -> list[float]:
         """Round fraction, phase, reaction window flags."""
-        state = rs(combat)
-        cap = static(combat).enc.options.round_cap
+        state = combat.state
+        cap = combat.tables.enc.options.round_cap
         d = state.decision
         kind = d.step if d is not None else ""
         return [state.round / cap, PHASES.index(state.phase) / len(PHASES) if state.phase in PHASES else 0.0,
@@ -229,7 +229,7 @@ def item_state(it: object, holder: str | None) -> ItemState:
 
 def set_cover(combat: ReiCombat, state: ReiState, cid: str, cov: object) -> None:
     """Put `cid` in cover behind an object cell or a combatant (REI-5.11)."""
-    st: Static = static(combat)
+    st: Static = combat.tables
     f = state.fighters[cid]
     if isinstance(cov, (tuple, list)):
         obj = combat.battlefield.graph.nodes[tuple(cov)].get("object")
@@ -242,7 +242,7 @@ def set_cover(combat: ReiCombat, state: ReiState, cid: str, cov: object) -> None
 
 def apply_start(combat: ReiCombat, state: ReiState) -> None:
     """Fill the state from the encounter's ``start`` section (see model.py)."""
-    st = static(combat)
+    st = combat.tables
     start = st.enc.start
     assert start is not None
     state.round = start.round

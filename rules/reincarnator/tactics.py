@@ -14,31 +14,32 @@ person's attacks read.
 
 from __future__ import annotations
 
-from itertools import groupby
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
 from trpg_arena.rules.reincarnator.attack_math import attack_dice
-from trpg_arena.rules.reincarnator.conditions import rs
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.grapple import policy_mode
 from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
+from trpg_arena.rules.reincarnator.verbs import Verb
 
-ATTACKS = ("melee_attack", "ranged_attack", "throw", "cast", "vehicle_attack", "acro_fire", "pin_strike",
-           "grapple_strike", "charge", "acro_charge", "vehicle_crush")
-_VERB = attrgetter("verb")
-_EARLIER = {v: -i for i, v in enumerate(ATTACKS)}  # between equal values the attack listed first wins
+ATTACKS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.ACRO_FIRE,
+           Verb.PIN_STRIKE, Verb.GRAPPLE_STRIKE, Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH)
+_EARLIER: dict[str, int] = {v: -i for i, v in enumerate(ATTACKS)}  # between equal values the attack listed first wins
 P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
 MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
 WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
-SHOTS = ("ranged_attack", "cast", "vehicle_attack")  # attacks that need a line of sight to the target
+SHOTS = (Verb.RANGED_ATTACK, Verb.CAST, Verb.VEHICLE_ATTACK)  # attacks that need a line of sight to the target
+HOLD_STRIKES = (Verb.PIN_STRIKE, Verb.GRAPPLE_STRIKE)  # strikes at a held foe: a fixed pool, no defence
+CHARGES = (Verb.CHARGE, Verb.ACRO_CHARGE)  # the base defence is lost afterwards
+# The verbs `expected` and `pending_of` tell apart, read once here: they run for every legal attack, and each
+# `Verb.X` read pays the enum class's attribute hook.
+THROW, CAST, VEHICLE_CRUSH, GRAPPLE_STRIKE = Verb.THROW, Verb.CAST, Verb.VEHICLE_CRUSH, Verb.GRAPPLE_STRIKE
 
 
 def _at(f: Fighter) -> Cell:
@@ -77,8 +78,8 @@ class ReincarnatorTactics(Tactics):
 
         `names`: the item ids of option names already looked up in this state (`uid` walks every item).
         """
-        state = rs(combat)
-        st = static(combat)
+        state = combat.state
+        st = combat.tables
         if a.target is None:
             return self.blast_value(combat, cid, a)
         if names is None:
@@ -86,8 +87,8 @@ class ReincarnatorTactics(Tactics):
         else:
             o = tuple(names[x] if x in names else names.setdefault(x, uid(combat, cid, x)) for x in opts(a))
         p = self.pending_of(combat, cid, a, o)
-        if a.verb in ("pin_strike", "grapple_strike"):
-            pool = 8.0 - (2 if a.verb == "grapple_strike" else 0)
+        if a.verb in HOLD_STRIKES:
+            pool = 8.0 - (2 if a.verb == GRAPPLE_STRIKE else 0)
             return pool * P_SUCCESS
         odds = self.odds(combat, p, a.target)
         if odds is None:
@@ -95,11 +96,11 @@ class ReincarnatorTactics(Tactics):
         pool, d, bd_es = odds
         dice = pool - d
         value = dice * P_SUCCESS - bd_es * 0.8 if dice > 0 else 0.1
-        if a.verb == "vehicle_crush" or (a.verb == "throw" and throw_crushes(combat, cid, st.items[o[0]])):
+        if a.verb == VEHICLE_CRUSH or (a.verb == THROW and throw_crushes(combat, cid, st.items[o[0]])):
             value *= 0.7
-        if a.verb == "throw" and st.items[o[0]].kind not in ("thrown", "object"):
+        if a.verb == THROW and st.items[o[0]].kind not in ("thrown", "object"):
             return 0.0  # never throw the own weapon away
-        if a.verb in ("charge", "acro_charge"):
+        if a.verb in CHARGES:
             value *= 0.85  # the base defence is lost afterwards
         if p.into == "random":
             value *= 0.5
@@ -110,7 +111,7 @@ class ReincarnatorTactics(Tactics):
         if a.target in state.fighters:
             f = state.fighters[a.target]
             left = st.max_health[a.target] - f.lethal - f.bashing
-            weapon = st.weapon(cid, o[0]) if o and a.verb != "cast" else None
+            weapon = st.weapon(cid, o[0]) if o and a.verb != CAST else None
             lethal = weapon is None or weapon.dtype == "lethal"
             value += 0.6 if left <= value + 0.5 else 0.0  # finishing blows first
             value *= 1.0 if lethal else 0.8
@@ -123,11 +124,11 @@ class ReincarnatorTactics(Tactics):
         """The attack an action declares, as the engine's pool functions read it (`o`: its item ids)."""
         p = Pending(a.verb, cid, target=a.target, weapon=o[0] if o else None)
         p.all_out = "all_out" in o
-        if a.verb == "throw":
+        if a.verb == THROW:
             p.attr, p.fast = o[1], "fast" in o
         p.into = next((x for x in o if x in ("careful", "random")), None)
-        if a.verb in ("charge", "acro_charge"):
-            p.bonus = min(3, max(0, static(combat).specs[cid].base_defense - rs(combat).fighters[cid].bd_loss))
+        if a.verb in CHARGES:
+            p.bonus = min(3, max(0, combat.tables.specs[cid].base_defense - combat.state.fighters[cid].bd_loss))
         return p
 
     @staticmethod
@@ -142,7 +143,7 @@ class ReincarnatorTactics(Tactics):
 
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
-        state = rs(combat)
+        state = combat.state
         side = state.fighters[cid].side
         cx, cy = a.dest
         score = 0.0
@@ -156,13 +157,13 @@ class ReincarnatorTactics(Tactics):
     @staticmethod
     def is_caster(combat: Combat, cid: str) -> bool:
         """Whether a combatant knows spells."""
-        return bool(static(combat).spells.get(cid))
+        return bool(combat.tables.spells.get(cid))
 
     @staticmethod
     def hurt(combat: Combat, cid: str) -> float:
         """Fraction of health left."""
-        f = rs(combat).fighters[cid]
-        mx = static(combat).max_health[cid]
+        f = combat.state.fighters[cid]
+        mx = combat.tables.max_health[cid]
         return (mx - f.lethal - f.bashing) / mx
 
     # --- the policy ---------------------------------------------------------------------------------
@@ -170,7 +171,7 @@ class ReincarnatorTactics(Tactics):
         """A grapple's resistance, a reaction to an attack, or a turn."""
         if d.step == "grapple_resist":
             mode = policy_mode(combat, d.actor, "")
-            return Ranking(Action("grapple_resist", option=mode), 1.0, lambda: (
+            return Ranking(Action(Verb.GRAPPLE_RESIST, option=mode), 1.0, lambda: (
                 f"{d.actor} resists with the larger pool: {mode}",),
                 lambda: [(0.0, a) for a in legal])
         if d.step == "attack_declared":
@@ -179,10 +180,10 @@ class ReincarnatorTactics(Tactics):
 
     def react(self, combat: Combat, cid: str, legal: list[Action]) -> Ranking:
         """Step out of an attacker's reach when possible (REI-5.7)."""
-        state = rs(combat)
+        state = combat.state
         p = state.pending[-1] if state.pending else None
         src = state.fighters[p.actor].cell if p is not None else None
-        steps = [(cheb(a.dest, src), a) for a in legal if a.verb == "reflex_step"] if src is not None else []
+        steps = [(cheb(a.dest, src), a) for a in of_verb(legal, Verb.REFLEX_STEP)] if src is not None else []
         stay = legal[0]
         attacker = p.actor if p is not None else "the attacker"  # steps are only found when p is an attack
 
@@ -206,11 +207,11 @@ class ReincarnatorTactics(Tactics):
                     "expected against enemies, allies' counted against it)")
         o = tuple(uid(combat, cid, x) for x in opts(a))
         odds = self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
-        st = static(combat)
-        f = rs(combat).fighters.get(a.target)
+        st = combat.tables
+        f = combat.state.fighters.get(a.target)
         who = a.target if f is None else (f"{a.target} ({st.max_health[a.target] - f.lethal - f.bashing}/"
                                           f"{st.max_health[a.target]} health)")
-        if odds is None or a.verb in ("pin_strike", "grapple_strike"):
+        if odds is None or a.verb in HOLD_STRIKES:
             return f"{who}: {value:.1f} net successes expected"
         dice = odds.pool - odds.defence
         return (f"{who}: pool {odds.pool} against {odds.defence} defence dice, {pct(p_any_success(dice))} to hit, "
@@ -218,19 +219,13 @@ class ReincarnatorTactics(Tactics):
 
     def turn(self, combat: Combat, cid: str, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
         """One decision of the own turn."""
-        state = rs(combat)
-        st = static(combat)
+        state = combat.state
+        st = combat.tables
         me = state.fighters[cid]
-        by: dict[str, list[Action]] = {}
-        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together: one run each
-            known = by.get(verb)
-            if known is None:
-                by[verb] = list(run)
-            else:
-                known.extend(run)
+        by = grouped_by_verb(legal)
         enemies = [f for f in state.fighters.values() if f.side != me.side and f.status == "active"
                    and f.cell is not None]
-        end = Action("end_turn")
+        end = Action(Verb.END_TURN)
         attacks: list[tuple[float, Action]] = []
 
         def rivals() -> list[Rival]:
@@ -241,24 +236,24 @@ class ReincarnatorTactics(Tactics):
 
         # a delay never helps this policy
         # 1. out of a hold: escape with the better pool
-        if "escape_grapple" in by:
-            for a in by["escape_grapple"]:
+        if Verb.ESCAPE_GRAPPLE in by:
+            for a in by[Verb.ESCAPE_GRAPPLE]:
                 if a.option == policy_mode(combat, cid, a.target or ""):
                     return rule(a, 1.0, f"{cid} is held by {a.target}: {a.option} with the larger pool")
         # 2. get up when prone and enemies are adjacent
-        if me.prone and "stand_from_prone" in by and any(cheb(_at(f), _at(me)) <= 1 for f in enemies):
-            return rule(by["stand_from_prone"][0], 1.0, f"{cid} is prone with an enemy next to it: stand up")
+        if me.prone and Verb.STAND_FROM_PRONE in by and any(cheb(_at(f), _at(me)) <= 1 for f in enemies):
+            return rule(by[Verb.STAND_FROM_PRONE][0], 1.0, f"{cid} is prone with an enemy next to it: stand up")
         # 3. reload an empty gun (spare magazines are precious), chamber a round
-        for a in by.get("reload", []) + by.get("reload_heavy", []):
+        for a in by.get(Verb.RELOAD, []) + by.get(Verb.RELOAD_HEAVY, []):
             if state.items[uid(combat, cid, a.option)].loaded == 0:
                 return rule(a, 1.0, f"{cid}'s {a.option} has 0 rounds loaded: reload")
-        for a in by.get("cycle_bolt", []):
+        for a in by.get(Verb.CYCLE_BOLT, []):
             return rule(a, 1.0, f"chamber the next round of {cid}'s {a.option}")
-        if "draw" in by and not any(st.items[k].is_ranged or st.items[k].kind == "melee"
+        if Verb.DRAW in by and not any(st.items[k].is_ranged or st.items[k].kind == "melee"
                                     for k, it in state.items.items() if it.holder == cid and it.loc == "held"):
-            return rule(by["draw"][0], 1.0, f"{cid} holds no weapon: draw {by['draw'][0].option}")
+            return rule(by[Verb.DRAW][0], 1.0, f"{cid} holds no weapon: draw {by[Verb.DRAW][0].option}")
         # 4. a grenade ready for a cluster of enemies
-        grenade_ready = [a for a in by.get("retrieve", []) if st.items[uid(combat, cid, a.option)].blast]
+        grenade_ready = [a for a in by.get(Verb.RETRIEVE, []) if st.items[uid(combat, cid, a.option)].blast]
         values: dict[tuple[Any, ...], float] = {}  # targeted attacks differing only in the end cell score alike
         names: dict[Any, Any] = {}  # option name -> item id, in this state
 
@@ -278,23 +273,23 @@ class ReincarnatorTactics(Tactics):
             return rule(grenade_ready[0], 2.5, f"two or more enemies within 14 m and no attack worth 2.5: "
                                                f"ready the {grenade_ready[0].option}")
         # 5. badly hurt with nothing good to do: full defence
-        if self.hurt(combat, cid) <= 0.3 and best_attack < 1.2 and "full_defense" in by:
-            return rule(by["full_defense"][0], 1.2, f"{cid} has {self.hurt(combat, cid):.0%} of its health left and "
+        if self.hurt(combat, cid) <= 0.3 and best_attack < 1.2 and Verb.FULL_DEFENSE in by:
+            return rule(by[Verb.FULL_DEFENSE][0], 1.2, f"{cid} has {self.hurt(combat, cid):.0%} of its health left and "
                                                    f"no attack worth 1.2: full defence")
         # 6. grapple a dangerous caster in reach, then pin and strike
-        for a in by.get("pin", []):
+        for a in by.get(Verb.PIN, []):
             return rule(a, 2.0, f"{cid} holds {a.target}: pin it")
-        for a in by.get("grapple", []):
+        for a in by.get(Verb.GRAPPLE, []):
             if a.option is None and a.target and self.is_caster(combat, a.target) and \
                     st.specs[cid].specialties.get("brawl", 0) >= 2:
                 return rule(a, 2.0, f"{a.target} casts spells: grapple it before it can")
         # 7. aim first when it is cheap (a trick or an unused swift) and a shot is coming
-        if "aim" in by and not me.aimed:
-            shots = [(s, a) for s, a in attacks if a.verb in ("ranged_attack", "throw") and a.target]
+        if Verb.AIM in by and not me.aimed:
+            shots = [(s, a) for s, a in attacks if a.verb in (Verb.RANGED_ATTACK, Verb.THROW) and a.target]
             if shots:
                 s, shot = max(shots, key=lambda x: x[0])
-                aim = Action("aim", target=shot.target)
-                if aim in set(by["aim"]) and (me.slots.get("trick", 0) > 0 or me.slots.get("swift", 0) > 0):
+                aim = Action(Verb.AIM, target=shot.target)
+                if aim in set(by[Verb.AIM]) and (me.slots.get("trick", 0) > 0 or me.slots.get("swift", 0) > 0):
                     return Ranking(aim, s, lambda: (
                         f"aiming at {shot.target} is free this turn and improves the shot to come",
                         self._attack_reason(combat, cid, shot, s)), rivals)
@@ -312,14 +307,14 @@ class ReincarnatorTactics(Tactics):
                 else f"{cid} has no attack from {me.cell}{where}")
         # 9. drive a vehicle toward the enemy
         if me.in_vehicle is not None:
-            for v in ("drive", "drive_fast"):
+            for v in (Verb.DRIVE, Verb.DRIVE_FAST):
                 if v in by and enemies:
                     a = self.toward(by[v], enemies, keep=3)
                     return rule(a, 0.5, f"{weak}: drive to {a.dest}, 3 m from the nearest enemy")
         # 10. close in: melee fighters walk toward the nearest enemy; shooters walk to a square with a clean shot
-        moving = by.get("move", []) + by.get("acro_move", [])
-        if me.hidden and by.get("stealth_walk"):
-            moving = by["stealth_walk"]  # stay hidden while closing in (REI-6.4)
+        moving = by.get(Verb.MOVE, []) + by.get(Verb.ACRO_MOVE, [])
+        if me.hidden and by.get(Verb.STEALTH_WALK):
+            moving = by[Verb.STEALTH_WALK]  # stay hidden while closing in (REI-6.4)
         shooter = any(st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
                       if it.holder == cid and it.loc == "held") or bool(st.spells[cid])
         if enemies and not me.moved and not shooter:
@@ -331,10 +326,10 @@ class ReincarnatorTactics(Tactics):
                 return rule(up, 0.4, f"{weak}, and {cid} cannot walk from where it lies: stand up to close in")
         if enemies and shooter and not me.moved and best_attack < MIN_ATTACK and me.slots.get("standard", 0):
             in_sight = any(a.verb in SHOTS for _, a in attacks)
-            sight = None if in_sight else self.sight_move(combat, cid, moving + by.get("crawl", []), enemies)
+            sight = None if in_sight else self.sight_move(combat, cid, moving + by.get(Verb.CRAWL, []), enemies)
             if sight is not None:
                 a, target = sight
-                return rule(a, 0.55, f"{weak}: {'crawl' if a.verb == 'crawl' else 'move'} to {a.dest} for a clean "
+                return rule(a, 0.55, f"{weak}: {'crawl' if a.verb == Verb.CRAWL else 'move'} to {a.dest} for a clean "
                                      f"shot at {target.id}, {cheb(a.dest, target.cell)} m away")
             if moving:
                 # no square in reach sees an enemy: go round the obstacles, closer, until one does
@@ -354,24 +349,24 @@ class ReincarnatorTactics(Tactics):
         # 11. defensive use of leftovers: cover, prone for shooters, parry for fighters
         under_fire = any(self.shoots(combat, f.id) for f in enemies)
         if me.slots.get("move", 0) > 0:
-            if "take_cover" in by and under_fire and me.cover_source is None:
-                return rule(by["take_cover"][0], 0.3, f"{cid} is under fire: take cover")
-            if "crouch" in by and under_fire:
-                return rule(by["crouch"][0], 0.2, f"{cid} is under fire: crouch")
-            if "go_prone" in by and shooter and under_fire and not any(
+            if Verb.TAKE_COVER in by and under_fire and me.cover_source is None:
+                return rule(by[Verb.TAKE_COVER][0], 0.3, f"{cid} is under fire: take cover")
+            if Verb.CROUCH in by and under_fire:
+                return rule(by[Verb.CROUCH][0], 0.2, f"{cid} is under fire: crouch")
+            if Verb.GO_PRONE in by and shooter and under_fire and not any(
                     cheb(_at(f), _at(me)) <= 2 for f in enemies):
-                return rule(by["go_prone"][0], 0.2, f"{cid} shoots from afar under fire: go prone")
-            if "acro_parry" in by:
-                return rule(by["acro_parry"][0], 0.1, f"{weak}: the spare move action parries acrobatically")
-            if "parry" in by and any(cheb(_at(f), _at(me)) <= 2 for f in enemies):
-                return rule(by["parry"][0], 0.1, f"{weak}: an enemy is close, so the spare move action parries")
+                return rule(by[Verb.GO_PRONE][0], 0.2, f"{cid} shoots from afar under fire: go prone")
+            if Verb.ACRO_PARRY in by:
+                return rule(by[Verb.ACRO_PARRY][0], 0.1, f"{weak}: the spare move action parries acrobatically")
+            if Verb.PARRY in by and any(cheb(_at(f), _at(me)) <= 2 for f in enemies):
+                return rule(by[Verb.PARRY][0], 0.1, f"{weak}: an enemy is close, so the spare move action parries")
         return rule(end, 0.0, f"{weak}, and nothing else helps: end the turn")
 
     @staticmethod
     def stand_up(me: Any, by: dict[str, list[Action]]) -> Action | None:
         """Getting up from prone or a crouch, where legal: neither offers a walk (REI-6.1 to 6.3)."""
-        for verb in ("stand_from_crouch", "stand_from_prone"):
-            if by.get(verb) and (me.crouching if verb == "stand_from_crouch" else me.prone):
+        for verb in (Verb.STAND_FROM_CROUCH, Verb.STAND_FROM_PRONE):
+            if by.get(verb) and (me.crouching if verb == Verb.STAND_FROM_CROUCH else me.prone):
                 return by[verb][0]
         return None
 
@@ -404,8 +399,8 @@ class ReincarnatorTactics(Tactics):
     @staticmethod
     def shot_range(combat: Combat, cid: str) -> int:
         """The longest reach of a loaded held ranged weapon or a known spell, in metres."""
-        st = static(combat)
-        state = rs(combat)
+        st = combat.tables
+        state = combat.state
         guns = [st.items[k].range_m or 1 for k, it in state.items.items()
                 if it.holder == cid and it.loc == "held" and st.items[k].is_ranged and it.loaded > 0]
         spells = [sp.range_m for sp in st.spells.get(cid, {}).values()]
@@ -420,8 +415,8 @@ class ReincarnatorTactics(Tactics):
     @staticmethod
     def shoots(combat: Combat, cid: str) -> bool:
         """Whether a combatant holds a loaded ranged weapon or knows a spell."""
-        st = static(combat)
-        state = rs(combat)
+        st = combat.tables
+        state = combat.state
         return bool(st.spells.get(cid)) or state.fighters[cid].in_vehicle is not None or any(
             st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
             if it.holder == cid and it.loc == "held")

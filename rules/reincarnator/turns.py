@@ -11,10 +11,8 @@ from trpg_arena.rules.reincarnator.conditions import (
     key_es,
     rating,
     reset_aim,
-    rs,
     wound_penalty,
 )
-from trpg_arena.rules.reincarnator.data import static
 from trpg_arena.rules.reincarnator.pools import roll_pool
 from trpg_arena.rules.reincarnator.state import TIERS
 
@@ -31,7 +29,7 @@ _UNPLANNED: list[str] = []  # `_PLANS.get` default, told apart by identity (a pl
 
 def pay_plan(combat: ReiCombat, slots: dict[str, int], parts: tuple[str, ...], exact: bool = False) -> list[str] | None:
     """Slots that pay a cost, highest part first, each with the lowest eligible tier (REI-2.10); None if unpaid."""
-    subst = static(combat).enc.options.tier_substitution and not exact
+    subst = combat.tables.enc.options.tier_substitution and not exact
     key = (slots.get("trick", 0), slots.get("swift", 0), slots.get("move", 0), slots.get("acrobatic", 0),
            slots.get("standard", 0), parts, exact, subst)
     hit = _PLANS.get(key, _UNPLANNED)
@@ -65,7 +63,7 @@ def _plan(slots: dict[str, int], parts: tuple[str, ...], exact: bool, subst: boo
 
 def pay(combat: ReiCombat, cid: str, parts: tuple[str, ...], exact: bool = False) -> None:
     """Spend the slots of a cost (already known payable) and log each."""
-    f = rs(combat).fighters[cid]
+    f = combat.state.fighters[cid]
     used = pay_plan(combat, f.slots, parts, exact)
     assert used is not None, (cid, parts, f.slots)
     for s in used:
@@ -75,21 +73,21 @@ def pay(combat: ReiCombat, cid: str, parts: tuple[str, ...], exact: bool = False
 
 def fresh_slots(combat: ReiCombat, cid: str) -> dict[str, int]:
     """REI-2.7, 2.8: 1 standard, 1 move, 1 swift, T trick, A acrobatic."""
-    st = static(combat)
+    st = combat.tables
     return {"trick": st.trick[cid], "swift": 1, "move": 1, "acrobatic": st.acro[cid], "standard": 1}
 
 
 # --- the end (REI-2.19, section 9) ----------------------------------------------------------------------
 def standing(combat: ReiCombat) -> list[str]:
     """Sides with at least one active combatant, in encounter order."""
-    state = rs(combat)
+    state = combat.state
     up = {f.side for f in state.fighters.values() if f.status == "active"}
     return [s for s in _sides(combat) if s in up]
 
 
 def _sides(combat: ReiCombat) -> tuple[str, ...]:
     """The encounter's sides, in order."""
-    memo = static(combat).memo  # encounters sharing a `Static` have the same roster, hence the same sides
+    memo = combat.tables.memo  # encounters sharing a `Static` have the same roster, hence the same sides
     sides = memo.get("sides")
     if sides is None:
         sides = memo["sides"] = tuple(combat.encounter.sides())
@@ -98,10 +96,10 @@ def _sides(combat: ReiCombat) -> tuple[str, ...]:
 
 def finish(combat: ReiCombat, winner: str | None, term: Termination) -> None:
     """Combat end: a scene change ending every scene effect (REI-0.2 b, 0.3)."""
-    state = rs(combat)
+    state = combat.state
     combat.emit("scene_change", "the combat ends: scene change", rule="REI-0.2", reason="combat_end",
-                combatants=list(static(combat).roster))
-    for cid in static(combat).roster:
+                combatants=list(combat.tables.roster))
+    for cid in combat.tables.roster:
         end_effects(combat, cid, ("scene", "combat", "until_turn_start"), "scene_change")
     sides = combat.encounter.sides()
     report = {s: {"active": sum(1 for f in state.fighters.values() if f.side == s and f.status == "active"),
@@ -117,7 +115,7 @@ def finish(combat: ReiCombat, winner: str | None, term: Termination) -> None:
 
 def check_end(combat: ReiCombat) -> bool:
     """REI-2.19: one side standing wins; none standing is a draw."""
-    state = rs(combat)
+    state = combat.state
     if state.outcome is not None:
         return True
     sides = _sides(combat)
@@ -143,8 +141,7 @@ def check_end(combat: ReiCombat) -> bool:
 # --- initiative (REI-2.1, 2.2, 2.5) ---------------------------------------------------------------------
 def roll_initiative(combat: ReiCombat, ids: list[str]) -> list[str]:
     """Roll 1d10 + base for each id in roster order and return them sorted with ties broken (REI-2.1, 2.2)."""
-    state = rs(combat)
-    static(combat)
+    state = combat.state
     for cid in ids:
         f = state.fighters[cid]
         f.init_d10 = combat.dice.roll(10, roller=cid, purpose="initiative")
@@ -156,8 +153,8 @@ def roll_initiative(combat: ReiCombat, ids: list[str]) -> list[str]:
 
 def sort_with_ties(combat: ReiCombat, ids: list[str]) -> list[str]:
     """Order by total, tie groups across sides by side dice, within a side by base then roster (REI-2.2)."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     roster = {c: i for i, c in enumerate(st.roster)}
     totals = sorted({state.fighters[c].init_total for c in ids}, reverse=True)
     out: list[str] = []
@@ -187,8 +184,8 @@ def sort_with_ties(combat: ReiCombat, ids: list[str]) -> list[str]:
 
 def start_initiative(combat: ReiCombat) -> None:
     """REI-2.1, 2.6: everyone active rolls; round 1 begins."""
-    state = rs(combat)
-    ids = [c for c in static(combat).roster if state.fighters[c].status == "active"]
+    state = combat.state
+    ids = [c for c in combat.tables.roster if state.fighters[c].status == "active"]
     state.order = roll_initiative(combat, ids)
     combat.emit("initiative_order", "initiative order: " + ", ".join(state.order), rule="REI-2.1",
                 order=list(state.order))
@@ -199,7 +196,7 @@ def start_initiative(combat: ReiCombat) -> None:
 # --- the loop -------------------------------------------------------------------------------------------
 def advance(combat: ReiCombat) -> None:
     """Run the state machine to the next decision point or the end (section 6)."""
-    state = rs(combat)
+    state = combat.state
     for _ in range(10000):
         if state.outcome is not None:
             state.decision = None
@@ -237,8 +234,8 @@ def advance(combat: ReiCombat) -> None:
 
 def combat_start(combat: ReiCombat) -> None:
     """REI-0.6: scene change, pre-combat scene effects end, the combat scene starts; then surprise or initiative."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     combat.emit("scene_change", "the combat begins: scene change", rule="REI-0.2", reason="combat_start",
                 combatants=list(st.roster))
     for cid in st.roster:
@@ -262,7 +259,7 @@ def combat_start(combat: ReiCombat) -> None:
 
 def next_surprise(combat: ReiCombat) -> None:
     """One surprise turn per ambusher: a single standard slot (REI-1.2)."""
-    state = rs(combat)
+    state = combat.state
     if state.actor is not None and state.fighters[state.actor].surprise_turn:
         state.fighters[state.actor].surprise_turn = False
         combat.emit("turn_end", f"{state.actor}'s surprise turn ends", actor=state.actor, rule="REI-1.2")
@@ -286,8 +283,8 @@ def next_surprise(combat: ReiCombat) -> None:
 
 def round_start(combat: ReiCombat) -> None:
     """REI-2.5 joiners, then the first turn."""
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     state.round += 1
     combat.emit("round_start", f"round {state.round}", rule="REI-2.18", order=list(state.order))
     joiners = st.reinforce.get(state.round, [])
@@ -305,7 +302,7 @@ def round_start(combat: ReiCombat) -> None:
 
 def begin_entry(combat: ReiCombat) -> None:
     """Go to the turn at `state.index`, skipping those who cannot act (REI-2.18)."""
-    state = rs(combat)
+    state = combat.state
     while state.index < len(state.order):
         cid = state.order[state.index]
         f = state.fighters[cid]
@@ -326,7 +323,7 @@ def begin_entry(combat: ReiCombat) -> None:
 
 def turn_start(combat: ReiCombat) -> None:
     """TURN_START (section 6 step 6)."""
-    state = rs(combat)
+    state = combat.state
     cid = state.actor or ""
     f = state.fighters[cid]
     state.turn_serial += 1
@@ -351,8 +348,8 @@ def stealth_check(combat: ReiCombat, cid: str) -> None:
     from trpg_arena.rules.reincarnator.attack import fmt
     from trpg_arena.rules.reincarnator.movement import board, closed_doors
 
-    state = rs(combat)
-    st = static(combat)
+    state = combat.state
+    st = combat.tables
     me = state.fighters[cid]
     assert me.cell is not None
     doors = closed_doors(combat)
@@ -382,12 +379,12 @@ def stealth_check(combat: ReiCombat, cid: str) -> None:
 
 def end_turn(combat: ReiCombat) -> None:
     """The actor ends its turn (REI-2.18)."""
-    rs(combat).phase = "turn_end"
+    combat.state.phase = "turn_end"
 
 
 def turn_end(combat: ReiCombat) -> None:
     """TURN_END (section 6 step 9)."""
-    state = rs(combat)
+    state = combat.state
     cid = state.actor or ""
     f = state.fighters[cid]
     if f.surprise_turn:
@@ -405,7 +402,7 @@ def turn_end(combat: ReiCombat) -> None:
 
 def round_end(combat: ReiCombat) -> None:
     """ROUND_END: re-sort if initiative changed (REI-2.3); the round cap (REI-2.19)."""
-    state = rs(combat)
+    state = combat.state
     combat.emit("round_end", f"round {state.round} ends", rule="REI-2.18")
     if state.reorder_pending:
         state.reorder_pending = False
@@ -417,7 +414,7 @@ def round_end(combat: ReiCombat) -> None:
         state.order.sort(key=lambda c: (-state.fighters[c].init_total, prev[c]))
         combat.emit("initiative_reordered", "new order: " + ", ".join(state.order), rule="REI-2.3",
                     order=list(state.order), totals={c: state.fighters[c].init_total for c in state.order})
-    if state.round >= static(combat).enc.options.round_cap:
+    if state.round >= combat.tables.enc.options.round_cap:
         finish(combat, None, Termination.ROUND_CAP)
         return
     state.phase = "round_start"

@@ -7,8 +7,10 @@ layout's blocks and the legal actions of random play carry members.
 
 from __future__ import annotations
 
+import ast
 import enum
 import importlib
+import inspect
 import sys
 from types import ModuleType
 
@@ -77,3 +79,35 @@ def test_catalogue_and_random_play_offer_only_members(rid: str) -> None:
                 offered.update(a.verb for a in legal)
                 c.act(legal[int(rng.integers(len(legal)))])
     assert offered <= set(verb)
+
+
+def _verb_literals(tree: ast.AST) -> list[int]:
+    """Lines where a verb is compared with, or an `Action` built from, a string literal instead of a member."""
+    def is_verb(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == "verb") or (isinstance(node, ast.Name)
+                                                                              and node.id == "verb")
+
+    def literal(node: ast.expr) -> bool:
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(literal(e) for e in node.elts)
+        return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(is_verb(s) for s in sides) and any(literal(s) for s in sides):
+                lines.append(node.lineno)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Action"
+              and node.args and literal(node.args[0])):
+            lines.append(node.lineno)
+    return lines
+
+
+@pytest.mark.parametrize("rid", SYSTEMS)
+def test_the_tactics_name_verbs_with_the_enum(rid: str) -> None:
+    # a misspelt literal in a policy is a silently dead branch; a misspelt member is a type error
+    package = verbs_module(rid).__name__.rsplit(".", 1)[0]
+    tactics = importlib.import_module(f"{package}.tactics")
+    source = inspect.getsource(tactics)
+    assert _verb_literals(ast.parse(source)) == [], f"{rid}: tactics.py compares verbs with string literals"

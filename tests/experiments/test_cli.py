@@ -143,6 +143,16 @@ def test_bench_on_the_cpu_clock_and_a_wrong_clock(tmp_path: Path) -> None:
     assert r.returncode != 0 and "Traceback" not in r.stderr and "--clock must be wall or cpu" in r.stderr
 
 
+def test_bench_times_the_search_on_the_clock_asked_for(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    r = run("bench", "--seconds", "0.1", "--systems", SYSTEMS[0], "--search", "easy", "--clock", "cpu", "--out",
+            str(out))
+    assert r.returncode == 0, r.stderr
+    assert "(cpu clock: CPU time of this process)" in " ".join(r.stdout.split())  # however the lines wrap
+    latency = json.loads(out.read_text())["latency"]
+    assert latency and all(row["agent"] == "mcts:easy" and 0 < row["p50"] <= row["p95"] for row in latency)
+
+
 def test_evaluate_writes_files_and_plot(tmp_path: Path) -> None:
     r = run("evaluate", f"{SYSTEMS[0]}/duel", "--agents", "random,random", "--games", "4", "--out", str(tmp_path),
             "--workers", "1")

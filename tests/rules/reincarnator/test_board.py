@@ -16,7 +16,6 @@ from tests.rules.reincarnator.helpers import H, encounter
 from trpg_arena.rules import Combat
 from trpg_arena.rules.core.battlefield import bresenham
 from trpg_arena.rules.reincarnator.board import DIRS, MODES, Board, mode_costs
-from trpg_arena.rules.reincarnator.data import static
 
 Cell = tuple[int, int]
 
@@ -34,7 +33,7 @@ def _board(name: str, **options: Any) -> Board:
     else:
         assert not options
         enc = f"reincarnator/{name}"
-    return static(Combat(enc, seed=0)).board
+    return Combat(enc, seed=0).tables.board
 
 
 def _door_sets(field: Board) -> list[frozenset[Cell]]:

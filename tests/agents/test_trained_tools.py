@@ -1,6 +1,6 @@
-"""`trained:normal` decides quickly enough on the slowest encounters, measured the way the docs measure it.
+"""The tools behind docs/strength.md's figures on `trained`, run as the docs run them.
 
-kiai_sorcery (held out: a sorcerer and a fighter against four goblins) is the encounter whose series
+Latency: kiai_sorcery (held out: a sorcerer and a fighter against four goblins) is the encounter whose series
 take longest: its games run to about 250 decisions, three times a skirmish's. Each decision must
 still be cheap: the bar is a p95 of 0.5 s of one core's CPU time per `propose`.
 """
@@ -27,3 +27,18 @@ def test_the_latency_tool_times_trained_normal_on_a_held_out_encounter_under_the
     most = int(cells[5].split("/")[1])
     assert most > 1  # a real choice was timed, and the legal-action count is read from the games
     assert int(cells[6]) > 100  # its games are long: this, not the single decision, is what a series pays for
+
+
+def test_the_deviation_check_plays_departures_out_to_the_end() -> None:
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "deviation_check.py"), "kiai/duel", "trained:normal",
+                        "2", "4"], capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    head = r.stdout.splitlines()[0]
+    assert head.startswith("kiai/duel, trained:normal: ") and "4 play-outs each" in head, r.stdout
+    decisions = int(head.split(": ")[1].split()[0])
+    departures = int(head.split("games, ")[1].split()[0])
+    assert decisions > 10 and 0 <= departures <= decisions
+    rows = [line for line in r.stdout.splitlines() if "<-" in line and line.split("|")[2].strip().isdigit()]
+    assert sum(int(line.split("|")[2]) for line in rows) == departures  # every departure is in one kind's row
+    for line in rows:  # a play-out gain is a difference of two results in [0, 1]
+        assert -1.0 <= float(line.split("|")[4].split()[0]) <= 1.0

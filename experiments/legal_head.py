@@ -1,0 +1,159 @@
+"""A MaskablePPO policy whose action head scores the legal actions only.
+
+The canonical action layouts are large (thousands of indices: verbs x target rows x options x squares)
+while a decision offers tens of them. sb3-contrib's masked categorical computes a logit for every index,
+sets the masked ones to -1e8 and normalises over all of them, several times per call; with thousands
+of indices that, and its backward pass, is most of a training step (profiled on reincarnator/duel:
+the log-sum-exp over the masked logits and the head's backward took about half of MaskablePPO's time, the
+env a tenth).
+
+`LegalActionsPolicy` is `MaskableActorCriticPolicy` (sb3-contrib's ``MlpPolicy``) with the same
+networks and parameters, whose distribution computes the head's rows for the legal indices alone:
+``logit[a] = W[a] . h + b[a]`` for each legal ``a``, normalised over those. The distribution is the same
+one (a masked action's probability is exactly 0 either way, a legal one's the same softmax), so the
+policy trains, saves, loads and exports like the stock one, at a cost set by the legal actions rather
+than by the layout's size. The ``ppo`` agent plays the same way in numpy (`PolicyNet.legal_logits`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from sb3_contrib.common.maskable.distributions import MaskableCategorical, MaskableCategoricalDistribution, MaybeMasks
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from torch import nn
+
+_DENSE_SHARE = 4  # with a quarter of the indices or more legal, gathering rows costs more than the whole head
+_MASKED = -1e8  # what sb3-contrib gives a masked logit: exp(_MASKED - max) is exactly 0 in float32
+
+
+class LegalActionsDistribution(MaskableCategoricalDistribution):
+    """A masked categorical over a `Discrete(n)` space whose logits are computed for the legal actions only.
+
+    `from_latent` keeps the actor's latent and the head; `apply_masking` gathers the head's rows of
+    the legal indices (padded per row to the longest legal list of the batch) and normalises over them.
+    """
+
+    def __init__(self, action_dim: int) -> None:
+        super().__init__(action_dim)
+        self._latent: torch.Tensor | None = None
+        self._head: nn.Linear | None = None
+        self.legal = torch.zeros((0, 0), dtype=torch.long)  # (batch, L) indices; padding repeats index 0
+        self.valid = torch.zeros((0, 0), dtype=torch.bool)  # (batch, L): a real legal index, not padding
+        self.log_p = torch.zeros((0, 0))  # (batch, L) log-probabilities (padding: about _MASKED)
+        self._pending = False  # a latent waits for its mask
+
+    def from_latent(self, latent: torch.Tensor, head: nn.Linear) -> LegalActionsDistribution:
+        """The distribution of a batch of actor latents, every action legal until `apply_masking`."""
+        self._latent, self._head = latent.reshape(-1, latent.shape[-1]), head
+        self._pending = True  # the full head is computed only if no mask comes (`_ready`)
+        return self
+
+    def proba_distribution(self, action_logits: torch.Tensor) -> LegalActionsDistribution:
+        """The stock entry point (logits of every action given): every index counts as legal."""
+        logits = action_logits.reshape(-1, self.action_dim)
+        self._latent, self._head, self._pending = None, None, False
+        self._set(torch.arange(self.action_dim).expand(len(logits), -1), torch.ones_like(logits, dtype=torch.bool),
+                  logits)
+        return self
+
+    def apply_masking(self, masks: MaybeMasks) -> None:
+        """Keep the legal indices of each row (all of them for None) and normalise over those."""
+        latent, head = self._latent, self._head
+        self._pending = False
+        if latent is None or head is None:  # built from full logits: mask them the stock way
+            if masks is not None:
+                mask = torch.as_tensor(masks, dtype=torch.bool).reshape(self.valid.shape)
+                self._set(self.legal, mask, self.log_p)
+            return
+        batch = len(latent)
+        if masks is None:
+            self._set(torch.arange(self.action_dim).expand(batch, -1),
+                      torch.ones((batch, self.action_dim), dtype=torch.bool), head(latent))
+            return
+        mask = torch.as_tensor(np.asarray(masks) if not isinstance(masks, torch.Tensor) else masks,
+                               device=latent.device).reshape(batch, self.action_dim).bool()
+        counts = mask.sum(dim=1)
+        width = max(int(counts.max()), 1) if batch else 1
+        if width * _DENSE_SHARE >= self.action_dim:  # a small space, mostly legal: the full head is cheaper
+            self._set(torch.arange(self.action_dim, device=latent.device).expand(batch, -1), mask, head(latent))
+            return
+        rows, cols = mask.nonzero(as_tuple=True)  # row-major: each row's legal indices in order
+        start = torch.cumsum(counts, 0) - counts
+        slot = torch.arange(len(rows), device=latent.device) - start[rows]
+        legal = torch.zeros((batch, width), dtype=torch.long, device=latent.device)
+        valid = torch.zeros((batch, width), dtype=torch.bool, device=latent.device)
+        legal[rows, slot] = cols
+        valid[rows, slot] = True
+        logits = torch.einsum("bld,bd->bl", head.weight[legal], latent) + head.bias[legal]
+        self._set(legal, valid, logits)
+
+    def _ready(self) -> None:
+        if self._pending:  # no mask was applied: every action is legal
+            self.apply_masking(None)
+
+    def _set(self, legal: torch.Tensor, valid: torch.Tensor, logits: torch.Tensor) -> None:
+        self.legal, self.valid = legal, valid
+        self.log_p = torch.log_softmax(logits.masked_fill(~valid, _MASKED), dim=-1)
+
+    def log_prob(self, actions: torch.Tensor) -> torch.Tensor:
+        """Log-probability of each row's action (an action that is not legal has none: about _MASKED)."""
+        self._ready()
+        hit = (self.legal == actions.reshape(-1, 1).long()) & self.valid
+        return torch.where(hit.any(dim=1), torch.where(hit, self.log_p, 0.0).sum(dim=1), _MASKED)
+
+    def entropy(self) -> torch.Tensor:
+        """Entropy over the legal actions."""
+        self._ready()
+        return -torch.where(self.valid, self.log_p.exp() * self.log_p, 0.0).sum(dim=1)
+
+    def sample(self) -> torch.Tensor:
+        """One action per row, drawn from the legal ones."""
+        self._ready()
+        slot = torch.multinomial(self.log_p.exp(), 1)
+        return self.legal.gather(1, slot).reshape(-1)
+
+    def mode(self) -> torch.Tensor:
+        """The most probable legal action of each row."""
+        self._ready()
+        return self.legal.gather(1, self.log_p.argmax(dim=1, keepdim=True)).reshape(-1)
+
+    @property  # the parent's attribute, built on demand here
+    def distribution(self) -> MaskableCategorical:
+        """The distribution over every index (masked ones at probability 0), for callers that read ``probs``."""
+        self._ready()
+        full = torch.full((len(self.legal), self.action_dim), _MASKED, dtype=self.log_p.dtype,
+                          device=self.log_p.device)
+        full.scatter_(1, torch.where(self.valid, self.legal, self.legal[:, :1]),
+                      torch.where(self.valid, self.log_p, self.log_p[:, :1]))
+        return MaskableCategorical(logits=full)
+
+    @distribution.setter
+    def distribution(self, value: Any) -> None:  # the parent's constructor assigns nothing; kept for symmetry
+        del value
+
+
+class LegalActionsPolicy(MaskableActorCriticPolicy):
+    """sb3-contrib's masked actor-critic MLP whose action head scores only the legal actions (same parameters)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Adam's fused kernel: one pass over the parameters instead of one per operation (the head is large)
+        kwargs["optimizer_kwargs"] = {"fused": True, **(kwargs.get("optimizer_kwargs") or {})}
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule: Any) -> None:
+        if isinstance(self.action_space, spaces.Discrete):
+            self.action_dist = LegalActionsDistribution(int(self.action_space.n))
+        super()._build(lr_schedule)
+
+    def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> Any:
+        if isinstance(self.action_dist, LegalActionsDistribution):
+            assert isinstance(self.action_net, nn.Linear)  # built by the distribution's proba_distribution_net
+            return self.action_dist.from_latent(latent_pi, self.action_net)
+        return super()._get_action_dist_from_latent(latent_pi)
+
+
+__all__ = ["LegalActionsDistribution", "LegalActionsPolicy"]

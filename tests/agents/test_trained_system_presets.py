@@ -1,0 +1,46 @@
+"""A rule system's own `trained` presets: listed by `trpg-arena agents`, used by `trained:PRESET` there only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from trpg_arena.agents import make_agent
+from trpg_arena.agents.learned.agent import PRESETS
+from trpg_arena.agents.learned.system_presets import SYSTEM_CHANGES, presets_for
+from trpg_arena.rules import RULESETS
+
+
+def _trained_presets_line(rid: str) -> str:
+    r = subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", "agents", rid], capture_output=True,
+                       text=True, timeout=120, env={**os.environ, "COLUMNS": "1000"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("trained "))
+    return lines[at + 1]
+
+
+def test_some_system_has_its_own_trained_presets() -> None:
+    assert SYSTEM_CHANGES and set(SYSTEM_CHANGES) <= set(RULESETS)
+
+
+@pytest.mark.parametrize("rid", sorted(SYSTEM_CHANGES))
+def test_a_systems_changes_are_what_its_trained_agent_is_built_with(rid: str) -> None:
+    line = _trained_presets_line(rid)
+    for preset, changes in SYSTEM_CHANGES[rid].items():
+        agent = make_agent(f"trained:{preset}", rid, seed=0)
+        for key, value in changes.items():
+            assert getattr(agent, key) == value
+            assert f"{key}={value}" in line.split(f"{preset} (")[1].split(")")[0]
+
+
+def test_a_system_without_changes_keeps_the_common_presets() -> None:
+    plain = next(rid for rid in RULESETS if rid not in SYSTEM_CHANGES)
+    assert presets_for(plain) == PRESETS
+    changed = next(iter(SYSTEM_CHANGES))
+    key, value = next(iter(SYSTEM_CHANGES[changed]["normal"].items()))
+    assert getattr(make_agent("trained:normal", changed, seed=0), key) == value
+    assert getattr(make_agent("trained:normal", plain, seed=0), key) != value  # the change stays on its system
