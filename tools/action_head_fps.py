@@ -1,13 +1,16 @@
 """MaskablePPO's own cost of a large action space: training fps of a trivial env per action count.
 
     .venv/bin/python tools/action_head_fps.py [--actions 80,364,4055,6959,12975] [--envs 1,4] [--steps 4096]
+        [--head legal|full] [--clock wall|cpu]
 
 The env does nothing (a constant observation of the canonical layouts' size, 60 legal actions drawn
 once, every episode one step), so what slows down as the action count grows is the trainer alone:
 the policy's action head, the masked distribution and its gradients. The default counts are the
 yardstick's (80) and the canonical layouts' sizes (moonlit, investigator, kiai, reincarnator), so
 the figures bound what `trpg-arena train-fps` can show for each system however fast its env is.
-Same trainer settings as `train-fps` (`trpg_arena.experiments.train_fps`).
+Same trainer settings as `train-fps` (`trpg_arena.experiments.train_fps`): ``--head full`` is
+sb3-contrib's stock head (a logit for every index), ``--head legal`` the `LegalActionsPolicy` that
+training uses (logits for the legal actions only).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from trpg_arena.experiments.train_fps import _learn
+from trpg_arena.experiments.train_fps import CLOCKS, HEADS, _learn
 
 OBS = 700  # about the canonical feature vectors' length (703-796)
 LEGAL = 60  # as many legal actions as the yardstick has
@@ -69,15 +72,18 @@ def main() -> None:
     parser.add_argument("--actions", default="80,364,4055,6959,12975")
     parser.add_argument("--envs", default="1,4")
     parser.add_argument("--steps", type=int, default=4096)
+    parser.add_argument("--head", choices=HEADS, default="legal")
+    parser.add_argument("--clock", choices=CLOCKS, default="wall")
     args = parser.parse_args()
     counts = [int(a) for a in args.actions.split(",")]
+    print(f"{args.head} head, {args.clock} clock")
     print("| actions | envs | fps | x first |")
     print("|---|---|---|---|")
     for n_envs in (int(e) for e in args.envs.split(",")):
         first = None
         for actions in counts:
             env = DummyVecEnv([_Factory(actions) for _ in range(n_envs)])
-            fps = args.steps / _learn(env, args.steps, 0)
+            fps = args.steps / _learn(env, args.steps, 0, args.head, args.clock)
             env.close()
             first = first or fps
             print(f"| {actions:,} | {n_envs} | {fps:,.0f} | {fps / first:.2f} |", flush=True)

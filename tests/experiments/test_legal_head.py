@@ -70,6 +70,25 @@ def test_it_is_the_stock_masked_policy_on_real_decisions() -> None:
         assert bool(masks[torch.arange(len(drawn)), drawn].all())
 
 
+@pytest.mark.parametrize("legal_share", [0.05, 0.75])  # rows gathered, and the full head of a mostly legal space
+def test_it_is_the_stock_masked_policy_on_the_yardstick(legal_share: float) -> None:
+    from sb3_contrib.common.envs import InvalidActionEnvDiscrete
+
+    env = InvalidActionEnvDiscrete(dim=80, n_invalid_actions=20)
+    stock = MaskablePPO("MlpPolicy", env, device="cpu", seed=0)
+    legal = MaskablePPO(LegalActionsPolicy, env, device="cpu", seed=1)
+    legal.policy.load_state_dict(stock.policy.state_dict())
+    rng = np.random.default_rng(5)
+    obs = torch.tensor(rng.integers(0, 80, 16))
+    masks = torch.tensor(rng.random((16, 80)) < legal_share)
+    masks[:, 7] = True  # every row has a legal action
+    actions = torch.tensor([int(rng.choice(np.flatnonzero(m))) for m in masks.numpy()])
+    _, lp1, e1 = stock.policy.evaluate_actions(obs, actions, action_masks=masks)
+    _, lp2, e2 = legal.policy.evaluate_actions(obs, actions, action_masks=masks)
+    assert e1 is not None and e2 is not None
+    assert torch.allclose(lp1, lp2, atol=1e-5) and torch.allclose(e1, e2, atol=1e-5)
+
+
 def test_it_trains_saves_and_loads_as_a_maskable_ppo_policy(tmp_path: Path) -> None:
     env = EncounterMix([TrpgArenaEnv("kiai", encounter="kiai/duel", side="both")])
     model = MaskablePPO(LegalActionsPolicy, env, n_steps=64, batch_size=32, n_epochs=1, device="cpu", seed=0)
