@@ -26,11 +26,20 @@ def has_model(ruleset: str | None) -> bool:
 
 
 def trained_scorer(ruleset: str, seed: int, candidates: int, samples: int, model: str) -> Any:
-    """The trained agent that scores the root's candidates (the same model file as the leaves, if one is given)."""
-    from trpg_arena.agents.learned.agent import TrainedAgent
+    """The trained agent that scores the root's candidates (the same model file as the leaves, if one is given).
 
-    return TrainedAgent(ruleset, rng=np.random.default_rng(seed), candidates=candidates, samples=samples,
-                        model=model)
+    It is the system's `trained:normal` (its margin, z, look through the roll, ..., as that system's
+    presets set them) with the search's own `candidates` and `samples`: the presets' pairs are
+    `trained:normal`'s, `hard`'s and `deadly`'s, so the search's anchor is that agent's choice.
+    """
+    from trpg_arena.agents.learned.model import load_model
+    from trpg_arena.agents.spec import make_agent
+
+    scorer = make_agent(f"trained:normal:candidates={candidates}:samples={samples}", ruleset,
+                        rng=np.random.default_rng(seed))
+    if model:
+        scorer.model = load_model(ruleset, model)
+    return scorer
 
 
 def trained_order(scorer: Any, policy: Any, combat: Combat) -> list[Action]:

@@ -208,13 +208,16 @@ class Combat(Generic[S, T]):
         legal = self._legal  # `legal_view` inline: act is the hottest call
         if legal is None:
             legal = self._legal = self._legal_set()
-        if action not in legal:  # a list scan, as in `is_legal`
+        try:  # a list scan, as in `is_legal`; the rules apply the legal set's own action, whose option a
+            # system may type per verb, also when the caller's came from JSON with a plain tuple for it
+            action = legal[legal.index(action)]
+        except ValueError:
             d = self.state.decision
             assert d is not None
             options = ", ".join(a.describe() for a in (self._legal or [])[:12])
             more = "" if len(self._legal or []) <= 12 else f", ... ({len(self._legal or [])} in all)"
             raise IllegalActionError(f"'{action.describe()}' is not legal for {d.actor} at {d.step} "
-                                     f"(legal: {options}{more})")
+                                     f"(legal: {options}{more})") from None
         if self._base is None or len(self._since) >= (1 if self.dice.interrupts else REBASE_EVERY):
             self._mark_base()
         mark = len(self.log)

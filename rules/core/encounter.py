@@ -334,3 +334,19 @@ def _validate(data: Any, source: str) -> EncounterBase:
         raise type(e)(e.message, source=source, path=e.path, expected=e.expected, actual=e.actual) from None
     enc._source = source
     return enc
+
+
+def overlay(target: object, start: object, *same: str, **renamed: str) -> None:
+    """Copy onto `target` each field an encounter's `start` section gives (a field left out reads None).
+
+    `same` names fields called alike on both; `renamed` maps a target field to the start field it takes
+    (``reflex="reflex_available"``). A field the section leaves out keeps the value `target` has.
+    """
+    for name in same:
+        value = getattr(start, name)
+        if value is not None:
+            setattr(target, name, value)
+    for name, field in renamed.items():
+        value = getattr(start, field)
+        if value is not None:
+            setattr(target, name, value)

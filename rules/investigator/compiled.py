@@ -149,7 +149,6 @@ class Setup:
     far: dict[Cell, list[tuple[Cell, Any]]] = field(default_factory=dict)  # squares >= 2 away, row-major
     walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
     line_terrain: dict[tuple[Cell, Cell], str] = field(default_factory=dict)  # see sight.line_status
-    reach_cache: dict[Any, frozenset[Cell]] = field(default_factory=dict)
     adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
     nbrs: dict[Cell, frozenset[Cell]] | None = None
     difficult: frozenset[Cell] = frozenset()
@@ -217,7 +216,8 @@ class Setup:
         key = (a, b)
         hit = self.lines.get(key)
         if hit is None:
-            hit = self.lines[key] = crossed_squares(a, b)
+            (x0, y0), (x1, y1) = a, b
+            hit = self.lines[key] = tuple((x0 + x, y0 + y) for x, y in crossed_from_origin(x1 - x0, y1 - y0))
         return hit
 
     def max_range(self, w: WeaponT) -> int:
@@ -244,6 +244,24 @@ class Setup:
             hit = self.walls[key] = (any(ax <= wx <= bx and ay <= wy <= by for wx, wy in self.wall_cells)
                                      and any(terrain.get(c) == "wall" for c in self.crossed(a, b)))
         return hit
+
+
+def crossed_from_origin(dx: int, dy: int) -> tuple[Cell, ...]:
+    """`crossed_squares` from (0, 0) to (dx, dy), memoised: the squares a segment crosses depend on its offset only.
+
+    Shifting both ends by whole squares shifts every clipping bound alike, and the exact integer tests
+    `crossed_squares` decides by read coordinates relative to the start; the rows it tries per column
+    (from a float) always include those tests accept. So one table of offsets serves every square of
+    every map (`tests/rules/investigator/test_paths_and_lines.py` compares them).
+    """
+    key = (dx, dy)
+    hit = _FROM_ORIGIN.get(key)
+    if hit is None:
+        hit = _FROM_ORIGIN[key] = crossed_squares((0, 0), key)
+    return hit
+
+
+_FROM_ORIGIN: dict[Cell, tuple[Cell, ...]] = {}  # offset -> crossed squares; at most (2 x side)^2 entries per map
 
 
 def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
-from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.encounter import EncounterBase, overlay
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow, state_check
@@ -132,14 +132,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
         from trpg_arena.rules.investigator.model import StartCombatant
 
         assert isinstance(sc, StartCombatant)
-        if sc.position is not None:
-            f.pos = sc.position
-        if sc.hp is not None:
-            f.hp = sc.hp
-        if sc.mp is not None:
-            f.mp = sc.mp
-        if sc.luck is not None:
-            f.luck = sc.luck
+        overlay(f, sc, "hp", "mp", "luck", pos="position")
         for cond in sc.conditions:
             setattr(f, cond, True)
         f.prepare_used, f.move_used, f.standard_used = sc.prepare_used, sc.move_used, sc.standard_used

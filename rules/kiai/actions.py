@@ -15,7 +15,7 @@ from trpg_arena.rules.kiai.damage import check_end
 from trpg_arena.rules.kiai.legal import FEINT_COST, tables_of
 from trpg_arena.rules.kiai.manoeuvres import pick_up, ready_weapon
 from trpg_arena.rules.kiai.state import Fighter, Frame, Hex, KiaiState
-from trpg_arena.rules.kiai.verbs import Condition, Verb
+from trpg_arena.rules.kiai.verbs import AttackOption, Condition, ReattackOption, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
@@ -94,10 +94,11 @@ def apply_action(combat: KiaiCombat, ctx: Ctx, st: KiaiState, kind: str, actor: 
     if kind == "P1":
         st.reattack_index += 1
         if verb == Verb.REATTACK:  # KIA-12.1
-            x, ao = a.option
-            if ao:
+            again: ReattackOption = a.option  # the legal set's own option (`Combat.act`)
+            if again.all_out:
                 add_condition(combat, f, Condition.EXPOSED_ALL_OUT, rule="KIA-13.1")
-            st.stack.append(_strike(f, _target(a), mult=2 if ao else 1, tech_x=x, dodge_x=x))
+            st.stack.append(_strike(f, _target(a), mult=2 if again.all_out else 1, tech_x=again.technique,
+                                    dodge_x=again.technique))
         return
     if verb == Verb.END_TURN:
         st.stage = "turn_end"
@@ -110,15 +111,15 @@ def apply_action(combat: KiaiCombat, ctx: Ctx, st: KiaiState, kind: str, actor: 
         if not ctx.opts.run_allows_action:
             st.stage = "turn_end"
     elif verb == Verb.ATTACK:
-        x, ao, ab = a.option
+        hit: AttackOption = a.option  # the legal set's own option (`Combat.act`)
         f.main_done = True
-        if ab:
-            spend_kiai(combat, f, ctx.abilities[f.id][ab].level, "KIA-21.1")
-        if ao:
+        if hit.ability:
+            spend_kiai(combat, f, ctx.abilities[f.id][hit.ability].level, "KIA-21.1")
+        if hit.all_out:
             add_condition(combat, f, Condition.EXPOSED_ALL_OUT, rule="KIA-13.1")
-        f.chain_x, f.chain_all_out = x, ao
-        st.stack.append(_strike(f, _target(a), mult=2 if ao else 1, tech_x=x, dodge_x=x, ability=ab,
-                                chain=True))
+        f.chain_x, f.chain_all_out = hit.technique, hit.all_out
+        st.stack.append(_strike(f, _target(a), mult=2 if hit.all_out else 1, tech_x=hit.technique,
+                                dodge_x=hit.technique, ability=hit.ability, chain=True))
         st.stage = "d2"
     elif verb == Verb.CONSECUTIVE_ATTACK:
         _consecutive(combat, ctx, st, f, _target(a))

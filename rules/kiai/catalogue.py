@@ -24,7 +24,7 @@ from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action, ctx_of
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.state import KiaiState
-from trpg_arena.rules.kiai.verbs import Condition, Verb
+from trpg_arena.rules.kiai.verbs import AttackOption, Condition, ReattackOption, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
@@ -59,13 +59,13 @@ def _build(enc: KiaiEncounter) -> list[Action]:
     for cid in ctx.ids:
         for ab in ("", *techs):
             for ao in (False, True):
-                acts.extend(action(Verb.ATTACK, cid, None, (x, ao, ab)) for x in xs)
+                acts.extend(action(Verb.ATTACK, cid, None, AttackOption(x, ao, ab)) for x in xs)
         acts += [action(Verb.TWO_WEAPON_ATTACK, cid, None, False), action(Verb.TWO_WEAPON_ATTACK, cid, None, True),
                  action(Verb.OFFHAND_ATTACK, cid), action(Verb.CONSECUTIVE_ATTACK, cid)]
         acts.extend(action(Verb.FEINT, cid, None, b) for b in (1, 2, 3))
         acts += [action(Verb.BREAK_WEAPON, cid), action(Verb.DISARM, cid)]
         for ao in (False, True):
-            acts.extend(action(Verb.REATTACK, cid, None, (x, ao)) for x in xs)
+            acts.extend(action(Verb.REATTACK, cid, None, ReattackOption(x, ao)) for x in xs)
     if any(w.category in SPEAR_CLASS for c in enc.combatants for w in c.weapons):
         for cid in ctx.ids:
             acts.extend(action(Verb.CHARGE, cid, h) for h in hexes)

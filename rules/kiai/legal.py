@@ -9,7 +9,7 @@ from trpg_arena.rules.kiai.context import SPEAR_CLASS, UNARMED, Ctx, action
 from trpg_arena.rules.kiai.manoeuvres import can_break
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import Fighter, Hex, KiaiState
-from trpg_arena.rules.kiai.verbs import Condition, Verb
+from trpg_arena.rules.kiai.verbs import AttackOption, Condition, ReattackOption, Verb
 
 END_TURN = action(Verb.END_TURN)
 PASS = action(Verb.PASS)
@@ -60,7 +60,7 @@ def attack_options(ctx: Ctx, verb: Verb, target: str, ability: str | None, v0: i
         hit = []
         for ao, v in ((False, v0), (True, v1)):
             for x in x_values(ctx, v):
-                opt = (x, ao) if ability is None else (x, ao, ability)
+                opt = ReattackOption(x, ao) if ability is None else AttackOption(x, ao, ability)
                 hit.append(action(verb, target, None, opt))
         cache[key] = hit
     return hit

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from trpg_arena.rules.core.encounter import overlay
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.model import LEVELS
 from trpg_arena.rules.kiai.state import ActiveCondition, Fighter, KiaiState
@@ -32,10 +33,7 @@ def new_state(ctx: Ctx) -> KiaiState:
             f.hex = (sc.position[0], sc.position[1])
         f.wounds = [sc.wounds.get(n, 0) for n in LEVELS]
         f.dead = sc.dead
-        if sc.kiai is not None:
-            f.kiai = sc.kiai
-        if sc.spirit is not None:
-            f.spirit = sc.spirit
+        overlay(f, sc, "kiai", "spirit")
         if sc.main != "<keep>":
             f.main = _key(cid, sc.main) if sc.main else ""
         if sc.off_hand != "<keep>":

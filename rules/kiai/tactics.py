@@ -33,7 +33,7 @@ from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.estimates import OUT_WEIGHT, Estimator, phi
 from trpg_arena.rules.kiai.legal import base_hit, chain_value
 from trpg_arena.rules.kiai.state import Fighter, Hex
-from trpg_arena.rules.kiai.verbs import Condition, Verb
+from trpg_arena.rules.kiai.verbs import AttackOption, Condition, Verb
 
 
 def _aimed_at(est: Estimator, a: Action) -> Fighter:
@@ -67,7 +67,7 @@ def strike_setup(est: Estimator, me: Fighter, a: Action) -> tuple[int, int, bool
     ctx = est.ctx
     verb = a.verb
     if verb in (Verb.ATTACK, Verb.REATTACK):
-        x, all_out = a.option[0], a.option[1]
+        x, all_out = a.option.technique, a.option.all_out  # an `AttackOption` or a `ReattackOption`
         return base_hit(ctx, me, all_out) - x, x, all_out
     if verb == Verb.CONSECUTIVE_ATTACK:
         return chain_value(ctx, me), (me.chain_x if ctx.opts.technique_chain_dodge_reduction else 0), False
@@ -253,12 +253,12 @@ class KiaiTactics(Tactics):
             dv, _ = est.dodge_value(t, x)
             against = f"past {t.id}'s dodge {dv}" if est.can_react(t) else f"{t.id} cannot dodge"
             out.append(f"{t.id} is {self._wound_text(est, t)}; {pct(pn + pc)} to land (hit {v}, {against})")
-            if verb in (Verb.ATTACK, Verb.REATTACK) and a.option[0]:
-                out.append(f"technique {a.option[0]} cuts {t.id}'s dodge by as much as the hit")
+            if verb in (Verb.ATTACK, Verb.REATTACK) and a.option.technique:
+                out.append(f"technique {a.option.technique} cuts {t.id}'s dodge by as much as the hit")
             if all_out:
                 out.append(f"all-out: nothing else threatens {me.id} before its next turn")
-            if verb in (Verb.ATTACK, Verb.REATTACK) and len(a.option) > 2 and a.option[2]:
-                out.append(f"{a.option[2]} should take {t.id} out: worth the kiai")
+            if verb == Verb.ATTACK and a.option.ability:
+                out.append(f"{a.option.ability} should take {t.id} out: worth the kiai")
             if verb == Verb.CHARGE:
                 out.append(f"the charge multiplies the damage from {me.id}'s run-up")
             if verb == Verb.FEINT:
@@ -348,8 +348,8 @@ class KiaiTactics(Tactics):
     def _attack_score(self, est: Estimator, me: Fighter, a: Action) -> float:
         ctx = est.ctx
         t = _aimed_at(est, a)
-        x, all_out = a.option[0], a.option[1]
-        ability = a.option[2] if len(a.option) > 2 else ""
+        x, all_out = a.option.technique, a.option.all_out
+        ability = a.option.ability if type(a.option) is AttackOption else ""  # a reattack spends none
         v = base_hit(ctx, me, all_out) - x
         if ability:
             ab = ctx.abilities[me.id][ability]

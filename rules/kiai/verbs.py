@@ -7,6 +7,8 @@ type error where a misspelt string was a silently dead branch.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from trpg_arena.rules.core.values import PlainStrEnum
 
 
@@ -52,4 +54,30 @@ class Condition(PlainStrEnum):
     CONCENTRATING = "concentrating"  # concentrated dodge, until its next turn (KIA-20.1)
 
 
-__all__ = ["Condition", "Verb"]
+class AttackOption(NamedTuple):
+    """An ``attack``'s option (KIA-10, KIA-13, KIA-21): the technique value, all-out or not, the ability used.
+
+    It equals, hashes and prints as the plain tuple ``(technique, all_out, ability)`` of the wire format;
+    the legal set carries it, and `Combat.act` applies the legal set's action, so the rules read it by name
+    also when the caller's action came from JSON.
+    """
+
+    technique: int  # x: taken off the hit value and off the defender's dodge (0: none)
+    all_out: bool
+    ability: str  # a damage ability spent on the strike ("": none)
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+class ReattackOption(NamedTuple):
+    """A ``reattack``'s option (KIA-12.1): the technique value and all-out or not, as the tuple it equals."""
+
+    technique: int
+    all_out: bool
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+__all__ = ["AttackOption", "Condition", "ReattackOption", "Verb"]

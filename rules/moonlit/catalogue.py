@@ -17,7 +17,7 @@ from __future__ import annotations
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.moonlit.data import CONDITIONS, SKILLS, ZONES
 from trpg_arena.rules.moonlit.tables import Table
-from trpg_arena.rules.moonlit.verbs import Verb
+from trpg_arena.rules.moonlit.verbs import SkillChoice, Verb
 
 
 def build_catalogue(t: Table) -> list[Action]:
@@ -41,9 +41,9 @@ def build_catalogue(t: Table) -> list[Action]:
         for s in by[cat]:
             sk = SKILLS[s]
             if sk.summon:
-                out += [Action(Verb.USE_SKILL, None, None, (s, tpl)) for tpl in sk.summon]
+                out += [Action(Verb.USE_SKILL, None, None, SkillChoice(s, tpl)) for tpl in sk.summon]
             elif sk.remove_condition:
-                out += [Action(Verb.USE_SKILL, i, None, (s, c)) for i in t.ids for c in CONDITIONS]
+                out += [Action(Verb.USE_SKILL, i, None, SkillChoice(s, c)) for i in t.ids for c in CONDITIONS]
             else:
                 out += [Action(Verb.USE_SKILL, i, None, s) for i in t.ids]
     out += [Action(Verb.USE_ITEM, i, None, it) for it in t.items_known for i in t.ids]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from trpg_arena.rules.core.encounter import overlay
 from trpg_arena.rules.core.errors import EncounterError
 from trpg_arena.rules.moonlit.data import ITEMS, SKILLS
 from trpg_arena.rules.moonlit.model import MoonlitEncounter
@@ -82,22 +83,10 @@ def new_state(enc: MoonlitEncounter, t: Table) -> MoonState:
     for cid, sc in s.combatants.items():
         f = st.fighters[cid]
         where = f"start.combatants.{cid}"
-        if sc.max_hp is not None:
-            f.max_hp = sc.max_hp
-        if sc.hp is not None:
-            f.hp = sc.hp
+        overlay(f, sc, "max_hp", "hp")
         if f.hp > f.max_hp:
             raise EncounterError(f"hp {f.hp} exceeds the maximum {f.max_hp}", path=where + ".hp", source=enc.source)
-        if sc.tp is not None:
-            f.tp = sc.tp
-        if sc.emotion is not None:
-            f.emotion = sc.emotion
-        if sc.zone is not None:
-            f.zone = sc.zone
-        if sc.ap is not None:
-            f.ap = sc.ap
-        if sc.ap_roll is not None:
-            f.ap_roll = sc.ap_roll
+        overlay(f, sc, "tp", "emotion", "zone", "ap", "ap_roll")
         if sc.conditions is not None:
             cd = sc.conditions
             f.poison, f.paralysis, f.bind, f.trance, f.baptism = (cd.poison, cd.paralysis, cd.bind, cd.trance,

@@ -20,7 +20,7 @@ from trpg_arena.rules.moonlit.fighters import (
 )
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
-from trpg_arena.rules.moonlit.verbs import Verb
+from trpg_arena.rules.moonlit.verbs import SkillChoice, Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
@@ -85,7 +85,7 @@ def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
         if category != "normal" and f"{f.id}:{sk.id}" in used_phase:
             continue
         if sk.summon:
-            out.extend(Action(Verb.USE_SKILL, None, None, (sk.id, tpl)) for tpl in sk.summon)
+            out.extend(Action(Verb.USE_SKILL, None, None, SkillChoice(sk.id, tpl)) for tpl in sk.summon)
             continue
         side = s.side
         if sk.target == "self":
@@ -100,7 +100,7 @@ def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
             if sk.target != "ally_any" and g.zone != f.zone:
                 continue
             if sk.remove_condition:
-                out.extend(Action(Verb.USE_SKILL, gid, None, (sk.id, cond)) for cond in conditions_of(g))
+                out.extend(Action(Verb.USE_SKILL, gid, None, SkillChoice(sk.id, cond)) for cond in conditions_of(g))
             elif sk.heal is not None:
                 if g.hp < g.max_hp:
                     out.append(Action(Verb.USE_SKILL, gid, None, sk.id))
@@ -112,7 +112,8 @@ def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
 def apply_skill(c: MoonCombat, f: Fighter, a: Action) -> None:
     """Resolve a setup, end or normal skill at once (MOON-4.8, 6.8, 7.3, 15.2, 15.4, 15.7)."""
     st = c.state
-    sid, extra = (a.option if isinstance(a.option, tuple) else (a.option, None))
+    # the legal set's own option (`Combat.act`): a skill id, or the skill and what it summons or removes
+    sid, extra = (a.option.skill, a.option.choice) if isinstance(a.option, SkillChoice) else (a.option, None)
     sk = SKILLS[sid]
     f.tp -= sk.tp
     count_use(f, sid)

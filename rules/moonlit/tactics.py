@@ -21,7 +21,7 @@ from trpg_arena.rules.moonlit.data import SKILLS
 from trpg_arena.rules.moonlit.estimates import Strike, avg, p_at_least, strike
 from trpg_arena.rules.moonlit.fighters import ABLE
 from trpg_arena.rules.moonlit.skills import reaches
-from trpg_arena.rules.moonlit.verbs import Condition, Verb
+from trpg_arena.rules.moonlit.verbs import Condition, SkillChoice, Verb
 
 # what a removal check is spent on first
 PURGE_ORDER = (Condition.TRANCE, Condition.BIND, Condition.PARALYSIS, Condition.BAPTISM)
@@ -186,8 +186,9 @@ class MoonlitTactics(Tactics):
                 return Ranking(a, avg(SKILLS["regeneration"].heal), lambda: (
                     f"{_hp(me)} regenerates about {avg(SKILLS['regeneration'].heal):.1f} HP for no TP",),
                     lambda: [(0.0, x) for x in legal])
-            if isinstance(a.option, tuple) and a.option[0] == "purifying_breath" and a.option[1] != Condition.BAPTISM:
-                return Ranking(a, 2.0, lambda a=a: (f"purifying breath clears {a.target}'s {a.option[1]}",),
+            if (isinstance(a.option, SkillChoice) and a.option.skill == "purifying_breath"
+                    and a.option.choice != Condition.BAPTISM):
+                return Ranking(a, 2.0, lambda a=a: (f"purifying breath clears {a.target}'s {a.option.choice}",),
                                lambda: [(0.0, x) for x in legal])
         return Ranking(Action(Verb.DONE), 0.0, lambda: ("no end-phase skill is worth its TP now",),
                        lambda: [(-0.5, x) for x in legal])
@@ -231,11 +232,11 @@ class MoonlitTactics(Tactics):
                     why = (f"{g.id} is in trance: smelling salts let it attack again" if a.option == "smelling_salts"
                            else f"{g.id} carries {g.poison} poison stacks: the antidote clears them all")
                     return Ranking(a, 5.0, lambda why=why: (why,), all_rivals)
-        summons = [a for a in of_verb(legal, Verb.USE_SKILL) if isinstance(a.option, tuple)
-                   and a.option[0] == "puppet_soldiers"]
+        summons = [a for a in of_verb(legal, Verb.USE_SKILL) if isinstance(a.option, SkillChoice)
+                   and a.option.skill == "puppet_soldiers"]
         if summons and not any(st.fighters[i].state in ABLE for i in t.summons_of.get(me.id, ())):
             return Ranking(summons[-1], 5.0, lambda: (
-                f"no summon of {me.id} stands: call a {summons[-1].option[1]}",), all_rivals)
+                f"no summon of {me.id} stands: call a {summons[-1].option.choice}",), all_rivals)
         aid = self._trance_aid(st, t, me, s, legal)
         if aid is not None:
             return aid

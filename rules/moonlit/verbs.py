@@ -7,6 +7,8 @@ type error where a misspelt string was a silently dead branch.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from trpg_arena.rules.core.values import PlainStrEnum
 
 
@@ -47,4 +49,20 @@ class Condition(PlainStrEnum):
     BAPTISM = "baptism"
 
 
-__all__ = ["Condition", "Verb"]
+class SkillChoice(NamedTuple):
+    """A ``use_skill`` option naming the skill and what it summons (MOON-15.7) or removes (MOON-15.4).
+
+    A skill that needs no such choice has its plain id as the option.
+
+    It equals, hashes and prints as the plain tuple ``(skill, choice)`` of the wire format; the legal set
+    carries it, and `Combat.act` applies the legal set's action, so the rules read it by name.
+    """
+
+    skill: str
+    choice: str  # a summon template or a condition
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+__all__ = ["Condition", "SkillChoice", "Verb"]

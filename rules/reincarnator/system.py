@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield
-from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.encounter import EncounterBase, overlay
 from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
@@ -260,14 +260,8 @@ def apply_start(combat: ReiCombat, state: ReiState) -> None:
                 setattr(f, name, tuple(val) if name == "cell" else val)
         if fs.status is None and (fs.lethal is not None or fs.bashing is not None):
             f.status = status_of(f.lethal, f.bashing, 0, st.max_health[cid])
-        if fs.parry_value is not None:
-            f.parry_value = fs.parry_value
-        if fs.acro_dodge_bonus is not None:
-            f.acro_dodge = fs.acro_dodge_bonus
-        if fs.reflex_available is not None:
-            f.reflex = fs.reflex_available
-        if fs.has_had_turn is not None:
-            f.had_turn = fs.has_had_turn
+        overlay(f, fs, "parry_value", acro_dodge="acro_dodge_bonus", reflex="reflex_available",
+                had_turn="has_had_turn")
         if fs.slots is not None:
             f.slots = fs.slots.model_dump()
         if fs.in_cover is not None:
@@ -282,12 +276,7 @@ def apply_start(combat: ReiCombat, state: ReiState) -> None:
                     it.loc, it.holder, it.cell = "ground", None, its.location
                 else:
                     it.loc = its.location
-            if its.loaded is not None:
-                it.loaded = its.loaded
-            if its.spares is not None:
-                it.spares = its.spares
-            if its.chambered is not None:
-                it.chambered = its.chambered
+            overlay(it, its, "loaded", "spares", "chambered")
     for g in start.grapples:
         state.grapples.append(Grapple(g.holder, g.held, g.state, g.hold_margin, g.pin_margin, g.with_))
     for d in start.doors:

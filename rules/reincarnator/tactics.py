@@ -30,6 +30,7 @@ from trpg_arena.rules.reincarnator.verbs import Verb
 
 ATTACKS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.ACRO_FIRE,
            Verb.PIN_STRIKE, Verb.GRAPPLE_STRIKE, Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH)
+_EARLIER: dict[str, int] = {v: -i for i, v in enumerate(ATTACKS)}  # between equal values the attack listed first wins
 P_SUCCESS = 1 / 3  # expected successes per die with 8+ and 10-again
 MIN_ATTACK = 0.6  # expected net successes below which an attack waits until nothing better is left to do
 WEAK_ATTACK = 0.2  # ... and below which it is not worth making at all
@@ -294,7 +295,7 @@ class ReincarnatorTactics(Tactics):
                         self._attack_reason(combat, cid, shot, s)), rivals)
         # 8. the best attack if it is worth it (not a charge when a plain attack is as good)
         if attacks:
-            s, a = max(attacks, key=lambda x: (x[0], -ATTACKS.index(x[1].verb)))
+            s, a = max(attacks, key=lambda x: (x[0], _EARLIER[x[1].verb]))
             if s >= MIN_ATTACK:
                 top = [x for x in attacks if x[0] >= s - 1e-9]
                 pick = top[int(self.rng.integers(len(top)))][1]
@@ -341,7 +342,7 @@ class ReincarnatorTactics(Tactics):
                 return rule(up, 0.4, f"{weak}, and no crawl gives {cid} a line of sight: stand up to find one")
         # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
         if attacks:
-            s, a = max(attacks, key=lambda x: (x[0], -ATTACKS.index(x[1].verb)))
+            s, a = max(attacks, key=lambda x: (x[0], _EARLIER[x[1].verb]))
             if s >= WEAK_ATTACK:
                 return Ranking(a, s, lambda: (self._attack_reason(combat, cid, a, s),
                                               f"weak, but better than waiting: {cid} has nothing better to do"), rivals)

@@ -42,6 +42,10 @@ def test_presets_from_normal_up_stand_on_the_learned_value_where_a_model_ships(p
     agent = make_agent(f"mcts:{preset}", "investigator", seed=1)
     assert agent.value == "learned" and agent.prior == "trained" and agent.scorer is not None
     assert (agent.candidates, agent.samples) == (PRESETS[preset]["candidates"], PRESETS[preset]["samples"])
+    # the anchor is the trained agent of the same budget: its own preset's settings, the search's pair
+    trained = make_agent(f"trained:{preset}", "investigator", seed=1)
+    for key in ("candidates", "samples", "z", "margin", "through", "flat", "horizon", "temperature"):
+        assert getattr(agent.scorer, key) == getattr(trained, key), key
     easy = make_agent("mcts:easy", "investigator", seed=1)
     assert easy.value == "hand" and easy.scorer is None
 
