@@ -46,7 +46,7 @@ def _pct(p: float) -> str:
 
 @register_agent("mcts", presets=PRESETS, helps=HELPS, limits=LIMITS)
 class MCTSAgent(Agent):
-    """Open-loop MCTS over both sides' decisions with scripted priors and truncated scripted playouts."""
+    """Open-loop MCTS over both sides' decisions: a scripted or trained root, hand or learned playout values."""
 
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
                  seed: int | None = None, simulations: int = 200, time_limit: float = 0.0, depth: int = 8,

@@ -21,8 +21,6 @@ from trpg_arena.rules.core.values import Event
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
 
-KINDS = ("int", "bool", "place", "choice")
-
 
 class EditError(TrpgArenaError, ValueError):
     """A GM edit that the rules do not allow; `where` names the field (``hp``, ``combatant``...)."""

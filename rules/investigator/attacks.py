@@ -30,9 +30,6 @@ from trpg_arena.rules.investigator.verbs import Condition, Verb
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
 
-MELEE_KINDS = ("melee", "opportunity", "pursuit", "pursue")
-
-
 PREPARED = "prepared technique"  # the source named for a pending bonus die (INV-4.1)
 
 

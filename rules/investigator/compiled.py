@@ -149,7 +149,6 @@ class Setup:
     far: dict[Cell, list[tuple[Cell, Any]]] = field(default_factory=dict)  # squares >= 2 away, row-major
     walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
     line_terrain: dict[tuple[Cell, Cell], str] = field(default_factory=dict)  # see sight.line_status
-    reach_cache: dict[Any, frozenset[Cell]] = field(default_factory=dict)
     adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
     nbrs: dict[Cell, frozenset[Cell]] | None = None
     difficult: frozenset[Cell] = frozenset()

@@ -75,7 +75,6 @@ class Ctx:
     side: dict[str, str]
     weapons: dict[str, WeaponInfo]
     abilities: dict[str, dict[str, Ability]]
-    ability_dice: dict[str, DiceExpr]
     thresholds: dict[str, tuple[int, int, int, int, int]]
     boxes: tuple[int, int, int, int]
     penalties: tuple[int, int, int, int, int, int]  # by status index + 1: none, light, moderate, serious, ...
@@ -111,12 +110,11 @@ def build_ctx(enc: KiaiEncounter, bf: Battlefield) -> Ctx:
     weapons = {f"{c.id}/{w.id}": WeaponInfo(f"{c.id}/{w.id}", c.id, w, DiceExpr(w.level, 10))
                for c in enc.combatants for w in c.weapons}
     abilities = {c.id: {a.id: a for a in c.abilities} for c in enc.combatants}
-    adice = {f"{c.id}/{a.id}": DiceExpr(a.level, 10) for c in enc.combatants for a in c.abilities}
     pen = opts.wound_penalties
     cap = opts.round_cap or enc.round_cap or 30  # KIA-25.1: options win over the top-level field
     return Ctx(
         enc=enc, opts=opts, ids=[c.id for c in enc.combatants], spec=spec, seat=seat,
-        side={c.id: c.side for c in enc.combatants}, weapons=weapons, abilities=abilities, ability_dice=adice,
+        side={c.id: c.side for c in enc.combatants}, weapons=weapons, abilities=abilities,
         thresholds={c.id: thresholds(c.life, opts.damage_level_multipliers) for c in enc.combatants},
         boxes=(opts.wound_boxes["light"], opts.wound_boxes["moderate"], opts.wound_boxes["serious"],
                opts.wound_boxes["mortal"]),

@@ -18,7 +18,6 @@ DATA_DIR = Path(__file__).parent / "data"
 
 ZONES: tuple[str, ...] = ("A_rear", "A_front", "B_front", "B_rear")
 ZONE_INDEX = {z: i for i, z in enumerate(ZONES)}
-SIDES: tuple[str, ...] = ("A", "B")
 ELEMENTS: tuple[str, ...] = ("fire", "water", "wind", "earth", "light", "dark")
 CONDITIONS: tuple[Condition, ...] = tuple(Condition)
 ATTACK_TYPES: tuple[str, ...] = ("melee", "ranged", "mental")

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Decision
 from trpg_arena.rules.reincarnator.attack_math import (  # noqa: F401 - re-exported for the other modules
-    MELEE_VERBS,
     RANGED_VERBS,
     attack_class,
     attack_pool,

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 RANGED_VERBS = (Verb.RANGED_ATTACK, Verb.ACRO_FIRE, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK)
-MELEE_VERBS = (Verb.MELEE_ATTACK, Verb.CHARGE, Verb.ACRO_CHARGE, Verb.GRAPPLE)
 # verb sets tested per action, built once (an enum member is a slow class attribute on Python 3.11)
 UNDEFENDED = frozenset((Verb.BULL_RUSH, Verb.GRAPPLE_STRIKE, Verb.PIN_STRIKE))
 NO_WEAPON = frozenset((Verb.VEHICLE_CRUSH, Verb.GRAPPLE))

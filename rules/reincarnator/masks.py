@@ -16,15 +16,12 @@ from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import board, doors_now
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, ReiState
 from trpg_arena.rules.reincarnator.turns import _PLANS, pay_plan
-from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 SWIFT_RELOAD = ("magazine", "lever", "speedloader", "shell", "bow", "crossbow", "bolt_action")
 HEAVY_RELOAD = ("musket", "launcher", "revolver")
-SURPRISE_VERBS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.BULL_RUSH,
-                  Verb.GRAPPLE)
 OFFSETS_CACHE: dict[int, list[Cell]] = {}
 
 
