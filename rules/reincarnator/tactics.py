@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
@@ -76,20 +78,22 @@ class ReincarnatorTactics(Tactics):
     def expected(self, combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> float:
         """Expected net successes of an attack action (weapon damage already in the pool).
 
-        `names`: the item ids of option names already looked up in this state (`uid` walks every item).
+        `names`: the item ids of options already looked up in this state (`uid` walks every item), by option.
         """
         state = combat.state
         st = combat.tables
         if a.target is None:
             return self.blast_value(combat, cid, a)
-        if names is None:
-            o = tuple(uid(combat, cid, x) for x in opts(a))
-        else:
-            o = tuple(names[x] if x in names else names.setdefault(x, uid(combat, cid, x)) for x in opts(a))
-        p = self.pending_of(combat, cid, a, o)
         if a.verb in HOLD_STRIKES:
             pool = 8.0 - (2 if a.verb == GRAPPLE_STRIKE else 0)
             return pool * P_SUCCESS
+        known: tuple[Any, ...] | None = None if names is None else names.get(a.option)
+        if known is None:  # the item ids of a whole option, looked up once per option in this state
+            known = tuple(uid(combat, cid, x) for x in opts(a))
+            if names is not None:
+                names[a.option] = known
+        o = known
+        p = self.pending_of(combat, cid, a, o)
         odds = self.odds(combat, p, a.target)
         if odds is None:
             return 0.0
@@ -121,14 +125,25 @@ class ReincarnatorTactics(Tactics):
 
     @staticmethod
     def pending_of(combat: Combat, cid: str, a: Action, o: tuple[Any, ...]) -> Pending:
-        """The attack an action declares, as the engine's pool functions read it (`o`: its item ids)."""
-        p = Pending(a.verb, cid, target=a.target, weapon=o[0] if o else None)
+        """The attack an action declares, as the engine's pool functions read it (`o`: its item ids).
+
+        The pool and defence functions only read it, so one object per declaration is kept in the static
+        tables' memo: a policy weighs the same few attacks decision after decision.
+        """
+        bonus = 0
+        if a.verb in CHARGES:
+            bonus = min(3, max(0, combat.tables.specs[cid].base_defense - combat.state.fighters[cid].bd_loss))
+        memo = combat.tables.memo
+        key = ("pending", a.verb, cid, a.target, o, bonus)
+        known: Pending | None = memo.get(key)
+        if known is not None:
+            return known
+        p = memo[key] = Pending(a.verb, cid, target=a.target, weapon=o[0] if o else None)
         p.all_out = "all_out" in o
         if a.verb == THROW:
             p.attr, p.fast = o[1], "fast" in o
         p.into = next((x for x in o if x in ("careful", "random")), None)
-        if a.verb in CHARGES:
-            p.bonus = min(3, max(0, combat.tables.specs[cid].base_defense - combat.state.fighters[cid].bd_loss))
+        p.bonus = bonus
         return p
 
     @staticmethod
@@ -255,7 +270,7 @@ class ReincarnatorTactics(Tactics):
         # 4. a grenade ready for a cluster of enemies
         grenade_ready = [a for a in by.get(Verb.RETRIEVE, []) if st.items[uid(combat, cid, a.option)].blast]
         values: dict[tuple[Any, ...], float] = {}  # targeted attacks differing only in the end cell score alike
-        names: dict[Any, Any] = {}  # option name -> item id, in this state
+        names: dict[Any, Any] = {}  # option -> its item ids, in this state
 
         def value_of(a: Action) -> float:
             if a.target is None:
@@ -422,14 +437,15 @@ class ReincarnatorTactics(Tactics):
             if it.holder == cid and it.loc == "held")
 
     def toward(self, moves: list[Action], enemies: list[Any], keep: int) -> Action:
-        """The destination closest to `keep` metres from the nearest enemy."""
-        cells = [_at(f) for f in enemies]
-        scores = []
-        for a in moves:
-            dx, dy = a.dest
-            dist = min(max(abs(dx - x), abs(dy - y)) for x, y in cells)  # Chebyshev: the board's metres
-            scores.append((abs(dist - keep), dist))
-        best = min(scores)
-        top = [a for a, sc in zip(moves, scores) if sc == best]
-        return top[int(self.rng.integers(len(top)))]
+        """The destination closest to `keep` metres from the nearest enemy (ties at random, own generator).
 
+        A walk offers hundreds of destinations, so they are scored at once in numpy: the Chebyshev distance (the
+        board's metres) to the nearest enemy, then the least (|distance - keep|, distance) in that order.
+        """
+        dests = np.array([a.dest for a in moves], dtype=np.int64)
+        cells = np.array([_at(f) for f in enemies], dtype=np.int64)
+        dist = np.abs(dests[:, None, :] - cells[None, :, :]).max(axis=2).min(axis=1)
+        off = np.abs(dist - keep)
+        closest = off == off.min()
+        top = np.flatnonzero(closest & (dist == dist[closest].min()))
+        return moves[int(top[int(self.rng.integers(len(top)))])]
