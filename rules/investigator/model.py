@@ -32,7 +32,6 @@ Cell = tuple[int, int]
 _DICE = re.compile(r"^\s*[+-]?\s*(\d+[dD]\d+|\d+)(\s*[+-]\s*(\d+[dD]\d+|\d+))*\s*$")
 _ID = re.compile(r"^[A-Za-z0-9_.\-]+$")
 LEVEL_NAMES = ("fumble", "failure", "regular", "hard", "extreme", "critical")
-BONUS_KINDS = ("shoot", "throw", "melee", "maneuver", "dodge", "fight_back", "first_aid")
 CONDITIONS = (Condition.PRONE, Condition.UNCONSCIOUS, Condition.DYING, Condition.DEAD, Condition.MAJOR_WOUND,
               Condition.UNTREATED_WOUND, Condition.FULL_MOV_LOCKOUT, Condition.LOSE_NEXT_STANDARD)  # at a start
 

@@ -23,7 +23,6 @@ from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action, ctx_of
 from trpg_arena.rules.kiai.model import KiaiEncounter
-from trpg_arena.rules.kiai.state import KiaiState
 from trpg_arena.rules.kiai.verbs import AttackOption, Condition, ReattackOption, Verb
 
 if TYPE_CHECKING:
@@ -160,7 +159,6 @@ _CONDITION_SLOT: dict[str, int] = {c: 8 + i for i, c in enumerate(CONDITIONS)}
 def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
     """`observe_combatant` of each of `ids` (the same rows, with the shared lookups done once)."""
     st = combat.state
-    assert isinstance(st, KiaiState)
     ctx = ctx_of(combat)
     kmax, wfs = ctx.obs_static or _obs_static(ctx)
     fighters = st.fighters
@@ -189,7 +187,6 @@ def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
 def observe_global(combat: KiaiCombat) -> list[float]:
     """Round progress and a one-hot of the open decision kind."""
     st = combat.state
-    assert isinstance(st, KiaiState)
     ctx = ctx_of(combat)
     kind = st.decision.step if st.decision is not None else ""
     return [st.round / ctx.round_cap, *_ONE_HOT.get(kind, _NO_KIND)]
