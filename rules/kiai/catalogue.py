@@ -111,8 +111,10 @@ def describe(a: Action) -> str:
 def _describe(a: Action) -> str:
     v = a.verb
     if v in (Verb.ATTACK, Verb.REATTACK):
-        x, ao = a.option[0], a.option[1]
-        ab = a.option[2] if len(a.option) > 2 else ""
+        # read through the option's type: a caller's action read back from JSON carries a plain tuple
+        hit = AttackOption(*a.option) if v == Verb.ATTACK else ReattackOption(*a.option)
+        x, ao = hit.technique, hit.all_out
+        ab = hit.ability if isinstance(hit, AttackOption) else ""
         extra = [s for s in (f"technique {x}" if x else "", "all-out" if ao else "", f"with {ab}" if ab else "") if s]
         return f"{v} {a.target}" + (f" ({', '.join(extra)})" if extra else "")
     if v in (Verb.MOVE, Verb.RUN):
