@@ -399,8 +399,6 @@ class InvestigatorEncounter(EncounterBase):
             for k, v in list(c.ammo.items()) + list(c.materials.items()):
                 if v < 0:
                     yield ("combatants", i, "ammo" if k in c.ammo else "materials", k), "counts must be >= 0", v
-        if len(self.sides()) < 2:
-            yield ("combatants",), "an encounter needs at least two sides", None
         if self.start is not None:
             yield from self._check_start(seen, blocked)
 
