@@ -579,7 +579,10 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
                                                      "training uses); full: sb3-contrib's MlpPolicy, every index")]
               = "legal",
               clock: Annotated[str, typer.Option(help="wall, or cpu: this process's CPU seconds (steadier on a busy "
-                                                      "machine; with --vec dummy)")] = "wall") -> None:
+                                                      "machine; with --vec dummy)")] = "wall",
+              sections: Annotated[bool, typer.Option("--sections", help="time each section of a step instead (env "
+                                                     "step, features, mask, policy forward, buffer, update; CPU "
+                                                     "clock, legal head, dummy envs)")] = False) -> None:
     """MaskablePPO training fps per encounter and env count, beside sb3-contrib's InvalidActionEnvDiscrete."""
     from trpg_arena.experiments.train_fps import CLOCKS, HEADS, measure
 
@@ -593,6 +596,11 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
         raise typer.BadParameter(f"--head is one of {', '.join(HEADS)}; --clock one of {', '.join(CLOCKS)} "
                                  "(cpu with --vec dummy only)")
     names = encounters or [f"{rid}/duel" for rid in RULESETS]
+    if sections:
+        if vec != "dummy" or head != "legal":
+            raise typer.BadParameter("--sections times the legal head with --vec dummy only")
+        _train_sections(names, counts, steps, out)
+        return
     with console.status("training..."):
         rows = measure(names, counts, steps, vec, head=head, clock=clock)
     yardstick = {r.envs: r.fps for r in rows if r.target == "InvalidActionEnvDiscrete"}
@@ -602,6 +610,26 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
     console.print(table)
     if out is not None:
         out.write_text(json.dumps([{**r.__dict__, "fps": r.fps} for r in rows], indent=2), encoding="utf-8")
+
+
+def _train_sections(names: list[str], counts: list[int], steps: int, out: Path | None) -> None:
+    """`train-fps --sections`: CPU milliseconds per training step in each section, per target and env count."""
+    from trpg_arena.experiments.train_profile import SECTIONS, profile
+
+    with console.status("training..."):
+        rows = profile(names, counts, steps)
+    yardstick = {r.envs: r.steps / r.total for r in rows if r.target == "InvalidActionEnvDiscrete"}
+    table = Table("target", "envs", "fps", "x yardstick", *SECTIONS,
+                  title="MaskablePPO CPU ms per step by section (legal head, cpu clock)")
+    for r in rows:
+        fps = r.steps / r.total
+        table.add_row(r.target, str(r.envs), f"{fps:,.0f}", f"{fps / yardstick[r.envs]:.2f}",
+                      *(f"{r.per_step_ms(s):.3f}" for s in SECTIONS))
+    console.print(table)
+    if out is not None:
+        out.write_text(json.dumps([{"target": r.target, "envs": r.envs, "steps": r.steps, "fps": r.steps / r.total,
+                                    "ms_per_step": {s: r.per_step_ms(s) for s in SECTIONS}} for r in rows],
+                                  indent=2), encoding="utf-8")
 
 
 @app.command()

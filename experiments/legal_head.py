@@ -22,28 +22,30 @@ from typing import Any
 import numpy as np
 import torch
 from gymnasium import spaces
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from sb3_contrib.common.maskable.distributions import MaskableCategorical, MaskableCategoricalDistribution, MaybeMasks
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-_DENSE_SHARE = 4  # with a quarter of the indices or more legal, gathering rows costs more than the whole head
+_DENSE_SHARE = 4  # with a quarter of the indices or more scored, gathering rows costs more than the whole head
 _MASKED = -1e8  # what sb3-contrib gives a masked logit: exp(_MASKED - max) is exactly 0 in float32
 
 
 class LegalActionsDistribution(MaskableCategoricalDistribution):
     """A masked categorical over a `Discrete(n)` space whose logits are computed for the legal actions only.
 
-    `from_latent` keeps the actor's latent and the head; `apply_masking` gathers the head's rows of
-    the legal indices (padded per row to the longest legal list of the batch) and normalises over them.
+    `from_latent` keeps the actor's latent and the head; `apply_masking` scores the batch's legal columns
+    (the indices legal in at least one row) with one product against those rows of the head, and
+    normalises each row over its own legal ones.
     """
 
     def __init__(self, action_dim: int) -> None:
         super().__init__(action_dim)
         self._latent: torch.Tensor | None = None
         self._head: nn.Linear | None = None
-        self.legal = torch.zeros((0, 0), dtype=torch.long)  # (batch, L) indices; padding repeats index 0
-        self.valid = torch.zeros((0, 0), dtype=torch.bool)  # (batch, L): a real legal index, not padding
-        self.log_p = torch.zeros((0, 0))  # (batch, L) log-probabilities (padding: about _MASKED)
+        self.legal = torch.zeros((0, 0), dtype=torch.long)  # (batch, L): the indices scored (the batch's columns)
+        self.valid = torch.zeros((0, 0), dtype=torch.bool)  # (batch, L): the index is legal in this row
+        self.log_p = torch.zeros((0, 0))  # (batch, L) log-probabilities (not valid: about _MASKED)
         self._pending = False  # a latent waits for its mask
 
     def from_latent(self, latent: torch.Tensor, head: nn.Linear) -> LegalActionsDistribution:
@@ -76,20 +78,14 @@ class LegalActionsDistribution(MaskableCategoricalDistribution):
             return
         mask = torch.as_tensor(np.asarray(masks) if not isinstance(masks, torch.Tensor) else masks,
                                device=latent.device).reshape(batch, self.action_dim).bool()
-        counts = mask.sum(dim=1)
-        width = max(int(counts.max()), 1) if batch else 1
-        if width * _DENSE_SHARE >= self.action_dim:  # a small space, mostly legal: the full head is cheaper
+        # The columns legal in some row of the batch: one matrix product scores them all for every row
+        # (rows of a batch share most of their legal actions), and each row keeps its own legal ones.
+        columns = mask.any(dim=0).nonzero().reshape(-1)
+        if not len(columns) or len(columns) * _DENSE_SHARE >= self.action_dim:  # mostly legal: the full head is cheaper
             self._set(torch.arange(self.action_dim, device=latent.device).expand(batch, -1), mask, head(latent))
             return
-        rows, cols = mask.nonzero(as_tuple=True)  # row-major: each row's legal indices in order
-        start = torch.cumsum(counts, 0) - counts
-        slot = torch.arange(len(rows), device=latent.device) - start[rows]
-        legal = torch.zeros((batch, width), dtype=torch.long, device=latent.device)
-        valid = torch.zeros((batch, width), dtype=torch.bool, device=latent.device)
-        legal[rows, slot] = cols
-        valid[rows, slot] = True
-        logits = torch.einsum("bld,bd->bl", head.weight[legal], latent) + head.bias[legal]
-        self._set(legal, valid, logits)
+        logits = nn.functional.linear(latent, head.weight.index_select(0, columns), head.bias.index_select(0, columns))
+        self._set(columns.expand(batch, -1), mask.index_select(1, columns), logits)
 
     def _ready(self) -> None:
         if self._pending:  # no mask was applied: every action is legal
@@ -156,4 +152,22 @@ class LegalActionsPolicy(MaskableActorCriticPolicy):
         return super()._get_action_dist_from_latent(latent_pi)
 
 
-__all__ = ["LegalActionsDistribution", "LegalActionsPolicy"]
+class BoolMaskRolloutBuffer(MaskableRolloutBuffer):
+    """sb3-contrib's masked rollout buffer holding the masks as booleans instead of float32.
+
+    A mask row is as long as the action layout (thousands of indices): float32 rows cost four times the
+    memory, and every minibatch converted them back to booleans before the head could use them.
+    """
+
+    def reset(self) -> None:
+        """Empty the buffer, its masks boolean (every action legal until a step writes its mask)."""
+        super().reset()
+        self.action_masks = np.ones(self.action_masks.shape, dtype=bool)
+
+
+def trainer_options() -> dict[str, Any]:
+    """The MaskablePPO options that go with `LegalActionsPolicy` (its policy class and boolean-mask buffer)."""
+    return {"policy": LegalActionsPolicy, "rollout_buffer_class": BoolMaskRolloutBuffer}
+
+
+__all__ = ["BoolMaskRolloutBuffer", "LegalActionsDistribution", "LegalActionsPolicy", "trainer_options"]

@@ -266,7 +266,6 @@ class Termination(enum.Enum):
     FLED = "fled"
     MUTUAL = "mutual"
     ROUND_CAP = "round_cap"
-    SURRENDER = "surrender"
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,6 @@ Cell = tuple[int, int]
 _DICE = re.compile(r"^\s*[+-]?\s*(\d+[dD]\d+|\d+)(\s*[+-]\s*(\d+[dD]\d+|\d+))*\s*$")
 _ID = re.compile(r"^[A-Za-z0-9_.\-]+$")
 LEVEL_NAMES = ("fumble", "failure", "regular", "hard", "extreme", "critical")
-BONUS_KINDS = ("shoot", "throw", "melee", "maneuver", "dodge", "fight_back", "first_aid")
 CONDITIONS = (Condition.PRONE, Condition.UNCONSCIOUS, Condition.DYING, Condition.DEAD, Condition.MAJOR_WOUND,
               Condition.UNTREATED_WOUND, Condition.FULL_MOV_LOCKOUT, Condition.LOSE_NEXT_STANDARD)  # at a start
 
@@ -400,8 +399,6 @@ class InvestigatorEncounter(EncounterBase):
             for k, v in list(c.ammo.items()) + list(c.materials.items()):
                 if v < 0:
                     yield ("combatants", i, "ammo" if k in c.ammo else "materials", k), "counts must be >= 0", v
-        if len(self.sides()) < 2:
-            yield ("combatants",), "an encounter needs at least two sides", None
         if self.start is not None:
             yield from self._check_start(seen, blocked)
 

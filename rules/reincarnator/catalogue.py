@@ -17,7 +17,7 @@ from trpg_arena.rules.reincarnator.data import Static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
-from trpg_arena.rules.reincarnator.verbs import Verb
+from trpg_arena.rules.reincarnator.verbs import AllOut, SoftGrapple, ThrowOption, Verb, aimed
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -25,10 +25,6 @@ if TYPE_CHECKING:
 INTO = ((), ("careful",), ("random",))
 # verbs whose dest is the cell they act at (a set built once: an enum member is a slow class attribute on 3.11)
 AT_A_CELL = frozenset((Verb.OPEN_DOOR, Verb.CLOSE_DOOR, Verb.RANGED_ATTACK, Verb.THROW, Verb.ACRO_FIRE))
-
-
-def _opt(*parts: object) -> object:
-    return parts[0] if len(parts) == 1 else tuple(parts)
 
 
 def catalogue(enc: ReincarnatorEncounter) -> list[Action]:
@@ -97,46 +93,46 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
     for t in targets:
         for w in melee:
             out.append(act(Verb.MELEE_ATTACK, target=t, option=w))
-            out.append(act(Verb.MELEE_ATTACK, target=t, option=(w, "all_out")))
+            out.append(act(Verb.MELEE_ATTACK, target=t, option=AllOut(w)))
         for k in plain_ranged:
             for v in INTO:
-                out.append(act(Verb.RANGED_ATTACK, target=t, option=_opt(k, *v)))
+                out.append(act(Verb.RANGED_ATTACK, target=t, option=aimed(k, v)))
                 if k in acro:
-                    out.append(act(Verb.ACRO_FIRE, target=t, option=_opt(k, *v)))
+                    out.append(act(Verb.ACRO_FIRE, target=t, option=aimed(k, v)))
         for k in items:
             if by_name[k].blast:
                 continue
             for attr in ("dex", "str"):
                 for v in INTO:
-                    out.append(act(Verb.THROW, target=t, option=(k, attr, *v)))
-                    out.append(act(Verb.THROW, target=t, option=(k, attr, "fast", *v)))
+                    out.append(act(Verb.THROW, target=t, option=ThrowOption.of(k, attr, into=v)))
+                    out.append(act(Verb.THROW, target=t, option=ThrowOption.of(k, attr, True, v)))
         for s in spells:
             for v in INTO:
-                out.append(act(Verb.CAST, target=t, option=_opt(s, *v)))
+                out.append(act(Verb.CAST, target=t, option=aimed(s, v)))
         for k in st.vweapon_owner:
             for v in INTO:
-                out.append(act(Verb.VEHICLE_ATTACK, target=t, option=_opt(k, *v)))
+                out.append(act(Verb.VEHICLE_ATTACK, target=t, option=aimed(k, v)))
     for c in cells:
         for k in shells:
             out.append(act(Verb.RANGED_ATTACK, dest=c, option=k))
             if k in acro:
                 out.append(act(Verb.ACRO_FIRE, dest=c, option=k))
         for k in blasts:
-            out.append(act(Verb.THROW, dest=c, option=(k, "dex")))
-            out.append(act(Verb.THROW, dest=c, option=(k, "str")))
+            out.append(act(Verb.THROW, dest=c, option=ThrowOption.of(k, "dex")))
+            out.append(act(Verb.THROW, dest=c, option=ThrowOption.of(k, "str")))
     softs = [k for k in items if by_name[k].soft]
     for t in ids:
         for w in melee:
             out.append(act(Verb.BULL_RUSH, target=t, option=w))
-            out.append(act(Verb.BULL_RUSH, target=t, option=(w, "all_out")))
+            out.append(act(Verb.BULL_RUSH, target=t, option=AllOut(w)))
         out.append(act(Verb.GRAPPLE, target=t))
         out.append(act(Verb.GRAPPLE, target=t, option="all_out"))
         for k in softs:
-            out.append(act(Verb.GRAPPLE, target=t, option=(k,)))
-            out.append(act(Verb.GRAPPLE, target=t, option=(k, "all_out")))
+            out.append(act(Verb.GRAPPLE, target=t, option=SoftGrapple(k)))
+            out.append(act(Verb.GRAPPLE, target=t, option=AllOut(k)))
         for w in melee:
             out.append(act(Verb.PIN_STRIKE, target=t, option=w))
-            out.append(act(Verb.PIN_STRIKE, target=t, option=(w, "all_out")))
+            out.append(act(Verb.PIN_STRIKE, target=t, option=AllOut(w)))
             out.append(act(Verb.GRAPPLE_STRIKE, target=t, option=w))
         out.append(act(Verb.ESCAPE_GRAPPLE, target=t, option="break"))
         out.append(act(Verb.ESCAPE_GRAPPLE, target=t, option="escape"))

@@ -28,7 +28,7 @@ from trpg_arena.rules.reincarnator.attack_math import attack_dice
 from trpg_arena.rules.reincarnator.grapple import policy_mode
 from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
-from trpg_arena.rules.reincarnator.verbs import Verb
+from trpg_arena.rules.reincarnator.verbs import Verb, all_out, into_of
 
 ATTACKS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.ACRO_FIRE,
            Verb.PIN_STRIKE, Verb.GRAPPLE_STRIKE, Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH)
@@ -148,10 +148,11 @@ class ReincarnatorTactics(Tactics):
         if known is not None:
             return known
         p = memo[key] = Pending(a.verb, cid, target=a.target, weapon=o[0] if o else None)
-        p.all_out = "all_out" in o
+        opt = a.option  # typed per verb: the legal set's own action
+        p.all_out = all_out(opt)
         if a.verb == THROW:
-            p.attr, p.fast = o[1], "fast" in o
-        p.into = next((x for x in o if x in ("careful", "random")), None)
+            p.attr, p.fast = opt.attr, opt.fast
+        p.into = into_of(opt)
         p.bonus = bonus
         return p
 
