@@ -150,16 +150,11 @@ def _obs_static(ctx: Ctx) -> tuple[dict[str, int], dict[str, tuple[float, float]
     return ctx.obs_static
 
 
-def observe_combatant(combat: KiaiCombat, cid: str) -> list[float]:
-    """Kiai, wound status, weapon level and reach, round flags and conditions, roughly in [0, 1]."""
-    return observe_combatants(combat, [cid])[0]
-
-
 _CONDITION_SLOT: dict[str, int] = {c: 8 + i for i, c in enumerate(CONDITIONS)}
 
 
 def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
-    """`observe_combatant` of each of `ids` (the same rows, with the shared lookups done once)."""
+    """Kiai, wounds, weapon level and reach, round flags and conditions of each of `ids`, roughly in [0, 1]."""
     st = combat.state
     ctx = ctx_of(combat)
     kmax, wfs = ctx.obs_static or _obs_static(ctx)

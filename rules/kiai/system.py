@@ -200,12 +200,8 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
         """One observation slot per roster combatant (kiai has no summons or arrivals)."""
         return len(encounter.combatants)
 
-    def observe_combatant(self, combat: KiaiCombat, cid: str) -> list[float]:
-        """Kiai, wound status, conditions, round flags and gear of one combatant."""
-        return cat.observe_combatant(combat, cid)
-
     def observe_combatants(self, combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
-        """`observe_combatant` of several combatants in one pass."""
+        """Kiai, wound status, conditions, round flags and gear of each combatant, in one pass."""
         return cat.observe_combatants(combat, ids)
 
     def observe_global(self, combat: KiaiCombat) -> list[float]:

@@ -19,7 +19,6 @@ from trpg_arena.rules.moonlit.model import MoonlitEncounter, MoonlitOptions
 from trpg_arena.rules.moonlit.observe import (
     COMBATANT_FEATURES,
     GLOBAL_FEATURES,
-    observe_combatant,
     observe_combatants,
     observe_global,
 )
@@ -284,10 +283,6 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
     def max_slots(self, encounter: EncounterBase) -> int:
         """Roster plus every possible summon."""
         return len(table_of(encounter).ids)
-
-    def observe_combatant(self, combat: MoonCombat, cid: str) -> list[float]:
-        """Per-combatant features (observe.py)."""
-        return observe_combatant(combat, cid)
 
     def observe_combatants(self, combat: MoonCombat, ids: list[str]) -> list[list[float]]:
         """Per-combatant features of several combatants at once (observe.py)."""

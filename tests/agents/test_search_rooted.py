@@ -42,8 +42,11 @@ def test_presets_from_normal_up_stand_on_the_learned_value_where_a_model_ships(p
     agent = make_agent(f"mcts:{preset}", "investigator", seed=1)
     assert agent.value == "learned" and agent.prior == "trained" and agent.scorer is not None
     assert (agent.candidates, agent.samples) == (PRESETS[preset]["candidates"], PRESETS[preset]["samples"])
-    # the anchor is the trained agent of the same budget: its own preset's settings, the search's pair
-    trained = make_agent(f"trained:{preset}", "investigator", seed=1)
+    # the anchor is the system's trained:normal (its margin, z, ...) with the search's own budget (the pair
+    # of trained's preset of the same name; a system's own changes to trained:hard, such as investigator's
+    # reply, are not the search's)
+    budget = f"candidates={PRESETS[preset]['candidates']}:samples={PRESETS[preset]['samples']}"
+    trained = make_agent(f"trained:normal:{budget}", "investigator", seed=1)
     for key in ("candidates", "samples", "z", "margin", "through", "flat", "horizon", "temperature"):
         assert getattr(agent.scorer, key) == getattr(trained, key), key
     easy = make_agent("mcts:easy", "investigator", seed=1)
