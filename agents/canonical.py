@@ -20,6 +20,7 @@ from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.features import FeatureLayout, encode_rows, layout_for
 
 CANONICAL_VERSION = 2  # the codec version models record: 1 was the per-encounter layout (`Codec`)
+_COMBATS_KEPT = 64  # combats whose latest decision view a codec keeps (more envs than that share one rarely)
 
 
 class _Decision:
@@ -46,7 +47,9 @@ class CanonicalCodec:
         self.features: FeatureLayout = layout_for(system)
         self.tables: EncounterTables = tables_for(encounter)  # raises when the encounter does not fit
         self._catalogue = Codec.of(system, encounter)
-        self._last: _Decision | None = None
+        # The latest decision's view per combat: one codec serves every env of its encounter (it is cached
+        # per encounter), and a vectorised trainer steps several envs, then asks each for its mask in turn.
+        self._last: dict[int, _Decision] = {}
 
     @classmethod
     def of(cls, system: RuleSystem, encounter: EncounterBase) -> CanonicalCodec:
@@ -83,7 +86,7 @@ class CanonicalCodec:
     # --- per decision ---------------------------------------------------------------------------
     def _decision(self, combat: Combat) -> _Decision:
         """The current decision's view, computed once (observation from the decider's side, legal indices)."""
-        last = self._last
+        last = self._last.get(id(combat))
         count = combat.decision_count
         d = combat.decision
         legal = combat.legal_view() if d is not None else []
@@ -102,7 +105,9 @@ class CanonicalCodec:
             if np.count_nonzero(mask) != len(index):  # two legal entries share an index (cheaper than np.unique)
                 self._check_distinct(legal, index, d.step)
             last = _Decision(combat, count, side, obs, index, legal, mask)
-        self._last = last
+        if len(self._last) >= _COMBATS_KEPT and id(combat) not in self._last:
+            self._last.clear()  # finished combats' views go; the live ones are rebuilt at their next decision
+        self._last[id(combat)] = last
         return last
 
     def _check_distinct(self, legal: list[Action], index: np.ndarray, step: str) -> None:

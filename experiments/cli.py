@@ -211,9 +211,14 @@ def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or 
 
 @app.command()
 def ladder(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
-           agents: Annotated[str, typer.Option(help="agents from weakest to strongest, comma-separated")] = (
-               "random,scripted,mcts:easy,mcts:normal,mcts:hard,mcts:deadly"),
+           agents: Annotated[str | None, typer.Option(help="agents from weakest to strongest, comma-separated "
+                                                           "(default: random, scripted, then per level easy.."
+                                                           "deadly the system's trained and mcts presets)")] = None,
            games: Annotated[int, typer.Option(help="games per pair (sides swapped every other game)")] = 20,
+           search_games: Annotated[int | None, typer.Option(help="games per pair where an mcts agent plays (its "
+                                                                 "decisions cost most; default --games)")] = None,
+           cost_seconds: Annotated[float, typer.Option(help="CPU seconds per agent measuring its cost per decision "
+                                                            "after the games (0: not measured)")] = 2.0,
            seed: Annotated[int, typer.Option(help="first seed")] = 0,
            neighbours: Annotated[int, typer.Option(help="pairs at most this far apart in the order play (0: all)")] = 2,
            bootstrap: Annotated[int, typer.Option(help="resamples for the rating intervals")] = 200,
@@ -224,15 +229,18 @@ def ladder(encounter: Annotated[str, typer.Argument(help="encounter file or buil
            out: Annotated[Path, typer.Option(help="parent of the run folder (ladder.csv/.json/.md, pairs.csv, "
                                                   "ladder.png, games/)")] = Path("runs/ladder")) -> None:
     """Difficulty ladder: Bradley-Terry ratings with 95 % intervals, pair scores with Wilson intervals, a plot."""
-    from trpg_arena.experiments.ladder import run_ladder
+    from trpg_arena.experiments.ladder import default_ladder, run_ladder
 
-    names = _agents_option(agents)
+    ruleset = load_encounter(encounter).ruleset
+    names = _agents_option(agents) if agents is not None else default_ladder(ruleset)
     if len(names) < 2 or len(set(names)) != len(names):
         raise typer.BadParameter("a ladder needs at least two different agents")
-    if games < 1:
-        raise typer.BadParameter("--games must be at least 1")
-    load_encounter(encounter)
-    result = run_ladder(encounter, names, games, seed, neighbours, bootstrap, out, err, workers, backend, resume)
+    if games < 1 or (search_games is not None and search_games < 1):
+        raise typer.BadParameter("--games and --search-games must be at least 1")
+    if cost_seconds < 0:
+        raise typer.BadParameter("--cost-seconds must be 0 or more")
+    result = run_ladder(encounter, names, games, seed, neighbours, bootstrap, out, err, workers, backend, resume,
+                        search_games, cost_seconds)
     console.print((Path(result["folder"]) / "ladder.md").read_text(encoding="utf-8"))
     console.print(f"run folder {result['folder']}")
     if not result["monotone"]:
@@ -571,7 +579,10 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
                                                      "training uses); full: sb3-contrib's MlpPolicy, every index")]
               = "legal",
               clock: Annotated[str, typer.Option(help="wall, or cpu: this process's CPU seconds (steadier on a busy "
-                                                      "machine; with --vec dummy)")] = "wall") -> None:
+                                                      "machine; with --vec dummy)")] = "wall",
+              sections: Annotated[bool, typer.Option("--sections", help="time each section of a step instead (env "
+                                                     "step, features, mask, policy forward, buffer, update; CPU "
+                                                     "clock, legal head, dummy envs)")] = False) -> None:
     """MaskablePPO training fps per encounter and env count, beside sb3-contrib's InvalidActionEnvDiscrete."""
     from trpg_arena.experiments.train_fps import CLOCKS, HEADS, measure
 
@@ -585,6 +596,11 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
         raise typer.BadParameter(f"--head is one of {', '.join(HEADS)}; --clock one of {', '.join(CLOCKS)} "
                                  "(cpu with --vec dummy only)")
     names = encounters or [f"{rid}/duel" for rid in RULESETS]
+    if sections:
+        if vec != "dummy" or head != "legal":
+            raise typer.BadParameter("--sections times the legal head with --vec dummy only")
+        _train_sections(names, counts, steps, out)
+        return
     with console.status("training..."):
         rows = measure(names, counts, steps, vec, head=head, clock=clock)
     yardstick = {r.envs: r.fps for r in rows if r.target == "InvalidActionEnvDiscrete"}
@@ -594,6 +610,26 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
     console.print(table)
     if out is not None:
         out.write_text(json.dumps([{**r.__dict__, "fps": r.fps} for r in rows], indent=2), encoding="utf-8")
+
+
+def _train_sections(names: list[str], counts: list[int], steps: int, out: Path | None) -> None:
+    """`train-fps --sections`: CPU milliseconds per training step in each section, per target and env count."""
+    from trpg_arena.experiments.train_profile import SECTIONS, profile
+
+    with console.status("training..."):
+        rows = profile(names, counts, steps)
+    yardstick = {r.envs: r.steps / r.total for r in rows if r.target == "InvalidActionEnvDiscrete"}
+    table = Table("target", "envs", "fps", "x yardstick", *SECTIONS,
+                  title="MaskablePPO CPU ms per step by section (legal head, cpu clock)")
+    for r in rows:
+        fps = r.steps / r.total
+        table.add_row(r.target, str(r.envs), f"{fps:,.0f}", f"{fps / yardstick[r.envs]:.2f}",
+                      *(f"{r.per_step_ms(s):.3f}" for s in SECTIONS))
+    console.print(table)
+    if out is not None:
+        out.write_text(json.dumps([{"target": r.target, "envs": r.envs, "steps": r.steps, "fps": r.steps / r.total,
+                                    "ms_per_step": {s: r.per_step_ms(s) for s in SECTIONS}} for r in rows],
+                                  indent=2), encoding="utf-8")
 
 
 @app.command()

@@ -1,9 +1,16 @@
-"""Difficulty ladder: Bradley-Terry ratings with bootstrap intervals for random, scripted and every mcts preset.
+"""Difficulty ladder: Bradley-Terry ratings with bootstrap intervals for random, scripted and every preset.
 
-Each pair of agents within `neighbours` places of each other in the ladder's order plays `games` games
-(sides swapped every other game, a draw counting half to each). Ratings are fitted on the Elo scale
+The default line-up is the rule system's whole range (`default_ladder`): random, scripted, then each
+difficulty level's `trained` and `mcts` presets side by side, so neighbouring pairs are one level's
+two agents head to head and each agent against its next level. Each pair of agents within
+`neighbours` places of each other in the ladder's order plays `games` games (`search_games` where a
+search agent plays: its games cost far more; sides swapped every other game, a draw counting half
+to each). Ratings are fitted on the Elo scale
 (`tournament.fit_ratings`); their 95 % intervals come from refitting on pairs' games resampled with
-replacement. The ladder is monotone when every agent's rating is above the one before it.
+replacement. The ladder is monotone when every agent's rating is above the one before it; an agent's presets are
+monotone when each level rates above the one below it. What each agent costs per decision (CPU time of
+one core, p50 and p95 of `propose` on states of scripted play, `bench.bench_propose`) is measured after
+the games, `cost_seconds` CPU seconds per agent.
 
 A ladder of the search presets runs for many minutes, so it keeps what it plays: each run gets a
 fresh folder (``runs/ladder/<UTC time>-<encounter>``) with its settings (``ladder-spec.json``) and
@@ -36,7 +43,37 @@ class LadderError(TrpgArenaError, ValueError):
     """A ladder folder that cannot be resumed (the message says why)."""
 
 
-LADDER = ["random", "scripted", "mcts:easy", "mcts:normal", "mcts:hard", "mcts:deadly"]
+LEVELS = ("easy", "normal", "hard", "deadly")
+# the agents whose presets make the ladder's levels, weaker first at the same level
+LEVELLED = ("trained", "mcts")
+SEARCHERS = ("mcts",)  # agents whose pairs play `search_games` (a search costs many times a decision of the rest)
+
+
+def default_ladder(ruleset: str) -> list[str]:
+    """random, scripted, then per level the `trained` and `mcts` presets the system has (weakest first)."""
+    from trpg_arena.agents.spec import agent_info, agent_names
+
+    known = agent_names(ruleset)
+    names: list[str] = [n for n in ("random", "scripted") if n in known]
+    for level in LEVELS:
+        names += [f"{kind}:{level}" for kind in LEVELLED
+                  if kind in known and level in agent_info(kind, ruleset).presets]
+    return names
+
+
+def is_search(spec: str) -> bool:
+    """Whether an agent spec names a search agent (its pairs play `search_games`)."""
+    return spec.split(":")[0] in SEARCHERS
+
+
+def presets_monotone(names: list[str], ratings: dict[str, float]) -> dict[str, bool]:
+    """Per agent with two or more levels in the ladder: whether each level rates above the one below it."""
+    out: dict[str, bool] = {}
+    for kind in dict.fromkeys(n.split(":")[0] for n in names):
+        levels = [f"{kind}:{lv}" for lv in LEVELS if f"{kind}:{lv}" in ratings]
+        if len(levels) >= 2:
+            out[kind] = all(ratings[a] < ratings[b] for a, b in zip(levels, levels[1:], strict=False))
+    return out
 
 
 def ladder_pairs(names: list[str], neighbours: int) -> list[tuple[str, str]]:
@@ -66,10 +103,19 @@ def bootstrap_intervals(names: list[str], games: dict[tuple[str, str], list[floa
     return {n: (float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5))) for n, v in samples.items()}
 
 
-def ladder_settings(spec: SeriesSpec, names: list[str], neighbours: int) -> dict[str, Any]:
+def ladder_settings(spec: SeriesSpec, names: list[str], neighbours: int, games: int,
+                    search_games: int) -> dict[str, Any]:
     """What fixes a ladder's games (a resumed run must share it); the encounter's content hash included."""
-    return {"encounter": spec.name, "content_hash": spec.content_hash, "env_version": spec.env_version,
-            "agents": names, "games_per_pair": spec.games, "seed": spec.first_seed, "neighbours": neighbours}
+    settings = {"encounter": spec.name, "content_hash": spec.content_hash, "env_version": spec.env_version,
+                "agents": names, "games_per_pair": games, "seed": spec.first_seed, "neighbours": neighbours}
+    if search_games != games:  # kept out otherwise, so that folders from before the option still resume
+        settings["games_per_search_pair"] = search_games
+    return settings
+
+
+def pair_games(a: str, b: str, games: int, search_games: int) -> int:
+    """Games a pair plays: `search_games` where a search agent is one of the two."""
+    return search_games if is_search(a) or is_search(b) else games
 
 
 def open_folder(out: Path, settings: dict[str, Any], resume: Path | None) -> Path:
@@ -85,7 +131,9 @@ def open_folder(out: Path, settings: dict[str, Any], resume: Path | None) -> Pat
         kept = json.loads(spec_file.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as e:
         raise LadderError(f"--resume {resume}: cannot read ladder-spec.json ({e})") from None
-    differ = [f"{k} {kept.get(k)!r} -> {v!r}" for k, v in settings.items() if kept.get(k) != v]
+    # both ways: a setting only one of the two has (the search pairs' own count) differs too
+    differ = [f"{k} {kept.get(k)!r} -> {settings.get(k)!r}" for k in dict.fromkeys([*settings, *kept])
+              if kept.get(k) != settings.get(k)]
     if differ:
         raise LadderError(f"--resume {resume}: that ladder was run with other settings ({'; '.join(differ)}); "
                           "rerun its own command with --resume, or start a fresh ladder")
@@ -111,26 +159,30 @@ def kept_games(path: Path) -> list[GameRecord]:
 
 def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbours: int, bootstrap: int,
                out: Path, console: Console, workers: int | None = None, backend: str = "local",
-               resume: Path | None = None) -> dict[str, Any]:
+               resume: Path | None = None, search_games: int | None = None,
+               cost_seconds: float = 0.0) -> dict[str, Any]:
     """Play (or finish) the ladder's pairs in a run folder; write ladder.csv/.json/.md, pairs.csv and ladder.png.
 
-    Returns the result, with the folder under ``"folder"``. Progress goes to `console` (plain lines
-    when it is not a terminal).
+    Pairs with a search agent play `search_games` (default `games`). With `cost_seconds` > 0 each
+    agent's CPU time per decision is measured after the games. Returns the result, with the folder
+    under ``"folder"``. Progress goes to `console` (plain lines when it is not a terminal).
     """
     if len(names) < 2:
         raise ValueError("a ladder needs at least two agents")
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
+    search_games = games if search_games is None else search_games
+    if games < 1 or search_games < 1:
+        raise ValueError(f"--games and --search-games must be at least 1, got {games} and {search_games}")
     pairs = ladder_pairs(names, neighbours)
-    specs = {(a, b): SeriesSpec.build(encounter, [a, b], games, first_seed=seed, swap=True) for a, b in pairs}
-    folder = open_folder(out, ladder_settings(specs[pairs[0]], names, neighbours), resume)
+    specs = {(a, b): SeriesSpec.build(encounter, [a, b], pair_games(a, b, games, search_games), first_seed=seed,
+                                      swap=True) for a, b in pairs}
+    folder = open_folder(out, ladder_settings(specs[pairs[0]], names, neighbours, games, search_games), resume)
     (folder / "games").mkdir(exist_ok=True)
     results: dict[tuple[str, str], list[float]] = {}
     sides = load_encounter(encounter).sides()
     kept = {pair: kept_games(folder / "games" / f"{slug(pair[0])}--{slug(pair[1])}.jsonl") for pair in pairs}
+    total = sum(spec.games for spec in specs.values())
     if resume is not None:
-        console.print(f"resuming {folder}: {sum(map(len, kept.values()))} of {games * len(pairs)} games kept",
-                      highlight=False)
+        console.print(f"resuming {folder}: {sum(map(len, kept.values()))} of {total} games kept", highlight=False)
     else:
         console.print(f"run folder {folder}: every game is kept as it ends; after a stop, run the same command "
                       f"with --resume {folder}", highlight=False, soft_wrap=True)
@@ -138,8 +190,8 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
         for a, b in pairs:
             spec = specs[(a, b)]
             played = kept[(a, b)]
-            if len(played) < games:
-                on_game = bar(f"{a} vs {b}", games - len(played))
+            if len(played) < spec.games:
+                on_game = bar(f"{a} vs {b}", spec.games - len(played))
                 path = folder / "games" / f"{slug(a)}--{slug(b)}.jsonl"
                 with path.open("a", encoding="utf-8") as fh:
                     for record in run_series(spec, workers, backend, start=len(played)):
@@ -152,8 +204,9 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     ratings = fit_ratings(names, _scores(results))
     intervals = bootstrap_intervals(names, results, bootstrap, seed)
     monotone = all(ratings[names[i]] < ratings[names[i + 1]] for i in range(len(names) - 1))
-    rows = [{"agent": n, "rating": ratings[n], "low": round(intervals[n][0], 1), "high": round(intervals[n][1], 1)}
-            for n in names]
+    costs = {n: agent_cost(encounter, n, cost_seconds) for n in names} if cost_seconds > 0 else {}
+    rows = [{"agent": n, "rating": ratings[n], "low": round(intervals[n][0], 1), "high": round(intervals[n][1], 1),
+             **costs.get(n, {})} for n in names]
     pair_rows = []
     for (a, b), points in results.items():
         low, high = wilson(sum(points), len(points))
@@ -161,12 +214,22 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
                           "low": round(low, 3), "high": round(high, 3)})
     _csv(folder / "ladder.csv", rows)
     _csv(folder / "pairs.csv", pair_rows)
-    result = {"encounter": encounter, "games_per_pair": games, "seed": seed, "neighbours": neighbours,
-              "monotone": monotone, "ratings": rows, "pairs": pair_rows}
+    result = {"encounter": encounter, "games_per_pair": games, "games_per_search_pair": search_games, "seed": seed,
+              "neighbours": neighbours, "monotone": monotone, "presets_monotone": presets_monotone(names, ratings),
+              "ratings": rows, "pairs": pair_rows}
     (folder / "ladder.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
     (folder / "ladder.md").write_text(_markdown(result), encoding="utf-8")
     _plot(rows, folder / "ladder.png", encounter)
     return {**result, "folder": str(folder)}
+
+
+def agent_cost(encounter: str, spec: str, seconds: float) -> dict[str, Any]:
+    """CPU milliseconds of one core per decision (p50, p95) of `spec`'s propose on states of scripted play."""
+    from trpg_arena.experiments.bench import bench_propose
+
+    row = bench_propose(encounter, spec, seconds, clock="cpu")
+    return {"cpu_ms_p50": round(row.p50 * 1000, 3), "cpu_ms_p95": round(row.p95 * 1000, 3),
+            "cost_decisions": row.decisions}
 
 
 def _csv(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -177,14 +240,27 @@ def _csv(path: Path, rows: list[dict[str, Any]]) -> None:
 
 
 def _markdown(result: dict[str, Any]) -> str:
-    lines = [f"# Ladder on {result['encounter']} ({result['games_per_pair']} games per pair)", "",
-             "| agent | rating | 95 % interval |", "|---|---|---|"]
-    lines += [f"| {r['agent']} | {r['rating']:.0f} | {r['low']:.0f} to {r['high']:.0f} |" for r in result["ratings"]]
-    lines += ["", f"Monotone: {'yes' if result['monotone'] else 'no'}", "",
-              "| pair | games | first's score (Wilson 95 %) |", "|---|---|---|"]
+    games, search_games = result["games_per_pair"], result["games_per_search_pair"]
+    per_pair = f"{games} games per pair" + (f", {search_games} where mcts plays" if search_games != games else "")
+    costed = any("cpu_ms_p50" in r for r in result["ratings"])
+    lines = [f"# Ladder on {result['encounter']} ({per_pair})", "",
+             "| agent | rating | 95 % interval |" + (" CPU ms per decision, p50 / p95 |" if costed else ""),
+             "|---|---|---|" + ("---|" if costed else "")]
+    for r in result["ratings"]:
+        cost = f" {_ms(r['cpu_ms_p50'])} / {_ms(r['cpu_ms_p95'])} |" if "cpu_ms_p50" in r else (" |" if costed else "")
+        lines.append(f"| {r['agent']} | {r['rating']:.0f} | {r['low']:.0f} to {r['high']:.0f} |{cost}")
+    lines += ["", f"- Monotone in the order given: {'yes' if result['monotone'] else 'no'}"]
+    lines += [f"- {kind}'s presets monotone (each level above the one below): {'yes' if ok else 'no'}"
+              for kind, ok in result["presets_monotone"].items()]
+    lines += ["", "| pair | games | first's score (Wilson 95 %) |", "|---|---|---|"]
     lines += [f"| {p['a']} vs {p['b']} | {p['games']} | {rate(p['a_score'], p['low'], p['high'])} |"
               for p in result["pairs"]]
     return "\n".join(lines) + "\n"
+
+
+def _ms(ms: float) -> str:
+    """Milliseconds to a table: whole ones from 10 up, two significant digits below (random takes microseconds)."""
+    return f"{ms:,.0f}" if ms >= 10 else f"{ms:.2g}"
 
 
 def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:

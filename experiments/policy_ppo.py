@@ -152,7 +152,7 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from trpg_arena.agents.learned.ppo import PolicyNet
-    from trpg_arena.experiments.legal_head import LegalActionsPolicy
+    from trpg_arena.experiments.legal_head import trainer_options
 
     args.check()
     torch.set_num_threads(args.threads)
@@ -166,7 +166,7 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
     league = League(ruleset, pool, args.anchors, args.latest, pattern="step-*.npz", agent="ppo:model={}")
     vec = DummyVecEnv([_MixFactory(ruleset, encounters, league, args.shaping) for _ in range(args.envs)])
     vec.seed(args.seed)
-    model = MaskablePPO(LegalActionsPolicy, vec, learning_rate=args.lr, n_steps=args.n_steps,
+    model = MaskablePPO(env=vec, **trainer_options(), learning_rate=args.lr, n_steps=args.n_steps,
                         batch_size=args.batch_size, n_epochs=args.epochs, clip_range=args.clip,
                         target_kl=args.target_kl, ent_coef=0.0, seed=args.seed, device="cpu", verbose=0,
                         policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": torch.nn.Tanh,

@@ -191,7 +191,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     from stable_baselines3.common.callbacks import BaseCallback
 
     from trpg_arena.agents.canonical import CanonicalCodec
-    from trpg_arena.experiments.legal_head import LegalActionsPolicy
+    from trpg_arena.experiments.legal_head import trainer_options
 
     torch.set_num_threads(args.threads)
     side = args.side or ("both" if args.self_play else enc.sides()[0])
@@ -212,8 +212,8 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     if args.resume is not None:
         model = MaskablePPO.load(str(args.resume), env=env, device="cpu")
     else:
-        model = MaskablePPO(LegalActionsPolicy, env, n_steps=args.n_steps, batch_size=args.batch_size, seed=args.seed,
-                            verbose=0, device="cpu", tensorboard_log=str(folder / "tb"))
+        model = MaskablePPO(env=env, **trainer_options(), n_steps=args.n_steps, batch_size=args.batch_size,
+                            seed=args.seed, verbose=0, device="cpu", tensorboard_log=str(folder / "tb"))
     curve: list[tuple[int, int, float]] = []
     evaluations: list[dict[str, Any]] = []
     league: list[dict[str, Any]] = []  # each snapshot, rated against the anchors

@@ -6,9 +6,10 @@ envs cost: near 1.0 the trainer, not the env, is the bottleneck.
 
 Both train with the policy class the project trains with, `LegalActionsPolicy` (``head="legal"``:
 the action head scores the legal actions only, so a canonical layout's thousands of indices cost
-what its tens of legal actions cost); ``head="full"`` is sb3-contrib's stock ``MlpPolicy``, which
-scores every index. ``clock="cpu"`` times the process's CPU seconds instead of the wall clock
-(steadier on a busy machine; one process only, so not with subprocess envs).
+what its tens of legal actions cost; with its rollout buffer of boolean masks); ``head="full"`` is
+sb3-contrib's stock ``MlpPolicy``, which scores every index. ``clock="cpu"`` times the process's CPU
+seconds instead of the wall clock (steadier on a busy machine; one process only, so not with subprocess
+envs).
 """
 
 from __future__ import annotations
@@ -46,15 +47,15 @@ HEADS = ("legal", "full")
 CLOCKS = ("wall", "cpu")
 
 
-def policy_class(head: str) -> Any:
-    """The MaskablePPO policy of a head: `LegalActionsPolicy` ("legal") or sb3-contrib's "MlpPolicy" ("full")."""
+def trainer_options(head: str) -> dict[str, Any]:
+    """MaskablePPO's policy (and buffer) of a head: `LegalActionsPolicy` ("legal") or the stock "MlpPolicy" ("full")."""
     if head not in HEADS:
         raise ValueError(f"head must be one of {', '.join(HEADS)}, not {head!r}")
     if head == "full":
-        return "MlpPolicy"
-    from trpg_arena.experiments.legal_head import LegalActionsPolicy
+        return {"policy": "MlpPolicy"}
+    from trpg_arena.experiments.legal_head import trainer_options as legal_options
 
-    return LegalActionsPolicy
+    return legal_options()
 
 
 def _learn(env: Any, steps: int, seed: int, head: str = "legal", clock: str = "wall") -> float:
@@ -64,7 +65,8 @@ def _learn(env: Any, steps: int, seed: int, head: str = "legal", clock: str = "w
 
     torch.set_num_threads(1)
     n_steps = max(64, 512 // env.num_envs)
-    model = MaskablePPO(policy_class(head), env, n_steps=n_steps, batch_size=64, seed=seed, verbose=0, device="cpu")
+    model = MaskablePPO(env=env, n_steps=n_steps, batch_size=64, seed=seed, verbose=0, device="cpu",
+                        **trainer_options(head))
     model.learn(total_timesteps=n_steps * env.num_envs)  # warm-up: imports, first allocations
     now = time.process_time if clock == "cpu" else time.perf_counter
     start = now()
@@ -97,7 +99,7 @@ def measure(encounters: list[str], env_counts: list[int], steps: int, vec: str =
     """Training fps of each encounter and of the yardstick, for each env count."""
     from trpg_arena.rules import load_encounter
 
-    policy_class(head)  # a bad head is refused before any env is built
+    trainer_options(head)  # a bad head is refused before any env is built
     if clock not in CLOCKS:
         raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
     if clock == "cpu" and vec == "subproc":

@@ -17,13 +17,14 @@ from trpg_arena.rules.core.ranking import pct
 
 def _reincarnator(combat: Combat, legal: list[Action]) -> dict[Action, str]:
     from trpg_arena.rules.reincarnator.tactics import ATTACKS, ReincarnatorTactics, p_any_success
+    from trpg_arena.rules.reincarnator.verbs import Verb
 
     d = combat.decision
     assert d is not None
     tactics = ReincarnatorTactics("reincarnator")
     out = {}
     for a in legal:
-        if a.verb not in (*ATTACKS, "charge", "acro_charge") or a.target is None:
+        if a.verb not in (*ATTACKS, Verb.CHARGE, Verb.ACRO_CHARGE) or a.target is None:
             continue
         try:
             odds = tactics.attack_odds(combat, d.actor, a)
@@ -58,6 +59,7 @@ def _kiai(combat: Combat, legal: list[Action]) -> dict[Action, str]:
     from trpg_arena.rules.kiai.context import LEVEL_NAMES
     from trpg_arena.rules.kiai.estimates import Estimator
     from trpg_arena.rules.kiai.tactics import STRIKES, charge_mult, strike_setup
+    from trpg_arena.rules.kiai.verbs import AttackOption, Verb
 
     d = combat.decision
     assert d is not None
@@ -76,12 +78,13 @@ def _kiai(combat: Combat, legal: list[Action]) -> dict[Action, str]:
         pn, pc = est.land(v, t, x)
         dodge = f"vs dodge {est.dodge_value(t, x)[0]}" if est.can_react(t) else f"{t.id} cannot dodge"
         note = f"{pct(pn + pc)} to land (hit {v} {dodge})"
-        if a.verb != "feint":  # a feint opens the foe's dodge; it deals no damage
-            ability = a.option[2] if a.verb in ("attack", "reattack") and len(a.option) > 2 else ""
-            weapon = me.off if a.verb == "offhand_attack" else me.main
+        if a.verb != Verb.FEINT:  # a feint opens the foe's dodge; it deals no damage
+            hit: AttackOption | None = a.option if a.verb == Verb.ATTACK else None  # a reattack spends none
+            ability = hit.ability if hit is not None else ""
+            weapon = me.off if a.verb == Verb.OFFHAND_ATTACK else me.main
             dice = ctx.abilities[me.id][ability].level if ability else ctx.weapon(weapon).level
             base = 0 if ability and ctx.opts.ability_damage_base != "attack_value" else None
-            mean, _ = est.damage(me.id, dice, base=base, mult=charge_mult(est, me) if a.verb == "charge" else 1.0)
+            mean, _ = est.damage(me.id, dice, base=base, mult=charge_mult(est, me) if a.verb == Verb.CHARGE else 1.0)
             spec = ctx.spec[t.id]
             through = mean - spec.defense - 5.5 * spec.armour.level
             levels = [name for name, need in zip(LEVEL_NAMES, ctx.thresholds[t.id]) if through >= need]
@@ -119,4 +122,11 @@ def action_odds(combat: Combat, legal: list[Action] | None = None) -> dict[Actio
     if combat.decision is None:
         return {}
     odds = ODDS.get(combat.system.info.id)
-    return odds(combat, legal if legal is not None else combat.legal_actions()) if odds else {}
+    if odds is None:
+        return {}
+    own = combat.legal_actions()
+    if legal is not None:  # the legal set's own actions, whose options a system types per verb (as `Combat.act`
+        # applies them): a caller's may come from JSON with plain tuples
+        by_action = {a: a for a in own}
+        own = [by_action.get(a, a) for a in legal]
+    return odds(combat, own)

@@ -53,6 +53,7 @@ HELPS: dict[str, str] = {
     "reply": "1: play the other side's scripted reply too, up to our side's next decision, before scoring",
     "through": "1: play the other side's reactions (dodge, cover) by the script: the action's dice roll before scoring",
     "flat": "a deviation whose gain has no dice spread must win by this much (the value's judgement alone)",
+    "switch": "a deviation to another kind of action (verb) than the scripted choice's needs this much more gain",
     "doubt": "dropout masks of the value (0: off); a deviation must be a gain under every one of them",
     "margin": "leave the scripted choice only for a gain of this much win chance ...",
     "z": "... plus this many standard errors of the paired difference",
@@ -70,6 +71,7 @@ LIMITS: dict[str, Limit] = {
     "reply": Limit(0, 1),
     "through": Limit(0, 1),
     "flat": Limit(0, 1),
+    "switch": Limit(0, 1),
     "doubt": Limit(0, 64),
     "margin": Limit(0, 1),
     "z": Limit(0, 100),
@@ -103,7 +105,8 @@ class TrainedAgent(Agent):
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
                  seed: int | None = None, candidates: int = 5, samples: int = 16, horizon: int = 12,
                  margin: float = 0.01, z: float = 1.5, temperature: float = 0.0, guard: float = 0.2,
-                 reply: int = 0, through: int = 1, flat: float = 0.0, doubt: int = 0, model: str = "") -> None:
+                 reply: int = 0, through: int = 1, flat: float = 0.0, switch: float = 0.0, doubt: int = 0,
+                 model: str = "") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if candidates < 1 or samples < 1 or horizon < 0:
             raise ValueError(f"trained: candidates and samples must be >= 1 and horizon >= 0, got {candidates}, "
@@ -112,7 +115,7 @@ class TrainedAgent(Agent):
             raise ValueError("trained: the agent plays one rule system (its value model's)")
         self.candidates, self.samples, self.horizon = candidates, samples, horizon
         self.margin, self.z, self.temperature, self.guard = margin, z, temperature, guard
-        self.reply, self.through, self.flat, self.doubt = reply, through, flat, doubt
+        self.reply, self.through, self.flat, self.switch, self.doubt = reply, through, flat, switch, doubt
         self.model: ValueModel = load_model(ruleset, model or None)
         # the prior and the in-between decisions: the scripted policy, seeded from our RNG, saved with us
         self.policy = make_agent("scripted", ruleset, seed=int(self.rng.integers(2**31)))
@@ -142,7 +145,7 @@ class TrainedAgent(Agent):
         scored = [Scored(a, float(chance[i]), float(gain[i]), float(se[i])) for i, a in enumerate(order)]
         # a gain under every dropout mask: the network's own correction is sure of it, not only its plain output
         sure = ((every[:, 1:, :] - every[0, 1:, :]).mean(axis=2) > 0).all(axis=1)
-        trusted = [s for i, s in enumerate(scored) if i > 0 and sure[i] and s.gain > self._bar(s)]
+        trusted = [s for i, s in enumerate(scored) if i > 0 and sure[i] and s.gain > self._bar(s, order[0])]
         pick = max(trusted, key=lambda s: s.gain) if trusted else scored[0]
         why = ("it beats the scripted choice by more than the margin" if trusted
                else "the scripted choice: no other candidate beats it by more than the margin")
@@ -158,12 +161,17 @@ class TrainedAgent(Agent):
         ranked = [pick] + sorted((s for s in scored if s is not pick), key=lambda s: -s.chance)
         return pick.action, ranked, why
 
-    def _bar(self, s: Scored) -> float:
+    def _bar(self, s: Scored, scripted: Action) -> float:
         """The gain a deviation must show: the margin plus z standard errors, or at least `flat` without spread.
 
         Where every dice sample gives the same difference, only the value's judgement (and its bias) speaks.
+        A deviation to another verb (a stance instead of a strike) adds `switch`: the look-ahead stops where
+        the two plans have not yet paid off, so the value's bias between them weighs more than between two
+        forms of the same action (another target, another technique level), which reach like positions.
         """
         bar = self.margin + self.z * s.se
+        if s.action.verb != scripted.verb:
+            bar += self.switch
         return max(bar, self.flat) if s.se < _NO_SPREAD else bar
 
     def _lookahead(self, combat: Combat, action: Action, side: str, seeds: list[int],

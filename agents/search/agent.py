@@ -6,7 +6,8 @@ child (progressive widening, in the scripted agent's order), plays the scripted 
 decisions and scores the result with the system's value function (`value.position_value`, or the
 system's learned value: `value=learned`). With `prior=trained` the root's children are the `trained`
 agent's scored candidates, its choice first (`rooted`), and the search leaves that choice only for
-one clearly better. Every
+one clearly better; with `paired` every candidate is played on the same dice equally often and a
+departure needs the trained agent's own estimate to agree (`_paired_search`). Every
 decision is a tree level, whoever takes it: the several decisions of one turn, the reactions, the
 opponent's replies. The subtree under the chosen action is kept and reused at the agent's next
 decision when the log shows which decisions came between.
@@ -32,6 +33,10 @@ from trpg_arena.agents.spec import agent_names, make_agent, register_agent
 from trpg_arena.rules import Action, Combat, Dice
 
 DECISION_EVENTS = ("decision", "auto_decision")
+# whose decisions below the root the tree searches; the others follow the scripted policy (see `_scripted_here`)
+BELOW = ("both", "own", "none")
+# the paired root leaves its anchor only for a mean gain of at least this much value (1 point of win chance)
+PAIRED_FLOOR = 0.02
 
 
 def win_estimate(q: float) -> float:
@@ -53,7 +58,7 @@ class MCTSAgent(Agent):
                  c: float = 0.4, prior_weight: float = 0.5, widen: float = 1.0, alpha: float = 0.5,
                  temperature: float = 0.0, guard: float = 0.25, margin: float = 1.0, playout: str = "",
                  reuse: bool = True, value: str = "hand", prior: str = "scripted", candidates: int = 8,
-                 samples: int = 32) -> None:
+                 samples: int = 32, paired: float = 0.0, below: str = "both") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if simulations < 1:
             raise ValueError(f"mcts: simulations must be >= 1, got {simulations}")
@@ -74,6 +79,10 @@ class MCTSAgent(Agent):
         if prior == "auto":
             prior = "trained" if has_model(ruleset) else "scripted"
         self.value, self.prior, self.candidates, self.samples = value, prior, candidates, samples
+        self.paired = paired
+        if below not in BELOW:
+            raise ValueError(f"mcts: below must be one of {', '.join(BELOW)}, got {below!r}")
+        self.below = below
         self._score = self._value_function(value, ruleset)
         if not playout:
             playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
@@ -85,6 +94,7 @@ class MCTSAgent(Agent):
                 raise ValueError("mcts: prior=trained needs the rule system")
             model = value if value not in ("hand", "learned") else ""  # a model file scores the root as the leaves
             self.scorer = trained_scorer(ruleset, int(self.rng.integers(2**31)), candidates, samples, model)
+        self._root_chances: dict[Action, float] = {}  # the trained agent's estimate of each root candidate
         self._tree: Node | None = None
         self._mark: tuple[str, int, Action] | None = None  # (encounter, decision count, action) of our last choice
 
@@ -99,7 +109,7 @@ class MCTSAgent(Agent):
         reused = root.n
         root.clear_orders()
         if self.scorer is not None:  # the trained agent's candidates only, its choice first
-            root.order = trained_order(self.scorer, self.policy, combat)
+            root.order, self._root_chances = trained_order(self.scorer, self.policy, combat)
             root.closed = True
         else:
             root.order = prior_order(self.policy, combat)  # the scripted choice at the live state comes first
@@ -107,15 +117,21 @@ class MCTSAgent(Agent):
         assert d is not None  # more than one legal action: a decision is open
         if root.child(root.order[0]) is None:  # a reused subtree may lack it: the margin compares with it
             root.children.insert(0, Node(root.order[0], d.side))
-        sims = 0
-        # at least one playout, so that even a cut search answers with a rated action
-        while sims < self.simulations and (sims == 0 or not self._out_of_time(started)):
-            self._simulate(combat, root)
-            sims += 1
-        legal_set = set(root.order) if root.closed else set(legal)
-        visited = [ch for ch in root.children if ch.n > 0 and ch.action in legal_set]
-        ranked = sorted(visited, key=lambda ch: (-ch.n, -ch.q))
-        pick, guarded = self._final(ranked, root.child(root.order[0]) if root.order else None)
+        if root.closed and self.paired > 0:  # every candidate on the same dice, equally often
+            pick, sims = self._paired_search(combat, root, started)
+            guarded = False
+            ranked = sorted((ch for ch in root.children if ch.n > 0 and ch.action in set(root.order)),
+                            key=lambda ch: (ch is not pick, -ch.n, -ch.q))
+        else:
+            sims = 0
+            # at least one playout, so that even a cut search answers with a rated action
+            while sims < self.simulations and (sims == 0 or not self._out_of_time(started)):
+                self._simulate(combat, root)
+                sims += 1
+            legal_set = set(root.order) if root.closed else set(legal)
+            visited = [ch for ch in root.children if ch.n > 0 and ch.action in legal_set]
+            ranked = sorted(visited, key=lambda ch: (-ch.n, -ch.q))
+            pick, guarded = self._final(ranked, root.child(root.order[0]) if root.order else None)
         self._tree = pick
         self._mark = (combat.encounter.encounter, combat.decision_count, pick.taken)
         elapsed = time.perf_counter() - started
@@ -125,12 +141,78 @@ class MCTSAgent(Agent):
         """Our own `time_limit`, or the deadline of whoever asked (a server's request), has passed."""
         return bool(self.time_limit and time.perf_counter() - started > self.time_limit) or deadline.expired()
 
-    def _simulate(self, combat: Combat, root: Node) -> None:
-        sim = combat.clone(dice=Dice(int(self.rng.integers(2**63))))
+    def _paired_search(self, combat: Combat, root: Node, started: float) -> tuple[Node, int]:
+        """The paired root: rounds of one dice seed, every candidate simulated on it; the anchor kept unless beaten.
+
+        UCB at a root of a few candidates starves the anchor once two unlucky playouts rate it low, and
+        two playouts' spread passes for a standard error: on moonlit duels the search then left
+        'attacks with strike' for 'delays' at estimated gains of +0.2 to +0.7 that play-outs to the end
+        put at zero. Here every candidate gets the same playouts and the same dice (common random
+        numbers, as the `trained` agent's samples), and a rival replaces the anchor only when its mean
+        paired gain is `paired` standard errors wide, at least `PAIRED_FLOOR`, and has dice spread at all
+        (without spread the gain is the value's judgement of two stopping points alone). Returns the
+        choice and the simulations played.
+        """
+        d = combat.decision
+        assert d is not None and root.order  # the trained agent's candidates
+        kids = [root.child(a) or self._adopt(root, a, d.side) for a in root.order]
+        rounds = max(1, self.simulations // len(kids))
+        values = np.zeros((len(kids), rounds))
+        done = 0
+        while done < rounds and (done == 0 or not self._out_of_time(started)):
+            seed = int(self.rng.integers(2**63))
+            for i, kid in enumerate(kids):
+                values[i, done] = self._simulate(combat, root, kid, seed)
+            done += 1
+        if done < 2:
+            return kids[0], done * len(kids)
+        diffs = values[1:, :done] - values[0, :done]
+        gain = diffs.mean(axis=1)
+        se = diffs.std(axis=1, ddof=1) / math.sqrt(done)
+        # two looks must agree: the trained agent's own estimate (its horizon, the end of the turn) rates the
+        # rival above its choice, and the search's (`depth` decisions on) by `paired` standard errors. Either
+        # look alone has a bias of its own: at a fixed depth the value rates a position with our attack still
+        # to come above one after the exchange, so the search alone would delay where it should strike.
+        chances = self._root_chances
+        anchor = chances.get(kids[0].taken, 0.0)
+        agreed = np.array([chances.get(k.taken, -1.0) > anchor for k in kids[1:]])
+        bound = np.where((se > 0) & agreed, gain - self.paired * se, -np.inf)  # no spread: never a deviation
+        best = int(np.argmax(bound))
+        if bound[best] > 0 and gain[best] >= PAIRED_FLOOR:
+            return kids[best + 1], done * len(kids)
+        return kids[0], done * len(kids)
+
+    def _scripted_here(self, side: str, us: str | None) -> bool:
+        """Whether a decision of `side` below the root follows the scripted policy instead of the tree.
+
+        A tree over the opponent's replies maximises the learned value's errors in the opponent's
+        favour: on moonlit duels it rated 'attacks with strike' at 4 % (the other side's best-looking
+        reaction, by a biased value) where play-outs by the script won every time, and the search
+        delayed instead. `below=own` searches only our own later decisions, `none` none (the paired
+        root only: a UCB root keeps its tree over both sides).
+        """
+        return self.below == "none" or (self.below == "own" and side != us)
+
+    @staticmethod
+    def _adopt(root: Node, action: Action, side: str | None) -> Node:
+        child = Node(action, side)
+        root.children.append(child)
+        return child
+
+    def _simulate(self, combat: Combat, root: Node, first: Node | None = None, seed: int | None = None) -> float:
+        """One playout from the live state (through `first` at the root if given, on dice `seed` if given).
+
+        Returns the value for the side that chose the root's child it went through.
+        """
+        sim = combat.clone(dice=Dice(int(self.rng.integers(2**63)) if seed is None else seed))
         sim.recording = False
         path = [root]
         node = root
-        while sim.state.outcome is None:
+        if first is not None:  # the paired root: the child is given
+            sim.act(first.taken)
+            path.append(first)
+            node = first
+        while sim.state.outcome is None and (first is None or node is not first or first.n > 0):
             legal_set = set(sim.legal_view())
             if node.closed and node.order is not None:  # a root kept to the trained agent's candidates
                 legal_set &= set(node.order)
@@ -138,7 +220,10 @@ class MCTSAgent(Agent):
             assert d is not None and d.side is not None  # the playout is not over
             side = d.side
             child = None
-            if sum(1 for ch in node.children if ch.action in legal_set) < width(node.n, self.widen, self.alpha):
+            if first is not None and node is not root and self._scripted_here(side, first.side):
+                scripted = self.policy.act(sim) if self.policy is not None else sim.legal_view()[0]
+                child = node.child(scripted) or self._adopt(node, scripted, side)
+            elif sum(1 for ch in node.children if ch.action in legal_set) < width(node.n, self.widen, self.alpha):
                 child = self._new_child(node, sim, legal_set, side)
             if child is None:
                 child = node.select(legal_set, self.c, self.prior_weight)
@@ -164,6 +249,7 @@ class MCTSAgent(Agent):
                     v = values[nd.side] = self._score(sim, nd.side)
                 nd.w += v
                 nd.w2 += v * v
+        return values.get(path[1].side, 0.0) if len(path) > 1 and path[1].side is not None else 0.0
 
     @staticmethod
     def _value_function(value: str, ruleset: str | None) -> Any:

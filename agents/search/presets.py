@@ -53,6 +53,10 @@ HELPS: dict[str, str] = {
              "(trained where the system ships a model)",
     "candidates": "prior=trained: actions the trained agent scores at the root",
     "samples": "prior=trained: dice samples per root candidate",
+    "paired": "prior=trained: 0 searches the root by UCB; above 0 plays every candidate on the same dice equally "
+              "often and leaves the trained choice only for a paired gain of this many standard errors",
+    "below": "paired root: whose decisions below it the tree searches, both sides', our own only, or none (the "
+             "rest follow the scripted policy)",
 }
 
 # The largest search a spec may ask for: the deadliest preset's budget many times over. A server cuts
@@ -76,4 +80,6 @@ LIMITS: dict[str, Limit] = {
     "prior": Limit(choices=("scripted", "trained", "auto")),
     "candidates": Limit(1, 64),
     "samples": Limit(1, 1000),
+    "paired": Limit(0, 100),
+    "below": Limit(choices=("both", "own", "none")),
 }

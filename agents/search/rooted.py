@@ -42,12 +42,15 @@ def trained_scorer(ruleset: str, seed: int, candidates: int, samples: int, model
     return scorer
 
 
-def trained_order(scorer: Any, policy: Any, combat: Combat) -> list[Action]:
+def trained_order(scorer: Any, policy: Any, combat: Combat) -> tuple[list[Action], dict[Action, float]]:
     """The trained agent's candidates at `combat`'s open decision: its choice, then the rest by win chance.
 
-    The scorer plays the candidates' turns with `policy`, the search's own (tempered, where the
-    combatant has a temperament, so the candidates obey it).
+    Also each candidate's win chance by the trained agent's own estimate (empty where it had nothing to
+    score). The scorer plays the candidates' turns with `policy`, the search's own (tempered, where
+    the combatant has a temperament, so the candidates obey it).
     """
     scorer.policy = policy
     choice, ranked, _ = scorer.choose(combat)
-    return [s.action for s in ranked] if ranked else [choice]
+    if not ranked:
+        return [choice], {}
+    return [s.action for s in ranked], {s.action: s.chance for s in ranked}

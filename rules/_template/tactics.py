@@ -28,7 +28,6 @@ class TemplateTactics(Tactics[TemplateState, Tables]):
     def choose(self, combat: TemplateCombat, decision: Decision, legal: list[Action]) -> Ranking:
         """A hit on the weakest foe first, the other hits after, pass last."""
         st, t = combat.state, combat.tables
-        assert isinstance(st, TemplateState) and isinstance(t, Tables)
         chance = (7 - t.options.hit_on) / 6  # TPL-1: a d6 of hit_on or more
 
         def worth(a: Action) -> float:

@@ -221,17 +221,22 @@ class RuleSystem(Generic[S, T]):
         return len(self.possible_ids(encounter))
 
     def observe_combatant(self, combat: Combat, cid: str) -> list[float]:
-        """System-specific features of one combatant (fixed length `combatant_features`), roughly in [-1, 1]."""
-        return []
+        """System-specific features of one combatant (fixed length `combatant_features`), roughly in [-1, 1].
+
+        By default the row `observe_combatants` gives it: a system overrides one of the two.
+        """
+        return self.observe_combatants(combat, [cid])[0]
 
     combatant_features: int = 0
 
     def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
         """`observe_combatant` of several combatants at once (the env asks once per step).
 
-        Override it to fetch shared state once instead of once per combatant; the rows must equal
-        `observe_combatant`'s.
+        Override it to fetch shared state once instead of once per combatant (`observe_combatant` then
+        needs no override of its own); the rows must equal `observe_combatant`'s.
         """
+        if type(self).observe_combatant is RuleSystem.observe_combatant:  # neither is overridden: no features
+            return [[] for _ in ids]
         one = self.observe_combatant
         return [one(combat, cid) for cid in ids]
 

@@ -45,9 +45,12 @@ def opt_key(head: str = "", when: str = "", d: str = "", shots: int = 1) -> str 
 
 @dataclass(frozen=True, slots=True)
 class Meta:
-    """An action decoded into its parts."""
+    """An action decoded into its parts: the typed reading of its ``"+"``-joined option string, per verb.
 
-    verb: str
+    The rules (`flow.apply`) and the tactics read these fields, never the option string itself.
+    """
+
+    verb: Verb
     target: str = ""
     head: str = ""
     when: str = ""

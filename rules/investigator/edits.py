@@ -13,7 +13,7 @@ from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_place
 from trpg_arena.rules.investigator.compiled import setup_of
 from trpg_arena.rules.investigator.damage import add_condition, interrupt_channel, remove_condition
 from trpg_arena.rules.investigator.flow import end_check
-from trpg_arena.rules.investigator.state import Fighter, InvState
+from trpg_arena.rules.investigator.state import Fighter
 from trpg_arena.rules.investigator.verbs import Condition
 
 if TYPE_CHECKING:
@@ -23,14 +23,8 @@ FLAGS = (Condition.UNCONSCIOUS, Condition.PRONE, Condition.MAJOR_WOUND)
 RULE = "GM edit"
 
 
-def _st(combat: InvCombat) -> InvState:
-    st = combat.state
-    assert isinstance(st, InvState)
-    return st
-
-
 def _fighter(combat: InvCombat, cid: str) -> Fighter:
-    return _st(combat).fighters[setup_of(combat).idx[cid]]
+    return combat.state.fighters[setup_of(combat).idx[cid]]
 
 
 class InvestigatorEditor(Editor):
@@ -57,7 +51,7 @@ class InvestigatorEditor(Editor):
     def write(self, combat: InvCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
         f = _fighter(combat, cid)
-        _st(combat).dirty = True
+        combat.state.dirty = True
         if name == "hp":
             f.hp = value
             if value == 0 and not f.unconscious:  # INV-11.5, without the roll
@@ -82,12 +76,12 @@ class InvestigatorEditor(Editor):
         interrupt_channel(combat, f, "taken out")
         f.fled = True
         f.pos = None
-        _st(combat).dirty = True
+        combat.state.dirty = True
         combat.emit("fled", f"{cid} leaves the battlefield (taken out by the GM)", actor=cid, rule="INV-12.3")
 
     def join(self, combat: InvCombat, fresh: Any, cid: str) -> None:
         """On its square (a free one); in the initiative order by DEX, after those of equal DEX (no roll)."""
-        st = _st(combat)
+        st = combat.state
         setup = setup_of(combat)
         f = next(x for x in fresh.fighters if x.id == cid)
         if f.pos is not None and any(g.pos == f.pos for g in st.fighters):
@@ -101,10 +95,10 @@ class InvestigatorEditor(Editor):
 
     def busy(self, combat: InvCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
-        return "an action is being resolved" if _st(combat).stack else None
+        return "an action is being resolved" if combat.state.stack else None
 
     def settle(self, combat: InvCombat) -> None:
         """End the combat if a side has nobody left."""
-        st = _st(combat)
+        st = combat.state
         if st.outcome is None:
             end_check(combat, setup_of(combat), st)

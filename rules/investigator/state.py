@@ -117,7 +117,6 @@ class Frame:
     shots: int = 1
     cancelled: bool = False
     spent: int = 0
-    fumbled: bool = False
 
 
 @dataclass

@@ -236,14 +236,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
 
     combatant_features = 20
 
-    def observe_combatant(self, combat: InvCombat, cid: str) -> list[float]:
-        """20 features: mp, luck, conditions, slots, weapon readiness, channeling, pending bonus."""
-        setup = setup_of(combat)
-        i = setup.idx[cid]
-        return _features(setup, combat.state.fighters[i], setup.profiles[i])
-
     def observe_combatants(self, combat: InvCombat, ids: list[str]) -> list[list[float]]:
-        """`observe_combatant` of several combatants, the setup looked up once."""
+        """20 features each: mp, luck, conditions, slots, weapon readiness, channeling, pending bonus."""
         setup = setup_of(combat)
         idx, fighters, profiles = setup.idx, combat.state.fighters, setup.profiles
         return [_features(setup, fighters[i], profiles[i]) for i in map(idx.__getitem__, ids)]

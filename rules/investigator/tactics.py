@@ -52,6 +52,13 @@ class Estimate(NamedTuple):
 IMPOSSIBLE = Estimate(NO_ATTACK)
 _VERB = attrgetter("verb")
 _MELEE = (Verb.MELEE, Verb.PURSUE)  # the verbs whose estimate tells a step after the attack from none
+# the verbs the policy compares on every decision, bound once as module names: an enum member is a class
+# attribute lookup (slow on Python 3.11)
+(CAST, DECLINE, DIVE_FOR_COVER, DODGE, END_TURN, FIGHT_BACK, FIRST_AID, MOVE, NO_DEFENSE, OPPORTUNITY_ATTACK,
+ PICK_UP, PREPARE, PURSUIT_ATTACK, RELOAD, SHOOT, STAND_UP, STEP, SWITCH_WEAPON, THROW, WAIT) = (
+    Verb.CAST, Verb.DECLINE, Verb.DIVE_FOR_COVER, Verb.DODGE, Verb.END_TURN, Verb.FIGHT_BACK, Verb.FIRST_AID,
+    Verb.MOVE, Verb.NO_DEFENSE, Verb.OPPORTUNITY_ATTACK, Verb.PICK_UP, Verb.PREPARE, Verb.PURSUIT_ATTACK,
+    Verb.RELOAD, Verb.SHOOT, Verb.STAND_UP, Verb.STEP, Verb.SWITCH_WEAPON, Verb.THROW, Verb.WAIT)
 
 
 def _mean(e: Expr) -> float:
@@ -154,31 +161,31 @@ class InvestigatorTactics(Tactics):
 
         def rivals() -> list[Rival]:
             odds: dict[str, tuple[float, str]] = {
-                Verb.DODGE: (dodge / 100, f"Dodge {dodge}"), Verb.FIGHT_BACK: (fight / 100, f"{mw.skill} {fight}"),
-                Verb.DIVE_FOR_COVER: (dodge / 200, f"Dodge {dodge} for a penalty die, and a standard action lost"),
-                Verb.NO_DEFENSE: (0.0, "")}
+                DODGE: (dodge / 100, f"Dodge {dodge}"), FIGHT_BACK: (fight / 100, f"{mw.skill} {fight}"),
+                DIVE_FOR_COVER: (dodge / 200, f"Dodge {dodge} for a penalty die, and a standard action lost"),
+                NO_DEFENSE: (0.0, "")}
             return [(odds[a.verb][0], a, odds[a.verb][1]) for a in legal if a.verb in odds]
 
-        if Verb.DIVE_FOR_COVER in verbs:
-            return Ranking(verbs[Verb.NO_DEFENSE], 0.0, lambda: (
+        if DIVE_FOR_COVER in verbs:
+            return Ranking(verbs[NO_DEFENSE], 0.0, lambda: (
                 f"diving for cover only adds a penalty die and costs {self.me.id} a standard action: take the shot",),
                 rivals)
-        if Verb.FIGHT_BACK in verbs and fight > dodge + 5:
-            return Ranking(verbs[Verb.FIGHT_BACK], fight / 100, lambda: (
+        if FIGHT_BACK in verbs and fight > dodge + 5:
+            return Ranking(verbs[FIGHT_BACK], fight / 100, lambda: (
                 f"{self.me.id}'s {mw.skill} {fight} beats its Dodge {dodge}: fight back, and hurt the attacker "
                 "on a win",), rivals)
-        a = verbs.get(Verb.DODGE, legal[-1])
+        a = verbs.get(DODGE, legal[-1])
         why = (f"{self.me.id}'s Dodge {dodge} against its {mw.skill} {fight}: not better enough to risk fighting back"
-               if Verb.FIGHT_BACK in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
+               if FIGHT_BACK in verbs and fight > dodge else f"Dodge {dodge} is the best defence {self.me.id} has")
         return Ranking(a, dodge / 100, lambda: (why,), rivals)
 
     def _react(self, legal: list[Action]) -> Ranking:
-        decline = of_verb(legal, Verb.DECLINE)[0]
-        for a in of_verb(legal, Verb.OPPORTUNITY_ATTACK):
+        decline = of_verb(legal, DECLINE)[0]
+        for a in of_verb(legal, OPPORTUNITY_ATTACK):
             return Ranking(a, 1.0, lambda a=a: (
                 f"{a.target} moves out of {self.me.id}'s reach: the opportunity attack is free",),
                 lambda: [(0.0, decline)])
-        plain = [a for a in of_verb(legal, Verb.PURSUIT_ATTACK) if a.option is None]
+        plain = [a for a in of_verb(legal, PURSUIT_ATTACK) if a.option is None]
         if plain:
             mover = self._f(plain[0].target or "")
             why = ("its turn is over, so the standard action is spare" if self.me.had_turn
@@ -196,7 +203,7 @@ class InvestigatorTactics(Tactics):
     def _offer(self, legal: list[Action]) -> Ranking:
         scored = self._attack_scores(legal)
         best, score = self._best_of(scored)
-        wait = of_verb(legal, Verb.WAIT)[0]
+        wait = of_verb(legal, WAIT)[0]
         if best is not None and score >= 1.0:
             return Ranking(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
         return Ranking(wait, 0.0, lambda: (
@@ -206,7 +213,7 @@ class InvestigatorTactics(Tactics):
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
         by_verb = grouped_by_verb(legal)
-        end = by_verb[Verb.END_TURN][0]
+        end = by_verb[END_TURN][0]
         me = self.me
         if not self.foes:
             return Ranking(end, 0.0, lambda: ("no enemy is left standing",))
@@ -222,12 +229,12 @@ class InvestigatorTactics(Tactics):
             return [*attacks(), (0.0, end)]
 
         # first aid for a dying or unconscious ally comes first
-        for a in by_verb.get(Verb.FIRST_AID, []):
+        for a in by_verb.get(FIRST_AID, []):
             t = self._f(a.target or "")
             if self.s.side_of[t.id] == self.s.side_of[me.id] and (t.dying or t.unconscious):
                 return Ranking(a, 5.0, lambda t=t: (
                     f"{t.id} is {'dying' if t.dying else 'unconscious'}: first aid comes first",), rivals)
-        for a in by_verb.get(Verb.CAST, []):
+        for a in by_verb.get(CAST, []):
             m = self._m(a)
             sp = self.s.spells[m.head]
             t = self._f(a.target or "")
@@ -243,11 +250,11 @@ class InvestigatorTactics(Tactics):
                 f"{patient} is dying: walk next to it so that first aid can follow this turn",), rivals)
         it = wielded_item(me)
         w = wielded_t(self.s, me)
-        if Verb.RELOAD in by_verb and it is not None and (it.jammed or it.loaded == 0):
-            return Ranking(by_verb[Verb.RELOAD][0], 2.0, lambda: (
+        if RELOAD in by_verb and it is not None and (it.jammed or it.loaded == 0):
+            return Ranking(by_verb[RELOAD][0], 2.0, lambda: (
                 f"{me.id}'s {it.template} is {'jammed' if it.jammed else 'empty'}: reload",), rivals)
-        if Verb.SWITCH_WEAPON in by_verb:
-            sw = self._switch(by_verb[Verb.SWITCH_WEAPON], w.kind, it)
+        if SWITCH_WEAPON in by_verb:
+            sw = self._switch(by_verb[SWITCH_WEAPON], w.kind, it)
             if sw is not None:
                 why = (f"{me.id}'s gun is empty with no ammunition left: switch to {sw.option}"
                        if w.kind == "firearm" else f"{me.id} is fighting bare-handed: switch to {sw.option}")
@@ -255,8 +262,8 @@ class InvestigatorTactics(Tactics):
         attack, score = self._best_of(attacks())
         if attack is not None:
             m = self._m(attack)
-            if m.verb in (Verb.SHOOT, Verb.THROW) and Verb.PREPARE in by_verb and not me.bonus_to:
-                aim = [a for a in by_verb[Verb.PREPARE] if a.option == "aim"]
+            if m.verb in (SHOOT, THROW) and PREPARE in by_verb and not me.bonus_to:
+                aim = [a for a in by_verb[PREPARE] if a.option == "aim"]
                 if aim:
                     return Ranking(aim[0], score, lambda: (
                         f"aim first: the {m.verb} at {m.target} to follow gets a bonus die",
@@ -265,21 +272,21 @@ class InvestigatorTactics(Tactics):
                 return Ranking(attack, score, lambda: self._attack_reasons(attack, score), rivals)
         weak = (f"the best attack is worth only {score:.2f} ({WORTH})" if attack is not None
                 else "no attack is possible")
-        if Verb.STAND_UP in by_verb:
-            return Ranking(by_verb[Verb.STAND_UP][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
+        if STAND_UP in by_verb:
+            return Ranking(by_verb[STAND_UP][0], 0.5, lambda: (f"{me.id} is prone: {weak}, so stand up",), rivals)
         if not me.move_used:
             mv = self._movement(by_verb)
             if mv is not None:
                 dest, gain = mv
                 return Ranking(dest, max(gain, 0.0), lambda: (f"{weak}: {self._move_reason(dest)}",),
                                lambda: [*rivals(), *self._move_rivals(by_verb)])
-        for a in by_verb.get(Verb.PREPARE, []):
+        for a in by_verb.get(PREPARE, []):
             tq = self.s.techniques[a.option]
             if a.option != "aim" and any(k in tq.bonus_to for k in ("dodge",)):
                 return Ranking(a, 0.2, lambda a=a: (f"{weak} for {me.id}: prepare {a.option} for a bonus die on the "
                                                     "next dodge",),
                                rivals)
-        for a in by_verb.get(Verb.PICK_UP, []):
+        for a in by_verb.get(PICK_UP, []):
             if self.s.weapons.get(self._ground_template(a)) is not None and w.kind == "melee" \
                     and w.id == "unarmed":
                 return Ranking(a, 0.3, lambda a=a: (f"{me.id} is unarmed: pick up the {a.option}",), rivals)
@@ -394,7 +401,7 @@ class InvestigatorTactics(Tactics):
         the estimate depends on the attack and the square it is made from only, so it is worked out once. Only
         melee tells a step after from none (it rules the step after out), so the other verbs share one key.
         """
-        m = self._m(a)
+        m = self.meta[a]  # `_m`, inline: this runs for every legal attack
         src = self.me.pos
         when = m.when
         if when == "before" and src is not None:
@@ -410,13 +417,12 @@ class InvestigatorTactics(Tactics):
 
     def _estimate_from(self, m: Meta, src: Cell | None) -> Estimate:
         s, me = self.s, self.me
-        t = self._f(m.target)
+        t = self.st.fighters[s.idx[m.target]]
         if t.pos is None or me.pos is None or src is None:
             return IMPOSSIBLE
-        prof = s.prof(me.id)
         risk = 0.0
         note = ""
-        if m.verb == Verb.CAST:
+        if m.verb == CAST:
             sp = s.spells[m.head]
             if sp.effect != "damage" or sp.rounds > 1:
                 return IMPOSSIBLE
@@ -425,7 +431,7 @@ class InvestigatorTactics(Tactics):
             p = 0.6 if sp.resist else 1.0
             score = p * self._value(t, avg) - risk
             note = f"{m.head}" + (", which it may resist" if sp.resist else "")
-        elif m.verb == Verb.SHOOT:
+        elif m.verb == SHOOT:
             if m.head:
                 return IMPOSSIBLE
             shot = self._shot(t, src)
@@ -434,7 +440,7 @@ class InvestigatorTactics(Tactics):
             worth, p, avg, risk, lead, tail = shot
             score = worth * max(1, m.shots) - risk
             note = lead + (f", {m.shots} shots" if m.shots > 1 else "") + tail
-        elif m.verb == Verb.THROW:
+        elif m.verb == THROW:
             it = wielded_item(me)
             if it is None:
                 return IMPOSSIBLE
@@ -442,7 +448,7 @@ class InvestigatorTactics(Tactics):
             req = HARD if me.moved_long else REGULAR
             if self._line(src, t.pos, (me.id, t.id)) == "obstructed":
                 req = EXTREME
-            p = _p(prof.skill(w.skill), req) * 0.8
+            p = _p(s.prof(me.id).skill(w.skill), req) * 0.8
             avg = _mean(w.damage)
             score = p * self._value(t, avg)
             note = f"thrown {w.id}"
@@ -453,6 +459,7 @@ class InvestigatorTactics(Tactics):
             req = HARD if me.moved_long else REGULAR
             opp = (t.pos[0] * 2 - src[0], t.pos[1] * 2 - src[1])
             flank = any(f.pos == opp and f.able for f in self.friends if f.id != me.id)
+            prof = s.prof(me.id)
             p = _p(prof.skill(w.skill), req, 1 if flank else 0) * (0.75 if t.able else 1.0)
             avg = _mean(w.damage)
             db = prof.db
@@ -519,11 +526,11 @@ class InvestigatorTactics(Tactics):
         most_wounded = min(self.foes, key=lambda f: f.hp / max(1, self.s.prof(f.id).max_hp)).id if self.foes else ""
         who = (f"{t.id} ({t.hp} HP) is the most wounded enemy"
                if most_wounded == t.id and t.hp < self.s.prof(t.id).max_hp else f"{t.id} has {t.hp} HP")
-        odds = (f"{pct(e.p)} that it is not resisted" if e.p < 1 else "it cannot miss") if m.verb == Verb.CAST \
+        odds = (f"{pct(e.p)} that it is not resisted" if e.p < 1 else "it cannot miss") if m.verb == CAST \
             else f"{pct(e.p)} to hit"
         out = [f"{who}; {odds} with the {e.note}, about {e.damage:.0f} damage"]
         if e.risk > 0:
-            out.append(f"risky: {e.risk / 2.5 if m.verb == Verb.SHOOT else e.risk:.0f} enemies could strike back "
+            out.append(f"risky: {e.risk / 2.5 if m.verb == SHOOT else e.risk:.0f} enemies could strike back "
                        "from next to it")
         elif e.damage >= t.hp:
             out.append(f"a hit should finish {t.id}")
@@ -531,8 +538,8 @@ class InvestigatorTactics(Tactics):
 
     # --- movement ------------------------------------------------------------------------------
     def _move_options(self, by_verb: dict[str, list[Action]]) -> list[tuple[Action, Cell, bool]]:
-        options: list[tuple[Action, Cell, bool]] = [(a, a.dest, False) for a in by_verb.get(Verb.STEP, [])]
-        return options + [(a, a.dest, True) for a in by_verb.get(Verb.MOVE, [])]
+        options: list[tuple[Action, Cell, bool]] = [(a, a.dest, False) for a in by_verb.get(STEP, [])]
+        return options + [(a, a.dest, True) for a in by_verb.get(MOVE, [])]
 
     def _movement(self, by_verb: dict[str, list[Action]]) -> tuple[Action, float] | None:
         """The best square to go to and how much better it is than staying (None: staying is as good).

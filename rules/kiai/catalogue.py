@@ -23,7 +23,6 @@ from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action, ctx_of
 from trpg_arena.rules.kiai.model import KiaiEncounter
-from trpg_arena.rules.kiai.state import KiaiState
 from trpg_arena.rules.kiai.verbs import AttackOption, Condition, ReattackOption, Verb
 
 if TYPE_CHECKING:
@@ -112,8 +111,10 @@ def describe(a: Action) -> str:
 def _describe(a: Action) -> str:
     v = a.verb
     if v in (Verb.ATTACK, Verb.REATTACK):
-        x, ao = a.option[0], a.option[1]
-        ab = a.option[2] if len(a.option) > 2 else ""
+        # read through the option's type: a caller's action read back from JSON carries a plain tuple
+        hit = AttackOption(*a.option) if v == Verb.ATTACK else ReattackOption(*a.option)
+        x, ao = hit.technique, hit.all_out
+        ab = hit.ability if isinstance(hit, AttackOption) else ""
         extra = [s for s in (f"technique {x}" if x else "", "all-out" if ao else "", f"with {ab}" if ab else "") if s]
         return f"{v} {a.target}" + (f" ({', '.join(extra)})" if extra else "")
     if v in (Verb.MOVE, Verb.RUN):
@@ -149,18 +150,12 @@ def _obs_static(ctx: Ctx) -> tuple[dict[str, int], dict[str, tuple[float, float]
     return ctx.obs_static
 
 
-def observe_combatant(combat: KiaiCombat, cid: str) -> list[float]:
-    """Kiai, wound status, weapon level and reach, round flags and conditions, roughly in [0, 1]."""
-    return observe_combatants(combat, [cid])[0]
-
-
 _CONDITION_SLOT: dict[str, int] = {c: 8 + i for i, c in enumerate(CONDITIONS)}
 
 
 def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
-    """`observe_combatant` of each of `ids` (the same rows, with the shared lookups done once)."""
+    """Kiai, wounds, weapon level and reach, round flags and conditions of each of `ids`, roughly in [0, 1]."""
     st = combat.state
-    assert isinstance(st, KiaiState)
     ctx = ctx_of(combat)
     kmax, wfs = ctx.obs_static or _obs_static(ctx)
     fighters = st.fighters
@@ -189,7 +184,6 @@ def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
 def observe_global(combat: KiaiCombat) -> list[float]:
     """Round progress and a one-hot of the open decision kind."""
     st = combat.state
-    assert isinstance(st, KiaiState)
     ctx = ctx_of(combat)
     kind = st.decision.step if st.decision is not None else ""
     return [st.round / ctx.round_cap, *_ONE_HOT.get(kind, _NO_KIND)]

@@ -15,16 +15,9 @@ from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_place
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import LEVEL_NAMES, ctx_of
 from trpg_arena.rules.kiai.damage import check_end
-from trpg_arena.rules.kiai.state import KiaiState
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
-
-
-def _st(combat: KiaiCombat) -> KiaiState:
-    st = combat.state
-    assert isinstance(st, KiaiState)
-    return st
 
 
 class KiaiEditor(Editor):
@@ -34,7 +27,7 @@ class KiaiEditor(Editor):
 
     def fields(self, combat: KiaiCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
-        f = _st(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         ctx = ctx_of(combat)
         spec = ctx.spec[cid]
         if f.dead or f.out == "fled":
@@ -55,7 +48,7 @@ class KiaiEditor(Editor):
 
     def write(self, combat: KiaiCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
-        f = _st(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         if name == "hex":
             f.hex = value
             return
@@ -83,12 +76,12 @@ class KiaiEditor(Editor):
 
     def takes_out(self, combat: KiaiCombat, cid: str, name: str, value: Any) -> bool:
         """Whether the value puts the combatant out of the fight."""
-        f = _st(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         return name == "wounds_mortal" and value > 0 and not f.out
 
     def remove(self, combat: KiaiCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
-        f = _st(combat).fighters[cid]
+        f = combat.state.fighters[cid]
         f.out = "fled"
         f.hex = None
         combat.emit("fled", f"{cid} leaves the battle (taken out by the GM)", actor=cid, rule="KIA-24.3")
@@ -105,17 +98,17 @@ class KiaiEditor(Editor):
     def join(self, combat: KiaiCombat, fresh: Any, cid: str) -> None:
         """On its hex (a free one), in the turn order from the next round's initiative (KIA-1.1)."""
         f = fresh.fighters[cid]
-        st = _st(combat)
+        st = combat.state
         if any(g.hex == f.hex and not g.out for g in st.fighters.values()):
             raise EditError(f"hex {f.hex[0]},{f.hex[1]} is taken: put {cid} on a free one", where="add.position")
         st.fighters[cid] = f
 
     def busy(self, combat: KiaiCombat) -> str | None:
         """The procedure in progress that taking someone out would break."""
-        return "a strike is being resolved" if _st(combat).stack else None
+        return "a strike is being resolved" if combat.state.stack else None
 
     def settle(self, combat: KiaiCombat) -> None:
         """End the combat if a side has nobody left."""
-        st = _st(combat)
+        st = combat.state
         if st.outcome is None:
             check_end(combat, ctx_of(combat), st)

@@ -351,8 +351,6 @@ class KiaiEncounter(EncounterBase):
             if c.id in ids:
                 raise located(("combatants", i, "id"), f"combatant id '{c.id}' is used twice", c.id)
             ids.append(c.id)
-        if len({c.side for c in self.combatants}) < 2:
-            raise located(("combatants",), "an encounter needs combatants of at least two sides")
         seats: list[int] = []
         for i, c in enumerate(self.combatants):
             seat = c.seat if c.seat is not None else i

@@ -91,7 +91,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def legal_actions(self, combat: KiaiCombat) -> list[Action]:
         """The exact legal set at the open decision (section 7)."""
         st = combat.state
-        assert isinstance(st, KiaiState) and st.decision is not None
+        assert st.decision is not None
         ctx = ctx_of(combat)
         kind = st.decision.step
         f = st.fighters[st.decision.actor]
@@ -114,7 +114,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def apply(self, combat: KiaiCombat, action: Action) -> None:
         """Apply a legal action, then advance."""
         st = combat.state
-        assert isinstance(st, KiaiState) and st.decision is not None
+        assert st.decision is not None
         d = st.decision
         st.decision = None
         ctx = ctx_of(combat)
@@ -162,7 +162,6 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def views(self, combat: KiaiCombat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp = wound boxes left, 0 when dead)."""
         st = combat.state
-        assert isinstance(st, KiaiState)
         ctx = ctx_of(combat)
         static = ctx.view_static
         if static is None:
@@ -201,12 +200,8 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
         """One observation slot per roster combatant (kiai has no summons or arrivals)."""
         return len(encounter.combatants)
 
-    def observe_combatant(self, combat: KiaiCombat, cid: str) -> list[float]:
-        """Kiai, wound status, conditions, round flags and gear of one combatant."""
-        return cat.observe_combatant(combat, cid)
-
     def observe_combatants(self, combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
-        """`observe_combatant` of several combatants in one pass."""
+        """Kiai, wound status, conditions, round flags and gear of each combatant, in one pass."""
         return cat.observe_combatants(combat, ids)
 
     def observe_global(self, combat: KiaiCombat) -> list[float]:

@@ -92,7 +92,6 @@ def advance(combat: KiaiCombat, ctx: Ctx | None = None) -> None:
     if ctx is None:
         ctx = ctx_of(combat)
     st = combat.state
-    assert isinstance(st, KiaiState)
     F = st.fighters
     emit = combat.emit
     stack = st.stack

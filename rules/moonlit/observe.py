@@ -28,13 +28,8 @@ GLOBAL_FEATURES = 8
 ONE_HOT = {x: [1.0 if x == y else 0.0 for y in STATES] for x in STATES}
 
 
-def observe_combatant(c: MoonCombat, cid: str) -> list[float]:
-    """Features of one combatant, roughly in [-1, 1] (the env clips to exactly [-1, 1])."""
-    return _row(c.tables.stats[cid], c.state.fighters[cid])
-
-
 def observe_combatants(c: MoonCombat, ids: list[str]) -> list[list[float]]:
-    """`observe_combatant` of several combatants, reading the tables and the state once."""
+    """Features of each combatant, roughly in [-1, 1] (the env clips them), reading tables and state once."""
     stats, fighters = c.tables.stats, c.state.fighters
     return [_row(stats[cid], fighters[cid]) for cid in ids]
 

@@ -21,7 +21,7 @@ from trpg_arena.rules.reincarnator.legal import aim_target_ok, held, pinner_of
 from trpg_arena.rules.reincarnator.movement import plan, walk
 from trpg_arena.rules.reincarnator.state import Cell, EffectState, Fighter, Pending
 from trpg_arena.rules.reincarnator.turns import advance, begin_entry, end_turn, pay
-from trpg_arena.rules.reincarnator.verbs import Condition, Verb
+from trpg_arena.rules.reincarnator.verbs import Condition, ThrowOption, Verb, all_out, into_of
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -144,7 +144,7 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
         pay(combat, cid, EXACT[v], exact=True)
     elif v == VEHICLE_CRUSH:
         pay(combat, cid, CRUSH[str(a.option)], exact=True)
-    elif v == THROW and "fast" in o:
+    elif v == THROW and a.option.fast:  # a `ThrowOption`, the legal set's own (`Combat.act`)
         pay(combat, cid, ("standard", "swift"))
     elif v in COSTS:
         pay(combat, cid, COSTS[v])
@@ -240,7 +240,7 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
     elif v == GRAPPLE_STRIKE:
         grapple.open_resist(combat, Pending(GRAPPLE_STRIKE, cid, target=a.target, weapon=o[0]))
     elif v == PIN_STRIKE:
-        grapple.strike(combat, Pending(PIN_STRIKE, cid, target=a.target, weapon=o[0], all_out="all_out" in o),
+        grapple.strike(combat, Pending(PIN_STRIKE, cid, target=a.target, weapon=o[0], all_out=all_out(a.option)),
                        "REI-7.16")
     else:
         start_attack(combat, cid, a, o)
@@ -374,19 +374,18 @@ def start_attack(combat: ReiCombat, cid: str, a: Action, o: tuple[Any, ...]) -> 
     v = a.verb
     p = Pending(v, cid, target=a.target, weapon=o[0] if o else None)
     if v in CLOSE_ATTACKS:
-        p.all_out = "all_out" in o
+        p.all_out = all_out(a.option)  # typed options: the legal set's own action (`Combat.act`)
         if v == GRAPPLE:
             p.weapon = o[0] if o and o[0] != "all_out" else None
     elif v in FAR_ATTACKS:
-        p.into = o[1] if len(o) > 1 else None
+        p.into = into_of(a.option)
         if a.dest is not None:
             p.cell, p.target = a.dest, None
         if v != CAST:
             spend_ammo(combat, cid, p, v == ACRO_FIRE)
     elif v == THROW:
-        p.attr = o[1]
-        p.fast = "fast" in o
-        p.into = next((x for x in o[2:] if x in ("careful", "random")), None)
+        throw: ThrowOption = a.option
+        p.attr, p.fast, p.into = throw.attr, throw.fast, throw.into
         if a.dest is not None:
             p.cell, p.target = a.dest, None
     elif v in RUSHES:

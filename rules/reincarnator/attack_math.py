@@ -209,23 +209,28 @@ def _pool_parts(combat: ReiCombat, p: Pending, target: str | None) -> tuple[int,
 
 
 def _pool_mods(combat: ReiCombat, p: Pending, target: str | None) -> dict[str, int]:
-    """The modifiers of an attack pool in this state (REI-3.11, 5.1, 5.3, 5.5, 6.1, 7.7, 7.17)."""
+    """The modifiers of an attack pool in this state (REI-3.11, 5.1, 5.3, 5.5, 6.1, 7.7, 7.17).
+
+    A policy weighs every legal attack with it, so the common case (no grapple, no effect) tests the state's
+    lists before calling the functions that walk them.
+    """
     st = combat.tables
     state = combat.state
+    options = st.enc.options
     a = p.actor
     v = p.verb
+    f = state.fighters[a]
     mods: dict[str, int] = {}
     wp = wound_penalty(combat, a)
     if wp:
         mods["wound"] = -wp  # REI-3.11
     if v not in VEHICLE_VERBS:
-        lm = loser_margin(state, a)
+        lm = loser_margin(state, a) if state.grapples else 0
         if lm:
             mods["grapple_loser"] = -lm  # REI-7.7
-        eff = effect_mod(state.fighters[a], "attack_dp")
+        eff = effect_mod(f, "attack_dp") if f.effects else 0
         if eff:
             mods["effects"] = eff
-        f = state.fighters[a]
         if (target is not None and v in AIMED and f.aim_target == target
                 and f.aim_count and p.cell is None):
             mods["aim"] = f.aim_count  # REI-5.1
@@ -233,12 +238,13 @@ def _pool_mods(combat: ReiCombat, p: Pending, target: str | None) -> dict[str, i
             mods["all_out"] = 2  # REI-5.3
         if p.bonus:
             mods["charge"] = p.bonus  # REI-5.5
-    cls = attack_class(p)
-    if target in state.fighters and (cls == "melee" or v == BULL_RUSH) and state.fighters[target].prone:
-        mods["prone_target"] = -2  # REI-6.1
-    if ((cls == "melee" or v == BULL_RUSH) and state.fighters[a].prone
-            and st.enc.options.prone_attacker_melee_penalty):
-        mods["prone_attacker"] = -st.enc.options.prone_attacker_melee_penalty
+    close = attack_class(p) == "melee" or v == BULL_RUSH
+    if close:
+        tf = state.fighters.get(target) if target is not None else None
+        if tf is not None and tf.prone:
+            mods["prone_target"] = -2  # REI-6.1
+        if f.prone and options.prone_attacker_melee_penalty:
+            mods["prone_attacker"] = -options.prone_attacker_melee_penalty
     if p.into == "careful" and target is not None:
         n = len(grapple_group(state, target))
         pen = max(0, 2 * n - st.specs[a].called_shot_reduction)
@@ -286,7 +292,7 @@ def dodge_defence(combat: ReiCombat, p: Pending, target: str, og: str | None, hs
     if target in state.vehicles:
         return max(0, combat.tables.vehicles[target].dodge_defense - hs)
     f = state.fighters[target]
-    d = combat.tables.specs[target].dodge_defense + f.acro_dodge + effect_mod(f, "dodge_defense")
+    d = combat.tables.specs[target].dodge_defense + f.acro_dodge + (effect_mod(f, "dodge_defense") if f.effects else 0)
     if f.full_defense or p.out_of_range:
         d *= 2
     if og:
@@ -327,35 +333,43 @@ def defences(combat: ReiCombat, p: Pending, target: str) -> tuple[int, int, dict
     """Defence dice D and the base-defence extra successes that apply (REI-3.5-3.7, 5.9)."""
     state = combat.state
     st = combat.tables
+    options = st.enc.options
     cls = attack_class(p)
-    if p.verb == BULL_RUSH and st.enc.options.bull_rush_defenses_apply:
+    if p.verb == BULL_RUSH and options.bull_rush_defenses_apply:
         cls = "melee"
     if cls == "undefended":
         return 0, 0, {}
     og = off_guard(combat, p, target)
     parts: dict[str, int] = {}
     bd_es = 0
+    ranged = cls == "ranged"
     if target in state.vehicles:
         vs = st.vehicles[target]
-        if cls != "ranged" or st.enc.options.base_defense_vs_ranged:
+        if not ranged or options.base_defense_vs_ranged:
             parts["base"] = vs.base_defense
-        parts["dodge"] = dodge_defence(combat, p, target, None, high_speed(combat, p) if cls == "ranged" else 0)
+        parts["dodge"] = dodge_defence(combat, p, target, None, high_speed(combat, p) if ranged else 0)
         return sum(parts.values()), 0, parts
     f = state.fighters[target]
     spec = st.specs[target]
-    if cls != "ranged" or st.enc.options.base_defense_vs_ranged:
-        alert = st.enc.surprise is not None and target in st.enc.surprise.alert
-        denied = (og == "greater" or (og == "basic" and not (alert and state.fighters[p.actor].surprise_turn))
-                  or (in_grapple(state, target) and p.actor not in grapple_group(state, target)))  # REI-7.7
-        base = spec.base_defense + effect_mod(f, "base_defense")
+    if not ranged or options.base_defense_vs_ranged:
+        if og == "greater":
+            denied = True
+        elif og == "basic":
+            alert = st.enc.surprise is not None and target in st.enc.surprise.alert
+            denied = not (alert and state.fighters[p.actor].surprise_turn)
+        else:
+            denied = False
+        if not denied and state.grapples:  # REI-7.7
+            denied = in_grapple(state, target) and p.actor not in grapple_group(state, target)
+        base = spec.base_defense + (effect_mod(f, "base_defense") if f.effects else 0)
         bd_eff = 0 if denied else max(0, base - f.bd_loss - penetration(combat, p))
         parts["base"] = bd_eff
-        if st.enc.options.extra_successes and (bd_eff >= 1 or f.full_defense or f.crouching):
+        if options.extra_successes and (bd_eff >= 1 or f.full_defense or f.crouching):
             bd_es = spec.base_defense_es  # REI-3.6
-    hs = high_speed(combat, p) if cls == "ranged" else 0
+    hs = high_speed(combat, p) if ranged else 0
     parts["dodge"] = dodge_defence(combat, p, target, og, hs)
     if cls == "melee":
-        parts["parry"] = max(0, f.parry_value - loser_margin(state, target))  # REI-5.9, 7.7
-    if cls == "ranged":
+        parts["parry"] = max(0, f.parry_value - (loser_margin(state, target) if state.grapples else 0))  # REI-5.9, 7.7
+    if ranged:
         parts["cover"] = cover_defence(combat, p, target)
     return sum(parts.values()), bd_es, parts

@@ -17,6 +17,7 @@ from trpg_arena.rules.reincarnator.data import Static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
+from trpg_arena.rules.reincarnator.masks import opt
 from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
@@ -25,10 +26,6 @@ if TYPE_CHECKING:
 INTO = ((), ("careful",), ("random",))
 # verbs whose dest is the cell they act at (a set built once: an enum member is a slow class attribute on 3.11)
 AT_A_CELL = frozenset((Verb.OPEN_DOOR, Verb.CLOSE_DOOR, Verb.RANGED_ATTACK, Verb.THROW, Verb.ACRO_FIRE))
-
-
-def _opt(*parts: object) -> object:
-    return parts[0] if len(parts) == 1 else tuple(parts)
 
 
 def catalogue(enc: ReincarnatorEncounter) -> list[Action]:
@@ -100,9 +97,9 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
             out.append(act(Verb.MELEE_ATTACK, target=t, option=(w, "all_out")))
         for k in plain_ranged:
             for v in INTO:
-                out.append(act(Verb.RANGED_ATTACK, target=t, option=_opt(k, *v)))
+                out.append(act(Verb.RANGED_ATTACK, target=t, option=opt(k, *v)))
                 if k in acro:
-                    out.append(act(Verb.ACRO_FIRE, target=t, option=_opt(k, *v)))
+                    out.append(act(Verb.ACRO_FIRE, target=t, option=opt(k, *v)))
         for k in items:
             if by_name[k].blast:
                 continue
@@ -112,10 +109,10 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
                     out.append(act(Verb.THROW, target=t, option=(k, attr, "fast", *v)))
         for s in spells:
             for v in INTO:
-                out.append(act(Verb.CAST, target=t, option=_opt(s, *v)))
+                out.append(act(Verb.CAST, target=t, option=opt(s, *v)))
         for k in st.vweapon_owner:
             for v in INTO:
-                out.append(act(Verb.VEHICLE_ATTACK, target=t, option=_opt(k, *v)))
+                out.append(act(Verb.VEHICLE_ATTACK, target=t, option=opt(k, *v)))
     for c in cells:
         for k in shells:
             out.append(act(Verb.RANGED_ATTACK, dest=c, option=k))

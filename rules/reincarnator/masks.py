@@ -210,5 +210,5 @@ def into_variants(state: ReiState, target: str) -> tuple[tuple[str, ...], ...]:
 
 
 def opt(*parts: str) -> str | tuple[str, ...]:
-    """An option: a bare id or a tuple with flags."""
+    """An option: a bare id or a tuple with flags (`interned.act` gives a tuple its type per verb)."""
     return parts[0] if len(parts) == 1 else tuple(parts)

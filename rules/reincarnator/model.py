@@ -154,11 +154,6 @@ class ItemSpec(StrictModel):
         return self.kind in ("firearm", "bow", "crossbow", "gauss", "launcher")
 
     @property
-    def is_melee(self) -> bool:
-        """Usable for melee attacks (REI-4.2, 4.4)."""
-        return self.kind in ("natural", "melee")
-
-    @property
     def drawable(self) -> bool:
         """A weapon carried in a sheath/holster/sling (REI-2.13)."""
         return self.kind in ("melee", "firearm", "bow", "crossbow", "gauss", "launcher")

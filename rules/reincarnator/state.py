@@ -146,7 +146,6 @@ class ReiState(BaseState):
     surprise_queue: list[str] = field(default_factory=list)
     reorder_pending: bool = False
     pending: list[Pending] = field(default_factory=list)
-    turn_serial: int = 0  # increments every turn; keys per-turn caches
     joined_rounds: list[int] = field(default_factory=list)
 
 

@@ -273,7 +273,6 @@ def next_surprise(combat: ReiCombat) -> None:
         f.slots = {"trick": 0, "swift": 0, "move": 0, "acrobatic": 0, "standard": 1}
         f.acted = f.moved = f.aimed = f.parried = False
         f.free_used = []
-        state.turn_serial += 1
         combat.emit("turn_start", f"{cid}'s surprise turn", actor=cid, rule="REI-1.2", surprise=True)
         state.phase = "turn"
         return
@@ -326,7 +325,6 @@ def turn_start(combat: ReiCombat) -> None:
     state = combat.state
     cid = state.actor or ""
     f = state.fighters[cid]
-    state.turn_serial += 1
     combat.emit("turn_start", f"{cid}'s turn (round {state.round})", actor=cid, rule="REI-2.7")
     end_effects(combat, cid, ("until_turn_start",), "turn_start")
     f.bd_loss = 0  # REI-5.3, 5.5

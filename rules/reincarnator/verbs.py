@@ -7,6 +7,9 @@ type error where a misspelt string was a silently dead branch.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import NamedTuple
+
 from trpg_arena.rules.core.values import PlainStrEnum
 
 
@@ -86,4 +89,106 @@ class Condition(PlainStrEnum):
     PARRYING = "parrying"
 
 
-__all__ = ["Condition", "Verb"]
+# Typed options. An option with flags is a tuple on the wire (``("sword", "all_out")``, ``("pistol", "careful")``,
+# ``("knife", "dex", "fast")``); a bare item, weapon or spell id is its plain string. Each tuple shape has its
+# type below: it equals, hashes and prints as the wire tuple, and the catalogue and the legal sets carry it
+# (`interned.act` gives a new action's option its type, `typed_option`). `Combat.act` applies the legal set's
+# own action, so the rules read the option by name also when the caller's action came from JSON.
+
+
+class AllOut(NamedTuple):
+    """``(weapon, "all_out")``: an all-out (REI-5.3) melee_attack, bull_rush, pin_strike or soft-item grapple."""
+
+    weapon: str
+    flag: str = "all_out"  # the wire tuple's second part; the type itself says all-out
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+class IntoGrapple(NamedTuple):
+    """``(item, into)``: a ranged_attack, acro_fire, cast or vehicle_attack at someone in a grapple (REI-7.17).
+
+    `item` is the weapon, spell or vehicle weapon; `into` is ``careful`` (aimed clear of the others in the
+    grapple, at a penalty) or ``random`` (whoever the attack falls on).
+    """
+
+    item: str
+    into: str
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+class SoftGrapple(NamedTuple):
+    """``(item,)``: a grapple made with a soft item (a net, a whip...; REI-7.15), not all-out."""
+
+    item: str
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+INTO = frozenset(("careful", "random"))  # the `IntoGrapple.into` values, also a throw's last part
+
+
+class ThrowOption(tuple[str, ...]):
+    """``(item, attr[, "fast"][, into])``: a throw (REI-4.6, 4.7) with DEX or STR, fast (REI-4.10), into a grapple.
+
+    Its length varies as the wire tuple's does, so it is a tuple with named reads rather than a NamedTuple.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, parts: Iterable[str]) -> ThrowOption:
+        """The option of the wire tuple `parts` (copies and pickles rebuild it from its parts this way)."""
+        return super().__new__(cls, parts)
+
+    @property
+    def item(self) -> str:
+        """The thrown item's name."""
+        return self[0]
+
+    @property
+    def attr(self) -> str:
+        """``dex`` (an aimed throw) or ``str`` (a heave)."""
+        return self[1]
+
+    @property
+    def fast(self) -> bool:
+        """Thrown as a fast throw (REI-4.10: a standard and a swift action)."""
+        return "fast" in self[2:]
+
+    @property
+    def into(self) -> str | None:
+        """``careful`` or ``random`` for a throw at someone in a grapple (REI-7.17), else None."""
+        return next((x for x in self[2:] if x in INTO), None)
+
+
+def typed_option(verb: str, option: object) -> object:
+    """`option` of a `verb` action in its type: a wire tuple as the type of its shape, anything else as it is."""
+    if type(option) is not tuple:
+        return option
+    if verb == Verb.THROW:
+        return ThrowOption(option)
+    if len(option) == 2 and option[1] == "all_out":
+        return AllOut(option[0])
+    if len(option) == 2 and option[1] in INTO:
+        return IntoGrapple(option[0], option[1])
+    if len(option) == 1 and verb == Verb.GRAPPLE:
+        return SoftGrapple(option[0])
+    return option
+
+
+def all_out(option: object) -> bool:
+    """Whether an attack's option declares it all-out (REI-5.3): an `AllOut`, or a bare grapple's ``"all_out"``."""
+    return type(option) is AllOut or option == "all_out"
+
+
+def into_of(option: object) -> str | None:
+    """How a far attack or a throw goes into a grapple (REI-7.17): ``careful``, ``random``, or None."""
+    return option.into if isinstance(option, (IntoGrapple, ThrowOption)) else None
+
+
+__all__ = ["INTO", "AllOut", "Condition", "IntoGrapple", "SoftGrapple", "ThrowOption", "Verb", "all_out", "into_of",
+           "typed_option"]

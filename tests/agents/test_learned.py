@@ -289,3 +289,19 @@ def test_moonlits_value_reads_a_position_alike_from_either_side() -> None:
             combat.act(script.act(combat))
     assert len(estimates) > 100
     assert 0.4 < float(np.mean(estimates)) < 0.6
+
+
+def test_a_deviation_to_another_verb_must_clear_the_switch_bar() -> None:
+    # kiai's skirmish: the shipped value often prefers another kind of action (a dodging stance, a move)
+    # to the scripted one; with switch=1 (no gain of win chance reaches it) only forms of the scripted verb remain
+    agent = make_agent("trained:normal:switch=1", "kiai", seed=0)
+    loose = make_agent("trained:normal:switch=0", "kiai", seed=0)
+    switched = kept = 0
+    for combat in _attack_positions("kiai", 40):
+        scripted = make_agent("scripted", "kiai", seed=0).ranked(combat).order(combat.legal_view())[0]
+        action, _, _ = agent._decide(combat)
+        assert action.verb == scripted.verb
+        kept += action != scripted  # another form of the same verb is still taken
+        loose_action, _, _ = loose._decide(combat)
+        switched += loose_action.verb != scripted.verb
+    assert switched > 0 and kept > 0

@@ -42,8 +42,11 @@ def test_presets_from_normal_up_stand_on_the_learned_value_where_a_model_ships(p
     agent = make_agent(f"mcts:{preset}", "investigator", seed=1)
     assert agent.value == "learned" and agent.prior == "trained" and agent.scorer is not None
     assert (agent.candidates, agent.samples) == (PRESETS[preset]["candidates"], PRESETS[preset]["samples"])
-    # the anchor is the trained agent of the same budget: its own preset's settings, the search's pair
-    trained = make_agent(f"trained:{preset}", "investigator", seed=1)
+    # the anchor is the system's trained:normal (its margin, z, ...) with the search's own budget (the pair
+    # of trained's preset of the same name; a system's own changes to trained:hard, such as investigator's
+    # reply, are not the search's)
+    budget = f"candidates={PRESETS[preset]['candidates']}:samples={PRESETS[preset]['samples']}"
+    trained = make_agent(f"trained:normal:{budget}", "investigator", seed=1)
     for key in ("candidates", "samples", "z", "margin", "through", "flat", "horizon", "temperature"):
         assert getattr(agent.scorer, key) == getattr(trained, key), key
     easy = make_agent("mcts:easy", "investigator", seed=1)
@@ -104,7 +107,62 @@ def test_a_restored_rooted_search_plays_the_same_game() -> None:
 
 @pytest.mark.parametrize("bad, words", [("mcts:prior=oracle", "prior must be one of scripted, trained, auto"),
                                         ("mcts:candidates=0", "candidates must be 1..64"),
-                                        ("mcts:samples=5000", "samples must be 1..1000")])
+                                        ("mcts:samples=5000", "samples must be 1..1000"),
+                                        ("mcts:below=them", "below must be one of both, own, none"),
+                                        ("mcts:paired=-1", "paired must be 0..100")])
 def test_bad_root_parameters_are_refused(bad: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         make_agent(bad, "kiai", seed=1)
+
+
+PAIRED = ROOTED + ":paired=1.5:below=own"
+
+
+@pytest.mark.parametrize("name", ["moonlit/duel", "reincarnator/duel"])
+def test_the_paired_root_plays_every_candidate_equally_and_keeps_the_choice_unless_both_looks_agree(name: str) -> None:
+    c = open_decision(name, seed=5)
+    rid = c.system.info.id
+    judge = twin(make_agent(PAIRED, rid, seed=3), PAIRED, rid)
+    judge.scorer.policy = judge.policy
+    choice, ranked, _ = judge.scorer.choose(c)
+    chance = {s.action: s.chance for s in ranked}
+    snap = json.dumps(c.snapshot(), sort_keys=True)
+    never = make_agent(PAIRED + ":paired=100", rid, seed=3)  # a gain of 100 standard errors: never
+    p = never.propose(c)
+    assert json.dumps(c.snapshot(), sort_keys=True) == snap, "the search changed the live combat"
+    assert p.action == choice and p.reasons[-1] == "the trained agent agrees"
+    if len(ranked) > 1:  # 12 simulations: rounds of every candidate on the same dice, as many as fit
+        rounds = 12 // len(ranked)
+        visits = {int(a.reason.split()[0]) for a in p.alternatives}
+        assert visits == {rounds} and f"over {rounds} of {rounds * len(ranked)} playouts" in p.reasons[0], p
+    # with the lowest bar the search may leave the choice, but only for one the trained agent rates above it
+    for seed in range(3):
+        free = make_agent(PAIRED.replace("paired=1.5", "paired=0.01"), rid, seed=seed).propose(c).action
+        assert free == choice or chance[free] > chance[choice]
+
+
+def test_the_paired_root_is_what_moonlit_and_reincarnator_search_with() -> None:
+    for rid in ("moonlit", "reincarnator"):
+        agent = make_agent("mcts:hard", rid, seed=1)
+        assert (agent.paired, agent.below) == (1.5, "own")
+    agent = make_agent("mcts:hard", "investigator", seed=1)
+    assert (agent.paired, agent.below) == (0.0, "both")  # its UCB root measured 66 % against scripted
+
+
+def test_a_restored_paired_search_plays_the_same_game() -> None:
+    def game(restore_every: int) -> list[str]:
+        c = Combat("moonlit/duel", seed=2)
+        search = make_agent(PAIRED, "moonlit", seed=2)
+        other = make_agent("scripted", "moonlit", seed=3)
+        decisions = 0
+        while not c.over and decisions < 12:
+            if c.decision.side == c.sides[0]:
+                if restore_every and decisions % restore_every == 0:
+                    search = twin(search, PAIRED, "moonlit")
+                decisions += 1
+                c.act(search.propose(c).action)
+            else:
+                c.act(other.act(c))
+        return [e.json_line() for e in c.log]
+
+    assert game(0) == game(3)

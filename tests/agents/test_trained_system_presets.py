@@ -37,10 +37,15 @@ def test_a_systems_changes_are_what_its_trained_agent_is_built_with(rid: str) ->
             assert f"{key}={value}" in line.split(f"{preset} (")[1].split(")")[0]
 
 
-def test_a_system_without_changes_keeps_the_common_presets() -> None:
-    plain = next(rid for rid in RULESETS if rid not in SYSTEM_CHANGES)
-    assert presets_for(plain) == PRESETS
+def test_a_system_keeps_the_common_presets_it_does_not_change() -> None:
+    for rid in RULESETS:
+        changes = SYSTEM_CHANGES.get(rid, {})
+        for preset, values in PRESETS.items():
+            assert presets_for(rid)[preset] == {**values, **changes.get(preset, {})}
+            if preset not in changes:
+                assert presets_for(rid)[preset] == values
     changed = next(iter(SYSTEM_CHANGES))
     key, value = next(iter(SYSTEM_CHANGES[changed]["normal"].items()))
+    other = next(rid for rid in RULESETS if key not in SYSTEM_CHANGES.get(rid, {}).get("normal", {}))
     assert getattr(make_agent("trained:normal", changed, seed=0), key) == value
-    assert getattr(make_agent("trained:normal", plain, seed=0), key) != value  # the change stays on its system
+    assert getattr(make_agent("trained:normal", other, seed=0), key) != value  # the change stays on its system

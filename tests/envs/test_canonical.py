@@ -223,3 +223,29 @@ def test_aec_always_illegal_agents_are_truncated() -> None:
 @pytest.mark.parametrize("rid", SYSTEMS)
 def test_aec_api_on_a_new_encounter(rid: str) -> None:
     api_test(trpg_arena.envs.aec_env(rid, encounter=written_here(rid)), num_cycles=30)
+
+
+def test_envs_sharing_an_encounter_keep_their_own_decision_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A vectorised trainer steps every env, then asks each for its mask: no view is built twice."""
+    import trpg_arena.agents.canonical as canonical
+
+    envs = [gymnasium.make(env_id("kiai"), encounter="kiai/duel", side="both") for _ in range(3)]
+    for i, env in enumerate(envs):
+        env.reset(seed=i)
+    assert len({id(env.unwrapped.codec) for env in envs}) == 1  # one codec serves the three
+    built = []
+    monkeypatch.setattr(canonical, "encode_rows", lambda *a: built.append(1) or encode_rows(*a))
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        for env in envs:
+            mask = env.unwrapped.action_masks()
+            _, _, done, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            if done or truncated:
+                env.reset(seed=int(rng.integers(100)))
+        before = len(built)
+        for env in envs:  # asked again after the others moved: the views they built at their step
+            combat = env.unwrapped.combat
+            expected = np.zeros(env.action_space.n, dtype=bool)
+            expected[env.unwrapped.codec.legal_indices(combat)] = True
+            assert np.array_equal(env.unwrapped.action_masks(), expected)
+        assert len(built) == before

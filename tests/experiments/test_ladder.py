@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.experiments.test_cli import CLI, run
-from trpg_arena.experiments.ladder import ladder_pairs, wilson
+from trpg_arena.experiments.ladder import default_ladder, ladder_pairs, wilson
 
 
 def test_wilson_interval_matches_the_formula() -> None:
@@ -46,13 +46,13 @@ def test_ladder_writes_table_ratings_and_plot(tmp_path: Path) -> None:
     assert "random vs scripted: started, 6 games to go" in r.stderr
     assert re.search(r"random vs scripted: 6/6 games \(100 %\), [\d.,]+ games/s", r.stderr), r.stderr
     r = run("ladder", "moonlit/duel", "--agents", "random,scripted", "--games", "6", "--bootstrap", "20",
-            "--workers", "1", "--out", str(tmp_path))
+            "--cost-seconds", "0", "--workers", "1", "--out", str(tmp_path))
     assert r.returncode == 0 and len(list(tmp_path.iterdir())) == 2  # the first run is kept
 
 
 def test_a_stopped_ladder_resumes_from_what_it_kept(tmp_path: Path) -> None:
     args = ["ladder", "moonlit/duel", "--agents", "random,scripted,mcts:easy", "--games", "8", "--bootstrap", "20",
-            "--workers", "1", "--out", str(tmp_path)]
+            "--cost-seconds", "0", "--workers", "1", "--out", str(tmp_path)]
     proc = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.monotonic() + 300
@@ -86,3 +86,39 @@ def test_a_stopped_ladder_resumes_from_what_it_kept(tmp_path: Path) -> None:
 def test_ladder_refuses_a_repeated_agent(tmp_path: Path) -> None:
     r = run("ladder", "moonlit/duel", "--agents", "random,random", "--out", str(tmp_path))
     assert r.returncode != 0 and "two different agents" in r.stderr
+
+
+def test_default_ladder_is_every_level_of_trained_and_mcts(tmp_path: Path) -> None:
+    assert default_ladder("kiai") == ["random", "scripted", "trained:easy", "mcts:easy", "trained:normal",
+                                      "mcts:normal", "trained:hard", "mcts:hard", "trained:deadly", "mcts:deadly"]
+    # the command's default is that list: resuming a two-agent ladder without --agents names it as the difference
+    r = run("ladder", "kiai/duel", "--agents", "random,scripted", "--games", "1", "--bootstrap", "5",
+            "--cost-seconds", "0", "--workers", "1", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    (folder,) = tmp_path.iterdir()
+    r = run("ladder", "kiai/duel", "--games", "1", "--out", str(tmp_path), "--resume", str(folder))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "['random', 'scripted', 'trained:easy', 'mcts:easy', 'trained:normal'" in " ".join(r.stderr.split())
+
+
+def test_search_pairs_play_their_own_count_and_every_agent_is_costed(tmp_path: Path) -> None:
+    r = run("ladder", "kiai/duel", "--agents", "random,scripted,trained:easy,trained:normal,mcts:easy", "--games", "4",
+            "--search-games", "2", "--neighbours", "1", "--bootstrap", "10", "--cost-seconds", "0.2", "--workers", "1",
+            "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    (folder,) = tmp_path.iterdir()
+    res = json.loads((folder / "ladder.json").read_text())
+    games = {(p["a"], p["b"]): p["games"] for p in res["pairs"]}
+    assert games == {("random", "scripted"): 4, ("scripted", "trained:easy"): 4,
+                     ("trained:easy", "trained:normal"): 4, ("trained:normal", "mcts:easy"): 2}
+    assert res["games_per_search_pair"] == 2 and set(res["presets_monotone"]) == {"trained"}
+    for row in res["ratings"]:
+        assert 0 <= row["cpu_ms_p50"] <= row["cpu_ms_p95"] and row["cost_decisions"] >= 5
+    costs = {row["agent"]: row["cpu_ms_p50"] for row in res["ratings"]}
+    assert costs["trained:normal"] > costs["scripted"]  # it plays the script's candidates out on 16 dice samples
+    assert "4 games per pair, 2 where mcts plays" in r.stdout and "CPU ms per decision, p50 / p95" in r.stdout
+    assert "trained's presets monotone" in r.stdout
+    # the pairs' own counts are part of the settings a resumed ladder must share
+    r = run("ladder", "kiai/duel", "--agents", "random,scripted,trained:easy,trained:normal,mcts:easy", "--games", "4",
+            "--neighbours", "1", "--out", str(tmp_path), "--resume", str(folder))
+    assert r.returncode == 2 and "games_per_search_pair 2 -> None" in r.stderr

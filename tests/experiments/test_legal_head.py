@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from trpg_arena.envs.gym_env import TrpgArenaEnv
-from trpg_arena.experiments.legal_head import LegalActionsPolicy
+from trpg_arena.experiments.legal_head import LegalActionsPolicy, trainer_options
 from trpg_arena.experiments.policy_ppo import EncounterMix
 
 CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
@@ -91,10 +92,12 @@ def test_it_is_the_stock_masked_policy_on_the_yardstick(legal_share: float) -> N
 
 def test_it_trains_saves_and_loads_as_a_maskable_ppo_policy(tmp_path: Path) -> None:
     env = EncounterMix([TrpgArenaEnv("kiai", encounter="kiai/duel", side="both")])
-    model = MaskablePPO(LegalActionsPolicy, env, n_steps=64, batch_size=32, n_epochs=1, device="cpu", seed=0)
+    model = MaskablePPO(env=env, **trainer_options(), n_steps=64, batch_size=32, n_epochs=1, device="cpu", seed=0)
     before = model.policy.action_net.weight.detach().clone()
     model.learn(total_timesteps=64)
     assert not torch.equal(before, model.policy.action_net.weight)  # the head learned from legal actions
+    masks = model.rollout_buffer.action_masks  # booleans, each step's row exactly its decision's mask
+    assert masks.dtype == np.bool_ and 0 < int(masks.sum(axis=-1).max()) < masks.shape[-1] // 10
     model.save(tmp_path / "m.zip")
     loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
     assert isinstance(loaded.policy, LegalActionsPolicy)
@@ -117,4 +120,26 @@ def test_train_fps_measures_with_either_head(head: str) -> None:
 def test_train_fps_refuses_an_unknown_head_in_one_line() -> None:
     out = subprocess.run([*CLI, "train-fps", "--head", "sparse"], capture_output=True, text=True, timeout=120)
     assert out.returncode != 0 and "--head is one of legal, full" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_train_fps_sections_say_where_a_step_goes(tmp_path: Path) -> None:
+    out = subprocess.run([*CLI, "train-fps", "moonlit/duel", "--envs", "1", "--steps", "128", "--sections",
+                          "--out", str(tmp_path / "s.json")], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "CPU ms per step by section" in out.stdout
+    rows = {r["target"]: r for r in json.loads((tmp_path / "s.json").read_text())}
+    assert set(rows) == {"InvalidActionEnvDiscrete", "moonlit/duel"}
+    env, yard = rows["moonlit/duel"]["ms_per_step"], rows["InvalidActionEnvDiscrete"]["ms_per_step"]
+    assert all(v >= 0 for v in [*env.values(), *yard.values()])
+    assert env["features"] > 0 and env["mask"] > 0 and env["update"] > 0 and env["policy forward"] > 0
+    assert yard["features"] == 0 and yard["mask"] == 0  # the yardstick has no codec
+    fps = rows["moonlit/duel"]["fps"]
+    assert abs(1000 / sum(env.values()) - fps) < 1e-6 * fps  # the sections add up to the whole step
+
+
+def test_train_fps_sections_refuse_subprocess_envs_in_one_line() -> None:
+    out = subprocess.run([*CLI, "train-fps", "--sections", "--vec", "subproc"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode != 0 and "--sections times the legal head with --vec dummy only" in out.stderr
     assert "Traceback" not in out.stderr

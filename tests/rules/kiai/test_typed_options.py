@@ -32,6 +32,8 @@ def test_attacks_carry_typed_options_that_read_as_the_wire_tuple() -> None:
         assert type(plain.option) is tuple and plain == a and hash(plain) == hash(a)
         assert repr(plain) == repr(a) and str(plain) == str(a) and plain.to_json() == a.to_json()
         assert (a.option.technique, a.option.all_out, a.option.ability) == tuple(a.option)
+        # the GM's sentence is read through the option's type, also for the plain tuple
+        assert c.system.describe(c, plain) == c.system.describe(c, a) and a.target in c.system.describe(c, a)
 
 
 def test_an_attack_read_back_from_json_plays_as_the_legal_one() -> None:
