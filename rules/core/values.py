@@ -201,17 +201,22 @@ _CONTAINERS = frozenset((list, dict, set, tuple))
 def freeze_data(data: dict[str, Any]) -> FrozenDict:
     """Event data as an immutable record, whatever the rule system passed (it may go on changing its lists).
 
-    `emit` runs several times per decision, so data of plain values (the common case) costs one set of
-    types, and only container values are looked at.
+    `emit` runs several times per decision, so data of plain values (the common case) costs one look at each
+    value's type (a plain loop: cheaper than a set of the types for the few values an event carries), and only
+    container values are looked at further.
     """
-    if not _CONTAINERS.isdisjoint(map(type, data.values())):
-        for k, v in data.items():
-            t = type(v)
-            if t is tuple:  # a position or a pair: a value unless it holds a container
-                if not _MUTABLE.isdisjoint(map(type, v)):
-                    data[k] = freeze(v)
-            elif t in _MUTABLE:
+    for value in data.values():
+        if type(value) in _CONTAINERS:
+            break
+    else:
+        return FrozenDict(data)
+    for k, v in data.items():
+        t = type(v)
+        if t is tuple:  # a position or a pair: a value unless it holds a container
+            if not _MUTABLE.isdisjoint(map(type, v)):
                 data[k] = freeze(v)
+        elif t in _MUTABLE:
+            data[k] = freeze(v)
     return FrozenDict(data)
 
 

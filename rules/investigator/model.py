@@ -20,9 +20,9 @@ The ``start`` section (mid-combat start) fixes where a combat begins:
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
@@ -42,6 +42,9 @@ def _dice(v: str | int) -> str | int:
     if not _DICE.match(v):
         raise PydanticCustomError("dice", "not a dice expression like '1D6+2' ({v})", {"v": v})
     return v
+
+
+Dice = Annotated[str, AfterValidator(_dice)]  # a dice expression such as '1D6+2', checked where it is read
 
 
 class InvestigatorOptions(StrictModel):
@@ -78,12 +81,7 @@ class Band(StrictModel):
 
     max: int = Field(ge=1)
     level: Literal["regular", "hard", "extreme"] = "regular"
-    damage: str | None = None
-
-    @field_validator("damage")
-    @classmethod
-    def _check_damage(cls, v: str | None) -> str | None:
-        return v if v is None else str(_dice(v))
+    damage: Dice | None = None
 
 
 class WeaponModel(StrictModel):
@@ -92,7 +90,7 @@ class WeaponModel(StrictModel):
     name: str = ""
     kind: Literal["melee", "firearm", "thrown"]
     skill: str
-    damage: str
+    damage: Dice
     db_mode: Literal["full", "half", "none"] | None = None
     impale: bool = False
     base_range: int | None = Field(None, ge=1)
@@ -103,11 +101,6 @@ class WeaponModel(StrictModel):
     malfunction: int | None = Field(100, ge=1, le=100)
     shots_per_action: int = Field(1, ge=1, le=6)
     count: int = Field(1, ge=1)
-
-    @field_validator("damage")
-    @classmethod
-    def _check_damage(cls, v: str) -> str:
-        return str(_dice(v))
 
 
 class SpellModel(StrictModel):
@@ -120,14 +113,9 @@ class SpellModel(StrictModel):
     casting_rounds: int = Field(1, ge=1, le=10)
     target_rule: Literal["enemy", "ally", "self"]
     effect: Literal["damage", "heal"]
-    dice: str
+    dice: Dice
     visible_wound: bool = False
     resist: Literal["none", "pow"] = "none"
-
-    @field_validator("dice")
-    @classmethod
-    def _check_dice(cls, v: str) -> str:
-        return str(_dice(v))
 
 
 class TechniqueModel(StrictModel):

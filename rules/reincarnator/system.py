@@ -160,45 +160,26 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
         assert isinstance(encounter, ReincarnatorEncounter)
         return len(encounter.all_specs())
 
-    def observe_combatant(self, combat: ReiCombat, cid: str) -> list[float]:
-        """20 features: slots, conditions, defence state, aim, damage (roughly in [0, 1])."""
-        state = combat.state
-        st = combat.tables
-        f = state.fighters[cid]
-        mx = st.max_health[cid]
-        s = f.slots
-        gs = state.grapples
-        if gs:
-            is_held = float(any(g.held == cid for g in gs))
-            is_pinned = float(pinned(state, cid))
-            holds = float(any(g.holder == cid for g in gs))
-            margin = min(1.0, loser_margin(state, cid) / 5)
-        else:
-            is_held = is_pinned = holds = 0.0
-            margin = 0.0
-        return [s.get("standard", 0), s.get("move", 0), s.get("swift", 0), min(1.0, s.get("trick", 0) / 2),
-                min(1.0, s.get("acrobatic", 0) / 2), float(f.prone), float(f.crouching), f.cover_value / 5,
-                float(f.hidden), is_held, is_pinned, holds, f.aim_count / 3, min(1.0, f.bd_loss / 5),
-                float(f.full_defense), min(1.0, f.parry_value / 5), float(f.reflex), float(f.in_vehicle is not None),
-                f.lethal / mx, margin]
-
     def observe_combatants(self, combat: ReiCombat, ids: list[str]) -> list[list[float]]:
-        """`observe_combatant` of several combatants, with the shared state fetched once (same rows)."""
+        """20 features each: slots, conditions, defence state, aim, damage (roughly in [0, 1])."""
         state = combat.state
-        if state.grapples:
-            one = self.observe_combatant
-            return [one(combat, cid) for cid in ids]
-        fighters = state.fighters
-        max_health = combat.tables.max_health
+        fighters, max_health, gs = state.fighters, combat.tables.max_health, state.grapples
         out = []
         for cid in ids:
             f = fighters[cid]
             s = f.slots
+            if gs:
+                is_held = float(any(g.held == cid for g in gs))
+                is_pinned = float(pinned(state, cid))
+                holds = float(any(g.holder == cid for g in gs))
+                margin = min(1.0, loser_margin(state, cid) / 5)
+            else:  # no grapple anywhere: the common case skips the four scans
+                is_held = is_pinned = holds = margin = 0.0
             out.append([s.get("standard", 0), s.get("move", 0), s.get("swift", 0), min(1.0, s.get("trick", 0) / 2),
                         min(1.0, s.get("acrobatic", 0) / 2), float(f.prone), float(f.crouching), f.cover_value / 5,
-                        float(f.hidden), 0.0, 0.0, 0.0, f.aim_count / 3, min(1.0, f.bd_loss / 5),
+                        float(f.hidden), is_held, is_pinned, holds, f.aim_count / 3, min(1.0, f.bd_loss / 5),
                         float(f.full_defense), min(1.0, f.parry_value / 5), float(f.reflex),
-                        float(f.in_vehicle is not None), f.lethal / max_health[cid], 0.0])
+                        float(f.in_vehicle is not None), f.lethal / max_health[cid], margin])
         return out
 
     def observe_global(self, combat: ReiCombat) -> list[float]:
