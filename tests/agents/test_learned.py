@@ -305,3 +305,21 @@ def test_a_deviation_to_another_verb_must_clear_the_switch_bar() -> None:
         loose_action, _, _ = loose._decide(combat)
         switched += loose_action.verb != scripted.verb
     assert switched > 0 and kept > 0
+
+
+def test_the_switch_bar_holds_in_the_movers_turn_but_not_for_a_reaction() -> None:
+    # a reaction's answer (a counter instead of a dodge) is resolved inside the look-ahead: no extra bar
+    from trpg_arena.agents.learned.agent import Scored
+
+    agent = make_agent("trained:normal:switch=1", "kiai", seed=0)
+    combat = _attack_positions("kiai", 1)[0]
+    legal = combat.legal_view()
+    scripted = legal[0]
+    other = next(a for a in legal if a.verb != scripted.verb)
+    same = next((a for a in legal[1:] if a.verb == scripted.verb), None)
+    s = Scored(other, 0.6, 0.05, 0.01)
+    assert agent._bar(s, scripted) == pytest.approx(1.0 + agent.margin + agent.z * 0.01)
+    assert agent._bar(s, scripted, reaction=True) == pytest.approx(agent.margin + agent.z * 0.01)
+    if same is not None:
+        assert agent._bar(Scored(same, 0.6, 0.05, 0.01), scripted) == pytest.approx(agent.margin + agent.z * 0.01)
+
