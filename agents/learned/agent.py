@@ -53,7 +53,7 @@ HELPS: dict[str, str] = {
     "reply": "1: play the other side's scripted reply too, up to our side's next decision, before scoring",
     "through": "1: play the other side's reactions (dodge, cover) by the script: the action's dice roll before scoring",
     "flat": "a deviation whose gain has no dice spread must win by this much (the value's judgement alone)",
-    "switch": "a deviation to another kind of action (verb) than the scripted choice's needs this much more gain",
+    "switch": "a deviation to another verb than the scripted one, in the mover's own turn, needs this much more gain",
     "doubt": "dropout masks of the value (0: off); a deviation must be a gain under every one of them",
     "margin": "leave the scripted choice only for a gain of this much win chance ...",
     "z": "... plus this many standard errors of the paired difference",
@@ -145,7 +145,9 @@ class TrainedAgent(Agent):
         scored = [Scored(a, float(chance[i]), float(gain[i]), float(se[i])) for i, a in enumerate(order)]
         # a gain under every dropout mask: the network's own correction is sure of it, not only its plain output
         sure = ((every[:, 1:, :] - every[0, 1:, :]).mean(axis=2) > 0).all(axis=1)
-        trusted = [s for i, s in enumerate(scored) if i > 0 and sure[i] and s.gain > self._bar(s, order[0])]
+        reaction = d.kind is DecisionKind.REACTION
+        trusted = [s for i, s in enumerate(scored)
+                   if i > 0 and sure[i] and s.gain > self._bar(s, order[0], reaction)]
         pick = max(trusted, key=lambda s: s.gain) if trusted else scored[0]
         why = ("it beats the scripted choice by more than the margin" if trusted
                else "the scripted choice: no other candidate beats it by more than the margin")
@@ -161,16 +163,18 @@ class TrainedAgent(Agent):
         ranked = [pick] + sorted((s for s in scored if s is not pick), key=lambda s: -s.chance)
         return pick.action, ranked, why
 
-    def _bar(self, s: Scored, scripted: Action) -> float:
+    def _bar(self, s: Scored, scripted: Action, reaction: bool = False) -> float:
         """The gain a deviation must show: the margin plus z standard errors, or at least `flat` without spread.
 
         Where every dice sample gives the same difference, only the value's judgement (and its bias) speaks.
-        A deviation to another verb (a stance instead of a strike) adds `switch`: the look-ahead stops where
-        the two plans have not yet paid off, so the value's bias between them weighs more than between two
-        forms of the same action (another target, another technique level), which reach like positions.
+        A deviation to another verb in the mover's own turn (a stance instead of a strike) adds `switch`: the
+        look-ahead stops where the two plans have not yet paid off, so the value's bias between them weighs
+        more than between two forms of the same action (another target, another technique level), which
+        reach like positions. A reaction (a counter instead of a dodge) is not barred so: the attack it
+        answers is rolled inside the look-ahead, so the value scores what each answer led to.
         """
         bar = self.margin + self.z * s.se
-        if s.action.verb != scripted.verb:
+        if s.action.verb != scripted.verb and not reaction:
             bar += self.switch
         return max(bar, self.flat) if s.se < _NO_SPREAD else bar
 

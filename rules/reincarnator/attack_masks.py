@@ -16,7 +16,7 @@ from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import board, doors_now, reach_mask
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
-from trpg_arena.rules.reincarnator.verbs import AllOut, SoftGrapple, ThrowOption, Verb, aimed
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -30,6 +30,7 @@ from trpg_arena.rules.reincarnator.masks import (
     melee_weapons,
     movement_ok,
     offsets,
+    opt,
     targetable,
 )
 
@@ -124,7 +125,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
             for t, _tc, dist, los, melee_ok, _v in tinfo:
                 if melee_ok and dist <= reach and los:
                     out.append(_act(MELEE_ATTACK, t, None, name))  # REI-4.2, 4.4
-                    out.append(_act(MELEE_ATTACK, t, None, AllOut(name)))  # REI-5.3
+                    out.append(_act(MELEE_ATTACK, t, None, (name, "all_out")))  # REI-5.3
     # ranged_attack
     for k in hold_items:
         item = st.items[k]
@@ -141,7 +142,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= rng and los:
                 for v in variants:
-                    out.append(_act(RANGED_ATTACK, t, None, aimed(name, v)))  # REI-4.5, 7.17
+                    out.append(_act(RANGED_ATTACK, t, None, opt(name, *v)))  # REI-4.5, 7.17
     # throw
     for k in hold_items:
         item = st.items[k]
@@ -156,21 +157,21 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         for a, rng in ranges:
             if item.blast:
                 for c in cells_in_range(combat, me_cell, rng, blast_radius(item)):
-                    out.append(_act(THROW, None, c, ThrowOption.of(name, a)))  # REI-8.1
+                    out.append(_act(THROW, None, c, (name, a)))  # REI-8.1
                 continue
             for t, _tc, dist, los, _m, variants in tinfo:
                 if dist > rng or not los:
                     continue
                 for v in variants:
-                    out.append(_act(THROW, t, None, ThrowOption.of(name, a, into=v)))  # REI-4.6, 4.7
+                    out.append(_act(THROW, t, None, (name, a, *v)))  # REI-4.6, 4.7
                     if fast_ok:
-                        out.append(_act(THROW, t, None, ThrowOption.of(name, a, True, v)))  # REI-4.10
+                        out.append(_act(THROW, t, None, (name, a, "fast", *v)))  # REI-4.10
     # cast
     for sid, sp in st.spells[cid].items():
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= sp.range_m and los:
                 for v in variants:
-                    out.append(_act(CAST, t, None, aimed(sid, v)))  # REI-4.15
+                    out.append(_act(CAST, t, None, opt(sid, *v)))  # REI-4.15
     # vehicle_attack
     if in_veh:
         veh = state.vehicles[f.in_vehicle or ""]
@@ -182,7 +183,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
                 for t, _tc, dist, los, _m, variants in tinfo:
                     if t != veh.id and dist <= rng and los:
                         for va in variants:
-                            out.append(_act(VEHICLE_ATTACK, t, None, aimed(k, va)))  # REI-4.12
+                            out.append(_act(VEHICLE_ATTACK, t, None, opt(k, *va)))  # REI-4.12
         return
     tinfo_melee = [x for x in tinfo if x[4]]
     if not tinfo_melee:
@@ -192,7 +193,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         for t, _tc, dist, los, _m, _v in tinfo_melee:
             if t in state.fighters and dist <= reach and los:
                 out.append(_act(BULL_RUSH, t, None, name))  # REI-7.2
-                out.append(_act(BULL_RUSH, t, None, AllOut(name)))
+                out.append(_act(BULL_RUSH, t, None, (name, "all_out")))
     # grapple
     size = st.specs[cid].size
     big = [k for k in hold_items if st.items[k].size > size - 3]
@@ -211,8 +212,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
             out.append(_act(GRAPPLE, t, None, "all_out"))
         for k in softs:
             if all(b == k for b in big):
-                out.append(_act(GRAPPLE, t, None, SoftGrapple(st.name(k, cid))))  # REI-7.15
-                out.append(_act(GRAPPLE, t, None, AllOut(st.name(k, cid))))
+                out.append(_act(GRAPPLE, t, None, (st.name(k, cid),)))  # REI-7.15
+                out.append(_act(GRAPPLE, t, None, (st.name(k, cid), "all_out")))
 
 
 _NOT_LIFTABLE: tuple[bool, tuple[tuple[str, int], ...]] = (False, ())  # compared by identity; no ranges either
@@ -254,7 +255,7 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
         for t in targets:
             if targetable(combat, cid, t, True) and in_reach(combat, p, t):
                 for v in into_variants(state, t):
-                    out.append(_act(ACRO_FIRE, t, None, aimed(st.name(k, cid), v)))
+                    out.append(_act(ACRO_FIRE, t, None, opt(st.name(k, cid), *v)))
 
 
 def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:

@@ -17,7 +17,8 @@ from trpg_arena.rules.reincarnator.data import Static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.legal import offsets
-from trpg_arena.rules.reincarnator.verbs import AllOut, SoftGrapple, ThrowOption, Verb, aimed
+from trpg_arena.rules.reincarnator.masks import opt
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -93,46 +94,46 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
     for t in targets:
         for w in melee:
             out.append(act(Verb.MELEE_ATTACK, target=t, option=w))
-            out.append(act(Verb.MELEE_ATTACK, target=t, option=AllOut(w)))
+            out.append(act(Verb.MELEE_ATTACK, target=t, option=(w, "all_out")))
         for k in plain_ranged:
             for v in INTO:
-                out.append(act(Verb.RANGED_ATTACK, target=t, option=aimed(k, v)))
+                out.append(act(Verb.RANGED_ATTACK, target=t, option=opt(k, *v)))
                 if k in acro:
-                    out.append(act(Verb.ACRO_FIRE, target=t, option=aimed(k, v)))
+                    out.append(act(Verb.ACRO_FIRE, target=t, option=opt(k, *v)))
         for k in items:
             if by_name[k].blast:
                 continue
             for attr in ("dex", "str"):
                 for v in INTO:
-                    out.append(act(Verb.THROW, target=t, option=ThrowOption.of(k, attr, into=v)))
-                    out.append(act(Verb.THROW, target=t, option=ThrowOption.of(k, attr, True, v)))
+                    out.append(act(Verb.THROW, target=t, option=(k, attr, *v)))
+                    out.append(act(Verb.THROW, target=t, option=(k, attr, "fast", *v)))
         for s in spells:
             for v in INTO:
-                out.append(act(Verb.CAST, target=t, option=aimed(s, v)))
+                out.append(act(Verb.CAST, target=t, option=opt(s, *v)))
         for k in st.vweapon_owner:
             for v in INTO:
-                out.append(act(Verb.VEHICLE_ATTACK, target=t, option=aimed(k, v)))
+                out.append(act(Verb.VEHICLE_ATTACK, target=t, option=opt(k, *v)))
     for c in cells:
         for k in shells:
             out.append(act(Verb.RANGED_ATTACK, dest=c, option=k))
             if k in acro:
                 out.append(act(Verb.ACRO_FIRE, dest=c, option=k))
         for k in blasts:
-            out.append(act(Verb.THROW, dest=c, option=ThrowOption.of(k, "dex")))
-            out.append(act(Verb.THROW, dest=c, option=ThrowOption.of(k, "str")))
+            out.append(act(Verb.THROW, dest=c, option=(k, "dex")))
+            out.append(act(Verb.THROW, dest=c, option=(k, "str")))
     softs = [k for k in items if by_name[k].soft]
     for t in ids:
         for w in melee:
             out.append(act(Verb.BULL_RUSH, target=t, option=w))
-            out.append(act(Verb.BULL_RUSH, target=t, option=AllOut(w)))
+            out.append(act(Verb.BULL_RUSH, target=t, option=(w, "all_out")))
         out.append(act(Verb.GRAPPLE, target=t))
         out.append(act(Verb.GRAPPLE, target=t, option="all_out"))
         for k in softs:
-            out.append(act(Verb.GRAPPLE, target=t, option=SoftGrapple(k)))
-            out.append(act(Verb.GRAPPLE, target=t, option=AllOut(k)))
+            out.append(act(Verb.GRAPPLE, target=t, option=(k,)))
+            out.append(act(Verb.GRAPPLE, target=t, option=(k, "all_out")))
         for w in melee:
             out.append(act(Verb.PIN_STRIKE, target=t, option=w))
-            out.append(act(Verb.PIN_STRIKE, target=t, option=AllOut(w)))
+            out.append(act(Verb.PIN_STRIKE, target=t, option=(w, "all_out")))
             out.append(act(Verb.GRAPPLE_STRIKE, target=t, option=w))
         out.append(act(Verb.ESCAPE_GRAPPLE, target=t, option="break"))
         out.append(act(Verb.ESCAPE_GRAPPLE, target=t, option="escape"))

@@ -29,7 +29,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 )
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_mask, reach_mask
-from trpg_arena.rules.reincarnator.verbs import AllOut, Verb
+from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
@@ -280,7 +280,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             if g.holder == cid and g.state == "pin":
                 for wid in grapple_weapons(combat, cid, g.with_):
                     out.append(act(PIN_STRIKE, target=g.held, option=st.name(wid, cid)))  # REI-7.16
-                    out.append(act(PIN_STRIKE, target=g.held, option=AllOut(st.name(wid, cid))))
+                    out.append(act(PIN_STRIKE, target=g.held, option=(st.name(wid, cid), "all_out")))
             if g.held == cid:
                 out.append(act(ESCAPE_GRAPPLE, target=g.holder, option="break"))  # REI-7.10
                 out.append(act(ESCAPE_GRAPPLE, target=g.holder, option="escape"))

@@ -207,3 +207,8 @@ def melee_weapons(combat: ReiCombat, cid: str) -> list[str]:
 def into_variants(state: ReiState, target: str) -> tuple[tuple[str, ...], ...]:
     """REI-7.17: into-grapple options when the target is in a grapple."""
     return (("careful",), ("random",)) if in_grapple(state, target) else ((),)
+
+
+def opt(*parts: str) -> str | tuple[str, ...]:
+    """An option: a bare id or a tuple with flags (`interned.act` gives a tuple its type per verb)."""
+    return parts[0] if len(parts) == 1 else tuple(parts)

@@ -91,9 +91,9 @@ class Condition(PlainStrEnum):
 
 # Typed options. An option with flags is a tuple on the wire (``("sword", "all_out")``, ``("pistol", "careful")``,
 # ``("knife", "dex", "fast")``); a bare item, weapon or spell id is its plain string. Each tuple shape has its
-# type below: it equals, hashes and prints as the wire tuple, the catalogue and the legal sets carry it, and
-# `Combat.act` applies the legal set's own action, so the rules read the option by name also when the
-# caller's action came from JSON.
+# type below: it equals, hashes and prints as the wire tuple, and the catalogue and the legal sets carry it
+# (`interned.act` gives a new action's option its type, `typed_option`). `Combat.act` applies the legal set's
+# own action, so the rules read the option by name also when the caller's action came from JSON.
 
 
 class AllOut(NamedTuple):
@@ -135,8 +135,7 @@ INTO = frozenset(("careful", "random"))  # the `IntoGrapple.into` values, also a
 class ThrowOption(tuple[str, ...]):
     """``(item, attr[, "fast"][, into])``: a throw (REI-4.6, 4.7) with DEX or STR, fast (REI-4.10), into a grapple.
 
-    Its length varies as the wire tuple's does, so it is a tuple with named reads rather than a NamedTuple;
-    `ThrowOption.of` builds one from its parts.
+    Its length varies as the wire tuple's does, so it is a tuple with named reads rather than a NamedTuple.
     """
 
     __slots__ = ()
@@ -144,11 +143,6 @@ class ThrowOption(tuple[str, ...]):
     def __new__(cls, parts: Iterable[str]) -> ThrowOption:
         """The option of the wire tuple `parts` (copies and pickles rebuild it from its parts this way)."""
         return super().__new__(cls, parts)
-
-    @classmethod
-    def of(cls, item: str, attr: str, fast: bool = False, into: Iterable[str] = ()) -> ThrowOption:
-        """The option of a throw of `item` with `attr` (``dex`` or ``str``); `into`: () or (``careful``/``random``,)."""
-        return cls((item, attr, *(("fast",) if fast else ()), *into))
 
     @property
     def item(self) -> str:
@@ -171,9 +165,19 @@ class ThrowOption(tuple[str, ...]):
         return next((x for x in self[2:] if x in INTO), None)
 
 
-def aimed(item: str, into: tuple[str, ...]) -> str | IntoGrapple:
-    """A far attack's option: the bare `item`, or `IntoGrapple` when `into` names how (``("careful",)``)."""
-    return IntoGrapple(item, into[0]) if into else item
+def typed_option(verb: str, option: object) -> object:
+    """`option` of a `verb` action in its type: a wire tuple as the type of its shape, anything else as it is."""
+    if type(option) is not tuple:
+        return option
+    if verb == Verb.THROW:
+        return ThrowOption(option)
+    if len(option) == 2 and option[1] == "all_out":
+        return AllOut(option[0])
+    if len(option) == 2 and option[1] in INTO:
+        return IntoGrapple(option[0], option[1])
+    if len(option) == 1 and verb == Verb.GRAPPLE:
+        return SoftGrapple(option[0])
+    return option
 
 
 def all_out(option: object) -> bool:
@@ -186,5 +190,5 @@ def into_of(option: object) -> str | None:
     return option.into if isinstance(option, (IntoGrapple, ThrowOption)) else None
 
 
-__all__ = ["INTO", "AllOut", "Condition", "IntoGrapple", "SoftGrapple", "ThrowOption", "Verb", "aimed", "all_out",
-           "into_of"]
+__all__ = ["INTO", "AllOut", "Condition", "IntoGrapple", "SoftGrapple", "ThrowOption", "Verb", "all_out", "into_of",
+           "typed_option"]

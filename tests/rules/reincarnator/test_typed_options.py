@@ -14,7 +14,7 @@ import pickle
 from tests.rules.reincarnator.helpers import at_turn, defaults, encounter
 from trpg_arena.agents import RandomAgent
 from trpg_arena.rules import RULESETS, Action, Combat, builtin_encounters, load_encounter
-from trpg_arena.rules.reincarnator.verbs import AllOut, IntoGrapple, SoftGrapple, ThrowOption, Verb
+from trpg_arena.rules.reincarnator.verbs import AllOut, IntoGrapple, SoftGrapple, ThrowOption, Verb, typed_option
 
 TYPES = {AllOut, IntoGrapple, SoftGrapple, ThrowOption}
 # the type each tuple-shaped option of a verb has (a grapple's is AllOut or SoftGrapple)
@@ -54,12 +54,23 @@ def test_the_named_reads_are_the_wire_parts() -> None:
     assert AllOut("sword") == ("sword", "all_out")
     assert IntoGrapple("pistol", "careful") == ("pistol", "careful")
     assert SoftGrapple("net") == ("net",)
-    throw = ThrowOption.of("knife", "dex", True, ("random",))
-    assert throw == ("knife", "dex", "fast", "random")
+    throw = ThrowOption(("knife", "dex", "fast", "random"))
     assert (throw.item, throw.attr, throw.fast, throw.into) == ("knife", "dex", True, "random")
-    plain = ThrowOption.of("rock", "str")
+    plain = ThrowOption(("rock", "str"))
     assert plain == ("rock", "str") and not plain.fast and plain.into is None
-    assert ThrowOption.of("rock", "str", into=("careful",)).into == "careful"
+    careful = ThrowOption(("rock", "str", "careful"))
+    assert careful.into == "careful" and not careful.fast
+
+
+def test_a_wire_option_gets_the_type_of_its_shape() -> None:
+    cases = [(Verb.MELEE_ATTACK, ("sword", "all_out"), AllOut), (Verb.GRAPPLE, ("net", "all_out"), AllOut),
+             (Verb.GRAPPLE, ("net",), SoftGrapple), (Verb.RANGED_ATTACK, ("pistol", "random"), IntoGrapple),
+             (Verb.CAST, ("bolt", "careful"), IntoGrapple), (Verb.THROW, ("rock", "str"), ThrowOption),
+             (Verb.THROW, ("knife", "dex", "fast", "careful"), ThrowOption)]
+    for verb, wire, kind in cases:
+        typed = typed_option(verb, wire)
+        assert type(typed) is kind and typed == wire, (verb, wire)
+    assert typed_option(Verb.MELEE_ATTACK, "sword") == "sword" and typed_option(Verb.GRAPPLE, None) is None
 
 
 def test_legal_sets_carry_typed_options_and_a_plain_one_plays_the_same() -> None:
