@@ -86,23 +86,26 @@ def test_the_budget_not_the_clock_decides() -> None:
     assert runs[0] == runs[1]
 
 
-def test_a_restored_rooted_search_plays_the_same_game() -> None:
-    def game(restore_every: int) -> list[str]:
-        c = Combat("investigator/duel", seed=2)
-        search = make_agent(ROOTED, "investigator", seed=2)
-        other = make_agent("scripted", "investigator", seed=3)
-        decisions = 0
-        while not c.over:
-            if c.decision.side == c.sides[0]:
-                if restore_every and decisions % restore_every == 0:
-                    search = twin(search, ROOTED, "investigator")
-                decisions += 1
-                c.act(search.propose(c).action)
-            else:
-                c.act(other.act(c))
-        return [e.json_line() for e in c.log]
+def play_with_restores(spec: str, rid: str, restore_every: int, max_decisions: int | None = None) -> list[str]:
+    """The event log of a duel where the search (first side) is rebuilt from its saved state every
+    `restore_every` of its decisions (0: never), against the scripted agent."""
+    c = Combat(f"{rid}/duel", seed=2)
+    search = make_agent(spec, rid, seed=2)
+    other = make_agent("scripted", rid, seed=3)
+    decisions = 0
+    while not c.over and (max_decisions is None or decisions < max_decisions):
+        if c.decision.side == c.sides[0]:
+            if restore_every and decisions % restore_every == 0:
+                search = twin(search, spec, rid)
+            decisions += 1
+            c.act(search.propose(c).action)
+        else:
+            c.act(other.act(c))
+    return [e.json_line() for e in c.log]
 
-    assert game(0) == game(2)
+
+def test_a_restored_rooted_search_plays_the_same_game() -> None:
+    assert play_with_restores(ROOTED, "investigator", 0) == play_with_restores(ROOTED, "investigator", 2)
 
 
 @pytest.mark.parametrize("bad, words", [("mcts:prior=oracle", "prior must be one of scripted, trained, auto"),
@@ -150,19 +153,5 @@ def test_the_paired_root_is_what_moonlit_and_reincarnator_search_with() -> None:
 
 
 def test_a_restored_paired_search_plays_the_same_game() -> None:
-    def game(restore_every: int) -> list[str]:
-        c = Combat("moonlit/duel", seed=2)
-        search = make_agent(PAIRED, "moonlit", seed=2)
-        other = make_agent("scripted", "moonlit", seed=3)
-        decisions = 0
-        while not c.over and decisions < 12:
-            if c.decision.side == c.sides[0]:
-                if restore_every and decisions % restore_every == 0:
-                    search = twin(search, PAIRED, "moonlit")
-                decisions += 1
-                c.act(search.propose(c).action)
-            else:
-                c.act(other.act(c))
-        return [e.json_line() for e in c.log]
-
-    assert game(0) == game(3)
+    # the first 12 of the search's decisions keep the test short
+    assert play_with_restores(PAIRED, "moonlit", 0, 12) == play_with_restores(PAIRED, "moonlit", 3, 12)
