@@ -24,7 +24,7 @@ import numpy as np
 from trpg_arena.agents import deadline
 from trpg_arena.agents.base import Agent, rng_state, set_rng_state
 from trpg_arena.agents.proposal import Alternative, Proposal
-from trpg_arena.agents.search.presets import HELPS, LIMITS, PRESETS
+from trpg_arena.agents.search.presets import BELOW, HELPS, LIMITS, PRESETS
 from trpg_arena.agents.search.priors import prior_order
 from trpg_arena.agents.search.rooted import has_model, trained_order, trained_scorer
 from trpg_arena.agents.search.tree import Node, width
@@ -33,8 +33,6 @@ from trpg_arena.agents.spec import agent_names, make_agent, register_agent
 from trpg_arena.rules import Action, Combat, Dice
 
 DECISION_EVENTS = ("decision", "auto_decision")
-# whose decisions below the root the tree searches; the others follow the scripted policy (see `_scripted_here`)
-BELOW = ("both", "own", "none")
 # the paired root leaves its anchor only for a mean gain of at least this much value (1 point of win chance)
 PAIRED_FLOOR = 0.02
 
@@ -194,9 +192,10 @@ class MCTSAgent(Agent):
         return self.below == "none" or (self.below == "own" and side != us)
 
     @staticmethod
-    def _adopt(root: Node, action: Action, side: str | None) -> Node:
+    def _adopt(node: Node, action: Action, side: str | None) -> Node:
+        """A new child of `node` for `action`, taken by `side`."""
         child = Node(action, side)
-        root.children.append(child)
+        node.children.append(child)
         return child
 
     def _simulate(self, combat: Combat, root: Node, first: Node | None = None, seed: int | None = None) -> float:
@@ -276,9 +275,7 @@ class MCTSAgent(Agent):
             taken = {ch.action for ch in node.children}
             for a in node.order:
                 if a in legal and a not in taken:
-                    child = Node(a, side)
-                    node.children.append(child)
-                    return child
+                    return self._adopt(node, a, side)
         return None
 
     def _final(self, ranked: list[Node], prior: Node | None) -> tuple[Node, bool]:

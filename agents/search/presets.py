@@ -33,6 +33,9 @@ def presets_for(ruleset: str) -> dict[str, dict[str, Any]]:
     return {name: {**values, **changes} for name, values in PRESETS.items()}
 
 
+# whose decisions below a paired root the tree searches; the others follow the scripted policy
+BELOW = ("both", "own", "none")
+
 HELPS: dict[str, str] = {
     "simulations": "playouts per decision (the budget: the same seed plays the same game on any machine)",
     "time_limit": "seconds per decision at most, a safety net for the GM's wait (0: no limit)",
@@ -81,5 +84,5 @@ LIMITS: dict[str, Limit] = {
     "candidates": Limit(1, 64),
     "samples": Limit(1, 1000),
     "paired": Limit(0, 100),
-    "below": Limit(choices=("both", "own", "none")),
+    "below": Limit(choices=BELOW),
 }
