@@ -12,8 +12,10 @@ from __future__ import annotations
 import logging
 import multiprocessing as mp
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator
+from multiprocessing.context import BaseContext
 from typing import Any
 
 from trpg_arena.experiments.series.game import GameRecord, play_batch
@@ -78,11 +80,29 @@ def _play(args: tuple[Callable[[SeriesSpec, list[int]], list[Any]], SeriesSpec, 
     return play(spec, indices)
 
 
+def pool_context(play: Callable[..., Any] = play_batch) -> BaseContext:
+    """How the pool's workers start.
+
+    fork is instant (a worker inherits this process's imports), but only safe while this process has
+    one thread: a child forked while another thread holds a lock (a progress bar's refresh, logging, a
+    server's client) copies that lock held and waits on it for ever. With other threads about, workers
+    come from a forkserver, a fresh single-threaded process that imports the game code once and forks
+    each worker from there.
+    """
+    methods = mp.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return mp.get_context("fork")
+    if "forkserver" in methods:
+        context = mp.get_context("forkserver")
+        # takes effect when the server first starts; an import that fails there is simply skipped
+        context.set_forkserver_preload(sorted({"__main__", __name__, getattr(play, "__module__", None) or __name__}))
+        return context
+    return mp.get_context("spawn")
+
+
 def _pool(spec: SeriesSpec, workers: int, batches: list[list[int]],
           play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch) -> Iterator[list[Any]]:
-    # fork: workers start at once with this process's imports (spawn would re-import for seconds)
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    pool = mp.get_context(method).Pool(workers)
+    pool = pool_context(play).Pool(workers)
     try:
         yield from pool.imap(_play, ((play, spec, b) for b in batches))
     finally:

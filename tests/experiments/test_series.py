@@ -111,3 +111,35 @@ def test_evaluate_reports_each_agent_on_each_side(tmp_path: Path) -> None:
     md = (folder / "report.md").read_text()
     assert "| agent | won as side wanderers | won as side raiders | won in all |" in md
     assert re.search(r"\| scripted \(line-up slot 1\) \| \d of 4: [\d.]+ % \[", md)
+
+
+_SERIES_WHILE_A_THREAD_HOLDS_A_LOCK = """
+import threading
+from trpg_arena.experiments.series import SeriesSpec, run_series
+from trpg_arena.experiments.series.game import play_batch
+
+HELD = threading.Lock()
+
+
+def play_taking_the_lock(spec, indices):
+    with HELD:  # a forked worker would copy HELD locked and wait here for ever
+        return play_batch(spec, indices)
+
+
+if __name__ == "__main__":
+    release = threading.Event()
+    HELD.acquire()
+    holder = threading.Thread(target=release.wait, daemon=True)
+    holder.start()
+    spec = SeriesSpec.build("kiai/duel", ["random", "random"], 6)
+    print(len(list(run_series(spec, workers=2, batch=2, play=play_taking_the_lock))))
+    release.set()
+"""
+
+
+def test_a_pool_started_while_another_thread_holds_a_lock_still_plays(tmp_path: Path) -> None:
+    script = tmp_path / "series_beside_a_thread.py"
+    script.write_text(_SERIES_WHILE_A_THREAD_HOLDS_A_LOCK, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["6"]
