@@ -120,6 +120,17 @@ class EncounterBase(StrictModel):
         return roster
 
     @model_validator(mode="after")
+    def _unique_ids(self) -> EncounterBase:
+        """Every combatant has its own id (the rules, the seats and the log all name combatants by id)."""
+        first: dict[str, int] = {}
+        for i, c in enumerate(self.combatants):
+            if c.id in first:
+                raise _located(("combatants", i, "id"), f"combatant id '{c.id}' is used twice (also "
+                               f"combatants[{first[c.id]}])", c.id)
+            first[c.id] = i
+        return self
+
+    @model_validator(mode="after")
     def _two_sides(self) -> EncounterBase:
         """A fight needs someone to fight: at least two sides (a one-sided roster would end before round 1)."""
         sides = self.sides()

@@ -346,11 +346,6 @@ class KiaiEncounter(EncounterBase):
 
     @model_validator(mode="after")
     def _roster(self) -> KiaiEncounter:
-        ids: list[str] = []
-        for i, c in enumerate(self.combatants):
-            if c.id in ids:
-                raise located(("combatants", i, "id"), f"combatant id '{c.id}' is used twice", c.id)
-            ids.append(c.id)
         seats: list[int] = []
         for i, c in enumerate(self.combatants):
             seat = c.seat if c.seat is not None else i
@@ -370,7 +365,7 @@ class KiaiEncounter(EncounterBase):
                 raise located(loc, f"hex {list(p)} is already taken by '{taken[p]}'", list(p))
             taken[p] = c.id
         if self.start is not None:
-            self._check_start(set(ids))
+            self._check_start({c.id for c in self.combatants})
         return self
 
     def _check_start(self, ids: set[str]) -> None:
