@@ -105,6 +105,12 @@ class EncounterBase(StrictModel):
             roster.append({k: v for k, v in entry.items() if k != "tactics"})
         return {**data, "combatants": roster, "tactics": gathered}
 
+    @field_validator("options", mode="before")
+    @classmethod
+    def _null_options_are_defaults(cls, options: Any) -> Any:
+        """``options:`` written with nothing after it (YAML's null) means every option at its default."""
+        return {} if options is None else options
+
     @field_validator("combatants", mode="before")
     @classmethod
     def _not_too_many(cls, roster: Any) -> Any:

@@ -322,11 +322,6 @@ class KiaiEncounter(EncounterBase):
     round_cap: int | None = Field(None, ge=1)
     start: StartState | None = None
 
-    @field_validator("options", mode="before")
-    @classmethod
-    def _none_options(cls, v: Any) -> Any:
-        return {} if v is None else v
-
     @model_validator(mode="after")
     def _roster(self) -> KiaiEncounter:
         seats: list[int] = []
