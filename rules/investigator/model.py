@@ -281,11 +281,6 @@ class InvestigatorEncounter(EncounterBase):
     combatants: list[CombatantModel] = Field(min_length=2)
     start: StartModel | None = None
 
-    @field_validator("options", mode="before")
-    @classmethod
-    def _none_options(cls, v: Any) -> Any:
-        return {} if v is None else v
-
     @field_validator("map", mode="before")
     @classmethod
     def _none_map(cls, v: Any) -> Any:
