@@ -252,9 +252,6 @@ class MoonlitEncounter(EncounterBase):
     @model_validator(mode="after")
     def _cross_checks(self) -> MoonlitEncounter:
         ids = [c.id for c in self.combatants]
-        if len(set(ids)) != len(ids):
-            dup = next(i for i in ids if ids.count(i) > 1)
-            raise ValueError(f"duplicate combatant id '{dup}'")
         if any(i in ZONES for i in ids):
             raise ValueError("a combatant id may not be a zone name")
         known = set(ids)
