@@ -210,7 +210,8 @@ def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or 
 
 
 @app.command()
-def ladder(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
+def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files or built-in names (several: one "
+                                                                  "ladder each, every table in ladders.md)")],
            agents: Annotated[str | None, typer.Option(help="agents from weakest to strongest, comma-separated "
                                                            "(default: random, scripted, then per level easy.."
                                                            "deadly the system's trained and mcts presets)")] = None,
@@ -230,17 +231,33 @@ def ladder(encounter: Annotated[str, typer.Argument(help="encounter file or buil
                                                   "ladder.png, games/)")] = Path("runs/ladder")) -> None:
     """Difficulty ladder: Bradley-Terry ratings with 95 % intervals, pair scores with Wilson intervals, a plot."""
     from trpg_arena.experiments.ladder import default_ladder, run_ladder
+    from trpg_arena.experiments.ladders import run_ladders
 
-    ruleset = load_encounter(encounter).ruleset
-    names = _agents_option(agents) if agents is not None else default_ladder(ruleset)
-    if len(names) < 2 or len(set(names)) != len(names):
+    rulesets = {e: load_encounter(e).ruleset for e in encounters}  # a bad name is refused before any game
+
+    def lineup(encounter: str) -> list[str]:
+        return _agents_option(agents) if agents is not None else default_ladder(rulesets[encounter])
+
+    if any(len(lineup(e)) < 2 or len(set(lineup(e))) != len(lineup(e)) for e in encounters):
         raise typer.BadParameter("a ladder needs at least two different agents")
     if games < 1 or (search_games is not None and search_games < 1):
         raise typer.BadParameter("--games and --search-games must be at least 1")
     if cost_seconds < 0:
         raise typer.BadParameter("--cost-seconds must be 0 or more")
-    result = run_ladder(encounter, names, games, seed, neighbours, bootstrap, out, err, workers, backend, resume,
-                        search_games, cost_seconds)
+    if len(encounters) > 1:
+        if len(set(encounters)) != len(encounters):
+            raise typer.BadParameter("name each encounter once")
+        several = run_ladders(encounters, lineup, games, seed, neighbours, bootstrap, out, err, workers, backend,
+                              resume, search_games, cost_seconds)
+        console.print((Path(several["folder"]) / "ladders.md").read_text(encoding="utf-8"))
+        console.print(f"run folder {several['folder']}")
+        for one in several["ladders"]:
+            if not one["monotone"]:
+                console.print(f"[yellow]the ladder on {one['encounter']} is not monotone in the order given[/yellow]")
+        return
+    (encounter,) = encounters
+    result = run_ladder(encounter, lineup(encounter), games, seed, neighbours, bootstrap, out, err, workers, backend,
+                        resume, search_games, cost_seconds)
     console.print((Path(result["folder"]) / "ladder.md").read_text(encoding="utf-8"))
     console.print(f"run folder {result['folder']}")
     if not result["monotone"]:

@@ -140,21 +140,34 @@ class MCTSAgent(Agent):
         return bool(self.time_limit and time.perf_counter() - started > self.time_limit) or deadline.expired()
 
     def _paired_search(self, combat: Combat, root: Node, started: float) -> tuple[Node, int]:
-        """The paired root: rounds of one dice seed, every candidate simulated on it; the anchor kept unless beaten.
+        """The paired root: rounds of one dice seed, every contender simulated on it; the anchor kept unless beaten.
 
         UCB at a root of a few candidates starves the anchor once two unlucky playouts rate it low, and
         two playouts' spread passes for a standard error: on moonlit duels the search then left
         'attacks with strike' for 'delays' at estimated gains of +0.2 to +0.7 that play-outs to the end
-        put at zero. Here every candidate gets the same playouts and the same dice (common random
-        numbers, as the `trained` agent's samples), and a rival replaces the anchor only when its mean
+        put at zero. Here the anchor and every rival the trained agent rates above it (the contenders)
+        get the same playouts and the same dice (common random numbers, as the `trained` agent's
+        samples), and a rival replaces the anchor only when its mean
         paired gain is `paired` standard errors wide, at least `PAIRED_FLOOR`, and has dice spread at all
         (without spread the gain is the value's judgement of two stopping points alone). Returns the
         choice and the simulations played.
         """
         d = combat.decision
         assert d is not None and root.order  # the trained agent's candidates
-        kids = [root.child(a) or self._adopt(root, a, d.side) for a in root.order]
-        rounds = max(1, self.simulations // len(kids))
+        # Two looks must agree: the trained agent's own estimate (its horizon, the end of the turn) rates the
+        # rival above its choice, and the search's (`depth` decisions on) by `paired` standard errors. Either
+        # look alone has a bias of its own: at a fixed depth the value rates a position with our attack still
+        # to come above one after the exchange, so the search alone would delay where it should strike. A
+        # rival the first look does not rate above the choice can never replace it, so it is not played out
+        # (the same choices; on moonlit and reincarnator duels most decisions have no such rival at all).
+        chances = self._root_chances
+        anchor = chances.get(root.order[0], 0.0)
+        contenders = [root.order[0], *(a for a in root.order[1:] if chances.get(a, -1.0) > anchor)]
+        kids = [root.child(a) or self._adopt(root, a, d.side) for a in contenders]
+        if len(kids) == 1:
+            return kids[0], 0
+        # as many rounds as if every candidate were played: the test's power does not depend on how many agree
+        rounds = max(1, self.simulations // len(root.order))
         values = np.zeros((len(kids), rounds))
         done = 0
         while done < rounds and (done == 0 or not self._out_of_time(started)):
@@ -167,14 +180,7 @@ class MCTSAgent(Agent):
         diffs = values[1:, :done] - values[0, :done]
         gain = diffs.mean(axis=1)
         se = diffs.std(axis=1, ddof=1) / math.sqrt(done)
-        # two looks must agree: the trained agent's own estimate (its horizon, the end of the turn) rates the
-        # rival above its choice, and the search's (`depth` decisions on) by `paired` standard errors. Either
-        # look alone has a bias of its own: at a fixed depth the value rates a position with our attack still
-        # to come above one after the exchange, so the search alone would delay where it should strike.
-        chances = self._root_chances
-        anchor = chances.get(kids[0].taken, 0.0)
-        agreed = np.array([chances.get(k.taken, -1.0) > anchor for k in kids[1:]])
-        bound = np.where((se > 0) & agreed, gain - self.paired * se, -np.inf)  # no spread: never a deviation
+        bound = np.where(se > 0, gain - self.paired * se, -np.inf)  # no spread: never a deviation
         best = int(np.argmax(bound))
         if bound[best] > 0 and gain[best] >= PAIRED_FLOOR:
             return kids[best + 1], done * len(kids)
@@ -338,9 +344,16 @@ class MCTSAgent(Agent):
                  elapsed: float, guarded: bool) -> Proposal:
         describe = combat.system.describe
         prior_first = root.order[0] if root.order else None
-        reasons = [f"{describe(combat, pick.taken)}: {_pct(win_estimate(pick.q))} estimated to win over "
-                   f"{pick.n} of {sims + reused} playouts ({sims} new in {elapsed * 1000:.0f} ms"
-                   + (f", {reused} kept from the last decision" if reused else "") + f", {self.depth} decisions deep)"]
+        estimate = win_estimate(pick.q)
+        if pick.n:
+            reasons = [f"{describe(combat, pick.taken)}: {_pct(estimate)} estimated to win over "
+                       f"{pick.n} of {sims + reused} playouts ({sims} new in {elapsed * 1000:.0f} ms"
+                       + (f", {reused} kept from the last decision" if reused else "")
+                       + f", {self.depth} decisions deep)"]
+        else:  # the paired root played nothing: no candidate is rated above the trained agent's choice
+            estimate = self._root_chances.get(pick.taken, 0.5)
+            reasons = [f"{describe(combat, pick.taken)}: {_pct(estimate)} estimated to win by the trained agent "
+                       f"(no other candidate rated above it, so no playouts; {elapsed * 1000:.0f} ms)"]
         others = [ch for ch in ranked if ch is not pick][:3]
         if others:
             best = others[0]
@@ -356,7 +369,7 @@ class MCTSAgent(Agent):
             reasons.append(f"the {self._anchor} agrees")
         alts = sorted((Alternative(ch.taken, win_estimate(ch.q), f"{ch.n} playouts") for ch in others),
                       key=lambda a: -a.value)
-        return Proposal(pick.taken, win_estimate(pick.q), tuple(reasons), tuple(alts))
+        return Proposal(pick.taken, estimate, tuple(reasons), tuple(alts))
 
     @property
     def _anchor(self) -> str:

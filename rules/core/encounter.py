@@ -43,7 +43,7 @@ BUILTIN = re.compile(r"^([a-z][a-z0-9_]*)/([A-Za-z0-9_\-]+)$")
 SEAT_TEXT = re.compile(r"^[A-Za-z][\w.-]*(:[^\s:]+)*(\+dice)?$")  # syntax only: agents are checked by the session
 
 
-def _located(loc: tuple[str | int, ...], message: str, value: Any) -> ValidationError:
+def located(loc: tuple[str | int, ...], message: str, value: Any = None) -> ValidationError:
     """A validation error at an exact field path (a cross-field check names the field, not the model)."""
     err = PydanticCustomError("encounter", message.replace("{", "{{").replace("}", "}}"))
     return ValidationError.from_exception_data("encounter", [InitErrorDetails(type=err, loc=loc, input=value)])
@@ -94,16 +94,22 @@ class EncounterBase(StrictModel):
             except ValidationError as e:
                 first = e.errors(include_url=False)[0]
                 msg = first["msg"].removeprefix("Value error, ")
-                raise _located(("combatants", i, "tactics", *first["loc"]), msg, first.get("input")) from None
+                raise located(("combatants", i, "tactics", *first["loc"]), msg, first.get("input")) from None
             cid = entry.get("id")
             if not isinstance(cid, str):
-                raise _located(("combatants", i, "tactics"), "a combatant with tactics needs an 'id'", cid)
+                raise located(("combatants", i, "tactics"), "a combatant with tactics needs an 'id'", cid)
             if cid in gathered:
-                raise _located(("combatants", i, "tactics"), f"'{cid}' has tactics both here and in the "
+                raise located(("combatants", i, "tactics"), f"'{cid}' has tactics both here and in the "
                                "encounter's 'tactics' map: keep one", block)
             gathered[cid] = tactics
             roster.append({k: v for k, v in entry.items() if k != "tactics"})
         return {**data, "combatants": roster, "tactics": gathered}
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _null_options_are_defaults(cls, options: Any) -> Any:
+        """``options:`` written with nothing after it (YAML's null) means every option at its default."""
+        return {} if options is None else options
 
     @field_validator("combatants", mode="before")
     @classmethod
@@ -120,12 +126,23 @@ class EncounterBase(StrictModel):
         return roster
 
     @model_validator(mode="after")
+    def _unique_ids(self) -> EncounterBase:
+        """Every combatant has its own id (the rules, the seats and the log all name combatants by id)."""
+        first: dict[str, int] = {}
+        for i, c in enumerate(self.combatants):
+            if c.id in first:
+                raise located(("combatants", i, "id"), f"combatant id '{c.id}' is used twice (also "
+                               f"combatants[{first[c.id]}])", c.id)
+            first[c.id] = i
+        return self
+
+    @model_validator(mode="after")
     def _two_sides(self) -> EncounterBase:
         """A fight needs someone to fight: at least two sides (a one-sided roster would end before round 1)."""
         sides = self.sides()
         if len(sides) < 2:
             found = f"every combatant is on side '{sides[0]}'" if sides else "no combatants"
-            raise _located(("combatants",), f"{found}: an encounter needs at least two sides", sides)
+            raise located(("combatants",), f"{found}: an encounter needs at least two sides", sides)
         return self
 
     @model_validator(mode="after")
@@ -134,10 +151,10 @@ class EncounterBase(StrictModel):
         known = {c.side for c in self.combatants} | {c.id for c in self.combatants}
         for key, seat in (self.controllers or {}).items():
             if key not in known:
-                raise _located(("controllers", key), f"'{key}' names no side or combatant (known: "
+                raise located(("controllers", key), f"'{key}' names no side or combatant (known: "
                                f"{', '.join(sorted(known))})", key)
             if not SEAT_TEXT.match(seat):
-                raise _located(("controllers", key), "a seat is 'human', an agent spec such as 'mcts:hard' or "
+                raise located(("controllers", key), "a seat is 'human', an agent spec such as 'mcts:hard' or "
                                "'review:<agent>', optionally ending in '+dice'", seat)
         return self
 
@@ -154,7 +171,7 @@ class EncounterBase(StrictModel):
             cid = str(loc[0])
             where: tuple[str | int, ...] = (("combatants", index[cid], "tactics", *loc[1:]) if cid in index
                                             else ("tactics", *loc))
-            raise _located(where, message, value)
+            raise located(where, message, value)
         return self
 
     @property

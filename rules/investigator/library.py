@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import yaml
-
+from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.investigator.model import SpellModel, TechniqueModel, WeaponModel
 
 DATA = Path(__file__).parent / "data"
@@ -23,17 +21,13 @@ class Library:
     default_skills: dict[str, int]
 
 
-def _load(name: str) -> dict[str, Any]:
-    return yaml.safe_load((DATA / name).read_text(encoding="utf-8")) or {}
-
-
 def load_library() -> Library:
     """Read and validate the YAML files under ``data/``."""
     return Library(
-        weapons={k: WeaponModel.model_validate(v) for k, v in _load("weapons.yaml").items()},
-        spells={k: SpellModel.model_validate(v) for k, v in _load("spells.yaml").items()},
-        techniques={k: TechniqueModel.model_validate(v) for k, v in _load("techniques.yaml").items()},
-        default_skills={str(k): int(v) for k, v in _load("skills.yaml").items()},
+        weapons={k: WeaponModel.model_validate(v) for k, v in read_table(DATA / "weapons.yaml").items()},
+        spells={k: SpellModel.model_validate(v) for k, v in read_table(DATA / "spells.yaml").items()},
+        techniques={k: TechniqueModel.model_validate(v) for k, v in read_table(DATA / "techniques.yaml").items()},
+        default_skills={str(k): int(v) for k, v in read_table(DATA / "skills.yaml").items()},
     )
 
 

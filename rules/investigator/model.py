@@ -281,11 +281,6 @@ class InvestigatorEncounter(EncounterBase):
     combatants: list[CombatantModel] = Field(min_length=2)
     start: StartModel | None = None
 
-    @field_validator("options", mode="before")
-    @classmethod
-    def _none_options(cls, v: Any) -> Any:
-        return {} if v is None else v
-
     @field_validator("map", mode="before")
     @classmethod
     def _none_map(cls, v: Any) -> Any:
@@ -351,12 +346,8 @@ class InvestigatorEncounter(EncounterBase):
         for sid in self.spells:
             if not _ID.match(sid):
                 yield ("spells", sid), "spell ids may use letters, digits, '_', '-' and '.' only", sid
-        seen: dict[str, int] = {}
         squares: dict[Cell, str] = {}
         for i, c in enumerate(self.combatants):
-            if c.id in seen:
-                yield ("combatants", i, "id"), f"duplicate id (also combatants[{seen[c.id]}])", c.id
-            seen[c.id] = i
             if c.kind == "pc":
                 if c.luck is None:
                     yield ("combatants", i, "luck"), "investigators need luck (0..99)", None
@@ -388,7 +379,7 @@ class InvestigatorEncounter(EncounterBase):
                 if v < 0:
                     yield ("combatants", i, "ammo" if k in c.ammo else "materials", k), "counts must be >= 0", v
         if self.start is not None:
-            yield from self._check_start(seen, blocked)
+            yield from self._check_start({c.id: i for i, c in enumerate(self.combatants)}, blocked)
 
     def _check_start(self, ids: dict[str, int], blocked: set[Cell]) -> Any:
         s = self.start

@@ -81,61 +81,23 @@ def best_path(setup: Setup, start: Cell, goal: Cell, mov: int, blocked: Collecti
     push, pop = heapq.heappush, heapq.heappop
     # A child whose key bounds equal its parent's is the next entry to pop when it is the first such child (the
     # neighbours come in square order, so later ones have larger sequences, and every other entry has a larger
-    # key or a sequence past the parent's): it is taken at once, without the heap.
-    if bit > 1:
-        g_mask = mask[gl]
-        h_bits = (g_mask & en_bits) | (~g_mask & lv_bits)  # reactors whose crossing towards the goal counts
-        heap: list[tuple[int, int, tuple[int, ...], int, int]] = []
-        entry: tuple[int, int, tuple[int, ...], int, int] = (
-            ((mask[s] ^ g_mask) & h_bits).bit_count(), crow[s], (s,), 0, 0)
-        while True:
-            ft, fc, seq, trig, cost = entry
-            here = seq[-1]
-            if here == gl:
-                cell = g.cell
-                return [cell[i] for i in seq[1:]]
-            direct: tuple[int, int, tuple[int, ...], int, int] | None = None
-            if cost < best[here]:
-                best[here] = cost
-                m_here = mask[here]
-                h_here = ((m_here ^ g_mask) & h_bits).bit_count()
-                for nxt, w in adj[here]:
-                    c2 = cost + w
-                    if c2 >= best[nxt]:
-                        continue
-                    fc2 = c2 + crow[nxt]
-                    if fc2 > mov:
-                        continue
-                    m_nxt = mask[nxt]
-                    if m_nxt == m_here:  # no nine-grid entered or left: no trigger on this step
-                        t2 = trig
-                        ft2 = trig + h_here
-                    else:
-                        t2 = (trig + (m_here & ~m_nxt & lv_bits).bit_count()
-                              + (m_nxt & ~m_here & en_bits).bit_count())
-                        ft2 = t2 + ((m_nxt ^ g_mask) & h_bits).bit_count()
-                    if direct is None and ft2 == ft and fc2 == fc:
-                        direct = (ft2, fc2, seq + (nxt,), t2, c2)
-                    else:
-                        push(heap, (ft2, fc2, seq + (nxt,), t2, c2))
-            if direct is not None:
-                entry = direct
-            elif heap:
-                entry = pop(heap)
-            else:
-                return None
-    # no reactor in range: every trigger count is 0
-    heap0: list[tuple[int, tuple[int, ...], int]] = []
-    entry0: tuple[int, tuple[int, ...], int] = (crow[s], (s,), 0)
+    # key or a sequence past the parent's): it is taken at once, without the heap. With no reactor in range
+    # every mask is 0, so every trigger count and bound is 0 and the key is (cost bound, squares).
+    g_mask = mask[gl]
+    h_bits = (g_mask & en_bits) | (~g_mask & lv_bits)  # reactors whose crossing towards the goal counts
+    heap: list[tuple[int, int, tuple[int, ...], int, int]] = []
+    entry: tuple[int, int, tuple[int, ...], int, int] = (((mask[s] ^ g_mask) & h_bits).bit_count(), crow[s], (s,), 0, 0)
     while True:
-        fc, seq, cost = entry0
+        ft, fc, seq, trig, cost = entry
         here = seq[-1]
         if here == gl:
             cell = g.cell
             return [cell[i] for i in seq[1:]]
-        direct0: tuple[int, tuple[int, ...], int] | None = None
+        direct: tuple[int, int, tuple[int, ...], int, int] | None = None
         if cost < best[here]:
             best[here] = cost
+            m_here = mask[here]
+            h_here = ((m_here ^ g_mask) & h_bits).bit_count()
             for nxt, w in adj[here]:
                 c2 = cost + w
                 if c2 >= best[nxt]:
@@ -143,13 +105,21 @@ def best_path(setup: Setup, start: Cell, goal: Cell, mov: int, blocked: Collecti
                 fc2 = c2 + crow[nxt]
                 if fc2 > mov:
                     continue
-                if direct0 is None and fc2 == fc:
-                    direct0 = (fc2, seq + (nxt,), c2)
+                m_nxt = mask[nxt]
+                if m_nxt == m_here:  # no nine-grid entered or left: no trigger on this step
+                    t2 = trig
+                    ft2 = trig + h_here
                 else:
-                    push(heap0, (fc2, seq + (nxt,), c2))
-        if direct0 is not None:
-            entry0 = direct0
-        elif heap0:
-            entry0 = pop(heap0)
+                    t2 = (trig + (m_here & ~m_nxt & lv_bits).bit_count()
+                          + (m_nxt & ~m_here & en_bits).bit_count())
+                    ft2 = t2 + ((m_nxt ^ g_mask) & h_bits).bit_count()
+                if direct is None and ft2 == ft and fc2 == fc:
+                    direct = (ft2, fc2, seq + (nxt,), t2, c2)
+                else:
+                    push(heap, (ft2, fc2, seq + (nxt,), t2, c2))
+        if direct is not None:
+            entry = direct
+        elif heap:
+            entry = pop(heap)
         else:
             return None

@@ -9,34 +9,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import Field, ValidationError, field_validator, model_validator
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import Field, field_validator, model_validator
 
-from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
+from trpg_arena.rules.core.encounter import EncounterBase, StrictModel, located
+from trpg_arena.rules.core.library import entry, read_table
 
 DATA = Path(__file__).parent / "data"
 
-
-def _library(name: str) -> dict[str, dict[str, Any]]:
-    with open(DATA / f"{name}.yaml", encoding="utf-8") as fh:
-        return dict(yaml.safe_load(fh) or {})
-
-
-WEAPON_LIBRARY = _library("weapons")
-ARMOUR_LIBRARY = _library("armour")
-ABILITY_LIBRARY = _library("abilities")
-STATBLOCKS = _library("statblocks")
+WEAPON_LIBRARY = read_table(DATA / "weapons.yaml")
+ARMOUR_LIBRARY = read_table(DATA / "armour.yaml")
+ABILITY_LIBRARY = read_table(DATA / "abilities.yaml")
+STATBLOCKS = read_table(DATA / "statblocks.yaml")
 
 Hex = tuple[int, int]
 Level = Literal["light", "moderate", "serious", "mortal"]
 LEVELS: tuple[Level, ...] = ("light", "moderate", "serious", "mortal")
-
-
-def located(loc: tuple[str | int, ...], message: str, value: Any = None) -> ValidationError:
-    """A validation error at an exact field path (cross-field checks name the field, not the model)."""
-    err = PydanticCustomError("kiai", message.replace("{", "{{").replace("}", "}}"))
-    return ValidationError.from_exception_data("kiai", [InitErrorDetails(type=err, loc=loc, input=value)])
 
 
 def _keys(v: dict[str, Any], allowed: tuple[str, ...]) -> None:
@@ -154,9 +141,7 @@ class Ability(StrictModel):
 
 def _from_library(value: Any, library: dict[str, dict[str, Any]], what: str) -> Any:
     if isinstance(value, str):
-        if value not in library:
-            raise ValueError(f"unknown {what} '{value}' (library: {', '.join(sorted(library))})")
-        return {"id": value, **library[value]}
+        return {"id": value, **entry(library, value, what)}
     if isinstance(value, dict) and value.get("id") in library:
         return {"id": value["id"], **library[value["id"]], **value}
     return value
@@ -222,9 +207,7 @@ class Combatant(StrictModel):
     @classmethod
     def _armour(cls, v: Any) -> Any:
         if isinstance(v, str):
-            if v not in ARMOUR_LIBRARY:
-                raise ValueError(f"unknown armour '{v}' (library: {', '.join(sorted(ARMOUR_LIBRARY))})")
-            return dict(ARMOUR_LIBRARY[v])
+            return dict(entry(ARMOUR_LIBRARY, v, "armour"))
         return v
 
     @model_validator(mode="after")
@@ -339,18 +322,8 @@ class KiaiEncounter(EncounterBase):
     round_cap: int | None = Field(None, ge=1)
     start: StartState | None = None
 
-    @field_validator("options", mode="before")
-    @classmethod
-    def _none_options(cls, v: Any) -> Any:
-        return {} if v is None else v
-
     @model_validator(mode="after")
     def _roster(self) -> KiaiEncounter:
-        ids: list[str] = []
-        for i, c in enumerate(self.combatants):
-            if c.id in ids:
-                raise located(("combatants", i, "id"), f"combatant id '{c.id}' is used twice", c.id)
-            ids.append(c.id)
         seats: list[int] = []
         for i, c in enumerate(self.combatants):
             seat = c.seat if c.seat is not None else i
@@ -370,7 +343,7 @@ class KiaiEncounter(EncounterBase):
                 raise located(loc, f"hex {list(p)} is already taken by '{taken[p]}'", list(p))
             taken[p] = c.id
         if self.start is not None:
-            self._check_start(set(ids))
+            self._check_start({c.id for c in self.combatants})
         return self
 
     def _check_start(self, ids: set[str]) -> None:

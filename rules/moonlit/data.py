@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from trpg_arena.rules.core.dice import DiceExpr
+from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.moonlit.verbs import Condition
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -118,13 +117,6 @@ class Library:
     gear: dict[str, Gear] = field(default_factory=dict)
 
 
-def _read(name: str) -> dict[str, Any]:
-    data = yaml.safe_load((DATA_DIR / name).read_text(encoding="utf-8"))
-    if not isinstance(data, dict):
-        raise ValueError(f"{name}: expected a mapping")
-    return data
-
-
 def _effect(raw: dict[str, Any] | None) -> Effect | None:
     return None if raw is None else Effect(str(raw["kind"]), int(raw["value"]), str(raw["duration"]))
 
@@ -150,20 +142,20 @@ def _skill(sid: str, raw: dict[str, Any]) -> Skill:
 
 def load_library() -> Library:
     """Read and check every data file once."""
-    skills = {sid: _skill(sid, raw) for sid, raw in _read("skills.yaml").items()}
+    skills = {sid: _skill(sid, raw) for sid, raw in read_table(DATA_DIR / "skills.yaml").items()}
     templates = {tid: Template(id=tid, name_zh=raw.get("name_zh", tid), body=raw["body"], action=raw["action"],
                                melee=raw["melee"], ranged=raw["ranged"], mental=raw["mental"],
                                defense=raw["defense"], max_hp=raw["max_hp"], max_tp=raw["max_tp"],
                                skills=tuple(raw["skills"]))
-                 for tid, raw in _read("summons.yaml").items()}
+                 for tid, raw in read_table(DATA_DIR / "summons.yaml").items()}
     items = {iid: Item(id=iid, name_zh=raw.get("name_zh", iid), target=raw["target"],
                        heal=DiceExpr.parse(raw["heal"]) if "heal" in raw else None, remove=raw.get("remove"),
                        effect=_effect(raw.get("effect")))
-             for iid, raw in _read("items.yaml").items()}
+             for iid, raw in read_table(DATA_DIR / "items.yaml").items()}
     gear = {gid: Gear(id=gid, name_zh=raw.get("name_zh", gid), slot=raw["slot"], type=raw.get("type"),
                       hit_mod=int(raw.get("hit_mod", 0)), damage_flat=int(raw.get("damage_flat", 0)),
                       defense_dice=int(raw.get("defense_dice", 0)))
-            for gid, raw in _read("equipment.yaml").items()}
+            for gid, raw in read_table(DATA_DIR / "equipment.yaml").items()}
     for s in skills.values():
         if s.category not in CATEGORIES:
             raise ValueError(f"skill {s.id}: unknown category {s.category}")

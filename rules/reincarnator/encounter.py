@@ -168,8 +168,8 @@ class ReincarnatorEncounter(EncounterBase):
         sides = {c.side for c in specs}
         for i, sp in enumerate(specs):
             where = f"combatants[{i}]" if i < len(self.combatants) else f"reinforcements (id '{sp.id}')"
-            if sp.id in ids or sp.id in vids:
-                fail(f"{where}.id", "duplicate id", "a unique id", sp.id)
+            if sp.id in ids or sp.id in vids:  # a repeat within the roster is the kernel's check
+                fail(f"{where}.id", f"id '{sp.id}' is used twice (by a combatant or a vehicle)", "a unique id", sp.id)
             ids.add(sp.id)
             if sp.position is None and sp.in_vehicle is None:
                 fail(f"{where}.position", "missing position", "[x, y]")

@@ -14,23 +14,18 @@ import builtins
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from trpg_arena.rules.core.encounter import StrictModel
+from trpg_arena.rules.core.library import entry, read_table
 
 DATA = Path(__file__).parent / "data"
 
 
-def _load(name: str) -> dict[str, Any]:
-    with open(DATA / name, encoding="utf-8") as fh:
-        return dict(yaml.safe_load(fh) or {})
-
-
-WEAPON_LIBRARY: dict[str, dict[str, Any]] = _load("weapons.yaml")
-STAT_BLOCKS: dict[str, dict[str, Any]] = _load("stat_blocks.yaml")
-SPELL_LIBRARY: dict[str, dict[str, Any]] = _load("spells.yaml")
-VEHICLE_LIBRARY: dict[str, dict[str, Any]] = _load("vehicles.yaml")
+WEAPON_LIBRARY: dict[str, dict[str, Any]] = read_table(DATA / "weapons.yaml")
+STAT_BLOCKS: dict[str, dict[str, Any]] = read_table(DATA / "stat_blocks.yaml")
+SPELL_LIBRARY: dict[str, dict[str, Any]] = read_table(DATA / "spells.yaml")
+VEHICLE_LIBRARY: dict[str, dict[str, Any]] = read_table(DATA / "vehicles.yaml")
 
 Cell = tuple[int, int]
 ItemKind = Literal["natural", "melee", "firearm", "bow", "crossbow", "gauss", "launcher", "thrown", "consumable",
@@ -107,9 +102,7 @@ def _library_item(value: Any) -> Any:
     if isinstance(value, dict) and "use" in value:
         value = dict(value)
         ref = value.pop("use")
-        if ref not in WEAPON_LIBRARY:
-            raise ValueError(f"unknown weapon or item '{ref}' (library: {', '.join(sorted(WEAPON_LIBRARY))})")
-        merged = {"id": ref, **WEAPON_LIBRARY[ref]}
+        merged = {"id": ref, **entry(WEAPON_LIBRARY, ref, "weapon or item")}
         merged.update(value)
         return merged
     return value
@@ -207,9 +200,7 @@ class SpellSpec(StrictModel):
 
 def _library_spell(value: Any) -> Any:
     if isinstance(value, str):
-        if value not in SPELL_LIBRARY:
-            raise ValueError(f"unknown spell '{value}' (library: {', '.join(sorted(SPELL_LIBRARY))})")
-        return {"id": value, **SPELL_LIBRARY[value]}
+        return {"id": value, **entry(SPELL_LIBRARY, value, "spell")}
     return value
 
 
@@ -289,10 +280,7 @@ class CombatantSpec(StrictModel):
     def _stat_block(cls, data: Any) -> Any:
         if isinstance(data, dict) and "stat_block" in data:
             data = dict(data)
-            ref = data.pop("stat_block")
-            if ref not in STAT_BLOCKS:
-                raise ValueError(f"unknown stat block '{ref}' (library: {', '.join(sorted(STAT_BLOCKS))})")
-            data = {**STAT_BLOCKS[ref], **data}
+            data = {**entry(STAT_BLOCKS, data.pop("stat_block"), "stat block"), **data}
         return data
 
     @field_validator("natural_weapons", mode="before")
@@ -383,10 +371,7 @@ class VehicleSpec(StrictModel):
     def _library(cls, data: Any) -> Any:
         if isinstance(data, dict) and "use" in data:
             data = dict(data)
-            ref = data.pop("use")
-            if ref not in VEHICLE_LIBRARY:
-                raise ValueError(f"unknown vehicle '{ref}' (library: {', '.join(sorted(VEHICLE_LIBRARY))})")
-            data = {**VEHICLE_LIBRARY[ref], **data}
+            data = {**entry(VEHICLE_LIBRARY, data.pop("use"), "vehicle"), **data}
         return data
 
 

@@ -97,6 +97,22 @@ def test_bad_encounter_gets_one_located_message(tmp_path: Path, case: str, comma
     assert str(p) in r.stderr and where in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("rid", SYSTEMS)
+def test_a_repeated_combatant_id_is_one_kernel_message(tmp_path: Path, rid: str) -> None:
+    """Every system refuses a roster naming one id twice with the same located sentence (the kernel's check)."""
+    from trpg_arena.rules import RULESETS
+
+    data = yaml.safe_load((RULESETS[rid].info.data_dir / "encounters" / "skirmish.yaml").read_text())
+    first = data["combatants"][0]["id"]
+    data["combatants"][1]["id"] = first
+    p = tmp_path / "twice.yaml"
+    p.write_text(yaml.safe_dump(data), encoding="utf-8")
+    r = run("validate", str(p))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"combatants[1] (id '{first}').id" in r.stderr, r.stderr
+    assert f"combatant id '{first}' is used twice (also combatants[0])" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("command", ["validate", "play"])
 def test_broken_yaml_names_the_line(tmp_path: Path, command: str) -> None:
     p = tmp_path / "broken.yaml"

@@ -122,3 +122,36 @@ def test_search_pairs_play_their_own_count_and_every_agent_is_costed(tmp_path: P
     r = run("ladder", "kiai/duel", "--agents", "random,scripted,trained:easy,trained:normal,mcts:easy", "--games", "4",
             "--neighbours", "1", "--out", str(tmp_path), "--resume", str(folder))
     assert r.returncode == 2 and "games_per_search_pair 2 -> None" in r.stderr
+
+
+def test_several_encounters_make_one_page_of_ladders_and_resume_together(tmp_path: Path) -> None:
+    args = ["ladder", "moonlit/duel", "kiai/duel", "--agents", "random,scripted", "--games", "2", "--bootstrap", "5",
+            "--cost-seconds", "0", "--workers", "1", "--out", str(tmp_path)]
+    r = run(*args)
+    assert r.returncode == 0, r.stderr
+    (parent,) = tmp_path.iterdir()
+    assert parent.name.endswith("-ladders") and f"run folder {parent}" in " ".join(r.stdout.split())
+    folders = sorted(p.name for p in parent.iterdir() if p.is_dir())
+    assert len(folders) == 2 and folders[0].endswith("-moonlit-duel") and folders[1].endswith("-kiai-duel")
+    page = (parent / "ladders.md").read_text()
+    assert page.index("## Ladder on moonlit/duel (2 games per pair)") < page.index("## Ladder on kiai/duel")
+    assert "## Ladder on kiai/duel" in r.stdout
+    # the same command resumes both ladders from the parent folder, playing nothing they kept
+    r = run(*args, "--resume", str(parent))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("2 of 2 games kept") == 2 and len(list(parent.iterdir())) == 4  # two folders, two files
+    # another list of encounters does not resume it
+    r = run("ladder", "kiai/duel", "moonlit/duel", *args[3:], "--resume", str(parent))
+    assert r.returncode == 2 and "that ladder was run on moonlit/duel, kiai/duel" in " ".join(r.stderr.split())
+    assert "Traceback" not in r.stderr
+
+
+def test_a_bad_encounter_among_several_is_refused_before_any_game(tmp_path: Path) -> None:
+    r = run("ladder", "moonlit/duel", "moonlit/nowhere", "--agents", "random,scripted", "--games", "2",
+            "--out", str(tmp_path))
+    assert r.returncode != 0 and "nowhere" in r.stderr and "Traceback" not in r.stderr
+    assert not tmp_path.exists() or not list(tmp_path.iterdir())
+    r = run("ladder", "moonlit/duel", "kiai/duel", "--agents", "random,scripted:nonsense=1", "--games", "2",
+            "--out", str(tmp_path))
+    assert r.returncode != 0 and "nonsense" in r.stderr and "Traceback" not in r.stderr
+    assert not tmp_path.exists() or not list(tmp_path.iterdir())

@@ -8,6 +8,7 @@ import pickle
 
 import pytest
 
+from tests.conftest import SYSTEMS
 from tests.kernel.toy import TOY, TOY_ENCOUNTER
 from trpg_arena.rules import (
     Action,
@@ -103,6 +104,14 @@ def test_encounter_errors_are_located() -> None:
         load_encounter({"combatants": []})
     with pytest.raises(EncounterError, match="unexpected|Extra"):
         load_encounter({**TOY_ENCOUNTER, "colour": "red"})
+
+
+@pytest.mark.parametrize("name", ["toy", *(f"{rid}/skirmish" for rid in SYSTEMS)])
+def test_null_options_are_the_defaults(name: str) -> None:
+    """``options:`` left empty in a file (YAML's null) reads as every option at its default, in every system."""
+    data = TOY_ENCOUNTER if name == "toy" else load_encounter(name).model_dump(mode="json")
+    enc = load_encounter({**data, "options": None})
+    assert enc.options == type(enc.options)()
 
 
 def test_options_override_is_validated() -> None:
