@@ -99,6 +99,4 @@ class InvestigatorEditor(Editor):
 
     def settle(self, combat: InvCombat) -> None:
         """End the combat if a side has nobody left."""
-        st = combat.state
-        if st.outcome is None:
-            end_check(combat, setup_of(combat), st)
+        end_check(combat, setup_of(combat), combat.state)

@@ -109,6 +109,4 @@ class KiaiEditor(Editor):
 
     def settle(self, combat: KiaiCombat) -> None:
         """End the combat if a side has nobody left."""
-        st = combat.state
-        if st.outcome is None:
-            check_end(combat, ctx_of(combat), st)
+        check_end(combat, ctx_of(combat), combat.state)
