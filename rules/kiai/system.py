@@ -12,7 +12,7 @@ from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai import state_check
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
-from trpg_arena.rules.kiai.context import Ctx, build_ctx, ctx_of
+from trpg_arena.rules.kiai.context import Ctx, build_ctx
 from trpg_arena.rules.kiai.edits import KiaiEditor
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
 from trpg_arena.rules.kiai.model import KiaiEncounter
@@ -82,7 +82,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
 
     def new_state(self, combat: KiaiCombat) -> KiaiState:
         """Initial state from the encounter and its `start` section (no dice)."""
-        return new_state(ctx_of(combat))
+        return new_state(combat.tables)
 
     def advance(self, combat: KiaiCombat) -> None:
         """Run the state machine to the next decision point (section 6)."""
@@ -92,7 +92,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
         """The exact legal set at the open decision (section 7)."""
         st = combat.state
         assert st.decision is not None
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         kind = st.decision.step
         f = st.fighters[st.decision.actor]
         if kind == "D1":
@@ -117,7 +117,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
         assert st.decision is not None
         d = st.decision
         st.decision = None
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         apply_action(combat, ctx, st, d.step, d.actor, action)
         advance(combat, ctx)
 
@@ -137,7 +137,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
             if index == 1:
                 return "all-out", lambda on: ALL_OUT if on else "not all-out"
             if index == 2:
-                abilities = ctx_of(combat).abilities
+                abilities = combat.tables.abilities
                 actor = combat.decision.actor if combat.decision is not None else ""
 
                 def ability(name: Any) -> str:
@@ -162,7 +162,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def views(self, combat: KiaiCombat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp = wound boxes left, 0 when dead)."""
         st = combat.state
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         static = ctx.view_static
         if static is None:
             total = sum(ctx.boxes) + 1
