@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
 from trpg_arena.rules.core.encounter import EncounterBase, overlay
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
+from trpg_arena.rules.core.system import CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
@@ -77,9 +77,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
         setup.adjacency(battlefield)
         return setup
 
-    def check_state(self, state: BaseState, combat: InvCombat) -> None:
+    def check_state(self, state: InvState, combat: InvCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        assert isinstance(state, InvState)
         state_check.check_state(state, combat)
 
     def new_state(self, combat: InvCombat) -> InvState:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, hex_grid
 from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai import state_check
@@ -75,9 +75,8 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
             cells.setdefault(tuple(h), {}).update(exit=True)
         return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
-    def check_state(self, state: BaseState, combat: KiaiCombat) -> None:
+    def check_state(self, state: KiaiState, combat: KiaiCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        assert isinstance(state, KiaiState)
         state_check.check_state(state, combat)
 
     def new_state(self, combat: KiaiCombat) -> KiaiState:
