@@ -27,6 +27,8 @@ from sb3_contrib.common.maskable.distributions import MaskableCategorical, Maska
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
+from trpg_arena.experiments.head_adam import HeadRowsAdam, ScoredRows
+
 _DENSE_SHARE = 4  # with a quarter of the indices or more scored, gathering rows costs more than the whole head
 _MASKED = -1e8  # what sb3-contrib gives a masked logit: exp(_MASKED - max) is exactly 0 in float32
 
@@ -48,6 +50,7 @@ class LegalActionsDistribution(MaskableCategoricalDistribution):
         self.valid = torch.zeros((0, 0), dtype=torch.bool)  # (batch, L): the index is legal in this row
         self.log_p = torch.zeros((0, 0))  # (batch, L) log-probabilities (not valid: about _MASKED)
         self._pending = False  # a latent waits for its mask
+        self.scored: ScoredRows | None = None  # told which head rows get a gradient (the policy's `HeadRowsAdam`)
 
     def from_latent(self, latent: torch.Tensor, head: nn.Linear) -> LegalActionsDistribution:
         """The distribution of a batch of actor latents, every action legal until `apply_masking`."""
@@ -73,6 +76,7 @@ class LegalActionsDistribution(MaskableCategoricalDistribution):
             return
         batch = len(latent)
         if masks is None:
+            self._mark_scored(None)
             self._set(torch.arange(self.action_dim), torch.ones((batch, self.action_dim), dtype=torch.bool),
                       head(latent))
             return
@@ -84,10 +88,18 @@ class LegalActionsDistribution(MaskableCategoricalDistribution):
         legal_somewhere = mask.contiguous().view(torch.uint8).amax(dim=0) if batch else mask.new_zeros(0)
         columns = legal_somewhere.nonzero().reshape(-1)
         if not len(columns) or len(columns) * _DENSE_SHARE >= self.action_dim:  # mostly legal: the full head is cheaper
+            self._mark_scored(None)
             self._set(torch.arange(self.action_dim, device=latent.device), mask, head(latent))
             return
+        self._mark_scored(columns)
         logits = nn.functional.linear(latent, head.weight.index_select(0, columns), head.bias.index_select(0, columns))
         self._set(columns, mask.index_select(1, columns), logits)
+
+    def _mark_scored(self, columns: torch.Tensor | None) -> None:
+        """Tell the optimiser which head rows this pass may give a gradient (None: all of them)."""
+        if self.scored is not None and self._head is not None and torch.is_grad_enabled() \
+                and self._head.weight.requires_grad:
+            self.scored.add(columns)
 
     def _ready(self) -> None:
         if self._pending:  # no mask was applied: every action is legal
@@ -151,6 +163,13 @@ class LegalActionsPolicy(MaskableActorCriticPolicy):
         if isinstance(self.action_space, spaces.Discrete):
             self.action_dist = LegalActionsDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+        if isinstance(self.action_dist, LegalActionsDistribution) and self.optimizer_class is torch.optim.Adam:
+            # Adam over the head's rows that have had a gradient: the same updates, without touching the
+            # thousands of rows no decision has offered yet (`experiments.head_adam`)
+            assert isinstance(self.action_net, nn.Linear)
+            self.action_dist.scored = ScoredRows(self.action_dist.action_dim)
+            self.optimizer = HeadRowsAdam(self.parameters(), head=self.action_net, scored=self.action_dist.scored,
+                                          lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> Any:
         if isinstance(self.action_dist, LegalActionsDistribution):

@@ -8,7 +8,8 @@ numbers the same actions in blocks that do not depend on the encounter::
 
 - A **block** is a verb and which of its fields it uses: a combatant target, a square of the board
   (``ActionBlock``). A rule system declares its blocks in ``rules/<id>/features.py`` as ``ACTIONS``,
-  naming each verb by its member of the system's `Verb` enum (``rules/<id>/verbs.py``).
+  naming each verb by its member of the system's `Verb` enum (``rules/<id>/verbs.py``), or reads
+  them there from a data file (`read_spec`: ``rules/<id>/data/actions.yaml`` in the built-in systems).
 - The **target slot** is the row the target has in the decider's feature vector
   (`trpg_arena.rules.core.features`: the actor 0, its allies 1.., its enemies after them), so
   "attack slot 8" always means the nearest able enemy, in any encounter.
@@ -34,14 +35,17 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+from pydantic import Field, ValidationError
 
 from trpg_arena.rules.core.compiled import compiled
-from trpg_arena.rules.core.encounter import EncounterBase
+from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
 from trpg_arena.rules.core.errors import TrpgArenaError
 from trpg_arena.rules.core.features import FeatureLayout, layout_for
+from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.core.system import RuleSystem, get_ruleset
 from trpg_arena.rules.core.values import Action, PlainStrEnum
 
@@ -68,6 +72,39 @@ class ActionSpec:
     blocks: tuple[ActionBlock, ...]
     map_limit: tuple[int, int]  # W x H: the largest board whose every square has its own slot
     dest_in_option: tuple[PlainStrEnum, ...] = ()  # verbs whose dest is not a square of the board (part of the option)
+
+
+class _BlockData(StrictModel):
+    """One block as a data file writes it (a bare verb name is a block with neither target nor square)."""
+
+    verb: str
+    target: bool = False
+    square: bool = False
+    options: int = Field(1, ge=1)
+
+
+class _SpecData(StrictModel):
+    """An action layout as a data file writes it."""
+
+    map_limit: tuple[int, int]
+    dest_in_option: list[str] = []
+    blocks: list[_BlockData | str]
+
+
+def read_spec(path: Path, verbs: type[PlainStrEnum]) -> ActionSpec:
+    """A system's action layout written as data (``rules/<id>/data/actions.yaml``), every verb one of `verbs`."""
+    try:
+        data = _SpecData.model_validate(read_table(path))
+        blocks = tuple(ActionBlock(verbs(b)) if isinstance(b, str) else ActionBlock(verbs(b.verb), b.target, b.square,
+                                                                                   b.options) for b in data.blocks)
+        return ActionSpec(blocks, data.map_limit, tuple(verbs(v) for v in data.dest_in_option))
+    except ValidationError as e:  # the file is part of the system's code: its first problem, on one line
+        first = e.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"] if not str(p).startswith("_BlockData"))
+        problem = f"{where}: {first['msg']}"
+    except ValueError as e:  # a verb the system does not have
+        problem = str(e)
+    raise TrpgArenaError(f"{path}: not an action layout of {verbs.__module__}.{verbs.__name__}: {problem}")
 
 
 @dataclass(frozen=True, eq=False)

@@ -84,7 +84,7 @@ class Editor:
         return None
 
     def settle(self, combat: Combat) -> None:
-        """After an edit: end the combat if a side has nobody left (the system's own end check)."""
+        """After an edit of a running combat: end it if a side has nobody left (the system's own end check)."""
 
     def admit(self, combat: Combat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
         """The encounter's data with combatant `spec` added as the system lets one join mid-fight.
@@ -222,7 +222,8 @@ def _write(combat: Combat, editor: Editor, cid: str, checked: list[tuple[EditFie
         combat.system.check_state(combat.state, combat)
     except SnapshotError as e:
         raise EditError(f"the rules do not allow that: {e}", where="changes") from None
-    editor.settle(combat)
+    if combat.state.outcome is None:
+        editor.settle(combat)
 
 
 def _text(cid: str, name: str, before: dict[str, Any], checked: list[tuple[EditField, Any]], remove: bool,

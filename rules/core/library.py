@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
+from pydantic import AfterValidator
 
 V = TypeVar("V")
 
@@ -29,3 +30,13 @@ def entry(library: Mapping[str, V], name: Any, what: str) -> V:
     if name not in library:
         raise ValueError(f"unknown {what} '{name}' (library: {', '.join(sorted(library))})")
     return library[name]
+
+
+def named_in(library: Mapping[str, Any], what: str) -> AfterValidator:
+    """A field's check that its value names an entry of `library`, for ``Annotated[str, ...]`` field types."""
+
+    def check(name: str) -> str:
+        entry(library, name, what)
+        return name
+
+    return AfterValidator(check)

@@ -9,9 +9,10 @@ the damage bonus the weapon adds (full for melee, half for thrown).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from trpg_arena.rules.core.action_layout import ActionBlock, ActionSpec
+from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.investigator.compiled import Setup
@@ -88,30 +89,5 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
 FEATURES = SystemFeatures(side_limit=8, distance_scale=20.0, stats=STATS, static=_static, combatant=COMBATANT,
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
 
-# pick_up's dest is a direction (here, N, NE..), not a square: it is part of the option
-ACTIONS = ActionSpec(map_limit=(16, 16), dest_in_option=(Verb.PICK_UP,), blocks=(
-    ActionBlock(Verb.END_TURN),
-    ActionBlock(Verb.WAIT),
-    ActionBlock(Verb.DECLINE),
-    ActionBlock(Verb.DODGE),
-    ActionBlock(Verb.FIGHT_BACK),
-    ActionBlock(Verb.NO_DEFENSE),
-    ActionBlock(Verb.DIVE_FOR_COVER),
-    ActionBlock(Verb.STAND_UP),
-    ActionBlock(Verb.RELOAD),
-    ActionBlock(Verb.FLEE),
-    ActionBlock(Verb.CONTINUE_CAST),
-    ActionBlock(Verb.PREPARE, options=4),
-    ActionBlock(Verb.SWITCH_WEAPON, options=16),
-    ActionBlock(Verb.STEP, square=True),
-    ActionBlock(Verb.MOVE, square=True),
-    ActionBlock(Verb.MELEE, target=True, options=68),
-    ActionBlock(Verb.SHOOT, target=True, options=64),
-    ActionBlock(Verb.THROW, target=True),
-    ActionBlock(Verb.FIRST_AID, target=True),
-    ActionBlock(Verb.OPPORTUNITY_ATTACK, target=True),
-    ActionBlock(Verb.PURSUIT_ATTACK, target=True, options=4),
-    ActionBlock(Verb.CAST, target=True, options=64),
-    ActionBlock(Verb.PASS_ITEM, target=True, options=16),
-    ActionBlock(Verb.PICK_UP, options=8),
-))
+# the canonical action layout, the envs' default action space (its blocks are data: one line each)
+ACTIONS = read_spec(Path(__file__).parent / "data" / "actions.yaml", Verb)

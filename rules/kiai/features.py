@@ -10,9 +10,10 @@ D10 against an average defense fills about one box per 25 points over it, so dam
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from trpg_arena.rules.core.action_layout import ActionBlock, ActionSpec
+from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.kiai.catalogue import COMBATANT_FEATURES, CONDITIONS, DECISIONS, GLOBAL_FEATURES
@@ -58,29 +59,5 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
 FEATURES = SystemFeatures(side_limit=8, distance_scale=10.0, stats=STATS, static=_static, combatant=COMBATANT,
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
 
-# a charge's end hex joins its option (a square slot per target would multiply the block by the map)
-ACTIONS = ActionSpec(map_limit=(16, 16), dest_in_option=(Verb.CHARGE,), blocks=(
-    ActionBlock(Verb.END_TURN),
-    ActionBlock(Verb.PASS),
-    ActionBlock(Verb.DODGE),
-    ActionBlock(Verb.NO_REACTION),
-    ActionBlock(Verb.ATTACK_DEFENSE, options=8),
-    ActionBlock(Verb.COUNTER, options=8),
-    ActionBlock(Verb.CONCENTRATE_DODGE, options=2),
-    ActionBlock(Verb.FLEE),
-    ActionBlock(Verb.MOVE, square=True),
-    ActionBlock(Verb.RUN, square=True),
-    ActionBlock(Verb.ATTACK, target=True, options=128),
-    ActionBlock(Verb.TWO_WEAPON_ATTACK, target=True, options=2),
-    ActionBlock(Verb.OFFHAND_ATTACK, target=True),
-    ActionBlock(Verb.CONSECUTIVE_ATTACK, target=True),
-    ActionBlock(Verb.FEINT, target=True, options=3),
-    ActionBlock(Verb.BREAK_WEAPON, target=True),
-    ActionBlock(Verb.DISARM, target=True),
-    ActionBlock(Verb.REATTACK, target=True, options=64),
-    ActionBlock(Verb.CHARGE, target=True, options=128),
-    ActionBlock(Verb.USE_ABILITY, target=True, options=8),
-    ActionBlock(Verb.USE_ABILITY, square=True, options=4),
-    ActionBlock(Verb.READY_WEAPON, options=4),
-    ActionBlock(Verb.PICK_UP, options=4),
-))
+# the canonical action layout, the envs' default action space (its blocks are data: one line each)
+ACTIONS = read_spec(Path(__file__).parent / "data" / "actions.yaml", Verb)

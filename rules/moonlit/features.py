@@ -9,9 +9,10 @@ amount plus the weapon's flat damage, before the defender's reduction.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from trpg_arena.rules.core.action_layout import ActionBlock, ActionSpec
+from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.moonlit.observe import COMBATANT_FEATURES, GLOBAL_FEATURES, STATES
@@ -76,29 +77,4 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
 FEATURES = SystemFeatures(side_limit=8, distance_scale=3.0, stats=STATS, static=_static, combatant=COMBATANT,
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
 
-ACTIONS = ActionSpec(map_limit=(4, 1), dest_in_option=(), blocks=(
-    ActionBlock(Verb.DEPLOY, options=2),
-    ActionBlock(Verb.ESCAPE),
-    ActionBlock(Verb.STAY),
-    ActionBlock(Verb.PURGE, options=5),
-    ActionBlock(Verb.DONE),
-    ActionBlock(Verb.PASS),
-    ActionBlock(Verb.DELAY, options=64),
-    ActionBlock(Verb.MOVE, square=True),
-    ActionBlock(Verb.ATTACK, options=8),
-    ActionBlock(Verb.OFFENSE, options=8),
-    ActionBlock(Verb.LIMIT_BREAK, options=8),
-    ActionBlock(Verb.TARGET, target=True),
-    ActionBlock(Verb.TARGET, options=4),
-    ActionBlock(Verb.TARGET_DONE),
-    ActionBlock(Verb.USE_SKILL, target=True, options=8),
-    ActionBlock(Verb.USE_SKILL, options=4),
-    ActionBlock(Verb.USE_ITEM, target=True, options=4),
-    ActionBlock(Verb.COUP_DE_GRACE, target=True),
-    ActionBlock(Verb.CLEAR_TRANCE),
-    ActionBlock(Verb.DODGE, options=8),
-    ActionBlock(Verb.COUNTER),
-    ActionBlock(Verb.COVER),
-    ActionBlock(Verb.DECLINE),
-    ActionBlock(Verb.INTERRUPT, target=True),
-))
+ACTIONS = read_spec(Path(__file__).parent / "data" / "actions.yaml", Verb)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Outcome, Termination
+from trpg_arena.rules.moonlit.data import CONDITIONS
 from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect
 from trpg_arena.rules.moonlit.tables import Stats
 from trpg_arena.rules.moonlit.verbs import Condition
@@ -135,18 +136,7 @@ def add_effect(c: MoonCombat, f: Fighter, source: str, kind: str, value: int, du
 # --- conditions ---------------------------------------------------------------------------------
 def conditions_of(f: Fighter) -> list[Condition]:
     """Conditions a combatant has, in the fixed order poison, paralysis, bind, trance, baptism."""
-    out: list[Condition] = []
-    if f.poison:
-        out.append(Condition.POISON)
-    if f.paralysis:
-        out.append(Condition.PARALYSIS)
-    if f.bind:
-        out.append(Condition.BIND)
-    if f.trance:
-        out.append(Condition.TRANCE)
-    if f.baptism:
-        out.append(Condition.BAPTISM)
-    return out
+    return [cond for cond in CONDITIONS if getattr(f, cond)]  # each condition is the fighter field of its name
 
 
 def add_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:

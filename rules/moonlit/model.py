@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import Field, model_validator
 
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
+from trpg_arena.rules.core.library import named_in
 from trpg_arena.rules.moonlit.data import CONDITIONS, ELEMENTS, GEAR, ITEMS, SKILLS, TEMPLATES, ZONES
 
 Zone = Literal["A_rear", "A_front", "B_front", "B_rear"]
@@ -20,39 +21,11 @@ Element = Literal["fire", "water", "wind", "earth", "light", "dark"]
 Condition = Literal["poison", "paralysis", "bind", "trance", "baptism"]
 
 
-def _skill_id(v: str) -> str:
-    if v not in SKILLS:
-        raise ValueError(f"unknown skill '{v}' (known: {', '.join(sorted(SKILLS))})")
-    return v
-
-
-def _item_id(v: str) -> str:
-    if v not in ITEMS:
-        raise ValueError(f"unknown item '{v}' (known: {', '.join(sorted(ITEMS))})")
-    return v
-
-
-def _weapon_id(v: str | None) -> str | None:
-    if v is not None and (v not in GEAR or GEAR[v].slot != "weapon"):
-        raise ValueError(f"unknown weapon '{v}' (known: {', '.join(k for k, g in GEAR.items() if g.slot == 'weapon')})")
-    return v
-
-
-def _armour_id(v: str | None) -> str | None:
-    if v is not None and (v not in GEAR or GEAR[v].slot != "armour"):
-        raise ValueError(f"unknown armour '{v}' (known: {', '.join(k for k, g in GEAR.items() if g.slot == 'armour')})")
-    return v
-
-
-def _template_id(v: str) -> str:
-    if v not in TEMPLATES:
-        raise ValueError(f"unknown summon template '{v}' (known: {', '.join(sorted(TEMPLATES))})")
-    return v
-
-
-SkillId = Annotated[str, AfterValidator(_skill_id)]
-ItemId = Annotated[str, AfterValidator(_item_id)]
-TemplateId = Annotated[str, AfterValidator(_template_id)]
+SkillId = Annotated[str, named_in(SKILLS, "skill")]
+ItemId = Annotated[str, named_in(ITEMS, "item")]
+TemplateId = Annotated[str, named_in(TEMPLATES, "summon template")]
+WeaponId = Annotated[str, named_in({k: g for k, g in GEAR.items() if g.slot == "weapon"}, "weapon")]
+ArmourId = Annotated[str, named_in({k: g for k, g in GEAR.items() if g.slot == "armour"}, "armour")]
 
 
 class MoonlitOptions(StrictModel):
@@ -113,8 +86,8 @@ class Combatant(StrictModel):
     emotion: int = Field(0, ge=0, le=100)
     attributes: dict[Element, Annotated[int, Field(ge=0, le=30)]] = Field(default_factory=dict)
     skills: list[SkillId] = Field(default_factory=list)
-    weapon: Annotated[str | None, AfterValidator(_weapon_id)] = None
-    armour: Annotated[str | None, AfterValidator(_armour_id)] = None
+    weapon: WeaponId | None = None
+    armour: ArmourId | None = None
     items: dict[ItemId, Annotated[int, Field(ge=0, le=9)]] = Field(default_factory=dict)
     can_escape: bool = True
     hp: int | None = Field(None, ge=0)

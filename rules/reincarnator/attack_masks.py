@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator.attack import in_reach, throw_crushes, throw_range
+from trpg_arena.rules.reincarnator.board import MEMO
 from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
     hands_for,
@@ -135,9 +136,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
             continue
         name = st.name(k, cid)
         if item.ammo is not None and item.ammo.shell is not None:
-            for c in cells_in_range(combat, me_cell, item.range_m or 1, blast_radius(item)):
-                out.append(_act(RANGED_ATTACK, None, c, name))  # REI-8.1
-            continue
+            out.extend(blast_actions(combat, RANGED_ATTACK, name, me_cell, item.range_m or 1, blast_radius(item)))
+            continue  # REI-8.1
         rng = item.range_m or 1
         for t, _tc, dist, los, _m, variants in tinfo:
             if dist <= rng and los:
@@ -156,8 +156,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         name = st.name(k, cid)
         for a, rng in ranges:
             if item.blast:
-                for c in cells_in_range(combat, me_cell, rng, blast_radius(item)):
-                    out.append(_act(THROW, None, c, (name, a)))  # REI-8.1
+                out.extend(blast_actions(combat, THROW, (name, a), me_cell, rng, blast_radius(item)))  # REI-8.1
                 continue
             for t, _tc, dist, los, _m, variants in tinfo:
                 if dist > rng or not los:
@@ -248,8 +247,7 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
             continue
         targets = [t for t in st.roster if t != cid] + list(state.vehicles)
         if w.ammo.shell is not None:
-            for c in cells_in_range(combat, f.cell, w.range_m or 1, blast_radius(w)):
-                out.append(_act(ACRO_FIRE, None, c, st.name(k, cid)))
+            out.extend(blast_actions(combat, ACRO_FIRE, st.name(k, cid), f.cell, w.range_m or 1, blast_radius(w)))
             continue
         p = Pending(ACRO_FIRE, cid, weapon=k)
         for t in targets:
@@ -258,14 +256,29 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
                     out.append(_act(ACRO_FIRE, t, None, opt(st.name(k, cid), *v)))
 
 
-def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> list[Cell]:
-    """Target cells of an explosive: enterable, within range and sight, and within `radius` of an active enemy.
+def blast_actions(combat: ReiCombat, verb: str, option: Any, origin: Cell, rng: int,
+                  radius: int) -> tuple[Action, ...]:
+    """The shared ``Action(verb, dest=cell, option)`` of every `blast_cells` cell, row by row (kept per mask)."""
+    cells = blast_cells(combat, origin, rng, radius)
+    field = board(combat)
+    memo = field.list_memo
+    key = ("blast", verb, option, cells)
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= MEMO:
+            memo.clear()
+        hit = memo[key] = tuple(_act(verb, None, c, option) for c in field.cells_of(cells))
+    return hit
 
-    Decision (mask size): a blast aimed where it cannot catch any enemy is not offered.
+
+def blast_cells(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> int:
+    """Target cells of an explosive, as a mask: enterable, in range and sight, and within `radius` of an enemy.
+
+    The enemy is an active combatant or a vehicle of another side. Decision (mask size): a blast aimed where it
+    cannot catch any enemy is not offered.
     """
     state = combat.state
     field = board(combat)
-    doors = doors_now(combat)
     me = state.actor
     side = state.fighters[me].side if me in state.fighters else None
     near = 0
@@ -276,7 +289,7 @@ def cells_in_range(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -
         if v.side is not None and v.side != side and not v.wrecked:
             near |= field.disc(v.cell, radius)
     near &= field.disc(origin, rng) & ~field.solid_mask
-    return [c for c in field.cells_of(near) if field.los(origin, c, doors)]
+    return field.sight(origin, near, doors_now(combat))
 
 
 def blast_radius(item: ItemSpec) -> int:

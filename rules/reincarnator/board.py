@@ -102,6 +102,7 @@ class Board:
         self._near = {c: [(n, self.objects[n]) for n in ((c[0] + dx, c[1] + dy) for dx, dy in DIRS)
                           if n in self.objects] for c in grid.cells}
         self._doors: dict[tuple[tuple[str, str], ...], int] = {}
+        self._sight: dict[tuple[Cell, int], tuple[int, int]] = {}  # (origin, doors) -> (cells looked at, seen)
         # finished action lists (charges) keyed by what they depend on, as tuples of interned actions
         self.list_memo: dict[Any, tuple[Action, ...]] = {}
         # verb -> (its per-cell picker, mask -> its actions): one entry, so a thread that finds one finds both
@@ -128,6 +129,27 @@ class Board:
     def los(self, a: Cell, b: Cell, doors: int) -> bool:
         """Line of sight from `a` to `b` (Bresenham): no wall, closed door or blocking object strictly between."""
         return not self.grid.between(a, b) & (self.sight_blockers | doors)
+
+    def sight(self, origin: Cell, cells: int, doors: int) -> int:
+        """The cells of mask `cells` with a line of sight from `origin` (`los`), as a mask.
+
+        Each cell's line is drawn once per origin and closed doors, on the first question that names it: the
+        cells looked at and the cells seen are kept as one pair, replaced whole, so a thread reading it finds
+        a pair that agrees (a lost race only redraws lines).
+        """
+        key = (origin, doors)
+        known = self._sight.get(key)
+        looked, seen = known if known is not None else (0, 0)
+        todo = cells & ~looked
+        if todo:
+            bit, los = self.bit, self.los
+            for c in self.grid.cells_of(todo):
+                if los(origin, c, doors):
+                    seen |= bit[c]
+            if len(self._sight) >= MEMO and known is None:  # pragma: no cover - thousands of origins and doors
+                self._sight.clear()
+            self._sight[key] = (looked | todo, seen)
+        return cells & seen
 
     def los_to(self, tc: Cell, r: int, doors: int) -> int:
         """The cells within `r` of `tc` with a line of sight to `tc`, as a mask (cached by the grid)."""

@@ -9,9 +9,10 @@ a hit usually adds: a rough scale in health boxes that the learned value refines
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from trpg_arena.rules.core.action_layout import ActionBlock, ActionSpec
+from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.reincarnator.data import Static as ReiStatic
@@ -74,70 +75,5 @@ def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
 FEATURES = SystemFeatures(side_limit=8, distance_scale=30.0, stats=STATS, static=_static, combatant=COMBATANT,
                           globals=GLOBALS, notes=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
 
-# charges and crushes carry an offset from their target, not a square: it is part of the option
-ACTIONS = ActionSpec(map_limit=(24, 16), dest_in_option=(Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH), blocks=(
-    ActionBlock(Verb.END_TURN),
-    ActionBlock(Verb.PASS),
-    ActionBlock(Verb.GRAPPLE_RESIST, options=2),
-    ActionBlock(Verb.DELAY, target=True),
-    ActionBlock(Verb.RELEASE_GRAPPLE, target=True),
-    ActionBlock(Verb.AIM, target=True),
-    ActionBlock(Verb.PIN, target=True),
-    ActionBlock(Verb.TAKE_COVER, target=True),
-    ActionBlock(Verb.DROP_ITEM, options=8),
-    ActionBlock(Verb.CYCLE_BOLT, options=8),
-    ActionBlock(Verb.CONSUME, options=8),
-    ActionBlock(Verb.RETRIEVE, options=8),
-    ActionBlock(Verb.RELOAD, options=8),
-    ActionBlock(Verb.DRAW, options=8),
-    ActionBlock(Verb.RELOAD_HEAVY, options=8),
-    ActionBlock(Verb.PICK_UP, options=16),
-    ActionBlock(Verb.SHEATHE, options=8),
-    ActionBlock(Verb.RETRIEVE_STOWED, options=8),
-    ActionBlock(Verb.STAND_FROM_CROUCH),
-    ActionBlock(Verb.PARRY),
-    ActionBlock(Verb.GO_PRONE),
-    ActionBlock(Verb.CROUCH),
-    ActionBlock(Verb.STAND_FROM_PRONE),
-    ActionBlock(Verb.LEAVE_BATTLEFIELD),
-    ActionBlock(Verb.ACRO_PARRY),
-    ActionBlock(Verb.FULL_DEFENSE),
-    ActionBlock(Verb.MOVE, square=True),
-    ActionBlock(Verb.CRAWL, square=True),
-    ActionBlock(Verb.GRAPPLE_MOVE, square=True),
-    ActionBlock(Verb.ACRO_MOVE, square=True),
-    ActionBlock(Verb.STEALTH_WALK, square=True),
-    ActionBlock(Verb.REFLEX_STEP, square=True),
-    ActionBlock(Verb.OPEN_DOOR, square=True),
-    ActionBlock(Verb.CLOSE_DOOR, square=True),
-    ActionBlock(Verb.TAKE_COVER, square=True),
-    ActionBlock(Verb.MELEE_ATTACK, target=True, options=16),
-    ActionBlock(Verb.RANGED_ATTACK, target=True, options=8),
-    ActionBlock(Verb.THROW, target=True, options=32),
-    ActionBlock(Verb.CAST, target=True, options=8),
-    ActionBlock(Verb.THROW, square=True, options=4),
-    ActionBlock(Verb.BULL_RUSH, target=True, options=16),
-    ActionBlock(Verb.GRAPPLE, target=True, options=4),
-    ActionBlock(Verb.PIN_STRIKE, target=True, options=8),
-    ActionBlock(Verb.GRAPPLE_STRIKE, target=True, options=8),
-    ActionBlock(Verb.ESCAPE_GRAPPLE, target=True, options=2),
-    ActionBlock(Verb.CHARGE, target=True, options=64),
-    ActionBlock(Verb.ACRO_CHARGE, target=True, options=64),
-    ActionBlock(Verb.ENTER_VEHICLE),
-    ActionBlock(Verb.CLIMB_JUMP, square=True),
-    ActionBlock(Verb.DRIVE, square=True),
-    ActionBlock(Verb.DRIVE_FAST, square=True),
-    ActionBlock(Verb.ACRO_DRIVE, square=True),
-    ActionBlock(Verb.EXIT_VEHICLE, square=True),
-    ActionBlock(Verb.VEHICLE_ATTACK, target=True, options=4),
-    ActionBlock(Verb.MELEE_ATTACK, options=8),
-    ActionBlock(Verb.RANGED_ATTACK, options=2),
-    ActionBlock(Verb.THROW, options=8),
-    ActionBlock(Verb.CAST, options=2),
-    ActionBlock(Verb.VEHICLE_ATTACK, options=2),
-    ActionBlock(Verb.VEHICLE_CRUSH, target=True, options=32),
-    ActionBlock(Verb.RANGED_ATTACK, square=True, options=2),
-    ActionBlock(Verb.ACRO_FIRE, target=True, options=4),
-    ActionBlock(Verb.ACRO_FIRE, square=True, options=2),
-    ActionBlock(Verb.ACRO_FIRE, options=4),
-))
+# the canonical action layout, the envs' default action space (its blocks are data: one line each)
+ACTIONS = read_spec(Path(__file__).parent / "data" / "actions.yaml", Verb)

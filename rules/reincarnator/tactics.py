@@ -25,9 +25,10 @@ from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import opts, uid
 from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
 from trpg_arena.rules.reincarnator.attack_math import attack_dice
+from trpg_arena.rules.reincarnator.conditions import wound_penalty
 from trpg_arena.rules.reincarnator.grapple import policy_mode
 from trpg_arena.rules.reincarnator.movement import board, closed_doors
-from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
+from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending, cell_of_key
 from trpg_arena.rules.reincarnator.verbs import Verb, all_out, into_of
 
 ATTACKS = (Verb.MELEE_ATTACK, Verb.RANGED_ATTACK, Verb.THROW, Verb.CAST, Verb.VEHICLE_ATTACK, Verb.ACRO_FIRE,
@@ -51,6 +52,55 @@ THROW, CAST, VEHICLE_CRUSH, GRAPPLE_STRIKE = Verb.THROW, Verb.CAST, Verb.VEHICLE
     Verb.GRAPPLE_RESIST, Verb.MOVE, Verb.PARRY, Verb.PIN, Verb.RANGED_ATTACK, Verb.REFLEX_STEP, Verb.RELOAD,
     Verb.RELOAD_HEAVY, Verb.RETRIEVE, Verb.STAND_FROM_CROUCH, Verb.STAND_FROM_PRONE, Verb.STEALTH_WALK,
     Verb.TAKE_COVER)
+
+
+_VALUES = "attack values"  # the static tables' memo entry of `ReincarnatorTactics.remembered`
+VALUES_KEPT = 100_000  # attack values kept per encounter before the table starts afresh (a bound on memory)
+_UNSEEN = object()  # a fighter whose key fields this decision has not looked at yet
+
+
+def _attacker_look(combat: Combat, cid: str) -> tuple[Any, ...] | None:
+    """The attacker's fields an attack's value reads; None in a state whose values are not kept.
+
+    They are its wound penalty, base-defence loss (a charge's bonus), prone, surprise, hiding and vehicle (a
+    crush's pool). Its aim counts against one target only, so `attack_values` keys that per target. A grapple or
+    an effect makes the reads go wider: such states are worked out afresh.
+    """
+    state = combat.state
+    f = state.fighters[cid]
+    if f.effects or state.grapples:
+        return None
+    return (wound_penalty(combat, cid), f.bd_loss, f.prone, f.surprise_turn, f.hidden, f.hidden_attacked,
+            f.in_vehicle)
+
+
+def _target_look(combat: Combat, cid: str, target: str | None) -> tuple[Any, ...] | None:
+    """The target's fields an attack's value reads; None where the value is not kept (a target with an effect).
+
+    They are its damage taken, defences, stance, cover (with the cells that make cover directional: the target's,
+    the cover source's and the attacker's) and vehicle; a vehicle's own damage for a vehicle.
+    """
+    state = combat.state
+    v = state.vehicles.get(target or "")
+    if v is not None:
+        return ("vehicle", v.lethal, v.bashing)
+    f = state.fighters.get(target or "")
+    if f is None or f.effects:
+        return None
+    cover: tuple[Any, ...] = ()
+    src = f.cover_source
+    if src is not None:
+        if "," in src:
+            where: Cell | None = cell_of_key(src)
+        elif src in state.vehicles:
+            where = state.vehicles[src].cell
+        elif src in state.fighters:
+            where = state.fighters[src].cell
+        else:
+            return None
+        cover = (src, f.cover_value, f.cell, where, state.fighters[cid].cell)
+    return (f.lethal + f.bashing, f.bd_loss, f.prone, f.crouching, f.hidden, f.full_defense, f.acro_dodge,
+            f.parry_value, f.in_vehicle, cover)
 
 
 def _at(f: Fighter) -> Cell:
@@ -132,6 +182,74 @@ class ReincarnatorTactics(Tactics):
                 value += 0.4
         return value
 
+    def attack_values(self, combat: Combat, cid: str, by: dict[str, list[Action]]) -> list[tuple[float, Action]]:
+        """Every legal attack with its value (`expected`), in `ATTACKS` order, each verb's in legal order.
+
+        Attacks differing only in the end cell (charges) score alike, so a value is worked out once per verb,
+        target and option; a blast's value is its cell's (`blast_value`). A targeted attack's value reads the
+        static tables and a few fields of the attacker and the target (`_attacker_look`, `_target_look`), so it
+        is also kept in a table of the encounter under those fields: a policy weighs the same attacks decision
+        after decision, and most of them meet the same fields again.
+        """
+        out: list[tuple[float, Action]] = []
+        values: dict[tuple[Any, ...], float] = {}
+        names: dict[Any, Any] = {}  # option -> its item ids, in this state
+        looks: dict[Any, Any] = {}  # target -> the fields its attack values read, in this state (None: not kept)
+        mine: tuple[Any, ...] | None = _attacker_look(combat, cid)
+        me = combat.state.fighters[cid]
+        table: dict[Any, float] | None = combat.tables.memo.get(_VALUES)
+        if table is None or len(table) > VALUES_KEPT:
+            table = combat.tables.memo[_VALUES] = {}
+        spots: list[tuple[int, int, float]] | None = None
+        blasts: dict[Any, float] = {}  # cell -> a blast's value there
+        for verb in ATTACKS:
+            acts = by.get(verb)
+            if acts is None:
+                continue
+            last_t: Any = _UNSEEN  # a charge's end cells come in runs of one target and option: they score alike
+            last_o: Any = _UNSEEN
+            v = 0.0
+            for a in acts:
+                t = a.target
+                if t is None:  # a blast: its cell's value (a grenade's cells come once per attribute it is thrown by)
+                    b = blasts.get(a.dest)
+                    if b is None:
+                        if spots is None:
+                            spots = self.blast_spots(combat, cid)
+                        cx, cy = a.dest
+                        b = blasts[a.dest] = sum((w for x, y, w in spots if -2 <= x - cx <= 2 and -2 <= y - cy <= 2),
+                                                 0.0)
+                    out.append((b, a))
+                    continue
+                if t is last_t and a.option is last_o:
+                    out.append((v, a))
+                    continue
+                last_t, last_o = t, a.option
+                k = (verb, t, last_o)
+                known = values.get(k)
+                if known is not None:
+                    v = known
+                else:
+                    look = looks.get(t, _UNSEEN)
+                    if look is _UNSEEN:
+                        theirs = _target_look(combat, cid, t) if mine is not None else None
+                        look = looks[t] = None if theirs is None else (
+                            mine, theirs, me.aim_count if me.aim_target == t else 0)  # aim counts on its target
+                    if look is None:
+                        v = self.expected(combat, cid, a, names)
+                    else:
+                        o = names.get(a.option)
+                        if o is None:  # the item ids of a whole option, looked up once per option in this state
+                            o = names[a.option] = tuple(uid(combat, cid, x) for x in opts(a))
+                        key = (cid, verb, t, a.option, o, look)
+                        kept = table.get(key)
+                        if kept is None:
+                            kept = table[key] = self.expected(combat, cid, a, names)
+                        v = kept
+                    values[k] = v
+                out.append((v, a))
+        return out
+
     @staticmethod
     def pending_of(combat: Combat, cid: str, a: Action, o: tuple[Any, ...]) -> Pending:
         """The attack an action declares, as the engine's pool functions read it (`o`: its item ids).
@@ -168,16 +286,15 @@ class ReincarnatorTactics(Tactics):
 
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
-        state = combat.state
-        side = state.fighters[cid].side
         cx, cy = a.dest
-        score = 0.0
-        for f in state.fighters.values():
-            cell = f.cell
-            if cell is None or f.status != "active" or abs(cell[0] - cx) > 2 or abs(cell[1] - cy) > 2:
-                continue
-            score += 2.0 if f.side != side else -3.0
-        return score
+        return sum((w for x, y, w in self.blast_spots(combat, cid) if -2 <= x - cx <= 2 and -2 <= y - cy <= 2), 0.0)
+
+    @staticmethod
+    def blast_spots(combat: Combat, cid: str) -> list[tuple[int, int, float]]:
+        """Where each active fighter on the map stands, with what catching it in a blast is worth to `cid`."""
+        side = combat.state.fighters[cid].side
+        return [(f.cell[0], f.cell[1], 2.0 if f.side != side else -3.0) for f in combat.state.fighters.values()
+                if f.cell is not None and f.status == "active"]
 
     @staticmethod
     def is_caster(combat: Combat, cid: str) -> bool:
@@ -279,19 +396,7 @@ class ReincarnatorTactics(Tactics):
             return rule(by[DRAW][0], 1.0, f"{cid} holds no weapon: draw {by[DRAW][0].option}")
         # 4. a grenade ready for a cluster of enemies
         grenade_ready = [a for a in by.get(RETRIEVE, []) if st.items[uid(combat, cid, a.option)].blast]
-        values: dict[tuple[Any, ...], float] = {}  # targeted attacks differing only in the end cell score alike
-        names: dict[Any, Any] = {}  # option -> its item ids, in this state
-
-        def value_of(a: Action) -> float:
-            if a.target is None:
-                return self.blast_value(combat, cid, a)
-            k = (a.verb, a.target, a.option)
-            v = values.get(k)
-            if v is None:
-                v = values[k] = self.expected(combat, cid, a, names)
-            return v
-
-        attacks += [(value_of(a), a) for v in ATTACKS for a in by.get(v, [])]
+        attacks += self.attack_values(combat, cid, by)
         best_attack = max((s for s, _ in attacks), default=0.0)
         if grenade_ready and best_attack < 2.5 and sum(1 for f in enemies if f.cell and me.cell
                                                         and cheb(f.cell, me.cell) <= 14) >= 2:
@@ -320,7 +425,7 @@ class ReincarnatorTactics(Tactics):
                         self._attack_reason(combat, cid, shot, s)), rivals)
         # 8. the best attack if it is worth it (not a charge when a plain attack is as good)
         if attacks:
-            s, a = max(attacks, key=lambda x: (x[0], _EARLIER[x[1].verb]))
+            s = best_attack  # the best value; the pick is drawn among every attack within rounding of it
             if s >= MIN_ATTACK:
                 top = [x for x in attacks if x[0] >= s - 1e-9]
                 pick = top[int(self.rng.integers(len(top)))][1]

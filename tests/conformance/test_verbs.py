@@ -12,6 +12,7 @@ import enum
 import importlib
 import inspect
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -19,7 +20,8 @@ import pytest
 
 from tests.conftest import SYSTEMS
 from trpg_arena.rules import RULESETS, Combat, builtin_encounters, load_encounter
-from trpg_arena.rules.core.action_layout import action_layout_for
+from trpg_arena.rules.core.action_layout import action_layout_for, read_spec
+from trpg_arena.rules.core.errors import TrpgArenaError
 from trpg_arena.rules.core.values import Action, PlainStrEnum
 
 GAMES = 3  # random games per built-in encounter
@@ -48,6 +50,18 @@ def test_verbs_and_conditions_are_plain_string_enums(rid: str) -> None:
             # the wire format: what JSON, logs, action strings and model fingerprints read
             assert member == member.value and str(member) == member.value and repr(member) == repr(member.value)
             assert hash(member) == hash(member.value) and f"{member}" == member.value
+
+
+@pytest.mark.parametrize("text", ["map_limit: [4, 4]\nblocks: [pass, {verb: fly}]\n",
+                                  "map_limit: [4, 4]\nblocks: [{verb: pass, wings: 2}]\n",
+                                  "map_limit: [4, 4]\nblocks: [{verb: pass, options: 0}]\n"])
+def test_a_wrong_action_layout_file_is_one_line_naming_it(tmp_path: Path, text: str) -> None:
+    """A layout's data file with a verb the system lacks, an unknown field or a bad count names the file."""
+    path = tmp_path / "actions.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(TrpgArenaError, match=r"actions\.yaml: not an action layout of .*\.Verb") as e:
+        read_spec(path, verbs_module(SYSTEMS[0]).Verb)
+    assert "\n" not in str(e.value).strip()
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)

@@ -60,6 +60,21 @@ def test_line_of_sight_is_the_plain_bresenham_test(name: str) -> None:
                 assert set(field.cells_of(field.los_to(tc, r, mask))) == want
 
 
+@pytest.mark.parametrize("name", ["skirmish", "walled"])
+def test_sight_from_an_origin_is_los_cell_by_cell(name: str) -> None:
+    """`sight` (lines kept per origin and doors, drawn as cells are asked) answers as `los` on each cell asked."""
+    field = _board(name)
+    cells = field.grid.cells
+    every = max(1, len(cells) // 40)
+    for doors in _door_sets(field):
+        mask = field.grid.mask(doors)
+        for a in cells[::every]:
+            for part in (cells[::3], cells[1::2], cells):  # overlapping questions: later ones reuse earlier lines
+                asked = field.grid.mask(part)
+                want = field.grid.mask(c for c in part if field.los(a, c, mask))
+                assert field.sight(a, asked, mask) == want, (a, doors)
+
+
 def _plain_graph(field: Board, mode: str, doors: frozenset[Cell], blocked: frozenset[Cell],
                  alternating: bool) -> nx.DiGraph:
     """Section 5 as a networkx graph of (cell, parity) states; parity stays 0 without the alternating option."""
