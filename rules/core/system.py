@@ -260,7 +260,7 @@ class RuleSystem(Generic[S, T]):
         """Inverse of `dump_state`."""
         return self.state_adapter.validate_python(data)
 
-    def check_state(self, state: BaseState, combat: Combat) -> None:
+    def check_state(self, state: S, combat: Combat[S, T]) -> None:
         """Refuse a loaded state whose fields contradict each other, with one located `SnapshotError`.
 
         Called when a snapshot from outside (a file, a database, a client) is restored, never on the

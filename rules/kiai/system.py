@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, hex_grid
 from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai import state_check
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
-from trpg_arena.rules.kiai.context import Ctx, build_ctx, ctx_of
+from trpg_arena.rules.kiai.context import Ctx, build_ctx
 from trpg_arena.rules.kiai.edits import KiaiEditor
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
 from trpg_arena.rules.kiai.model import KiaiEncounter
@@ -75,14 +75,13 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
             cells.setdefault(tuple(h), {}).update(exit=True)
         return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
-    def check_state(self, state: BaseState, combat: KiaiCombat) -> None:
+    def check_state(self, state: KiaiState, combat: KiaiCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        assert isinstance(state, KiaiState)
         state_check.check_state(state, combat)
 
     def new_state(self, combat: KiaiCombat) -> KiaiState:
         """Initial state from the encounter and its `start` section (no dice)."""
-        return new_state(ctx_of(combat))
+        return new_state(combat.tables)
 
     def advance(self, combat: KiaiCombat) -> None:
         """Run the state machine to the next decision point (section 6)."""
@@ -92,7 +91,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
         """The exact legal set at the open decision (section 7)."""
         st = combat.state
         assert st.decision is not None
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         kind = st.decision.step
         f = st.fighters[st.decision.actor]
         if kind == "D1":
@@ -117,7 +116,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
         assert st.decision is not None
         d = st.decision
         st.decision = None
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         apply_action(combat, ctx, st, d.step, d.actor, action)
         advance(combat, ctx)
 
@@ -137,7 +136,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
             if index == 1:
                 return "all-out", lambda on: ALL_OUT if on else "not all-out"
             if index == 2:
-                abilities = ctx_of(combat).abilities
+                abilities = combat.tables.abilities
                 actor = combat.decision.actor if combat.decision is not None else ""
 
                 def ability(name: Any) -> str:
@@ -162,7 +161,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def views(self, combat: KiaiCombat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp = wound boxes left, 0 when dead)."""
         st = combat.state
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         static = ctx.view_static
         if static is None:
             total = sum(ctx.boxes) + 1

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from trpg_arena.rules.core.battlefield import Battlefield, zone_line
 from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind
 from trpg_arena.rules.moonlit import attack, phases, state_check, turn
 from trpg_arena.rules.moonlit.catalogue import build_catalogue
@@ -184,9 +184,8 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
         assert isinstance(encounter, MoonlitEncounter)
         return build_table(encounter)
 
-    def check_state(self, state: BaseState, combat: MoonCombat) -> None:
+    def check_state(self, state: MoonState, combat: MoonCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        assert isinstance(state, MoonState)
         state_check.check_state(state, combat, HANDLERS)
 
     def new_state(self, combat: MoonCombat) -> MoonState:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.encounter import EncounterBase, overlay
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
+from trpg_arena.rules.core.system import CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
 from trpg_arena.rules.reincarnator.board import build_battlefield
@@ -53,9 +53,8 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
         assert isinstance(encounter, ReincarnatorEncounter)
         return build_static(encounter, battlefield)
 
-    def check_state(self, state: BaseState, combat: ReiCombat) -> None:
+    def check_state(self, state: ReiState, combat: ReiCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        assert isinstance(state, ReiState)
         state_check.check_state(state, combat)
 
     def new_state(self, combat: ReiCombat) -> ReiState:
