@@ -17,7 +17,6 @@ from trpg_arena.rules.investigator.rolls import LEVEL_OF_NAME, Expr, derived, pa
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.moves import MoveTables
     from trpg_arena.rules.investigator.paths import PathTables
-    from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
 DIRS: dict[str, Cell] = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1),
@@ -310,11 +309,6 @@ def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
 def compile_setup(enc: InvestigatorEncounter) -> Setup:
     """The static setup of an encounter, compiled once per content by the kernel (`InvestigatorSystem.compile`)."""
     return compiled(enc).tables
-
-
-def setup_of(combat: InvCombat) -> Setup:
-    """A combat's static setup (`Combat.tables`)."""
-    return combat.tables
 
 
 def build_setup(enc: InvestigatorEncounter) -> Setup:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
-from trpg_arena.rules.investigator.compiled import setup_of
 from trpg_arena.rules.investigator.damage import add_condition, interrupt_channel, remove_condition
 from trpg_arena.rules.investigator.flow import end_check
 from trpg_arena.rules.investigator.state import Fighter
@@ -24,7 +23,7 @@ RULE = "GM edit"
 
 
 def _fighter(combat: InvCombat, cid: str) -> Fighter:
-    return combat.state.fighters[setup_of(combat).idx[cid]]
+    return combat.state.fighters[combat.tables.idx[cid]]
 
 
 class InvestigatorEditor(Editor):
@@ -35,7 +34,7 @@ class InvestigatorEditor(Editor):
     def fields(self, combat: InvCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         f = _fighter(combat, cid)
-        prof = setup_of(combat).prof(cid)
+        prof = combat.tables.prof(cid)
         if f.dead or f.fled:
             return []
         out = [EditField("hp", "int", f.hp, "HP", 0, prof.max_hp,
@@ -82,7 +81,7 @@ class InvestigatorEditor(Editor):
     def join(self, combat: InvCombat, fresh: Any, cid: str) -> None:
         """On its square (a free one); in the initiative order by DEX, after those of equal DEX (no roll)."""
         st = combat.state
-        setup = setup_of(combat)
+        setup = combat.tables
         f = next(x for x in fresh.fighters if x.id == cid)
         if f.pos is not None and any(g.pos == f.pos for g in st.fighters):
             raise EditError(f"square {f.pos[0]},{f.pos[1]} is taken: put {cid} on a free one",
@@ -99,4 +98,4 @@ class InvestigatorEditor(Editor):
 
     def settle(self, combat: InvCombat) -> None:
         """End the combat if a side has nobody left."""
-        end_check(combat, setup_of(combat), combat.state)
+        end_check(combat, combat.tables, combat.state)

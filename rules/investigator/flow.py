@@ -11,7 +11,7 @@ from trpg_arena.rules.core.values import Action, Outcome, Termination
 from trpg_arena.rules.investigator.actions import begin, run_action
 from trpg_arena.rules.investigator.attacks import push_attack, run_attack
 from trpg_arena.rules.investigator.catalogue import catalogue_of
-from trpg_arena.rules.investigator.compiled import Setup, setup_of
+from trpg_arena.rules.investigator.compiled import Setup
 from trpg_arena.rules.investigator.damage import interrupt_channel, round_end_upkeep
 from trpg_arena.rules.investigator.legal import Legal, fighter, wielded_item
 from trpg_arena.rules.investigator.state import Fighter, InvState
@@ -34,7 +34,7 @@ PHASES = ("cast", "shoot", "general")
 def advance(combat: InvCombat) -> None:
     """Run the state machine to the next decision point or the end."""
     st: InvState = combat.state
-    setup = setup_of(combat)
+    setup = combat.tables
     st.decision = None
     while True:
         if st.outcome is not None:
@@ -312,7 +312,7 @@ def conditions(f: Fighter) -> list[str]:
 def apply(combat: InvCombat, action: Action) -> None:
     """Apply a legal choice at the open decision point, then advance."""
     st: InvState = combat.state
-    setup = setup_of(combat)
+    setup = combat.tables
     d = st.decision
     assert d is not None
     st.decision = None
@@ -360,7 +360,7 @@ def legal_actions(combat: InvCombat) -> list[Action]:
     st: InvState = combat.state
     d = st.decision
     assert d is not None
-    lg = Legal(combat, setup_of(combat))
+    lg = Legal(combat, combat.tables)
     f = fighter(lg.s, st, d.actor)
     if d.step == "turn_action":
         return lg.turn(f)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
-from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT, setup_of
+from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT
 from trpg_arena.rules.investigator.moves import MoveTables, move_dests, moves_of, occupancy
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.sight import line_blocked
@@ -109,7 +109,7 @@ class Legal:
     def __init__(self, combat: InvCombat, setup: Setup | None = None) -> None:
         self.combat = combat
         self.st: InvState = combat.state
-        self.s = s = setup if setup is not None else setup_of(combat)
+        self.s = s = setup if setup is not None else combat.tables
         cat = s.catalogue
         self.cat: Catalogue = cat if cat is not None else catalogue_of(s)
         self.bf = combat.battlefield

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core import state_check as check
-from trpg_arena.rules.investigator.compiled import Setup, setup_of
+from trpg_arena.rules.investigator.compiled import Setup
 from trpg_arena.rules.investigator.state import InvState, Item
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ BONUS_ROLLS = frozenset({"shoot", "throw", "melee", "maneuver", "dodge", "fight_
 
 def check_state(st: InvState, combat: InvCombat) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`."""
-    setup = setup_of(combat)
+    setup = combat.tables
     bf = combat.battlefield
     ids = setup.ids
     if len(st.fighters) != len(ids):

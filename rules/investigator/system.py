@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
-from trpg_arena.rules.core.encounter import EncounterBase, overlay
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem
+from trpg_arena.rules.core.encounter import overlay
+from trpg_arena.rules.core.system import CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
-from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup, setup_of
+from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup
 from trpg_arena.rules.investigator.edits import InvestigatorEditor
 from trpg_arena.rules.investigator.model import InvestigatorEncounter
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
@@ -38,7 +38,7 @@ SENTENCES: dict[str, str] = {
     Verb.PURSUIT_ATTACK: "makes a pursuit attack on {target}", Verb.FIRST_AID: "gives first aid to {target}"}
 
 
-class InvestigatorSystem(RuleSystem[InvState, Setup]):
+class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
     """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
 
     editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -53,7 +53,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
     }
 
     # --- setup ------------------------------------------------------------------------------------
-    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+    def build_battlefield(self, encounter: InvestigatorEncounter) -> Battlefield:
         """12 x 12 (or the map's size) 5-yard squares, 8-neighbour; walls and obstacles impassable (section 5)."""
         enc = encounter
         assert isinstance(enc, InvestigatorEncounter)
@@ -69,24 +69,22 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
             cells.setdefault((c[0], c[1]), {})["exit"] = True
         return square_grid(enc.map.width, enc.map.height, cells, corner_blocks=lambda a: a.get("terrain") == "wall")
 
-    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Setup:
+    def compile(self, encounter: InvestigatorEncounter, battlefield: Battlefield) -> Setup:
         """The static setup (`Setup`): profiles, weapons, spells, terrain and the squares' adjacency."""
-        assert isinstance(encounter, InvestigatorEncounter)
         setup = build_setup(encounter)
         setup.bf = battlefield
         setup.adjacency(battlefield)
         return setup
 
-    def check_state(self, state: BaseState, combat: InvCombat) -> None:
+    def check_state(self, state: InvState, combat: InvCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        assert isinstance(state, InvState)
         state_check.check_state(state, combat)
 
     def new_state(self, combat: InvCombat) -> InvState:
         """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""
         enc = combat.encounter
         assert isinstance(enc, InvestigatorEncounter)
-        setup = setup_of(combat)
+        setup = combat.tables
         start = enc.start
         fighters = []
         for c, p in zip(enc.combatants, setup.profiles):
@@ -175,7 +173,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
 
     def describe(self, combat: InvCombat, action: Action) -> str:
         """A GM sentence for an action."""
-        setup = setup_of(combat)
+        setup = combat.tables
         cat = catalogue_of(setup)
         text = cat.texts.get(action)
         if text is None:
@@ -206,12 +204,12 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
     # --- views ------------------------------------------------------------------------------------
     def order_values(self, combat: InvCombat) -> dict[str, str]:
         """Each combatant's DEX: initiative goes by DEX, ties broken by d100 (INV-2.1, INV-2.2)."""
-        return {p.id: f"DEX {p.dex}" for p in setup_of(combat).profiles}
+        return {p.id: f"DEX {p.dex}" for p in combat.tables.profiles}
 
     def views(self, combat: InvCombat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp floored at 0 for display; it may be -1/-2 while dying)."""
         st: InvState = combat.state
-        setup = setup_of(combat)
+        setup = combat.tables
         out = []
         conditions = flow.conditions
         for f, (cid, name, side, kind, max_hp) in zip(st.fighters, setup.view_heads()):
@@ -229,16 +227,15 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
                                                   not (dead or fled or unconscious or dying), status, conds)))
         return out
 
-    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+    def action_catalogue(self, encounter: InvestigatorEncounter) -> list[Action]:
         """Every action that can be legal in this encounter, fixed order (see `catalogue`)."""
-        assert isinstance(encounter, InvestigatorEncounter)
         return list(catalogue_of(compile_setup(encounter)).actions)
 
     combatant_features = 20
 
     def observe_combatants(self, combat: InvCombat, ids: list[str]) -> list[list[float]]:
         """20 features each: mp, luck, conditions, slots, weapon readiness, channeling, pending bonus."""
-        setup = setup_of(combat)
+        setup = combat.tables
         idx, fighters, profiles = setup.idx, combat.state.fighters, setup.profiles
         return [_features(setup, fighters[i], profiles[i]) for i in map(idx.__getitem__, ids)]
 
@@ -247,7 +244,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
     def observe_global(self, combat: InvCombat) -> list[float]:
         """9 features: round / cap, phase one-hot (3), decision kind one-hot (4), ground items present."""
         st: InvState = combat.state
-        setup = setup_of(combat)
+        setup = combat.tables
         d = st.decision
         return [st.round / setup.opt.round_cap, *ONE_HOT3[PHASE_CODE.get(st.phase, 2)],
                 *(ONE_HOT4[DECISION_CODE.get(d.step, 1)] if d is not None else NO_HOT4), B[bool(st.ground)]]

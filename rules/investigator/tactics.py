@@ -26,7 +26,7 @@ from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
-from trpg_arena.rules.investigator.compiled import DIRS, Setup, setup_of
+from trpg_arena.rules.investigator.compiled import DIRS, Setup
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.sight import line_status, standing_bodies
@@ -121,7 +121,7 @@ class InvestigatorTactics(Tactics):
         d = combat.decision
         assert d is not None
         self.c = combat
-        self.s: Setup = setup_of(combat)
+        self.s: Setup = combat.tables
         self.st: InvState = combat.state
         self.meta = catalogue_of(self.s).meta
         self.me = self.st.fighters[self.s.idx[d.actor]]

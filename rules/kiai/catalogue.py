@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action, ctx_of
+from trpg_arena.rules.kiai.context import SPEAR_CLASS, Ctx, action
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.verbs import AttackOption, Condition, ReattackOption, Verb
 
@@ -156,7 +156,7 @@ _CONDITION_SLOT: dict[str, int] = {c: 8 + i for i, c in enumerate(CONDITIONS)}
 def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
     """Kiai, wounds, weapon level and reach, round flags and conditions of each of `ids`, roughly in [0, 1]."""
     st = combat.state
-    ctx = ctx_of(combat)
+    ctx = combat.tables
     kmax, wfs = ctx.obs_static or _obs_static(ctx)
     fighters = st.fighters
     status_feature = _STATUS_FEATURE
@@ -184,7 +184,7 @@ def observe_combatants(combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
 def observe_global(combat: KiaiCombat) -> list[float]:
     """Round progress and a one-hot of the open decision kind."""
     st = combat.state
-    ctx = ctx_of(combat)
+    ctx = combat.tables
     kind = st.decision.step if st.decision is not None else ""
     return [st.round / ctx.round_cap, *_ONE_HOT.get(kind, _NO_KIND)]
 

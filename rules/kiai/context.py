@@ -15,7 +15,6 @@ from trpg_arena.rules.kiai.verbs import Verb
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
     from trpg_arena.rules.core.grid import Grid
-    from trpg_arena.rules.kiai.state import KiaiCombat
 
 LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
 _ACTIONS: dict[Action, Action] = {}
@@ -124,8 +123,3 @@ def build_ctx(enc: KiaiEncounter, bf: Battlefield) -> Ctx:
         seat_order=sorted(spec, key=lambda i: seat[i]),
         foes_of={c.id: tuple(o.id for o in enc.combatants if o.side != c.side) for c in enc.combatants},
     )
-
-
-def ctx_of(combat: KiaiCombat) -> Ctx:
-    """The static tables of a combat's encounter (`Combat.tables`, compiled once per encounter content)."""
-    return combat.tables

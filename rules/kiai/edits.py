@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_places
 from trpg_arena.rules.kiai.checks import status_index
-from trpg_arena.rules.kiai.context import LEVEL_NAMES, ctx_of
+from trpg_arena.rules.kiai.context import LEVEL_NAMES
 from trpg_arena.rules.kiai.damage import check_end
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ class KiaiEditor(Editor):
     def fields(self, combat: KiaiCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         f = combat.state.fighters[cid]
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         spec = ctx.spec[cid]
         if f.dead or f.out == "fled":
             return []
@@ -109,4 +109,4 @@ class KiaiEditor(Editor):
 
     def settle(self, combat: KiaiCombat) -> None:
         """End the combat if a side has nobody left."""
-        check_end(combat, ctx_of(combat), combat.state)
+        check_end(combat, combat.tables, combat.state)

@@ -11,7 +11,7 @@ from typing import Any
 
 from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.kiai.checks import apply_mult, has, wound_penalty
-from trpg_arena.rules.kiai.context import Ctx, ctx_of
+from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.state import Fighter, KiaiState
 from trpg_arena.rules.kiai.strike import dodge_parts
 from trpg_arena.rules.kiai.verbs import Condition
@@ -35,7 +35,7 @@ class Estimator:
         st = combat.state
         assert isinstance(st, KiaiState)
         self.st = st
-        self.ctx: Ctx = ctx_of(combat)
+        self.ctx: Ctx = combat.tables
         self.grid = self.ctx.grid
         self.fmin = self.ctx.opts.fumble_min
         self.div = self.ctx.opts.crit_divisor

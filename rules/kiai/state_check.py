@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core import state_check as check
-from trpg_arena.rules.kiai.context import ctx_of
 from trpg_arena.rules.kiai.state import KiaiState
 
 if TYPE_CHECKING:
@@ -24,7 +23,7 @@ FRAME_KINDS = frozenset({"strike", "feint", "area", "status"})
 
 def check_state(st: KiaiState, combat: KiaiCombat) -> None:
     """Raise a located `SnapshotError` for the first contradiction in `st`."""
-    ctx = ctx_of(combat)
+    ctx = combat.tables
     bf = combat.battlefield
     roster = set(ctx.ids)
     check.keyed("state.fighters", st.fighters)

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, hex_grid
-from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.system import BaseState, CombatantView, RuleSystem, RuleSystemInfo
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai import state_check
 from trpg_arena.rules.kiai.actions import apply_action
 from trpg_arena.rules.kiai.checks import status_index
-from trpg_arena.rules.kiai.context import Ctx, build_ctx, ctx_of
+from trpg_arena.rules.kiai.context import Ctx, build_ctx
 from trpg_arena.rules.kiai.edits import KiaiEditor
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
 from trpg_arena.rules.kiai.model import KiaiEncounter
@@ -31,7 +30,7 @@ STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
 _new_tuple = tuple.__new__
 
 
-class KiaiSystem(RuleSystem[KiaiState, Ctx]):
+class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
     """D100 roll-under combat on a hex map with kiai-powered techniques (rules: docs/rules/kiai.md)."""
 
     editor = KiaiEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -54,14 +53,12 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def __init__(self, info: RuleSystemInfo) -> None:
         self.info = info
 
-    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+    def build_battlefield(self, encounter: KiaiEncounter) -> Battlefield:
         """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight."""
-        assert isinstance(encounter, KiaiEncounter)
         return self._build(encounter.map)
 
-    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Ctx:
+    def compile(self, encounter: KiaiEncounter, battlefield: Battlefield) -> Ctx:
         """The static tables (`Ctx`): weapons by key, abilities, thresholds, the map's geometry."""
-        assert isinstance(encounter, KiaiEncounter)
         return build_ctx(encounter, battlefield)
 
     @staticmethod
@@ -75,14 +72,13 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
             cells.setdefault(tuple(h), {}).update(exit=True)
         return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
-    def check_state(self, state: BaseState, combat: KiaiCombat) -> None:
+    def check_state(self, state: KiaiState, combat: KiaiCombat) -> None:
         """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        assert isinstance(state, KiaiState)
         state_check.check_state(state, combat)
 
     def new_state(self, combat: KiaiCombat) -> KiaiState:
         """Initial state from the encounter and its `start` section (no dice)."""
-        return new_state(ctx_of(combat))
+        return new_state(combat.tables)
 
     def advance(self, combat: KiaiCombat) -> None:
         """Run the state machine to the next decision point (section 6)."""
@@ -92,7 +88,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
         """The exact legal set at the open decision (section 7)."""
         st = combat.state
         assert st.decision is not None
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         kind = st.decision.step
         f = st.fighters[st.decision.actor]
         if kind == "D1":
@@ -117,7 +113,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
         assert st.decision is not None
         d = st.decision
         st.decision = None
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         apply_action(combat, ctx, st, d.step, d.actor, action)
         advance(combat, ctx)
 
@@ -137,7 +133,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
             if index == 1:
                 return "all-out", lambda on: ALL_OUT if on else "not all-out"
             if index == 2:
-                abilities = ctx_of(combat).abilities
+                abilities = combat.tables.abilities
                 actor = combat.decision.actor if combat.decision is not None else ""
 
                 def ability(name: Any) -> str:
@@ -162,7 +158,7 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def views(self, combat: KiaiCombat) -> list[CombatantView]:
         """Every combatant as a `CombatantView` (hp = wound boxes left, 0 when dead)."""
         st = combat.state
-        ctx = ctx_of(combat)
+        ctx = combat.tables
         static = ctx.view_static
         if static is None:
             total = sum(ctx.boxes) + 1
@@ -191,12 +187,11 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
                                                   status, types)))
         return out
 
-    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+    def action_catalogue(self, encounter: KiaiEncounter) -> list[Action]:
         """Every action that can ever be legal in this encounter, in a fixed order."""
-        assert isinstance(encounter, KiaiEncounter)
         return cat.catalogue(encounter)
 
-    def max_slots(self, encounter: EncounterBase) -> int:
+    def max_slots(self, encounter: KiaiEncounter) -> int:
         """One observation slot per roster combatant (kiai has no summons or arrivals)."""
         return len(encounter.combatants)
 

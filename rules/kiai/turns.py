@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.values import Decision, Termination
 from trpg_arena.rules.kiai.abilities import run_area, run_status
 from trpg_arena.rules.kiai.conditions import stun_tick, turn_end_tick, turn_start_expiry
-from trpg_arena.rules.kiai.context import Ctx, ctx_of
+from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import finish, set_decision
 from trpg_arena.rules.kiai.legal import reattack_eligible, reattack_targets, tables_of
 from trpg_arena.rules.kiai.state import Frame, KiaiState
@@ -90,7 +90,7 @@ def current(st: KiaiState) -> str:
 def advance(combat: KiaiCombat, ctx: Ctx | None = None) -> None:
     """Run until a decision point opens or the combat ends (section 6)."""
     if ctx is None:
-        ctx = ctx_of(combat)
+        ctx = combat.tables
     st = combat.state
     F = st.fighters
     emit = combat.emit

@@ -201,21 +201,35 @@ class ReincarnatorTactics(Tactics):
         if table is None or len(table) > VALUES_KEPT:
             table = combat.tables.memo[_VALUES] = {}
         spots: list[tuple[int, int, float]] | None = None
+        blasts: dict[Any, float] = {}  # cell -> a blast's value there
         for verb in ATTACKS:
             acts = by.get(verb)
             if acts is None:
                 continue
+            last_t: Any = _UNSEEN  # a charge's end cells come in runs of one target and option: they score alike
+            last_o: Any = _UNSEEN
+            v = 0.0
             for a in acts:
                 t = a.target
-                if t is None:
-                    if spots is None:
-                        spots = self.blast_spots(combat, cid)
-                    cx, cy = a.dest
-                    out.append((sum((w for x, y, w in spots if -2 <= x - cx <= 2 and -2 <= y - cy <= 2), 0.0), a))
+                if t is None:  # a blast: its cell's value (a grenade's cells come once per attribute it is thrown by)
+                    b = blasts.get(a.dest)
+                    if b is None:
+                        if spots is None:
+                            spots = self.blast_spots(combat, cid)
+                        cx, cy = a.dest
+                        b = blasts[a.dest] = sum((w for x, y, w in spots if -2 <= x - cx <= 2 and -2 <= y - cy <= 2),
+                                                 0.0)
+                    out.append((b, a))
                     continue
-                k = (verb, t, a.option)
-                v = values.get(k)
-                if v is None:
+                if t is last_t and a.option is last_o:
+                    out.append((v, a))
+                    continue
+                last_t, last_o = t, a.option
+                k = (verb, t, last_o)
+                known = values.get(k)
+                if known is not None:
+                    v = known
+                else:
                     look = looks.get(t, _UNSEEN)
                     if look is _UNSEEN:
                         theirs = _target_look(combat, cid, t) if mine is not None else None
@@ -228,9 +242,10 @@ class ReincarnatorTactics(Tactics):
                         if o is None:  # the item ids of a whole option, looked up once per option in this state
                             o = names[a.option] = tuple(uid(combat, cid, x) for x in opts(a))
                         key = (cid, verb, t, a.option, o, look)
-                        v = table.get(key)
-                        if v is None:
-                            v = table[key] = self.expected(combat, cid, a, names)
+                        kept = table.get(key)
+                        if kept is None:
+                            kept = table[key] = self.expected(combat, cid, a, names)
+                        v = kept
                     values[k] = v
                 out.append((v, a))
         return out
@@ -410,7 +425,7 @@ class ReincarnatorTactics(Tactics):
                         self._attack_reason(combat, cid, shot, s)), rivals)
         # 8. the best attack if it is worth it (not a charge when a plain attack is as good)
         if attacks:
-            s, a = max(attacks, key=lambda x: (x[0], _EARLIER[x[1].verb]))
+            s = best_attack  # the best value; the pick is drawn among every attack within rounding of it
             if s >= MIN_ATTACK:
                 top = [x for x in attacks if x[0] >= s - 1e-9]
                 pick = top[int(self.rng.integers(len(top)))][1]

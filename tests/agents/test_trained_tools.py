@@ -42,3 +42,31 @@ def test_the_deviation_check_plays_departures_out_to_the_end() -> None:
     assert sum(int(line.split("|")[2]) for line in rows) == departures  # every departure is in one kind's row
     for line in rows:  # a play-out gain is a difference of two results in [0, 1]
         assert -1.0 <= float(line.split("|")[4].split()[0]) <= 1.0
+
+
+def test_seed_pairs_reads_a_scripted_mirror_as_all_split_and_counts_the_pairs_an_agent_changes(tmp_path: Path) -> None:
+    # a side-swapped series seeds the scripted agent, the dice and the encounter by the pair's seed, so the
+    # scripted policy against itself splits every pair; a weaker agent loses pairs twice
+    for lineup in ("scripted,scripted", "random,scripted"):
+        r = subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", "evaluate", "kiai/duel", "--agents",
+                            lineup, "--games", "12", "--seed", "4000", "--workers", "1", "--out",
+                            str(tmp_path / lineup.split(",")[0])], capture_output=True, text=True, timeout=240,
+                           cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "seed_pairs.py"), str(tmp_path / "scripted"),
+                        str(tmp_path / "random")], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in r.stdout.splitlines()[2:]]
+    assert [row[0] for row in rows] == ["kiai/duel, scripted vs scripted, seed 4000",
+                                        "kiai/duel, random vs scripted, seed 4000"]
+    mirror, weak = ([int(c) for c in row[1:6]] for row in rows)
+    assert mirror == [6, 6, 0, 0, 0]
+    assert weak[0] == 6 and sum(weak[1:]) == 6 and weak[3] > weak[2]  # every pair counted once; random loses more
+    assert rows[1][6] == f"{100 * (weak[1] + 2 * weak[2]) / 12:.1f} %"
+
+
+def test_seed_pairs_refuses_a_folder_without_a_series_in_one_line(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "seed_pairs.py"), str(tmp_path)], capture_output=True,
+                       text=True, timeout=60, cwd=ROOT)
+    assert r.returncode != 0 and r.stdout == ""
+    assert r.stderr.strip() == f"error: {tmp_path}: expected one series folder (spec.json and results.jsonl), found 0"

@@ -64,10 +64,9 @@ def test_movement_search_matches_networkx(name) -> None:
     import random
 
     from trpg_arena.rules import Combat
-    from trpg_arena.rules.kiai.context import ctx_of
 
     c = Combat(name, seed=1)
-    grid = ctx_of(c).grid
+    grid = c.tables.grid
     g = c.battlefield.graph
     rnd = random.Random(2)
     starts = [h for h in grid.cells if not grid.bit[h] & grid.sight_blockers]

@@ -83,10 +83,9 @@ def test_KIA_T36_charge_and_multipliers(a, expect) -> None:
         assert [e for e in c.log if e.kind == "damage_rolled"][-1].data["total"] == 28
         assert c.decision.actor == "B" and c.decision.step == "D1"
         assert [x.type for x in c.state.fighters["A"].conds] == ["exposed_charge"]
-        from trpg_arena.rules.kiai.context import ctx_of
         from trpg_arena.rules.kiai.strike import dodge_parts
 
-        base, mult, mods, _ = dodge_parts(ctx_of(c), c.state.fighters["A"], 0)
+        base, mult, mods, _ = dodge_parts(c.tables, c.state.fighters["A"], 0)
         assert (base, mult, mods) == (40, -2, [])
     else:
         assert c.state.fighters["B"].out == expect and c.result == "P"

@@ -1,0 +1,81 @@
+"""What a side-swapped series really measured: its seed pairs, split 1-1, won twice or lost twice by agent A.
+
+    .venv/bin/python tools/seed_pairs.py FOLDER...     # folders written by `trpg-arena evaluate --out`
+
+`trpg-arena evaluate` plays each seed twice with the sides swapped, and the scripted agent, the dice
+and the encounter are all seeded by it (the `trained` agent never reads or advances the live dice).
+So a scripted policy against itself splits every pair one game each, and against scripted a pair is
+won or lost twice only where agent A's departures from the script changed a game: A's share of the
+games is 50 % plus (won twice - lost twice) / (2 x pairs). Two agents played on the same seeds are
+compared best by the pairs each changed, not by two noisy rates. One Markdown row per folder.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from trpg_arena.experiments.series.game import encounter_of
+
+
+def series_folder(path: Path) -> Path:
+    """The folder holding `spec.json` and `results.jsonl`: the one given, or the one series inside it."""
+    if (path / "spec.json").is_file():
+        return path
+    found = sorted(p.parent for p in path.glob("*/spec.json"))
+    if len(found) != 1:
+        raise SystemExit(f"error: {path}: expected one series folder (spec.json and results.jsonl), found {len(found)}")
+    return found[0]
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """How many of a series' seed pairs agent A won 0, 1 or 2 times (a draw counts half)."""
+
+    series: str
+    pairs: int
+    split: int
+    won_twice: int
+    lost_twice: int
+    other: int  # a pair with a draw in it
+    score: float  # A's share of the points over all games
+
+    def row(self) -> str:
+        """One Markdown row."""
+        return (f"| {self.series} | {self.pairs} | {self.split} | {self.won_twice} | {self.lost_twice} | "
+                f"{self.other} | {100 * self.score:.1f} % |")
+
+
+def seed_pairs(path: Path) -> Pairs:
+    """The pairs of the series in `path`; a series that was not side-swapped is refused with one line."""
+    folder = series_folder(path)
+    spec = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
+    if not spec.get("swap"):
+        raise SystemExit(f"error: {folder}: the series was not side-swapped, so its games are not seed pairs")
+    sides = encounter_of(json.dumps(spec["content"]), spec["name"]).sides()
+    score: dict[int, float] = defaultdict(float)
+    for line in (folder / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        a_side = sides[1 if r["swapped"] else 0]
+        score[r["seed"]] += 1.0 if r["result"] == a_side else 0.5 if r["result"] == "draw" else 0.0
+    counts = Counter(score.values())
+    split, won, lost = counts[1.0], counts[2.0], counts[0.0]
+    return Pairs(f"{spec['name']}, {' vs '.join(spec['lineup'])}, seed {spec['first_seed']}", len(score), split,
+                 won, lost, len(score) - split - won - lost, sum(score.values()) / (2 * max(1, len(score))))
+
+
+def main() -> None:
+    """Print one Markdown row per series folder."""
+    if len(sys.argv) < 2:
+        raise SystemExit("usage: seed_pairs.py FOLDER...  (folders written by `trpg-arena evaluate --out`)")
+    rows = [seed_pairs(Path(arg)).row() for arg in sys.argv[1:]]  # every folder read before a line is printed
+    print("| series | pairs | split 1-1 | won twice | lost twice | other (a draw) | A's score |")
+    print("|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
