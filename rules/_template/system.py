@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import Battlefield, zone_line
-from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Outcome, Termination
 
@@ -30,7 +29,7 @@ ID = HERE.name.lstrip("_")  # the folder names the system: a renamed copy is a n
 PASS = Action(Verb.PASS)
 
 
-class TemplateSystem(RuleSystem[TemplateState, Tables]):
+class TemplateSystem(RuleSystem[TemplateState, Tables, TemplateEncounter]):
     """Two sides trading blows in one zone."""
 
     info = RuleSystemInfo(id=ID, title="Template (a minimal rule system to copy)", prefix="TPL", dice="1D6",
@@ -44,13 +43,12 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
     global_features = 1
 
     # --- setup ------------------------------------------------------------------------------------
-    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+    def build_battlefield(self, encounter: TemplateEncounter) -> Battlefield:
         """One zone that everybody stands in."""
         return zone_line(["field"])
 
-    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Tables:
+    def compile(self, encounter: TemplateEncounter, battlefield: Battlefield) -> Tables:
         """The roster's static facts, once per encounter content."""
-        assert isinstance(encounter, TemplateEncounter)
         return build_tables(encounter)
 
     def new_state(self, combat: TemplateCombat) -> TemplateState:
@@ -112,7 +110,7 @@ class TemplateSystem(RuleSystem[TemplateState, Tables]):
         return [CombatantView(c, t.name[c], t.side[c], t.kind[c], "field", max(0, st.hp[c]), t.max_hp[c],
                               st.hp[c] > 0, Condition.OK if st.hp[c] > 0 else Condition.DEAD) for c in t.ids]
 
-    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+    def action_catalogue(self, encounter: TemplateEncounter) -> list[Action]:
         """Pass, then a hit on every combatant (the env's action space)."""
         return [PASS] + [Action(Verb.HIT, target=c.id) for c in encounter.combatants]
 

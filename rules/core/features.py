@@ -82,7 +82,8 @@ class SystemFeatures:
     side_limit: int  # combatants per side the layout holds (the actor and its allies; its enemies)
     distance_scale: float  # board distance that counts as far (the distance column is distance / scale)
     stats: tuple[Column, ...]
-    static: Callable[[EncounterBase, Any], Mapping[str, Static]]  # (encounter, compiled tables) -> per id
+    # (encounter, compiled tables) -> per id; Any: each system's function takes its own encounter and tables types
+    static: Callable[[Any, Any], Mapping[str, Static]]
     combatant: tuple[Column, ...]
     globals: tuple[Column, ...]
     notes: str = ""  # what the docs page adds about this system (how reach and damage are read)

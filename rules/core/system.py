@@ -107,11 +107,13 @@ class CombatantView(NamedTuple):
 # A rule system's state class and the type of its static tables: `RuleSystem[S, T]` makes `Combat[S, T]`, so the
 # rules read `combat.state` and `combat.tables` with their own types. A combat of a system named at run time
 # (`Combat("moonlit/duel")`, a bare `Combat`) is `Combat[Any, Any]` (the defaults, typing_extensions for 3.11).
+# `E`, the system's encounter model, types the hooks that read an encounter (`RuleSystem[S, T, E]`).
 S = TypeVar("S", bound="BaseState", default=Any)
 T = TypeVar("T", default=Any)
+E = TypeVar("E", bound=EncounterBase, default=Any)
 
 
-class RuleSystem(Generic[S, T]):
+class RuleSystem(Generic[S, T, E]):
     """The hook contract a rule system implements. The kernel owns the loop, dice, log and persistence."""
 
     info: RuleSystemInfo
@@ -144,11 +146,11 @@ class RuleSystem(Generic[S, T]):
         return 0.0
 
     # --- setup ------------------------------------------------------------------------------
-    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+    def build_battlefield(self, encounter: E) -> Battlefield:
         """The battlefield graph for an encounter (built once per encounter content and shared, see `compile`)."""
         raise NotImplementedError
 
-    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Any:
+    def compile(self, encounter: E, battlefield: Battlefield) -> Any:
         """The system's static tables for an encounter (`Combat.tables`): built once per encounter content.
 
         The kernel caches the result by content and shares it between combats (`core.compiled`); the
@@ -208,15 +210,15 @@ class RuleSystem(Generic[S, T]):
         """Every combatant (roster order, summons and arrivals included) as a `CombatantView`."""
         raise NotImplementedError
 
-    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+    def action_catalogue(self, encounter: E) -> list[Action]:
         """Every action that can ever be legal in this encounter, in a fixed order (the env's action space)."""
         raise NotImplementedError
 
-    def possible_ids(self, encounter: EncounterBase) -> list[str]:
+    def possible_ids(self, encounter: E) -> list[str]:
         """Every combatant id that can ever appear (roster, arrivals, summons), in slot order."""
         return [c.id for c in encounter.combatants]
 
-    def max_slots(self, encounter: EncounterBase) -> int:
+    def max_slots(self, encounter: E) -> int:
         """How many combatant slots an observation holds (default: every possible id)."""
         return len(self.possible_ids(encounter))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
@@ -57,8 +56,7 @@ def _mean(e: Expr) -> float:
     return e.flat + sum(s * n * (d + 1) / 2 for s, n, d in e.dice)
 
 
-def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
-    assert isinstance(tables, Setup)
+def _static(encounter: EncounterBase, tables: Setup) -> Mapping[str, Static]:
     out = {}
     by_id = {c.id: c for c in encounter.combatants}
     for p in tables.profiles:

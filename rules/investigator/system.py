@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
-from trpg_arena.rules.core.encounter import EncounterBase, overlay
+from trpg_arena.rules.core.encounter import overlay
 from trpg_arena.rules.core.system import CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow, state_check
@@ -38,7 +38,7 @@ SENTENCES: dict[str, str] = {
     Verb.PURSUIT_ATTACK: "makes a pursuit attack on {target}", Verb.FIRST_AID: "gives first aid to {target}"}
 
 
-class InvestigatorSystem(RuleSystem[InvState, Setup]):
+class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
     """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
 
     editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -53,7 +53,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
     }
 
     # --- setup ------------------------------------------------------------------------------------
-    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+    def build_battlefield(self, encounter: InvestigatorEncounter) -> Battlefield:
         """12 x 12 (or the map's size) 5-yard squares, 8-neighbour; walls and obstacles impassable (section 5)."""
         enc = encounter
         assert isinstance(enc, InvestigatorEncounter)
@@ -69,9 +69,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
             cells.setdefault((c[0], c[1]), {})["exit"] = True
         return square_grid(enc.map.width, enc.map.height, cells, corner_blocks=lambda a: a.get("terrain") == "wall")
 
-    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Setup:
+    def compile(self, encounter: InvestigatorEncounter, battlefield: Battlefield) -> Setup:
         """The static setup (`Setup`): profiles, weapons, spells, terrain and the squares' adjacency."""
-        assert isinstance(encounter, InvestigatorEncounter)
         setup = build_setup(encounter)
         setup.bf = battlefield
         setup.adjacency(battlefield)
@@ -228,9 +227,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup]):
                                                   not (dead or fled or unconscious or dying), status, conds)))
         return out
 
-    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+    def action_catalogue(self, encounter: InvestigatorEncounter) -> list[Action]:
         """Every action that can be legal in this encounter, fixed order (see `catalogue`)."""
-        assert isinstance(encounter, InvestigatorEncounter)
         return list(catalogue_of(compile_setup(encounter)).actions)
 
     combatant_features = 20

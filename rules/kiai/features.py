@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from trpg_arena.rules.core.action_layout import read_spec
-from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.features import Column, Static, SystemFeatures
 from trpg_arena.rules.kiai.catalogue import COMBATANT_FEATURES, CONDITIONS, DECISIONS, GLOBAL_FEATURES
 from trpg_arena.rules.kiai.model import KiaiEncounter
@@ -43,8 +41,7 @@ GLOBALS = (Column("round", "round / round cap"),
 assert len(GLOBALS) == GLOBAL_FEATURES
 
 
-def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
-    assert isinstance(encounter, KiaiEncounter)
+def _static(encounter: KiaiEncounter, tables: object) -> Mapping[str, Static]:
     out = {}
     for c in encounter.combatants:
         level = max((w.level for w in c.weapons), default=0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, hex_grid
-from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
@@ -31,7 +30,7 @@ STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
 _new_tuple = tuple.__new__
 
 
-class KiaiSystem(RuleSystem[KiaiState, Ctx]):
+class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
     """D100 roll-under combat on a hex map with kiai-powered techniques (rules: docs/rules/kiai.md)."""
 
     editor = KiaiEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -54,14 +53,12 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
     def __init__(self, info: RuleSystemInfo) -> None:
         self.info = info
 
-    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+    def build_battlefield(self, encounter: KiaiEncounter) -> Battlefield:
         """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight."""
-        assert isinstance(encounter, KiaiEncounter)
         return self._build(encounter.map)
 
-    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Ctx:
+    def compile(self, encounter: KiaiEncounter, battlefield: Battlefield) -> Ctx:
         """The static tables (`Ctx`): weapons by key, abilities, thresholds, the map's geometry."""
-        assert isinstance(encounter, KiaiEncounter)
         return build_ctx(encounter, battlefield)
 
     @staticmethod
@@ -190,12 +187,11 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx]):
                                                   status, types)))
         return out
 
-    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+    def action_catalogue(self, encounter: KiaiEncounter) -> list[Action]:
         """Every action that can ever be legal in this encounter, in a fixed order."""
-        assert isinstance(encounter, KiaiEncounter)
         return cat.catalogue(encounter)
 
-    def max_slots(self, encounter: EncounterBase) -> int:
+    def max_slots(self, encounter: KiaiEncounter) -> int:
         """One observation slot per roster combatant (kiai has no summons or arrivals)."""
         return len(encounter.combatants)
 

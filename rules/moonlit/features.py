@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
@@ -58,8 +57,7 @@ def _damage(s: Stats) -> float:
     return best + (w.damage_flat if w is not None else 0)
 
 
-def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
-    assert isinstance(tables, Table)
+def _static(encounter: EncounterBase, tables: Table) -> Mapping[str, Static]:
     same_zone_mental = tables.opts.moon_mental_range == "same_zone"
     out = {}
     for cid, s in tables.stats.items():

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, zone_line
 from trpg_arena.rules.core.compiled import compiled
-from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind
 from trpg_arena.rules.moonlit import attack, phases, state_check, turn
@@ -124,7 +123,7 @@ def describe_action(a: Action) -> str:
     return a.describe() if sentence is None else sentence(a)
 
 
-class MoonlitSystem(RuleSystem[MoonState, Table]):
+class MoonlitSystem(RuleSystem[MoonState, Table, MoonlitEncounter]):
     """Sen'ya Tsukihime-style 2D6 zone combat (rules: docs/rules/moonlit.md)."""
 
     editor = MoonlitEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -171,17 +170,15 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
                                    data_dir=data_dir or Path(__file__).parent, routine={"escape": Verb.STAY})
 
     # --- setup --------------------------------------------------------------------------------------
-    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+    def build_battlefield(self, encounter: MoonlitEncounter) -> Battlefield:
         """The four zones in a line (section 5), each tagged with side and row."""
         attrs: dict[str, dict[str, Any]] = {z: {"side": z[0], "row": z.split("_")[1]} for z in ZONES}
-        assert isinstance(encounter, MoonlitEncounter)
         for h in encounter.hazards:
             attrs[h.zone]["hazard_n"] = h.n
         return zone_line(ZONES, **attrs)
 
-    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Table:
+    def compile(self, encounter: MoonlitEncounter, battlefield: Battlefield) -> Table:
         """The stat blocks of everyone who can appear, and the encounter's other static facts."""
-        assert isinstance(encounter, MoonlitEncounter)
         return build_table(encounter)
 
     def check_state(self, state: MoonState, combat: MoonCombat) -> None:
@@ -270,16 +267,16 @@ class MoonlitSystem(RuleSystem[MoonState, Table]):
                                      conds))
         return out
 
-    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+    def action_catalogue(self, encounter: MoonlitEncounter) -> list[Action]:
         """Every action that can ever be legal (see catalogue.py for the layout and the delay bound)."""
         built = compiled(encounter, self)
         return list(built.derive("catalogue", lambda: tuple(build_catalogue(built.tables))))
 
-    def possible_ids(self, encounter: EncounterBase) -> list[str]:
+    def possible_ids(self, encounter: MoonlitEncounter) -> list[str]:
         """Every combatant that can ever appear: roster (arrivals included), then possible summons."""
         return list(table_of(encounter).ids)
 
-    def max_slots(self, encounter: EncounterBase) -> int:
+    def max_slots(self, encounter: MoonlitEncounter) -> int:
         """Roster plus every possible summon."""
         return len(table_of(encounter).ids)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
@@ -56,8 +55,7 @@ def _weapons(st: ReiStatic, cid: str) -> list[ItemSpec]:
     return items + [i for i in spec.items if isinstance(i, ItemSpec)]
 
 
-def _static(encounter: EncounterBase, tables: Any) -> Mapping[str, Static]:
-    assert isinstance(tables, ReiStatic)
+def _static(encounter: EncounterBase, tables: ReiStatic) -> Mapping[str, Static]:
     out = {}
     for cid, c in tables.specs.items():
         ws = _weapons(tables, cid)

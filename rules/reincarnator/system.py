@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield
-from trpg_arena.rules.core.encounter import EncounterBase, overlay
+from trpg_arena.rules.core.encounter import overlay
 from trpg_arena.rules.core.system import CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 PHASES = ("setup", "surprise", "initiative", "round_start", "turn_start", "turn", "turn_end", "round_end", "over")
 
 
-class ReincarnatorSystem(RuleSystem[ReiState, Static]):
+class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
     """The reincarnator rule system (rules: docs/rules/reincarnator.md)."""
 
     editor = ReincarnatorEditor()  # what a GM may edit mid-fight (see `edits`)
@@ -43,14 +43,12 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
     combatant_features = 20
     global_features = 5
 
-    def build_battlefield(self, encounter: EncounterBase) -> Battlefield:
+    def build_battlefield(self, encounter: ReincarnatorEncounter) -> Battlefield:
         """A 1 m square grid (section 5)."""
-        assert isinstance(encounter, ReincarnatorEncounter)
         return build_battlefield(encounter)
 
-    def compile(self, encounter: EncounterBase, battlefield: Battlefield) -> Static:
+    def compile(self, encounter: ReincarnatorEncounter, battlefield: Battlefield) -> Static:
         """The static tables (`Static`: roster, items, vehicles, the board on the kernel grid)."""
-        assert isinstance(encounter, ReincarnatorEncounter)
         return build_static(encounter, battlefield)
 
     def check_state(self, state: ReiState, combat: ReiCombat) -> None:
@@ -149,14 +147,12 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static]):
                                      conditions(state, f)))
         return out
 
-    def action_catalogue(self, encounter: EncounterBase) -> list[Action]:
+    def action_catalogue(self, encounter: ReincarnatorEncounter) -> list[Action]:
         """Every action that can ever be legal in this encounter (see `catalogue`)."""
-        assert isinstance(encounter, ReincarnatorEncounter)
         return catalogue(encounter)
 
-    def max_slots(self, encounter: EncounterBase) -> int:
+    def max_slots(self, encounter: ReincarnatorEncounter) -> int:
         """Roster plus reinforcements."""
-        assert isinstance(encounter, ReincarnatorEncounter)
         return len(encounter.all_specs())
 
     def observe_combatants(self, combat: ReiCombat, ids: list[str]) -> list[list[float]]:
