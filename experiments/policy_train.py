@@ -363,7 +363,8 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         layers, ppo_record = ppo_stage(args.ruleset, fingerprint, layers, unique, out.parent / "pool", args.ppo, log)
         ppo_record["encounters"] = sorted({e.encounter for e in unique})
         recipe += (f", then {ppo_record['steps']:,} MaskablePPO steps warm-started from those weights in a self-play "
-                   f"league (the latest snapshot, earlier ones, {', '.join(args.ppo.anchors)})")
+                   f"league (the latest snapshot, earlier ones, {', '.join(args.ppo.anchors)})"
+                   + (f" on {', '.join(args.ppo_on)}" if args.ppo_on else ""))
     seconds = time.perf_counter() - start
     meta = {**cloned, "ruleset": args.ruleset, "recipe": recipe, "command": command_line(args),
             "args": _plain(asdict(args)), "seconds": round(seconds, 1)}
