@@ -499,9 +499,12 @@ def _train(**options: Any) -> None:
                                threads=options["threads"])
         elif options["init"] is not None:
             raise ValueError("--init continues a model with the PPO stage: give --ppo-steps too")
+        elif options["ppo_on"]:
+            raise ValueError("--ppo-on chooses the PPO stage's encounters: give --ppo-steps too")
         args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], rounds=options["rounds"],
                                seed=options["seed"], teacher=options["teacher"], init=options["init"], ppo=ppo,
-                               eval_games=options["eval_games"], threads=options["threads"])
+                               eval_games=options["eval_games"], threads=options["threads"],
+                               ppo_on=_specs(options["ppo_on"]))
         args.check()
         args.out = policy_run_folder(Path(options["out"]), ruleset, args.seed) / f"ppo-{ruleset}.npz"
         card = train_policy(args, log=lambda line: console.print(line, highlight=False))

@@ -53,6 +53,7 @@ class PolicyTrainArgs:
     init: Path | None = None  # start from this model (skip the cloning), e.g. to run the PPO stage on a shipped one
     ppo: PPOStageArgs | None = None  # the PPO stage after the cloning (`experiments.policy_ppo`); None: none
     ppo_encounters: int = 48  # encounters drawn for the PPO stage (the built-ins and generated ones, as for the data)
+    ppo_on: tuple[str, ...] = ()  # the PPO stage's encounters by name instead (e.g. a duel the policy plays badly)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -126,6 +127,21 @@ def training_encounters(ruleset: str, games: int, generated: float, seed: int) -
                 break
             except (TrpgArenaError, ValueError):
                 continue
+        out.append(enc)
+    return out
+
+
+def ppo_encounters(ruleset: str, names: tuple[str, ...]) -> list[Any]:
+    """The encounters named for the PPO stage (``--ppo-on``), each of ``ruleset`` and within its layout's limits."""
+    from trpg_arena.agents.canonical import CanonicalCodec
+    from trpg_arena.rules import get_ruleset, load_encounter
+
+    out = []
+    for name in names:
+        enc = load_encounter(name)
+        if enc.ruleset != ruleset:
+            raise ValueError(f"--ppo-on: {name} is a {enc.ruleset} encounter, not {ruleset}")
+        CanonicalCodec.of(get_ruleset(ruleset), enc)  # beyond the layout's limits: its one-line error
         out.append(enc)
     return out
 
@@ -301,6 +317,8 @@ def command_line(args: PolicyTrainArgs) -> str:
         words.append(f"--ppo-steps {p.steps} --value-warmup {p.value_warmup} --ppo-lr {p.lr:g} --anchors "
                      f"{','.join(p.anchors)} --latest {p.latest:g} --snapshot-every {p.snapshot_every} "
                      f"--shaping {p.shaping:g} --n-steps {p.n_steps} --batch-size {p.batch_size}")
+        if args.ppo_on:
+            words.append(f"--ppo-on {','.join(args.ppo_on)}")
     words.append(f"--seed {args.seed} --eval-games {args.eval_games}")
     return " ".join(words)
 
@@ -319,6 +337,7 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         from trpg_arena.agents import make_agent
 
         make_agent(args.teacher, args.ruleset, seed=0)  # a bad teacher spec: its one-line error before any work
+    chosen = ppo_encounters(args.ruleset, args.ppo_on) if args.ppo is not None and args.ppo_on else None
     fingerprint, _, n_actions = layout_fingerprint(args.ruleset)
     start = time.perf_counter()
     out = Path(args.out) if args.out is not None else policy_path(args.ruleset)
@@ -336,11 +355,16 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
     if args.ppo is not None:
         from trpg_arena.experiments.policy_ppo import ppo_stage
 
-        encounters = training_encounters(args.ruleset, args.ppo_encounters, args.generated, args.seed + 7_919)
-        unique = list({id(e): e for e in encounters}.values())
+        if chosen is not None:
+            unique = chosen
+        else:
+            encounters = training_encounters(args.ruleset, args.ppo_encounters, args.generated, args.seed + 7_919)
+            unique = list({id(e): e for e in encounters}.values())
         layers, ppo_record = ppo_stage(args.ruleset, fingerprint, layers, unique, out.parent / "pool", args.ppo, log)
+        ppo_record["encounters"] = sorted({e.encounter for e in unique})
         recipe += (f", then {ppo_record['steps']:,} MaskablePPO steps warm-started from those weights in a self-play "
-                   f"league (the latest snapshot, earlier ones, {', '.join(args.ppo.anchors)})")
+                   f"league (the latest snapshot, earlier ones, {', '.join(args.ppo.anchors)})"
+                   + (f" on {', '.join(args.ppo_on)}" if args.ppo_on else ""))
     seconds = time.perf_counter() - start
     meta = {**cloned, "ruleset": args.ruleset, "recipe": recipe, "command": command_line(args),
             "args": _plain(asdict(args)), "seconds": round(seconds, 1)}

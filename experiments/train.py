@@ -80,6 +80,9 @@ class TrainArgs:
                                                               "alone (the cloned policy frozen)"})
     ppo_lr: float = field(default=3e-5, metadata={"help": "with --ppo-steps: learning rate (small: the cloned "
                                                           "policy is a good start)"})
+    ppo_on: str = field(default="", metadata={"help": "with --ppo-steps: comma-separated encounters of the system "
+                                                      "the PPO stage plays (default: its built-ins and generated "
+                                                      "ones)"})
 
     def check(self) -> None:
         """Refuse bad values with one line naming the option."""

@@ -1,13 +1,15 @@
 """What a side-swapped series really measured: its seed pairs, split 1-1, won twice or lost twice by agent A.
 
     .venv/bin/python tools/seed_pairs.py FOLDER...     # folders written by `trpg-arena evaluate --out`
+    .venv/bin/python tools/seed_pairs.py LADDER/games/A--B.jsonl...   # one pair of a `trpg-arena ladder` run
 
 `trpg-arena evaluate` plays each seed twice with the sides swapped, and the scripted agent, the dice
 and the encounter are all seeded by it (the `trained` agent never reads or advances the live dice).
 So a scripted policy against itself splits every pair one game each, and against scripted a pair is
 won or lost twice only where agent A's departures from the script changed a game: A's share of the
 games is 50 % plus (won twice - lost twice) / (2 x pairs). Two agents played on the same seeds are
-compared best by the pairs each changed, not by two noisy rates. One Markdown row per folder.
+compared best by the pairs each changed, not by two noisy rates; a ladder's pair of agents likewise (a
+ladder swaps the sides every other game on the same seed). One Markdown row per folder or pair file.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trpg_arena.experiments.series.game import encounter_of
+from trpg_arena.rules import load_encounter
 
 
 def series_folder(path: Path) -> Path:
@@ -51,26 +54,48 @@ class Pairs:
 
 def seed_pairs(path: Path) -> Pairs:
     """The pairs of the series in `path`; a series that was not side-swapped is refused with one line."""
+    if path.suffix == ".jsonl":
+        return ladder_pairs(path)
     folder = series_folder(path)
     spec = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
     if not spec.get("swap"):
         raise SystemExit(f"error: {folder}: the series was not side-swapped, so its games are not seed pairs")
     sides = encounter_of(json.dumps(spec["content"]), spec["name"]).sides()
+    label = f"{spec['name']}, {' vs '.join(spec['lineup'])}, seed {spec['first_seed']}"
+    return count_pairs(label, sides, folder / "results.jsonl")
+
+
+def ladder_pairs(path: Path) -> Pairs:
+    """One pair of agents of a ladder run (`LADDER/games/A--B.jsonl`, its settings in `LADDER/ladder-spec.json`)."""
+    spec_file = path.parent.parent / "ladder-spec.json"
+    if not path.is_file() or not spec_file.is_file():
+        raise SystemExit(f"error: {path}: not a pair's games of a ladder run (LADDER/games/A--B.jsonl beside "
+                         "LADDER/ladder-spec.json)")
+    spec = json.loads(spec_file.read_text(encoding="utf-8"))
+    first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    lineup = first["agents"][::-1] if first["swapped"] else first["agents"]
+    label = f"{spec['encounter']}, {' vs '.join(lineup)}, ladder seed {spec['seed']}"
+    return count_pairs(label, load_encounter(spec["encounter"]).sides(), path)
+
+
+def count_pairs(label: str, sides: tuple[str, ...] | list[str], results: Path) -> Pairs:
+    """Agent A's points per seed over a results file (A plays the first side unless the game is swapped)."""
     score: dict[int, float] = defaultdict(float)
-    for line in (folder / "results.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in results.read_text(encoding="utf-8").splitlines():
         r = json.loads(line)
         a_side = sides[1 if r["swapped"] else 0]
         score[r["seed"]] += 1.0 if r["result"] == a_side else 0.5 if r["result"] == "draw" else 0.0
     counts = Counter(score.values())
     split, won, lost = counts[1.0], counts[2.0], counts[0.0]
-    return Pairs(f"{spec['name']}, {' vs '.join(spec['lineup'])}, seed {spec['first_seed']}", len(score), split,
-                 won, lost, len(score) - split - won - lost, sum(score.values()) / (2 * max(1, len(score))))
+    return Pairs(label, len(score), split, won, lost, len(score) - split - won - lost,
+                 sum(score.values()) / (2 * max(1, len(score))))
 
 
 def main() -> None:
     """Print one Markdown row per series folder."""
     if len(sys.argv) < 2:
-        raise SystemExit("usage: seed_pairs.py FOLDER...  (folders written by `trpg-arena evaluate --out`)")
+        raise SystemExit("usage: seed_pairs.py FOLDER|PAIR.jsonl...  (`trpg-arena evaluate --out` folders, "
+                         "a ladder's games/A--B.jsonl)")
     rows = [seed_pairs(Path(arg)).row() for arg in sys.argv[1:]]  # every folder read before a line is printed
     print("| series | pairs | split 1-1 | won twice | lost twice | other (a draw) | A's score |")
     print("|---|---|---|---|---|---|---|")

@@ -118,9 +118,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
         if start is not None:
             st.round = start.round
             st.order = list(start.order) if start.order else []
-            st.phase = start.phase if enc.options.priority_mode == "phases" or start.phase == "single" else "single"
-            if enc.options.priority_mode != "phases":
-                st.phase = "single"
+            st.phase = start.phase if enc.options.priority_mode == "phases" else "single"  # one phase without them
             st.begin_mid_round = True
             st.start_at = start.at or ""
         return st

@@ -261,8 +261,8 @@ def blast_actions(combat: ReiCombat, verb: str, option: Any, origin: Cell, rng: 
     """The shared ``Action(verb, dest=cell, option)`` of every `blast_cells` cell, row by row (kept per mask)."""
     cells = blast_cells(combat, origin, rng, radius)
     field = board(combat)
-    memo = field.list_memo
-    key = ("blast", verb, option, cells)
+    memo = field.blast_memo
+    key = (verb, option, cells)
     hit = memo.get(key)
     if hit is None:
         if len(memo) >= MEMO:

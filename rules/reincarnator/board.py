@@ -105,6 +105,8 @@ class Board:
         self._sight: dict[tuple[Cell, int], tuple[int, int]] = {}  # (origin, doors) -> (cells looked at, seen)
         # finished action lists (charges) keyed by what they depend on, as tuples of interned actions
         self.list_memo: dict[Any, tuple[Action, ...]] = {}
+        # an explosive's actions per verb, option and mask of target cells (apart: they must not evict charges)
+        self.blast_memo: dict[Any, tuple[Action, ...]] = {}
         # verb -> (its per-cell picker, mask -> its actions): one entry, so a thread that finds one finds both
         self._dest_memo: dict[str, tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
         self._offset_actions: dict[tuple[Any, ...], Action] = {}

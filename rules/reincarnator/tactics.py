@@ -54,7 +54,8 @@ THROW, CAST, VEHICLE_CRUSH, GRAPPLE_STRIKE = Verb.THROW, Verb.CAST, Verb.VEHICLE
     Verb.TAKE_COVER)
 
 
-_VALUES = "attack values"  # the static tables' memo entry of `ReincarnatorTactics.remembered`
+_VALUES = "attack values"  # the static tables' memo entries of `ReincarnatorTactics.attack_values`
+_ODDS = "attack odds"
 VALUES_KEPT = 100_000  # attack values kept per encounter before the table starts afresh (a bound on memory)
 _UNSEEN = object()  # a fighter whose key fields this decision has not looked at yet
 
@@ -83,7 +84,7 @@ def _target_look(combat: Combat, cid: str, target: str | None) -> tuple[Any, ...
     state = combat.state
     v = state.vehicles.get(target or "")
     if v is not None:
-        return ("vehicle", v.lethal, v.bashing)
+        return (v.lethal + v.bashing, "vehicle")
     f = state.fighters.get(target or "")
     if f is None or f.effects:
         return None
@@ -139,8 +140,6 @@ class ReincarnatorTactics(Tactics):
 
         `names`: the item ids of options already looked up in this state (`uid` walks every item), by option.
         """
-        state = combat.state
-        st = combat.tables
         if a.target is None:
             return self.blast_value(combat, cid, a)
         if a.verb in HOLD_STRIKES:
@@ -151,9 +150,17 @@ class ReincarnatorTactics(Tactics):
             known = tuple(uid(combat, cid, x) for x in opts(a))
             if names is not None:
                 names[a.option] = known
-        o = known
-        p = self.pending_of(combat, cid, a, o)
-        odds = self.odds(combat, p, a.target)
+        p = self.pending_of(combat, cid, a, known)
+        return self.weigh(combat, cid, a, known, p, self.odds(combat, p, a.target))
+
+    def weigh(self, combat: Combat, cid: str, a: Action, o: tuple[Any, ...], p: Pending, odds: Odds | None) -> float:
+        """`expected` from an attack's odds (`o`: its item ids, `p`: its declaration).
+
+        The net successes, then the policy's weights: crushes, charges, hulls, finishing blows and casters.
+        """
+        state = combat.state
+        st = combat.tables
+        assert a.target is not None
         if odds is None:
             return 0.0
         pool, d, bd_es = odds
@@ -200,6 +207,9 @@ class ReincarnatorTactics(Tactics):
         table: dict[Any, float] | None = combat.tables.memo.get(_VALUES)
         if table is None or len(table) > VALUES_KEPT:
             table = combat.tables.memo[_VALUES] = {}
+        odds_table: dict[Any, Any] | None = combat.tables.memo.get(_ODDS)
+        if odds_table is None or len(odds_table) > VALUES_KEPT:
+            odds_table = combat.tables.memo[_ODDS] = {}
         spots: list[tuple[int, int, float]] | None = None
         blasts: dict[Any, float] = {}  # cell -> a blast's value there
         for verb in ATTACKS:
@@ -243,8 +253,13 @@ class ReincarnatorTactics(Tactics):
                             o = names[a.option] = tuple(uid(combat, cid, x) for x in opts(a))
                         key = (cid, verb, t, a.option, o, look)
                         kept = table.get(key)
-                        if kept is None:
-                            kept = table[key] = self.expected(combat, cid, a, names)
+                        if kept is None:  # the odds do not read the target's damage: kept apart, under the rest
+                            p = self.pending_of(combat, cid, a, o)
+                            okey = (cid, verb, t, a.option, o, look[0], look[1][1:], look[2])
+                            odds = odds_table.get(okey, _UNSEEN)
+                            if odds is _UNSEEN:
+                                odds = odds_table[okey] = self.odds(combat, p, t)
+                            kept = table[key] = self.weigh(combat, cid, a, o, p, odds)
                         v = kept
                     values[k] = v
                 out.append((v, a))

@@ -39,7 +39,7 @@ def test_a_deviation_without_dice_spread_is_taken_only_where_it_plays_out_better
     # On reincarnator's duel the value prefers, without any dice spread, both steps that change nothing
     # (one square for another) and dropping the sword for a step, which really gains. `flat` cannot tell
     # them apart; playing each out to the end can. Judged here on other dice than the agent's own.
-    loose = make_agent("trained:normal:flat=0", RID, seed=0)
+    loose = make_agent("trained:normal:flat=0:playouts=0", RID, seed=0)
     checked = make_agent("trained:normal:flat=0:playouts=16", RID, seed=0)
     kept: list[float] = []
     refused: list[float] = []
@@ -54,3 +54,10 @@ def test_a_deviation_without_dice_spread_is_taken_only_where_it_plays_out_better
         (kept if checked.act(combat) == action else refused).append(gain)
     assert kept and refused  # the check keeps some such departures and refuses others
     assert np.mean(kept) > 0.05 and np.mean(kept) > np.mean(refused) + 0.05
+
+
+def test_reincarnators_presets_check_such_deviations_by_playouts() -> None:
+    for preset in ("normal", "hard", "deadly"):
+        agent = make_agent(f"trained:{preset}", RID, seed=0)
+        assert agent.playouts == 16 and agent.flat == 0.0
+    assert make_agent("trained:normal", "kiai", seed=0).playouts == 0  # the other systems are unchanged

@@ -106,3 +106,26 @@ def test_init_needs_ppo_steps_and_a_model_file(tmp_path: Path) -> None:
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
+
+
+def test_ppo_on_plays_the_named_encounters_only(tmp_path: Path) -> None:
+    shipped = Path(__file__).parents[2] / "agents/learned/models/ppo-moonlit.npz"
+    r = subprocess.run([*CLI, "train", "moonlit", "--init", str(shipped), "--ppo-steps", "128", "--ppo-on",
+                        "moonlit/duel", "--value-warmup", "64", "--n-steps", "64", "--batch-size", "64",
+                        "--snapshot-every", "128", "--anchors", "random", "--eval-games", "0", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    card = json.loads((run / "ppo-moonlit.json").read_text())
+    assert card["ppo"]["encounters"] == ["duel"] and card["ppo"]["steps"] == 128
+    assert "--ppo-on moonlit/duel" in card["command"] and "--anchors random" in card["command"]
+
+
+def test_ppo_on_refuses_another_system_and_needs_ppo_steps() -> None:
+    r = subprocess.run([*CLI, "train", "moonlit", "--ppo-steps", "10", "--ppo-on", "kiai/duel"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--ppo-on: kiai/duel is a kiai encounter, not moonlit" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run([*CLI, "train", "moonlit", "--ppo-on", "moonlit/duel"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr

@@ -70,3 +70,18 @@ def test_seed_pairs_refuses_a_folder_without_a_series_in_one_line(tmp_path: Path
                        text=True, timeout=60, cwd=ROOT)
     assert r.returncode != 0 and r.stdout == ""
     assert r.stderr.strip() == f"error: {tmp_path}: expected one series folder (spec.json and results.jsonl), found 0"
+
+
+def test_seed_pairs_reads_a_ladders_pair_of_agents(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", "ladder", "kiai/duel", "--agents",
+                        "scripted,random", "--games", "6", "--seed", "4000", "--workers", "1", "--cost-seconds", "0.2",
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    (pair,) = tmp_path.glob("*/games/*.jsonl")
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "seed_pairs.py"), str(pair)], capture_output=True,
+                       text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    (row,) = [[c.strip() for c in line.strip("|").split("|")] for line in r.stdout.splitlines()[2:]]
+    assert row[0] == "kiai/duel, scripted vs random, ladder seed 4000"
+    pairs, split, won, lost, other = (int(c) for c in row[1:6])
+    assert pairs == 3 and split + won + lost + other == 3 and won >= lost  # scripted does not lose to random

@@ -24,9 +24,9 @@ class _StockAdam(torch.optim.Adam):
 def _trained(optimizer_class: type[torch.optim.Optimizer] | None) -> MaskablePPO:
     env = EncounterMix([TrpgArenaEnv("kiai", encounter="kiai/duel", side="both")])
     kwargs = {} if optimizer_class is None else {"optimizer_class": optimizer_class}
-    model = MaskablePPO(env=env, n_steps=128, batch_size=32, n_epochs=2, seed=4, device="cpu",
+    model = MaskablePPO(env=env, n_steps=128, batch_size=64, n_epochs=2, seed=4, device="cpu",
                         policy_kwargs=kwargs, **trainer_options())
-    model.learn(total_timesteps=384)
+    model.learn(total_timesteps=256)  # 8 updates
     return model
 
 
