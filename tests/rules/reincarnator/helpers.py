@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
+from trpg_arena.agents import RandomAgent, make_agent
 from trpg_arena.rules import Action, Combat, ScriptedDice
 
 PISTOL = {"id": "pistol", "kind": "firearm", "damage": 2, "damage_type": "lethal", "specialty": "pistols", "size": 1,
@@ -100,3 +102,19 @@ def rolls(c: Combat, since: int = 0) -> list[Any]:
 def F(c: Combat, cid: str) -> Any:
     """The fighter state."""
     return c.state.fighters[cid]  # type: ignore[attr-defined]
+
+
+def own_turn_states() -> Iterator[tuple[Combat, Any]]:
+    """Every state of six seeded games (scripted against random, skirmish and brawl) where a fighter chooses its
+    own action (not an attack's defence or a grapple's resistance), with its decision; play goes on after each."""
+    for name, seeds in (("reincarnator/skirmish", range(4)), ("reincarnator/brawl", range(2))):
+        for seed in seeds:
+            c = Combat(name, seed=seed)
+            agents = {s: (make_agent("scripted", "reincarnator", seed=seed + i) if i % 2 == 0 else RandomAgent(seed=i))
+                      for i, s in enumerate(c.sides)}
+            while not c.over:
+                d = c.decision
+                assert d is not None
+                if d.step not in ("attack_declared", "grapple_resist"):
+                    yield c, d
+                c.act(agents[c.side_of(d.actor)].act(c))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trpg_arena.agents import RandomAgent, make_agent
+from tests.rules.reincarnator.helpers import own_turn_states
 from trpg_arena.rules import Combat
 from trpg_arena.rules.reincarnator import attack_math
 from trpg_arena.rules.reincarnator.actions import opts, uid
@@ -21,26 +21,17 @@ def _fresh(combat: Combat, p: Pending, target: str) -> tuple[int, str, dict[str,
 
 def test_memoised_pools_equal_fresh_ones() -> None:
     checked = 0
-    for name, seeds in (("reincarnator/skirmish", range(4)), ("reincarnator/brawl", range(2))):
-        for seed in seeds:
-            c = Combat(name, seed=seed)
-            agents = {s: (make_agent("scripted", "reincarnator", seed=seed + i) if i % 2 == 0 else RandomAgent(seed=i))
-                      for i, s in enumerate(c.sides)}
-            while not c.over:
-                d = c.decision
-                assert d is not None
-                if d.step not in ("attack_declared", "grapple_resist"):
-                    for a in c.legal_actions():
-                        if a.verb not in ATTACKS or a.target is None:
-                            continue
-                        o = tuple(uid(c, d.actor, x) for x in opts(a))
-                        p = ReincarnatorTactics.pending_of(c, d.actor, a, o)
-                        try:
-                            fresh = _fresh(c, p, a.target)
-                        except (KeyError, AssertionError, AttributeError):
-                            continue
-                        assert attack_pool(c, p, a.target) == fresh, a
-                        assert attack_dice(c, p, a.target) == fresh[0], a
-                        checked += 1
-                c.act(agents[c.side_of(d.actor)].act(c))
+    for c, d in own_turn_states():
+        for a in c.legal_actions():
+            if a.verb not in ATTACKS or a.target is None:
+                continue
+            o = tuple(uid(c, d.actor, x) for x in opts(a))
+            p = ReincarnatorTactics.pending_of(c, d.actor, a, o)
+            try:
+                fresh = _fresh(c, p, a.target)
+            except (KeyError, AssertionError, AttributeError):
+                continue
+            assert attack_pool(c, p, a.target) == fresh, a
+            assert attack_dice(c, p, a.target) == fresh[0], a
+            checked += 1
     assert checked > 300
