@@ -69,9 +69,12 @@ class HeadRowsAdam(torch.optim.Adam):
         return self._active.nonzero().reshape(-1)
 
     def _plain(self) -> bool:
-        """The options this class implements row by row (any other: stock Adam's step)."""
+        """The options this class implements row by row (any other: stock Adam's step).
+
+        Weight decay moves a row whose gradient is zero too, so with it no row may be skipped.
+        """
         return all(not g["amsgrad"] and not g["differentiable"] and not g["capturable"] and not g["maximize"]
-                   and not torch.is_tensor(g["lr"]) for g in self.param_groups)
+                   and not torch.is_tensor(g["lr"]) and not g["weight_decay"] for g in self.param_groups)
 
     @torch.no_grad()
     def step(self, closure: Any = None) -> Any:

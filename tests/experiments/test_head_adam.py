@@ -52,3 +52,20 @@ def test_a_gradient_from_outside_the_distribution_gets_a_full_step() -> None:
     head(torch.ones(1, head.in_features)).sum().backward()  # every row gets a gradient, none marked as scored
     policy.optimizer.step()
     assert not torch.isclose(head.weight, before).all(dim=1).any()  # every row moved
+
+
+def test_with_weight_decay_every_row_moves_as_under_stock_adam() -> None:
+    from trpg_arena.experiments.head_adam import ScoredRows
+
+    torch.manual_seed(0)
+    head, reference = torch.nn.Linear(8, 64), torch.nn.Linear(8, 64)
+    reference.load_state_dict(head.state_dict())
+    scored = ScoredRows(64)
+    fast = HeadRowsAdam(head.parameters(), head=head, scored=scored, lr=0.01, weight_decay=0.1)
+    stock = torch.optim.Adam(reference.parameters(), lr=0.01, weight_decay=0.1)
+    for layer in (head, reference):
+        layer(torch.ones(1, 8))[0, 3].backward()  # a gradient on row 3 only, as a scored column gives
+    scored.add(torch.tensor([3]))
+    fast.step()
+    stock.step()
+    assert torch.equal(head.weight, reference.weight)  # decay moved the rows without a gradient too
