@@ -60,6 +60,22 @@ VALUES_KEPT = 100_000  # attack values kept per encounter before the table start
 _UNSEEN = object()  # a fighter whose key fields this decision has not looked at yet
 
 
+def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> tuple[Any, ...]:
+    """The item ids of an attack's option (`uid` walks every item); `names` keeps them by option in one state."""
+    known: tuple[Any, ...] | None = None if names is None else names.get(a.option)
+    if known is None:
+        known = tuple(uid(combat, cid, x) for x in opts(a))
+        if names is not None:
+            names[a.option] = known
+    return known
+
+
+def _caught(spots: list[tuple[int, int, float]], dest: Any) -> float:
+    """What a blast at `dest` is worth: the `blast_spots` within 2 cells of it."""
+    cx, cy = dest
+    return sum((w for x, y, w in spots if -2 <= x - cx <= 2 and -2 <= y - cy <= 2), 0.0)
+
+
 def _attacker_look(combat: Combat, cid: str) -> tuple[Any, ...] | None:
     """The attacker's fields an attack's value reads; None in a state whose values are not kept.
 
@@ -131,8 +147,7 @@ class ReincarnatorTactics(Tactics):
         """The pool and defence of an attack action of `cid` on its target (None: no target, or not worked out)."""
         if a.target is None:
             return None
-        o = tuple(uid(combat, cid, x) for x in opts(a))
-        return self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
+        return self.odds(combat, self.pending_of(combat, cid, a, _item_ids(combat, cid, a)), a.target)
 
     # --- helpers ------------------------------------------------------------------------------------
     def expected(self, combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> float:
@@ -145,11 +160,7 @@ class ReincarnatorTactics(Tactics):
         if a.verb in HOLD_STRIKES:
             pool = 8.0 - (2 if a.verb == GRAPPLE_STRIKE else 0)
             return pool * P_SUCCESS
-        known: tuple[Any, ...] | None = None if names is None else names.get(a.option)
-        if known is None:  # the item ids of a whole option, looked up once per option in this state
-            known = tuple(uid(combat, cid, x) for x in opts(a))
-            if names is not None:
-                names[a.option] = known
+        known = _item_ids(combat, cid, a, names)
         p = self.pending_of(combat, cid, a, known)
         return self.weigh(combat, cid, a, known, p, self.odds(combat, p, a.target))
 
@@ -226,9 +237,7 @@ class ReincarnatorTactics(Tactics):
                     if b is None:
                         if spots is None:
                             spots = self.blast_spots(combat, cid)
-                        cx, cy = a.dest
-                        b = blasts[a.dest] = sum((w for x, y, w in spots if -2 <= x - cx <= 2 and -2 <= y - cy <= 2),
-                                                 0.0)
+                        b = blasts[a.dest] = _caught(spots, a.dest)
                     out.append((b, a))
                     continue
                 if t is last_t and a.option is last_o:
@@ -248,9 +257,7 @@ class ReincarnatorTactics(Tactics):
                     if look is None:
                         v = self.expected(combat, cid, a, names)
                     else:
-                        o = names.get(a.option)
-                        if o is None:  # the item ids of a whole option, looked up once per option in this state
-                            o = names[a.option] = tuple(uid(combat, cid, x) for x in opts(a))
+                        o = _item_ids(combat, cid, a, names)
                         key = (cid, verb, t, a.option, o, look)
                         kept = table.get(key)
                         if kept is None:  # the odds do not read the target's damage: kept apart, under the rest
@@ -301,8 +308,7 @@ class ReincarnatorTactics(Tactics):
 
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
-        cx, cy = a.dest
-        return sum((w for x, y, w in self.blast_spots(combat, cid) if -2 <= x - cx <= 2 and -2 <= y - cy <= 2), 0.0)
+        return _caught(self.blast_spots(combat, cid), a.dest)
 
     @staticmethod
     def blast_spots(combat: Combat, cid: str) -> list[tuple[int, int, float]]:
@@ -362,8 +368,7 @@ class ReincarnatorTactics(Tactics):
         if a.target is None:
             return (f"the blast at {a.dest} catches more enemies than allies (about {value:.1f} net successes "
                     "expected against enemies, allies' counted against it)")
-        o = tuple(uid(combat, cid, x) for x in opts(a))
-        odds = self.odds(combat, self.pending_of(combat, cid, a, o), a.target)
+        odds = self.attack_odds(combat, cid, a)
         st = combat.tables
         f = combat.state.fighters.get(a.target)
         who = a.target if f is None else (f"{a.target} ({st.max_health[a.target] - f.lethal - f.bashing}/"
