@@ -28,6 +28,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from trpg_arena.experiments.head_adam import HeadRowsAdam, ScoredRows
+from trpg_arena.experiments.sparse_input import sparsify_first_layers
 
 _DENSE_SHARE = 4  # with a quarter of the indices or more scored, gathering rows costs more than the whole head
 _MASKED = -1e8  # what sb3-contrib gives a masked logit: exp(_MASKED - max) is exactly 0 in float32
@@ -123,7 +124,8 @@ class LegalActionsDistribution(MaskableCategoricalDistribution):
     def entropy(self) -> torch.Tensor:
         """Entropy over the legal actions."""
         self._ready()
-        return -torch.where(self.valid, self.log_p.exp() * self.log_p, 0.0).sum(dim=1)
+        legal_log_p = self.log_p.masked_fill(~self.valid, 0.0)  # exp(0) * 0 adds nothing, and exp stays fast
+        return -(legal_log_p.exp() * legal_log_p).sum(dim=1)
 
     def sample(self) -> torch.Tensor:
         """One action per row, drawn from the legal ones."""
@@ -163,6 +165,8 @@ class LegalActionsPolicy(MaskableActorCriticPolicy):
         if isinstance(self.action_space, spaces.Discrete):
             self.action_dist = LegalActionsDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+        # the first layers read only the observation entries that are filled in the batch (`experiments.sparse_input`)
+        sparsify_first_layers(self.mlp_extractor.policy_net, self.mlp_extractor.value_net)
         if isinstance(self.action_dist, LegalActionsDistribution) and self.optimizer_class is torch.optim.Adam:
             # Adam over the head's rows that have had a gradient: the same updates, without touching the
             # thousands of rows no decision has offered yet (`experiments.head_adam`)
