@@ -14,8 +14,8 @@ person's attacks read.
 
 from __future__ import annotations
 
-from itertools import compress, repeat
-from operator import itemgetter, le
+from itertools import chain, compress, repeat
+from operator import attrgetter, itemgetter, le
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -59,6 +59,7 @@ THROW, CAST, VEHICLE_CRUSH, GRAPPLE_STRIKE = Verb.THROW, Verb.CAST, Verb.VEHICLE
 _VALUES = "attack values"  # the static tables' memo entries of `ReincarnatorTactics.attack_values`
 _ODDS = "attack odds"
 _VALUE = itemgetter(0)  # of a (value, action) pair
+_DEST = attrgetter("dest")
 VALUES_KEPT = 100_000  # attack values kept per encounter before the table starts afresh (a bound on memory)
 _UNSEEN = object()  # a fighter whose key fields this decision has not looked at yet
 
@@ -588,9 +589,16 @@ class ReincarnatorTactics(Tactics):
         A walk offers hundreds of destinations, so they are scored at once in numpy: the Chebyshev distance (the
         board's metres) to the nearest enemy, then the least (|distance - keep|, distance) in that order.
         """
-        dests = np.array([a.dest for a in moves], dtype=np.int64)
-        cells = np.array([_at(f) for f in enemies], dtype=np.int64)
-        dist = np.abs(dests[:, None, :] - cells[None, :, :]).max(axis=2).min(axis=1)
+        # the destinations' x and y as two flat arrays, read in one pass (numpy converts a list of pairs slowly),
+        # and the distance folded in one enemy at a time (a reduction over a short inner axis is slow too)
+        flat = np.fromiter(chain.from_iterable(map(_DEST, moves)), dtype=np.int64, count=2 * len(moves))
+        xs, ys = flat[0::2], flat[1::2]
+        dist: np.ndarray | None = None
+        for f in enemies:
+            ex, ey = _at(f)
+            near = np.maximum(np.abs(xs - ex), np.abs(ys - ey))
+            dist = near if dist is None else np.minimum(dist, near, out=dist)
+        assert dist is not None, "toward needs an enemy"
         off = np.abs(dist - keep)
         closest = off == off.min()
         top = np.flatnonzero(closest & (dist == dist[closest].min()))
