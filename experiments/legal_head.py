@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 import torch
 from gymnasium import spaces
-from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer, MaskableRolloutBufferSamples
 from sb3_contrib.common.maskable.distributions import MaskableCategorical, MaskableCategoricalDistribution, MaybeMasks
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from trpg_arena.experiments.head_adam import HeadRowsAdam, ScoredRows
+from trpg_arena.experiments.sparse_input import sparsify_first_layers
 
 _DENSE_SHARE = 4  # with a quarter of the indices or more scored, gathering rows costs more than the whole head
 _MASKED = -1e8  # what sb3-contrib gives a masked logit: exp(_MASKED - max) is exactly 0 in float32
@@ -123,7 +124,8 @@ class LegalActionsDistribution(MaskableCategoricalDistribution):
     def entropy(self) -> torch.Tensor:
         """Entropy over the legal actions."""
         self._ready()
-        return -torch.where(self.valid, self.log_p.exp() * self.log_p, 0.0).sum(dim=1)
+        legal_log_p = self.log_p.masked_fill(~self.valid, 0.0)  # exp(0) * 0 adds nothing, and exp stays fast
+        return -(legal_log_p.exp() * legal_log_p).sum(dim=1)
 
     def sample(self) -> torch.Tensor:
         """One action per row, drawn from the legal ones."""
@@ -163,6 +165,8 @@ class LegalActionsPolicy(MaskableActorCriticPolicy):
         if isinstance(self.action_space, spaces.Discrete):
             self.action_dist = LegalActionsDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+        # the first layers read only the observation entries that are filled in the batch (`experiments.sparse_input`)
+        sparsify_first_layers(self.mlp_extractor.policy_net, self.mlp_extractor.value_net)
         if isinstance(self.action_dist, LegalActionsDistribution) and self.optimizer_class is torch.optim.Adam:
             # Adam over the head's rows that have had a gradient: the same updates, without touching the
             # thousands of rows no decision has offered yet (`experiments.head_adam`)
@@ -189,6 +193,17 @@ class BoolMaskRolloutBuffer(MaskableRolloutBuffer):
         """Empty the buffer, its masks boolean (every action legal until a step writes its mask)."""
         super().reset()
         self.action_masks = np.ones(self.action_masks.shape, dtype=bool)
+
+    def _get_samples(self, batch_inds: np.ndarray, env: Any = None) -> MaskableRolloutBufferSamples:  # type: ignore[override]
+        """A minibatch, as sb3-contrib's; its arrays become tensors without a second copy.
+
+        Indexing by ``batch_inds`` already copies every array, so the tensors can share those copies (the
+        stock buffer copies each once more: a minibatch's masks are as long as the layout, up to 800 kB).
+        """
+        data = (self.observations[batch_inds], self.actions[batch_inds], self.values[batch_inds].flatten(),
+                self.log_probs[batch_inds].flatten(), self.advantages[batch_inds].flatten(),
+                self.returns[batch_inds].flatten(), self.action_masks[batch_inds].reshape(-1, self.mask_dims))
+        return MaskableRolloutBufferSamples(*(self.to_torch(a, copy=False) for a in data))
 
 
 def trainer_options() -> dict[str, Any]:

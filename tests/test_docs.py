@@ -160,3 +160,31 @@ def test_every_rule_of_the_specification_is_explained(rid: str) -> None:
     assert defined, f"found no rule definitions in {spec}"
     missing = sorted(defined - rule_ids((DOCS / "rules" / f"{rid}.md").read_text(encoding="utf-8"), prefix))
     assert not missing, f"docs/rules/{rid}.md does not explain {', '.join(missing)}"
+
+
+def readme_agent_table() -> dict[str, set[str]]:
+    """The README's table of agent parameters: each agent's name and the parameters its rows name.
+
+    A row with a first cell starts an agent (several: `random`, `first`, `scripted`); rows with an
+    empty first cell add parameters to it. Text in parentheses explains and is not read.
+    """
+    rows = re.findall(r"^\|(.*?)\|(.*?)\|.*\|$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
+    table: dict[str, set[str]] = {}
+    agents: list[str] = []
+    for first, second in rows:
+        if first.strip():
+            agents = re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", first))
+        for agent in agents:
+            table.setdefault(agent, set()).update(re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", second)))
+    return table
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_readme_lists_every_agent_and_parameter(system: str) -> None:
+    from trpg_arena.agents.spec import agent_infos
+
+    table = readme_agent_table()
+    for info in agent_infos(system):
+        assert info.name in table, f"README's agent table lacks `{info.name}`"
+        missing = set(info.params) - table[info.name]
+        assert not missing, f"README's agent table lacks `{info.name}`'s parameters {sorted(missing)}: add their rows"

@@ -55,6 +55,8 @@ HELPS: dict[str, str] = {
     "flat": "a deviation whose gain has no dice spread must win by this much (the value's judgement alone)",
     "playouts": "a deviation without dice spread is played out this many times (paired), kept only if it gains there",
     "verify": "1: every deviation is checked by the play-outs, not only those without dice spread",
+    "wide": "the value's best this many departures are played out even below the margin; the play-outs pick",
+    "pz": "a played-out deviation must gain `margin` plus this many standard errors of its paired play-outs",
     "depth": "decisions a play-out runs at most before the value scores it (0: to the end of the fight)",
     "switch": "a deviation to another verb than the scripted one, in the mover's own turn, needs this much more gain",
     "doubt": "dropout masks of the value (0: off); a deviation must be a gain under every one of them",
@@ -76,6 +78,8 @@ LIMITS: dict[str, Limit] = {
     "flat": Limit(0, 1),
     "playouts": Limit(0, 256),
     "verify": Limit(0, 1),
+    "wide": Limit(0, 64),
+    "pz": Limit(0, 100),
     "depth": Limit(0, 100000),
     "switch": Limit(0, 1),
     "doubt": Limit(0, 64),
@@ -114,7 +118,8 @@ class TrainedAgent(Agent):
                  seed: int | None = None, candidates: int = 5, samples: int = 16, horizon: int = 12,
                  margin: float = 0.01, z: float = 1.5, temperature: float = 0.0, guard: float = 0.2,
                  reply: int = 0, through: int = 1, flat: float = 0.0, switch: float = 0.0, doubt: int = 0,
-                 playouts: int = 0, verify: int = 0, depth: int = 0, model: str = "") -> None:
+                 playouts: int = 0, verify: int = 0, depth: int = 0, wide: int = 0, pz: float = 0.0,
+                 model: str = "") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if candidates < 1 or samples < 1 or horizon < 0:
             raise ValueError(f"trained: candidates and samples must be >= 1 and horizon >= 0, got {candidates}, "
@@ -124,7 +129,7 @@ class TrainedAgent(Agent):
         self.candidates, self.samples, self.horizon = candidates, samples, horizon
         self.margin, self.z, self.temperature, self.guard = margin, z, temperature, guard
         self.reply, self.through, self.flat, self.switch, self.doubt = reply, through, flat, switch, doubt
-        self.playouts, self.verify, self.depth = playouts, verify, depth
+        self.playouts, self.verify, self.depth, self.wide, self.pz = playouts, verify, depth, wide, pz
         self.model: ValueModel = load_model(ruleset, model or None)
         # the prior and the in-between decisions: the scripted policy, seeded from our RNG, saved with us
         self.policy = make_agent("scripted", ruleset, seed=int(self.rng.integers(2**31)))
@@ -155,15 +160,23 @@ class TrainedAgent(Agent):
         # a gain under every dropout mask: the network's own correction is sure of it, not only its plain output
         sure = ((every[:, 1:, :] - every[0, 1:, :]).mean(axis=2) > 0).all(axis=1)
         reaction = d.kind is DecisionKind.REACTION
-        passing = [s for i, s in enumerate(scored) if i > 0 and sure[i] and s.gain > self._bar(s, order[0], reaction)]
-        # the largest gain that also survives its play-outs: checked best first and only until one survives,
-        # the same choice as checking every one (play-outs are the costly part of a decision)
-        pick = next((s for s in sorted(passing, key=lambda s: -s.gain)
-                     if s.se >= _NO_SPREAD and not self.verify
-                     or self._plays_out_better(combat, s.action, order[0], side, seeds)), None)
-        why = ("it beats the scripted choice by more than the margin" if pick is not None
+        if self.wide > 0 and self.playouts > 0:
+            trusted = self._widened(combat, [s for i, s in enumerate(scored) if i > 0 and sure[i]], order[0],
+                                    side, seeds)
+        else:
+            passing = [s for i, s in enumerate(scored)
+                       if i > 0 and sure[i] and s.gain > self._bar(s, order[0], reaction)]
+            # the largest gain that also survives its play-outs: checked best first and only until one survives,
+            # the same choice as checking every one (play-outs are the costly part of a decision)
+            first = next((s for s in sorted(passing, key=lambda s: -s.gain)
+                          if s.se >= _NO_SPREAD and not self.verify
+                          or self._plays_out_better(combat, s.action, order[0], side, seeds)), None)
+            trusted = [first] if first is not None else []
+        pick = max(trusted, key=lambda s: s.gain) if trusted else scored[0]
+        why = ("played out to the end, it beats the scripted choice by more than the margin"
+               if trusted and self.wide > 0 and self.playouts > 0
+               else "it beats the scripted choice by more than the margin" if trusted
                else "the scripted choice: no other candidate beats it by more than the margin")
-        pick = pick or scored[0]
         if self.temperature > 0:
             logits = (chance - chance.max()) / self.temperature
             weights = np.exp(logits)
@@ -204,17 +217,44 @@ class TrainedAgent(Agent):
         """
         if self.playouts <= 0:
             return True
+        return self._passes(self._playout_gains(combat, [action], scripted, side, seeds)[0])
+
+    def _passes(self, gains: np.ndarray) -> bool:
+        """Whether paired play-out gains clear the bar: `margin` plus `pz` standard errors of their mean."""
+        se = float(gains.std(ddof=1)) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+        return float(gains.mean()) > self.margin + self.pz * se
+
+    def _widened(self, combat: Combat, departures: list[Scored], scripted: Action, side: str,
+                 seeds: list[int]) -> list[Scored]:
+        """With `wide`, the departure the play-outs prefer among the value's best few, or none.
+
+        The value only nominates: its `wide` best departures that it rates above the scripted choice, at any
+        gain (a bar on the value's gain keeps exactly the departures where its bias is largest, and loses
+        small real gains). Each is played out against the scripted choice on the same dice, and the one
+        with the highest mean result is taken if it clears the play-out bar (`_passes`). The play-outs are
+        an exact model of a scripted opponent, so what they prefer is what gains against it.
+        """
+        nominated = sorted((s for s in departures if s.gain > 0), key=lambda s: -s.gain)[: self.wide]
+        if not nominated:
+            return []
+        gains = self._playout_gains(combat, [s.action for s in nominated], scripted, side, seeds)
+        passing = [(float(g.mean()), i) for i, g in enumerate(gains) if self._passes(g)]
+        return [nominated[max(passing)[1]]] if passing else []
+
+    def _playout_gains(self, combat: Combat, actions: list[Action], scripted: Action, side: str,
+                       seeds: list[int]) -> list[np.ndarray]:
+        """Per action, its `playouts` paired results minus the scripted choice's (same dice, same policy state)."""
         start = self.policy.get_state()
-        gains = []
+        gains: list[list[float]] = [[] for _ in actions]
         for k in range(self.playouts):
             seed = seeds[k % len(seeds)] + k // len(seeds)
-            results = []
-            for candidate in (action, scripted):
+            self.policy.set_state(start)
+            base = self._result(combat, scripted, side, seed)
+            for i, action in enumerate(actions):
                 self.policy.set_state(start)
-                results.append(self._result(combat, candidate, side, seed))
-            gains.append(results[0] - results[1])
+                gains[i].append(self._result(combat, action, side, seed) - base)
         self.policy.set_state(start)  # the check leaves the agent as it found it: its later choices do not depend on it
-        return float(np.mean(gains)) > self.margin
+        return [np.asarray(g) for g in gains]
 
     def _result(self, combat: Combat, action: Action, side: str, seed: int) -> float:
         """`side`'s result after `action` with the scripted policy playing on, or the value's estimate after `depth`."""

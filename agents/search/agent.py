@@ -24,7 +24,7 @@ import numpy as np
 from trpg_arena.agents import deadline
 from trpg_arena.agents.base import Agent, rng_state, set_rng_state
 from trpg_arena.agents.proposal import Alternative, Proposal
-from trpg_arena.agents.search.presets import BELOW, HELPS, LIMITS, PRESETS
+from trpg_arena.agents.search.presets import BELOW, HELPS, LIMITS, PRESETS, RIVALS
 from trpg_arena.agents.search.priors import prior_order
 from trpg_arena.agents.search.rooted import has_model, trained_order, trained_scorer
 from trpg_arena.agents.search.tree import Node, width
@@ -56,7 +56,7 @@ class MCTSAgent(Agent):
                  c: float = 0.4, prior_weight: float = 0.5, widen: float = 1.0, alpha: float = 0.5,
                  temperature: float = 0.0, guard: float = 0.25, margin: float = 1.0, playout: str = "",
                  reuse: bool = True, value: str = "hand", prior: str = "scripted", candidates: int = 8,
-                 samples: int = 32, paired: float = 0.0, below: str = "both") -> None:
+                 samples: int = 32, paired: float = 0.0, below: str = "both", rivals: str = "above") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if simulations < 1:
             raise ValueError(f"mcts: simulations must be >= 1, got {simulations}")
@@ -81,6 +81,9 @@ class MCTSAgent(Agent):
         if below not in BELOW:
             raise ValueError(f"mcts: below must be one of {', '.join(BELOW)}, got {below!r}")
         self.below = below
+        if rivals not in RIVALS:
+            raise ValueError(f"mcts: rivals must be one of {', '.join(RIVALS)}, got {rivals!r}")
+        self.rivals = rivals
         self._score = self._value_function(value, ruleset)
         if not playout:
             playout = "scripted" if ruleset is not None and "scripted" in agent_names(ruleset) else "random"
@@ -162,7 +165,10 @@ class MCTSAgent(Agent):
         # (the same choices; on moonlit and reincarnator duels most decisions have no such rival at all).
         chances = self._root_chances
         anchor = chances.get(root.order[0], 0.0)
-        contenders = [root.order[0], *(a for a in root.order[1:] if chances.get(a, -1.0) > anchor)]
+        if self.rivals == "all":  # playouts to the end of the fight: no horizon's bias for the first look to correct
+            contenders = list(root.order)
+        else:
+            contenders = [root.order[0], *(a for a in root.order[1:] if chances.get(a, -1.0) > anchor)]
         kids = [root.child(a) or self._adopt(root, a, d.side) for a in contenders]
         if len(kids) == 1:
             return kids[0], 0

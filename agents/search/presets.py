@@ -35,6 +35,8 @@ def presets_for(ruleset: str) -> dict[str, dict[str, Any]]:
 
 # whose decisions below a paired root the tree searches; the others follow the scripted policy
 BELOW = ("both", "own", "none")
+# which root candidates a paired root plays out: those the trained agent rates above its choice, or all of them
+RIVALS = ("above", "all")
 
 HELPS: dict[str, str] = {
     "simulations": "playouts per decision (the budget: the same seed plays the same game on any machine)",
@@ -60,6 +62,9 @@ HELPS: dict[str, str] = {
               "often and leaves the trained choice only for a paired gain of this many standard errors",
     "below": "paired root: whose decisions below it the tree searches, both sides', our own only, or none (the "
              "rest follow the scripted policy)",
+    "rivals": "paired root: which candidates contend with the trained choice, 'above' (those the trained agent "
+              "rates above it) or 'all' (for playouts that reach the end of the fight, where no horizon biases "
+              "the search's own look)",
 }
 
 # The largest search a spec may ask for: the deadliest preset's budget many times over. A server cuts
@@ -85,4 +90,5 @@ LIMITS: dict[str, Limit] = {
     "samples": Limit(1, 1000),
     "paired": Limit(0, 100),
     "below": Limit(choices=BELOW),
+    "rivals": Limit(choices=RIVALS),
 }

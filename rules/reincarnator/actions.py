@@ -87,6 +87,18 @@ def uid(combat: ReiCombat, cid: str, name: Any) -> Any:
     if name in st.natural[cid]:
         return name
     state = combat.state
+    # the items `cid` names so, from the static tables (a state's items are items of the encounter): with one,
+    # the walks below come down to its holder and place
+    named: dict[str, tuple[str, ...]] | None = st.memo.get(("item names", cid))
+    if named is None:
+        lists: dict[str, list[str]] = {}
+        for k in st.items:
+            lists.setdefault(st.name(k, cid), []).append(k)
+        named = st.memo[("item names", cid)] = {n: tuple(ks) for n, ks in lists.items()}
+    ks = named.get(name, ())
+    if len(ks) < 2:
+        it = state.items.get(ks[0]) if ks else None
+        return ks[0] if it is not None and (it.holder == cid or it.loc == "ground") else name
     for k, it in state.items.items():
         if it.holder == cid and st.name(k, cid) == name:
             return k

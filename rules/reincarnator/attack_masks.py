@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.values import Action
-from trpg_arena.rules.reincarnator.attack import in_reach, throw_crushes, throw_range
+from trpg_arena.rules.reincarnator.attack import throw_crushes, throw_range
 from trpg_arena.rules.reincarnator.board import MEMO
 from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
@@ -16,7 +16,7 @@ from trpg_arena.rules.reincarnator.conditions import (
 from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import board, doors_now, reach_mask
-from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending
+from trpg_arena.rules.reincarnator.state import Cell, Fighter
 from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
@@ -73,7 +73,8 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
     hidden_ok = st.enc.options.hidden_targetable
     grappling = bool(state.grapples)
     doors = doors_now(combat)
-    los = board(combat).los
+    field = board(combat)
+    between, blockers = field.grid.between, field.sight_blockers | doors  # `Board.los`, inline
     out = []
     for t in st.roster:
         if t == cid:
@@ -86,7 +87,7 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
         if tf.status != "active" or tf.side == side or tc is None or (tf.hidden and not hidden_ok):
             continue
         dx, dy = tc[0] - mx, tc[1] - my
-        out.append((t, tc, max(dx if dx > 0 else -dx, dy if dy > 0 else -dy), los(me, tc, doors),
+        out.append((t, tc, max(dx if dx > 0 else -dx, dy if dy > 0 else -dy), not between(me, tc) & blockers,
                     tf.in_vehicle is None,  # occupants: ranged attacks and blasts only
                     into_variants(state, t) if grappling else _PLAIN))
     for t in vehicles:
@@ -245,15 +246,18 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
         it = state.items[k]
         if it.loaded < 1 and it.spares < 1:
             continue
-        targets = [t for t in st.roster if t != cid] + list(state.vehicles)
         if w.ammo.shell is not None:
             out.extend(blast_actions(combat, ACRO_FIRE, st.name(k, cid), f.cell, w.range_m or 1, blast_radius(w)))
             continue
-        p = Pending(ACRO_FIRE, cid, weapon=k)
-        for t in targets:
-            if targetable(combat, cid, t, True) and in_reach(combat, p, t):
-                for v in into_variants(state, t):
-                    out.append(_act(ACRO_FIRE, t, None, opt(st.name(k, cid), *v)))
+        # the targets a ranged attack may name, within the weapon's range (`in_reach`) and in sight: `target_info`
+        shot = st.weapon(cid, k)
+        assert shot is not None
+        rng = shot.range_m or 1
+        name = st.name(k, cid)
+        for t, _tc, dist, los, _m, variants in target_info(combat, cid):
+            if dist <= rng and los:
+                for v in variants:
+                    out.append(_act(ACRO_FIRE, t, None, opt(name, *v)))
 
 
 def blast_actions(combat: ReiCombat, verb: str, option: Any, origin: Cell, rng: int,

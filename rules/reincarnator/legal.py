@@ -42,6 +42,7 @@ from trpg_arena.rules.reincarnator.masks import (
     can_pay,
     carried,
     free_hands,
+    gear,
     grapple_weapons,
     held,
     liftable,
@@ -235,9 +236,8 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             if f.prone:
                 out.append(_STAND_FROM_PRONE)  # REI-6.3
             fx, fy = f.cell
-            for k, it in state.items.items():
-                ic = it.cell
-                if ic is not None and it.loc == "ground" and abs(ic[0] - fx) <= 1 and abs(ic[1] - fy) <= 1:
+            for k, ic in gear(state, cid, combat.scratch)[1]:
+                if abs(ic[0] - fx) <= 1 and abs(ic[1] - fy) <= 1:
                     w = st.items[k]
                     if liftable(combat, cid, w) and fh >= w.hands and k not in st.vweapon_owner:
                         out.append(act(PICK_UP, option=st.name(k, cid)))

@@ -40,7 +40,7 @@ def held(state: ReiState, cid: str, memo: dict[Any, Any] | None = None) -> list[
         key = ("held", cid)
         hit = memo.get(key)
         if hit is None:
-            hit = memo[key] = [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
+            hit = memo[key] = [k for k, lc in gear(state, cid, memo)[0] if lc == "held"]
         return hit
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
 
@@ -48,12 +48,31 @@ def held(state: ReiState, cid: str, memo: dict[Any, Any] | None = None) -> list[
 def carried(state: ReiState, cid: str, loc: str, memo: dict[Any, Any] | None = None) -> list[str]:
     """Item ids carried by `cid` at a location (memoised in `memo` when given, as `held`)."""
     if memo is not None:
-        key = ("mine", cid)
-        mine = memo.get(key)
-        if mine is None:
-            mine = memo[key] = [(k, it.loc) for k, it in state.items.items() if it.holder == cid]
-        return [k for k, lc in mine if lc == loc]
+        return [k for k, lc in gear(state, cid, memo)[0] if lc == loc]
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == loc]
+
+
+def gear(state: ReiState, cid: str, memo: dict[Any, Any] | None
+         ) -> tuple[list[tuple[str, str]], list[tuple[str, Cell]]]:
+    """(`cid`'s items with their places, the items on the ground with their cells), in item order.
+
+    One pass over the items per legal-set computation (`memo`: its `Combat.scratch`), for every question of it
+    about what `cid` holds, carries or could pick up.
+    """
+    key = ("gear", cid)
+    hit = None if memo is None else memo.get(key)
+    if hit is None:
+        mine: list[tuple[str, str]] = []
+        ground: list[tuple[str, Cell]] = []
+        for k, it in state.items.items():
+            if it.holder == cid:
+                mine.append((k, it.loc))
+            if it.loc == "ground" and it.cell is not None:
+                ground.append((k, it.cell))
+        hit = (mine, ground)
+        if memo is not None:
+            memo[key] = hit
+    return hit
 
 
 def free_hands(combat: ReiCombat, cid: str) -> int:

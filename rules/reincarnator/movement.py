@@ -5,7 +5,6 @@ The search itself is the kernel grid's; `Board.moves` holds the cost modes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.reincarnator.board import Board
@@ -20,7 +19,6 @@ from trpg_arena.rules.reincarnator.state import Cell
 from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.core.combat import Combat
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 
@@ -51,22 +49,49 @@ def mode_of(combat: ReiCombat, cid: str, climb: bool = False) -> str:
     return hit
 
 
-def _memoised(kind: str, bits: Callable[[Combat, str, tuple[str, ...]], int], combat: ReiCombat, cid: str,
-              ignore: tuple[str, ...]) -> int:
-    """`bits(combat, cid, ignore)`, memoised in `Combat.scratch` while a legal set is being computed."""
-    memo = combat.scratch
-    if memo is None:
-        return bits(combat, cid, ignore)
-    key = (kind, cid, ignore)
-    hit: int | None = memo.get(key)
-    if hit is None:
-        hit = memo[key] = bits(combat, cid, ignore)
-    return hit
-
-
 def blocked_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
     """Cells `cid` may not pass: non-hidden active enemies and vehicles other than its own (section 5), as a mask."""
-    return _memoised("blocked", _blocked_bits, combat, cid, ignore)
+    if combat.scratch is None:
+        return _blocked_bits(combat, cid, ignore)
+    return _bodies(combat, cid, ignore)[0]
+
+
+def _bodies(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> tuple[int, int]:
+    """(`blocked_mask`, `occupied_mask`) in one pass over the fighters, memoised in `Combat.scratch`.
+
+    A legal set asks for both for every mover and ignore list (a reach search and where it may end).
+    """
+    memo = combat.scratch
+    assert memo is not None
+    key = ("bodies", cid, ignore)
+    hit: tuple[int, int] | None = memo.get(key)
+    if hit is None:
+        state = combat.state
+        me = state.fighters[cid]
+        side = me.side
+        bit = combat.tables.board.bit
+        blocked = occupied = 0
+        for f in state.fighters.values():
+            c = f.cell
+            if c is None or f.id == cid or f.id in ignore:
+                continue
+            status = f.status
+            if status == "active":
+                if f.side != side:
+                    if f.hidden:
+                        continue  # neither blocks nor takes the cell: planned as absent
+                    if f.in_vehicle is None:
+                        blocked |= bit[c]
+                occupied |= bit[c]
+            elif status != "fled" and status != "reserve":
+                occupied |= bit[c]
+        for v in state.vehicles.values():
+            if v.id != me.in_vehicle:
+                b = bit[v.cell]
+                blocked |= b
+                occupied |= b
+        hit = memo[key] = (blocked, occupied)
+    return hit
 
 
 def _blocked_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
@@ -88,7 +113,9 @@ def _blocked_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
 
 def occupied_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
     """The cells `cid` may not end on (every other body and vehicle, except hidden enemies), as a mask."""
-    return _memoised("occupied", _occupied_bits, combat, cid, ignore)
+    if combat.scratch is None:
+        return _occupied_bits(combat, cid, ignore)
+    return _bodies(combat, cid, ignore)[1]
 
 
 def _occupied_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:

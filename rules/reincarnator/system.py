@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield
+from trpg_arena.rules.core.copier import state_copier
 from trpg_arena.rules.core.encounter import overlay
 from trpg_arena.rules.core.system import CombatantView, RuleSystem
 from trpg_arena.rules.core.values import Action, DecisionKind
@@ -22,6 +23,8 @@ from trpg_arena.rules.reincarnator.verbs import Condition
 if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
+_FRESH = "laid-out state"  # the static tables' memo entry of `ReincarnatorSystem.new_state`
+_copy_state = state_copier(ReiState)
 PHASES = ("setup", "surprise", "initiative", "round_start", "turn_start", "turn", "turn_end", "round_end", "over")
 
 
@@ -56,7 +59,23 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
         state_check.check_state(state, combat)
 
     def new_state(self, combat: ReiCombat) -> ReiState:
-        """The initial state, or the mid-combat state of the ``start`` section."""
+        """The initial state, or the mid-combat state of the ``start`` section.
+
+        The state before the ``start`` section depends on the encounter alone (no dice), so it is built once per
+        encounter and copied: a brawl's roster and items took about as long to lay out as a tenth of its game.
+        """
+        st = combat.tables
+        kept: ReiState | None = st.memo.get(_FRESH)
+        if kept is None:
+            kept = st.memo[_FRESH] = self._laid_out(combat)
+        state = _copy_state(kept)
+        if st.enc.start is not None:
+            apply_start(combat, state)
+        return state
+
+    @staticmethod
+    def _laid_out(combat: ReiCombat) -> ReiState:
+        """The state the encounter lays out: fighters, items, vehicles, cover and doors, before ``start``."""
         st = combat.tables
         enc = st.enc
         state = ReiState()
@@ -105,8 +124,6 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
                 set_cover(combat, state, cid, cov)
         for c, d in st.board.doors0.items():
             state.doors[f"{c[0]},{c[1]}"] = d
-        if enc.start is not None:
-            apply_start(combat, state)
         return state
 
     def advance(self, combat: ReiCombat) -> None:

@@ -14,6 +14,8 @@ person's attacks read.
 
 from __future__ import annotations
 
+from itertools import chain, compress, repeat
+from operator import attrgetter, itemgetter, le
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -56,6 +58,8 @@ THROW, CAST, VEHICLE_CRUSH, GRAPPLE_STRIKE = Verb.THROW, Verb.CAST, Verb.VEHICLE
 
 _VALUES = "attack values"  # the static tables' memo entries of `ReincarnatorTactics.attack_values`
 _ODDS = "attack odds"
+_VALUE = itemgetter(0)  # of a (value, action) pair
+_DEST = attrgetter("dest")
 VALUES_KEPT = 100_000  # attack values kept per encounter before the table starts afresh (a bound on memory)
 _UNSEEN = object()  # a fighter whose key fields this decision has not looked at yet
 
@@ -417,7 +421,7 @@ class ReincarnatorTactics(Tactics):
         # 4. a grenade ready for a cluster of enemies
         grenade_ready = [a for a in by.get(RETRIEVE, []) if st.items[uid(combat, cid, a.option)].blast]
         attacks += self.attack_values(combat, cid, by)
-        best_attack = max((s for s, _ in attacks), default=0.0)
+        best_attack = max(map(_VALUE, attacks), default=0.0)
         if grenade_ready and best_attack < 2.5 and sum(1 for f in enemies if f.cell and me.cell
                                                         and cheb(f.cell, me.cell) <= 14) >= 2:
             return rule(grenade_ready[0], 2.5, f"two or more enemies within 14 m and no attack worth 2.5: "
@@ -447,7 +451,7 @@ class ReincarnatorTactics(Tactics):
         if attacks:
             s = best_attack  # the best value; the pick is drawn among every attack within rounding of it
             if s >= MIN_ATTACK:
-                top = [x for x in attacks if x[0] >= s - 1e-9]
+                top = list(compress(attacks, map(le, repeat(s - 1e-9), map(_VALUE, attacks))))
                 pick = top[int(self.rng.integers(len(top)))][1]
                 return Ranking(pick, s, lambda: (self._attack_reason(combat, cid, pick, s),) + (
                     (f"{len(top)} attacks promise the same: one of them picked at random",) if len(top) > 1 else ()),
@@ -465,8 +469,8 @@ class ReincarnatorTactics(Tactics):
         moving = by.get(MOVE, []) + by.get(ACRO_MOVE, [])
         if me.hidden and by.get(STEALTH_WALK):
             moving = by[STEALTH_WALK]  # stay hidden while closing in (REI-6.4)
-        shooter = any(st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
-                      if it.holder == cid and it.loc == "held") or bool(st.spells[cid])
+        armed = self.armed(combat)
+        shooter = cid in armed or bool(st.spells[cid])
         if enemies and not me.moved and not shooter:
             if moving:
                 a = self.toward(moving, enemies, keep=1)
@@ -497,7 +501,8 @@ class ReincarnatorTactics(Tactics):
                 return Ranking(a, s, lambda: (self._attack_reason(combat, cid, a, s),
                                               f"weak, but better than waiting: {cid} has nothing better to do"), rivals)
         # 11. defensive use of leftovers: cover, prone for shooters, parry for fighters
-        under_fire = any(self.shoots(combat, f.id) for f in enemies)
+        under_fire = any(f.id in armed or f.in_vehicle is not None or bool(st.spells.get(f.id))
+                         for f in enemies)  # `shoots`, with the holders of loaded guns found once
         if me.slots.get("move", 0) > 0:
             if TAKE_COVER in by and under_fire and me.cover_source is None:
                 return rule(by[TAKE_COVER][0], 0.3, f"{cid} is under fire: take cover")
@@ -563,6 +568,13 @@ class ReincarnatorTactics(Tactics):
         return f"{cheb(cell, f.cell)} m from {f.id}"
 
     @staticmethod
+    def armed(combat: Combat) -> set[str]:
+        """Who holds a loaded ranged weapon: one pass over the items for every fighter a turn asks about."""
+        st = combat.tables
+        return {it.holder for k, it in combat.state.items.items()
+                if it.loc == "held" and it.loaded > 0 and it.holder is not None and st.items[k].is_ranged}
+
+    @staticmethod
     def shoots(combat: Combat, cid: str) -> bool:
         """Whether a combatant holds a loaded ranged weapon or knows a spell."""
         st = combat.tables
@@ -577,9 +589,16 @@ class ReincarnatorTactics(Tactics):
         A walk offers hundreds of destinations, so they are scored at once in numpy: the Chebyshev distance (the
         board's metres) to the nearest enemy, then the least (|distance - keep|, distance) in that order.
         """
-        dests = np.array([a.dest for a in moves], dtype=np.int64)
-        cells = np.array([_at(f) for f in enemies], dtype=np.int64)
-        dist = np.abs(dests[:, None, :] - cells[None, :, :]).max(axis=2).min(axis=1)
+        # the destinations' x and y as two flat arrays, read in one pass (numpy converts a list of pairs slowly),
+        # and the distance folded in one enemy at a time (a reduction over a short inner axis is slow too)
+        flat = np.fromiter(chain.from_iterable(map(_DEST, moves)), dtype=np.int64, count=2 * len(moves))
+        xs, ys = flat[0::2], flat[1::2]
+        dist: np.ndarray | None = None
+        for f in enemies:
+            ex, ey = _at(f)
+            near = np.maximum(np.abs(xs - ex), np.abs(ys - ey))
+            dist = near if dist is None else np.minimum(dist, near, out=dist)
+        assert dist is not None, "toward needs an enemy"
         off = np.abs(dist - keep)
         closest = off == off.min()
         top = np.flatnonzero(closest & (dist == dist[closest].min()))

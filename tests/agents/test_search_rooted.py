@@ -153,6 +153,23 @@ def test_the_paired_root_plays_the_contenders_equally_and_keeps_the_choice_unles
         assert free in contenders
 
 
+def test_with_every_rival_the_paired_root_plays_every_candidate_equally() -> None:
+    """`rivals=all`: no first look filters the rivals, so each candidate gets the same rounds on the same dice."""
+    c = open_decision("reincarnator/duel", seed=3, steps=6)
+    spec = PAIRED + ":rivals=all:paired=100"  # never leaves the choice: the visits are what is checked
+    judge = twin(make_agent(spec, "reincarnator", seed=3), spec, "reincarnator")
+    judge.scorer.policy = judge.policy
+    choice, ranked, _ = judge.scorer.choose(c)
+    assert len(ranked) > 1
+    p = make_agent(spec, "reincarnator", seed=3).propose(c)
+    assert p.action == choice
+    rounds = 12 // len(ranked)
+    assert f"over {rounds} of {rounds * len(ranked)} playouts" in p.reasons[0], p
+    assert {int(a.reason.split()[0]) for a in p.alternatives} == {rounds}
+    with pytest.raises(ValueError, match="rivals must be one of above, all"):
+        make_agent("mcts:rivals=some", "reincarnator", seed=1)
+
+
 def test_the_paired_root_is_what_moonlit_and_reincarnator_search_with() -> None:
     for rid in ("moonlit", "reincarnator"):
         agent = make_agent("mcts:hard", rid, seed=1)
