@@ -51,6 +51,7 @@ class PPOStageArgs:
     batch_size: int = 64
     epochs: int = 4
     shaping: float = 0.1
+    side: str = "both"  # the learner's side in every episode ("both": one drawn per episode)
     envs: int = 1
     seed: int = 0
     threads: int = 1
@@ -99,13 +100,14 @@ class _MixFactory:
     encounters: list[Any]
     league: League
     shaping: float
+    side: str = "both"
 
     def __call__(self) -> Any:
         from stable_baselines3.common.monitor import Monitor
 
         from trpg_arena.envs.gym_env import TrpgArenaEnv
 
-        return Monitor(EncounterMix([TrpgArenaEnv(self.ruleset, encounter=enc, side="both", opponent=self.league,
+        return Monitor(EncounterMix([TrpgArenaEnv(self.ruleset, encounter=enc, side=self.side, opponent=self.league,
                                                   shaping=self.shaping) for enc in self.encounters]))
 
 
@@ -155,6 +157,11 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
     from trpg_arena.experiments.legal_head import trainer_options
 
     args.check()
+    if args.side != "both":  # a side the learner cannot take in some encounter: refused before any work
+        for enc in encounters:
+            if args.side not in enc.sides():
+                raise ValueError(f"--side: {enc.encounter} has no side '{args.side}' (its sides: "
+                                 f"{', '.join(enc.sides())}, or 'both')")
     torch.set_num_threads(args.threads)
     pool.mkdir(parents=True, exist_ok=True)
     hidden = [int(w.shape[1]) for w, _ in layers[:-1]]
@@ -164,7 +171,7 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
 
     snapshot(0, layers)  # the cloned policy is the league's first snapshot
     league = League(ruleset, pool, args.anchors, args.latest, pattern="step-*.npz", agent="ppo:model={}")
-    vec = DummyVecEnv([_MixFactory(ruleset, encounters, league, args.shaping) for _ in range(args.envs)])
+    vec = DummyVecEnv([_MixFactory(ruleset, encounters, league, args.shaping, args.side) for _ in range(args.envs)])
     vec.seed(args.seed)
     model = MaskablePPO(env=vec, **trainer_options(), learning_rate=args.lr, n_steps=args.n_steps,
                         batch_size=args.batch_size, n_epochs=args.epochs, clip_range=args.clip,

@@ -42,7 +42,9 @@ class TrainArgs:
                                                              "argument": True})
     steps: int = field(default=20_000, metadata={"help": "total environment steps (all envs together)"})
     opponent: str = field(default="random", metadata={"help": "agent spec playing the other side(s)"})
-    side: str | None = field(default=None, metadata={"help": "learner's side (default: the encounter's first)"})
+    side: str | None = field(default=None, metadata={"help": "learner's side (default: the encounter's first; with a "
+                                                             "rule system's id and --ppo-steps, the PPO stage's side: "
+                                                             "default both)"})
     seed: int = field(default=0, metadata={"help": "seed of the envs and the policy"})
     envs: int = field(default=1, metadata={"help": "environments stepped together"})
     vec: str = field(default="dummy", metadata={"help": "dummy (one process) or subproc (a process per env)"})

@@ -129,3 +129,26 @@ def test_ppo_on_refuses_another_system_and_needs_ppo_steps() -> None:
     r = subprocess.run([*CLI, "train", "moonlit", "--ppo-on", "moonlit/duel"], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_side_keeps_the_ppo_stage_on_one_side(tmp_path: Path) -> None:
+    shipped = Path(__file__).parents[2] / "agents/learned/models/ppo-investigator.npz"
+    r = subprocess.run([*CLI, "train", "investigator", "--init", str(shipped), "--ppo-steps", "64", "--ppo-on",
+                        "investigator/duel", "--side", "cult", "--value-warmup", "64", "--n-steps", "64",
+                        "--batch-size", "64", "--snapshot-every", "128", "--anchors", "random", "--eval-games", "0",
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    card = json.loads((run / "ppo-investigator.json").read_text())
+    assert card["ppo"]["settings"]["side"] == "cult" and "--side cult" in card["command"]
+    assert "as cult only" in card["recipe"]
+
+
+def test_side_refuses_a_side_an_encounter_lacks_and_needs_ppo_steps() -> None:
+    r = subprocess.run([*CLI, "train", "investigator", "--ppo-steps", "64", "--ppo-on", "investigator/duel",
+                        "--side", "wanderers", "--init", "agents/learned/models/ppo-investigator.npz"],
+                       capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2])
+    assert r.returncode == 2 and "--side: duel has no side 'wanderers' (its sides: investigators, cult" in r.stderr
+    assert "Traceback" not in r.stderr, r.stderr
+    r = subprocess.run([*CLI, "train", "investigator", "--side", "cult"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
