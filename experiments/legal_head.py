@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import torch
 from gymnasium import spaces
-from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer, MaskableRolloutBufferSamples
 from sb3_contrib.common.maskable.distributions import MaskableCategorical, MaskableCategoricalDistribution, MaybeMasks
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
@@ -193,6 +193,17 @@ class BoolMaskRolloutBuffer(MaskableRolloutBuffer):
         """Empty the buffer, its masks boolean (every action legal until a step writes its mask)."""
         super().reset()
         self.action_masks = np.ones(self.action_masks.shape, dtype=bool)
+
+    def _get_samples(self, batch_inds: np.ndarray, env: Any = None) -> MaskableRolloutBufferSamples:  # type: ignore[override]
+        """A minibatch, as sb3-contrib's; its arrays become tensors without a second copy.
+
+        Indexing by ``batch_inds`` already copies every array, so the tensors can share those copies (the
+        stock buffer copies each once more: a minibatch's masks are as long as the layout, up to 800 kB).
+        """
+        data = (self.observations[batch_inds], self.actions[batch_inds], self.values[batch_inds].flatten(),
+                self.log_probs[batch_inds].flatten(), self.advantages[batch_inds].flatten(),
+                self.returns[batch_inds].flatten(), self.action_masks[batch_inds].reshape(-1, self.mask_dims))
+        return MaskableRolloutBufferSamples(*(self.to_torch(a, copy=False) for a in data))
 
 
 def trainer_options() -> dict[str, Any]:

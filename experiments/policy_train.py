@@ -319,6 +319,10 @@ def command_line(args: PolicyTrainArgs) -> str:
                      f"--shaping {p.shaping:g} --n-steps {p.n_steps} --batch-size {p.batch_size}")
         if args.ppo_on:
             words.append(f"--ppo-on {','.join(args.ppo_on)}")
+        if p.side != "both":
+            words.append(f"--side {p.side}")
+        if p.draw_penalty:
+            words.append(f"--draw-penalty {p.draw_penalty:g}")
     words.append(f"--seed {args.seed} --eval-games {args.eval_games}")
     return " ".join(words)
 
@@ -364,7 +368,8 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         ppo_record["encounters"] = sorted({e.encounter for e in unique})
         recipe += (f", then {ppo_record['steps']:,} MaskablePPO steps warm-started from those weights in a self-play "
                    f"league (the latest snapshot, earlier ones, {', '.join(args.ppo.anchors)})"
-                   + (f" on {', '.join(args.ppo_on)}" if args.ppo_on else ""))
+                   + (f" on {', '.join(args.ppo_on)}" if args.ppo_on else "")
+                   + (f", as {args.ppo.side} only" if args.ppo.side != "both" else ""))
     seconds = time.perf_counter() - start
     meta = {**cloned, "ruleset": args.ruleset, "recipe": recipe, "command": command_line(args),
             "args": _plain(asdict(args)), "seconds": round(seconds, 1)}

@@ -42,7 +42,9 @@ class TrainArgs:
                                                              "argument": True})
     steps: int = field(default=20_000, metadata={"help": "total environment steps (all envs together)"})
     opponent: str = field(default="random", metadata={"help": "agent spec playing the other side(s)"})
-    side: str | None = field(default=None, metadata={"help": "learner's side (default: the encounter's first)"})
+    side: str | None = field(default=None, metadata={"help": "learner's side (default: the encounter's first; with a "
+                                                             "rule system's id and --ppo-steps, the PPO stage's side: "
+                                                             "default both)"})
     seed: int = field(default=0, metadata={"help": "seed of the envs and the policy"})
     envs: int = field(default=1, metadata={"help": "environments stepped together"})
     vec: str = field(default="dummy", metadata={"help": "dummy (one process) or subproc (a process per env)"})
@@ -80,6 +82,9 @@ class TrainArgs:
                                                               "alone (the cloned policy frozen)"})
     ppo_lr: float = field(default=3e-5, metadata={"help": "with --ppo-steps: learning rate (small: the cloned "
                                                           "policy is a good start)"})
+    draw_penalty: float = field(default=0.0, metadata={
+        "help": "with --ppo-steps: taken off a drawn episode's last reward (a finishing incentive; a win is +1, "
+                "a loss -1)"})
     ppo_on: str = field(default="", metadata={"help": "with --ppo-steps: comma-separated encounters of the system "
                                                       "the PPO stage plays (default: its built-ins and generated "
                                                       "ones)"})
