@@ -496,13 +496,16 @@ def _train(**options: Any) -> None:
                                snapshot_every=options["snapshot_every"], value_warmup=options["value_warmup"],
                                lr=options["ppo_lr"], shaping=options["shaping"], seed=options["seed"],
                                n_steps=options["n_steps"], batch_size=options["batch_size"],
-                               threads=options["threads"], side=options["side"] or "both")
+                               threads=options["threads"], side=options["side"] or "both",
+                               draw_penalty=options["draw_penalty"])
         elif options["init"] is not None:
             raise ValueError("--init continues a model with the PPO stage: give --ppo-steps too")
         elif options["ppo_on"]:
             raise ValueError("--ppo-on chooses the PPO stage's encounters: give --ppo-steps too")
         elif options["side"]:
             raise ValueError("--side with a rule system's id is the PPO stage's side: give --ppo-steps too")
+        elif options["draw_penalty"]:
+            raise ValueError("--draw-penalty is the PPO stage's: give --ppo-steps too")
         args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], rounds=options["rounds"],
                                seed=options["seed"], teacher=options["teacher"], init=options["init"], ppo=ppo,
                                eval_games=options["eval_games"], threads=options["threads"],

@@ -52,6 +52,7 @@ class PPOStageArgs:
     epochs: int = 4
     shaping: float = 0.1
     side: str = "both"  # the learner's side in every episode ("both": one drawn per episode)
+    draw_penalty: float = 0.0  # subtracted from a drawn episode's last reward (a finishing incentive; a draw is 0)
     envs: int = 1
     seed: int = 0
     threads: int = 1
@@ -65,13 +66,16 @@ class PPOStageArgs:
             raise ValueError("--value-warmup must be 0 or more")
         if not 0.0 <= self.latest <= 1.0:
             raise ValueError("--latest must lie between 0 and 1")
+        if not 0.0 <= self.draw_penalty <= 1.0:
+            raise ValueError("--draw-penalty must lie between 0 and 1 (a loss costs 1)")
 
 
 class EncounterMix(gym.Env[np.ndarray, np.int64]):
     """Envs of one rule system on several encounters, one drawn per episode (their canonical spaces are equal)."""
 
-    def __init__(self, envs: list[Any]) -> None:
+    def __init__(self, envs: list[Any], draw_penalty: float = 0.0) -> None:
         self.envs = envs
+        self.draw_penalty = draw_penalty  # taken off a drawn episode's last reward (between a win's +1 and a loss's -1)
         self.observation_space = envs[0].observation_space
         self.action_space = envs[0].action_space
         self.current = envs[0]
@@ -84,8 +88,11 @@ class EncounterMix(gym.Env[np.ndarray, np.int64]):
         return self.current.reset(seed=int(self.np_random.integers(2**31)), options=options)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """One decision of the learner in the current encounter."""
-        return self.current.step(action)
+        """One decision of the learner in the current encounter (a drawn end costs ``draw_penalty``)."""
+        obs, reward, terminated, truncated, info = self.current.step(action)
+        if terminated and info.get("result") == "draw":
+            reward -= self.draw_penalty
+        return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The current decision's legal actions (sb3-contrib's MaskablePPO convention)."""
@@ -101,6 +108,7 @@ class _MixFactory:
     league: League
     shaping: float
     side: str = "both"
+    draw_penalty: float = 0.0
 
     def __call__(self) -> Any:
         from stable_baselines3.common.monitor import Monitor
@@ -108,7 +116,8 @@ class _MixFactory:
         from trpg_arena.envs.gym_env import TrpgArenaEnv
 
         return Monitor(EncounterMix([TrpgArenaEnv(self.ruleset, encounter=enc, side=self.side, opponent=self.league,
-                                                  shaping=self.shaping) for enc in self.encounters]))
+                                                  shaping=self.shaping) for enc in self.encounters],
+                                    self.draw_penalty))
 
 
 def load_cloned(policy: Any, layers: Layers) -> None:
@@ -171,7 +180,8 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
 
     snapshot(0, layers)  # the cloned policy is the league's first snapshot
     league = League(ruleset, pool, args.anchors, args.latest, pattern="step-*.npz", agent="ppo:model={}")
-    vec = DummyVecEnv([_MixFactory(ruleset, encounters, league, args.shaping, args.side) for _ in range(args.envs)])
+    vec = DummyVecEnv([_MixFactory(ruleset, encounters, league, args.shaping, args.side, args.draw_penalty)
+                       for _ in range(args.envs)])
     vec.seed(args.seed)
     model = MaskablePPO(env=vec, **trainer_options(), learning_rate=args.lr, n_steps=args.n_steps,
                         batch_size=args.batch_size, n_epochs=args.epochs, clip_range=args.clip,

@@ -321,6 +321,8 @@ def command_line(args: PolicyTrainArgs) -> str:
             words.append(f"--ppo-on {','.join(args.ppo_on)}")
         if p.side != "both":
             words.append(f"--side {p.side}")
+        if p.draw_penalty:
+            words.append(f"--draw-penalty {p.draw_penalty:g}")
     words.append(f"--seed {args.seed} --eval-games {args.eval_games}")
     return " ".join(words)
 

@@ -82,6 +82,9 @@ class TrainArgs:
                                                               "alone (the cloned policy frozen)"})
     ppo_lr: float = field(default=3e-5, metadata={"help": "with --ppo-steps: learning rate (small: the cloned "
                                                           "policy is a good start)"})
+    draw_penalty: float = field(default=0.0, metadata={
+        "help": "with --ppo-steps: taken off a drawn episode's last reward (a finishing incentive; a win is +1, "
+                "a loss -1)"})
     ppo_on: str = field(default="", metadata={"help": "with --ppo-steps: comma-separated encounters of the system "
                                                       "the PPO stage plays (default: its built-ins and generated "
                                                       "ones)"})

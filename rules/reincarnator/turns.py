@@ -145,8 +145,9 @@ def roll_initiative(combat: ReiCombat, ids: list[str]) -> list[str]:
     for cid in ids:
         f = state.fighters[cid]
         f.init_d10 = combat.dice.roll(10, roller=cid, purpose="initiative")
-        f.init_total = f.init_d10 + base_initiative(combat, cid)
-        combat.emit("initiative_roll", f"{cid} initiative {f.init_d10} + {base_initiative(combat, cid)} = "
+        base = base_initiative(combat, cid)
+        f.init_total = f.init_d10 + base
+        combat.emit("initiative_roll", f"{cid} initiative {f.init_d10} + {base} = "
                     f"{f.init_total}", actor=cid, rule="REI-2.1", d10=f.init_d10, total=f.init_total)
     return sort_with_ties(combat, ids)
 
@@ -156,6 +157,7 @@ def sort_with_ties(combat: ReiCombat, ids: list[str]) -> list[str]:
     state = combat.state
     st = combat.tables
     roster = {c: i for i, c in enumerate(st.roster)}
+    base = {c: base_initiative(combat, c) for c in ids}  # read once each: the tie-break dice change no effect
     totals = sorted({state.fighters[c].init_total for c in ids}, reverse=True)
     out: list[str] = []
     for tot in totals:
@@ -177,7 +179,7 @@ def sort_with_ties(combat: ReiCombat, ids: list[str]) -> list[str]:
             sides.sort(key=lambda s: -faces[s])
         for s in sides:
             members = [c for c in group if state.fighters[c].side == s]
-            members.sort(key=lambda c: (-base_initiative(combat, c), roster[c]))
+            members.sort(key=lambda c: (-base[c], roster[c]))
             out.extend(members)
     return out
 

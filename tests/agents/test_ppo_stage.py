@@ -152,3 +152,33 @@ def test_side_refuses_a_side_an_encounter_lacks_and_needs_ppo_steps() -> None:
     assert "Traceback" not in r.stderr, r.stderr
     r = subprocess.run([*CLI, "train", "investigator", "--side", "cult"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_drawn_episode_costs_the_draw_penalty(tmp_path: Path) -> None:
+    import yaml
+
+    from trpg_arena.envs.gym_env import TrpgArenaEnv
+    from trpg_arena.experiments.policy_ppo import EncounterMix
+
+    duel = yaml.safe_load((Path(__file__).parents[2] / "rules/kiai/encounters/duel.yaml").read_text())
+    duel.update(encounter="one_round_duel", round_cap=1)  # over after one round: a draw unless someone falls
+    path = tmp_path / "one_round_duel.yaml"
+    path.write_text(yaml.safe_dump(duel))
+    for penalty in (0.0, 0.25):
+        env = EncounterMix([TrpgArenaEnv("kiai", encounter=str(path), side="both")], draw_penalty=penalty)
+        env.reset(seed=1)
+        rng = np.random.default_rng(0)
+        while True:
+            _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            if terminated or truncated:
+                break
+        assert info["result"] == "draw" and reward == -penalty
+
+
+def test_draw_penalty_is_refused_out_of_range_and_without_ppo_steps() -> None:
+    r = subprocess.run([*CLI, "train", "kiai", "--ppo-steps", "64", "--draw-penalty", "2"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--draw-penalty must lie between 0 and 1" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run([*CLI, "train", "kiai", "--draw-penalty", "0.5"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr

@@ -1,0 +1,76 @@
+"""Reincarnator's shortcuts against their plain definitions, in every state met in six games.
+
+Item names come from a table per combatant, a legal set's item and body questions from one pass each, and a
+walk's distances from numpy folded one enemy at a time; each must answer exactly as the walk it replaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tests.rules.reincarnator.helpers import own_turn_states
+from trpg_arena.rules import Combat
+from trpg_arena.rules.reincarnator import masks, movement
+from trpg_arena.rules.reincarnator.actions import uid
+from trpg_arena.rules.reincarnator.state import Cell
+from trpg_arena.rules.reincarnator.tactics import ReincarnatorTactics
+
+
+def _walked_uid(c: Combat, cid: str, name: Any) -> Any:
+    """`uid` as a walk over the state's items: the holder's own first, then what lies on the ground."""
+    st, items = c.tables, c.state.items
+    if not isinstance(name, str) or name in st.natural[cid]:
+        return name
+    for k, it in items.items():
+        if it.holder == cid and st.name(k, cid) == name:
+            return k
+    for k, it in items.items():
+        if it.loc == "ground" and st.name(k, cid) == name:
+            return k
+    return name
+
+
+def _walked_toward(dests: list[Cell], enemies: list[Cell], keep: int) -> list[int]:
+    """The indices `toward` draws from: least (|distance - keep|, distance) to the nearest enemy."""
+    dist = [min(max(abs(x - ex), abs(y - ey)) for ex, ey in enemies) for x, y in dests]
+    best = min((abs(d - keep), d) for d in dist)
+    return [i for i, d in enumerate(dist) if (abs(d - keep), d) == best]
+
+
+def test_shortcuts_answer_as_the_plain_walks() -> None:
+    names = bodies = walks = 0
+    policy = ReincarnatorTactics("reincarnator", np.random.default_rng(0))
+    for c, d in own_turn_states():
+        state, st = c.state, c.tables
+        for cid in state.fighters:
+            asked = {st.name(k, cid) for k in st.items} | {"no such item"}
+            for name in asked:
+                assert uid(c, cid, name) == _walked_uid(c, cid, name), (cid, name)
+                names += 1
+            c.scratch = {}  # as while a legal set is worked out: the one-pass answers
+            try:
+                for loc in ("held", "reachable", "stowed"):
+                    assert masks.carried(state, cid, loc, c.scratch) == masks.carried(state, cid, loc), (cid, loc)
+                assert masks.held(state, cid, c.scratch) == masks.held(state, cid)
+                ground = [(k, it.cell) for k, it in state.items.items() if it.loc == "ground" and it.cell is not None]
+                assert masks.gear(state, cid, c.scratch)[1] == ground
+                if state.fighters[cid].cell is not None:
+                    for ignore in ((), tuple(state.fighters)[:1]):
+                        assert movement.blocked_mask(c, cid, ignore) == movement._blocked_bits(c, cid, ignore)
+                        assert movement.occupied_mask(c, cid, ignore) == movement._occupied_bits(c, cid, ignore)
+                        bodies += 1
+            finally:
+                c.scratch = None
+        me = state.fighters[d.actor]
+        enemies = [f for f in state.fighters.values() if f.side != me.side and f.status == "active"
+                   and f.cell is not None]
+        moves = [a for a in c.legal_actions() if a.verb == "move"]
+        if moves and enemies:
+            for keep in (1, 3, 6):
+                chosen = policy.toward(moves, enemies, keep)
+                top = _walked_toward([a.dest for a in moves], [f.cell for f in enemies if f.cell], keep)
+                assert moves.index(chosen) in top
+                walks += 1
+    assert names > 5000 and bodies > 500 and walks > 100
