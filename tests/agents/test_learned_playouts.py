@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.learned.agent import _NO_SPREAD
-from trpg_arena.rules import Action, Combat, DecisionKind, Dice, load_encounter
+from trpg_arena.agents.learned.system_presets import SYSTEM_CHANGES
+from trpg_arena.rules import RULESETS, Action, Combat, DecisionKind, Dice, load_encounter
 
 RID = "reincarnator"
+ROOT = Path(__file__).resolve().parents[2]
+BRIDGE = ROOT / "tests" / "unseen" / "kiai_bridge.yaml"
 
 
 def _turn_positions(name: str, games: int) -> list[Combat]:
@@ -60,4 +68,30 @@ def test_reincarnators_presets_check_such_deviations_by_playouts() -> None:
     for preset in ("normal", "hard", "deadly"):
         agent = make_agent(f"trained:{preset}", RID, seed=0)
         assert agent.playouts == 16 and agent.flat == 0.0
-    assert make_agent("trained:normal", "kiai", seed=0).playouts == 0  # the other systems are unchanged
+    for rid in sorted(set(RULESETS) - {RID}):  # a system whose presets do not ask for play-outs has none
+        if "playouts" not in SYSTEM_CHANGES.get(rid, {}).get("normal", {}):
+            assert make_agent("trained:normal", rid, seed=0).playouts == 0
+
+
+def test_kiais_presets_check_every_departure_by_playouts() -> None:
+    for preset in ("normal", "hard", "deadly"):
+        agent = make_agent(f"trained:{preset}", "kiai", seed=0)
+        assert agent.playouts == 16 and agent.verify == 1 and agent.depth == 45 and agent.switch == 1.0
+
+
+def _west_result(spec: str, seed: int, out: Path) -> str:
+    """The result of the kiai_bridge game where `spec` holds the west end (a two-game side-swapped series)."""
+    r = subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", "evaluate", str(BRIDGE), "--agents",
+                        f"{spec},scripted", "--games", "2", "--seed", str(seed), "--workers", "1", "--out", str(out)],
+                       capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-2000:]
+    games = [json.loads(line) for line in next(out.glob("*/results.jsonl")).read_text().splitlines()]
+    return next(g["result"] for g in games if g["swapped"])  # swapped: the agent plays the second side, west
+
+
+def test_on_kiai_bridge_the_checked_agent_keeps_the_win_its_departures_threw_away(tmp_path: Path) -> None:
+    # On the held-out bridge the west side (an orc and two goblins) wins almost every game the script plays.
+    # Without the check `trained:normal`'s departures lost this one as west (seed 1070083 of a 200-game
+    # series); played out first, each departure has to beat the script's sure win, so none is taken.
+    assert _west_result("trained:normal:playouts=0:verify=0", 1070083, tmp_path / "loose") == "east"
+    assert _west_result("trained:normal", 1070083, tmp_path / "checked") == "west"

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 import torch
 
 from trpg_arena.agents import make_agent
@@ -182,3 +183,13 @@ def test_draw_penalty_is_refused_out_of_range_and_without_ppo_steps() -> None:
     assert "Traceback" not in r.stderr
     r = subprocess.run([*CLI, "train", "kiai", "--draw-penalty", "0.5"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("option", [["--draw-penalty", "0.5"], ["--ppo-on", "moonlit/duel"], ["--ppo-steps", "10"],
+                                    ["--games", "3"], ["--teacher", "trained"]])
+def test_a_policy_option_given_with_an_encounter_is_refused_not_ignored(option: list[str], tmp_path: Path) -> None:
+    r = subprocess.run([*CLI, "train", "moonlit/duel", "--steps", "8", *option, "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"{option[0]} is read only when training a rule system's ppo policy" in r.stderr, r.stderr
+    assert not list(tmp_path.iterdir()), "nothing was trained"
