@@ -15,8 +15,8 @@ hit chance and damage that the odds shown for a person's attacks read.
 
 from __future__ import annotations
 
-from itertools import groupby
-from operator import attrgetter
+from itertools import chain, groupby
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -51,6 +51,7 @@ class Estimate(NamedTuple):
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
 _VERB = attrgetter("verb")
+_SQUARE, _LONG = itemgetter(1), itemgetter(2)  # of a move option (action, square, a long move)
 _MELEE = (Verb.MELEE, Verb.PURSUE)  # the verbs whose estimate tells a step after the attack from none
 # the verbs the policy compares on every decision, bound once as module names: an enum member is a class
 # attribute lookup (slow on Python 3.11)
@@ -581,15 +582,19 @@ class InvestigatorTactics(Tactics):
         The same float operations run in the same order, so the values are the same to the bit.
         """
         me = self.me
-        dests = np.array([dest for _, dest, _ in options], dtype=np.int64)
-        long = np.array([lg for _, _, lg in options], dtype=bool)
+        # the squares' x and y read in one pass (numpy converts a list of pairs several times slower)
+        flat = np.fromiter(chain.from_iterable(map(_SQUARE, options)), dtype=np.int64, count=2 * len(options))
+        xs, ys = flat[0::2], flat[1::2]
+        long = np.fromiter(map(_LONG, options), dtype=bool, count=len(options))
         cells = np.array(self._foe_cells, dtype=np.int64).reshape(-1, 2)
-        ds = np.maximum(np.abs(dests[:, 0:1] - cells[:, 0]), np.abs(dests[:, 1:2] - cells[:, 1]))  # squares x foes
+        # foes x squares: the sums and extremes over the few foes run down the rows (numpy reduces a short inner axis
+        # slowly); integer counts and extremes, so the values are the same whatever the layout
+        ds = np.maximum(np.abs(xs - cells[:, 0:1]), np.abs(ys - cells[:, 1:2]))
         adjacent = ds == 1
-        adj = adjacent.sum(axis=1)
+        adj = adjacent.sum(axis=0)
         if adj_now:
             now = np.array([_at(f) for f in adj_now], dtype=np.int64)
-            leaving = (np.maximum(np.abs(dests[:, 0:1] - now[:, 0]), np.abs(dests[:, 1:2] - now[:, 1])) > 1).sum(axis=1)
+            leaving = (np.maximum(np.abs(xs - now[:, 0:1]), np.abs(ys - now[:, 1:2])) > 1).sum(axis=0)
         else:
             leaving = np.zeros(len(options), dtype=np.int64)
         sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
@@ -598,15 +603,15 @@ class InvestigatorTactics(Tactics):
             quality = np.array([np.nan if (q := self._shot_quality(d)) is None else q
                                 for d in range(int(ds.max()) + 1)])
             bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
-            shots = quality[ds] + bonus  # NaN: out of range
-            top = np.max(np.where(np.isnan(shots), -np.inf, shots), axis=1)
-            return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * ds.min(axis=1)
+            shots = quality[ds] + bonus[:, None]  # NaN: out of range
+            top = np.max(np.where(np.isnan(shots), -np.inf, shots), axis=0)
+            return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * ds.min(axis=0)
         assert target is not None and target.pos is not None
         tx, ty = target.pos
-        d = np.maximum(np.abs(dests[:, 0] - tx), np.abs(dests[:, 1] - ty))
+        d = np.maximum(np.abs(xs - tx), np.abs(ys - ty))
         free = target.opportunity_used or not target.able
         striking = np.array([f.id != target.id and not f.opportunity_used for f in self.foes])
-        others = (adjacent & striking).sum(axis=1)
+        others = (adjacent & striking[:, None]).sum(axis=0)
         sc = np.where(d == 1, (sc + (4.0 if free else -2.0)) - 3.0 * others,
                       np.where(d == 2, sc + (3.0 - 2.0 * adj), sc - (d * 0.6 + 2.0 * adj)))
         if self.s.prof(me.id).actions >= 2:

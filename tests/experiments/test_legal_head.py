@@ -55,7 +55,9 @@ def test_it_is_the_stock_masked_policy_on_real_decisions() -> None:
     v1, lp1, e1 = stock.policy.evaluate_actions(obs, actions, action_masks=masks)
     v2, lp2, e2 = legal.policy.evaluate_actions(obs, actions, action_masks=masks)
     assert e1 is not None and e2 is not None
-    assert torch.allclose(v1, v2) and torch.allclose(lp1, lp2, atol=1e-5) and torch.allclose(e1, e2, atol=1e-5)
+    # the same values up to float rounding (the first layers sum over the filled observation entries only)
+    assert torch.allclose(v1, v2, atol=1e-5) and torch.allclose(lp1, lp2, atol=1e-5)
+    assert torch.allclose(e1, e2, atol=1e-5)
     (lp1.sum() + e1.sum()).backward()
     (lp2.sum() + e2.sum()).backward()
     g1, g2 = stock.policy.action_net.weight.grad, legal.policy.action_net.weight.grad
