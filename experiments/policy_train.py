@@ -327,6 +327,20 @@ def command_line(args: PolicyTrainArgs) -> str:
     return " ".join(words)
 
 
+def league_opponents(ppo: PPOStageArgs, steps: int) -> str:
+    """Who the PPO stage's learner met, in the card's words.
+
+    Its own snapshots only where it took any and played them (`experiments.league`: the latest with
+    probability `latest`, else older ones and anchors).
+    """
+    anchors = ", ".join(ppo.anchors)
+    if steps <= ppo.snapshot_every:  # no snapshot was written before the end: the anchors played every episode
+        return anchors
+    if ppo.latest == 0.0:
+        return f"a league of its earlier snapshots and {anchors}"
+    return f"a self-play league (the latest snapshot in {ppo.latest:.0%} of episodes, else earlier ones and {anchors})"
+
+
 def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str, Any]:
     """Clone (or start from `init`), run the PPO stage if asked, export, evaluate; return the model card.
 
@@ -366,8 +380,8 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
             unique = list({id(e): e for e in encounters}.values())
         layers, ppo_record = ppo_stage(args.ruleset, fingerprint, layers, unique, out.parent / "pool", args.ppo, log)
         ppo_record["encounters"] = sorted({e.encounter for e in unique})
-        recipe += (f", then {ppo_record['steps']:,} MaskablePPO steps warm-started from those weights in a self-play "
-                   f"league (the latest snapshot, earlier ones, {', '.join(args.ppo.anchors)})"
+        recipe += (f", then {ppo_record['steps']:,} MaskablePPO steps warm-started from those weights against "
+                   f"{league_opponents(args.ppo, ppo_record['steps'])}"
                    + (f" on {', '.join(args.ppo_on)}" if args.ppo_on else "")
                    + (f", as {args.ppo.side} only" if args.ppo.side != "both" else ""))
     seconds = time.perf_counter() - start

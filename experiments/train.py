@@ -33,6 +33,12 @@ if TYPE_CHECKING:
     import gymnasium
 
 
+# What only `trpg-arena train SYSTEM` (a rule system's ppo policy) reads: given with an encounter they are refused,
+# not ignored, so nobody believes a run had a draw penalty it never had.
+SYSTEM_POLICY_ONLY = ("games", "epochs", "rounds", "teacher", "init", "ppo_steps", "value_warmup", "ppo_lr",
+                      "draw_penalty", "ppo_on")
+
+
 @dataclass
 class TrainArgs:
     """Arguments of the training recipe (each field's ``help`` is its CLI help)."""
@@ -90,7 +96,12 @@ class TrainArgs:
                                                       "ones)"})
 
     def check(self) -> None:
-        """Refuse bad values with one line naming the option."""
+        """Refuse bad values with one line naming the option, and options this encounter's training never reads."""
+        defaults = {f.name: f.default for f in fields(self)}
+        for name in SYSTEM_POLICY_ONLY:
+            if getattr(self, name) != defaults[name]:
+                raise ValueError(f"--{name.replace('_', '-')} is read only when training a rule system's ppo policy "
+                                 f"(train SYSTEM), not a model for the encounter {self.encounter}")
         for name in ("steps", "envs", "n_steps", "batch_size", "eval_games", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")

@@ -41,7 +41,8 @@ from trpg_arena.agents.spec import register_agent
 # the check (to the end) changed 9 of 50 seed pairs against `normal` without it, 6 for the better
 # (63.0 % against 59.0 %); on kiai_bridge (held out), where the west side wins almost every game, it
 # refused the west side's departures that cost a won game: 100 of 200 at seed 1070000, where `normal`
-# without it had 98 to 101 and a draw.
+# without it had 98 to 101 and a draw. With depth = 45 on fresh seeds: kiai_bridge 100 of 200 (seed
+# 1210000), kiai/skirmish 215 of 400 (seed 1200000, 53.8 %: not beyond doubt, as without the check).
 # investigator: `hard` plays the other side's scripted reply before scoring (reply = 1) over 16
 # candidates. On 40 duels (tools/deviation_check.py) its departures gained +0.165 each played out,
 # 69 of them, where `normal`'s 34 gained +0.051: a step above `normal` that more samples alone were not.

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 import torch
 
 from trpg_arena.agents import make_agent
@@ -119,6 +120,8 @@ def test_ppo_on_plays_the_named_encounters_only(tmp_path: Path) -> None:
     card = json.loads((run / "ppo-moonlit.json").read_text())
     assert card["ppo"]["encounters"] == ["duel"] and card["ppo"]["steps"] == 128
     assert "--ppo-on moonlit/duel" in card["command"] and "--anchors random" in card["command"]
+    # no snapshot was taken before the end: the card says the stage met random alone, not a league
+    assert "steps warm-started from those weights against random on moonlit/duel" in card["recipe"], card["recipe"]
 
 
 def test_ppo_on_refuses_another_system_and_needs_ppo_steps() -> None:
@@ -182,3 +185,24 @@ def test_draw_penalty_is_refused_out_of_range_and_without_ppo_steps() -> None:
     assert "Traceback" not in r.stderr
     r = subprocess.run([*CLI, "train", "kiai", "--draw-penalty", "0.5"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("option", [["--draw-penalty", "0.5"], ["--ppo-on", "moonlit/duel"], ["--ppo-steps", "10"],
+                                    ["--games", "3"], ["--teacher", "trained"]])
+def test_a_policy_option_given_with_an_encounter_is_refused_not_ignored(option: list[str], tmp_path: Path) -> None:
+    r = subprocess.run([*CLI, "train", "moonlit/duel", "--steps", "8", *option, "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"{option[0]} is read only when training a rule system's ppo policy" in r.stderr, r.stderr
+    assert not list(tmp_path.iterdir()), "nothing was trained"
+
+
+def test_the_card_names_the_opponents_the_ppo_stage_met() -> None:
+    from trpg_arena.experiments.policy_ppo import PPOStageArgs
+    from trpg_arena.experiments.policy_train import league_opponents
+
+    assert league_opponents(PPOStageArgs(4096, anchors=("random",), snapshot_every=10_000), 4096) == "random"
+    assert league_opponents(PPOStageArgs(40_000, anchors=("random", "scripted"), latest=0.0, snapshot_every=10_000),
+                            40_000) == "a league of its earlier snapshots and random, scripted"
+    assert "the latest snapshot in 50% of episodes" in league_opponents(
+        PPOStageArgs(40_000, anchors=("scripted",), latest=0.5, snapshot_every=10_000), 40_000)
