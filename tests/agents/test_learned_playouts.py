@@ -9,10 +9,11 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.played_out import played_out
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.learned.agent import _NO_SPREAD
 from trpg_arena.agents.learned.system_presets import SYSTEM_CHANGES
-from trpg_arena.rules import RULESETS, Action, Combat, DecisionKind, Dice, load_encounter
+from trpg_arena.rules import RULESETS, Combat, DecisionKind, load_encounter
 
 RID = "reincarnator"
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,17 +33,6 @@ def _turn_positions(name: str, games: int) -> list[Combat]:
     return found
 
 
-def _played_out(combat: Combat, action: Action, side: str, seed: int) -> float:
-    """`side`'s result (a win 1, a draw 0.5) after `action`, the scripted policy playing on both sides."""
-    sim = combat.clone(dice=Dice(seed))
-    policy = make_agent("scripted", RID, seed=seed)
-    sim.act(action)
-    while not sim.over:
-        sim.act(policy.act(sim))
-    result = sim.state.outcome.result
-    return 1.0 if result == side else 0.5 if result == "draw" else 0.0
-
-
 def test_a_deviation_without_dice_spread_is_taken_only_where_it_plays_out_better() -> None:
     # On reincarnator's duel the value prefers, without any dice spread, both steps that change nothing
     # (one square for another) and dropping the sword for a step, which really gains. `flat` cannot tell
@@ -57,7 +47,7 @@ def test_a_deviation_without_dice_spread_is_taken_only_where_it_plays_out_better
         if not ranked or ranked[0].gain <= 0 or ranked[0].se >= _NO_SPREAD:
             continue  # not a departure without spread
         scripted = next(s.action for s in ranked if s.gain == 0.0)
-        gain = float(np.mean([_played_out(combat, action, side, s) - _played_out(combat, scripted, side, s)
+        gain = float(np.mean([played_out(combat, action, side, s) - played_out(combat, scripted, side, s)
                               for s in range(5000, 5040)]))
         (kept if checked.act(combat) == action else refused).append(gain)
     assert kept and refused  # the check keeps some such departures and refuses others

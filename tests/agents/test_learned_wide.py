@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.played_out import played_out
 from trpg_arena.agents import make_agent
-from trpg_arena.rules import Action, Combat, Dice, load_encounter
+from trpg_arena.rules import Combat, load_encounter
 
 RID = "moonlit"
 
@@ -26,17 +27,6 @@ def _positions(name: str, games: int, every: int) -> list[Combat]:
     return found
 
 
-def _played_out(combat: Combat, action: Action, side: str, seed: int) -> float:
-    """`side`'s result (a win 1, a draw 0.5) after `action`, the scripted policy playing on both sides."""
-    sim = combat.clone(dice=Dice(seed))
-    policy = make_agent("scripted", RID, seed=seed)
-    sim.act(action)
-    while not sim.over:
-        sim.act(policy.act(sim))
-    result = sim.state.outcome.result
-    return 1.0 if result == side else 0.5 if result == "draw" else 0.0
-
-
 def test_wide_departures_gain_when_played_out_on_other_dice() -> None:
     # The departures `wide` takes were chosen on the agent's own dice; judged again here on 30 others,
     # against the scripted choice on the same dice, they must gain on the whole.
@@ -48,7 +38,7 @@ def test_wide_departures_gain_when_played_out_on_other_dice() -> None:
         action, scripted = wide.act(combat), script.act(combat)
         if action == scripted:
             continue
-        gains.append(float(np.mean([_played_out(combat, action, side, s) - _played_out(combat, scripted, side, s)
+        gains.append(float(np.mean([played_out(combat, action, side, s) - played_out(combat, scripted, side, s)
                                     for s in range(7000, 7030)])))
     assert len(gains) >= 3, gains  # it does leave the script
     assert np.mean(gains) > 0.0, gains

@@ -1,0 +1,20 @@
+"""Judging a departure from the script the way the tests of the `trained` agent do: played out to the end."""
+
+from __future__ import annotations
+
+from trpg_arena.agents import make_agent
+from trpg_arena.rules import Action, Combat, Dice
+
+
+def played_out(combat: Combat, action: Action, side: str, seed: int) -> float:
+    """`side`'s result (a win 1, a draw 0.5) after `action`, the scripted policy playing on both sides.
+
+    The dice are `seed`'s, not the combat's own: a departure is judged on other dice than it was chosen on.
+    """
+    sim = combat.clone(dice=Dice(seed))
+    policy = make_agent("scripted", combat.system.info.id, seed=seed)
+    sim.act(action)
+    while not sim.over:
+        sim.act(policy.act(sim))
+    result = sim.state.outcome.result
+    return 1.0 if result == side else 0.5 if result == "draw" else 0.0
