@@ -194,6 +194,8 @@ class BoolMaskRolloutBuffer(MaskableRolloutBuffer):
         super().reset()
         self.action_masks = np.ones(self.action_masks.shape, dtype=bool)
 
+    # the base buffer declares its own samples type; sb3-contrib's override returns the masked samples (another
+    # NamedTuple) under the same ignore, and this one returns what sb3-contrib's does
     def _get_samples(self, batch_inds: np.ndarray, env: Any = None) -> MaskableRolloutBufferSamples:  # type: ignore[override]
         """A minibatch, as sb3-contrib's; its arrays become tensors without a second copy.
 
