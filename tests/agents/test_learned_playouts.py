@@ -9,28 +9,15 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.played_out import played_out
+from tests.played_out import played_out, scripted_positions
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.learned.agent import _NO_SPREAD
 from trpg_arena.agents.learned.system_presets import SYSTEM_CHANGES
-from trpg_arena.rules import RULESETS, Combat, DecisionKind, load_encounter
+from trpg_arena.rules import RULESETS
 
 RID = "reincarnator"
 ROOT = Path(__file__).resolve().parents[2]
 BRIDGE = ROOT / "tests" / "unseen" / "kiai_bridge.yaml"
-
-
-def _turn_positions(name: str, games: int) -> list[Combat]:
-    """Positions of scripted games where the decider has a choice in its own turn."""
-    found: list[Combat] = []
-    for seed in range(games):
-        combat = Combat(load_encounter(name), seed=seed)
-        script = make_agent("scripted", RID, seed=seed)
-        while not combat.over:
-            if len(combat.legal_view()) > 1 and combat.decision.kind is DecisionKind.TURN:
-                found.append(combat.clone())
-            combat.act(script.act(combat))
-    return found
 
 
 def test_a_deviation_without_dice_spread_is_taken_only_where_it_plays_out_better() -> None:
@@ -41,7 +28,7 @@ def test_a_deviation_without_dice_spread_is_taken_only_where_it_plays_out_better
     checked = make_agent("trained:normal:flat=0:playouts=16", RID, seed=0)
     kept: list[float] = []
     refused: list[float] = []
-    for combat in _turn_positions(f"{RID}/duel", 30):
+    for combat in scripted_positions(f"{RID}/duel", 30, turns_only=True):
         side = combat.decision.side
         action, ranked, _ = loose._decide(combat)
         if not ranked or ranked[0].gain <= 0 or ranked[0].se >= _NO_SPREAD:

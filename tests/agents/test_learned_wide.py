@@ -4,27 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.played_out import played_out
+from tests.played_out import played_out, scripted_positions
 from trpg_arena.agents import make_agent
-from trpg_arena.rules import Combat, load_encounter
 
 RID = "moonlit"
-
-
-def _positions(name: str, games: int, every: int) -> list[Combat]:
-    """Every `every`-th position of scripted games where the decider has a choice."""
-    found: list[Combat] = []
-    for seed in range(games):
-        combat = Combat(load_encounter(name), seed=seed)
-        script = make_agent("scripted", RID, seed=seed)
-        k = 0
-        while not combat.over:
-            if len(combat.legal_view()) > 1:
-                k += 1
-                if k % every == 0:
-                    found.append(combat.clone())
-            combat.act(script.act(combat))
-    return found
 
 
 def test_wide_departures_gain_when_played_out_on_other_dice() -> None:
@@ -33,7 +16,7 @@ def test_wide_departures_gain_when_played_out_on_other_dice() -> None:
     wide = make_agent("trained:normal:playouts=16:wide=2", RID, seed=0)
     script = make_agent("scripted", RID, seed=0)
     gains: list[float] = []
-    for combat in _positions(f"{RID}/duel", 4, 4):
+    for combat in scripted_positions(f"{RID}/duel", 4, every=4):
         side = combat.decision.side
         action, scripted = wide.act(combat), script.act(combat)
         if action == scripted:
