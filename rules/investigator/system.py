@@ -76,9 +76,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
         setup.adjacency(battlefield)
         return setup
 
-    def check_state(self, state: InvState, combat: InvCombat) -> None:
-        """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        state_check.check_state(state, combat)
+    # A restored state's fields agree with each other and with the encounter (see `state_check`).
+    check_state = staticmethod(state_check.check_state)
 
     def new_state(self, combat: InvCombat) -> InvState:
         """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""
@@ -156,18 +155,12 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
         if sc.materials is not None:
             f.materials = dict(sc.materials)
 
-    def advance(self, combat: InvCombat) -> None:
-        """Run to the next decision point (flow.advance)."""
-        flow.advance(combat)
+    advance = staticmethod(flow.advance)  # Run to the next decision point (flow.advance).
 
     # --- decisions --------------------------------------------------------------------------------
-    def legal_actions(self, combat: InvCombat) -> list[Action]:
-        """The legal set of the open decision (section 7)."""
-        return flow.legal_actions(combat)
+    legal_actions = staticmethod(flow.legal_actions)  # The legal set of the open decision (section 7).
 
-    def apply(self, combat: InvCombat, action: Action) -> None:
-        """Apply a legal action and advance."""
-        flow.apply(combat, action)
+    apply = staticmethod(flow.apply)  # Apply a legal action and advance.
 
     def describe(self, combat: InvCombat, action: Action) -> str:
         """A GM sentence for an action."""
