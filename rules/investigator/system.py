@@ -12,7 +12,7 @@ from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup
 from trpg_arena.rules.investigator.edits import InvestigatorEditor
-from trpg_arena.rules.investigator.model import InvestigatorEncounter
+from trpg_arena.rules.investigator.model import InvestigatorEncounter, StartCombatant
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 from trpg_arena.rules.investigator.verbs import Verb
 
@@ -56,7 +56,6 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
     def build_battlefield(self, encounter: InvestigatorEncounter) -> Battlefield:
         """12 x 12 (or the map's size) 5-yard squares, 8-neighbour; walls and obstacles impassable (section 5)."""
         enc = encounter
-        assert isinstance(enc, InvestigatorEncounter)
         cells: dict[tuple[int, int], dict[str, object]] = {}
         t = enc.map.terrain
         for c in t.difficult:
@@ -81,9 +80,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
 
     def new_state(self, combat: InvCombat) -> InvState:
         """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""
-        enc = combat.encounter
-        assert isinstance(enc, InvestigatorEncounter)
         setup = combat.tables
+        enc = setup.enc  # the encounter the tables were compiled from (its content is the combat's)
         start = enc.start
         fighters = []
         for c, p in zip(enc.combatants, setup.profiles):
@@ -123,10 +121,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
         return st
 
     @staticmethod
-    def _start_fighter(f: Fighter, sc: object, cid: str) -> None:
-        from trpg_arena.rules.investigator.model import StartCombatant
-
-        assert isinstance(sc, StartCombatant)
+    def _start_fighter(f: Fighter, sc: StartCombatant, cid: str) -> None:
         overlay(f, sc, "hp", "mp", "luck", pos="position")
         for cond in sc.conditions:
             setattr(f, cond, True)

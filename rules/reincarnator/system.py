@@ -271,19 +271,10 @@ def conditions(state: ReiState, f: Fighter) -> tuple[str, ...]:
     if not (f.prone or f.crouching or f.hidden or f.full_defense or f.cover_source is not None
             or f.in_vehicle is not None or f.aim_count or state.grapples or f.parry_value):
         return ()
-    out: list[str] = []
-    if f.prone:
-        out.append(Condition.PRONE)
-    if f.crouching:
-        out.append(Condition.CROUCHING)
-    if f.hidden:
-        out.append(Condition.HIDDEN)
-    if f.full_defense:
-        out.append(Condition.FULL_DEFENSE)
-    if f.cover_source is not None:
-        out.append(Condition.IN_COVER)
-    if f.in_vehicle is not None:
-        out.append(Condition.IN_VEHICLE)
+    flags = ((Condition.PRONE, f.prone), (Condition.CROUCHING, f.crouching), (Condition.HIDDEN, f.hidden),
+             (Condition.FULL_DEFENSE, f.full_defense), (Condition.IN_COVER, f.cover_source is not None),
+             (Condition.IN_VEHICLE, f.in_vehicle is not None))
+    out: list[str] = [word for word, shown in flags if shown]
     if f.aim_count:
         out.append(f"{Condition.AIM}{f.aim_count}")
     for g in state.grapples:
