@@ -34,6 +34,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -41,6 +42,7 @@ import numpy as np
 from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.errors import TrpgArenaError
+from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, get_ruleset
 from trpg_arena.rules.core.values import DecisionKind
 
@@ -60,6 +62,12 @@ class Column(NamedTuple):
 
     name: str
     doc: str
+
+
+def read_columns(path: Path) -> dict[str, tuple[Column, ...]]:
+    """A system's feature columns by group (``stats``, ``combatant``, ``globals``) from its data file, in order."""
+    return {group: tuple(Column(str(name), str(doc)) for name, doc in rows.items())
+            for group, rows in read_table(path).items()}
 
 
 class Static(NamedTuple):
