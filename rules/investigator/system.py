@@ -122,13 +122,11 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
 
     @staticmethod
     def _start_fighter(f: Fighter, sc: StartCombatant, cid: str) -> None:
-        overlay(f, sc, "hp", "mp", "luck", pos="position")
+        # a fresh fighter's dying_since is None, so the start's None leaves it as setting it would
+        overlay(f, sc, "hp", "mp", "luck", "prepare_used", "move_used", "standard_used", "opportunity_used",
+                "had_turn", "moved_long", "steps_this_turn", "dying_since", pos="position")
         for cond in sc.conditions:
             setattr(f, cond, True)
-        f.prepare_used, f.move_used, f.standard_used = sc.prepare_used, sc.move_used, sc.standard_used
-        f.opportunity_used, f.had_turn = sc.opportunity_used, sc.had_turn
-        f.moved_long, f.steps_this_turn = sc.moved_long, sc.steps_this_turn
-        f.dying_since = sc.dying_since
         if f.dying and f.dying_since is None:
             f.dying_since = 1
         if sc.channeling is not None:

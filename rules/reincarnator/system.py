@@ -233,11 +233,8 @@ def apply_start(combat: ReiCombat, state: ReiState) -> None:
     state.phase = "turn_start" if start.fresh_turn else "turn"
     for cid, fs in start.combatants.items():
         f = state.fighters[cid]
-        for name in ("cell", "status", "lethal", "bashing", "prone", "crouching", "hidden", "bd_loss", "full_defense",
-                     "aim_target", "aim_count", "moved", "aimed", "parried", "acted", "init_d10", "init_total"):
-            val = getattr(fs, name)
-            if val is not None:
-                setattr(f, name, tuple(val) if name == "cell" else val)
+        overlay(f, fs, "cell", "status", "lethal", "bashing", "prone", "crouching", "hidden", "bd_loss", "full_defense",
+                "aim_target", "aim_count", "moved", "aimed", "parried", "acted", "init_d10", "init_total")
         if fs.status is None and (fs.lethal is not None or fs.bashing is not None):
             f.status = status_of(f.lethal, f.bashing, 0, st.max_health[cid])
         overlay(f, fs, "parry_value", acro_dodge="acro_dodge_bonus", reflex="reflex_available",
