@@ -15,7 +15,7 @@ from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, statu
 from trpg_arena.rules.reincarnator.data import Static, build_static
 from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.model import EffectSpec
+from trpg_arena.rules.reincarnator.model import EffectSpec, ItemSpec
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 from trpg_arena.rules.reincarnator.verbs import Condition
 
@@ -89,27 +89,19 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
             if sp.in_vehicle is not None:
                 f.in_vehicle = sp.in_vehicle
             state.fighters[cid] = f
-            for uid, owner in st.item_owner.items():
-                if owner != cid:
-                    continue
-                it = st.items[uid]
-                state.items[uid] = item_state(it, cid)
+        # the items in the tables' order: the fighters' (roster order), the map's, the vehicles' (`build_static`)
         for uid, owner in st.item_owner.items():
+            it = st.items[uid]
+            s = state.items[uid] = item_state(it, owner)
             if owner is None:
-                it = st.items[uid]
-                s = item_state(it, None)
                 assert isinstance(it.location, tuple)  # the encounter checks that a map item lies on a cell
                 s.loc, s.cell = "ground", it.location
-                state.items[uid] = s
+            elif owner in st.vehicles:
+                s.loc = "vehicle"
         for vid, vs in st.vehicles.items():
             drv = vs.driver or next((c for c in st.roster if st.specs[c].in_vehicle == vid), None)
             side = vs.side if vs.side is not None else (st.specs[drv].side if drv else None)
             state.vehicles[vid] = VehicleState(vid, side, vs.position, drv)
-            for uid, owner in st.item_owner.items():
-                if owner == vid:
-                    s = item_state(st.items[uid], vid)
-                    s.loc = "vehicle"
-                    state.items[uid] = s
             if drv:
                 state.fighters[drv].in_vehicle = vid
                 state.fighters[drv].cell = vs.position
@@ -195,11 +187,8 @@ def effect_state(e: EffectSpec) -> EffectState:
     return EffectState(e.name, e.duration, {str(k): v for k, v in e.modifiers.items()})
 
 
-def item_state(it: object, holder: str | None) -> ItemState:
+def item_state(it: ItemSpec, holder: str | None) -> ItemState:
     """Initial state of an item from its definition."""
-    from trpg_arena.rules.reincarnator.model import ItemSpec
-
-    assert isinstance(it, ItemSpec)
     loc = it.location if isinstance(it.location, str) else "ground"
     s = ItemState(loc, holder)
     if it.ammo is not None:
