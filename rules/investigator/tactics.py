@@ -705,27 +705,28 @@ class InvestigatorTactics(Tactics):
         # slowly); integer counts and extremes, so the values are the same whatever the layout
         ds = np.maximum(np.abs(xs - cells[:, 0:1]), np.abs(ys - cells[:, 1:2]))
         adjacent = ds == 1
-        adj = adjacent.sum(axis=0)
+        adj = np.add.reduce(adjacent, axis=0, dtype=np.int64)  # the counts `sum` gives, without its wrapper
         if adj_now:
             now = np.array([_at(f) for f in adj_now], dtype=np.int64)
-            leaving = (np.maximum(np.abs(xs - now[:, 0:1]), np.abs(ys - now[:, 1:2])) > 1).sum(axis=0)
-        else:
-            leaving = np.zeros(len(options), dtype=np.int64)
-        sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
+            leaving = np.add.reduce(np.maximum(np.abs(xs - now[:, 0:1]), np.abs(ys - now[:, 1:2])) > 1, axis=0,
+                                    dtype=np.int64)
+            sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
+        else:  # nobody to leave: -3.0 times a count of 0, which is -0.0, on long moves
+            sc = np.where(long, -0.0, 0.0)
         if ranged:
             sc = sc - 6.0 * adj
-            quality = np.array([np.nan if (q := self._shot_quality(d)) is None else q
+            # out of range: -inf, which no bonus lifts and the maximum below passes over
+            quality = np.array([-np.inf if (q := self._shot_quality(d)) is None else q
                                 for d in range(int(ds.max()) + 1)])
             bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
-            shots = quality[ds] + bonus[:, None]  # NaN: out of range
-            top = np.max(np.where(np.isnan(shots), -np.inf, shots), axis=0)
+            top = (quality[ds] + bonus[:, None]).max(axis=0)
             return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * ds.min(axis=0)
         assert target is not None and target.pos is not None
         tx, ty = target.pos
         d = np.maximum(np.abs(xs - tx), np.abs(ys - ty))
         free = target.opportunity_used or not target.able
         striking = np.array([f.id != target.id and not f.opportunity_used for f in self.foes])
-        others = (adjacent & striking[:, None]).sum(axis=0)
+        others = np.add.reduce(adjacent & striking[:, None], axis=0, dtype=np.int64)
         sc = np.where(d == 1, (sc + (4.0 if free else -2.0)) - 3.0 * others,
                       np.where(d == 2, sc + (3.0 - 2.0 * adj), sc - (d * 0.6 + 2.0 * adj)))
         if self.s.prof(me.id).actions >= 2:
