@@ -69,6 +69,7 @@ class Catalogue:
         self.by: dict[tuple[Any, ...], Action] = {}
         self.forms: dict[tuple[Any, ...], list[Action]] = {}  # (verb, target, head[, shots]) -> by STEP_FORMS index
         self.texts: dict[Action, str] = {}  # GM sentences, filled by the system's `describe`
+        self.attack_keys: dict[Action, Any] = {}  # what the tactics key an attack's estimate by, filled by them
         self._build(setup)
         self.moves: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "move"}
         self.steps: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "step"}

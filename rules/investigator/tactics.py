@@ -54,6 +54,19 @@ _VERB = attrgetter("verb")
 _SQUARE, _LONG = itemgetter(1), itemgetter(2)  # of a move option (action, square, a long move)
 
 
+def _attack_key(m: Meta) -> tuple[tuple[Any, ...], tuple[int, int] | None, Meta]:
+    """What `_estimate` keys an attack by, less the square it is made from, the step before it, and its parts.
+
+    An attack with a step after it shares its key with the attack alone, but for melee (the step after rules
+    it out); with a step before, the square is the attacker's moved by the step.
+    """
+    when = m.when
+    step = DIRS[m.dir] if when == "before" else None
+    if when == "after" and m.verb not in _MELEE:
+        when = ""
+    return (m.verb, m.target, m.head, when, m.shots), step, m
+
+
 def _bound_order(shot: tuple[float, int, Any, Any, Any]) -> tuple[float, int]:
     """`_best_attack`'s order of the shots to weigh: highest bound first, then legal order."""
     return (-shot[0], shot[1])
@@ -151,6 +164,8 @@ class InvestigatorTactics(Tactics):
         self._adjacent: dict[tuple[Cell, str], int] = {}
         self._kit: tuple[Any, Any, bool, int | None] | None = None
         self._estimates: dict[tuple[Any, ...], Estimate] = {}
+        self._keys = catalogue_of(self.s).attack_keys  # the encounter's: each action's part of an estimate's key
+        self._bounds: dict[tuple[str, int, int], float | None] = {}  # `_shot_bound` by target, distance and shots
         self._shots: dict[tuple[str, Cell], tuple[float, float, float, float, str, str] | None] = {}
         self._away: dict[Cell, bool] = {}
         self._odds: dict[tuple[str, int, bool], tuple[float, float, float, str, str]] = {}
@@ -430,30 +445,31 @@ class InvestigatorTactics(Tactics):
         best_score = NO_ATTACK
         best_i = -1
         estimates = self._estimates
-        meta = self.meta
+        keys = self._keys
         here = self.me.pos
-        pending: list[tuple[float, int, Action, tuple[Any, ...], Cell]] = []  # shots to weigh: (bound, index, ...)
+        pending: list[tuple[float, int, Meta, tuple[Any, ...], Cell]] = []  # shots to weigh: (bound, index, ...)
         i = -1  # the attack's place among the legal attacks (legal order)
+        attack_of: list[Action] = []  # by that place
         for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together
             if verb not in ATTACK_VERBS:
                 continue
             for a in run:
                 i += 1
-                m = meta[a]  # the key of `_estimate`, inline
+                attack_of.append(a)
+                info = keys.get(a)  # the key of `_estimate`, inline
+                if info is None:
+                    info = keys[a] = _attack_key(self.meta[a])
+                part, step, m = info
                 src = here
-                when = m.when
-                if when == "before" and src is not None:
-                    dx, dy = DIRS[m.dir]
-                    src = (src[0] + dx, src[1] + dy)
-                elif when == "after" and m.verb not in _MELEE:
-                    when = ""
-                key = (m.verb, m.target, m.head, when, m.shots, src)
+                if step is not None and src is not None:
+                    src = (src[0] + step[0], src[1] + step[1])
+                key = (part, src)
                 est = estimates.get(key)
                 if est is None:
-                    bound = self._shot_bound(m, src) if m.verb == SHOOT else None
+                    bound = self._shot_bound(m, src) if verb == SHOOT else None
                     if bound is not None:
                         assert src is not None  # `_shot_bound` bounds shots with a square only
-                        pending.append((bound, i, a, key, src))
+                        pending.append((bound, i, m, key, src))
                         continue
                     est = estimates[key] = self._estimate_from(m, src)
                 sc = est.score
@@ -461,36 +477,38 @@ class InvestigatorTactics(Tactics):
                     best, best_score, best_i = a, sc, i
         if pending:
             pending.sort(key=_bound_order)
-            for bound, i, a, key, src in pending:
+            for bound, i, m, key, src in pending:
                 if bound < best_score:
                     break  # no shot left can reach the best score
                 if bound == best_score and i > best_i:
                     continue  # it could only tie an attack earlier in legal order
                 est = estimates.get(key)  # an equal shot of the same key may have been weighed just before
                 if est is None:
-                    est = estimates[key] = self._estimate_from(meta[a], src)
+                    est = estimates[key] = self._estimate_from(m, src)
                 sc = est.score
                 if sc > best_score or (sc == best_score and sc > NO_ATTACK and i < best_i):
-                    best, best_score, best_i = a, sc, i
+                    best, best_score, best_i = attack_of[i], sc, i
         return best, best_score
 
     def _shot_bound(self, m: Meta, src: Cell | None) -> float | None:
         """The most a shot can score (`_best_attack`): its worth with a clear line times the shots (None: no bound)."""
         t = self.st.fighters[self.s.idx[m.target]]
-        if m.head or t.pos is None or self.me.pos is None or src is None:
-            return None  # an impossible shot: scored outright, at once
-        gun = self._wielded()
-        w = gun[1]
-        if w is None:
-            return None
         tpos = t.pos
+        if m.head or tpos is None or self.me.pos is None or src is None:
+            return None  # an impossible shot: scored outright, at once
         dx, dy = src[0] - tpos[0], src[1] - tpos[1]
         d = max(dx if dx > 0 else -dx, dy if dy > 0 else -dy)  # `chebyshev`, inline
-        band = shot_band(self.s, w, d)
-        if band is None:
-            return None
-        worth = self._shot_odds(t, d, False, band, w, gun[2])[0]
-        return worth * max(1, m.shots)
+        key = (t.id, d, m.shots)
+        if key in self._bounds:  # the shots of one target from one distance share a bound, whatever the square
+            return self._bounds[key]
+        bound = None
+        _, w, aimed = self._wielded()
+        if w is not None:
+            band = shot_band(self.s, w, d)
+            if band is not None:
+                bound = self._shot_odds(t, d, False, band, w, aimed)[0] * max(1, m.shots)
+        self._bounds[key] = bound
+        return bound
 
     def _estimate(self, a: Action) -> Estimate:
         """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense).
@@ -499,15 +517,14 @@ class InvestigatorTactics(Tactics):
         the estimate depends on the attack and the square it is made from only, so it is worked out once. Only
         melee tells a step after from none (it rules the step after out), so the other verbs share one key.
         """
-        m = self.meta[a]  # `_m`, inline: this runs for every legal attack
+        info = self._keys.get(a)
+        if info is None:
+            info = self._keys[a] = _attack_key(self.meta[a])
+        part, step, m = info
         src = self.me.pos
-        when = m.when
-        if when == "before" and src is not None:
-            dx, dy = DIRS[m.dir]
-            src = (src[0] + dx, src[1] + dy)
-        elif when == "after" and m.verb not in _MELEE:
-            when = ""
-        key = (m.verb, m.target, m.head, when, m.shots, src)
+        if step is not None and src is not None:
+            src = (src[0] + step[0], src[1] + step[1])
+        key = (part, src)
         est = self._estimates.get(key)
         if est is None:
             est = self._estimates[key] = self._estimate_from(m, src)
