@@ -479,7 +479,7 @@ def _train(**options: Any) -> None:
     """Train MaskablePPO (sb3-contrib) on an encounter in N envs; a run folder with the model, its card, curves.
 
     A rule system's id instead of an encounter (``trpg-arena train kiai``) trains the system's `ppo` policy
-    for every encounter and both sides (`experiments.policy_train`; --games, --epochs, --rounds, --teacher,
+    for every encounter and both sides (`experiments.policy_train`; --games, --epochs, --rounds, --teacher, --data-on,
     --ppo-steps, --init, --seed, --eval-games, --threads, --out).
     """
     from trpg_arena.rules import RULESETS
@@ -498,8 +498,9 @@ def _train(**options: Any) -> None:
                                n_steps=options["n_steps"], batch_size=options["batch_size"],
                                threads=options["threads"], side=options["side"] or "both",
                                draw_penalty=options["draw_penalty"])
-        elif options["init"] is not None:
-            raise ValueError("--init continues a model with the PPO stage: give --ppo-steps too")
+        elif options["init"] is not None and not options["rounds"]:
+            raise ValueError("--init continues a model with DAgger rounds or the PPO stage: give --rounds or "
+                             "--ppo-steps too")
         elif options["ppo_on"]:
             raise ValueError("--ppo-on chooses the PPO stage's encounters: give --ppo-steps too")
         elif options["side"]:
@@ -509,7 +510,7 @@ def _train(**options: Any) -> None:
         args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], rounds=options["rounds"],
                                seed=options["seed"], teacher=options["teacher"], init=options["init"], ppo=ppo,
                                eval_games=options["eval_games"], threads=options["threads"],
-                               ppo_on=_specs(options["ppo_on"]))
+                               ppo_on=_specs(options["ppo_on"]), data_on=_specs(options["data_on"]))
         args.check()
         args.out = policy_run_folder(Path(options["out"]), ruleset, args.seed) / f"ppo-{ruleset}.npz"
         card = train_policy(args, log=lambda line: console.print(line, highlight=False))

@@ -42,7 +42,8 @@ class PolicyTrainArgs:
     generated: float = 0.5  # share of the games on generated encounters (the rest on the built-ins)
     noise: float = 0.15  # chance that a decision is a random legal action (the label stays the script's)
     epochs: int = 10
-    rounds: int = 0  # DAgger rounds after the cloning: the policy plays, the script labels, refit on all
+    rounds: int = 0  # DAgger rounds after the cloning (or from `init`): the policy plays, the teacher labels, refit
+    data_on: tuple[str, ...] = ()  # the data's games on these encounters in turn (default: built-ins and generated)
     hidden: tuple[int, ...] = (256, 128)
     batch: int = 256
     lr: float = 1e-3
@@ -72,8 +73,13 @@ class PolicyTrainArgs:
             raise ValueError("--hidden must be one or more layer sizes of at least 1")
         if self.init is not None and not Path(self.init).is_file():
             raise ValueError(f"--init: no model file at '{self.init}'")
+        if self.init is not None and self.ppo is None and not self.rounds:
+            raise ValueError("--init continues a model with DAgger rounds or the PPO stage: give --rounds or "
+                             "--ppo-steps too")
         if self.ppo is not None:
             self.ppo.check()
+        if self.data_on:  # a name of another system or beyond the layout: its one-line error before any work
+            ppo_encounters(self.ruleset, self.data_on, "--data-on")
 
 
 @dataclass
@@ -131,8 +137,11 @@ def training_encounters(ruleset: str, games: int, generated: float, seed: int) -
     return out
 
 
-def ppo_encounters(ruleset: str, names: tuple[str, ...]) -> list[Any]:
-    """The encounters named for the PPO stage (``--ppo-on``), each of ``ruleset`` and within its layout's limits."""
+def ppo_encounters(ruleset: str, names: tuple[str, ...], option: str = "--ppo-on") -> list[Any]:
+    """The encounters named for the PPO stage (``--ppo-on``) or the data (``--data-on``).
+
+    Each must be of ``ruleset`` and within its layout's limits (else a one-line error naming ``option``).
+    """
     from trpg_arena.agents.canonical import CanonicalCodec
     from trpg_arena.rules import get_ruleset, load_encounter
 
@@ -140,10 +149,18 @@ def ppo_encounters(ruleset: str, names: tuple[str, ...]) -> list[Any]:
     for name in names:
         enc = load_encounter(name)
         if enc.ruleset != ruleset:
-            raise ValueError(f"--ppo-on: {name} is a {enc.ruleset} encounter, not {ruleset}")
+            raise ValueError(f"{option}: {name} is a {enc.ruleset} encounter, not {ruleset}")
         CanonicalCodec.of(get_ruleset(ruleset), enc)  # beyond the layout's limits: its one-line error
         out.append(enc)
     return out
+
+
+def data_encounters(args: PolicyTrainArgs, seed: int) -> list[Any]:
+    """One encounter per data game: those of ``--data-on`` in turn, else the built-ins and generated ones."""
+    if args.data_on:
+        named = ppo_encounters(args.ruleset, args.data_on, "--data-on")
+        return [named[i % len(named)] for i in range(args.games)]
+    return training_encounters(args.ruleset, args.games, args.generated, seed)
 
 
 def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
@@ -191,9 +208,12 @@ def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
     return data
 
 
-def fit(data: Decisions, n_actions: int, args: PolicyTrainArgs, log: Callable[[str], None]) -> tuple[
-        Layers, dict[str, float]]:
-    """Behaviour cloning: masked cross-entropy on 90 % of the decisions; accuracy on the held-out 10 %."""
+def fit(data: Decisions, n_actions: int, args: PolicyTrainArgs, log: Callable[[str], None],
+        start: Layers | None = None) -> tuple[Layers, dict[str, float]]:
+    """Behaviour cloning: masked cross-entropy on 90 % of the decisions; accuracy on the held-out 10 %.
+
+    With `start` the network begins from those layers (a model being refined) instead of fresh weights.
+    """
     import torch
 
     torch.manual_seed(args.seed)
@@ -204,13 +224,19 @@ def fit(data: Decisions, n_actions: int, args: PolicyTrainArgs, log: Callable[[s
     held, train = order[:cut], order[cut:]
     obs = torch.tensor(np.stack(data.obs))
     label = torch.tensor(np.array(data.label, dtype=np.int64))
-    sizes = [obs.shape[1], *args.hidden, n_actions]
+    sizes = [obs.shape[1], *(w.shape[1] for w, _ in start[:-1])] if start else [obs.shape[1], *args.hidden]
+    sizes.append(n_actions)
     mods: list[torch.nn.Module] = []
     for i in range(len(sizes) - 1):
         mods.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
         if i < len(sizes) - 2:
             mods.append(torch.nn.Tanh())
     net = torch.nn.Sequential(*mods)
+    if start:
+        with torch.no_grad():
+            for m, (w, b) in zip([m for m in net if isinstance(m, torch.nn.Linear)], start, strict=True):
+                m.weight.copy_(torch.from_numpy(np.asarray(w, dtype=np.float32).T))
+                m.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float32)))
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
 
     def masks(rows: np.ndarray) -> torch.Tensor:
@@ -275,7 +301,7 @@ def clone(args: PolicyTrainArgs, fingerprint: str, n_actions: int, log: Callable
     from trpg_arena.agents.learned.ppo import PolicyNet
 
     start = time.perf_counter()
-    encounters = training_encounters(args.ruleset, args.games, args.generated, args.seed)
+    encounters = data_encounters(args, args.seed)
     names = sorted({e.encounter for e in encounters if not e.encounter.startswith("generated_")})
     generated = sum(e.encounter.startswith("generated_") for e in encounters)
     log(f"{args.ruleset}: {args.games} self-play games of {args.teacher} ({generated} on generated encounters, the "
@@ -286,8 +312,8 @@ def clone(args: PolicyTrainArgs, fingerprint: str, n_actions: int, log: Callable
     layers, fitted = fit(data, n_actions, args, log)
     for r in range(args.rounds):
         player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
-        more = collect(args.ruleset, training_encounters(args.ruleset, args.games, args.generated, args.seed + r + 1),
-                       args.noise, args.seed + r + 1, player=player, teacher=args.teacher)
+        more = collect(args.ruleset, data_encounters(args, args.seed + r + 1), args.noise, args.seed + r + 1,
+                       player=player, teacher=args.teacher)
         data.obs += more.obs
         data.legal += more.legal
         data.label += more.label
@@ -303,15 +329,53 @@ def clone(args: PolicyTrainArgs, fingerprint: str, n_actions: int, log: Callable
                     "decisions_per_second": round(len(data) / max(collected, 1e-9), 1), **fitted}
 
 
+def refine(args: PolicyTrainArgs, layers: Layers, fingerprint: str, n_actions: int, log: Callable[[str], None],
+           ) -> tuple[Layers, dict[str, Any]]:
+    """``--init MODEL --rounds N``: DAgger rounds from an existing policy, each refit starting from the last weights.
+
+    In each round the policy plays one side of ``--games`` fresh games against the teacher (the sides alternate),
+    every decision is labelled with the teacher's choice, and the network is refitted on all the rounds' decisions
+    so far, from where it stands: the model keeps what it knew and moves toward the teacher where its own play
+    leads it.
+    """
+    from trpg_arena.agents.learned.ppo import PolicyNet
+
+    start = time.perf_counter()
+    data = Decisions()
+    collected = 0.0
+    fitted: dict[str, Any] = {}
+    for r in range(args.rounds):
+        player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
+        began = time.perf_counter()
+        more = collect(args.ruleset, data_encounters(args, args.seed + r + 1), args.noise, args.seed + r + 1,
+                       player=player, teacher=args.teacher)
+        collected += time.perf_counter() - began
+        data.obs += more.obs
+        data.legal += more.legal
+        data.label += more.label
+        log(f"DAgger round {r + 1}/{args.rounds} from the model: {len(more):,} decisions labelled by {args.teacher} "
+            f"with the policy on one side; refitting on {len(data):,}")
+        layers, fitted = fit(data, n_actions, args, log, start=layers)
+    encounters = ", ".join(args.data_on) or "the built-ins and generated encounters"
+    return layers, {"dagger": {"teacher": args.teacher, "rounds": args.rounds, "games": args.games,
+                               "encounters": encounters, "epochs": args.epochs, "decisions": len(data),
+                               "collect_seconds": round(collected, 1),
+                               "seconds": round(time.perf_counter() - start, 1), **fitted}}
+
+
 def command_line(args: PolicyTrainArgs) -> str:
     """The ``trpg-arena train SYSTEM`` command that reproduces a run."""
     words = [f"trpg-arena train {args.ruleset}"]
     if args.init is not None:
         words.append(f"--init {args.init}")
+        if args.rounds:
+            words.append(f"--rounds {args.rounds} --games {args.games} --epochs {args.epochs} --teacher {args.teacher}")
     else:
         words.append(f"--games {args.games} --epochs {args.epochs} --rounds {args.rounds}")
         if args.teacher != "scripted":
             words.append(f"--teacher {args.teacher}")
+    if args.data_on:
+        words.append(f"--data-on {','.join(args.data_on)}")
     if args.ppo is not None:
         p = args.ppo
         words.append(f"--ppo-steps {p.steps} --value-warmup {p.value_warmup} --ppo-lr {p.lr:g} --anchors "
@@ -366,6 +430,13 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         cloned.update({"recipe": init.meta.get("recipe", "a model"), "init": str(args.init),
                        "init_command": init.meta.get("command"), "init_args": init.meta.get("args", {})})
         log(f"starting from {args.init} ({cloned['recipe']})")
+        if args.rounds:
+            layers, refined = refine(args, layers, fingerprint, n_actions, log)
+            d = refined["dagger"]
+            cloned.update(refined)
+            cloned["recipe"] += (f", then {d['rounds']} DAgger round{'s' if d['rounds'] > 1 else ''} from those "
+                                 f"weights labelled by the {d['teacher']} agent ({d['games']} games a round on "
+                                 f"{d['encounters']}, the policy on one side)")
     else:
         layers, cloned = clone(args, fingerprint, n_actions, log)
     recipe = cloned["recipe"]
@@ -439,6 +510,7 @@ def card_markdown(card: dict[str, Any]) -> str:
              + " on one core of a shared 2-core machine. " + _ppo_line(card.get("ppo")),
              f"- **Fit of the cloning**: held-out agreement with the {teacher} choice "
              f"{card['held_out_agreement']:.1%}, cross-entropy {card['held_out_loss']:.3f}.",
+             *_dagger_lines(card.get("dagger")),
              f"- **Size**: {card['size_bytes'] / 1e6:.2f} MB.", "",
              "## Evaluations", "",
              "Sides swapped every game; the share is of decided games, with its Wilson 95 % interval."
@@ -451,6 +523,17 @@ def card_markdown(card: dict[str, Any]) -> str:
                      f"{e['draws']} | {_pct(e['decided_share'])} | [{_pct(e['interval'][0])}, "
                      f"{_pct(e['interval'][1])}] |")
     return "\n".join(lines) + "\n"
+
+
+def _dagger_lines(dagger: dict[str, Any] | None) -> list[str]:
+    """The card's line on DAgger rounds run from an existing model (``--init MODEL --rounds N``), if any."""
+    if not dagger:
+        return []
+    return [f"- **DAgger from the model**: {dagger['rounds']} round(s) of {dagger['games']} games on "
+            f"{dagger['encounters']}, the policy on one side and the {dagger['teacher']} agent on the other, every "
+            f"decision labelled with the {dagger['teacher']} choice: {dagger['decisions']:,} decisions, collected in "
+            f"{dagger['collect_seconds']:g} s, {dagger['seconds']:g} s in all; {dagger['epochs']} epochs per refit "
+            f"from the current weights, held-out agreement {dagger['held_out_agreement']:.1%}."]
 
 
 def _ppo_line(ppo: dict[str, Any] | None) -> str:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 # What only `trpg-arena train SYSTEM` (a rule system's ppo policy) reads: given with an encounter they are refused,
 # not ignored, so nobody believes a run had a draw penalty it never had.
 SYSTEM_POLICY_ONLY = ("games", "epochs", "rounds", "teacher", "init", "ppo_steps", "value_warmup", "ppo_lr",
-                      "draw_penalty", "ppo_on")
+                      "draw_penalty", "ppo_on", "data_on")
 
 
 @dataclass
@@ -75,8 +75,9 @@ class TrainArgs:
     games: int = field(default=400, metadata={"help": "with a rule system's id: scripted self-play games the policy "
                                                       "is cloned from"})
     epochs: int = field(default=10, metadata={"help": "with a rule system's id: behaviour-cloning epochs"})
-    rounds: int = field(default=0, metadata={"help": "with a rule system's id: DAgger rounds after the cloning (the "
-                                                     "policy plays one side, the script labels, refit on all)"})
+    rounds: int = field(default=0, metadata={"help": "with a rule system's id: DAgger rounds after the cloning, or "
+                                                     "from --init (the policy plays one side, the teacher labels, "
+                                                     "refit on all)"})
     teacher: str = field(default="scripted", metadata={"help": "with a rule system's id: the agent spec whose "
                                                                "choices are cloned (e.g. trained)"})
     init: Path | None = field(default=None, metadata={"help": "with a rule system's id: a ppo model (.npz) to start "
@@ -91,6 +92,9 @@ class TrainArgs:
     draw_penalty: float = field(default=0.0, metadata={
         "help": "with --ppo-steps: taken off a drawn episode's last reward (a finishing incentive; a win is +1, "
                 "a loss -1)"})
+    data_on: str = field(default="", metadata={"help": "with a rule system's id: comma-separated encounters of the "
+                                                        "system the data's games (cloning, DAgger rounds) are played "
+                                                        "on, in turn (default: its built-ins and generated ones)"})
     ppo_on: str = field(default="", metadata={"help": "with --ppo-steps: comma-separated encounters of the system "
                                                       "the PPO stage plays (default: its built-ins and generated "
                                                       "ones)"})

@@ -57,8 +57,10 @@ HELPS: dict[str, str] = {
     "verify": "1: every deviation is checked by the play-outs, not only those without dice spread",
     "wide": "the value's best this many departures are played out even below the margin; the play-outs pick",
     "pz": "a played-out deviation must gain `margin` plus this many standard errors of its paired play-outs",
+    "fresh": "1: the play-outs roll dice of their own, not the look-ahead's samples that nominated the deviation",
     "depth": "decisions a play-out runs at most before the value scores it (0: to the end of the fight)",
     "switch": "a deviation to another verb than the scripted one, in the mover's own turn, needs this much more gain",
+    "idle": "a deviation that ends the mover's turn where the scripted choice still acts needs this much more gain",
     "doubt": "dropout masks of the value (0: off); a deviation must be a gain under every one of them",
     "margin": "leave the scripted choice only for a gain of this much win chance ...",
     "z": "... plus this many standard errors of the paired difference",
@@ -80,8 +82,10 @@ LIMITS: dict[str, Limit] = {
     "verify": Limit(0, 1),
     "wide": Limit(0, 64),
     "pz": Limit(0, 100),
+    "fresh": Limit(0, 1),
     "depth": Limit(0, 100000),
     "switch": Limit(0, 1),
+    "idle": Limit(0, 1),
     "doubt": Limit(0, 64),
     "margin": Limit(0, 1),
     "z": Limit(0, 100),
@@ -96,6 +100,8 @@ def _pct(p: float) -> str:
 
 # below this standard error (0.2 points of win chance) a paired difference is taken to have no dice spread
 _NO_SPREAD = 0.002
+# the verb that ends the mover's turn in every rule system that has one (investigator, kiai, reincarnator)
+_END_TURN = "end_turn"
 # a play-out to the end stops here at most (the round cap ends fights long before) and the value scores where it stands
 _PLAYOUT_CAP = 5000
 
@@ -119,7 +125,7 @@ class TrainedAgent(Agent):
                  margin: float = 0.01, z: float = 1.5, temperature: float = 0.0, guard: float = 0.2,
                  reply: int = 0, through: int = 1, flat: float = 0.0, switch: float = 0.0, doubt: int = 0,
                  playouts: int = 0, verify: int = 0, depth: int = 0, wide: int = 0, pz: float = 0.0,
-                 model: str = "") -> None:
+                 fresh: int = 0, idle: float = 0.0, model: str = "") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if candidates < 1 or samples < 1 or horizon < 0:
             raise ValueError(f"trained: candidates and samples must be >= 1 and horizon >= 0, got {candidates}, "
@@ -130,6 +136,7 @@ class TrainedAgent(Agent):
         self.margin, self.z, self.temperature, self.guard = margin, z, temperature, guard
         self.reply, self.through, self.flat, self.switch, self.doubt = reply, through, flat, switch, doubt
         self.playouts, self.verify, self.depth, self.wide, self.pz = playouts, verify, depth, wide, pz
+        self.fresh, self.idle = fresh, idle
         self.model: ValueModel = load_model(ruleset, model or None)
         # the prior and the in-between decisions: the scripted policy, seeded from our RNG, saved with us
         self.policy = make_agent("scripted", ruleset, seed=int(self.rng.integers(2**31)))
@@ -197,11 +204,16 @@ class TrainedAgent(Agent):
         look-ahead stops where the two plans have not yet paid off, so the value's bias between them weighs
         more than between two forms of the same action (another target, another technique level), which
         reach like positions. A reaction (a counter instead of a dodge) is not barred so: the attack it
-        answers is rolled inside the look-ahead, so the value scores what each answer led to.
+        answers is rolled inside the look-ahead, so the value scores what each answer led to. Ending the turn
+        where the scripted choice still acts (an attack, a move) adds `idle`: there the look-ahead stops at
+        once, against a turn played on, and the value's bias between the two passed for a gain that lost
+        when played out.
         """
         bar = self.margin + self.z * s.se
         if s.action.verb != scripted.verb and not reaction:
             bar += self.switch
+            if s.action.verb == _END_TURN:
+                bar += self.idle
         return max(bar, self.flat) if s.se < _NO_SPREAD else bar
 
     def _plays_out_better(self, combat: Combat, action: Action, scripted: Action, side: str,
@@ -243,7 +255,14 @@ class TrainedAgent(Agent):
 
     def _playout_gains(self, combat: Combat, actions: list[Action], scripted: Action, side: str,
                        seeds: list[int]) -> list[np.ndarray]:
-        """Per action, its `playouts` paired results minus the scripted choice's (same dice, same policy state)."""
+        """Per action, its `playouts` paired results minus the scripted choice's (same dice, same policy state).
+
+        With `fresh`, the play-outs roll dice of their own: the departure was nominated because it looked
+        better on the look-ahead's samples, and play-outs that start from the same rolls inherit that luck
+        (the first attack's roll is the same one), so the check would partly confirm its own selection.
+        """
+        if self.fresh:
+            seeds = [int(s) for s in self.rng.integers(2**63, size=self.playouts)]
         start = self.policy.get_state()
         gains: list[list[float]] = [[] for _ in actions]
         for k in range(self.playouts):

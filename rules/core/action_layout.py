@@ -30,8 +30,6 @@ a decision offering a verb more options than its block holds raises `ActionLimit
 from __future__ import annotations
 
 import hashlib
-import importlib
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -44,7 +42,7 @@ from pydantic import Field, ValidationError
 from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
 from trpg_arena.rules.core.errors import TrpgArenaError
-from trpg_arena.rules.core.features import FeatureLayout, layout_for
+from trpg_arena.rules.core.features import FeatureLayout, features_module, layout_for
 from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.core.system import RuleSystem, get_ruleset
 from trpg_arena.rules.core.values import Action, PlainStrEnum
@@ -159,14 +157,7 @@ class ActionLayout:
 
 
 def _spec_of(system: RuleSystem) -> ActionSpec:
-    module_name = type(system).__module__
-    package = module_name if hasattr(sys.modules[module_name], "__path__") else module_name.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{package}.features")
-    except ModuleNotFoundError as e:
-        if e.name != f"{package}.features":
-            raise
-        module = None
+    package, module = features_module(system)
     spec = getattr(module, "ACTIONS", None)
     if not isinstance(spec, ActionSpec):
         raise ActionLimitError(f"{system.info.id}: no canonical action layout (declare ACTIONS = ActionSpec(...) "

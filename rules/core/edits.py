@@ -162,7 +162,7 @@ def add_combatant(combat: Combat, spec: Mapping[str, Any]) -> list[Event]:
     """
     from trpg_arena.rules.core.combat import Combat as CombatType
     from trpg_arena.rules.core.compiled import compiled
-    from trpg_arena.rules.core.encounter import load_encounter
+    from trpg_arena.rules.core.encounter import id_used_twice, load_encounter
     from trpg_arena.rules.core.errors import EncounterError
 
     editor = _editor(combat)
@@ -173,7 +173,7 @@ def add_combatant(combat: Combat, spec: Mapping[str, Any]) -> list[Event]:
     if not isinstance(cid, str) or not cid:
         raise EditError(f"the new combatant needs an id, got {cid!r}", where="add.id")
     if cid in {v.id for v in combat.combatants} or cid in combat.system.possible_ids(combat.encounter):
-        raise EditError(f"'{cid}' is already a combatant's id in this combat", where="add.id")
+        raise EditError(id_used_twice(cid, "a combatant of this combat"), where="add.id")
     data = combat.encounter.model_dump(mode="json")
     like = entry.pop("like", None)
     if like is not None:

@@ -49,6 +49,11 @@ def located(loc: tuple[str | int, ...], message: str, value: Any = None) -> Vali
     return ValidationError.from_exception_data("encounter", [InitErrorDetails(type=err, loc=loc, input=value)])
 
 
+def id_used_twice(ident: str, also: str) -> str:
+    """The one wording of an id given twice, in an encounter or a combat: `also` says where it stands already."""
+    return f"id '{ident}' is used twice (also {also})"
+
+
 class StrictModel(BaseModel):
     """Base for encounter sections: unknown fields are errors, values are validated on load."""
 
@@ -125,15 +130,22 @@ class EncounterBase(StrictModel):
                 raise ValueError(f"{count} combatants on side '{side}': a side has at most {MAX_PER_SIDE}")
         return roster
 
+    def named_entries(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Every entry that carries a combatant's id, with its field path: the roster here.
+
+        A system whose encounter names more entries by id alike (reinforcements, vehicles) lists them too,
+        so that `_unique_ids` checks them all at once.
+        """
+        return [(("combatants", i), c.id) for i, c in enumerate(self.combatants)]
+
     @model_validator(mode="after")
     def _unique_ids(self) -> EncounterBase:
-        """Every combatant has its own id (the rules, the seats and the log all name combatants by id)."""
-        first: dict[str, int] = {}
-        for i, c in enumerate(self.combatants):
-            if c.id in first:
-                raise located(("combatants", i, "id"), f"combatant id '{c.id}' is used twice (also "
-                               f"combatants[{first[c.id]}])", c.id)
-            first[c.id] = i
+        """Every named entry has its own id (the rules, the seats and the log all name combatants by id)."""
+        first: dict[str, tuple[str | int, ...]] = {}
+        for loc, ident in self.named_entries():
+            if ident in first:
+                raise located((*loc, "id"), id_used_twice(ident, field_path(first[ident])), ident)
+            first[ident] = loc
         return self
 
     @model_validator(mode="after")
@@ -206,7 +218,8 @@ class EncounterBase(StrictModel):
         return load_encounter(data, source=self._source)
 
 
-def _format_loc(loc: tuple[Any, ...]) -> str:
+def field_path(loc: tuple[Any, ...]) -> str:
+    """A field path as messages write it: ``("combatants", 2, "id")`` is ``combatants[2].id``."""
     out = ""
     for part in loc:
         if isinstance(part, int):
@@ -220,7 +233,7 @@ def _from_validation(err: ValidationError, source: str, data: Any) -> EncounterE
     first = err.errors(include_url=False)[0]
     loc = tuple(p for p in first["loc"]
                 if not (isinstance(p, str) and (p.startswith("function-") or p in {"list", "dict"})))
-    path = _format_loc(loc)
+    path = field_path(loc)
     # Name combatants by id where possible: "combatants[2] (id 'ghoul_1').skills[0]".
     if len(loc) >= 2 and loc[0] == "combatants" and isinstance(loc[1], int):
         try:

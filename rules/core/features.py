@@ -34,6 +34,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -41,6 +43,7 @@ import numpy as np
 from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.encounter import EncounterBase
 from trpg_arena.rules.core.errors import TrpgArenaError
+from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, get_ruleset
 from trpg_arena.rules.core.values import DecisionKind
 
@@ -60,6 +63,12 @@ class Column(NamedTuple):
 
     name: str
     doc: str
+
+
+def read_columns(path: Path) -> dict[str, tuple[Column, ...]]:
+    """A system's feature columns by group (``stats``, ``combatant``, ``globals``) from its data file, in order."""
+    return {group: tuple(Column(str(name), str(doc)) for name, doc in rows.items())
+            for group, rows in read_table(path).items()}
 
 
 class Static(NamedTuple):
@@ -156,24 +165,33 @@ class FeatureLayout:
     @property
     def rows(self) -> tuple[str, ...]:
         """Row prefixes in order: ``actor``, ``ally1``.., ``enemy1``.."""
-        return ("actor", *(f"ally{i + 1}" for i in range(self.limits.allies)),
-                *(f"enemy{i + 1}" for i in range(self.limits.enemies)))
+        return _row_names(self.limits)
 
     def check(self, encounter: EncounterBase) -> None:
         """Raise `FeatureLimitError` if the encounter can put more combatants on a side than the layout holds."""
         _prepared(self, encounter)
 
 
-def _system_features(system: RuleSystem) -> SystemFeatures:
+def _row_names(limits: Limits) -> tuple[str, ...]:
+    return ("actor", *(f"ally{i + 1}" for i in range(limits.allies)), *(f"enemy{i + 1}" for i in range(limits.enemies)))
+
+
+def features_module(system: RuleSystem) -> tuple[str, ModuleType | None]:
+    """The system's package and its ``features`` module (the layouts' declarations), None where it has none."""
     module_name = type(system).__module__  # the system's package, or a module in it
     package = module_name if hasattr(sys.modules[module_name], "__path__") else module_name.rsplit(".", 1)[0]
     try:
-        module = importlib.import_module(f"{package}.features")
+        return package, importlib.import_module(f"{package}.features")
     except ModuleNotFoundError as e:
         if e.name != f"{package}.features":
             raise
-        raise TrpgArenaError(f"{system.info.id}: no feature layout (add {package.replace('.', '/')}/features.py)") \
-            from None
+        return package, None
+
+
+def _system_features(system: RuleSystem) -> SystemFeatures:
+    package, module = features_module(system)
+    if module is None:
+        raise TrpgArenaError(f"{system.info.id}: no feature layout (add {package.replace('.', '/')}/features.py)")
     spec = getattr(module, "FEATURES", None)
     if not isinstance(spec, SystemFeatures):
         raise TrpgArenaError(f"{system.info.id}: {package}.features defines no FEATURES = SystemFeatures(...)")
@@ -191,8 +209,7 @@ def _layout(system: RuleSystem) -> FeatureLayout:
     glob = (*GLOBAL_COLUMNS, *spec.globals)
     limits = Limits(1, spec.side_limit - 1, spec.side_limit)
     names = [f"global.{c.name}" for c in glob]
-    rows = ("actor", *(f"ally{i + 1}" for i in range(limits.allies)), *(f"enemy{i + 1}" for i in range(limits.enemies)))
-    names += [f"{r}.{c.name}" for r in rows for c in row]
+    names += [f"{r}.{c.name}" for r in _row_names(limits) for c in row]
     if len(set(names)) != len(names):
         raise TrpgArenaError(f"{system.info.id}: feature names repeat")
     digest = hashlib.sha256(f"{system.info.id}|{FEATURES_VERSION}|{limits}|{'|'.join(names)}".encode())

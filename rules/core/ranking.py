@@ -110,7 +110,7 @@ class Tactics(Generic[S, T]):
 
     def ranked(self, combat: Combat[S, T]) -> Ranking:
         """The open decision's actions ranked: the choice, its value, reasons and scored runners-up (lazy)."""
-        legal = combat.legal_actions()
+        legal = combat.legal_view()  # the combat's own list, not a copy: `choose` only reads it
         if len(legal) == 1:
             return only(legal[0])
         d = combat.decision
@@ -118,5 +118,9 @@ class Tactics(Generic[S, T]):
         return self.choose(combat, d, legal)
 
     def choose(self, combat: Combat[S, T], decision: Decision, legal: list[Action]) -> Ranking:
-        """The ranking of an open decision with two or more legal actions (`legal`, in the rules' order)."""
+        """The ranking of an open decision with two or more legal actions (`legal`, in the rules' order).
+
+        `legal` is the combat's own cached list (`Combat.legal_view`), handed over without a copy: read it, never
+        change it (a copy with ``list(legal)`` where a policy needs one of its own).
+        """
         raise NotImplementedError(f"{type(self).__name__} ranks no decision")

@@ -114,7 +114,11 @@ E = TypeVar("E", bound=EncounterBase, default=Any)
 
 
 class RuleSystem(Generic[S, T, E]):
-    """The hook contract a rule system implements. The kernel owns the loop, dice, log and persistence."""
+    """The hook contract a rule system implements. The kernel owns the loop, dice, log and persistence.
+
+    The kernel passes a hook's arguments by position (their names are the system's own), so a system may
+    set a hook to a rule module's function directly: ``advance = staticmethod(turns.advance)``.
+    """
 
     info: RuleSystemInfo
     state_type: type[BaseState] = BaseState
@@ -146,11 +150,11 @@ class RuleSystem(Generic[S, T, E]):
         return 0.0
 
     # --- setup ------------------------------------------------------------------------------
-    def build_battlefield(self, encounter: E) -> Battlefield:
+    def build_battlefield(self, encounter: E, /) -> Battlefield:
         """The battlefield graph for an encounter (built once per encounter content and shared, see `compile`)."""
         raise NotImplementedError
 
-    def compile(self, encounter: E, battlefield: Battlefield) -> Any:
+    def compile(self, encounter: E, battlefield: Battlefield, /) -> Any:
         """The system's static tables for an encounter (`Combat.tables`): built once per encounter content.
 
         The kernel caches the result by content and shares it between combats (`core.compiled`); the
@@ -162,16 +166,16 @@ class RuleSystem(Generic[S, T, E]):
         """Initial state from `combat.encounter` (and its ``start`` section), before any rolls."""
         raise NotImplementedError
 
-    def advance(self, combat: Combat) -> None:
+    def advance(self, combat: Combat, /) -> None:
         """Run the state machine until a decision point is open (``state.decision``) or the combat ends."""
         raise NotImplementedError
 
     # --- decisions --------------------------------------------------------------------------
-    def legal_actions(self, combat: Combat) -> list[Action]:
+    def legal_actions(self, combat: Combat, /) -> list[Action]:
         """Every legal action at the open decision point, in a stable order; never empty."""
         raise NotImplementedError
 
-    def apply(self, combat: Combat, action: Action) -> None:
+    def apply(self, combat: Combat, action: Action, /) -> None:
         """Apply a legal action (already checked by the kernel), then advance to the next decision point."""
         raise NotImplementedError
 
@@ -179,7 +183,7 @@ class RuleSystem(Generic[S, T, E]):
         """Whether the kernel should take the only option without asking (default: exactly one legal action)."""
         return len(legal) == 1
 
-    def describe(self, combat: Combat, action: Action) -> str:
+    def describe(self, combat: Combat, action: Action, /) -> str:
         """The sentence a GM reads for an action of the current decider."""
         return action.describe()
 
@@ -197,7 +201,7 @@ class RuleSystem(Generic[S, T, E]):
         """
         return None
 
-    def place_of(self, combat: Combat, action: Action) -> Any:
+    def place_of(self, combat: Combat, action: Action, /) -> Any:
         """The place of the board where an action of the current decider ends, to mark on a map (or None).
 
         By default its ``dest``; a system whose ``dest`` means something else (an offset from the target)
@@ -210,7 +214,7 @@ class RuleSystem(Generic[S, T, E]):
         """Every combatant (roster order, summons and arrivals included) as a `CombatantView`."""
         raise NotImplementedError
 
-    def action_catalogue(self, encounter: E) -> list[Action]:
+    def action_catalogue(self, encounter: E, /) -> list[Action]:
         """Every action that can ever be legal in this encounter, in a fixed order (the env's action space)."""
         raise NotImplementedError
 
@@ -231,7 +235,7 @@ class RuleSystem(Generic[S, T, E]):
 
     combatant_features: int = 0
 
-    def observe_combatants(self, combat: Combat, ids: list[str]) -> list[list[float]]:
+    def observe_combatants(self, combat: Combat, ids: list[str], /) -> list[list[float]]:
         """`observe_combatant` of several combatants at once (the env asks once per step).
 
         Override it to fetch shared state once instead of once per combatant (`observe_combatant` then
@@ -242,7 +246,7 @@ class RuleSystem(Generic[S, T, E]):
         one = self.observe_combatant
         return [one(combat, cid) for cid in ids]
 
-    def observe_global(self, combat: Combat) -> list[float]:
+    def observe_global(self, combat: Combat, /) -> list[float]:
         """System-specific features of the whole combat (fixed length `global_features`)."""
         return []
 
@@ -262,7 +266,7 @@ class RuleSystem(Generic[S, T, E]):
         """Inverse of `dump_state`."""
         return self.state_adapter.validate_python(data)
 
-    def check_state(self, state: S, combat: Combat[S, T]) -> None:
+    def check_state(self, state: S, combat: Combat[S, T], /) -> None:
         """Refuse a loaded state whose fields contradict each other, with one located `SnapshotError`.
 
         Called when a snapshot from outside (a file, a database, a client) is restored, never on the

@@ -31,6 +31,7 @@ SIMPLE = (Verb.END_TURN, Verb.WAIT, Verb.DECLINE, Verb.DODGE, Verb.FIGHT_BACK, V
           Verb.STAND_UP, Verb.RELOAD, Verb.FLEE, Verb.CONTINUE_CAST)
 STEP_FORMS: tuple[tuple[str, str], ...] = (("", ""),) + tuple((w, d) for w in ("before", "after") for d in DIRS)
 FORM_INDEX: dict[tuple[str, str], int] = {f: i for i, f in enumerate(STEP_FORMS)}
+FORMED = frozenset(("melee", "shoot", "cast"))  # verbs offered in every step form (`Catalogue.forms`)
 
 
 def opt_key(head: str = "", when: str = "", d: str = "", shots: int = 1) -> str | None:
@@ -68,23 +69,10 @@ class Catalogue:
         self.by: dict[tuple[Any, ...], Action] = {}
         self.forms: dict[tuple[Any, ...], list[Action]] = {}  # (verb, target, head[, shots]) -> by STEP_FORMS index
         self.texts: dict[Action, str] = {}  # GM sentences, filled by the system's `describe`
+        self.attack_keys: dict[Action, Any] = {}  # what the tactics key an attack's estimate by, filled by them
         self._build(setup)
         self.moves: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "move"}
         self.steps: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "step"}
-        for key, a in self.by.items():
-            if key[0] in ("melee", "shoot", "cast"):
-                verb, rest = key[0], key[1:]
-                if verb == "melee":
-                    t, head, when, d = rest
-                    fk: tuple[Any, ...] = ("melee", t, head)
-                elif verb == "shoot":
-                    t, head, when, d, n = rest
-                    fk = ("shoot", t, head, n)
-                else:
-                    head, t, when, d = rest
-                    fk = ("cast", t, head)
-                lst = self.forms.setdefault(fk, [a] * len(STEP_FORMS))
-                lst[FORM_INDEX[(when, d)]] = a
 
     def _add(self, key: tuple[Any, ...], action: Action, meta: Meta) -> None:
         if key in self.by:
@@ -92,6 +80,9 @@ class Catalogue:
         self.by[key] = action
         self.meta[action] = meta
         self.actions.append(action)
+        if key[0] in FORMED:  # its place among the forms of its attack or cast (the first one added fills the rest)
+            fk = (key[0], meta.target, meta.head, *((meta.shots,) if key[0] == "shoot" else ()))
+            self.forms.setdefault(fk, [action] * len(STEP_FORMS))[FORM_INDEX[(meta.when, meta.dir)]] = action
 
     def _build(self, s: Setup) -> None:
         opt = s.opt

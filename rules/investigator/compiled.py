@@ -314,29 +314,21 @@ def compile_setup(enc: InvestigatorEncounter) -> Setup:
 def build_setup(enc: InvestigatorEncounter) -> Setup:
     """Build the static setup: profiles, weapons, spells, techniques, terrain (no battlefield yet)."""
     weapons: dict[str, WeaponT] = {"unarmed": UNARMED}
-    names = set(enc.weapons)
-    for c in enc.combatants:
-        names.update(c.weapons)
-    names.update(g.weapon for g in enc.map.ground_items if g.weapon)
+    names = set(enc.weapons).union(*(c.weapons for c in enc.combatants),
+                                   (g.weapon for g in enc.map.ground_items if g.weapon))
     for wid in sorted(names):
         t = enc.weapon_template(wid)
         if t is not None:
             weapons[wid] = _weapon(wid, t)
     spells: dict[str, SpellT] = {}
-    sp_names = set(enc.spells)
-    for c in enc.combatants:
-        sp_names.update(c.spells)
-    for sid in sorted(sp_names):
+    for sid in sorted(set(enc.spells).union(*(c.spells for c in enc.combatants))):
         s = enc.spell_template(sid)
         assert s is not None
         spells[sid] = SpellT(sid, s.name or sid, s.mp_cost, tuple(sorted(s.materials.items())), s.range,
                              s.casting_rounds, s.target_rule, s.effect, parse_expr(s.dice), s.visible_wound,
                              s.resist == "pow")
     techs: dict[str, TechT] = {}
-    t_names = {"aim"} | set(enc.techniques)
-    for c in enc.combatants:
-        t_names.update(c.techniques)
-    for tid in sorted(t_names):
+    for tid in sorted({"aim", *enc.techniques}.union(*(c.techniques for c in enc.combatants))):
         tech = enc.technique_template(tid)
         assert tech is not None
         techs[tid] = TechT(tid, tech.name or tid, tech.skill, tuple(tech.bonus_to), tech.expires, tech.requires)

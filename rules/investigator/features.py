@@ -13,32 +13,14 @@ from pathlib import Path
 
 from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.features import Column, Static, SystemFeatures
+from trpg_arena.rules.core.features import Column, Static, SystemFeatures, read_columns
 from trpg_arena.rules.investigator.compiled import Setup
 from trpg_arena.rules.investigator.rolls import Expr
 from trpg_arena.rules.investigator.system import DECISION_CODE, PHASE_CODE, InvestigatorSystem
 from trpg_arena.rules.investigator.verbs import Verb
 
-STATS = (
-    Column("melee_skill", "best melee weapon skill / 100"),
-    Column("ranged_skill", "best firearm or thrown skill / 100"), Column("dodge", "Dodge / 100"),
-    Column("armour", "armour points / 5"), Column("damage_bonus", "mean damage bonus / 6"),
-    Column("damage", "mean damage of its best weapon / 15"), Column("reach", "reach / 20 squares"),
-    Column("max_mp", "maximum magic points / 20"), Column("spells", "spells known / 3"),
-    Column("actions", "standard actions per round / 2"), Column("dex", "DEX / 100"),
-)
-
-COMBATANT = (
-    Column("mp", "magic points / maximum"), Column("luck", "luck / 100"), Column("prone", "prone"),
-    Column("unconscious", "unconscious"), Column("dying", "dying"), Column("major_wound", "has a major wound"),
-    Column("untreated_wound", "has an untreated wound"), Column("channeling", "channels a spell"),
-    Column("had_turn", "had its turn this round"), Column("prepare_used", "used its prepare step"),
-    Column("move_used", "used its move"), Column("standard_left", "has a standard action left"),
-    Column("opportunity_used", "used its opportunity attack"), Column("moved_long", "made a long move"),
-    Column("wields_firearm", "wields a firearm"), Column("wields_thrown", "wields a thrown weapon"),
-    Column("loaded", "rounds loaded / capacity"), Column("jammed", "its firearm is jammed"),
-    Column("pending_bonus", "holds a bonus die for a later roll"), Column("mov", "MOV / 10"),
-)
+COLUMNS = read_columns(Path(__file__).parent / "data" / "features.yaml")
+STATS, COMBATANT = COLUMNS["stats"], COLUMNS["combatant"]
 assert len(COMBATANT) == InvestigatorSystem.combatant_features
 
 _PHASES = sorted({v: k for k, v in PHASE_CODE.items()}.items())

@@ -12,7 +12,7 @@ from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup
 from trpg_arena.rules.investigator.edits import InvestigatorEditor
-from trpg_arena.rules.investigator.model import InvestigatorEncounter
+from trpg_arena.rules.investigator.model import InvestigatorEncounter, StartCombatant
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 from trpg_arena.rules.investigator.verbs import Verb
 
@@ -56,7 +56,6 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
     def build_battlefield(self, encounter: InvestigatorEncounter) -> Battlefield:
         """12 x 12 (or the map's size) 5-yard squares, 8-neighbour; walls and obstacles impassable (section 5)."""
         enc = encounter
-        assert isinstance(enc, InvestigatorEncounter)
         cells: dict[tuple[int, int], dict[str, object]] = {}
         t = enc.map.terrain
         for c in t.difficult:
@@ -76,15 +75,13 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
         setup.adjacency(battlefield)
         return setup
 
-    def check_state(self, state: InvState, combat: InvCombat) -> None:
-        """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        state_check.check_state(state, combat)
+    # A restored state's fields agree with each other and with the encounter (see `state_check`).
+    check_state = staticmethod(state_check.check_state)
 
     def new_state(self, combat: InvCombat) -> InvState:
         """Fighters from the roster, overridden by the ``start`` section; no dice are drawn here."""
-        enc = combat.encounter
-        assert isinstance(enc, InvestigatorEncounter)
         setup = combat.tables
+        enc = setup.enc  # the encounter the tables were compiled from (its content is the combat's)
         start = enc.start
         fighters = []
         for c, p in zip(enc.combatants, setup.profiles):
@@ -124,17 +121,12 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
         return st
 
     @staticmethod
-    def _start_fighter(f: Fighter, sc: object, cid: str) -> None:
-        from trpg_arena.rules.investigator.model import StartCombatant
-
-        assert isinstance(sc, StartCombatant)
-        overlay(f, sc, "hp", "mp", "luck", pos="position")
+    def _start_fighter(f: Fighter, sc: StartCombatant, cid: str) -> None:
+        # a fresh fighter's dying_since is None, so the start's None leaves it as setting it would
+        overlay(f, sc, "hp", "mp", "luck", "prepare_used", "move_used", "standard_used", "opportunity_used",
+                "had_turn", "moved_long", "steps_this_turn", "dying_since", pos="position")
         for cond in sc.conditions:
             setattr(f, cond, True)
-        f.prepare_used, f.move_used, f.standard_used = sc.prepare_used, sc.move_used, sc.standard_used
-        f.opportunity_used, f.had_turn = sc.opportunity_used, sc.had_turn
-        f.moved_long, f.steps_this_turn = sc.moved_long, sc.steps_this_turn
-        f.dying_since = sc.dying_since
         if f.dying and f.dying_since is None:
             f.dying_since = 1
         if sc.channeling is not None:
@@ -156,18 +148,12 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
         if sc.materials is not None:
             f.materials = dict(sc.materials)
 
-    def advance(self, combat: InvCombat) -> None:
-        """Run to the next decision point (flow.advance)."""
-        flow.advance(combat)
+    advance = staticmethod(flow.advance)  # Run to the next decision point (flow.advance).
 
     # --- decisions --------------------------------------------------------------------------------
-    def legal_actions(self, combat: InvCombat) -> list[Action]:
-        """The legal set of the open decision (section 7)."""
-        return flow.legal_actions(combat)
+    legal_actions = staticmethod(flow.legal_actions)  # The legal set of the open decision (section 7).
 
-    def apply(self, combat: InvCombat, action: Action) -> None:
-        """Apply a legal action and advance."""
-        flow.apply(combat, action)
+    apply = staticmethod(flow.apply)  # Apply a legal action and advance.
 
     def describe(self, combat: InvCombat, action: Action) -> str:
         """A GM sentence for an action."""

@@ -26,11 +26,11 @@ from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
-from trpg_arena.rules.investigator.compiled import DIRS, Setup
+from trpg_arena.rules.investigator.compiled import DIRS, Setup, WeaponT
 from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.sight import line_status, standing_bodies
-from trpg_arena.rules.investigator.state import Fighter, InvState
+from trpg_arena.rules.investigator.state import Fighter, InvState, Item
 from trpg_arena.rules.investigator.verbs import Verb
 
 Cell = tuple[int, int]
@@ -52,6 +52,26 @@ class Estimate(NamedTuple):
 IMPOSSIBLE = Estimate(NO_ATTACK)
 _VERB = attrgetter("verb")
 _SQUARE, _LONG = itemgetter(1), itemgetter(2)  # of a move option (action, square, a long move)
+
+
+def _attack_key(m: Meta) -> tuple[tuple[Any, ...], tuple[int, int] | None, Meta]:
+    """What `_estimate` keys an attack by, less the square it is made from, the step before it, and its parts.
+
+    An attack with a step after it shares its key with the attack alone, but for melee (the step after rules
+    it out); with a step before, the square is the attacker's moved by the step.
+    """
+    when = m.when
+    step = DIRS[m.dir] if when == "before" else None
+    if when == "after" and m.verb not in _MELEE:
+        when = ""
+    return (m.verb, m.target, m.head, when, m.shots), step, m
+
+
+def _bound_order(shot: tuple[float, int, Any, Any, Any]) -> tuple[float, int]:
+    """`_best_attack`'s order of the shots to weigh: highest bound first, then legal order."""
+    return (-shot[0], shot[1])
+
+
 _MELEE = (Verb.MELEE, Verb.PURSUE)  # the verbs whose estimate tells a step after the attack from none
 # the verbs the policy compares on every decision, bound once as module names: an enum member is a class
 # attribute lookup (slow on Python 3.11)
@@ -126,19 +146,31 @@ class InvestigatorTactics(Tactics):
         self.st: InvState = combat.state
         self.meta = catalogue_of(self.s).meta
         self.me = self.st.fighters[self.s.idx[d.actor]]
-        side = self.s.side_of[self.me.id]
-        self.foes = [f for f in self.st.fighters if f.able and f.pos is not None and self.s.side_of[f.id] != side]
-        self.friends = [f for f in self.st.fighters if f.pos is not None and not f.dead and not f.fled
-                        and self.s.side_of[f.id] == side]
+        side_of = self.s.side_of
+        side = side_of[self.me.id]
+        # foes (able, on the map) and friends (on the map, neither dead nor fled) in one pass, fighters' order
+        foes: list[Fighter] = []
+        friends: list[Fighter] = []
+        self.foes, self.friends = foes, friends
+        for f in self.st.fighters:
+            if f.pos is None or f.dead or f.fled:
+                continue
+            if side_of[f.id] == side:
+                friends.append(f)
+            elif not (f.unconscious or f.dying):  # `able`, inline (dead and fled are out already)
+                foes.append(f)
         # what many candidates of this decision ask again, worked out on first use
         self._bodies: dict[Cell, tuple[str, ...]] | None = None
         self._adjacent: dict[tuple[Cell, str], int] = {}
         self._kit: tuple[Any, Any, bool, int | None] | None = None
         self._estimates: dict[tuple[Any, ...], Estimate] = {}
+        self._keys = catalogue_of(self.s).attack_keys  # the encounter's: each action's part of an estimate's key
+        self._bounds: dict[tuple[str, int, int], float | None] = {}  # `_shot_bound` by target, distance and shots
         self._shots: dict[tuple[str, Cell], tuple[float, float, float, float, str, str] | None] = {}
         self._away: dict[Cell, bool] = {}
         self._odds: dict[tuple[str, int, bool], tuple[float, float, float, str, str]] = {}
         self._qualities: dict[int, float | None] = {}
+        self._gun: tuple[Item | None, WeaponT | None, bool] | None = None  # `_shot`'s wielded item, weapon, aim
         self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
 
     def _line(self, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
@@ -202,15 +234,18 @@ class InvestigatorTactics(Tactics):
 
     # --- phase offers and turns ----------------------------------------------------------------
     def _offer(self, legal: list[Action]) -> Ranking:
-        scored = self._attack_scores(legal)
-        best, score = self._best_of(scored)
+        best, score = self._best_attack(legal)
         wait = of_verb(legal, WAIT)[0]
+
+        def scored() -> list[tuple[float, Action]]:
+            return self._attack_scores(legal)
+
         if best is not None and score >= 1.0:
-            return Ranking(best, score, lambda: self._attack_reasons(best, score), lambda: scored)
+            return Ranking(best, score, lambda: self._attack_reasons(best, score), scored)
         return Ranking(wait, 0.0, lambda: (
             f"{self.me.id} waits for its turn: " + (f"its best shot, at {self._m(best).target}, is worth only "
                                                     f"{score:.2f} ({WORTH})" if best else "it has no shot now"),),
-            lambda: scored)
+            scored)
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
         by_verb = grouped_by_verb(legal)
@@ -260,7 +295,7 @@ class InvestigatorTactics(Tactics):
                 why = (f"{me.id}'s gun is empty with no ammunition left: switch to {sw.option}"
                        if w.kind == "firearm" else f"{me.id} is fighting bare-handed: switch to {sw.option}")
                 return Ranking(sw, 1.5, lambda: (why,), rivals)
-        attack, score = self._best_of(attacks())
+        attack, score = self._best_attack(legal)
         if attack is not None:
             m = self._m(attack)
             if m.verb in (SHOOT, THROW) and PREPARE in by_verb and not me.bonus_to:
@@ -395,6 +430,86 @@ class InvestigatorTactics(Tactics):
                 best, best_score = a, sc
         return best, best_score
 
+    def _best_attack(self, legal: list[Action]) -> tuple[Action | None, float]:
+        """`_best_of(_attack_scores(legal))`, with the shots weighed best bound first.
+
+        A shot's score is its worth with a clear line times the shots, less the risk and a pursuit's point: an
+        obstruction only lowers the hit chance, and the rest only subtracts, so the clear worth times the shots
+        bounds it (the same float operations, monotone). The other attacks, and shots already weighed in this
+        decision, are scored outright; the shots left are then weighed in order of their bounds, highest first
+        (legal order among equals), until no bound left can beat the best score or tie it earlier in legal order.
+        A decision offers a shot from every square a step away, most of which cannot beat the plain shot, so
+        their lines and the threats at their squares are never looked at.
+        """
+        best: Action | None = None
+        best_score = NO_ATTACK
+        best_i = -1
+        estimates = self._estimates
+        keys = self._keys
+        here = self.me.pos
+        pending: list[tuple[float, int, Meta, tuple[Any, ...], Cell]] = []  # shots to weigh: (bound, index, ...)
+        i = -1  # the attack's place among the legal attacks (legal order)
+        attack_of: list[Action] = []  # by that place
+        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together
+            if verb not in ATTACK_VERBS:
+                continue
+            for a in run:
+                i += 1
+                attack_of.append(a)
+                info = keys.get(a)  # the key of `_estimate`, inline
+                if info is None:
+                    info = keys[a] = _attack_key(self.meta[a])
+                part, step, m = info
+                src = here
+                if step is not None and src is not None:
+                    src = (src[0] + step[0], src[1] + step[1])
+                key = (part, src)
+                est = estimates.get(key)
+                if est is None:
+                    bound = self._shot_bound(m, src) if verb == SHOOT else None
+                    if bound is not None:
+                        assert src is not None  # `_shot_bound` bounds shots with a square only
+                        pending.append((bound, i, m, key, src))
+                        continue
+                    est = estimates[key] = self._estimate_from(m, src)
+                sc = est.score
+                if sc > best_score:  # legal order: a later attack wins only with a higher score
+                    best, best_score, best_i = a, sc, i
+        if pending:
+            pending.sort(key=_bound_order)
+            for bound, i, m, key, src in pending:
+                if bound < best_score:
+                    break  # no shot left can reach the best score
+                if bound == best_score and i > best_i:
+                    continue  # it could only tie an attack earlier in legal order
+                est = estimates.get(key)  # an equal shot of the same key may have been weighed just before
+                if est is None:
+                    est = estimates[key] = self._estimate_from(m, src)
+                sc = est.score
+                if sc > best_score or (sc == best_score and sc > NO_ATTACK and i < best_i):
+                    best, best_score, best_i = attack_of[i], sc, i
+        return best, best_score
+
+    def _shot_bound(self, m: Meta, src: Cell | None) -> float | None:
+        """The most a shot can score (`_best_attack`): its worth with a clear line times the shots (None: no bound)."""
+        t = self.st.fighters[self.s.idx[m.target]]
+        tpos = t.pos
+        if m.head or tpos is None or self.me.pos is None or src is None:
+            return None  # an impossible shot: scored outright, at once
+        dx, dy = src[0] - tpos[0], src[1] - tpos[1]
+        d = max(dx if dx > 0 else -dx, dy if dy > 0 else -dy)  # `chebyshev`, inline
+        key = (t.id, d, m.shots)
+        if key in self._bounds:  # the shots of one target from one distance share a bound, whatever the square
+            return self._bounds[key]
+        bound = None
+        _, w, aimed = self._wielded()
+        if w is not None:
+            band = shot_band(self.s, w, d)
+            if band is not None:
+                bound = self._shot_odds(t, d, False, band, w, aimed)[0] * max(1, m.shots)
+        self._bounds[key] = bound
+        return bound
+
     def _estimate(self, a: Action) -> Estimate:
         """Hit chance, expected damage and score of one attack action (score `NO_ATTACK` if it makes no sense).
 
@@ -402,15 +517,14 @@ class InvestigatorTactics(Tactics):
         the estimate depends on the attack and the square it is made from only, so it is worked out once. Only
         melee tells a step after from none (it rules the step after out), so the other verbs share one key.
         """
-        m = self.meta[a]  # `_m`, inline: this runs for every legal attack
+        info = self._keys.get(a)
+        if info is None:
+            info = self._keys[a] = _attack_key(self.meta[a])
+        part, step, m = info
         src = self.me.pos
-        when = m.when
-        if when == "before" and src is not None:
-            dx, dy = DIRS[m.dir]
-            src = (src[0] + dx, src[1] + dy)
-        elif when == "after" and m.verb not in _MELEE:
-            when = ""
-        key = (m.verb, m.target, m.head, when, m.shots, src)
+        if step is not None and src is not None:
+            src = (src[0] + step[0], src[1] + step[1])
+        key = (part, src)
         est = self._estimates.get(key)
         if est is None:
             est = self._estimates[key] = self._estimate_from(m, src)
@@ -482,33 +596,50 @@ class InvestigatorTactics(Tactics):
         key = (t.id, src)
         if key in self._shots:
             return self._shots[key]
-        me = self.me
         out = None
-        it = wielded_item(me)
-        if it is not None:
-            assert t.pos is not None
-            w = self.s.weapons[it.template]
-            d = chebyshev(src, t.pos)
+        _, w, aimed = self._wielded()
+        if w is not None:  # a wielded weapon
+            tpos = t.pos
+            assert tpos is not None
+            dx, dy = src[0] - tpos[0], src[1] - tpos[1]
+            d = max(dx if dx > 0 else -dx, dy if dy > 0 else -dy)  # `chebyshev`, inline
             band = shot_band(self.s, w, d)
             if band is not None:
-                obstructed = self._line(src, t.pos, (me.id, t.id)) == "obstructed"
-                # squares at one distance with the same line make the same shot: only the risk differs
-                odds = self._odds.get((t.id, d, obstructed))
-                if odds is None:
-                    req, dmg = band
-                    if obstructed:
-                        req = EXTREME
-                    aimed = bool(me.bonus_to and "shoot" in me.bonus_to)
-                    bonus = (1 if d == 1 else 0) + (1 if aimed else 0)
-                    p = _p(self.s.prof(me.id).skill(w.skill), req, bonus)
-                    avg = _mean(dmg)
-                    odds = self._odds[(t.id, d, obstructed)] = (
-                        p * self._value(t, avg), p, avg, f"{w.id} at {d} squares",
-                        (", through an obstruction" if obstructed else "") + (", aimed" if aimed else ""))
-                worth, p, avg, lead, tail = odds
+                obstructed = self._line(src, tpos, (self.me.id, t.id)) == "obstructed"
+                worth, p, avg, lead, tail = self._shot_odds(t, d, obstructed, band, w, aimed)
                 out = (worth, p, avg, 2.5 * self._adjacent_threats(src), lead, tail)
         self._shots[key] = out
         return out
+
+    def _wielded(self) -> tuple[Item | None, WeaponT | None, bool]:
+        """What every shot of this decision reads of the shooter: its wielded item, that weapon, whether it aimed."""
+        gun = self._gun
+        if gun is None:
+            me = self.me
+            it = wielded_item(me)
+            gun = self._gun = (it, None if it is None else self.s.weapons[it.template],
+                               bool(me.bonus_to and "shoot" in me.bonus_to))
+        return gun
+
+    def _shot_odds(self, t: Fighter, d: int, obstructed: bool, band: tuple[int, Expr], w: WeaponT,
+                   aimed: bool) -> tuple[float, float, float, str, str]:
+        """A shot's worth, hit chance, mean damage and note parts at `d` squares through a line so obstructed or not.
+
+        Squares at one distance with the same line make the same shot (only the risk differs): kept per decision.
+        """
+        key = (t.id, d, obstructed)
+        odds = self._odds.get(key)
+        if odds is None:
+            req, dmg = band
+            if obstructed:
+                req = EXTREME
+            bonus = (1 if d == 1 else 0) + (1 if aimed else 0)
+            p = _p(self.s.prof(self.me.id).skill(w.skill), req, bonus)
+            avg = _mean(dmg)
+            odds = self._odds[key] = (
+                p * self._value(t, avg), p, avg, f"{w.id} at {d} squares",
+                (", through an obstruction" if obstructed else "") + (", aimed" if aimed else ""))
+        return odds
 
     def _steps_away(self, src: Cell) -> bool:
         """Whether a step to `src` leaves a foe's reach (and so invites a pursuit attack)."""
@@ -591,27 +722,28 @@ class InvestigatorTactics(Tactics):
         # slowly); integer counts and extremes, so the values are the same whatever the layout
         ds = np.maximum(np.abs(xs - cells[:, 0:1]), np.abs(ys - cells[:, 1:2]))
         adjacent = ds == 1
-        adj = adjacent.sum(axis=0)
+        adj = np.add.reduce(adjacent, axis=0, dtype=np.int64)  # the counts `sum` gives, without its wrapper
         if adj_now:
             now = np.array([_at(f) for f in adj_now], dtype=np.int64)
-            leaving = (np.maximum(np.abs(xs - now[:, 0:1]), np.abs(ys - now[:, 1:2])) > 1).sum(axis=0)
-        else:
-            leaving = np.zeros(len(options), dtype=np.int64)
-        sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
+            leaving = np.add.reduce(np.maximum(np.abs(xs - now[:, 0:1]), np.abs(ys - now[:, 1:2])) > 1, axis=0,
+                                    dtype=np.int64)
+            sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
+        else:  # nobody to leave: -3.0 times a count of 0, which is -0.0, on long moves
+            sc = np.where(long, -0.0, 0.0)
         if ranged:
             sc = sc - 6.0 * adj
-            quality = np.array([np.nan if (q := self._shot_quality(d)) is None else q
+            # out of range: -inf, which no bonus lifts and the maximum below passes over
+            quality = np.array([-np.inf if (q := self._shot_quality(d)) is None else q
                                 for d in range(int(ds.max()) + 1)])
             bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
-            shots = quality[ds] + bonus[:, None]  # NaN: out of range
-            top = np.max(np.where(np.isnan(shots), -np.inf, shots), axis=0)
+            top = (quality[ds] + bonus[:, None]).max(axis=0)
             return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * ds.min(axis=0)
         assert target is not None and target.pos is not None
         tx, ty = target.pos
         d = np.maximum(np.abs(xs - tx), np.abs(ys - ty))
         free = target.opportunity_used or not target.able
         striking = np.array([f.id != target.id and not f.opportunity_used for f in self.foes])
-        others = (adjacent & striking[:, None]).sum(axis=0)
+        others = np.add.reduce(adjacent & striking[:, None], axis=0, dtype=np.int64)
         sc = np.where(d == 1, (sc + (4.0 if free else -2.0)) - 3.0 * others,
                       np.where(d == 2, sc + (3.0 - 2.0 * adj), sc - (d * 0.6 + 2.0 * adj)))
         if self.s.prof(me.id).actions >= 2:

@@ -9,10 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.kiai.checks import apply_mult, has, wound_penalty
 from trpg_arena.rules.kiai.context import Ctx
-from trpg_arena.rules.kiai.state import Fighter, KiaiState
+from trpg_arena.rules.kiai.state import Fighter, KiaiCombat
 from trpg_arena.rules.kiai.strike import dodge_parts
 from trpg_arena.rules.kiai.verbs import Condition
 
@@ -31,10 +30,8 @@ class Estimator:
     worth, who threatens whom, the enemies) is worked out once and kept for the decision.
     """
 
-    def __init__(self, combat: Combat) -> None:
-        st = combat.state
-        assert isinstance(st, KiaiState)
-        self.st = st
+    def __init__(self, combat: KiaiCombat) -> None:
+        self.st = combat.state
         self.ctx: Ctx = combat.tables
         self.grid = self.ctx.grid
         self.fmin = self.ctx.opts.fumble_min

@@ -13,31 +13,17 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from trpg_arena.rules.core.action_layout import read_spec
-from trpg_arena.rules.core.features import Column, Static, SystemFeatures
+from trpg_arena.rules.core.features import Column, Static, SystemFeatures, read_columns
 from trpg_arena.rules.kiai.catalogue import COMBATANT_FEATURES, CONDITIONS, DECISIONS, GLOBAL_FEATURES
 from trpg_arena.rules.kiai.model import KiaiEncounter
 from trpg_arena.rules.kiai.verbs import Verb
 
-STATS = (
-    Column("hit", "hit / 100"), Column("dodge", "dodge / 100"), Column("attack", "attack / 100"),
-    Column("defense", "defense / 100"), Column("life", "life / 100"), Column("agility", "agility / 30"),
-    Column("kiai", "kiai / 100"), Column("spirit", "spirit / 100"), Column("magic_attack", "magic attack / 100"),
-    Column("weapon_level", "best weapon level / 5"), Column("reach", "longest weapon reach / 3"),
-    Column("armour", "armour level / 5"), Column("abilities", "abilities / 5"),
-    Column("airborne", "1 if airborne"),
-)
-
-COMBATANT = (
-    Column("kiai_now", "kiai / its maximum"), Column("wounds", "wound status: (index + 1) / 5, 0 unhurt, 1 dead"),
-    Column("main_level", "level of the weapon in hand / 5"), Column("main_reach", "reach of the weapon in hand / 3"),
-    Column("offhand", "holds an off-hand weapon"), Column("attacked", "attacked this round"),
-    Column("parry_used", "parried this round"), Column("countered", "countered this round"),
-    *(Column(f"cond_{c}", f"1 if {c.replace('_', ' ')}") for c in CONDITIONS),
-)
+COLUMNS = read_columns(Path(__file__).parent / "data" / "features.yaml")
+STATS = COLUMNS["stats"]
+COMBATANT = (*COLUMNS["combatant"], *(Column(f"cond_{c}", f"1 if {c.replace('_', ' ')}") for c in CONDITIONS))
 assert len(COMBATANT) == COMBATANT_FEATURES
 
-GLOBALS = (Column("round", "round / round cap"),
-           *(Column(f"step_{d}", f"1 if the open decision is step {d}") for d in DECISIONS))
+GLOBALS = (*COLUMNS["globals"], *(Column(f"step_{d}", f"1 if the open decision is step {d}") for d in DECISIONS))
 assert len(GLOBALS) == GLOBAL_FEATURES
 
 

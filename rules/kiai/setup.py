@@ -20,8 +20,7 @@ def new_state(ctx: Ctx) -> KiaiState:
         main = f"{c.id}/{c.main}" if c.main else ""
         off = f"{c.id}/{c.off_hand}" if c.off_hand else ""
         carried = [f"{c.id}/{w.id}" for w in c.weapons if f"{c.id}/{w.id}" not in (main, off)]
-        fighters[c.id] = Fighter(c.id, (c.position[0], c.position[1]), c.kiai, c.spirit, main=main, off=off,
-                                 carried=carried)
+        fighters[c.id] = Fighter(c.id, c.position, c.kiai, c.spirit, main=main, off=off, carried=carried)
     st = KiaiState(fighters=fighters, round=1, stage="round_start", phase="round")
     start = enc.start
     if start is None:
@@ -29,11 +28,9 @@ def new_state(ctx: Ctx) -> KiaiState:
     st.round = start.round
     for cid, sc in start.combatants.items():
         f = fighters[cid]
-        if sc.position is not None:
-            f.hex = (sc.position[0], sc.position[1])
         f.wounds = [sc.wounds.get(n, 0) for n in LEVELS]
-        f.dead = sc.dead
-        overlay(f, sc, "kiai", "spirit")
+        overlay(f, sc, "dead", "kiai", "spirit", "parry_used", "countered", hex="position",
+                attacked="attacked_this_round", ran="ran_this_round")
         if sc.main != "<keep>":
             f.main = _key(cid, sc.main) if sc.main else ""
         if sc.off_hand != "<keep>":
@@ -44,8 +41,6 @@ def new_state(ctx: Ctx) -> KiaiState:
             own = [f"{cid}/{w.id}" for w in ctx.spec[cid].weapons]
             f.carried = [k for k in own if k not in (f.main, f.off)]
         f.conds = [ActiveCondition(c.type, c.source or "", c.n, c.mode or "") for c in sc.conditions]
-        f.attacked, f.parry_used, f.countered, f.ran = (sc.attacked_this_round, sc.parry_used, sc.countered,
-                                                        sc.ran_this_round)
         if f.dead:
             f.out = "dead"
         elif f.wounds[3]:

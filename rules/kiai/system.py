@@ -57,9 +57,8 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
         """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight."""
         return self._build(encounter.map)
 
-    def compile(self, encounter: KiaiEncounter, battlefield: Battlefield) -> Ctx:
-        """The static tables (`Ctx`): weapons by key, abilities, thresholds, the map's geometry."""
-        return build_ctx(encounter, battlefield)
+    # The static tables (`Ctx`): weapons by key, abilities, thresholds, the map's geometry.
+    compile = staticmethod(build_ctx)
 
     @staticmethod
     def _build(m: Any) -> Battlefield:
@@ -72,17 +71,14 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
             cells.setdefault(tuple(h), {}).update(exit=True)
         return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
-    def check_state(self, state: KiaiState, combat: KiaiCombat) -> None:
-        """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        state_check.check_state(state, combat)
+    # A restored state's fields agree with each other and with the encounter (see `state_check`).
+    check_state = staticmethod(state_check.check_state)
 
     def new_state(self, combat: KiaiCombat) -> KiaiState:
         """Initial state from the encounter and its `start` section (no dice)."""
         return new_state(combat.tables)
 
-    def advance(self, combat: KiaiCombat) -> None:
-        """Run the state machine to the next decision point (section 6)."""
-        advance(combat)
+    advance = staticmethod(advance)  # Run the state machine to the next decision point (section 6).
 
     def legal_actions(self, combat: KiaiCombat) -> list[Action]:
         """The exact legal set at the open decision (section 7)."""
@@ -187,18 +183,10 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
                                                   status, types)))
         return out
 
-    def action_catalogue(self, encounter: KiaiEncounter) -> list[Action]:
-        """Every action that can ever be legal in this encounter, in a fixed order."""
-        return cat.catalogue(encounter)
+    # Every action that can ever be legal in this encounter, in a fixed order.
+    action_catalogue = staticmethod(cat.catalogue)
 
-    def max_slots(self, encounter: KiaiEncounter) -> int:
-        """One observation slot per roster combatant (kiai has no summons or arrivals)."""
-        return len(encounter.combatants)
+    # Kiai, wound status, conditions, round flags and gear of each combatant, in one pass.
+    observe_combatants = staticmethod(cat.observe_combatants)
 
-    def observe_combatants(self, combat: KiaiCombat, ids: list[str]) -> list[list[float]]:
-        """Kiai, wound status, conditions, round flags and gear of each combatant, in one pass."""
-        return cat.observe_combatants(combat, ids)
-
-    def observe_global(self, combat: KiaiCombat) -> list[float]:
-        """Round and decision kind."""
-        return cat.observe_global(combat)
+    observe_global = staticmethod(cat.observe_global)  # Round and decision kind.

@@ -13,37 +13,15 @@ from pathlib import Path
 
 from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.features import Column, Static, SystemFeatures
+from trpg_arena.rules.core.features import Column, Static, SystemFeatures, read_columns
 from trpg_arena.rules.moonlit.observe import COMBATANT_FEATURES, GLOBAL_FEATURES, STATES
 from trpg_arena.rules.moonlit.tables import Stats, Table
 from trpg_arena.rules.moonlit.verbs import Verb
 
-STATS = (
-    Column("body", "body / 10"), Column("action", "action / 10"), Column("melee", "melee / 10"),
-    Column("ranged", "ranged / 10"), Column("mental", "mental / 10"), Column("defense", "defense + armour dice / 10"),
-    Column("max_tp", "maximum TP / 100"), Column("attack_skills", "attack-type skills / 5"),
-    Column("damage", "mean damage of its best attack / 30"), Column("reach", "1 if an attack reaches other zones"),
-    Column("heals", "1 if it knows a healing skill"),
-)
-
-COMBATANT = (
-    *(Column(f"state_{s}", f"1 if its state is {s}") for s in STATES),
-    Column("ap", "action points / 20"), Column("tp", "TP / maximum TP"), Column("emotion", "emotion / 50"),
-    Column("max_hp_now", "current maximum HP / base maximum"), Column("poison", "poison stacks / 3"),
-    Column("paralysis", "paralysed"), Column("bind", "bound"), Column("trance", "in trance"),
-    Column("baptism", "baptised"), Column("marker", "an ambush or escape marker"),
-    Column("pending", "holds a pending (standby) attack"), Column("countering", "declared a counter"),
-    Column("hit_bonus", "hit bonus of lasting effects / 4"), Column("zone", "zone index / 3 (-1 off the map)"),
-    Column("summon", "1 for a summon"),
-)
+COLUMNS = read_columns(Path(__file__).parent / "data" / "features.yaml")
+STATS, GLOBALS = COLUMNS["stats"], COLUMNS["globals"]
+COMBATANT = (*(Column(f"state_{s}", f"1 if its state is {s}") for s in STATES), *COLUMNS["combatant"])
 assert len(COMBATANT) == COMBATANT_FEATURES
-
-GLOBALS = (
-    Column("round", "round / round cap"), Column("phase_setup", "setup phase"), Column("phase_main", "main phase"),
-    Column("phase_end", "end phase"), Column("attack_open", "an attack is being resolved"),
-    Column("attack_hit", "its hit check total / 20"), Column("attack_critical", "the hit check is a critical"),
-    Column("attack_fumble", "the hit check is a fumble"),
-)
 assert len(GLOBALS) == GLOBAL_FEATURES
 
 

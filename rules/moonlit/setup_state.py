@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trpg_arena.rules.core.encounter import overlay
 from trpg_arena.rules.core.errors import EncounterError
-from trpg_arena.rules.moonlit.data import ITEMS, SKILLS
+from trpg_arena.rules.moonlit.data import CONDITIONS, ITEMS, SKILLS
 from trpg_arena.rules.moonlit.model import MoonlitEncounter
 from trpg_arena.rules.moonlit.state import Fighter, LastingEffect, MoonState, PendingAttack
 from trpg_arena.rules.moonlit.tables import Table
@@ -34,12 +34,8 @@ def new_state(enc: MoonlitEncounter, t: Table) -> MoonState:
     for c in enc.combatants:
         f = fresh(t, c.id)
         f.zone = c.zone if c.id not in t.arrivals else None
-        if c.hp is not None:
-            f.hp = c.hp
-        if c.tp is not None:
-            f.tp = c.tp
-        cd = c.conditions
-        f.poison, f.paralysis, f.bind, f.trance, f.baptism = cd.poison, cd.paralysis, cd.bind, cd.trance, cd.baptism
+        overlay(f, c, "hp", "tp")
+        overlay(f, c.conditions, *CONDITIONS)
         st.fighters[c.id] = f
         if c.id not in t.arrivals:
             st.order.append(c.id)
@@ -73,8 +69,7 @@ def new_state(enc: MoonlitEncounter, t: Table) -> MoonState:
         g.zone = sm.zone or st.fighters[sm.summoner].zone
         g.ap = sm.ap
         g.summon_skill = sm.skill
-        if sm.hp is not None:
-            g.hp = sm.hp
+        overlay(g, sm, "hp")
         st.order.append(sid)
     for cid in st.order:
         f = st.fighters[cid]
@@ -88,9 +83,7 @@ def new_state(enc: MoonlitEncounter, t: Table) -> MoonState:
             raise EncounterError(f"hp {f.hp} exceeds the maximum {f.max_hp}", path=where + ".hp", source=enc.source)
         overlay(f, sc, "tp", "emotion", "zone", "ap", "ap_roll")
         if sc.conditions is not None:
-            cd = sc.conditions
-            f.poison, f.paralysis, f.bind, f.trance, f.baptism = (cd.poison, cd.paralysis, cd.bind, cd.trance,
-                                                                  cd.baptism)
+            overlay(f, sc.conditions, *CONDITIONS)
         f.mark_ambush = "ambush" in sc.markers
         f.mark_escape = "failed_escape" in sc.markers
         if sc.items is not None:

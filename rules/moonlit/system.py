@@ -280,10 +280,7 @@ class MoonlitSystem(RuleSystem[MoonState, Table, MoonlitEncounter]):
         """Roster plus every possible summon."""
         return len(table_of(encounter).ids)
 
-    def observe_combatants(self, combat: MoonCombat, ids: list[str]) -> list[list[float]]:
-        """Per-combatant features of several combatants at once (observe.py)."""
-        return observe_combatants(combat, ids)
+    # Per-combatant features of several combatants at once (observe.py).
+    observe_combatants = staticmethod(observe_combatants)
 
-    def observe_global(self, combat: MoonCombat) -> list[float]:
-        """Whole-combat features (observe.py)."""
-        return observe_global(combat)
+    observe_global = staticmethod(observe_global)  # Whole-combat features (observe.py).

@@ -47,22 +47,14 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
             items.append(own)
             by_name[own] = st.items[k]
     cells = [c for c in field.grid.cells if c not in field.solid]
-    naturals: list[str] = []
-    for cid in ids:
-        for w in st.natural[cid]:
-            if w not in naturals:
-                naturals.append(w)
+    naturals = list(dict.fromkeys(w for cid in ids for w in st.natural[cid]))
     melee = naturals + [k for k in items if by_name[k].kind == "melee"]
     ranged = [k for k in items if by_name[k].is_ranged]
     shells = [k for k in ranged if (am := by_name[k].ammo) is not None and am.shell is not None]
     plain_ranged = [k for k in ranged if k not in shells]
     acro = [k for k in ranged if (am := by_name[k].ammo) is not None and am.reload_kind in ("musket", "launcher")]
     blasts = [k for k in items if by_name[k].blast]
-    spells: list[str] = []
-    for cid in ids:
-        for s in st.spells[cid]:
-            if s not in spells:
-                spells.append(s)
+    spells = list(dict.fromkeys(s for cid in ids for s in st.spells[cid]))
     out: list[Action] = [act(Verb.END_TURN), act(Verb.PASS), act(Verb.GRAPPLE_RESIST, option="break"),
                          act(Verb.GRAPPLE_RESIST, option="escape")]
     for verb in (Verb.DELAY, Verb.RELEASE_GRAPPLE, Verb.AIM, Verb.PIN, Verb.TAKE_COVER):
@@ -87,78 +79,41 @@ def _build(enc: ReincarnatorEncounter) -> list[Action]:  # noqa: C901 - one bloc
         move_verbs += [Verb.DRIVE, Verb.DRIVE_FAST, Verb.ACRO_DRIVE, Verb.EXIT_VEHICLE]
     for verb in move_verbs:
         out.extend(act(verb, dest=c) for c in cells)
-    for c in field.door_cells:
-        out.append(act(Verb.OPEN_DOOR, dest=c))
-        out.append(act(Verb.CLOSE_DOOR, dest=c))
+    out.extend(act(verb, dest=c) for c in field.door_cells for verb in (Verb.OPEN_DOOR, Verb.CLOSE_DOOR))
     out.extend(act(Verb.TAKE_COVER, dest=c) for c in sorted(field.objects, key=lambda c: (c[1], c[0])))
+    # a gun fires as a ranged attack, and one reloaded as a musket or a launcher also as an acrobatic shot
+    fire = {k: (Verb.RANGED_ATTACK, Verb.ACRO_FIRE) if k in acro else (Verb.RANGED_ATTACK,) for k in ranged}
+    throwable = [k for k in items if not by_name[k].blast]
     for t in targets:
-        for w in melee:
-            out.append(act(Verb.MELEE_ATTACK, target=t, option=w))
-            out.append(act(Verb.MELEE_ATTACK, target=t, option=(w, "all_out")))
-        for k in plain_ranged:
-            for v in INTO:
-                out.append(act(Verb.RANGED_ATTACK, target=t, option=opt(k, *v)))
-                if k in acro:
-                    out.append(act(Verb.ACRO_FIRE, target=t, option=opt(k, *v)))
-        for k in items:
-            if by_name[k].blast:
-                continue
-            for attr in ("dex", "str"):
-                for v in INTO:
-                    out.append(act(Verb.THROW, target=t, option=(k, attr, *v)))
-                    out.append(act(Verb.THROW, target=t, option=(k, attr, "fast", *v)))
-        for s in spells:
-            for v in INTO:
-                out.append(act(Verb.CAST, target=t, option=opt(s, *v)))
-        for k in st.vweapon_owner:
-            for v in INTO:
-                out.append(act(Verb.VEHICLE_ATTACK, target=t, option=opt(k, *v)))
+        out.extend(act(Verb.MELEE_ATTACK, target=t, option=o) for w in melee for o in (w, (w, "all_out")))
+        out.extend(act(verb, target=t, option=opt(k, *v)) for k in plain_ranged for v in INTO for verb in fire[k])
+        out.extend(act(Verb.THROW, target=t, option=(k, attr, *fast, *v)) for k in throwable
+                   for attr in ("dex", "str") for v in INTO for fast in ((), ("fast",)))
+        out.extend(act(Verb.CAST, target=t, option=opt(s, *v)) for s in spells for v in INTO)
+        out.extend(act(Verb.VEHICLE_ATTACK, target=t, option=opt(k, *v)) for k in st.vweapon_owner for v in INTO)
     for c in cells:
-        for k in shells:
-            out.append(act(Verb.RANGED_ATTACK, dest=c, option=k))
-            if k in acro:
-                out.append(act(Verb.ACRO_FIRE, dest=c, option=k))
-        for k in blasts:
-            out.append(act(Verb.THROW, dest=c, option=(k, "dex")))
-            out.append(act(Verb.THROW, dest=c, option=(k, "str")))
+        out.extend(act(verb, dest=c, option=k) for k in shells for verb in fire[k])
+        out.extend(act(Verb.THROW, dest=c, option=(k, attr)) for k in blasts for attr in ("dex", "str"))
     softs = [k for k in items if by_name[k].soft]
     for t in ids:
-        for w in melee:
-            out.append(act(Verb.BULL_RUSH, target=t, option=w))
-            out.append(act(Verb.BULL_RUSH, target=t, option=(w, "all_out")))
-        out.append(act(Verb.GRAPPLE, target=t))
-        out.append(act(Verb.GRAPPLE, target=t, option="all_out"))
-        for k in softs:
-            out.append(act(Verb.GRAPPLE, target=t, option=(k,)))
-            out.append(act(Verb.GRAPPLE, target=t, option=(k, "all_out")))
-        for w in melee:
-            out.append(act(Verb.PIN_STRIKE, target=t, option=w))
-            out.append(act(Verb.PIN_STRIKE, target=t, option=(w, "all_out")))
-            out.append(act(Verb.GRAPPLE_STRIKE, target=t, option=w))
-        out.append(act(Verb.ESCAPE_GRAPPLE, target=t, option="break"))
-        out.append(act(Verb.ESCAPE_GRAPPLE, target=t, option="escape"))
+        out.extend(act(Verb.BULL_RUSH, target=t, option=o) for w in melee for o in (w, (w, "all_out")))
+        out.extend(act(Verb.GRAPPLE, target=t, option=o) for o in (None, "all_out"))
+        out.extend(act(Verb.GRAPPLE, target=t, option=o) for k in softs for o in ((k,), (k, "all_out")))
+        out.extend(a for w in melee for a in (act(Verb.PIN_STRIKE, target=t, option=w),
+                                              act(Verb.PIN_STRIKE, target=t, option=(w, "all_out")),
+                                              act(Verb.GRAPPLE_STRIKE, target=t, option=w)))
+        out.extend(act(Verb.ESCAPE_GRAPPLE, target=t, option=o) for o in ("break", "escape"))
     reach_of: dict[str, int] = {}
     for w in melee:  # the longest reach any weapon answering to this name can have
         reaches = [it.reach for k, it in st.items.items() if w in (k, it.id)]
         reaches += [st.natural[c][w].reach for c in ids if w in st.natural[c]]
         reach_of[w] = max(reaches + [1])
-    for verb in (Verb.CHARGE, Verb.ACRO_CHARGE):
-        for t in ids:
-            for w in melee:
-                for o in offsets(reach_of[w]):
-                    out.append(act(verb, target=t, dest=o, option=w))
+    out.extend(act(verb, target=t, dest=o, option=w) for verb in (Verb.CHARGE, Verb.ACRO_CHARGE) for t in ids
+               for w in melee for o in offsets(reach_of[w]))
     if st.vehicles:
-        for t in ids:
-            for o in offsets(1):
-                for sp in ("normal", "fast", "acro"):
-                    out.append(act(Verb.VEHICLE_CRUSH, target=t, dest=o, option=sp))
-    seen: set[Action] = set()
-    uniq: list[Action] = []
-    for a in out:
-        if a not in seen:
-            seen.add(a)
-            uniq.append(a)
-    return uniq
+        out.extend(act(Verb.VEHICLE_CRUSH, target=t, dest=o, option=sp) for t in ids for o in offsets(1)
+                   for sp in ("normal", "fast", "acro"))
+    return list(dict.fromkeys(out))  # each action once, where it first stands
 
 
 RELATIVE_DEST = (Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH)  # verbs whose dest is an offset from the target

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.reincarnator.board import Board
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.model import CombatantSpec, ItemSpec, SpellSpec, VehicleSpec
-
-if TYPE_CHECKING:
-    pass
 
 DEFAULT_HS = {"thrown": 1, "object": 1, "consumable": 1, "cluster": 1, "bow": 3, "crossbow": 3, "firearm": 5,
               "launcher": 5, "gauss": 8}
@@ -78,15 +76,9 @@ def build_static(enc: ReincarnatorEncounter, battlefield: Battlefield) -> Static
     st = Static(enc, Board(enc, battlefield))
     opts = enc.options
     specs = enc.all_specs()
-    counts: dict[str, int] = {}
-    for c in specs:
-        for it in c.items:
-            counts[it.id] = counts.get(it.id, 0) + 1
-    for it in enc.map.items:
-        counts[it.id] = counts.get(it.id, 0) + 1
-    for v in enc.vehicles:
-        for it in v.weapons:
-            counts[it.id] = counts.get(it.id, 0) + 1
+    # an item id given once names its item; a repeated one is told apart by its holder (`Static.name`)
+    counts = Counter(it.id for group in (*(c.items for c in specs), enc.map.items, *(v.weapons for v in enc.vehicles))
+                     for it in group)
     for c in specs:
         st.specs[c.id] = c
         st.roster.append(c.id)

@@ -142,6 +142,13 @@ class ReincarnatorEncounter(EncounterBase):
         """Roster order: the combatants, then reinforcements in file order."""
         return list(self.combatants) + [c for r in self.reinforcements for c in r.combatants]
 
+    def named_entries(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """The roster, the reinforcements and the vehicles: a vehicle is a target named by its id too."""
+        return [*super().named_entries(),
+                *((("reinforcements", i, "combatants", j), c.id) for i, r in enumerate(self.reinforcements)
+                  for j, c in enumerate(r.combatants)),
+                *((("vehicles", i), v.id) for i, v in enumerate(self.vehicles))]
+
     def _check(self) -> None:  # noqa: C901 - one pass over every cross-reference
         w, h = self.map.width, self.map.height
 
@@ -163,14 +170,11 @@ class ReincarnatorEncounter(EncounterBase):
                 fail(f"map.items[{i}].location", "a map item lies on a cell", "[x, y]", it.location)
             on_map(it.location, f"map.items[{i}].location")
         specs = self.all_specs()
-        ids: set[str] = set()
+        ids = {sp.id for sp in specs}  # each its own, and none a vehicle's (the kernel's `named_entries` check)
         vids = {v.id for v in self.vehicles}
         sides = {c.side for c in specs}
         for i, sp in enumerate(specs):
             where = f"combatants[{i}]" if i < len(self.combatants) else f"reinforcements (id '{sp.id}')"
-            if sp.id in ids or sp.id in vids:  # a repeat within the roster is the kernel's check
-                fail(f"{where}.id", f"id '{sp.id}' is used twice (by a combatant or a vehicle)", "a unique id", sp.id)
-            ids.add(sp.id)
             if sp.position is None and sp.in_vehicle is None:
                 fail(f"{where}.position", "missing position", "[x, y]")
             if sp.position is not None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from trpg_arena.rules.core.action_layout import read_spec
 from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.features import Column, Static, SystemFeatures
+from trpg_arena.rules.core.features import Static, SystemFeatures, read_columns
 from trpg_arena.rules.reincarnator.data import Static as ReiStatic
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.verbs import Verb
@@ -21,32 +21,8 @@ from trpg_arena.rules.reincarnator.verbs import Verb
 MELEE = frozenset({"natural", "melee", "object"})
 RANGED = frozenset({"firearm", "bow", "crossbow", "gauss", "launcher", "thrown"})
 
-STATS = (
-    Column("str", "STR / 10"), Column("dex", "DEX / 10"), Column("int", "INT / 10"), Column("sta", "STA / 10"),
-    Column("martial", "martial / 10"), Column("athletics", "athletics / 10"), Column("size", "size / 10"),
-    Column("defense", "base defense / 10"), Column("dodge_defense", "dodge defense / 5"),
-    Column("speed", "speed in metres / 20"), Column("damage", "best weapon damage / 6"),
-    Column("melee_reach", "longest melee reach / 3"), Column("range", "longest ranged weapon range / 30 m"),
-    Column("spells", "spells known / 3"), Column("trick", "trick actions / 2"),
-)
-
-COMBATANT = (
-    Column("standard", "standard action left"), Column("move", "move action left"),
-    Column("swift", "swift action left"),
-    Column("trick_left", "trick actions left / 2"), Column("acrobatic_left", "acrobatic actions left / 2"),
-    Column("prone", "prone"), Column("crouching", "crouching"), Column("cover", "cover value / 5"),
-    Column("hidden", "hidden"), Column("held", "held in a grapple"), Column("pinned", "pinned"),
-    Column("holds", "holds someone in a grapple"), Column("aim", "aim count / 3"),
-    Column("defense_loss", "base defense lost / 5"), Column("full_defense", "in full defense"),
-    Column("parry", "parry value / 5"), Column("reflex", "reflex available"), Column("in_vehicle", "in a vehicle"),
-    Column("lethal", "lethal damage / maximum health"), Column("grapple_margin", "grapple margin against it / 5"),
-)
-
-GLOBALS = (
-    Column("round", "round / round cap"), Column("phase", "phase index / phases"),
-    Column("attack_declared", "the open decision answers a declared attack"),
-    Column("grapple_resist", "the open decision resists a grapple"), Column("surprise", "a surprise round is on"),
-)
+COLUMNS = read_columns(Path(__file__).parent / "data" / "features.yaml")
+STATS, COMBATANT, GLOBALS = COLUMNS["stats"], COLUMNS["combatant"], COLUMNS["globals"]
 
 
 def _weapons(st: ReiStatic, cid: str) -> list[ItemSpec]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.battlefield import Battlefield
 from trpg_arena.rules.core.copier import state_copier
 from trpg_arena.rules.core.encounter import overlay
 from trpg_arena.rules.core.system import CombatantView, RuleSystem
-from trpg_arena.rules.core.values import Action, DecisionKind
+from trpg_arena.rules.core.values import DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
 from trpg_arena.rules.reincarnator.board import build_battlefield
 from trpg_arena.rules.reincarnator.catalogue import catalogue, describe_action, place_of
@@ -16,7 +15,7 @@ from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, statu
 from trpg_arena.rules.reincarnator.data import Static, build_static
 from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.model import EffectSpec
+from trpg_arena.rules.reincarnator.model import EffectSpec, ItemSpec
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 from trpg_arena.rules.reincarnator.verbs import Condition
 
@@ -46,17 +45,13 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
     combatant_features = 20
     global_features = 5
 
-    def build_battlefield(self, encounter: ReincarnatorEncounter) -> Battlefield:
-        """A 1 m square grid (section 5)."""
-        return build_battlefield(encounter)
+    build_battlefield = staticmethod(build_battlefield)  # A 1 m square grid (section 5).
 
-    def compile(self, encounter: ReincarnatorEncounter, battlefield: Battlefield) -> Static:
-        """The static tables (`Static`: roster, items, vehicles, the board on the kernel grid)."""
-        return build_static(encounter, battlefield)
+    # The static tables (`Static`: roster, items, vehicles, the board on the kernel grid).
+    compile = staticmethod(build_static)
 
-    def check_state(self, state: ReiState, combat: ReiCombat) -> None:
-        """A restored state's fields agree with each other and with the encounter (see `state_check`)."""
-        state_check.check_state(state, combat)
+    # A restored state's fields agree with each other and with the encounter (see `state_check`).
+    check_state = staticmethod(state_check.check_state)
 
     def new_state(self, combat: ReiCombat) -> ReiState:
         """The initial state, or the mid-combat state of the ``start`` section.
@@ -94,27 +89,19 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
             if sp.in_vehicle is not None:
                 f.in_vehicle = sp.in_vehicle
             state.fighters[cid] = f
-            for uid, owner in st.item_owner.items():
-                if owner != cid:
-                    continue
-                it = st.items[uid]
-                state.items[uid] = item_state(it, cid)
+        # the items in the tables' order: the fighters' (roster order), the map's, the vehicles' (`build_static`)
         for uid, owner in st.item_owner.items():
+            it = st.items[uid]
+            s = state.items[uid] = item_state(it, owner)
             if owner is None:
-                it = st.items[uid]
-                s = item_state(it, None)
                 assert isinstance(it.location, tuple)  # the encounter checks that a map item lies on a cell
                 s.loc, s.cell = "ground", it.location
-                state.items[uid] = s
+            elif owner in st.vehicles:
+                s.loc = "vehicle"
         for vid, vs in st.vehicles.items():
             drv = vs.driver or next((c for c in st.roster if st.specs[c].in_vehicle == vid), None)
             side = vs.side if vs.side is not None else (st.specs[drv].side if drv else None)
             state.vehicles[vid] = VehicleState(vid, side, vs.position, drv)
-            for uid, owner in st.item_owner.items():
-                if owner == vid:
-                    s = item_state(st.items[uid], vid)
-                    s.loc = "vehicle"
-                    state.items[uid] = s
             if drv:
                 state.fighters[drv].in_vehicle = vid
                 state.fighters[drv].cell = vs.position
@@ -126,25 +113,16 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
             state.doors[f"{c[0]},{c[1]}"] = d
         return state
 
-    def advance(self, combat: ReiCombat) -> None:
-        """Run to the next decision point (section 6)."""
-        turns.advance(combat)
+    advance = staticmethod(turns.advance)  # Run to the next decision point (section 6).
 
-    def legal_actions(self, combat: ReiCombat) -> list[Action]:
-        """The action mask (section 7)."""
-        return legal.legal_actions(combat)
+    legal_actions = staticmethod(legal.legal_actions)  # The action mask (section 7).
 
-    def apply(self, combat: ReiCombat, action: Action) -> None:
-        """Apply one legal action, then advance."""
-        actions.apply(combat, action)
+    apply = staticmethod(actions.apply)  # Apply one legal action, then advance.
 
-    def describe(self, combat: ReiCombat, action: Action) -> str:
-        """A GM sentence for the action."""
-        return describe_action(combat, action)
+    describe = staticmethod(describe_action)  # A GM sentence for the action.
 
-    def place_of(self, combat: ReiCombat, action: Action) -> Any:
-        """The square an action ends on: a charge's ``dest`` is an offset from its target's square (REI-5.5)."""
-        return place_of(combat, action)
+    # The square an action ends on: a charge's ``dest`` is an offset from its target's square (REI-5.5).
+    place_of = staticmethod(place_of)
 
     def order_values(self, combat: ReiCombat) -> dict[str, str]:
         """Each fighter's initiative total this round (its d10 plus the pool), once rolled."""
@@ -164,9 +142,8 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
                                      conditions(state, f)))
         return out
 
-    def action_catalogue(self, encounter: ReincarnatorEncounter) -> list[Action]:
-        """Every action that can ever be legal in this encounter (see `catalogue`)."""
-        return catalogue(encounter)
+    # Every action that can ever be legal in this encounter (see `catalogue`).
+    action_catalogue = staticmethod(catalogue)
 
     def max_slots(self, encounter: ReincarnatorEncounter) -> int:
         """Roster plus reinforcements."""
@@ -210,11 +187,8 @@ def effect_state(e: EffectSpec) -> EffectState:
     return EffectState(e.name, e.duration, {str(k): v for k, v in e.modifiers.items()})
 
 
-def item_state(it: object, holder: str | None) -> ItemState:
+def item_state(it: ItemSpec, holder: str | None) -> ItemState:
     """Initial state of an item from its definition."""
-    from trpg_arena.rules.reincarnator.model import ItemSpec
-
-    assert isinstance(it, ItemSpec)
     loc = it.location if isinstance(it.location, str) else "ground"
     s = ItemState(loc, holder)
     if it.ammo is not None:
@@ -248,11 +222,8 @@ def apply_start(combat: ReiCombat, state: ReiState) -> None:
     state.phase = "turn_start" if start.fresh_turn else "turn"
     for cid, fs in start.combatants.items():
         f = state.fighters[cid]
-        for name in ("cell", "status", "lethal", "bashing", "prone", "crouching", "hidden", "bd_loss", "full_defense",
-                     "aim_target", "aim_count", "moved", "aimed", "parried", "acted", "init_d10", "init_total"):
-            val = getattr(fs, name)
-            if val is not None:
-                setattr(f, name, tuple(val) if name == "cell" else val)
+        overlay(f, fs, "cell", "status", "lethal", "bashing", "prone", "crouching", "hidden", "bd_loss", "full_defense",
+                "aim_target", "aim_count", "moved", "aimed", "parried", "acted", "init_d10", "init_total")
         if fs.status is None and (fs.lethal is not None or fs.bashing is not None):
             f.status = status_of(f.lethal, f.bashing, 0, st.max_health[cid])
         overlay(f, fs, "parry_value", acro_dodge="acro_dodge_bonus", reflex="reflex_available",
@@ -286,19 +257,10 @@ def conditions(state: ReiState, f: Fighter) -> tuple[str, ...]:
     if not (f.prone or f.crouching or f.hidden or f.full_defense or f.cover_source is not None
             or f.in_vehicle is not None or f.aim_count or state.grapples or f.parry_value):
         return ()
-    out: list[str] = []
-    if f.prone:
-        out.append(Condition.PRONE)
-    if f.crouching:
-        out.append(Condition.CROUCHING)
-    if f.hidden:
-        out.append(Condition.HIDDEN)
-    if f.full_defense:
-        out.append(Condition.FULL_DEFENSE)
-    if f.cover_source is not None:
-        out.append(Condition.IN_COVER)
-    if f.in_vehicle is not None:
-        out.append(Condition.IN_VEHICLE)
+    flags = ((Condition.PRONE, f.prone), (Condition.CROUCHING, f.crouching), (Condition.HIDDEN, f.hidden),
+             (Condition.FULL_DEFENSE, f.full_defense), (Condition.IN_COVER, f.cover_source is not None),
+             (Condition.IN_VEHICLE, f.in_vehicle is not None))
+    out: list[str] = [word for word, shown in flags if shown]
     if f.aim_count:
         out.append(f"{Condition.AIM}{f.aim_count}")
     for g in state.grapples:

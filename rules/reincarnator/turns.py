@@ -17,6 +17,8 @@ from trpg_arena.rules.reincarnator.pools import roll_pool
 from trpg_arena.rules.reincarnator.state import TIERS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 TIER = {t: i for i, t in enumerate(TIERS)}
@@ -208,29 +210,17 @@ def advance(combat: ReiCombat) -> None:
         if check_end(combat):
             return
         ph = state.phase
-        if ph == "setup":
-            combat_start(combat)
-        elif ph == "surprise":
-            next_surprise(combat)
-        elif ph == "initiative":
-            start_initiative(combat)
-        elif ph == "round_start":
-            round_start(combat)
-        elif ph == "turn_start":
-            turn_start(combat)
-        elif ph == "turn":
+        if ph == "turn":
             actor = state.actor or ""
             if state.fighters[actor].status != "active":
                 state.phase = "turn_end"  # incapacitated or gone during its own turn (e.g. its own blast)
                 continue
             state.decision = Decision(actor, "turn", f"{actor}'s turn")
             return
-        elif ph == "turn_end":
-            turn_end(combat)
-        elif ph == "round_end":
-            round_end(combat)
-        else:  # pragma: no cover - defensive
+        step = PHASE_STEPS.get(ph)
+        if step is None:  # pragma: no cover - defensive
             raise RuntimeError(f"reincarnator: unknown phase {ph}")
+        step(combat)
     raise RuntimeError("reincarnator: advance() did not settle")
 
 
@@ -418,3 +408,9 @@ def round_end(combat: ReiCombat) -> None:
         finish(combat, None, Termination.ROUND_CAP)
         return
     state.phase = "round_start"
+
+
+# what `advance` runs in each phase but ``turn`` (where a decision opens)
+PHASE_STEPS: dict[str, Callable[[ReiCombat], None]] = {
+    "setup": combat_start, "surprise": next_surprise, "initiative": start_initiative, "round_start": round_start,
+    "turn_start": turn_start, "turn_end": turn_end, "round_end": round_end}

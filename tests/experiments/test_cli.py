@@ -110,7 +110,27 @@ def test_a_repeated_combatant_id_is_one_kernel_message(tmp_path: Path, rid: str)
     r = run("validate", str(p))
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert f"combatants[1] (id '{first}').id" in r.stderr, r.stderr
-    assert f"combatant id '{first}' is used twice (also combatants[0])" in r.stderr, r.stderr
+    assert f"id '{first}' is used twice (also combatants[0])" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(("section", "where"), [("reinforcements", "reinforcements[0].combatants[0].id"),
+                                                ("vehicles", "vehicles[0].id")])
+def test_a_reinforcement_or_vehicle_repeating_an_id_is_the_same_kernel_message(tmp_path: Path, section: str,
+                                                                               where: str) -> None:
+    """Reincarnator's other named entries (reinforcements, vehicles) are checked by the kernel, worded alike."""
+    from trpg_arena.rules import RULESETS
+
+    data = yaml.safe_load((RULESETS["reincarnator"].info.data_dir / "encounters" / "skirmish.yaml").read_text())
+    first = data["combatants"][0]["id"]
+    if section == "reinforcements":
+        data["reinforcements"] = [{"round": 2, "combatants": [{**data["combatants"][1], "id": first}]}]
+    else:
+        data["vehicles"][0]["id"] = first
+    p = tmp_path / "twice.yaml"
+    p.write_text(yaml.safe_dump(data), encoding="utf-8")
+    r = run("validate", str(p))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert where in r.stderr and f"id '{first}' is used twice (also combatants[0])" in r.stderr, r.stderr
 
 
 @pytest.mark.parametrize("command", ["validate", "play"])

@@ -229,7 +229,8 @@ def test_a_combatant_added_mid_fight_takes_turns_later_is_stored_resumed_and_und
 def test_an_added_combatant_is_checked_as_an_encounters() -> None:
     s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
     before = s.combat.snapshot()
-    for spec, where, words in (({"id": "kaede", "like": "goblin_a"}, "add.id", "already"),
+    for spec, where, words in (({"id": "kaede", "like": "goblin_a"}, "add.id",
+                                "id 'kaede' is used twice (also a combatant of this combat)"),
                                ({"id": "x", "like": "nobody"}, "add.like", "no combatant 'nobody'"),
                                ({"id": "x", "like": "goblin_a", "position": [99, 99]}, "add", "position"),
                                ({"id": "x", "like": "goblin_a", "kiai": -3}, "add", "kiai"),

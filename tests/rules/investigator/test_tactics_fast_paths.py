@@ -3,7 +3,8 @@
 `_movement` scores every square in numpy and draws a shooter's lines best bound first; the plain
 definition scores each square in turn with `_square_score` and keeps the first of the highest score.
 Attack estimates share work (the shots of one target from one square, a step after the attack and none);
-each must equal the estimate worked out on its own in a fresh look at the state.
+each must equal the estimate worked out on its own in a fresh look at the state. The best attack is found
+with the shots weighed best bound first; it must be the first attack of the highest score among them all.
 """
 
 from __future__ import annotations
@@ -56,3 +57,27 @@ def test_movement_and_estimates_match_the_plain_definitions() -> None:
                         checked_attacks += 1
                 c.act(agents[c.side_of(d.actor)].act(c))
     assert checked_moves > 50 and checked_attacks > 200
+
+
+def test_best_attack_is_the_first_of_the_highest_score() -> None:
+    checked = pruned = 0
+    for name, seeds in (("investigator/skirmish", range(8)), ("investigator/brawl", range(3))):
+        for seed in seeds:
+            c = Combat(name, seed=seed)
+            agents = {side: make_agent("scripted", "investigator", seed=seed + i) for i, side in enumerate(c.sides)}
+            probe = InvestigatorTactics()
+            while not c.over:
+                d = c.decision
+                assert d is not None
+                legal = c.legal_actions()
+                if d.step in ("turn_action", "phase_offer") and len(legal) > 1:
+                    probe._look(c)
+                    fast = probe._best_attack(legal)
+                    weighed = len(probe._estimates)
+                    probe._look(c)  # nothing shared: every attack scored in full
+                    full = probe._attack_scores(legal)
+                    assert fast == probe._best_of(full), (name, seed, d)
+                    pruned += len(probe._estimates) - weighed
+                    checked += 1
+                c.act(agents[c.side_of(d.actor)].act(c))
+    assert checked > 500 and pruned > 1000, (checked, pruned)

@@ -1,0 +1,73 @@
+"""DAgger rounds from an existing policy: `trpg-arena train SYSTEM --init MODEL --rounds N [--data-on ENC,...]`.
+
+- The refit starts from the model's weights (with a learning rate of 0 it returns them unchanged).
+- End to end through the command line: the policy plays one side of the named encounters, the teacher labels
+  every decision, the refitted model differs from the one it started from, plays, and its card says what was done.
+- A bad ``--data-on`` and ``--init`` without ``--rounds`` or ``--ppo-steps`` are refused in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from trpg_arena.agents.learned.ppo import layout_fingerprint, load_policy
+from trpg_arena.experiments.policy_train import PolicyTrainArgs, collect, data_encounters, fit
+
+CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
+SHIPPED = Path(__file__).parents[2] / "agents/learned/models/ppo-moonlit.npz"
+
+
+def test_data_on_plays_the_named_encounters_in_turn() -> None:
+    args = PolicyTrainArgs("moonlit", games=5, data_on=("moonlit/duel", "moonlit/skirmish"))
+    assert [e.encounter for e in data_encounters(args, seed=0)] == ["duel", "moonlit_alley"] * 2 + ["duel"]
+
+
+def test_the_refit_starts_from_the_given_weights() -> None:
+    start = [(w.astype(np.float32), b.astype(np.float32)) for w, b in load_policy("moonlit", SHIPPED).layers]
+    args = PolicyTrainArgs("moonlit", epochs=1, lr=0.0)
+    enc = data_encounters(PolicyTrainArgs("moonlit", games=1, data_on=("moonlit/duel",)), seed=0)
+    data = collect("moonlit", enc, 0.0, seed=3)
+    layers, fitted = fit(data, layout_fingerprint("moonlit")[2], args, lambda line: None, start=start)
+    for (w, b), (w0, b0) in zip(layers, start, strict=True):
+        assert np.array_equal(w, w0) and np.array_equal(b, b0)
+    assert fitted["train_decisions"] + fitted["held_out_decisions"] == len(data)
+
+
+def test_dagger_rounds_from_a_model_refine_it_and_say_so_on_its_card(tmp_path: Path) -> None:
+    r = subprocess.run([*CLI, "train", "moonlit", "--init", str(SHIPPED), "--rounds", "1", "--games", "2",
+                        "--epochs", "2", "--data-on", "moonlit/duel", "--eval-games", "0", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    model = run / "ppo-moonlit.npz"
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert card["dagger"]["rounds"] == 1 and card["dagger"]["encounters"] == "moonlit/duel"
+    assert card["dagger"]["decisions"] > 0 and card["dagger"]["teacher"] == "scripted"
+    assert f"--init {SHIPPED} --rounds 1 --games 2 --epochs 2 --teacher scripted --data-on moonlit/duel" \
+        in card["command"], card["command"]
+    assert "then 1 DAgger round from those weights labelled by the scripted agent" in card["recipe"], card["recipe"]
+    assert "**DAgger from the model**: 1 round(s) of 2 games on moonlit/duel" in model.with_suffix(".md").read_text()
+    before, after = load_policy("moonlit", SHIPPED).layers, load_policy("moonlit", model).layers
+    assert any(not np.array_equal(a[0], b[0]) for a, b in zip(before, after, strict=True)), "the refit moved nothing"
+    played = subprocess.run([*CLI, "evaluate", "moonlit/duel", "--agents", f"ppo:model={model},random", "--games", "2",
+                             "--out", str(tmp_path / "ev")], capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr[-2000:]
+
+
+def test_data_on_and_init_without_rounds_are_refused_in_one_line(tmp_path: Path) -> None:
+    r = subprocess.run([*CLI, "train", "moonlit", "--data-on", "kiai/duel", "--games", "2", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--data-on: kiai/duel is a kiai encounter, not moonlit" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run([*CLI, "train", "moonlit", "--init", str(SHIPPED)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "give --rounds or --ppo-steps too" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run([*CLI, "train", "moonlit/duel", "--steps", "8", "--data-on", "moonlit/duel", "--out",
+                        str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--data-on is read only when training a rule system's ppo policy" in r.stderr
+    assert not [p for p in tmp_path.iterdir() if p.is_dir()], "nothing was trained"
