@@ -56,6 +56,35 @@ def test_kiais_presets_check_every_departure_by_playouts() -> None:
         assert agent.playouts == 16 and agent.verify == 1 and agent.depth == 45 and agent.switch == 1.0
 
 
+def test_on_moonlits_duel_the_check_keeps_the_departures_that_gain_and_refuses_those_that_lose() -> None:
+    # The value's departures on the duel mix gains (skipping 'quicken', a delay for a move) with losses (a
+    # healing salve for an attack). `normal` plays each out before taking it; judged here on other dice,
+    # what it keeps gains on average (+0.014 a departure) and what it refuses loses (-0.015), where the
+    # value alone would take all 24.
+    loose = make_agent("trained:normal:playouts=0:verify=0", "moonlit", seed=0)
+    checked = make_agent("trained:normal", "moonlit", seed=0)
+    kept: list[float] = []
+    refused: list[float] = []
+    for combat in scripted_positions("moonlit/duel", 6, every=2):
+        side = combat.decision.side
+        action, ranked, _ = loose._decide(combat)
+        scripted = next((s.action for s in ranked if s.gain == 0.0), action)
+        if action == scripted:
+            continue
+        gain = float(np.mean([played_out(combat, action, side, s) - played_out(combat, scripted, side, s)
+                              for s in range(5000, 5040)]))
+        (kept if checked.act(combat) == action else refused).append(gain)
+    assert kept and refused  # the value proposes both kinds; the check tells them apart
+    assert np.mean(kept) > 0 > np.mean(refused)
+
+
+def test_moonlits_presets_check_every_departure_by_playouts() -> None:
+    for preset in ("normal", "hard", "deadly"):
+        agent = make_agent(f"trained:{preset}", "moonlit", seed=0)
+        assert agent.playouts == 16 and agent.verify == 1 and agent.depth == 100
+    assert make_agent("trained:easy", "moonlit", seed=0).playouts == 0  # the weakest preset stays unchecked
+
+
 def _west_result(spec: str, seed: int, out: Path) -> str:
     """The result of the kiai_bridge game where `spec` holds the west end (a two-game side-swapped series)."""
     r = subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", "evaluate", str(BRIDGE), "--agents",
