@@ -338,10 +338,9 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
             c.max_hp if c.max_hp is not None else hp, c.max_mp if c.max_mp is not None else mp,
             c.mov if c.mov is not None else mov, db, c.build if c.build is not None else build, c.armour,
             c.standard_actions, dict(c.skills), tuple(c.spells), tuple(c.techniques)))
-    terrain: dict[Cell, str] = {}
-    for kind in ("difficult", "obstacle", "wall"):
-        for cell in getattr(enc.map.terrain, kind):
-            terrain[tuple(cell)] = kind
+    # a square listed under several kinds is the last one's (a wall over an obstacle over difficult ground)
+    terrain: dict[Cell, str] = {tuple(cell): kind for kind in ("difficult", "obstacle", "wall")
+                                for cell in getattr(enc.map.terrain, kind)}
     ids = [c.id for c in enc.combatants]
     setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
