@@ -27,14 +27,8 @@ SHARED_LIMIT = 4096
 def targets(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Fighter]:
     """KIA-2.2 / KIA-23.3: enemies that are not out and by whom `f` is not intimidated, in roster order."""
     side = ctx.side[f.id]
-    out = []
-    for cid, g in st.fighters.items():
-        if g.out or g.hex is None or ctx.side[cid] == side:
-            continue
-        if f.conds and has(f, Condition.INTIMIDATED, cid):
-            continue
-        out.append(g)
-    return out
+    return [g for cid, g in st.fighters.items() if not (g.out or g.hex is None or ctx.side[cid] == side)
+            and not (f.conds and has(f, Condition.INTIMIDATED, cid))]
 
 
 def base_hit(ctx: Ctx, f: Fighter, all_out: bool) -> int:
@@ -255,10 +249,8 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
         acts.extend(T.disarms[g.id] for g in near if g.main)  # KIA-19.1
     if may_attack:
         kiai = f.kiai
-        for ab in T.others[fid]:  # KIA-21.5
-            if kiai < ab.level:
-                continue
-            acts.extend(_ability_actions(T, here, ab, foes, near, row))
+        acts.extend(a for ab in T.others[fid] if kiai >= ab.level  # KIA-21.5
+                    for a in _ability_actions(T, here, ab, foes, near, row))
     acts.extend(CONCENTRATE)  # KIA-20.1
     ready = T.ready
     acts.extend(ready.get(key) or action(Verb.READY_WEAPON, option=key) for key in f.carried)  # KIA-24.2
