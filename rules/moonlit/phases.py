@@ -53,7 +53,6 @@ def setup_queue(st: MoonState, t: Table, by_ap: bool = False) -> list[str]:
 def round_start(c: MoonCombat) -> bool:
     """MOON-4.1: next round; able combatants become not_acted; AP cleared; per-round uses reset; round-1 ambush."""
     st = c.state
-    t = c.tables
     st.round += 1
     st.phase = "setup"
     st.ap_rolled = False
@@ -74,7 +73,6 @@ def round_start(c: MoonCombat) -> bool:
                 f.mark_ambush = True  # MOON-14.6
                 set_state(c, f, "acted", "ambushed", "MOON-14.6")
     st.step = "entry"
-    del t
     return False
 
 
