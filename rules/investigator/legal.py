@@ -104,7 +104,7 @@ def hostile(setup: Setup, a: str, b: str) -> bool:
 class Legal:
     """Computes legal sets for one decision of one combat."""
 
-    __slots__ = ("combat", "st", "s", "cat", "bf", "g", "_occ", "_forms", "_scanned")
+    __slots__ = ("combat", "st", "s", "cat", "g", "_occ", "_forms", "_scanned")
 
     def __init__(self, combat: InvCombat, setup: Setup | None = None) -> None:
         self.combat = combat
@@ -112,7 +112,6 @@ class Legal:
         self.s = s = setup if setup is not None else combat.tables
         cat = s.catalogue
         self.cat: Catalogue = cat if cat is not None else catalogue_of(s)
-        self.bf = combat.battlefield
         g = s.moves
         self.g: MoveTables = g if g is not None else moves_of(s)
         self._occ: dict[Cell, Fighter] | None = None
