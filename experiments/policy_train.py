@@ -429,6 +429,8 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         cloned = {k: v for k, v in init.meta.items() if k not in ("args", "ppo", "command", "seconds", "recipe")}
         cloned.update({"recipe": init.meta.get("recipe", "a model"), "init": str(args.init),
                        "init_command": init.meta.get("command"), "init_args": init.meta.get("args", {})})
+        if "ppo" in init.meta:  # the recipe names that PPO stage, so the card keeps its steps, time and speed
+            cloned["init_ppo"] = init.meta["ppo"]
         log(f"starting from {args.init} ({cloned['recipe']})")
         if args.rounds:
             layers, refined = refine(args, layers, fingerprint, n_actions, log)
@@ -507,7 +509,7 @@ def card_markdown(card: dict[str, Any]) -> str:
              f"- **Steps and speed**: {a['epochs']} epochs over the decisions; collecting "
              f"{card['collect_seconds']:g} s ({card['decisions_per_second']:,.0f} decisions/s)"
              + (f", {card['seconds']:g} s in all" if not card.get("init") else "")
-             + " on one core of a shared 2-core machine. " + _ppo_line(card.get("ppo")),
+             + " on one core of a shared 2-core machine. " + _ppo_line(card.get("ppo"), card.get("init_ppo")),
              f"- **Fit of the cloning**: held-out agreement with the {teacher} choice "
              f"{card['held_out_agreement']:.1%}, cross-entropy {card['held_out_loss']:.3f}.",
              *_dagger_lines(card.get("dagger")),
@@ -536,11 +538,15 @@ def _dagger_lines(dagger: dict[str, Any] | None) -> list[str]:
             f"from the current weights, held-out agreement {dagger['held_out_agreement']:.1%}."]
 
 
-def _ppo_line(ppo: dict[str, Any] | None) -> str:
-    if not ppo:
+def _ppo_line(ppo: dict[str, Any] | None, init_ppo: dict[str, Any] | None = None) -> str:
+    """The card's PPO figures: this run's stage, else the one of the model it started from, else none."""
+    if not ppo and not init_ppo:
         return "No PPO steps after the cloning."
+    label = "PPO" if ppo else "PPO (of the model it starts from)"
+    ppo = ppo or init_ppo
+    assert ppo is not None  # one of the two is given (checked above)
     s = ppo["settings"]
-    return (f"PPO: {ppo['steps']:,} steps ({ppo['episodes']:,} episodes) in {ppo['seconds']:g} s, "
+    return (f"{label}: {ppo['steps']:,} steps ({ppo['episodes']:,} episodes) in {ppo['seconds']:g} s, "
             f"{ppo['fps']:,.0f} steps/s, learning rate {s['lr']:g}, clip {s['clip']:g}, KL target {s['target_kl']:g}, "
             f"the first {s['value_warmup']:,} steps training the value alone; {ppo['snapshots']} league snapshots.")
 

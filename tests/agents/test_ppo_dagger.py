@@ -59,6 +59,22 @@ def test_dagger_rounds_from_a_model_refine_it_and_say_so_on_its_card(tmp_path: P
     assert played.returncode == 0, played.stderr[-2000:]
 
 
+def test_the_card_of_dagger_from_a_ppo_model_keeps_that_ppo_stage(tmp_path: Path) -> None:
+    # the recipe names the PPO stage of the model it starts from; its steps and speed stay on the card too
+    shipped = SHIPPED.with_name("ppo-kiai.npz")
+    steps = load_policy("kiai", shipped).meta["ppo"]["steps"]
+    r = subprocess.run([*CLI, "train", "kiai", "--init", str(shipped), "--rounds", "1", "--games", "2",
+                        "--epochs", "1", "--data-on", "kiai/duel", "--eval-games", "0", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    card = json.loads((run / "ppo-kiai.json").read_text())
+    assert card["init_ppo"]["steps"] == steps and "ppo" not in card
+    text = (run / "ppo-kiai.md").read_text()
+    assert f"PPO (of the model it starts from): {steps:,} steps" in text, text
+    assert "No PPO steps after the cloning" not in text
+
+
 def test_data_on_and_init_without_rounds_are_refused_in_one_line(tmp_path: Path) -> None:
     r = subprocess.run([*CLI, "train", "moonlit", "--data-on", "kiai/duel", "--games", "2", "--out", str(tmp_path)],
                        capture_output=True, text=True, timeout=120)
