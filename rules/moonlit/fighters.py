@@ -107,24 +107,14 @@ def roll_check(c: MoonCombat, roller: str, purpose: str, base: int, mods: list[t
 
 def active_wins(a: Check, p: Check) -> bool:
     """MOON-0.5: an active check against a passive one; the passive side wins ties."""
-    if p.crit:
+    if p.crit or a.fumble:
         return False
-    if a.fumble:
-        return False
-    if a.crit:
-        return True
-    if p.fumble:
-        return True
-    return a.total > p.total
+    return a.crit or p.fumble or a.total > p.total
 
 
 def beats_target(ch: Check, target: int) -> bool:
     """MOON-0.6: a check against a target number."""
-    if ch.crit:
-        return True
-    if ch.fumble:
-        return False
-    return ch.total >= target
+    return ch.crit or (not ch.fumble and ch.total >= target)
 
 
 def roll_dice(c: MoonCombat, n: int, roller: str, purpose: str, rule: str) -> list[int]:
