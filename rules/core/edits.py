@@ -323,11 +323,6 @@ def free_places(combat: Combat, cid: str) -> tuple[str, ...]:
     """
     bf = combat.battlefield
     taken = {v.node for v in combat.combatants if v.id != cid and v.node is not None and v.able}
-    out = []
-    for node in bf.graph.nodes:
-        if node in taken or any(bf.attr(node, flag) for flag in ("blocked", "impassable", "object")):
-            continue
-        if bf.attr(node, "terrain") in ("wall", "obstacle", "blocked"):
-            continue
-        out.append(_shown(node))
-    return tuple(out)
+    return tuple(_shown(node) for node in bf.graph.nodes
+                 if node not in taken and not any(bf.attr(node, flag) for flag in ("blocked", "impassable", "object"))
+                 and bf.attr(node, "terrain") not in ("wall", "obstacle", "blocked"))

@@ -205,11 +205,7 @@ class EncounterBase(StrictModel):
 
     def sides(self) -> list[str]:
         """Side names in order of first appearance in the roster."""
-        out: list[str] = []
-        for c in self.combatants:
-            if c.side not in out:
-                out.append(c.side)
-        return out
+        return list(dict.fromkeys(c.side for c in self.combatants))
 
     def with_options(self, **changes: Any) -> EncounterBase:
         """A copy with some option flags changed (validated again)."""

@@ -141,26 +141,14 @@ class Catalogue:
 
 def item_ids(s: Setup) -> list[str]:
     """Every item id that can exist in the encounter (weapon instances, ammo packs, materials), sorted."""
-    out: set[str] = set()
     enc = s.enc
-    ammo: set[str] = set()
-    mats: set[str] = set()
-    for c in enc.combatants:
-        out.update(f"{c.id}.{w}" for w in c.weapons)
-        ammo.update(c.ammo)
-        mats.update(c.materials)
-    for i, g in enumerate(enc.map.ground_items):
-        if g.weapon:
-            out.add(ground_weapon_id(i, g.weapon))
-        if g.ammo:
-            ammo.add(g.ammo)
-        if g.material:
-            mats.add(g.material)
-    for sp in s.spells.values():
-        mats.update(m for m, _ in sp.materials)
-    for w in s.weapons.values():
-        if w.ammo_type:
-            ammo.add(w.ammo_type)
+    ground = enc.map.ground_items
+    out = {f"{c.id}.{w}" for c in enc.combatants for w in c.weapons}.union(
+        ground_weapon_id(i, g.weapon) for i, g in enumerate(ground) if g.weapon)
+    ammo = set[str]().union(*(c.ammo for c in enc.combatants), (g.ammo for g in ground if g.ammo),
+                            (w.ammo_type for w in s.weapons.values() if w.ammo_type))
+    mats = set[str]().union(*(c.materials for c in enc.combatants), (g.material for g in ground if g.material),
+                            (m for sp in s.spells.values() for m, _ in sp.materials))
     return sorted(out) + sorted(f"ammo:{a}" for a in ammo) + sorted(f"material:{m}" for m in mats)
 
 

@@ -145,13 +145,10 @@ class Setup:
     terrain: dict[Cell, str]
     exits: frozenset[Cell]
     lines: dict[tuple[Cell, Cell], tuple[Cell, ...]] = field(default_factory=dict)
-    far: dict[Cell, list[tuple[Cell, Any]]] = field(default_factory=dict)  # squares >= 2 away, row-major
     walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
     line_terrain: dict[tuple[Cell, Cell], str] = field(default_factory=dict)  # see sight.line_status
     adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
-    nbrs: dict[Cell, frozenset[Cell]] | None = None
     difficult: frozenset[Cell] = frozenset()
-    cells: list[Cell] = field(default_factory=list)  # row-major, the fixed order of destinations
     bf: Any = None  # the Battlefield (set by the system when it is built)
     catalogue: Any = None  # the Catalogue (built on first use)
     heads: list[tuple[str, str, str, str, int]] | None = None  # see view_heads
@@ -168,7 +165,6 @@ class Setup:
         if self.adj is None:
             g = bf.graph
             self.adj = {n: tuple(sorted((m, int(g.nodes[m].get("cost", 1))) for m in g.adj[n])) for n in g.nodes}
-            self.nbrs = {n: frozenset(g.adj[n]) for n in g.nodes}
             self.difficult = frozenset(n for n in g.nodes if g.nodes[n].get("cost", 1) != 1)
         return self.adj
 
@@ -342,15 +338,13 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
             c.max_hp if c.max_hp is not None else hp, c.max_mp if c.max_mp is not None else mp,
             c.mov if c.mov is not None else mov, db, c.build if c.build is not None else build, c.armour,
             c.standard_actions, dict(c.skills), tuple(c.spells), tuple(c.techniques)))
-    terrain: dict[Cell, str] = {}
-    for kind in ("difficult", "obstacle", "wall"):
-        for cell in getattr(enc.map.terrain, kind):
-            terrain[tuple(cell)] = kind
+    # a square listed under several kinds is the last one's (a wall over an obstacle over difficult ground)
+    terrain: dict[Cell, str] = {tuple(cell): kind for kind in ("difficult", "obstacle", "wall")
+                                for cell in getattr(enc.map.terrain, kind)}
     ids = [c.id for c in enc.combatants]
     setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
                   enc.map.width, enc.map.height, terrain, frozenset(enc.map.exits))
-    setup.cells = [(x, y) for y in range(setup.height) for x in range(setup.width)]
     setup.wall_cells = tuple(c for c, kind in terrain.items() if kind == "wall")
     return setup
 

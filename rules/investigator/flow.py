@@ -152,18 +152,10 @@ def start_round(combat: InvCombat, setup: Setup, st: InvState, rnd: int) -> None
     """Reset slots and per-round counters, apply carried lockouts, order the passes (INV-3.2, INV-4.3)."""
     st.round = rnd
     for f in st.fighters:
-        f.prepare_used = f.move_used = f.opportunity_used = False
-        f.standard_used = 0
-        f.had_turn = False
-        f.steps_this_turn = 0
-        f.moved_long = False
-        f.move_spent = 0
-        f.defenses = 0
+        f.prepare_used = f.move_used = f.opportunity_used = f.had_turn = f.moved_long = False
+        f.standard_used = f.steps_this_turn = f.move_spent = f.defenses = 0
         f.melee_attackers = []
-        f.full_mov_lockout = False
-        if f.lockout_next_round:
-            f.lockout_next_round = False
-            f.full_mov_lockout = True
+        f.full_mov_lockout, f.lockout_next_round = f.lockout_next_round, False  # INV-4.9: carried into this round
         if f.lose_next_standard:
             f.lose_next_standard = False
             f.standard_used = 1

@@ -104,7 +104,7 @@ def hostile(setup: Setup, a: str, b: str) -> bool:
 class Legal:
     """Computes legal sets for one decision of one combat."""
 
-    __slots__ = ("combat", "st", "s", "cat", "bf", "g", "_occ", "_forms", "_scanned")
+    __slots__ = ("combat", "st", "s", "cat", "g", "_occ", "_forms", "_scanned")
 
     def __init__(self, combat: InvCombat, setup: Setup | None = None) -> None:
         self.combat = combat
@@ -112,7 +112,6 @@ class Legal:
         self.s = s = setup if setup is not None else combat.tables
         cat = s.catalogue
         self.cat: Catalogue = cat if cat is not None else catalogue_of(s)
-        self.bf = combat.battlefield
         g = s.moves
         self.g: MoveTables = g if g is not None else moves_of(s)
         self._occ: dict[Cell, Fighter] | None = None
@@ -346,11 +345,8 @@ class Legal:
                 if requires == "melee_weapon" and melee_weapon(s, f) is UNARMED:
                     continue
                 out.append(act)
-            if f.wielded != "unarmed":
-                out.append(by[("switch_weapon", "unarmed")])
-            for w in f.weapons:
-                if w.id != f.wielded:
-                    out.append(by[("switch_weapon", w.id)])
+            out.extend(by[("switch_weapon", wid)] for wid in ("unarmed", *(w.id for w in f.weapons))
+                       if wid != f.wielded)
         # move slot
         assert f.pos is not None
         if not f.move_used:
@@ -385,25 +381,18 @@ class Legal:
         # throw (INV-8.8)
         if it is not None and w is not None and w.kind == "thrown" and it.count >= 1:
             here = f.pos
-            for t, tp in foes:
-                if chebyshev(here, tp) <= 10 and not line_blocked(s, here, tp):
-                    out.append(by[("throw", t.id)])
+            out.extend(by[("throw", t.id)] for t, tp in foes
+                       if chebyshev(here, tp) <= 10 and not line_blocked(s, here, tp))
         # reload (INV-8.10)
         if it is not None and w is not None and w.kind == "firearm" and (
                 it.jammed or (it.loaded < w.capacity and f.ammo.get(w.ammo_type, 0) >= 1)):
             out.append(by[("reload",)])
         # pass an item (INV-8.11)
-        for t in near:
-            if t is f or s.side_of[t.id] != side or not t.able:
-                continue
-            for wi in f.weapons:
-                out.append(by[("pass_item", t.id, wi.id)])
-            for a, n in sorted(f.ammo.items()):
-                if n >= 1:
-                    out.append(by[("pass_item", t.id, f"ammo:{a}")])
-            for m, n in sorted(f.materials.items()):
-                if n >= 1:
-                    out.append(by[("pass_item", t.id, f"material:{m}")])
+        allies = [t for t in near if t is not f and s.side_of[t.id] == side and t.able]
+        if allies:
+            items = [*(wi.id for wi in f.weapons), *(f"ammo:{a}" for a, n in sorted(f.ammo.items()) if n >= 1),
+                     *(f"material:{m}" for m, n in sorted(f.materials.items()) if n >= 1)]
+            out.extend(by[("pass_item", t.id, i)] for t in allies for i in items)
         # pick up (INV-8.11)
         if st.ground:
             px, py = f.pos
@@ -413,9 +402,8 @@ class Legal:
                     d = "here" if dx == 0 and dy == 0 else DIR_OF[(dx, dy)]
                     out.append(by[("pick_up", g.item.id, d)])
         # first aid (INV-8.12)
-        for t in near:
-            if t.untreated_wound and (t.hp < s.prof(t.id).max_hp or t.dying or t.unconscious):
-                out.append(by[("first_aid", t.id)])
+        out.extend(by[("first_aid", t.id)] for t in near
+                   if t.untreated_wound and (t.hp < s.prof(t.id).max_hp or t.dying or t.unconscious))
         # flee (INV-12.3)
         if not f.prone and f.pos in s.exits:
             out.append(by[("flee",)])

@@ -40,16 +40,9 @@ def line_status(setup: Setup, st: InvState, a: Cell, b: Cell, ends: tuple[str, s
                                                 "obstructed" if "obstacle" in kinds else "")
     if by_terrain:
         return by_terrain
-    if bodies is not None:
-        for c in crossed:
-            there = bodies.get(c)
-            if there is not None and any(cid not in ends for cid in there):
-                return "obstructed"
-        return "clear"
-    for f in st.fighters:
-        if f.pos in crossed and f.id not in ends and not (f.dead or f.fled or f.prone or f.unconscious or f.dying):
-            return "obstructed"
-    return "clear"
+    if bodies is None:
+        bodies = standing_bodies(st)
+    return "obstructed" if any(cid not in ends for c in crossed for cid in bodies.get(c, ())) else "clear"
 
 
 def line_blocked(setup: Setup, a: Cell, b: Cell) -> bool:

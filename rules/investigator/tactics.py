@@ -15,7 +15,7 @@ hit chance and damage that the odds shown for a person's attacks read.
 
 from __future__ import annotations
 
-from itertools import chain, groupby
+from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
@@ -51,25 +51,31 @@ class Estimate(NamedTuple):
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
 _VERB = attrgetter("verb")
-_SQUARE, _LONG = itemgetter(1), itemgetter(2)  # of a move option (action, square, a long move)
+_DEST = itemgetter(2)  # an action's `dest` (`Action` is a named tuple)
+_NO_ACTIONS: list[Action] = []  # no actions of a verb (read only)
 
 
-def _attack_key(m: Meta) -> tuple[tuple[Any, ...], tuple[int, int] | None, Meta]:
-    """What `_estimate` keys an attack by, less the square it is made from, the step before it, and its parts.
+def _attack_key(m: Meta, spells: dict[str, Any]) -> tuple[tuple[Any, ...], tuple[int, int] | None, Meta, bool]:
+    """What `_estimate` keys an attack by, less the square; the step before it, its parts, and whether it is ruled out.
 
     An attack with a step after it shares its key with the attack alone, but for melee (the step after rules
-    it out); with a step before, the square is the attacker's moved by the step.
+    it out); with a step before, the square is the attacker's moved by the step. `_estimate_from` rules some
+    attacks out whatever the state (a shot or melee with a technique, a melee with a step after it, a spell that
+    deals no damage at once): they score `NO_ATTACK`, so `_best_attack` passes over them.
     """
     when = m.when
     step = DIRS[m.dir] if when == "before" else None
+    if m.verb == CAST:
+        never = spells[m.head].effect != "damage" or spells[m.head].rounds > 1
+    elif m.verb == SHOOT:
+        never = bool(m.head)
+    elif m.verb in _MELEE:
+        never = bool(m.head) or when == "after"
+    else:
+        never = False
     if when == "after" and m.verb not in _MELEE:
         when = ""
-    return (m.verb, m.target, m.head, when, m.shots), step, m
-
-
-def _bound_order(shot: tuple[float, int, Any, Any, Any]) -> tuple[float, int]:
-    """`_best_attack`'s order of the shots to weigh: highest bound first, then legal order."""
-    return (-shot[0], shot[1])
+    return (m.verb, m.target, m.head, when, m.shots), step, m, never
 
 
 _MELEE = (Verb.MELEE, Verb.PURSUE)  # the verbs whose estimate tells a step after the attack from none
@@ -113,6 +119,9 @@ def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
 
 class InvestigatorTactics(Tactics):
     """Heuristic tactics for the investigator system (see the module docstring); it draws nothing from its generator."""
+
+    _table_grid: Any = None  # the grid `_distances` last built its table for
+    _table: np.ndarray
 
     # --- entry ---------------------------------------------------------------------------------
     def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
@@ -394,8 +403,16 @@ class InvestigatorTactics(Tactics):
         return known
 
     def _count_adjacent_threats(self, pos: Cell, ignore: str) -> int:
-        return sum(1 for f in self.foes if f.id != ignore and f.pos is not None and chebyshev(f.pos, pos) == 1
-                   and not f.opportunity_used and not f.channel_spell)
+        """The foes next to `pos` (Chebyshev distance 1) that could still strike, less `ignore`."""
+        x, y = pos
+        n = 0
+        for f in self.foes:  # a plain loop with the distance inline: called for most squares an attack is made from
+            p = f.pos
+            if p is not None and f.id != ignore and not f.opportunity_used and not f.channel_spell:
+                dx, dy = p[0] - x, p[1] - y
+                if -1 <= dx <= 1 and -1 <= dy <= 1 and (dx or dy):
+                    n += 1
+        return n
 
     def _value(self, t: Fighter, dmg: float) -> float:
         """Worth of `dmg` expected damage on `t`: more for kills, casters and dangerous foes."""
@@ -439,7 +456,8 @@ class InvestigatorTactics(Tactics):
         decision, are scored outright; the shots left are then weighed in order of their bounds, highest first
         (legal order among equals), until no bound left can beat the best score or tie it earlier in legal order.
         A decision offers a shot from every square a step away, most of which cannot beat the plain shot, so
-        their lines and the threats at their squares are never looked at.
+        their lines and the threats at their squares are never looked at. Attacks that `_attack_key` rules out
+        whatever the state are passed over (they score `NO_ATTACK`, which no attack needs to beat).
         """
         best: Action | None = None
         best_score = NO_ATTACK
@@ -447,37 +465,48 @@ class InvestigatorTactics(Tactics):
         estimates = self._estimates
         keys = self._keys
         here = self.me.pos
-        pending: list[tuple[float, int, Meta, tuple[Any, ...], Cell]] = []  # shots to weigh: (bound, index, ...)
+        fighters, idx, bounds = self.st.fighters, self.s.idx, self._bounds
+        # shots to weigh: (-bound, index, ...); the index is unique, so a plain sort orders them highest bound
+        # first, then in legal order, without a key function
+        pending: list[tuple[float, int, Meta, tuple[Any, ...], Cell]] = []
         i = -1  # the attack's place among the legal attacks (legal order)
         attack_of: list[Action] = []  # by that place
         for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together
             if verb not in ATTACK_VERBS:
                 continue
             for a in run:
-                i += 1
-                attack_of.append(a)
                 info = keys.get(a)  # the key of `_estimate`, inline
                 if info is None:
-                    info = keys[a] = _attack_key(self.meta[a])
-                part, step, m = info
+                    info = keys[a] = _attack_key(self.meta[a], self.s.spells)
+                part, step, m, never = info
+                if never:
+                    continue  # it scores `NO_ATTACK`, which never beats the best score (the floor at worst)
+                i += 1
+                attack_of.append(a)
                 src = here
                 if step is not None and src is not None:
                     src = (src[0] + step[0], src[1] + step[1])
                 key = (part, src)
                 est = estimates.get(key)
                 if est is None:
-                    bound = self._shot_bound(m, src) if verb == SHOOT else None
-                    if bound is not None:
-                        assert src is not None  # `_shot_bound` bounds shots with a square only
-                        pending.append((bound, i, m, key, src))
-                        continue
+                    if verb == SHOOT and src is not None and not m.head:  # a possible shot: bounded, weighed later
+                        tpos = fighters[idx[m.target]].pos
+                        if tpos is not None:
+                            dx, dy = src[0] - tpos[0], src[1] - tpos[1]
+                            d = max(dx if dx > 0 else -dx, dy if dy > 0 else -dy)  # `chebyshev`, inline
+                            bkey = (m.target, d, m.shots)  # one target's shots from one distance share a bound
+                            bound = bounds[bkey] if bkey in bounds else self._shot_bound(bkey)
+                            if bound is not None:
+                                pending.append((-bound, i, m, key, src))
+                                continue
                     est = estimates[key] = self._estimate_from(m, src)
                 sc = est.score
                 if sc > best_score:  # legal order: a later attack wins only with a higher score
                     best, best_score, best_i = a, sc, i
         if pending:
-            pending.sort(key=_bound_order)
-            for bound, i, m, key, src in pending:
+            pending.sort()
+            for neg, i, m, key, src in pending:
+                bound = -neg
                 if bound < best_score:
                     break  # no shot left can reach the best score
                 if bound == best_score and i > best_i:
@@ -490,23 +519,19 @@ class InvestigatorTactics(Tactics):
                     best, best_score, best_i = attack_of[i], sc, i
         return best, best_score
 
-    def _shot_bound(self, m: Meta, src: Cell | None) -> float | None:
-        """The most a shot can score (`_best_attack`): its worth with a clear line times the shots (None: no bound)."""
-        t = self.st.fighters[self.s.idx[m.target]]
-        tpos = t.pos
-        if m.head or tpos is None or self.me.pos is None or src is None:
-            return None  # an impossible shot: scored outright, at once
-        dx, dy = src[0] - tpos[0], src[1] - tpos[1]
-        d = max(dx if dx > 0 else -dx, dy if dy > 0 else -dy)  # `chebyshev`, inline
-        key = (t.id, d, m.shots)
-        if key in self._bounds:  # the shots of one target from one distance share a bound, whatever the square
-            return self._bounds[key]
+    def _shot_bound(self, key: tuple[str, int, int]) -> float | None:
+        """The most a shot can score (`_best_attack`): its worth with a clear line times the shots (None: no bound).
+
+        `key` is the target, the distance shot from and the shots; the bound is kept in `_bounds` under it.
+        """
+        tid, d, shots = key
         bound = None
         _, w, aimed = self._wielded()
         if w is not None:
             band = shot_band(self.s, w, d)
             if band is not None:
-                bound = self._shot_odds(t, d, False, band, w, aimed)[0] * max(1, m.shots)
+                t = self.st.fighters[self.s.idx[tid]]
+                bound = self._shot_odds(t, d, False, band, w, aimed)[0] * max(1, shots)
         self._bounds[key] = bound
         return bound
 
@@ -519,8 +544,8 @@ class InvestigatorTactics(Tactics):
         """
         info = self._keys.get(a)
         if info is None:
-            info = self._keys[a] = _attack_key(self.meta[a])
-        part, step, m = info
+            info = self._keys[a] = _attack_key(self.meta[a], self.s.spells)
+        part, step, m, _ = info
         src = self.me.pos
         if step is not None and src is not None:
             src = (src[0] + step[0], src[1] + step[1])
@@ -683,50 +708,56 @@ class InvestigatorTactics(Tactics):
         """
         me = self.me
         assert me.pos is not None
-        options = self._move_options(by_verb)
+        # the options of `_move_options`, in its order (steps, then long moves), without a tuple per option
+        steps = by_verb.get(STEP, _NO_ACTIONS)
+        options = steps + by_verb.get(MOVE, _NO_ACTIONS)
         if not options:
             return None
         ranged, adj_now, target = self._move_context()
         here = self._square_score(me.pos, ranged, False, adj_now, target)
         floor = here + 0.5
-        scores = self._square_scores(options, ranged, adj_now, target)
+        scores = self._square_scores(options, len(steps), ranged, adj_now, target)
         if not ranged:
             i = int(np.argmax(scores))
-            return (options[i][0], float(scores[i]) - here) if scores[i] > floor else None
+            return (options[i], float(scores[i]) - here) if scores[i] > floor else None
         best_sc, best = floor, -1
-        for i in np.lexsort((np.arange(len(options)), -scores)).tolist():
+        # highest bound first, then option order: a stable sort of the negated bounds
+        for i in np.argsort(-scores, kind="stable").tolist():
             bound = scores[i]
             if bound < best_sc:
                 break
             if bound == best_sc and (best < 0 or i > best):
                 continue  # even with every line clear it would only tie a square before it
-            _, dest, long = options[i]
-            sc = self._square_score(dest, ranged, long, adj_now, target)
+            sc = self._square_score(options[i].dest, ranged, i >= len(steps), adj_now, target)
             if sc > best_sc or (sc == best_sc and 0 <= best and i < best):
                 best_sc, best = sc, i
-        return None if best < 0 else (options[best][0], best_sc - here)
+        return None if best < 0 else (options[best], best_sc - here)
 
-    def _square_scores(self, options: list[tuple[Action, Cell, bool]], ranged: bool, adj_now: list[Fighter],
+    def _square_scores(self, options: list[Action], steps: int, ranged: bool, adj_now: list[Fighter],
                        target: Fighter | None) -> np.ndarray:
         """`_square_score` of every option's square at once: exact for melee, the all-lines-clear bound for shooters.
 
-        The same float operations run in the same order, so the values are the same to the bit.
+        `options` are one-step moves, then (from index `steps` on) long moves. The same float operations run in
+        the same order, so the values are the same to the bit.
         """
         me = self.me
-        # the squares' x and y read in one pass (numpy converts a list of pairs several times slower)
-        flat = np.fromiter(chain.from_iterable(map(_SQUARE, options)), dtype=np.int64, count=2 * len(options))
-        xs, ys = flat[0::2], flat[1::2]
-        long = np.fromiter(map(_LONG, options), dtype=bool, count=len(options))
-        cells = np.array(self._foe_cells, dtype=np.int64).reshape(-1, 2)
+        # the squares as grid cell indices, read in one pass of C-level maps (numpy converts a list of pairs several
+        # times slower); every distance is then read off the board's table in one gather
+        grid = self.s.bf.grid
+        dist = self._distances(grid)
+        index = grid.index
+        n = len(options)
+        at = np.fromiter(map(index.__getitem__, map(_DEST, options)), dtype=np.intp, count=n)
+        long = np.arange(n) >= steps
+        foes_at = np.fromiter(map(index.__getitem__, self._foe_cells), dtype=np.intp, count=len(self._foe_cells))
         # foes x squares: the sums and extremes over the few foes run down the rows (numpy reduces a short inner axis
         # slowly); integer counts and extremes, so the values are the same whatever the layout
-        ds = np.maximum(np.abs(xs - cells[:, 0:1]), np.abs(ys - cells[:, 1:2]))
+        ds = dist[foes_at[:, None], at]
         adjacent = ds == 1
         adj = np.add.reduce(adjacent, axis=0, dtype=np.int64)  # the counts `sum` gives, without its wrapper
         if adj_now:
-            now = np.array([_at(f) for f in adj_now], dtype=np.int64)
-            leaving = np.add.reduce(np.maximum(np.abs(xs - now[:, 0:1]), np.abs(ys - now[:, 1:2])) > 1, axis=0,
-                                    dtype=np.int64)
+            now = np.fromiter((index[_at(f)] for f in adj_now), dtype=np.intp, count=len(adj_now))
+            leaving = np.add.reduce(dist[now[:, None], at] > 1, axis=0, dtype=np.int64)
             sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
         else:  # nobody to leave: -3.0 times a count of 0, which is -0.0, on long moves
             sc = np.where(long, -0.0, 0.0)
@@ -734,13 +765,12 @@ class InvestigatorTactics(Tactics):
             sc = sc - 6.0 * adj
             # out of range: -inf, which no bonus lifts and the maximum below passes over
             quality = np.array([-np.inf if (q := self._shot_quality(d)) is None else q
-                                for d in range(int(ds.max()) + 1)])
+                                for d in range(int(np.maximum.reduce(ds, axis=None)) + 1)])
             bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
-            top = (quality[ds] + bonus[:, None]).max(axis=0)
-            return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * ds.min(axis=0)
+            top = np.maximum.reduce(quality[ds] + bonus[:, None], axis=0)
+            return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * np.minimum.reduce(ds, axis=0)
         assert target is not None and target.pos is not None
-        tx, ty = target.pos
-        d = np.maximum(np.abs(xs - tx), np.abs(ys - ty))
+        d = dist[index[target.pos], at]
         free = target.opportunity_used or not target.able
         striking = np.array([f.id != target.id and not f.opportunity_used for f in self.foes])
         others = np.add.reduce(adjacent & striking[:, None], axis=0, dtype=np.int64)
@@ -749,6 +779,15 @@ class InvestigatorTactics(Tactics):
         if self.s.prof(me.id).actions >= 2:
             sc = np.where(long, sc - 0.5, sc)
         return sc
+
+    def _distances(self, grid: Any) -> np.ndarray:
+        """The Chebyshev distance between every two cells of `grid`, by cell index (kept for the last grid asked)."""
+        if grid is not self._table_grid:
+            xy = np.array(grid.cells, dtype=np.int64).reshape(-1, 2)
+            xs, ys = xy[:, 0], xy[:, 1]
+            self._table = np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :]))
+            self._table_grid = grid
+        return self._table
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""

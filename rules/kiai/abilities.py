@@ -21,15 +21,10 @@ CONDITION_OF = {"stun": Condition.STUNNED, "intimidate": Condition.INTIMIDATED, 
 
 def area_targets(ctx: Ctx, st: KiaiState, user: str, center: Hex, radius: int) -> list[str]:
     """KIA-21.3: everyone (any side) within `radius` of the centre, except the user and those out; by distance, seat."""
-    found = []
     distance = ctx.grid.distance
-    for cid, f in st.fighters.items():
-        if cid == user or f.out or f.hex is None:
-            continue
-        d = distance(center, f.hex)
-        if d <= radius:
-            found.append((d, ctx.seat[cid], cid))
-    return [cid for _, _, cid in sorted(found)]
+    found = sorted((d, ctx.seat[cid], cid) for cid, f in st.fighters.items()
+                   if cid != user and not f.out and f.hex is not None and (d := distance(center, f.hex)) <= radius)
+    return [cid for _, _, cid in found]
 
 
 def start_ability(combat: KiaiCombat, ctx: Ctx, st: KiaiState, user: str, ab: Ability, target: str | None,

@@ -56,18 +56,15 @@ def _build(enc: KiaiEncounter) -> list[Action]:
     step = enc.options.technique_step
     xs = [0, *range(step, 2 * max_hit, step)]
     for cid in ctx.ids:
-        for ab in ("", *techs):
-            for ao in (False, True):
-                acts.extend(action(Verb.ATTACK, cid, None, AttackOption(x, ao, ab)) for x in xs)
+        acts.extend(action(Verb.ATTACK, cid, None, AttackOption(x, ao, ab)) for ab in ("", *techs)
+                    for ao in (False, True) for x in xs)
         acts += [action(Verb.TWO_WEAPON_ATTACK, cid, None, False), action(Verb.TWO_WEAPON_ATTACK, cid, None, True),
                  action(Verb.OFFHAND_ATTACK, cid), action(Verb.CONSECUTIVE_ATTACK, cid)]
         acts.extend(action(Verb.FEINT, cid, None, b) for b in (1, 2, 3))
         acts += [action(Verb.BREAK_WEAPON, cid), action(Verb.DISARM, cid)]
-        for ao in (False, True):
-            acts.extend(action(Verb.REATTACK, cid, None, ReattackOption(x, ao)) for x in xs)
+        acts.extend(action(Verb.REATTACK, cid, None, ReattackOption(x, ao)) for ao in (False, True) for x in xs)
     if any(w.category in SPEAR_CLASS for c in enc.combatants for w in c.weapons):
-        for cid in ctx.ids:
-            acts.extend(action(Verb.CHARGE, cid, h) for h in hexes)
+        acts.extend(action(Verb.CHARGE, cid, h) for cid in ctx.ids for h in hexes)
     abilities: dict[str, set[str]] = {}
     for c in enc.combatants:
         for a in c.abilities:

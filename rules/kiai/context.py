@@ -7,7 +7,6 @@ from fractions import Fraction
 from math import ceil
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.dice import DiceExpr
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiOptions, Weapon
 from trpg_arena.rules.kiai.verbs import Verb
@@ -41,12 +40,9 @@ SPEAR_CLASS = frozenset({"spear", "lance"})
 
 @dataclass(frozen=True, slots=True)
 class WeaponInfo:
-    """A weapon as the engine knows it: named by ``owner/weapon_id`` (section 4.2); dice parsed once."""
+    """A weapon as the engine knows it (its key in `Ctx.weapons` is ``owner/weapon_id``, section 4.2)."""
 
-    key: str
-    owner: str
     spec: Weapon
-    dice: DiceExpr
 
     @property
     def level(self) -> int:
@@ -59,7 +55,7 @@ class WeaponInfo:
         return self.spec.reach
 
 
-UNARMED = WeaponInfo("", "", Weapon(id="unarmed", name="unarmed", level=0, category="other"), DiceExpr(0, 10))
+UNARMED = WeaponInfo(Weapon(id="unarmed", name="unarmed", level=0, category="other"))
 
 
 @dataclass
@@ -82,7 +78,6 @@ class Ctx:
     blocked: frozenset[tuple[int, int]]
     width: int
     height: int
-    bf: Battlefield
     grid: Grid  # the map compiled by the kernel: reach layers, paths, sight, distances (section 5)
     seat_order: list[str] = field(default_factory=list)
     foes_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the other sides' ids, roster order
@@ -106,8 +101,7 @@ def build_ctx(enc: KiaiEncounter, bf: Battlefield) -> Ctx:
     opts = enc.options
     spec = {c.id: c for c in enc.combatants}
     seat = {c.id: (c.seat if c.seat is not None else i) for i, c in enumerate(enc.combatants)}  # KIA-1.3
-    weapons = {f"{c.id}/{w.id}": WeaponInfo(f"{c.id}/{w.id}", c.id, w, DiceExpr(w.level, 10))
-               for c in enc.combatants for w in c.weapons}
+    weapons = {f"{c.id}/{w.id}": WeaponInfo(w) for c in enc.combatants for w in c.weapons}
     abilities = {c.id: {a.id: a for a in c.abilities} for c in enc.combatants}
     pen = opts.wound_penalties
     cap = opts.round_cap or enc.round_cap or 30  # KIA-25.1: options win over the top-level field
@@ -119,7 +113,7 @@ def build_ctx(enc: KiaiEncounter, bf: Battlefield) -> Ctx:
                opts.wound_boxes["mortal"]),
         penalties=(0, pen["light"], pen["moderate"], pen["serious"], 0, 0),
         round_cap=cap, exits=frozenset(enc.map.exits), blocked=frozenset(enc.map.blocked),
-        width=enc.map.width, height=enc.map.height, bf=bf, grid=bf.grid,
+        width=enc.map.width, height=enc.map.height, grid=bf.grid,
         seat_order=sorted(spec, key=lambda i: seat[i]),
         foes_of={c.id: tuple(o.id for o in enc.combatants if o.side != c.side) for c in enc.combatants},
     )

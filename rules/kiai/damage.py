@@ -132,12 +132,7 @@ def record_wound(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, net: 
 
 def check_end(combat: KiaiCombat, ctx: Ctx, st: KiaiState) -> bool:
     """KIA-25.1: exactly one side left wins, none left is a draw; ends at once (pending procedures dropped)."""
-    sides: list[str] = []
-    for cid, f in st.fighters.items():
-        if not f.out:
-            s = ctx.side[cid]
-            if s not in sides:
-                sides.append(s)
+    sides = list(dict.fromkeys(ctx.side[cid] for cid, f in st.fighters.items() if not f.out))
     if len(sides) > 1:
         return False
     winner = sides[0] if sides else None

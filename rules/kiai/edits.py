@@ -38,9 +38,8 @@ class KiaiEditor(Editor):
         out += [EditField("kiai", "int", f.kiai, "kiai", 0, max(spec.kiai, f.kiai)),
                 EditField("spirit", "int", f.spirit, "spirit", 0, max(spec.spirit, f.spirit))]
         # a condition on it can be cleared (its duration and source are the rules' own, so none is added by hand)
-        for ctype in dict.fromkeys(c.type for c in f.conds):
-            out.append(EditField(f"cond_{ctype}", "bool", True, ctype.replace("_", " "),
-                                 help="untick to clear it"))
+        out += [EditField(f"cond_{ctype}", "bool", True, ctype.replace("_", " "), help="untick to clear it")
+                for ctype in dict.fromkeys(c.type for c in f.conds)]
         if f.hex is not None:
             out.append(EditField("hex", "place", f.hex, "hex", choices=free_places(combat, cid),
                                  help="a free, open hex"))

@@ -27,14 +27,8 @@ SHARED_LIMIT = 4096
 def targets(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Fighter]:
     """KIA-2.2 / KIA-23.3: enemies that are not out and by whom `f` is not intimidated, in roster order."""
     side = ctx.side[f.id]
-    out = []
-    for cid, g in st.fighters.items():
-        if g.out or g.hex is None or ctx.side[cid] == side:
-            continue
-        if f.conds and has(f, Condition.INTIMIDATED, cid):
-            continue
-        out.append(g)
-    return out
+    return [g for cid, g in st.fighters.items() if not (g.out or g.hex is None or ctx.side[cid] == side)
+            and not (f.conds and has(f, Condition.INTIMIDATED, cid))]
 
 
 def base_hit(ctx: Ctx, f: Fighter, all_out: bool) -> int:
@@ -246,34 +240,24 @@ def d1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
             for ab in techs:
                 acts.extend(attack_options(ctx, Verb.ATTACK, gid, ab, v0, v1))
         if f.off and mspec.hands == 1 and f.main:  # KIA-11.1
-            for g in near:
-                acts.extend(T.two_weapon[g.id])
+            acts.extend(a for g in near for a in T.two_weapon[g.id])
         if pool(ctx, f) >= FEINT_COST:  # KIA-14.2
-            for g in near:
-                acts.extend(T.feints[g.id])
+            acts.extend(a for g in near for a in T.feints[g.id])
         restrict = ctx.opts.break_restrictions
-        for g in near:  # KIA-18.1, KIA-18.4
-            if g.main and (can_break(ctx, f.main, g.main) if restrict else True):
-                acts.append(T.breaks[g.id])
-        for g in near:  # KIA-19.1
-            if g.main:
-                acts.append(T.disarms[g.id])
+        acts.extend(T.breaks[g.id] for g in near  # KIA-18.1, KIA-18.4
+                    if g.main and (not restrict or can_break(ctx, f.main, g.main)))
+        acts.extend(T.disarms[g.id] for g in near if g.main)  # KIA-19.1
     if may_attack:
         kiai = f.kiai
-        for ab in T.others[fid]:  # KIA-21.5
-            if kiai < ab.level:
-                continue
-            acts.extend(_ability_actions(T, here, ab, foes, near, row))
+        acts.extend(a for ab in T.others[fid] if kiai >= ab.level  # KIA-21.5
+                    for a in _ability_actions(T, here, ab, foes, near, row))
     acts.extend(CONCENTRATE)  # KIA-20.1
     ready = T.ready
-    for key in f.carried:  # KIA-24.2
-        acts.append(ready.get(key) or action(Verb.READY_WEAPON, option=key))
+    acts.extend(ready.get(key) or action(Verb.READY_WEAPON, option=key) for key in f.carried)  # KIA-24.2
     if f.off:
         acts.append(ready.get(f.off) or action(Verb.READY_WEAPON, option=f.off))
-    if st.ground:
-        for h, key in st.ground:  # KIA-19.3
-            if row[idx[h]] <= 1:
-                acts.append(T.pick.get(key) or action(Verb.PICK_UP, option=key))
+    if st.ground:  # KIA-19.3
+        acts.extend(T.pick.get(key) or action(Verb.PICK_UP, option=key) for h, key in st.ground if row[idx[h]] <= 1)
     if here in ctx.exits:  # KIA-24.3
         acts.append(FLEE)
     acts.append(END_TURN)
@@ -370,10 +354,7 @@ def p1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     key = (Verb.REATTACK, ids, v0, v1)
     acts = shared.get(key)
     if acts is None:
-        acts = []
-        for gid in ids:
-            acts.extend(attack_options(ctx, Verb.REATTACK, gid, None, v0, v1))
-        acts.append(PASS)
+        acts = [*(a for gid in ids for a in attack_options(ctx, Verb.REATTACK, gid, None, v0, v1)), PASS]
         tables_of(ctx).share(key, acts)
     return acts
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.moonlit import window
-from trpg_arena.rules.moonlit.data import SKILLS, Skill
+from trpg_arena.rules.moonlit.data import SKILLS, ZONE_INDEX, Skill
 from trpg_arena.rules.moonlit.fighters import (
     ABLE,
     ap_drop,
@@ -48,13 +48,8 @@ def target_zones(st: MoonState, t: Table, f: Fighter, sk: Skill) -> list[str]:
     """Zones a zone attack may choose: within reach with at least one able opposing combatant (MOON-3.6)."""
     if sk.scope == "global":
         return []
-    zones: list[str] = []
-    for g in legal_targets(st, t, f, sk):
-        z = g.zone
-        if z is not None and z not in zones and (sk.scope == "zone_any" or z == f.zone):
-            zones.append(z)
-    from trpg_arena.rules.moonlit.data import ZONE_INDEX
-
+    zones = {g.zone for g in legal_targets(st, t, f, sk) if g.zone is not None
+             and (sk.scope == "zone_any" or g.zone == f.zone)}
     return sorted(zones, key=ZONE_INDEX.__getitem__)
 
 

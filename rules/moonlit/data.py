@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from trpg_arena.rules.core.dice import DiceExpr
 from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.moonlit.verbs import Condition
 
 DATA_DIR = Path(__file__).parent / "data"
+R = TypeVar("R")
 
 ZONES: tuple[str, ...] = ("A_rear", "A_front", "B_front", "B_rear")
 ZONE_INDEX = {z: i for i, z in enumerate(ZONES)}
@@ -121,41 +122,34 @@ def _effect(raw: dict[str, Any] | None) -> Effect | None:
     return None if raw is None else Effect(str(raw["kind"]), int(raw["value"]), str(raw["duration"]))
 
 
-def _skill(sid: str, raw: dict[str, Any]) -> Skill:
-    uses = raw.get("uses") or {}
-    return Skill(
-        id=sid, name_zh=raw.get("name_zh", sid), category=raw["category"], type=raw.get("type"),
-        element=raw.get("element"), scope=raw.get("scope", "single"), compat=tuple(raw.get("compat", ())),
-        single_only=bool(raw.get("single_only", False)), target=raw.get("target", "self"), tp=int(raw.get("tp", 0)),
-        delay=int(raw.get("delay", 0)), per_round=int(uses.get("per_round", 0)),
-        per_combat=int(uses.get("per_combat", 0)),
-        damage=DiceExpr.parse(raw["damage"]) if "damage" in raw else None, hit_mod=int(raw.get("hit_mod", 0)),
-        dodge_mod=int(raw.get("dodge_mod", 0)), reduction_mod=int(raw.get("reduction_mod", 0)),
-        extra_targets=int(raw.get("extra_targets", 0)), ap_mod=int(raw.get("ap_mod", 0)),
-        heal=DiceExpr.parse(raw["heal"]) if "heal" in raw else None,
-        after_damage=tuple(raw.get("after_damage", ())), effect=_effect(raw.get("effect")),
-        summon=tuple(raw.get("summon", ())), remove_condition=bool(raw.get("remove_condition", False)),
-        auto_dodge=bool(raw.get("auto_dodge", False)), window=raw.get("window"),
-        negated_by_baptism=bool(raw.get("negated_by_baptism", False)),
-    )
+def _record(cls: type[R], rid: str, raw: dict[str, Any]) -> R:
+    """A record of `cls` from its entry in a data file (a misspelt field is an error at import).
+
+    Lists become tuples, dice notation is parsed (MOON-0.1), an effect becomes an `Effect` and a skill's ``uses``
+    its per_round and per_combat; the name defaults to the id.
+    """
+    values: dict[str, Any] = {"id": rid, "name_zh": rid}
+    for key, value in raw.items():
+        if key == "uses":
+            values.update(value or {})
+        elif key in ("damage", "heal"):
+            values[key] = DiceExpr.parse(value)
+        elif key == "effect":
+            values[key] = _effect(value)
+        else:
+            values[key] = tuple(value) if isinstance(value, list) else value
+    return cls(**values)
+
+
+def _table(cls: type[R], name: str) -> dict[str, R]:
+    """Every record of one data file, by id."""
+    return {rid: _record(cls, rid, raw) for rid, raw in read_table(DATA_DIR / name).items()}
 
 
 def load_library() -> Library:
     """Read and check every data file once."""
-    skills = {sid: _skill(sid, raw) for sid, raw in read_table(DATA_DIR / "skills.yaml").items()}
-    templates = {tid: Template(id=tid, name_zh=raw.get("name_zh", tid), body=raw["body"], action=raw["action"],
-                               melee=raw["melee"], ranged=raw["ranged"], mental=raw["mental"],
-                               defense=raw["defense"], max_hp=raw["max_hp"], max_tp=raw["max_tp"],
-                               skills=tuple(raw["skills"]))
-                 for tid, raw in read_table(DATA_DIR / "summons.yaml").items()}
-    items = {iid: Item(id=iid, name_zh=raw.get("name_zh", iid), target=raw["target"],
-                       heal=DiceExpr.parse(raw["heal"]) if "heal" in raw else None, remove=raw.get("remove"),
-                       effect=_effect(raw.get("effect")))
-             for iid, raw in read_table(DATA_DIR / "items.yaml").items()}
-    gear = {gid: Gear(id=gid, name_zh=raw.get("name_zh", gid), slot=raw["slot"], type=raw.get("type"),
-                      hit_mod=int(raw.get("hit_mod", 0)), damage_flat=int(raw.get("damage_flat", 0)),
-                      defense_dice=int(raw.get("defense_dice", 0)))
-            for gid, raw in read_table(DATA_DIR / "equipment.yaml").items()}
+    skills, templates = _table(Skill, "skills.yaml"), _table(Template, "summons.yaml")
+    items, gear = _table(Item, "items.yaml"), _table(Gear, "equipment.yaml")
     for s in skills.values():
         if s.category not in CATEGORIES:
             raise ValueError(f"skill {s.id}: unknown category {s.category}")

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.values import Outcome, Termination
 from trpg_arena.rules.moonlit.data import CONDITIONS
 from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect
-from trpg_arena.rules.moonlit.tables import Stats
+from trpg_arena.rules.moonlit.tables import Stats, Table
 from trpg_arena.rules.moonlit.verbs import Condition
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.moonlit.state import MoonCombat
+    from collections.abc import Callable
+
+    from trpg_arena.rules.moonlit.state import MoonCombat, MoonState
 
 ABLE = frozenset(("not_acted", "standby", "acted"))
 GONE = frozenset(("dead", "fled", "absent"))
@@ -31,6 +33,14 @@ def setup_key(f: Fighter, s: Stats, idx: int, by_ap: bool = False) -> tuple[int,
 def priority_key(f: Fighter, s: Stats, idx: int) -> tuple[int, int, int, int]:
     """Priority order (MOON-5.2, 14.1): AP descending, pc first, effective Action descending, roster order."""
     return (-f.ap, 0 if s.kind == "pc" else 1, -eff_action(f, s), idx)
+
+
+def first_by_priority(st: MoonState, t: Table, ok: Callable[[str, Fighter], bool]) -> Fighter | None:
+    """The combatant of the turn order that `ok` accepts (given its id and itself) first in priority order, or None."""
+    fs, stats, order = st.fighters, t.stats, st.order
+    best = min((n for n, i in enumerate(order) if ok(i, fs[i])),
+               key=lambda n: priority_key(fs[order[n]], stats[order[n]], n), default=None)
+    return None if best is None else fs[order[best]]
 
 
 def set_state(c: MoonCombat, f: Fighter, new: str, cause: str, rule: str | None = None) -> None:
@@ -97,24 +107,14 @@ def roll_check(c: MoonCombat, roller: str, purpose: str, base: int, mods: list[t
 
 def active_wins(a: Check, p: Check) -> bool:
     """MOON-0.5: an active check against a passive one; the passive side wins ties."""
-    if p.crit:
+    if p.crit or a.fumble:
         return False
-    if a.fumble:
-        return False
-    if a.crit:
-        return True
-    if p.fumble:
-        return True
-    return a.total > p.total
+    return a.crit or p.fumble or a.total > p.total
 
 
 def beats_target(ch: Check, target: int) -> bool:
     """MOON-0.6: a check against a target number."""
-    if ch.crit:
-        return True
-    if ch.fumble:
-        return False
-    return ch.total >= target
+    return ch.crit or (not ch.fumble and ch.total >= target)
 
 
 def roll_dice(c: MoonCombat, n: int, roller: str, purpose: str, rule: str) -> list[int]:

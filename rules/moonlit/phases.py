@@ -28,7 +28,7 @@ from trpg_arena.rules.moonlit.fighters import (
     vanish_summons_of,
 )
 from trpg_arena.rules.moonlit.model import MoonlitEncounter
-from trpg_arena.rules.moonlit.skills import apply_skill, skill_actions
+from trpg_arena.rules.moonlit.skills import apply_skill, opposing_able, skill_actions
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
 from trpg_arena.rules.moonlit.verbs import Condition, Verb
@@ -53,7 +53,6 @@ def setup_queue(st: MoonState, t: Table, by_ap: bool = False) -> list[str]:
 def round_start(c: MoonCombat) -> bool:
     """MOON-4.1: next round; able combatants become not_acted; AP cleared; per-round uses reset; round-1 ambush."""
     st = c.state
-    t = c.tables
     st.round += 1
     st.phase = "setup"
     st.ap_rolled = False
@@ -74,7 +73,6 @@ def round_start(c: MoonCombat) -> bool:
                 f.mark_ambush = True  # MOON-14.6
                 set_state(c, f, "acted", "ambushed", "MOON-14.6")
     st.step = "entry"
-    del t
     return False
 
 
@@ -112,11 +110,6 @@ def escape_start(c: MoonCombat) -> bool:
     return False
 
 
-def _opponents(st: MoonState, t: Table, f: Fighter) -> list[Fighter]:
-    side = t.stats[f.id].side
-    return [st.fighters[i] for i in st.order if st.fighters[i].state in ABLE and t.stats[i].side != side]
-
-
 def escape_eligible(st: MoonState, t: Table, f: Fighter) -> bool:
     """MOON-4.3: able, not a summon, can_escape, and an able opposing combatant exists."""
     s = t.stats[f.id]
@@ -130,7 +123,7 @@ def resolve_escape(c: MoonCombat, f: Fighter) -> None:
     """MOON-4.3-4.5: escape check vs the best interceptor's check (ties to the interceptor)."""
     st = c.state
     t = c.tables
-    opp = _opponents(st, t, f)
+    opp = opposing_able(st, t, t.stats[f.id].side)
     here = [g for g in opp if g.zone == f.zone]
     pool = here or opp
     icp = pool[0]

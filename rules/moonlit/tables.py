@@ -100,12 +100,9 @@ def build_table(enc: MoonlitEncounter) -> Table:
                             armour_dice=armour, items=dict(c.items), can_escape=c.can_escape,
                             by_cat=_split(tuple(c.skills)))
     ids = [c.id for c in enc.combatants]
+    starts = enc.start.combatants.values() if enc.start is not None else ()
     summons_of: dict[str, list[str]] = {}
-    wanted: list[tuple[str, str]] = []
-    for c in enc.combatants:
-        for s in c.skills:
-            for t in SKILLS[s].summon:
-                wanted.append((c.id, t))
+    wanted = [(c.id, t) for c in enc.combatants for s in c.skills for t in SKILLS[s].summon]
     if enc.start is not None:
         wanted.extend((s.summoner, s.template) for s in enc.start.summons)
     for summoner, t in wanted:
@@ -115,29 +112,12 @@ def build_table(enc: MoonlitEncounter) -> Table:
         stats[sid] = _summon_stats(stats[summoner], t)
         ids.append(sid)
         summons_of.setdefault(summoner, []).append(sid)
-    bound = 1
-    for st in stats.values():
-        quick = max((SKILLS[s].ap_mod for s in st.skills), default=0)
-        bound = max(bound, st.action + 12 + quick)
-    if enc.start is not None:
-        for sc in enc.start.combatants.values():
-            if sc.ap is not None:
-                bound = max(bound, sc.ap)
-    known: list[str] = []
-    for st in stats.values():
-        for s in st.skills:
-            if s not in known:
-                known.append(s)
-    items: list[str] = []
-    for st in stats.values():
-        for i in st.items:
-            if i not in items:
-                items.append(i)
-    if enc.start is not None:
-        for sc in enc.start.combatants.values():
-            for i in sc.items or {}:
-                if i not in items:
-                    items.append(i)
+    # the highest AP anyone can have: its action score, 12 on the dice and its quickest skill, or a start's AP
+    bound = max([1, *(st.action + 12 + max((SKILLS[s].ap_mod for s in st.skills), default=0) for st in stats.values()),
+                 *(sc.ap for sc in starts if sc.ap is not None)])
+    known = list(dict.fromkeys(s for st in stats.values() for s in st.skills))
+    items = list(dict.fromkeys([*(i for st in stats.values() for i in st.items),
+                                *(i for sc in starts for i in sc.items or {})]))
     return Table(opts=enc.options, stats=stats, ids=ids, index={i: n for n, i in enumerate(ids)},
                  summons_of=summons_of, arrivals={a.combatant: (a.round, a.zone) for a in enc.arrivals},
                  hazards=[(h.zone, h.n) for h in enc.hazards], delay_bound=bound - 1, skills_known=known,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.moonlit import attack
 from trpg_arena.rules.moonlit.data import ZONE_INDEX, ZONES
-from trpg_arena.rules.moonlit.fighters import ABLE, check_end, priority_key, set_state
+from trpg_arena.rules.moonlit.fighters import ABLE, check_end, first_by_priority, set_state
 from trpg_arena.rules.moonlit.skills import apply_item, apply_skill, item_actions, reaches, skill_actions, usable
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
@@ -43,16 +43,7 @@ def decide(c: MoonCombat) -> bool:
     """MOON-5.1-5.3: pick the next actor by AP (ties: pc, effective Action, roster order); none -> end phase."""
     st = c.state
     t = c.tables
-    best: Fighter | None = None
-    best_key = None
-    fs = st.fighters
-    for n, i in enumerate(st.order):
-        f = fs[i]
-        if f.state != "not_acted" and f.state != "standby":
-            continue
-        k = priority_key(f, t.stats[i], n)
-        if best_key is None or k < best_key:
-            best, best_key = f, k
+    best = first_by_priority(st, t, lambda _, f: f.state == "not_acted" or f.state == "standby")
     if best is None:
         st.step = "end"  # MOON-5.3
         return False
@@ -70,15 +61,11 @@ def can_leave(st: MoonState, t: Table, f: Fighter, zone: str) -> tuple[bool, int
     if t.opts.moon_blocking == "off":
         return True, 0, 0
     side = t.stats[f.id].side
-    friends = opp = 0
-    for i in st.order:
-        g = st.fighters[i]
-        if g.zone != zone or g.state not in ABLE:
-            continue
-        if t.stats[i].side == side:
-            friends += 1
-        else:
-            opp += 1
+    fs = st.fighters
+    # one entry per able combatant in the zone: whether it is on f's side
+    present = [t.stats[i].side == side for i in st.order if fs[i].zone == zone and fs[i].state in ABLE]
+    friends = sum(present)
+    opp = len(present) - friends
     return (opp == 0 or friends > opp), friends, opp
 
 
@@ -102,14 +89,9 @@ def main_legal(c: MoonCombat) -> list[Action]:
         opp_zones = {fs[i].zone for i in st.order if fs[i].state in ABLE and stats[i].side != side}
         here = f.zone in opp_zones
         far = "same_zone" == t.opts.moon_mental_range
-        for sk in atk:
-            if not opp_zones or sk.tp > f.tp or not usable(f, sk):
-                continue
-            if sk.type == "melee" or (far and sk.type == "mental"):
-                if here:
-                    out.append(attack_action(sk.id))
-            else:
-                out.append(attack_action(sk.id))
+        if opp_zones:  # a skill that reaches only its own zone needs an opponent there
+            out.extend(attack_action(sk.id) for sk in atk if sk.tp <= f.tp and usable(f, sk)
+                       and (here or not (sk.type == "melee" or (far and sk.type == "mental"))))
     if s.cat("normal"):
         out.extend(skill_actions(c, f, "normal"))
     if f.items:

@@ -14,8 +14,8 @@ from trpg_arena.rules.moonlit.fighters import (
     ABLE,
     active_wins,
     check_mods,
+    first_by_priority,
     hit_effects,
-    priority_key,
     roll_check,
 )
 from trpg_arena.rules.moonlit.skills import count_use, reaches, usable
@@ -126,17 +126,9 @@ def next_coverer(st: MoonState, t: Table, a: AttackFrame, x: Fighter, h: Fighter
     """MOON-14.1: the next eligible coverer of h not yet offered, in priority order."""
     side = t.stats[h.id].side
     taken = set(a.cover.values())
-    best = None
-    best_key = None
-    for n, i in enumerate(st.order):
-        g = st.fighters[i]
-        if (g.state not in ("not_acted", "standby") or i == h.id or i == x.id or g.zone != h.zone
-                or t.stats[i].side != side or i in a.decl.targets or i in taken or i in a.offered):
-            continue
-        k = priority_key(g, t.stats[i], n)
-        if best_key is None or k < best_key:
-            best, best_key = g, k
-    return best
+    return first_by_priority(st, t, lambda i, g: (
+        g.state in ("not_acted", "standby") and i != h.id and i != x.id and g.zone == h.zone
+        and t.stats[i].side == side and i not in a.decl.targets and i not in taken and i not in a.offered))
 
 
 def receivers(a: AttackFrame) -> list[str]:
@@ -150,27 +142,12 @@ def interrupt_options(c: MoonCombat, g: Fighter) -> list[Action]:
     t = c.tables
     a = st.atk
     assert a is not None
-    out: list[Action] = []
     recv = [r for r in receivers(a) if st.fighters[r].zone == g.zone]
-    if not recv:
-        return out
-    for sk in t.stats[g.id].cat("interrupt"):
-        if sk.window == "pre_damage" and usable(g, sk) and sk.tp <= g.tp:
-            out.extend(Action(Verb.INTERRUPT, r, None, sk.id) for r in recv)
-    return out
+    return [Action(Verb.INTERRUPT, r, None, sk.id) for sk in (t.stats[g.id].cat("interrupt") if recv else ())
+            if sk.window == "pre_damage" and usable(g, sk) and sk.tp <= g.tp for r in recv]
 
 
 def next_interrupter(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame) -> Fighter | None:
     """MOON-15.5: the next combatant (priority order) with an interrupt it could use now, not yet offered."""
-    best = None
-    best_key = None
-    for n, i in enumerate(st.order):
-        g = st.fighters[i]
-        if g.state not in ABLE or i in a.offered or not t.stats[i].cat("interrupt"):
-            continue
-        if not interrupt_options(c, g):
-            continue
-        k = priority_key(g, t.stats[i], n)
-        if best_key is None or k < best_key:
-            best, best_key = g, k
-    return best
+    return first_by_priority(st, t, lambda i, g: g.state in ABLE and i not in a.offered
+                             and bool(t.stats[i].cat("interrupt")) and bool(interrupt_options(c, g)))

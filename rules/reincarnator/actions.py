@@ -44,6 +44,17 @@ EXACT: dict[str, tuple[str, ...]] = {Verb.CHARGE: ("standard", "move"), Verb.ACR
                                      Verb.GRAPPLE_STRIKE: ("standard", "move")}
 CRUSH = {"normal": ("standard", "move"), "fast": ("standard", "move", "swift"), "acro": ("standard", "acrobatic")}
 
+# verbs that only set a combatant's own flags: the flags, then the event that says so (kind, words, rule, condition)
+POSTURES: dict[str, tuple[tuple[tuple[str, bool], ...], str, str, str, Condition]] = {
+    Verb.GO_PRONE: ((("prone", True), ("crouching", False)), "condition_added", "goes prone", "REI-6.1",
+                    Condition.PRONE),
+    Verb.CROUCH: ((("crouching", True),), "condition_added", "crouches behind cover", "REI-6.2", Condition.CROUCHING),
+    Verb.STAND_FROM_PRONE: ((("prone", False),), "condition_removed", "stands up", "REI-6.3", Condition.PRONE),
+    Verb.STAND_FROM_CROUCH: ((("crouching", False),), "condition_removed", "stands up from the crouch", "REI-6.3",
+                             Condition.CROUCHING),
+    Verb.FULL_DEFENSE: ((("full_defense", True),), "condition_added", "defends with everything", "REI-5.8",
+                        Condition.FULL_DEFENSE),
+}
 
 FLAGS = frozenset({"all_out", "careful", "random", "fast", "dex", "str", "break", "escape", "normal", "acro"})
 # verb sets tested per action, built once (an enum member is a slow class attribute on Python 3.11)
@@ -60,16 +71,14 @@ RUSHES = frozenset((Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH))  # an at
 
 # the members the functions below compare, bound once as module names: an enum member is a class attribute
 # lookup (slow on Python 3.11) and these run for every action
-(ACRO_FIRE, ACRO_MOVE, ACRO_PARRY, AIM, CAST, CLIMB_JUMP, CONSUME, CRAWL, CROUCH, CYCLE_BOLT, DELAY, DROP_ITEM,
- END_TURN, ENTER_VEHICLE, ESCAPE_GRAPPLE, EXIT_VEHICLE, FULL_DEFENSE, GO_PRONE, GRAPPLE, GRAPPLE_MOVE,
- GRAPPLE_STRIKE, LEAVE_BATTLEFIELD, OPEN_DOOR, PASS, PIN, PIN_STRIKE, REFLEX_STEP, RELEASE_GRAPPLE, SHEATHE,
- STAND_FROM_CROUCH, STAND_FROM_PRONE, STEALTH_WALK, TAKE_COVER, THROW, VEHICLE_CRUSH) = (
+(ACRO_FIRE, ACRO_MOVE, ACRO_PARRY, AIM, CAST, CLIMB_JUMP, CONSUME, CRAWL, CYCLE_BOLT, DELAY, DROP_ITEM, END_TURN,
+ ENTER_VEHICLE, ESCAPE_GRAPPLE, EXIT_VEHICLE, GRAPPLE, GRAPPLE_MOVE, GRAPPLE_STRIKE, LEAVE_BATTLEFIELD, OPEN_DOOR,
+ PASS, PIN, PIN_STRIKE, REFLEX_STEP, RELEASE_GRAPPLE, SHEATHE, STEALTH_WALK, TAKE_COVER, THROW, VEHICLE_CRUSH) = (
     Verb.ACRO_FIRE, Verb.ACRO_MOVE, Verb.ACRO_PARRY, Verb.AIM, Verb.CAST, Verb.CLIMB_JUMP, Verb.CONSUME, Verb.CRAWL,
-    Verb.CROUCH, Verb.CYCLE_BOLT, Verb.DELAY, Verb.DROP_ITEM, Verb.END_TURN, Verb.ENTER_VEHICLE,
-    Verb.ESCAPE_GRAPPLE, Verb.EXIT_VEHICLE, Verb.FULL_DEFENSE, Verb.GO_PRONE, Verb.GRAPPLE, Verb.GRAPPLE_MOVE,
-    Verb.GRAPPLE_STRIKE, Verb.LEAVE_BATTLEFIELD, Verb.OPEN_DOOR, Verb.PASS, Verb.PIN, Verb.PIN_STRIKE,
-    Verb.REFLEX_STEP, Verb.RELEASE_GRAPPLE, Verb.SHEATHE, Verb.STAND_FROM_CROUCH, Verb.STAND_FROM_PRONE,
-    Verb.STEALTH_WALK, Verb.TAKE_COVER, Verb.THROW, Verb.VEHICLE_CRUSH)
+    Verb.CYCLE_BOLT, Verb.DELAY, Verb.DROP_ITEM, Verb.END_TURN, Verb.ENTER_VEHICLE, Verb.ESCAPE_GRAPPLE,
+    Verb.EXIT_VEHICLE, Verb.GRAPPLE, Verb.GRAPPLE_MOVE, Verb.GRAPPLE_STRIKE, Verb.LEAVE_BATTLEFIELD, Verb.OPEN_DOOR,
+    Verb.PASS, Verb.PIN, Verb.PIN_STRIKE, Verb.REFLEX_STEP, Verb.RELEASE_GRAPPLE, Verb.SHEATHE, Verb.STEALTH_WALK,
+    Verb.TAKE_COVER, Verb.THROW, Verb.VEHICLE_CRUSH)
 
 
 def opts(a: Action) -> tuple[Any, ...]:
@@ -192,10 +201,11 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
         combat.emit("item_moved", f"{cid} puts away {o[0]}", actor=cid, rule="REI-2.15", item=o[0], to="reachable")
     elif v in RELOADS:
         reload(combat, cid, o[0])
-    elif v == STAND_FROM_CROUCH:
-        f.crouching = False
-        combat.emit("condition_removed", f"{cid} stands up from the crouch", actor=cid, rule="REI-6.3",
-                    condition=Condition.CROUCHING)
+    elif v in POSTURES:
+        flags, kind, words, rule, condition = POSTURES[v]
+        for name, on in flags:
+            setattr(f, name, on)
+        combat.emit(kind, f"{cid} {words}", actor=cid, rule=rule, condition=condition)
     elif v in WALKS:
         drag = pinner_of(state, cid)
         path, _ = plan(combat, cid, a.dest, climb=v == CLIMB_JUMP, ignore=(drag,) if drag else ())
@@ -214,18 +224,6 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
         parry(combat, cid, acro=v == ACRO_PARRY)
     elif v == TAKE_COVER:
         take_cover(combat, cid, a)
-    elif v == GO_PRONE:
-        f.prone = True
-        if f.crouching:
-            f.crouching = False
-        combat.emit("condition_added", f"{cid} goes prone", actor=cid, rule="REI-6.1", condition=Condition.PRONE)
-    elif v == CROUCH:
-        f.crouching = True
-        combat.emit("condition_added", f"{cid} crouches behind cover", actor=cid, rule="REI-6.2",
-                    condition=Condition.CROUCHING)
-    elif v == STAND_FROM_PRONE:
-        f.prone = False
-        combat.emit("condition_removed", f"{cid} stands up", actor=cid, rule="REI-6.3", condition=Condition.PRONE)
     elif v in DRIVES:
         drive(combat, cid, a.dest, v)
     elif v == ENTER_VEHICLE:
@@ -241,10 +239,6 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
         combat.emit("vehicle", f"{cid} leaves {veh.id}", actor=cid, rule="REI-2.15", vehicle=veh.id)
     elif v == LEAVE_BATTLEFIELD:
         leave(combat, cid)
-    elif v == FULL_DEFENSE:
-        f.full_defense = True
-        combat.emit("condition_added", f"{cid} defends with everything", actor=cid, rule="REI-5.8",
-                    condition=Condition.FULL_DEFENSE)
     elif v == ESCAPE_GRAPPLE:
         grapple.escape(combat, cid, a.target or "", str(a.option))
     elif v == PIN:

@@ -140,10 +140,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
             out.extend(blast_actions(combat, RANGED_ATTACK, name, me_cell, item.range_m or 1, blast_radius(item)))
             continue  # REI-8.1
         rng = item.range_m or 1
-        for t, _tc, dist, los, _m, variants in tinfo:
-            if dist <= rng and los:
-                for v in variants:
-                    out.append(_act(RANGED_ATTACK, t, None, opt(name, *v)))  # REI-4.5, 7.17
+        out.extend(_act(RANGED_ATTACK, t, None, opt(name, *v)) for t, _tc, dist, los, _m, variants in tinfo
+                   if dist <= rng and los for v in variants)  # REI-4.5, 7.17
     # throw
     for k in hold_items:
         item = st.items[k]
@@ -168,10 +166,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
                         out.append(_act(THROW, t, None, (name, a, "fast", *v)))  # REI-4.10
     # cast
     for sid, sp in st.spells[cid].items():
-        for t, _tc, dist, los, _m, variants in tinfo:
-            if dist <= sp.range_m and los:
-                for v in variants:
-                    out.append(_act(CAST, t, None, opt(sid, *v)))  # REI-4.15
+        out.extend(_act(CAST, t, None, opt(sid, *v)) for t, _tc, dist, los, _m, variants in tinfo
+                   if dist <= sp.range_m and los for v in variants)  # REI-4.15
     # vehicle_attack
     if in_veh:
         veh = state.vehicles[f.in_vehicle or ""]
@@ -180,10 +176,8 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
                 if vid != veh.id or state.items[k].loaded < 1:
                     continue
                 rng = st.items[k].range_m or 1
-                for t, _tc, dist, los, _m, variants in tinfo:
-                    if t != veh.id and dist <= rng and los:
-                        for va in variants:
-                            out.append(_act(VEHICLE_ATTACK, t, None, opt(k, *va)))  # REI-4.12
+                out.extend(_act(VEHICLE_ATTACK, t, None, opt(k, *va)) for t, _tc, dist, los, _m, variants in tinfo
+                           if t != veh.id and dist <= rng and los for va in variants)  # REI-4.12
         return
     tinfo_melee = [x for x in tinfo if x[4]]
     if not tinfo_melee:

@@ -31,10 +31,7 @@ def build_battlefield(enc: ReincarnatorEncounter) -> Battlefield:
     for cs in enc.map.cells:
         for c in cs.cells():
             a = attrs.setdefault(c, {})
-            if cs.terrain is not None:
-                a["terrain"] = cs.terrain
-            if cs.door is not None:
-                a["door"] = cs.door
+            a.update({k: v for k in ("terrain", "door") if (v := getattr(cs, k)) is not None})
             if cs.object is not None:
                 a["object"] = cs.object.model_dump()
                 a["blocks_los"] = cs.object.blocks_los
@@ -72,20 +69,12 @@ class Board:
         self.bit = grid.bit
         nodes = bf.graph.nodes
         w, h = grid.width, grid.height
-        self.terrain: dict[Cell, str] = {}
-        self.objects: dict[Cell, dict[str, Any]] = {}
-        self.doors0: dict[Cell, str] = {}
-        self.exits: set[Cell] = set()
-        for c in grid.cells:
-            a = nodes[c]
-            self.terrain[c] = a.get("terrain", "open")
-            if "object" in a:
-                self.objects[c] = a["object"]
-            if "door" in a:
-                self.doors0[c] = a["door"]
-            edge = c[0] in (0, w - 1) or c[1] in (0, h - 1)
-            if a.get("exit", edge and enc.map.edge_exits):
-                self.exits.add(c)
+        self.terrain: dict[Cell, str] = {c: nodes[c].get("terrain", "open") for c in grid.cells}
+        self.objects: dict[Cell, dict[str, Any]] = {c: nodes[c]["object"] for c in grid.cells if "object" in nodes[c]}
+        self.doors0: dict[Cell, str] = {c: nodes[c]["door"] for c in grid.cells if "door" in nodes[c]}
+        # a cell's own exit flag, else on the map's edge when edges are exits
+        self.exits: set[Cell] = {c for c in grid.cells if nodes[c].get(
+            "exit", (c[0] in (0, w - 1) or c[1] in (0, h - 1)) and enc.map.edge_exits)}
         self.solid: frozenset[Cell] = frozenset(c for c, t in self.terrain.items() if t == "wall") | frozenset(
             self.objects)
         self.solid_mask = grid.mask(self.solid)
@@ -119,13 +108,8 @@ class Board:
         if hit is None:
             if len(self._doors) >= MEMO:  # pragma: no cover - thousands of door states in one encounter
                 self._doors.clear()
-            bit = self.bit
-            hit = 0
-            for k, d in doors.items():
-                if d == "closed":
-                    x, y = k.split(",")
-                    hit |= bit[int(x), int(y)]
-            self._doors[key] = hit
+            closed = (k.split(",") for k, d in doors.items() if d == "closed")
+            hit = self._doors[key] = self.grid.mask((int(x), int(y)) for x, y in closed)
         return hit
 
     def los(self, a: Cell, b: Cell, doors: int) -> bool:

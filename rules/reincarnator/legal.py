@@ -115,17 +115,12 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     hold_items = held(state, cid, combat.scratch)
     # --- free ----------------------------------------------------------------------------------------
     if not f.acted and not f.suspended:
-        idx = state.order.index(cid) if cid in state.order else -1
-        if 0 <= idx < len(state.order) - 1:
-            for x in state.order[idx + 1:]:
-                if state.fighters[x].status == "active":
-                    out.append(act(DELAY, target=x))  # REI-2.4
-    for k in hold_items:
-        out.append(act(DROP_ITEM, option=st.name(k, cid)))  # REI-2.11
-    if RELEASE_GRAPPLE not in f.free_used:
-        for g in state.grapples:
-            if g.holder == cid:
-                out.append(act(RELEASE_GRAPPLE, target=g.held))  # REI-7.10
+        if cid in state.order:  # REI-2.4: until after an active combatant later in the order
+            later = state.order[state.order.index(cid) + 1:]
+            out.extend(act(DELAY, target=x) for x in later if state.fighters[x].status == "active")
+    out.extend(act(DROP_ITEM, option=st.name(k, cid)) for k in hold_items)  # REI-2.11
+    if RELEASE_GRAPPLE not in f.free_used:  # REI-7.10
+        out.extend(act(RELEASE_GRAPPLE, target=g.held) for g in state.grapples if g.holder == cid)
     sl = f.slots
     if not (sl.get("trick", 0) > 0 or sl.get("swift", 0) > 0 or sl.get("move", 0) > 0 or sl.get("acrobatic", 0) > 0
             or sl.get("standard", 0) > 0):
@@ -150,9 +145,8 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             it = state.items[k]
             if w.ammo is not None and w.ammo.reload_kind == "bolt_action" and not it.chambered and it.loaded >= 1:
                 out.append(act(CYCLE_BOLT, option=st.name(k, cid)))  # REI-2.12
-        for k in hold_items + reachable:
-            if st.items[k].kind == "consumable" and st.items[k].size <= 1:
-                out.append(act(CONSUME, option=st.name(k, cid)))
+        out.extend(act(CONSUME, option=st.name(k, cid)) for k in hold_items + reachable
+                   if st.items[k].kind == "consumable" and st.items[k].size <= 1)
         for k in reachable:
             w = st.items[k]
             if w.size <= 1 and not w.drawable and fh >= w.hands and w.kind != "consumable":
@@ -188,10 +182,8 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             # REI-7.12
             out.extend(field.dest_actions(MOVE, reach_mask(combat, cid, speed // 2, ignore=(pin_held,))))
         if f.prone and not f.aimed and not in_grapple(state, cid) and f.in_vehicle is None:
-            near = reach_mask(combat, cid, 1)
-            for c in field.cells_of(near):
-                if field.terrain[c] == "open":
-                    out.append(act(CRAWL, dest=c))  # REI-6.1
+            out.extend(act(CRAWL, dest=c) for c in field.cells_of(reach_mask(combat, cid, 1))
+                       if field.terrain[c] == "open")  # REI-6.1
         gs = grapples_of(state, cid)
         if len(gs) == 1 and gs[0].state == "hold" and not f.aimed:
             other = gs[0].held if gs[0].holder == cid else gs[0].holder
@@ -213,9 +205,8 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
         if not f.parried:
             out.append(_PARRY)  # REI-5.9
         if f.in_vehicle is None:
-            for c, _obj in field.objects_near(f.cell):
-                if f.cover_source != f"{c[0]},{c[1]}":
-                    out.append(act(TAKE_COVER, dest=c))  # REI-5.11
+            out.extend(act(TAKE_COVER, dest=c) for c, _obj in field.objects_near(f.cell)
+                       if f.cover_source != f"{c[0]},{c[1]}")  # REI-5.11
             for o in st.roster:
                 of = state.fighters[o]
                 if o == cid or of.cell is None or of.status != "active" or f.cover_source == o:
@@ -241,15 +232,12 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                     w = st.items[k]
                     if liftable(combat, cid, w) and fh >= w.hands and k not in st.vweapon_owner:
                         out.append(act(PICK_UP, option=st.name(k, cid)))
-            for k in hold_items:
-                if st.items[k].drawable:
-                    out.append(act(SHEATHE, option=st.name(k, cid)))
+            out.extend(act(SHEATHE, option=st.name(k, cid)) for k in hold_items if st.items[k].drawable)
         vehicle_moves(combat, cid, f, out)
         if mv_ok:
-            for vid, v in state.vehicles.items():
-                if v.driver is None and not v.wrecked and cheb(v.cell, f.cell) == 1 and (
-                        v.side is None or v.side == f.side):
-                    out.append(act(ENTER_VEHICLE, target=vid))
+            out.extend(act(ENTER_VEHICLE, target=vid) for vid, v in state.vehicles.items()
+                       if v.driver is None and not v.wrecked and cheb(v.cell, f.cell) == 1
+                       and v.side in (None, f.side))
         if f.in_vehicle is not None and not f.aimed:
             vc = state.vehicles[f.in_vehicle].cell
             occ = occupied_mask(combat, cid)
@@ -285,9 +273,8 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                 out.append(act(ESCAPE_GRAPPLE, target=g.holder, option="break"))  # REI-7.10
                 out.append(act(ESCAPE_GRAPPLE, target=g.holder, option="escape"))
         out.append(_FULL_DEFENSE)  # REI-5.8
-        for k in carried(state, cid, "stowed", combat.scratch):
-            if fh >= st.items[k].hands:
-                out.append(act(RETRIEVE_STOWED, option=st.name(k, cid)))  # REI-2.17
+        out.extend(act(RETRIEVE_STOWED, option=st.name(k, cid)) for k in carried(state, cid, "stowed", combat.scratch)
+                   if fh >= st.items[k].hands)  # REI-2.17
     # --- full-round ----------------------------------------------------------------------------------
     charges(combat, cid, f, out)
     if can_pay(combat, f, "standard", "move", exact=True):

@@ -51,20 +51,22 @@ def mode_of(combat: ReiCombat, cid: str, climb: bool = False) -> str:
 
 def blocked_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
     """Cells `cid` may not pass: non-hidden active enemies and vehicles other than its own (section 5), as a mask."""
-    if combat.scratch is None:
-        return _blocked_bits(combat, cid, ignore)
     return _bodies(combat, cid, ignore)[0]
 
 
+def occupied_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
+    """The cells `cid` may not end on (every other body and vehicle, except hidden enemies), as a mask."""
+    return _bodies(combat, cid, ignore)[1]
+
+
 def _bodies(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> tuple[int, int]:
-    """(`blocked_mask`, `occupied_mask`) in one pass over the fighters, memoised in `Combat.scratch`.
+    """(`blocked_mask`, `occupied_mask`) in one pass over the fighters, memoised in `Combat.scratch` when set.
 
     A legal set asks for both for every mover and ignore list (a reach search and where it may end).
     """
     memo = combat.scratch
-    assert memo is not None
     key = ("bodies", cid, ignore)
-    hit: tuple[int, int] | None = memo.get(key)
+    hit: tuple[int, int] | None = None if memo is None else memo.get(key)
     if hit is None:
         state = combat.state
         me = state.fighters[cid]
@@ -90,50 +92,10 @@ def _bodies(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> tuple[int, 
                 b = bit[v.cell]
                 blocked |= b
                 occupied |= b
-        hit = memo[key] = (blocked, occupied)
+        hit = (blocked, occupied)
+        if memo is not None:
+            memo[key] = hit
     return hit
-
-
-def _blocked_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
-    """The cells of `blocked_mask`, or-ed straight into a bitset."""
-    state = combat.state
-    me = state.fighters[cid]
-    bit = combat.tables.board.bit
-    m = 0
-    for f in state.fighters.values():
-        if f.cell is None or f.id == cid or f.id in ignore or f.status != "active" or f.in_vehicle is not None:
-            continue
-        if f.side != me.side and not f.hidden:
-            m |= bit[f.cell]
-    for v in state.vehicles.values():
-        if v.id != me.in_vehicle:
-            m |= bit[v.cell]
-    return m
-
-
-def occupied_mask(combat: ReiCombat, cid: str, ignore: tuple[str, ...] = ()) -> int:
-    """The cells `cid` may not end on (every other body and vehicle, except hidden enemies), as a mask."""
-    if combat.scratch is None:
-        return _occupied_bits(combat, cid, ignore)
-    return _bodies(combat, cid, ignore)[1]
-
-
-def _occupied_bits(combat: ReiCombat, cid: str, ignore: tuple[str, ...]) -> int:
-    """Cells `cid` may not end on: every other body and vehicle, except hidden enemies (planned as absent)."""
-    state = combat.state
-    me = state.fighters[cid]
-    bit = combat.tables.board.bit
-    m = 0
-    for f in state.fighters.values():
-        if f.cell is None or f.id == cid or f.id in ignore or f.status in ("fled", "reserve"):
-            continue
-        if f.status == "active" and f.hidden and f.side != me.side:
-            continue
-        m |= bit[f.cell]
-    for v in state.vehicles.values():
-        if v.id != me.in_vehicle:
-            m |= bit[v.cell]
-    return m
 
 
 def doors_now(combat: ReiCombat) -> int:

@@ -243,13 +243,10 @@ def apply_start(combat: ReiCombat, state: ReiState) -> None:
                 else:
                     it.loc = its.location
             overlay(it, its, "loaded", "spares", "chambered")
-    for g in start.grapples:
-        state.grapples.append(Grapple(g.holder, g.held, g.state, g.hold_margin, g.pin_margin, g.with_))
-    for d in start.doors:
-        state.doors[f"{d.at[0]},{d.at[1]}"] = d.door
-    for cid, f in state.fighters.items():
-        if f.status == "active" and cid not in state.order and f.status != "reserve":
-            state.order.append(cid)
+    state.grapples.extend(Grapple(g.holder, g.held, g.state, g.hold_margin, g.pin_margin, g.with_)
+                          for g in start.grapples)
+    state.doors.update({f"{d.at[0]},{d.at[1]}": d.door for d in start.doors})
+    state.order += [cid for cid, f in state.fighters.items() if f.status == "active" and cid not in state.order]
 
 
 def conditions(state: ReiState, f: Fighter) -> tuple[str, ...]:

@@ -164,10 +164,7 @@ def sort_with_ties(combat: ReiCombat, ids: list[str]) -> list[str]:
     out: list[str] = []
     for tot in totals:
         group = [c for c in ids if state.fighters[c].init_total == tot]
-        sides: list[str] = []
-        for c in sorted(group, key=lambda c: roster[c]):
-            if state.fighters[c].side not in sides:
-                sides.append(state.fighters[c].side)
+        sides = list(dict.fromkeys(state.fighters[c].side for c in sorted(group, key=lambda c: roster[c])))
         if len(sides) > 1:
             why = f"the initiative tie-break at {tot}, highest first"
             while True:

@@ -170,12 +170,29 @@ def test_with_every_rival_the_paired_root_plays_every_candidate_equally() -> Non
         make_agent("mcts:rivals=some", "reincarnator", seed=1)
 
 
-def test_the_paired_root_is_what_moonlit_and_reincarnator_search_with() -> None:
-    for rid in ("moonlit", "reincarnator"):
+def test_the_paired_root_is_what_moonlit_reincarnator_and_kiai_search_with() -> None:
+    for rid in ("moonlit", "reincarnator", "kiai"):
         agent = make_agent("mcts:hard", rid, seed=1)
         assert (agent.paired, agent.below) == (1.5, "own")
+    assert make_agent("mcts:hard", "kiai", seed=1).margin == 3.0  # kept: the kiai series were played with it
     agent = make_agent("mcts:hard", "investigator", seed=1)
     assert (agent.paired, agent.below) == (0.0, "both")  # its UCB root measured 66 % against scripted
+
+
+def test_kiais_preset_plays_as_the_paired_search_its_series_measured() -> None:
+    """kiai's `mcts:hard` is the spec its series were played with (`mcts:hard:paired=1.5:below=own`), not the
+    UCB root: the same proposal, and one the UCB root (`paired=0:below=both`) does not make."""
+    c = open_decision("kiai/skirmish", seed=4)
+    small = "simulations=24"  # the preset's root and below-root choices at a test's budget
+    preset = make_agent(f"mcts:hard:{small}", "kiai", seed=5).propose(c)
+    measured = make_agent(f"mcts:hard:{small}:paired=1.5:below=own", "kiai", seed=5).propose(c)
+    ucb = make_agent(f"mcts:hard:{small}:paired=0:below=both", "kiai", seed=5).propose(c)
+
+    def played(p):  # what was chosen and why, less the milliseconds it took
+        return p.action, p.reasons[0].split(" in ")[0], p.reasons[1:], p.alternatives
+
+    assert played(preset) == played(measured)
+    assert played(preset)[1] != played(ucb)[1], "the preset searched with the UCB root"
 
 
 def test_a_restored_paired_search_plays_the_same_game() -> None:

@@ -118,7 +118,7 @@ def test_best_path_matches_exhaustive_search(name: str) -> None:
 def test_wall_box_shortcut_matches_clipping(name: str) -> None:
     """`wall_between` (no clipping when the box holds no wall) equals the crossed-squares test."""
     setup, _, _ = _setup(name)
-    cells = setup.cells
+    cells = setup.bf.grid.cells  # row-major
     for a in cells[::3]:
         for b in cells:
             want = any(setup.terrain.get(x) == "wall" for x in crossed_squares(a, b))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from trpg_arena.agents import make_agent
 from trpg_arena.rules import Combat
+from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.tactics import InvestigatorTactics
 
@@ -81,3 +82,24 @@ def test_best_attack_is_the_first_of_the_highest_score() -> None:
                     checked += 1
                 c.act(agents[c.side_of(d.actor)].act(c))
     assert checked > 500 and pruned > 1000, (checked, pruned)
+
+
+def test_adjacent_threats_match_the_plain_count() -> None:
+    """The foes next to a square that could still strike, counted with the distance inline, on every square."""
+    checked = 0
+    c = Combat("investigator/skirmish", seed=4)
+    agents = {side: make_agent("scripted", "investigator", seed=4 + i) for i, side in enumerate(c.sides)}
+    probe = InvestigatorTactics()
+    while not c.over:
+        d = c.decision
+        assert d is not None
+        if d.step == "turn_action":
+            probe._look(c)
+            for ignore in ("", *(f.id for f in probe.foes[:1])):
+                for pos in probe.s.bf.grid.cells:
+                    plain = sum(1 for f in probe.foes if f.id != ignore and f.pos is not None
+                                and chebyshev(f.pos, pos) == 1 and not f.opportunity_used and not f.channel_spell)
+                    assert probe._count_adjacent_threats(pos, ignore) == plain, (pos, ignore)
+                    checked += plain
+        c.act(agents[c.side_of(d.actor)].act(c))
+    assert checked > 100
