@@ -208,6 +208,27 @@ def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,
     return data
 
 
+def games_progress(log: Callable[[str], None], what: str, total: int, every: float = 60.0,
+                   ) -> Callable[[int], None]:
+    """A `collect` progress callback: a line at most every `every` seconds and at the last game.
+
+    A slow teacher can take most of an hour over its games; the lines say that work goes on and about how long
+    it has left (from the mean time per game so far).
+    """
+    start = last = time.perf_counter()
+
+    def report(done: int) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        if done < total and now - last < every:
+            return
+        last = now
+        left = (now - start) / done * (total - done)
+        log(f"{what}: {done} of {total} games, {now - start:.0f} s" + (f", about {left:.0f} s left" if left else ""))
+
+    return report
+
+
 def fit(data: Decisions, n_actions: int, args: PolicyTrainArgs, log: Callable[[str], None],
         start: Layers | None = None) -> tuple[Layers, dict[str, float]]:
     """Behaviour cloning: masked cross-entropy on 90 % of the decisions; accuracy on the held-out 10 %.
@@ -306,14 +327,16 @@ def clone(args: PolicyTrainArgs, fingerprint: str, n_actions: int, log: Callable
     generated = sum(e.encounter.startswith("generated_") for e in encounters)
     log(f"{args.ruleset}: {args.games} self-play games of {args.teacher} ({generated} on generated encounters, the "
         f"rest on {', '.join(names) or 'none'}), noise {args.noise:g}")
-    data = collect(args.ruleset, encounters, args.noise, args.seed, teacher=args.teacher)
+    data = collect(args.ruleset, encounters, args.noise, args.seed, teacher=args.teacher,
+                   progress=games_progress(log, f"self-play of {args.teacher}", len(encounters)))
     collected = time.perf_counter() - start
     log(f"{len(data):,} decisions in {collected:.0f} s ({len(data) / max(collected, 1e-9):,.0f}/s); cloning")
     layers, fitted = fit(data, n_actions, args, log)
     for r in range(args.rounds):
         player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
-        more = collect(args.ruleset, data_encounters(args, args.seed + r + 1), args.noise, args.seed + r + 1,
-                       player=player, teacher=args.teacher)
+        games = data_encounters(args, args.seed + r + 1)
+        more = collect(args.ruleset, games, args.noise, args.seed + r + 1, player=player, teacher=args.teacher,
+                       progress=games_progress(log, f"DAgger round {r + 1}/{args.rounds}", len(games)))
         data.obs += more.obs
         data.legal += more.legal
         data.label += more.label
@@ -347,8 +370,9 @@ def refine(args: PolicyTrainArgs, layers: Layers, fingerprint: str, n_actions: i
     for r in range(args.rounds):
         player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
         began = time.perf_counter()
-        more = collect(args.ruleset, data_encounters(args, args.seed + r + 1), args.noise, args.seed + r + 1,
-                       player=player, teacher=args.teacher)
+        games = data_encounters(args, args.seed + r + 1)
+        more = collect(args.ruleset, games, args.noise, args.seed + r + 1, player=player, teacher=args.teacher,
+                       progress=games_progress(log, f"DAgger round {r + 1}/{args.rounds}", len(games)))
         collected += time.perf_counter() - began
         data.obs += more.obs
         data.legal += more.legal

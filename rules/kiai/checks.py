@@ -13,8 +13,13 @@ if TYPE_CHECKING:
 
 def status_index(f: Fighter) -> int:
     """KIA-7.5: highest checked level (-1 none, 0 light ... 3 mortal, 4 dead)."""
+    if f.dead:
+        return 4
     w = f.wounds
-    return 4 if f.dead else next((i for i in (3, 2, 1, 0) if w[i]), -1)
+    for i in (3, 2, 1, 0):
+        if w[i]:
+            return i
+    return -1
 
 
 STATUS_NAMES = ("none", "light", "moderate", "serious", "mortal", "dead")
@@ -27,12 +32,18 @@ def wound_penalty(ctx: Ctx, f: Fighter) -> int:
 
 def has(f: Fighter, ctype: str, source: str | None = None) -> bool:
     """Whether the fighter has a condition (optionally from one source)."""
-    return any(c.type == ctype and (source is None or c.source == source) for c in f.conds)
+    for c in f.conds:
+        if c.type == ctype and (source is None or c.source == source):
+            return True
+    return False
 
 
 def cond_mode(f: Fighter, ctype: str) -> str | None:
     """The mode of a condition, or None if absent."""
-    return next((c.mode for c in f.conds if c.type == ctype), None)
+    for c in f.conds:
+        if c.type == ctype:
+            return c.mode
+    return None
 
 
 def grade_of(ctx: Ctx, roll: int, v: int) -> int:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.kiai.checks import apply_mult, check, has, succeeded
 from trpg_arena.rules.kiai.context import Ctx
 from trpg_arena.rules.kiai.damage import charge_multiplier, damage_roll, set_decision, take_damage
+from trpg_arena.rules.kiai.manoeuvres import break_effect, disarm_effect
 from trpg_arena.rules.kiai.state import CRITICAL, FUMBLE, GRADE_NAMES, SUCCESS, Fighter, Frame, KiaiState
 from trpg_arena.rules.kiai.verbs import Condition, Verb
 
@@ -227,11 +228,7 @@ def _effect(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter
         rises = fr.rise + (1 if fr.grade == CRITICAL else 0)  # KIA-5.1, KIA-7.4
         take_damage(combat, ctx, st, tgt.id, dmg, rises, "KIA-10.2" if fr.skind == "counter" else "KIA-7.3")
     elif fr.effect == "break":
-        from trpg_arena.rules.kiai.manoeuvres import break_effect
-
         break_effect(combat, ctx, st, fr, att, tgt)
     elif fr.effect == "disarm":
-        from trpg_arena.rules.kiai.manoeuvres import disarm_effect
-
         disarm_effect(combat, ctx, st, att, tgt)
     st.last = "lands"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.moonlit import attack
 from trpg_arena.rules.moonlit.data import ZONE_INDEX, ZONES
-from trpg_arena.rules.moonlit.fighters import ABLE, check_end, first_by_priority, set_state
+from trpg_arena.rules.moonlit.fighters import ABLE, check_end, priority_key, set_state
 from trpg_arena.rules.moonlit.skills import apply_item, apply_skill, item_actions, reaches, skill_actions, usable
 from trpg_arena.rules.moonlit.state import Fighter, MoonState
 from trpg_arena.rules.moonlit.tables import Table
@@ -43,7 +43,17 @@ def decide(c: MoonCombat) -> bool:
     """MOON-5.1-5.3: pick the next actor by AP (ties: pc, effective Action, roster order); none -> end phase."""
     st = c.state
     t = c.tables
-    best = first_by_priority(st, t, lambda _, f: f.state == "not_acted" or f.state == "standby")
+    # `first_by_priority` written out: the next actor is looked for at every turn
+    best: Fighter | None = None
+    best_key = None
+    fs = st.fighters
+    for n, i in enumerate(st.order):
+        f = fs[i]
+        if f.state != "not_acted" and f.state != "standby":
+            continue
+        k = priority_key(f, t.stats[i], n)
+        if best_key is None or k < best_key:
+            best, best_key = f, k
     if best is None:
         st.step = "end"  # MOON-5.3
         return False

@@ -82,11 +82,7 @@ def grapple_between(state: ReiState, a: str, b: str) -> Grapple | None:
 
 def loser_margin(state: ReiState, cid: str) -> int:
     """REI-7.7: the penalty of a held or pinned combatant."""
-    m = 0
-    for g in state.grapples:
-        if g.held == cid:
-            m = max(m, g.pin_margin if g.state == "pin" else g.hold_margin)
-    return m
+    return max([0, *(g.pin_margin if g.state == "pin" else g.hold_margin for g in state.grapples if g.held == cid)])
 
 
 def grapple_group(state: ReiState, cid: str) -> list[str]:
@@ -170,10 +166,8 @@ def check_cover_sources(combat: ReiCombat) -> None:
     state = combat.state
     for f in state.fighters.values():
         src = f.cover_source
-        if src is None or f.cell is None:
+        if src is None or f.cell is None or "," in src:  # objects ("x,y") never move
             continue
-        if "," in src:
-            continue  # objects never move
         o = state.fighters.get(src)
         if o is None or o.status != "active" or o.cell is None or max(
                 abs(o.cell[0] - f.cell[0]), abs(o.cell[1] - f.cell[1])) != 1:

@@ -2,7 +2,8 @@
 
 - The refit starts from the model's weights (with a learning rate of 0 it returns them unchanged).
 - End to end through the command line: the policy plays one side of the named encounters, the teacher labels
-  every decision, the refitted model differs from the one it started from, plays, and its card says what was done.
+  every decision, the refitted model differs from the one it started from, plays, and its card says what was done;
+  the round prints its progress in games, and a model with a PPO stage keeps that stage's figures on the card.
 - A bad ``--data-on`` and ``--init`` without ``--rounds`` or ``--ppo-steps`` are refused in one line.
 """
 
@@ -43,6 +44,7 @@ def test_dagger_rounds_from_a_model_refine_it_and_say_so_on_its_card(tmp_path: P
                         "--epochs", "2", "--data-on", "moonlit/duel", "--eval-games", "0", "--out", str(tmp_path)],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
+    assert "DAgger round 1/1: 2 of 2 games" in r.stdout, r.stdout  # a slow teacher's round shows its progress
     (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     model = run / "ppo-moonlit.npz"
     card = json.loads(model.with_suffix(".json").read_text())
