@@ -79,7 +79,8 @@ def test_the_budget_not_the_clock_decides() -> None:
     c = open_decision("investigator/duel", seed=8)
     runs = []
     for _ in range(2):
-        agent = make_agent("mcts:normal", "investigator", seed=21)
+        # the UCB root plays every simulation of the budget (the paired root of the presets only the contenders')
+        agent = make_agent("mcts:normal:paired=0:below=both", "investigator", seed=21)
         p = agent.propose(c)
         runs.append((p.action, p.reasons[0].split(" new in ")[0], [a.action for a in p.alternatives]))
         assert f"{PRESETS['normal']['simulations']} new" in p.reasons[0]
@@ -170,23 +171,24 @@ def test_with_every_rival_the_paired_root_plays_every_candidate_equally() -> Non
         make_agent("mcts:rivals=some", "reincarnator", seed=1)
 
 
-def test_the_paired_root_is_what_moonlit_reincarnator_and_kiai_search_with() -> None:
-    for rid in ("moonlit", "reincarnator", "kiai"):
+def test_the_paired_root_is_what_every_system_searches_with() -> None:
+    for rid in ("moonlit", "reincarnator", "kiai", "investigator"):
         agent = make_agent("mcts:hard", rid, seed=1)
         assert (agent.paired, agent.below) == (1.5, "own")
     assert make_agent("mcts:hard", "kiai", seed=1).margin == 3.0  # kept: the kiai series were played with it
-    agent = make_agent("mcts:hard", "investigator", seed=1)
-    assert (agent.paired, agent.below) == (0.0, "both")  # its UCB root measured 66 % against scripted
 
 
-def test_kiais_preset_plays_as_the_paired_search_its_series_measured() -> None:
-    """kiai's `mcts:hard` is the spec its series were played with (`mcts:hard:paired=1.5:below=own`), not the
-    UCB root: the same proposal, and one the UCB root (`paired=0:below=both`) does not make."""
-    c = open_decision("kiai/skirmish", seed=4)
+@pytest.mark.parametrize("name", ["kiai/skirmish", "investigator/duel"])
+def test_the_preset_plays_as_the_paired_search_its_series_measured(name: str) -> None:
+    """kiai's and investigator's `mcts:hard` is the spec their series were played with
+    (`mcts:hard:paired=1.5:below=own`), not the UCB root: the same proposal, and one the UCB root
+    (`paired=0:below=both`) does not make."""
+    c = open_decision(name, seed=4)
+    rid = c.system.info.id
     small = "simulations=24"  # the preset's root and below-root choices at a test's budget
-    preset = make_agent(f"mcts:hard:{small}", "kiai", seed=5).propose(c)
-    measured = make_agent(f"mcts:hard:{small}:paired=1.5:below=own", "kiai", seed=5).propose(c)
-    ucb = make_agent(f"mcts:hard:{small}:paired=0:below=both", "kiai", seed=5).propose(c)
+    preset = make_agent(f"mcts:hard:{small}", rid, seed=5).propose(c)
+    measured = make_agent(f"mcts:hard:{small}:paired=1.5:below=own", rid, seed=5).propose(c)
+    ucb = make_agent(f"mcts:hard:{small}:paired=0:below=both", rid, seed=5).propose(c)
 
     def played(p):  # what was chosen and why, less the milliseconds it took
         return p.action, p.reasons[0].split(" in ")[0], p.reasons[1:], p.alternatives
