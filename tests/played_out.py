@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from trpg_arena.agents import make_agent
 from trpg_arena.rules import Action, Combat, DecisionKind, Dice, load_encounter
 
@@ -35,3 +39,23 @@ def scripted_positions(name: str, games: int, *, every: int = 1, turns_only: boo
                     found.append(combat.clone())
             combat.act(script.act(combat))
     return found
+
+
+def kept_and_refused(name: str, loose: Any, checked: Any, games: int = 6) -> tuple[list[float], list[float]]:
+    """The play-out gains of the departures `loose` proposes on every 2nd position of `games` scripted games of
+    `name`, split by whether `checked` (the same agent with a check) takes them: kept, refused.
+
+    A gain is the departure's result less the scripted choice's, each played out to the end 40 times on seeds
+    5000-5039 (other dice than the agent's own)."""
+    kept: list[float] = []
+    refused: list[float] = []
+    for combat in scripted_positions(name, games, every=2):
+        side = combat.decision.side
+        action, ranked, _ = loose._decide(combat)
+        scripted = next((s.action for s in ranked if s.gain == 0.0), action)
+        if action == scripted:
+            continue
+        gain = float(np.mean([played_out(combat, action, side, s) - played_out(combat, scripted, side, s)
+                              for s in range(5000, 5040)]))
+        (kept if checked.act(combat) == action else refused).append(gain)
+    return kept, refused

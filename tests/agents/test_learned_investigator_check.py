@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.played_out import played_out, scripted_positions
+from tests.played_out import kept_and_refused
 from trpg_arena.agents import make_agent
 
 RID = "investigator"
@@ -19,16 +19,6 @@ def test_on_investigators_skirmish_the_capped_check_keeps_departures_that_gain_a
     # what it refuses does not (-0.01 over 21), where the value alone would take them all.
     loose = make_agent("trained:normal:playouts=0:verify=0", RID, seed=0)
     checked = make_agent(CHECKED, RID, seed=0)
-    kept: list[float] = []
-    refused: list[float] = []
-    for combat in scripted_positions(f"{RID}/skirmish", 6, every=2):
-        side = combat.decision.side
-        action, ranked, _ = loose._decide(combat)
-        scripted = next((s.action for s in ranked if s.gain == 0.0), action)
-        if action == scripted:
-            continue
-        gain = float(np.mean([played_out(combat, action, side, s) - played_out(combat, scripted, side, s)
-                              for s in range(5000, 5040)]))
-        (kept if checked.act(combat) == action else refused).append(gain)
+    kept, refused = kept_and_refused(f"{RID}/skirmish", loose, checked)
     assert len(kept) >= 5 and len(refused) >= 10, (kept, refused)  # the value proposes both; the check splits them
     assert np.mean(kept) > 0.02 and np.mean(kept) > np.mean(refused) + 0.04, (kept, refused)

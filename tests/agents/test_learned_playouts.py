@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.played_out import played_out, scripted_positions
+from tests.played_out import kept_and_refused, played_out, scripted_positions
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.learned.agent import _NO_SPREAD
 from trpg_arena.agents.learned.system_presets import SYSTEM_CHANGES
@@ -63,17 +63,7 @@ def test_on_moonlits_duel_the_check_keeps_the_departures_that_gain_and_refuses_t
     # value alone would take all 24.
     loose = make_agent("trained:normal:playouts=0:verify=0", "moonlit", seed=0)
     checked = make_agent("trained:normal", "moonlit", seed=0)
-    kept: list[float] = []
-    refused: list[float] = []
-    for combat in scripted_positions("moonlit/duel", 6, every=2):
-        side = combat.decision.side
-        action, ranked, _ = loose._decide(combat)
-        scripted = next((s.action for s in ranked if s.gain == 0.0), action)
-        if action == scripted:
-            continue
-        gain = float(np.mean([played_out(combat, action, side, s) - played_out(combat, scripted, side, s)
-                              for s in range(5000, 5040)]))
-        (kept if checked.act(combat) == action else refused).append(gain)
+    kept, refused = kept_and_refused("moonlit/duel", loose, checked)
     assert kept and refused  # the value proposes both kinds; the check tells them apart
     assert np.mean(kept) > 0 > np.mean(refused)
 

@@ -9,8 +9,10 @@ with the shots weighed best bound first; it must be the first attack of the high
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from trpg_arena.agents import make_agent
-from trpg_arena.rules import Combat
+from trpg_arena.rules import Combat, Decision
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.tactics import InvestigatorTactics
@@ -32,67 +34,64 @@ def _plain_movement(t: InvestigatorTactics, by_verb: dict[str, list[Action]]) ->
     return None if best is None else (best, best_sc - here)
 
 
-def test_movement_and_estimates_match_the_plain_definitions() -> None:
-    checked_moves = checked_attacks = 0
-    for name, seeds in (("investigator/skirmish", range(6)), ("investigator/brawl", range(3))):
+def _scripted_decisions(games: tuple[tuple[str, range], ...]) -> Iterator[tuple[str, int, Combat, Decision]]:
+    """Every decision of seeded scripted games, before the scripted agent acts on it (name, seed, combat,
+    decision): the states the fast paths are checked on."""
+    for name, seeds in games:
         for seed in seeds:
             c = Combat(name, seed=seed)
             agents = {side: make_agent("scripted", "investigator", seed=seed + i) for i, side in enumerate(c.sides)}
-            probe = InvestigatorTactics()
             while not c.over:
                 d = c.decision
                 assert d is not None
-                legal = c.legal_actions()
-                if d.step == "turn_action" and len(legal) > 1:
-                    probe._look(c)
-                    by_verb: dict[str, list[Action]] = {}
-                    for a in legal:
-                        by_verb.setdefault(a.verb, []).append(a)
-                    if not probe.me.move_used and probe.foes and probe._move_options(by_verb):
-                        assert probe._movement(by_verb) == _plain_movement(probe, by_verb)
-                        checked_moves += 1
-                    fast = probe.estimates(c, legal)
-                    for a, est in fast.items():
-                        probe._look(c)  # nothing shared: every estimate worked out on its own
-                        assert probe._estimate(a) == est, a
-                        checked_attacks += 1
+                yield name, seed, c, d
                 c.act(agents[c.side_of(d.actor)].act(c))
+
+
+def test_movement_and_estimates_match_the_plain_definitions() -> None:
+    checked_moves = checked_attacks = 0
+    probe = InvestigatorTactics()
+    for _, _, c, d in _scripted_decisions((("investigator/skirmish", range(6)), ("investigator/brawl", range(3)))):
+        legal = c.legal_actions()
+        if d.step == "turn_action" and len(legal) > 1:
+            probe._look(c)
+            by_verb: dict[str, list[Action]] = {}
+            for a in legal:
+                by_verb.setdefault(a.verb, []).append(a)
+            if not probe.me.move_used and probe.foes and probe._move_options(by_verb):
+                assert probe._movement(by_verb) == _plain_movement(probe, by_verb)
+                checked_moves += 1
+            fast = probe.estimates(c, legal)
+            for a, est in fast.items():
+                probe._look(c)  # nothing shared: every estimate worked out on its own
+                assert probe._estimate(a) == est, a
+                checked_attacks += 1
     assert checked_moves > 50 and checked_attacks > 200
 
 
 def test_best_attack_is_the_first_of_the_highest_score() -> None:
     checked = pruned = 0
-    for name, seeds in (("investigator/skirmish", range(8)), ("investigator/brawl", range(3))):
-        for seed in seeds:
-            c = Combat(name, seed=seed)
-            agents = {side: make_agent("scripted", "investigator", seed=seed + i) for i, side in enumerate(c.sides)}
-            probe = InvestigatorTactics()
-            while not c.over:
-                d = c.decision
-                assert d is not None
-                legal = c.legal_actions()
-                if d.step in ("turn_action", "phase_offer") and len(legal) > 1:
-                    probe._look(c)
-                    fast = probe._best_attack(legal)
-                    weighed = len(probe._estimates)
-                    probe._look(c)  # nothing shared: every attack scored in full
-                    full = probe._attack_scores(legal)
-                    assert fast == probe._best_of(full), (name, seed, d)
-                    pruned += len(probe._estimates) - weighed
-                    checked += 1
-                c.act(agents[c.side_of(d.actor)].act(c))
+    probe = InvestigatorTactics()
+    games = (("investigator/skirmish", range(8)), ("investigator/brawl", range(3)))
+    for name, seed, c, d in _scripted_decisions(games):
+        legal = c.legal_actions()
+        if d.step in ("turn_action", "phase_offer") and len(legal) > 1:
+            probe._look(c)
+            fast = probe._best_attack(legal)
+            weighed = len(probe._estimates)
+            probe._look(c)  # nothing shared: every attack scored in full
+            full = probe._attack_scores(legal)
+            assert fast == probe._best_of(full), (name, seed, d)
+            pruned += len(probe._estimates) - weighed
+            checked += 1
     assert checked > 500 and pruned > 1000, (checked, pruned)
 
 
 def test_adjacent_threats_match_the_plain_count() -> None:
     """The foes next to a square that could still strike, counted with the distance inline, on every square."""
     checked = 0
-    c = Combat("investigator/skirmish", seed=4)
-    agents = {side: make_agent("scripted", "investigator", seed=4 + i) for i, side in enumerate(c.sides)}
     probe = InvestigatorTactics()
-    while not c.over:
-        d = c.decision
-        assert d is not None
+    for _, _, c, d in _scripted_decisions((("investigator/skirmish", range(4, 5)),)):
         if d.step == "turn_action":
             probe._look(c)
             for ignore in ("", *(f.id for f in probe.foes[:1])):
@@ -101,5 +100,4 @@ def test_adjacent_threats_match_the_plain_count() -> None:
                                 and chebyshev(f.pos, pos) == 1 and not f.opportunity_used and not f.channel_spell)
                     assert probe._count_adjacent_threats(pos, ignore) == plain, (pos, ignore)
                     checked += plain
-        c.act(agents[c.side_of(d.actor)].act(c))
     assert checked > 100
