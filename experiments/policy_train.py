@@ -316,11 +316,27 @@ def evaluate_policy(ruleset: str, model: Path, encounter: str, opponent: str, ga
             "interval": [round(low, 4), round(high, 4)]}
 
 
+def dagger_round(args: PolicyTrainArgs, layers: Layers, fingerprint: str, r: int, data: Decisions,
+                 log: Callable[[str], None]) -> Decisions:
+    """DAgger round `r`: the policy of `layers` plays one side of fresh games, the teacher labels every decision.
+
+    The round's decisions are added to `data` and returned (a refit then reads them all).
+    """
+    from trpg_arena.agents.learned.ppo import PolicyNet
+
+    player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
+    games = data_encounters(args, args.seed + r + 1)
+    more = collect(args.ruleset, games, args.noise, args.seed + r + 1, player=player, teacher=args.teacher,
+                   progress=games_progress(log, f"DAgger round {r + 1}/{args.rounds}", len(games)))
+    data.obs += more.obs
+    data.legal += more.legal
+    data.label += more.label
+    return more
+
+
 def clone(args: PolicyTrainArgs, fingerprint: str, n_actions: int, log: Callable[[str], None]) -> tuple[
         Layers, dict[str, Any]]:
     """Collect the teacher's decisions, clone them, and run the DAgger rounds; the layers and what the card says."""
-    from trpg_arena.agents.learned.ppo import PolicyNet
-
     start = time.perf_counter()
     encounters = data_encounters(args, args.seed)
     names = sorted({e.encounter for e in encounters if not e.encounter.startswith("generated_")})
@@ -333,13 +349,7 @@ def clone(args: PolicyTrainArgs, fingerprint: str, n_actions: int, log: Callable
     log(f"{len(data):,} decisions in {collected:.0f} s ({len(data) / max(collected, 1e-9):,.0f}/s); cloning")
     layers, fitted = fit(data, n_actions, args, log)
     for r in range(args.rounds):
-        player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
-        games = data_encounters(args, args.seed + r + 1)
-        more = collect(args.ruleset, games, args.noise, args.seed + r + 1, player=player, teacher=args.teacher,
-                       progress=games_progress(log, f"DAgger round {r + 1}/{args.rounds}", len(games)))
-        data.obs += more.obs
-        data.legal += more.legal
-        data.label += more.label
+        more = dagger_round(args, layers, fingerprint, r, data, log)
         log(f"DAgger round {r + 1}/{args.rounds}: {len(more):,} decisions with the policy on one side; refitting "
             f"on {len(data):,}")
         layers, fitted = fit(data, n_actions, args, log)
@@ -361,22 +371,14 @@ def refine(args: PolicyTrainArgs, layers: Layers, fingerprint: str, n_actions: i
     so far, from where it stands: the model keeps what it knew and moves toward the teacher where its own play
     leads it.
     """
-    from trpg_arena.agents.learned.ppo import PolicyNet
-
     start = time.perf_counter()
     data = Decisions()
     collected = 0.0
     fitted: dict[str, Any] = {}
     for r in range(args.rounds):
-        player = PolicyNet(args.ruleset, fingerprint, tuple(layers), {})
         began = time.perf_counter()
-        games = data_encounters(args, args.seed + r + 1)
-        more = collect(args.ruleset, games, args.noise, args.seed + r + 1, player=player, teacher=args.teacher,
-                       progress=games_progress(log, f"DAgger round {r + 1}/{args.rounds}", len(games)))
+        more = dagger_round(args, layers, fingerprint, r, data, log)
         collected += time.perf_counter() - began
-        data.obs += more.obs
-        data.legal += more.legal
-        data.label += more.label
         log(f"DAgger round {r + 1}/{args.rounds} from the model: {len(more):,} decisions labelled by {args.teacher} "
             f"with the policy on one side; refitting on {len(data):,}")
         layers, fitted = fit(data, n_actions, args, log, start=layers)
