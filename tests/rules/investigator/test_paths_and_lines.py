@@ -8,8 +8,9 @@ import random
 import pytest
 
 from trpg_arena.rules import Combat
+from trpg_arena.rules.core.battlefield import crossed_squares
 from trpg_arena.rules.core.grid import Grid
-from trpg_arena.rules.investigator.compiled import Setup, compile_setup, crossed_from_origin, crossed_squares
+from trpg_arena.rules.investigator.compiled import Setup, compile_setup
 from trpg_arena.rules.investigator.paths import best_path
 
 Cell = tuple[int, int]
@@ -115,8 +116,8 @@ def test_best_path_matches_exhaustive_search(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ENCOUNTERS)
-def test_wall_box_shortcut_matches_clipping(name: str) -> None:
-    """`wall_between` (no clipping when the box holds no wall) equals the crossed-squares test."""
+def test_wall_between_matches_clipping(name: str) -> None:
+    """`wall_between` (the grid's crossing against the wall mask) equals the crossed-squares test."""
     setup, _, _ = _setup(name)
     cells = setup.bf.grid.cells  # row-major
     for a in cells[::3]:
@@ -146,16 +147,3 @@ def test_reaction_and_defense_sets_are_shared() -> None:
             c.act(agents[i % 2].act(c))
             i += 1
     assert seen
-
-
-def test_lines_shifted_from_the_origin_equal_lines_drawn_in_place() -> None:
-    """`Setup.crossed` shifts the line of the same offset from (0, 0): the same squares, in the same order."""
-    rng = random.Random(3)
-    pairs = [((x0, y0), (x1, y1)) for x0 in range(9) for y0 in range(9) for x1 in range(9) for y1 in range(9)]
-    pairs += [((rng.randint(0, 60), rng.randint(0, 60)), (rng.randint(0, 60), rng.randint(0, 60)))
-              for _ in range(20_000)]
-    for (x0, y0), (x1, y1) in pairs:
-        shifted = tuple((x0 + x, y0 + y) for x, y in crossed_from_origin(x1 - x0, y1 - y0))
-        assert shifted == crossed_squares((x0, y0), (x1, y1)), ((x0, y0), (x1, y1))
-    setup = Combat("investigator/brawl", seed=0).tables
-    assert setup.crossed((0, 0), (5, 3)) == crossed_squares((0, 0), (5, 3))
