@@ -144,8 +144,6 @@ class Setup:
     height: int
     terrain: dict[Cell, str]
     exits: frozenset[Cell]
-    adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
-    difficult: frozenset[Cell] = frozenset()
     bf: Any = None  # the Battlefield (set by the system when it is built)
     grid: Any = None  # its compiled grid (`core.grid.Grid`, set with it)
     catalogue: Any = None  # the Catalogue (built on first use)
@@ -158,14 +156,6 @@ class Setup:
     obstacle_mask: int = 0  # the obstacle squares, likewise
     prepare_options: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)  # see legal.Legal.turn
     groups: list[tuple[str, tuple[int, ...]]] | None = None  # see side_groups
-
-    def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
-        """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""
-        if self.adj is None:
-            g = bf.graph
-            self.adj = {n: tuple(sorted((m, int(g.nodes[m].get("cost", 1))) for m in g.adj[n])) for n in g.nodes}
-            self.difficult = frozenset(n for n in g.nodes if g.nodes[n].get("cost", 1) != 1)
-        return self.adj
 
     def view_heads(self) -> list[tuple[str, str, str, str, int]]:
         """Per combatant, the fixed part of its view: (id, name, side, "pc"/"npc", max hp) (built once)."""
