@@ -8,7 +8,6 @@ back in order and matched to the entries, roll by roll.
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 from typing import Any
 
