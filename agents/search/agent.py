@@ -43,8 +43,8 @@ def win_estimate(q: float) -> float:
 
 
 def _pct(p: float) -> str:
+    """A chance as the reasons print it: a whole percentage."""
     return f"{round(100 * p)} %"
-
 
 
 @register_agent("mcts", presets=PRESETS, helps=HELPS, limits=LIMITS)

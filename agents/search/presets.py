@@ -5,9 +5,11 @@ load. `time_limit` (seconds) is only a safety net for a GM's wait, set far above
 on one core (when it binds, play depends on the machine's speed). From `normal` up the search stands on
 the learned value where the system ships one (`value=auto`, `prior=auto`): the `trained` agent's
 candidates at the root (`candidates`, `samples` as its own presets), the leaves scored by the learned
-value. `temperature` samples the final choice
-by visit counts (0: the most visited); `guard` keeps the best line when the fight looks won and the
-sampled action is worse by more than that much value. Calibrated by `trpg-arena ladder` (docs/search.md).
+value. `temperature` samples the final choice by visit counts (0: the most visited); `guard` keeps the
+best line when the fight looks won and the sampled action is worse by more than that much value.
+A rule system changes these through its `RuleSystem.search_changes` (`presets_for`): every built-in
+system searches the root paired (`paired=1.5:below=own`), because the UCB root let two unlucky
+playouts starve the trained agent's choice (docs/search.md). Calibrated by `trpg-arena ladder`.
 """
 
 from __future__ import annotations

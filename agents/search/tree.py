@@ -97,10 +97,6 @@ class Node:
             node.closed = False
             stack.extend(node.children)
 
-    def size(self) -> int:
-        """Number of nodes in this subtree."""
-        return 1 + sum(ch.size() for ch in self.children)
-
 
 def width(visits: int, widen: float, alpha: float) -> int:
     """How many children a node with `visits` visits may have (progressive widening: widen * n^alpha)."""

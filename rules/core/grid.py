@@ -36,7 +36,7 @@ from itertools import accumulate
 from operator import or_
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from trpg_arena.rules.core.battlefield import bresenham, chebyshev, hex_distance, hex_line, to_axial
+from trpg_arena.rules.core.battlefield import bresenham, chebyshev, crossed_squares, hex_distance, hex_line, to_axial
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
@@ -202,6 +202,8 @@ class Grid:
             0: Adjacency(self.odd_bits, self.odd_neighbours, self.neighbour_mask, diagonals, cornered)}
         self._lines: dict[tuple[Cell, Cell], int] = {}  # hexes: the cells between two cells, by the pair
         self._patterns: dict[int, int] = {}  # squares: the cells between, by offset (see `between`)
+        self._crossings: dict[int, int] = {}  # squares: the cells a segment crosses, by offset (see `crossing`)
+        self._crossed: dict[tuple[Cell, Cell], int] = {}  # and by the pair
         self._offset_rows = 2 * h + 1  # offsets (dx, dy) as one int: dx * this + dy
         self._dist: list[list[int]] | None = None
         self._discs: dict[tuple[Cell, int], int] = {}
@@ -519,7 +521,7 @@ class Grid:
             key = (bx - ax) * self._offset_rows + by - ay
             pat = self._patterns.get(key)
             if pat is None:
-                pat = self._patterns[key] = self._pattern(a, b)
+                pat = self._patterns[key] = self._pattern(a, b, bresenham(a, b)[1:-1])
             return pat << ((ay if ay < by else by) * self.stride + (ax if ax < bx else bx))
         hit = self._lines.get((a, b))
         if hit is None:
@@ -532,14 +534,36 @@ class Grid:
             self._lines[(a, b)] = hit
         return hit
 
-    def _pattern(self, a: Cell, b: Cell) -> int:
-        """The inner cells of the Bresenham line from `a` to `b`, as a mask relative to (min x, min y)."""
+    def _pattern(self, a: Cell, b: Cell, line: Iterable[Cell]) -> int:
+        """The cells of a line from `a` to `b` (in their box), as a mask relative to (min x, min y)."""
         x0, y0 = min(a[0], b[0]), min(a[1], b[1])
         s = self.stride
         pat = 0
-        for x, y in bresenham(a, b)[1:-1]:
+        for x, y in line:
             pat |= 1 << ((y - y0) * s + x - x0)
         return pat
+
+    def crossing(self, a: Cell, b: Cell) -> int:
+        """The squares the segment between the centres of `a` and `b` crosses (`crossed_squares`), as a mask.
+
+        Squares only: the other line of sight, for rules that read a line as a segment. Kept by the pair, and
+        once per offset for the pairs of that offset: shifting both ends by whole squares shifts every clipping
+        bound alike, and `crossed_squares` decides by coordinates relative to the start, so the squares crossed
+        depend on the offset alone (`tests/kernel/test_grid.py` compares shifted lines with lines drawn in place).
+        """
+        hit = self._crossed.get((a, b))
+        if hit is None:
+            if self.kind != "square":
+                raise ValueError("a segment's crossed squares need a square grid")
+            (ax, ay), (bx, by) = a, b
+            key = (bx - ax) * self._offset_rows + by - ay
+            pat = self._crossings.get(key)
+            if pat is None:
+                pat = self._crossings[key] = self._pattern(a, b, crossed_squares(a, b))
+            if len(self._crossed) >= LINE_CACHE:
+                self._crossed.clear()
+            hit = self._crossed[(a, b)] = pat << ((ay if ay < by else by) * self.stride + (ax if ax < bx else bx))
+        return hit
 
     def clear(self, a: Cell, b: Cell, blockers: int | None = None) -> bool:
         """Line of sight: no cell strictly between blocks (default blockers: the ``blocks_los`` cells)."""

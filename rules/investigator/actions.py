@@ -24,7 +24,6 @@ from trpg_arena.rules.investigator.legal import (
 from trpg_arena.rules.investigator.moves import moves_of, occupancy
 from trpg_arena.rules.investigator.paths import best_path
 from trpg_arena.rules.investigator.rolls import REGULAR, check
-from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.spells import cast_now, continue_now
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 from trpg_arena.rules.investigator.verbs import Condition, Verb
@@ -186,7 +185,7 @@ def _main(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
         w = wielded_t(setup, f)
         it = wielded_item(f)
         if (it is None or it.jammed or it.loaded < 1 or shot_band(setup, w, chebyshev(f.pos, t.pos)) is None
-                or line_blocked(setup, f.pos, t.pos)):
+                or setup.wall_between(f.pos, t.pos)):
             combat.emit("target_lost", f"{f.id} can no longer shoot {t.id}", actor=f.id, rule="INV-10.4")
             return
         push_attack(st, "shot", f.id, t.id, fr.head, fr.shots)
@@ -354,7 +353,7 @@ def _walk(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
     path = fr.path
     side_of = setup.side_of
     side = side_of[f.id]
-    difficult = setup.difficult
+    costs, index = setup.grid.cost, setup.grid.index  # entering costs: 2 on difficult squares
     g = setup.moves or moves_of(setup)
     bit, near_bits = g.bit, g.near
     hostiles = 0  # the squares of the hostiles able to act, as bits
@@ -385,7 +384,7 @@ def _walk(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
             fr.step = "mend"
             return
         a = f.pos
-        cost = 2 if b in difficult else 1
+        cost = costs[index[b]]
         fr.spent += cost
         _move_to(combat, f, b, "INV-4.5", cost)
         fr.index += 1

@@ -1,4 +1,4 @@
-"""The static part of an encounter, compiled once and cached on it: profiles, templates, map, lines.
+"""The static part of an encounter, compiled once and cached on it: profiles, templates, map.
 
 Nothing here changes during a combat, so it lives outside the state (and outside snapshots).
 """
@@ -144,29 +144,18 @@ class Setup:
     height: int
     terrain: dict[Cell, str]
     exits: frozenset[Cell]
-    lines: dict[tuple[Cell, Cell], tuple[Cell, ...]] = field(default_factory=dict)
-    walls: dict[tuple[Cell, Cell], bool] = field(default_factory=dict)
-    line_terrain: dict[tuple[Cell, Cell], str] = field(default_factory=dict)  # see sight.line_status
-    adj: dict[Cell, tuple[tuple[Cell, int], ...]] | None = None
-    difficult: frozenset[Cell] = frozenset()
     bf: Any = None  # the Battlefield (set by the system when it is built)
+    grid: Any = None  # its compiled grid (`core.grid.Grid`, set with it)
     catalogue: Any = None  # the Catalogue (built on first use)
     heads: list[tuple[str, str, str, str, int]] | None = None  # see view_heads
     moves: MoveTables | None = None  # one-step and long-move tables over the kernel's grid (built on first use)
     paths: PathTables | None = None  # the INV-4.6 path search's square numbering (built on first use)
     decisions: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)  # see `decision`
     legal_lists: dict[Any, list[Any]] = field(default_factory=dict)  # legal.Legal's memoised reaction/defense sets
-    wall_cells: tuple[Cell, ...] = ()  # the wall squares (see `wall_between`)
+    wall_mask: int = 0  # the wall squares, as a mask of `grid`
+    obstacle_mask: int = 0  # the obstacle squares, likewise
     prepare_options: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)  # see legal.Legal.turn
     groups: list[tuple[str, tuple[int, ...]]] | None = None  # see side_groups
-
-    def adjacency(self, bf: Any) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
-        """The movement graph as square -> ((neighbour, entering cost), ...) sorted by square (built once)."""
-        if self.adj is None:
-            g = bf.graph
-            self.adj = {n: tuple(sorted((m, int(g.nodes[m].get("cost", 1))) for m in g.adj[n])) for n in g.nodes}
-            self.difficult = frozenset(n for n in g.nodes if g.nodes[n].get("cost", 1) != 1)
-        return self.adj
 
     def view_heads(self) -> list[tuple[str, str, str, str, int]]:
         """Per combatant, the fixed part of its view: (id, name, side, "pc"/"npc", max hp) (built once)."""
@@ -206,15 +195,6 @@ class Setup:
         """The profile of a combatant."""
         return self.profiles[self.idx[cid]]
 
-    def crossed(self, a: Cell, b: Cell) -> tuple[Cell, ...]:
-        """Squares the segment between centres of `a` and `b` crosses with positive length (section 5)."""
-        key = (a, b)
-        hit = self.lines.get(key)
-        if hit is None:
-            (x0, y0), (x1, y1) = a, b
-            hit = self.lines[key] = tuple((x0 + x, y0 + y) for x, y in crossed_from_origin(x1 - x0, y1 - y0))
-        return hit
-
     def max_range(self, w: WeaponT) -> int:
         """The longest legal shooting distance of a firearm (INV-6.2)."""
         if w.bands:
@@ -222,84 +202,8 @@ class Setup:
         return 4 * w.base_range if self.opt.range_bands else w.base_range
 
     def wall_between(self, a: Cell, b: Cell) -> bool:
-        """Whether a wall square blocks the line between `a` and `b` (cached).
-
-        The crossed squares lie in the box spanned by `a` and `b`, so a line whose box holds no wall square is
-        clear of walls without clipping it.
-        """
-        key = (a, b)
-        hit = self.walls.get(key)
-        if hit is None:
-            (ax, ay), (bx, by) = a, b
-            if ax > bx:
-                ax, bx = bx, ax
-            if ay > by:
-                ay, by = by, ay
-            terrain = self.terrain
-            hit = self.walls[key] = (any(ax <= wx <= bx and ay <= wy <= by for wx, wy in self.wall_cells)
-                                     and any(terrain.get(c) == "wall" for c in self.crossed(a, b)))
-        return hit
-
-
-def crossed_from_origin(dx: int, dy: int) -> tuple[Cell, ...]:
-    """`crossed_squares` from (0, 0) to (dx, dy), memoised: the squares a segment crosses depend on its offset only.
-
-    Shifting both ends by whole squares shifts every clipping bound alike, and the exact integer tests
-    `crossed_squares` decides by read coordinates relative to the start; the rows it tries per column
-    (from a float) always include those tests accept. So one table of offsets serves every square of
-    every map (`tests/rules/investigator/test_paths_and_lines.py` compares them).
-    """
-    key = (dx, dy)
-    hit = _FROM_ORIGIN.get(key)
-    if hit is None:
-        hit = _FROM_ORIGIN[key] = crossed_squares((0, 0), key)
-    return hit
-
-
-_FROM_ORIGIN: dict[Cell, tuple[Cell, ...]] = {}  # offset -> crossed squares; at most (2 x side)^2 entries per map
-
-
-def crossed_squares(a: Cell, b: Cell) -> tuple[Cell, ...]:
-    """Liang-Barsky clipping of the centre-to-centre segment against each square, exact in integers.
-
-    Parameters t along the segment are scaled by L = 2|dx||dy| (zero factors read as 1), so every clipping
-    bound is an integer and the comparison ``t_enter < t_exit`` is exact. Per column only the rows whose centre
-    lies near the line are tried, and the column's own clipping interval is computed once.
-    """
-    (x0, y0), (x1, y1) = a, b
-    dx, dy = x1 - x0, y1 - y0
-    big = 2 * (abs(dx) or 1) * (abs(dy) or 1)
-    support = abs(dx) + abs(dy)  # twice the unit box's half-extent along the segment's normal
-    # per axis with a nonzero delta d: the parameter step per half square, big / (2 d) (exact: 2 d divides big)
-    mx = (big // (2 * dx) if dx > 0 else -(big // (-2 * dx))) if dx else 0
-    my = (big // (2 * dy) if dy > 0 else -(big // (-2 * dy))) if dy else 0
-    out = []
-    ylo, yhi = min(y0, y1), max(y0, y1)
-    for cx in range(min(x0, x1), max(x0, x1) + 1):
-        if dx:
-            t1, t2 = (2 * (cx - x0) - 1) * mx, (2 * (cx - x0) + 1) * mx
-            if t1 > t2:
-                t1, t2 = t2, t1
-            xlo, xhi = max(0, t1), min(big, t2)
-            # only squares whose centre lies within support / 2 of the line can pass the distance test below
-            mid = y0 + dy * (cx - x0) / dx
-            spread = support / (2 * abs(dx)) + 1
-            rows = range(max(ylo, int(mid - spread)), min(yhi, int(mid + spread)) + 1)
-        else:  # a vertical segment: the column is x0 itself
-            xlo, xhi = 0, big
-            rows = range(ylo, yhi + 1)
-        for cy in rows:
-            if (cx, cy) == a or (cx, cy) == b or 2 * abs(dy * (cx - x0) - dx * (cy - y0)) >= support:
-                continue
-            if dy:
-                t1, t2 = (2 * (cy - y0) - 1) * my, (2 * (cy - y0) + 1) * my
-                if t1 > t2:
-                    t1, t2 = t2, t1
-                if (xlo if xlo > t1 else t1) < (xhi if xhi < t2 else t2):
-                    out.append((cx, cy))
-            elif xlo < xhi:  # a horizontal segment: the row is y0 itself
-                out.append((cx, cy))
-    return tuple(out)
+        """Whether a wall square blocks the line between `a` and `b` (INV-6.6: the segment crosses a wall)."""
+        return bool(self.wall_mask and self.grid.crossing(a, b) & self.wall_mask)
 
 
 def compile_setup(enc: InvestigatorEncounter) -> Setup:
@@ -345,6 +249,5 @@ def build_setup(enc: InvestigatorEncounter) -> Setup:
     setup = Setup(enc, enc.options, ids, {c: i for i, c in enumerate(ids)}, profiles,
                   {c.id: c.side for c in enc.combatants}, enc.sides(), weapons, spells, techs,
                   enc.map.width, enc.map.height, terrain, frozenset(enc.map.exits))
-    setup.wall_cells = tuple(c for c, kind in terrain.items() if kind == "wall")
     return setup
 

@@ -10,7 +10,6 @@ from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT
 from trpg_arena.rules.investigator.moves import MoveTables, move_dests, moves_of, occupancy
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
-from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.state import Fighter, Frame, InvState, Item
 
 if TYPE_CHECKING:
@@ -382,7 +381,7 @@ class Legal:
         if it is not None and w is not None and w.kind == "thrown" and it.count >= 1:
             here = f.pos
             out.extend(by[("throw", t.id)] for t, tp in foes
-                       if chebyshev(here, tp) <= 10 and not line_blocked(s, here, tp))
+                       if chebyshev(here, tp) <= 10 and not s.wall_between(here, tp))
         # reload (INV-8.10)
         if it is not None and w is not None and w.kind == "firearm" and (
                 it.jammed or (it.loaded < w.capacity and f.ammo.get(w.ammo_type, 0) >= 1)):

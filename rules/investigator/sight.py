@@ -1,7 +1,7 @@
 """Lines between squares (INV-6.6): walls block, obstacles and standing bodies obstruct.
 
-The line is the investigator's own (the squares the centre-to-centre segment crosses, `Setup.crossed`), not
-the kernel grid's sampled line, so it stays with the rules.
+A line is the squares the centre-to-centre segment crosses (section 5): the kernel grid's `crossing`, not
+its Bresenham line.
 """
 
 from __future__ import annotations
@@ -28,23 +28,20 @@ def line_status(setup: Setup, st: InvState, a: Cell, b: Cell, ends: tuple[str, s
     `bodies` (`standing_bodies` of `st`) saves the look at every fighter where many lines are drawn in one
     state (a policy weighing every square it could move to).
     """
-    crossed = setup.crossed(a, b)
+    crossed = setup.grid.crossing(a, b)
     if not crossed:
         return "clear"
-    key = (a, b)
-    by_terrain = setup.line_terrain.get(key)
-    if by_terrain is None:  # static: "blocked" (a wall), "obstructed" (an obstacle) or ""
-        terrain = setup.terrain
-        kinds = {terrain.get(c) for c in crossed}
-        by_terrain = setup.line_terrain[key] = ("blocked" if "wall" in kinds else
-                                                "obstructed" if "obstacle" in kinds else "")
-    if by_terrain:
-        return by_terrain
+    if crossed & setup.wall_mask:
+        return "blocked"
+    if crossed & setup.obstacle_mask:
+        return "obstructed"
     if bodies is None:
         bodies = standing_bodies(st)
-    return "obstructed" if any(cid not in ends for c in crossed for cid in bodies.get(c, ())) else "clear"
+    bit = setup.grid.bit
+    for c, ids in bodies.items():  # a few bodies: cheaper than reading the crossed squares back
+        if crossed & bit[c]:
+            for cid in ids:
+                if cid not in ends:
+                    return "obstructed"
+    return "clear"
 
-
-def line_blocked(setup: Setup, a: Cell, b: Cell) -> bool:
-    """Whether a wall blocks the line between `a` and `b`."""
-    return setup.wall_between(a, b)

@@ -9,7 +9,6 @@ from trpg_arena.rules.investigator.compiled import Setup, SpellT
 from trpg_arena.rules.investigator.damage import apply_damage, heal, interrupt_channel
 from trpg_arena.rules.investigator.legal import fighter
 from trpg_arena.rules.investigator.rolls import REGULAR, check
-from trpg_arena.rules.investigator.sight import line_blocked
 from trpg_arena.rules.investigator.state import Fighter, InvState
 
 if TYPE_CHECKING:
@@ -57,7 +56,7 @@ def target_ok(setup: Setup, sp: SpellT, c: Fighter, t: Fighter) -> bool:
     """The stored target is still valid: present, in range, line not blocked."""
     if t.pos is None or t.dead or t.fled or c.pos is None:
         return False
-    return chebyshev(c.pos, t.pos) <= sp.range and (c.pos == t.pos or not line_blocked(setup, c.pos, t.pos))
+    return chebyshev(c.pos, t.pos) <= sp.range and (c.pos == t.pos or not setup.wall_between(c.pos, t.pos))
 
 
 def cast_now(combat: InvCombat, setup: Setup, st: InvState, c: Fighter, sid: str, tid: str) -> None:

@@ -4,11 +4,14 @@ The battlefield's queries (`reachable`, `path`, `line_of_sight`, `distance`, `ne
 maps carry random costs, impassable and sight-blocking cells, wall-cut diagonals and custom edges. The
 system hooks are checked the same way: a `Moves` cost table and per-call corner blockers through the
 battlefield's cost function, the alternating diagonal rule through a networkx search over (cell, parity)
-states, and the read-back order by walking each path back.
+states, and the read-back order by walking each path back. A segment's crossed squares (the other line
+of sight) are checked against their definition in exact fractions.
 """
 
 from __future__ import annotations
 
+import random
+from fractions import Fraction
 from typing import Any
 
 import networkx as nx
@@ -16,7 +19,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trpg_arena.rules.core.battlefield import SQUARE_DIRS, Battlefield, hex_grid, square_grid, zone_line
+from trpg_arena.rules.core.battlefield import (
+    SQUARE_DIRS,
+    Battlefield,
+    crossed_squares,
+    hex_grid,
+    square_grid,
+    zone_line,
+)
 from trpg_arena.rules.core.grid import Grid, Moves, Picker
 
 Cell = tuple[int, int]
@@ -211,3 +221,42 @@ def test_zones_and_bad_costs_are_refused() -> None:
         Grid(zone_line(["a", "b"]))
     with pytest.raises(ValueError, match="positive integers"):
         Grid(square_grid(2, 2, {(0, 0): {"cost": 1.5}}))
+
+
+def _segment_crosses(a: Cell, b: Cell, c: Cell) -> bool:
+    """Whether the segment between the centres of `a` and `b` runs through the inside of square `c` (exact)."""
+    lo, hi = Fraction(0), Fraction(1)
+    for p, d, m in ((a[0], b[0] - a[0], c[0]), (a[1], b[1] - a[1], c[1])):
+        if d == 0:
+            if not m - Fraction(1, 2) < p < m + Fraction(1, 2):
+                return False
+            continue
+        t1, t2 = (m - Fraction(1, 2) - p) / d, (m + Fraction(1, 2) - p) / d
+        lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+    return lo < hi
+
+
+def test_crossed_squares_are_the_squares_the_segment_runs_through() -> None:
+    """A segment's line by its definition: the squares (ends aside) the centre-to-centre segment passes inside."""
+    rng = random.Random(5)
+    pairs = [((x0, y0), (x1, y1)) for x0 in range(6) for y0 in range(6) for x1 in range(6) for y1 in range(6)]
+    pairs += [((rng.randint(0, 30), rng.randint(0, 30)), (rng.randint(0, 30), rng.randint(0, 30)))
+              for _ in range(300)]
+    for a, b in pairs:
+        box = [(x, y) for x in range(min(a[0], b[0]), max(a[0], b[0]) + 1)
+               for y in range(min(a[1], b[1]), max(a[1], b[1]) + 1)]
+        want = {c for c in box if c not in (a, b) and _segment_crosses(a, b, c)}
+        assert set(crossed_squares(a, b)) == want, (a, b)
+
+
+def test_grid_crossing_shifts_one_line_per_offset() -> None:
+    """`Grid.crossing` keeps one line per offset and shifts it: the squares of the line drawn in place."""
+    rng = random.Random(3)
+    grid = square_grid(61, 61).grid
+    pairs = [((x0, y0), (x1, y1)) for x0 in range(9) for y0 in range(9) for x1 in range(9) for y1 in range(9)]
+    pairs += [((rng.randint(0, 60), rng.randint(0, 60)), (rng.randint(0, 60), rng.randint(0, 60)))
+              for _ in range(20_000)]
+    for a, b in pairs:
+        assert grid.crossing(a, b) == grid.mask(crossed_squares(a, b)), (a, b)
+    with pytest.raises(ValueError, match="square grid"):
+        hex_grid(4, 4).grid.crossing((0, 0), (3, 2))
