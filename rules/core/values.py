@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -129,6 +130,31 @@ class Decision:
         """JSON-safe form."""
         return {"actor": self.actor, "side": self.side, "kind": self.kind.value, "step": self.step,
                 "prompt": self.prompt}
+
+
+def shared_actions(typed: Callable[[str, Any], Any] | None = None,
+                   limit: int = 200_000) -> Callable[..., Action]:
+    """A rule system's ``act(verb, target=None, dest=None, option=None)``: the one shared `Action` of those fields.
+
+    Its catalogue and every legal list are built from it, so they hand out the very same objects: the env's
+    codec finds an action's index by object identity before hashing its fields, and a legal list allocates
+    nothing per action. `typed(verb, option)` gives a new action's option its type (a wire tuple as the
+    system's named tuple), once; the table is looked up by the fields as given, which equal the typed ones.
+    Each system keeps its own table (its option types are its own); past `limit` actions (a process that
+    loads very many encounters) it starts over, and only speed is lost.
+    """
+    table: dict[tuple[Any, ...], Action] = {}
+
+    def act(verb: str, target: str | None = None, dest: Any = None, option: Any = None) -> Action:
+        key = (verb, target, dest, option)
+        a = table.get(key)
+        if a is None:
+            if len(table) >= limit:
+                table.clear()
+            a = table[key] = Action(verb, target, dest, option if typed is None else typed(verb, option))
+        return a
+
+    return act
 
 
 _DECISIONS: dict[tuple[str, str, str], Decision] = {}  # see `shared_decision`
