@@ -115,8 +115,8 @@ class DecisionKind(enum.StrEnum):
 class Decision:
     """The open decision point: who must choose, for which side, of what kind, and a prompt to show.
 
-    Rule systems build it with their own `step` name (``"attack_declared"``, ``"D1"``); `Combat.decision`
-    fills in `kind` (from the system's `decision_kinds`) and `side`.
+    Rule systems open it with their own `step` name (``"attack_declared"``, ``"D1"``) through `shared_decision`;
+    `Combat.decision` fills in `kind` (from the system's `decision_kinds`) and `side`.
     """
 
     actor: str
@@ -129,6 +129,25 @@ class Decision:
         """JSON-safe form."""
         return {"actor": self.actor, "side": self.side, "kind": self.kind.value, "step": self.step,
                 "prompt": self.prompt}
+
+
+_DECISIONS: dict[tuple[str, str, str], Decision] = {}  # see `shared_decision`
+
+
+def shared_decision(actor: str, step: str, prompt: str = "") -> Decision:
+    """The one `Decision` with these fields, for a rule system to open (decisions are frozen, so one serves all).
+
+    States that reach the same decision then hold the same object, and `Combat.decision` reuses what it filled
+    in for it by identity instead of building it again. Bounded: a process that meets very many combatants
+    or prompts starts over (only speed is lost).
+    """
+    key = (actor, step, prompt)
+    d = _DECISIONS.get(key)
+    if d is None:
+        if len(_DECISIONS) >= 65536:
+            _DECISIONS.clear()
+        d = _DECISIONS[key] = Decision(actor, step, prompt)
+    return d
 
 
 def _refuse(self: Any, *_args: Any, **_kwargs: Any) -> Any:

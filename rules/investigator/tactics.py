@@ -121,11 +121,6 @@ def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
 class InvestigatorTactics(Tactics):
     """Heuristic tactics for the investigator system (see the module docstring); it draws nothing from its generator."""
 
-    _table_grid: Any = None  # the grid `_distances` last built its table for
-    _table: np.ndarray
-    _quality_setup: Any = None  # the setup `_quality_table` last kept tables for
-    _quality_tables: dict[tuple[Any, ...], np.ndarray]
-
     # --- entry ---------------------------------------------------------------------------------
     def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
         """A defence, a reaction, a phase offer or a turn, each by its own rules."""
@@ -805,30 +800,35 @@ class InvestigatorTactics(Tactics):
         return sc
 
     def _quality_table(self, dist: np.ndarray) -> np.ndarray:
-        """`_shot_quality` of every distance `dist` holds (-inf: out of range), kept per setup and ranged kit.
+        """`_shot_quality` of every distance `dist` holds (-inf: out of range), kept per encounter and ranged kit.
 
         A shot's quality depends on the encounter's options, the wielded weapon (or its absence) and the damage
-        spells' reach only, and a mover meets the same few kits decision after decision.
+        spells' reach only, and a mover meets the same few kits decision after decision, game after game.
         """
         it, wt, firearm, spell_reach = self._ranged_kit()
-        if self._quality_setup is not self.s:
-            self._quality_setup = self.s
-            self._quality_tables = {}
+        tables = catalogue_of(self.s).shot_qualities
         key = (None if wt is None else wt.id, it is not None, firearm, spell_reach)
-        table = self._quality_tables.get(key)
+        table: np.ndarray | None = tables.get(key)
         if table is None:
-            table = self._quality_tables[key] = np.array([
+            table = tables[key] = np.array([
                 -np.inf if (q := self._shot_quality(d)) is None else q for d in range(int(dist.max()) + 1)])
         return table
 
     def _distances(self, grid: Any) -> np.ndarray:
-        """The Chebyshev distance between every two cells of `grid`, by cell index (kept for the last grid asked)."""
-        if grid is not self._table_grid:
+        """The Chebyshev distance between every two cells of `grid`, by cell index.
+
+        Kept with the encounter's catalogue, not the policy: an agent lives one game in a series, and a brawl's
+        board (224 squares) takes about a millisecond to lay out, a few per cent of its game.
+        """
+        cat = catalogue_of(self.s)
+        kept = cat.square_distances
+        if kept is None or kept[0] is not grid:
             xy = np.array(grid.cells, dtype=np.int64).reshape(-1, 2)
             xs, ys = xy[:, 0], xy[:, 1]
-            self._table = np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :]))
-            self._table_grid = grid
-        return self._table
+            kept = cat.square_distances = (grid, np.maximum(np.abs(xs[:, None] - xs[None, :]),
+                                                            np.abs(ys[:, None] - ys[None, :])))
+        table: np.ndarray = kept[1]
+        return table
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""
