@@ -353,7 +353,7 @@ def _walk(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
     path = fr.path
     side_of = setup.side_of
     side = side_of[f.id]
-    difficult = setup.difficult
+    costs, index = setup.grid.cost, setup.grid.index  # entering costs: 2 on difficult squares
     g = setup.moves or moves_of(setup)
     bit, near_bits = g.bit, g.near
     hostiles = 0  # the squares of the hostiles able to act, as bits
@@ -384,7 +384,7 @@ def _walk(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
             fr.step = "mend"
             return
         a = f.pos
-        cost = 2 if b in difficult else 1
+        cost = costs[index[b]]
         fr.spent += cost
         _move_to(combat, f, b, "INV-4.5", cost)
         fr.index += 1

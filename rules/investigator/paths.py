@@ -1,8 +1,8 @@
 """The long-move path of INV-4.6: fewest reaction triggers, then lowest cost, then smallest square sequence.
 
 The search is the rule itself (which squares a move enters and leaves decides who may react), so it stays
-with the investigator; it reads the movement graph's costs from the setup and numbers squares so that
-numbers order like the squares, which makes the sequence tie-break a plain tuple comparison.
+with the investigator; it reads neighbours and entering costs from the kernel grid and numbers squares so
+that numbers order like the squares, which makes the sequence tie-break a plain tuple comparison.
 """
 
 from __future__ import annotations
@@ -19,14 +19,15 @@ class PathTables:
     """Squares as numbers x * height + y, with their neighbours and entering costs, distances and nine-grids."""
 
     def __init__(self, setup: Setup) -> None:
-        adj = setup.adjacency(setup.bf)
+        grid = setup.grid
         w, h = setup.width, setup.height
         n = w * h
         self.cell = [(i // h, i % h) for i in range(n)]
         num = self.num = {c: i for i, c in enumerate(self.cell)}
+        # the grid's neighbours (the graph's) with their entering costs, in square order
         self.padj: list[tuple[tuple[int, int], ...]] = [()] * n
-        for c, nbs in adj.items():
-            self.padj[num[c]] = tuple((num[m], cost) for m, cost in nbs)
+        for i, c in enumerate(grid.cells):
+            self.padj[num[c]] = tuple(sorted((num[grid.cells[j]], grid.cost[j]) for j in grid.neighbours[i]))
         self.cheb = [[max(abs(a[0] - b[0]), abs(a[1] - b[1])) for b in self.cell] for a in self.cell]
         self.nine = [tuple(num[(x + dx, y + dy)] for dx in (-1, 0, 1) for dy in (-1, 0, 1)
                            if (dx or dy) and (x + dx, y + dy) in num) for (x, y) in self.cell]

@@ -74,10 +74,9 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
         return square_grid(enc.map.width, enc.map.height, cells, corner_blocks=lambda a: a.get("terrain") == "wall")
 
     def compile(self, encounter: InvestigatorEncounter, battlefield: Battlefield) -> Setup:
-        """The static setup (`Setup`): profiles, weapons, spells, terrain, the squares' adjacency and grid masks."""
+        """The static setup (`Setup`): profiles, weapons, spells, terrain and its masks on the grid."""
         setup = build_setup(encounter)
         setup.bf = battlefield
-        setup.adjacency(battlefield)
         grid = setup.grid = battlefield.grid
         setup.wall_mask = grid.mask(c for c, kind in setup.terrain.items() if kind == "wall")
         setup.obstacle_mask = grid.mask(c for c, kind in setup.terrain.items() if kind == "obstacle")

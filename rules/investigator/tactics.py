@@ -36,6 +36,7 @@ from trpg_arena.rules.investigator.verbs import Verb
 Cell = tuple[int, int]
 ATTACK_VERBS = (Verb.SHOOT, Verb.MELEE, Verb.THROW, Verb.CAST, Verb.PURSUE)
 NO_ATTACK = -1e9  # the score of an attack that makes no sense
+ODDS_KEPT = 100_000  # shots' odds kept per encounter before the table starts afresh (a bound on memory)
 WORTH = "hit chance times the share of the target's HP it takes, more for a kill"  # what a score means, for GMs
 
 
@@ -120,9 +121,6 @@ def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
 class InvestigatorTactics(Tactics):
     """Heuristic tactics for the investigator system (see the module docstring); it draws nothing from its generator."""
 
-    _table_grid: Any = None  # the grid `_distances` last built its table for
-    _table: np.ndarray
-
     # --- entry ---------------------------------------------------------------------------------
     def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
         """A defence, a reaction, a phase offer or a turn, each by its own rules."""
@@ -153,7 +151,8 @@ class InvestigatorTactics(Tactics):
         self.c = combat
         self.s: Setup = combat.tables
         self.st: InvState = combat.state
-        self.meta = catalogue_of(self.s).meta
+        cat = catalogue_of(self.s)
+        self.meta = cat.meta
         self.me = self.st.fighters[self.s.idx[d.actor]]
         side_of = self.s.side_of
         side = side_of[self.me.id]
@@ -173,11 +172,13 @@ class InvestigatorTactics(Tactics):
         self._adjacent: dict[tuple[Cell, str], int] = {}
         self._kit: tuple[Any, Any, bool, int | None] | None = None
         self._estimates: dict[tuple[Any, ...], Estimate] = {}
-        self._keys = catalogue_of(self.s).attack_keys  # the encounter's: each action's part of an estimate's key
+        self._keys = cat.attack_keys  # the encounter's: each action's part of an estimate's key
         self._bounds: dict[tuple[str, int, int], float | None] = {}  # `_shot_bound` by target, distance and shots
         self._shots: dict[tuple[str, Cell], tuple[float, float, float, float, str, str] | None] = {}
         self._away: dict[Cell, bool] = {}
-        self._odds: dict[tuple[str, int, bool], tuple[float, float, float, str, str]] = {}
+        self._odds: dict[tuple[Any, ...], tuple[float, float, float, str, str]] = cat.shot_odds  # the encounter's
+        if len(self._odds) > ODDS_KEPT:
+            self._odds.clear()
         self._qualities: dict[int, float | None] = {}
         self._gun: tuple[Item | None, WeaponT | None, bool] | None = None  # `_shot`'s wielded item, weapon, aim
         self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
@@ -457,7 +458,9 @@ class InvestigatorTactics(Tactics):
         (legal order among equals), until no bound left can beat the best score or tie it earlier in legal order.
         A decision offers a shot from every square a step away, most of which cannot beat the plain shot, so
         their lines and the threats at their squares are never looked at. Attacks that `_attack_key` rules out
-        whatever the state are passed over (they score `NO_ATTACK`, which no attack needs to beat).
+        whatever the state are passed over (they score `NO_ATTACK`, which no attack needs to beat), and so is a
+        shot whose key a shot before it in legal order was pended under (the same shot with a step after it): it
+        scores the same, and a later attack wins only with a higher score.
         """
         best: Action | None = None
         best_score = NO_ATTACK
@@ -471,6 +474,9 @@ class InvestigatorTactics(Tactics):
         pending: list[tuple[float, int, Meta, tuple[Any, ...], Cell]] = []
         i = -1  # the attack's place among the legal attacks (legal order)
         attack_of: list[Action] = []  # by that place
+        # the keys of the shots pended: a shot with a step after it shares its estimate with the plain shot listed
+        # before it (`_attack_key`), so it scores the same and, later in legal order, cannot be chosen over it
+        pended: set[tuple[Any, ...]] = set()
         for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together
             if verb not in ATTACK_VERBS:
                 continue
@@ -490,6 +496,8 @@ class InvestigatorTactics(Tactics):
                 est = estimates.get(key)
                 if est is None:
                     if verb == SHOOT and src is not None and not m.head:  # a possible shot: bounded, weighed later
+                        if key in pended:
+                            continue  # the very shot of one pended earlier in legal order: it could only tie it
                         tpos = fighters[idx[m.target]].pos
                         if tpos is not None:
                             dx, dy = src[0] - tpos[0], src[1] - tpos[1]
@@ -498,6 +506,7 @@ class InvestigatorTactics(Tactics):
                             bound = bounds[bkey] if bkey in bounds else self._shot_bound(bkey)
                             if bound is not None:
                                 pending.append((-bound, i, m, key, src))
+                                pended.add(key)
                                 continue
                     est = estimates[key] = self._estimate_from(m, src)
                 sc = est.score
@@ -650,9 +659,11 @@ class InvestigatorTactics(Tactics):
                    aimed: bool) -> tuple[float, float, float, str, str]:
         """A shot's worth, hit chance, mean damage and note parts at `d` squares through a line so obstructed or not.
 
-        Squares at one distance with the same line make the same shot (only the risk differs): kept per decision.
+        Squares at one distance with the same line make the same shot (only the risk differs). The odds read the
+        static tables, the shooter's weapon and aim, and the target's HP, channelled spell and ability to act (`_value`)
+        only, so they are kept per encounter under exactly those: a shooter weighs the same shots turn after turn.
         """
-        key = (t.id, d, obstructed)
+        key = (self.me.id, w.id, aimed, t.id, t.hp, bool(t.channel_spell), t.able, d, obstructed)
         odds = self._odds.get(key)
         if odds is None:
             req, dmg = band
@@ -748,46 +759,76 @@ class InvestigatorTactics(Tactics):
         index = grid.index
         n = len(options)
         at = np.fromiter(map(index.__getitem__, map(_DEST, options)), dtype=np.intp, count=n)
-        long = np.arange(n) >= steps
         foes_at = np.fromiter(map(index.__getitem__, self._foe_cells), dtype=np.intp, count=len(self._foe_cells))
         # foes x squares: the sums and extremes over the few foes run down the rows (numpy reduces a short inner axis
         # slowly); integer counts and extremes, so the values are the same whatever the layout
         ds = dist[foes_at[:, None], at]
         adjacent = ds == 1
         adj = np.add.reduce(adjacent, axis=0, dtype=np.int64)  # the counts `sum` gives, without its wrapper
+        # the squares from index `steps` on are long moves: -3.0 times the foes left behind, as on a step that leaves
+        # one; a step that leaves none scores 0.0 (a long move -0.0, what -3.0 times 0 is), written in place rather
+        # than picked with `np.where` over a mask of long moves
         if adj_now:
             now = np.fromiter((index[_at(f)] for f in adj_now), dtype=np.intp, count=len(adj_now))
             leaving = np.add.reduce(dist[now[:, None], at] > 1, axis=0, dtype=np.int64)
-            sc = np.where(long | (leaving > 0), -3.0 * leaving, 0.0)
-        else:  # nobody to leave: -3.0 times a count of 0, which is -0.0, on long moves
-            sc = np.where(long, -0.0, 0.0)
+            sc = -3.0 * leaving
+            head = sc[:steps]
+            head[leaving[:steps] == 0] = 0.0
+        else:  # nobody to leave
+            sc = np.zeros(n)
+            sc[steps:] = -0.0
         if ranged:
             sc = sc - 6.0 * adj
-            # out of range: -inf, which no bonus lifts and the maximum below passes over
-            quality = np.array([-np.inf if (q := self._shot_quality(d)) is None else q
-                                for d in range(int(np.maximum.reduce(ds, axis=None)) + 1)])
+            # each distance's shot quality, out of range -inf (no bonus lifts it, the maximum below passes over it)
+            quality = self._quality_table(dist)
             bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
             top = np.maximum.reduce(quality[ds] + bonus[:, None], axis=0)
             return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * np.minimum.reduce(ds, axis=0)
         assert target is not None and target.pos is not None
         d = dist[index[target.pos], at]
         free = target.opportunity_used or not target.able
-        striking = np.array([f.id != target.id and not f.opportunity_used for f in self.foes])
-        others = np.add.reduce(adjacent & striking[:, None], axis=0, dtype=np.int64)
+        # the adjacent foes that could strike, less the target: every adjacent foe less the rows of those that cannot
+        # (integer counts, so the same values as a count of the rows that can)
+        others = adj
+        for row, f in zip(adjacent, self.foes):
+            if f.id == target.id or f.opportunity_used:
+                others = others - row
         sc = np.where(d == 1, (sc + (4.0 if free else -2.0)) - 3.0 * others,
                       np.where(d == 2, sc + (3.0 - 2.0 * adj), sc - (d * 0.6 + 2.0 * adj)))
         if self.s.prof(me.id).actions >= 2:
-            sc = np.where(long, sc - 0.5, sc)
+            sc[steps:] -= 0.5  # a long move costs the second action: `sc - 0.5` on those squares
         return sc
 
+    def _quality_table(self, dist: np.ndarray) -> np.ndarray:
+        """`_shot_quality` of every distance `dist` holds (-inf: out of range), kept per encounter and ranged kit.
+
+        A shot's quality depends on the encounter's options, the wielded weapon (or its absence) and the damage
+        spells' reach only, and a mover meets the same few kits decision after decision, game after game.
+        """
+        it, wt, firearm, spell_reach = self._ranged_kit()
+        tables = catalogue_of(self.s).shot_qualities
+        key = (None if wt is None else wt.id, it is not None, firearm, spell_reach)
+        table: np.ndarray | None = tables.get(key)
+        if table is None:
+            table = tables[key] = np.array([
+                -np.inf if (q := self._shot_quality(d)) is None else q for d in range(int(dist.max()) + 1)])
+        return table
+
     def _distances(self, grid: Any) -> np.ndarray:
-        """The Chebyshev distance between every two cells of `grid`, by cell index (kept for the last grid asked)."""
-        if grid is not self._table_grid:
+        """The Chebyshev distance between every two cells of `grid`, by cell index.
+
+        Kept with the encounter's catalogue, not the policy: an agent lives one game in a series, and a brawl's
+        board (224 squares) takes about a millisecond to lay out, a few per cent of its game.
+        """
+        cat = catalogue_of(self.s)
+        kept = cat.square_distances
+        if kept is None or kept[0] is not grid:
             xy = np.array(grid.cells, dtype=np.int64).reshape(-1, 2)
             xs, ys = xy[:, 0], xy[:, 1]
-            self._table = np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :]))
-            self._table_grid = grid
-        return self._table
+            kept = cat.square_distances = (grid, np.maximum(np.abs(xs[:, None] - xs[None, :]),
+                                                            np.abs(ys[:, None] - ys[None, :])))
+        table: np.ndarray = kept[1]
+        return table
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""

@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import SKIRMISHES
 from trpg_arena.agents import RandomAgent
 from trpg_arena.rules import Combat
+from trpg_arena.rules.core.features import encode
 from trpg_arena.table.session import play
 
 
@@ -33,3 +34,13 @@ def test_legal_actions_and_clone(benchmark, name: str) -> None:
         return len(k.system.legal_actions(k))
 
     assert benchmark(step) > 0
+
+
+@pytest.mark.parametrize("name", SKIRMISHES)
+def test_encoding_a_position(benchmark, name: str) -> None:
+    """The learned agents encode every position they score (well under a millisecond a skirmish position)."""
+    c = Combat(name, seed=5)
+    c.act(RandomAgent(seed=5).act(c))
+    assert c.decision is not None
+    side = c.decision.side
+    assert benchmark(lambda: encode(c, side)).size > 0

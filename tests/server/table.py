@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from tests.server.quiet import settled
+
 
 def faces_for(dice: dict[str, Any], rng: np.random.Generator) -> str:
     """Faces a person might read off the dice asked for."""
@@ -20,7 +22,7 @@ def play_through(client: Any, sid: str, seed: int = 0, max_requests: int = 5000)
     rng = np.random.default_rng(seed)
     done = {"submitted": 0, "confirmed": 0, "overridden": 0, "dice": 0, "requests": 0}
     state = client.get(f"/api/sessions/{sid}").json()
-    while not state["over"]:
+    while not (state := settled(client, sid, state))["over"]:
         done["requests"] += 1
         assert done["requests"] < max_requests, "the combat does not end"
         p = state["pending"]

@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import make_client
+from tests.server.quiet import settled
 from trpg_arena.rules import load_encounter
 from trpg_arena.table.session import Session
 from trpg_arena.table.store import SessionStore
@@ -47,9 +48,10 @@ def test_bad_specs_in_an_uploaded_encounters_controllers_store_nothing(client: T
 def test_a_bad_seat_changes_nothing(client: TestClient, spec: str) -> None:
     made = client.post("/api/sessions", json={"encounter": "moonlit/skirmish", "npc": "review:scripted"}).json()
     sid = made["state"]["id"]
+    before = settled(client, sid, made["state"])
     r = client.put(f"/api/sessions/{sid}/seats/npc", json={"seat": spec})
     assert r.status_code == 422, r.text
-    assert client.get(f"/api/sessions/{sid}").json() == made["state"]
+    assert client.get(f"/api/sessions/{sid}").json() == before
 
 
 @pytest.mark.parametrize("spec", ["mcts:c=nan", "random:foo=1", "mcts:playout=mcts:easy"])

@@ -19,6 +19,7 @@ import pytest
 
 from tests.conftest import SYSTEMS
 from tests.server.live import live_server
+from tests.server.quiet import settled
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -216,7 +217,7 @@ def test_names_are_told_apart_and_kiai_wounds_read_as_words(page: object, server
 
     made = httpx.post(f"{server}/api/sessions", json={"encounter": "kiai/skirmish", "seed": 1, "pc": "scripted",
                                                       "npc": "scripted"}).json()  # played to the end
-    assert made["state"]["over"]
+    assert settled(httpx, made["state"]["id"], made["state"], base=server)["over"]
     page.goto(f"{server}/#/s/{made['state']['id']}")  # type: ignore[attr-defined]
     page.wait_for_selector('#order li[data-order="goblin_a"]')  # type: ignore[attr-defined]
     order = page.inner_text("#order")  # type: ignore[attr-defined]

@@ -8,7 +8,6 @@ back in order and matched to the entries, roll by roll.
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.dice_entries import log_dice, typed_faces
+from tests.server.quiet import settled
 from trpg_arena.rules import RULESETS
 from trpg_arena.table.session import Session
 from trpg_arena.table.store import SessionStore
 
 SYSTEMS = sorted(r for r in RULESETS if not r.startswith("_"))
-
-
-def settled(client: TestClient, sid: str, state: dict[str, Any]) -> dict[str, Any]:
-    """The state once no agent is thinking: a request answers after a short wait even while a proposal is
-    still being computed (the state then says `thinking`), which happens on a busy machine."""
-    give_up = time.monotonic() + 60
-    while state["pending"] is not None and state["pending"]["thinking"] and time.monotonic() < give_up:
-        time.sleep(0.05)
-        state = client.get(f"/api/sessions/{sid}").json()
-    return state
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from tests.server.conftest import make_client
+from tests.server.quiet import settled
 from tests.server.test_serve_limits import cold_server
 from trpg_arena.rules import load_encounter
 
@@ -25,7 +26,7 @@ SYSTEMS = ["moonlit/skirmish", "kiai/skirmish", "investigator/skirmish", "reinca
 def start(client: TestClient, encounter: str) -> dict:
     r = client.post("/api/sessions", json={"encounter": encounter, "pc": "human", "npc": "scripted", "seed": 3})
     assert r.status_code == 201, r.text
-    return r.json()["state"]
+    return settled(client, r.json()["state"]["id"], r.json()["state"])  # a person decides now
 
 
 def target(client: TestClient, state: dict) -> tuple[str, dict]:

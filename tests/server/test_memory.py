@@ -16,6 +16,7 @@ import yaml
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import make_client
+from tests.server.quiet import settled
 from trpg_arena.rules import RULESETS
 from trpg_arena.rules.core.encounter import MAX_COMBATANTS, MAX_PER_SIDE
 from trpg_arena.server.hub import SessionHub
@@ -37,8 +38,10 @@ def test_finished_and_least_recently_used_sessions_leave_memory_and_come_back(db
         for seed in range(4):  # played to the end in the request that creates them
             r = client.post("/api/sessions", json={"encounter": "moonlit/duel", "seed": seed, "pc": "scripted",
                                                    "npc": "scripted"})
-            assert r.status_code == 201 and r.json()["state"]["over"]
-            finished.append(r.json()["state"])
+            assert r.status_code == 201
+            state = settled(client, r.json()["state"]["id"], r.json()["state"])
+            assert state["over"]
+            finished.append(state)
         running = []
         for seed in range(5):
             r = client.post("/api/sessions", json={"encounter": "kiai/duel", "seed": seed, "pc": "human",

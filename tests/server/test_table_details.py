@@ -15,11 +15,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.server.quiet import settled
+
 
 def _create(client: TestClient, encounter: str, **body: Any) -> dict[str, Any]:
     r = client.post("/api/sessions", json={"encounter": encounter, "seed": 1, "npc": "scripted"} | body)
     assert r.status_code == 201, r.text
-    return r.json()
+    made = r.json()
+    return made | {"state": settled(client, made["state"]["id"], made["state"])}
 
 
 def _play_until(client: TestClient, sid: str, state: dict[str, Any], wanted: Any, limit: int = 300) -> dict[str, Any]:
@@ -48,6 +51,7 @@ def test_npcs_under_review_stay_unasked_unless_the_table_asks(client: TestClient
 
     def play(st: dict[str, Any], until: Any) -> dict[str, Any]:  # PCs take their first action, the GM confirms
         for _ in range(300):
+            st = settled(client, sid, st)  # the NPCs' routine decisions are taken once their proposals are ready
             if until(st):
                 return st
             kind = st["pending"]["seat"]["kind"]

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from trpg_arena.agents import make_agent
@@ -107,19 +105,3 @@ def test_the_features_command_prints_the_page_and_an_encounters_features(tmp_pat
     assert run.returncode == 0 and "actor.present = 1" in run.stdout, run.stderr
     run = subprocess.run([*cli, "kiai", "--encounter", "moonlit/duel"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "moonlit encounter" in run.stderr and "Traceback" not in run.stderr
-
-
-@pytest.mark.parametrize("rid", SHIPPED)
-def test_encoding_a_skirmish_position_takes_well_under_a_millisecond(rid: str) -> None:
-    combat = Combat(f"{rid}/skirmish", seed=5)
-    agent = make_agent("random", rid, seed=5)
-    times = []
-    for _ in range(80):
-        if combat.decision is None:
-            break
-        side = combat.decision.side
-        t0 = time.perf_counter()
-        encode(combat, side)
-        times.append(time.perf_counter() - t0)
-        combat.act(agent.act(combat))
-    assert np.median(times) < 1e-3, f"median {np.median(times) * 1e6:.0f} us"

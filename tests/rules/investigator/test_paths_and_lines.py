@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import heapq
 import random
+from functools import cache
 
 import pytest
 
 from trpg_arena.rules import Combat
-from trpg_arena.rules.core.battlefield import crossed_squares
+from trpg_arena.rules.core.battlefield import Battlefield, crossed_squares
 from trpg_arena.rules.core.grid import Grid
 from trpg_arena.rules.investigator.compiled import Setup, compile_setup
 from trpg_arena.rules.investigator.paths import best_path
@@ -23,10 +24,16 @@ def _setup(name: str) -> tuple[Setup, Grid, Combat]:
     return setup, c.battlefield.grid, c
 
 
+@cache
+def _adjacency(bf: Battlefield) -> dict[Cell, list[tuple[Cell, int]]]:
+    """The battlefield graph's movement edges: square -> (neighbour, entering cost), sorted by square."""
+    g = bf.graph
+    return {n: sorted((m, int(g.nodes[m].get("cost", 1))) for m in g.adj[n]) for n in g.nodes}
+
+
 def _plain_reach(setup: Setup, start: Cell, budget: int, blocked: set[Cell]) -> set[Cell]:
     """Dijkstra on the movement graph: entering a square costs its cost (1, or 2 if difficult)."""
-    adj = setup.adj
-    assert adj is not None
+    adj = _adjacency(setup.bf)
     dist = {start: 0}
     heap = [(0, start)]
     while heap:
@@ -44,8 +51,7 @@ def _plain_reach(setup: Setup, start: Cell, budget: int, blocked: set[Cell]) -> 
 def _plain_best_path(setup: Setup, start: Cell, goal: Cell, mov: int, blocked: set[Cell],
                      reactors: list[tuple[Cell, bool, bool]]) -> list[Cell] | None:
     """INV-4.6 by an exhaustive label-setting search on (triggers, cost, squares), without bounds."""
-    adj = setup.adj
-    assert adj is not None
+    adj = _adjacency(setup.bf)
     relevant = [r for r in reactors if max(abs(r[0][0] - start[0]), abs(r[0][1] - start[1])) <= mov + 1]
 
     def near(r: Cell, c: Cell) -> bool:
@@ -78,8 +84,7 @@ def _plain_best_path(setup: Setup, start: Cell, goal: Cell, mov: int, blocked: s
 def test_reach_matches_dijkstra(name: str) -> None:
     """The kernel grid's reach (shifts, neighbour masks where a wall cuts a diagonal) equals Dijkstra."""
     setup, g, _ = _setup(name)
-    assert setup.adj is not None
-    cells = [c for c in setup.adj if g.bit[c] & g.enterable]
+    cells = [c for c in g.cells if g.bit[c] & g.enterable]
     rnd = random.Random(7)
     for _ in range(1500):
         start = rnd.choice(cells)
@@ -97,8 +102,7 @@ def test_reach_matches_dijkstra(name: str) -> None:
 def test_best_path_matches_exhaustive_search(name: str) -> None:
     """`best_path` (A* with dominance and direct children) equals the unbounded search on (triggers, cost, seq)."""
     setup, g, c = _setup(name)
-    assert setup.adj is not None
-    cells = [x for x in setup.adj if g.bit[x] & g.enterable]
+    cells = [x for x in g.cells if g.bit[x] & g.enterable]
     rnd = random.Random(11)
     for _ in range(400):
         start = rnd.choice(cells)

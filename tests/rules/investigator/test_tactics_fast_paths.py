@@ -2,8 +2,9 @@
 
 `_movement` scores every square in numpy and draws a shooter's lines best bound first; the plain
 definition scores each square in turn with `_square_score` and keeps the first of the highest score.
-Attack estimates share work (the shots of one target from one square, a step after the attack and none);
-each must equal the estimate worked out on its own in a fresh look at the state. The best attack is found
+Attack estimates share work (the shots of one target from one square, a step after the attack and none, and
+the odds of a shot kept per encounter from earlier decisions and games); each must equal the estimate worked
+out on its own in a fresh look at the state, with no odds kept. The best attack is found
 with the shots weighed best bound first; it must be the first attack of the highest score among them all.
 """
 
@@ -15,6 +16,7 @@ from trpg_arena.agents import make_agent
 from trpg_arena.rules import Combat, Decision
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.investigator.catalogue import catalogue_of
 from trpg_arena.rules.investigator.tactics import InvestigatorTactics
 
 
@@ -63,6 +65,7 @@ def test_movement_and_estimates_match_the_plain_definitions() -> None:
                 checked_moves += 1
             fast = probe.estimates(c, legal)
             for a, est in fast.items():
+                catalogue_of(c.tables).shot_odds.clear()  # nothing kept from earlier decisions either
                 probe._look(c)  # nothing shared: every estimate worked out on its own
                 assert probe._estimate(a) == est, a
                 checked_attacks += 1
