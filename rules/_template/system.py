@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import Battlefield, zone_line
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
-from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Outcome, Termination
+from trpg_arena.rules.core.values import Action, DecisionKind, Outcome, Termination, shared_decision
 
 from .model import Options, TemplateEncounter
 from .state import TemplateState
@@ -70,7 +70,7 @@ class TemplateSystem(RuleSystem[TemplateState, Tables, TemplateEncounter]):
                         winner=st.outcome.winner, termination=st.outcome.termination.value)
             return
         actor = t.ids[st.turn % len(t.ids)]
-        st.decision = Decision(actor, "turn", f"{t.name[actor]}'s turn")
+        st.decision = shared_decision(actor, "turn", f"{t.name[actor]}'s turn")
 
     # --- decisions --------------------------------------------------------------------------------
     def legal_actions(self, combat: TemplateCombat) -> list[Action]:

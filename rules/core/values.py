@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -115,8 +116,8 @@ class DecisionKind(enum.StrEnum):
 class Decision:
     """The open decision point: who must choose, for which side, of what kind, and a prompt to show.
 
-    Rule systems build it with their own `step` name (``"attack_declared"``, ``"D1"``); `Combat.decision`
-    fills in `kind` (from the system's `decision_kinds`) and `side`.
+    Rule systems open it with their own `step` name (``"attack_declared"``, ``"D1"``) through `shared_decision`;
+    `Combat.decision` fills in `kind` (from the system's `decision_kinds`) and `side`.
     """
 
     actor: str
@@ -129,6 +130,50 @@ class Decision:
         """JSON-safe form."""
         return {"actor": self.actor, "side": self.side, "kind": self.kind.value, "step": self.step,
                 "prompt": self.prompt}
+
+
+def shared_actions(typed: Callable[[str, Any], Any] | None = None,
+                   limit: int = 200_000) -> Callable[..., Action]:
+    """A rule system's ``act(verb, target=None, dest=None, option=None)``: the one shared `Action` of those fields.
+
+    Its catalogue and every legal list are built from it, so they hand out the very same objects: the env's
+    codec finds an action's index by object identity before hashing its fields, and a legal list allocates
+    nothing per action. `typed(verb, option)` gives a new action's option its type (a wire tuple as the
+    system's named tuple), once; the table is looked up by the fields as given, which equal the typed ones.
+    Each system keeps its own table (its option types are its own); past `limit` actions (a process that
+    loads very many encounters) it starts over, and only speed is lost.
+    """
+    table: dict[tuple[Any, ...], Action] = {}
+
+    def act(verb: str, target: str | None = None, dest: Any = None, option: Any = None) -> Action:
+        key = (verb, target, dest, option)
+        a = table.get(key)
+        if a is None:
+            if len(table) >= limit:
+                table.clear()
+            a = table[key] = Action(verb, target, dest, option if typed is None else typed(verb, option))
+        return a
+
+    return act
+
+
+_DECISIONS: dict[tuple[str, str, str], Decision] = {}  # see `shared_decision`
+
+
+def shared_decision(actor: str, step: str, prompt: str = "") -> Decision:
+    """The one `Decision` with these fields, for a rule system to open (decisions are frozen, so one serves all).
+
+    States that reach the same decision then hold the same object, and `Combat.decision` reuses what it filled
+    in for it by identity instead of building it again. Bounded: a process that meets very many combatants
+    or prompts starts over (only speed is lost).
+    """
+    key = (actor, step, prompt)
+    d = _DECISIONS.get(key)
+    if d is None:
+        if len(_DECISIONS) >= 65536:
+            _DECISIONS.clear()
+        d = _DECISIONS[key] = Decision(actor, step, prompt)
+    return d
 
 
 def _refuse(self: Any, *_args: Any, **_kwargs: Any) -> Any:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.compiled import compiled
-from trpg_arena.rules.core.values import Decision
+from trpg_arena.rules.core.values import Decision, shared_decision
 from trpg_arena.rules.investigator.library import LIBRARY
 from trpg_arena.rules.investigator.model import InvestigatorEncounter, InvestigatorOptions
 from trpg_arena.rules.investigator.rolls import LEVEL_OF_NAME, Expr, derived, parse_expr
@@ -150,7 +150,6 @@ class Setup:
     heads: list[tuple[str, str, str, str, int]] | None = None  # see view_heads
     moves: MoveTables | None = None  # one-step and long-move tables over the kernel's grid (built on first use)
     paths: PathTables | None = None  # the INV-4.6 path search's square numbering (built on first use)
-    decisions: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)  # see `decision`
     legal_lists: dict[Any, list[Any]] = field(default_factory=dict)  # legal.Legal's memoised reaction/defense sets
     wall_mask: int = 0  # the wall squares, as a mask of `grid`
     obstacle_mask: int = 0  # the obstacle squares, likewise
@@ -181,15 +180,10 @@ class Setup:
         ``turn_action``: nothing; ``phase_offer``: the phase; ``reaction``: the mover and the trigger event;
         ``defense``: the attacker and the attack verb.
         """
-        key = (actor, kind, a, b)
-        d = self.decisions.get(key)
-        if d is None:
-            prompt = (f"{actor}: choose an action" if kind == "turn_action" else
-                      f"{actor}: {a} now, or wait" if kind == "phase_offer" else
-                      f"{actor}: react to {a} ({b})" if kind == "reaction" else
-                      f"{actor}: defend against {a}'s {b}")
-            d = self.decisions[key] = Decision(actor, kind, prompt)
-        return d
+        return shared_decision(actor, kind, f"{actor}: choose an action" if kind == "turn_action" else
+                               f"{actor}: {a} now, or wait" if kind == "phase_offer" else
+                               f"{actor}: react to {a} ({b})" if kind == "reaction" else
+                               f"{actor}: defend against {a}'s {b}")
 
     def prof(self, cid: str) -> Profile:
         """The profile of a combatant."""

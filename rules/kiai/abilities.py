@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.values import shared_decision
 from trpg_arena.rules.kiai.checks import check, has, succeeded
 from trpg_arena.rules.kiai.conditions import add_condition
 from trpg_arena.rules.kiai.context import Ctx
-from trpg_arena.rules.kiai.damage import damage_roll, set_decision, take_damage
+from trpg_arena.rules.kiai.damage import damage_roll, take_damage
 from trpg_arena.rules.kiai.model import Ability
 from trpg_arena.rules.kiai.state import CRITICAL, SUCCESS, Frame, Hex, KiaiState
 from trpg_arena.rules.kiai.strike import can_react, dodge_check
@@ -78,7 +79,7 @@ def run_area(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
             if not fr.reaction:
                 if can_react(t):
                     fr.reaction = "?"
-                    set_decision(st, t.id, "R3", f"{user.id}'s {ab.id} catches {t.id}: react")
+                    st.decision = shared_decision(t.id, "R3", f"{user.id}'s {ab.id} catches {t.id}: react")
                     return
                 fr.reaction = Verb.NO_REACTION
             grade = fr.grade

@@ -7,32 +7,15 @@ from fractions import Fraction
 from math import ceil
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import shared_actions
 from trpg_arena.rules.kiai.model import Ability, Combatant, KiaiEncounter, KiaiOptions, Weapon
-from trpg_arena.rules.kiai.verbs import Verb
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
     from trpg_arena.rules.core.grid import Grid
 
 LEVEL_NAMES = ("light", "moderate", "serious", "mortal", "dead")
-_ACTIONS: dict[Action, Action] = {}
-ACTIONS_LIMIT = 200_000
-
-
-def action(verb: Verb, target: str | None = None, dest: Any = None, option: Any = None) -> Action:
-    """The one shared `Action` object with these fields.
-
-    The catalogue and every legal list are built from these, so they hand out the very same objects:
-    the env's codec finds an action's index by object identity before hashing its fields.
-    """
-    a = Action(verb, target, dest, option)
-    hit = _ACTIONS.get(a)
-    if hit is None:
-        if len(_ACTIONS) >= ACTIONS_LIMIT:  # many encounters in one process: start over (only speed is lost)
-            _ACTIONS.clear()
-        hit = _ACTIONS[a] = a
-    return hit
+action = shared_actions()  # the one shared `Action` of its fields: the catalogue and legal lists are built from it
 
 
 SPEAR_CLASS = frozenset({"spear", "lance"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Decision, Outcome, Termination
+from trpg_arena.rules.core.values import Outcome, Termination
 from trpg_arena.rules.kiai.checks import STATUS_NAMES, status_index
 from trpg_arena.rules.kiai.context import LEVEL_NAMES, Ctx
 from trpg_arena.rules.kiai.state import KiaiState
@@ -147,17 +147,3 @@ def finish(combat: KiaiCombat, st: KiaiState, winner: str | None, how: Terminati
     st.outcome = Outcome(winner, how, st.round)
     combat.emit("combat_ended", f"combat ends in round {st.round}: {winner or 'draw'} ({how.value})",
                 rule="KIA-25.1", result=winner or "draw", winner=winner, round=st.round)
-
-
-_DECISIONS: dict[tuple[str, str, str], Decision] = {}  # decisions are frozen: one object per (actor, kind, prompt)
-
-
-def set_decision(st: KiaiState, actor: str, kind: str, prompt: str) -> None:
-    """Open a decision point."""
-    key = (actor, kind, prompt)
-    d = _DECISIONS.get(key)
-    if d is None:
-        if len(_DECISIONS) > 4096:
-            _DECISIONS.clear()
-        d = _DECISIONS[key] = Decision(actor, kind, prompt)
-    st.decision = d

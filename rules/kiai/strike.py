@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.values import shared_decision
 from trpg_arena.rules.kiai.checks import apply_mult, check, has, succeeded
 from trpg_arena.rules.kiai.context import Ctx
-from trpg_arena.rules.kiai.damage import charge_multiplier, damage_roll, set_decision, take_damage
+from trpg_arena.rules.kiai.damage import charge_multiplier, damage_roll, take_damage
 from trpg_arena.rules.kiai.manoeuvres import break_effect, disarm_effect
 from trpg_arena.rules.kiai.state import CRITICAL, FUMBLE, GRADE_NAMES, SUCCESS, Fighter, Frame, KiaiState
 from trpg_arena.rules.kiai.verbs import Condition, Verb
@@ -141,8 +142,8 @@ def run_strike(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
         fr.step = "resolve"
         if can_react(tgt):  # KIA-3.4 reaction window
             kind = "R2" if fr.skind == "counter" else "R1"
-            set_decision(st, tgt.id, kind, f"{fr.attacker}'s {fr.skind} strike "
-                         f"{'(CRITICAL) ' if fr.grade == CRITICAL else ''}hits {tgt.id}: react")
+            st.decision = shared_decision(tgt.id, kind, f"{fr.attacker}'s {fr.skind} strike "
+                                          f"{'(CRITICAL) ' if fr.grade == CRITICAL else ''}hits {tgt.id}: react")
             return
         fr.reaction = Verb.NO_REACTION  # KIA-3.5
         combat.emit("reaction_declared", f"{tgt.id} cannot react", actor=tgt.id, rule="KIA-3.5",

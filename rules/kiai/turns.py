@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Decision, Termination
+from trpg_arena.rules.core.values import Termination, shared_decision
 from trpg_arena.rules.kiai.abilities import run_area, run_status
 from trpg_arena.rules.kiai.conditions import stun_tick, turn_end_tick, turn_start_expiry
 from trpg_arena.rules.kiai.context import Ctx
-from trpg_arena.rules.kiai.damage import finish, set_decision
+from trpg_arena.rules.kiai.damage import finish
 from trpg_arena.rules.kiai.legal import reattack_eligible, reattack_targets, tables_of
 from trpg_arena.rules.kiai.state import Frame, KiaiState
 from trpg_arena.rules.kiai.strike import run_strike
@@ -35,18 +35,6 @@ def run_feint(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
 
 PROMPTS = {"d1": ("D1", "move / main action"), "d2": ("D2", "consecutive attack or end turn"),
            "d3": ("D3", "off-hand attack or end turn")}
-_TURN_DECISIONS: dict[tuple[str, str], Decision] = {}  # (combatant, stage) -> its D1 / D2 / D3 (frozen, shared)
-
-
-def _turn_decision(cid: str, stage: str) -> Decision:
-    """The D1 / D2 / D3 decision of `cid` at `stage`."""
-    d = _TURN_DECISIONS.get((cid, stage))
-    if d is None:
-        if len(_TURN_DECISIONS) > 4096:
-            _TURN_DECISIONS.clear()
-        kind, prompt = PROMPTS[stage]
-        d = _TURN_DECISIONS[cid, stage] = Decision(cid, kind, f"{cid}: {prompt}")
-    return d
 RUNNERS = {"strike": run_strike, "feint": run_feint, "area": run_area, "status": run_status}
 
 
@@ -109,7 +97,8 @@ def advance(combat: KiaiCombat, ctx: Ctx | None = None) -> None:
             if F[cid].out:  # KIA-24.1: out during its own turn, the turn ends at once
                 st.stage = "turn_end"
                 continue
-            st.decision = _TURN_DECISIONS.get((cid, stage)) or _turn_decision(cid, stage)
+            kind, prompt = PROMPTS[stage]
+            st.decision = shared_decision(cid, kind, f"{cid}: {prompt}")
             return
         if stage == "turn_start":
             order = st.order
@@ -154,7 +143,7 @@ def advance(combat: KiaiCombat, ctx: Ctx | None = None) -> None:
             while st.reattack_index < len(order):
                 f = F[order[st.reattack_index]]
                 if reattack_eligible(ctx, st, f) and reattack_targets(ctx, st, f):
-                    set_decision(st, f.id, "P1", f"{f.id}: re-attack or pass")
+                    st.decision = shared_decision(f.id, "P1", f"{f.id}: re-attack or pass")
                     return
                 st.reattack_index += 1
             st.stage = "round_end"

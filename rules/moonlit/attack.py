@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.core.values import Action, shared_decision
 from trpg_arena.rules.moonlit import window
 from trpg_arena.rules.moonlit.data import SKILLS, ZONE_INDEX, Skill
 from trpg_arena.rules.moonlit.fighters import (
@@ -341,7 +341,7 @@ def _open(st: MoonState, actor: str, kind: str) -> bool:
     hit_target = a.hits[a.ti] if kind == "cover" and a.ti < len(a.hits) else ""
     prompt = _PROMPTS[kind].format(skill=a.decl.skill, attacker=a.attacker, hit=a.hit.total if a.hit else "",
                                    hit_target=hit_target)
-    st.decision = Decision(actor, kind, prompt)
+    st.decision = shared_decision(actor, kind, prompt)
     return True
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Action, Decision, Termination
+from trpg_arena.rules.core.values import Action, Termination, shared_decision
 from trpg_arena.rules.moonlit.fighters import (
     ABLE,
     active_wins,
@@ -227,7 +227,7 @@ def queue_run(c: MoonCombat) -> bool:
     while st.qpos < len(st.queue):
         f = st.fighters[st.queue[st.qpos]]
         if legal(c, f):
-            st.decision = Decision(f.id, kind, _QUEUE_PROMPTS[kind])
+            st.decision = shared_decision(f.id, kind, _QUEUE_PROMPTS[kind])
             return True
         st.qpos += 1
     st.step = nxt

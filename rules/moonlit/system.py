@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from trpg_arena.rules.core.battlefield import Battlefield, zone_line
 from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
-from trpg_arena.rules.core.values import Action, Decision, DecisionKind
+from trpg_arena.rules.core.values import Action, DecisionKind, shared_decision
 from trpg_arena.rules.moonlit import attack, phases, state_check, turn
 from trpg_arena.rules.moonlit.catalogue import build_catalogue
 from trpg_arena.rules.moonlit.data import ZONES
@@ -36,7 +36,7 @@ CLEAR_TRANCE = Action(Verb.CLEAR_TRANCE)
 
 def _main_dp(c: MoonCombat) -> bool:
     st = c.state
-    st.decision = Decision(str(st.actor), "main", f"main action (AP {st.fighters[str(st.actor)].ap})")
+    st.decision = shared_decision(str(st.actor), "main", f"main action (AP {st.fighters[str(st.actor)].ap})")
     return True
 
 

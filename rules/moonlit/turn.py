@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.core.values import Action, shared_decision
 from trpg_arena.rules.moonlit import attack
 from trpg_arena.rules.moonlit.data import ZONE_INDEX, ZONES
 from trpg_arena.rules.moonlit.fighters import ABLE, check_end, priority_key, set_state
@@ -62,7 +62,7 @@ def decide(c: MoonCombat) -> bool:
         attack.continue_standby(c, best)  # MOON-6.1 / 8.6
         return False
     st.step = "main"
-    st.decision = Decision(best.id, "main", f"main action (AP {best.ap})")
+    st.decision = shared_decision(best.id, "main", f"main action (AP {best.ap})")
     return True
 
 

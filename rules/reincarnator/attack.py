@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Decision
+from trpg_arena.rules.core.values import shared_decision
 from trpg_arena.rules.reincarnator.attack_math import (  # noqa: F401 - re-exported for the other modules
     RANGED_VERBS,
     attack_class,
@@ -76,7 +76,7 @@ def declare(combat: ReiCombat, p: Pending) -> None:
         state.pending.append(p)
         combat.emit("reaction_window", f"{p.target} may react to the attack", actor=p.target, rule="REI-5.7",
                     window="attack_declared")
-        state.decision = Decision(p.target or "", "attack_declared", f"{p.actor} attacks you: step away or pass")
+        state.decision = shared_decision(p.target or "", "attack_declared", f"{p.actor} attacks you: step away or pass")
         return
     resolve(combat, p)
 

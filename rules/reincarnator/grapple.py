@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Decision
+from trpg_arena.rules.core.values import shared_decision
 from trpg_arena.rules.reincarnator.attack import after_roll, fmt, grapple_spec
 from trpg_arena.rules.reincarnator.conditions import (
     apply_damage,
@@ -83,7 +83,7 @@ def open_resist(combat: ReiCombat, p: Pending) -> None:
     state.pending.append(p)
     combat.emit("reaction_window", f"{target} chooses how to resist the grapple", actor=target, rule="REI-7.5",
                 window="grapple_resist")
-    state.decision = Decision(target, "grapple_resist", f"{p.actor} grapples you: break or escape")
+    state.decision = shared_decision(target, "grapple_resist", f"{p.actor} grapples you: break or escape")
 
 
 def after_contact(combat: ReiCombat, p: Pending, n: int) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Decision, Outcome, Termination
+from trpg_arena.rules.core.values import Outcome, Termination, shared_decision
 from trpg_arena.rules.reincarnator.conditions import (
     base_initiative,
     end_effects,
@@ -212,7 +212,7 @@ def advance(combat: ReiCombat) -> None:
             if state.fighters[actor].status != "active":
                 state.phase = "turn_end"  # incapacitated or gone during its own turn (e.g. its own blast)
                 continue
-            state.decision = Decision(actor, "turn", f"{actor}'s turn")
+            state.decision = shared_decision(actor, "turn", f"{actor}'s turn")
             return
         step = PHASE_STEPS.get(ph)
         if step is None:  # pragma: no cover - defensive

@@ -1,4 +1,4 @@
-"""Every decision says whose side decides and what kind it is, in the shared vocabulary."""
+"""Every decision says whose side decides and what kind it is, in the shared vocabulary, and is the shared one."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import RandomAgent
 from trpg_arena.rules import Combat, DecisionKind
+from trpg_arena.rules.core.values import shared_decision
 
 
 @pytest.mark.parametrize("name", ENCOUNTERS)
@@ -24,6 +25,9 @@ def test_every_decision_step_is_declared_and_names_the_deciders_side(name: str) 
                 sides = {v.id: v.side for v in c.combatants}
             assert d.side == sides[d.actor]
             assert d.to_json()["kind"] == d.kind.value
+            # opened through the kernel's table: a state reaching this decision again holds the same object
+            opened = c.state.decision
+            assert opened is shared_decision(opened.actor, opened.step, opened.prompt), opened
             c.act(agent.act(c))
 
 
