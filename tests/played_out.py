@@ -24,11 +24,12 @@ def played_out(combat: Combat, action: Action, side: str, seed: int) -> float:
     return 1.0 if result == side else 0.5 if result == "draw" else 0.0
 
 
-def scripted_positions(name: str, games: int, *, every: int = 1, turns_only: bool = False) -> list[Combat]:
-    """Every `every`-th position of seeded scripted games where the decider has a choice (in its own turn only,
-    with `turns_only`): the positions the tests ask the `trained` agent about."""
+def scripted_positions(name: str, games: int, *, every: int = 1, turns_only: bool = False,
+                       first: int = 0) -> list[Combat]:
+    """Every `every`-th position of seeded scripted games (seeds `first` on) where the decider has a choice (in its
+    own turn only, with `turns_only`): the positions the tests ask the `trained` agent about."""
     found: list[Combat] = []
-    for seed in range(games):
+    for seed in range(first, first + games):
         combat = Combat(load_encounter(name), seed=seed)
         script = make_agent("scripted", combat.system.info.id, seed=seed)
         k = 0

@@ -23,6 +23,16 @@ from trpg_arena.agents.spec import register_agent
 # script's step away after an all-out attack, +0.16 a decision played out. Checked by play-outs the duel
 # gave 53.8 % (seed 990000) and 55.2 % (seed 993000) over 400 games each, where flat = 1 had 50.0 %; the
 # skirmish 52.8 % over 200 fresh games (seed 994000), the same as flat = 1 on them.
+# reincarnator now plays every departure out before taking it (verify = 1), 15 decisions on (depth = 15: a
+# third of a skirmish, where the value then scores), not only those without spread: on 16 skirmishes
+# (tools/deviation_check.py) the departures so kept gained +0.036 each played out, where playouts = 16's lost
+# -0.011 (those with spread, taken on the value's word: 'parry' for going prone, another shot). Played to the
+# end, or 30 decisions on, the check went over 0.5 s of CPU at p95 a decision; 210 and 233 ms with depth = 15. Fresh
+# skirmishes against scripted: 218 to 181 and a draw over 400 (seed 2500000, 54.6 % of decided games), 110
+# to 87 and 3 draws over 200 (seed 2520000, 55.8 %), together 55.0 % [51.0, 59.0], where playouts = 16 alone
+# had 51.9 % (seed 1100000) and 52.8 % (seed 994000); the 61 seed pairs the departures changed went 45 to 16.
+# On 200 fresh duels (seed 2540000) it played the same games as playouts = 16 alone, 105 to 95. As the
+# presets, 200 more fresh skirmishes (seed 2530000): 107 to 93; the 800 together 54.6 % [51.2, 58.1].
 # kiai: in the mover's own turn a deviation keeps the scripted verb (switch = 1: no gain of win chance
 # reaches 1); only another form of it is taken (a technique level, all-out, another target or square);
 # reactions stay free (a counter or a parry for a dodge gained on the duel). Played out to the end
@@ -55,7 +65,7 @@ from trpg_arena.agents.spec import register_agent
 # Played to the end the check cost 593 ms of CPU at p95 on the skirmish; 226 ms with depth = 100. With it,
 # 400 fresh duels (seed 1610000): 126 to 83 and 191 draws, 60.3 % of decided games (56.5 % before).
 SYSTEM_CHANGES: dict[str, dict[str, dict[str, Any]]] = {
-    "reincarnator": {"normal": {"playouts": 16}, "hard": {"playouts": 16}, "deadly": {"playouts": 16}},
+    "reincarnator": {preset: {"playouts": 16, "verify": 1, "depth": 15} for preset in ("normal", "hard", "deadly")},
     "kiai": {preset: {"switch": 1.0, "playouts": 16, "verify": 1, "depth": 45}
              for preset in ("normal", "hard", "deadly")},
     "moonlit": {preset: {"playouts": 16, "verify": 1, "depth": 100} for preset in ("normal", "hard", "deadly")},

@@ -265,7 +265,7 @@ def blast_actions(combat: ReiCombat, verb: str, option: Any, origin: Cell, rng: 
     if hit is None:
         if len(memo) >= MEMO:
             memo.clear()
-        hit = memo[key] = tuple(_act(verb, None, c, option) for c in field.cells_of(cells))
+        hit = memo[key] = tuple(_act(verb, None, c, option) for c in field.grid.cells_of(cells))
     return hit
 
 
@@ -282,11 +282,11 @@ def blast_cells(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> i
     near = 0
     for f in state.fighters.values():
         if f.status == "active" and f.side != side and f.cell is not None:
-            near |= field.disc(f.cell, radius)
+            near |= field.grid.disc(f.cell, radius)
     for v in state.vehicles.values():
         if v.side is not None and v.side != side and not v.wrecked:
-            near |= field.disc(v.cell, radius)
-    near &= field.disc(origin, rng) & ~field.solid_mask
+            near |= field.grid.disc(v.cell, radius)
+    near &= field.grid.disc(origin, rng) & ~field.solid_mask
     return field.sight(origin, near, doors_now(combat))
 
 
@@ -335,7 +335,7 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
         tc = tf.cell
         assert tc is not None
         for reach, name in reaches:
-            spots.append((t, tc, reach, name, field.disc(tc, reach)))
+            spots.append((t, tc, reach, name, field.grid.disc(tc, reach)))
     for verb, limit in kinds:
         ok = reach_mask(combat, cid, limit)
         for t, tc, reach, name, near in spots:
@@ -388,7 +388,7 @@ def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) ->
             continue
         tc = tf.cell
         assert tc is not None
-        if not field.disc(tc, 1) & any_end:
+        if not field.grid.disc(tc, 1) & any_end:
             continue  # no end cell next to this target
         for o in offsets(1):
             b = field.bit.get((tc[0] + o[0], tc[1] + o[1]))

@@ -141,14 +141,6 @@ class Board:
         """The cells within `r` of `tc` with a line of sight to `tc`, as a mask (cached by the grid)."""
         return self.grid.seen_from(tc, r, self.sight_blockers | doors)
 
-    def disc(self, c: Cell, r: int) -> int:
-        """The cells within Chebyshev distance `r` of `c`, as a mask (cached by the grid)."""
-        return self.grid.disc(c, r)
-
-    def cells_of(self, m: int) -> list[Cell]:
-        """The cells of a mask, row by row."""
-        return self.grid.cells_of(m)
-
     def objects_near(self, c: Cell) -> list[tuple[Cell, dict[str, Any]]]:
         """Map objects adjacent to a cell (cover sources, REI-5.11)."""
         return self._near[c]

@@ -174,7 +174,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
         if mv_ok:
             move_mask = reach_mask(combat, cid, speed)
             out.extend(field.dest_actions(MOVE, move_mask))  # REI-2.15
-            if field.has_climb and field.disc(f.cell, speed) & field.climb_mask:
+            if field.has_climb and field.grid.disc(f.cell, speed) & field.climb_mask:
                 out.extend(field.dest_actions(CLIMB_JUMP, reach_mask(combat, cid, speed, climb=True) & ~move_mask))
             if f.hidden:
                 out.extend(field.dest_actions(STEALTH_WALK, reach_mask(combat, cid, speed // 2)))  # REI-6.4
@@ -182,7 +182,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             # REI-7.12
             out.extend(field.dest_actions(MOVE, reach_mask(combat, cid, speed // 2, ignore=(pin_held,))))
         if f.prone and not f.aimed and not in_grapple(state, cid) and f.in_vehicle is None:
-            out.extend(act(CRAWL, dest=c) for c in field.cells_of(reach_mask(combat, cid, 1))
+            out.extend(act(CRAWL, dest=c) for c in field.grid.cells_of(reach_mask(combat, cid, 1))
                        if field.terrain[c] == "open")  # REI-6.1
         gs = grapples_of(state, cid)
         if len(gs) == 1 and gs[0].state == "hold" and not f.aimed:

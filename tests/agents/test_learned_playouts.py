@@ -41,13 +41,30 @@ def test_a_deviation_without_dice_spread_is_taken_only_where_it_plays_out_better
     assert np.mean(kept) > 0.05 and np.mean(kept) > np.mean(refused) + 0.05
 
 
-def test_reincarnators_presets_check_such_deviations_by_playouts() -> None:
+def test_reincarnators_presets_check_every_departure_by_playouts() -> None:
     for preset in ("normal", "hard", "deadly"):
         agent = make_agent(f"trained:{preset}", RID, seed=0)
-        assert agent.playouts == 16 and agent.flat == 0.0
+        assert agent.playouts == 16 and agent.verify == 1 and agent.depth == 15 and agent.flat == 0.0
+    assert make_agent("trained:easy", RID, seed=0).playouts == 0  # the weakest preset stays unchecked
     for rid in sorted(set(RULESETS) - {RID}):  # a system whose presets do not ask for play-outs has none
         if "playouts" not in SYSTEM_CHANGES.get(rid, {}).get("normal", {}):
             assert make_agent("trained:normal", rid, seed=0).playouts == 0
+
+
+def test_on_reincarnators_skirmish_the_preset_proposes_what_the_explicit_check_does() -> None:
+    # `trained:normal` there plays every departure out, 15 decisions on; before, only those without dice spread
+    # were played out (to the end), and the value's word was taken for the rest. On these skirmishes the two
+    # part: on the value's word alone the agent took a parry for the script's going prone (a kind that lost
+    # -0.233 a decision played out) and a charge ending on another square; the check refuses both.
+    preset = make_agent("trained:normal", RID, seed=0)
+    explicit = make_agent("trained:normal:playouts=16:verify=1:depth=15", RID, seed=0)
+    before = make_agent("trained:normal:playouts=16:verify=0:depth=0", RID, seed=0)
+    parted = 0
+    for combat in scripted_positions(f"{RID}/skirmish", 2, every=2, first=2):
+        proposal = preset.propose(combat)
+        assert proposal == explicit.propose(combat)
+        parted += before.act(combat) != proposal.action
+    assert parted  # the preset is the new check, not the one before it
 
 
 def test_kiais_presets_check_every_departure_by_playouts() -> None:

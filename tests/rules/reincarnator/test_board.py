@@ -57,7 +57,7 @@ def test_line_of_sight_is_the_plain_bresenham_test(name: str) -> None:
             for r in (1, 3):
                 want = {c for c in cells if max(abs(c[0] - tc[0]), abs(c[1] - tc[1])) <= r
                         and not any(x in blocks or x in doors for x in bresenham(c, tc)[1:-1])}
-                assert set(field.cells_of(field.los_to(tc, r, mask))) == want
+                assert set(field.grid.cells_of(field.los_to(tc, r, mask))) == want
 
 
 @pytest.mark.parametrize("name", ["skirmish", "walled"])
@@ -174,5 +174,5 @@ def test_dest_actions_row_by_row() -> None:
             m = field.grid.mask(c for c in field.grid.cells if rng.random() < density)
             for verb in ("move", "acro_move"):
                 got = field.dest_actions(verb, m)
-                assert list(got) == [Action(verb, dest=c) for c in field.cells_of(m)]
+                assert list(got) == [Action(verb, dest=c) for c in field.grid.cells_of(m)]
                 assert field.dest_actions(verb, m) is got
