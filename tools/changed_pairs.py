@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 from deviation_check import playout  # the same play-out as the deviation check (this script's folder is on the path)
-from seed_pairs import series_folder
+from seed_pairs import points_per_seed, series_folder
 
 from trpg_arena.experiments.runner import agents_for
 from trpg_arena.experiments.series.game import encounter_of
@@ -84,9 +84,7 @@ def main() -> None:
     enc = encounter_of(json.dumps(spec["content"]), spec["name"])
     sides = enc.sides()
     records = [json.loads(line) for line in (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()]
-    points: dict[int, int] = defaultdict(int)
-    for r in records:
-        points[r["seed"]] += r["result"] == sides[1 if r["swapped"] else 0]
+    points = points_per_seed(sides, records)  # a pair with a draw in it is neither won nor lost twice
     groups = {"won twice": [s for s, p in sorted(points.items()) if p == 2][:limit],
               "lost twice": [s for s, p in sorted(points.items()) if p == 0][:limit]}
     found: dict[str, list[tuple[float, float]]] = defaultdict(list)

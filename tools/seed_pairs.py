@@ -78,13 +78,19 @@ def ladder_pairs(path: Path) -> Pairs:
     return count_pairs(label, load_encounter(spec["encounter"]).sides(), path)
 
 
-def count_pairs(label: str, sides: tuple[str, ...] | list[str], results: Path) -> Pairs:
-    """Agent A's points per seed over a results file (A plays the first side unless the game is swapped)."""
+def points_per_seed(sides: tuple[str, ...] | list[str], records: list[dict]) -> dict[int, float]:
+    """Agent A's points per seed (a win 1, a draw 0.5; A plays the first side unless the game is swapped)."""
     score: dict[int, float] = defaultdict(float)
-    for line in results.read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
+    for r in records:
         a_side = sides[1 if r["swapped"] else 0]
         score[r["seed"]] += 1.0 if r["result"] == a_side else 0.5 if r["result"] == "draw" else 0.0
+    return score
+
+
+def count_pairs(label: str, sides: tuple[str, ...] | list[str], results: Path) -> Pairs:
+    """Agent A's points per seed over a results file, counted as pairs."""
+    records = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    score = points_per_seed(sides, records)
     counts = Counter(score.values())
     split, won, lost = counts[1.0], counts[2.0], counts[0.0]
     return Pairs(label, len(score), split, won, lost, len(score) - split - won - lost,
