@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from trpg_arena.rules.core.values import Memo
+
 if TYPE_CHECKING:
     from trpg_arena.rules.core.grid import Grid
 
@@ -28,8 +30,8 @@ class Battlefield:
     def __init__(self, graph: nx.Graph, kind: str) -> None:
         self.graph = graph
         self.kind = kind  # "zones", "square" or "hex"
-        self._reach_cache: dict[Hashable, dict[Any, float]] = {}
-        self._path_cache: dict[Hashable, list[Any] | None] = {}
+        self._reach_cache: Memo[Hashable, dict[Any, float]] = Memo(4096)
+        self._path_cache: Memo[Hashable, list[Any] | None] = Memo(4096)
         self._los_cache: dict[tuple[Any, Any], bool] = {}
         self._hops: dict[Any, dict[Any, int]] | None = None
         self.width = int(graph.graph.get("width", 0))
@@ -96,12 +98,8 @@ class Battlefield:
         hit = self._reach_cache.get(ck)
         if hit is not None:
             return hit
-        dist = nx.single_source_dijkstra_path_length(self.graph, start, cutoff=budget,
-                                                     weight=self._weight(blocked, cost_fn))
-        if len(self._reach_cache) > 4096:
-            self._reach_cache.clear()
-        self._reach_cache[ck] = dist
-        return dist
+        return self._reach_cache.put(ck, nx.single_source_dijkstra_path_length(
+            self.graph, start, cutoff=budget, weight=self._weight(blocked, cost_fn)))
 
     def path(self, start: Any, goal: Any, blocked: frozenset[Any] = frozenset(),
              cost_fn: Callable[[Any, Any], float | None] | None = None, key: Hashable = None) -> list[Any] | None:
@@ -113,10 +111,7 @@ class Battlefield:
             p: list[Any] | None = nx.dijkstra_path(self.graph, start, goal, weight=self._weight(blocked, cost_fn))
         except (nx.NetworkXNoPath, nx.NodeNotFound):
             p = None
-        if len(self._path_cache) > 4096:
-            self._path_cache.clear()
-        self._path_cache[ck] = p
-        return p
+        return self._path_cache.put(ck, p)
 
     # --- sight ------------------------------------------------------------------------------
     def line_of_sight(self, a: Any, b: Any, blocks: Callable[[Any], bool] | None = None) -> bool:
