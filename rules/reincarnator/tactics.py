@@ -24,7 +24,7 @@ from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
-from trpg_arena.rules.reincarnator.actions import opts, uid
+from trpg_arena.rules.reincarnator.actions import item_ids, uid
 from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
 from trpg_arena.rules.reincarnator.attack_math import attack_dice
 from trpg_arena.rules.reincarnator.conditions import wound_penalty
@@ -65,10 +65,10 @@ _UNSEEN = object()  # a fighter whose key fields this decision has not looked at
 
 
 def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> tuple[Any, ...]:
-    """The item ids of an attack's option (`uid` walks every item); `names` keeps them by option in one state."""
+    """The item ids of an attack's option (`item_ids`); `names` keeps them by option in one state."""
     known: tuple[Any, ...] | None = None if names is None else names.get(a.option)
     if known is None:
-        known = tuple(uid(combat, cid, x) for x in opts(a))
+        known = item_ids(combat, cid, a.option)
         if names is not None:
             names[a.option] = known
     return known
