@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from trpg_arena.rules.core.values import Memo
+from trpg_arena.rules.core.values import remember
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.grid import Grid
@@ -30,8 +30,8 @@ class Battlefield:
     def __init__(self, graph: nx.Graph, kind: str) -> None:
         self.graph = graph
         self.kind = kind  # "zones", "square" or "hex"
-        self._reach_cache: Memo[Hashable, dict[Any, float]] = Memo(4096)
-        self._path_cache: Memo[Hashable, list[Any] | None] = Memo(4096)
+        self._reach_cache: dict[Hashable, dict[Any, float]] = {}
+        self._path_cache: dict[Hashable, list[Any] | None] = {}
         self._los_cache: dict[tuple[Any, Any], bool] = {}
         self._hops: dict[Any, dict[Any, int]] | None = None
         self.width = int(graph.graph.get("width", 0))
@@ -98,8 +98,8 @@ class Battlefield:
         hit = self._reach_cache.get(ck)
         if hit is not None:
             return hit
-        return self._reach_cache.put(ck, nx.single_source_dijkstra_path_length(
-            self.graph, start, cutoff=budget, weight=self._weight(blocked, cost_fn)))
+        return remember(self._reach_cache, ck, nx.single_source_dijkstra_path_length(
+            self.graph, start, cutoff=budget, weight=self._weight(blocked, cost_fn)), 4096)
 
     def path(self, start: Any, goal: Any, blocked: frozenset[Any] = frozenset(),
              cost_fn: Callable[[Any, Any], float | None] | None = None, key: Hashable = None) -> list[Any] | None:
@@ -111,7 +111,7 @@ class Battlefield:
             p: list[Any] | None = nx.dijkstra_path(self.graph, start, goal, weight=self._weight(blocked, cost_fn))
         except (nx.NetworkXNoPath, nx.NodeNotFound):
             p = None
-        return self._path_cache.put(ck, p)
+        return remember(self._path_cache, ck, p, 4096)
 
     # --- sight ------------------------------------------------------------------------------
     def line_of_sight(self, a: Any, b: Any, blocks: Callable[[Any], bool] | None = None) -> bool:
