@@ -223,6 +223,8 @@ class MCTSAgent(Agent):
             sim.act(first.taken)
             path.append(first)
             node = first
+        # A given child visited for the first time is scored by a playout from it, as a newly expanded node
+        # is: the tree grows below it only from its second round on.
         while sim.state.outcome is None and (first is None or node is not first or first.n > 0):
             legal_set = set(sim.legal_view())
             if node.closed and node.order is not None:  # a root kept to the trained agent's candidates
@@ -348,6 +350,12 @@ class MCTSAgent(Agent):
     # --- explanation ----------------------------------------------------------------------------
     def _explain(self, combat: Combat, root: Node, ranked: list[Node], pick: Node, sims: int, reused: int,
                  elapsed: float, guarded: bool) -> Proposal:
+        """The proposal a GM reads: the pick's estimate and the playouts behind it, the runner-up, the anchor's view.
+
+        A paired root that played nothing (no candidate rated above the anchor) has no playout mean, so
+        its estimate is the trained agent's own; the anchor's choice is named whenever the pick differs
+        from it, so a departure from the trained (or scripted) choice is always visible.
+        """
         describe = combat.system.describe
         prior_first = root.order[0] if root.order else None
         estimate = win_estimate(pick.q)

@@ -43,7 +43,7 @@ RIVALS = ("above", "all")
 HELPS: dict[str, str] = {
     "simulations": "playouts per decision (the budget: the same seed plays the same game on any machine)",
     "time_limit": "seconds per decision at most, a safety net for the GM's wait (0: no limit)",
-    "depth": "decisions a playout follows the scripted policy before the value function scores it",
+    "depth": "decisions a playout follows the playout policy (`playout`) before the value function scores it",
     "c": "UCB1 exploration constant",
     "prior_weight": "weight of the scripted agent's ranking in selection",
     "widen": "progressive widening: children allowed = widen * visits^alpha",
@@ -51,7 +51,8 @@ HELPS: dict[str, str] = {
     "temperature": "final choice sampled by visits^(1/temperature); 0 picks the most visited",
     "guard": "when the fight looks won, keep the best line over a sampled one worse by this much value",
     "playout": "the playout and prior policy (default: the system's scripted agent)",
-    "margin": "leave the scripted choice only for one better by this many standard errors",
+    "margin": "a UCB root (prior=scripted, or paired=0): leave the anchor's choice (the scripted or the trained "
+              "agent's) only for one better by this many standard errors (a paired root tests by `paired` instead)",
     "reuse": "keep the subtree of the chosen action for the next decision",
     "value": "what scores a playout's end: 'hand' (value.py), 'learned' (the system's shipped model), 'auto' "
              "(learned where the system ships a model) or a model file",

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from trpg_arena.rules.core.values import remember
+
 if TYPE_CHECKING:
     from trpg_arena.rules.core.grid import Grid
 
@@ -96,12 +98,8 @@ class Battlefield:
         hit = self._reach_cache.get(ck)
         if hit is not None:
             return hit
-        dist = nx.single_source_dijkstra_path_length(self.graph, start, cutoff=budget,
-                                                     weight=self._weight(blocked, cost_fn))
-        if len(self._reach_cache) > 4096:
-            self._reach_cache.clear()
-        self._reach_cache[ck] = dist
-        return dist
+        return remember(self._reach_cache, ck, nx.single_source_dijkstra_path_length(
+            self.graph, start, cutoff=budget, weight=self._weight(blocked, cost_fn)), 4096)
 
     def path(self, start: Any, goal: Any, blocked: frozenset[Any] = frozenset(),
              cost_fn: Callable[[Any, Any], float | None] | None = None, key: Hashable = None) -> list[Any] | None:
@@ -113,10 +111,7 @@ class Battlefield:
             p: list[Any] | None = nx.dijkstra_path(self.graph, start, goal, weight=self._weight(blocked, cost_fn))
         except (nx.NetworkXNoPath, nx.NodeNotFound):
             p = None
-        if len(self._path_cache) > 4096:
-            self._path_cache.clear()
-        self._path_cache[ck] = p
-        return p
+        return remember(self._path_cache, ck, p, 4096)
 
     # --- sight ------------------------------------------------------------------------------
     def line_of_sight(self, a: Any, b: Any, blocks: Callable[[Any], bool] | None = None) -> bool:
