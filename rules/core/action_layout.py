@@ -45,7 +45,7 @@ from trpg_arena.rules.core.errors import TrpgArenaError
 from trpg_arena.rules.core.features import FeatureLayout, features_module, layout_for
 from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.core.system import RuleSystem, get_ruleset
-from trpg_arena.rules.core.values import Action, Memo, PlainStrEnum
+from trpg_arena.rules.core.values import Action, PlainStrEnum, remember
 
 ACTION_LAYOUT_VERSION = 1  # bumped when the numbering scheme changes (it enters the fingerprint)
 
@@ -218,8 +218,8 @@ class _Columns(NamedTuple):
     first: np.ndarray
     options: np.ndarray
     n_pairs: int
-    rows_memo: Memo[tuple[str | None, ...], np.ndarray]  # feature rows -> target index -> row
-    options_memo: Memo[bytes, np.ndarray | None]  # legal catalogue indices -> their option parts
+    rows_memo: dict[tuple[str | None, ...], np.ndarray]  # feature rows -> target index -> row
+    options_memo: dict[bytes, np.ndarray | None]  # legal catalogue indices -> their option parts
 
 
 _MEMO = 1024  # entries each memo keeps before it starts afresh (a memo lives as long as its encounter's tables)
@@ -238,7 +238,7 @@ def _columns(layout: ActionLayout, block: np.ndarray, target: np.ndarray, key: n
         pairs, pair, first = np.zeros((0, 2), np.intp), np.zeros(0, np.intp), np.zeros(0, np.intp)
     return _Columns(layout.base[block], np.where(target >= 0, target, n_ids),
                     options * squares, np.where(options > 1, squares, 0), (squares > 1).astype(np.intp), pair,
-                    first, options, len(pairs), Memo(_MEMO), Memo(_MEMO))
+                    first, options, len(pairs), {}, {})
 
 
 class EncounterTables(NamedTuple):
@@ -343,7 +343,7 @@ def map_legal(layout: ActionLayout, tables: EncounterTables, catalogue_index: np
             j = ids.get(cid) if cid is not None else None
             if j is not None:
                 row_of[j] = r
-        cols.rows_memo.put(key, row_of)
+        remember(cols.rows_memo, key, row_of, _MEMO)
     t_slot = row_of[cols.target[catalogue_index]]
     if t_slot.min(initial=0) < 0:
         bad = tables.catalogue[int(catalogue_index[t_slot < 0][0])]
@@ -361,7 +361,7 @@ def map_legal(layout: ActionLayout, tables: EncounterTables, catalogue_index: np
         legal_key = ci.tobytes()
         part = cols.options_memo.get(legal_key, _UNKNOWN)
         if part is _UNKNOWN:
-            part = cols.options_memo.put(legal_key, _option_part(layout, tables, cols, ci))
+            part = remember(cols.options_memo, legal_key, _option_part(layout, tables, cols, ci), _MEMO)
     if part is not None:
         index += part
     return index

@@ -31,7 +31,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
 from trpg_arena.rules.core.temperaments import Tactics, check_names
-from trpg_arena.rules.core.values import Memo
+from trpg_arena.rules.core.values import remember
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.system import RuleSystem
@@ -323,14 +323,14 @@ def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: 
         hit = _FILE_CACHE.get(key)
         if hit is not None:
             return hit
-        return _FILE_CACHE.put(key, _validate(read_encounter_file(path), source))
+        return remember(_FILE_CACHE, key, _validate(read_encounter_file(path), source), 256)
     return _validate(src, source or "<dict>")
 
 
 # Loaded encounter files, keyed by path, modification time, size and source name. Encounters are
 # read-only once loaded (`with_options` copies), so combats of the same file share one object (their
 # compiled tables are shared by content anyway, see `core.compiled`).
-_FILE_CACHE: Memo[tuple[str, int, int, str], EncounterBase] = Memo(256)
+_FILE_CACHE: dict[tuple[str, int, int, str], EncounterBase] = {}
 
 
 def _validate(data: Any, source: str) -> EncounterBase:

@@ -37,7 +37,7 @@ from operator import or_
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from trpg_arena.rules.core.battlefield import bresenham, chebyshev, crossed_squares, hex_distance, hex_line, to_axial
-from trpg_arena.rules.core.values import Memo
+from trpg_arena.rules.core.values import remember
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
@@ -197,18 +197,18 @@ class Grid:
                 self.odd_neighbours[self.pos[i]] = self.neighbour_mask[i]
         self.odd_bits = self.all_bits & ~self.plain
         self.moves = Moves(self)  # the graph's own costs and order
-        self._reach: Memo[tuple[Cell, int | None, int, Moves, int], Reach] = Memo(REACH_CACHE)
-        self._alternating: Memo[tuple[Cell, int, Moves, int], Alternated] = Memo(REACH_CACHE)
+        self._reach: dict[tuple[Cell, int | None, int, Moves, int], Reach] = {}
+        self._alternating: dict[tuple[Cell, int, Moves, int], Alternated] = {}
         self._adjacency: dict[int, Adjacency] = {  # by corner mask
             0: Adjacency(self.odd_bits, self.odd_neighbours, self.neighbour_mask, diagonals, cornered)}
-        self._lines: Memo[tuple[Cell, Cell], int] = Memo(LINE_CACHE)  # hexes: the cells between two cells, by the pair
+        self._lines: dict[tuple[Cell, Cell], int] = {}  # hexes: the cells between two cells, by the pair
         self._patterns: dict[int, int] = {}  # squares: the cells between, by offset (see `between`)
         self._crossings: dict[int, int] = {}  # squares: the cells a segment crosses, by offset (see `crossing`)
-        self._crossed: Memo[tuple[Cell, Cell], int] = Memo(LINE_CACHE)  # and by the pair
+        self._crossed: dict[tuple[Cell, Cell], int] = {}  # and by the pair
         self._offset_rows = 2 * h + 1  # offsets (dx, dy) as one int: dx * this + dy
         self._dist: list[list[int]] | None = None
         self._discs: dict[tuple[Cell, int], int] = {}
-        self._seen: Memo[tuple[Cell, int, int], int] = Memo(LINE_CACHE)
+        self._seen: dict[tuple[Cell, int, int], int] = {}
 
     # --- masks ------------------------------------------------------------------------------
     def mask(self, cells: Iterable[Cell | None]) -> int:
@@ -317,7 +317,8 @@ class Grid:
                 layers = (layers + [0] * budget)[:budget + 1]
         else:
             layers = self._layers(start, budget, blocked, moves, corners)
-        return self._reach.put(key, _new_reach(Reach, (tuple(layers), tuple(accumulate(layers, or_)))))
+        hit = _new_reach(Reach, (tuple(layers), tuple(accumulate(layers, or_))))
+        return remember(self._reach, key, hit, REACH_CACHE)
 
     def _layers(self, start: Cell, budget: int | None, blocked: int, moves: Moves, corners: int) -> list[int]:
         """The layers of `reach` (budget None: up to the last non-empty one)."""
@@ -428,7 +429,8 @@ class Grid:
         layers = [0] * (max(v[0] for v in chosen.values()) + 1)
         for i, (dist, _, _) in chosen.items():
             layers[dist] |= bits[i]
-        return self._alternating.put(key, (layers, {i: state for i, (_, _, state) in chosen.items()}, pred))
+        return remember(self._alternating, key, (layers, {i: state for i, (_, _, state) in chosen.items()}, pred),
+                        REACH_CACHE)
 
     def cost_in(self, found: Reach, goal: Cell) -> int | None:
         """The cheapest cost of `goal` in a search, or None when it was not reached."""
@@ -522,7 +524,7 @@ class Grid:
             hit = 0
             for c in hex_line(a, b)[1:-1]:
                 hit |= bit.get(c, 0)
-            self._lines.put((a, b), hit)
+            remember(self._lines, (a, b), hit, LINE_CACHE)
         return hit
 
     def _pattern(self, a: Cell, b: Cell, line: Iterable[Cell]) -> int:
@@ -551,7 +553,8 @@ class Grid:
             pat = self._crossings.get(key)
             if pat is None:
                 pat = self._crossings[key] = self._pattern(a, b, crossed_squares(a, b))
-            hit = self._crossed.put((a, b), pat << ((ay if ay < by else by) * self.stride + (ax if ax < bx else bx)))
+            hit = pat << ((ay if ay < by else by) * self.stride + (ax if ax < bx else bx))
+            remember(self._crossed, (a, b), hit, LINE_CACHE)
         return hit
 
     def clear(self, a: Cell, b: Cell, blockers: int | None = None) -> bool:
@@ -611,7 +614,7 @@ class Grid:
             for i in self.indices(self.disc(target, radius)):
                 if clear(self.cells[i], target, blockers):
                     hit |= bits[i]
-            self._seen.put(key, hit)
+            remember(self._seen, key, hit, LINE_CACHE)
         return hit
 
 

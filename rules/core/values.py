@@ -13,23 +13,17 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-class Memo(dict[K, V]):
-    """Results kept for speed, read as a dict, that start over once `limit` are kept (`put`).
+def remember(memo: dict[K, V], key: K, value: V, limit: int) -> V:
+    """Keep `value` under `key` in `memo`, a dict of pure results emptied first once it holds `limit`; returns `value`.
 
-    Every cache of pure results in the rules is one: a process that meets very many keys (encounters,
-    boards, door states) loses only speed, never memory without bound.
+    Every bounded cache in the rules keeps its results this way: a process that meets very many keys (encounters,
+    boards, door states) loses only speed, never memory without bound. The memo stays a plain dict, so a hit is
+    a plain dict lookup (a dict subclass's ``get`` measured some 30 ns slower).
     """
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def put(self, key: K, value: V) -> V:
-        """Keep `value` under `key`, emptied first when full; returns `value`."""
-        if len(self) >= self.limit:
-            self.clear()
-        self[key] = value
-        return value
+    if len(memo) >= limit:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def _jsonable(value: Any) -> Any:
@@ -50,8 +44,8 @@ def _tupled(value: Any) -> Any:
     return value
 
 
-_ACTION_JSON: Memo[Any, tuple[Any, Any]] = Memo(100_000)  # Action -> JSON forms of its dest and option (immutable)
-_ACTION_FORM: Memo[Any, dict[str, Any]] = Memo(100_000)  # Action -> its shared `json_form`
+_ACTION_JSON: dict[Any, tuple[Any, Any]] = {}  # Action -> JSON forms of its dest and option (actions are immutable)
+_ACTION_FORM: dict[Any, dict[str, Any]] = {}  # Action -> its shared `json_form`
 
 
 class Action(NamedTuple):
@@ -84,7 +78,7 @@ class Action(NamedTuple):
         """JSON-safe form (tuples become lists); a fresh dict each call."""
         key = _ACTION_JSON.get(self)
         if key is None:
-            key = _ACTION_JSON.put(self, (_jsonable(self.dest), _jsonable(self.option)))
+            key = remember(_ACTION_JSON, self, (_jsonable(self.dest), _jsonable(self.option)), 100_000)
         dest, option = key
         return {"verb": self.verb, "target": self.target, "dest": dest[:] if isinstance(dest, list) else dest,
                 "option": option[:] if isinstance(option, list) else option}
@@ -93,7 +87,7 @@ class Action(NamedTuple):
         """`to_json`'s value, frozen, cached and shared: for event data (see `Event`)."""
         form = _ACTION_FORM.get(self)
         if form is None:
-            form = _ACTION_FORM.put(self, freeze(self.to_json()))
+            form = remember(_ACTION_FORM, self, freeze(self.to_json()), 100_000)
         return form
 
     @classmethod
@@ -160,19 +154,20 @@ def shared_actions(typed: Callable[[str, Any], Any] | None = None,
     Each system keeps its own table (its option types are its own); past `limit` actions (a process that
     loads very many encounters) it starts over, and only speed is lost.
     """
-    table: Memo[tuple[Any, ...], Action] = Memo(limit)
+    table: dict[tuple[Any, ...], Action] = {}
 
     def act(verb: str, target: str | None = None, dest: Any = None, option: Any = None) -> Action:
         key = (verb, target, dest, option)
         a = table.get(key)
         if a is None:
-            a = table.put(key, Action(verb, target, dest, option if typed is None else typed(verb, option)))
+            a = remember(table, key, Action(verb, target, dest, option if typed is None else typed(verb, option)),
+                         limit)
         return a
 
     return act
 
 
-_DECISIONS: Memo[tuple[str, str, str], Decision] = Memo(65536)  # see `shared_decision`
+_DECISIONS: dict[tuple[str, str, str], Decision] = {}  # see `shared_decision`
 
 
 def shared_decision(actor: str, step: str, prompt: str = "") -> Decision:
@@ -185,7 +180,7 @@ def shared_decision(actor: str, step: str, prompt: str = "") -> Decision:
     key = (actor, step, prompt)
     d = _DECISIONS.get(key)
     if d is None:
-        d = _DECISIONS.put(key, Decision(actor, step, prompt))
+        d = remember(_DECISIONS, key, Decision(actor, step, prompt), 65536)
     return d
 
 

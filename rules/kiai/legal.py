@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trpg_arena.rules.core.grid import Grid, Picker
-from trpg_arena.rules.core.values import Action, Memo
+from trpg_arena.rules.core.values import Action, remember
 from trpg_arena.rules.kiai.checks import has, wound_penalty
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, UNARMED, Ctx, action
 from trpg_arena.rules.kiai.manoeuvres import can_break
@@ -107,7 +107,7 @@ class Tables:
                                                                             and a.delivery == "melee")) for c in ids}
         self.reactions: dict[tuple[str, ...], list[Action]] = {}
         self.charges: dict[str, list[Action]] = {}
-        self.shared: Memo[tuple[object, ...], list[Action]] = Memo(SHARED_LIMIT)
+        self.shared: dict[tuple[object, ...], list[Action]] = {}
 
     def last_list(self, verb: Verb, ids: tuple[str, ...], last: Action) -> list[Action]:
         """The shared list of `verb`'s prebuilt action at each of `ids`, then `last` (D2, D3)."""
@@ -115,7 +115,7 @@ class Tables:
         hit = self.shared.get(key)
         if hit is None:
             made = {Verb.CONSECUTIVE_ATTACK: self.consecutive, Verb.OFFHAND_ATTACK: self.offhand}[verb]
-            hit = self.shared.put(key, [*(made[g] for g in ids), last])
+            hit = remember(self.shared, key, [*(made[g] for g in ids), last], SHARED_LIMIT)
         return hit
 
     def charges_of(self, target: str) -> list[Action]:
@@ -347,8 +347,8 @@ def p1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     key = (Verb.REATTACK, ids, v0, v1)
     acts = shared.get(key)
     if acts is None:
-        acts = shared.put(key, [*(a for gid in ids for a in attack_options(ctx, Verb.REATTACK, gid, None, v0, v1)),
-                                PASS])
+        acts = [*(a for gid in ids for a in attack_options(ctx, Verb.REATTACK, gid, None, v0, v1)), PASS]
+        remember(shared, key, acts, SHARED_LIMIT)
     return acts
 
 

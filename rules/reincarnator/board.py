@@ -14,7 +14,7 @@ from typing import Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
 from trpg_arena.rules.core.grid import Moves, Picker
-from trpg_arena.rules.core.values import Action, Memo
+from trpg_arena.rules.core.values import Action, remember
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.interned import act
 
@@ -90,14 +90,14 @@ class Board:
                         order=DIRS, alternating=alternating) for mode in MODES}
         self._near = {c: [(n, self.objects[n]) for n in ((c[0] + dx, c[1] + dy) for dx, dy in DIRS)
                           if n in self.objects] for c in grid.cells}
-        self._doors: Memo[tuple[tuple[str, str], ...], int] = Memo(MEMO)
+        self._doors: dict[tuple[tuple[str, str], ...], int] = {}
         self._sight: dict[tuple[Cell, int], tuple[int, int]] = {}  # (origin, doors) -> (cells looked at, seen)
         # finished action lists (charges) keyed by what they depend on, as tuples of interned actions
         self.list_memo: dict[Any, tuple[Action, ...]] = {}
         # an explosive's actions per verb, option and mask of target cells (apart: they must not evict charges)
         self.blast_memo: dict[Any, tuple[Action, ...]] = {}
         # verb -> (its per-cell picker, mask -> its actions): one entry, so a thread that finds one finds both
-        self._dest_memo: dict[str, tuple[Picker[Action], Memo[int, tuple[Action, ...]]]] = {}
+        self._dest_memo: dict[str, tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
         self._offset_actions: dict[tuple[Any, ...], Action] = {}
 
     # --- doors and sight ---------------------------------------------------------------------------
@@ -107,7 +107,7 @@ class Board:
         hit = self._doors.get(key)
         if hit is None:
             closed = (k.split(",") for k, d in doors.items() if d == "closed")
-            hit = self._doors.put(key, self.grid.mask((int(x), int(y)) for x, y in closed))
+            hit = remember(self._doors, key, self.grid.mask((int(x), int(y)) for x, y in closed), MEMO)
         return hit
 
     def los(self, a: Cell, b: Cell, doors: int) -> bool:
@@ -153,14 +153,13 @@ class Board:
         """The shared ``Action(verb, dest=cell)`` of every cell of mask `m`, row by row (cached per verb and mask)."""
         entry = self._dest_memo.get(verb)
         if entry is None:  # two threads may both build it: the same content, and the last one stays
-            entry = self._dest_memo[verb] = (Picker(self.grid, [act(verb, dest=c) for c in self.grid.cells]),
-                                             Memo(MEMO))
+            entry = self._dest_memo[verb] = (Picker(self.grid, [act(verb, dest=c) for c in self.grid.cells]), {})
         picker, memo = entry
         hit = memo.get(m)
         if hit is None:
             out: list[Action] = []
             picker.extend(out, m)
-            hit = memo.put(m, tuple(out))
+            hit = remember(memo, m, tuple(out), MEMO)
         return hit
 
     def offset_actions(self, verb: str, target: str, option: Any, tc: Cell, m: int) -> tuple[Action, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
-from trpg_arena.rules.core.values import Memo
+from trpg_arena.rules.core.values import remember
 from trpg_arena.rules.reincarnator.conditions import (
     grapples_of,
     hands_used,
@@ -131,7 +131,7 @@ _COSTS: tuple[tuple[tuple[str, ...], bool], ...] = (
     (("standard", "swift"), False), (("move", "swift"), False), (("standard", "move"), True),
     (("standard", "acrobatic"), True), (("standard", "move", "swift"), True))
 # (trick, swift, move, acrobatic, standard slots left, tier substitution) -> what they pay
-_PAYABLE: Memo[tuple[int, ...], Payable] = Memo(10_000)
+_PAYABLE: dict[tuple[int, ...], Payable] = {}
 
 
 def payable(combat: ReiCombat, f: Fighter) -> Payable:
@@ -151,7 +151,8 @@ def payable(combat: ReiCombat, f: Fighter) -> Payable:
              combat.tables.enc.options.tier_substitution)
     hit = _PAYABLE.get(slots)
     if hit is None:
-        hit = _PAYABLE.put(slots, Payable(*(_can_pay(combat, f, parts, exact) for parts, exact in _COSTS)))
+        hit = Payable(*(_can_pay(combat, f, parts, exact) for parts, exact in _COSTS))
+        remember(_PAYABLE, slots, hit, 10_000)
     if memo is not None:
         memo[key] = hit
     return hit

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pickle
 from typing import Any, NamedTuple
 
-from trpg_arena.rules.core.values import Action, Decision, Memo, shared_actions, shared_decision
+from trpg_arena.rules.core.values import Action, Decision, remember, shared_actions, shared_decision
 
 
 class Pair(NamedTuple):
@@ -47,11 +46,9 @@ def test_shared_decision_is_one_object_per_actor_step_and_prompt() -> None:
     assert shared_decision("ann", "turn", "ann's go") is not d
 
 
-def test_a_memo_keeps_results_until_full_then_starts_over() -> None:
-    memo: Memo[str, int] = Memo(2)
-    assert memo.put("a", 1) == 1 and memo.put("b", 2) == 2
-    assert memo.get("a") == 1 and dict(memo) == {"a": 1, "b": 2}
-    memo.put("c", 3)  # full: emptied first, then kept
-    assert dict(memo) == {"c": 3}
-    back = pickle.loads(pickle.dumps(memo))  # a table holding memos pickles whole, limits included
-    assert type(back) is Memo and back.limit == 2 and dict(back) == {"c": 3}
+def test_remember_keeps_results_until_the_memo_is_full_then_starts_over() -> None:
+    memo: dict[str, int] = {}
+    assert remember(memo, "a", 1, 2) == 1 and remember(memo, "b", 2, 2) == 2
+    assert memo == {"a": 1, "b": 2}
+    assert remember(memo, "c", 3, 2) == 3  # full: emptied first, then kept
+    assert memo == {"c": 3}
