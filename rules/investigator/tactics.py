@@ -16,7 +16,7 @@ hit chance and damage that the odds shown for a person's attacks read.
 from __future__ import annotations
 
 from itertools import groupby
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -52,7 +52,6 @@ class Estimate(NamedTuple):
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
 _VERB = attrgetter("verb")
-_DEST = itemgetter(2)  # an action's `dest` (`Action` is a named tuple)
 _NO_ACTIONS: list[Action] = []  # no actions of a verb (read only)
 
 
