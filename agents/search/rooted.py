@@ -25,17 +25,28 @@ def has_model(ruleset: str | None) -> bool:
     return model_path(ruleset).is_file()
 
 
+# investigator's `trained:normal` plays the other side's scripted reply before it scores (reply=1,
+# horizon=24 in agents/learned/system_presets.py). The search's anchor stays the `normal` before that (the
+# mover's turn only, horizon 12): every `mcts` row measured on investigator (docs/strength.md: the duel's
+# 66.0 % at seed 610000, the skirmish's ladder at seed 2600000, ...) was played with that anchor, and the
+# reply, a look-ahead through the other side's whole turn for every candidate, was never measured inside
+# the search, where the tree already plays the other side's answers.
+ANCHOR_PINS: dict[str, str] = {"investigator": "reply=0:horizon=12"}
+
+
 def trained_scorer(ruleset: str, seed: int, candidates: int, samples: int, model: str) -> Any:
     """The trained agent that scores the root's candidates (the same model file as the leaves, if one is given).
 
     It is the system's `trained:normal` (its margin, z, look through the roll, ..., as that system's
     presets set them) with the search's own `candidates` and `samples`: the presets' pairs are
-    `trained:normal`'s, `hard`'s and `deadly`'s, so the search's anchor is that agent's choice.
+    `trained:normal`'s, `hard`'s and `deadly`'s, so the search's anchor is that agent's choice. Where
+    `ANCHOR_PINS` names the system, those values of an earlier `normal` hold instead of the preset's.
     """
     from trpg_arena.agents.learned.model import load_model
     from trpg_arena.agents.spec import make_agent
 
-    scorer = make_agent(f"trained:normal:candidates={candidates}:samples={samples}", ruleset,
+    pin = f":{ANCHOR_PINS[ruleset]}" if ruleset in ANCHOR_PINS else ""
+    scorer = make_agent(f"trained:normal{pin}:candidates={candidates}:samples={samples}", ruleset,
                         rng=np.random.default_rng(seed))
     if model:
         scorer.model = load_model(ruleset, model)

@@ -45,7 +45,7 @@ from trpg_arena.rules.core.errors import TrpgArenaError
 from trpg_arena.rules.core.features import FeatureLayout, features_module, layout_for
 from trpg_arena.rules.core.library import read_table
 from trpg_arena.rules.core.system import RuleSystem, get_ruleset
-from trpg_arena.rules.core.values import Action, PlainStrEnum
+from trpg_arena.rules.core.values import Action, PlainStrEnum, remember
 
 ACTION_LAYOUT_VERSION = 1  # bumped when the numbering scheme changes (it enters the fingerprint)
 
@@ -343,9 +343,7 @@ def map_legal(layout: ActionLayout, tables: EncounterTables, catalogue_index: np
             j = ids.get(cid) if cid is not None else None
             if j is not None:
                 row_of[j] = r
-        if len(cols.rows_memo) >= _MEMO:
-            cols.rows_memo.clear()
-        cols.rows_memo[key] = row_of
+        remember(cols.rows_memo, key, row_of, _MEMO)
     t_slot = row_of[cols.target[catalogue_index]]
     if t_slot.min(initial=0) < 0:
         bad = tables.catalogue[int(catalogue_index[t_slot < 0][0])]
@@ -363,10 +361,7 @@ def map_legal(layout: ActionLayout, tables: EncounterTables, catalogue_index: np
         legal_key = ci.tobytes()
         part = cols.options_memo.get(legal_key, _UNKNOWN)
         if part is _UNKNOWN:
-            part = _option_part(layout, tables, cols, ci)
-            if len(cols.options_memo) >= _MEMO:
-                cols.options_memo.clear()
-            cols.options_memo[legal_key] = part
+            part = remember(cols.options_memo, legal_key, _option_part(layout, tables, cols, ci), _MEMO)
     if part is not None:
         index += part
     return index

@@ -1,14 +1,15 @@
-"""The battlefield: a networkx graph of places, with builders and the spatial queries rules need.
+"""The battlefield: a networkx graph of places, with its builders, metrics and line helpers.
 
 Nodes are zones (strings) or cells (``(x, y)`` / ``(col, row)`` tuples). Every node has a ``pos``
-(x, y) for drawing and a ``cost`` (cost of entering it); terrain lives in node attributes. Queries
-that masks call repeatedly (reachability, line of sight) are cached on the `Battlefield`, keyed by
-everything they depend on, so an unchanged situation is never searched twice.
+(x, y) for drawing and a ``cost`` (cost of entering it); terrain lives in node attributes. The graph is
+the source of truth; the rules ask reach, paths and lines of the grid compiled from it (`Battlefield.grid`,
+`core.grid`), which the tests hold to the graph's own answers. Line of sight between two nodes, which the
+feature layout asks of every board (zones included), is cached here by the pair.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -23,13 +24,11 @@ SQUARE_DIRS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 
 
 
 class Battlefield:
-    """A battlefield graph plus cached distance, reachability and line-of-sight queries."""
+    """A battlefield graph with its metric, neighbours, node attributes and line of sight, and its compiled grid."""
 
     def __init__(self, graph: nx.Graph, kind: str) -> None:
         self.graph = graph
         self.kind = kind  # "zones", "square" or "hex"
-        self._reach_cache: dict[Hashable, dict[Any, float]] = {}
-        self._path_cache: dict[Hashable, list[Any] | None] = {}
         self._los_cache: dict[tuple[Any, Any], bool] = {}
         self._hops: dict[Any, dict[Any, int]] | None = None
         self.width = int(graph.graph.get("width", 0))
@@ -68,55 +67,6 @@ class Battlefield:
     def attr(self, node: Any, name: str, default: Any = None) -> Any:
         """A node attribute, or `default`."""
         return self.graph.nodes[node].get(name, default)
-
-    # --- movement ---------------------------------------------------------------------------
-    def _weight(self, blocked: frozenset[Any], cost_fn: Callable[[Any, Any], float | None] | None
-                ) -> Callable[[Any, Any, dict[str, Any]], float | None]:
-        """The networkx weight function: the cost of entering `v` (None: cannot enter)."""
-        nodes = self.graph.nodes
-
-        def weight(u: Any, v: Any, _d: dict[str, Any]) -> float | None:
-            if v in blocked:
-                return None
-            if cost_fn is not None:
-                return cost_fn(u, v)
-            return nodes[v].get("cost", 1)
-
-        return weight
-
-    def reachable(self, start: Any, budget: float, blocked: frozenset[Any] = frozenset(),
-                  cost_fn: Callable[[Any, Any], float | None] | None = None,
-                  key: Hashable = None) -> dict[Any, float]:
-        """Cheapest entering-cost to every node within `budget` from `start`, avoiding `blocked` nodes.
-
-        Results are cached by (start, budget, blocked, key); pass a `key` naming `cost_fn` when a
-        custom cost function is used, so different costs never share a cache entry.
-        """
-        ck = (start, budget, blocked, key if cost_fn is not None else None)
-        hit = self._reach_cache.get(ck)
-        if hit is not None:
-            return hit
-        dist = nx.single_source_dijkstra_path_length(self.graph, start, cutoff=budget,
-                                                     weight=self._weight(blocked, cost_fn))
-        if len(self._reach_cache) > 4096:
-            self._reach_cache.clear()
-        self._reach_cache[ck] = dist
-        return dist
-
-    def path(self, start: Any, goal: Any, blocked: frozenset[Any] = frozenset(),
-             cost_fn: Callable[[Any, Any], float | None] | None = None, key: Hashable = None) -> list[Any] | None:
-        """The cheapest path from `start` to `goal` (both included), or None; deterministic and cached."""
-        ck = (start, goal, blocked, key if cost_fn is not None else None)
-        if ck in self._path_cache:
-            return self._path_cache[ck]
-        try:
-            p: list[Any] | None = nx.dijkstra_path(self.graph, start, goal, weight=self._weight(blocked, cost_fn))
-        except (nx.NetworkXNoPath, nx.NodeNotFound):
-            p = None
-        if len(self._path_cache) > 4096:
-            self._path_cache.clear()
-        self._path_cache[ck] = p
-        return p
 
     # --- sight ------------------------------------------------------------------------------
     def line_of_sight(self, a: Any, b: Any, blocks: Callable[[Any], bool] | None = None) -> bool:

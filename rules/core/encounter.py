@@ -31,6 +31,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
 from trpg_arena.rules.core.temperaments import Tactics, check_names
+from trpg_arena.rules.core.values import remember
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.system import RuleSystem
@@ -322,11 +323,7 @@ def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: 
         hit = _FILE_CACHE.get(key)
         if hit is not None:
             return hit
-        enc = _validate(read_encounter_file(path), source)
-        if len(_FILE_CACHE) > 256:
-            _FILE_CACHE.clear()
-        _FILE_CACHE[key] = enc
-        return enc
+        return remember(_FILE_CACHE, key, _validate(read_encounter_file(path), source), 256)
     return _validate(src, source or "<dict>")
 
 

@@ -37,6 +37,7 @@ from operator import or_
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from trpg_arena.rules.core.battlefield import bresenham, chebyshev, crossed_squares, hex_distance, hex_line, to_axial
+from trpg_arena.rules.core.values import remember
 
 if TYPE_CHECKING:
     from trpg_arena.rules.core.battlefield import Battlefield
@@ -317,10 +318,7 @@ class Grid:
         else:
             layers = self._layers(start, budget, blocked, moves, corners)
         hit = _new_reach(Reach, (tuple(layers), tuple(accumulate(layers, or_))))
-        if len(self._reach) >= REACH_CACHE:
-            self._reach.clear()
-        self._reach[key] = hit
-        return hit
+        return remember(self._reach, key, hit, REACH_CACHE)
 
     def _layers(self, start: Cell, budget: int | None, blocked: int, moves: Moves, corners: int) -> list[int]:
         """The layers of `reach` (budget None: up to the last non-empty one)."""
@@ -431,11 +429,8 @@ class Grid:
         layers = [0] * (max(v[0] for v in chosen.values()) + 1)
         for i, (dist, _, _) in chosen.items():
             layers[dist] |= bits[i]
-        hit = (layers, {i: state for i, (_, _, state) in chosen.items()}, pred)
-        if len(self._alternating) >= REACH_CACHE:
-            self._alternating.clear()
-        self._alternating[key] = hit
-        return hit
+        return remember(self._alternating, key, (layers, {i: state for i, (_, _, state) in chosen.items()}, pred),
+                        REACH_CACHE)
 
     def cost_in(self, found: Reach, goal: Cell) -> int | None:
         """The cheapest cost of `goal` in a search, or None when it was not reached."""
@@ -529,9 +524,7 @@ class Grid:
             hit = 0
             for c in hex_line(a, b)[1:-1]:
                 hit |= bit.get(c, 0)
-            if len(self._lines) >= LINE_CACHE:
-                self._lines.clear()
-            self._lines[(a, b)] = hit
+            remember(self._lines, (a, b), hit, LINE_CACHE)
         return hit
 
     def _pattern(self, a: Cell, b: Cell, line: Iterable[Cell]) -> int:
@@ -560,9 +553,8 @@ class Grid:
             pat = self._crossings.get(key)
             if pat is None:
                 pat = self._crossings[key] = self._pattern(a, b, crossed_squares(a, b))
-            if len(self._crossed) >= LINE_CACHE:
-                self._crossed.clear()
-            hit = self._crossed[(a, b)] = pat << ((ay if ay < by else by) * self.stride + (ax if ax < bx else bx))
+            hit = pat << ((ay if ay < by else by) * self.stride + (ax if ax < bx else bx))
+            remember(self._crossed, (a, b), hit, LINE_CACHE)
         return hit
 
     def clear(self, a: Cell, b: Cell, blockers: int | None = None) -> bool:
@@ -622,9 +614,7 @@ class Grid:
             for i in self.indices(self.disc(target, radius)):
                 if clear(self.cells[i], target, blockers):
                     hit |= bits[i]
-            if len(self._seen) >= LINE_CACHE:
-                self._seen.clear()
-            self._seen[key] = hit
+            remember(self._seen, key, hit, LINE_CACHE)
         return hit
 
 

@@ -6,9 +6,24 @@ import enum
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 Node = Any  # a battlefield node: a zone name (str) or a cell (tuple of ints)
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def remember(memo: dict[K, V], key: K, value: V, limit: int) -> V:
+    """Keep `value` under `key` in `memo`, a dict of pure results emptied first once it holds `limit`; returns `value`.
+
+    Every bounded cache in the rules keeps its results this way: a process that meets very many keys (encounters,
+    boards, door states) loses only speed, never memory without bound. The memo stays a plain dict, so a hit is
+    a plain dict lookup (a dict subclass's ``get`` measured some 30 ns slower).
+    """
+    if len(memo) >= limit:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def _jsonable(value: Any) -> Any:
@@ -63,9 +78,7 @@ class Action(NamedTuple):
         """JSON-safe form (tuples become lists); a fresh dict each call."""
         key = _ACTION_JSON.get(self)
         if key is None:
-            if len(_ACTION_JSON) > 100_000:
-                _ACTION_JSON.clear()
-            key = _ACTION_JSON[self] = (_jsonable(self.dest), _jsonable(self.option))
+            key = remember(_ACTION_JSON, self, (_jsonable(self.dest), _jsonable(self.option)), 100_000)
         dest, option = key
         return {"verb": self.verb, "target": self.target, "dest": dest[:] if isinstance(dest, list) else dest,
                 "option": option[:] if isinstance(option, list) else option}
@@ -74,9 +87,7 @@ class Action(NamedTuple):
         """`to_json`'s value, frozen, cached and shared: for event data (see `Event`)."""
         form = _ACTION_FORM.get(self)
         if form is None:
-            if len(_ACTION_FORM) > 100_000:
-                _ACTION_FORM.clear()
-            form = _ACTION_FORM[self] = freeze(self.to_json())
+            form = remember(_ACTION_FORM, self, freeze(self.to_json()), 100_000)
         return form
 
     @classmethod
@@ -149,9 +160,8 @@ def shared_actions(typed: Callable[[str, Any], Any] | None = None,
         key = (verb, target, dest, option)
         a = table.get(key)
         if a is None:
-            if len(table) >= limit:
-                table.clear()
-            a = table[key] = Action(verb, target, dest, option if typed is None else typed(verb, option))
+            a = remember(table, key, Action(verb, target, dest, option if typed is None else typed(verb, option)),
+                         limit)
         return a
 
     return act
@@ -170,9 +180,7 @@ def shared_decision(actor: str, step: str, prompt: str = "") -> Decision:
     key = (actor, step, prompt)
     d = _DECISIONS.get(key)
     if d is None:
-        if len(_DECISIONS) >= 65536:
-            _DECISIONS.clear()
-        d = _DECISIONS[key] = Decision(actor, step, prompt)
+        d = remember(_DECISIONS, key, Decision(actor, step, prompt), 65536)
     return d
 
 

@@ -16,7 +16,7 @@ hit chance and damage that the odds shown for a person's attacks read.
 from __future__ import annotations
 
 from itertools import groupby
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -52,7 +52,6 @@ class Estimate(NamedTuple):
 
 IMPOSSIBLE = Estimate(NO_ATTACK)
 _VERB = attrgetter("verb")
-_DEST = itemgetter(2)  # an action's `dest` (`Action` is a named tuple)
 _NO_ACTIONS: list[Action] = []  # no actions of a verb (read only)
 
 
@@ -305,7 +304,7 @@ class InvestigatorTactics(Tactics):
                 why = (f"{me.id}'s gun is empty with no ammunition left: switch to {sw.option}"
                        if w.kind == "firearm" else f"{me.id} is fighting bare-handed: switch to {sw.option}")
                 return Ranking(sw, 1.5, lambda: (why,), rivals)
-        attack, score = self._best_attack(legal)
+        attack, score = self._best_attack(legal, by_verb)
         if attack is not None:
             m = self._m(attack)
             if m.verb in (SHOOT, THROW) and PREPARE in by_verb and not me.bonus_to:
@@ -448,7 +447,8 @@ class InvestigatorTactics(Tactics):
                 best, best_score = a, sc
         return best, best_score
 
-    def _best_attack(self, legal: list[Action]) -> tuple[Action | None, float]:
+    def _best_attack(self, legal: list[Action],
+                     by_verb: dict[str, list[Action]] | None = None) -> tuple[Action | None, float]:
         """`_best_of(_attack_scores(legal))`, with the shots weighed best bound first.
 
         A shot's score is its worth with a clear line times the shots, less the risk and a pursuit's point: an
@@ -461,6 +461,9 @@ class InvestigatorTactics(Tactics):
         whatever the state are passed over (they score `NO_ATTACK`, which no attack needs to beat), and so is a
         shot whose key a shot before it in legal order was pended under (the same shot with a step after it): it
         scores the same, and a later attack wins only with a higher score.
+
+        `by_verb` is the legal set grouped by verb, when the caller has it: a legal set lists each verb's actions
+        together, so its groups give the attacks in legal order without walking the moves (most of a turn's set).
         """
         best: Action | None = None
         best_score = NO_ATTACK
@@ -477,7 +480,8 @@ class InvestigatorTactics(Tactics):
         # the keys of the shots pended: a shot with a step after it shares its estimate with the plain shot listed
         # before it (`_attack_key`), so it scores the same and, later in legal order, cannot be chosen over it
         pended: set[tuple[Any, ...]] = set()
-        for verb, run in groupby(legal, _VERB):  # a legal set lists each verb's actions together
+        runs = groupby(legal, _VERB) if by_verb is None else by_verb.items()
+        for verb, run in runs:  # a legal set lists each verb's actions together
             if verb not in ATTACK_VERBS:
                 continue
             for a in run:
@@ -496,7 +500,11 @@ class InvestigatorTactics(Tactics):
                 est = estimates.get(key)
                 if est is None:
                     if verb == SHOOT and src is not None and not m.head:  # a possible shot: bounded, weighed later
-                        if key in pended:
+                        # noted at once, one hash fewer than a look before the note: a key noted but not pended below
+                        # has its estimate kept before any later attack is met, so `estimates` answers for it first
+                        seen = len(pended)
+                        pended.add(key)
+                        if len(pended) == seen:
                             continue  # the very shot of one pended earlier in legal order: it could only tie it
                         tpos = fighters[idx[m.target]].pos
                         if tpos is not None:
@@ -506,7 +514,6 @@ class InvestigatorTactics(Tactics):
                             bound = bounds[bkey] if bkey in bounds else self._shot_bound(bkey)
                             if bound is not None:
                                 pending.append((-bound, i, m, key, src))
-                                pended.add(key)
                                 continue
                     est = estimates[key] = self._estimate_from(m, src)
                 sc = est.score
@@ -752,17 +759,17 @@ class InvestigatorTactics(Tactics):
         the same order, so the values are the same to the bit.
         """
         me = self.me
-        # the squares as grid cell indices, read in one pass of C-level maps (numpy converts a list of pairs several
-        # times slower); every distance is then read off the board's table in one gather
-        grid = self.s.bf.grid
-        dist = self._distances(grid)
-        index = grid.index
+        # the squares as grid cell indices, read off the encounter's table of move actions in one pass of a C-level
+        # map (numpy converts a list of pairs several times slower); every distance is then read off the board's
+        # table with `take`, a plain gather (numpy's fancy indexing with broadcast index arrays costs a few times more)
+        dist, cell_of = self._distances()
         n = len(options)
-        at = np.fromiter(map(index.__getitem__, map(_DEST, options)), dtype=np.intp, count=n)
+        at = np.fromiter(map(cell_of.__getitem__, options), dtype=np.intp, count=n)
+        index = self.s.bf.grid.index
         foes_at = np.fromiter(map(index.__getitem__, self._foe_cells), dtype=np.intp, count=len(self._foe_cells))
         # foes x squares: the sums and extremes over the few foes run down the rows (numpy reduces a short inner axis
         # slowly); integer counts and extremes, so the values are the same whatever the layout
-        ds = dist[foes_at[:, None], at]
+        ds = dist.take(foes_at, 0).take(at, 1)
         adjacent = ds == 1
         adj = np.add.reduce(adjacent, axis=0, dtype=np.int64)  # the counts `sum` gives, without its wrapper
         # the squares from index `steps` on are long moves: -3.0 times the foes left behind, as on a step that leaves
@@ -770,7 +777,7 @@ class InvestigatorTactics(Tactics):
         # than picked with `np.where` over a mask of long moves
         if adj_now:
             now = np.fromiter((index[_at(f)] for f in adj_now), dtype=np.intp, count=len(adj_now))
-            leaving = np.add.reduce(dist[now[:, None], at] > 1, axis=0, dtype=np.int64)
+            leaving = np.add.reduce(dist.take(now, 0).take(at, 1) > 1, axis=0, dtype=np.int64)
             sc = -3.0 * leaving
             head = sc[:steps]
             head[leaving[:steps] == 0] = 0.0
@@ -782,10 +789,10 @@ class InvestigatorTactics(Tactics):
             # each distance's shot quality, out of range -inf (no bonus lifts it, the maximum below passes over it)
             quality = self._quality_table(dist)
             bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
-            top = np.maximum.reduce(quality[ds] + bonus[:, None], axis=0)
+            top = np.maximum.reduce(quality.take(ds) + bonus[:, None], axis=0)
             return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * np.minimum.reduce(ds, axis=0)
         assert target is not None and target.pos is not None
-        d = dist[index[target.pos], at]
+        d = dist[index[target.pos]].take(at)
         free = target.opportunity_used or not target.able
         # the adjacent foes that could strike, less the target: every adjacent foe less the rows of those that cannot
         # (integer counts, so the same values as a count of the rows that can)
@@ -793,8 +800,9 @@ class InvestigatorTactics(Tactics):
         for row, f in zip(adjacent, self.foes):
             if f.id == target.id or f.opportunity_used:
                 others = others - row
+        crowd = 2.0 * adj  # the same product in the two branches that read it
         sc = np.where(d == 1, (sc + (4.0 if free else -2.0)) - 3.0 * others,
-                      np.where(d == 2, sc + (3.0 - 2.0 * adj), sc - (d * 0.6 + 2.0 * adj)))
+                      np.where(d == 2, sc + (3.0 - crowd), sc - (d * 0.6 + crowd)))
         if self.s.prof(me.id).actions >= 2:
             sc[steps:] -= 0.5  # a long move costs the second action: `sc - 0.5` on those squares
         return sc
@@ -814,12 +822,15 @@ class InvestigatorTactics(Tactics):
                 -np.inf if (q := self._shot_quality(d)) is None else q for d in range(int(dist.max()) + 1)])
         return table
 
-    def _distances(self, grid: Any) -> np.ndarray:
-        """The Chebyshev distance between every two cells of `grid`, by cell index.
+    def _distances(self) -> tuple[np.ndarray, dict[Action, int]]:
+        """The Chebyshev distance between every two cells of the board, by cell index, and each move's cell index.
 
         Kept with the encounter's catalogue, not the policy: an agent lives one game in a series, and a brawl's
-        board (224 squares) takes about a millisecond to lay out, a few per cent of its game.
+        board (224 squares) takes about a millisecond to lay out, a few per cent of its game. The legal set's moves
+        are the catalogue's own actions, so one lookup by action gives a square's index (a step and a long move to
+        one square share it).
         """
+        grid = self.s.bf.grid
         cat = catalogue_of(self.s)
         kept = cat.square_distances
         if kept is None or kept[0] is not grid:
@@ -827,8 +838,14 @@ class InvestigatorTactics(Tactics):
             xs, ys = xy[:, 0], xy[:, 1]
             kept = cat.square_distances = (grid, np.maximum(np.abs(xs[:, None] - xs[None, :]),
                                                             np.abs(ys[:, None] - ys[None, :])))
+        cells = cat.move_cells
+        if cells is None or cells[0] is not grid:
+            index = grid.index
+            cells = cat.move_cells = (grid, {a: index[c] for moves in (cat.steps, cat.moves)
+                                             for c, a in moves.items() if c in index})
         table: np.ndarray = kept[1]
-        return table
+        cell_of: dict[Action, int] = cells[1]
+        return table, cell_of
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""

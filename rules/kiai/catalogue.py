@@ -17,6 +17,7 @@ Catalogue layout (fixed order; the env's ``Discrete(n)`` index):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.compiled import compiled
@@ -82,30 +83,9 @@ def _build(enc: KiaiEncounter) -> list[Action]:
     return acts
 
 
-_DESCRIBED: dict[Action, str] = {}
-# By object id as well: legal lists hand out shared action objects (`context.action`), and looking one up
-# by id skips hashing its fields. Each entry holds its action, so the id cannot be reused while it lives.
-DESCRIBED_BY_ID: dict[int, tuple[Action, str]] = {}
-
-
+@lru_cache(maxsize=65536)  # bounded: a process meeting very many encounters only recomputes sentences
 def describe(a: Action) -> str:
-    """A GM sentence for an action (cached: actions are frozen)."""
-    hit = DESCRIBED_BY_ID.get(id(a))
-    if hit is not None and hit[0] is a:
-        return hit[1]
-    text = _DESCRIBED.get(a)
-    if text is None:
-        if len(_DESCRIBED) > 65536:
-            _DESCRIBED.clear()
-            DESCRIBED_BY_ID.clear()
-        text = _DESCRIBED[a] = _describe(a)
-    if len(DESCRIBED_BY_ID) > 65536:
-        DESCRIBED_BY_ID.clear()
-    DESCRIBED_BY_ID[id(a)] = (a, text)
-    return text
-
-
-def _describe(a: Action) -> str:
+    """A GM sentence for an action (cached: actions are frozen, and legal lists hand out shared ones)."""
     v = a.verb
     if v in (Verb.ATTACK, Verb.REATTACK):
         # read through the option's type: a caller's action read back from JSON carries a plain tuple

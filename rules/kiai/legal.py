@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trpg_arena.rules.core.grid import Grid, Picker
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import Action, remember
 from trpg_arena.rules.kiai.checks import has, wound_penalty
 from trpg_arena.rules.kiai.context import SPEAR_CLASS, UNARMED, Ctx, action
 from trpg_arena.rules.kiai.manoeuvres import can_break
@@ -115,15 +115,8 @@ class Tables:
         hit = self.shared.get(key)
         if hit is None:
             made = {Verb.CONSECUTIVE_ATTACK: self.consecutive, Verb.OFFHAND_ATTACK: self.offhand}[verb]
-            hit = self.share(key, [*(made[g] for g in ids), last])
+            hit = remember(self.shared, key, [*(made[g] for g in ids), last], SHARED_LIMIT)
         return hit
-
-    def share(self, key: tuple[object, ...], acts: list[Action]) -> list[Action]:
-        """Remember `acts` as the shared list of `key` (bounded) and return it."""
-        if len(self.shared) > SHARED_LIMIT:
-            self.shared.clear()
-        self.shared[key] = acts
-        return acts
 
     def charges_of(self, target: str) -> list[Action]:
         """``charge`` at `target` from every hex, by hex index (built on first use)."""
@@ -355,7 +348,7 @@ def p1(ctx: Ctx, st: KiaiState, f: Fighter) -> list[Action]:
     acts = shared.get(key)
     if acts is None:
         acts = [*(a for gid in ids for a in attack_options(ctx, Verb.REATTACK, gid, None, v0, v1)), PASS]
-        tables_of(ctx).share(key, acts)
+        remember(shared, key, acts, SHARED_LIMIT)
     return acts
 
 

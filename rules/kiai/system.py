@@ -120,9 +120,6 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
 
     def describe(self, combat: KiaiCombat, action: Action) -> str:
         """The GM sentence for an action."""
-        hit = cat.DESCRIBED_BY_ID.get(id(action))  # `cat.describe`'s fast path, inline (twice per decision)
-        if hit is not None and hit[0] is action:
-            return hit[1]
         return cat.describe(action)
 
     def option_part(self, combat: KiaiCombat, verb: str, index: int) -> tuple[str, Callable[[Any], str | None]] | None:

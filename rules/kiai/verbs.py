@@ -1,8 +1,6 @@
 """The names kiai's rules use for what a combatant does (`Verb`) and the conditions it can be in (`Condition`).
 
-Members are the plain strings of the wire format (`PlainStrEnum`): an action built from `Verb.MOVE`
-serialises, hashes and prints as one read back from JSON with ``"move"``, and a misspelt member is a
-type error where a misspelt string was a silently dead branch.
+Members read exactly as the wire format's plain strings (`core.values.PlainStrEnum` says why).
 """
 
 from __future__ import annotations

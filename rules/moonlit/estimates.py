@@ -11,8 +11,9 @@ from typing import Any, NamedTuple
 # P(2D6 >= k)
 _AT_LEAST = {k: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= k) / 36 for k in range(-20, 30)}
 _WAYS = {n: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == n) for n in range(2, 13)}
-# P(2D6 + d > 2D6): the attacker beats the defender (ties go to the defender)
-_BEATS: dict[int, float] = {}
+# P(2D6 + d > 2D6): the attacker beats the defender (ties go to the defender); from 11 on either side it is sure
+_BEATS = {d: sum(_WAYS[x] * _WAYS[y] for x in range(2, 13) for y in range(2, 13) if x + d > y) / 1296
+          for d in range(-11, 12)}
 
 
 def p_at_least(k: int) -> float:
@@ -22,9 +23,7 @@ def p_at_least(k: int) -> float:
 
 def p_beats(diff: int) -> float:
     """Probability that 2D6 + diff beats another 2D6 (strictly)."""
-    if diff not in _BEATS:
-        _BEATS[diff] = sum(_WAYS[x] * _WAYS[y] for x in range(2, 13) for y in range(2, 13) if x + diff > y) / 1296
-    return _BEATS[diff]
+    return _BEATS[-11 if diff < -11 else 11 if diff > 11 else diff]
 
 
 def avg(expr: Any) -> float:

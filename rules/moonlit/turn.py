@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import Action, shared_decision
+from trpg_arena.rules.core.values import Action, shared_actions, shared_decision
 from trpg_arena.rules.moonlit import attack
 from trpg_arena.rules.moonlit.data import ZONE_INDEX, ZONES
 from trpg_arena.rules.moonlit.fighters import ABLE, check_end, priority_key, set_state
@@ -16,27 +16,10 @@ from trpg_arena.rules.moonlit.verbs import Verb
 if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
 
+act = shared_actions()  # the one shared `Action` of its fields: a main decision's delays and attacks are built once
 PASS = Action(Verb.PASS)
-_DELAYS: dict[int, Action] = {}
-_DELAY_LIST: list[Action] = [Action(Verb.DELAY, None, None, v) for v in range(1, 121)]
+_DELAY_LIST: list[Action] = [act(Verb.DELAY, None, None, v) for v in range(1, 121)]
 _MOVES = {z: Action(Verb.MOVE, None, z) for z in ZONES}
-_ATTACKS: dict[str, Action] = {}
-
-
-def delay_action(v: int) -> Action:
-    """The (cached) ``delay v`` action."""
-    a = _DELAYS.get(v)
-    if a is None:
-        a = _DELAYS[v] = Action(Verb.DELAY, None, None, v)
-    return a
-
-
-def attack_action(sid: str) -> Action:
-    """The (cached) ``attack <skill>`` action."""
-    a = _ATTACKS.get(sid)
-    if a is None:
-        a = _ATTACKS[sid] = Action(Verb.ATTACK, None, None, sid)
-    return a
 
 
 def decide(c: MoonCombat) -> bool:
@@ -88,7 +71,8 @@ def main_legal(c: MoonCombat) -> list[Action]:
     out = [PASS]
     top = min(f.ap - 1, t.delay_bound)
     if top > 0:  # MOON-6.3
-        out.extend(_DELAY_LIST[:top] if top <= len(_DELAY_LIST) else [delay_action(v) for v in range(1, top + 1)])
+        out.extend(_DELAY_LIST[:top] if top <= len(_DELAY_LIST)
+                   else [act(Verb.DELAY, None, None, v) for v in range(1, top + 1)])
     if not f.paralysis and f.zone is not None and can_leave(st, t, f, f.zone)[0]:  # MOON-6.6 / 13.3
         out.extend(_MOVES[z] for z in ZONES if z != f.zone)
     atk = s.cat("attack")
@@ -100,7 +84,7 @@ def main_legal(c: MoonCombat) -> list[Action]:
         here = f.zone in opp_zones
         far = "same_zone" == t.opts.moon_mental_range
         if opp_zones:  # a skill that reaches only its own zone needs an opponent there
-            out.extend(attack_action(sk.id) for sk in atk if sk.tp <= f.tp and usable(f, sk)
+            out.extend(act(Verb.ATTACK, None, None, sk.id) for sk in atk if sk.tp <= f.tp and usable(f, sk)
                        and (here or not (sk.type == "melee" or (far and sk.type == "mental"))))
     if s.cat("normal"):
         out.extend(skill_actions(c, f, "normal"))

@@ -117,6 +117,48 @@ def uid(combat: ReiCombat, cid: str, name: Any) -> Any:
     return name
 
 
+def item_ids(combat: ReiCombat, cid: str, option: Any) -> tuple[Any, ...]:
+    """`uid` of every part of an action's option (`opts`), read off a plan kept per combatant and option.
+
+    What a part can name is fixed by the encounter: a flag, a natural weapon or a name of no item stays as it is; a
+    name of one item is that item while `cid` carries it or it lies on the ground, else the name (what `uid` comes
+    down to); a name of several items is walked by `uid`. The policy asks this for every attack it weighs.
+    """
+    st = combat.tables
+    plans: dict[Any, tuple[tuple[Any, Any], ...]] | None = st.memo.get(("item id plans", cid))
+    if plans is None:
+        plans = st.memo[("item id plans", cid)] = {}
+    plan = plans.get(option)
+    if plan is None:
+        plan = plans[option] = tuple(_id_plan(combat, cid, x) for x in (
+            () if option is None else option if isinstance(option, tuple) else (option,)))
+    items = combat.state.items
+    out = []
+    for name, k in plan:
+        if k is None:
+            out.append(name)
+        elif k is _SEVERAL:
+            out.append(uid(combat, cid, name))
+        else:
+            it = items.get(k)
+            out.append(k if it is not None and (it.holder == cid or it.loc == "ground") else name)
+    return tuple(out)
+
+
+_SEVERAL = object()  # an `item_ids` plan's mark of a name that several items answer to
+
+
+def _id_plan(combat: ReiCombat, cid: str, name: Any) -> tuple[Any, Any]:
+    """(name, what `uid` reads for it): None (the name itself), the one item it names, or `_SEVERAL`."""
+    if not isinstance(name, str) or name in FLAGS or name in combat.tables.natural[cid]:
+        return name, None
+    uid(combat, cid, name)  # lays out the combatant's table of item names
+    ks = combat.tables.memo[("item names", cid)].get(name, ())
+    if not ks:
+        return name, None
+    return name, (ks[0] if len(ks) == 1 else _SEVERAL)
+
+
 def apply(combat: ReiCombat, a: Action) -> None:
     """Apply a legal action, then advance to the next decision point."""
     state = combat.state
@@ -153,7 +195,7 @@ def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - o
     state = combat.state
     f = state.fighters[cid]
     v = a.verb
-    o = tuple(uid(combat, cid, x) for x in opts(a))
+    o = item_ids(combat, cid, a.option)
     if v == END_TURN:
         end_turn(combat)
         return

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from trpg_arena.rules.reincarnator.state import ReiCombat
 
 from trpg_arena.rules.reincarnator.masks import (
-    can_pay,
     heavy,
     held,
     into_variants,
@@ -32,6 +31,7 @@ from trpg_arena.rules.reincarnator.masks import (
     movement_ok,
     offsets,
     opt,
+    payable,
     targetable,
 )
 
@@ -113,7 +113,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
     """The standard-action attack verbs (REI-2.17, group 4)."""
     state = combat.state
     st = combat.tables
-    if not can_pay(combat, f, "standard"):
+    if not payable(combat, f).standard:
         return
     me_cell = f.cell
     assert me_cell is not None
@@ -151,7 +151,7 @@ def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise
         if facts is _NOT_LIFTABLE:
             continue
         crush, ranges = facts
-        fast_ok = not crush and not surprise and can_pay(combat, f, "standard", "swift")
+        fast_ok = not crush and not surprise and payable(combat, f).standard_swift
         name = st.name(k, cid)
         for a, rng in ranges:
             if item.blast:
@@ -230,7 +230,7 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
     """REI-2.16: load, shoot and reload a musket or launcher with one acrobatic action."""
     state = combat.state
     st = combat.tables
-    if not can_pay(combat, f, "acrobatic") or f.in_vehicle is not None or f.surprise_turn:
+    if not payable(combat, f).acrobatic or f.in_vehicle is not None or f.surprise_turn:
         return
     assert f.cell is not None
     for k in held(state, cid, combat.scratch):
@@ -307,9 +307,10 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
         return
     speed = st.speed[cid]
     kinds = []
-    if can_pay(combat, f, "standard", "move", exact=True):
+    pays = payable(combat, f)
+    if pays.standard_move_x:
         kinds.append((CHARGE, 2 * speed))
-    if can_pay(combat, f, "standard", "acrobatic", exact=True):
+    if pays.standard_acrobatic_x:
         kinds.append((ACRO_CHARGE, 3 * speed))
     if not kinds:
         return
@@ -363,18 +364,19 @@ def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) ->
     field = board(combat)
     mult = st.enc.options.vehicle_accel_multiplier
     fast = mult * vs.speed_m
-    if can_pay(combat, f, "move"):
+    pays = payable(combat, f)
+    if pays.move:
         out.extend(field.dest_actions(DRIVE, reach_mask(combat, cid, vs.speed_m, start=v.cell, vehicle=True)))
-    if can_pay(combat, f, "move", "swift"):
+    if pays.move_swift:
         out.extend(field.dest_actions(DRIVE_FAST, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
-    if can_pay(combat, f, "acrobatic"):
+    if pays.acrobatic:
         out.extend(field.dest_actions(ACRO_DRIVE, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
     speeds = []
-    if can_pay(combat, f, "standard", "move", exact=True):
+    if pays.standard_move_x:
         speeds.append(("normal", vs.speed_m))
-    if can_pay(combat, f, "standard", "move", "swift", exact=True):
+    if pays.standard_move_swift_x:
         speeds.append(("fast", fast))
-    if can_pay(combat, f, "standard", "acrobatic", exact=True):
+    if pays.standard_acrobatic_x:
         speeds.append(("acro", fast))
     if not speeds:
         return

@@ -14,7 +14,7 @@ from typing import Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
 from trpg_arena.rules.core.grid import Moves, Picker
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import Action, remember
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.interned import act
 
@@ -106,10 +106,8 @@ class Board:
         key = tuple(doors.items())
         hit = self._doors.get(key)
         if hit is None:
-            if len(self._doors) >= MEMO:  # pragma: no cover - thousands of door states in one encounter
-                self._doors.clear()
             closed = (k.split(",") for k, d in doors.items() if d == "closed")
-            hit = self._doors[key] = self.grid.mask((int(x), int(y)) for x, y in closed)
+            hit = remember(self._doors, key, self.grid.mask((int(x), int(y)) for x, y in closed), MEMO)
         return hit
 
     def los(self, a: Cell, b: Cell, doors: int) -> bool:
@@ -161,10 +159,7 @@ class Board:
         if hit is None:
             out: list[Action] = []
             picker.extend(out, m)
-            hit = tuple(out)
-            if len(memo) >= MEMO:
-                memo.clear()
-            memo[m] = hit
+            hit = remember(memo, m, tuple(out), MEMO)
         return hit
 
     def offset_actions(self, verb: str, target: str, option: Any, tc: Cell, m: int) -> tuple[Action, ...]:

@@ -39,7 +39,6 @@ from trpg_arena.rules.reincarnator.masks import (
     SWIFT_RELOAD,
     aim_target_ok,
     can_aim,
-    can_pay,
     carried,
     free_hands,
     gear,
@@ -48,6 +47,7 @@ from trpg_arena.rules.reincarnator.masks import (
     liftable,
     movement_ok,
     offsets,
+    payable,
     pinner_of,
 )
 
@@ -125,10 +125,11 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     if not (sl.get("trick", 0) > 0 or sl.get("swift", 0) > 0 or sl.get("move", 0) > 0 or sl.get("acrobatic", 0) > 0
             or sl.get("standard", 0) > 0):
         return out  # no slot left: every verb below needs one (REI-2.10)
+    pays = payable(combat, f)
     fh = free_hands(combat, cid)
     reachable = carried(state, cid, "reachable", combat.scratch)
     # --- trick ---------------------------------------------------------------------------------------
-    if can_pay(combat, f, "trick"):
+    if pays.trick:
         if not f.aimed and not f.moved and can_aim(combat, cid, hold_items):
             # REI-5.1, 5.2: an active, non-hidden enemy within visibility and in sight (`aim_target_ok`, inline)
             vis = field.visibility
@@ -152,7 +153,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
             if w.size <= 1 and not w.drawable and fh >= w.hands and w.kind != "consumable":
                 out.append(act(RETRIEVE, option=st.name(k, cid)))
     # --- swift ---------------------------------------------------------------------------------------
-    if can_pay(combat, f, "swift"):
+    if pays.swift:
         for k in hold_items:
             w = st.items[k]
             it = state.items[k]
@@ -169,7 +170,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     speed = st.speed[cid]
     mv_ok = movement_ok(combat, f)
     pin_held = pinner_of(state, cid)
-    can_move_slot = can_pay(combat, f, "move")
+    can_move_slot = pays.move
     if can_move_slot:
         if mv_ok:
             move_mask = reach_mask(combat, cid, speed)
@@ -249,7 +250,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
         if mv_ok and f.cell in field.exits:
             out.append(_LEAVE_BATTLEFIELD)  # REI-0.2
     # --- acrobatic -----------------------------------------------------------------------------------
-    if can_pay(combat, f, "acrobatic"):
+    if pays.acrobatic:
         limit = speed * 3 // 2
         if mv_ok:
             out.extend(field.dest_actions(ACRO_MOVE, reach_mask(combat, cid, limit, lo=speed)))  # REI-2.16
@@ -261,7 +262,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
     # --- standard ------------------------------------------------------------------------------------
     attacks(combat, cid, f, out, surprise=False)
     acro_fire_actions(combat, cid, f, out)
-    if can_pay(combat, f, "standard"):
+    if pays.standard:
         for g in state.grapples:
             if g.holder == cid and g.state == "hold" and not combat.tables.specs[g.held].has("immune_immobilize"):
                 out.append(act(PIN, target=g.held))  # REI-7.11
@@ -277,7 +278,7 @@ def turn_actions(combat: ReiCombat, cid: str) -> list[Action]:  # noqa: C901 - t
                    if fh >= st.items[k].hands)  # REI-2.17
     # --- full-round ----------------------------------------------------------------------------------
     charges(combat, cid, f, out)
-    if can_pay(combat, f, "standard", "move", exact=True):
+    if pays.standard_move_x:
         for g in grapples_of(state, cid):
             other = g.held if g.holder == cid else g.holder
             for wid in grapple_weapons(combat, cid, g.with_ if g.holder == cid else None):

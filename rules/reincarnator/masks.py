@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
+from trpg_arena.rules.core.values import remember
 from trpg_arena.rules.reincarnator.conditions import (
     grapples_of,
     hands_used,
@@ -37,37 +38,38 @@ def offsets(reach: int) -> list[Cell]:
 def held(state: ReiState, cid: str, memo: dict[Any, Any] | None = None) -> list[str]:
     """Item ids held by `cid` (memoised in `memo`, a legal-set computation's `Combat.scratch`, when given)."""
     if memo is not None:
-        key = ("held", cid)
-        hit = memo.get(key)
-        if hit is None:
-            hit = memo[key] = [k for k, lc in gear(state, cid, memo)[0] if lc == "held"]
-        return hit
+        return gear(state, cid, memo)[0].get("held") or []
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == "held"]
 
 
 def carried(state: ReiState, cid: str, loc: str, memo: dict[Any, Any] | None = None) -> list[str]:
     """Item ids carried by `cid` at a location (memoised in `memo` when given, as `held`)."""
     if memo is not None:
-        return [k for k, lc in gear(state, cid, memo)[0] if lc == loc]
+        return gear(state, cid, memo)[0].get(loc) or []
     return [k for k, it in state.items.items() if it.holder == cid and it.loc == loc]
 
 
 def gear(state: ReiState, cid: str, memo: dict[Any, Any] | None
-         ) -> tuple[list[tuple[str, str]], list[tuple[str, Cell]]]:
-    """(`cid`'s items with their places, the items on the ground with their cells), in item order.
+         ) -> tuple[dict[str, list[str]], list[tuple[str, Cell]]]:
+    """(`cid`'s items by place, the items on the ground with their cells), each in item order.
 
     One pass over the items per legal-set computation (`memo`: its `Combat.scratch`), for every question of it
-    about what `cid` holds, carries or could pick up.
+    about what `cid` holds, carries or could pick up; the lists are shared by the questions, which only read them.
     """
     key = ("gear", cid)
     hit = None if memo is None else memo.get(key)
     if hit is None:
-        mine: list[tuple[str, str]] = []
+        mine: dict[str, list[str]] = {}
         ground: list[tuple[str, Cell]] = []
         for k, it in state.items.items():
+            loc = it.loc
             if it.holder == cid:
-                mine.append((k, it.loc))
-            if it.loc == "ground" and it.cell is not None:
+                at = mine.get(loc)
+                if at is None:
+                    mine[loc] = [k]
+                else:
+                    at.append(k)
+            if loc == "ground" and it.cell is not None:
                 ground.append((k, it.cell))
         hit = (mine, ground)
         if memo is not None:
@@ -106,35 +108,57 @@ def heavy(combat: ReiCombat, cid: str, item: ItemSpec) -> bool:
     return item.heavy or item.size > combat.tables.specs[cid].size - 3
 
 
-def can_pay(combat: ReiCombat, f: Fighter, *parts: str, exact: bool = False) -> bool:
-    """Whether the remaining slots pay this cost (REI-2.10).
+class Payable(NamedTuple):
+    """Which costs of the mask the remaining slots pay (REI-2.10), by the fields' names.
 
-    While a mask is built, the answers come from a table shared by every fighter with the same slots left.
+    ``_x``: exactly these slots, no substitution (charges, crushes, grapple strikes).
+    """
+
+    trick: bool
+    swift: bool
+    move: bool
+    acrobatic: bool
+    standard: bool
+    standard_swift: bool  # a fast throw (REI-4.10)
+    move_swift: bool  # drive fast
+    standard_move_x: bool
+    standard_acrobatic_x: bool
+    standard_move_swift_x: bool
+
+
+_COSTS: tuple[tuple[tuple[str, ...], bool], ...] = (
+    (("trick",), False), (("swift",), False), (("move",), False), (("acrobatic",), False), (("standard",), False),
+    (("standard", "swift"), False), (("move", "swift"), False), (("standard", "move"), True),
+    (("standard", "acrobatic"), True), (("standard", "move", "swift"), True))
+# (trick, swift, move, acrobatic, standard slots left, tier substitution) -> what they pay
+_PAYABLE: dict[tuple[int, ...], Payable] = {}
+
+
+def payable(combat: ReiCombat, f: Fighter) -> Payable:
+    """Every cost the mask asks about, at once: one table lookup per fighter and legal set.
+
+    The answers depend on the slots left and the encounter's tier substitution only, so one `Payable` serves
+    every fighter and state with the same slots; while a mask is built it is also kept in `Combat.scratch`.
     """
     memo = combat.scratch
-    if memo is None:
-        return _can_pay(combat, f, parts, exact)
-    key = (_PAY, f.id)
-    table: dict[tuple[tuple[str, ...], bool], bool] | None = memo.get(key)
-    if table is None:
-        s = f.slots
-        slots = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),
-                 combat.tables.enc.options.tier_substitution)
-        table = _PAY_TABLES.get(slots)
-        if table is None:
-            if len(_PAY_TABLES) > 10000:  # pragma: no cover - slot counts are small
-                _PAY_TABLES.clear()
-            table = _PAY_TABLES[slots] = {}
-        memo[key] = table
-    hit = table.get((parts, exact))
+    key = (_PAYS, f.id)
+    if memo is not None:
+        known: Payable | None = memo.get(key)
+        if known is not None:
+            return known
+    s = f.slots
+    slots = (s.get("trick", 0), s.get("swift", 0), s.get("move", 0), s.get("acrobatic", 0), s.get("standard", 0),
+             combat.tables.enc.options.tier_substitution)
+    hit = _PAYABLE.get(slots)
     if hit is None:
-        hit = table[(parts, exact)] = _can_pay(combat, f, parts, exact)
+        hit = Payable(*(_can_pay(combat, f, parts, exact) for parts, exact in _COSTS))
+        remember(_PAYABLE, slots, hit, 10_000)
+    if memo is not None:
+        memo[key] = hit
     return hit
 
 
-_PAY = object()  # the first element of the `Combat.scratch` keys of payability
-# (trick, swift, move, acrobatic, standard slots left, tier substitution) -> {(parts, exact): payable}
-_PAY_TABLES: dict[tuple[int, ...], dict[tuple[tuple[str, ...], bool], bool]] = {}
+_PAYS = object()  # the first element of the `Combat.scratch` keys of `payable`
 
 
 def _can_pay(combat: ReiCombat, f: Fighter, parts: tuple[str, ...], exact: bool) -> bool:

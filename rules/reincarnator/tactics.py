@@ -14,6 +14,7 @@ person's attacks read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter, le
 from typing import Any, NamedTuple
@@ -24,11 +25,12 @@ from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
-from trpg_arena.rules.reincarnator.actions import opts, uid
+from trpg_arena.rules.reincarnator.actions import item_ids, uid
 from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
 from trpg_arena.rules.reincarnator.attack_math import attack_dice
 from trpg_arena.rules.reincarnator.conditions import wound_penalty
 from trpg_arena.rules.reincarnator.grapple import policy_mode
+from trpg_arena.rules.reincarnator.interned import act
 from trpg_arena.rules.reincarnator.movement import board, closed_doors
 from trpg_arena.rules.reincarnator.state import Cell, Fighter, Pending, cell_of_key
 from trpg_arena.rules.reincarnator.verbs import Verb, all_out, into_of
@@ -56,6 +58,8 @@ THROW, CAST, VEHICLE_CRUSH, GRAPPLE_STRIKE = Verb.THROW, Verb.CAST, Verb.VEHICLE
     Verb.TAKE_COVER)
 
 
+_END_TURN = act(END_TURN)  # the legal set's own object: `Combat.act` finds it by identity
+
 _VALUES = "attack values"  # the static tables' memo entries of `ReincarnatorTactics.attack_values`
 _ODDS = "attack odds"
 _VALUE = itemgetter(0)  # of a (value, action) pair
@@ -65,10 +69,10 @@ _UNSEEN = object()  # a fighter whose key fields this decision has not looked at
 
 
 def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> tuple[Any, ...]:
-    """The item ids of an attack's option (`uid` walks every item); `names` keeps them by option in one state."""
+    """The item ids of an attack's option (`item_ids`); `names` keeps them by option in one state."""
     known: tuple[Any, ...] | None = None if names is None else names.get(a.option)
     if known is None:
-        known = tuple(uid(combat, cid, x) for x in opts(a))
+        known = item_ids(combat, cid, a.option)
         if names is not None:
             names[a.option] = known
     return known
@@ -405,52 +409,53 @@ class ReincarnatorTactics(Tactics):
         by = grouped_by_verb(legal)
         enemies = [f for f in state.fighters.values() if f.side != me.side and f.status == "active"
                    and f.cell is not None]
-        end = Action(END_TURN)
+        end = _END_TURN
         attacks: list[tuple[float, Action]] = []
 
         def rivals() -> list[Rival]:
             return [*attacks, (0.0, end)]
 
-        def rule(a: Action, value: float, why: str) -> Ranking:
-            return Ranking(a, value, lambda: (why,), rivals)
+        def rule(a: Action, value: float, why: Callable[..., str]) -> Ranking:
+            # the reason is worded only when a proposal asks for it (`Ranking.why`): play and search never do
+            return Ranking(a, value, lambda: (why(),), rivals)
 
         # a delay never helps this policy
         # 1. out of a hold: escape with the better pool
         if ESCAPE_GRAPPLE in by:
             for a in by[ESCAPE_GRAPPLE]:
                 if a.option == policy_mode(combat, cid, a.target or ""):
-                    return rule(a, 1.0, f"{cid} is held by {a.target}: {a.option} with the larger pool")
+                    return rule(a, 1.0, lambda a=a: f"{cid} is held by {a.target}: {a.option} with the larger pool")
         # 2. get up when prone and enemies are adjacent
         if me.prone and STAND_FROM_PRONE in by and any(cheb(_at(f), _at(me)) <= 1 for f in enemies):
-            return rule(by[STAND_FROM_PRONE][0], 1.0, f"{cid} is prone with an enemy next to it: stand up")
+            return rule(by[STAND_FROM_PRONE][0], 1.0, lambda: f"{cid} is prone with an enemy next to it: stand up")
         # 3. reload an empty gun (spare magazines are precious), chamber a round
         for a in by.get(RELOAD, []) + by.get(RELOAD_HEAVY, []):
             if state.items[uid(combat, cid, a.option)].loaded == 0:
-                return rule(a, 1.0, f"{cid}'s {a.option} has 0 rounds loaded: reload")
+                return rule(a, 1.0, lambda a=a: f"{cid}'s {a.option} has 0 rounds loaded: reload")
         for a in by.get(CYCLE_BOLT, []):
-            return rule(a, 1.0, f"chamber the next round of {cid}'s {a.option}")
+            return rule(a, 1.0, lambda a=a: f"chamber the next round of {cid}'s {a.option}")
         if DRAW in by and not any(st.items[k].is_ranged or st.items[k].kind == "melee"
                                     for k, it in state.items.items() if it.holder == cid and it.loc == "held"):
-            return rule(by[DRAW][0], 1.0, f"{cid} holds no weapon: draw {by[DRAW][0].option}")
+            return rule(by[DRAW][0], 1.0, lambda: f"{cid} holds no weapon: draw {by[DRAW][0].option}")
         # 4. a grenade ready for a cluster of enemies
         grenade_ready = [a for a in by.get(RETRIEVE, []) if st.items[uid(combat, cid, a.option)].blast]
         attacks += self.attack_values(combat, cid, by)
         best_attack = max(map(_VALUE, attacks), default=0.0)
         if grenade_ready and best_attack < 2.5 and sum(1 for f in enemies if f.cell and me.cell
                                                         and cheb(f.cell, me.cell) <= 14) >= 2:
-            return rule(grenade_ready[0], 2.5, f"two or more enemies within 14 m and no attack worth 2.5: "
-                                               f"ready the {grenade_ready[0].option}")
+            return rule(grenade_ready[0], 2.5, lambda: f"two or more enemies within 14 m and no attack worth 2.5: "
+                                                       f"ready the {grenade_ready[0].option}")
         # 5. badly hurt with nothing good to do: full defence
         if self.hurt(combat, cid) <= 0.3 and best_attack < 1.2 and FULL_DEFENSE in by:
-            return rule(by[FULL_DEFENSE][0], 1.2, f"{cid} has {self.hurt(combat, cid):.0%} of its health left and "
-                                                   f"no attack worth 1.2: full defence")
+            return rule(by[FULL_DEFENSE][0], 1.2, lambda: f"{cid} has {self.hurt(combat, cid):.0%} of its health "
+                                                           f"left and no attack worth 1.2: full defence")
         # 6. grapple a dangerous caster in reach, then pin and strike
         for a in by.get(PIN, []):
-            return rule(a, 2.0, f"{cid} holds {a.target}: pin it")
+            return rule(a, 2.0, lambda a=a: f"{cid} holds {a.target}: pin it")
         for a in by.get(GRAPPLE, []):
             if a.option is None and a.target and self.is_caster(combat, a.target) and \
                     st.specs[cid].specialties.get("brawl", 0) >= 2:
-                return rule(a, 2.0, f"{a.target} casts spells: grapple it before it can")
+                return rule(a, 2.0, lambda a=a: f"{a.target} casts spells: grapple it before it can")
         # 7. aim first when it is cheap (a trick or an unused swift) and a shot is coming
         if AIM in by and not me.aimed:
             shots = [(s, a) for s, a in attacks if a.verb in (RANGED_ATTACK, THROW) and a.target]
@@ -466,19 +471,23 @@ class ReincarnatorTactics(Tactics):
             s = best_attack  # the best value; the pick is drawn among every attack within rounding of it
             if s >= MIN_ATTACK:
                 top = list(compress(attacks, map(le, repeat(s - 1e-9), map(_VALUE, attacks))))
-                pick = top[int(self.rng.integers(len(top)))][1]
+                # a draw among one is no draw: the generator returns 0 without consuming a number, so it is skipped
+                pick = top[int(self.rng.integers(len(top)))][1] if len(top) > 1 else top[0][1]
                 return Ranking(pick, s, lambda: (self._attack_reason(combat, cid, pick, s),) + (
                     (f"{len(top)} attacks promise the same: one of them picked at random",) if len(top) > 1 else ()),
                     rivals)
-        where = f" ({self._nearest(me.cell, enemies)})" if enemies and me.cell is not None else ""
-        weak = (f"{cid}'s best attack is worth only {best_attack:.1f} net successes" if attacks
-                else f"{cid} has no attack from {me.cell}{where}")
+        def weak() -> str:
+            if attacks:
+                return f"{cid}'s best attack is worth only {best_attack:.1f} net successes"
+            where = f" ({self._nearest(me.cell, enemies)})" if enemies and me.cell is not None else ""
+            return f"{cid} has no attack from {me.cell}{where}"
+
         # 9. drive a vehicle toward the enemy
         if me.in_vehicle is not None:
             for v in (DRIVE, DRIVE_FAST):
                 if v in by and enemies:
                     a = self.toward(by[v], enemies, keep=3)
-                    return rule(a, 0.5, f"{weak}: drive to {a.dest}, 3 m from the nearest enemy")
+                    return rule(a, 0.5, lambda a=a: f"{weak()}: drive to {a.dest}, 3 m from the nearest enemy")
         # 10. close in: melee fighters walk toward the nearest enemy; shooters walk to a square with a clean shot
         moving = by.get(MOVE, []) + by.get(ACRO_MOVE, [])
         if me.hidden and by.get(STEALTH_WALK):
@@ -488,26 +497,28 @@ class ReincarnatorTactics(Tactics):
         if enemies and not me.moved and not shooter:
             if moving:
                 a = self.toward(moving, enemies, keep=1)
-                return rule(a, 0.5, f"{weak}: close in to {a.dest}, {self._nearest(a.dest, enemies)}")
+                return rule(a, 0.5, lambda: f"{weak()}: close in to {a.dest}, {self._nearest(a.dest, enemies)}")
             up = self.stand_up(me, by)
             if up is not None:  # prone or crouching: no walk is offered until it stands
-                return rule(up, 0.4, f"{weak}, and {cid} cannot walk from where it lies: stand up to close in")
+                return rule(up, 0.4, lambda: f"{weak()}, and {cid} cannot walk from where it lies: stand up to "
+                                             "close in")
         if enemies and shooter and not me.moved and best_attack < MIN_ATTACK and me.slots.get("standard", 0):
             in_sight = any(a.verb in SHOTS for _, a in attacks)
             sight = None if in_sight else self.sight_move(combat, cid, moving + by.get(CRAWL, []), enemies)
             if sight is not None:
                 a, target = sight
-                return rule(a, 0.55, f"{weak}: {'crawl' if a.verb == CRAWL else 'move'} to {a.dest} for a clean "
-                                     f"shot at {target.id}, {cheb(a.dest, target.cell)} m away")
+                return rule(a, 0.55, lambda: f"{weak()}: {'crawl' if a.verb == CRAWL else 'move'} to {a.dest} for a "
+                                             f"clean shot at {target.id}, {cheb(a.dest, target.cell)} m away")
             if moving:
                 # no square in reach sees an enemy: go round the obstacles, closer, until one does
                 near = min(cheb(_at(me), _at(f)) for f in enemies)
                 a = self.toward(moving, enemies, keep=6 if near > 6 else 1)
-                return rule(a, 0.5, f"{weak}, and no square in reach has a line of sight: move to {a.dest}, "
-                                    f"{self._nearest(a.dest, enemies)}")
+                return rule(a, 0.5, lambda: f"{weak()}, and no square in reach has a line of sight: move to "
+                                            f"{a.dest}, {self._nearest(a.dest, enemies)}")
             up = None if in_sight else self.stand_up(me, by)
             if up is not None:
-                return rule(up, 0.4, f"{weak}, and no crawl gives {cid} a line of sight: stand up to find one")
+                return rule(up, 0.4, lambda: f"{weak()}, and no crawl gives {cid} a line of sight: stand up to "
+                                             "find one")
         # a weak attack still beats waiting: passing every turn is how fights stall until the round cap
         if attacks:
             s, a = max(attacks, key=lambda x: (x[0], _EARLIER[x[1].verb]))
@@ -519,17 +530,17 @@ class ReincarnatorTactics(Tactics):
                          for f in enemies)  # `shoots`, with the holders of loaded guns found once
         if me.slots.get("move", 0) > 0:
             if TAKE_COVER in by and under_fire and me.cover_source is None:
-                return rule(by[TAKE_COVER][0], 0.3, f"{cid} is under fire: take cover")
+                return rule(by[TAKE_COVER][0], 0.3, lambda: f"{cid} is under fire: take cover")
             if CROUCH in by and under_fire:
-                return rule(by[CROUCH][0], 0.2, f"{cid} is under fire: crouch")
+                return rule(by[CROUCH][0], 0.2, lambda: f"{cid} is under fire: crouch")
             if GO_PRONE in by and shooter and under_fire and not any(
                     cheb(_at(f), _at(me)) <= 2 for f in enemies):
-                return rule(by[GO_PRONE][0], 0.2, f"{cid} shoots from afar under fire: go prone")
+                return rule(by[GO_PRONE][0], 0.2, lambda: f"{cid} shoots from afar under fire: go prone")
             if ACRO_PARRY in by:
-                return rule(by[ACRO_PARRY][0], 0.1, f"{weak}: the spare move action parries acrobatically")
+                return rule(by[ACRO_PARRY][0], 0.1, lambda: f"{weak()}: the spare move action parries acrobatically")
             if PARRY in by and any(cheb(_at(f), _at(me)) <= 2 for f in enemies):
-                return rule(by[PARRY][0], 0.1, f"{weak}: an enemy is close, so the spare move action parries")
-        return rule(end, 0.0, f"{weak}, and nothing else helps: end the turn")
+                return rule(by[PARRY][0], 0.1, lambda: f"{weak()}: an enemy is close, so the spare move action parries")
+        return rule(end, 0.0, lambda: f"{weak()}, and nothing else helps: end the turn")
 
     @staticmethod
     def stand_up(me: Any, by: dict[str, list[Action]]) -> Action | None:
@@ -616,4 +627,4 @@ class ReincarnatorTactics(Tactics):
         off = np.abs(dist - keep)
         closest = off == off.min()
         top = np.flatnonzero(closest & (dist == dist[closest].min()))
-        return moves[int(top[int(self.rng.integers(len(top)))])]
+        return moves[int(top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0])]

@@ -43,12 +43,14 @@ def test_presets_from_normal_up_stand_on_the_learned_value_where_a_model_ships(p
     assert agent.value == "learned" and agent.prior == "trained" and agent.scorer is not None
     assert (agent.candidates, agent.samples) == (PRESETS[preset]["candidates"], PRESETS[preset]["samples"])
     # the anchor is the system's trained:normal (its margin, z, ...) with the search's own budget (the pair
-    # of trained's preset of the same name; a system's own changes to trained:hard, such as investigator's
-    # reply, are not the search's)
+    # of trained's preset of the same name; a system's own changes to trained:hard are not the search's).
+    # On investigator it is the normal before the other side's reply was played (reply=0, horizon 12), the
+    # anchor every investigator mcts row was measured with
     budget = f"candidates={PRESETS[preset]['candidates']}:samples={PRESETS[preset]['samples']}"
     trained = make_agent(f"trained:normal:{budget}", "investigator", seed=1)
-    for key in ("candidates", "samples", "z", "margin", "through", "flat", "horizon", "temperature"):
+    for key in ("candidates", "samples", "z", "margin", "through", "flat", "temperature"):
         assert getattr(agent.scorer, key) == getattr(trained, key), key
+    assert (agent.scorer.reply, agent.scorer.horizon) == (0, 12)
     easy = make_agent("mcts:easy", "investigator", seed=1)
     assert easy.value == "hand" and easy.scorer is None
 

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import nx_oracle
 from trpg_arena.rules.core.battlefield import (
     SQUARE_DIRS,
     Battlefield,
@@ -76,7 +77,7 @@ def test_grid_matches_the_networkx_battlefield(bf: Battlefield, data: st.DataObj
         budget = data.draw(st.integers(0, 9))
         blocked = frozenset(data.draw(st.lists(st.sampled_from(cells), max_size=4)))
         mask = grid.mask(blocked)
-        ref = bf.reachable(start, budget, blocked)
+        ref = nx_oracle.reachable(bf, start, budget, blocked)
         found = grid.reach(start, budget, mask)
         assert len(found.layers) == len(found.within) == budget + 1
         got = {c: d for d, layer in enumerate(found.layers) for c in grid.cells_of(layer)}
@@ -85,7 +86,7 @@ def test_grid_matches_the_networkx_battlefield(bf: Battlefield, data: st.DataObj
             assert set(grid.cells_of(found.within[d])) == {c for c, k in ref.items() if k <= d}
         goal = data.draw(st.sampled_from(cells))
         far = sum(grid.cost) + 1
-        nx_path = bf.path(start, goal, blocked)
+        nx_path = nx_oracle.path(bf, start, goal, blocked)
         mine = grid.path(start, goal, far, mask)
         assert (mine is None) == (nx_path is None)
         if mine is not None and nx_path is not None:
@@ -124,7 +125,7 @@ def _oracle(bf: Battlefield, start: Cell, budget: int, blocked: frozenset[Cell],
         return None if k is None or _cut(u, v, corners) else k
 
     if not alternating:
-        return bf.reachable(start, budget, blocked, weight, key=object())
+        return nx_oracle.reachable(bf, start, budget, blocked, weight)
     g: nx.DiGraph = nx.DiGraph()
     g.add_node((start, 0))
     for u, v in bf.graph.edges:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from trpg_arena.rules.core.values import Action, Decision, shared_actions, shared_decision
+from trpg_arena.rules.core.values import Action, Decision, remember, shared_actions, shared_decision
 
 
 class Pair(NamedTuple):
@@ -44,3 +44,11 @@ def test_shared_decision_is_one_object_per_actor_step_and_prompt() -> None:
     assert d == Decision("ann", "turn", "ann's turn")
     assert shared_decision("ann", "turn", "ann's turn") is d
     assert shared_decision("ann", "turn", "ann's go") is not d
+
+
+def test_remember_keeps_results_until_the_memo_is_full_then_starts_over() -> None:
+    memo: dict[str, int] = {}
+    assert remember(memo, "a", 1, 2) == 1 and remember(memo, "b", 2, 2) == 2
+    assert memo == {"a": 1, "b": 2}
+    assert remember(memo, "c", 3, 2) == 3  # full: emptied first, then kept
+    assert memo == {"c": 3}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.nx_oracle import reachable
 from tests.rules.investigator.helpers import (
     DECLINE,
     DODGE,
@@ -264,5 +265,5 @@ def test_reachability_matches_the_kernel_battlefield() -> None:
         start = cells[int(rng.integers(len(cells)))]
         blocked = frozenset(cells[int(i)] for i in rng.integers(len(cells), size=6)) - {start}
         budget = int(rng.integers(1, 10))
-        want = set(bf.reachable(start, budget, blocked))
+        want = set(reachable(bf, start, budget, blocked))
         assert set(grid.cells_of(grid.reach(start, budget, grid.mask(blocked)).within[budget])) == want

@@ -5,7 +5,8 @@ definition scores each square in turn with `_square_score` and keeps the first o
 Attack estimates share work (the shots of one target from one square, a step after the attack and none, and
 the odds of a shot kept per encounter from earlier decisions and games); each must equal the estimate worked
 out on its own in a fresh look at the state, with no odds kept. The best attack is found
-with the shots weighed best bound first; it must be the first attack of the highest score among them all.
+with the shots weighed best bound first; it must be the first attack of the highest score among them all, whether it
+walks the legal set or takes it grouped by verb.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from trpg_arena.agents import make_agent
 from trpg_arena.rules import Combat, Decision
 from trpg_arena.rules.core.battlefield import chebyshev
+from trpg_arena.rules.core.ranking import grouped_by_verb
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.catalogue import catalogue_of
 from trpg_arena.rules.investigator.tactics import InvestigatorTactics
@@ -86,6 +88,8 @@ def test_best_attack_is_the_first_of_the_highest_score() -> None:
             full = probe._attack_scores(legal)
             assert fast == probe._best_of(full), (name, seed, d)
             pruned += len(probe._estimates) - weighed
+            probe._look(c)  # a turn hands over its legal set grouped by verb: the attacks met in the same order
+            assert probe._best_attack(legal, grouped_by_verb(legal)) == fast, (name, seed, d)
             checked += 1
     assert checked > 500 and pruned > 1000, (checked, pruned)
 

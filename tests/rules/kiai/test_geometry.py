@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.nx_oracle import reachable
 from trpg_arena.rules.core.battlefield import hex_distance, hex_grid, hex_line, hex_neighbours
 
 
@@ -76,7 +77,7 @@ def test_movement_search_matches_networkx(name) -> None:
         agility = rnd.choice([0, 1, 5, 10, 12, 13, 17])
         bits = grid.mask(blocked)
         within = grid.reach(s, agility, bits).within
-        ref = c.battlefield.reachable(s, agility, blocked)
+        ref = reachable(c.battlefield, s, agility, blocked)
         assert set(grid.cells_of(within[agility])) == set(ref)
         assert set(grid.cells_of(within[agility // 2])) == {h for h, d in ref.items() if d <= agility // 2}
         for h in ref:

@@ -1,7 +1,8 @@
 """Reincarnator's shortcuts against their plain definitions, in every state met in six games.
 
-Item names come from a table per combatant, a legal set's item and body questions from one pass each, and a
-walk's distances from numpy folded one enemy at a time; each must answer exactly as the walk it replaces.
+Item names come from a table per combatant (an option's item ids from a plan per option), a legal set's item and
+body questions from one pass each, the costs its slots pay from one table per slots left, and a walk's distances from
+numpy folded one enemy at a time; each must answer exactly as the walk it replaces.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import numpy as np
 from tests.rules.reincarnator.helpers import own_turn_states
 from trpg_arena.rules import Combat
 from trpg_arena.rules.reincarnator import masks, movement
-from trpg_arena.rules.reincarnator.actions import uid
+from trpg_arena.rules.reincarnator.actions import item_ids, opts, uid
 from trpg_arena.rules.reincarnator.state import Cell
 from trpg_arena.rules.reincarnator.tactics import ReincarnatorTactics
+from trpg_arena.rules.reincarnator.turns import pay_plan
 
 
 def _walked_uid(c: Combat, cid: str, name: Any) -> Any:
@@ -60,8 +62,8 @@ def _walked_toward(dests: list[Cell], enemies: list[Cell], keep: int) -> list[in
     return [i for i, d in enumerate(dist) if (abs(d - keep), d) == best]
 
 
-def test_shortcuts_answer_as_the_plain_walks() -> None:
-    names = bodies = walks = 0
+def test_shortcuts_answer_as_the_plain_walks() -> None:  # noqa: C901 - one walk per shortcut
+    names = bodies = walks = options = 0
     policy = ReincarnatorTactics("reincarnator", np.random.default_rng(0))
     for c, d in own_turn_states():
         state, st = c.state, c.tables
@@ -69,9 +71,18 @@ def test_shortcuts_answer_as_the_plain_walks() -> None:
             asked = {st.name(k, cid) for k in st.items} | {"no such item"}
             for name in asked:
                 assert uid(c, cid, name) == _walked_uid(c, cid, name), (cid, name)
+                assert item_ids(c, cid, name) == (_walked_uid(c, cid, name),), (cid, name)
                 names += 1
+            for a in c.legal_actions():  # every option of the legal set, asked by every fighter
+                assert item_ids(c, cid, a.option) == tuple(_walked_uid(c, cid, x) for x in opts(a)), (cid, a)
+                options += 1
+            f = state.fighters[cid]
+            pays = masks.payable(c, f)
+            for name, (parts, exact) in zip(masks.Payable._fields, masks._COSTS):
+                assert getattr(pays, name) == (pay_plan(c, f.slots, parts, exact) is not None), (cid, name)
             c.scratch = {}  # as while a legal set is worked out: the one-pass answers
             try:
+                assert masks.payable(c, f) == pays
                 for loc in ("held", "reachable", "stowed"):
                     assert masks.carried(state, cid, loc, c.scratch) == masks.carried(state, cid, loc), (cid, loc)
                 assert masks.held(state, cid, c.scratch) == masks.held(state, cid)
@@ -96,4 +107,4 @@ def test_shortcuts_answer_as_the_plain_walks() -> None:
                 top = _walked_toward([a.dest for a in moves], [f.cell for f in enemies if f.cell], keep)
                 assert moves.index(chosen) in top
                 walks += 1
-    assert names > 5000 and bodies > 500 and walks > 100
+    assert names > 5000 and bodies > 500 and walks > 100 and options > 5000
