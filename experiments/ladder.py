@@ -193,10 +193,14 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
             if len(played) < spec.games:
                 on_game = bar(f"{a} vs {b}", spec.games - len(played))
                 path = folder / "games" / f"{slug(a)}--{slug(b)}.jsonl"
+                # one game a task on this machine, so each is written as it ends (the runner's batch of
+                # several is lost whole at a stop); a Ray task keeps the runner's batch, whose start-up one
+                # game would not repay
+                batch = 1 if backend == "local" else None
                 with path.open("a", encoding="utf-8") as fh:
-                    for record in run_series(spec, workers, backend, start=len(played)):
+                    for record in run_series(spec, workers, backend, batch=batch, start=len(played)):
                         fh.write(record.line() + "\n")
-                        fh.flush()  # a stop loses at most the game being played
+                        fh.flush()  # a stop loses at most the games being played (one a local worker)
                         played.append(record)
                         on_game(record)
             results[(a, b)] = [1.0 if r.result == sides[r.agents.index(a)] else (0.5 if r.result == "draw" else 0.0)

@@ -156,3 +156,28 @@ def test_a_bad_encounter_among_several_is_refused_before_any_game(tmp_path: Path
             "--out", str(tmp_path))
     assert r.returncode != 0 and "nonsense" in r.stderr and "Traceback" not in r.stderr
     assert not tmp_path.exists() or not list(tmp_path.iterdir())
+
+
+
+def test_a_local_ladder_plays_one_game_a_task_so_a_stop_loses_only_the_games_in_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    from typing import Any
+
+    from rich.console import Console
+
+    import trpg_arena.experiments.ladder as ladder_module
+
+    asked: list[Any] = []
+    real = ladder_module.run_series
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("batch"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ladder_module, "run_series", recording)
+    result = ladder_module.run_ladder("moonlit/duel", ["random", "scripted"], 2, 7, 1, 10, tmp_path,
+                                      Console(file=io.StringIO()), workers=1)
+    assert asked == [1]
+    (games,) = (Path(result["folder"]) / "games").iterdir()
+    assert len(games.read_text().splitlines()) == 2
