@@ -28,7 +28,8 @@ def test_data_on_plays_the_named_encounters_in_turn_each_from_both_sides() -> No
     games = [e.encounter for e in data_encounters(args, seed=0)]
     assert games == ["duel", "duel", "moonlit_alley", "moonlit_alley"] * 2 + ["duel"]
     # a DAgger round's policy plays the side `game % 2`: each encounter must get both
-    assert {(name, g % 2) for g, name in enumerate(games)} == {(n, s) for n in ("duel", "moonlit_alley") for s in (0, 1)}
+    both_sides = {(n, s) for n in ("duel", "moonlit_alley") for s in (0, 1)}
+    assert {(name, g % 2) for g, name in enumerate(games)} == both_sides
 
 
 def test_the_refit_starts_from_the_given_weights() -> None:
