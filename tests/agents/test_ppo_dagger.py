@@ -23,9 +23,13 @@ CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
 SHIPPED = Path(__file__).parents[2] / "agents/learned/models/ppo-moonlit.npz"
 
 
-def test_data_on_plays_the_named_encounters_in_turn() -> None:
-    args = PolicyTrainArgs("moonlit", games=5, data_on=("moonlit/duel", "moonlit/skirmish"))
-    assert [e.encounter for e in data_encounters(args, seed=0)] == ["duel", "moonlit_alley"] * 2 + ["duel"]
+def test_data_on_plays_the_named_encounters_in_turn_each_from_both_sides() -> None:
+    args = PolicyTrainArgs("moonlit", games=9, data_on=("moonlit/duel", "moonlit/skirmish"))
+    games = [e.encounter for e in data_encounters(args, seed=0)]
+    assert games == ["duel", "duel", "moonlit_alley", "moonlit_alley"] * 2 + ["duel"]
+    # a DAgger round's policy plays the side `game % 2`: each encounter must get both
+    both_sides = {(n, s) for n in ("duel", "moonlit_alley") for s in (0, 1)}
+    assert {(name, g % 2) for g, name in enumerate(games)} == both_sides
 
 
 def test_the_refit_starts_from_the_given_weights() -> None:
