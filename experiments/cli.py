@@ -179,12 +179,22 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
              swap: Annotated[bool, typer.Option(help="play each seed twice, sides swapped")] = True,
              workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
              backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+             resume: Annotated[Path | None, typer.Option(help="a stopped evaluation's run folder: play only its "
+                                                              "missing games (same command otherwise)")] = None,
              out: Annotated[Path, typer.Option(help="parent of the run folder (results, plot, report)")] = Path(
                  "runs/evaluate")) -> None:
-    """Win rate of agent A against agent B over a series of seeded games: a fresh run folder with a report."""
+    """Win rate of agent A against agent B over a series of seeded games: a fresh run folder with a report.
+
+    Each game is kept as it ends; after a stop (Ctrl-C, SIGTERM) the same command with ``--resume
+    FOLDER`` plays only the missing games.
+    """
     from trpg_arena.experiments.evaluate import run_evaluation, side_lines
 
-    summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, err, workers, backend)
+    try:
+        summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, err, workers, backend,
+                                 resume)
+    except KeyboardInterrupt:  # the run said what it kept and how to resume
+        raise typer.Exit(130) from None
     for line in side_lines(summary):  # per side, not only per agent: a model played on its wrong side shows
         err.print(line)
     console.print_json(json.dumps(summary))

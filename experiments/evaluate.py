@@ -9,10 +9,12 @@ from typing import Any
 from rich.console import Console
 
 from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
-from trpg_arena.experiments.series.folders import run_folder, write_results
+from trpg_arena.experiments.series.folders import kept_games, run_folder
 from trpg_arena.experiments.series.progress import series_progress
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.series.stopping import sigterm_interrupts
 from trpg_arena.experiments.series.words import rate
+from trpg_arena.rules import TrpgArenaError
 
 
 def agent_a_tally(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, int]:
@@ -71,17 +73,74 @@ def win_rate(spec: SeriesSpec, workers: int | None = None, backend: str = "local
     return summarise(spec, records), records
 
 
+class EvaluationError(TrpgArenaError, ValueError):
+    """An evaluation folder that cannot be resumed (the message says why)."""
+
+
+def open_evaluation(out: Path, spec: SeriesSpec, resume: Path | None) -> Path:
+    """A fresh run folder under `out` with the series' spec.json, or the `resume` folder when its spec is this one."""
+    if resume is None:
+        folder = run_folder(out, f"{spec.name}-{'-'.join(spec.lineup)}")
+        (folder / "spec.json").write_text(json.dumps(spec.to_json(), indent=1) + "\n", encoding="utf-8")
+        return folder
+    spec_file = resume / "spec.json"
+    if not spec_file.is_file():
+        raise EvaluationError(f"--resume {resume}: not an evaluation run folder (no spec.json)")
+    try:
+        kept = json.loads(spec_file.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise EvaluationError(f"--resume {resume}: cannot read spec.json ({e})") from None
+    if not isinstance(kept, dict):
+        raise EvaluationError(f"--resume {resume}: spec.json is not a series spec")
+    if (resume / "summary.json").exists():
+        raise EvaluationError(f"--resume {resume}: that evaluation is complete (its summary.json is written)")
+    mine = spec.to_json()
+    # the encounter's content is named by its hash, not printed whole
+    differ = [k if k == "content" else f"{k} {kept.get(k)!r} -> {mine.get(k)!r}"
+              for k in dict.fromkeys([*mine, *kept]) if kept.get(k) != mine.get(k)]
+    if differ:
+        raise EvaluationError(f"--resume {resume}: that evaluation was run with other settings ({'; '.join(differ)}); "
+                              "rerun its own command with --resume, or start a fresh evaluation")
+    return resume
+
+
 def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap: bool, out: Path,
-                   console: Console, workers: int | None = None, backend: str = "local") -> dict[str, Any]:
-    """Evaluate into a fresh run folder under `out`: summary.json, results.jsonl, winrate.png, report.md/html."""
+                   console: Console, workers: int | None = None, backend: str = "local",
+                   resume: Path | None = None) -> dict[str, Any]:
+    """Evaluate into a run folder under `out`: summary.json, results.jsonl, winrate.png, report.md/html.
+
+    Each game is appended to results.jsonl as it ends, so a stopped evaluation keeps what it played
+    and ``resume`` (its folder) plays only the games missing: game ``i`` is a pure function of the
+    spec and ``i``, so the finished folder is the one an unbroken run writes.
+    """
     from trpg_arena.experiments.series.report import write_report
 
     spec = SeriesSpec.build(encounter, names, games, seed, swap)
-    with series_progress(console) as bar:
-        summary, records = win_rate(spec, workers, backend, bar(f"{encounter} {','.join(names)}", games))
-    folder = run_folder(out, f"{encounter}-{'-'.join(names)}")
-    write_results(folder / "results.jsonl", records)
-    (folder / "spec.json").write_text(json.dumps(spec.to_json(), indent=1) + "\n", encoding="utf-8")
+    folder = open_evaluation(out, spec, resume)
+    results = folder / "results.jsonl"
+    records = kept_games(results)
+    if resume is not None:
+        console.print(f"resuming {folder}: {len(records)} of {games} games kept", highlight=False)
+    else:
+        console.print(f"run folder {folder}: every game is kept as it ends; after a stop, run the same command "
+                      f"with --resume {folder}", highlight=False, soft_wrap=True)
+    # one game a task on this machine, so each is written as it ends (a Ray task keeps the runner's batch,
+    # whose start-up one game would not repay)
+    batch = 1 if backend == "local" else None
+    try:
+        with sigterm_interrupts(), series_progress(console) as bar, results.open("a", encoding="utf-8") as fh:
+            if len(records) < games:
+                on_game = bar(f"{encounter} {','.join(names)}", games - len(records))
+                for record in run_series(spec, workers, backend, batch=batch, start=len(records)):
+                    fh.write(record.line() + "\n")
+                    fh.flush()  # a stop loses at most the games being played
+                    records.append(record)
+                    on_game(record)
+    except KeyboardInterrupt:
+        console.print(f"stopped after {len(records)} of {games} games, all kept in {folder}; run the same command "
+                      f"with --resume {folder} to play the rest", highlight=False, soft_wrap=True)
+        raise
+    summary = summarise(spec, records)
     _plot(summary, folder / "winrate.png")
     write_report(folder, f"evaluate {encounter}: {names[0]} vs {names[1]}", [(spec, records)])
     summary["folder"] = str(folder)

@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
-from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
-from trpg_arena.experiments.series.folders import run_folder
+from trpg_arena.experiments.series import SeriesSpec, run_series
+from trpg_arena.experiments.series.folders import kept_games, run_folder
 from trpg_arena.experiments.series.progress import series_progress
 from trpg_arena.experiments.series.sprt import wilson
 from trpg_arena.experiments.series.suite import slug
@@ -138,23 +138,6 @@ def open_folder(out: Path, settings: dict[str, Any], resume: Path | None) -> Pat
         raise LadderError(f"--resume {resume}: that ladder was run with other settings ({'; '.join(differ)}); "
                           "rerun its own command with --resume, or start a fresh ladder")
     return resume
-
-
-def kept_games(path: Path) -> list[GameRecord]:
-    """The games a pair's results file holds, in order (a line cut short by a stop is dropped and rewritten)."""
-    if not path.exists():
-        return []
-    records: list[GameRecord] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            record = GameRecord.from_json(json.loads(line))
-        except (ValueError, KeyError, TypeError):
-            break
-        if record.index != len(records):
-            break
-        records.append(record)
-    path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
-    return records
 
 
 def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbours: int, bootstrap: int,
