@@ -457,8 +457,11 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         init = load_policy(args.ruleset, args.init)
         layers: Layers = [(w.copy(), b.copy()) for w, b in init.layers]
         cloned = {k: v for k, v in init.meta.items() if k not in ("args", "ppo", "command", "seconds", "recipe")}
+        # the card's data line describes the cloning that made the data: a model that itself started from another
+        # keeps its own starting model's arguments (its `args` are those of its PPO stage or DAgger rounds)
         cloned.update({"recipe": init.meta.get("recipe", "a model"), "init": str(args.init),
-                       "init_command": init.meta.get("command"), "init_args": init.meta.get("args", {})})
+                       "init_command": init.meta.get("command"),
+                       "init_args": init.meta.get("init_args") or init.meta.get("args", {})})
         if "ppo" in init.meta:  # the recipe names that PPO stage, so the card keeps its steps, time and speed
             cloned["init_ppo"] = init.meta["ppo"]
         log(f"starting from {args.init} ({cloned['recipe']})")

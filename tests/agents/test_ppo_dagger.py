@@ -81,6 +81,24 @@ def test_the_card_of_dagger_from_a_ppo_model_keeps_that_ppo_stage(tmp_path: Path
     assert "No PPO steps after the cloning" not in text
 
 
+def test_the_card_of_a_model_two_steps_from_its_cloning_names_the_cloned_data(tmp_path: Path) -> None:
+    # the shipped investigator policy is a PPO stage from a clone of `trained`; DAgger from it must still describe
+    # that clone's games and teacher, not the defaults of the PPO run's arguments
+    shipped = SHIPPED.with_name("ppo-investigator.npz")
+    meta = load_policy("investigator", shipped).meta
+    data = meta.get("init_args") or meta["args"]
+    r = subprocess.run([*CLI, "train", "investigator", "--init", str(shipped), "--rounds", "1", "--games", "2",
+                        "--epochs", "1", "--data-on", "investigator/duel", "--eval-games", "0", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    card = json.loads((run / "ppo-investigator.json").read_text())
+    assert card["init_args"] == data
+    text = (run / "ppo-investigator.md").read_text()
+    assert f"**Data**: {data['games']} games of the {data['teacher']} agent against itself" in text, text
+    assert f"held-out agreement with the {data['teacher']} choice" in text, text
+
+
 def test_data_on_and_init_without_rounds_are_refused_in_one_line(tmp_path: Path) -> None:
     r = subprocess.run([*CLI, "train", "moonlit", "--data-on", "kiai/duel", "--games", "2", "--out", str(tmp_path)],
                        capture_output=True, text=True, timeout=120)
