@@ -207,15 +207,26 @@ def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or 
                seed: Annotated[int, typer.Option(help="first seed")] = 0,
                workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
                backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+               resume: Annotated[Path | None, typer.Option(help="a stopped tournament's run folder: play only its "
+                                                                "missing games (same command otherwise)")] = None,
                out: Annotated[Path, typer.Option(help="parent of the run folder (matrix.csv, ratings.json, "
-                                                      "matrix.png)")] = Path("runs/tournament")) -> None:
-    """Round-robin between agents: win-rate matrix and Elo-scale ratings, as files plus a heat map."""
+                                                      "matrix.png, games/)")] = Path("runs/tournament")) -> None:
+    """Round-robin between agents: win-rate matrix and Elo-scale ratings, as files plus a heat map.
+
+    Each game is kept as it ends; after a stop the same command with ``--resume FOLDER`` plays only the
+    missing games.
+    """
     from trpg_arena.experiments.tournament import run_tournament
 
     names = _agents_option(agents)
     if len(names) < 2:
         raise typer.BadParameter("a tournament needs at least two agents")
-    result = run_tournament(encounter, names, games, seed, out, err, workers, backend)
+    if len(set(names)) != len(names):
+        raise typer.BadParameter("name each agent once")
+    try:
+        result = run_tournament(encounter, names, games, seed, out, err, workers, backend, resume)
+    except KeyboardInterrupt:  # the run said what it kept and how to resume
+        raise typer.Exit(130) from None
     console.print_json(json.dumps(result))
 
 
@@ -257,8 +268,11 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
     if len(encounters) > 1:
         if len(set(encounters)) != len(encounters):
             raise typer.BadParameter("name each encounter once")
-        several = run_ladders(encounters, lineup, games, seed, neighbours, bootstrap, out, err, workers, backend,
-                              resume, search_games, cost_seconds)
+        try:
+            several = run_ladders(encounters, lineup, games, seed, neighbours, bootstrap, out, err, workers, backend,
+                                  resume, search_games, cost_seconds)
+        except KeyboardInterrupt:  # the ladder said what it kept and how to resume
+            raise typer.Exit(130) from None
         console.print((Path(several["folder"]) / "ladders.md").read_text(encoding="utf-8"))
         console.print(f"run folder {several['folder']}")
         for one in several["ladders"]:
@@ -266,8 +280,11 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
                 console.print(f"[yellow]the ladder on {one['encounter']} is not monotone in the order given[/yellow]")
         return
     (encounter,) = encounters
-    result = run_ladder(encounter, lineup(encounter), games, seed, neighbours, bootstrap, out, err, workers, backend,
-                        resume, search_games, cost_seconds)
+    try:
+        result = run_ladder(encounter, lineup(encounter), games, seed, neighbours, bootstrap, out, err, workers,
+                            backend, resume, search_games, cost_seconds)
+    except KeyboardInterrupt:  # the ladder said what it kept and how to resume
+        raise typer.Exit(130) from None
     console.print((Path(result["folder"]) / "ladder.md").read_text(encoding="utf-8"))
     console.print(f"run folder {result['folder']}")
     if not result["monotone"]:

@@ -8,13 +8,12 @@ from typing import Any
 
 from rich.console import Console
 
-from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
-from trpg_arena.experiments.series.folders import kept_games, run_folder
+from trpg_arena.experiments.series import GameRecord, SeriesSpec
 from trpg_arena.experiments.series.progress import series_progress
+from trpg_arena.experiments.series.resume import kept_games, open_run, play_rest, say_kept, say_stopped
 from trpg_arena.experiments.series.sprt import wilson
 from trpg_arena.experiments.series.stopping import sigterm_interrupts
 from trpg_arena.experiments.series.words import rate
-from trpg_arena.rules import TrpgArenaError
 
 
 def agent_a_tally(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, int]:
@@ -64,46 +63,6 @@ def side_lines(summary: dict[str, Any]) -> list[str]:
             f"{p['wins']} of {p['games']}, {rate(p['win_rate'], *p['win_interval95'])}" for p in summary["per_side"]]
 
 
-def win_rate(spec: SeriesSpec, workers: int | None = None, backend: str = "local", on_game: Any = None,
-             ) -> tuple[dict[str, Any], list[GameRecord]]:
-    """Play the series of agent A (lineup[0]) against B and summarise it."""
-    if len(spec.lineup) != 2:
-        raise ValueError("evaluation needs exactly two agent specs, A,B")
-    records = list(run_series(spec, workers, backend, on_game=on_game))
-    return summarise(spec, records), records
-
-
-class EvaluationError(TrpgArenaError, ValueError):
-    """An evaluation folder that cannot be resumed (the message says why)."""
-
-
-def open_evaluation(out: Path, spec: SeriesSpec, resume: Path | None) -> Path:
-    """A fresh run folder under `out` with the series' spec.json, or the `resume` folder when its spec is this one."""
-    if resume is None:
-        folder = run_folder(out, f"{spec.name}-{'-'.join(spec.lineup)}")
-        (folder / "spec.json").write_text(json.dumps(spec.to_json(), indent=1) + "\n", encoding="utf-8")
-        return folder
-    spec_file = resume / "spec.json"
-    if not spec_file.is_file():
-        raise EvaluationError(f"--resume {resume}: not an evaluation run folder (no spec.json)")
-    try:
-        kept = json.loads(spec_file.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise EvaluationError(f"--resume {resume}: cannot read spec.json ({e})") from None
-    if not isinstance(kept, dict):
-        raise EvaluationError(f"--resume {resume}: spec.json is not a series spec")
-    if (resume / "summary.json").exists():
-        raise EvaluationError(f"--resume {resume}: that evaluation is complete (its summary.json is written)")
-    mine = spec.to_json()
-    # the encounter's content is named by its hash, not printed whole
-    differ = [k if k == "content" else f"{k} {kept.get(k)!r} -> {mine.get(k)!r}"
-              for k in dict.fromkeys([*mine, *kept]) if kept.get(k) != mine.get(k)]
-    if differ:
-        raise EvaluationError(f"--resume {resume}: that evaluation was run with other settings ({'; '.join(differ)}); "
-                              "rerun its own command with --resume, or start a fresh evaluation")
-    return resume
-
-
 def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap: bool, out: Path,
                    console: Console, workers: int | None = None, backend: str = "local",
                    resume: Path | None = None) -> dict[str, Any]:
@@ -116,29 +75,18 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
     from trpg_arena.experiments.series.report import write_report
 
     spec = SeriesSpec.build(encounter, names, games, seed, swap)
-    folder = open_evaluation(out, spec, resume)
+    folder = open_run(out, f"{encounter}-{'-'.join(names)}", "spec.json", spec.to_json(), resume, "evaluation")
     results = folder / "results.jsonl"
     records = kept_games(results)
-    if resume is not None:
-        console.print(f"resuming {folder}: {len(records)} of {games} games kept", highlight=False)
-    else:
-        console.print(f"run folder {folder}: every game is kept as it ends; after a stop, run the same command "
-                      f"with --resume {folder}", highlight=False, soft_wrap=True)
-    # one game a task on this machine, so each is written as it ends (a Ray task keeps the runner's batch,
-    # whose start-up one game would not repay)
-    batch = 1 if backend == "local" else None
+    say_kept(console, folder, len(records), games, resume is not None)
     try:
-        with sigterm_interrupts(), series_progress(console) as bar, results.open("a", encoding="utf-8") as fh:
+        with sigterm_interrupts(), series_progress(console) as bar:
             if len(records) < games:
-                on_game = bar(f"{encounter} {','.join(names)}", games - len(records))
-                for record in run_series(spec, workers, backend, batch=batch, start=len(records)):
-                    fh.write(record.line() + "\n")
-                    fh.flush()  # a stop loses at most the games being played
-                    records.append(record)
-                    on_game(record)
+                play_rest(spec, results, records, workers, backend,
+                          bar(f"{encounter} {','.join(names)}", games - len(records)))
     except KeyboardInterrupt:
-        console.print(f"stopped after {len(records)} of {games} games, all kept in {folder}; run the same command "
-                      f"with --resume {folder} to play the rest", highlight=False, soft_wrap=True)
+        # counted from the file, not the list: the stop can fall between writing a game and listing it
+        say_stopped(console, folder, len(kept_games(results)), games)
         raise
     summary = summarise(spec, records)
     _plot(summary, folder / "winrate.png")

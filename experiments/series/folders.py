@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
-from trpg_arena.experiments.series.game import GameRecord
 from trpg_arena.experiments.series.suite import slug
 
 
@@ -33,23 +31,3 @@ def write_results(path: Path, records: list) -> None:
     """The results file: one canonical JSON line per game, in game order."""
     path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
 
-
-def kept_games(path: Path) -> list[GameRecord]:
-    """The games a results file written as they ended holds, in order, and the file cut back to them.
-
-    A stop can cut the last line short (or, on a pool, leave a later game's line without its
-    predecessors): the file keeps the run of games 0, 1, 2... from its start and the rest is played again.
-    """
-    if not path.exists():
-        return []
-    records: list[GameRecord] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            record = GameRecord.from_json(json.loads(line))
-        except (ValueError, KeyError, TypeError):
-            break
-        if record.index != len(records):
-            break
-        records.append(record)
-    path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
-    return records
