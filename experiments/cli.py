@@ -179,12 +179,22 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
              swap: Annotated[bool, typer.Option(help="play each seed twice, sides swapped")] = True,
              workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
              backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+             resume: Annotated[Path | None, typer.Option(help="a stopped evaluation's run folder: play only its "
+                                                              "missing games (same command otherwise)")] = None,
              out: Annotated[Path, typer.Option(help="parent of the run folder (results, plot, report)")] = Path(
                  "runs/evaluate")) -> None:
-    """Win rate of agent A against agent B over a series of seeded games: a fresh run folder with a report."""
+    """Win rate of agent A against agent B over a series of seeded games: a fresh run folder with a report.
+
+    Each game is kept as it ends; after a stop (Ctrl-C, SIGTERM) the same command with ``--resume
+    FOLDER`` plays only the missing games.
+    """
     from trpg_arena.experiments.evaluate import run_evaluation, side_lines
 
-    summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, err, workers, backend)
+    try:
+        summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, err, workers, backend,
+                                 resume)
+    except KeyboardInterrupt:  # the run said what it kept and how to resume
+        raise typer.Exit(130) from None
     for line in side_lines(summary):  # per side, not only per agent: a model played on its wrong side shows
         err.print(line)
     console.print_json(json.dumps(summary))
@@ -197,15 +207,26 @@ def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or 
                seed: Annotated[int, typer.Option(help="first seed")] = 0,
                workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
                backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+               resume: Annotated[Path | None, typer.Option(help="a stopped tournament's run folder: play only its "
+                                                                "missing games (same command otherwise)")] = None,
                out: Annotated[Path, typer.Option(help="parent of the run folder (matrix.csv, ratings.json, "
-                                                      "matrix.png)")] = Path("runs/tournament")) -> None:
-    """Round-robin between agents: win-rate matrix and Elo-scale ratings, as files plus a heat map."""
+                                                      "matrix.png, games/)")] = Path("runs/tournament")) -> None:
+    """Round-robin between agents: win-rate matrix and Elo-scale ratings, as files plus a heat map.
+
+    Each game is kept as it ends; after a stop the same command with ``--resume FOLDER`` plays only the
+    missing games.
+    """
     from trpg_arena.experiments.tournament import run_tournament
 
     names = _agents_option(agents)
     if len(names) < 2:
         raise typer.BadParameter("a tournament needs at least two agents")
-    result = run_tournament(encounter, names, games, seed, out, err, workers, backend)
+    if len(set(names)) != len(names):
+        raise typer.BadParameter("name each agent once")
+    try:
+        result = run_tournament(encounter, names, games, seed, out, err, workers, backend, resume)
+    except KeyboardInterrupt:  # the run said what it kept and how to resume
+        raise typer.Exit(130) from None
     console.print_json(json.dumps(result))
 
 
@@ -247,8 +268,11 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
     if len(encounters) > 1:
         if len(set(encounters)) != len(encounters):
             raise typer.BadParameter("name each encounter once")
-        several = run_ladders(encounters, lineup, games, seed, neighbours, bootstrap, out, err, workers, backend,
-                              resume, search_games, cost_seconds)
+        try:
+            several = run_ladders(encounters, lineup, games, seed, neighbours, bootstrap, out, err, workers, backend,
+                                  resume, search_games, cost_seconds)
+        except KeyboardInterrupt:  # the ladder said what it kept and how to resume
+            raise typer.Exit(130) from None
         console.print((Path(several["folder"]) / "ladders.md").read_text(encoding="utf-8"))
         console.print(f"run folder {several['folder']}")
         for one in several["ladders"]:
@@ -256,8 +280,11 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
                 console.print(f"[yellow]the ladder on {one['encounter']} is not monotone in the order given[/yellow]")
         return
     (encounter,) = encounters
-    result = run_ladder(encounter, lineup(encounter), games, seed, neighbours, bootstrap, out, err, workers, backend,
-                        resume, search_games, cost_seconds)
+    try:
+        result = run_ladder(encounter, lineup(encounter), games, seed, neighbours, bootstrap, out, err, workers,
+                            backend, resume, search_games, cost_seconds)
+    except KeyboardInterrupt:  # the ladder said what it kept and how to resume
+        raise typer.Exit(130) from None
     console.print((Path(result["folder"]) / "ladder.md").read_text(encoding="utf-8"))
     console.print(f"run folder {result['folder']}")
     if not result["monotone"]:

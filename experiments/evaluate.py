@@ -8,10 +8,11 @@ from typing import Any
 
 from rich.console import Console
 
-from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
-from trpg_arena.experiments.series.folders import run_folder, write_results
+from trpg_arena.experiments.series import GameRecord, SeriesSpec
 from trpg_arena.experiments.series.progress import series_progress
+from trpg_arena.experiments.series.resume import kept_games, open_run, play_rest, say_kept, say_stopped
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.series.stopping import sigterm_interrupts
 from trpg_arena.experiments.series.words import rate
 
 
@@ -62,26 +63,32 @@ def side_lines(summary: dict[str, Any]) -> list[str]:
             f"{p['wins']} of {p['games']}, {rate(p['win_rate'], *p['win_interval95'])}" for p in summary["per_side"]]
 
 
-def win_rate(spec: SeriesSpec, workers: int | None = None, backend: str = "local", on_game: Any = None,
-             ) -> tuple[dict[str, Any], list[GameRecord]]:
-    """Play the series of agent A (lineup[0]) against B and summarise it."""
-    if len(spec.lineup) != 2:
-        raise ValueError("evaluation needs exactly two agent specs, A,B")
-    records = list(run_series(spec, workers, backend, on_game=on_game))
-    return summarise(spec, records), records
-
-
 def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap: bool, out: Path,
-                   console: Console, workers: int | None = None, backend: str = "local") -> dict[str, Any]:
-    """Evaluate into a fresh run folder under `out`: summary.json, results.jsonl, winrate.png, report.md/html."""
+                   console: Console, workers: int | None = None, backend: str = "local",
+                   resume: Path | None = None) -> dict[str, Any]:
+    """Evaluate into a run folder under `out`: summary.json, results.jsonl, winrate.png, report.md/html.
+
+    Each game is appended to results.jsonl as it ends, so a stopped evaluation keeps what it played
+    and ``resume`` (its folder) plays only the games missing: game ``i`` is a pure function of the
+    spec and ``i``, so the finished folder is the one an unbroken run writes.
+    """
     from trpg_arena.experiments.series.report import write_report
 
     spec = SeriesSpec.build(encounter, names, games, seed, swap)
-    with series_progress(console) as bar:
-        summary, records = win_rate(spec, workers, backend, bar(f"{encounter} {','.join(names)}", games))
-    folder = run_folder(out, f"{encounter}-{'-'.join(names)}")
-    write_results(folder / "results.jsonl", records)
-    (folder / "spec.json").write_text(json.dumps(spec.to_json(), indent=1) + "\n", encoding="utf-8")
+    folder = open_run(out, f"{encounter}-{'-'.join(names)}", "spec.json", spec.to_json(), resume, "evaluation")
+    results = folder / "results.jsonl"
+    records = kept_games(results)
+    say_kept(console, folder, len(records), games, resume is not None)
+    try:
+        with sigterm_interrupts(), series_progress(console) as bar:
+            if len(records) < games:
+                play_rest(spec, results, records, workers, backend,
+                          bar(f"{encounter} {','.join(names)}", games - len(records)))
+    except KeyboardInterrupt:
+        # counted from the file, not the list: the stop can fall between writing a game and listing it
+        say_stopped(console, folder, len(kept_games(results)), games)
+        raise
+    summary = summarise(spec, records)
     _plot(summary, folder / "winrate.png")
     write_report(folder, f"evaluate {encounter}: {names[0]} vs {names[1]}", [(spec, records)])
     summary["folder"] = str(folder)

@@ -29,17 +29,18 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
-from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
-from trpg_arena.experiments.series.folders import run_folder
+from trpg_arena.experiments.series import SeriesSpec
 from trpg_arena.experiments.series.progress import series_progress
+from trpg_arena.experiments.series.resume import ResumeError, kept_games, open_run, play_rest, say_kept, say_stopped
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.series.stopping import sigterm_interrupts
 from trpg_arena.experiments.series.suite import slug
 from trpg_arena.experiments.series.words import rate
 from trpg_arena.experiments.tournament import fit_ratings
-from trpg_arena.rules import TrpgArenaError, load_encounter
+from trpg_arena.rules import load_encounter
 
 
-class LadderError(TrpgArenaError, ValueError):
+class LadderError(ResumeError):
     """A ladder folder that cannot be resumed (the message says why)."""
 
 
@@ -118,49 +119,10 @@ def pair_games(a: str, b: str, games: int, search_games: int) -> int:
     return search_games if is_search(a) or is_search(b) else games
 
 
-def open_folder(out: Path, settings: dict[str, Any], resume: Path | None) -> Path:
-    """A fresh run folder under `out`, or the `resume` folder when its settings are these."""
-    if resume is None:
-        folder = run_folder(out, settings["encounter"])
-        (folder / "ladder-spec.json").write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
-        return folder
-    spec_file = resume / "ladder-spec.json"
-    if not spec_file.is_file():
-        raise LadderError(f"--resume {resume}: not a ladder run folder (no ladder-spec.json)")
-    try:
-        kept = json.loads(spec_file.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise LadderError(f"--resume {resume}: cannot read ladder-spec.json ({e})") from None
-    # both ways: a setting only one of the two has (the search pairs' own count) differs too
-    differ = [f"{k} {kept.get(k)!r} -> {settings.get(k)!r}" for k in dict.fromkeys([*settings, *kept])
-              if kept.get(k) != settings.get(k)]
-    if differ:
-        raise LadderError(f"--resume {resume}: that ladder was run with other settings ({'; '.join(differ)}); "
-                          "rerun its own command with --resume, or start a fresh ladder")
-    return resume
-
-
-def kept_games(path: Path) -> list[GameRecord]:
-    """The games a pair's results file holds, in order (a line cut short by a stop is dropped and rewritten)."""
-    if not path.exists():
-        return []
-    records: list[GameRecord] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            record = GameRecord.from_json(json.loads(line))
-        except (ValueError, KeyError, TypeError):
-            break
-        if record.index != len(records):
-            break
-        records.append(record)
-    path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
-    return records
-
-
 def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbours: int, bootstrap: int,
                out: Path, console: Console, workers: int | None = None, backend: str = "local",
                resume: Path | None = None, search_games: int | None = None,
-               cost_seconds: float = 0.0) -> dict[str, Any]:
+               cost_seconds: float = 0.0, resume_hint: Path | None = None) -> dict[str, Any]:
     """Play (or finish) the ladder's pairs in a run folder; write ladder.csv/.json/.md, pairs.csv and ladder.png.
 
     Pairs with a search agent play `search_games` (default `games`). With `cost_seconds` > 0 each
@@ -175,36 +137,26 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     pairs = ladder_pairs(names, neighbours)
     specs = {(a, b): SeriesSpec.build(encounter, [a, b], pair_games(a, b, games, search_games), first_seed=seed,
                                       swap=True) for a, b in pairs}
-    folder = open_folder(out, ladder_settings(specs[pairs[0]], names, neighbours, games, search_games), resume)
+    settings = ladder_settings(specs[pairs[0]], names, neighbours, games, search_games)
+    folder = open_run(out, encounter, "ladder-spec.json", settings, resume, "ladder")
     (folder / "games").mkdir(exist_ok=True)
-    results: dict[tuple[str, str], list[float]] = {}
     sides = load_encounter(encounter).sides()
     kept = {pair: kept_games(folder / "games" / f"{slug(pair[0])}--{slug(pair[1])}.jsonl") for pair in pairs}
     total = sum(spec.games for spec in specs.values())
-    if resume is not None:
-        console.print(f"resuming {folder}: {sum(map(len, kept.values()))} of {total} games kept", highlight=False)
-    else:
-        console.print(f"run folder {folder}: every game is kept as it ends; after a stop, run the same command "
-                      f"with --resume {folder}", highlight=False, soft_wrap=True)
-    with series_progress(console) as bar:
-        for a, b in pairs:
-            spec = specs[(a, b)]
-            played = kept[(a, b)]
-            if len(played) < spec.games:
-                on_game = bar(f"{a} vs {b}", spec.games - len(played))
-                path = folder / "games" / f"{slug(a)}--{slug(b)}.jsonl"
-                # one game a task on this machine, so each is written as it ends (the runner's batch of
-                # several is lost whole at a stop); a Ray task keeps the runner's batch, whose start-up one
-                # game would not repay
-                batch = 1 if backend == "local" else None
-                with path.open("a", encoding="utf-8") as fh:
-                    for record in run_series(spec, workers, backend, batch=batch, start=len(played)):
-                        fh.write(record.line() + "\n")
-                        fh.flush()  # a stop loses at most the games being played (one a local worker)
-                        played.append(record)
-                        on_game(record)
-            results[(a, b)] = [1.0 if r.result == sides[r.agents.index(a)] else (0.5 if r.result == "draw" else 0.0)
-                               for r in played]
+    say_kept(console, folder, sum(map(len, kept.values())), total, resume is not None, resume_hint)
+    try:
+        with sigterm_interrupts(), series_progress(console) as bar:
+            for a, b in pairs:
+                spec, played = specs[(a, b)], kept[(a, b)]
+                if len(played) < spec.games:
+                    play_rest(spec, folder / "games" / f"{slug(a)}--{slug(b)}.jsonl", played, workers, backend,
+                              bar(f"{a} vs {b}", spec.games - len(played)))
+    except KeyboardInterrupt:
+        kept_now = sum(len(kept_games(folder / "games" / f"{slug(a)}--{slug(b)}.jsonl")) for a, b in pairs)
+        say_stopped(console, folder, kept_now, total, resume_hint)  # counted from the files, as evaluate does
+        raise
+    results = {(a, b): [1.0 if r.result == sides[r.agents.index(a)] else (0.5 if r.result == "draw" else 0.0)
+                        for r in kept[(a, b)]] for a, b in pairs}
     ratings = fit_ratings(names, _scores(results))
     intervals = bootstrap_intervals(names, results, bootstrap, seed)
     monotone = all(ratings[names[i]] < ratings[names[i + 1]] for i in range(len(names) - 1))

@@ -82,7 +82,7 @@ def run_ladders(encounters: list[str], lineup: Callable[[str], list[str]], games
     for encounter in encounters:
         results.append(run_ladder(encounter, lineup(encounter), games, seed, neighbours, bootstrap, parent, console,
                                   workers, backend, begun(parent, encounter) if resume is not None else None,
-                                  search_games, cost_seconds))
+                                  search_games, cost_seconds, resume_hint=parent))
     (parent / "ladders.md").write_text(_markdown(results), encoding="utf-8")
     return {"folder": str(parent), "ladders": results}
 

@@ -156,10 +156,14 @@ def ppo_encounters(ruleset: str, names: tuple[str, ...], option: str = "--ppo-on
 
 
 def data_encounters(args: PolicyTrainArgs, seed: int) -> list[Any]:
-    """One encounter per data game: those of ``--data-on`` in turn, else the built-ins and generated ones."""
+    """One encounter per data game: those of ``--data-on`` in turn, else the built-ins and generated ones.
+
+    Each named encounter comes twice in a row: a DAgger round puts the policy on the side ``game % 2``, so with
+    an even number of names taken one game each, every encounter would always give the policy the same side.
+    """
     if args.data_on:
         named = ppo_encounters(args.ruleset, args.data_on, "--data-on")
-        return [named[i % len(named)] for i in range(args.games)]
+        return [named[(i // 2) % len(named)] for i in range(args.games)]
     return training_encounters(args.ruleset, args.games, args.generated, seed)
 
 

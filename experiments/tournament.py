@@ -11,10 +11,12 @@ from typing import Any
 
 from rich.console import Console
 
-from trpg_arena.experiments.evaluate import win_rate
+from trpg_arena.experiments.evaluate import agent_a_tally
 from trpg_arena.experiments.series import SeriesSpec
-from trpg_arena.experiments.series.folders import run_folder
 from trpg_arena.experiments.series.progress import series_progress
+from trpg_arena.experiments.series.resume import kept_games, open_run, play_rest, say_kept, say_stopped
+from trpg_arena.experiments.series.stopping import sigterm_interrupts
+from trpg_arena.experiments.series.suite import slug
 
 
 def fit_ratings(names: list[str], score: dict[tuple[str, str], tuple[float, int]],
@@ -33,31 +35,50 @@ def fit_ratings(names: list[str], score: dict[tuple[str, str], tuple[float, int]
 
 
 def run_tournament(encounter: str, names: list[str], games: int, seed: int, out: Path,
-                   console: Console, workers: int | None = None, backend: str = "local") -> dict[str, Any]:
+                   console: Console, workers: int | None = None, backend: str = "local",
+                   resume: Path | None = None) -> dict[str, Any]:
     """Every pair plays a series of `games` side-swapped games; writes matrix.csv, ratings.json, matrix.png.
 
-    The files go to a fresh run folder under `out` (`result["folder"]`).
+    The files go to a run folder under `out` (`result["folder"]`) that keeps each game as it ends
+    (``games/<a>--<b>.jsonl``); `resume`, a stopped tournament's folder, plays only the games missing.
     """
+    pairs = list(combinations(names, 2))
+    specs = {(a, b): SeriesSpec.build(encounter, [a, b], games, seed, swap=True) for a, b in pairs}
+    first = specs[pairs[0]]
+    settings = {"encounter": first.name, "content_hash": first.content_hash, "env_version": first.env_version,
+                "agents": names, "games_per_pair": games, "seed": seed}
+    folder = open_run(out, f"{encounter}-{'-'.join(names)}", "tournament-spec.json", settings, resume, "tournament")
+    (folder / "games").mkdir(exist_ok=True)
+    paths = {(a, b): folder / "games" / f"{slug(a)}--{slug(b)}.jsonl" for a, b in pairs}
+    kept = {pair: kept_games(paths[pair]) for pair in pairs}
+    total = games * len(pairs)
+    say_kept(console, folder, sum(map(len, kept.values())), total, resume is not None)
+    try:
+        with sigterm_interrupts(), series_progress(console) as bar:
+            for a, b in pairs:
+                if len(kept[(a, b)]) < games:
+                    play_rest(specs[(a, b)], paths[(a, b)], kept[(a, b)], workers, backend,
+                              bar(f"{a} vs {b}", games - len(kept[(a, b)])))
+    except KeyboardInterrupt:
+        say_stopped(console, folder, sum(len(kept_games(p)) for p in paths.values()), total)
+        raise
     score: dict[tuple[str, str], tuple[float, int]] = {}
-    with series_progress(console) as bar:
-        for a, b in combinations(names, 2):
-            spec = SeriesSpec.build(encounter, [a, b], games, seed, swap=True)
-            summary, _ = win_rate(spec, workers, backend, bar(f"{a} vs {b}", games))
-            sa = summary["a_wins"] + 0.5 * summary["draws"]
-            score[(a, b)] = (sa, games)
-            score[(b, a)] = (games - sa, games)
+    for a, b in pairs:
+        tally = agent_a_tally(specs[(a, b)], kept[(a, b)])
+        sa = tally["a_wins"] + 0.5 * tally["draws"]
+        score[(a, b)] = (sa, games)
+        score[(b, a)] = (games - sa, games)
     ratings = fit_ratings(names, score)
-    out = run_folder(out, f"{encounter}-{'-'.join(names)}")
-    with (out / "matrix.csv").open("w", newline="", encoding="utf-8") as fh:
+    with (folder / "matrix.csv").open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["agent"] + names)
         for a in names:
             w.writerow([a] + ["" if a == b else round(score[(a, b)][0] / score[(a, b)][1], 3) for b in names])
     result = {"encounter": encounter, "games_per_pair": games, "ratings": ratings,
               "score": {f"{a} vs {b}": round(s / n, 3) for (a, b), (s, n) in score.items()}}
-    (out / "ratings.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
-    result["folder"] = str(out)
-    _plot(names, score, out / "matrix.png", encounter)
+    (folder / "ratings.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    result["folder"] = str(folder)
+    _plot(names, score, folder / "matrix.png", encounter)
     return result
 
 

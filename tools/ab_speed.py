@@ -9,6 +9,14 @@ very same games (a SHA-256 of every game's events):
 
     taskset -c 1 .venv/bin/python tools/ab_speed.py --base ../other --targets investigator/skirmish --rounds 7
 
+Every round plays the same seeds unless `--fresh` is given. The rules keep per-encounter memos for the life of the
+process (reach layers, lines of sight, action lists, the policy's attack values), so from the second round on a
+replayed game meets states those memos already hold, and a change that keeps more of them reads faster than it
+plays on new games. `--fresh` gives each round its own seeds (round r: `--first-seed` + r x `--games` onward), as
+training and evaluation meet them:
+
+    taskset -c 1 .venv/bin/python tools/ab_speed.py --base ../other --targets reincarnator/skirmish --rounds 5 --fresh
+
 `--base` is a checkout's root (its top-level folders `rules/`, `agents/` ...); the tool links them into a
 `trpg_arena/` folder of its own and puts it first on the worker's `PYTHONPATH`. Each worker plays one untimed
 game per encounter first (caches and imports), then moves the objects of imports and setup to the permanent
@@ -109,6 +117,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--first-seed", type=int, default=100)
     ap.add_argument("--agent", default="scripted", help="the agent on every side")
+    ap.add_argument("--fresh", action="store_true",
+                    help="new seeds every round (round r plays seeds first + r * games onward), so no round replays a "
+                         "game whose states the memos of an earlier round already hold")
     args = ap.parse_args()
     if args.worker:
         worker()
@@ -123,9 +134,12 @@ def main() -> None:
             for target in args.targets.split(","):
                 rates: dict[str, list[float]] = {"base": [], "this": []}
                 digests: dict[str, hashlib._Hash] = {"base": hashlib.sha256(), "this": hashlib.sha256()}
-                for _ in range(args.rounds):
+                played: set[int] = set()  # the seeds the rounds played
+                for r in range(args.rounds):
                     totals = {"base": [0, 0.0], "this": [0, 0.0]}
-                    for g, seed in enumerate(range(args.first_seed, args.first_seed + args.games)):
+                    first = args.first_seed + (r * args.games if args.fresh else 0)
+                    for g, seed in enumerate(range(first, first + args.games)):
+                        played.add(seed)
                         for name in (("base", "this") if g % 2 == 0 else ("this", "base")):
                             decisions, seconds, digest = _ask(sides[name], f"{target} {seed} {args.agent}")
                             totals[name][0] += decisions
@@ -136,8 +150,9 @@ def main() -> None:
                 base, this = statistics.median(rates["base"]), statistics.median(rates["this"])
                 same = digests["base"].hexdigest() == digests["this"].hexdigest()
                 ratios = " ".join(f"{t / b:.2f}" for b, t in zip(rates["base"], rates["this"]))
+                seeds = f"seeds {min(played)}-{max(played)}{' every round' if len(played) == args.games else ''}"
                 print(f"{target:24} base {base:8.1f}/s  this {this:8.1f}/s  x {this / base:.3f}  "
-                      f"rounds {ratios}  {'same games' if same else 'DIFFERENT GAMES'}", flush=True)
+                      f"rounds {ratios}  {'same games' if same else 'DIFFERENT GAMES'}  {seeds}", flush=True)
         finally:
             for proc in sides.values():
                 if proc.stdin is not None:

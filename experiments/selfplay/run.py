@@ -20,8 +20,6 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-import signal
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +35,7 @@ from trpg_arena.experiments.selfplay.generate import GENERATORS, generate
 from trpg_arena.experiments.selfplay.positions import FEATURE_DTYPE, GamePositions, player
 from trpg_arena.experiments.series.runner import BackendError, default_workers, run_series
 from trpg_arena.experiments.series.spec import SeriesSpec
+from trpg_arena.experiments.series.stopping import sigterm_interrupts
 from trpg_arena.rules import EncounterBase, builtin_encounters, get_ruleset, load_encounter
 from trpg_arena.rules.core.features import layout_for
 
@@ -204,43 +203,6 @@ def _start_ray(args: SelfplayArgs) -> bool:
     return True
 
 
-_PREVIOUS: list[Any] = []
-_FORK_HOOK: list[bool] = []
-
-
-def _stop(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
-def _default_sigterm_in_child() -> None:
-    """In a forked pool worker: SIGTERM kills at once again (`Pool.terminate` relies on it).
-
-    A Python-level handler only runs between bytecodes, so a worker blocked in an uninterruptible
-    lock wait would never act on it and `terminate` would wait for it forever.
-    """
-    if signal.getsignal(signal.SIGTERM) is _stop:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _interrupt_on_sigterm() -> None:
-    """Make SIGTERM stop the run like Ctrl-C, so the positions played so far are written.
-
-    Background jobs (``nohup ... &`` from a script) start with SIGINT ignored, so SIGTERM is how they
-    are stopped. Only this process raises; workers forked from it get the default action back.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return
-    if not _FORK_HOOK:
-        os.register_at_fork(after_in_child=_default_sigterm_in_child)
-        _FORK_HOOK.append(True)
-    _PREVIOUS[:] = [signal.signal(signal.SIGTERM, _stop)]
-
-
-def _restore_sigterm() -> None:
-    if _PREVIOUS:
-        signal.signal(signal.SIGTERM, _PREVIOUS.pop())
-
-
 def run_selfplay(args: SelfplayArgs, console: Console) -> dict[str, Any]:
     """Play the schedule, write the file, and return a summary (games, positions, rates, path)."""
     args.check()
@@ -253,19 +215,18 @@ def run_selfplay(args: SelfplayArgs, console: Console) -> dict[str, Any]:
     check_lineup(first_block[1].sides(), args.agents)
     ray_started = _start_ray(args) if args.backend == "ray" else False
     try:
-        _interrupt_on_sigterm()
-        for name, enc, games, first in itertools.chain([first_block], blocks):
-            layout_for(args.ruleset).check(enc)
-            spec = SeriesSpec.build(enc, list(args.agents), games, first_seed=first, name=name)
-            index = data.add_encounter(name, spec)
-            for game in run_series(spec, args.workers, args.backend, play=play):
-                data.add(game, index)
-                report.update(data)
+        with sigterm_interrupts():
+            for name, enc, games, first in itertools.chain([first_block], blocks):
+                layout_for(args.ruleset).check(enc)
+                spec = SeriesSpec.build(enc, list(args.agents), games, first_seed=first, name=name)
+                index = data.add_encounter(name, spec)
+                for game in run_series(spec, args.workers, args.backend, play=play):
+                    data.add(game, index)
+                    report.update(data)
         complete = True
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep what was played (`complete` stays False)
         pass
     finally:
-        _restore_sigterm()
         if ray_started:
             import ray
 

@@ -30,3 +30,4 @@ def fresh_folder(path: Path) -> Path:
 def write_results(path: Path, records: list) -> None:
     """The results file: one canonical JSON line per game, in game order."""
     path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
+

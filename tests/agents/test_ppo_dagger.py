@@ -23,9 +23,13 @@ CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
 SHIPPED = Path(__file__).parents[2] / "agents/learned/models/ppo-moonlit.npz"
 
 
-def test_data_on_plays_the_named_encounters_in_turn() -> None:
-    args = PolicyTrainArgs("moonlit", games=5, data_on=("moonlit/duel", "moonlit/skirmish"))
-    assert [e.encounter for e in data_encounters(args, seed=0)] == ["duel", "moonlit_alley"] * 2 + ["duel"]
+def test_data_on_plays_the_named_encounters_in_turn_each_from_both_sides() -> None:
+    args = PolicyTrainArgs("moonlit", games=9, data_on=("moonlit/duel", "moonlit/skirmish"))
+    games = [e.encounter for e in data_encounters(args, seed=0)]
+    assert games == ["duel", "duel", "moonlit_alley", "moonlit_alley"] * 2 + ["duel"]
+    # a DAgger round's policy plays the side `game % 2`: each encounter must get both
+    both_sides = {(n, s) for n in ("duel", "moonlit_alley") for s in (0, 1)}
+    assert {(name, g % 2) for g, name in enumerate(games)} == both_sides
 
 
 def test_the_refit_starts_from_the_given_weights() -> None:
@@ -102,6 +106,24 @@ def test_the_card_of_dagger_from_a_ppo_model_keeps_that_ppo_stage(tmp_path: Path
     text = (run / "ppo-kiai.md").read_text()
     assert f"PPO (of the model it starts from): {steps:,} steps" in text, text
     assert "No PPO steps after the cloning" not in text
+
+
+def test_the_card_of_a_model_two_steps_from_its_cloning_names_the_cloned_data(tmp_path: Path) -> None:
+    # the shipped investigator policy is a PPO stage from a clone of `trained`; DAgger from it must still describe
+    # that clone's games and teacher, not the defaults of the PPO run's arguments
+    shipped = SHIPPED.with_name("ppo-investigator.npz")
+    meta = load_policy("investigator", shipped).meta
+    data = meta.get("init_args") or meta["args"]
+    r = subprocess.run([*CLI, "train", "investigator", "--init", str(shipped), "--rounds", "1", "--games", "2",
+                        "--epochs", "1", "--data-on", "investigator/duel", "--eval-games", "0", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    card = json.loads((run / "ppo-investigator.json").read_text())
+    assert card["init_args"] == data
+    text = (run / "ppo-investigator.md").read_text()
+    assert f"**Data**: {data['games']} games of the {data['teacher']} agent against itself" in text, text
+    assert f"held-out agreement with the {data['teacher']} choice" in text, text
 
 
 def test_data_on_and_init_without_rounds_are_refused_in_one_line(tmp_path: Path) -> None:

@@ -167,15 +167,16 @@ def test_a_local_ladder_plays_one_game_a_task_so_a_stop_loses_only_the_games_in_
     from rich.console import Console
 
     import trpg_arena.experiments.ladder as ladder_module
+    import trpg_arena.experiments.series.resume as resume_module
 
     asked: list[Any] = []
-    real = ladder_module.run_series
+    real = resume_module.run_series
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         asked.append(kwargs.get("batch"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(ladder_module, "run_series", recording)
+    monkeypatch.setattr(resume_module, "run_series", recording)
     result = ladder_module.run_ladder("moonlit/duel", ["random", "scripted"], 2, 7, 1, 10, tmp_path,
                                       Console(file=io.StringIO()), workers=1)
     assert asked == [1]

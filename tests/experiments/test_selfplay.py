@@ -156,11 +156,10 @@ def test_files_of_one_layout_join_and_others_are_refused(tmp_path: Path) -> None
 def test_pool_workers_keep_the_default_sigterm_so_terminate_never_waits() -> None:
     import multiprocessing as mp
 
-    from trpg_arena.experiments.selfplay import run
+    from trpg_arena.experiments.series.stopping import sigterm_interrupts
 
     before = signal.getsignal(signal.SIGTERM)
-    run._interrupt_on_sigterm()
-    try:
+    with sigterm_interrupts():
         ctx = mp.get_context("fork")
         queue = ctx.SimpleQueue()
         child = ctx.Process(target=lambda: queue.put(signal.getsignal(signal.SIGTERM) == signal.SIG_DFL))
@@ -168,6 +167,4 @@ def test_pool_workers_keep_the_default_sigterm_so_terminate_never_waits() -> Non
         assert queue.get() is True, "a forked worker must die on SIGTERM at once"
         child.join()
         assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # the run itself still catches it
-    finally:
-        run._restore_sigterm()
     assert signal.getsignal(signal.SIGTERM) == before
