@@ -65,6 +65,33 @@ def test_dagger_rounds_from_a_model_refine_it_and_say_so_on_its_card(tmp_path: P
     assert played.returncode == 0, played.stderr[-2000:]
 
 
+def test_a_chain_of_dagger_runs_keeps_the_cloning_data_every_command_and_every_round(tmp_path: Path) -> None:
+    # a second --init run from the first one's model: the card still describes the cloning at the root (not the
+    # first run's DAgger games as if they were the cloning's data) and lists both runs' commands and rounds
+    root = load_policy("moonlit", SHIPPED).meta
+    cards = []
+    start = SHIPPED
+    for n, games in enumerate((2, 4)):
+        out = tmp_path / f"r{n}"
+        r = subprocess.run([*CLI, "train", "moonlit", "--init", str(start), "--rounds", "1", "--games", str(games),
+                            "--epochs", "1", "--data-on", "moonlit/duel", "--eval-games", "0", "--seed", str(7 + n),
+                            "--out", str(out)], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr[-2000:]
+        (run,) = [p for p in out.iterdir() if p.is_dir()]
+        start = run / "ppo-moonlit.npz"
+        cards.append((json.loads(start.with_suffix(".json").read_text()), start.with_suffix(".md").read_text()))
+    (first, _), (second, text) = cards
+    cloning = root.get("init_args") or root["args"]  # the shipped model may itself come from a chain
+    before = root.get("init_commands", [])
+    assert second["init_args"] == cloning == first["init_args"]
+    assert second["init_commands"] == [*before, root["command"], first["command"]], second["init_commands"]
+    rounds = [*root.get("dagger_before", []), *([root["dagger"]] if root.get("dagger") else [])]
+    assert [d["games"] for d in [*second["dagger_before"], second["dagger"]]] == [d["games"] for d in rounds] + [2, 4]
+    assert f"**Data**: {cloning['games']} games of the scripted agent against itself" in text, text
+    assert f"`{root['command']}`, then `{first['command']}`." in text, text
+    assert text.count("**DAgger from the model**") == len(rounds) + 2 and "1 round(s) of 4 games" in text, text
+
+
 def test_the_card_of_dagger_from_a_ppo_model_keeps_that_ppo_stage(tmp_path: Path) -> None:
     # the recipe names the PPO stage of the model it starts from; its steps and speed stay on the card too
     shipped = SHIPPED.with_name("ppo-kiai.npz")
