@@ -23,6 +23,16 @@ CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
 SHIPPED = Path(__file__).parents[2] / "agents/learned/models/ppo-moonlit.npz"
 
 
+def dagger_round(system: str, start: Path, encounter: str, out: Path, games: int = 2, seed: int = 0) -> Path:
+    """`train SYSTEM --init START --rounds 1` on one encounter, through the command line: the model it wrote."""
+    r = subprocess.run([*CLI, "train", system, "--init", str(start), "--rounds", "1", "--games", str(games),
+                        "--epochs", "1", "--data-on", encounter, "--eval-games", "0", "--seed", str(seed),
+                        "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in out.iterdir() if p.is_dir()]
+    return run / f"ppo-{system}.npz"
+
+
 def test_data_on_plays_the_named_encounters_in_turn_each_from_both_sides() -> None:
     args = PolicyTrainArgs("moonlit", games=9, data_on=("moonlit/duel", "moonlit/skirmish"))
     games = [e.encounter for e in data_encounters(args, seed=0)]
@@ -72,13 +82,7 @@ def test_a_chain_of_dagger_runs_keeps_the_cloning_data_every_command_and_every_r
     cards = []
     start = SHIPPED
     for n, games in enumerate((2, 4)):
-        out = tmp_path / f"r{n}"
-        r = subprocess.run([*CLI, "train", "moonlit", "--init", str(start), "--rounds", "1", "--games", str(games),
-                            "--epochs", "1", "--data-on", "moonlit/duel", "--eval-games", "0", "--seed", str(7 + n),
-                            "--out", str(out)], capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr[-2000:]
-        (run,) = [p for p in out.iterdir() if p.is_dir()]
-        start = run / "ppo-moonlit.npz"
+        start = dagger_round("moonlit", start, "moonlit/duel", tmp_path / f"r{n}", games, seed=7 + n)
         cards.append((json.loads(start.with_suffix(".json").read_text()), start.with_suffix(".md").read_text()))
     (first, _), (second, text) = cards
     cloning = root.get("init_args") or root["args"]  # the shipped model may itself come from a chain
@@ -96,14 +100,10 @@ def test_the_card_of_dagger_from_a_ppo_model_keeps_that_ppo_stage(tmp_path: Path
     # the recipe names the PPO stage of the model it starts from; its steps and speed stay on the card too
     shipped = SHIPPED.with_name("ppo-kiai.npz")
     steps = load_policy("kiai", shipped).meta["ppo"]["steps"]
-    r = subprocess.run([*CLI, "train", "kiai", "--init", str(shipped), "--rounds", "1", "--games", "2",
-                        "--epochs", "1", "--data-on", "kiai/duel", "--eval-games", "0", "--out", str(tmp_path)],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-2000:]
-    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
-    card = json.loads((run / "ppo-kiai.json").read_text())
+    model = dagger_round("kiai", shipped, "kiai/duel", tmp_path)
+    card = json.loads(model.with_suffix(".json").read_text())
     assert card["init_ppo"]["steps"] == steps and "ppo" not in card
-    text = (run / "ppo-kiai.md").read_text()
+    text = model.with_suffix(".md").read_text()
     assert f"PPO (of the model it starts from): {steps:,} steps" in text, text
     assert "No PPO steps after the cloning" not in text
 
@@ -114,14 +114,10 @@ def test_the_card_of_a_model_two_steps_from_its_cloning_names_the_cloned_data(tm
     shipped = SHIPPED.with_name("ppo-investigator.npz")
     meta = load_policy("investigator", shipped).meta
     data = meta.get("init_args") or meta["args"]
-    r = subprocess.run([*CLI, "train", "investigator", "--init", str(shipped), "--rounds", "1", "--games", "2",
-                        "--epochs", "1", "--data-on", "investigator/duel", "--eval-games", "0", "--out", str(tmp_path)],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-2000:]
-    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
-    card = json.loads((run / "ppo-investigator.json").read_text())
+    model = dagger_round("investigator", shipped, "investigator/duel", tmp_path)
+    card = json.loads(model.with_suffix(".json").read_text())
     assert card["init_args"] == data
-    text = (run / "ppo-investigator.md").read_text()
+    text = model.with_suffix(".md").read_text()
     assert f"**Data**: {data['games']} games of the {data['teacher']} agent against itself" in text, text
     assert f"held-out agreement with the {data['teacher']} choice" in text, text
 
