@@ -457,11 +457,16 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         init = load_policy(args.ruleset, args.init)
         layers: Layers = [(w.copy(), b.copy()) for w, b in init.layers]
         cloned = {k: v for k, v in init.meta.items() if k not in ("args", "ppo", "command", "seconds", "recipe")}
-        # the card's data line describes the cloning that made the data: a model that itself started from another
-        # keeps its own starting model's arguments (its `args` are those of its PPO stage or DAgger rounds)
+        # A chain of --init runs: the card keeps the data of the cloning at its root (its args), every command
+        # since that root, and the DAgger rounds of the runs before, not just those of the model it starts from.
+        parent = init.meta.get("init_command")
+        earlier = init.meta.get("init_commands") or ([parent] if parent else [])
         cloned.update({"recipe": init.meta.get("recipe", "a model"), "init": str(args.init),
                        "init_command": init.meta.get("command"),
+                       "init_commands": [*earlier, init.meta.get("command")],
                        "init_args": init.meta.get("init_args") or init.meta.get("args", {})})
+        if init.meta.get("dagger"):
+            cloned["dagger_before"] = [*init.meta.get("dagger_before", []), init.meta["dagger"]]
         if "ppo" in init.meta:  # the recipe names that PPO stage, so the card keeps its steps, time and speed
             cloned["init_ppo"] = init.meta["ppo"]
         log(f"starting from {args.init} ({cloned['recipe']})")
@@ -537,15 +542,14 @@ def card_markdown(card: dict[str, Any]) -> str:
              f"{a['noise']:.0%} of the time (the label stays the {teacher} choice): {card['decisions']:,} decisions "
              f"({card['train_decisions']:,} to train, {card['held_out_decisions']:,} held out).",
              f"- **Command**: `{card['command']}` (writes a run folder; the shipped file is its "
-             f"`ppo-{card['ruleset']}.npz`)" + (f"; the model it starts from was made by `{card['init_command']}`."
-                                                 if card.get("init_command") else "."),
+             f"`ppo-{card['ruleset']}.npz`)" + _init_commands(card),
              f"- **Steps and speed**: {a['epochs']} epochs over the decisions; collecting "
              f"{card['collect_seconds']:g} s ({card['decisions_per_second']:,.0f} decisions/s)"
              + (f", {card['seconds']:g} s in all" if not card.get("init") else "")
              + " on one core of a shared 2-core machine. " + _ppo_line(card.get("ppo"), card.get("init_ppo")),
              f"- **Fit of the cloning**: held-out agreement with the {teacher} choice "
              f"{card['held_out_agreement']:.1%}, cross-entropy {card['held_out_loss']:.3f}.",
-             *_dagger_lines(card.get("dagger")),
+             *(line for d in [*card.get("dagger_before", []), card.get("dagger")] for line in _dagger_lines(d)),
              f"- **Size**: {card['size_bytes'] / 1e6:.2f} MB.", "",
              "## Evaluations", "",
              "Sides swapped every game; the share is of decided games, with its Wilson 95 % interval."
@@ -558,6 +562,14 @@ def card_markdown(card: dict[str, Any]) -> str:
                      f"{e['draws']} | {_pct(e['decided_share'])} | [{_pct(e['interval'][0])}, "
                      f"{_pct(e['interval'][1])}] |")
     return "\n".join(lines) + "\n"
+
+
+def _init_commands(card: dict[str, Any]) -> str:
+    """The end of the card's command line: the commands that made the model it starts from, oldest first."""
+    commands = card.get("init_commands") or ([card["init_command"]] if card.get("init_command") else [])
+    if not commands:
+        return "."
+    return "; the model it starts from was made by " + ", then ".join(f"`{c}`" for c in commands) + "."
 
 
 def _dagger_lines(dagger: dict[str, Any] | None) -> list[str]:

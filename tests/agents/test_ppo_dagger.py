@@ -23,6 +23,16 @@ CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
 SHIPPED = Path(__file__).parents[2] / "agents/learned/models/ppo-moonlit.npz"
 
 
+def dagger_round(system: str, start: Path, encounter: str, out: Path, games: int = 2, seed: int = 0) -> Path:
+    """`train SYSTEM --init START --rounds 1` on one encounter, through the command line: the model it wrote."""
+    r = subprocess.run([*CLI, "train", system, "--init", str(start), "--rounds", "1", "--games", str(games),
+                        "--epochs", "1", "--data-on", encounter, "--eval-games", "0", "--seed", str(seed),
+                        "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in out.iterdir() if p.is_dir()]
+    return run / f"ppo-{system}.npz"
+
+
 def test_data_on_plays_the_named_encounters_in_turn_each_from_both_sides() -> None:
     args = PolicyTrainArgs("moonlit", games=9, data_on=("moonlit/duel", "moonlit/skirmish"))
     games = [e.encounter for e in data_encounters(args, seed=0)]
@@ -65,18 +75,35 @@ def test_dagger_rounds_from_a_model_refine_it_and_say_so_on_its_card(tmp_path: P
     assert played.returncode == 0, played.stderr[-2000:]
 
 
+def test_a_chain_of_dagger_runs_keeps_the_cloning_data_every_command_and_every_round(tmp_path: Path) -> None:
+    # a second --init run from the first one's model: the card still describes the cloning at the root (not the
+    # first run's DAgger games as if they were the cloning's data) and lists both runs' commands and rounds
+    root = load_policy("moonlit", SHIPPED).meta
+    cards = []
+    start = SHIPPED
+    for n, games in enumerate((2, 4)):
+        start = dagger_round("moonlit", start, "moonlit/duel", tmp_path / f"r{n}", games, seed=7 + n)
+        cards.append((json.loads(start.with_suffix(".json").read_text()), start.with_suffix(".md").read_text()))
+    (first, _), (second, text) = cards
+    cloning = root.get("init_args") or root["args"]  # the shipped model may itself come from a chain
+    before = root.get("init_commands", [])
+    assert second["init_args"] == cloning == first["init_args"]
+    assert second["init_commands"] == [*before, root["command"], first["command"]], second["init_commands"]
+    rounds = [*root.get("dagger_before", []), *([root["dagger"]] if root.get("dagger") else [])]
+    assert [d["games"] for d in [*second["dagger_before"], second["dagger"]]] == [d["games"] for d in rounds] + [2, 4]
+    assert f"**Data**: {cloning['games']} games of the scripted agent against itself" in text, text
+    assert f"`{root['command']}`, then `{first['command']}`." in text, text
+    assert text.count("**DAgger from the model**") == len(rounds) + 2 and "1 round(s) of 4 games" in text, text
+
+
 def test_the_card_of_dagger_from_a_ppo_model_keeps_that_ppo_stage(tmp_path: Path) -> None:
     # the recipe names the PPO stage of the model it starts from; its steps and speed stay on the card too
     shipped = SHIPPED.with_name("ppo-kiai.npz")
     steps = load_policy("kiai", shipped).meta["ppo"]["steps"]
-    r = subprocess.run([*CLI, "train", "kiai", "--init", str(shipped), "--rounds", "1", "--games", "2",
-                        "--epochs", "1", "--data-on", "kiai/duel", "--eval-games", "0", "--out", str(tmp_path)],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-2000:]
-    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
-    card = json.loads((run / "ppo-kiai.json").read_text())
+    model = dagger_round("kiai", shipped, "kiai/duel", tmp_path)
+    card = json.loads(model.with_suffix(".json").read_text())
     assert card["init_ppo"]["steps"] == steps and "ppo" not in card
-    text = (run / "ppo-kiai.md").read_text()
+    text = model.with_suffix(".md").read_text()
     assert f"PPO (of the model it starts from): {steps:,} steps" in text, text
     assert "No PPO steps after the cloning" not in text
 
@@ -87,14 +114,10 @@ def test_the_card_of_a_model_two_steps_from_its_cloning_names_the_cloned_data(tm
     shipped = SHIPPED.with_name("ppo-investigator.npz")
     meta = load_policy("investigator", shipped).meta
     data = meta.get("init_args") or meta["args"]
-    r = subprocess.run([*CLI, "train", "investigator", "--init", str(shipped), "--rounds", "1", "--games", "2",
-                        "--epochs", "1", "--data-on", "investigator/duel", "--eval-games", "0", "--out", str(tmp_path)],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-2000:]
-    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
-    card = json.loads((run / "ppo-investigator.json").read_text())
+    model = dagger_round("investigator", shipped, "investigator/duel", tmp_path)
+    card = json.loads(model.with_suffix(".json").read_text())
     assert card["init_args"] == data
-    text = (run / "ppo-investigator.md").read_text()
+    text = model.with_suffix(".md").read_text()
     assert f"**Data**: {data['games']} games of the {data['teacher']} agent against itself" in text, text
     assert f"held-out agreement with the {data['teacher']} choice" in text, text
 
