@@ -8,6 +8,7 @@ rate and the time left.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,10 +25,13 @@ GAP_SECONDS = 5.0  # and not more often than this for the tenths (a short series
 class Ticker:
     """Plain progress lines for one task of `total` units (games, steps)."""
 
-    def __init__(self, console: Console, label: str, total: int, unit: str = "games") -> None:
+    def __init__(self, console: Console, label: str, total: int, unit: str = "games",
+                 start: float | None = None) -> None:
         self.console, self.label, self.total, self.unit = console, label, total, unit
         self.done = 0
-        self.start = self.last_time = time.perf_counter()
+        # `start`: when the work began, if before this ticker (the rate must count the first unit's time too)
+        self.start = time.perf_counter() if start is None else start
+        self.last_time = time.perf_counter()
         self.last_tenth = 0
         self.printed = -1
         self.extra = ""
@@ -58,12 +62,19 @@ class Ticker:
         seconds = time.perf_counter() - self.start
         speed = self.done / seconds if seconds > 0 else 0.0
         parts = [f"{self.done:,}/{self.total:,} {self.unit} ({100 * self.done / max(self.total, 1):.0f} %)",
-                 f"{speed:,.1f} {self.unit}/s", f"{seconds:,.0f} s"]
+                 f"{rate_text(speed)} {self.unit}/s", f"{seconds:,.0f} s"]
         if self.done < self.total and speed > 0:
             parts.append("stopped early" if final else f"about {(self.total - self.done) / speed:,.0f} s left")
         if self.extra:
             parts.append(self.extra)
         self.console.print(f"{escape(self.label)}: {', '.join(parts)}", soft_wrap=True, highlight=False)
+
+
+def rate_text(speed: float) -> str:
+    """A rate with one decimal, or enough digits to show two of a rate under 1 (a search game takes a minute)."""
+    if speed >= 1 or speed <= 0:
+        return f"{speed:,.1f}"
+    return f"{speed:.{1 + math.ceil(-math.log10(speed))}f}"
 
 
 @contextmanager
@@ -77,11 +88,13 @@ def series_progress(console: Console) -> Iterator[Callable[[str, int], Callable[
         tickers: list[Ticker] = []
 
         def line(label: str, total: int) -> Callable[[Any], None]:
+            begun = time.perf_counter()  # the task's games start now, though its lines wait for the first to end
+
             def advance(_record: Any) -> None:  # the first game opens the task's lines: no lines for none played
                 if not tickers or tickers[-1].label != label or tickers[-1].done >= total:
                     if tickers:
                         tickers[-1].finish()
-                    tickers.append(Ticker(console, label, total))
+                    tickers.append(Ticker(console, label, total, start=begun))
                 tickers[-1].advance()
 
             return advance
