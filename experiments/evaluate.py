@@ -9,10 +9,8 @@ from typing import Any
 from rich.console import Console
 
 from trpg_arena.experiments.series import GameRecord, SeriesSpec
-from trpg_arena.experiments.series.progress import series_progress
-from trpg_arena.experiments.series.resume import kept_games, open_run, play_rest, say_kept, say_stopped
+from trpg_arena.experiments.series.resume import open_run, play_kept
 from trpg_arena.experiments.series.sprt import wilson
-from trpg_arena.experiments.series.stopping import sigterm_interrupts
 from trpg_arena.experiments.series.words import rate
 
 
@@ -74,20 +72,12 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
     """
     from trpg_arena.experiments.series.report import write_report
 
+    if len(names) != 2:
+        raise ValueError("evaluation needs exactly two agent specs, A,B")
     spec = SeriesSpec.build(encounter, names, games, seed, swap)
     folder = open_run(out, f"{encounter}-{'-'.join(names)}", "spec.json", spec.to_json(), resume, "evaluation")
-    results = folder / "results.jsonl"
-    records = kept_games(results)
-    say_kept(console, folder, len(records), games, resume is not None)
-    try:
-        with sigterm_interrupts(), series_progress(console) as bar:
-            if len(records) < games:
-                play_rest(spec, results, records, workers, backend,
-                          bar(f"{encounter} {','.join(names)}", games - len(records)))
-    except KeyboardInterrupt:
-        # counted from the file, not the list: the stop can fall between writing a game and listing it
-        say_stopped(console, folder, len(kept_games(results)), games)
-        raise
+    (records,) = play_kept(console, folder, [(f"{encounter} {','.join(names)}", spec, folder / "results.jsonl")],
+                           workers, backend, resume is not None)
     summary = summarise(spec, records)
     _plot(summary, folder / "winrate.png")
     write_report(folder, f"evaluate {encounter}: {names[0]} vs {names[1]}", [(spec, records)])

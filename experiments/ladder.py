@@ -30,10 +30,8 @@ import numpy as np
 from rich.console import Console
 
 from trpg_arena.experiments.series import SeriesSpec
-from trpg_arena.experiments.series.progress import series_progress
-from trpg_arena.experiments.series.resume import ResumeError, kept_games, open_run, play_rest, say_kept, say_stopped
+from trpg_arena.experiments.series.resume import ResumeError, open_run, play_kept
 from trpg_arena.experiments.series.sprt import wilson
-from trpg_arena.experiments.series.stopping import sigterm_interrupts
 from trpg_arena.experiments.series.suite import slug
 from trpg_arena.experiments.series.words import rate
 from trpg_arena.experiments.tournament import fit_ratings
@@ -141,20 +139,9 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     folder = open_run(out, encounter, "ladder-spec.json", settings, resume, "ladder")
     (folder / "games").mkdir(exist_ok=True)
     sides = load_encounter(encounter).sides()
-    kept = {pair: kept_games(folder / "games" / f"{slug(pair[0])}--{slug(pair[1])}.jsonl") for pair in pairs}
-    total = sum(spec.games for spec in specs.values())
-    say_kept(console, folder, sum(map(len, kept.values())), total, resume is not None, resume_hint)
-    try:
-        with sigterm_interrupts(), series_progress(console) as bar:
-            for a, b in pairs:
-                spec, played = specs[(a, b)], kept[(a, b)]
-                if len(played) < spec.games:
-                    play_rest(spec, folder / "games" / f"{slug(a)}--{slug(b)}.jsonl", played, workers, backend,
-                              bar(f"{a} vs {b}", spec.games - len(played)))
-    except KeyboardInterrupt:
-        kept_now = sum(len(kept_games(folder / "games" / f"{slug(a)}--{slug(b)}.jsonl")) for a, b in pairs)
-        say_stopped(console, folder, kept_now, total, resume_hint)  # counted from the files, as evaluate does
-        raise
+    series = [(f"{a} vs {b}", specs[(a, b)], folder / "games" / f"{slug(a)}--{slug(b)}.jsonl") for a, b in pairs]
+    kept = dict(zip(pairs, play_kept(console, folder, series, workers, backend, resume is not None, resume_hint),
+                    strict=True))
     results = {(a, b): [1.0 if r.result == sides[r.agents.index(a)] else (0.5 if r.result == "draw" else 0.0)
                         for r in kept[(a, b)]] for a, b in pairs}
     ratings = fit_ratings(names, _scores(results))

@@ -13,9 +13,7 @@ from rich.console import Console
 
 from trpg_arena.experiments.evaluate import agent_a_tally
 from trpg_arena.experiments.series import SeriesSpec
-from trpg_arena.experiments.series.progress import series_progress
-from trpg_arena.experiments.series.resume import kept_games, open_run, play_rest, say_kept, say_stopped
-from trpg_arena.experiments.series.stopping import sigterm_interrupts
+from trpg_arena.experiments.series.resume import open_run, play_kept
 from trpg_arena.experiments.series.suite import slug
 
 
@@ -49,19 +47,8 @@ def run_tournament(encounter: str, names: list[str], games: int, seed: int, out:
                 "agents": names, "games_per_pair": games, "seed": seed}
     folder = open_run(out, f"{encounter}-{'-'.join(names)}", "tournament-spec.json", settings, resume, "tournament")
     (folder / "games").mkdir(exist_ok=True)
-    paths = {(a, b): folder / "games" / f"{slug(a)}--{slug(b)}.jsonl" for a, b in pairs}
-    kept = {pair: kept_games(paths[pair]) for pair in pairs}
-    total = games * len(pairs)
-    say_kept(console, folder, sum(map(len, kept.values())), total, resume is not None)
-    try:
-        with sigterm_interrupts(), series_progress(console) as bar:
-            for a, b in pairs:
-                if len(kept[(a, b)]) < games:
-                    play_rest(specs[(a, b)], paths[(a, b)], kept[(a, b)], workers, backend,
-                              bar(f"{a} vs {b}", games - len(kept[(a, b)])))
-    except KeyboardInterrupt:
-        say_stopped(console, folder, sum(len(kept_games(p)) for p in paths.values()), total)
-        raise
+    series = [(f"{a} vs {b}", specs[(a, b)], folder / "games" / f"{slug(a)}--{slug(b)}.jsonl") for a, b in pairs]
+    kept = dict(zip(pairs, play_kept(console, folder, series, workers, backend, resume is not None), strict=True))
     score: dict[tuple[str, str], tuple[float, int]] = {}
     for a, b in pairs:
         tally = agent_a_tally(specs[(a, b)], kept[(a, b)])

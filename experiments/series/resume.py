@@ -18,8 +18,10 @@ from rich.console import Console
 
 from trpg_arena.experiments.series.folders import run_folder
 from trpg_arena.experiments.series.game import GameRecord
+from trpg_arena.experiments.series.progress import series_progress
 from trpg_arena.experiments.series.runner import run_series
 from trpg_arena.experiments.series.spec import SeriesSpec
+from trpg_arena.experiments.series.stopping import sigterm_interrupts
 from trpg_arena.rules import TrpgArenaError
 
 
@@ -77,7 +79,7 @@ def kept_games(path: Path) -> list[GameRecord]:
     return records
 
 
-def play_rest(spec: SeriesSpec, path: Path, played: list[GameRecord], workers: int | None, backend: str,
+def _play_rest(spec: SeriesSpec, path: Path, played: list[GameRecord], workers: int | None, backend: str,
               on_game: Callable[[GameRecord], None]) -> None:
     """Play the series' games after those in `played`, appending each to `path` and `played` as it ends."""
     # one game a task on this machine, so each is written as it ends (the runner's batch of several is
@@ -91,7 +93,7 @@ def play_rest(spec: SeriesSpec, path: Path, played: list[GameRecord], workers: i
             on_game(record)
 
 
-def say_kept(console: Console, folder: Path, kept: int, total: int, resumed: bool, hint: Path | None = None) -> None:
+def _say_kept(console: Console, folder: Path, kept: int, total: int, resumed: bool, hint: Path | None = None) -> None:
     """The line a run starts with: where its games are kept and how to resume it (or what a resume found).
 
     `hint` is the folder a resume names when it is not `folder` (a ladder of several encounters resumes
@@ -104,7 +106,29 @@ def say_kept(console: Console, folder: Path, kept: int, total: int, resumed: boo
                       f"with --resume {hint or folder}", highlight=False, soft_wrap=True)
 
 
-def say_stopped(console: Console, folder: Path, kept: int, total: int, hint: Path | None = None) -> None:
+def _say_stopped(console: Console, folder: Path, kept: int, total: int, hint: Path | None = None) -> None:
     """The line a stopped run ends with (Ctrl-C, SIGTERM): what it kept and the command that finishes it."""
     console.print(f"stopped after {kept} of {total} games, all kept in {folder}; run the same command with "
                   f"--resume {hint or folder} to play the rest", highlight=False, soft_wrap=True)
+
+
+def play_kept(console: Console, folder: Path, series: list[tuple[str, SeriesSpec, Path]], workers: int | None,
+              backend: str, resumed: bool, hint: Path | None = None) -> list[list[GameRecord]]:
+    """Each (label, spec, results file) in turn: its kept games read back and the rest played; the games of each.
+
+    Says at the start where the games are kept (or what a resume found) and, on Ctrl-C or SIGTERM, what
+    was kept and how to finish, then lets the interrupt go on. `hint`: see `_say_kept`.
+    """
+    kept = [kept_games(path) for _, _, path in series]
+    total = sum(spec.games for _, spec, _ in series)
+    _say_kept(console, folder, sum(map(len, kept)), total, resumed, hint)
+    try:
+        with sigterm_interrupts(), series_progress(console) as bar:
+            for (label, spec, path), played in zip(series, kept, strict=True):
+                if len(played) < spec.games:
+                    _play_rest(spec, path, played, workers, backend, bar(label, spec.games - len(played)))
+    except KeyboardInterrupt:
+        # counted from the files, not the lists: the stop can fall between writing a game and listing it
+        _say_stopped(console, folder, sum(len(kept_games(path)) for _, _, path in series), total, hint)
+        raise
+    return kept
