@@ -72,9 +72,9 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
     """
     from trpg_arena.experiments.series.report import write_report
 
+    spec = SeriesSpec.build(encounter, names, games, seed, swap)  # a line-up that does not fit the sides is named here
     if len(names) != 2:
         raise ValueError("evaluation needs exactly two agent specs, A,B")
-    spec = SeriesSpec.build(encounter, names, games, seed, swap)
     folder = open_run(out, f"{encounter}-{'-'.join(names)}", "spec.json", spec.to_json(), resume, "evaluation")
     (records,) = play_kept(console, folder, [(f"{encounter} {','.join(names)}", spec, folder / "results.jsonl")],
                            workers, backend, resume is not None)
