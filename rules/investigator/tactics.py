@@ -734,6 +734,8 @@ class InvestigatorTactics(Tactics):
         ranged, adj_now, target = self._move_context()
         here = self._square_score(me.pos, ranged, False, adj_now, target)
         floor = here + 0.5
+        if self._ceiling(ranged, target) <= floor:
+            return None  # no square can beat staying: a fighter placed well is not moved, so its squares go unscored
         scores = self._square_scores(options, len(steps), ranged, adj_now, target)
         if not ranged:
             i = int(np.argmax(scores))
@@ -787,7 +789,7 @@ class InvestigatorTactics(Tactics):
         if ranged:
             sc = sc - 6.0 * adj
             # each distance's shot quality, out of range -inf (no bonus lifts it, the maximum below passes over it)
-            quality = self._quality_table(dist)
+            quality = self._quality_table(dist)[0]
             bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
             top = np.maximum.reduce(quality.take(ds) + bonus[:, None], axis=0)
             return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * np.minimum.reduce(ds, axis=0)
@@ -807,20 +809,41 @@ class InvestigatorTactics(Tactics):
             sc[steps:] -= 0.5  # a long move costs the second action: `sc - 0.5` on those squares
         return sc
 
-    def _quality_table(self, dist: np.ndarray) -> np.ndarray:
-        """`_shot_quality` of every distance `dist` holds (-inf: out of range), kept per encounter and ranged kit.
+    def _quality_table(self, dist: np.ndarray) -> tuple[np.ndarray, float]:
+        """`_shot_quality` of every distance `dist` holds (-inf: out of range), and the best of them (-inf: none).
 
-        A shot's quality depends on the encounter's options, the wielded weapon (or its absence) and the damage
-        spells' reach only, and a mover meets the same few kits decision after decision, game after game.
+        Kept per encounter and ranged kit: a shot's quality depends on the encounter's options, the wielded weapon
+        (or its absence) and the damage spells' reach only, and a mover meets the same few kits decision after
+        decision, game after game.
         """
         it, wt, firearm, spell_reach = self._ranged_kit()
         tables = catalogue_of(self.s).shot_qualities
         key = (None if wt is None else wt.id, it is not None, firearm, spell_reach)
-        table: np.ndarray | None = tables.get(key)
-        if table is None:
-            table = tables[key] = np.array([
+        kept: tuple[np.ndarray, float] | None = tables.get(key)
+        if kept is None:
+            table = np.array([
                 -np.inf if (q := self._shot_quality(d)) is None else q for d in range(int(dist.max()) + 1)])
-        return table
+            kept = tables[key] = (table, float(table.max()))
+        return kept
+
+    def _ceiling(self, ranged: bool, target: Fighter | None) -> float:
+        """A score no square of this decision's moves exceeds (`_square_scores`, and `_square_score` below it).
+
+        Every term of a square's score but its best attack takes away: the foes left behind, a long move's second
+        action and, for a shooter, the foes next to the square; a melee fighter's best is a square next to a target
+        that cannot strike back (4.0), else one two squares from it (3.0); a shooter's is the best shot quality of
+        its kit at the weakest foe, doubled, plus a twentieth of the farthest its nearest foe can be (no farther
+        than the farthest any square of the board is from any one foe). Float additions and products by a positive
+        number keep their order, so the bound holds to the bit.
+        """
+        if not ranged:
+            assert target is not None
+            return 4.0 if target.opportunity_used or not target.able else 3.0
+        dist, _ = self._distances()
+        top = self._quality_table(dist)[1] + (0.5 if any(f.hp <= 4 for f in self.foes) else 0.0)
+        farthest = self._farthest()
+        index = self.s.bf.grid.index
+        return (0.0 + max(0.0, top) * 2.0) + 0.05 * min(farthest[index[c]] for c in self._foe_cells)
 
     def _distances(self) -> tuple[np.ndarray, dict[Action, int]]:
         """The Chebyshev distance between every two cells of the board, by cell index, and each move's cell index.
@@ -836,8 +859,8 @@ class InvestigatorTactics(Tactics):
         if kept is None or kept[0] is not grid:
             xy = np.array(grid.cells, dtype=np.int64).reshape(-1, 2)
             xs, ys = xy[:, 0], xy[:, 1]
-            kept = cat.square_distances = (grid, np.maximum(np.abs(xs[:, None] - xs[None, :]),
-                                                            np.abs(ys[:, None] - ys[None, :])))
+            apart = np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :]))
+            kept = cat.square_distances = (grid, apart, apart.max(axis=1).tolist())
         cells = cat.move_cells
         if cells is None or cells[0] is not grid:
             index = grid.index
@@ -846,6 +869,11 @@ class InvestigatorTactics(Tactics):
         table: np.ndarray = kept[1]
         cell_of: dict[Action, int] = cells[1]
         return table, cell_of
+
+    def _farthest(self) -> list[int]:
+        """By cell index, the distance of the board's square farthest from that cell (kept with `_distances`)."""
+        farthest: list[int] = catalogue_of(self.s).square_distances[2]
+        return farthest
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""
