@@ -466,7 +466,9 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
                        "init_commands": [*earlier, init.meta.get("command")],
                        "init_args": init.meta.get("init_args") or init.meta.get("args", {})})
         if init.meta.get("dagger"):
-            cloned["dagger_before"] = [*init.meta.get("dagger_before", []), init.meta["dagger"]]
+            # the starting model's rounds move to the list of earlier ones; left under "dagger" as well, a run
+            # without rounds of its own would list the last of them twice on its card
+            cloned["dagger_before"] = [*init.meta.get("dagger_before", []), cloned.pop("dagger")]
         if "ppo" in init.meta:  # the recipe names that PPO stage, so the card keeps its steps, time and speed
             cloned["init_ppo"] = init.meta["ppo"]
         log(f"starting from {args.init} ({cloned['recipe']})")

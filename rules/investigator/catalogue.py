@@ -71,8 +71,9 @@ class Catalogue:
         self.texts: dict[Action, str] = {}  # GM sentences, filled by the system's `describe`
         self.attack_keys: dict[Action, Any] = {}  # what the tactics key an attack's estimate by, filled by them
         self.shot_odds: dict[tuple[Any, ...], Any] = {}  # the odds of the shots the tactics weigh, filled by them
-        self.shot_qualities: dict[tuple[Any, ...], Any] = {}  # a ranged kit's shot quality by distance, the same
-        self.square_distances: Any = None  # (the grid, the distance of every two of its cells), the same
+        self.shot_qualities: dict[tuple[Any, ...], Any] = {}  # a ranged kit's shot quality by distance and best, same
+        # (the grid, the distance of every two of its cells, each cell's farthest), the same
+        self.square_distances: Any = None
         self.move_cells: Any = None  # (the grid, each step's and long move's cell index on it), the same
         self._build(setup)
         self.moves: dict[Any, Action] = {k[1]: a for k, a in self.by.items() if k[0] == "move"}

@@ -56,12 +56,15 @@ _NO_ACTIONS: list[Action] = []  # no actions of a verb (read only)
 
 
 def _attack_key(m: Meta, spells: dict[str, Any]) -> tuple[tuple[Any, ...], tuple[int, int] | None, Meta, bool]:
-    """What `_estimate` keys an attack by, less the square; the step before it, its parts, and whether it is ruled out.
+    """What `_estimate` keys an attack by, bar the square; the step before it, its parts, whether it is passed over.
 
     An attack with a step after it shares its key with the attack alone, but for melee (the step after rules
     it out); with a step before, the square is the attacker's moved by the step. `_estimate_from` rules some
     attacks out whatever the state (a shot or melee with a technique, a melee with a step after it, a spell that
-    deals no damage at once): they score `NO_ATTACK`, so `_best_attack` passes over them.
+    deals no damage at once): they score `NO_ATTACK`, so `_best_attack` passes over them. It passes over a shot or
+    spell with a step after it too: the rules list one only after the same attack with no step, made from the same
+    square under the same test (`Legal.step_options` gives the plain form first), which scores the same and, earlier
+    in legal order, wins every tie.
     """
     when = m.when
     step = DIRS[m.dir] if when == "before" else None
@@ -75,6 +78,7 @@ def _attack_key(m: Meta, spells: dict[str, Any]) -> tuple[tuple[Any, ...], tuple
         never = False
     if when == "after" and m.verb not in _MELEE:
         when = ""
+        never = True  # the twin of the attack with no step, listed before it
     return (m.verb, m.target, m.head, when, m.shots), step, m, never
 
 
@@ -244,7 +248,7 @@ class InvestigatorTactics(Tactics):
     # --- phase offers and turns ----------------------------------------------------------------
     def _offer(self, legal: list[Action]) -> Ranking:
         best, score = self._best_attack(legal)
-        wait = of_verb(legal, WAIT)[0]
+        wait = legal[-1] if legal[-1].verb == WAIT else of_verb(legal, WAIT)[0]  # the rules list it last
 
         def scored() -> list[tuple[float, Action]]:
             return self._attack_scores(legal)
@@ -458,9 +462,9 @@ class InvestigatorTactics(Tactics):
         (legal order among equals), until no bound left can beat the best score or tie it earlier in legal order.
         A decision offers a shot from every square a step away, most of which cannot beat the plain shot, so
         their lines and the threats at their squares are never looked at. Attacks that `_attack_key` rules out
-        whatever the state are passed over (they score `NO_ATTACK`, which no attack needs to beat), and so is a
-        shot whose key a shot before it in legal order was pended under (the same shot with a step after it): it
-        scores the same, and a later attack wins only with a higher score.
+        whatever the state are passed over (they score `NO_ATTACK`, which no attack needs to beat), and so are the
+        shots and spells with a step after them: each scores what the same attack with no step, listed before it,
+        scores, and a later attack wins only with a higher score. Every other attack has a key of its own.
 
         `by_verb` is the legal set grouped by verb, when the caller has it: a legal set lists each verb's actions
         together, so its groups give the attacks in legal order without walking the moves (most of a turn's set).
@@ -477,9 +481,6 @@ class InvestigatorTactics(Tactics):
         pending: list[tuple[float, int, Meta, tuple[Any, ...], Cell]] = []
         i = -1  # the attack's place among the legal attacks (legal order)
         attack_of: list[Action] = []  # by that place
-        # the keys of the shots pended: a shot with a step after it shares its estimate with the plain shot listed
-        # before it (`_attack_key`), so it scores the same and, later in legal order, cannot be chosen over it
-        pended: set[tuple[Any, ...]] = set()
         runs = groupby(legal, _VERB) if by_verb is None else by_verb.items()
         for verb, run in runs:  # a legal set lists each verb's actions together
             if verb not in ATTACK_VERBS:
@@ -490,7 +491,8 @@ class InvestigatorTactics(Tactics):
                     info = keys[a] = _attack_key(self.meta[a], self.s.spells)
                 part, step, m, never = info
                 if never:
-                    continue  # it scores `NO_ATTACK`, which never beats the best score (the floor at worst)
+                    continue  # it scores `NO_ATTACK`, which never beats the best score (the floor at worst), or it is
+                    # the twin of an attack met before it
                 i += 1
                 attack_of.append(a)
                 src = here
@@ -500,12 +502,6 @@ class InvestigatorTactics(Tactics):
                 est = estimates.get(key)
                 if est is None:
                     if verb == SHOOT and src is not None and not m.head:  # a possible shot: bounded, weighed later
-                        # noted at once, one hash fewer than a look before the note: a key noted but not pended below
-                        # has its estimate kept before any later attack is met, so `estimates` answers for it first
-                        seen = len(pended)
-                        pended.add(key)
-                        if len(pended) == seen:
-                            continue  # the very shot of one pended earlier in legal order: it could only tie it
                         tpos = fighters[idx[m.target]].pos
                         if tpos is not None:
                             dx, dy = src[0] - tpos[0], src[1] - tpos[1]
@@ -734,6 +730,8 @@ class InvestigatorTactics(Tactics):
         ranged, adj_now, target = self._move_context()
         here = self._square_score(me.pos, ranged, False, adj_now, target)
         floor = here + 0.5
+        if self._ceiling(ranged, target) <= floor:
+            return None  # no square can beat staying: a fighter placed well is not moved, so its squares go unscored
         scores = self._square_scores(options, len(steps), ranged, adj_now, target)
         if not ranged:
             i = int(np.argmax(scores))
@@ -787,7 +785,7 @@ class InvestigatorTactics(Tactics):
         if ranged:
             sc = sc - 6.0 * adj
             # each distance's shot quality, out of range -inf (no bonus lifts it, the maximum below passes over it)
-            quality = self._quality_table(dist)
+            quality = self._quality_table(dist)[0]
             bonus = np.array([0.5 if f.hp <= 4 else 0.0 for f in self.foes])
             top = np.maximum.reduce(quality.take(ds) + bonus[:, None], axis=0)
             return (sc + np.maximum(0.0, top) * 2.0) + 0.05 * np.minimum.reduce(ds, axis=0)
@@ -807,20 +805,41 @@ class InvestigatorTactics(Tactics):
             sc[steps:] -= 0.5  # a long move costs the second action: `sc - 0.5` on those squares
         return sc
 
-    def _quality_table(self, dist: np.ndarray) -> np.ndarray:
-        """`_shot_quality` of every distance `dist` holds (-inf: out of range), kept per encounter and ranged kit.
+    def _quality_table(self, dist: np.ndarray) -> tuple[np.ndarray, float]:
+        """`_shot_quality` of every distance `dist` holds (-inf: out of range), and the best of them (-inf: none).
 
-        A shot's quality depends on the encounter's options, the wielded weapon (or its absence) and the damage
-        spells' reach only, and a mover meets the same few kits decision after decision, game after game.
+        Kept per encounter and ranged kit: a shot's quality depends on the encounter's options, the wielded weapon
+        (or its absence) and the damage spells' reach only, and a mover meets the same few kits decision after
+        decision, game after game.
         """
         it, wt, firearm, spell_reach = self._ranged_kit()
         tables = catalogue_of(self.s).shot_qualities
         key = (None if wt is None else wt.id, it is not None, firearm, spell_reach)
-        table: np.ndarray | None = tables.get(key)
-        if table is None:
-            table = tables[key] = np.array([
+        kept: tuple[np.ndarray, float] | None = tables.get(key)
+        if kept is None:
+            table = np.array([
                 -np.inf if (q := self._shot_quality(d)) is None else q for d in range(int(dist.max()) + 1)])
-        return table
+            kept = tables[key] = (table, float(table.max()))
+        return kept
+
+    def _ceiling(self, ranged: bool, target: Fighter | None) -> float:
+        """A score no square of this decision's moves exceeds (`_square_scores`, and `_square_score` below it).
+
+        Every term of a square's score but its best attack takes away: the foes left behind, a long move's second
+        action and, for a shooter, the foes next to the square; a melee fighter's best is a square next to a target
+        that cannot strike back (4.0), else one two squares from it (3.0); a shooter's is the best shot quality of
+        its kit at the weakest foe, doubled, plus a twentieth of the farthest its nearest foe can be (no farther
+        than the farthest any square of the board is from any one foe). Float additions and products by a positive
+        number keep their order, so the bound holds to the bit.
+        """
+        if not ranged:
+            assert target is not None
+            return 4.0 if target.opportunity_used or not target.able else 3.0
+        dist, _ = self._distances()
+        top = self._quality_table(dist)[1] + (0.5 if any(f.hp <= 4 for f in self.foes) else 0.0)
+        farthest = self._farthest()
+        index = self.s.bf.grid.index
+        return (0.0 + max(0.0, top) * 2.0) + 0.05 * min(farthest[index[c]] for c in self._foe_cells)
 
     def _distances(self) -> tuple[np.ndarray, dict[Action, int]]:
         """The Chebyshev distance between every two cells of the board, by cell index, and each move's cell index.
@@ -836,8 +855,8 @@ class InvestigatorTactics(Tactics):
         if kept is None or kept[0] is not grid:
             xy = np.array(grid.cells, dtype=np.int64).reshape(-1, 2)
             xs, ys = xy[:, 0], xy[:, 1]
-            kept = cat.square_distances = (grid, np.maximum(np.abs(xs[:, None] - xs[None, :]),
-                                                            np.abs(ys[:, None] - ys[None, :])))
+            apart = np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :]))
+            kept = cat.square_distances = (grid, apart, apart.max(axis=1).tolist())
         cells = cat.move_cells
         if cells is None or cells[0] is not grid:
             index = grid.index
@@ -846,6 +865,11 @@ class InvestigatorTactics(Tactics):
         table: np.ndarray = kept[1]
         cell_of: dict[Action, int] = cells[1]
         return table, cell_of
+
+    def _farthest(self) -> list[int]:
+        """By cell index, the distance of the board's square farthest from that cell (kept with `_distances`)."""
+        farthest: list[int] = catalogue_of(self.s).square_distances[2]
+        return farthest
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""

@@ -3,7 +3,7 @@
 - The warm start is exact: the MaskablePPO policy scores every legal action as the cloned numpy policy does.
 - The value warm-up leaves the cloned policy untouched; the PPO steps after it change it.
 - End to end through the command line: clone, PPO in the league (snapshots in the pool), export, card;
-  the result beats random beyond doubt.
+  the result beats random beyond doubt; from a model with DAgger rounds, its card lists each of them once.
 """
 
 from __future__ import annotations
@@ -123,6 +123,12 @@ def test_ppo_on_plays_the_named_encounters_only(tmp_path: Path) -> None:
     assert "--ppo-on moonlit/duel" in card["command"] and "--anchors random" in card["command"]
     # no snapshot was taken before the end: the card says the stage met random alone, not a league
     assert "steps warm-started from those weights against random on moonlit/duel" in card["recipe"], card["recipe"]
+    # the DAgger rounds of the model it starts from are listed once each, none as this run's own
+    start = json.loads(shipped.with_suffix(".json").read_text())
+    rounds = [*start.get("dagger_before", []), *([start["dagger"]] if start.get("dagger") else [])]
+    assert card["dagger_before"] == rounds and "dagger" not in card, card.get("dagger")
+    text = (run / "ppo-moonlit.md").read_text()
+    assert text.count("**DAgger from the model**") == len(rounds) >= 2, text
 
 
 def test_ppo_on_refuses_another_system_and_needs_ppo_steps() -> None:

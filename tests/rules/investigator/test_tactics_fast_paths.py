@@ -1,7 +1,8 @@
 """The scripted investigator's fast paths choose exactly what the plain definitions choose.
 
 `_movement` scores every square in numpy and draws a shooter's lines best bound first; the plain
-definition scores each square in turn with `_square_score` and keeps the first of the highest score.
+definition scores each square in turn with `_square_score` and keeps the first of the highest score. No
+square is scored when a ceiling on every square's score cannot beat staying; no square may score above it.
 Attack estimates share work (the shots of one target from one square, a step after the attack and none, and
 the odds of a shot kept per encounter from earlier decisions and games); each must equal the estimate worked
 out on its own in a fresh look at the state, with no odds kept. The best attack is found
@@ -72,6 +73,30 @@ def test_movement_and_estimates_match_the_plain_definitions() -> None:
                 assert probe._estimate(a) == est, a
                 checked_attacks += 1
     assert checked_moves > 50 and checked_attacks > 200
+
+
+def test_no_square_scores_above_the_ceiling() -> None:
+    """`_movement` scores no square when `_ceiling` cannot beat staying: no square may score above it, either way."""
+    checked = passed_over = 0
+    probe = InvestigatorTactics()
+    for _, _, c, d in _scripted_decisions((("investigator/skirmish", range(5)), ("investigator/brawl", range(2)))):
+        legal = c.legal_actions()
+        if d.step != "turn_action" or len(legal) < 2:
+            continue
+        probe._look(c)
+        by_verb = grouped_by_verb(legal)
+        options = probe._move_options(by_verb)
+        if probe.me.move_used or not probe.foes or not options:
+            continue
+        ranged, adj_now, target = probe._move_context()
+        ceiling = probe._ceiling(ranged, target)
+        steps = sum(1 for _, _, long in options if not long)
+        assert probe._square_scores([a for a, _, _ in options], steps, ranged, adj_now, target).max() <= ceiling
+        assert max(probe._square_score(dest, ranged, long, adj_now, target) for _, dest, long in options) <= ceiling
+        assert probe.me.pos is not None
+        passed_over += ceiling <= probe._square_score(probe.me.pos, ranged, False, adj_now, target) + 0.5
+        checked += 1
+    assert checked > 100 and passed_over > 30, (checked, passed_over)
 
 
 def test_best_attack_is_the_first_of_the_highest_score() -> None:
