@@ -56,12 +56,15 @@ _NO_ACTIONS: list[Action] = []  # no actions of a verb (read only)
 
 
 def _attack_key(m: Meta, spells: dict[str, Any]) -> tuple[tuple[Any, ...], tuple[int, int] | None, Meta, bool]:
-    """What `_estimate` keys an attack by, less the square; the step before it, its parts, and whether it is ruled out.
+    """What `_estimate` keys an attack by, bar the square; the step before it, its parts, whether it is passed over.
 
     An attack with a step after it shares its key with the attack alone, but for melee (the step after rules
     it out); with a step before, the square is the attacker's moved by the step. `_estimate_from` rules some
     attacks out whatever the state (a shot or melee with a technique, a melee with a step after it, a spell that
-    deals no damage at once): they score `NO_ATTACK`, so `_best_attack` passes over them.
+    deals no damage at once): they score `NO_ATTACK`, so `_best_attack` passes over them. It passes over a shot or
+    spell with a step after it too: the rules list one only after the same attack with no step, made from the same
+    square under the same test (`Legal.step_options` gives the plain form first), which scores the same and, earlier
+    in legal order, wins every tie.
     """
     when = m.when
     step = DIRS[m.dir] if when == "before" else None
@@ -75,6 +78,7 @@ def _attack_key(m: Meta, spells: dict[str, Any]) -> tuple[tuple[Any, ...], tuple
         never = False
     if when == "after" and m.verb not in _MELEE:
         when = ""
+        never = True  # the twin of the attack with no step, listed before it
     return (m.verb, m.target, m.head, when, m.shots), step, m, never
 
 
@@ -244,7 +248,7 @@ class InvestigatorTactics(Tactics):
     # --- phase offers and turns ----------------------------------------------------------------
     def _offer(self, legal: list[Action]) -> Ranking:
         best, score = self._best_attack(legal)
-        wait = of_verb(legal, WAIT)[0]
+        wait = legal[-1] if legal[-1].verb == WAIT else of_verb(legal, WAIT)[0]  # the rules list it last
 
         def scored() -> list[tuple[float, Action]]:
             return self._attack_scores(legal)
@@ -458,9 +462,9 @@ class InvestigatorTactics(Tactics):
         (legal order among equals), until no bound left can beat the best score or tie it earlier in legal order.
         A decision offers a shot from every square a step away, most of which cannot beat the plain shot, so
         their lines and the threats at their squares are never looked at. Attacks that `_attack_key` rules out
-        whatever the state are passed over (they score `NO_ATTACK`, which no attack needs to beat), and so is a
-        shot whose key a shot before it in legal order was pended under (the same shot with a step after it): it
-        scores the same, and a later attack wins only with a higher score.
+        whatever the state are passed over (they score `NO_ATTACK`, which no attack needs to beat), and so are the
+        shots and spells with a step after them: each scores what the same attack with no step, listed before it,
+        scores, and a later attack wins only with a higher score. Every other attack has a key of its own.
 
         `by_verb` is the legal set grouped by verb, when the caller has it: a legal set lists each verb's actions
         together, so its groups give the attacks in legal order without walking the moves (most of a turn's set).
@@ -477,9 +481,6 @@ class InvestigatorTactics(Tactics):
         pending: list[tuple[float, int, Meta, tuple[Any, ...], Cell]] = []
         i = -1  # the attack's place among the legal attacks (legal order)
         attack_of: list[Action] = []  # by that place
-        # the keys of the shots pended: a shot with a step after it shares its estimate with the plain shot listed
-        # before it (`_attack_key`), so it scores the same and, later in legal order, cannot be chosen over it
-        pended: set[tuple[Any, ...]] = set()
         runs = groupby(legal, _VERB) if by_verb is None else by_verb.items()
         for verb, run in runs:  # a legal set lists each verb's actions together
             if verb not in ATTACK_VERBS:
@@ -490,7 +491,8 @@ class InvestigatorTactics(Tactics):
                     info = keys[a] = _attack_key(self.meta[a], self.s.spells)
                 part, step, m, never = info
                 if never:
-                    continue  # it scores `NO_ATTACK`, which never beats the best score (the floor at worst)
+                    continue  # it scores `NO_ATTACK`, which never beats the best score (the floor at worst), or it is
+                    # the twin of an attack met before it
                 i += 1
                 attack_of.append(a)
                 src = here
@@ -500,12 +502,6 @@ class InvestigatorTactics(Tactics):
                 est = estimates.get(key)
                 if est is None:
                     if verb == SHOOT and src is not None and not m.head:  # a possible shot: bounded, weighed later
-                        # noted at once, one hash fewer than a look before the note: a key noted but not pended below
-                        # has its estimate kept before any later attack is met, so `estimates` answers for it first
-                        seen = len(pended)
-                        pended.add(key)
-                        if len(pended) == seen:
-                            continue  # the very shot of one pended earlier in legal order: it could only tie it
                         tpos = fighters[idx[m.target]].pos
                         if tpos is not None:
                             dx, dy = src[0] - tpos[0], src[1] - tpos[1]
