@@ -80,7 +80,7 @@ def kept_games(path: Path) -> list[GameRecord]:
 
 
 def _play_rest(spec: SeriesSpec, path: Path, played: list[GameRecord], workers: int | None, backend: str,
-              on_game: Callable[[GameRecord], None]) -> None:
+               on_game: Callable[[GameRecord], None]) -> None:
     """Play the series' games after those in `played`, appending each to `path` and `played` as it ends."""
     # one game a task on this machine, so each is written as it ends (the runner's batch of several is
     # lost whole at a stop); a Ray task keeps the runner's batch, whose start-up one game would not repay
