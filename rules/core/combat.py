@@ -46,6 +46,7 @@ class Combat(Generic[S, T]):
     """One combat of one rule system. See docs/architecture.md for the public API."""
 
     _views: list[CombatantView] | None  # set on first read of `combatants`, dropped by every act
+    ahead: Any = None  # see `_legal_set`; a class default, so combats built without `__init__` (restored) have it
 
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
                  dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:
