@@ -141,7 +141,10 @@ def describe_action(combat: ReiCombat, a: Action) -> str:
     """
     if a.dest is not None and a.target is not None and a.verb in RELATIVE_DEST:
         return _sentence(combat, a)
-    known = _SENTENCES.get(a)
+    try:
+        known = _SENTENCES.get(a)
+    except TypeError:  # an action with a list in it (a caller's, read from JSON) is not kept: worded as it is
+        return _sentence(combat, a)
     if known is None:
         known = remember(_SENTENCES, a, _sentence(combat, a), SENTENCES_KEPT)
     return known

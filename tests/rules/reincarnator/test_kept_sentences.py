@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.rules.reincarnator.helpers import own_turn_states
+from trpg_arena.rules import Action, Combat
 from trpg_arena.rules.reincarnator import attack, catalogue
 from trpg_arena.rules.reincarnator.catalogue import RELATIVE_DEST, describe_action
 
@@ -28,3 +29,10 @@ def test_kept_sentences_equal_fresh_ones() -> None:
                 assert e.text.startswith(head), e.text
                 rolls += 1
     assert len(games) == 6 and rolls > 50
+
+
+def test_an_action_with_a_list_is_worded_as_it_is() -> None:
+    c = Combat("reincarnator/skirmish", seed=0)
+    kept = Action("move", dest=(3, 4))
+    loose = Action._make(("move", None, [3, 4], None))  # a caller's action read from JSON: unhashable
+    assert describe_action(c, loose) == describe_action(c, kept) == "move to 3,4"
