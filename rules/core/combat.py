@@ -67,7 +67,7 @@ class Combat(Generic[S, T]):
         self.scratch: dict[Any, Any] | None = None  # see `_legal_set`
         self.ahead: Any = None  # see `_legal_set`
         self._legal: list[Action] | None = None
-        self._decided: tuple[Decision, Decision] | None = None
+        self._decided: dict[int, tuple[Decision, Decision]] = {}  # see `decision`; dropped with the sides
         self._sides: dict[str, str] = {}
         self.state: S = self.system.new_state(self)
         self._copy_state: Callable[[S], S] = state_copier(type(self.state))
@@ -106,12 +106,14 @@ class Combat(Generic[S, T]):
             return None
         if d.side is not None:
             return d
-        known = self._decided
+        # rules open shared decisions (`shared_decision`), so a combat meets the same few objects again and again:
+        # each one's filled-in form is kept by identity (the pair holds the object, so its id is not reused)
+        known = self._decided.get(id(d))
         if known is not None and known[0] is d:
             return known[1]
         full = Decision(d.actor, d.step, d.prompt, self.system.decision_kinds.get(d.step, DecisionKind.CHOICE),
                         self.side_of(d.actor))
-        self._decided = (d, full)
+        self._decided[id(d)] = (d, full)
         return full
 
     def side_of(self, cid: str) -> str:
@@ -322,7 +324,7 @@ class Combat(Generic[S, T]):
         self._views = None
         self._legal = None
         self.ahead = None
-        self._decided = None
+        self._decided = {}
         self._sides = {}
 
     # --- rollback ---------------------------------------------------------------------------------
@@ -446,7 +448,7 @@ class Combat(Generic[S, T]):
         except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as e:  # e.g. a negative RNG word
             raise SnapshotError(f"snapshot cannot be restored: corrupt {type(e).__name__}: {e}") from None
         self._legal = None
-        self._decided = None
+        self._decided = {}
         self._sides = {}
         self._base = None
         self._since = []
@@ -483,7 +485,7 @@ class Combat(Generic[S, T]):
         finally:
             self._views = None
             self._legal = None
-            self._decided = None
+            self._decided = {}
             self._sides = {}
 
     def clone(self, dice: Dice | None = None) -> Combat[S, T]:
@@ -511,7 +513,7 @@ class Combat(Generic[S, T]):
         other._copy_state = self._copy_state
         other.state = self._copy_state(self.state)
         other._legal = self._legal
-        other._decided = None
+        other._decided = {}
         other._sides = self._sides
         other._views = self.__dict__.get("_views")
         other._acting = False

@@ -127,12 +127,16 @@ class InvestigatorTactics(Tactics):
     # --- entry ---------------------------------------------------------------------------------
     def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
         """A defence, a reaction, a phase offer or a turn, each by its own rules."""
+        step = d.step
+        if step == "defense" or step == "reaction":
+            # these read the tables, the state and the decider only: not the whole look at friends and foes
+            self.c = combat
+            s = self.s = combat.tables
+            st = self.st = combat.state
+            self.me = st.fighters[s.idx[d.actor]]
+            return self._defend(legal) if step == "defense" else self._react(legal)
         self._look(combat)
-        if d.step == "defense":
-            return self._defend(legal)
-        if d.step == "reaction":
-            return self._react(legal)
-        if d.step == "phase_offer":
+        if step == "phase_offer":
             return self._offer(legal)
         return self._turn(legal)
 
