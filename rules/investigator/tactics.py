@@ -129,11 +129,7 @@ class InvestigatorTactics(Tactics):
         """A defence, a reaction, a phase offer or a turn, each by its own rules."""
         step = d.step
         if step == "defense" or step == "reaction":
-            # these read the tables, the state and the decider only: not the whole look at friends and foes
-            self.c = combat
-            s = self.s = combat.tables
-            st = self.st = combat.state
-            self.me = st.fighters[s.idx[d.actor]]
+            self._glance(combat, d)
             return self._defend(legal) if step == "defense" else self._react(legal)
         self._look(combat)
         if step == "phase_offer":
@@ -189,6 +185,13 @@ class InvestigatorTactics(Tactics):
         self._qualities: dict[int, float | None] = {}
         self._gun: tuple[Item | None, WeaponT | None, bool] | None = None  # `_shot`'s wielded item, weapon, aim
         self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
+
+    def _glance(self, combat: Combat, d: Decision) -> None:
+        """What a defence or a reaction reads: the tables, the state and the decider (not `_look`'s friends, foes)."""
+        self.c = combat
+        self.s = combat.tables
+        self.st = combat.state
+        self.me = self.st.fighters[self.s.idx[d.actor]]
 
     def _line(self, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
         """`line_status` in this decision's state (the standing bodies looked up once)."""
