@@ -46,6 +46,7 @@ class Combat(Generic[S, T]):
     """One combat of one rule system. See docs/architecture.md for the public API."""
 
     _views: list[CombatantView] | None  # set on first read of `combatants`, dropped by every act
+    ahead: Any = None  # see `_legal_set`; a class default, so combats built without `__init__` (restored) have it
 
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
                  dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:
@@ -64,6 +65,7 @@ class Combat(Generic[S, T]):
         self.battlefield: Battlefield = built.battlefield
         self.tables: T = built.tables  # the system's static tables (`RuleSystem.compile`), shared
         self.scratch: dict[Any, Any] | None = None  # see `_legal_set`
+        self.ahead: Any = None  # see `_legal_set`
         self._legal: list[Action] | None = None
         self._decided: tuple[Decision, Decision] | None = None
         self._sides: dict[str, str] = {}
@@ -81,12 +83,18 @@ class Combat(Generic[S, T]):
         The rules may store there whatever one legal-set computation reads several times (a mover's
         reach, the closed doors); the kernel opens a fresh dict per computation and drops it after, so
         nothing stale survives a change of state, and each combat (thread) has its own.
+
+        `ahead` is for what the rules worked out of the coming legal set while advancing to its decision (an
+        offer they had to find non-empty to open it, say): the next computation, which follows the advance
+        at once, may take it, and the kernel drops it after every computation and whenever the state is
+        forgotten, so it never outlives the decision it was worked out for.
         """
         self.scratch = {}
         try:
             return self.system.legal_actions(self)
         finally:
             self.scratch = None
+            self.ahead = None
 
     # --- read-only views ------------------------------------------------------------------------
     @property
@@ -313,6 +321,7 @@ class Combat(Generic[S, T]):
         """Drop everything cached from the state (views, legal set, decision, sides)."""
         self._views = None
         self._legal = None
+        self.ahead = None
         self._decided = None
         self._sides = {}
 
@@ -327,6 +336,7 @@ class Combat(Generic[S, T]):
         state, dice, seq, decisions = self._base
         self.state = self._copy_state(state)
         self.dice.load_state(dice)  # in place: the combat keeps the dice it was given (table dice, a logger)
+        self.ahead = None
         keep = seq - self._seq0
         if keep >= 0:
             del self.log[keep:]
@@ -491,6 +501,7 @@ class Combat(Generic[S, T]):
         other.battlefield = self.battlefield
         other.tables = self.tables
         other.scratch = None
+        other.ahead = None
         other.dice = dice if dice is not None else self.dice.copy()
         other.log = []
         if not self.recording:

@@ -27,7 +27,7 @@ from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_ve
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, WeaponT
-from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
+from trpg_arena.rules.investigator.legal import TurnActions, melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.sight import line_status, standing_bodies
 from trpg_arena.rules.investigator.state import Fighter, InvState, Item
@@ -261,7 +261,8 @@ class InvestigatorTactics(Tactics):
             scored)
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
-        by_verb = grouped_by_verb(legal)
+        # the rules' groups where the set carries them (`TurnActions`): a turn's set is mostly moves
+        by_verb = legal.groups if type(legal) is TurnActions else grouped_by_verb(legal)
         end = by_verb[END_TURN][0]
         me = self.me
         if not self.foes:
