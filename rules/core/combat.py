@@ -46,6 +46,7 @@ class Combat(Generic[S, T]):
     """One combat of one rule system. See docs/architecture.md for the public API."""
 
     _views: list[CombatantView] | None  # set on first read of `combatants`, dropped by every act
+    ahead: Any = None  # see `_legal_set`; a class default, so combats built without `__init__` (restored) have it
 
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
                  dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:
@@ -64,8 +65,9 @@ class Combat(Generic[S, T]):
         self.battlefield: Battlefield = built.battlefield
         self.tables: T = built.tables  # the system's static tables (`RuleSystem.compile`), shared
         self.scratch: dict[Any, Any] | None = None  # see `_legal_set`
+        self.ahead: Any = None  # see `_legal_set`
         self._legal: list[Action] | None = None
-        self._decided: tuple[Decision, Decision] | None = None
+        self._decided: dict[int, tuple[Decision, Decision]] = {}  # see `decision`; dropped with the sides
         self._sides: dict[str, str] = {}
         self.state: S = self.system.new_state(self)
         self._copy_state: Callable[[S], S] = state_copier(type(self.state))
@@ -81,12 +83,18 @@ class Combat(Generic[S, T]):
         The rules may store there whatever one legal-set computation reads several times (a mover's
         reach, the closed doors); the kernel opens a fresh dict per computation and drops it after, so
         nothing stale survives a change of state, and each combat (thread) has its own.
+
+        `ahead` is for what the rules worked out of the coming legal set while advancing to its decision (an
+        offer they had to find non-empty to open it, say): the next computation, which follows the advance
+        at once, may take it, and the kernel drops it after every computation and whenever the state is
+        forgotten, so it never outlives the decision it was worked out for.
         """
         self.scratch = {}
         try:
             return self.system.legal_actions(self)
         finally:
             self.scratch = None
+            self.ahead = None
 
     # --- read-only views ------------------------------------------------------------------------
     @property
@@ -98,12 +106,14 @@ class Combat(Generic[S, T]):
             return None
         if d.side is not None:
             return d
-        known = self._decided
+        # rules open shared decisions (`shared_decision`), so a combat meets the same few objects again and again:
+        # each one's filled-in form is kept by identity (the pair holds the object, so its id is not reused)
+        known = self._decided.get(id(d))
         if known is not None and known[0] is d:
             return known[1]
         full = Decision(d.actor, d.step, d.prompt, self.system.decision_kinds.get(d.step, DecisionKind.CHOICE),
                         self.side_of(d.actor))
-        self._decided = (d, full)
+        self._decided[id(d)] = (d, full)
         return full
 
     def side_of(self, cid: str) -> str:
@@ -313,7 +323,8 @@ class Combat(Generic[S, T]):
         """Drop everything cached from the state (views, legal set, decision, sides)."""
         self._views = None
         self._legal = None
-        self._decided = None
+        self.ahead = None
+        self._decided = {}
         self._sides = {}
 
     # --- rollback ---------------------------------------------------------------------------------
@@ -327,6 +338,7 @@ class Combat(Generic[S, T]):
         state, dice, seq, decisions = self._base
         self.state = self._copy_state(state)
         self.dice.load_state(dice)  # in place: the combat keeps the dice it was given (table dice, a logger)
+        self.ahead = None
         keep = seq - self._seq0
         if keep >= 0:
             del self.log[keep:]
@@ -436,7 +448,7 @@ class Combat(Generic[S, T]):
         except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as e:  # e.g. a negative RNG word
             raise SnapshotError(f"snapshot cannot be restored: corrupt {type(e).__name__}: {e}") from None
         self._legal = None
-        self._decided = None
+        self._decided = {}
         self._sides = {}
         self._base = None
         self._since = []
@@ -473,7 +485,7 @@ class Combat(Generic[S, T]):
         finally:
             self._views = None
             self._legal = None
-            self._decided = None
+            self._decided = {}
             self._sides = {}
 
     def clone(self, dice: Dice | None = None) -> Combat[S, T]:
@@ -491,6 +503,7 @@ class Combat(Generic[S, T]):
         other.battlefield = self.battlefield
         other.tables = self.tables
         other.scratch = None
+        other.ahead = None
         other.dice = dice if dice is not None else self.dice.copy()
         other.log = []
         if not self.recording:
@@ -500,7 +513,7 @@ class Combat(Generic[S, T]):
         other._copy_state = self._copy_state
         other.state = self._copy_state(self.state)
         other._legal = self._legal
-        other._decided = None
+        other._decided = {}
         other._sides = self._sides
         other._views = self.__dict__.get("_views")
         other._acting = False

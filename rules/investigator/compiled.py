@@ -155,6 +155,7 @@ class Setup:
     obstacle_mask: int = 0  # the obstacle squares, likewise
     prepare_options: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)  # see legal.Legal.turn
     groups: list[tuple[str, tuple[int, ...]]] | None = None  # see side_groups
+    decisions: dict[tuple[str, str, str, str], Decision] = field(default_factory=dict)  # see decision
 
     def view_heads(self) -> list[tuple[str, str, str, str, int]]:
         """Per combatant, the fixed part of its view: (id, name, side, "pc"/"npc", max hp) (built once)."""
@@ -180,10 +181,14 @@ class Setup:
         ``turn_action``: nothing; ``phase_offer``: the phase; ``reaction``: the mover and the trigger event;
         ``defense``: the attacker and the attack verb.
         """
-        return shared_decision(actor, kind, f"{actor}: choose an action" if kind == "turn_action" else
-                               f"{actor}: {a} now, or wait" if kind == "phase_offer" else
-                               f"{actor}: react to {a} ({b})" if kind == "reaction" else
-                               f"{actor}: defend against {a}'s {b}")
+        key = (actor, kind, a, b)
+        d = self.decisions.get(key)  # kept per encounter: a prompt is worded once, not at every decision
+        if d is None:
+            d = self.decisions[key] = shared_decision(
+                actor, kind, f"{actor}: choose an action" if kind == "turn_action" else
+                f"{actor}: {a} now, or wait" if kind == "phase_offer" else
+                f"{actor}: react to {a} ({b})" if kind == "reaction" else f"{actor}: defend against {a}'s {b}")
+        return d
 
     def prof(self, cid: str) -> Profile:
         """The profile of a combatant."""

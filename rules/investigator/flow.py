@@ -78,10 +78,15 @@ def advance(combat: InvCombat) -> None:
             st.cursor += 1
             continue
         if st.phase in ("cast", "shoot"):
-            if (st.phase == "cast" and f.channel_spell) or (may_offer(setup, f, st.phase) and Legal(
-                    combat, setup).offer(f, st.phase, first_only=True)):
-                st.decision = setup.decision(f.id, "phase_offer", st.phase)
-                return
+            # a channeller is always offered the cast phase; anyone else when the offer holds an action. The offer
+            # is worked out whole here and handed to the legal set that the kernel computes next (`Combat.ahead`),
+            # rather than tested for a first action and then worked out again
+            if (st.phase == "cast" and f.channel_spell) or may_offer(setup, f, st.phase):
+                offer = Legal(combat, setup).offer(f, st.phase)
+                if offer or (st.phase == "cast" and f.channel_spell):
+                    st.decision = d = setup.decision(f.id, "phase_offer", st.phase)
+                    combat.ahead = (st, d, offer)
+                    return
             st.cursor += 1
             continue
         start_turn(combat, setup, st, f)
@@ -357,7 +362,9 @@ def legal_actions(combat: InvCombat) -> list[Action]:
     if d.step == "turn_action":
         return lg.turn(f)
     if d.step == "phase_offer":
-        return lg.offer(f, st.phase) + [lg.cat.by[("wait",)]]
+        ahead = combat.ahead  # the offer `advance` worked out to open this very decision, if it did
+        offer = ahead[2] if ahead is not None and ahead[0] is st and ahead[1] is d else lg.offer(f, st.phase)
+        return offer + [lg.cat.by[("wait",)]]
     if d.step == "reaction":
         return lg.reaction(f, st.stack[-1])
     return lg.defense(st.stack[-1])

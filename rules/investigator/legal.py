@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from itertools import groupby
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.values import Action
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
+_VERB = attrgetter("verb")
 
 
 # --- small predicates shared with the rule modules ---------------------------------------------------
@@ -100,6 +103,23 @@ def hostile(setup: Setup, a: str, b: str) -> bool:
 
 
 # --- the legal sets ------------------------------------------------------------------------------------
+class TurnActions(list[Action]):
+    """A turn's legal set that carries its actions grouped by verb (`groups`, as `grouped_by_verb` gives them).
+
+    The scripted policy groups a turn's set by verb for its priority list; the set is built one verb at a time,
+    so noting the groups while building it costs a dict entry per verb instead of a walk over every action
+    (most of them moves). The groups are the set's, shared: read them, never change them. Compared, copied with
+    ``list()`` and pickled, it is a plain list (a pickled copy leaves the groups behind).
+    """
+
+    __slots__ = ("groups",)
+
+    groups: dict[str, list[Action]]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return list, (list(self),)
+
+
 class Legal:
     """Computes legal sets for one decision of one combat."""
 
@@ -325,32 +345,49 @@ class Legal:
                     out.append(acts[i])
         return out
 
-    def turn(self, f: Fighter) -> list[Action]:
-        """Every legal action of `f` during its own turn, ``end_turn`` first."""
+    def turn(self, f: Fighter) -> TurnActions:
+        """Every legal action of `f` during its own turn, ``end_turn`` first, with its groups by verb.
+
+        Each verb's actions are listed together, in one piece below, so the groups are noted piece by piece
+        as the set is built (see `TurnActions`).
+        """
         s, st, by = self.s, self.st, self.cat.by
-        out: list[Action] = [by[("end_turn",)]]
+        end = by[("end_turn",)]
+        out = TurnActions((end,))
+        groups = out.groups = {end.verb: [end]}
         first = st.turn_actions == 0
         if f.channel_spell and first and full_round_available(f):
-            out.append(by[("continue_cast",)])
+            cont = by[("continue_cast",)]
+            out.append(cont)
+            groups[cont.verb] = [cont]
         # prepare slot
         if not f.prepare_used:
             opts = s.prepare_options.get(f.id)
             if opts is None:  # (requirement, action) of "aim" and the combatant's techniques (INV-4.1), once
                 opts = s.prepare_options[f.id] = tuple(
                     (s.techniques[tid].requires, by[("prepare", tid)]) for tid in ("aim",) + s.prof(f.id).techniques)
+            prep = []
             for requires, act in opts:
                 if requires == "ranged_ready" and not ranged_ready(s, f):
                     continue
                 if requires == "melee_weapon" and melee_weapon(s, f) is UNARMED:
                     continue
-                out.append(act)
-            out.extend(by[("switch_weapon", wid)] for wid in ("unarmed", *(w.id for w in f.weapons))
-                       if wid != f.wielded)
+                prep.append(act)
+            if prep:
+                out += prep
+                groups[prep[0].verb] = prep
+            switch = [by[("switch_weapon", wid)] for wid in ("unarmed", *(w.id for w in f.weapons))
+                      if wid != f.wielded]
+            if switch:
+                out += switch
+                groups[switch[0].verb] = switch
         # move slot
         assert f.pos is not None
         if not f.move_used:
             if f.prone:
-                out.append(by[("stand_up",)])
+                stand = by[("stand_up",)]
+                out.append(stand)
+                groups[stand.verb] = [stand]
             else:
                 _, occupied, hostile, _, _ = self.scan(f)
                 if f.steps_this_turn < s.opt.max_steps_per_turn:  # one-step moves (INV-4.4) to free squares
@@ -359,15 +396,29 @@ class Legal:
                     moves = g.step_moves.get(key)
                     if moves is None:
                         steps = self.cat.steps
-                        moves = g.step_moves[key] = tuple(steps[c] for c, b, _ in g.steps[f.pos] if not key[1] & b)
-                    out += moves
-                out += move_dests(s, f, occupied, hostile, self.cat.moves)
+                        moves = g.step_moves[key] = [steps[c] for c, b, _ in g.steps[f.pos] if not key[1] & b]
+                    if moves:
+                        out += moves
+                        groups[moves[0].verb] = moves  # the shared list: groups are read only
+                dests = move_dests(s, f, occupied, hostile, self.cat.moves)
+                if dests:
+                    out += dests
+                    groups[dests[0].verb] = dests
         if not std_available(s, f):
             return out
-        out += self.casts(f)
-        out += self.shots(f)
-        out += self.melees(f)
+        for part in (self.casts(f), self.shots(f), self.melees(f)):
+            if part:
+                out += part
+                groups[part[0].verb] = part
+        n = len(out)
         self._other_standard(f, out)
+        if len(out) > n:  # throws, reloads, items, first aid, flight, pursuit: verbs of their own, rarely many
+            for verb, run in groupby(out[n:], _VERB):
+                known = groups.get(verb)
+                if known is None:
+                    groups[verb] = list(run)
+                else:
+                    known.extend(run)
         return out
 
     def _other_standard(self, f: Fighter, out: list[Action]) -> None:

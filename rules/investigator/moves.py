@@ -44,7 +44,7 @@ class MoveTables:
         # `Legal.step_options` lists, per square and occupied squares among its one-step squares (read only)
         self.forms: dict[Cell, dict[int, list[tuple[int, Cell]]]] = {}
         # `Legal.turn`: the one-step move actions by (square, occupied squares among its one-step squares)
-        self.step_moves: dict[tuple[Cell, int], tuple[Any, ...]] = {}
+        self.step_moves: dict[tuple[Cell, int], list[Any]] = {}  # read only: shared by legal sets
         self.long_moves: Picker[Action] | None = None  # the catalogue's ``move`` per square (built on first use)
 
 

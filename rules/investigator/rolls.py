@@ -119,11 +119,21 @@ class Expr:
         return total, faces
 
     def __str__(self) -> str:
-        parts = [f"{'-' if s < 0 else '+'}{n}D{d}" for s, n, d in self.dice]
-        if self.flat:
-            parts.append(f"{self.flat:+d}")
-        out = "".join(parts) or "0"
-        return out[1:] if out.startswith("+") else out
+        # worded once per expression: every damage roll words its dice for the log and for dice rolled by hand
+        out = _WORDED.get(self)
+        if out is None:
+            parts = [f"{'-' if s < 0 else '+'}{n}D{d}" for s, n, d in self.dice]
+            if self.flat:
+                parts.append(f"{self.flat:+d}")
+            out = "".join(parts) or "0"
+            if len(_WORDED) >= WORDED_KEPT:
+                _WORDED.clear()
+            out = _WORDED[self] = out[1:] if out.startswith("+") else out
+        return out
+
+
+_WORDED: dict[Expr, str] = {}  # `Expr.__str__`'s; expressions come from the encounters' weapons, spells and builds
+WORDED_KEPT = 4096  # expressions worded before `_WORDED` starts afresh (a bound on memory; only speed is lost)
 
 
 @cache

@@ -27,7 +27,7 @@ from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_ve
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, WeaponT
-from trpg_arena.rules.investigator.legal import melee_weapon, shot_band, wielded_item, wielded_t
+from trpg_arena.rules.investigator.legal import TurnActions, melee_weapon, shot_band, wielded_item, wielded_t
 from trpg_arena.rules.investigator.rolls import EXTREME, HARD, REGULAR, Expr
 from trpg_arena.rules.investigator.sight import line_status, standing_bodies
 from trpg_arena.rules.investigator.state import Fighter, InvState, Item
@@ -127,12 +127,12 @@ class InvestigatorTactics(Tactics):
     # --- entry ---------------------------------------------------------------------------------
     def choose(self, combat: Combat, d: Decision, legal: list[Action]) -> Ranking:
         """A defence, a reaction, a phase offer or a turn, each by its own rules."""
+        step = d.step
+        if step == "defense" or step == "reaction":
+            self._glance(combat, d)
+            return self._defend(legal) if step == "defense" else self._react(legal)
         self._look(combat)
-        if d.step == "defense":
-            return self._defend(legal)
-        if d.step == "reaction":
-            return self._react(legal)
-        if d.step == "phase_offer":
+        if step == "phase_offer":
             return self._offer(legal)
         return self._turn(legal)
 
@@ -185,6 +185,13 @@ class InvestigatorTactics(Tactics):
         self._qualities: dict[int, float | None] = {}
         self._gun: tuple[Item | None, WeaponT | None, bool] | None = None  # `_shot`'s wielded item, weapon, aim
         self._foe_cells = [f.pos for f in self.foes if f.pos is not None]  # every foe's: `foes` are on the map
+
+    def _glance(self, combat: Combat, d: Decision) -> None:
+        """What a defence or a reaction reads: the tables, the state and the decider (not `_look`'s friends, foes)."""
+        self.c = combat
+        self.s = combat.tables
+        self.st = combat.state
+        self.me = self.st.fighters[self.s.idx[d.actor]]
 
     def _line(self, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
         """`line_status` in this decision's state (the standing bodies looked up once)."""
@@ -261,7 +268,8 @@ class InvestigatorTactics(Tactics):
             scored)
 
     def _turn(self, legal: list[Action]) -> Ranking:  # noqa: C901 - a priority list
-        by_verb = grouped_by_verb(legal)
+        # the rules' groups where the set carries them (`TurnActions`): a turn's set is mostly moves
+        by_verb = legal.groups if type(legal) is TurnActions else grouped_by_verb(legal)
         end = by_verb[END_TURN][0]
         me = self.me
         if not self.foes:

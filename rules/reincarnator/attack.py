@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trpg_arena.rules.core.values import shared_decision
+from trpg_arena.rules.core.values import remember, shared_decision
 from trpg_arena.rules.reincarnator.attack_math import (  # noqa: F401 - re-exported for the other modules
     RANGED_VERBS,
     attack_class,
@@ -50,10 +50,26 @@ PHRASES: dict[str, str] = {
 # verb sets tested per action, built once (an enum member is a slow class attribute on Python 3.11)
 RUSHES = frozenset((Verb.CHARGE, Verb.ACRO_CHARGE, Verb.VEHICLE_CRUSH))  # an attack at the end of a move
 VEHICLE_VERBS = frozenset((Verb.VEHICLE_ATTACK, Verb.VEHICLE_CRUSH))
+# ... and the members an attack's resolution compares, bound once as module names for the same reason
+BULL_RUSH, CAST, GRAPPLE, THROW, VEHICLE_CRUSH = Verb.BULL_RUSH, Verb.CAST, Verb.GRAPPLE, Verb.THROW, Verb.VEHICLE_CRUSH
+_NAMED: dict[tuple[tuple[str, int], ...], str] = {}  # `named` by the parts' items
+NAMED_KEPT = 10_000
 
 
 def named(parts: dict[str, int]) -> str:
-    """``(str 3 + martial 3 + charge 2 - wound 1)``: what a pool or a defence is made of, zeros left out."""
+    """``(str 3 + martial 3 + charge 2 - wound 1)``: what a pool or a defence is made of, zeros left out.
+
+    Every attack roll names its pool's and its defence's parts, and a fighter's attacks repeat the same few: the
+    sentence is kept by the parts.
+    """
+    key = tuple(parts.items())
+    known = _NAMED.get(key)
+    if known is None:
+        known = remember(_NAMED, key, _named(parts), NAMED_KEPT)
+    return known
+
+
+def _named(parts: dict[str, int]) -> str:
     shown = [(k.removeprefix("mod_").replace("_", " "), v) for k, v in parts.items() if v]
     if not shown:
         return ""
@@ -146,21 +162,21 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
                 f" = {n}", actor=p.actor, rule="REI-3.8", pool=pool, defence=d, dice=[list(b) for b in roll.dice],
                 r=roll.r, es=roll.es, t=roll.t, n=n, parts=parts, defence_parts=dparts, chance=roll.chance)
     after_roll(combat, p)
-    if p.verb == Verb.GRAPPLE:
+    if p.verb == GRAPPLE:
         grapple.after_contact(combat, p, n)
         return
-    if p.verb == Verb.BULL_RUSH:
+    if p.verb == BULL_RUSH:
         # REI-7.2: the attack becomes a push; no damage, the reflex save is the only defence
         combat.emit("bull_rush", f"{p.actor} rams {target} ({n})", actor=p.actor, rule="REI-7.2", target=target, n=n)
         reflex_knockback(combat, p, target, n, "REI-7.2")
         return
     if n < 1:
         combat.emit("miss", f"{p.actor} misses {target}", actor=p.actor, rule="REI-3.8", target=target)
-        if p.verb == Verb.THROW:
+        if p.verb == THROW:
             land_thrown(combat, p, target)
         return
     combat.emit("hit", f"{p.actor} hits {target} ({n})", actor=p.actor, rule="REI-3.8", target=target, n=n)
-    if p.verb == Verb.THROW:
+    if p.verb == THROW:
         land_thrown(combat, p, target)
     on_hit(combat, p, target, n)
 
@@ -181,10 +197,10 @@ def after_roll(combat: ReiCombat, p: Pending) -> None:
 def on_hit(combat: ReiCombat, p: Pending, target: str, n: int) -> None:
     """Damage and mode effects of a hit (REI-3.9, 4.3, 4.14)."""
     st = combat.tables
-    crush = p.verb == Verb.VEHICLE_CRUSH or (
-        p.verb == Verb.THROW and throw_crushes(combat, p.actor, st.items[p.weapon or ""]))
+    crush = p.verb == VEHICLE_CRUSH or (
+        p.verb == THROW and throw_crushes(combat, p.actor, st.items[p.weapon or ""]))
     dtype: str
-    if p.verb == Verb.CAST:
+    if p.verb == CAST:
         dtype = st.spells[p.actor][p.weapon or ""].damage_type
         extra = 0
     else:
@@ -194,7 +210,7 @@ def on_hit(combat: ReiCombat, p: Pending, target: str, n: int) -> None:
         if w is not None and w.kind == "natural":
             dtype = "lethal" if w.lethal else "bashing"  # REI-4.3
             extra = w.damage if w.lethal else 0
-        if p.verb == Verb.THROW and w is not None and w.kind not in ("thrown", "object"):
+        if p.verb == THROW and w is not None and w.kind not in ("thrown", "object"):
             dtype = "bashing"  # improvised (REI-4.6)
     if dtype == "lethal":
         apply_damage(combat, target, n, extra, "REI-3.9", p.actor)

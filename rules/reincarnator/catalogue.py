@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.compiled import compiled
-from trpg_arena.rules.core.values import Action
+from trpg_arena.rules.core.values import Action, remember
 from trpg_arena.rules.reincarnator.data import Static
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
 from trpg_arena.rules.reincarnator.interned import act
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 INTO = ((), ("careful",), ("random",))
 # verbs whose dest is the cell they act at (a set built once: an enum member is a slow class attribute on 3.11)
 AT_A_CELL = frozenset((Verb.OPEN_DOOR, Verb.CLOSE_DOOR, Verb.RANGED_ATTACK, Verb.THROW, Verb.ACRO_FIRE))
+TAKE_COVER = Verb.TAKE_COVER
+_SENTENCES: dict[Action, str] = {}  # `describe_action` of actions whose sentence does not read the state
+SENTENCES_KEPT = 50_000
 
 
 def catalogue(enc: ReincarnatorEncounter) -> list[Action]:
@@ -131,7 +134,23 @@ def place_of(combat: ReiCombat, a: Action) -> Any:
 
 
 def describe_action(combat: ReiCombat, a: Action) -> str:
-    """The sentence a GM reads, e.g. ``charge D (end 5,5) with sword``."""
+    """The sentence a GM reads, e.g. ``charge D (end 5,5) with sword``.
+
+    Every decision is logged with its sentence, and only an end cell given from a target (a charge's) reads the
+    state: any other action's sentence is kept, by the action.
+    """
+    if a.dest is not None and a.target is not None and a.verb in RELATIVE_DEST:
+        return _sentence(combat, a)
+    try:
+        known = _SENTENCES.get(a)
+    except TypeError:  # an action with a list in it (a caller's, read from JSON) is not kept: worded as it is
+        return _sentence(combat, a)
+    if known is None:
+        known = remember(_SENTENCES, a, _sentence(combat, a), SENTENCES_KEPT)
+    return known
+
+
+def _sentence(combat: ReiCombat, a: Action) -> str:
     parts = [a.verb.replace("_", " ")]
     if a.target is not None:
         parts.append(a.target)
@@ -140,7 +159,7 @@ def describe_action(combat: ReiCombat, a: Action) -> str:
             end = place_of(combat, a)
             if end is not None:
                 parts.append(f"(end {end[0]},{end[1]})")
-        elif a.verb == Verb.TAKE_COVER:
+        elif a.verb == TAKE_COVER:
             parts.append(f"behind the object at {a.dest[0]},{a.dest[1]}")
         elif a.verb in AT_A_CELL:
             parts.append(f"at {a.dest[0]},{a.dest[1]}")

@@ -15,7 +15,7 @@ person's attacks read.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain, compress, repeat
+from itertools import chain, compress, groupby, repeat
 from operator import attrgetter, itemgetter, le
 from typing import Any, NamedTuple
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import item_ids, uid
 from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
@@ -63,9 +63,27 @@ _END_TURN = act(END_TURN)  # the legal set's own object: `Combat.act` finds it b
 _VALUES = "attack values"  # the static tables' memo entries of `ReincarnatorTactics.attack_values`
 _ODDS = "attack odds"
 _VALUE = itemgetter(0)  # of a (value, action) pair
+_VERB = itemgetter(0)  # of an action: its verb by position (`Action.verb` is a descriptor call, slower per action)
 _DEST = attrgetter("dest")
-VALUES_KEPT = 100_000  # attack values kept per encounter before the table starts afresh (a bound on memory)
+LOOKS_KEPT = 20_000  # attackers and targets with their fields kept per encounter before the tables start afresh
+# (a bound on memory: each holds the few attacks of one attacker on one target)
 _UNSEEN = object()  # a fighter whose key fields this decision has not looked at yet
+
+
+def grouped_by_verb(legal: list[Action]) -> dict[str, list[Action]]:
+    """The legal actions per verb, each in legal order (`core.ranking.grouped_by_verb`, the verb read by position).
+
+    A legal set lists each verb's actions together, so it is grouped in runs; a turn's set is over a hundred actions
+    (a walk's and a vehicle's cells), and the verb is read once per action.
+    """
+    by: dict[str, list[Action]] = {}
+    for verb, run in groupby(legal, _VERB):
+        known = by.get(verb)
+        if known is None:
+            by[verb] = list(run)
+        else:
+            known.extend(run)
+    return by
 
 
 def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> tuple[Any, ...]:
@@ -233,20 +251,22 @@ class ReincarnatorTactics(Tactics):
         target and option; a blast's value is its cell's (`blast_value`). A targeted attack's value reads the
         static tables and a few fields of the attacker and the target (`_attacker_look`, `_target_look`), so it
         is also kept in a table of the encounter under those fields: a policy weighs the same attacks decision
-        after decision, and most of them meet the same fields again.
+        after decision, and most of them meet the same fields again. The table is keyed in two levels, the
+        attacker, target and their fields first (one lookup per target and decision: that key is the long one
+        to hash), then the verb, option and item ids.
         """
         out: list[tuple[float, Action]] = []
-        values: dict[tuple[Any, ...], float] = {}
+        append = out.append
+        values: dict[tuple[Any, ...], float] = {}  # (verb, target, option) -> value, for targets not kept
         names: dict[Any, Any] = {}  # option -> its item ids, in this state
-        looks: dict[Any, Any] = {}  # target -> the fields its attack values read, in this state (None: not kept)
-        mine: tuple[Any, ...] | None = _attacker_look(combat, cid)
+        kept_for: dict[Any, Any] = {}  # target -> its values in the table (None: not kept), in this state
+        looks: dict[Any, tuple[Any, ...]] = {}  # target -> the key of its values in the table
+        mine: Any = _UNSEEN  # `_attacker_look`, read at the first targeted attack
         me = combat.state.fighters[cid]
-        table: dict[Any, float] | None = combat.tables.memo.get(_VALUES)
-        if table is None or len(table) > VALUES_KEPT:
-            table = combat.tables.memo[_VALUES] = {}
-        odds_table: dict[Any, Any] | None = combat.tables.memo.get(_ODDS)
-        if odds_table is None or len(odds_table) > VALUES_KEPT:
-            odds_table = combat.tables.memo[_ODDS] = {}
+        memo = combat.tables.memo
+        table: dict[Any, dict[Any, float]] | None = memo.get(_VALUES)
+        if table is None or len(table) > LOOKS_KEPT:
+            table = memo[_VALUES] = {}
         blasts: dict[Any, float] | None = None  # cell -> a blast's value there (`_caught_by_cell`)
         for verb in ATTACKS:
             acts = by.get(verb)
@@ -260,39 +280,66 @@ class ReincarnatorTactics(Tactics):
                 if t is None:  # a blast: its cell's value (a grenade's cells come once per attribute it is thrown by)
                     if blasts is None:
                         blasts = _caught_by_cell(self.blast_spots(combat, cid))
-                    out.append((blasts.get(a.dest, 0.0), a))
+                    append((blasts.get(a.dest, 0.0), a))
                     continue
-                if t is last_t and a.option is last_o:
-                    out.append((v, a))
+                opt = a.option
+                if t is last_t and opt is last_o:
+                    append((v, a))
                     continue
-                last_t, last_o = t, a.option
-                k = (verb, t, last_o)
-                known = values.get(k)
-                if known is not None:
+                last_t, last_o = t, opt
+                kept = kept_for.get(t, _UNSEEN)
+                if kept is _UNSEEN:
+                    if mine is _UNSEEN:
+                        mine = _attacker_look(combat, cid)
+                    theirs = _target_look(combat, cid, t) if mine is not None else None
+                    if theirs is None:
+                        kept = kept_for[t] = None
+                    else:
+                        # an aim counts against its target only
+                        look = looks[t] = (cid, t, mine, theirs, me.aim_count if me.aim_target == t else 0)
+                        kept = table.get(look)
+                        if kept is None:
+                            kept = table[look] = {}
+                        kept_for[t] = kept
+                if kept is None:
+                    k = (verb, t, opt)
+                    known = values.get(k)
+                    if known is None:
+                        known = values[k] = self.expected(combat, cid, a, names)
                     v = known
                 else:
-                    look = looks.get(t, _UNSEEN)
-                    if look is _UNSEEN:
-                        theirs = _target_look(combat, cid, t) if mine is not None else None
-                        look = looks[t] = None if theirs is None else (
-                            mine, theirs, me.aim_count if me.aim_target == t else 0)  # aim counts on its target
-                    if look is None:
-                        v = self.expected(combat, cid, a, names)
-                    else:
-                        o = _item_ids(combat, cid, a, names)
-                        key = (cid, verb, t, a.option, o, look)
-                        kept = table.get(key)
-                        if kept is None:  # the odds do not read the target's damage: kept apart, under the rest
-                            p = self.pending_of(combat, cid, a, o)
-                            okey = (cid, verb, t, a.option, o, look[0], look[1][1:], look[2])
-                            odds = odds_table.get(okey, _UNSEEN)
-                            if odds is _UNSEEN:
-                                odds = odds_table[okey] = self.odds(combat, p, t)
-                            kept = table[key] = self.weigh(combat, cid, a, o, p, odds)
-                        v = kept
-                    values[k] = v
-                out.append((v, a))
+                    o = names.get(opt)
+                    if o is None:
+                        o = names[opt] = item_ids(combat, cid, opt)
+                    k = (verb, opt, o)
+                    known = kept.get(k)
+                    if known is None:
+                        known = kept[k] = self._fresh_value(combat, cid, a, o, looks[t])
+                    v = known
+                append((v, a))
         return out
+
+    def _fresh_value(self, combat: Combat, cid: str, a: Action, o: tuple[Any, ...], look: tuple[Any, ...]) -> float:
+        """A kept attack's value worked out (`look`: the key of its attacker and target): its odds, then `weigh`.
+
+        The odds do not read the target's damage, which only the policy's weights read (a finishing blow), so they
+        are kept apart, under the same fields less the damage: a hurt target meets its odds again.
+        """
+        memo = combat.tables.memo
+        odds_table: dict[Any, dict[Any, Any]] | None = memo.get(_ODDS)
+        if odds_table is None or len(odds_table) > LOOKS_KEPT:
+            odds_table = memo[_ODDS] = {}
+        at, t, mine, theirs, aim = look
+        okey = (at, t, mine, theirs[1:], aim)
+        sub = odds_table.get(okey)
+        if sub is None:
+            sub = odds_table[okey] = {}
+        p = self.pending_of(combat, cid, a, o)
+        k = (a.verb, a.option, o)
+        odds = sub.get(k, _UNSEEN)
+        if odds is _UNSEEN:
+            odds = sub[k] = self.odds(combat, p, t)
+        return self.weigh(combat, cid, a, o, p, odds)
 
     @staticmethod
     def pending_of(combat: Combat, cid: str, a: Action, o: tuple[Any, ...]) -> Pending:

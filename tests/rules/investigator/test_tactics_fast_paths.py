@@ -12,6 +12,7 @@ walks the legal set or takes it grouped by verb.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
 
 from trpg_arena.agents import make_agent
@@ -20,6 +21,7 @@ from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.ranking import grouped_by_verb
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.catalogue import catalogue_of
+from trpg_arena.rules.investigator.legal import TurnActions
 from trpg_arena.rules.investigator.tactics import InvestigatorTactics
 
 
@@ -133,3 +135,25 @@ def test_adjacent_threats_match_the_plain_count() -> None:
                     assert probe._count_adjacent_threats(pos, ignore) == plain, (pos, ignore)
                     checked += plain
     assert checked > 100
+
+
+def test_a_turns_set_carries_the_groups_that_grouping_it_gives() -> None:
+    """A turn's legal set notes its groups by verb as the rules build it; they are `grouped_by_verb`'s, verbs in
+    the same order, and the set copies and pickles as the plain list it is."""
+    checked = moved = 0
+    for _, _, c, d in _scripted_decisions((("investigator/skirmish", range(4)), ("investigator/brawl", range(2)),
+                                           ("investigator/duel", range(4)))):
+        if d.step != "turn_action":
+            continue
+        legal = c.legal_view()
+        assert isinstance(legal, TurnActions), type(legal)
+        plain = list(legal)
+        assert type(plain) is list and plain == legal
+        want = grouped_by_verb(plain)
+        assert list(legal.groups) == list(want)
+        assert legal.groups == want
+        back = pickle.loads(pickle.dumps(legal))
+        assert type(back) is list and back == plain
+        moved += "move" in want and "step" in want
+        checked += 1
+    assert checked > 200 and moved > 50, (checked, moved)
