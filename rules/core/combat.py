@@ -27,12 +27,15 @@ from trpg_arena.rules.core.dice import Dice
 from trpg_arena.rules.core.encounter import EncounterBase, load_encounter
 from trpg_arena.rules.core.errors import IllegalActionError, InvalidActionError, SnapshotError
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, S, T, get_ruleset
-from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome, freeze_data
+from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome, freeze_data, remember
 
 SNAPSHOT_FORMAT = "trpg-arena-snapshot/1"
 _new_tuple = tuple.__new__
 DECISION_KINDS = ("decision", "auto_decision")  # the event kinds `act` and forced decisions log
 AUTO_LIMIT = 100_000  # automatic decisions in a row before the kernel calls it a rules bug
+# filled-in decisions a combat keeps (see `Combat.decision`): a rule system that opens a new object at every decision
+# instead of a shared one must not make a long combat hold every decision it ever met
+DECIDED_KEPT = 512
 # Acts between two base points with dice that never interrupt (a failure is then a rules bug): a state
 # copy every 32 acts costs well under 1 % of play, and a failed act replays at most 31 decisions.
 REBASE_EVERY = 32
@@ -113,7 +116,7 @@ class Combat(Generic[S, T]):
             return known[1]
         full = Decision(d.actor, d.step, d.prompt, self.system.decision_kinds.get(d.step, DecisionKind.CHOICE),
                         self.side_of(d.actor))
-        self._decided[id(d)] = (d, full)
+        remember(self._decided, id(d), (d, full), DECIDED_KEPT)
         return full
 
     def side_of(self, cid: str) -> str:

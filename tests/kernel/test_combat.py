@@ -39,6 +39,23 @@ def test_decision_legal_actions_and_act() -> None:
     assert c.decision.actor == "b"
 
 
+def test_filled_in_decisions_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the toy opens a new decision object every turn, as a system not using `shared_decision` may: a long combat
+    # must not keep every one it met
+    from trpg_arena.rules.core import combat as kernel
+
+    monkeypatch.setattr(kernel, "DECIDED_KEPT", 3)
+    c = Combat(TOY_ENCOUNTER, seed=1)
+    actors = []
+    for _ in range(8):
+        d = c.decision
+        assert d is not None and d.side is not None and c.decision is d  # filled in, then read back
+        actors.append(d.actor)
+        c.act(Action("pass"))
+        assert len(c._decided) <= 3
+    assert actors == ["a", "b"] * 4
+
+
 def test_illegal_and_invalid_actions_change_nothing() -> None:
     c = Combat(TOY_ENCOUNTER, seed=1)
     before = json.dumps(c.snapshot())
