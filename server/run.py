@@ -15,6 +15,11 @@ import uvicorn
 from trpg_arena.server.work import stop_all_agents
 
 SHUTDOWN_GRACE = 3  # seconds open requests and WebSockets get to finish once the server is told to stop
+# seconds an idle keep-alive connection stays open. It must outlast the idle time after which clients stop reusing a
+# connection (httpx 5 s, Node 4 s, aiohttp 15 s), else a client may send its next request just as the server closes
+# the connection and read a reset; uvicorn's own default is 5 s, the same as httpx's. An idle connection costs a
+# socket and holds no session; on shutdown idle connections are closed at once.
+KEEP_ALIVE = 75
 
 
 class _Server(uvicorn.Server):
@@ -28,5 +33,5 @@ class _Server(uvicorn.Server):
 def serve_app(app: Any, host: str, port: int) -> None:
     """Serve `app` until SIGINT or SIGTERM (see the module docstring)."""
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
-                            timeout_graceful_shutdown=SHUTDOWN_GRACE)
+                            timeout_graceful_shutdown=SHUTDOWN_GRACE, timeout_keep_alive=KEEP_ALIVE)
     _Server(config).run()

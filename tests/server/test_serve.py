@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx2 as httpx
 
@@ -69,6 +72,34 @@ def test_the_client_says_in_one_line_when_no_server_answers_or_a_pc_acts_first(t
     assert out.returncode == 0, out.stderr
     assert "is played at the table" in out.stdout and "no NPC decision was open" in out.stdout
     assert "0 decisions" not in out.stdout
+
+
+def _get_on(conn: socket.socket, host: str, path: str) -> bytes:
+    """Send one HTTP/1.1 GET on an open connection, read its whole answer (the API answers with a length); its head."""
+    conn.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return answer  # closed by the server
+        answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length"))
+    while len(body) < length:
+        body += conn.recv(65536)
+    return head
+
+
+def test_an_idle_keep_alive_connection_outlives_the_clients_own_expiry(tmp_path: Path) -> None:
+    # httpx reuses an idle connection for 5 s: a server closing it sooner, or as soon, races the client's next
+    # request (a reset). The same connection, idle for longer than that, must still answer.
+    with served(tmp_path / "t.db") as (base, _):
+        where = urlsplit(base)
+        with socket.create_connection((where.hostname, where.port), timeout=30) as conn:
+            assert _get_on(conn, where.netloc, "/api/sessions").startswith(b"HTTP/1.1 200")
+            time.sleep(6)
+            assert _get_on(conn, where.netloc, "/api/sessions").startswith(b"HTTP/1.1 200")
 
 
 def test_fifty_sessions_at_once_with_agents_on_every_side() -> None:
