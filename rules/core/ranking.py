@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from operator import attrgetter
+from operator import itemgetter
 from typing import TYPE_CHECKING, Generic
 
 import numpy as np
@@ -25,7 +25,7 @@ from trpg_arena.rules.core.values import Action, Decision
 if TYPE_CHECKING:
     from trpg_arena.rules.core.combat import Combat
 
-_VERB = attrgetter("verb")
+_VERB = itemgetter(0)  # an action's verb by position: `Action` is a named tuple, and its field descriptor is slower
 
 #: A runner-up: ``(value, action)`` or ``(value, action, note)``.
 Rival = tuple[float, Action] | tuple[float, Action, str]
@@ -81,8 +81,12 @@ def grouped_by_verb(legal: Iterable[Action]) -> dict[str, list[Action]]:
     A legal set lists each verb's actions together, so it is grouped in runs: one dict write per run, not
     one per action.
     """
-    by: dict[str, list[Action]] = {}
-    for verb, run in groupby(legal, _VERB):
+    return add_to_groups({}, legal)
+
+
+def add_to_groups(by: dict[str, list[Action]], actions: Iterable[Action]) -> dict[str, list[Action]]:
+    """`by` (actions per verb) with `actions` added, run by run, after those of their verb already there."""
+    for verb, run in groupby(actions, _VERB):
         known = by.get(verb)
         if known is None:
             by[verb] = list(run)

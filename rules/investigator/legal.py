@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from itertools import groupby
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import chebyshev
+from trpg_arena.rules.core.ranking import add_to_groups
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.investigator.catalogue import Catalogue, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIR_OF, DIRS, UNARMED, Setup, WeaponT
@@ -18,7 +17,6 @@ if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
 
 Cell = tuple[int, int]
-_VERB = attrgetter("verb")
 
 
 # --- small predicates shared with the rule modules ---------------------------------------------------
@@ -413,12 +411,7 @@ class Legal:
         n = len(out)
         self._other_standard(f, out)
         if len(out) > n:  # throws, reloads, items, first aid, flight, pursuit: verbs of their own, rarely many
-            for verb, run in groupby(out[n:], _VERB):
-                known = groups.get(verb)
-                if known is None:
-                    groups[verb] = list(run)
-                else:
-                    known.extend(run)
+            add_to_groups(groups, out[n:])
         return out
 
     def _other_standard(self, f: Fighter, out: list[Action]) -> None:

@@ -15,7 +15,7 @@ person's attacks read.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain, compress, groupby, repeat
+from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter, le
 from typing import Any, NamedTuple
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
-from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, of_verb, pct
+from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
 from trpg_arena.rules.reincarnator.actions import item_ids, uid
 from trpg_arena.rules.reincarnator.attack import defences, throw_crushes
@@ -63,27 +63,10 @@ _END_TURN = act(END_TURN)  # the legal set's own object: `Combat.act` finds it b
 _VALUES = "attack values"  # the static tables' memo entries of `ReincarnatorTactics.attack_values`
 _ODDS = "attack odds"
 _VALUE = itemgetter(0)  # of a (value, action) pair
-_VERB = itemgetter(0)  # of an action: its verb by position (`Action.verb` is a descriptor call, slower per action)
 _DEST = attrgetter("dest")
 LOOKS_KEPT = 20_000  # attackers and targets with their fields kept per encounter before the tables start afresh
 # (a bound on memory: each holds the few attacks of one attacker on one target)
 _UNSEEN = object()  # a fighter whose key fields this decision has not looked at yet
-
-
-def grouped_by_verb(legal: list[Action]) -> dict[str, list[Action]]:
-    """The legal actions per verb, each in legal order (`core.ranking.grouped_by_verb`, the verb read by position).
-
-    A legal set lists each verb's actions together, so it is grouped in runs; a turn's set is over a hundred actions
-    (a walk's and a vehicle's cells), and the verb is read once per action.
-    """
-    by: dict[str, list[Action]] = {}
-    for verb, run in groupby(legal, _VERB):
-        known = by.get(verb)
-        if known is None:
-            by[verb] = list(run)
-        else:
-            known.extend(run)
-    return by
 
 
 def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None = None) -> tuple[Any, ...]:
