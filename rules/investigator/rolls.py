@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from trpg_arena.rules.core.values import remember
+
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
 
@@ -126,9 +128,7 @@ class Expr:
             if self.flat:
                 parts.append(f"{self.flat:+d}")
             out = "".join(parts) or "0"
-            if len(_WORDED) >= WORDED_KEPT:
-                _WORDED.clear()
-            out = _WORDED[self] = out[1:] if out.startswith("+") else out
+            out = remember(_WORDED, self, out[1:] if out.startswith("+") else out, WORDED_KEPT)
         return out
 
 

@@ -151,12 +151,9 @@ class InvestigatorTactics(Tactics):
         """What every estimate of this decision reads: the tables, the decider, its friends and its foes."""
         d = combat.decision
         assert d is not None
-        self.c = combat
-        self.s: Setup = combat.tables
-        self.st: InvState = combat.state
+        self._glance(combat, d)
         cat = catalogue_of(self.s)
         self.meta = cat.meta
-        self.me = self.st.fighters[self.s.idx[d.actor]]
         side_of = self.s.side_of
         side = side_of[self.me.id]
         # foes (able, on the map) and friends (on the map, neither dead nor fled) in one pass, fighters' order
@@ -189,8 +186,8 @@ class InvestigatorTactics(Tactics):
     def _glance(self, combat: Combat, d: Decision) -> None:
         """What a defence or a reaction reads: the tables, the state and the decider (not `_look`'s friends, foes)."""
         self.c = combat
-        self.s = combat.tables
-        self.st = combat.state
+        self.s: Setup = combat.tables
+        self.st: InvState = combat.state
         self.me = self.st.fighters[self.s.idx[d.actor]]
 
     def _line(self, a: Cell, b: Cell, ends: tuple[str, str]) -> str:
