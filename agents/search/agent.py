@@ -56,7 +56,8 @@ class MCTSAgent(Agent):
                  c: float = 0.4, prior_weight: float = 0.5, widen: float = 1.0, alpha: float = 0.5,
                  temperature: float = 0.0, guard: float = 0.25, margin: float = 1.0, playout: str = "",
                  reuse: bool = True, value: str = "hand", prior: str = "scripted", candidates: int = 8,
-                 samples: int = 32, paired: float = 0.0, below: str = "both", rivals: str = "above") -> None:
+                 samples: int = 32, paired: float = 0.0, below: str = "both", rivals: str = "above",
+                 pin: int = 1) -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if simulations < 1:
             raise ValueError(f"mcts: simulations must be >= 1, got {simulations}")
@@ -94,7 +95,8 @@ class MCTSAgent(Agent):
             if ruleset is None:
                 raise ValueError("mcts: prior=trained needs the rule system")
             model = value if value not in ("hand", "learned") else ""  # a model file scores the root as the leaves
-            self.scorer = trained_scorer(ruleset, int(self.rng.integers(2**31)), candidates, samples, model)
+            self.scorer = trained_scorer(ruleset, int(self.rng.integers(2**31)), candidates, samples, model,
+                                         pin=bool(pin))
         self._root_chances: dict[Action, float] = {}  # the trained agent's estimate of each root candidate
         self._tree: Node | None = None
         self._mark: tuple[str, int, Action] | None = None  # (encounter, decision count, action) of our last choice

@@ -68,6 +68,8 @@ HELPS: dict[str, str] = {
     "rivals": "paired root: which candidates contend with the trained choice, 'above' (those the trained agent "
               "rates above it) or 'all' (for playouts that reach the end of the fight, where no horizon biases "
               "the search's own look)",
+    "pin": "prior=trained: 1 scores the root with the values a system pins for the search (investigator: its "
+           "`trained:normal` before the reply), 0 with the system's `trained:normal` as its presets now stand",
 }
 
 # The largest search a spec may ask for: the deadliest preset's budget many times over. A server cuts
@@ -94,4 +96,5 @@ LIMITS: dict[str, Limit] = {
     "paired": Limit(0, 100),
     "below": Limit(choices=BELOW),
     "rivals": Limit(choices=RIVALS),
+    "pin": Limit(0, 1),
 }

@@ -34,19 +34,20 @@ def has_model(ruleset: str | None) -> bool:
 ANCHOR_PINS: dict[str, str] = {"investigator": "reply=0:horizon=12"}
 
 
-def trained_scorer(ruleset: str, seed: int, candidates: int, samples: int, model: str) -> Any:
+def trained_scorer(ruleset: str, seed: int, candidates: int, samples: int, model: str, pin: bool = True) -> Any:
     """The trained agent that scores the root's candidates (the same model file as the leaves, if one is given).
 
     It is the system's `trained:normal` (its margin, z, look through the roll, ..., as that system's
     presets set them) with the search's own `candidates` and `samples`: the presets' pairs are
     `trained:normal`'s, `hard`'s and `deadly`'s, so the search's anchor is that agent's choice. Where
-    `ANCHOR_PINS` names the system, those values of an earlier `normal` hold instead of the preset's.
+    `ANCHOR_PINS` names the system and `pin` is set, those values of an earlier `normal` hold instead of
+    the preset's.
     """
     from trpg_arena.agents.learned.model import load_model
     from trpg_arena.agents.spec import make_agent
 
-    pin = f":{ANCHOR_PINS[ruleset]}" if ruleset in ANCHOR_PINS else ""
-    scorer = make_agent(f"trained:normal{pin}:candidates={candidates}:samples={samples}", ruleset,
+    pinned = f":{ANCHOR_PINS[ruleset]}" if pin and ruleset in ANCHOR_PINS else ""
+    scorer = make_agent(f"trained:normal{pinned}:candidates={candidates}:samples={samples}", ruleset,
                         rng=np.random.default_rng(seed))
     if model:
         scorer.model = load_model(ruleset, model)

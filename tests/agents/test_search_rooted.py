@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from trpg_arena.agents import make_agent
@@ -76,6 +77,26 @@ def test_the_root_holds_the_trained_candidates_and_keeps_its_choice_unless_beate
     assert free.propose(c).action in {s.action for s in ranked}
 
 
+def test_pin_0_roots_the_search_in_the_trained_agent_as_its_presets_now_stand() -> None:
+    """`pin=0` lifts investigator's pin: with trained:hard's 16 candidates the anchor is trained:hard's choice."""
+    agent = make_agent("mcts:hard:pin=0:candidates=16", "investigator", seed=1)
+    hard = make_agent("trained:hard", "investigator", seed=1)
+    for key in ("candidates", "samples", "horizon", "reply", "z", "margin", "through", "flat", "temperature"):
+        assert getattr(agent.scorer, key) == getattr(hard, key), key
+    assert (agent.scorer.reply, agent.scorer.horizon) == (1, 24)
+    # the scorer picks what trained:hard picks at a live decision (same dice generator, same policy)
+    c = open_decision("investigator/skirmish", seed=7)
+    agent.scorer.rng, hard.rng = np.random.default_rng(5), np.random.default_rng(5)
+    agent.scorer.policy = hard.policy
+    assert agent.scorer.choose(c)[0] == hard.choose(c)[0]
+    # where no system pins the anchor, the option changes nothing
+    for rid in ("kiai", "moonlit"):
+        pinned, free = (make_agent(f"mcts:hard:pin={p}", rid, seed=1).scorer for p in (1, 0))
+        assert vars(pinned).keys() == vars(free).keys()
+        for key in ("candidates", "samples", "horizon", "reply", "playouts", "verify", "depth", "switch"):
+            assert getattr(pinned, key) == getattr(free, key), (rid, key)
+
+
 def test_the_budget_not_the_clock_decides() -> None:
     """The same seed makes the same choices whatever the machine's speed: no preset's cap binds here."""
     c = open_decision("investigator/duel", seed=8)
@@ -115,7 +136,8 @@ def test_a_restored_rooted_search_plays_the_same_game() -> None:
                                         ("mcts:candidates=0", "candidates must be 1..64"),
                                         ("mcts:samples=5000", "samples must be 1..1000"),
                                         ("mcts:below=them", "below must be one of both, own, none"),
-                                        ("mcts:paired=-1", "paired must be 0..100")])
+                                        ("mcts:paired=-1", "paired must be 0..100"),
+                                        ("mcts:pin=2", "pin must be 0..1")])
 def test_bad_root_parameters_are_refused(bad: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         make_agent(bad, "kiai", seed=1)
