@@ -40,8 +40,7 @@ ROOT_CHANGES: dict[str, dict[str, dict[str, Any]]] = {"investigator": {"hard": {
 
 
 def presets_for(ruleset: str) -> dict[str, dict[str, Any]]:
-    """The presets of one rule system: the common ones with that system's changes (`RuleSystem.search_changes`,
-    then `ROOT_CHANGES`)."""
+    """The presets of one rule system: the common ones with its `search_changes`, then its `ROOT_CHANGES`."""
     changes = RULESETS[ruleset].search_changes if ruleset in RULESETS else {}
     roots = ROOT_CHANGES.get(ruleset, {})
     return {name: {**values, **changes, **roots.get(name, {})} for name, values in PRESETS.items()}

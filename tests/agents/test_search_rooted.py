@@ -56,7 +56,7 @@ def test_presets_from_normal_up_stand_on_the_learned_value_where_a_model_ships(p
         budget = f"candidates={PRESETS[preset]['candidates']}:samples={PRESETS[preset]['samples']}"
         trained = make_agent(f"trained:normal:{budget}", "investigator", seed=1)
         assert (agent.scorer.reply, agent.scorer.horizon) == (0, 12)
-    for key in ("candidates", "samples", "horizon", "reply", "z", "margin", "through", "flat", "temperature"):
+    for key in ("candidates", "samples", "z", "margin", "through", "flat", "temperature"):
         assert getattr(agent.scorer, key) == getattr(trained, key), key
     easy = make_agent("mcts:easy", "investigator", seed=1)
     assert easy.value == "hand" and easy.scorer is None
