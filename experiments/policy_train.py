@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,8 @@ import numpy as np
 
 from trpg_arena.experiments.policy_ppo import PPOStageArgs
 from trpg_arena.experiments.series.sprt import wilson
+
+GENERATED = "generated"  # in --data-on: a fresh generated encounter at each of its turns
 
 Layers = list[tuple[np.ndarray, np.ndarray]]
 
@@ -79,7 +81,7 @@ class PolicyTrainArgs:
         if self.ppo is not None:
             self.ppo.check()
         if self.data_on:  # a name of another system or beyond the layout: its one-line error before any work
-            ppo_encounters(self.ruleset, self.data_on, "--data-on")
+            ppo_encounters(self.ruleset, tuple(n for n in self.data_on if n != GENERATED), "--data-on")
 
 
 @dataclass
@@ -103,10 +105,27 @@ def policy_run_folder(out: Path, ruleset: str, seed: int) -> Path:
     return fresh_folder(out / f"{ruleset}-policy-s{seed}-{datetime.now().strftime('%Y%m%d-%H%M%S')}")
 
 
+def fresh_generated(ruleset: str, seed: int) -> Iterator[Any]:
+    """Generated encounters of `ruleset` from `seed`, one after another, skipping those the layout cannot hold."""
+    from trpg_arena.agents.canonical import CanonicalCodec
+    from trpg_arena.experiments.selfplay.generate import generate
+    from trpg_arena.rules import TrpgArenaError, get_ruleset
+
+    system = get_ruleset(ruleset)
+    g = 0
+    while True:
+        g += 1
+        try:
+            enc = generate(ruleset, seed * 100_000 + g)
+            CanonicalCodec.of(system, enc)
+        except (TrpgArenaError, ValueError):  # beyond the canonical layout: no policy plays it
+            continue
+        yield enc
+
+
 def training_encounters(ruleset: str, games: int, generated: float, seed: int) -> list[Any]:
     """One encounter per game: the built-ins in turn, and a fresh generated one for the `generated` share."""
     from trpg_arena.agents.canonical import CanonicalCodec
-    from trpg_arena.experiments.selfplay.generate import generate
     from trpg_arena.rules import TrpgArenaError, builtin_encounters, get_ruleset, load_encounter
 
     system = get_ruleset(ruleset)
@@ -119,21 +138,13 @@ def training_encounters(ruleset: str, games: int, generated: float, seed: int) -
             continue
         builtins.append(enc)
     rng = np.random.default_rng(seed)
+    fresh = fresh_generated(ruleset, seed)
     out: list[Any] = []
-    g = 0
     for i in range(games):
         if builtins and rng.random() >= generated:
             out.append(builtins[i % len(builtins)])
-            continue
-        while True:  # a generated encounter the canonical layout cannot hold is skipped
-            g += 1
-            try:
-                enc = generate(ruleset, seed * 100_000 + g)
-                CanonicalCodec.of(system, enc)
-                break
-            except (TrpgArenaError, ValueError):
-                continue
-        out.append(enc)
+        else:
+            out.append(next(fresh))
     return out
 
 
@@ -160,11 +171,24 @@ def data_encounters(args: PolicyTrainArgs, seed: int) -> list[Any]:
 
     Each named encounter comes twice in a row: a DAgger round puts the policy on the side ``game % 2``, so with
     an even number of names taken one game each, every encounter would always give the policy the same side.
+    The name ``generated`` stands for a fresh generated encounter at each of its turns (the same one for its
+    two games), so named encounters and new layouts mix in the share the list gives them.
     """
-    if args.data_on:
-        named = ppo_encounters(args.ruleset, args.data_on, "--data-on")
-        return [named[(i // 2) % len(named)] for i in range(args.games)]
-    return training_encounters(args.ruleset, args.games, args.generated, seed)
+    if not args.data_on:
+        return training_encounters(args.ruleset, args.games, args.generated, seed)
+    names = tuple(n for n in args.data_on if n != GENERATED)
+    named = dict(zip(names, ppo_encounters(args.ruleset, names, "--data-on"), strict=True))
+    fresh = fresh_generated(args.ruleset, seed)
+    out: list[Any] = []
+    for i in range(args.games):
+        name = args.data_on[(i // 2) % len(args.data_on)]
+        if name != GENERATED:
+            out.append(named[name])
+        elif i % 2 == 0:
+            out.append(next(fresh))
+        else:  # the second game of a generated pair: the same encounter, the policy on the other side
+            out.append(out[-1])
+    return out
 
 
 def collect(ruleset: str, encounters: list[Any], noise: float, seed: int,

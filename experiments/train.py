@@ -94,7 +94,9 @@ class TrainArgs:
                 "a loss -1)"})
     data_on: str = field(default="", metadata={"help": "with a rule system's id: comma-separated encounters of the "
                                                         "system the data's games (cloning, DAgger rounds) are played "
-                                                        "on, in turn (default: its built-ins and generated ones)"})
+                                                        "on, in turn; `generated` names a fresh generated encounter "
+                                                        "at each of its turns (default: its built-ins and generated "
+                                                        "ones)"})
     ppo_on: str = field(default="", metadata={"help": "with --ppo-steps: comma-separated encounters of the system "
                                                       "the PPO stage plays (default: its built-ins and generated "
                                                       "ones)"})

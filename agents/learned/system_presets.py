@@ -65,8 +65,8 @@ from trpg_arena.agents.spec import register_agent
 # 200 games on the same seeds each: investigator_crypt 69.0 % (54.0 % without), _dock 65.0 % (60.5 %),
 # _library 63.6 % (52.0 %). p95 103 ms of CPU a decision on the skirmish (tools/trained_latency.py).
 # Its gain is against the script whose reply it plays: head to head it had not beaten the `normal` before
-# it (47 to 53 over 100 duels). `mcts`'s anchor on investigator stays that earlier `normal`
-# (agents/search/rooted.py).
+# it (47 to 53 over 100 duels). `mcts:normal`'s and `mcts:deadly`'s anchor on investigator stays that
+# earlier `normal`; `mcts:hard`'s is `hard` itself (agents/search/rooted.py, presets.py).
 # moonlit: every departure is played out before it is taken (playouts = 16, verify = 1), 100 decisions on
 # (depth = 100: a whole duel, a quarter of a skirmish). On the duel the value's departures mix gains with
 # losses (tools/deviation_check.py, 12 duels: skipping 'quicken' +0.083 played out, a delay for a move

@@ -78,6 +78,7 @@ class MCTSAgent(Agent):
         if prior == "auto":
             prior = "trained" if has_model(ruleset) else "scripted"
         self.value, self.prior, self.candidates, self.samples = value, prior, candidates, samples
+        self.pin = pin
         self.paired = paired
         if below not in BELOW:
             raise ValueError(f"mcts: below must be one of {', '.join(BELOW)}, got {below!r}")

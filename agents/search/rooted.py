@@ -26,11 +26,13 @@ def has_model(ruleset: str | None) -> bool:
 
 
 # investigator's `trained:normal` plays the other side's scripted reply before it scores (reply=1,
-# horizon=24 in agents/learned/system_presets.py). The search's anchor stays the `normal` before that (the
-# mover's turn only, horizon 12): every `mcts` row measured on investigator (docs/strength.md: the duel's
-# 66.0 % at seed 610000, the skirmish's ladder at seed 2600000, ...) was played with that anchor, and the
-# reply, a look-ahead through the other side's whole turn for every candidate, was never measured inside
-# the search, where the tree already plays the other side's answers.
+# horizon=24 in agents/learned/system_presets.py). The search's anchor where `pin` is set (the default)
+# stays the `normal` before that (the mover's turn only, horizon 12): the investigator `mcts` rows before
+# the skirmish series at seed 3740000 (docs/strength.md: the duel's 66.0 % at seed 610000, the skirmish's
+# ladder at seed 2600000, ...) were played with that anchor. `pin=0` lifts the pin, so the anchor is the
+# system's `trained:normal` as its presets now stand. investigator's `mcts:hard` does, with `trained:hard`'s
+# 16 candidates (`ROOT_CHANGES` in presets.py), on its skirmish series against `trained:hard`; `mcts:normal`
+# and `mcts:deadly` keep the pin, not measured without it.
 ANCHOR_PINS: dict[str, str] = {"investigator": "reply=0:horizon=12"}
 
 

@@ -42,6 +42,19 @@ def test_data_on_plays_the_named_encounters_in_turn_each_from_both_sides() -> No
     assert {(name, g % 2) for g, name in enumerate(games)} == both_sides
 
 
+def test_generated_in_data_on_is_a_fresh_generated_encounter_at_each_of_its_turns_from_both_sides() -> None:
+    args = PolicyTrainArgs("moonlit", games=8, data_on=("moonlit/duel", "generated"))
+    games = data_encounters(args, seed=0)
+    assert [e.encounter for e in games[:2] + games[4:6]] == ["duel"] * 4
+    first, second = games[2:4], games[6:8]
+    assert first[0] is first[1] and second[0] is second[1], "each generated one twice: the policy on both sides"
+    assert first[0].encounter != second[0].encounter, "a new layout at each turn of `generated`"
+    assert "duel" not in {first[0].encounter, second[0].encounter}
+    # the same seed gives the same encounters (a run is reproduced by its command)
+    again = data_encounters(args, seed=0)
+    assert [e.encounter for e in again] == [e.encounter for e in games]
+
+
 def test_the_refit_starts_from_the_given_weights() -> None:
     start = [(w.astype(np.float32), b.astype(np.float32)) for w, b in load_policy("moonlit", SHIPPED).layers]
     args = PolicyTrainArgs("moonlit", epochs=1, lr=0.0)
@@ -120,6 +133,13 @@ def test_the_card_of_a_model_two_steps_from_its_cloning_names_the_cloned_data(tm
     text = model.with_suffix(".md").read_text()
     assert f"**Data**: {data['games']} games of the {data['teacher']} agent against itself" in text, text
     assert f"held-out agreement with the {data['teacher']} choice" in text, text
+
+
+def test_a_dagger_round_mixes_named_and_generated_encounters_through_the_command_line(tmp_path: Path) -> None:
+    model = dagger_round("moonlit", SHIPPED, "moonlit/duel,generated", tmp_path, games=4)
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert card["dagger"]["encounters"] == "moonlit/duel, generated"
+    assert "--data-on moonlit/duel,generated" in model.with_suffix(".md").read_text()
 
 
 def test_data_on_and_init_without_rounds_are_refused_in_one_line(tmp_path: Path) -> None:

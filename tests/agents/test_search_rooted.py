@@ -42,16 +42,22 @@ def twin(agent, spec: str, rid: str):
 def test_presets_from_normal_up_stand_on_the_learned_value_where_a_model_ships(preset: str) -> None:
     agent = make_agent(f"mcts:{preset}", "investigator", seed=1)
     assert agent.value == "learned" and agent.prior == "trained" and agent.scorer is not None
-    assert (agent.candidates, agent.samples) == (PRESETS[preset]["candidates"], PRESETS[preset]["samples"])
     # the anchor is the system's trained:normal (its margin, z, ...) with the search's own budget (the pair
     # of trained's preset of the same name; a system's own changes to trained:hard are not the search's).
-    # On investigator it is the normal before the other side's reply was played (reply=0, horizon 12), the
-    # anchor every investigator mcts row was measured with
-    budget = f"candidates={PRESETS[preset]['candidates']}:samples={PRESETS[preset]['samples']}"
-    trained = make_agent(f"trained:normal:{budget}", "investigator", seed=1)
+    # On investigator `normal` and `deadly` keep the normal before the other side's reply was played (reply=0,
+    # horizon 12), the anchor their rows were measured with; `hard` is rooted in trained:hard itself (the
+    # reply over 16 candidates), the anchor its skirmish series against trained:hard was played with
+    if preset == "hard":
+        assert (agent.candidates, agent.samples, agent.pin) == (16, 32, 0)
+        trained = make_agent("trained:hard", "investigator", seed=1)
+        assert (agent.scorer.reply, agent.scorer.horizon) == (1, 24)
+    else:
+        assert (agent.candidates, agent.samples) == (PRESETS[preset]["candidates"], PRESETS[preset]["samples"])
+        budget = f"candidates={PRESETS[preset]['candidates']}:samples={PRESETS[preset]['samples']}"
+        trained = make_agent(f"trained:normal:{budget}", "investigator", seed=1)
+        assert (agent.scorer.reply, agent.scorer.horizon) == (0, 12)
     for key in ("candidates", "samples", "z", "margin", "through", "flat", "temperature"):
         assert getattr(agent.scorer, key) == getattr(trained, key), key
-    assert (agent.scorer.reply, agent.scorer.horizon) == (0, 12)
     easy = make_agent("mcts:easy", "investigator", seed=1)
     assert easy.value == "hand" and easy.scorer is None
 
