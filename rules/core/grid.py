@@ -484,11 +484,6 @@ class Grid:
         out.reverse()
         return out
 
-    def path_cost(self, path: Sequence[Cell]) -> int:
-        """The sum of the entering costs of a path's cells after the first."""
-        cost, index = self.cost, self.index
-        return sum(cost[index[c]] for c in path[1:])
-
     # --- metric, sight and areas ------------------------------------------------------------
     def distance(self, a: Cell, b: Cell) -> int:
         """The board's metric: Chebyshev on squares, hex distance on hexes (walls and costs ignored)."""

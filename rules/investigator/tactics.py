@@ -446,19 +446,9 @@ class InvestigatorTactics(Tactics):
                         out.append((sc, a))
         return out
 
-    @staticmethod
-    def _best_of(scored: list[tuple[float, Action]]) -> tuple[Action | None, float]:
-        """The first attack with the highest score (None, and the floor score, if there is none)."""
-        best: Action | None = None
-        best_score = NO_ATTACK
-        for sc, a in scored:
-            if sc > best_score:
-                best, best_score = a, sc
-        return best, best_score
-
     def _best_attack(self, legal: list[Action],
                      by_verb: dict[str, list[Action]] | None = None) -> tuple[Action | None, float]:
-        """`_best_of(_attack_scores(legal))`, with the shots weighed best bound first.
+        """The first of `_attack_scores(legal)` with the highest score, with the shots weighed best bound first.
 
         A shot's score is its worth with a clear line times the shots, less the risk and a pursuit's point: an
         obstruction only lowers the hit chance, and the rest only subtracts, so the clear worth times the shots
