@@ -61,6 +61,7 @@ def forget(states: list[Any]) -> None:
     if isinstance(memo, dict):
         memo.pop("attack values", None)
         memo.pop("attack odds", None)
+        memo.pop("blast values", None)
     if states[0].encounter.ruleset == "investigator":
         from trpg_arena.rules.investigator.catalogue import catalogue_of
 

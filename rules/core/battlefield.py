@@ -103,6 +103,16 @@ def zone_line(names: Iterable[str], **attrs: dict[str, Any]) -> Battlefield:
     return Battlefield(g, "zones")
 
 
+def _cells(kind: str, width: int, height: int, cells: dict[Cell, dict[str, Any]] | None,
+           pos: Callable[[int, int], tuple[float, float]]) -> nx.Graph[Cell]:
+    """A board's cells in row order, open and of cost 1 unless `cells` says otherwise, each drawn at `pos`."""
+    g: nx.Graph[Cell] = nx.Graph(kind=kind, width=width, height=height)
+    for y in range(height):
+        for x in range(width):
+            g.add_node((x, y), pos=pos(x, y), **{"cost": 1, "terrain": "open", **(cells or {}).get((x, y), {})})
+    return g
+
+
 def square_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | None = None, *,
                 impassable: Callable[[dict[str, Any]], bool] = lambda a: bool(a.get("impassable")),
                 corner_blocks: Callable[[dict[str, Any]], bool] | None = None) -> Battlefield:
@@ -112,13 +122,7 @@ def square_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | Non
     nodes (for sight and drawing) but get no edges. A diagonal edge is left out when `corner_blocks`
     says either orthogonal cell it passes between blocks the corner.
     """
-    cells = cells or {}
-    g: nx.Graph[Cell] = nx.Graph(kind="square", width=width, height=height)
-    for y in range(height):
-        for x in range(width):
-            a = {"cost": 1, "terrain": "open"}
-            a.update(cells.get((x, y), {}))
-            g.add_node((x, y), pos=(x, y), **a)
+    g = _cells("square", width, height, cells, lambda x, y: (x, y))
     nodes = g.nodes
     for y in range(height):
         for x in range(width):
@@ -145,13 +149,7 @@ def hex_neighbours(col: int, row: int) -> list[Cell]:
 def hex_grid(width: int, height: int, cells: dict[Cell, dict[str, Any]] | None = None, *,
              impassable: Callable[[dict[str, Any]], bool] = lambda a: bool(a.get("impassable"))) -> Battlefield:
     """A width x height map of hexes in odd-r offset coordinates ``(col, row)``."""
-    cells = cells or {}
-    g: nx.Graph[Cell] = nx.Graph(kind="hex", width=width, height=height)
-    for row in range(height):
-        for col in range(width):
-            a = {"cost": 1, "terrain": "open"}
-            a.update(cells.get((col, row), {}))
-            g.add_node((col, row), pos=(col + 0.5 * (row % 2), row * 0.866), **a)
+    g = _cells("hex", width, height, cells, lambda col, row: (col + 0.5 * (row % 2), row * 0.866))
     nodes = g.nodes
     for row in range(height):
         for col in range(width):

@@ -25,7 +25,8 @@ from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.copier import state_copier
 from trpg_arena.rules.core.dice import Dice
 from trpg_arena.rules.core.encounter import EncounterBase, load_encounter
-from trpg_arena.rules.core.errors import IllegalActionError, InvalidActionError, SnapshotError
+from trpg_arena.rules.core.errors import IllegalActionError, InvalidActionError, SnapshotError, TrpgArenaError
+from trpg_arena.rules.core.state_check import short
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, S, T, get_ruleset
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Event, Outcome, freeze_data, remember
 
@@ -186,11 +187,7 @@ class Combat(Generic[S, T]):
     # --- decisions --------------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Legal actions of the current decider, in a stable order (empty once over)."""
-        if self.state.outcome is not None:
-            return []
-        if self._legal is None:
-            self._legal = self._legal_set()
-        return list(self._legal)
+        return list(self.legal_view())
 
     def legal_view(self) -> list[Action]:
         """The cached legal list itself, without a copy: for hot loops (env masks) that only read it."""
@@ -201,9 +198,7 @@ class Combat(Generic[S, T]):
         return self._legal
 
     def is_legal(self, action: Action) -> bool:
-        """Whether `action` is legal now (cheap; uses the cached legal list)."""
-        if self.state.outcome is not None:
-            return False
+        """Whether `action` is legal now (cheap; uses the cached legal list, empty once over)."""
         # A list scan: membership tests compare identity first, and agents hand back the very objects
         # the legal list holds, so this beats building a set for every decision.
         return action in self.legal_view()
@@ -421,8 +416,6 @@ class Combat(Generic[S, T]):
         missing = [k for k in ("ruleset", "encounter", "dice", "state", "log") if k not in snap]
         if missing:
             raise SnapshotError(f"snapshot is missing {', '.join(missing)}")
-        from trpg_arena.rules.core.errors import TrpgArenaError
-
         try:
             self = cls.__new__(cls)
             self.encounter = load_encounter(snap["encounter"], source=snap.get("source"))
@@ -447,12 +440,10 @@ class Combat(Generic[S, T]):
             where = ".".join(str(part) for part in first["loc"])
             more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
             raise SnapshotError(f"snapshot cannot be restored: state.{where}: {first['msg']}, got "
-                                f"{_short(first.get('input'))}{more}") from None
+                                f"{short(first.get('input'))}{more}") from None
         except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as e:  # e.g. a negative RNG word
             raise SnapshotError(f"snapshot cannot be restored: corrupt {type(e).__name__}: {e}") from None
-        self._legal = None
-        self._decided = {}
-        self._sides = {}
+        self._forget()
         self._base = None
         self._since = []
         self._acting = False
@@ -467,8 +458,6 @@ class Combat(Generic[S, T]):
         the board): the rules then fail on their first look at it. That is found here, named with the
         rule module that tripped, instead of surfacing as a bare `KeyError` at the first request.
         """
-        from trpg_arena.rules.core.errors import TrpgArenaError
-
         doing = "listing the combatants"
         try:
             if not self.combatants:
@@ -486,10 +475,7 @@ class Combat(Generic[S, T]):
             raise SnapshotError(f"snapshot cannot be restored: its state does not hold together ({doing}: "
                                 f"{type(e).__name__} {e} in {_where(e)})") from None
         finally:
-            self._views = None
-            self._legal = None
-            self._decided = {}
-            self._sides = {}
+            self._forget()
 
     def clone(self, dice: Dice | None = None) -> Combat[S, T]:
         """An independent copy for search; acting on it leaves this one untouched, and the reverse.
@@ -541,11 +527,6 @@ def _count(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise SnapshotError(f"snapshot's {field} is {value!r}, not a count")
     return value
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _where(error: BaseException) -> str:

@@ -64,7 +64,7 @@ class EditField:
 class Editor:
     """A rule system's edit hook (see the module docstring); subclass per system, set as `RuleSystem.editor`."""
 
-    removed_word = "takes out"  # what taking a combatant out is called in this system's log line
+    removed_word = "takes out (fled)"  # what taking a combatant out is called in this system's log line
     place_key = "position"  # the field of an encounter's combatant entry that says where it stands
 
     def fields(self, combat: Combat, cid: str) -> list[EditField]:

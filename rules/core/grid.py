@@ -110,6 +110,7 @@ class Moves:
         self.dear_bits = sum(m for _, m in dearer)
         self.two_bits = sum(m for k, m in dearer if k == 2)
         self.dearest = tuple((k, m) for k, m in dearer if k > 2)
+        self.top_cost = max(cost, default=1)  # an unbounded search's bound: no path costs more than cells x this
         self.alternating = alternating
         # each cell's graph neighbours as (index, bit): by the step from them (read-back) and to them (expansion)
         if order is None:
@@ -333,7 +334,7 @@ class Grid:
         layers = [sb]
         nxt = nxt2 = 0  # what is known so far of layers d and d + 1
         later: dict[int, int] = {}  # cells of entering cost 3 or more, by layer
-        top = len(self.cells) * max(moves.cost, default=1) if budget is None else budget  # >= any path's cost
+        top = len(self.cells) * moves.top_cost if budget is None else budget  # >= any path's cost
         for d in range(1, top + 1):
             if x and avail:
                 # a layer's graph neighbours as a mask, inline: this loop is what reach masks cost
@@ -482,11 +483,6 @@ class Grid:
             out.append(cells[state >> 1])
         out.reverse()
         return out
-
-    def path_cost(self, path: Sequence[Cell]) -> int:
-        """The sum of the entering costs of a path's cells after the first."""
-        cost, index = self.cost, self.index
-        return sum(cost[index[c]] for c in path[1:])
 
     # --- metric, sight and areas ------------------------------------------------------------
     def distance(self, a: Cell, b: Cell) -> int:

@@ -32,6 +32,14 @@ def entry(library: Mapping[str, V], name: Any, what: str) -> V:
     return library[name]
 
 
+def over_entry(data: Any, key: str, library: Mapping[str, Any], what: str) -> Any:
+    """A dict that names a library entry under `key` (``stat_block: human``): the entry, the dict's fields over it."""
+    if isinstance(data, dict) and key in data:
+        own = {k: v for k, v in data.items() if k != key}
+        return {**entry(library, data[key], what), **own}
+    return data
+
+
 def named_in(library: Mapping[str, Any], what: str) -> AfterValidator:
     """A field's check that its value names an entry of `library`, for ``Annotated[str, ...]`` field types."""
 

@@ -23,10 +23,15 @@ def at(where: str, key: Any) -> str:
     return f"{where}[{key!r}]"
 
 
+def short(value: Any) -> str:
+    """A value as a one-line error shows it: its repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def bad(where: str, value: Any, problem: str) -> SnapshotError:
     """The one-line error for a field whose value breaks an invariant."""
-    text = repr(value)
-    return SnapshotError(f"{where} {text if len(text) <= 60 else text[:57] + '...'} {problem}")
+    return SnapshotError(f"{where} {short(value)} {problem}")
 
 
 def known(where: str, ident: Any, ids: Collection[str], what: str = "fighter") -> None:

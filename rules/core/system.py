@@ -337,10 +337,6 @@ class _Registry(Mapping[str, RuleSystem]):
         self._discover()
         return len(self._systems)
 
-    def __contains__(self, key: object) -> bool:
-        self._discover()
-        return key in self._systems
-
     def __repr__(self) -> str:
         return f"RULESETS({', '.join(self)})"
 

@@ -188,38 +188,32 @@ def _refuse(self: Any, *_args: Any, **_kwargs: Any) -> Any:
     raise TypeError(f"logged event data cannot change ({type(self).__name__})")
 
 
+def _itself(self: Any, *_memo: Any) -> Any:
+    return self  # a copy of what never changes is the thing itself
+
+
 class FrozenList(list):
     """A list that refuses every change: event data. Compares, iterates and serialises as a plain list."""
 
     __slots__ = ()
+    __copy__ = __deepcopy__ = _itself
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
         return FrozenList, (list(self),)
 
-    def __copy__(self) -> FrozenList:
-        return self
-
-    def __deepcopy__(self, _memo: Any) -> FrozenList:
-        return self
-
 
 class FrozenDict(dict):
     """A dict that refuses every change: event data. Compares and serialises as a plain dict."""
 
     __slots__ = ()
+    __copy__ = __deepcopy__ = _itself
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
         return FrozenDict, (dict(self),)
-
-    def __copy__(self) -> FrozenDict:
-        return self
-
-    def __deepcopy__(self, _memo: Any) -> FrozenDict:
-        return self
 
 
 _MUTABLE = frozenset((list, dict, set))  # exact types: the frozen ones are subclasses, and stay as they are

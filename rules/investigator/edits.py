@@ -29,8 +29,6 @@ def _fighter(combat: InvCombat, cid: str) -> Fighter:
 class InvestigatorEditor(Editor):
     """Investigator's edit hook."""
 
-    removed_word = "takes out (fled)"
-
     def fields(self, combat: InvCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         f = _fighter(combat, cid)

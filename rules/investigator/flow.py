@@ -253,14 +253,12 @@ def end_check(combat: InvCombat, setup: Setup, st: InvState) -> bool:
                     return False  # two sides can still act
                 first = side
                 break
-    alive = set() if first is None else {first}
-    if alive:
-        winner = next(iter(alive))
-        losers = [f for f in st.fighters if setup.side_of[f.id] != winner]
-        term = Termination.FLED if losers and all(f.fled for f in losers) else Termination.ELIMINATED
-        finish(combat, setup, st, winner, term)
-    else:
+    if first is None:
         finish(combat, setup, st, None, Termination.MUTUAL)
+    else:
+        losers = [f for f in st.fighters if setup.side_of[f.id] != first]
+        term = Termination.FLED if losers and all(f.fled for f in losers) else Termination.ELIMINATED
+        finish(combat, setup, st, first, term)
     return True
 
 

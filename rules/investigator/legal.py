@@ -209,8 +209,8 @@ class Legal:
         return out
 
     # cast ----------------------------------------------------------------------------------------
-    def casts(self, f: Fighter, first_only: bool = False) -> list[Action]:
-        """Legal `cast` actions (INV-5.1, 5.4, 5.6); with `first_only`, stop at the first one found."""
+    def casts(self, f: Fighter) -> list[Action]:
+        """Legal `cast` actions (INV-5.1, 5.4, 5.6)."""
         s = self.s
         prof = s.prof(f.id)
         if not prof.spells:
@@ -260,13 +260,11 @@ class Legal:
                     if not ok:
                         continue
                     out.append(acts[i])
-                    if first_only:
-                        return out
         return out
 
     # shoot ---------------------------------------------------------------------------------------
-    def shots(self, f: Fighter, first_only: bool = False) -> list[Action]:
-        """Legal `shoot` actions (INV-6.1, 6.2, 6.4, 6.6, 6.8, 7.1); with `first_only`, stop at the first one."""
+    def shots(self, f: Fighter) -> list[Action]:
+        """Legal `shoot` actions (INV-6.1, 6.2, 6.4, 6.6, 6.8, 7.1)."""
         s = self.s
         it = wielded_item(f)
         if it is None or it.loaded < 1 or it.jammed or not std_available(s, f):
@@ -306,8 +304,6 @@ class Legal:
                 else:
                     for acts in plain:
                         out.append(acts[i])
-                if first_only:
-                    return out
                 if disarm is not None and d == 1:
                     out.append(disarm[i])
         return out
@@ -459,14 +455,14 @@ class Legal:
                 for m in melee_maneuvers(s, f, t):
                     out.append(by[("pursue", t.id, m)])
 
-    def offer(self, f: Fighter, phase: str, first_only: bool = False) -> list[Action]:
+    def offer(self, f: Fighter, phase: str) -> list[Action]:
         """The legal set of a phase offer (INV-4.3), without ``wait``; empty means no offer."""
         if phase == "cast":
-            out = self.casts(f, first_only)
+            out = self.casts(f)
             if f.channel_spell and full_round_available(f):
                 out.insert(0, self.cat.by[("continue_cast",)])
             return out
-        return self.shots(f, first_only)
+        return self.shots(f)
 
     def reaction(self, r: Fighter, fr: Frame) -> list[Action]:
         """A reaction window's legal set (INV-10.4, INV-9.1).

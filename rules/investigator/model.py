@@ -2,7 +2,7 @@
 
 Every section is a strict pydantic model, so unknown fields and bad values are located errors. References
 between sections (weapon, spell and technique ids, squares on the map, ids in ``start``) are checked after
-the shapes by `InvestigatorEncounter.model_validate`, which reports the exact field path of the first problem.
+the shapes by `InvestigatorEncounter._references`, which reports the exact field path of the first problem.
 
 The ``start`` section (mid-combat start) fixes where a combat begins:
 
@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, ValidationError, field_validator
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
-from trpg_arena.rules.core.encounter import EncounterBase, StrictModel
+from trpg_arena.rules.core.encounter import EncounterBase, StrictModel, located
 from trpg_arena.rules.investigator.verbs import Condition
 
 Cell = tuple[int, int]
@@ -286,17 +286,12 @@ class InvestigatorEncounter(EncounterBase):
     def _none_map(cls, v: Any) -> Any:
         return {} if v is None else v
 
-    @classmethod
-    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> InvestigatorEncounter:
-        """Validate shapes, then cross-references, reporting the first problem with its field path."""
-        enc = super().model_validate(obj, *args, **kwargs)
-        problems = list(enc._cross_check())
-        if problems:
-            loc, msg, inp = problems[0]
-            details: list[InitErrorDetails] = [
-                {"type": PydanticCustomError("reference", msg), "loc": loc, "input": inp}]
-            raise ValidationError.from_exception_data(cls.__name__, details)
-        return enc
+    @model_validator(mode="after")
+    def _references(self) -> InvestigatorEncounter:
+        """The references between sections, once their shapes are valid: the first problem, at its field path."""
+        for loc, msg, inp in self._cross_check():
+            raise located(loc, msg, inp)
+        return self
 
     def weapon_template(self, wid: str) -> WeaponModel | None:
         """A weapon template from this encounter or the data library."""

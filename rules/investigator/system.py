@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
 from trpg_arena.rules.core.encounter import overlay
-from trpg_arena.rules.core.system import CombatantView, RuleSystem
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.investigator import flow, state_check
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of, ground_weapon_id
 from trpg_arena.rules.investigator.compiled import DIRS, Profile, Setup, build_setup, compile_setup
 from trpg_arena.rules.investigator.edits import InvestigatorEditor
-from trpg_arena.rules.investigator.model import InvestigatorEncounter, StartCombatant
+from trpg_arena.rules.investigator.model import InvestigatorEncounter, InvestigatorOptions, StartCombatant
 from trpg_arena.rules.investigator.state import Fighter, GroundItem, InvState, Item
 from trpg_arena.rules.investigator.verbs import Verb
 
@@ -41,6 +42,13 @@ SENTENCES: dict[str, str] = {
 class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
     """Call of Cthulhu 7e tactical-grid variant (spec ``investigator``)."""
 
+    info = RuleSystemInfo(id="investigator", title="Investigator (CoC 7e tactical grid)", prefix="INV",
+                          dice="1D100", board="square", encounter=InvestigatorEncounter,
+                          options=InvestigatorOptions, env_name="Investigator", env_version=0,
+                          data_dir=Path(__file__).parent,
+                          condition_words={"full_mov_lockout": "unable to act after a full move",
+                                           "lose_next_standard": "losing its next action",
+                                           "pending_bonus": "holding a bonus die", "channeling": "channelling a spell"})
     editor = InvestigatorEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = InvState

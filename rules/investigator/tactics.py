@@ -109,15 +109,12 @@ def _at(f: Fighter) -> Cell:
     return f.pos
 
 
-def _p(skill: int, required: int, bonus: int = 0, penalty: int = 0) -> float:
-    """Rough chance that a check reaches `required`, with bonus/penalty dice approximated."""
+def _p(skill: int, required: int, bonus: int = 0) -> float:
+    """Rough chance that a check reaches `required`, with bonus dice approximated (the policy weighs no penalty)."""
     thr = (skill // 2 if required == HARD else skill // 5 if required == EXTREME else skill) / 100.0
     thr = max(0.01, min(0.99, thr))
-    n = bonus - penalty
-    if n > 0:
-        return 1 - (1 - thr) ** (1 + n)
-    if n < 0:
-        return thr ** (1 - n)
+    if bonus > 0:
+        return 1 - (1 - thr) ** (1 + bonus)
     return thr
 
 
@@ -446,19 +443,9 @@ class InvestigatorTactics(Tactics):
                         out.append((sc, a))
         return out
 
-    @staticmethod
-    def _best_of(scored: list[tuple[float, Action]]) -> tuple[Action | None, float]:
-        """The first attack with the highest score (None, and the floor score, if there is none)."""
-        best: Action | None = None
-        best_score = NO_ATTACK
-        for sc, a in scored:
-            if sc > best_score:
-                best, best_score = a, sc
-        return best, best_score
-
     def _best_attack(self, legal: list[Action],
                      by_verb: dict[str, list[Action]] | None = None) -> tuple[Action | None, float]:
-        """`_best_of(_attack_scores(legal))`, with the shots weighed best bound first.
+        """The first of `_attack_scores(legal)` with the highest score, with the shots weighed best bound first.
 
         A shot's score is its worth with a clear line times the shots, less the risk and a pursuit's point: an
         obstruction only lowers the hit chance, and the rest only subtracts, so the clear worth times the shots
@@ -936,24 +923,12 @@ class InvestigatorTactics(Tactics):
         return self._kit
 
     def _square_score(self, pos: Cell, ranged: bool, long: bool, adj_now: list[Fighter],
-                      target: Fighter | None, floor: float | None = None) -> float:
-        """How good a square is to stand on.
-
-        With a `floor`, a square that cannot beat it may score any value up to the floor instead (its lines
-        are not drawn).
-        """
+                      target: Fighter | None) -> float:
+        """How good a square is to stand on."""
         s, me = self.s, self.me
         assert me.pos is not None
         leaving = sum(1 for f in adj_now if f.pos is not None and chebyshev(f.pos, pos) > 1)
         sc = -3.0 * leaving if (long or leaving) else 0.0
-        if not ranged and floor is not None:
-            # the most the melee terms below can add (the foes next to the square only take away): a square
-            # that cannot beat `floor` even so is not looked at further (float sums are monotone)
-            assert target is not None and target.pos is not None
-            d = chebyshev(pos, target.pos)
-            bound = sc + 4.0 if d == 1 else sc + 3.0 if d == 2 else sc - d * 0.6
-            if bound <= floor:
-                return bound
         ds = [chebyshev(c, pos) for c in self._foe_cells]  # each foe's distance, in the order of `foes`
         adj = [f for f, d in zip(self.foes, ds) if d == 1]
         if ranged:
@@ -964,13 +939,6 @@ class InvestigatorTactics(Tactics):
                 if q is not None:
                     shots.append((q, 0.5 if f.hp <= 4 else 0.0, f))
             near = 0.05 * min(ds)
-            if floor is not None:
-                # a line can only lower a shot: with every line clear this square would score `bound`, so a
-                # square that cannot beat `floor` even then needs no line drawn (float sums are monotone)
-                bound = sc + max(0.0, max((q + bonus for q, bonus, _ in shots), default=0.0)) * 2.0
-                bound += near
-                if bound <= floor:
-                    return bound
             best = 0.0
             for q, bonus, f in shots:
                 if q + bonus <= best:

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 class KiaiEditor(Editor):
     """Kiai's edit hook."""
 
-    removed_word = "takes out (fled)"
-
     def fields(self, combat: KiaiCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
         f = combat.state.fighters[cid]

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel, located
-from trpg_arena.rules.core.library import entry, read_table
+from trpg_arena.rules.core.library import entry, over_entry, read_table
 
 DATA = Path(__file__).parent / "data"
 
@@ -186,12 +186,7 @@ class Combatant(StrictModel):
     def _template(cls, data: Any) -> Any:
         if isinstance(data, dict) and "pc" in data:
             raise located(("pc",), "'pc: true' is the old spelling: write 'kind: pc' (or 'kind: npc')", data["pc"])
-        if isinstance(data, dict) and "template" in data:
-            name = data["template"]
-            if name not in STATBLOCKS:
-                raise ValueError(f"unknown template '{name}' (stat blocks: {', '.join(sorted(STATBLOCKS))})")
-            data = {**STATBLOCKS[name], **{k: v for k, v in data.items() if k != "template"}}
-        return data
+        return over_entry(data, "template", STATBLOCKS, "template")
 
     @field_validator("weapons", mode="before")
     @classmethod

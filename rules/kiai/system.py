@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, hex_grid
@@ -14,7 +15,7 @@ from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import Ctx, build_ctx
 from trpg_arena.rules.kiai.edits import KiaiEditor
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
-from trpg_arena.rules.kiai.model import KiaiEncounter
+from trpg_arena.rules.kiai.model import KiaiEncounter, KiaiOptions
 from trpg_arena.rules.kiai.setup import new_state
 from trpg_arena.rules.kiai.state import KiaiState
 from trpg_arena.rules.kiai.turns import advance
@@ -33,6 +34,10 @@ _new_tuple = tuple.__new__
 class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
     """D100 roll-under combat on a hex map with kiai-powered techniques (rules: docs/rules/kiai.md)."""
 
+    info = RuleSystemInfo(id="kiai", title="Kiai: percentile combat on a hex map with kiai-powered techniques",
+                          prefix="KIA", dice="D100 / D10", board="hex", encounter=KiaiEncounter, options=KiaiOptions,
+                          env_name="Kiai", env_version=0, data_dir=Path(__file__).parent,
+                          health="wounds")  # a view's hp is the wound boxes left; its status names the wound level
     editor = KiaiEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = KiaiState
@@ -55,26 +60,20 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
     combatant_features = cat.COMBATANT_FEATURES
     global_features = cat.GLOBAL_FEATURES
 
-    def __init__(self, info: RuleSystemInfo) -> None:
-        self.info = info
-
     def build_battlefield(self, encounter: KiaiEncounter) -> Battlefield:
         """Section 5: odd-r hexes; difficult cost 2; blocked hexes have no edges and block sight."""
-        return self._build(encounter.map)
+        m = encounter.map
+        cells: dict[tuple[int, int], dict[str, Any]] = {}
+        for h in m.difficult:
+            cells.setdefault(h, {}).update(cost=2, terrain="difficult")
+        for h in m.blocked:
+            cells.setdefault(h, {}).update(blocked=True, blocks_los=True, terrain="blocked")
+        for h in m.exits:
+            cells.setdefault(h, {}).update(exit=True)
+        return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
     # The static tables (`Ctx`): weapons by key, abilities, thresholds, the map's geometry.
     compile = staticmethod(build_ctx)
-
-    @staticmethod
-    def _build(m: Any) -> Battlefield:
-        cells: dict[tuple[int, int], dict[str, Any]] = {}
-        for h in m.difficult:
-            cells.setdefault(tuple(h), {}).update(cost=2, terrain="difficult")
-        for h in m.blocked:
-            cells.setdefault(tuple(h), {}).update(blocked=True, blocks_los=True, terrain="blocked")
-        for h in m.exits:
-            cells.setdefault(tuple(h), {}).update(exit=True)
-        return hex_grid(m.width, m.height, cells, impassable=lambda a: bool(a.get("blocked")))
 
     # A restored state's fields agree with each other and with the encounter (see `state_check`).
     check_state = staticmethod(state_check.check_state)

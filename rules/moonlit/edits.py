@@ -31,7 +31,6 @@ FLAGS = (Condition.PARALYSIS, Condition.BIND, Condition.TRANCE, Condition.BAPTIS
 class MoonlitEditor(Editor):
     """Moonlit's edit hook."""
 
-    removed_word = "takes out (fled)"
     place_key = "zone"
 
     def fields(self, combat: MoonCombat, cid: str) -> list[EditField]:

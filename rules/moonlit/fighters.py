@@ -309,7 +309,6 @@ def finish(c: MoonCombat, winner: str | None, why: Termination) -> None:
         for f in st.fighters.values():
             for cond in conditions_of(f):
                 remove_condition(c, f, cond, "combat over")
-    res = "draw" if winner is None else winner
     final = {cid: {"state": st.fighters[cid].state, "hp": st.fighters[cid].hp, "max_hp": st.fighters[cid].max_hp,
                    "conditions": conditions_of(st.fighters[cid])} for cid in st.order}
     c.emit("combat_end", f"combat over: {'draw' if winner is None else 'side ' + winner + ' wins'} ({why.value})",
@@ -318,4 +317,3 @@ def finish(c: MoonCombat, winner: str | None, why: Termination) -> None:
     st.outcome = Outcome(winner, why, st.round)
     st.decision = None
     st.atk = None
-    _ = res

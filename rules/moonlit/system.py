@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, zone_line
@@ -27,8 +28,6 @@ from trpg_arena.rules.moonlit.tables import Table, build_table, table_of
 from trpg_arena.rules.moonlit.verbs import Condition, Verb
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from trpg_arena.rules.moonlit.state import MoonCombat
 
 CLEAR_TRANCE = Action(Verb.CLEAR_TRANCE)
@@ -126,6 +125,11 @@ def describe_action(a: Action) -> str:
 class MoonlitSystem(RuleSystem[MoonState, Table, MoonlitEncounter]):
     """Sen'ya Tsukihime-style 2D6 zone combat (rules: docs/rules/moonlit.md)."""
 
+    info = RuleSystemInfo(id="moonlit", title="Moonlit (Sen'ya Tsukihime-style 2D6 zone combat)", prefix="MOON",
+                          dice="2D6", board="zones", encounter=MoonlitEncounter, options=MoonlitOptions,
+                          env_name="Moonlit", env_version=0, data_dir=Path(__file__).parent,
+                          routine={"escape": Verb.STAY})
+
     editor = MoonlitEditor()  # what a GM may edit mid-fight (see `edits`)
 
     state_type = MoonState
@@ -160,14 +164,6 @@ class MoonlitSystem(RuleSystem[MoonState, Table, MoonlitEncounter]):
             else:
                 other, other_max = other + f.tp, other_max + cap
         return (own / own_max if own_max else 0.0) - (other / other_max if other_max else 0.0)
-
-    def __init__(self, data_dir: Path | None = None) -> None:
-        from pathlib import Path
-
-        self.info = RuleSystemInfo(id="moonlit", title="Moonlit (Sen'ya Tsukihime-style 2D6 zone combat)",
-                                   prefix="MOON", dice="2D6", board="zones", encounter=MoonlitEncounter,
-                                   options=MoonlitOptions, env_name="Moonlit", env_version=0,
-                                   data_dir=data_dir or Path(__file__).parent, routine={"escape": Verb.STAY})
 
     # --- setup --------------------------------------------------------------------------------------
     def build_battlefield(self, encounter: MoonlitEncounter) -> Battlefield:
@@ -275,10 +271,6 @@ class MoonlitSystem(RuleSystem[MoonState, Table, MoonlitEncounter]):
     def possible_ids(self, encounter: MoonlitEncounter) -> list[str]:
         """Every combatant that can ever appear: roster (arrivals included), then possible summons."""
         return list(table_of(encounter).ids)
-
-    def max_slots(self, encounter: MoonlitEncounter) -> int:
-        """Roster plus every possible summon."""
-        return len(table_of(encounter).ids)
 
     # Per-combatant features of several combatants at once (observe.py).
     observe_combatants = staticmethod(observe_combatants)

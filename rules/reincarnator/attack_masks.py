@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.values import Action
 from trpg_arena.rules.reincarnator.attack import throw_crushes, throw_range
-from trpg_arena.rules.reincarnator.board import MEMO
 from trpg_arena.rules.reincarnator.conditions import (
     grapple_between,
     hands_for,
@@ -256,17 +255,8 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
 
 def blast_actions(combat: ReiCombat, verb: str, option: Any, origin: Cell, rng: int,
                   radius: int) -> tuple[Action, ...]:
-    """The shared ``Action(verb, dest=cell, option)`` of every `blast_cells` cell, row by row (kept per mask)."""
-    cells = blast_cells(combat, origin, rng, radius)
-    field = board(combat)
-    memo = field.blast_memo
-    key = (verb, option, cells)
-    hit = memo.get(key)
-    if hit is None:
-        if len(memo) >= MEMO:
-            memo.clear()
-        hit = memo[key] = tuple(_act(verb, None, c, option) for c in field.grid.cells_of(cells))
-    return hit
+    """The shared ``Action(verb, dest=cell, option)`` of every `blast_cells` cell, row by row (the board keeps them)."""
+    return board(combat).blast_actions(verb, option, blast_cells(combat, origin, rng, radius))
 
 
 def blast_cells(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> int:

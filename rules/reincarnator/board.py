@@ -94,8 +94,8 @@ class Board:
         self._sight: dict[tuple[Cell, int], tuple[int, int]] = {}  # (origin, doors) -> (cells looked at, seen)
         # finished action lists (charges) keyed by what they depend on, as tuples of interned actions
         self.list_memo: dict[Any, tuple[Action, ...]] = {}
-        # an explosive's actions per verb, option and mask of target cells (apart: they must not evict charges)
-        self.blast_memo: dict[Any, tuple[Action, ...]] = {}
+        # an explosive's actions: (verb, option) -> (its per-cell picker, mask of target cells -> its actions)
+        self._blast_memo: dict[Any, tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
         # verb -> (its per-cell picker, mask -> its actions): one entry, so a thread that finds one finds both
         self._dest_memo: dict[str, tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
         self._offset_actions: dict[tuple[Any, ...], Action] = {}
@@ -154,6 +154,25 @@ class Board:
         entry = self._dest_memo.get(verb)
         if entry is None:  # two threads may both build it: the same content, and the last one stays
             entry = self._dest_memo[verb] = (Picker(self.grid, [act(verb, dest=c) for c in self.grid.cells]), {})
+        picker, memo = entry
+        hit = memo.get(m)
+        if hit is None:
+            out: list[Action] = []
+            picker.extend(out, m)
+            hit = remember(memo, m, tuple(out), MEMO)
+        return hit
+
+    def blast_actions(self, verb: str, option: Any, m: int) -> tuple[Action, ...]:
+        """The shared ``Action(verb, dest=cell, option)`` of every cell of mask `m`, row by row (cached per mask).
+
+        As `dest_actions`, per verb and option: the target cells of an explosive follow the enemies, so a new mask
+        comes often, and the picker reads it back a byte at a time instead of looking up an action per cell.
+        """
+        key = (verb, option)
+        entry = self._blast_memo.get(key)
+        if entry is None:
+            entry = self._blast_memo[key] = (
+                Picker(self.grid, [act(verb, None, c, option) for c in self.grid.cells]), {})
         picker, memo = entry
         hit = memo.get(m)
         if hit is None:

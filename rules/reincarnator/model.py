@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from trpg_arena.rules.core.encounter import StrictModel
-from trpg_arena.rules.core.library import entry, read_table
+from trpg_arena.rules.core.library import entry, over_entry, read_table
 
 DATA = Path(__file__).parent / "data"
 
@@ -278,10 +278,7 @@ class CombatantSpec(StrictModel):
     @model_validator(mode="before")
     @classmethod
     def _stat_block(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "stat_block" in data:
-            data = dict(data)
-            data = {**entry(STAT_BLOCKS, data.pop("stat_block"), "stat block"), **data}
-        return data
+        return over_entry(data, "stat_block", STAT_BLOCKS, "stat block")
 
     @field_validator("natural_weapons", mode="before")
     @classmethod
@@ -369,10 +366,7 @@ class VehicleSpec(StrictModel):
     @model_validator(mode="before")
     @classmethod
     def _library(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "use" in data:
-            data = dict(data)
-            data = {**entry(VEHICLE_LIBRARY, data.pop("use"), "vehicle"), **data}
-        return data
+        return over_entry(data, "use", VEHICLE_LIBRARY, "vehicle")
 
 
 

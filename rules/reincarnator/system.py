@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.copier import state_copier
 from trpg_arena.rules.core.encounter import overlay
-from trpg_arena.rules.core.system import CombatantView, RuleSystem
+from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import DecisionKind
 from trpg_arena.rules.reincarnator import actions, legal, state_check, turns
 from trpg_arena.rules.reincarnator.board import build_battlefield
@@ -15,7 +16,7 @@ from trpg_arena.rules.reincarnator.conditions import loser_margin, pinned, statu
 from trpg_arena.rules.reincarnator.data import Static, build_static
 from trpg_arena.rules.reincarnator.edits import ReincarnatorEditor
 from trpg_arena.rules.reincarnator.encounter import ReincarnatorEncounter
-from trpg_arena.rules.reincarnator.model import EffectSpec, ItemSpec
+from trpg_arena.rules.reincarnator.model import EffectSpec, ItemSpec, ReincarnatorOptions
 from trpg_arena.rules.reincarnator.state import EffectState, Fighter, Grapple, ItemState, ReiState, VehicleState
 from trpg_arena.rules.reincarnator.verbs import Condition
 
@@ -29,6 +30,11 @@ PHASES = ("setup", "surprise", "initiative", "round_start", "turn_start", "turn"
 
 class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
     """The reincarnator rule system (rules: docs/rules/reincarnator.md)."""
+
+    info = RuleSystemInfo(id="reincarnator", title="Reincarnator (无限恐怖-style d10 pools)", prefix="REI",
+                          dice="d10 pools", board="square", encounter=ReincarnatorEncounter,
+                          options=ReincarnatorOptions, env_name="Reincarnator", env_version=0,
+                          data_dir=Path(__file__).parent)
 
     editor = ReincarnatorEditor()  # what a GM may edit mid-fight (see `edits`)
 

@@ -15,11 +15,9 @@ person's attacks read.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain, compress, repeat
-from operator import attrgetter, itemgetter, le
+from itertools import compress, repeat
+from operator import itemgetter, le
 from typing import Any, NamedTuple
-
-import numpy as np
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.core.combat import Combat
@@ -62,8 +60,9 @@ _END_TURN = act(END_TURN)  # the legal set's own object: `Combat.act` finds it b
 
 _VALUES = "attack values"  # the static tables' memo entries of `ReincarnatorTactics.attack_values`
 _ODDS = "attack odds"
+_BLASTS = "blast values"  # ... and of the blast values by where everyone stands (`_blast_values`)
+BLASTS_KEPT = 4_096  # layouts of the fighters whose blast values are kept per encounter before the table starts afresh
 _VALUE = itemgetter(0)  # of a (value, action) pair
-_DEST = attrgetter("dest")
 LOOKS_KEPT = 20_000  # attackers and targets with their fields kept per encounter before the tables start afresh
 # (a bound on memory: each holds the few attacks of one attacker on one target)
 _UNSEEN = object()  # a fighter whose key fields this decision has not looked at yet
@@ -101,6 +100,23 @@ def _caught_by_cell(spots: list[tuple[int, int, float]]) -> dict[tuple[int, int]
             c = (x + dx, y + dy)
             out[c] = get(c, 0.0) + w
     return out
+
+
+def _blast_values(combat: Combat, spots: list[tuple[int, int, float]]) -> dict[tuple[int, int], float]:
+    """`_caught_by_cell` of `spots`, kept per encounter by the spots themselves (the callers only read it).
+
+    The spots change only when someone moves, falls or changes side, so a thrower's aim, shot and end of turn, and
+    the turns of others who stay where they are, meet the same ones: the values are worked out once per layout.
+    """
+    memo = combat.tables.memo
+    table: dict[tuple[Any, ...], dict[tuple[int, int], float]] | None = memo.get(_BLASTS)
+    if table is None or len(table) > BLASTS_KEPT:
+        table = memo[_BLASTS] = {}
+    key = tuple(spots)
+    hit = table.get(key)
+    if hit is None:
+        hit = table[key] = _caught_by_cell(spots)
+    return hit
 
 
 def _attacker_look(combat: Combat, cid: str) -> tuple[Any, ...] | None:
@@ -250,7 +266,7 @@ class ReincarnatorTactics(Tactics):
         table: dict[Any, dict[Any, float]] | None = memo.get(_VALUES)
         if table is None or len(table) > LOOKS_KEPT:
             table = memo[_VALUES] = {}
-        blasts: dict[Any, float] | None = None  # cell -> a blast's value there (`_caught_by_cell`)
+        blasts: dict[Any, float] | None = None  # cell -> a blast's value there (`_blast_values`)
         for verb in ATTACKS:
             acts = by.get(verb)
             if acts is None:
@@ -262,7 +278,7 @@ class ReincarnatorTactics(Tactics):
                 t = a.target
                 if t is None:  # a blast: its cell's value (a grenade's cells come once per attribute it is thrown by)
                     if blasts is None:
-                        blasts = _caught_by_cell(self.blast_spots(combat, cid))
+                        blasts = _blast_values(combat, self.blast_spots(combat, cid))
                     append((blasts.get(a.dest, 0.0), a))
                     continue
                 opt = a.option
@@ -516,7 +532,7 @@ class ReincarnatorTactics(Tactics):
         if me.in_vehicle is not None:
             for v in (DRIVE, DRIVE_FAST):
                 if v in by and enemies:
-                    a = self.toward(by[v], enemies, keep=3)
+                    a = self.toward(combat, by[v], enemies, keep=3)
                     return rule(a, 0.5, lambda a=a: f"{weak()}: drive to {a.dest}, 3 m from the nearest enemy")
         # 10. close in: melee fighters walk toward the nearest enemy; shooters walk to a square with a clean shot
         moving = by.get(MOVE, []) + by.get(ACRO_MOVE, [])
@@ -526,7 +542,7 @@ class ReincarnatorTactics(Tactics):
         shooter = cid in armed or bool(st.spells[cid])
         if enemies and not me.moved and not shooter:
             if moving:
-                a = self.toward(moving, enemies, keep=1)
+                a = self.toward(combat, moving, enemies, keep=1)
                 return rule(a, 0.5, lambda: f"{weak()}: close in to {a.dest}, {self._nearest(a.dest, enemies)}")
             up = self.stand_up(me, by)
             if up is not None:  # prone or crouching: no walk is offered until it stands
@@ -542,7 +558,7 @@ class ReincarnatorTactics(Tactics):
             if moving:
                 # no square in reach sees an enemy: go round the obstacles, closer, until one does
                 near = min(cheb(_at(me), _at(f)) for f in enemies)
-                a = self.toward(moving, enemies, keep=6 if near > 6 else 1)
+                a = self.toward(combat, moving, enemies, keep=6 if near > 6 else 1)
                 return rule(a, 0.5, lambda: f"{weak()}, and no square in reach has a line of sight: move to "
                                             f"{a.dest}, {self._nearest(a.dest, enemies)}")
             up = None if in_sight else self.stand_up(me, by)
@@ -584,16 +600,24 @@ class ReincarnatorTactics(Tactics):
                    enemies: list[Any]) -> tuple[Action, Any] | None:
         """A walk to a square with a line of sight to an enemy within range, and that enemy (None if none in reach).
 
-        Preferred: not next to an enemy, then the distance nearest six metres; ties at random (own RNG).
+        Preferred: not next to an enemy, then the distance nearest six metres; ties at random (own RNG). The squares
+        within range of each enemy with a clear line to it are one mask (`Board.los_to`, kept by the grid per cell,
+        range and closed doors), so a walk's square is tested against each enemy with one `&`.
         """
         reach = self.shot_range(combat, cid)
         field = board(combat)
         doors = closed_doors(combat)
+        seen_by = [(f, field.los_to(f.cell, reach, doors)) for f in enemies]
+        anywhere = 0
+        for _f, m in seen_by:
+            anywhere |= m
+        bit = field.bit
         best: tuple[tuple[bool, int], list[tuple[Action, Any]]] | None = None
         for a in moves:
-            seen = [f for f in enemies if cheb(a.dest, f.cell) <= reach and field.los(a.dest, f.cell, doors)]
-            if not seen:
+            b = bit[a.dest]
+            if not b & anywhere:
                 continue
+            seen = [f for f, m in seen_by if m & b]
             target = min(seen, key=lambda f: cheb(a.dest, f.cell))
             near = min(cheb(a.dest, f.cell) for f in enemies)
             key = (near >= 2, -abs(near - 6))
@@ -638,23 +662,35 @@ class ReincarnatorTactics(Tactics):
             st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
             if it.holder == cid and it.loc == "held")
 
-    def toward(self, moves: list[Action], enemies: list[Any], keep: int) -> Action:
+    def toward(self, combat: Combat, moves: list[Action], enemies: list[Any], keep: int) -> Action:
         """The destination closest to `keep` metres from the nearest enemy (ties at random, own generator).
 
-        A walk offers hundreds of destinations, so they are scored at once in numpy: the Chebyshev distance (the
-        board's metres) to the nearest enemy, then the least (|distance - keep|, distance) in that order.
+        The least (|distance - keep|, distance) to the nearest enemy (the board's metres, Chebyshev) is the first
+        distance of keep, keep - 1, keep + 1, keep - 2, keep + 2 ... at which some destination lies. The cells at
+        most k from the nearest enemy are the union of the enemies' discs of radius k (`Grid.disc`, kept per cell and
+        radius), so the cells at exactly k are a ring of two such unions: the destinations are read once for their
+        mask and once for those on the first ring that holds any, not measured one by one.
         """
-        # the destinations' x and y as two flat arrays, read in one pass (numpy converts a list of pairs slowly),
-        # and the distance folded in one enemy at a time (a reduction over a short inner axis is slow too)
-        flat = np.fromiter(chain.from_iterable(map(_DEST, moves)), dtype=np.int64, count=2 * len(moves))
-        xs, ys = flat[0::2], flat[1::2]
-        dist: np.ndarray | None = None
-        for f in enemies:
-            ex, ey = _at(f)
-            near = np.maximum(np.abs(xs - ex), np.abs(ys - ey))
-            dist = near if dist is None else np.minimum(dist, near, out=dist)
-        assert dist is not None, "toward needs an enemy"
-        off = np.abs(dist - keep)
-        closest = off == off.min()
-        top = np.flatnonzero(closest & (dist == dist[closest].min()))
-        return moves[int(top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0])]
+        grid = board(combat).grid
+        bit, disc = grid.bit, grid.disc
+        spots = [_at(f) for f in enemies]
+        assert spots, "toward needs an enemy"
+        dests = 0
+        for a in moves:
+            dests |= bit[a.dest]
+
+        def within(k: int) -> int:
+            m = 0
+            if k >= 0:
+                for c in spots:
+                    m |= disc(c, k)
+            return m
+
+        off = 0
+        while True:
+            for k in ((keep,) if off == 0 else (keep - off, keep + off)):
+                ring = within(k) & ~within(k - 1) & dests if k >= 0 else 0
+                if ring:
+                    top = [a for a in moves if bit[a.dest] & ring]
+                    return top[int(self.rng.integers(len(top)))] if len(top) > 1 else top[0]
+            off += 1

@@ -1,8 +1,9 @@
 """Reincarnator's shortcuts against their plain definitions, in every state met in six games.
 
 Item names come from a table per combatant (an option's item ids from a plan per option), a legal set's item and
-body questions from one pass each, the costs its slots pay from one table per slots left, and a walk's distances from
-numpy folded one enemy at a time; each must answer exactly as the walk it replaces.
+body questions from one pass each, the costs its slots pay from one table per slots left, a walk's distances from rings
+of the enemies' discs and its squares' lines of sight from masks kept per enemy; each must answer exactly as the walk
+it replaces.
 """
 
 from __future__ import annotations
@@ -62,8 +63,29 @@ def _walked_toward(dests: list[Cell], enemies: list[Cell], keep: int) -> list[in
     return [i for i, d in enumerate(dist) if (abs(d - keep), d) == best]
 
 
+def _walked_sight(c: Combat, cid: str, moves: list[Any], enemies: list[Any]) -> list[tuple[Any, Any]] | None:
+    """The (walk, enemy) pairs `sight_move` draws from, each walk's line to each enemy drawn on its own."""
+    reach = ReincarnatorTactics.shot_range(c, cid)
+    field = c.tables.board
+    doors = movement.closed_doors(c)
+    best: tuple[tuple[bool, int], list[tuple[Any, Any]]] | None = None
+    for a in moves:
+        dist = {f.id: max(abs(a.dest[0] - f.cell[0]), abs(a.dest[1] - f.cell[1])) for f in enemies}
+        seen = [f for f in enemies if dist[f.id] <= reach and field.los(a.dest, f.cell, doors)]
+        if not seen:
+            continue
+        target = min(seen, key=lambda f: dist[f.id])
+        near = min(dist.values())
+        key = (near >= 2, -abs(near - 6))
+        if best is None or key > best[0]:
+            best = (key, [(a, target)])
+        elif key == best[0]:
+            best[1].append((a, target))
+    return None if best is None else best[1]
+
+
 def test_shortcuts_answer_as_the_plain_walks() -> None:  # noqa: C901 - one walk per shortcut
-    names = bodies = walks = options = 0
+    names = bodies = walks = options = sights = 0
     policy = ReincarnatorTactics("reincarnator", np.random.default_rng(0))
     for c, d in own_turn_states():
         state, st = c.state, c.tables
@@ -103,8 +125,12 @@ def test_shortcuts_answer_as_the_plain_walks() -> None:  # noqa: C901 - one walk
         moves = [a for a in c.legal_actions() if a.verb == "move"]
         if moves and enemies:
             for keep in (1, 3, 6):
-                chosen = policy.toward(moves, enemies, keep)
+                chosen = policy.toward(c, moves, enemies, keep)
                 top = _walked_toward([a.dest for a in moves], [f.cell for f in enemies if f.cell], keep)
                 assert moves.index(chosen) in top
                 walks += 1
-    assert names > 5000 and bodies > 500 and walks > 100 and options > 5000
+            walked = _walked_sight(c, d.actor, moves, enemies)
+            found = policy.sight_move(c, d.actor, moves, enemies)
+            assert found == walked if walked is None else found in walked
+            sights += walked is not None
+    assert names > 5000 and bodies > 500 and walks > 100 and options > 5000 and sights > 20
