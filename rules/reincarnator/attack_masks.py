@@ -256,7 +256,7 @@ def acro_fire_actions(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]
 def blast_actions(combat: ReiCombat, verb: str, option: Any, origin: Cell, rng: int,
                   radius: int) -> tuple[Action, ...]:
     """The shared ``Action(verb, dest=cell, option)`` of every `blast_cells` cell, row by row (the board keeps them)."""
-    return board(combat).blast_actions(verb, option, blast_cells(combat, origin, rng, radius))
+    return board(combat).dest_actions(verb, blast_cells(combat, origin, rng, radius), option)
 
 
 def blast_cells(combat: ReiCombat, origin: Cell, rng: int, radius: int = 0) -> int:

@@ -94,10 +94,8 @@ class Board:
         self._sight: dict[tuple[Cell, int], tuple[int, int]] = {}  # (origin, doors) -> (cells looked at, seen)
         # finished action lists (charges) keyed by what they depend on, as tuples of interned actions
         self.list_memo: dict[Any, tuple[Action, ...]] = {}
-        # an explosive's actions: (verb, option) -> (its per-cell picker, mask of target cells -> its actions)
-        self._blast_memo: dict[Any, tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
-        # verb -> (its per-cell picker, mask -> its actions): one entry, so a thread that finds one finds both
-        self._dest_memo: dict[str, tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
+        # (verb, option) -> (its per-cell picker, mask -> its actions): one entry, so a thread that finds one finds both
+        self._dest_memo: dict[tuple[str, Any], tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
         self._offset_actions: dict[tuple[Any, ...], Action] = {}
 
     # --- doors and sight ---------------------------------------------------------------------------
@@ -149,29 +147,17 @@ class Board:
         return b is None or bool(b & (self.solid_mask | doors)) or self.terrain[c] in ("climbable", "gap")
 
     # --- per-cell actions --------------------------------------------------------------------------
-    def dest_actions(self, verb: str, m: int) -> tuple[Action, ...]:
-        """The shared ``Action(verb, dest=cell)`` of every cell of mask `m`, row by row (cached per verb and mask)."""
-        entry = self._dest_memo.get(verb)
-        if entry is None:  # two threads may both build it: the same content, and the last one stays
-            entry = self._dest_memo[verb] = (Picker(self.grid, [act(verb, dest=c) for c in self.grid.cells]), {})
-        picker, memo = entry
-        hit = memo.get(m)
-        if hit is None:
-            out: list[Action] = []
-            picker.extend(out, m)
-            hit = remember(memo, m, tuple(out), MEMO)
-        return hit
-
-    def blast_actions(self, verb: str, option: Any, m: int) -> tuple[Action, ...]:
+    def dest_actions(self, verb: str, m: int, option: Any = None) -> tuple[Action, ...]:
         """The shared ``Action(verb, dest=cell, option)`` of every cell of mask `m`, row by row (cached per mask).
 
-        As `dest_actions`, per verb and option: the target cells of an explosive follow the enemies, so a new mask
-        comes often, and the picker reads it back a byte at a time instead of looking up an action per cell.
+        A movement verb's destinations and an explosive's target cells alike (the latter follow the enemies, so a
+        new mask comes often): the picker reads the mask back a byte at a time instead of looking up an action per
+        cell.
         """
         key = (verb, option)
-        entry = self._blast_memo.get(key)
-        if entry is None:
-            entry = self._blast_memo[key] = (
+        entry = self._dest_memo.get(key)
+        if entry is None:  # two threads may both build it: the same content, and the last one stays
+            entry = self._dest_memo[key] = (
                 Picker(self.grid, [act(verb, None, c, option) for c in self.grid.cells]), {})
         picker, memo = entry
         hit = memo.get(m)
