@@ -29,21 +29,12 @@ PRESETS: dict[str, dict[str, Any]] = {
                "value": "auto", "prior": "auto", "candidates": 12, "samples": 64},
 }
 
-# A preset's root changed by one system's measurements, on top of its `search_changes` (which apply to every
-# preset). investigator's `hard` roots the search in exactly `trained:hard`'s choice: the `trained:normal`
-# that plays the other side's reply (pin = 0, agents/search/rooted.py) over `trained:hard`'s 16 candidates.
-# Pinned to the `normal` before the reply over 8 candidates it had won 15 of 40 skirmishes against
-# `trained:hard` (seeds 3120000 and 3130000); so rooted, 27 of 40 fresh ones (seed 3740000, 67.5 % [52.0,
-# 79.9]) and 20 of 24 fresh ones against scripted (seed 3742000, 83.3 % [64.1, 93.3]; docs/strength.md).
-# `normal` and `deadly` stay pinned: not measured with the reply's anchor.
-ROOT_CHANGES: dict[str, dict[str, dict[str, Any]]] = {"investigator": {"hard": {"pin": 0, "candidates": 16}}}
-
-
 def presets_for(ruleset: str) -> dict[str, dict[str, Any]]:
-    """The presets of one rule system: the common ones with its `search_changes`, then its `ROOT_CHANGES`."""
-    changes = RULESETS[ruleset].search_changes if ruleset in RULESETS else {}
-    roots = ROOT_CHANGES.get(ruleset, {})
-    return {name: {**values, **changes, **roots.get(name, {})} for name, values in PRESETS.items()}
+    """The presets of one rule system: the common ones with its `search_changes`, then its `preset_changes`."""
+    system = RULESETS[ruleset] if ruleset in RULESETS else None
+    changes = system.search_changes if system else {}
+    own = system.preset_changes if system else {}
+    return {name: {**values, **changes, **own.get(name, {})} for name, values in PRESETS.items()}
 
 
 # whose decisions below a paired root the tree searches; the others follow the scripted policy

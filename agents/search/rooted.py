@@ -31,8 +31,8 @@ def has_model(ruleset: str | None) -> bool:
 # the skirmish series at seed 3740000 (docs/strength.md: the duel's 66.0 % at seed 610000, the skirmish's
 # ladder at seed 2600000, ...) were played with that anchor. `pin=0` lifts the pin, so the anchor is the
 # system's `trained:normal` as its presets now stand. investigator's `mcts:hard` does, with `trained:hard`'s
-# 16 candidates (`ROOT_CHANGES` in presets.py), on its skirmish series against `trained:hard`; `mcts:normal`
-# and `mcts:deadly` keep the pin, not measured without it.
+# 16 candidates (investigator's `preset_changes`), on its skirmish series against `trained:hard`;
+# `mcts:normal` and `mcts:deadly` keep the pin, not measured without it.
 ANCHOR_PINS: dict[str, str] = {"investigator": "reply=0:horizon=12"}
 
 

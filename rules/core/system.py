@@ -139,6 +139,8 @@ class RuleSystem(Generic[S, T, E]):
     # Parameters of the `mcts` agent's presets that differ for this system, from what its strength runs
     # measured (applied to every preset): ``{"margin": 3.0}``.
     search_changes: Mapping[str, Any] = {}
+    # Changes to one preset only, on top of `search_changes`, by preset name: ``{"hard": {"candidates": 16}}``.
+    preset_changes: Mapping[str, Mapping[str, Any]] = {}
     # The weight in a search's position value of `value_extra` (0: the system adds nothing).
     value_weight: float = 0.0
 
