@@ -120,9 +120,10 @@ PIECES_KEPT: dict[str, frozenset[str]] = {
 
 
 def keep_pieces(combat: ReiCombat, d: Decision, verb: str) -> None:
-    """After `verb` of the mover's turn at decision `d`, with that turn's decision open again: hand the next legal
-    set the pieces of the last one that `verb` leaves true (`PIECES_KEPT`), when that one was worked out on this
-    very state and decision."""
+    """Hand the next legal set of the mover's turn (decision `d`, open again after `verb`) the pieces `verb` left true.
+
+    Only when the last legal set worked out was this very state's at `d` (`PIECES_KEPT` says which pieces).
+    """
     kinds = PIECES_KEPT.get(verb)
     last = combat.tables.memo.get(_LAST)
     if kinds is None or last is None or last[0] is not combat.state or last[1] is not d:
