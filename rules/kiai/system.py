@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 ALL_OUT = "all-out: hit x2, own dodge halved until the next turn"  # KIA-13.1, as a GM reads it
 STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
 _new_tuple = tuple.__new__
+DECIDER_SETS = {"D1": d1, "D2": d2, "D3": d3, "P1": p1}  # the legal sets that read the decider, by step
 
 
 class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
@@ -87,21 +88,12 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
     def legal_actions(self, combat: KiaiCombat) -> list[Action]:
         """The exact legal set at the open decision (section 7)."""
         st = combat.state
-        assert st.decision is not None
-        ctx = combat.tables
-        kind = st.decision.step
-        f = st.fighters[st.decision.actor]
-        if kind == "D1":
-            return d1(ctx, st, f)
-        if kind == "D2":
-            return d2(ctx, st, f)
-        if kind == "D3":
-            return d3(ctx, st, f)
-        if kind == "R1":
-            return r1(ctx, st)
-        if kind == "P1":
-            return p1(ctx, st, f)
-        return DODGE_OR_NOT  # R2, R3
+        d = st.decision
+        assert d is not None
+        of_decider = DECIDER_SETS.get(d.step)
+        if of_decider is not None:
+            return of_decider(combat.tables, st, st.fighters[d.actor])
+        return r1(combat.tables, st) if d.step == "R1" else DODGE_OR_NOT  # R2, R3
 
     def auto_resolve(self, combat: KiaiCombat, legal: list[Action]) -> bool:
         """Never: section 6 offers D2 and D3 even when `end_turn` is the only legal action."""

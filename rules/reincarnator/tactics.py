@@ -573,7 +573,7 @@ class ReincarnatorTactics(Tactics):
                                               f"weak, but better than waiting: {cid} has nothing better to do"), rivals)
         # 11. defensive use of leftovers: cover, prone for shooters, parry for fighters
         under_fire = any(f.id in armed or f.in_vehicle is not None or bool(st.spells.get(f.id))
-                         for f in enemies)  # `shoots`, with the holders of loaded guns found once
+                         for f in enemies)  # enemies that shoot: a loaded ranged weapon, a vehicle or spells
         if me.slots.get("move", 0) > 0:
             if TAKE_COVER in by and under_fire and me.cover_source is None:
                 return rule(by[TAKE_COVER][0], 0.3, lambda: f"{cid} is under fire: take cover")
@@ -652,15 +652,6 @@ class ReincarnatorTactics(Tactics):
         st = combat.tables
         return {it.holder for k, it in combat.state.items.items()
                 if it.loc == "held" and it.loaded > 0 and it.holder is not None and st.items[k].is_ranged}
-
-    @staticmethod
-    def shoots(combat: Combat, cid: str) -> bool:
-        """Whether a combatant holds a loaded ranged weapon or knows a spell."""
-        st = combat.tables
-        state = combat.state
-        return bool(st.spells.get(cid)) or state.fighters[cid].in_vehicle is not None or any(
-            st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
-            if it.holder == cid and it.loc == "held")
 
     def toward(self, combat: Combat, moves: list[Action], enemies: list[Any], keep: int) -> Action:
         """The destination closest to `keep` metres from the nearest enemy (ties at random, own generator).
