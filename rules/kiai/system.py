@@ -11,7 +11,6 @@ from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai import state_check
 from trpg_arena.rules.kiai.actions import apply_action
-from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import Ctx, build_ctx
 from trpg_arena.rules.kiai.edits import KiaiEditor
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
@@ -161,14 +160,10 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
             if f.dead:
                 hp, status = 0, f.out or "dead"
             else:
-                w = f.wounds
-                if len(w) == 4:
-                    hp = total - (w[0] + w[1] + w[2] + w[3])
-                    # `status_index` inline: the highest checked level
-                    status = f.out or STATUS_WORDS[4 if w[3] else 3 if w[2] else 2 if w[1] else 1 if w[0] else 0]
-                else:
-                    hp = total - sum(w)
-                    status = f.out or STATUS_WORDS[status_index(f) + 1]
+                w = f.wounds  # four levels (the state check holds every state to the four boxes of `Ctx.boxes`)
+                hp = total - (w[0] + w[1] + w[2] + w[3])
+                # `status_index` inline: the highest checked level
+                status = f.out or STATUS_WORDS[4 if w[3] else 3 if w[2] else 2 if w[1] else 1 if w[0] else 0]
             conds = f.conds
             types = () if not conds else (conds[0].type,) if len(conds) == 1 else tuple([c.type for c in conds])
             # tuple.__new__ skips the named tuple's Python-level __new__ (same fields, in order)
