@@ -78,20 +78,14 @@ def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None 
     return known
 
 
-def _caught(spots: list[tuple[int, int, float]], dest: Any) -> float:
-    """What a blast at `dest` is worth: the `blast_spots` within 2 cells of it."""
-    cx, cy = dest
-    return sum((w for x, y, w in spots if -2 <= x - cx <= 2 and -2 <= y - cy <= 2), 0.0)
-
-
 _BLAST_SQUARE = tuple((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3))  # the cells within 2 of a spot
 
 
 def _caught_by_cell(spots: list[tuple[int, int, float]]) -> dict[tuple[int, int], float]:
-    """`_caught` of every cell a blast catches anything from, at once (a missing cell catches nothing: 0.0).
+    """What a blast at each cell is worth: the sum of the `blast_spots` within 2 cells of it (a missing cell: 0.0).
 
-    A thrower weighs about fifty blast cells per decision, and a spot adds to the 25 cells around it: each cell's
-    sum takes its spots in `spots` order from 0.0, the very additions `_caught` makes, so the floats are equal.
+    A thrower weighs about fifty blast cells per decision, and a spot adds to the 25 cells around it, so every cell's
+    sum is made at once, its spots added in `spots` order from 0.0.
     """
     out: dict[tuple[int, int], float] = {}
     get = out.get
@@ -376,7 +370,7 @@ class ReincarnatorTactics(Tactics):
 
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
-        return _caught(self.blast_spots(combat, cid), a.dest)
+        return _blast_values(combat, self.blast_spots(combat, cid)).get(a.dest, 0.0)
 
     @staticmethod
     def blast_spots(combat: Combat, cid: str) -> list[tuple[int, int, float]]:
