@@ -268,11 +268,7 @@ def _focus(views: Sequence[Any], side: str, decider: str | None, distance: Calla
     own = [v for v in views if v.side == side]
     if not own:
         return None
-    dv = None
-    for v in views:
-        if v.id == decider:
-            dv = v
-            break
+    dv = next((v for v in views if v.id == decider), None)
     if dv is not None and dv.side == side:
         return dv
     if dv is not None and dv.node is not None:

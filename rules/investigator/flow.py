@@ -21,8 +21,6 @@ from trpg_arena.rules.investigator.windows import run_window
 if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
 
-PHASES = ("cast", "shoot", "general")
-
 
 # the members the functions below compare, bound once as module names: an enum member is a class attribute
 # lookup (slow on Python 3.11) and these run for every action
@@ -275,32 +273,17 @@ def finish(combat: InvCombat, setup: Setup, st: InvState, winner: str | None, te
                 combatants={f.id: {"hp": f.hp, "conditions": conditions(f)} for f in st.fighters})
 
 
+# the fighter's field that shows each condition (section 8), in the order a combatant's conditions are listed
+SHOWN_BY = (("dead", Condition.DEAD), ("fled", Condition.FLED), ("dying", Condition.DYING),
+            ("unconscious", Condition.UNCONSCIOUS), ("prone", Condition.PRONE), ("major_wound", Condition.MAJOR_WOUND),
+            ("full_mov_lockout", Condition.FULL_MOV_LOCKOUT), ("lose_next_standard", Condition.LOSE_NEXT_STANDARD),
+            ("untreated_wound", Condition.UNTREATED_WOUND), ("channel_spell", Condition.CHANNELING),
+            ("bonus_to", Condition.PENDING_BONUS))
+
+
 def conditions(f: Fighter) -> list[str]:
     """The condition names of a combatant (section 8)."""
-    out: list[str] = []
-    if f.dead:
-        out.append(Condition.DEAD)
-    if f.fled:
-        out.append(Condition.FLED)
-    if f.dying:
-        out.append(Condition.DYING)
-    if f.unconscious:
-        out.append(Condition.UNCONSCIOUS)
-    if f.prone:
-        out.append(Condition.PRONE)
-    if f.major_wound:
-        out.append(Condition.MAJOR_WOUND)
-    if f.full_mov_lockout:
-        out.append(Condition.FULL_MOV_LOCKOUT)
-    if f.lose_next_standard:
-        out.append(Condition.LOSE_NEXT_STANDARD)
-    if f.untreated_wound:
-        out.append(Condition.UNTREATED_WOUND)
-    if f.channel_spell:
-        out.append(Condition.CHANNELING)
-    if f.bonus_to:
-        out.append(Condition.PENDING_BONUS)
-    return out
+    return [condition for field, condition in SHOWN_BY if getattr(f, field)]
 
 
 # --- applying choices --------------------------------------------------------------------------------

@@ -26,14 +26,10 @@ from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_v
 from pydantic_core import PydanticCustomError
 
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel, located
-from trpg_arena.rules.investigator.verbs import Condition
 
 Cell = tuple[int, int]
 _DICE = re.compile(r"^\s*[+-]?\s*(\d+[dD]\d+|\d+)(\s*[+-]\s*(\d+[dD]\d+|\d+))*\s*$")
 _ID = re.compile(r"^[A-Za-z0-9_.\-]+$")
-LEVEL_NAMES = ("fumble", "failure", "regular", "hard", "extreme", "critical")
-CONDITIONS = (Condition.PRONE, Condition.UNCONSCIOUS, Condition.DYING, Condition.DEAD, Condition.MAJOR_WOUND,
-              Condition.UNTREATED_WOUND, Condition.FULL_MOV_LOCKOUT, Condition.LOSE_NEXT_STANDARD)  # at a start
 
 
 def _dice(v: str | int) -> str | int:

@@ -338,8 +338,8 @@ class InvestigatorTactics(Tactics):
                                                     "next dodge",),
                                rivals)
         for a in by_verb.get(PICK_UP, []):
-            if self.s.weapons.get(self._ground_template(a)) is not None and w.kind == "melee" \
-                    and w.id == "unarmed":
+            lying = next((g.item.template for g in self.st.ground if g.item.id == a.option), "")
+            if self.s.weapons.get(lying) is not None and w.kind == "melee" and w.id == "unarmed":
                 return Ranking(a, 0.3, lambda a=a: (f"{me.id} is unarmed: pick up the {a.option}",), rivals)
         return Ranking(end, 0.0, lambda: (f"{weak} for {me.id}, " + (
             "whose move is used" if me.move_used else f"and no square beats staying at {me.pos}") + ": end the turn",),
@@ -362,12 +362,6 @@ class InvestigatorTactics(Tactics):
             if best is None or cost < best[0]:
                 best = (cost, a)
         return None if best is None else best[1]
-
-    def _ground_template(self, a: Action) -> str:
-        for g in self.st.ground:
-            if g.item.id == a.option:
-                return g.item.template
-        return ""
 
     def _switch(self, options: list[Action], kind: str, it: Any) -> Action | None:
         """Drop an empty gun with no ammunition for the best melee weapon carried."""
@@ -402,14 +396,11 @@ class InvestigatorTactics(Tactics):
         return (w.kind == "firearm" and (it.loaded > 0 or f.ammo.get(w.ammo_type, 0) > 0)) or w.kind == "thrown"
 
     def _adjacent_threats(self, pos: Cell, ignore: str = "") -> int:
+        """The foes next to `pos` (Chebyshev distance 1) that could still strike, less `ignore` (kept per decision)."""
         key = (pos, ignore)
         known = self._adjacent.get(key)
-        if known is None:
-            known = self._adjacent[key] = self._count_adjacent_threats(pos, ignore)
-        return known
-
-    def _count_adjacent_threats(self, pos: Cell, ignore: str) -> int:
-        """The foes next to `pos` (Chebyshev distance 1) that could still strike, less `ignore`."""
+        if known is not None:
+            return known
         x, y = pos
         n = 0
         for f in self.foes:  # a plain loop with the distance inline: called for most squares an attack is made from
@@ -418,6 +409,7 @@ class InvestigatorTactics(Tactics):
                 dx, dy = p[0] - x, p[1] - y
                 if -1 <= dx <= 1 and -1 <= dy <= 1 and (dx or dy):
                     n += 1
+        self._adjacent[key] = n
         return n
 
     def _value(self, t: Fighter, dmg: float) -> float:
@@ -829,7 +821,8 @@ class InvestigatorTactics(Tactics):
             return 4.0 if target.opportunity_used or not target.able else 3.0
         dist, _ = self._distances()
         top = self._quality_table(dist)[1] + (0.5 if any(f.hp <= 4 for f in self.foes) else 0.0)
-        farthest = self._farthest()
+        # by cell index, how far the board's square farthest from that cell is (kept by `_distances`)
+        farthest: list[int] = catalogue_of(self.s).square_distances[2]
         index = self.s.bf.grid.index
         return (0.0 + max(0.0, top) * 2.0) + 0.05 * min(farthest[index[c]] for c in self._foe_cells)
 
@@ -857,11 +850,6 @@ class InvestigatorTactics(Tactics):
         table: np.ndarray = kept[1]
         cell_of: dict[Action, int] = cells[1]
         return table, cell_of
-
-    def _farthest(self) -> list[int]:
-        """By cell index, the distance of the board's square farthest from that cell (kept with `_distances`)."""
-        farthest: list[int] = catalogue_of(self.s).square_distances[2]
-        return farthest
 
     def _move_context(self) -> tuple[bool, list[Fighter], Fighter | None]:
         """What does not depend on the square scored: ranged or not, who is adjacent now, the melee target."""

@@ -38,14 +38,6 @@ def has(f: Fighter, ctype: str, source: str | None = None) -> bool:
     return False
 
 
-def cond_mode(f: Fighter, ctype: str) -> str | None:
-    """The mode of a condition, or None if absent."""
-    for c in f.conds:
-        if c.type == ctype:
-            return c.mode
-    return None
-
-
 def grade_of(ctx: Ctx, roll: int, v: int) -> int:
     """KIA-0.2: FUMBLE on >= fumble_min, CRITICAL on <= floor(V / crit_divisor), SUCCESS on <= V."""
     if roll >= ctx.opts.fumble_min:
@@ -93,5 +85,5 @@ def succeeded(grade: int) -> bool:
     return grade >= SUCCESS
 
 
-__all__ = ["CRITICAL", "FAILURE", "FUMBLE", "SUCCESS", "apply_mult", "check", "cond_mode", "grade_of", "has",
+__all__ = ["CRITICAL", "FAILURE", "FUMBLE", "SUCCESS", "apply_mult", "check", "grade_of", "has",
            "status_index", "succeeded", "wound_penalty"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from trpg_arena.rules.core.encounter import EncounterBase, StrictModel, located
 from trpg_arena.rules.core.library import entry, over_entry, read_table
@@ -188,15 +188,11 @@ class Combatant(StrictModel):
             raise located(("pc",), "'pc: true' is the old spelling: write 'kind: pc' (or 'kind: npc')", data["pc"])
         return over_entry(data, "template", STATBLOCKS, "template")
 
-    @field_validator("weapons", mode="before")
+    @field_validator("weapons", "abilities", mode="before")
     @classmethod
-    def _weapons(cls, v: Any) -> Any:
-        return [_from_library(w, WEAPON_LIBRARY, "weapon") for w in v] if isinstance(v, list) else v
-
-    @field_validator("abilities", mode="before")
-    @classmethod
-    def _abilities(cls, v: Any) -> Any:
-        return [_from_library(a, ABILITY_LIBRARY, "ability") for a in v] if isinstance(v, list) else v
+    def _from_libraries(cls, v: Any, info: ValidationInfo) -> Any:
+        library, what = (WEAPON_LIBRARY, "weapon") if info.field_name == "weapons" else (ABILITY_LIBRARY, "ability")
+        return [_from_library(x, library, what) for x in v] if isinstance(v, list) else v
 
     @field_validator("armour", mode="before")
     @classmethod
@@ -207,14 +203,11 @@ class Combatant(StrictModel):
 
     @model_validator(mode="after")
     def _hands(self) -> Combatant:
-        ids = [w.id for w in self.weapons]
-        for i, w in enumerate(ids):
-            if w in ids[:i]:
-                raise located(("weapons", i, "id"), f"weapon id '{w}' is used twice by this combatant", w)
-        aids = [a.id for a in self.abilities]
-        for i, a in enumerate(aids):
-            if a in aids[:i]:
-                raise located(("abilities", i, "id"), f"ability id '{a}' is used twice by this combatant", a)
+        ids, abilities = [w.id for w in self.weapons], [a.id for a in self.abilities]
+        for field, what, named in (("weapons", "weapon", ids), ("abilities", "ability", abilities)):
+            for i, x in enumerate(named):
+                if x in named[:i]:
+                    raise located((field, i, "id"), f"{what} id '{x}' is used twice by this combatant", x)
         if self.main == "<first>":
             self.main = ids[0] if ids else None
         by = {w.id: w for w in self.weapons}

@@ -11,7 +11,6 @@ from trpg_arena.rules.core.values import Action, DecisionKind
 from trpg_arena.rules.kiai import catalogue as cat
 from trpg_arena.rules.kiai import state_check
 from trpg_arena.rules.kiai.actions import apply_action
-from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import Ctx, build_ctx
 from trpg_arena.rules.kiai.edits import KiaiEditor
 from trpg_arena.rules.kiai.legal import DODGE_OR_NOT, d1, d2, d3, p1, r1
@@ -29,6 +28,7 @@ if TYPE_CHECKING:
 ALL_OUT = "all-out: hit x2, own dodge halved until the next turn"  # KIA-13.1, as a GM reads it
 STATUS_WORDS = ("ok", "light", "moderate", "serious", "incapacitated", "dead")
 _new_tuple = tuple.__new__
+DECIDER_SETS = {"D1": d1, "D2": d2, "D3": d3, "P1": p1}  # the legal sets that read the decider, by step
 
 
 class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
@@ -87,21 +87,12 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
     def legal_actions(self, combat: KiaiCombat) -> list[Action]:
         """The exact legal set at the open decision (section 7)."""
         st = combat.state
-        assert st.decision is not None
-        ctx = combat.tables
-        kind = st.decision.step
-        f = st.fighters[st.decision.actor]
-        if kind == "D1":
-            return d1(ctx, st, f)
-        if kind == "D2":
-            return d2(ctx, st, f)
-        if kind == "D3":
-            return d3(ctx, st, f)
-        if kind == "R1":
-            return r1(ctx, st)
-        if kind == "P1":
-            return p1(ctx, st, f)
-        return DODGE_OR_NOT  # R2, R3
+        d = st.decision
+        assert d is not None
+        of_decider = DECIDER_SETS.get(d.step)
+        if of_decider is not None:
+            return of_decider(combat.tables, st, st.fighters[d.actor])
+        return r1(combat.tables, st) if d.step == "R1" else DODGE_OR_NOT  # R2, R3
 
     def auto_resolve(self, combat: KiaiCombat, legal: list[Action]) -> bool:
         """Never: section 6 offers D2 and D3 even when `end_turn` is the only legal action."""
@@ -169,14 +160,10 @@ class KiaiSystem(RuleSystem[KiaiState, Ctx, KiaiEncounter]):
             if f.dead:
                 hp, status = 0, f.out or "dead"
             else:
-                w = f.wounds
-                if len(w) == 4:
-                    hp = total - (w[0] + w[1] + w[2] + w[3])
-                    # `status_index` inline: the highest checked level
-                    status = f.out or STATUS_WORDS[4 if w[3] else 3 if w[2] else 2 if w[1] else 1 if w[0] else 0]
-                else:
-                    hp = total - sum(w)
-                    status = f.out or STATUS_WORDS[status_index(f) + 1]
+                w = f.wounds  # four levels (the state check holds every state to the four boxes of `Ctx.boxes`)
+                hp = total - (w[0] + w[1] + w[2] + w[3])
+                # `status_index` inline: the highest checked level
+                status = f.out or STATUS_WORDS[4 if w[3] else 3 if w[2] else 2 if w[1] else 1 if w[0] else 0]
             conds = f.conds
             types = () if not conds else (conds[0].type,) if len(conds) == 1 else tuple([c.type for c in conds])
             # tuple.__new__ skips the named tuple's Python-level __new__ (same fields, in order)

@@ -406,19 +406,13 @@ class KiaiTactics(Tactics):
                 return est.strike(me, t, v, 0, ab.level, base=base) - cost
             side = ctx.side[me.id]
             total = 0.0
-            from trpg_arena.rules.kiai.abilities import area_targets
-
             for cid in area_targets(ctx, est.st, me.id, a.dest, ab.level):
                 f = est.st.fighters[cid]
                 val = est.strike(me, f, v, 0, ab.level, base=base)
                 total += val if ctx.side[cid] != side else -2.5 * val - 1.0  # friendly fire
             return total - cost
         # status effects
-        targets = [a.target] if a.target is not None else []
-        if a.target is None:
-            from trpg_arena.rules.kiai.abilities import area_targets
-
-            targets = area_targets(ctx, est.st, me.id, a.dest, ab.level)
+        targets = [a.target] if a.target is not None else area_targets(ctx, est.st, me.id, a.dest, ab.level)
         total = 0.0
         for cid in targets:
             f = est.st.fighters[cid]

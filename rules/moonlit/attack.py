@@ -14,8 +14,7 @@ from trpg_arena.rules.moonlit.data import SKILLS, ZONE_INDEX, Skill
 from trpg_arena.rules.moonlit.fighters import (
     ABLE,
     ap_drop,
-    check_mods,
-    hit_effects,
+    hit_mods,
     lose_hp,
     roll_check,
     set_state,
@@ -276,16 +275,8 @@ def run(c: MoonCombat) -> bool:
             if not a.decl.targets:
                 _fizzle(c, st, x)
                 return False
-            mods = list(check_mods(x, passive=False))
-            off_mod = sum(SKILLS[o].hit_mod for o in a.decl.offense)
-            if off_mod:
-                mods.append(("offense", off_mod))
-            w = t.stats[x.id].weapon
-            if w is not None and w.type == sk.type and w.hit_mod:
-                mods.append((w.id, w.hit_mod))  # MOON-15.8
-            mods.extend(hit_effects(x))
-            a.hit = roll_check(c, x.id, f"hit check ({sk.id})", t.stats[x.id].stat(str(sk.type)), mods, "MOON-8.7",
-                               str(sk.type))
+            a.hit = roll_check(c, x.id, f"hit check ({sk.id})", t.stats[x.id].stat(str(sk.type)),
+                               hit_mods(t, x, sk, a.decl.offense), "MOON-8.7", str(sk.type))
             a.stage = "react"
             a.ti = 0
             continue

@@ -20,7 +20,6 @@ ZONES: tuple[str, ...] = ("A_rear", "A_front", "B_front", "B_rear")
 ZONE_INDEX = {z: i for i, z in enumerate(ZONES)}
 ELEMENTS: tuple[str, ...] = ("fire", "water", "wind", "earth", "light", "dark")
 CONDITIONS: tuple[Condition, ...] = tuple(Condition)
-ATTACK_TYPES: tuple[str, ...] = ("melee", "ranged", "mental")
 CATEGORIES: tuple[str, ...] = ("attack", "offense", "defense", "interrupt", "setup", "end", "normal", "passive")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Outcome, Termination
-from trpg_arena.rules.moonlit.data import CONDITIONS
+from trpg_arena.rules.moonlit.data import CONDITIONS, SKILLS, Skill
 from trpg_arena.rules.moonlit.state import Check, Fighter, LastingEffect
 from trpg_arena.rules.moonlit.tables import Stats, Table
 from trpg_arena.rules.moonlit.verbs import Condition
@@ -80,9 +80,21 @@ def check_mods(f: Fighter, passive: bool) -> list[tuple[str, int]]:
     return mods
 
 
-def hit_effects(f: Fighter) -> list[tuple[str, int]]:
-    """Lasting ``hit`` effects (battle_focus, stimulant) on a combatant."""
-    return [(e.source, e.value) for e in f.effects if e.kind == "hit"]
+def hit_mods(t: Table, f: Fighter, sk: Skill, offense: list[str]) -> list[tuple[str, int]]:
+    """The modifiers of `f`'s hit or counter check with `sk` and the `offense` skills (MOON-0.7, 15.8).
+
+    Its conditions and markers, the offense skills' hit modifiers, its weapon's where the type matches, and its
+    lasting ``hit`` effects (battle_focus, stimulant).
+    """
+    mods = check_mods(f, passive=False)
+    off_mod = sum(SKILLS[o].hit_mod for o in offense)
+    if off_mod:
+        mods.append(("offense", off_mod))
+    w = t.stats[f.id].weapon
+    if w is not None and w.type == sk.type and w.hit_mod:
+        mods.append((w.id, w.hit_mod))  # MOON-15.8
+    mods += [(e.source, e.value) for e in f.effects if e.kind == "hit"]
+    return mods
 
 
 def roll_check(c: MoonCombat, roller: str, purpose: str, base: int, mods: list[tuple[str, int]],
@@ -274,20 +286,14 @@ def check_end(c: MoonCombat) -> bool:
     """Section 9: a side is out with no able non-summon combatant and no pending arrival."""
     st = c.state
     t = c.tables
-    out = []
-    for side in ("A", "B"):
-        alive = False
-        for cid in t.ids:
-            s = t.stats[cid]
-            if s.side != side or s.is_summon:
-                continue
-            f = st.fighters[cid]
-            if f.state in ABLE or (f.state == "absent" and cid in t.arrivals and (
-                    t.arrivals[cid][0] > st.round or (t.arrivals[cid][0] == st.round and st.step in PRE_ENTRY))):
-                alive = True
-                break
-        if not alive:
-            out.append(side)
+
+    def stands(cid: str) -> bool:  # able, or an arrival still to come
+        f = st.fighters[cid]
+        return f.state in ABLE or (f.state == "absent" and cid in t.arrivals and (
+            t.arrivals[cid][0] > st.round or (t.arrivals[cid][0] == st.round and st.step in PRE_ENTRY)))
+
+    out = [side for side in ("A", "B") if not any(stands(cid) for cid in t.ids
+                                                  if t.stats[cid].side == side and not t.stats[cid].is_summon)]
     if not out:
         return False
     if len(out) == 2:

@@ -18,7 +18,6 @@ Zone = Literal["A_rear", "A_front", "B_front", "B_rear"]
 Side = Literal["A", "B"]
 State = Literal["not_acted", "standby", "acted", "incapacitated", "dead", "fled", "absent"]
 Element = Literal["fire", "water", "wind", "earth", "light", "dark"]
-Condition = Literal["poison", "paralysis", "bind", "trance", "baptism"]
 
 
 SkillId = Annotated[str, named_in(SKILLS, "skill")]

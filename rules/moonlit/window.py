@@ -15,7 +15,7 @@ from trpg_arena.rules.moonlit.fighters import (
     active_wins,
     check_mods,
     first_by_priority,
-    hit_effects,
+    hit_mods,
     roll_check,
 )
 from trpg_arena.rules.moonlit.skills import count_use, reaches, usable
@@ -53,16 +53,8 @@ def react(c: MoonCombat, st: MoonState, a: AttackFrame, x: Fighter, act: Action)
         p = tgt.pending
         assert p is not None
         tsk = SKILLS[p.skill]
-        mods = list(check_mods(tgt, passive=False))
-        off_mod = sum(SKILLS[o].hit_mod for o in p.offense)
-        if off_mod:
-            mods.append(("offense", off_mod))
-        w = t.stats[tgt.id].weapon
-        if w is not None and w.type == tsk.type and w.hit_mod:
-            mods.append((w.id, w.hit_mod))
-        mods.extend(hit_effects(tgt))
         a.checks[tgt.id] = roll_check(c, tgt.id, f"counter check ({tsk.id})", t.stats[tgt.id].stat(str(tsk.type)),
-                                      mods, "MOON-10.4", str(tsk.type))
+                                      hit_mods(t, tgt, tsk, p.offense), "MOON-10.4", str(tsk.type))
         return
     skill = None if act.option == "none" else SKILLS[str(act.option)]
     if skill is not None:

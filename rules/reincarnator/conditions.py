@@ -103,9 +103,7 @@ def hands_used(combat: ReiCombat, cid: str) -> int:
     """Hands occupied by holds (REI-7.14)."""
     if not combat.state.grapples:
         return 0
-    st = combat.tables
-    size = st.specs[cid].size
-    return sum(2 if st.specs[g.held].size >= size - 2 else 1 for g in combat.state.grapples if g.holder == cid)
+    return sum(hands_for(combat, cid, g.held) for g in combat.state.grapples if g.holder == cid)
 
 
 def hands_for(combat: ReiCombat, cid: str, target: str) -> int:

@@ -159,6 +159,11 @@ class ReincarnatorEncounter(EncounterBase):
             if not (0 <= cell[0] < w and 0 <= cell[1] < h):
                 fail(path, "cell off the map", f"0 <= x < {w} and 0 <= y < {h}", list(cell))
 
+        def combatants_in(path: str, named: list[str]) -> None:
+            for j, a in enumerate(named):
+                if a not in ids:
+                    fail(f"{path}[{j}]", "unknown combatant", "a combatant id", a)
+
         blocked: set[Cell] = set()
         for i, cs in enumerate(self.map.cells):
             for c in cs.cells():
@@ -198,17 +203,11 @@ class ReincarnatorEncounter(EncounterBase):
         if self.surprise is not None:
             if self.surprise.side not in sides:
                 fail("surprise.side", "unknown side", "one of " + ", ".join(sorted(sides)), self.surprise.side)
-            for j, a in enumerate(self.surprise.ambushers or []):
-                if a not in ids:
-                    fail(f"surprise.ambushers[{j}]", "unknown combatant", "a combatant id", a)
-            for j, a in enumerate(self.surprise.alert):
-                if a not in ids:
-                    fail(f"surprise.alert[{j}]", "unknown combatant", "a combatant id", a)
+            combatants_in("surprise.ambushers", self.surprise.ambushers or [])
+            combatants_in("surprise.alert", self.surprise.alert)
         if self.start is not None:
             st = self.start
-            for j, a in enumerate(st.order):
-                if a not in ids:
-                    fail(f"start.order[{j}]", "unknown combatant", "a combatant id", a)
+            combatants_in("start.order", st.order)
             if st.actor is not None and st.actor not in st.order:
                 fail("start.actor", "the actor must be in start.order", "an id of start.order", st.actor)
             for cid, fs in st.combatants.items():

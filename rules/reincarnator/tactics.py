@@ -78,20 +78,14 @@ def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None 
     return known
 
 
-def _caught(spots: list[tuple[int, int, float]], dest: Any) -> float:
-    """What a blast at `dest` is worth: the `blast_spots` within 2 cells of it."""
-    cx, cy = dest
-    return sum((w for x, y, w in spots if -2 <= x - cx <= 2 and -2 <= y - cy <= 2), 0.0)
-
-
 _BLAST_SQUARE = tuple((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3))  # the cells within 2 of a spot
 
 
 def _caught_by_cell(spots: list[tuple[int, int, float]]) -> dict[tuple[int, int], float]:
-    """`_caught` of every cell a blast catches anything from, at once (a missing cell catches nothing: 0.0).
+    """What a blast at each cell is worth: the sum of the `blast_spots` within 2 cells of it (a missing cell: 0.0).
 
-    A thrower weighs about fifty blast cells per decision, and a spot adds to the 25 cells around it: each cell's
-    sum takes its spots in `spots` order from 0.0, the very additions `_caught` makes, so the floats are equal.
+    A thrower weighs about fifty blast cells per decision, and a spot adds to the 25 cells around it, so every cell's
+    sum is made at once, its spots added in `spots` order from 0.0.
     """
     out: dict[tuple[int, int], float] = {}
     get = out.get
@@ -376,7 +370,7 @@ class ReincarnatorTactics(Tactics):
 
     def blast_value(self, combat: Combat, cid: str, a: Action) -> float:
         """Enemies minus allies in a blast's reach, times a rough damage."""
-        return _caught(self.blast_spots(combat, cid), a.dest)
+        return _blast_values(combat, self.blast_spots(combat, cid)).get(a.dest, 0.0)
 
     @staticmethod
     def blast_spots(combat: Combat, cid: str) -> list[tuple[int, int, float]]:
@@ -573,7 +567,7 @@ class ReincarnatorTactics(Tactics):
                                               f"weak, but better than waiting: {cid} has nothing better to do"), rivals)
         # 11. defensive use of leftovers: cover, prone for shooters, parry for fighters
         under_fire = any(f.id in armed or f.in_vehicle is not None or bool(st.spells.get(f.id))
-                         for f in enemies)  # `shoots`, with the holders of loaded guns found once
+                         for f in enemies)  # enemies that shoot: a loaded ranged weapon, a vehicle or spells
         if me.slots.get("move", 0) > 0:
             if TAKE_COVER in by and under_fire and me.cover_source is None:
                 return rule(by[TAKE_COVER][0], 0.3, lambda: f"{cid} is under fire: take cover")
@@ -652,15 +646,6 @@ class ReincarnatorTactics(Tactics):
         st = combat.tables
         return {it.holder for k, it in combat.state.items.items()
                 if it.loc == "held" and it.loaded > 0 and it.holder is not None and st.items[k].is_ranged}
-
-    @staticmethod
-    def shoots(combat: Combat, cid: str) -> bool:
-        """Whether a combatant holds a loaded ranged weapon or knows a spell."""
-        st = combat.tables
-        state = combat.state
-        return bool(st.spells.get(cid)) or state.fighters[cid].in_vehicle is not None or any(
-            st.items[k].is_ranged and it.loaded > 0 for k, it in state.items.items()
-            if it.holder == cid and it.loc == "held")
 
     def toward(self, combat: Combat, moves: list[Action], enemies: list[Any], keep: int) -> Action:
         """The destination closest to `keep` metres from the nearest enemy (ties at random, own generator).

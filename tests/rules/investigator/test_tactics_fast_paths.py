@@ -142,7 +142,7 @@ def test_adjacent_threats_match_the_plain_count() -> None:
                 for pos in probe.s.bf.grid.cells:
                     plain = sum(1 for f in probe.foes if f.id != ignore and f.pos is not None
                                 and chebyshev(f.pos, pos) == 1 and not f.opportunity_used and not f.channel_spell)
-                    assert probe._count_adjacent_threats(pos, ignore) == plain, (pos, ignore)
+                    assert probe._adjacent_threats(pos, ignore) == plain, (pos, ignore)
                     checked += plain
     assert checked > 100
 
