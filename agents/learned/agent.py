@@ -58,6 +58,10 @@ HELPS: dict[str, str] = {
     "wide": "the value's best this many departures are played out even below the margin; the play-outs pick",
     "pz": "a played-out deviation must gain `margin` plus this many standard errors of its paired play-outs",
     "fresh": "1: the play-outs roll dice of their own, not the look-ahead's samples that nominated the deviation",
+    "foe": "the other side in the play-outs is this system's `trained:normal` look with this many dice samples "
+           "and no play-outs of its own (0: the script)",
+    "answer": "1: with `foe`, the other side's decisions in the look-ahead (its reactions, with `reply` its reply) "
+              "are the foe's too",
     "depth": "decisions a play-out runs at most before the value scores it (0: to the end of the fight)",
     "switch": "a deviation to another verb than the scripted one, in the mover's own turn, needs this much more gain",
     "idle": "a deviation that ends the mover's turn where the scripted choice still acts needs this much more gain",
@@ -83,6 +87,8 @@ LIMITS: dict[str, Limit] = {
     "wide": Limit(0, 64),
     "pz": Limit(0, 100),
     "fresh": Limit(0, 1),
+    "foe": Limit(0, 64),
+    "answer": Limit(0, 1),
     "depth": Limit(0, 100000),
     "switch": Limit(0, 1),
     "idle": Limit(0, 1),
@@ -125,7 +131,7 @@ class TrainedAgent(Agent):
                  margin: float = 0.01, z: float = 1.5, temperature: float = 0.0, guard: float = 0.2,
                  reply: int = 0, through: int = 1, flat: float = 0.0, switch: float = 0.0, doubt: int = 0,
                  playouts: int = 0, verify: int = 0, depth: int = 0, wide: int = 0, pz: float = 0.0,
-                 fresh: int = 0, idle: float = 0.0, model: str = "") -> None:
+                 fresh: int = 0, idle: float = 0.0, foe: int = 0, answer: int = 0, model: str = "") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if candidates < 1 or samples < 1 or horizon < 0:
             raise ValueError(f"trained: candidates and samples must be >= 1 and horizon >= 0, got {candidates}, "
@@ -136,10 +142,17 @@ class TrainedAgent(Agent):
         self.margin, self.z, self.temperature, self.guard = margin, z, temperature, guard
         self.reply, self.through, self.flat, self.switch, self.doubt = reply, through, flat, switch, doubt
         self.playouts, self.verify, self.depth, self.wide, self.pz = playouts, verify, depth, wide, pz
-        self.fresh, self.idle = fresh, idle
+        self.fresh, self.idle, self.foe, self.answer = fresh, idle, foe, answer
         self.model: ValueModel = load_model(ruleset, model or None)
         # the prior and the in-between decisions: the scripted policy, seeded from our RNG, saved with us
         self.policy = make_agent("scripted", ruleset, seed=int(self.rng.integers(2**31)))
+        # the other side of the play-outs: the script, or with `foe` the ladder's neighbour as this system plays
+        # it (its own check off: play-outs inside play-outs would cost seconds a decision); seeded after the
+        # policy, so an agent without `foe` draws the same numbers as before it existed
+        self.rival: Agent = self.policy
+        if foe > 0:
+            self.rival = make_agent(f"trained:normal:samples={foe}:playouts=0:verify=0:wide=0", ruleset,
+                                    seed=int(self.rng.integers(2**31)))
 
     # --- choosing -----------------------------------------------------------------------------
     def _decide(self, combat: Combat) -> tuple[Action, list[Scored], str]:
@@ -157,7 +170,13 @@ class TrainedAgent(Agent):
         if self.doubt > 0:  # the plain network first (a mask of ones), then the dropout masks
             masks = np.vstack([np.ones((1, self.model.hidden_units), np.float32),
                                self.model.dropout_masks(self.doubt, self.rng)])
-        every = np.stack([self._lookahead(combat, a, side, seeds, masks) for a in order])  # cand. x masks x samples
+        # with `answer`, every look starts the foe from one state, so the candidates stay paired on its choices too
+        answering = self.rival.get_state() if self.answer and self.rival is not self.policy else None
+        every = np.stack([self._lookahead(combat, a, side, seeds, masks, answering)
+                          for a in order])  # candidates x masks x samples
+        if answering is not None:
+            self.rival.set_state(answering)
+            self.rival.rng.integers(2)  # the next decision's looks draw other numbers for the foe
         values = every[:, 0, :]
         diffs = values - values[0]
         chance = values.mean(axis=1)
@@ -263,31 +282,42 @@ class TrainedAgent(Agent):
         """
         if self.fresh:
             seeds = [int(s) for s in self.rng.integers(2**63, size=self.playouts)]
-        start = self.policy.get_state()
+        start = self._playout_state()
         gains: list[list[float]] = [[] for _ in actions]
         for k in range(self.playouts):
             seed = seeds[k % len(seeds)] + k // len(seeds)
-            self.policy.set_state(start)
+            self._set_playout_state(start)
             base = self._result(combat, scripted, side, seed)
             for i, action in enumerate(actions):
-                self.policy.set_state(start)
+                self._set_playout_state(start)
                 gains[i].append(self._result(combat, action, side, seed) - base)
-        self.policy.set_state(start)  # the check leaves the agent as it found it: its later choices do not depend on it
+        self._set_playout_state(start)  # the check leaves the agent as it found it: later choices do not depend on it
         return [np.asarray(g) for g in gains]
 
+    def _playout_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        return self.policy.get_state(), self.rival.get_state()
+
+    def _set_playout_state(self, state: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        self.policy.set_state(state[0])
+        self.rival.set_state(state[1])
+
     def _result(self, combat: Combat, action: Action, side: str, seed: int) -> float:
-        """`side`'s result after `action` with the scripted policy playing on, or the value's estimate after `depth`."""
+        """`side`'s result after `action` played on, or the value's estimate after `depth` decisions.
+
+        `side` is played by the script, the other side by `rival` (the script too, unless `foe` is set).
+        """
         sim = combat.clone(dice=Dice(seed))
         sim.recording = False
         sim.act(action)
         for _ in range(self.depth or _PLAYOUT_CAP):
-            if sim.over:
+            d = sim.decision
+            if sim.over or d is None:
                 break
-            sim.act(self.policy.act(sim))
+            sim.act((self.policy if d.side == side else self.rival).act(sim))
         return float(win_chances(self.model, [sim], side)[0])
 
     def _lookahead(self, combat: Combat, action: Action, side: str, seeds: list[int],
-                   masks: np.ndarray | None = None) -> np.ndarray:
+                   masks: np.ndarray | None = None, answering: dict[str, Any] | None = None) -> np.ndarray:
         """`side`'s win chance after `action` on each dice sample, the mover's turn played out by the script.
 
         With `through`, the other side's reactions to the mover (a dodge, a cover) are played by the script
@@ -295,7 +325,10 @@ class TrainedAgent(Agent):
         this every sample of an attack would stop at the same open reaction, so its paired difference to
         another candidate would have no spread and the value's bias would pass for a sure gain. With
         `reply`, the other side's decisions that follow are played by the script too, up to our side's
-        next decision: the value then scores the position after the reply instead of predicting it.
+        next decision: the value then scores the position after the reply instead of predicting it. With
+        `answering` (a state of the foe, `answer`), the foe, not the script, makes those decisions of the other
+        side, from that state on every sample: a departure that only pays against the script's answer is not
+        rated as a gain.
         """
         leaves = []
         d = combat.decision
@@ -305,6 +338,8 @@ class TrainedAgent(Agent):
             sim = combat.clone(dice=Dice(seed))
             sim.recording = False
             sim.act(action)
+            if answering is not None:
+                self.rival.set_state(answering)
             replied = False
             for _ in range(self.horizon):
                 d = sim.decision
@@ -319,7 +354,8 @@ class TrainedAgent(Agent):
                     break
                 else:
                     replied = True
-                sim.act(self.policy.act(sim))
+                theirs = answering is not None and d.side != side
+                sim.act((self.rival if theirs else self.policy).act(sim))
             leaves.append(sim)
         if masks is None:
             return win_chances(self.model, leaves, side)[None, :]
@@ -354,10 +390,15 @@ class TrainedAgent(Agent):
 
     # --- saved state --------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:
-        """The RNG and the scripted policy's state."""
-        return {"rng": rng_state(self.rng), "policy": self.policy.get_state()}
+        """The RNG, the scripted policy's state and, with `foe`, the play-outs' other side's."""
+        state = {"rng": rng_state(self.rng), "policy": self.policy.get_state()}
+        if self.rival is not self.policy:
+            state["rival"] = self.rival.get_state()
+        return state
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Continue from `get_state`'s value."""
         set_rng_state(self.rng, state["rng"])
         self.policy.set_state(state["policy"])
+        if "rival" in state:
+            self.rival.set_state(state["rival"])

@@ -17,7 +17,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     remove_cover,
     reset_aim,
 )
-from trpg_arena.rules.reincarnator.legal import aim_target_ok, held, pinner_of
+from trpg_arena.rules.reincarnator.legal import aim_target_ok, held, keep_pieces, pinner_of
 from trpg_arena.rules.reincarnator.movement import plan, walk
 from trpg_arena.rules.reincarnator.state import Cell, EffectState, Fighter, Pending
 from trpg_arena.rules.reincarnator.turns import advance, begin_entry, end_turn, pay
@@ -188,6 +188,8 @@ def apply(combat: ReiCombat, a: Action) -> None:
         if f.aim_target is not None and (f.status != "active" or not aim_target_ok(combat, f.id, f.aim_target)):
             reset_aim(combat, f.id, "target lost")
     advance(combat)
+    if state.decision is d and d.step == "turn":  # the mover's turn goes on
+        keep_pieces(combat, d, a.verb)
 
 
 def turn_verb(combat: ReiCombat, cid: str, a: Action) -> None:  # noqa: C901 - one branch per verb of section 7

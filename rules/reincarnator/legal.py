@@ -32,6 +32,7 @@ from trpg_arena.rules.reincarnator.movement import board, doors_now, occupied_ma
 from trpg_arena.rules.reincarnator.verbs import Verb
 
 if TYPE_CHECKING:
+    from trpg_arena.rules.core.values import Decision
     from trpg_arena.rules.reincarnator.state import ReiCombat
 from trpg_arena.rules.reincarnator.attack_masks import acro_fire_actions, attacks, charges, vehicle_moves
 from trpg_arena.rules.reincarnator.masks import (
@@ -70,14 +71,16 @@ _RESIST_ESCAPE = act(Verb.GRAPPLE_RESIST, option="escape")
 
 # the members the functions below compare, bound once as module names: an enum member is a class attribute
 # lookup (slow on Python 3.11) and these run for every action
-(ACRO_MOVE, AIM, CLIMB_JUMP, CLOSE_DOOR, CONSUME, CRAWL, CYCLE_BOLT, DELAY, DRAW, DROP_ITEM, ENTER_VEHICLE,
- ESCAPE_GRAPPLE, EXIT_VEHICLE, GRAPPLE_MOVE, GRAPPLE_STRIKE, MOVE, OPEN_DOOR, PICK_UP, PIN, PIN_STRIKE, REFLEX_STEP,
- RELEASE_GRAPPLE, RELOAD, RELOAD_HEAVY, RETRIEVE, RETRIEVE_STOWED, SHEATHE, STEALTH_WALK, TAKE_COVER) = (
-    Verb.ACRO_MOVE, Verb.AIM, Verb.CLIMB_JUMP, Verb.CLOSE_DOOR, Verb.CONSUME, Verb.CRAWL, Verb.CYCLE_BOLT,
-    Verb.DELAY, Verb.DRAW, Verb.DROP_ITEM, Verb.ENTER_VEHICLE, Verb.ESCAPE_GRAPPLE, Verb.EXIT_VEHICLE,
-    Verb.GRAPPLE_MOVE, Verb.GRAPPLE_STRIKE, Verb.MOVE, Verb.OPEN_DOOR, Verb.PICK_UP, Verb.PIN, Verb.PIN_STRIKE,
-    Verb.REFLEX_STEP, Verb.RELEASE_GRAPPLE, Verb.RELOAD, Verb.RELOAD_HEAVY, Verb.RETRIEVE, Verb.RETRIEVE_STOWED,
-    Verb.SHEATHE, Verb.STEALTH_WALK, Verb.TAKE_COVER)
+(ACRO_MOVE, ACRO_PARRY, AIM, CLIMB_JUMP, CLOSE_DOOR, CONSUME, CRAWL, CROUCH, CYCLE_BOLT, DELAY, DRAW, DROP_ITEM,
+ ENTER_VEHICLE, ESCAPE_GRAPPLE, EXIT_VEHICLE, FULL_DEFENSE, GO_PRONE, GRAPPLE_MOVE, GRAPPLE_STRIKE, MOVE, OPEN_DOOR,
+ PARRY, PICK_UP, PIN, PIN_STRIKE, REFLEX_STEP, RELEASE_GRAPPLE, RELOAD, RELOAD_HEAVY, RETRIEVE, RETRIEVE_STOWED,
+ SHEATHE, STAND_FROM_CROUCH, STAND_FROM_PRONE, STEALTH_WALK, TAKE_COVER) = (
+    Verb.ACRO_MOVE, Verb.ACRO_PARRY, Verb.AIM, Verb.CLIMB_JUMP, Verb.CLOSE_DOOR, Verb.CONSUME, Verb.CRAWL,
+    Verb.CROUCH, Verb.CYCLE_BOLT, Verb.DELAY, Verb.DRAW, Verb.DROP_ITEM, Verb.ENTER_VEHICLE, Verb.ESCAPE_GRAPPLE,
+    Verb.EXIT_VEHICLE, Verb.FULL_DEFENSE, Verb.GO_PRONE, Verb.GRAPPLE_MOVE, Verb.GRAPPLE_STRIKE, Verb.MOVE,
+    Verb.OPEN_DOOR, Verb.PARRY, Verb.PICK_UP, Verb.PIN, Verb.PIN_STRIKE, Verb.REFLEX_STEP, Verb.RELEASE_GRAPPLE,
+    Verb.RELOAD, Verb.RELOAD_HEAVY, Verb.RETRIEVE, Verb.RETRIEVE_STOWED, Verb.SHEATHE, Verb.STAND_FROM_CROUCH,
+    Verb.STAND_FROM_PRONE, Verb.STEALTH_WALK, Verb.TAKE_COVER)
 
 
 def legal_actions(combat: ReiCombat) -> list[Action]:
@@ -89,7 +92,43 @@ def legal_actions(combat: ReiCombat) -> list[Action]:
         return reflex_actions(combat, d.actor)
     if d.step == "grapple_resist":
         return [_RESIST_BREAK, _RESIST_ESCAPE]
-    return turn_actions(combat, d.actor)
+    memo = combat.scratch
+    if memo is None:
+        return turn_actions(combat, d.actor)
+    ahead = combat.ahead
+    if ahead is not None and ahead[0] is _KEPT and ahead[1] is d:
+        memo.update(ahead[2])  # the pieces the mover's last action left true (`keep_pieces`)
+    out = turn_actions(combat, d.actor)
+    combat.tables.memo[_LAST] = (state, d, memo)
+    return out
+
+
+# --- pieces kept within a turn -------------------------------------------------------------------------
+# A turn's legal sets follow one another with one action of the mover between them. An action that moves nobody and
+# changes no status, hiding, grapple, vehicle or door leaves what the last legal set worked out of the places true
+# (the reach searches and bodies, the closed doors, the targets and their lines of sight); one that also moves no
+# item leaves the mover's gear and free hands true. `apply` hands those pieces on through `Combat.ahead`, which the
+# kernel drops after the next legal set and whenever the state is changed from outside, restored or cloned.
+_KEPT = object()  # the first item of a `Combat.ahead` holding kept pieces: (_KEPT, decision, pieces)
+_LAST = "last turn pieces"  # `Static.memo`: (state, decision, scratch) of the latest turn legal set worked out
+_PLACES = frozenset({"doors", "bodies", "reach", "targets"})  # the kinds of `Combat.scratch` keys read off places
+_PLACES_AND_GEAR = _PLACES | {"gear", "hands"}
+PIECES_KEPT: dict[str, frozenset[str]] = {
+    **dict.fromkeys((AIM, CYCLE_BOLT, RELOAD, RELOAD_HEAVY, PARRY, ACRO_PARRY, TAKE_COVER, GO_PRONE, CROUCH,
+                     STAND_FROM_PRONE, STAND_FROM_CROUCH, FULL_DEFENSE), _PLACES_AND_GEAR),
+    **dict.fromkeys((DRAW, RETRIEVE, RETRIEVE_STOWED, SHEATHE, DROP_ITEM, PICK_UP), _PLACES)}
+
+
+def keep_pieces(combat: ReiCombat, d: Decision, verb: str) -> None:
+    """Hand the next legal set of the mover's turn (decision `d`, open again after `verb`) the pieces `verb` left true.
+
+    Only when the last legal set worked out was this very state's at `d` (`PIECES_KEPT` says which pieces).
+    """
+    kinds = PIECES_KEPT.get(verb)
+    last = combat.tables.memo.get(_LAST)
+    if kinds is None or last is None or last[0] is not combat.state or last[1] is not d:
+        return
+    combat.ahead = (_KEPT, d, {k: v for k, v in last[2].items() if (k if type(k) is str else k[0]) in kinds})
 
 
 def reflex_actions(combat: ReiCombat, cid: str) -> list[Action]:

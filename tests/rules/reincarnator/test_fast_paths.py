@@ -3,7 +3,7 @@
 Item names come from a table per combatant (an option's item ids from a plan per option), a legal set's item and
 body questions from one pass each, the costs its slots pay from one table per slots left, a walk's distances from rings
 of the enemies' discs and its squares' lines of sight from masks kept per enemy; each must answer exactly as the walk
-it replaces.
+it replaces. A turn's legal set that takes the pieces the mover's last action left true equals one worked out anew.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 
 from tests.rules.reincarnator.helpers import own_turn_states
+from trpg_arena.agents import make_agent
 from trpg_arena.rules import Combat
 from trpg_arena.rules.reincarnator import masks, movement
 from trpg_arena.rules.reincarnator.actions import item_ids, opts, uid
+from trpg_arena.rules.reincarnator.legal import PIECES_KEPT
 from trpg_arena.rules.reincarnator.state import Cell
 from trpg_arena.rules.reincarnator.tactics import ReincarnatorTactics
 from trpg_arena.rules.reincarnator.turns import pay_plan
@@ -134,3 +136,27 @@ def test_shortcuts_answer_as_the_plain_walks() -> None:  # noqa: C901 - one walk
             assert found == walked if walked is None else found in walked
             sights += walked is not None
     assert names > 5000 and bodies > 500 and walks > 100 and options > 5000 and sights > 20
+
+
+def test_pieces_kept_within_a_turn_give_the_plain_legal_set() -> None:
+    """A legal set that takes the pieces the mover's last action left true (`legal.PIECES_KEPT`: reach searches,
+    bodies, doors, targets, gear) equals the one worked out from nothing, on a copy of the same state."""
+    kept: dict[str, int] = {}
+    for name, seeds in (("reincarnator/skirmish", range(12)), ("reincarnator/brawl", range(6)),
+                        ("reincarnator/duel", range(12))):
+        for seed in seeds:
+            c = Combat(name, seed=seed)
+            agents = {s: make_agent("scripted" if (seed + i) % 3 else "random", "reincarnator", seed=seed + i)
+                      for i, s in enumerate(c.sides)}
+            while not c.over:
+                d = c.decision
+                assert d is not None
+                a = agents[c.side_of(d.actor)].act(c)
+                c.act(a)
+                if c.over or c.decision != d or d.step != "turn" or a.verb not in PIECES_KEPT:
+                    continue
+                plain = c.clone()  # no pieces handed on: the clone's `ahead` is empty
+                plain._legal = None
+                assert c.legal_actions() == plain.legal_actions(), (name, seed, d.actor, a)
+                kept[a.verb] = kept.get(a.verb, 0) + 1
+    assert sum(kept.values()) > 150 and len(kept) >= 10, kept
