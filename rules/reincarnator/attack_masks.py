@@ -53,7 +53,8 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
     """Per possible target: (id, cell, distance, line of sight, melee-targetable, into-grapple variants).
 
     The targets are those `targetable` by a ranged attack (section 7, REI-3.10, REI-6.6), checked inline: the
-    combatants in roster order, then the vehicles.
+    combatants in roster order, then the vehicles of another side that are not wrecked (REI-4.12). The roster holds
+    combatants only (an encounter's ids are unique: no vehicle shares a combatant's).
     """
     memo = combat.scratch
     if memo is not None:
@@ -75,12 +76,7 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
     field = board(combat)
     between, blockers = field.grid.between, field.sight_blockers | doors  # `Board.los`, inline
     out = []
-    for t in st.roster:
-        if t == cid:
-            continue
-        if t in vehicles:
-            out.extend(_vehicle_target(combat, t, me, side, doors))
-            continue
+    for t in st.roster:  # `cid` itself is on its own side
         tf = fighters[t]
         tc = tf.cell
         if tf.status != "active" or tf.side == side or tc is None or (tf.hidden and not hidden_ok):
@@ -89,23 +85,14 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
         out.append((t, tc, max(dx if dx > 0 else -dx, dy if dy > 0 else -dy), not between(me, tc) & blockers,
                     tf.in_vehicle is None,  # occupants: ranged attacks and blasts only
                     into_variants(state, t) if grappling else _PLAIN))
-    for t in vehicles:
-        out.extend(_vehicle_target(combat, t, me, side, doors))
+    for t, v in vehicles.items():
+        if not v.wrecked and v.side is not None and v.side != side:
+            tc = v.cell
+            out.append((t, tc, max(abs(mx - tc[0]), abs(my - tc[1])), field.los(me, tc, doors), True,
+                        into_variants(state, t)))
     if memo is not None:
         memo[("targets", cid)] = out
     return out
-
-
-def _vehicle_target(combat: ReiCombat, vid: str, me: Cell, side: str,
-                    doors: int) -> list[tuple[str, Cell, int, bool, bool, tuple[tuple[str, ...], ...]]]:
-    """The `target_info` entry of a vehicle, if it is an enemy's and not wrecked (REI-4.12)."""
-    state = combat.state
-    v = state.vehicles[vid]
-    if v.wrecked or v.side is None or v.side == side:
-        return []
-    tc = v.cell
-    return [(vid, tc, max(abs(me[0] - tc[0]), abs(me[1] - tc[1])), board(combat).los(me, tc, doors), True,
-             into_variants(state, vid))]
 
 
 def attacks(combat: ReiCombat, cid: str, f: Fighter, out: list[Action], surprise: bool) -> None:  # noqa: C901
@@ -296,12 +283,9 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     if not movement_ok(combat, f):
         return
     speed = st.speed[cid]
-    kinds = []
     pays = payable(combat, f)
-    if pays.standard_move_x:
-        kinds.append((CHARGE, 2 * speed))
-    if pays.standard_acrobatic_x:
-        kinds.append((ACRO_CHARGE, 3 * speed))
+    kinds = [(verb, limit) for verb, limit, paid in ((CHARGE, 2 * speed, pays.standard_move_x),
+                                                     (ACRO_CHARGE, 3 * speed, pays.standard_acrobatic_x)) if paid]
     if not kinds:
         return
     assert f.cell is not None
@@ -311,17 +295,11 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     reaches = [(st.known_weapon(cid, w).reach, st.name(w, cid)) for w in weapons]
     memo = field.list_memo
     fighters = state.fighters
-    vehicles = state.vehicles
     side = f.side
     spots = []  # (target, its cell, weapon reach and name, the cells within that reach of the target)
-    for t in st.roster:
+    for t in st.roster:  # combatants only, `cid` on its own side
         tf = fighters[t]
-        if t == cid or tf.hidden:
-            continue
-        if t in vehicles:
-            if not targetable(combat, cid, t, False):
-                continue
-        elif tf.status != "active" or tf.side == side or tf.cell is None or tf.in_vehicle is not None:
+        if tf.hidden or tf.status != "active" or tf.side == side or tf.cell is None or tf.in_vehicle is not None:
             continue  # `targetable` by a melee attack, inline (section 7)
         tc = tf.cell
         assert tc is not None
@@ -355,19 +333,13 @@ def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) ->
     mult = st.enc.options.vehicle_accel_multiplier
     fast = mult * vs.speed_m
     pays = payable(combat, f)
-    if pays.move:
-        out.extend(field.dest_actions(DRIVE, reach_mask(combat, cid, vs.speed_m, start=v.cell, vehicle=True)))
-    if pays.move_swift:
-        out.extend(field.dest_actions(DRIVE_FAST, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
-    if pays.acrobatic:
-        out.extend(field.dest_actions(ACRO_DRIVE, reach_mask(combat, cid, fast, start=v.cell, vehicle=True)))
-    speeds = []
-    if pays.standard_move_x:
-        speeds.append(("normal", vs.speed_m))
-    if pays.standard_move_swift_x:
-        speeds.append(("fast", fast))
-    if pays.standard_acrobatic_x:
-        speeds.append(("acro", fast))
+    for verb, limit, paid in ((DRIVE, vs.speed_m, pays.move), (DRIVE_FAST, fast, pays.move_swift),
+                              (ACRO_DRIVE, fast, pays.acrobatic)):
+        if paid:
+            out.extend(field.dest_actions(verb, reach_mask(combat, cid, limit, start=v.cell, vehicle=True)))
+    speeds = [(name, limit) for name, limit, paid in (("normal", vs.speed_m, pays.standard_move_x),
+                                                      ("fast", fast, pays.standard_move_swift_x),
+                                                      ("acro", fast, pays.standard_acrobatic_x)) if paid]
     if not speeds:
         return
     masks = [(name, reach_mask(combat, cid, lim, start=v.cell, vehicle=True)) for name, lim in speeds]

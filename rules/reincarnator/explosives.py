@@ -58,13 +58,10 @@ def detonate(combat: ReiCombat, c: Cell, parts: list[ExplosiveSpec], combine: bo
     state = combat.state
     field = board(combat)
     doors = closed_doors(combat)
-    affected: list[tuple[str, Cell]] = []
-    for cid in st.roster:
-        f = state.fighters[cid]
-        if f.cell is not None and f.status not in ("fled", "reserve"):
-            affected.append((cid, f.cell))
-    for vid, v in state.vehicles.items():
-        affected.append((vid, v.cell))
+    fighters = state.fighters
+    affected: list[tuple[str, Cell]] = [(cid, cell) for cid in st.roster if (cell := fighters[cid].cell) is not None
+                                        and fighters[cid].status not in ("fled", "reserve")]
+    affected += [(vid, v.cell) for vid, v in state.vehicles.items()]
     hits: list[tuple[str, int]] = []
     for cid, cell in affected:
         if not field.los(c, cell, doors) and cell != c:

@@ -138,11 +138,9 @@ def strike(combat: ReiCombat, p: Pending, rule: str) -> None:
     st = combat.tables
     state = combat.state
     target = p.target or ""
-    r = r_of(combat, p.actor, target)
-    base = rating(st, p.actor, "str") + rating(st, p.actor, "martial") + rating(st, p.actor, r)
-    mods = -wound_penalty(combat, p.actor) - loser_margin(state, p.actor) + effect_mod(
-        state.fighters[p.actor], "attack_dp") + (2 if p.all_out else 0)
-    pool = base + mods
+    # the contest pool (wound penalty included) with the strike's modifiers
+    pool = (active_pool(combat, p.actor, target) - loser_margin(state, p.actor)
+            + effect_mod(state.fighters[p.actor], "attack_dp") + (2 if p.all_out else 0))
     roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, p.actor, "str"), roller=p.actor,
                      purpose=f"a strike on {target} ({pool} dice)")
     combat.emit("roll", f"{p.actor} strikes {target}: {pool} dice {fmt(roll.dice)} -> {roll.t}", actor=p.actor,
