@@ -51,6 +51,7 @@ class Combat(Generic[S, T]):
 
     _views: list[CombatantView] | None  # set on first read of `combatants`, dropped by every act
     ahead: Any = None  # see `_legal_set`; a class default, so combats built without `__init__` (restored) have it
+    worked_out: tuple[Any, Any, dict[Any, Any]] | None = None  # see `_legal_set`; a class default, as `ahead`
 
     def __init__(self, encounter: str | Path | dict[str, Any] | EncounterBase, seed: int | None = None, *,
                  dice: Dice | None = None, options: dict[str, Any] | None = None, record: bool = True) -> None:
@@ -92,13 +93,19 @@ class Combat(Generic[S, T]):
         offer they had to find non-empty to open it, say): the next computation, which follows the advance
         at once, may take it, and the kernel drops it after every computation and whenever the state is
         forgotten, so it never outlives the decision it was worked out for.
+
+        `worked_out` keeps the latest computation's `scratch` with the state and decision it was worked out
+        for, so that an action applied at that decision can hand on (through `ahead`) the pieces it leaves
+        true; it is this combat's own, and dropped with the rest whenever the state is forgotten.
         """
-        self.scratch = {}
+        scratch: dict[Any, Any] = {}
+        self.scratch = scratch
         try:
             return self.system.legal_actions(self)
         finally:
             self.scratch = None
             self.ahead = None
+            self.worked_out = (self.state, self.state.decision, scratch)
 
     # --- read-only views ------------------------------------------------------------------------
     @property
@@ -322,6 +329,7 @@ class Combat(Generic[S, T]):
         self._views = None
         self._legal = None
         self.ahead = None
+        self.worked_out = None
         self._decided = {}
         self._sides = {}
 
@@ -337,6 +345,7 @@ class Combat(Generic[S, T]):
         self.state = self._copy_state(state)
         self.dice.load_state(dice)  # in place: the combat keeps the dice it was given (table dice, a logger)
         self.ahead = None
+        self.worked_out = None
         keep = seq - self._seq0
         if keep >= 0:
             del self.log[keep:]

@@ -92,25 +92,20 @@ def legal_actions(combat: ReiCombat) -> list[Action]:
         return reflex_actions(combat, d.actor)
     if d.step == "grapple_resist":
         return [_RESIST_BREAK, _RESIST_ESCAPE]
-    memo = combat.scratch
-    if memo is None:
-        return turn_actions(combat, d.actor)
     ahead = combat.ahead
-    if ahead is not None and ahead[0] is _KEPT and ahead[1] is d:
-        memo.update(ahead[2])  # the pieces the mover's last action left true (`keep_pieces`)
-    out = turn_actions(combat, d.actor)
-    combat.tables.memo[_LAST] = (state, d, memo)
-    return out
+    if ahead is not None and ahead[0] is _KEPT and ahead[1] is d and combat.scratch is not None:
+        combat.scratch.update(ahead[2])  # the pieces the mover's last action left true (`keep_pieces`)
+    return turn_actions(combat, d.actor)
 
 
 # --- pieces kept within a turn -------------------------------------------------------------------------
 # A turn's legal sets follow one another with one action of the mover between them. An action that moves nobody and
 # changes no status, hiding, grapple, vehicle or door leaves what the last legal set worked out of the places true
 # (the reach searches and bodies, the closed doors, the targets and their lines of sight); one that also moves no
-# item leaves the mover's gear and free hands true. `apply` hands those pieces on through `Combat.ahead`, which the
-# kernel drops after the next legal set and whenever the state is changed from outside, restored or cloned.
+# item leaves the mover's gear and free hands true. `apply` takes them from the kernel's `Combat.worked_out` (the
+# combat's latest legal set) and hands them on through `Combat.ahead`, which the kernel drops after the next legal set
+# and whenever the state is changed from outside, restored or cloned.
 _KEPT = object()  # the first item of a `Combat.ahead` holding kept pieces: (_KEPT, decision, pieces)
-_LAST = "last turn pieces"  # `Static.memo`: (state, decision, scratch) of the latest turn legal set worked out
 _PLACES = frozenset({"doors", "bodies", "reach", "targets"})  # the kinds of `Combat.scratch` keys read off places
 _PLACES_AND_GEAR = _PLACES | {"gear", "hands"}
 PIECES_KEPT: dict[str, frozenset[str]] = {
@@ -125,7 +120,7 @@ def keep_pieces(combat: ReiCombat, d: Decision, verb: str) -> None:
     Only when the last legal set worked out was this very state's at `d` (`PIECES_KEPT` says which pieces).
     """
     kinds = PIECES_KEPT.get(verb)
-    last = combat.tables.memo.get(_LAST)
+    last = combat.worked_out
     if kinds is None or last is None or last[0] is not combat.state or last[1] is not d:
         return
     combat.ahead = (_KEPT, d, {k: v for k, v in last[2].items() if (k if type(k) is str else k[0]) in kinds})
