@@ -293,7 +293,6 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
     doors = doors_now(combat)
     weapons = melee_weapons(combat, cid)
     reaches = [(st.known_weapon(cid, w).reach, st.name(w, cid)) for w in weapons]
-    memo = field.list_memo
     fighters = state.fighters
     side = f.side
     spots = []  # (target, its cell, weapon reach and name, the cells within that reach of the target)
@@ -312,11 +311,7 @@ def charges(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:
             if not cand:
                 continue
             cand &= field.los_to(tc, reach, doors)
-            key = (verb, t, name, tc, cand)
-            hit = memo.get(key)
-            if hit is None:
-                hit = memo[key] = field.offset_actions(verb, t, name, tc, cand)
-            out.extend(hit)
+            out.extend(field.charge_ends(verb, t, name, tc, reach, cand))
 
 
 def vehicle_moves(combat: ReiCombat, cid: str, f: Fighter, out: list[Action]) -> None:

@@ -23,6 +23,7 @@ Cell = tuple[int, int]
 DIRS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
 MODES = ("walk", "walk_i", "climb", "climb_i", "forced")  # `_i`: ignores difficult terrain; forced: pushed
 MEMO = 4096  # finished action lists kept per table
+ENDS_KEPT = 65536  # charges' end-cell patterns kept per board (`charge_ends`)
 
 
 def build_battlefield(enc: ReincarnatorEncounter) -> Battlefield:
@@ -92,7 +93,7 @@ class Board:
                           if n in self.objects] for c in grid.cells}
         self._doors: dict[tuple[tuple[str, str], ...], int] = {}
         self._sight: dict[tuple[Cell, int], tuple[int, int]] = {}  # (origin, doors) -> (cells looked at, seen)
-        # finished action lists (charges) keyed by what they depend on, as tuples of interned actions
+        # finished action lists (charges' end cells) keyed by what they depend on, as tuples of interned actions
         self.list_memo: dict[Any, tuple[Action, ...]] = {}
         # (verb, option) -> (its per-cell picker, mask -> its actions): one entry, so a thread that finds one finds both
         self._dest_memo: dict[tuple[str, Any], tuple[Picker[Action], dict[int, tuple[Action, ...]]]] = {}
@@ -165,6 +166,37 @@ class Board:
             out: list[Action] = []
             picker.extend(out, m)
             hit = remember(memo, m, tuple(out), MEMO)
+        return hit
+
+    def charge_ends(self, verb: str, target: str, option: Any, tc: Cell, reach: int, m: int) -> tuple[Action, ...]:
+        """`offset_actions` of end cells `m` within `reach` of the target's cell `tc` (kept by their pattern).
+
+        The actions name offsets from the target, not cells, so they depend on where the end cells lie around the
+        target and not on where it stands: `m` shifted to put `tc` at (reach, reach) is the key, and a target that
+        moves meets its patterns again. Bit ``(dy + reach) * stride + dx + reach`` of the pattern is offset (dx, dy),
+        so its bits in ascending order are `offset_actions`' row-by-row order.
+        """
+        s = self.grid.stride
+        if 2 * reach >= s:  # a reach as wide as the board: offsets no longer fit a row of the pattern
+            return self.offset_actions(verb, target, option, tc, m)
+        shift = tc[1] * s + tc[0] - reach * (s + 1)
+        rel = m >> shift if shift >= 0 else m << -shift
+        key = (verb, target, option, reach, rel)
+        hit = self.list_memo.get(key)
+        if hit is None:
+            table = self._offset_actions
+            out = []
+            todo = rel
+            while todo:
+                low = todo & -todo
+                dy, dx = divmod(low.bit_length() - 1, s)
+                k = (verb, target, dx - reach, dy - reach, option)
+                a = table.get(k)
+                if a is None:
+                    a = table[k] = act(verb, target, (k[2], k[3]), option)
+                out.append(a)
+                todo ^= low
+            hit = remember(self.list_memo, key, tuple(out), ENDS_KEPT)
         return hit
 
     def offset_actions(self, verb: str, target: str, option: Any, tc: Cell, m: int) -> tuple[Action, ...]:

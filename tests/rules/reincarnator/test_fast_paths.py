@@ -3,7 +3,8 @@
 Item names come from a table per combatant (an option's item ids from a plan per option), a legal set's item and
 body questions from one pass each, the costs its slots pay from one table per slots left, a walk's distances from rings
 of the enemies' discs and its squares' lines of sight from masks kept per enemy; each must answer exactly as the walk
-it replaces. A turn's legal set that takes the pieces the mover's last action left true equals one worked out anew.
+it replaces. A turn's legal set that takes the pieces the mover's last action left true equals one worked out anew, and
+a charge's end cells kept by their pattern around the target name the offsets worked out cell by cell.
 """
 
 from __future__ import annotations
@@ -160,3 +161,24 @@ def test_pieces_kept_within_a_turn_give_the_plain_legal_set() -> None:
                 assert c.legal_actions() == plain.legal_actions(), (name, seed, d.actor, a)
                 kept[a.verb] = kept.get(a.verb, 0) + 1
     assert sum(kept.values()) > 150 and len(kept) >= 10, kept
+
+
+def test_charge_ends_by_pattern_are_the_offsets_of_the_cells() -> None:
+    """`Board.charge_ends` (kept by the end cells' pattern around the target) names the same actions as
+    `offset_actions` worked out cell by cell, for random targets, reaches and end cells, corners and edges included."""
+    rng = np.random.default_rng(5)
+    for name in ("reincarnator/skirmish", "reincarnator/brawl", "reincarnator/duel"):
+        field = Combat(name, seed=0).tables.board
+        grid = field.grid
+        for _ in range(400):
+            tc = grid.cells[int(rng.integers(len(grid.cells)))]
+            reach = int(rng.integers(1, 4))
+            near = grid.cells_of(grid.disc(tc, reach))
+            m = grid.mask(c for c in near if rng.random() < 0.5)
+            verb, target, option = ("charge", "acro_charge")[int(rng.integers(2))], "T", ("sword", "spear")[reach % 2]
+            got = field.charge_ends(verb, target, option, tc, reach, m)
+            assert got == field.offset_actions(verb, target, option, tc, m), (name, tc, reach)
+            assert field.charge_ends(verb, target, option, tc, reach, m) is got  # kept
+        wide = grid.stride  # a reach wider than a row of the pattern: worked out cell by cell
+        assert field.charge_ends("charge", "T", "x", grid.cells[0], wide, grid.all_bits) == field.offset_actions(
+            "charge", "T", "x", grid.cells[0], grid.all_bits)
