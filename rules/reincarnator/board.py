@@ -183,31 +183,27 @@ class Board:
         rel = m >> shift if shift >= 0 else m << -shift
         key = (verb, target, option, reach, rel)
         hit = self.list_memo.get(key)
-        if hit is None:
-            table = self._offset_actions
+        if hit is None:  # a pattern met for the first time: its bits in ascending order
             out = []
             todo = rel
             while todo:
                 low = todo & -todo
                 dy, dx = divmod(low.bit_length() - 1, s)
-                k = (verb, target, dx - reach, dy - reach, option)
-                a = table.get(k)
-                if a is None:
-                    a = table[k] = act(verb, target, (k[2], k[3]), option)
-                out.append(a)
+                out.append(self._offset_action(verb, target, dx - reach, dy - reach, option))
                 todo ^= low
             hit = remember(self.list_memo, key, tuple(out), ENDS_KEPT)
         return hit
 
     def offset_actions(self, verb: str, target: str, option: Any, tc: Cell, m: int) -> tuple[Action, ...]:
         """``Action(verb, target, dest=cell - tc, option)`` for every cell of `m`, row by row (interned)."""
-        table = self._offset_actions
-        out = []
-        for c in self.grid.cells_of(m):
-            key = (verb, target, c[0] - tc[0], c[1] - tc[1], option)
-            a = table.get(key)
-            if a is None:
-                a = table[key] = act(verb, target, (key[2], key[3]), option)
-            out.append(a)
-        return tuple(out)
+        return tuple(self._offset_action(verb, target, c[0] - tc[0], c[1] - tc[1], option)
+                     for c in self.grid.cells_of(m))
+
+    def _offset_action(self, verb: str, target: str, dx: int, dy: int, option: Any) -> Action:
+        """The one shared ``Action(verb, target, dest=(dx, dy), option)`` (interned, so lists of them compare fast)."""
+        key = (verb, target, dx, dy, option)
+        a = self._offset_actions.get(key)
+        if a is None:
+            a = self._offset_actions[key] = act(verb, target, (dx, dy), option)
+        return a
 
