@@ -120,6 +120,8 @@ class AgentInfo:
     presets: Mapping[str, Mapping[str, Any]]
     positional: str | None = None  # the parameter a bare spec part fills (``policy:PATH`` -> path)
     summary: str = ""
+    # the preset a spec that names none is built with (``trained`` is ``trained:hard``); None: the bare defaults
+    default_preset: str | None = None
 
     def describe_params(self) -> str:
         """``simulations=200 (int, 1..100000), depth=8 (int, 0..1000)`` (types and allowed values)."""
@@ -199,21 +201,24 @@ def _params_of(cls: type, types: Mapping[str, type], helps: Mapping[str, str],
 
 def register_agent(name: str, ruleset: str | None = None, *, presets: Mapping[str, Mapping[str, Any]] | None = None,
                    positional: str | None = None, types: Mapping[str, type] | None = None,
-                   helps: Mapping[str, str] | None = None,
-                   limits: Mapping[str, Limit] | None = None) -> Callable[[type], type]:
+                   helps: Mapping[str, str] | None = None, limits: Mapping[str, Limit] | None = None,
+                   default_preset: str | None = None) -> Callable[[type], type]:
     """Class decorator: register an agent under `name`, for every system (`ruleset` None) or for one.
 
     The class is built as ``cls(ruleset=..., rng=..., **params)``; its other keyword parameters (read
     from ``__init__``, typed by their defaults or `types`) are what a spec may set, and `presets`
     name sets of them (``{"easy": {"simulations": 20}}``). Every number parameter declares the values
     it allows in `limits` (a spec outside them is refused before anything is built); so may text ones
-    (``Limit(choices=...)``).
+    (``Limit(choices=...)``). A spec that names no preset is built with `default_preset` where one is
+    declared (its overrides on top), else from the constructor's defaults alone.
     """
 
     def deco(cls: type) -> type:
         doc = (inspect.getdoc(cls) or "").split("\n", 1)[0]
         info = AgentInfo(name, cls, ruleset, _params_of(cls, types or {}, helps or {}, limits or {}),
-                         dict(presets or {}), positional, doc)
+                         dict(presets or {}), positional, doc, default_preset)
+        if default_preset is not None and default_preset not in info.presets:
+            raise TypeError(f"agent '{name}' declares default preset '{default_preset}', which it does not have")
         unbounded = [p.name for p in info.params.values() if p.type in (int, float) and p.limit is None]
         if unbounded:
             raise TypeError(f"agent '{name}' declares no limits for its number parameters {unbounded}")
@@ -280,19 +285,23 @@ def agent_info(name: str, ruleset: str) -> AgentInfo:
 
 
 def resolve(spec: str | AgentSpec, ruleset: str) -> tuple[AgentInfo, dict[str, Any]]:
-    """The agent a spec names and the keyword parameters it is built with (preset first, then overrides)."""
+    """The agent a spec names and the keyword parameters it is built with (preset first, then overrides).
+
+    A spec without a preset takes the agent's declared default preset, if it has one.
+    """
     spec = AgentSpec.parse(spec)
     info = agent_info(spec.name, ruleset)
     params: dict[str, Any] = {}
-    if spec.preset is not None:
-        if spec.preset not in info.presets:
+    preset = spec.preset if spec.preset is not None else info.default_preset
+    if preset is not None:
+        if preset not in info.presets:
             if info.positional is not None:
-                params[info.positional] = spec.preset
+                params[info.positional] = preset
             else:
                 known = ", ".join(info.presets) or "none"
-                raise UnknownAgentError(f"agent '{spec.name}' has no preset '{spec.preset}' (presets: {known})")
+                raise UnknownAgentError(f"agent '{spec.name}' has no preset '{preset}' (presets: {known})")
         else:
-            params.update(info.presets[spec.preset])
+            params.update(info.presets[preset])
     known = info.describe_params() or "none"
     for key, value in spec.params:
         if key not in info.params:

@@ -114,6 +114,8 @@ def agents_cmd(ruleset: Annotated[str | None, typer.Argument(help="rule system (
             if info.presets:
                 console.print("  presets:    " + "; ".join(
                     f"{p} ({', '.join(f'{k}={v}' for k, v in vals.items())})" for p, vals in info.presets.items()))
+            if info.default_preset:
+                console.print(f"  no preset:  {info.default_preset} ({info.name} is {info.name}:{info.default_preset})")
             params = [p for p in info.params.values() if p.name != info.positional]
             if params:
                 console.print("  parameters: " + ", ".join(f"{p.name}={p.default!r}" for p in params))

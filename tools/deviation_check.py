@@ -1,6 +1,6 @@
 """Are the `trained` agent's departures from the scripted choice gains? Its estimate against play-outs to the end.
 
-    .venv/bin/python tools/deviation_check.py ENCOUNTER [SPEC] [GAMES] [PLAYOUTS]   # default: trained:normal 4 60
+    .venv/bin/python tools/deviation_check.py ENCOUNTER [SPEC] [GAMES] [PLAYOUTS]   # default: trained:hard 4 60
 
 SPEC plays GAMES games against scripted, its side alternating (seeds 50, 51, ...). At every decision
 where it leaves the scripted choice, the chosen action and the scripted one are each played out to the
@@ -39,7 +39,7 @@ def playout(combat: Combat, action: Action, side: str, ruleset: str, seed: int) 
 def main() -> None:
     """Print one Markdown row per kind of departure, then the totals."""
     name = sys.argv[1]
-    spec = sys.argv[2] if len(sys.argv) > 2 else "trained:normal"
+    spec = sys.argv[2] if len(sys.argv) > 2 else "trained:hard"  # the full-strength look, no sampled choice
     games = int(sys.argv[3]) if len(sys.argv) > 3 else 4
     playouts = int(sys.argv[4]) if len(sys.argv) > 4 else 60
     encounter = load_encounter(name)

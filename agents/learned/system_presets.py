@@ -2,8 +2,8 @@
 
 The agent is the same everywhere; only the numbers of its presets differ. Each change is registered
 as that system's `trained` agent (a system's own registration is found before the generic one, as
-the `mcts` presets of `RuleSystem.search_changes` are), so `trained:normal` on that system means the
-tuned values, and a spec can still set every parameter by hand. Every entry names the series that
+the `mcts` presets of `RuleSystem.search_changes` are), so `trained:hard` (and a bare `trained`) on that
+system means the tuned values, and a spec can still set every parameter by hand. Every entry names the series that
 measured it (docs/strength.md).
 """
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trpg_arena.agents.learned.agent import HELPS, LIMITS, PRESETS, TrainedAgent
+from trpg_arena.agents.learned.agent import DEFAULT_PRESET, HELPS, LIMITS, PRESETS, TrainedAgent
 from trpg_arena.agents.spec import register_agent
+
 
 # reincarnator: a deviation from the script without dice spread is played out to the end before it is
 # taken (playouts = 16). On its skirmish a third of `normal`'s deviations had no spread ('end turn' for
@@ -75,14 +76,24 @@ from trpg_arena.agents.spec import register_agent
 # losses (65.3 % of decided games) to 40 to 18 (69.0 %), most of it as the ghoul (29 wins where 24).
 # Played to the end the check cost 593 ms of CPU at p95 on the skirmish; 226 ms with depth = 100. With it,
 # 400 fresh duels (seed 1610000): 126 to 83 and 191 draws, 60.3 % of decided games (56.5 % before).
+# On 6 December the presets were re-cut as a strength index (agents/learned/agent.py PRESETS): each system's
+# `hard` is the look that every note above calls `normal`, its `deadly` what they call `hard`, and its `normal`
+# (and `easy`) that look handicapped by a temperature. A system's look goes into `normal`, `hard` and `deadly`
+# alike (`_look`); a system's own handicap, where its measurements ask for one, is its `normal` entry's
+# `temperature` and `guard` on top (investigator's 16 candidates are its `deadly` entry's).
+def _look(look: dict[str, Any], **own: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A system's changes: its look in `normal`, `hard` and `deadly`, and each preset's `own` values on top."""
+    return {preset: {**look, **own.get(preset, {})} for preset in ("normal", "hard", "deadly")}
+
+
 SYSTEM_CHANGES: dict[str, dict[str, dict[str, Any]]] = {
-    "reincarnator": {preset: {"playouts": 16, "verify": 1, "depth": 15} for preset in ("normal", "hard", "deadly")},
-    "kiai": {preset: {"switch": 1.0, "playouts": 16, "verify": 1, "depth": 45}
-             for preset in ("normal", "hard", "deadly")},
-    "moonlit": {preset: {"playouts": 16, "verify": 1, "depth": 100} for preset in ("normal", "hard", "deadly")},
-    "investigator": {"normal": {"reply": 1, "horizon": 24},
-                     "hard": {"candidates": 16, "reply": 1, "horizon": 24},
-                     "deadly": {"candidates": 16, "reply": 1, "horizon": 24}},
+    "reincarnator": _look({"playouts": 16, "verify": 1, "depth": 15}),
+    "kiai": _look({"switch": 1.0, "playouts": 16, "verify": 1, "depth": 45}),
+    "moonlit": _look({"playouts": 16, "verify": 1, "depth": 100}),
+    # investigator's `normal` samples at 0.1 (guard 0.2): `hard` won 121 of 200 duels against it (60.5 %, seed
+    # 3864000), 66 of 100 at 0.05 (seed 3861000), 127 of 200 at 0.2 (guard 0.3, seed 3865000; docs/strength.md)
+    "investigator": _look({"reply": 1, "horizon": 24}, normal={"temperature": 0.1, "guard": 0.2},
+                          deadly={"candidates": 16}),
 }
 
 
@@ -93,4 +104,5 @@ def presets_for(ruleset: str) -> dict[str, dict[str, Any]]:
 
 
 for _ruleset in SYSTEM_CHANGES:
-    register_agent("trained", _ruleset, presets=presets_for(_ruleset), helps=HELPS, limits=LIMITS)(TrainedAgent)
+    register_agent("trained", _ruleset, presets=presets_for(_ruleset), helps=HELPS, limits=LIMITS,
+                   default_preset=DEFAULT_PRESET)(TrainedAgent)

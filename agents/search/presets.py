@@ -71,7 +71,7 @@ HELPS: dict[str, str] = {
               "rates above it) or 'all' (for playouts that reach the end of the fight, where no horizon biases "
               "the search's own look)",
     "pin": "prior=trained: 1 scores the root with the values a system pins for the search (investigator: its "
-           "`trained:normal` before the reply), 0 with the system's `trained:normal` as its presets now stand",
+           "`trained:hard` look before the reply), 0 with the system's `trained:hard` as its presets now stand",
 }
 
 # The largest search a spec may ask for: the deadliest preset's budget many times over. A server cuts

@@ -25,31 +25,34 @@ def has_model(ruleset: str | None) -> bool:
     return model_path(ruleset).is_file()
 
 
-# investigator's `trained:normal` plays the other side's scripted reply before it scores (reply=1,
+# The anchor is the system's `trained:hard` (since the presets' re-cut of 6 December the look that every
+# `mcts` row before it calls `trained:normal`), never a tempered preset: its temperature is 0, and is set so
+# here too, so a handicap of `trained` can never reach the search's root.
+# investigator's `trained:hard` plays the other side's scripted reply before it scores (reply=1,
 # horizon=24 in agents/learned/system_presets.py). The search's anchor where `pin` is set (the default)
-# stays the `normal` before that (the mover's turn only, horizon 12): the investigator `mcts` rows before
+# stays the look before that (the mover's turn only, horizon 12): the investigator `mcts` rows before
 # the skirmish series at seed 3740000 (docs/strength.md: the duel's 66.0 % at seed 610000, the skirmish's
 # ladder at seed 2600000, ...) were played with that anchor. `pin=0` lifts the pin, so the anchor is the
-# system's `trained:normal` as its presets now stand. investigator's `mcts:hard` does, with `trained:hard`'s
-# 16 candidates (investigator's `preset_changes`), on its skirmish series against `trained:hard`;
-# `mcts:normal` and `mcts:deadly` keep the pin, not measured without it.
+# system's `trained:hard` as its presets now stand. investigator's `mcts:hard` does, with 16 candidates
+# (investigator's `preset_changes`, as `trained:deadly`'s), on its skirmish series against what was then
+# `trained:hard` (now `trained:deadly`); `mcts:normal` and `mcts:deadly` keep the pin, not measured without it.
 ANCHOR_PINS: dict[str, str] = {"investigator": "reply=0:horizon=12"}
 
 
 def trained_scorer(ruleset: str, seed: int, candidates: int, samples: int, model: str, pin: bool = True) -> Any:
     """The trained agent that scores the root's candidates (the same model file as the leaves, if one is given).
 
-    It is the system's `trained:normal` (its margin, z, look through the roll, ..., as that system's
-    presets set them) with the search's own `candidates` and `samples`: the presets' pairs are
-    `trained:normal`'s, `hard`'s and `deadly`'s, so the search's anchor is that agent's choice. Where
-    `ANCHOR_PINS` names the system and `pin` is set, those values of an earlier `normal` hold instead of
-    the preset's.
+    It is the system's `trained:hard` (its margin, z, look through the roll, ..., as that system's
+    presets set them; no temperature) with the search's own `candidates` and `samples`: the presets'
+    pairs are those of `trained`'s looks before the re-cut, so the search's anchor is that agent's
+    choice. Where `ANCHOR_PINS` names the system and `pin` is set, those values of an earlier look hold
+    instead of the preset's.
     """
     from trpg_arena.agents.learned.model import load_model
     from trpg_arena.agents.spec import make_agent
 
     pinned = f":{ANCHOR_PINS[ruleset]}" if pin and ruleset in ANCHOR_PINS else ""
-    scorer = make_agent(f"trained:normal{pinned}:candidates={candidates}:samples={samples}", ruleset,
+    scorer = make_agent(f"trained:hard{pinned}:candidates={candidates}:samples={samples}:temperature=0", ruleset,
                         rng=np.random.default_rng(seed))
     if model:
         scorer.model = load_model(ruleset, model)

@@ -59,8 +59,9 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
     # our own later decisions searched. Against scripted 71.0 % [61.5, 79.0] of 100 fresh duels (seed 2210000;
     # the UCB root: 66.0 % [59.2, 72.2] of 200), at a third to a quarter of its CPU at the median; docs/search.md
     search_changes = {"paired": 1.5, "below": "own"}
-    # `hard` roots the search in exactly `trained:hard`'s choice: the `trained:normal` that plays the other side's
-    # reply (pin = 0, agents/search/rooted.py) over `trained:hard`'s 16 candidates. Pinned to the `normal` before
+    # `hard` roots the search in exactly what was then `trained:hard`'s choice (since the presets' re-cut of 6
+    # December `trained:deadly`): the `trained:hard` look (until the re-cut called `trained:normal`) that plays
+    # the other side's reply (pin = 0, agents/search/rooted.py) over 16 candidates. Pinned to the `normal` before
     # the reply over 8 candidates it had won 15 of 40 skirmishes against `trained:hard` (seeds 3120000 and
     # 3130000); so rooted, 27 of 40 fresh ones (seed 3740000, 67.5 % [52.0, 79.9]) and 20 of 24 fresh ones
     # against scripted (seed 3742000, 83.3 % [64.1, 93.3]; docs/strength.md). `normal` and `deadly` stay pinned:

@@ -30,7 +30,7 @@ def changed_pairs(folder: Path, pairs: int = 3) -> subprocess.CompletedProcess[s
 
 @pytest.fixture(scope="module")
 def series(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return evaluate(tmp_path_factory.mktemp("changed"), "trained:normal:samples=4,scripted")
+    return evaluate(tmp_path_factory.mktemp("changed"), "trained:hard:samples=4,scripted")
 
 
 def test_the_pairs_won_and_lost_twice_are_played_again_and_every_departure_played_out(series: Path) -> None:
@@ -44,7 +44,7 @@ def test_the_pairs_won_and_lost_twice_are_played_again_and_every_departure_playe
     r = changed_pairs(series)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0] == (f"investigator/duel, trained:normal:samples=4 vs scripted, seed 4000: {won} pairs won twice "
+    assert lines[0] == (f"investigator/duel, trained:hard:samples=4 vs scripted, seed 4000: {won} pairs won twice "
                         f"and {lost} lost twice played again, 4 play-outs a departure")
     rows = {cells[0]: cells[1:] for cells in ([c.strip() for c in line.strip("|").split("|")] for line in lines[3:])}
     assert list(rows) == [f"{kind}{side}" for kind in ("won twice", "lost twice")

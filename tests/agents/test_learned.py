@@ -108,7 +108,7 @@ def test_the_trained_agent_plays_either_side_to_the_end_and_is_deterministic(tin
 
 
 def test_the_trained_agent_explains_with_win_estimates_and_restores_its_state(tiny: dict) -> None:
-    spec = f"trained:normal:model={tiny['path']}"
+    spec = f"trained:hard:model={tiny['path']}"
     agent = make_agent(spec, RID, seed=1)
     combat = Combat(load_encounter(f"{RID}/duel"), seed=2)
     while len(combat.legal_view()) < 2:
@@ -125,8 +125,8 @@ def test_the_trained_agent_explains_with_win_estimates_and_restores_its_state(ti
     assert agent.propose(combat) == again.propose(clone)
 
 
-@pytest.mark.parametrize("spec", ["trained:normal", "trained:normal:through=0", "trained:normal:reply=1:horizon=24",
-                                  "trained:normal:doubt=4"])
+@pytest.mark.parametrize("spec", ["trained:hard", "trained:hard:through=0", "trained:hard:reply=1:horizon=24",
+                                  "trained:hard:doubt=4"])
 def test_the_trained_agent_never_moves_the_live_dice(tiny: dict, spec: str) -> None:
     agent = make_agent(f"{spec}:model={tiny['path']}", RID, seed=0)
     combat = Combat(load_encounter(f"{RID}/skirmish"), seed=4)
@@ -242,8 +242,8 @@ def test_looking_through_the_roll_plays_the_other_sides_reaction_so_the_dice_cou
     # reaches that same open reaction, so candidates differ only by the value's guess of the attack
     from trpg_arena.agents.learned.agent import _NO_SPREAD
 
-    plain = make_agent("trained:normal:through=0", RID, seed=0)
-    through = make_agent("trained:normal:through=1", RID, seed=0)
+    plain = make_agent("trained:hard:through=0", RID, seed=0)
+    through = make_agent("trained:hard:through=1", RID, seed=0)
     flat = {0: 0, 1: 0}  # candidates whose paired difference to the scripted choice has no dice spread
     for combat in _attack_positions(RID, 60):
         for k, agent in enumerate((plain, through)):
@@ -255,8 +255,8 @@ def test_looking_through_the_roll_plays_the_other_sides_reaction_so_the_dice_cou
 def test_a_deviation_without_dice_spread_must_clear_the_flat_bar() -> None:
     from trpg_arena.agents.learned.agent import _NO_SPREAD
 
-    agent = make_agent("trained:normal:through=0:flat=1", RID, seed=0)  # no gain of win chance reaches 1
-    loose = make_agent("trained:normal:through=0", RID, seed=0)
+    agent = make_agent("trained:hard:through=0:flat=1", RID, seed=0)  # no gain of win chance reaches 1
+    loose = make_agent("trained:hard:through=0", RID, seed=0)
     left = 0
     for combat in _attack_positions(RID, 40):
         scripted = make_agent("scripted", RID, seed=0).ranked(combat).order(combat.legal_view())[0]
@@ -320,8 +320,8 @@ def test_a_win_chance_value_reads_a_position_alike_from_either_side_where_fights
 def test_a_deviation_to_another_verb_must_clear_the_switch_bar() -> None:
     # kiai's skirmish: the shipped value often prefers another kind of action (a dodging stance, a move)
     # to the scripted one; with switch=1 (no gain of win chance reaches it) only forms of the scripted verb remain
-    agent = make_agent("trained:normal:switch=1", "kiai", seed=0)
-    loose = make_agent("trained:normal:switch=0", "kiai", seed=0)
+    agent = make_agent("trained:hard:switch=1", "kiai", seed=0)
+    loose = make_agent("trained:hard:switch=0", "kiai", seed=0)
     switched = kept = 0
     for combat in _attack_positions("kiai", 40):
         scripted = make_agent("scripted", "kiai", seed=0).ranked(combat).order(combat.legal_view())[0]
@@ -337,7 +337,7 @@ def test_the_switch_bar_holds_in_the_movers_turn_but_not_for_a_reaction() -> Non
     # a reaction's answer (a counter instead of a dodge) is resolved inside the look-ahead: no extra bar
     from trpg_arena.agents.learned.agent import Scored
 
-    agent = make_agent("trained:normal:switch=1", "kiai", seed=0)
+    agent = make_agent("trained:hard:switch=1", "kiai", seed=0)
     combat = _attack_positions("kiai", 1)[0]
     legal = combat.legal_view()
     scripted = legal[0]

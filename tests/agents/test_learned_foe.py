@@ -1,4 +1,4 @@
-"""`foe`: the play-outs that check a departure play the other side by `trained:normal`, not by the script."""
+"""`foe`: the play-outs that check a departure play the other side by `trained:hard`, not by the script."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_the_other_side_of_the_playouts_is_played_by_the_trained_look_and_ours_b
     agent = make_agent("trained:hard:playouts=4:verify=1:foe=3", RID, seed=0)
     assert isinstance(agent.rival, TrainedAgent)
     assert (agent.rival.samples, agent.rival.playouts, agent.rival.verify, agent.rival.foe) == (3, 0, 0, 0)
-    assert agent.rival.reply == make_agent("trained:normal", RID, seed=0).reply  # the system's own `normal`
+    assert agent.rival.reply == make_agent("trained:hard", RID, seed=0).reply  # the system's own `normal`
     sides: list[str] = []
     rival_act = agent.rival.act
 
@@ -50,9 +50,9 @@ def test_the_foe_changes_what_the_playouts_measure_and_stays_paired() -> None:
             found += agent._playout_gains(combat, [other], scripted, side, seeds)
         return found
 
-    script, foe = gains("trained:normal:playouts=6:depth=0"), gains("trained:normal:playouts=6:depth=0:foe=4")
+    script, foe = gains("trained:hard:playouts=6:depth=0"), gains("trained:hard:playouts=6:depth=0:foe=4")
     assert any(not np.array_equal(a, b) for a, b in zip(script, foe, strict=True))
-    again = gains("trained:normal:playouts=6:depth=0:foe=4")  # the rival's state is restored between play-outs
+    again = gains("trained:hard:playouts=6:depth=0:foe=4")  # the rival's state is restored between play-outs
     assert all(np.array_equal(a, b) for a, b in zip(foe, again, strict=True))
 
 
@@ -66,8 +66,8 @@ def test_foe_is_off_by_default_and_checked_like_every_parameter() -> None:
 
 
 def test_a_saved_agent_with_a_foe_continues_where_it_stood() -> None:
-    agent = make_agent("trained:normal:playouts=2:verify=1:foe=2", RID, seed=7)
-    twin = make_agent("trained:normal:playouts=2:verify=1:foe=2", RID, seed=99)
+    agent = make_agent("trained:hard:playouts=2:verify=1:foe=2", RID, seed=7)
+    twin = make_agent("trained:hard:playouts=2:verify=1:foe=2", RID, seed=99)
     combats = scripted_positions(f"{RID}/duel", 1, every=2)
     agent.act(combats[0])
     twin.set_state(agent.get_state())
@@ -76,7 +76,7 @@ def test_a_saved_agent_with_a_foe_continues_where_it_stood() -> None:
 
 def test_with_answer_the_foe_makes_the_other_sides_decisions_in_the_look_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
     # investigator's looks play the other side's reply (`reply=1`): with `answer` the foe plays it, not the script
-    agent = make_agent("trained:normal:samples=2:foe=2:answer=1", RID, seed=0)
+    agent = make_agent("trained:hard:samples=2:foe=2:answer=1", RID, seed=0)
     seen: list[str] = []
     rival_act = agent.rival.act
 
@@ -91,4 +91,4 @@ def test_with_answer_the_foe_makes_the_other_sides_decisions_in_the_look_ahead(m
     agent.act(combat)
     assert seen and side not in seen
     assert agent.rival.get_state() != before  # the next decision's looks draw other numbers for the foe
-    assert make_agent("trained:normal:foe=2", RID, seed=0).answer == 0  # off by default: the script answers
+    assert make_agent("trained:hard:foe=2", RID, seed=0).answer == 0  # off by default: the script answers

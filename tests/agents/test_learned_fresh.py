@@ -30,7 +30,7 @@ def _check(spec: str, seeds: list[int]) -> list[np.ndarray]:
 def test_fresh_playouts_do_not_reuse_the_lookahead_dice() -> None:
     # Without `fresh` the check replays the samples it is given (the ones that nominated the departure),
     # so other samples give other play-outs; with it the check draws its own and the samples do not matter.
-    spec = "trained:normal:playouts=8:depth=20"
+    spec = "trained:hard:playouts=8:depth=20"
     a, b = list(range(100, 108)), list(range(900, 908))
     same = _check(spec, a)
     assert any(not np.array_equal(x, y) for x, y in zip(same, _check(spec, b), strict=True))
@@ -40,15 +40,15 @@ def test_fresh_playouts_do_not_reuse_the_lookahead_dice() -> None:
 
 
 def test_fresh_is_off_by_default_and_checked_like_every_parameter() -> None:
-    assert make_agent("trained:normal", "kiai", seed=0).fresh == 0
-    assert make_agent("trained:normal:playouts=16:verify=1:fresh=1", RID, seed=0).fresh == 1
+    assert make_agent("trained:hard", "kiai", seed=0).fresh == 0
+    assert make_agent("trained:hard:playouts=16:verify=1:fresh=1", RID, seed=0).fresh == 1
     with pytest.raises(ValueError, match="fresh"):
-        make_agent("trained:normal:fresh=2", RID, seed=0)
+        make_agent("trained:hard:fresh=2", RID, seed=0)
 
 
 def test_a_bad_fresh_is_one_line_from_the_cli(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", "evaluate", f"{RID}/duel", "--agents",
-                        "trained:normal:fresh=3,scripted", "--games", "2", "--seed", "1", "--workers", "1",
+                        "trained:hard:fresh=3,scripted", "--games", "2", "--seed", "1", "--workers", "1",
                         "--out", str(tmp_path)], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode != 0
     assert len(r.stderr.strip().splitlines()) == 1 and "fresh" in r.stderr, r.stderr

@@ -11,12 +11,12 @@ RID = "investigator"
 
 
 def test_ending_the_turn_for_an_action_of_the_script_lost_and_idle_refuses_it() -> None:
-    # Played out to the end, `trained:normal`'s departures to end the turn where the script attacks,
+    # Played out to the end, `trained:hard`'s departures to end the turn where the script attacks,
     # moves or stands up lost on investigator's skirmish (tools/deviation_check.py: -0.10 a departure
     # in place of a melee attack); judged here again on other dice than the agent's own. Preparing
     # (aim, brace) is skipped at no clear cost, but a bar on that one verb would be a rule of its own.
-    loose = make_agent("trained:normal:idle=0", RID, seed=0)
-    strict = make_agent("trained:normal:idle=1", RID, seed=0)
+    loose = make_agent("trained:hard:idle=0", RID, seed=0)
+    strict = make_agent("trained:hard:idle=1", RID, seed=0)
     script = make_agent("scripted", RID, seed=0)
     gains: list[float] = []
     ended = 0

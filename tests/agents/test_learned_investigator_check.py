@@ -1,4 +1,4 @@
-"""investigator's `trained:normal` plays the other side's scripted reply before it scores, and what that buys."""
+"""investigator's `trained:hard` plays the other side's scripted reply before it scores, and what that buys."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from trpg_arena.rules import Action, Combat
 
 RID = "investigator"
 # `normal` before the reply: the look-ahead stops where the mover's turn ends (horizon 12)
-EARLIER = "trained:normal:reply=0:horizon=12"
+EARLIER = "trained:hard:reply=0:horizon=12"
 
 
 def gain(combat: Combat, action: Action, scripted: Action, side: str) -> float:
@@ -30,7 +30,7 @@ def test_investigators_normal_leaves_the_script_where_its_reply_costs_and_those_
     # its departures together gained +2.55 win chance over the 110 positions, the earlier `normal`'s +0.40.
     # Against scripted that was 68.5 % of 400 fresh duels (seed 2420000), where the earlier `normal` had
     # 57.0 % (seed 2410000).
-    normal = make_agent("trained:normal", RID, seed=0)
+    normal = make_agent("trained:hard", RID, seed=0)
     earlier = make_agent(EARLIER, RID, seed=0)
     assert (normal.reply, normal.horizon) == (1, 24)
     ours_only: list[float] = []

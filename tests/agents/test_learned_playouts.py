@@ -24,8 +24,8 @@ def test_a_deviation_without_dice_spread_is_taken_only_where_it_plays_out_better
     # On reincarnator's duel the value prefers, without any dice spread, both steps that change nothing
     # (one square for another) and dropping the sword for a step, which really gains. `flat` cannot tell
     # them apart; playing each out to the end can. Judged here on other dice than the agent's own.
-    loose = make_agent("trained:normal:flat=0:playouts=0", RID, seed=0)
-    checked = make_agent("trained:normal:flat=0:playouts=16", RID, seed=0)
+    loose = make_agent("trained:hard:flat=0:playouts=0", RID, seed=0)
+    checked = make_agent("trained:hard:flat=0:playouts=16", RID, seed=0)
     kept: list[float] = []
     refused: list[float] = []
     for combat in scripted_positions(f"{RID}/duel", 30, turns_only=True):
@@ -48,17 +48,17 @@ def test_reincarnators_presets_check_every_departure_by_playouts() -> None:
     assert make_agent("trained:easy", RID, seed=0).playouts == 0  # the weakest preset stays unchecked
     for rid in sorted(set(RULESETS) - {RID}):  # a system whose presets do not ask for play-outs has none
         if "playouts" not in SYSTEM_CHANGES.get(rid, {}).get("normal", {}):
-            assert make_agent("trained:normal", rid, seed=0).playouts == 0
+            assert make_agent("trained:hard", rid, seed=0).playouts == 0
 
 
 def test_on_reincarnators_skirmish_the_preset_proposes_what_the_explicit_check_does() -> None:
-    # `trained:normal` there plays every departure out, 15 decisions on; before, only those without dice spread
+    # `trained:hard` there plays every departure out, 15 decisions on; before, only those without dice spread
     # were played out (to the end), and the value's word was taken for the rest. On these skirmishes the two
     # part: on the value's word alone the agent took a parry for the script's going prone (a kind that lost
     # -0.233 a decision played out) and a charge ending on another square; the check refuses both.
-    preset = make_agent("trained:normal", RID, seed=0)
-    explicit = make_agent("trained:normal:playouts=16:verify=1:depth=15", RID, seed=0)
-    before = make_agent("trained:normal:playouts=16:verify=0:depth=0", RID, seed=0)
+    preset = make_agent("trained:hard", RID, seed=0)
+    explicit = make_agent("trained:hard:playouts=16:verify=1:depth=15", RID, seed=0)
+    before = make_agent("trained:hard:playouts=16:verify=0:depth=0", RID, seed=0)
     parted = 0
     for combat in scripted_positions(f"{RID}/skirmish", 2, every=2, first=2):
         proposal = preset.propose(combat)
@@ -78,8 +78,8 @@ def test_on_moonlits_duel_the_check_keeps_the_departures_that_gain_and_refuses_t
     # healing salve for an attack). `normal` plays each out before taking it; judged here on other dice,
     # what it keeps gains on average (+0.014 a departure) and what it refuses loses (-0.015), where the
     # value alone would take all 24.
-    loose = make_agent("trained:normal:playouts=0:verify=0", "moonlit", seed=0)
-    checked = make_agent("trained:normal", "moonlit", seed=0)
+    loose = make_agent("trained:hard:playouts=0:verify=0", "moonlit", seed=0)
+    checked = make_agent("trained:hard", "moonlit", seed=0)
     kept, refused = kept_and_refused("moonlit/duel", loose, checked)
     assert kept and refused  # the value proposes both kinds; the check tells them apart
     assert np.mean(kept) > 0 > np.mean(refused)
@@ -104,7 +104,7 @@ def _west_result(spec: str, seed: int, out: Path) -> str:
 
 def test_on_kiai_bridge_the_checked_agent_keeps_the_win_its_departures_threw_away(tmp_path: Path) -> None:
     # On the held-out bridge the west side (an orc and two goblins) wins almost every game the script plays.
-    # Without the check `trained:normal`'s departures lost this one as west (seed 1070083 of a 200-game
+    # Without the check `trained:hard`'s departures lost this one as west (seed 1070083 of a 200-game
     # series); played out first, each departure has to beat the script's sure win, so none is taken.
-    assert _west_result("trained:normal:playouts=0:verify=0", 1070083, tmp_path / "loose") == "east"
-    assert _west_result("trained:normal", 1070083, tmp_path / "checked") == "west"
+    assert _west_result("trained:hard:playouts=0:verify=0", 1070083, tmp_path / "loose") == "east"
+    assert _west_result("trained:hard", 1070083, tmp_path / "checked") == "west"

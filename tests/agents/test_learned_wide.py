@@ -13,7 +13,7 @@ RID = "moonlit"
 def test_wide_departures_gain_when_played_out_on_other_dice() -> None:
     # The departures `wide` takes were chosen on the agent's own dice; judged again here on 30 others,
     # against the scripted choice on the same dice, they must gain on the whole.
-    wide = make_agent("trained:normal:playouts=16:wide=2", RID, seed=0)
+    wide = make_agent("trained:hard:playouts=16:wide=2", RID, seed=0)
     script = make_agent("scripted", RID, seed=0)
     gains: list[float] = []
     for combat in scripted_positions(f"{RID}/duel", 4, every=4):
@@ -28,6 +28,6 @@ def test_wide_departures_gain_when_played_out_on_other_dice() -> None:
 
 
 def test_wide_is_off_by_default_and_checked_like_every_parameter() -> None:
-    assert make_agent("trained:normal", RID, seed=0).wide == 0
-    agent = make_agent("trained:normal:playouts=8:wide=3:pz=1", RID, seed=0)
+    assert make_agent("trained:hard", RID, seed=0).wide == 0
+    agent = make_agent("trained:hard:playouts=8:wide=3:pz=1", RID, seed=0)
     assert (agent.wide, agent.playouts, agent.pz) == (3, 8, 1.0)

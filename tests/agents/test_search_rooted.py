@@ -42,19 +42,20 @@ def twin(agent, spec: str, rid: str):
 def test_presets_from_normal_up_stand_on_the_learned_value_where_a_model_ships(preset: str) -> None:
     agent = make_agent(f"mcts:{preset}", "investigator", seed=1)
     assert agent.value == "learned" and agent.prior == "trained" and agent.scorer is not None
-    # the anchor is the system's trained:normal (its margin, z, ...) with the search's own budget (the pair
-    # of trained's preset of the same name; a system's own changes to trained:hard are not the search's).
-    # On investigator `normal` and `deadly` keep the normal before the other side's reply was played (reply=0,
-    # horizon 12), the anchor their rows were measured with; `hard` is rooted in trained:hard itself (the
-    # reply over 16 candidates), the anchor its skirmish series against trained:hard was played with
+    # the anchor is the system's trained:hard (its margin, z, ...; no temperature) with the search's own budget
+    # (the candidates and samples of trained's looks before the presets' re-cut; a system's own candidates for
+    # trained:deadly are not the search's). On investigator `normal` and `deadly` keep the look before the other
+    # side's reply was played (reply=0, horizon 12), the anchor their rows were measured with; `hard` is rooted in
+    # trained:deadly itself (the reply over 16 candidates; then called trained:hard), the anchor its skirmish
+    # series against it was played with
     if preset == "hard":
         assert (agent.candidates, agent.samples, agent.pin) == (16, 32, 0)
-        trained = make_agent("trained:hard", "investigator", seed=1)
+        trained = make_agent("trained:deadly", "investigator", seed=1)
         assert (agent.scorer.reply, agent.scorer.horizon) == (1, 24)
     else:
         assert (agent.candidates, agent.samples) == (PRESETS[preset]["candidates"], PRESETS[preset]["samples"])
         budget = f"candidates={PRESETS[preset]['candidates']}:samples={PRESETS[preset]['samples']}"
-        trained = make_agent(f"trained:normal:{budget}", "investigator", seed=1)
+        trained = make_agent(f"trained:hard:{budget}", "investigator", seed=1)
         assert (agent.scorer.reply, agent.scorer.horizon) == (0, 12)
     for key in ("candidates", "samples", "z", "margin", "through", "flat", "temperature"):
         assert getattr(agent.scorer, key) == getattr(trained, key), key
@@ -84,13 +85,13 @@ def test_the_root_holds_the_trained_candidates_and_keeps_its_choice_unless_beate
 
 
 def test_pin_0_roots_the_search_in_the_trained_agent_as_its_presets_now_stand() -> None:
-    """`pin=0` lifts investigator's pin: with trained:hard's 16 candidates the anchor is trained:hard's choice."""
+    """`pin=0` lifts investigator's pin: with 16 candidates the anchor is trained:deadly's choice (the reply's look)."""
     agent = make_agent("mcts:hard:pin=0:candidates=16", "investigator", seed=1)
-    hard = make_agent("trained:hard", "investigator", seed=1)
+    hard = make_agent("trained:deadly", "investigator", seed=1)
     for key in ("candidates", "samples", "horizon", "reply", "z", "margin", "through", "flat", "temperature"):
         assert getattr(agent.scorer, key) == getattr(hard, key), key
     assert (agent.scorer.reply, agent.scorer.horizon) == (1, 24)
-    # the scorer picks what trained:hard picks at a live decision (same dice generator, same policy)
+    # the scorer picks what trained:deadly picks at a live decision (same dice generator, same policy)
     c = open_decision("investigator/skirmish", seed=7)
     agent.scorer.rng, hard.rng = np.random.default_rng(5), np.random.default_rng(5)
     agent.scorer.policy = hard.policy

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_latency_tool_times_trained_normal_on_a_held_out_encounter() -> None:
     # The tool's figures, not the 0.5 s bar: a timed assertion fails on a loaded machine (the bar is measured by
     # the tool and `trpg-arena bench` on an idle core, docs/strength.md)
-    r = subprocess.run([sys.executable, str(ROOT / "tools" / "trained_latency.py"), "trained:normal", "20",
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "trained_latency.py"), "trained:hard", "20",
                         "tests/unseen/kiai_sorcery.yaml"], capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     rows = [line for line in r.stdout.splitlines() if line.startswith("| tests/unseen/kiai_sorcery.yaml")]
@@ -32,11 +32,11 @@ def test_the_latency_tool_times_trained_normal_on_a_held_out_encounter() -> None
 
 
 def test_the_deviation_check_plays_departures_out_to_the_end() -> None:
-    r = subprocess.run([sys.executable, str(ROOT / "tools" / "deviation_check.py"), "kiai/duel", "trained:normal",
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "deviation_check.py"), "kiai/duel", "trained:hard",
                         "2", "4"], capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     head = r.stdout.splitlines()[0]
-    assert head.startswith("kiai/duel, trained:normal: ") and "4 play-outs each" in head, r.stdout
+    assert head.startswith("kiai/duel, trained:hard: ") and "4 play-outs each" in head, r.stdout
     decisions = int(head.split(": ")[1].split()[0])
     departures = int(head.split("games, ")[1].split()[0])
     assert decisions > 10 and 0 <= departures <= decisions

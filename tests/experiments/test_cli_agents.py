@@ -11,6 +11,8 @@ def test_agents_lists_parameters_of_every_agent() -> None:
     for name in ("random", "first", "scripted", "mcts", "policy:PATH"):
         assert name in r.stdout
     assert "simulations=" in r.stdout
+    # an agent that declares its default preset says so: a bare `trained` is the full-strength `hard`
+    assert "no preset:  hard (trained is trained:hard)" in " ".join(r.stdout.split("\n"))
 
 
 def test_unknown_agent_system_and_parameters_are_one_line_errors() -> None:
