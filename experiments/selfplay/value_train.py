@@ -31,6 +31,11 @@ from trpg_arena.experiments.selfplay.value_fit import (
 )
 from trpg_arena.rules import builtin_encounters
 
+# the generation agent as the shipped models were built with it: `trained:easy` as it stood before `through`
+# became every preset's default and before the presets' re-cut of 6 December, spelled out value by value so
+# the documented command still rebuilds them from the same games (tests/agents/test_trained_strength_index.py)
+GENERATION_AGENT = "trained:easy:candidates=4:samples=4:temperature=0.1:guard=0.2:through=0"
+
 
 @dataclass
 class ValueTrainArgs:
@@ -108,9 +113,7 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
         staged = folder / f"gen{g - 1}-model.npz"
         model.save(staged)
         path = folder / f"gen{g}.npz"
-        # the generation agent as the shipped models were built with it (before `through` became every
-        # preset's default), so the documented command still rebuilds them from the same games
-        lineup = (f"trained:easy:through=0:model={staged}", "scripted")
+        lineup = (f"{GENERATION_AGENT}:model={staged}", "scripted")
         log(f"generation {g}: {args.generation_games} games of {lineup[0]} against scripted")
         generations.append({"generation": g, "agents": list(lineup), "noise": 0.0,
                             **generate(args.ruleset, encounters, args.generation_games, args.seed + 1_000_000 * g,

@@ -89,3 +89,12 @@ def test_a_default_preset_must_be_one_of_the_agents_presets() -> None:
 
     with pytest.raises(TypeError, match="default preset 'hard'"):
         register_agent("odd_default", presets={"easy": {"size": "s"}}, default_preset="hard")(Odd)
+
+
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_the_value_models_generation_agent_is_the_easy_they_were_built_with(rid: str) -> None:
+    """`train-value`'s later generations play the `easy` of the shipped models' day, whatever `easy` is now."""
+    from trpg_arena.experiments.selfplay.value_train import GENERATION_AGENT
+
+    built_with = {"candidates": 4, "samples": 4, "temperature": 0.1, "guard": 0.2, "through": 0}
+    assert _params(make_agent(GENERATION_AGENT, rid, seed=0)) == {**BEFORE, **built_with}
