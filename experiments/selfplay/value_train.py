@@ -33,8 +33,9 @@ from trpg_arena.rules import builtin_encounters
 
 # the generation agent as the shipped models were built with it: `trained:easy` as it stood before `through`
 # became every preset's default and before the presets' re-cut of 6 December, spelled out value by value so
-# the documented command still rebuilds them from the same games (tests/agents/test_trained_strength_index.py)
-GENERATION_AGENT = "trained:easy:candidates=4:samples=4:temperature=0.1:guard=0.2:through=0"
+# the documented command still rebuilds them from the same games (tests/agents/test_trained_strength_index.py);
+# without play-outs, since a system's own `easy` may have them (reincarnator's plays out its departures)
+GENERATION_AGENT = "trained:easy:candidates=4:samples=4:temperature=0.1:guard=0.2:through=0:playouts=0:verify=0:depth=0"
 
 
 @dataclass

@@ -49,3 +49,21 @@ def test_a_system_keeps_the_common_presets_it_does_not_change() -> None:
     other = next(rid for rid in RULESETS if key not in SYSTEM_CHANGES.get(rid, {}).get("normal", {}))
     assert getattr(make_agent("trained:normal", changed, seed=0), key) == value
     assert getattr(make_agent("trained:normal", other, seed=0), key) != value  # the change stays on its system
+
+
+def test_reincarnators_and_moonlits_easy_are_their_own_and_their_normal_the_common_one() -> None:
+    """The handicaps the duels' screens chose (docs/strength.md, "reincarnator and moonlit: the presets as ...").
+
+    reincarnator's common `easy` was level with its `normal`, so its own samples at 0.5 among 12 of the script's
+    candidates over the system's play-out check; moonlit's is the common `easy` its ladder measured (0.1 over the
+    script's four), kept when the common one changed; their `normal` is the common one.
+    """
+    easy, normal, hard = (make_agent(f"trained:{p}", "reincarnator", seed=0) for p in ("easy", "normal", "hard"))
+    assert (easy.candidates, easy.samples, easy.temperature, easy.guard) == (12, 16, 0.5, 0.5)
+    assert (easy.playouts, easy.verify, easy.depth) == (hard.playouts, hard.verify, hard.depth) == (16, 1, 15)
+    assert (normal.temperature, normal.guard) == (PRESETS["normal"]["temperature"], PRESETS["normal"]["guard"])
+    assert presets_for("moonlit")["easy"] == {"candidates": 4, "samples": 4, "temperature": 0.1, "guard": 0.2,
+                                              "through": 1}
+    moonlit_normal = make_agent("trained:normal", "moonlit", seed=0)
+    assert (moonlit_normal.temperature, moonlit_normal.guard) == (0.05, 0.15) == \
+        (PRESETS["normal"]["temperature"], PRESETS["normal"]["guard"])
