@@ -108,10 +108,11 @@ SYSTEM_CHANGES: dict[str, dict[str, dict[str, Any]]] = {
                      "easy": {**_REINCARNATOR_LOOK, "candidates": 12, "samples": 16, "temperature": 0.5, "guard": 0.5}},
     "kiai": _look({"switch": 1.0, "playouts": 16, "verify": 1, "depth": 45}),
     "moonlit": {**_look({"playouts": 16, "verify": 1, "depth": 100}), "easy": _MOONLIT_EASY},
-    # investigator's `normal` samples at 0.1 (guard 0.2): `hard` won 121 of 200 duels against it (60.5 %, seed
-    # 3864000), 66 of 100 at 0.05 (seed 3861000), 127 of 200 at 0.2 (guard 0.3, seed 3865000; docs/strength.md)
-    "investigator": _look({"reply": 1, "horizon": 24}, normal={"temperature": 0.1, "guard": 0.2},
-                          deadly={"candidates": 16}),
+    # investigator keeps the common `normal` (0.05, guard 0.15): its own 0.1 (guard 0.2), tuned on the duel, left
+    # `normal` level with `easy` on the skirmish (ladder seed 3879000: +12 Elo); with 0.05 the fresh ladders gave
+    # easy 1350 < normal 1531 < hard 1622 on the duel (seed 3900000) and 1314 < 1493 < 1640 on the skirmish (seed
+    # 3901000; docs/strength.md, "The presets re-cut as a strength index")
+    "investigator": _look({"reply": 1, "horizon": 24}, deadly={"candidates": 16}),
 }
 
 

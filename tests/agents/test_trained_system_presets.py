@@ -67,3 +67,12 @@ def test_reincarnators_and_moonlits_easy_are_their_own_and_their_normal_the_comm
     moonlit_normal = make_agent("trained:normal", "moonlit", seed=0)
     assert (moonlit_normal.temperature, moonlit_normal.guard) == (0.05, 0.15) == \
         (PRESETS["normal"]["temperature"], PRESETS["normal"]["guard"])
+
+
+def test_investigators_normal_is_the_common_one() -> None:
+    """investigator's own `normal` (0.1, tuned on its duel) was level with `easy` on its skirmish; the common 0.05
+    put each step of its duel's and skirmish's fresh ladders above 90 Elo (docs/strength.md, the re-cut)."""
+    normal = make_agent("trained:normal", "investigator", seed=0)
+    assert (normal.temperature, normal.guard) == (0.05, 0.15) == \
+        (PRESETS["normal"]["temperature"], PRESETS["normal"]["guard"])
+    assert (normal.reply, normal.horizon, normal.candidates) == (1, 24, 5)  # `hard`'s look, handicapped
