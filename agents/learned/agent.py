@@ -86,6 +86,8 @@ HELPS: dict[str, str] = {
     "z": "... plus this many standard errors of the paired difference",
     "temperature": "final choice sampled by exp(win chance / temperature); 0 takes the best",
     "guard": "never sample an action whose win chance is this much below the choice",
+    "share": "a side of n combatants samples (temperature, guard) at one decision in n**share, the others take "
+             "the best: a skirmish's many decisions then give away about what a duel's few do (0: every decision)",
     "model": "value model file (default: the one shipped for the rule system)",
 }
 
@@ -113,6 +115,7 @@ LIMITS: dict[str, Limit] = {
     "z": Limit(0, 100),
     "temperature": Limit(0, 100),
     "guard": Limit(0, 1),
+    "share": Limit(0, 4),
 }
 
 
@@ -147,7 +150,8 @@ class TrainedAgent(Agent):
                  margin: float = 0.01, z: float = 1.5, temperature: float = 0.0, guard: float = 0.2,
                  reply: int = 0, through: int = 1, flat: float = 0.0, switch: float = 0.0, doubt: int = 0,
                  playouts: int = 0, verify: int = 0, depth: int = 0, wide: int = 0, pz: float = 0.0,
-                 fresh: int = 0, idle: float = 0.0, foe: int = 0, answer: int = 0, model: str = "") -> None:
+                 fresh: int = 0, idle: float = 0.0, foe: int = 0, answer: int = 0, share: float = 0.0,
+                 model: str = "") -> None:
         super().__init__(ruleset, rng if rng is not None else np.random.default_rng(seed))
         if candidates < 1 or samples < 1 or horizon < 0:
             raise ValueError(f"trained: candidates and samples must be >= 1 and horizon >= 0, got {candidates}, "
@@ -158,7 +162,7 @@ class TrainedAgent(Agent):
         self.margin, self.z, self.temperature, self.guard = margin, z, temperature, guard
         self.reply, self.through, self.flat, self.switch, self.doubt = reply, through, flat, switch, doubt
         self.playouts, self.verify, self.depth, self.wide, self.pz = playouts, verify, depth, wide, pz
-        self.fresh, self.idle, self.foe, self.answer = fresh, idle, foe, answer
+        self.fresh, self.idle, self.foe, self.answer, self.share = fresh, idle, foe, answer, share
         self.model: ValueModel = load_model(ruleset, model or None)
         # the prior and the in-between decisions: the scripted policy, seeded from our RNG, saved with us
         self.policy = make_agent("scripted", ruleset, seed=int(self.rng.integers(2**31)))
@@ -219,7 +223,7 @@ class TrainedAgent(Agent):
                if trusted and self.wide > 0 and self.playouts > 0
                else "it beats the scripted choice by more than the margin" if trusted
                else "the scripted choice: no other candidate beats it by more than the margin")
-        if self.temperature > 0:
+        if self.temperature > 0 and self._handicapped(combat, side):
             logits = (chance - chance.max()) / self.temperature
             weights = np.exp(logits)
             sampled = scored[int(self.rng.choice(len(scored), p=weights / weights.sum()))]
@@ -230,6 +234,15 @@ class TrainedAgent(Agent):
                     why += "; the guard refused a sampled blunder"
         ranked = [pick] + sorted((s for s in scored if s is not pick), key=lambda s: -s.chance)
         return pick.action, ranked, why
+
+    def _handicapped(self, combat: Combat, side: str) -> bool:
+        """Whether this decision's choice is sampled: every one, or with `share` one in n**share for a side of n.
+
+        n counts the side's combatants as listed, the fallen too, so the odds stay those of the whole fight.
+        A lone fighter (or `share` 0) draws no number: its games are the same with `share` as without.
+        """
+        odds = sum(1 for c in combat.combatants if c.side == side) ** -self.share if self.share > 0 else 1.0
+        return odds >= 1 or bool(self.rng.random() < odds)
 
     def _bar(self, s: Scored, scripted: Action, reaction: bool = False) -> float:
         """The gain a deviation must show: the margin plus z standard errors, or at least `flat` without spread.
