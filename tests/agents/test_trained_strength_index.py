@@ -20,7 +20,7 @@ from trpg_arena.rules import RULESETS
 BEFORE: dict[str, Any] = {
     "candidates": 5, "samples": 16, "horizon": 12, "margin": 0.01, "z": 1.5, "temperature": 0.0, "guard": 0.2,
     "reply": 0, "through": 1, "flat": 0.0, "switch": 0.0, "doubt": 0, "playouts": 0, "verify": 0, "depth": 0,
-    "wide": 0, "pz": 0.0, "fresh": 0, "idle": 0.0, "foe": 0, "answer": 0,
+    "wide": 0, "pz": 0.0, "fresh": 0, "idle": 0.0, "foe": 0, "answer": 0, "share": 0.0,
 }
 # each system's own values of that `normal` (agents/learned/system_presets.py as it stood on 6 December)
 OWN: dict[str, dict[str, Any]] = {
@@ -59,9 +59,11 @@ def test_normal_and_easy_are_handicaps_of_hard_and_the_handicap_grows_down_the_i
     easy, normal, hard, deadly = (make_agent(f"trained:{p}", rid, seed=0) for p in ("easy", "normal", "hard", "deadly"))
     assert hard.temperature == deadly.temperature == 0
     assert 0 < normal.temperature <= easy.temperature
-    # `normal` looks as `hard` does (the same candidates, samples and checks): only its final choice is sampled
-    assert {k: v for k, v in _params(normal).items() if k not in ("temperature", "guard")} == \
-        {k: v for k, v in _params(hard).items() if k not in ("temperature", "guard")}
+    # `normal` looks as `hard` does (the same candidates, samples and checks): only its final choice is sampled,
+    # at every decision or (`share`) at some of them
+    handicap = ("temperature", "guard", "share")
+    assert {k: v for k, v in _params(normal).items() if k not in handicap} == \
+        {k: v for k, v in _params(hard).items() if k not in handicap}
 
 
 @pytest.mark.parametrize("rid", sorted(RULESETS))

@@ -76,3 +76,12 @@ def test_investigators_normal_is_the_common_one() -> None:
     assert (normal.temperature, normal.guard) == (0.05, 0.15) == \
         (PRESETS["normal"]["temperature"], PRESETS["normal"]["guard"])
     assert (normal.reply, normal.horizon, normal.candidates) == (1, 24, 5)  # `hard`'s look, handicapped
+    assert normal.share == 0  # at every decision: its skirmish's step below `hard` was 147 Elo without a share
+
+
+@pytest.mark.parametrize("rid", ["kiai", "reincarnator", "moonlit"])
+def test_normal_spreads_its_handicap_over_the_side_where_skirmishes_sank_it(rid: str) -> None:
+    """Sampled at every decision, their `normal` was 251-390 Elo below `hard` on the skirmishes (docs/strength.md)."""
+    normal = make_agent("trained:normal", rid, seed=0)
+    assert (normal.temperature, normal.guard, normal.share) == (0.05, 0.15, 1.0)
+    assert make_agent("trained:easy", rid, seed=0).share == make_agent("trained:hard", rid, seed=0).share == 0
