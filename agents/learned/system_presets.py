@@ -108,13 +108,18 @@ _MOONLIT_EASY: dict[str, Any] = {"candidates": 4, "samples": 4, "temperature": 0
 # (68-106 on the duels) and far below the script: a side of three or four makes 2.4-6 times a duel's decisions
 # (scripted self-play, decisions with a choice: kiai 16 -> 38, reincarnator 4.4 -> 26, moonlit 43 -> 158),
 # and the small losses of close samples add up. A lone fighter draws no number, so the duels play as before.
-# investigator's skirmish step was 147 Elo without it.
+# investigator's skirmish step was 147 Elo without it. Fresh ladders (`trpg-arena ladder ENC/skirmish --agents
+# trained:easy,scripted,trained:normal,trained:hard --games 60 --neighbours 2 --workers 1`): with share = 1
+# reincarnator's skirmish gave easy 1272 < normal 1497 < hard 1622 (seed 3931000); kiai's normal came within 69 and
+# 14 Elo of hard (seeds 3930000, 3933000; 58 to 62 head to head), so kiai samples at one decision in sqrt(n)
+# (share = 0.5): easy 1396 < normal 1464 < hard 1567 (seed 3937000). docs/strength.md, "The handicap spread over
+# the side".
 _SPREAD: dict[str, Any] = {"share": 1.0}
 
 SYSTEM_CHANGES: dict[str, dict[str, dict[str, Any]]] = {
     "reincarnator": {**_look(_REINCARNATOR_LOOK, normal=_SPREAD),
                      "easy": {**_REINCARNATOR_LOOK, "candidates": 12, "samples": 16, "temperature": 0.5, "guard": 0.5}},
-    "kiai": _look({"switch": 1.0, "playouts": 16, "verify": 1, "depth": 45}, normal=_SPREAD),
+    "kiai": _look({"switch": 1.0, "playouts": 16, "verify": 1, "depth": 45}, normal={"share": 0.5}),
     "moonlit": {**_look({"playouts": 16, "verify": 1, "depth": 100}, normal=_SPREAD), "easy": _MOONLIT_EASY},
     # investigator keeps the common `normal` (0.05, guard 0.15): its own 0.1 (guard 0.2), tuned on the duel, left
     # `normal` level with `easy` on the skirmish (ladder seed 3879000: +12 Elo); with 0.05 the fresh ladders gave

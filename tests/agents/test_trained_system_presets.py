@@ -79,9 +79,11 @@ def test_investigators_normal_is_the_common_one() -> None:
     assert normal.share == 0  # at every decision: its skirmish's step below `hard` was 147 Elo without a share
 
 
-@pytest.mark.parametrize("rid", ["kiai", "reincarnator", "moonlit"])
-def test_normal_spreads_its_handicap_over_the_side_where_skirmishes_sank_it(rid: str) -> None:
-    """Sampled at every decision, their `normal` was 251-390 Elo below `hard` on the skirmishes (docs/strength.md)."""
+@pytest.mark.parametrize("rid,share", [("kiai", 0.5), ("reincarnator", 1.0), ("moonlit", 1.0)])
+def test_normal_spreads_its_handicap_over_the_side_where_skirmishes_sank_it(rid: str, share: float) -> None:
+    """Sampled at every decision, their `normal` was 251-390 Elo below `hard` on the skirmishes; kiai's at one
+    decision in n came within 14 Elo of `hard` on one fresh ladder, so it samples at one in sqrt(n)
+    (docs/strength.md, "The handicap spread over the side")."""
     normal = make_agent("trained:normal", rid, seed=0)
-    assert (normal.temperature, normal.guard, normal.share) == (0.05, 0.15, 1.0)
+    assert (normal.temperature, normal.guard, normal.share) == (0.05, 0.15, share)
     assert make_agent("trained:easy", rid, seed=0).share == make_agent("trained:hard", rid, seed=0).share == 0
