@@ -110,10 +110,11 @@ _MOONLIT_EASY: dict[str, Any] = {"candidates": 4, "samples": 4, "temperature": 0
 # and the small losses of close samples add up. A lone fighter draws no number, so the duels play as before.
 # investigator's skirmish step was 147 Elo without it. Fresh ladders (`trpg-arena ladder ENC/skirmish --agents
 # trained:easy,scripted,trained:normal,trained:hard --games 60 --neighbours 2 --workers 1`): with share = 1
-# reincarnator's skirmish gave easy 1272 < normal 1497 < hard 1622 (seed 3931000); kiai's normal came within 69 and
-# 14 Elo of hard (seeds 3930000, 3933000; 58 to 62 head to head), so kiai samples at one decision in sqrt(n)
-# (share = 0.5): easy 1396 < normal 1464 < hard 1567 (seed 3937000). docs/strength.md, "The handicap spread over
-# the side".
+# reincarnator's skirmish gave easy 1272 < normal 1497 < hard 1622 (seed 3931000) and 1258 < 1493 < 1629 (3934000),
+# moonlit's 1104 < 1598 < 1695 (3932000); kiai's normal came within 69 and 14 Elo of hard (seeds 3930000, 3933000;
+# 58 to 62 head to head), so kiai samples at one decision in sqrt(n) (share = 0.5): easy 1396 < normal 1464 < hard
+# 1567 (seed 3937000), 1333 < 1530 < 1611 (3938000), and as the preset 1314 < 1487 < 1602 (3939000).
+# docs/strength.md, "The handicap spread over the side".
 _SPREAD: dict[str, Any] = {"share": 1.0}
 
 SYSTEM_CHANGES: dict[str, dict[str, dict[str, Any]]] = {
