@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trpg_arena.agents import make_agent
+from trpg_arena.agents import Agent, make_agent
 from trpg_arena.agents.spec import UnknownAgentError
-from trpg_arena.rules import Combat, load_encounter
+from trpg_arena.rules import Action, Combat, load_encounter
 from trpg_arena.table.session import play
 
 
@@ -24,14 +24,14 @@ def _moves(encounter: str, spec: str, seed: int) -> list[str]:
     moves: list[str] = []
 
     class Recording:
-        def __init__(self, agent: object) -> None:
+        def __init__(self, agent: Agent) -> None:
             self.agent = agent
 
         def __getattr__(self, name: str) -> object:
             return getattr(self.agent, name)
 
-        def act(self, c: Combat) -> object:
-            action = self.agent.act(c)  # type: ignore[attr-defined]
+        def act(self, c: Combat) -> Action:
+            action = self.agent.act(c)
             moves.append(repr(action))
             return action
 
