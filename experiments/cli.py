@@ -245,6 +245,10 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
                                                             "after the games (0: not measured)")] = 2.0,
            seed: Annotated[int, typer.Option(help="first seed")] = 0,
            neighbours: Annotated[int, typer.Option(help="pairs at most this far apart in the order play (0: all)")] = 2,
+           reference: Annotated[str | None, typer.Option(help="an agent of the line-up that also plays every other "
+                                                              "one, the yardstick the ratings are read against "
+                                                              "(default: scripted in the default line-up, none "
+                                                              "with --agents; 'none': none)")] = None,
            bootstrap: Annotated[int, typer.Option(help="resamples for the rating intervals")] = 200,
            workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
            backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
@@ -263,6 +267,13 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
 
     if any(len(lineup(e)) < 2 or len(set(lineup(e))) != len(lineup(e)) for e in encounters):
         raise typer.BadParameter("a ladder needs at least two different agents")
+    if reference is None:
+        reference = "scripted" if agents is None else "none"
+    yardstick = None if reference == "none" else reference
+    for e in encounters:
+        if yardstick is not None and yardstick not in lineup(e):
+            raise typer.BadParameter(f"--reference {yardstick} is not in the line-up of {e} "
+                                     f"({', '.join(lineup(e))})")
     if games < 1 or (search_games is not None and search_games < 1):
         raise typer.BadParameter("--games and --search-games must be at least 1")
     if cost_seconds < 0:
@@ -272,7 +283,7 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
             raise typer.BadParameter("name each encounter once")
         try:
             several = run_ladders(encounters, lineup, games, seed, neighbours, bootstrap, out, err, workers, backend,
-                                  resume, search_games, cost_seconds)
+                                  resume, search_games, cost_seconds, reference=yardstick)
         except KeyboardInterrupt:  # the ladder said what it kept and how to resume
             raise typer.Exit(130) from None
         console.print((Path(several["folder"]) / "ladders.md").read_text(encoding="utf-8"))
@@ -284,7 +295,7 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
     (encounter,) = encounters
     try:
         result = run_ladder(encounter, lineup(encounter), games, seed, neighbours, bootstrap, out, err, workers,
-                            backend, resume, search_games, cost_seconds)
+                            backend, resume, search_games, cost_seconds, reference=yardstick)
     except KeyboardInterrupt:  # the ladder said what it kept and how to resume
         raise typer.Exit(130) from None
     console.print((Path(result["folder"]) / "ladder.md").read_text(encoding="utf-8"))

@@ -5,7 +5,8 @@ difficulty level's `trained` and `mcts` presets side by side, so neighbouring pa
 two agents head to head and each agent against its next level. Each pair of agents within
 `neighbours` places of each other in the ladder's order plays `games` games (`search_games` where a
 search agent plays: its games cost far more; sides swapped every other game, a draw counting half
-to each). Ratings are fitted on the Elo scale
+to each); a `reference` agent (the command's default line-up: `scripted`) also plays every agent, so
+each rating is read against it directly and not only through chains of neighbours. Ratings are fitted on the Elo scale
 (`tournament.fit_ratings`); their 95 % intervals come from refitting on pairs' games resampled with
 replacement. The ladder is monotone when every agent's rating is above the one before it; an agent's presets are
 monotone when each level rates above the one below it. What each agent costs per decision (CPU time of
@@ -75,10 +76,24 @@ def presets_monotone(names: list[str], ratings: dict[str, float]) -> dict[str, b
     return out
 
 
-def ladder_pairs(names: list[str], neighbours: int) -> list[tuple[str, str]]:
-    """Pairs of agents at most `neighbours` apart in the ladder's order (0: every pair)."""
-    return [(a, b) for i, a in enumerate(names) for j, b in enumerate(names)
-            if i < j and (neighbours <= 0 or j - i <= neighbours)]
+def ladder_pairs(names: list[str], neighbours: int, reference: str | None = None) -> list[tuple[str, str]]:
+    """Pairs of agents at most `neighbours` apart in the ladder's order (0: every pair).
+
+    With a `reference` (an agent of the line-up), it also plays every agent it is not yet paired with,
+    after the neighbours' pairs, each pair in the ladder's order. Neighbours alone rate the reference
+    only through chains of other pairs: in a default line-up `scripted` met random and the `easy`
+    presets only, so its rating rested on a few lopsided pairs and could land above every preset
+    that beats it head to head.
+    """
+    pairs = [(a, b) for i, a in enumerate(names) for j, b in enumerate(names)
+             if i < j and (neighbours <= 0 or j - i <= neighbours)]
+    if reference is None:
+        return pairs
+    if reference not in names:
+        raise ValueError(f"the reference {reference!r} is not in the line-up ({', '.join(names)})")
+    at = names.index(reference)
+    extra = [(names[min(at, i)], names[max(at, i)]) for i in range(len(names)) if i != at]
+    return pairs + [pair for pair in extra if pair not in pairs]
 
 
 def _scores(games: dict[tuple[str, str], list[float]]) -> dict[tuple[str, str], tuple[float, int]]:
@@ -103,12 +118,15 @@ def bootstrap_intervals(names: list[str], games: dict[tuple[str, str], list[floa
 
 
 def ladder_settings(spec: SeriesSpec, names: list[str], neighbours: int, games: int,
-                    search_games: int) -> dict[str, Any]:
+                    search_games: int, reference: str | None = None) -> dict[str, Any]:
     """What fixes a ladder's games (a resumed run must share it); the encounter's content hash included."""
     settings = {"encounter": spec.name, "content_hash": spec.content_hash, "env_version": spec.env_version,
                 "agents": names, "games_per_pair": games, "seed": spec.first_seed, "neighbours": neighbours}
-    if search_games != games:  # kept out otherwise, so that folders from before the option still resume
+    # each kept out when unused, so that folders from before the option still resume
+    if search_games != games:
         settings["games_per_search_pair"] = search_games
+    if reference is not None:
+        settings["reference"] = reference
     return settings
 
 
@@ -120,22 +138,24 @@ def pair_games(a: str, b: str, games: int, search_games: int) -> int:
 def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbours: int, bootstrap: int,
                out: Path, console: Console, workers: int | None = None, backend: str = "local",
                resume: Path | None = None, search_games: int | None = None,
-               cost_seconds: float = 0.0, resume_hint: Path | None = None) -> dict[str, Any]:
+               cost_seconds: float = 0.0, resume_hint: Path | None = None,
+               reference: str | None = None) -> dict[str, Any]:
     """Play (or finish) the ladder's pairs in a run folder; write ladder.csv/.json/.md, pairs.csv and ladder.png.
 
-    Pairs with a search agent play `search_games` (default `games`). With `cost_seconds` > 0 each
-    agent's CPU time per decision is measured after the games. Returns the result, with the folder
-    under ``"folder"``. Progress goes to `console` (plain lines when it is not a terminal).
+    Pairs with a search agent play `search_games` (default `games`). A `reference` agent also plays
+    every other agent (`ladder_pairs`). With `cost_seconds` > 0 each agent's CPU time per decision is
+    measured after the games. Returns the result, with the folder under ``"folder"``. Progress goes to
+    `console` (plain lines when it is not a terminal).
     """
     if len(names) < 2:
         raise ValueError("a ladder needs at least two agents")
     search_games = games if search_games is None else search_games
     if games < 1 or search_games < 1:
         raise ValueError(f"--games and --search-games must be at least 1, got {games} and {search_games}")
-    pairs = ladder_pairs(names, neighbours)
+    pairs = ladder_pairs(names, neighbours, reference)
     specs = {(a, b): SeriesSpec.build(encounter, [a, b], pair_games(a, b, games, search_games), first_seed=seed,
                                       swap=True) for a, b in pairs}
-    settings = ladder_settings(specs[pairs[0]], names, neighbours, games, search_games)
+    settings = ladder_settings(specs[pairs[0]], names, neighbours, games, search_games, reference)
     folder = open_run(out, encounter, "ladder-spec.json", settings, resume, "ladder")
     (folder / "games").mkdir(exist_ok=True)
     sides = load_encounter(encounter).sides()
@@ -158,7 +178,8 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     _csv(folder / "ladder.csv", rows)
     _csv(folder / "pairs.csv", pair_rows)
     result = {"encounter": encounter, "games_per_pair": games, "games_per_search_pair": search_games, "seed": seed,
-              "neighbours": neighbours, "monotone": monotone, "presets_monotone": presets_monotone(names, ratings),
+              "neighbours": neighbours, "reference": reference, "monotone": monotone,
+              "presets_monotone": presets_monotone(names, ratings),
               "ratings": rows, "pairs": pair_rows}
     (folder / "ladder.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
     (folder / "ladder.md").write_text(_markdown(result), encoding="utf-8")
@@ -185,6 +206,8 @@ def _csv(path: Path, rows: list[dict[str, Any]]) -> None:
 def _markdown(result: dict[str, Any]) -> str:
     games, search_games = result["games_per_pair"], result["games_per_search_pair"]
     per_pair = f"{games} games per pair" + (f", {search_games} where mcts plays" if search_games != games else "")
+    if result.get("reference"):
+        per_pair += f"; {result['reference']} plays every agent"
     costed = any("cpu_ms_p50" in r for r in result["ratings"])
     lines = [f"# Ladder on {result['encounter']} ({per_pair})", "",
              "| agent | rating | 95 % interval |" + (" CPU ms per decision, p50 / p95 |" if costed else ""),

@@ -25,13 +25,18 @@ from trpg_arena.experiments.series.folders import run_folder
 SPEC_FILE = "ladders-spec.json"
 
 
-def check_lineups(encounters: list[str], lineup: Callable[[str], list[str]], neighbours: int) -> None:
+def check_lineups(encounters: list[str], lineup: Callable[[str], list[str]], neighbours: int,
+                  reference: str | None = None) -> None:
     """Refuse (ValueError naming the agent) a line-up an encounter's rule system cannot play, before any game."""
     for encounter in encounters:
         names = lineup(encounter)
         if len(names) < 2 or len(set(names)) != len(names):
             raise ValueError(f"{encounter}: a ladder needs at least two different agents")
-        for a, b in ladder_pairs(names, neighbours):
+        try:
+            pairs = ladder_pairs(names, neighbours, reference)
+        except ValueError as e:
+            raise ValueError(f"{encounter}: {e}") from None
+        for a, b in pairs:
             SeriesSpec.build(encounter, [a, b], 1)
 
 
@@ -66,15 +71,15 @@ def begun(parent: Path, encounter: str) -> Path | None:
 def run_ladders(encounters: list[str], lineup: Callable[[str], list[str]], games: int, seed: int, neighbours: int,
                 bootstrap: int, out: Path, console: Console, workers: int | None = None, backend: str = "local",
                 resume: Path | None = None, search_games: int | None = None,
-                cost_seconds: float = 0.0) -> dict[str, Any]:
+                cost_seconds: float = 0.0, reference: str | None = None) -> dict[str, Any]:
     """Each encounter's ladder in turn, into one parent folder with ``ladders.md`` holding every table.
 
-    `lineup(encounter)` gives that encounter's agents. Returns ``{"folder": parent, "ladders": [...]}``,
-    each ladder's result as `run_ladder` returns it.
+    `lineup(encounter)` gives that encounter's agents; `reference`, if any, plays every agent of each.
+    Returns ``{"folder": parent, "ladders": [...]}``, each ladder's result as `run_ladder` returns it.
     """
     if len(set(encounters)) != len(encounters):
         raise ValueError("each encounter once: a ladder of an encounter twice would rate the same games twice")
-    check_lineups(encounters, lineup, neighbours)
+    check_lineups(encounters, lineup, neighbours, reference)
     parent = open_parent(out, encounters, resume)
     console.print(f"ladders of {', '.join(encounters)} in {parent}; after a stop, run the same command with "
                   f"--resume {parent}", highlight=False, soft_wrap=True)
@@ -82,7 +87,7 @@ def run_ladders(encounters: list[str], lineup: Callable[[str], list[str]], games
     for encounter in encounters:
         results.append(run_ladder(encounter, lineup(encounter), games, seed, neighbours, bootstrap, parent, console,
                                   workers, backend, begun(parent, encounter) if resume is not None else None,
-                                  search_games, cost_seconds, resume_hint=parent))
+                                  search_games, cost_seconds, resume_hint=parent, reference=reference))
     (parent / "ladders.md").write_text(_markdown(results), encoding="utf-8")
     return {"folder": str(parent), "ladders": results}
 

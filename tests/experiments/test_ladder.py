@@ -29,6 +29,39 @@ def test_ladder_pairs_neighbours() -> None:
     assert len(ladder_pairs(names, 0)) == 6
 
 
+def test_a_reference_plays_every_agent_after_the_neighbours() -> None:
+    names = ["a", "b", "c", "d", "e"]
+    # the neighbours' pairs first and unchanged (their games keep their places), then the reference's missing ones
+    assert ladder_pairs(names, 1, "b") == [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("b", "d"), ("b", "e")]
+    assert ladder_pairs(names, 2, "e") == [*ladder_pairs(names, 2), ("a", "e"), ("b", "e")]
+    assert ladder_pairs(names, 0, "c") == ladder_pairs(names, 0)
+    with pytest.raises(ValueError, match="'z' is not in the line-up"):
+        ladder_pairs(names, 1, "z")
+
+
+def test_the_reference_is_paired_with_every_agent_and_named_in_the_table(tmp_path: Path) -> None:
+    agents = "random,scripted,first,trained:easy"
+    args = ["ladder", "kiai/duel", "--agents", agents, "--neighbours", "1", "--games", "2", "--bootstrap", "5",
+            "--cost-seconds", "0", "--workers", "1", "--out", str(tmp_path)]
+    r = run(*args, "--reference", "scripted")
+    assert r.returncode == 0, r.stderr
+    (folder,) = tmp_path.iterdir()
+    res = json.loads((folder / "ladder.json").read_text())
+    assert [(p["a"], p["b"]) for p in res["pairs"]] == [("random", "scripted"), ("scripted", "first"),
+                                                         ("first", "trained:easy"), ("scripted", "trained:easy")]
+    assert res["reference"] == "scripted" and "2 games per pair; scripted plays every agent" in r.stdout
+    # the reference fixes which games are played: a resume must name it too
+    other = run(*args, "--resume", str(folder))
+    assert other.returncode == 2 and "reference" in other.stderr and "Traceback" not in other.stderr
+    again = run(*args, "--reference", "scripted", "--resume", str(folder))
+    assert again.returncode == 0, again.stderr
+    # a reference that is not in the line-up is refused in one line before any game
+    bad = run(*args, "--reference", "trained:hard")
+    assert bad.returncode == 2 and "--reference trained:hard is not in the line-up of kiai/duel" in " ".join(
+        bad.stderr.split()) and "Traceback" not in bad.stderr
+    assert len(list(tmp_path.iterdir())) == 1
+
+
 def test_ladder_writes_table_ratings_and_plot(tmp_path: Path) -> None:
     r = run("ladder", "moonlit/duel", "--agents", "random,scripted", "--games", "6", "--bootstrap", "20",
             "--workers", "2", "--out", str(tmp_path))
@@ -99,6 +132,7 @@ def test_default_ladder_is_every_level_of_trained_and_mcts(tmp_path: Path) -> No
     r = run("ladder", "kiai/duel", "--games", "1", "--out", str(tmp_path), "--resume", str(folder))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "['random', 'scripted', 'trained:easy', 'mcts:easy', 'trained:normal'" in " ".join(r.stderr.split())
+    assert "reference None -> 'scripted'" in " ".join(r.stderr.split())  # the default line-up's yardstick
 
 
 def test_search_pairs_play_their_own_count_and_every_agent_is_costed(tmp_path: Path) -> None:
