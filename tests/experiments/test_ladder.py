@@ -11,9 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from tests.experiments.test_cli import CLI, run
 from trpg_arena.experiments.ladder import default_ladder, ladder_pairs, wilson
+from trpg_arena.experiments.ladders import run_ladders
 
 
 def test_wilson_interval_matches_the_formula() -> None:
@@ -37,6 +39,16 @@ def test_a_reference_plays_every_agent_after_the_neighbours() -> None:
     assert ladder_pairs(names, 0, "c") == ladder_pairs(names, 0)
     with pytest.raises(ValueError, match="'z' is not in the line-up"):
         ladder_pairs(names, 1, "z")
+
+
+def test_several_encounters_refuse_a_reference_outside_a_line_up_before_any_game(tmp_path: Path) -> None:
+    def lineup(encounter: str) -> list[str]:
+        return ["random", "scripted"] if encounter == "kiai/duel" else ["random", "scripted", "trained:easy"]
+
+    with pytest.raises(ValueError, match="kiai/duel: the reference 'trained:easy' is not in the line-up"):
+        run_ladders(["moonlit/duel", "kiai/duel"], lineup, 2, 0, 1, 5, tmp_path, Console(quiet=True),
+                    reference="trained:easy")
+    assert list(tmp_path.iterdir()) == []  # refused before any folder or game
 
 
 def test_the_reference_is_paired_with_every_agent_and_named_in_the_table(tmp_path: Path) -> None:
