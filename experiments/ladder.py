@@ -6,7 +6,8 @@ two agents head to head and each agent against its next level. Each pair of agen
 `neighbours` places of each other in the ladder's order plays `games` games (`search_games` where a
 search agent plays: its games cost far more; sides swapped every other game, a draw counting half
 to each); a `reference` agent (the command's default line-up: `scripted`) also plays every agent, so
-each rating is read against it directly and not only through chains of neighbours. Ratings are fitted on the Elo scale
+each rating is read against it directly and not only through chains of neighbours, and the table gives every
+agent's score against it with its Wilson interval. Ratings are fitted on the Elo scale
 (`tournament.fit_ratings`); their 95 % intervals come from refitting on pairs' games resampled with
 replacement. The ladder is monotone when every agent's rating is above the one before it; an agent's presets are
 monotone when each level rates above the one below it. What each agent costs per decision (CPU time of
@@ -168,8 +169,9 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     intervals = bootstrap_intervals(names, results, bootstrap, seed)
     monotone = all(ratings[names[i]] < ratings[names[i + 1]] for i in range(len(names) - 1))
     costs = {n: agent_cost(encounter, n, cost_seconds) for n in names} if cost_seconds > 0 else {}
+    against = against_reference(results, reference) if reference is not None else {}
     rows = [{"agent": n, "rating": ratings[n], "low": round(intervals[n][0], 1), "high": round(intervals[n][1], 1),
-             **costs.get(n, {})} for n in names]
+             **costs.get(n, {}), **against.get(n, {})} for n in names]
     pair_rows = []
     for (a, b), points in results.items():
         low, high = wilson(sum(points), len(points))
@@ -187,6 +189,24 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     return {**result, "folder": str(folder)}
 
 
+def against_reference(results: dict[tuple[str, str], list[float]], reference: str) -> dict[str, dict[str, Any]]:
+    """Each agent's score against `reference` from its own side of their pair, Wilson 95 % interval and games.
+
+    The column a reader looks for first ("does this preset beat the script?"), read straight off the games of the
+    pair whichever way round the ladder's order wrote it, rather than through the ratings of a chain of pairs.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for (a, b), points in results.items():
+        if reference not in (a, b):
+            continue
+        other = b if a == reference else a
+        won = sum(points) if a == other else len(points) - sum(points)  # points are the first agent's
+        low, high = wilson(won, len(points))
+        out[other] = {"vs_reference": round(won / len(points), 3), "vs_reference_low": round(low, 3),
+                      "vs_reference_high": round(high, 3), "vs_reference_games": len(points)}
+    return out
+
+
 def agent_cost(encounter: str, spec: str, seconds: float) -> dict[str, Any]:
     """CPU milliseconds of one core per decision (p50, p95) of `spec`'s propose on states of scripted play."""
     from trpg_arena.experiments.bench import bench_propose
@@ -198,7 +218,8 @@ def agent_cost(encounter: str, spec: str, seconds: float) -> dict[str, Any]:
 
 def _csv(path: Path, rows: list[dict[str, Any]]) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        # every row's columns in order of first appearance: the reference's own row has no score against itself
+        w = csv.DictWriter(fh, fieldnames=list(dict.fromkeys(k for r in rows for k in r)))
         w.writeheader()
         w.writerows(rows)
 
@@ -209,12 +230,18 @@ def _markdown(result: dict[str, Any]) -> str:
     if result.get("reference"):
         per_pair += f"; {result['reference']} plays every agent"
     costed = any("cpu_ms_p50" in r for r in result["ratings"])
+    reference = result.get("reference")
     lines = [f"# Ladder on {result['encounter']} ({per_pair})", "",
-             "| agent | rating | 95 % interval |" + (" CPU ms per decision, p50 / p95 |" if costed else ""),
-             "|---|---|---|" + ("---|" if costed else "")]
+             "| agent | rating | 95 % interval |" + (" CPU ms per decision, p50 / p95 |" if costed else "")
+             + (f" score against {reference} (Wilson 95 %), games |" if reference else ""),
+             "|---|---|---|" + ("---|" if costed else "") + ("---|" if reference else "")]
     for r in result["ratings"]:
         cost = f" {_ms(r['cpu_ms_p50'])} / {_ms(r['cpu_ms_p95'])} |" if "cpu_ms_p50" in r else (" |" if costed else "")
-        lines.append(f"| {r['agent']} | {r['rating']:.0f} | {r['low']:.0f} to {r['high']:.0f} |{cost}")
+        score = ""
+        if reference:
+            score = (f" {rate(r['vs_reference'], r['vs_reference_low'], r['vs_reference_high'])}, "
+                     f"{r['vs_reference_games']} |") if "vs_reference" in r else " |"
+        lines.append(f"| {r['agent']} | {r['rating']:.0f} | {r['low']:.0f} to {r['high']:.0f} |{cost}{score}")
     lines += ["", f"- Monotone in the order given: {'yes' if result['monotone'] else 'no'}"]
     lines += [f"- {kind}'s presets monotone (each level above the one below): {'yes' if ok else 'no'}"
               for kind, ok in result["presets_monotone"].items()]

@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from tests.experiments.test_cli import CLI, run
-from trpg_arena.experiments.ladder import default_ladder, ladder_pairs, wilson
+from trpg_arena.experiments.ladder import against_reference, default_ladder, ladder_pairs, wilson
 from trpg_arena.experiments.ladders import run_ladders
 
 
@@ -41,6 +41,16 @@ def test_a_reference_plays_every_agent_after_the_neighbours() -> None:
         ladder_pairs(names, 1, "z")
 
 
+def test_the_score_against_the_reference_is_read_from_either_side_of_its_pairs() -> None:
+    # points are the pair's first agent's: "a" won 3 of 4 against the reference, the reference 1.5 of 2 against "c"
+    results = {("a", "ref"): [1.0, 1.0, 0.0, 1.0], ("ref", "c"): [1.0, 0.5], ("a", "c"): [0.0]}
+    got = against_reference(results, "ref")
+    assert set(got) == {"a", "c"}
+    assert got["a"]["vs_reference"] == 0.75 and got["a"]["vs_reference_games"] == 4
+    assert got["c"]["vs_reference"] == 0.25 and got["c"]["vs_reference_games"] == 2
+    assert (got["c"]["vs_reference_low"], got["c"]["vs_reference_high"]) == pytest.approx(wilson(0.5, 2), abs=1e-3)
+
+
 def test_several_encounters_refuse_a_reference_outside_a_line_up_before_any_game(tmp_path: Path) -> None:
     def lineup(encounter: str) -> list[str]:
         return ["random", "scripted"] if encounter == "kiai/duel" else ["random", "scripted", "trained:easy"]
@@ -62,6 +72,15 @@ def test_the_reference_is_paired_with_every_agent_and_named_in_the_table(tmp_pat
     assert [(p["a"], p["b"]) for p in res["pairs"]] == [("random", "scripted"), ("scripted", "first"),
                                                          ("first", "trained:easy"), ("scripted", "trained:easy")]
     assert res["reference"] == "scripted" and "2 games per pair; scripted plays every agent" in r.stdout
+    # every other agent's score against the reference, from its own side of their pair, in the files and the table
+    score = {p["b"] if p["a"] == "scripted" else p["a"]: p["a_score"] if p["b"] == "scripted" else 1 - p["a_score"]
+             for p in res["pairs"] if "scripted" in (p["a"], p["b"])}
+    rows = {row["agent"]: row for row in res["ratings"]}
+    assert {n: rows[n]["vs_reference"] for n in score} == pytest.approx(score)
+    assert "vs_reference" not in rows["scripted"]
+    assert all(rows[n]["vs_reference_games"] == 2 for n in score)
+    assert "score against scripted (Wilson 95 %), games" in (folder / "ladder.md").read_text()
+    assert "vs_reference" in (folder / "ladder.csv").read_text().splitlines()[0]
     # the reference fixes which games are played: a resume must name it too
     other = run(*args, "--resume", str(folder))
     assert other.returncode == 2 and "reference" in other.stderr and "Traceback" not in other.stderr
