@@ -185,7 +185,7 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
               "ratings": rows, "pairs": pair_rows}
     (folder / "ladder.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
     (folder / "ladder.md").write_text(_markdown(result), encoding="utf-8")
-    _plot(rows, folder / "ladder.png", encounter)
+    _plot(rows, folder / "ladder.png", encounter, reference)
     return {**result, "folder": str(folder)}
 
 
@@ -256,7 +256,7 @@ def _ms(ms: float) -> str:
     return f"{ms:,.0f}" if ms >= 10 else f"{ms:.2g}"
 
 
-def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
+def _plot(rows: list[dict[str, Any]], path: Path, title: str, reference: str | None = None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -267,6 +267,10 @@ def _plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
     ratings = [r["rating"] for r in rows]
     err = [[r["rating"] - r["low"] for r in rows], [r["high"] - r["rating"] for r in rows]]
     ax.errorbar(x, ratings, yerr=err, fmt="o", capsize=5)
+    if reference is not None:  # the yardstick's level across the plot: who sits above the script is seen at once
+        level = next(r["rating"] for r in rows if r["agent"] == reference)
+        ax.axhline(level, linestyle="--", linewidth=1, color="grey", label=f"{reference} (the reference)")
+        ax.legend(loc="best", fontsize="small")
     ax.set_xticks(list(x), [r["agent"] for r in rows], rotation=20)
     ax.set_ylabel("Bradley-Terry rating (Elo scale)")
     ax.set_title(f"{title}: ladder with 95 % bootstrap intervals")
