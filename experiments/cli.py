@@ -190,7 +190,7 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
     Each game is kept as it ends; after a stop (Ctrl-C, SIGTERM) the same command with ``--resume
     FOLDER`` plays only the missing games.
     """
-    from trpg_arena.experiments.evaluate import run_evaluation, side_lines
+    from trpg_arena.experiments.evaluate import head_to_head, run_evaluation, side_lines
 
     try:
         summary = run_evaluation(encounter, _agents_option(agents), games, seed, swap, out, err, workers, backend,
@@ -199,6 +199,7 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
         raise typer.Exit(130) from None
     for line in side_lines(summary):  # per side, not only per agent: a model played on its wrong side shows
         err.print(line)
+    err.print(head_to_head(summary), highlight=False, soft_wrap=True)
     console.print_json(json.dumps(summary))
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from trpg_arena.experiments.series import GameRecord, SeriesSpec
+from trpg_arena.experiments.series.pairs import count_seed_pairs
 from trpg_arena.experiments.series.resume import open_run, play_kept
 from trpg_arena.experiments.series.sprt import wilson
 from trpg_arena.experiments.series.words import rate
@@ -43,16 +44,56 @@ def per_side(spec: SeriesSpec, records: list[GameRecord]) -> list[dict[str, Any]
 
 
 def summarise(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, Any]:
-    """The evaluation summary: tallies, A's win rate with its Wilson interval, per side results, mean rounds."""
+    """The evaluation summary: tallies, A's win rate with its Wilson interval, per side results, mean rounds.
+
+    Beside the win rate over all games: A's share of the decided games (draws left out) with its Wilson
+    interval and what that says (`verdict`), A's points with a draw as half, and on a side-swapped series its
+    seed pairs (`experiments.series.pairs`).
+    """
     t = agent_a_tally(spec, records)
     n = len(records)
     lo, hi = wilson(t["a_wins"], n)
+    decided = t["a_wins"] + t["b_wins"]
+    d_lo, d_hi = wilson(t["a_wins"], decided) if decided else (0.0, 1.0)
+    pairs = count_seed_pairs(spec.sides, ((r.seed, r.swapped, r.result) for r in records)) if spec.swap else None
     return {"encounter": spec.name, "ruleset": spec.ruleset, "content_hash": spec.content_hash,
             "env_version": spec.env_version, "agent_a": spec.lineup[0], "agent_b": spec.lineup[1], "games": n,
             "first_seed": spec.first_seed, "swap": spec.swap, **t,
             "a_win_rate": round(t["a_wins"] / n, 4) if n else 0.0, "a_win_interval95": [round(lo, 4), round(hi, 4)],
+            "a_decided_share": round(t["a_wins"] / decided, 4) if decided else None,
+            "a_decided_interval95": [round(d_lo, 4), round(d_hi, 4)],
+            "verdict": verdict(d_lo, d_hi) if decided else "no game decided",
+            "a_points": round((t["a_wins"] + t["draws"] / 2) / n, 4) if n else 0.0,
+            "seed_pairs": pairs.to_json() if pairs else None,
             "per_side": per_side(spec, records),
             "mean_rounds": round(sum(r.rounds for r in records) / n, 2) if n else 0.0}
+
+
+def verdict(low: float, high: float) -> str:
+    """What A's share of the decided games says against B, by its Wilson 95 % interval."""
+    if low > 0.5:
+        return "better beyond doubt"
+    if high < 0.5:
+        return "worse beyond doubt"
+    return "not separated: the interval holds 50 %"
+
+
+def head_to_head(summary: dict[str, Any]) -> str:
+    """A's decided games against B in words, with its points and seed pairs (the report's and the command's line)."""
+    a, b = summary["agent_a"], summary["agent_b"]
+    decided = summary["a_wins"] + summary["b_wins"]
+    if not decided:
+        text = f"{a} against {b}: {summary['verdict']} in {summary['games']} games"
+    else:
+        text = (f"{a} against {b}: {summary['a_wins']} of the {decided} decided games, "
+                f"{rate(summary['a_decided_share'], *summary['a_decided_interval95'], digits=1)}, "
+                f"{summary['verdict']}")
+    text += f"; {100 * summary['a_points']:.1f} % of the points with a draw as half"
+    p = summary.get("seed_pairs")
+    if p and p["pairs"]:
+        text += (f"; seed pairs: {p['split']} of {p['pairs']} split one game each, {p['won_twice']} won twice, "
+                 f"{p['lost_twice']} lost twice" + (f", {p['with_draw']} with a draw" if p["with_draw"] else ""))
+    return text
 
 
 def side_lines(summary: dict[str, Any]) -> list[str]:
@@ -70,7 +111,7 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
     and ``resume`` (its folder) plays only the games missing: game ``i`` is a pure function of the
     spec and ``i``, so the finished folder is the one an unbroken run writes.
     """
-    from trpg_arena.experiments.series.report import write_report
+    from trpg_arena.experiments.series.report import Part, series_parts, write_parts
 
     spec = SeriesSpec.build(encounter, names, games, seed, swap)  # a line-up that does not fit the sides is named here
     if len(names) != 2:
@@ -80,10 +121,19 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
                            workers, backend, resume is not None)
     summary = summarise(spec, records)
     _plot(summary, folder / "winrate.png")
-    write_report(folder, f"evaluate {encounter}: {names[0]} vs {names[1]}", [(spec, records)])
+    write_parts(folder, f"evaluate {encounter}: {names[0]} vs {names[1]}",
+                [Part(head_to_head_markdown(summary)), *series_parts(spec, records)])
     summary["folder"] = str(folder)
     (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
+
+
+def head_to_head_markdown(summary: dict[str, Any]) -> str:
+    """The report's opening paragraph: the head to head in the terms strength is judged by."""
+    return ("**" + head_to_head(summary) + ".**\n\nThe share of decided games leaves draws out; its interval is "
+            "Wilson's 95 %. A seed pair is one seed played once from each side: a pair split one game each was "
+            "decided by the seat and the dice, and only the pairs won or lost twice are games the agents' play "
+            "changed.\n")
 
 
 def _plot(summary: dict[str, Any], path: Path) -> None:

@@ -25,10 +25,11 @@ from pathlib import Path
 
 import numpy as np
 from deviation_check import playout  # the same play-out as the deviation check (this script's folder is on the path)
-from seed_pairs import points_per_seed, series_folder
+from seed_pairs import series_folder
 
 from trpg_arena.experiments.runner import agents_for
 from trpg_arena.experiments.series.game import encounter_of
+from trpg_arena.experiments.series.pairs import first_agent_points
 from trpg_arena.rules import Combat, EncounterBase
 
 
@@ -84,7 +85,8 @@ def main() -> None:
     enc = encounter_of(json.dumps(spec["content"]), spec["name"])
     sides = enc.sides()
     records = [json.loads(line) for line in (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()]
-    points = points_per_seed(sides, records)  # a pair with a draw in it is neither won nor lost twice
+    # a pair with a draw in it is neither won nor lost twice
+    points = first_agent_points(sides, ((r["seed"], r["swapped"], r["result"]) for r in records))
     groups = {"won twice": [s for s, p in sorted(points.items()) if p == 2][:limit],
               "lost twice": [s for s, p in sorted(points.items()) if p == 0][:limit]}
     found: dict[str, list[tuple[float, float]]] = defaultdict(list)

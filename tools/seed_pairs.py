@@ -3,7 +3,8 @@
     .venv/bin/python tools/seed_pairs.py FOLDER...     # folders written by `trpg-arena evaluate --out`
     .venv/bin/python tools/seed_pairs.py LADDER/games/A--B.jsonl...   # one pair of a `trpg-arena ladder` run
 
-`trpg-arena evaluate` plays each seed twice with the sides swapped, and the scripted agent, the dice
+`trpg-arena evaluate` reports these counts itself (its summary's `seed_pairs`); this tool reads them off
+folders and a ladder's pair files. `trpg-arena evaluate` plays each seed twice with the sides swapped, and the scripted agent, the dice
 and the encounter are all seeded by it (the `trained` agent never reads or advances the live dice).
 So a scripted policy against itself splits every pair one game each, and against scripted a pair is
 won or lost twice only where agent A's departures from the script changed a game: A's share of the
@@ -16,11 +17,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from trpg_arena.experiments.series.game import encounter_of
+from trpg_arena.experiments.series.pairs import count_seed_pairs
 from trpg_arena.rules import load_encounter
 
 
@@ -78,23 +79,11 @@ def ladder_pairs(path: Path) -> Pairs:
     return count_pairs(label, load_encounter(spec["encounter"]).sides(), path)
 
 
-def points_per_seed(sides: tuple[str, ...] | list[str], records: list[dict]) -> dict[int, float]:
-    """Agent A's points per seed (a win 1, a draw 0.5; A plays the first side unless the game is swapped)."""
-    score: dict[int, float] = defaultdict(float)
-    for r in records:
-        a_side = sides[1 if r["swapped"] else 0]
-        score[r["seed"]] += 1.0 if r["result"] == a_side else 0.5 if r["result"] == "draw" else 0.0
-    return score
-
-
 def count_pairs(label: str, sides: tuple[str, ...] | list[str], results: Path) -> Pairs:
-    """Agent A's points per seed over a results file, counted as pairs."""
+    """Agent A's points per seed over a results file, counted as pairs (`experiments.series.pairs`)."""
     records = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
-    score = points_per_seed(sides, records)
-    counts = Counter(score.values())
-    split, won, lost = counts[1.0], counts[2.0], counts[0.0]
-    return Pairs(label, len(score), split, won, lost, len(score) - split - won - lost,
-                 sum(score.values()) / (2 * max(1, len(score))))
+    p = count_seed_pairs(sides, ((r["seed"], r["swapped"], r["result"]) for r in records))
+    return Pairs(label, p.pairs, p.split, p.won_twice, p.lost_twice, p.with_draw, p.score)
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ still be cheap: the bar is a p95 of 0.5 s of one core's CPU time per `propose`.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -49,12 +50,15 @@ def test_the_deviation_check_plays_departures_out_to_the_end() -> None:
 def test_seed_pairs_reads_a_scripted_mirror_as_all_split_and_counts_the_pairs_an_agent_changes(tmp_path: Path) -> None:
     # a side-swapped series seeds the scripted agent, the dice and the encounter by the pair's seed, so the
     # scripted policy against itself splits every pair; a weaker agent loses pairs twice
+    summaries: dict[str, dict] = {}
     for lineup in ("scripted,scripted", "random,scripted"):
         r = subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", "evaluate", "kiai/duel", "--agents",
                             lineup, "--games", "12", "--seed", "4000", "--workers", "1", "--out",
                             str(tmp_path / lineup.split(",")[0])], capture_output=True, text=True, timeout=240,
                            cwd=ROOT)
         assert r.returncode == 0, r.stderr
+        summaries[lineup] = json.loads(r.stdout)
+        assert "seed pairs: " in " ".join(r.stderr.split())  # evaluate's own head-to-head line
     r = subprocess.run([sys.executable, str(ROOT / "tools" / "seed_pairs.py"), str(tmp_path / "scripted"),
                         str(tmp_path / "random")], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 0, r.stderr
@@ -65,6 +69,11 @@ def test_seed_pairs_reads_a_scripted_mirror_as_all_split_and_counts_the_pairs_an
     assert mirror == [6, 6, 0, 0, 0]
     assert weak[0] == 6 and sum(weak[1:]) == 6 and weak[3] > weak[2]  # every pair counted once; random loses more
     assert rows[1][6] == f"{100 * (weak[1] + 2 * weak[2]) / 12:.1f} %"
+    # the tool and evaluate's summary count the same pairs
+    for lineup, counts in (("scripted,scripted", mirror), ("random,scripted", weak)):
+        p = summaries[lineup]["seed_pairs"]
+        assert [p["pairs"], p["split"], p["won_twice"], p["lost_twice"], p["with_draw"]] == counts
+    assert summaries["scripted,scripted"]["verdict"] == "not separated: the interval holds 50 %"
 
 
 def test_seed_pairs_refuses_a_folder_without_a_series_in_one_line(tmp_path: Path) -> None:

@@ -198,6 +198,13 @@ def test_evaluate_writes_files_and_plot(tmp_path: Path) -> None:
     assert res["a_wins"] + res["b_wins"] + res["draws"] == 4 and res["encounter"] == f"{SYSTEMS[0]}/duel"
     assert (folder / "winrate.png").stat().st_size > 0 and len((folder / "results.jsonl").read_text().splitlines()) == 4
     assert (folder / "report.html").exists() and (folder / "report.md").exists()
+    # the head to head in the terms strength is judged by: decided games, their interval, points, seed pairs
+    decided = res["a_wins"] + res["b_wins"]
+    assert res["a_points"] == (res["a_wins"] + res["draws"] / 2) / 4 and res["seed_pairs"]["pairs"] == 2
+    if decided:
+        assert res["a_decided_share"] == round(res["a_wins"] / decided, 4)
+    assert f"{res['agent_a']} against {res['agent_b']}: " in (folder / "report.md").read_text()
+    assert res["verdict"] in " ".join(r.stderr.split())
 
 
 @pytest.mark.slow
