@@ -4,9 +4,9 @@
     .venv/bin/python tools/seed_pairs.py LADDER/games/A--B.jsonl...   # one pair of a `trpg-arena ladder` run
 
 `trpg-arena evaluate` reports these counts itself (its summary's `seed_pairs`); this tool reads them off
-folders and a ladder's pair files. `trpg-arena evaluate` plays each seed twice with the sides swapped, and the scripted agent, the dice
-and the encounter are all seeded by it (the `trained` agent never reads or advances the live dice).
-So a scripted policy against itself splits every pair one game each, and against scripted a pair is
+folders and a ladder's pair files. `trpg-arena evaluate` plays each seed twice with the sides swapped,
+and the scripted agent, the dice and the encounter are all seeded by it (the `trained` agent never
+reads or advances the live dice). So a scripted policy against itself splits every pair one game each, and against scripted a pair is
 won or lost twice only where agent A's departures from the script changed a game: A's share of the
 games is 50 % plus (won twice - lost twice) / (2 x pairs). Two agents played on the same seeds are
 compared best by the pairs each changed, not by two noisy rates; a ladder's pair of agents likewise (a
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trpg_arena.experiments.series.game import encounter_of
-from trpg_arena.experiments.series.pairs import count_seed_pairs
+from trpg_arena.experiments.series.pairs import SeedPairs, count_seed_pairs
 from trpg_arena.rules import load_encounter
 
 
@@ -37,20 +37,16 @@ def series_folder(path: Path) -> Path:
 
 @dataclass(frozen=True)
 class Pairs:
-    """How many of a series' seed pairs agent A won 0, 1 or 2 times (a draw counts half)."""
+    """A series' name and its seed pairs as the package counts them (`experiments.series.pairs.SeedPairs`)."""
 
     series: str
-    pairs: int
-    split: int
-    won_twice: int
-    lost_twice: int
-    other: int  # a pair with a draw in it
-    score: float  # A's share of the points over all games
+    counts: SeedPairs
 
     def row(self) -> str:
         """One Markdown row."""
-        return (f"| {self.series} | {self.pairs} | {self.split} | {self.won_twice} | {self.lost_twice} | "
-                f"{self.other} | {100 * self.score:.1f} % |")
+        c = self.counts
+        return (f"| {self.series} | {c.pairs} | {c.split} | {c.won_twice} | {c.lost_twice} | "
+                f"{c.with_draw} | {100 * c.score:.1f} % |")
 
 
 def seed_pairs(path: Path) -> Pairs:
@@ -82,8 +78,7 @@ def ladder_pairs(path: Path) -> Pairs:
 def count_pairs(label: str, sides: tuple[str, ...] | list[str], results: Path) -> Pairs:
     """Agent A's points per seed over a results file, counted as pairs (`experiments.series.pairs`)."""
     records = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
-    p = count_seed_pairs(sides, ((r["seed"], r["swapped"], r["result"]) for r in records))
-    return Pairs(label, p.pairs, p.split, p.won_twice, p.lost_twice, p.with_draw, p.score)
+    return Pairs(label, count_seed_pairs(sides, ((r["seed"], r["swapped"], r["result"]) for r in records)))
 
 
 def main() -> None:
