@@ -4,12 +4,12 @@
     .venv/bin/python tools/seed_pairs.py LADDER/games/A--B.jsonl...   # one pair of a `trpg-arena ladder` run
 
 `trpg-arena evaluate` reports these counts itself (its summary's `seed_pairs`); this tool reads them off
-folders and a ladder's pair files. `trpg-arena evaluate` plays each seed twice with the sides swapped,
-and the scripted agent, the dice and the encounter are all seeded by it (the `trained` agent never
-reads or advances the live dice). So a scripted policy against itself splits every pair one game each, and against scripted a pair is
-won or lost twice only where agent A's departures from the script changed a game: A's share of the
-games is 50 % plus (won twice - lost twice) / (2 x pairs). Two agents played on the same seeds are
-compared best by the pairs each changed, not by two noisy rates; a ladder's pair of agents likewise (a
+folders and a ladder's pair files. `trpg-arena evaluate` plays each seed twice with the sides swapped, and
+the scripted agent, the dice and the encounter are all seeded by it (the `trained` agent never reads or
+advances the live dice). So a scripted policy against itself splits every pair one game each, and against
+scripted a pair is won or lost twice only where agent A's departures from the script changed a game: A's
+share of the games is 50 % plus (won twice - lost twice) / (2 x pairs). Two agents played on the same seeds
+are compared best by the pairs each changed, not by two noisy rates; a ladder's pair of agents likewise (a
 ladder swaps the sides every other game on the same seed). One Markdown row per folder or pair file.
 """
 
