@@ -204,6 +204,31 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
 
 
 @app.command()
+def pool(folders: Annotated[list[Path], typer.Argument(help="evaluation run folders of one pairing (the same "
+                                                            "encounter and agents A,B, different seeds)")],
+         markdown: Annotated[bool, typer.Option(help="print a Markdown table of the runs and their pool instead of "
+                                                     "the JSON summary")] = False) -> None:
+    """Pool several `evaluate` runs of one pairing: one head to head over all their games, and whether they agree.
+
+    Prints each run's line and the pooled line. Refuses runs of other encounters, rules versions or line-ups,
+    and runs that hold the same game (a seed played from the same side twice). The folders are only read.
+    """
+    from trpg_arena.experiments.evaluate import head_to_head
+    from trpg_arena.experiments.pooled import agreement_line, markdown_table, pool_runs, run_line
+
+    summary = pool_runs(folders)
+    for part in summary["runs"]:
+        err.print(run_line(part), soft_wrap=True)
+    err.print(f"pooled, {summary['games']} games: {head_to_head(summary)}", soft_wrap=True)
+    if line := agreement_line(summary["agreement"]):
+        err.print(line)
+    if markdown:
+        console.print(markdown_table(summary), end="", markup=False)
+    else:
+        console.print_json(json.dumps(summary))
+
+
+@app.command()
 def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
                agents: Annotated[str, typer.Option(help="agent specs, comma-separated")] = "random,scripted",
                games: Annotated[int, typer.Option(help="games per pair")] = 40,

@@ -66,6 +66,13 @@ def kept_games(path: Path) -> list[GameRecord]:
     """
     if not path.exists():
         return []
+    records = read_games(path)
+    path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
+    return records
+
+
+def read_games(path: Path) -> list[GameRecord]:
+    """The run of games 0, 1, 2... from the start of a results file, the file left as it is (see `kept_games`)."""
     records: list[GameRecord] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
@@ -75,7 +82,6 @@ def kept_games(path: Path) -> list[GameRecord]:
         if record.index != len(records):
             break
         records.append(record)
-    path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
     return records
 
 
