@@ -207,16 +207,25 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
 def pool(folders: Annotated[list[Path], typer.Argument(help="evaluation run folders of one pairing (the same "
                                                             "encounter and agents A,B, different seeds)")],
          markdown: Annotated[bool, typer.Option(help="print a Markdown table of the runs and their pool instead of "
-                                                     "the JSON summary")] = False) -> None:
+                                                     "the JSON summary")] = False,
+         plot: Annotated[Path | None, typer.Option(help="write a forest plot of the runs and their pool (PNG) here; "
+                                                        "a file there is kept, -2, -3... added")] = None) -> None:
     """Pool several `evaluate` runs of one pairing: one head to head over all their games, and whether they agree.
 
     Prints each run's line and the pooled line. Refuses runs of other encounters, rules versions or line-ups,
     and runs that hold the same game (a seed played from the same side twice). The folders are only read.
     """
     from trpg_arena.experiments.evaluate import head_to_head
-    from trpg_arena.experiments.pooled import agreement_line, markdown_table, pool_runs, run_line
+    from trpg_arena.experiments.pooled import agreement_line, markdown_table, plot_runs, pool_runs, run_line
+    from trpg_arena.experiments.table.report import fresh_path
 
     summary = pool_runs(folders)
+    if plot is not None:
+        if not plot.parent.is_dir():
+            raise typer.BadParameter(f"{plot.parent} is not a folder", param_hint="--plot")
+        target = fresh_path(plot.parent, plot.stem, plot.suffix or ".png")
+        plot_runs(summary, target)
+        summary["plot"] = str(target)
     for part in summary["runs"]:
         err.print(run_line(part), soft_wrap=True)
     err.print(f"pooled, {summary['games']} games: {head_to_head(summary)}", soft_wrap=True)

@@ -181,3 +181,29 @@ def _row(label: str, seeds: str, s: dict[str, Any]) -> str:
     share = (rate(s["a_decided_share"], *s["a_decided_interval95"], digits=1) if s["a_wins"] + s["b_wins"]
              else "none decided")
     return f"| {label} | {seeds} | {s['games']} | {s['a_wins']}-{s['b_wins']}-{s['draws']} | {share} | {s['verdict']} |"
+
+
+def plot_runs(summary: dict[str, Any], path: Path) -> None:
+    """A forest plot: each run's share of decided games with its interval, the pool below them, 50 % marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [(f"{part['first_seed']}: {part['games']} games", part) for part in summary["runs"]]
+    rows.append((f"pooled: {summary['games']} games", summary))
+    rows = [(label, s) for label, s in rows if s["a_wins"] + s["b_wins"]]  # a run with no decided game has no share
+    fig, ax = plt.subplots(figsize=(7, 1.3 + 0.42 * len(rows)))
+    for y, (_, s) in enumerate(reversed(rows)):
+        share, (low, high) = 100 * s["a_decided_share"], s["a_decided_interval95"]
+        pooled = s is summary
+        ax.errorbar(share, y, xerr=[[share - 100 * low], [100 * high - share]], fmt="D" if pooled else "o",
+                    color="#222222" if pooled else "#3478f6", markersize=8 if pooled else 5, capsize=3)
+    ax.axvline(50, color="#999999", linestyle="--", linewidth=1)
+    ax.set_yticks(range(len(rows)), [label for label, _ in reversed(rows)])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel(f"{summary['agent_a']} against {summary['agent_b']}: share of decided games (%)")
+    ax.set_title(f"{summary['encounter']}: each run by its first seed, and the pool (Wilson 95 %)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

@@ -67,6 +67,11 @@ def test_pool_adds_up_the_runs_and_never_writes_to_them(tmp_path: Path) -> None:
     assert "pooled, 9 games: scripted against random: " in r.stderr and "(of 6 planned)" in r.stderr
     assert {p: p.read_bytes() for p in before} == before and set(before) == {*first.iterdir(), *second.iterdir()}
 
+    for name in ("forest.png", "forest-2.png"):  # a plot already there is kept
+        r = run("pool", str(first), str(second), "--plot", str(tmp_path / "forest.png"))
+        assert r.returncode == 0 and json.loads(r.stdout)["plot"] == str(tmp_path / name), r.stderr
+        assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")
+
     r = run("pool", str(first), str(second), "--markdown")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
