@@ -123,8 +123,9 @@ def runs_agreement(counts: list[tuple[int, int]]) -> dict[str, Any] | None:
 def pool_runs(folders: list[Path]) -> dict[str, Any]:
     """The evaluation summary over every game of `folders`, each run's own summary under ``runs``.
 
-    Keys as `evaluate`'s summary (``first_seed`` is the first folder's; ``seeds`` lists each run's), plus
-    ``runs`` and ``agreement`` (`runs_agreement`). Raises `PoolError` on folders that do not pool.
+    Keys as `evaluate`'s summary (``first_seed`` is the first folder's), plus ``runs`` (each run's figures and its
+    first and last seed played, ``seeds``) and ``agreement`` (`runs_agreement`). Raises `PoolError` on folders
+    that do not pool.
     """
     if not folders:
         raise PoolError("name at least one evaluation run folder")
@@ -139,22 +140,28 @@ def pool_runs(folders: list[Path]) -> dict[str, Any]:
     parts = []
     for run in runs:
         own = summarise(run.spec, run.records)
-        parts.append({"folder": str(run.folder), "first_seed": run.spec.first_seed, "planned": run.spec.games,
+        seeds = [min(r.seed for r in run.records), max(r.seed for r in run.records)]
+        parts.append({"folder": str(run.folder), "seeds": seeds, "planned": run.spec.games,
                       **{k: own[k] for k in ("games", "a_wins", "b_wins", "draws", "a_decided_share",
                                              "a_decided_interval95", "verdict", "a_points", "seed_pairs")}})
-    summary["seeds"] = [[min(r.seed for r in run.records), max(r.seed for r in run.records)] for run in runs]
     summary["runs"] = parts
     summary["agreement"] = runs_agreement([(p["a_wins"], p["b_wins"]) for p in parts])
     return summary
 
 
 def run_line(part: dict[str, Any]) -> str:
-    """One run in words: ``runs/x: seeds 3986000-3986029, 60 games: 36-24-0, 60.0 % [47.4, 71.4] ...``."""
+    """One run in words: ``FOLDER: seeds 3986000-3986029, 60 games, 36-24-0, 60.0 % [47.4, 71.4] of 60 ...``.
+
+    A stopped run says how many of its planned games it holds.
+    """
+    low, high = part["seeds"]
+    seeds = f"seed {low}" if low == high else f"seeds {low}-{high}"
+    held = f"{part['games']} games" + (f" (of {part['planned']} planned)" if part["games"] < part["planned"] else "")
     decided = part["a_wins"] + part["b_wins"]
     share = (rate(part["a_decided_share"], *part["a_decided_interval95"], digits=1) + f" of {decided} decided"
              if decided else "no game decided")
-    held = f"{part['games']} games" + (f" (of {part['planned']} planned)" if part["games"] < part["planned"] else "")
-    return f"{part['folder']}: {held}, {part['a_wins']}-{part['b_wins']}-{part['draws']}, {share}, {part['verdict']}"
+    tally = f"{part['a_wins']}-{part['b_wins']}-{part['draws']}"
+    return f"{part['folder']}: {seeds}, {held}, {tally}, {share}, {part['verdict']}"
 
 
 def agreement_line(agreement: dict[str, Any] | None) -> str:
@@ -171,8 +178,8 @@ def markdown_table(summary: dict[str, Any]) -> str:
     """A Markdown table of the runs and their pool: what a strength page shows."""
     rows = ["| run | seeds | games | A-B-draws | A's share of decided [95 %] | verdict |",
             "|---|---|---|---|---|---|"]
-    for part, (low, high) in zip(summary["runs"], summary["seeds"], strict=True):
-        rows.append(_row(Path(part["folder"]).name, f"{low}-{high}", part))
+    for part in summary["runs"]:
+        rows.append(_row(Path(part["folder"]).name, "{}-{}".format(*part["seeds"]), part))
     rows.append(_row("**pooled**", "", summary))
     return "\n".join(rows) + "\n"
 
@@ -190,7 +197,7 @@ def plot_runs(summary: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = [(f"{part['first_seed']}: {part['games']} games", part) for part in summary["runs"]]
+    rows = [(f"{part['seeds'][0]}: {part['games']} games", part) for part in summary["runs"]]
     rows.append((f"pooled: {summary['games']} games", summary))
     rows = [(label, s) for label, s in rows if s["a_wins"] + s["b_wins"]]  # a run with no decided game has no share
     fig, ax = plt.subplots(figsize=(7, 1.3 + 0.42 * len(rows)))
