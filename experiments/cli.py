@@ -204,8 +204,9 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
 
 
 @app.command()
-def pool(folders: Annotated[list[Path], typer.Argument(help="evaluation run folders of one pairing (the same "
-                                                            "encounter and agents A,B, different seeds)")],
+def pool(folders: Annotated[list[Path], typer.Argument(help="evaluation run folders (or a ladder's pair files, "
+                                                            "games/A--B.jsonl) of one pairing: the same encounter "
+                                                            "and agents A,B, different seeds")],
          markdown: Annotated[bool, typer.Option(help="print a Markdown table of the runs and their pool instead of "
                                                      "the JSON summary")] = False,
          plot: Annotated[Path | None, typer.Option(help="write a forest plot of the runs and their pool (PNG) here; "

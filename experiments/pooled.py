@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from trpg_arena.experiments.evaluate import summarise
+from trpg_arena.experiments.ladder import pair_games
 from trpg_arena.experiments.series import GameRecord, SeriesSpec
 from trpg_arena.experiments.series.resume import read_games
 from trpg_arena.experiments.series.words import rate
@@ -39,7 +40,9 @@ class EvaluationRun:
 
 
 def read_run(folder: Path) -> EvaluationRun:
-    """The spec and games of an `evaluate` run folder, read without changing it."""
+    """The spec and games of an `evaluate` run folder (or a ladder's pair file), read without changing it."""
+    if folder.suffix == ".jsonl" and folder.is_file():
+        return read_ladder_pair(folder)
     spec_file, results = folder / "spec.json", folder / "results.jsonl"
     if not spec_file.is_file():
         raise PoolError(f"{folder}: not an evaluation run folder (no spec.json)")
@@ -53,6 +56,34 @@ def read_run(folder: Path) -> EvaluationRun:
     if not records:
         raise PoolError(f"{folder}: no game played yet (results.jsonl is missing or empty)")
     return EvaluationRun(folder, spec, records)
+
+
+def read_ladder_pair(path: Path) -> EvaluationRun:
+    """One pair of a `trpg-arena ladder` run (``games/A--B.jsonl``) as an evaluation of A against B.
+
+    A ladder keeps its settings once for all pairs (``ladder-spec.json``, two folders up) and each pair's games
+    in a file of its own; the pair's series is rebuilt from those settings, its line-up read off its first game
+    (which plays the pair in its own order), and the encounter checked against the hash the ladder recorded.
+    """
+    settings_file = path.parent.parent / "ladder-spec.json"
+    try:
+        settings = json.loads(settings_file.read_text(encoding="utf-8"))
+        games, search = int(settings["games_per_pair"]), int(settings.get("games_per_search_pair", 0))
+        name, seed, recorded = str(settings["encounter"]), int(settings["seed"]), str(settings["content_hash"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise PoolError(f"{path}: not a ladder's pair file ({settings_file} cannot be read: {e})") from None
+    records = read_games(path)
+    if not records:
+        raise PoolError(f"{path}: no game played yet")
+    a, b = records[0].agents[0], records[0].agents[1]
+    try:
+        spec = SeriesSpec.build(name, [a, b], pair_games(a, b, games, search or games), first_seed=seed, swap=True)
+    except (TrpgArenaError, ValueError, OSError) as e:
+        raise PoolError(f"{path}: the ladder's encounter {name!r} cannot be loaded here ({e})") from None
+    if spec.content_hash != recorded:
+        raise PoolError(f"{path}: the encounter {name!r} has changed since the ladder was played (content hash "
+                        f"{recorded} then, {spec.content_hash} now); its games are not of today's encounter")
+    return EvaluationRun(path, spec, records)
 
 
 def _same_pairing(first: EvaluationRun, run: EvaluationRun) -> None:

@@ -12,6 +12,7 @@ from rich.console import Console
 from tests.conftest import SYSTEMS
 from tests.experiments.test_cli import run
 from trpg_arena.experiments.evaluate import run_evaluation
+from trpg_arena.experiments.ladder import run_ladder
 from trpg_arena.experiments.pooled import chi_square_p, runs_agreement
 
 QUIET = Console(quiet=True)
@@ -90,3 +91,21 @@ def test_pool_refuses_what_is_not_one_pairing_in_one_line(tmp_path: Path) -> Non
         r = run("pool", *folders)
         assert r.returncode == 2 and message in r.stderr, r.stderr
         assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_ladders_pair_pools_with_an_evaluation_of_the_same_pairing(tmp_path: Path) -> None:
+    ladder = run_ladder(f"{SYSTEMS[0]}/duel", ["random", "scripted"], 4, 50, 1, 10, tmp_path / "ladder", QUIET,
+                        workers=1)
+    pair = Path(ladder["folder"]) / "games" / "random--scripted.jsonl"
+    evaluation = _evaluation(tmp_path / "e", ["random", "scripted"], seed=60)
+    r = run("pool", str(pair), str(evaluation))
+    assert r.returncode == 0, r.stderr
+    pooled = json.loads(r.stdout)
+    assert [p["seeds"] for p in pooled["runs"]] == [[50, 51], [60, 61]] and pooled["games"] == 8
+    assert (pooled["agent_a"], pooled["agent_b"]) == ("random", "scripted")
+
+    # a ladder of an encounter that has changed since is refused: its games are of another fight
+    settings = Path(ladder["folder"]) / "ladder-spec.json"
+    settings.write_text(json.dumps({**json.loads(settings.read_text()), "content_hash": "0" * 16}))
+    r = run("pool", str(pair))
+    assert r.returncode == 2 and "has changed since the ladder was played" in r.stderr, r.stderr
