@@ -52,7 +52,7 @@ def read_run(folder: Path) -> EvaluationRun:
         raise PoolError(f"{folder}/spec.json: cannot be read as a series spec ({e})") from None
     if len(spec.lineup) != 2:
         raise PoolError(f"{folder}: a series of {len(spec.lineup)} agents, not an evaluation of two (A,B)")
-    records = read_games(results) if results.is_file() else []
+    records = _games(results) if results.is_file() else []
     if not records:
         raise PoolError(f"{folder}: no game played yet (results.jsonl is missing or empty)")
     return EvaluationRun(folder, spec, records)
@@ -72,7 +72,7 @@ def read_ladder_pair(path: Path) -> EvaluationRun:
         name, seed, recorded = str(settings["encounter"]), int(settings["seed"]), str(settings["content_hash"])
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise PoolError(f"{path}: not a ladder's pair file ({settings_file} cannot be read: {e})") from None
-    records = read_games(path)
+    records = _games(path)
     if not records:
         raise PoolError(f"{path}: no game played yet")
     a, b = records[0].agents[0], records[0].agents[1]
@@ -84,6 +84,14 @@ def read_ladder_pair(path: Path) -> EvaluationRun:
         raise PoolError(f"{path}: the encounter {name!r} has changed since the ladder was played (content hash "
                         f"{recorded} then, {spec.content_hash} now); its games are not of today's encounter")
     return EvaluationRun(path, spec, records)
+
+
+def _games(path: Path) -> list[GameRecord]:
+    """A results file's games (`read_games`), a file that cannot be read as text named in the error."""
+    try:
+        return read_games(path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise PoolError(f"{path}: cannot be read ({e})") from None
 
 
 def _same_pairing(first: EvaluationRun, run: EvaluationRun) -> None:

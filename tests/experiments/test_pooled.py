@@ -84,7 +84,10 @@ def test_pool_refuses_what_is_not_one_pairing_in_one_line(tmp_path: Path) -> Non
     first = _evaluation(tmp_path / "a", ["scripted", "random"], seed=30)
     overlap = _evaluation(tmp_path / "b", ["scripted", "random"], seed=31)  # seed 31 is in the first run too
     reversed_ = _evaluation(tmp_path / "c", ["random", "scripted"], seed=40)
+    garbled = _evaluation(tmp_path / "d", ["scripted", "random"], seed=70)
+    (garbled / "results.jsonl").write_bytes(b"\xff\xfe not text")
     refusals = [((str(first), str(overlap)), "seed 31 in the line-up's order is also in"),
+                ((str(first), str(garbled)), "results.jsonl: cannot be read"),
                 ((str(first), str(reversed_)), "another pairing (line-up ['random', 'scripted']"),
                 ((str(first), str(tmp_path)), "not an evaluation run folder (no spec.json)")]
     for folders, message in refusals:
