@@ -65,7 +65,7 @@ def read_ladder_pair(path: Path) -> EvaluationRun:
     in a file of its own; the pair's series is rebuilt from those settings, its line-up read off its first game
     (which plays the pair in its own order), and the encounter checked against the hash the ladder recorded.
     """
-    settings_file = path.parent.parent / "ladder-spec.json"
+    settings_file = path.resolve().parent.parent / "ladder-spec.json"  # a bare file name's parent is "."
     try:
         settings = json.loads(settings_file.read_text(encoding="utf-8"))
         games, search = int(settings["games_per_pair"]), int(settings.get("games_per_search_pair", 0))

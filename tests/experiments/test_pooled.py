@@ -106,6 +106,8 @@ def test_a_ladders_pair_pools_with_an_evaluation_of_the_same_pairing(tmp_path: P
     pooled = json.loads(r.stdout)
     assert [p["seeds"] for p in pooled["runs"]] == [[50, 51], [60, 61]] and pooled["games"] == 8
     assert (pooled["agent_a"], pooled["agent_b"]) == ("random", "scripted")
+    r = run("pool", pair.name, cwd=pair.parent)  # named from inside the ladder's games folder
+    assert r.returncode == 0 and json.loads(r.stdout)["games"] == 4, r.stderr
 
     # a ladder of an encounter that has changed since is refused: its games are of another fight
     settings = Path(ladder["folder"]) / "ladder-spec.json"
