@@ -68,7 +68,8 @@ def read_ladder_pair(path: Path) -> EvaluationRun:
     settings_file = path.resolve().parent.parent / "ladder-spec.json"  # a bare file name's parent is "."
     try:
         settings = json.loads(settings_file.read_text(encoding="utf-8"))
-        games, search = int(settings["games_per_pair"]), int(settings.get("games_per_search_pair", 0))
+        games = int(settings["games_per_pair"])
+        search = int(settings.get("games_per_search_pair", games))  # kept out of the settings when equal
         name, seed, recorded = str(settings["encounter"]), int(settings["seed"]), str(settings["content_hash"])
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise PoolError(f"{path}: not a ladder's pair file ({settings_file} cannot be read: {e})") from None
@@ -77,7 +78,7 @@ def read_ladder_pair(path: Path) -> EvaluationRun:
         raise PoolError(f"{path}: no game played yet")
     a, b = records[0].agents[0], records[0].agents[1]
     try:
-        spec = SeriesSpec.build(name, [a, b], pair_games(a, b, games, search or games), first_seed=seed, swap=True)
+        spec = SeriesSpec.build(name, [a, b], pair_games(a, b, games, search), first_seed=seed, swap=True)
     except (TrpgArenaError, ValueError, OSError) as e:
         raise PoolError(f"{path}: the ladder's encounter {name!r} cannot be loaded here ({e})") from None
     if spec.content_hash != recorded:
@@ -197,8 +198,7 @@ def run_line(part: dict[str, Any]) -> str:
     seeds = f"seed {low}" if low == high else f"seeds {low}-{high}"
     held = f"{part['games']} games" + (f" (of {part['planned']} planned)" if part["games"] < part["planned"] else "")
     decided = part["a_wins"] + part["b_wins"]
-    share = (rate(part["a_decided_share"], *part["a_decided_interval95"], digits=1) + f" of {decided} decided"
-             if decided else "no game decided")
+    share = f"{_share(part)} of {decided} decided" if decided else "no game decided"
     tally = f"{part['a_wins']}-{part['b_wins']}-{part['draws']}"
     return f"{part['folder']}: {seeds}, {held}, {tally}, {share}, {part['verdict']}"
 
@@ -223,9 +223,13 @@ def markdown_table(summary: dict[str, Any]) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _share(s: dict[str, Any]) -> str:
+    """A's share of the decided games with its interval, ``58.8 % [51.0, 66.1]`` (for a run or the pool)."""
+    return rate(s["a_decided_share"], *s["a_decided_interval95"], digits=1)
+
+
 def _row(label: str, seeds: str, s: dict[str, Any]) -> str:
-    share = (rate(s["a_decided_share"], *s["a_decided_interval95"], digits=1) if s["a_wins"] + s["b_wins"]
-             else "none decided")
+    share = _share(s) if s["a_wins"] + s["b_wins"] else "none decided"
     return f"| {label} | {seeds} | {s['games']} | {s['a_wins']}-{s['b_wins']}-{s['draws']} | {share} | {s['verdict']} |"
 
 
