@@ -573,7 +573,8 @@ def _train(**options: Any) -> None:
                                lr=options["ppo_lr"], shaping=options["shaping"], seed=options["seed"],
                                n_steps=options["n_steps"], batch_size=options["batch_size"],
                                threads=options["threads"], side=options["side"] or "both",
-                               draw_penalty=options["draw_penalty"])
+                               draw_penalty=options["draw_penalty"],
+                               checkpoint_every=options["checkpoint_every"])
         elif options["init"] is not None and not options["rounds"]:
             raise ValueError("--init continues a model with DAgger rounds or the PPO stage: give --rounds or "
                              "--ppo-steps too")
@@ -583,6 +584,9 @@ def _train(**options: Any) -> None:
             raise ValueError("--side with a rule system's id is the PPO stage's side: give --ppo-steps too")
         elif options["draw_penalty"]:
             raise ValueError("--draw-penalty is the PPO stage's: give --ppo-steps too")
+        elif options["checkpoint_every"]:
+            raise ValueError("--checkpoint-every with a rule system's id keeps the PPO stage's policies: give "
+                             "--ppo-steps too")
         args = PolicyTrainArgs(ruleset, games=options["games"], epochs=options["epochs"], rounds=options["rounds"],
                                seed=options["seed"], teacher=options["teacher"], init=options["init"], ppo=ppo,
                                eval_games=options["eval_games"], threads=options["threads"],

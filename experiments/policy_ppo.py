@@ -56,6 +56,7 @@ class PPOStageArgs:
     envs: int = 1
     seed: int = 0
     threads: int = 1
+    checkpoint_every: int = 0  # steps between policies kept in the run's checkpoints/ (0: none; never opponents)
 
     def check(self) -> None:
         """Refuse bad values with one line naming the option."""
@@ -64,6 +65,8 @@ class PPOStageArgs:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
         if self.value_warmup < 0:
             raise ValueError("--value-warmup must be 0 or more")
+        if self.checkpoint_every < 0:
+            raise ValueError("--checkpoint-every must be 0 (none) or more")
         if not 0.0 <= self.latest <= 1.0:
             raise ValueError("--latest must lie between 0 and 1")
         if not 0.0 <= self.draw_penalty <= 1.0:
@@ -175,8 +178,12 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
     pool.mkdir(parents=True, exist_ok=True)
     hidden = [int(w.shape[1]) for w, _ in layers[:-1]]
 
-    def snapshot(steps: int, weights: Layers) -> None:
-        PolicyNet(ruleset, fingerprint, tuple(weights), {"steps": steps}).save(pool / f"step-{steps}.npz")
+    def snapshot(steps: int, weights: Layers, folder: Path = pool) -> None:
+        PolicyNet(ruleset, fingerprint, tuple(weights), {"steps": steps}).save(folder / f"step-{steps}.npz")
+
+    # Checkpoints sit beside the pool, not in it: a long stage can be measured midway without the league
+    # drawing them as opponents.
+    checkpoints = pool.parent / "checkpoints"
 
     snapshot(0, layers)  # the cloned policy is the league's first snapshot
     league = League(ruleset, pool, args.anchors, args.latest, pattern="step-*.npz", agent="ppo:model={}")
@@ -197,6 +204,7 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
         def __init__(self) -> None:
             super().__init__()
             self.next_snapshot = args.snapshot_every
+            self.next_checkpoint = args.checkpoint_every or None
             self.next_log = max(1, args.steps // 10)
 
         def _on_step(self) -> bool:
@@ -206,6 +214,11 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
             if self.num_timesteps >= self.next_snapshot:
                 self.next_snapshot += args.snapshot_every
                 snapshot(self.num_timesteps, export_layers(self.model.policy))
+            if self.next_checkpoint is not None and self.num_timesteps >= self.next_checkpoint:
+                self.next_checkpoint += args.checkpoint_every
+                checkpoints.mkdir(exist_ok=True)
+                snapshot(self.num_timesteps, export_layers(self.model.policy), checkpoints)
+                log(f"checkpoint: {checkpoints / f'step-{self.num_timesteps}.npz'}")
             if self.num_timesteps >= self.next_log:
                 self.next_log += max(1, args.steps // 10)
                 tail = returns[-100:]

@@ -166,6 +166,31 @@ def ppo_encounters(ruleset: str, names: tuple[str, ...], option: str = "--ppo-on
     return out
 
 
+GENERATED_PER_NAME = 8  # encounters a `generated` entry of --ppo-on stands for (each named one is listed as often)
+
+
+def ppo_mix(ruleset: str, names: tuple[str, ...], seed: int) -> list[Any]:
+    """The PPO stage's encounters for ``--ppo-on``, one drawn per episode.
+
+    Without ``generated`` these are the named encounters, a name listed twice drawn twice as often. Each
+    ``generated`` entry stands for `GENERATED_PER_NAME` fresh generated encounters and each named entry is
+    listed as many times, so every entry keeps the share of the episodes the list gives it while the
+    generated share is spread over several layouts rather than one.
+    """
+    named = tuple(n for n in names if n != GENERATED)
+    loaded = dict(zip(named, ppo_encounters(ruleset, named), strict=True))
+    if len(named) == len(names):
+        return [loaded[n] for n in names]
+    fresh = fresh_generated(ruleset, seed)
+    out: list[Any] = []
+    for name in names:
+        if name == GENERATED:
+            out.extend(next(fresh) for _ in range(GENERATED_PER_NAME))
+        else:
+            out.extend([loaded[name]] * GENERATED_PER_NAME)
+    return out
+
+
 def data_encounters(args: PolicyTrainArgs, seed: int) -> list[Any]:
     """One encounter per data game: those of ``--data-on`` in turn, else the built-ins and generated ones.
 
@@ -473,7 +498,7 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
         from trpg_arena.agents import make_agent
 
         make_agent(args.teacher, args.ruleset, seed=0)  # a bad teacher spec: its one-line error before any work
-    chosen = ppo_encounters(args.ruleset, args.ppo_on) if args.ppo is not None and args.ppo_on else None
+    chosen = ppo_mix(args.ruleset, args.ppo_on, args.seed + 7_919) if args.ppo is not None and args.ppo_on else None
     fingerprint, _, n_actions = layout_fingerprint(args.ruleset)
     start = time.perf_counter()
     out = Path(args.out) if args.out is not None else policy_path(args.ruleset)
