@@ -67,7 +67,9 @@ class TrainArgs:
     eval_every: int = field(default=0, metadata={"help": "steps between evaluations (0: only at the end)"})
     eval_games: int = field(default=20, metadata={"help": "games per evaluation"})
     eval_opponent: str = field(default="scripted", metadata={"help": "agent spec the evaluations play"})
-    checkpoint_every: int = field(default=0, metadata={"help": "steps between checkpoints (0: none)"})
+    checkpoint_every: int = field(default=0, metadata={"help": "steps between checkpoints (0: none); with a rule "
+                                                            "system's id and --ppo-steps, policies kept in the run's "
+                                                            "checkpoints/"})
     resume: Path | None = field(default=None, metadata={"help": "a checkpoint or model .zip to continue"})
     threads: int = field(default=1, metadata={
         "help": "torch CPU threads (one is fastest for these small MLPs: 727 vs 107 fps with two on 2 cores)"})
@@ -98,8 +100,9 @@ class TrainArgs:
                                                         "at each of its turns (default: its built-ins and generated "
                                                         "ones)"})
     ppo_on: str = field(default="", metadata={"help": "with --ppo-steps: comma-separated encounters of the system "
-                                                      "the PPO stage plays (default: its built-ins and generated "
-                                                      "ones)"})
+                                                      "the PPO stage plays, one drawn per episode; `generated` "
+                                                      "stands for fresh generated ones in its share (default: its "
+                                                      "built-ins and generated ones)"})
 
     def check(self) -> None:
         """Refuse bad values with one line naming the option, and options this encounter's training never reads."""

@@ -213,3 +213,43 @@ def test_the_card_names_the_opponents_the_ppo_stage_met() -> None:
                             40_000) == "a league of its earlier snapshots and random, scripted"
     assert "the latest snapshot in 50% of episodes" in league_opponents(
         PPOStageArgs(40_000, anchors=("scripted",), latest=0.5, snapshot_every=10_000), 40_000)
+
+
+def test_generated_in_ppo_on_keeps_each_entrys_share_over_several_layouts() -> None:
+    from trpg_arena.experiments.policy_train import GENERATED_PER_NAME, ppo_mix
+
+    named = ppo_mix("moonlit", ("moonlit/duel", "moonlit/duel", "moonlit/skirmish"), seed=5)
+    assert [e.encounter for e in named] == ["duel", "duel", "moonlit_alley"]  # the skirmish file's own name
+    mix = ppo_mix("moonlit", ("moonlit/duel", "moonlit/duel", "generated"), seed=5)
+    assert len(mix) == 3 * GENERATED_PER_NAME
+    duels = [e for e in mix if e.encounter == "duel"]
+    generated = [e for e in mix if e.encounter.startswith("generated_")]
+    assert len(duels) == 2 * GENERATED_PER_NAME and len(generated) == GENERATED_PER_NAME
+    assert len({e.encounter for e in generated}) == GENERATED_PER_NAME, "each a layout of its own"
+    assert [e.encounter for e in ppo_mix("moonlit", ("generated",), seed=5)] == [e.encounter for e in generated]
+
+
+def test_checkpoints_are_kept_midway_outside_the_leagues_pool(tmp_path: Path) -> None:
+    shipped = Path(__file__).parents[2] / "agents/learned/models/ppo-moonlit.npz"
+    r = subprocess.run([*CLI, "train", "moonlit", "--init", str(shipped), "--ppo-steps", "128", "--ppo-on",
+                        "moonlit/duel,generated", "--checkpoint-every", "64", "--value-warmup", "0", "--n-steps", "64",
+                        "--batch-size", "64", "--snapshot-every", "100000", "--anchors", "random", "--eval-games", "0",
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["step-128.npz", "step-64.npz"]
+    assert [p.name for p in (run / "pool").iterdir()] == ["step-0.npz"], "checkpoints are no league opponents"
+    midway = PolicyNet.load(run / "checkpoints" / "step-64.npz")
+    final = PolicyNet.load(run / "ppo-moonlit.npz")
+    assert midway.fingerprint == final.fingerprint and midway.meta["steps"] == 64
+    card = json.loads((run / "ppo-moonlit.json").read_text())
+    assert "duel" in card["ppo"]["encounters"], card["ppo"]["encounters"]
+    assert any(name.startswith("generated_") for name in card["ppo"]["encounters"]), card["ppo"]["encounters"]
+    assert card["ppo"]["settings"]["checkpoint_every"] == 64
+
+
+def test_checkpoint_every_with_a_system_needs_ppo_steps(tmp_path: Path) -> None:
+    r = subprocess.run([*CLI, "train", "moonlit", "--checkpoint-every", "64", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "--checkpoint-every with a rule system's id keeps the PPO stage's policies" in r.stderr, r.stderr
