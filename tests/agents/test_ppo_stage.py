@@ -141,14 +141,20 @@ def test_ppo_on_refuses_another_system_and_needs_ppo_steps() -> None:
     assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
-def test_side_keeps_the_ppo_stage_on_one_side(tmp_path: Path) -> None:
-    shipped = Path(__file__).parents[2] / "agents/learned/models/ppo-investigator.npz"
-    r = subprocess.run([*CLI, "train", "investigator", "--init", str(shipped), "--ppo-steps", "64", "--ppo-on",
-                        "investigator/duel", "--side", "cult", "--value-warmup", "64", "--n-steps", "64",
-                        "--batch-size", "64", "--snapshot-every", "128", "--anchors", "random", "--eval-games", "0",
-                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+def _ppo_stage_from_shipped(system: str, tmp_path: Path, *options: str) -> Path:
+    """A short PPO stage from the shipped policy through the CLI (64-step rollouts, random the anchor); its run."""
+    shipped = Path(__file__).parents[2] / f"agents/learned/models/ppo-{system}.npz"
+    r = subprocess.run([*CLI, "train", system, "--init", str(shipped), *options, "--n-steps", "64",
+                        "--batch-size", "64", "--anchors", "random", "--eval-games", "0", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    return run
+
+
+def test_side_keeps_the_ppo_stage_on_one_side(tmp_path: Path) -> None:
+    run = _ppo_stage_from_shipped("investigator", tmp_path, "--ppo-steps", "64", "--ppo-on", "investigator/duel",
+                                  "--side", "cult", "--value-warmup", "64", "--snapshot-every", "128")
     card = json.loads((run / "ppo-investigator.json").read_text())
     assert card["ppo"]["settings"]["side"] == "cult" and "--side cult" in card["command"]
     assert "as cult only" in card["recipe"]
@@ -230,13 +236,8 @@ def test_generated_in_ppo_on_keeps_each_entrys_share_over_several_layouts() -> N
 
 
 def test_checkpoints_are_kept_midway_outside_the_leagues_pool(tmp_path: Path) -> None:
-    shipped = Path(__file__).parents[2] / "agents/learned/models/ppo-moonlit.npz"
-    r = subprocess.run([*CLI, "train", "moonlit", "--init", str(shipped), "--ppo-steps", "128", "--ppo-on",
-                        "moonlit/duel,generated", "--checkpoint-every", "64", "--value-warmup", "0", "--n-steps", "64",
-                        "--batch-size", "64", "--snapshot-every", "100000", "--anchors", "random", "--eval-games", "0",
-                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
-    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    run = _ppo_stage_from_shipped("moonlit", tmp_path, "--ppo-steps", "128", "--ppo-on", "moonlit/duel,generated",
+                                  "--checkpoint-every", "64", "--value-warmup", "0", "--snapshot-every", "100000")
     assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["step-128.npz", "step-64.npz"]
     assert [p.name for p in (run / "pool").iterdir()] == ["step-0.npz"], "checkpoints are no league opponents"
     midway = PolicyNet.load(run / "checkpoints" / "step-64.npz")
