@@ -177,17 +177,13 @@ def ppo_mix(ruleset: str, names: tuple[str, ...], seed: int) -> list[Any]:
     listed as many times, so every entry keeps the share of the episodes the list gives it while the
     generated share is spread over several layouts rather than one.
     """
-    named = tuple(n for n in names if n != GENERATED)
+    named = tuple(dict.fromkeys(n for n in names if n != GENERATED))  # each file loaded once
     loaded = dict(zip(named, ppo_encounters(ruleset, named), strict=True))
-    if len(named) == len(names):
-        return [loaded[n] for n in names]
-    fresh = fresh_generated(ruleset, seed)
+    per_entry = GENERATED_PER_NAME if GENERATED in names else 1
+    fresh = fresh_generated(ruleset, seed)  # lazy: nothing is generated unless the list asks
     out: list[Any] = []
     for name in names:
-        if name == GENERATED:
-            out.extend(next(fresh) for _ in range(GENERATED_PER_NAME))
-        else:
-            out.extend([loaded[name]] * GENERATED_PER_NAME)
+        out.extend(next(fresh) if name == GENERATED else loaded[name] for _ in range(per_entry))
     return out
 
 
