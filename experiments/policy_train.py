@@ -80,8 +80,16 @@ class PolicyTrainArgs:
                              "--ppo-steps too")
         if self.ppo is not None:
             self.ppo.check()
-        if self.data_on:  # a name of another system or beyond the layout: its one-line error before any work
+        # A name that does not load, of another system or beyond the layout, and a bad teacher: their one-line
+        # errors before any work, and before the CLI makes the run's folder (a refused run leaves nothing behind).
+        if self.data_on:
             ppo_encounters(self.ruleset, tuple(n for n in self.data_on if n != GENERATED), "--data-on")
+        if self.ppo is not None and self.ppo_on:
+            ppo_encounters(self.ruleset, tuple(dict.fromkeys(n for n in self.ppo_on if n != GENERATED)))
+        if self.init is None:
+            from trpg_arena.agents import make_agent
+
+            make_agent(self.teacher, self.ruleset, seed=0)
 
 
 @dataclass
@@ -488,12 +496,8 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
     from trpg_arena.agents.learned.ppo import PolicyNet, layout_fingerprint, load_policy, policy_path
     from trpg_arena.rules import get_ruleset
 
-    args.check()
     get_ruleset(args.ruleset)  # an unknown system: the registry's one-line error
-    if args.init is None:
-        from trpg_arena.agents import make_agent
-
-        make_agent(args.teacher, args.ruleset, seed=0)  # a bad teacher spec: its one-line error before any work
+    args.check()
     chosen = ppo_mix(args.ruleset, args.ppo_on, args.seed + 7_919) if args.ppo is not None and args.ppo_on else None
     fingerprint, _, n_actions = layout_fingerprint(args.ruleset)
     start = time.perf_counter()

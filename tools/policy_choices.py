@@ -1,12 +1,14 @@
-"""What a policy chooses on one side of an encounter against `random`, beside a reference agent's choice.
+"""What a policy chooses on one side of an encounter against an opponent, beside a reference agent's choice.
 
-Plays seeded games of ``--agent`` (default `ppo`) on ``SIDE`` against `random` on the other side(s); at each
+Plays seeded games of ``--agent`` (default `ppo`) on ``SIDE`` against ``--opponent`` (default `random`) on the
+other side(s); at each
 of the policy's decisions it also asks ``--reference`` (default `scripted`) what it would play in the same
 state (the policy's choice is the one played). Prints the results and termination per game count, how often
 the two agree, and the most frequent choices of each: where a policy loses to `random`, this shows what it
 does differently from an agent that loses less (passive turns, one square again and again, a weaker weapon):
 
     .venv/bin/python tools/policy_choices.py investigator/duel cult --games 40 --seed 900000
+    .venv/bin/python tools/policy_choices.py tests/unseen/moonlit_bridge.yaml A --opponent scripted
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def main() -> None:
     parser.add_argument("side", help="the side the policy plays")
     parser.add_argument("--agent", default="ppo")
     parser.add_argument("--reference", default="scripted")
+    parser.add_argument("--opponent", default="random", help="the agent on the other side(s)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=900_000)
     parser.add_argument("--top", type=int, default=10)
@@ -61,7 +64,7 @@ def main() -> None:
     for seed in range(args.seed, args.seed + args.games):
         recorded = Recorded(make_agent(args.agent, enc.ruleset, seed=seed),
                             make_agent(args.reference, enc.ruleset, seed=seed), counts)
-        agents = {side: recorded if side == args.side else make_agent("random", enc.ruleset, seed=seed + 1 + i)
+        agents = {side: recorded if side == args.side else make_agent(args.opponent, enc.ruleset, seed=seed + 1 + i)
                   for i, side in enumerate(enc.sides())}
         combat = Combat(enc, seed=seed)
         play(combat, agents)  # type: ignore[arg-type]  # `Recorded` has the one method play calls
@@ -72,7 +75,7 @@ def main() -> None:
 
     agree, chosen, reference = counts["agree"], counts["chosen"], counts["reference"]
     decisions = sum(agree.values())
-    print(f"{args.agent} as {args.side} against random, {args.games} games from seed {args.seed}: "
+    print(f"{args.agent} as {args.side} against {args.opponent}, {args.games} games from seed {args.seed}: "
           + ", ".join(f"{k} {v}" for k, v in sorted(results.items())))
     print(f"{decisions} decisions; {args.reference} would have chosen the same in {agree[True]} "
           f"({100 * agree[True] / max(decisions, 1):.0f} %)")

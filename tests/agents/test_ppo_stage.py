@@ -141,6 +141,17 @@ def test_ppo_on_refuses_another_system_and_needs_ppo_steps() -> None:
     assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("option", [["--ppo-steps", "10", "--ppo-on", "moonlit/duel,no/such_fight"],
+                                    ["--ppo-steps", "10", "--ppo-on", "kiai/duel"],
+                                    ["--games", "2", "--teacher", "no_such_agent"]])
+def test_a_bad_name_is_refused_before_the_run_folder_is_made(option: list[str], tmp_path: Path) -> None:
+    r = subprocess.run([*CLI, "train", "moonlit", *option, "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not list(tmp_path.iterdir()), "a refused run left a folder behind"
+
+
 def _ppo_stage_from_shipped(system: str, tmp_path: Path, *options: str) -> Path:
     """A short PPO stage from the shipped policy through the CLI (64-step rollouts, random the anchor); its run."""
     shipped = Path(__file__).parents[2] / f"agents/learned/models/ppo-{system}.npz"
