@@ -1,10 +1,9 @@
 """What a policy chooses on one side of an encounter against an opponent, beside a reference agent's choice.
 
 Plays seeded games of ``--agent`` (default `ppo`) on ``SIDE`` against ``--opponent`` (default `random`) on the
-other side(s); at each
-of the policy's decisions it also asks ``--reference`` (default `scripted`) what it would play in the same
-state (the policy's choice is the one played). Prints the results and termination per game count, how often
-the two agree, and the most frequent choices of each: where a policy loses to `random`, this shows what it
+other side(s); at each of the policy's decisions it also asks ``--reference`` (default `scripted`) what it would
+play in the same state (the policy's choice is the one played). Prints the results and termination per game
+count, how often the two agree, and the most frequent choices of each: where a policy loses, this shows what it
 does differently from an agent that loses less (passive turns, one square again and again, a weaker weapon):
 
     .venv/bin/python tools/policy_choices.py investigator/duel cult --games 40 --seed 900000
