@@ -36,6 +36,13 @@ class Agent:
         self.ruleset = ruleset
         self.rng = rng if rng is not None else np.random.default_rng(seed)
 
+    @classmethod
+    def check_params(cls, ruleset: str, params: dict[str, Any]) -> None:
+        """Refuse, before anything starts, typed parameters the agent would refuse (a model file that does not load).
+
+        `check_agent` calls it on the parameters a spec resolves to; the types and limits are checked already.
+        """
+
     def propose(self, combat: Combat) -> Proposal:
         """The agent's choice for ``combat.decision``, its value, reasons and the runners-up."""
         raise NotImplementedError

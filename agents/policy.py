@@ -12,6 +12,7 @@ among the legal actions only (the mask); an illegal choice would be a bug, and i
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -59,18 +60,32 @@ class PolicyAgent(Agent):
         from sb3_contrib import MaskablePPO
 
         super().__init__(ruleset, rng)
+        self.card = self._checked_card(ruleset, path)
+        self.path = path
+        try:
+            self.model = MaskablePPO.load(str(path), device="cpu")
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as e:
+            raise PolicyError(f"{path}: not a saved MaskablePPO model ({e})") from None
+        self.deterministic = deterministic
+        self._fits: set[int] = set()  # id() of encounters whose layout was checked
+
+    @classmethod
+    def check_params(cls, ruleset: str, params: dict[str, Any]) -> None:
+        """The model file must exist, be a zip archive (as SB3 saves) and, if it has a card, be of this system."""
+        cls._checked_card(ruleset, params.get("path", ""))
+
+    @staticmethod
+    def _checked_card(ruleset: str | None, path: str) -> dict[str, Any] | None:
         if not path:
             raise UnknownAgentError("agent 'policy' needs a model file: policy:<path to model.zip>")
         if not Path(path).is_file():
             raise UnknownAgentError(f"agent 'policy': no model file at '{path}'")
-        self.card = read_card(path)
-        if self.card is not None and ruleset is not None and self.card["ruleset"] != ruleset:
-            raise PolicyError(f"{path}: a {self.card['ruleset']} model ({self.card['encounter']}) cannot play "
-                              f"{ruleset}")
-        self.path = path
-        self.model = MaskablePPO.load(str(path), device="cpu")
-        self.deterministic = deterministic
-        self._fits: set[int] = set()  # id() of encounters whose layout was checked
+        if not zipfile.is_zipfile(path):
+            raise PolicyError(f"{path}: not a saved MaskablePPO model (SB3 saves a .zip archive)")
+        card = read_card(path)
+        if card is not None and ruleset is not None and card["ruleset"] != ruleset:
+            raise PolicyError(f"{path}: a {card['ruleset']} model ({card['encounter']}) cannot play {ruleset}")
+        return card
 
     @classmethod
     def of_model(cls, model: Any, card: dict[str, Any] | None = None, deterministic: bool = True) -> PolicyAgent:

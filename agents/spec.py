@@ -320,9 +320,16 @@ def check_agent(spec: str | AgentSpec, ruleset: str) -> str:
     """The canonical spec string, once the spec is known valid for `ruleset` (name, preset, every value).
 
     Every place that takes a spec from a person (command lines, seats, requests, series files) checks it
-    here before it stores or starts anything; `UnknownAgentError` lists what is allowed otherwise.
+    here before it stores or starts anything; `UnknownAgentError` lists what is allowed otherwise, or says
+    why the agent would refuse a value (``ppo:model=FILE`` with a file that is no policy of the system).
     """
-    resolve(spec, ruleset)
+    info, params = resolve(spec, ruleset)
+    check = getattr(info.cls, "check_params", None)  # agents kept with a rule system need not define it
+    if check is not None:
+        try:
+            check(ruleset, params)
+        except TrpgArenaError as e:  # a model file that does not load is a bad spec like any other
+            raise UnknownAgentError(f"agent '{info.name}': {e}") from None
     return str(AgentSpec.parse(spec))
 
 

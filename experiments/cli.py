@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import math
 import sys
 import typing
 from pathlib import Path
@@ -659,9 +660,15 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
             or workers < 1 or epochs < 1 or not 0 < keep <= 1 or not 0 <= draw <= 1:
         raise typer.BadParameter("--games and --generation-games need at least 10, --generations and --generated "
                                  ">= 0, --noise and --draw in [0, 1], --keep in (0, 1], --workers and --epochs >= 1")
+    from trpg_arena.experiments.selfplay.value_fit import load_positions
+
     for path in extra or []:
         if not path.is_file():
             raise typer.BadParameter(f"--extra: no data file at '{path}'")
+    if extra:  # a damaged file or one of another system is named now, not after the self-play games
+        pooled = load_positions(extra)
+        if pooled.ruleset and pooled.ruleset != ruleset:
+            raise typer.BadParameter(f"--extra: {pooled.files[0]} holds {pooled.ruleset} positions, not {ruleset}")
     names = _agents_option(encounters)
     for name in names:
         if load_encounter(name).ruleset != ruleset:
@@ -750,9 +757,12 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
     """Decisions per second of random and scripted play per system (engine and env); search latency per preset."""
     if clock not in ("wall", "cpu"):
         raise typer.BadParameter(f"--clock must be wall or cpu, got {clock!r}")
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise typer.BadParameter(f"--seconds must be a positive number, got {seconds}")
     from rich.progress import Progress
 
     from trpg_arena.agents import agent_names
+    from trpg_arena.agents.spec import check_agent
     from trpg_arena.experiments.bench import (
         bench_aec,
         bench_clone,
@@ -762,7 +772,16 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
         bench_targets,
     )
 
-    targets = bench_targets(_agents_option(systems) if systems else None)
+    chosen = _agents_option(systems) if systems else None
+    for rid in chosen or []:
+        if rid not in RULESETS:
+            raise typer.BadParameter(f"no rule system {rid!r} (expected one of {', '.join(RULESETS)})",
+                                     param_hint="--systems")
+    targets = bench_targets(chosen)
+    searched = _search_specs(_agents_option(search))
+    for spec in searched:  # a bad spec is named before the measurements, not after them
+        for rid in dict.fromkeys(t.split("/")[0] for t in targets):
+            check_agent(spec, rid)
     jobs: list[tuple[str, str | None, str | None]] = [("baseline", None, None)]
     for t in targets:
         for a in ("random", "scripted"):
@@ -799,20 +818,24 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
                   "steps/s over connect_four_v3's moves/s, the speed a learner sees; clone rows: clone() calls "
                   "per second", soft_wrap=False)
     console.print(table)
-    latency = _bench_search(targets, _agents_option(search), seconds, clock)
+    latency = _bench_search(targets, searched, seconds, clock)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "clock": clock, "rows": [r.to_json() for r in rows],
                                "latency": [r.to_json() for r in latency]}, indent=2), encoding="utf-8")
     console.print(f"written {out}")
 
 
-def _bench_search(targets: list[str], presets: list[str], seconds: float, clock: str = "wall") -> list[Any]:
-    """p50/p95 propose latency of each mcts preset (or agent spec) on each target (one table), on `clock`."""
+def _search_specs(presets: list[str]) -> list[str]:
+    """`bench --search` items as agent specs: a bare name is an mcts preset (``normal`` -> ``mcts:normal``)."""
+    return [p if ":" in p or p == "trained" else f"mcts:{p}" for p in presets]
+
+
+def _bench_search(targets: list[str], specs: list[str], seconds: float, clock: str = "wall") -> list[Any]:
+    """p50/p95 propose latency of each agent spec on each target (one table), on `clock`."""
     from rich import box
 
     from trpg_arena.experiments.bench import bench_propose
 
-    specs = [p if ":" in p or p == "trained" else f"mcts:{p}" for p in presets]
     rows = [bench_propose(t, spec, seconds, clock=clock) for spec in specs for t in targets]
     if rows:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)

@@ -11,6 +11,7 @@ from rich.console import Console
 from trpg_arena.experiments.series import GameRecord, SeriesSpec
 from trpg_arena.experiments.series.pairs import count_seed_pairs
 from trpg_arena.experiments.series.resume import open_run, play_kept
+from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.sprt import wilson
 from trpg_arena.experiments.series.words import rate
 
@@ -116,6 +117,7 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
     spec = SeriesSpec.build(encounter, names, games, seed, swap)  # a line-up that does not fit the sides is named here
     if len(names) != 2:
         raise ValueError("evaluation needs exactly two agent specs, A,B")
+    check_backend(backend, workers)  # before the run folder: a refused run leaves none
     folder = open_run(out, f"{encounter}-{'-'.join(names)}", "spec.json", spec.to_json(), resume, "evaluation")
     (records,) = play_kept(console, folder, [(f"{encounter} {','.join(names)}", spec, folder / "results.jsonl")],
                            workers, backend, resume is not None)

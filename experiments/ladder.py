@@ -33,6 +33,7 @@ from rich.console import Console
 
 from trpg_arena.experiments.series import SeriesSpec
 from trpg_arena.experiments.series.resume import ResumeError, open_run, play_kept
+from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.sprt import wilson
 from trpg_arena.experiments.series.suite import slug
 from trpg_arena.experiments.series.words import rate
@@ -157,6 +158,7 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     specs = {(a, b): SeriesSpec.build(encounter, [a, b], pair_games(a, b, games, search_games), first_seed=seed,
                                       swap=True) for a, b in pairs}
     settings = ladder_settings(specs[pairs[0]], names, neighbours, games, search_games, reference)
+    check_backend(backend, workers)  # before the run folder: a refused run leaves none
     folder = open_run(out, encounter, "ladder-spec.json", settings, resume, "ladder")
     (folder / "games").mkdir(exist_ok=True)
     sides = load_encounter(encounter).sides()

@@ -21,6 +21,7 @@ the first). The result is exported in that same format.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,10 @@ import numpy as np
 from trpg_arena.experiments.league import League
 
 Layers = list[tuple[np.ndarray, np.ndarray]]
+
+
+# the stage's fields that `train SYSTEM` names otherwise on its command line
+OPTION_NAMES = {"steps": "ppo-steps", "lr": "ppo-lr"}
 
 
 @dataclass
@@ -59,10 +64,12 @@ class PPOStageArgs:
     checkpoint_every: int = 0  # steps between policies kept in the run's checkpoints/ (0: none; never opponents)
 
     def check(self) -> None:
-        """Refuse bad values with one line naming the option."""
+        """Refuse bad values with one line naming the option (as `train SYSTEM` spells it)."""
         for name in ("steps", "snapshot_every", "n_steps", "batch_size", "epochs", "envs", "threads"):
             if getattr(self, name) < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+                raise ValueError(f"--{OPTION_NAMES.get(name, name.replace('_', '-'))} must be at least 1")
+        if not (math.isfinite(self.lr) and self.lr > 0):
+            raise ValueError(f"--ppo-lr must be a positive number, got {self.lr}")
         if self.value_warmup < 0:
             raise ValueError("--value-warmup must be 0 or more")
         if self.checkpoint_every < 0:

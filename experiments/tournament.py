@@ -14,6 +14,7 @@ from rich.console import Console
 from trpg_arena.experiments.evaluate import agent_a_tally
 from trpg_arena.experiments.series import SeriesSpec
 from trpg_arena.experiments.series.resume import open_run, play_kept
+from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.suite import slug
 
 
@@ -45,6 +46,7 @@ def run_tournament(encounter: str, names: list[str], games: int, seed: int, out:
     first = specs[pairs[0]]
     settings = {"encounter": first.name, "content_hash": first.content_hash, "env_version": first.env_version,
                 "agents": names, "games_per_pair": games, "seed": seed}
+    check_backend(backend, workers)  # before the run folder: a refused run leaves none
     folder = open_run(out, f"{encounter}-{'-'.join(names)}", "tournament-spec.json", settings, resume, "tournament")
     (folder / "games").mkdir(exist_ok=True)
     series = [(f"{a} vs {b}", specs[(a, b)], folder / "games" / f"{slug(a)}--{slug(b)}.jsonl") for a, b in pairs]

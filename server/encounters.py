@@ -100,7 +100,7 @@ def check_seat(text: str, ruleset: str) -> str:
         return text
     spec = AgentSpec.parse(body)
     info = agent_info(spec.name, ruleset)
-    check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
+    # refused before the spec is checked, since checking a model file would read it (and tell whether it exists)
     named = [k for k, _ in spec.params if k in FILE_PARAMS]
     if named and info.positional is None and "path" not in info.params:
         raise SeatNotAllowed(f"agent '{spec.name}': {named[0]}= names a file on the server and cannot be set over "
@@ -108,6 +108,7 @@ def check_seat(text: str, ruleset: str) -> str:
     if info.positional is not None or "path" in info.params:
         raise SeatNotAllowed(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
                              path="seat", expected="one of " + ", ".join(safe_agents(ruleset)), actual=text)
+    check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
     return text
 
 

@@ -145,6 +145,12 @@ class Scored:
 class TrainedAgent(Agent):
     """The learned value over sampled dice, one ply deep, checked against the scripted choice."""
 
+    @classmethod
+    def check_params(cls, ruleset: str, params: dict[str, Any]) -> None:
+        """A ``model`` file must be a value model of this rule system's feature layout."""
+        if params.get("model"):
+            load_model(ruleset, params["model"])
+
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
                  seed: int | None = None, candidates: int = 5, samples: int = 16, horizon: int = 12,
                  margin: float = 0.01, z: float = 1.5, temperature: float = 0.0, guard: float = 0.2,

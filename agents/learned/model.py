@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from trpg_arena.agents.learned.npz import UNREADABLE, why
 from trpg_arena.rules import TrpgArenaError
 
 FORMAT = "trpg-arena-value/1"
@@ -116,8 +117,8 @@ class ValueModel:
                            json.loads(str(data["meta"])))
         except ModelError:
             raise
-        except (OSError, KeyError, ValueError) as e:
-            raise ModelError(f"{path}: not a value model ({e})") from None
+        except UNREADABLE as e:
+            raise ModelError(f"{path}: not a value model ({why(e)})") from None
 
 
 def model_path(ruleset: str) -> Path:

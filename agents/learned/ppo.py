@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents.base import Agent, rng_state, set_rng_state
+from trpg_arena.agents.learned.npz import UNREADABLE, why
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.spec import Limit, register_agent
 from trpg_arena.rules import Action, Combat, TrpgArenaError
@@ -95,8 +96,8 @@ class PolicyNet:
                 return cls(str(data["ruleset"]), str(data["fingerprint"]), layers, json.loads(str(data["meta"])))
         except PolicyModelError:
             raise
-        except (OSError, KeyError, ValueError) as e:
-            raise PolicyModelError(f"{path}: not a policy model ({e})") from None
+        except UNREADABLE as e:
+            raise PolicyModelError(f"{path}: not a policy model ({why(e)})") from None
 
 
 def policy_path(ruleset: str) -> Path:
@@ -153,6 +154,12 @@ PRESETS = {"normal": {"temperature": 0.0}, "varied": {"temperature": 1.0}}
 @register_agent("ppo", presets=PRESETS, helps=HELPS, limits=LIMITS)
 class PPOAgent(Agent):
     """The rule system's shipped policy network (numpy), any encounter of the system, either side."""
+
+    @classmethod
+    def check_params(cls, ruleset: str, params: dict[str, Any]) -> None:
+        """A ``model`` file must be a policy of this rule system on its canonical layout."""
+        if params.get("model"):
+            load_policy(ruleset, params["model"])
 
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None, seed: int | None = None,
                  temperature: float = 0.0, model: str = "") -> None:

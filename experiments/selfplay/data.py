@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from trpg_arena.experiments.selfplay.value_fit import read_data
+
 POSITION_KEYS = ("features", "side", "game", "decision", "outcome", "value")
 GAME_KEYS = ("game_encounter", "game_seed", "game_swapped", "game_result", "game_decisions")
 ENCOUNTER_KEYS = ("encounter_names", "encounter_sides", "encounter_hashes")
@@ -29,8 +31,11 @@ def load_positions(paths: Sequence[str | Path]) -> dict[str, np.ndarray]:
     first: dict[str, np.ndarray] | None = None
     games = encounters = 0
     for k, path in enumerate(paths):
-        with np.load(path) as f:
-            d = {key: f[key] for key in f.files}
+        d = read_data(path)
+        missing = [key for key in ("fingerprint", "ruleset", *POSITION_KEYS, *GAME_KEYS, *ENCOUNTER_KEYS)
+                   if key not in d]
+        if missing:
+            raise ValueError(f"{path}: not a `trpg-arena selfplay` file (no {', '.join(missing)})")
         if first is None:
             first = d
         elif str(d["fingerprint"]) != str(first["fingerprint"]):

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents.learned.model import ValueModel
+from trpg_arena.agents.learned.npz import UNREADABLE, why
 
 
 @dataclass
@@ -48,7 +49,16 @@ def _first(data: Any, *names: str) -> np.ndarray:
     for n in names:
         if n in data:
             return np.asarray(data[n])
-    raise KeyError(f"none of {names}")
+    raise KeyError(names[0])
+
+
+def read_data(path: str | Path) -> dict[str, np.ndarray]:
+    """Every array of a self-play data file; a file that is not one is a `ValueError` naming it and why."""
+    try:
+        with np.load(path, allow_pickle=False) as d:
+            return {key: d[key] for key in d.files}
+    except UNREADABLE as e:
+        raise ValueError(f"{path}: not a self-play data file ({why(e)})") from None
 
 
 def load_positions(paths: Sequence[str | Path], draw: float = 0.0) -> Positions:
@@ -61,7 +71,8 @@ def load_positions(paths: Sequence[str | Path], draw: float = 0.0) -> Positions:
     offset = 0
     fingerprint = ruleset = None
     for path in paths:
-        with np.load(path, allow_pickle=False) as d:
+        d = read_data(path)
+        try:
             fp = str(d["fingerprint"]) if "fingerprint" in d else ""
             rs = str(d["ruleset"]) if "ruleset" in d else ""
             if fingerprint is None:
@@ -76,6 +87,8 @@ def load_positions(paths: Sequence[str | Path], draw: float = 0.0) -> Positions:
             hand = _first(d, "hand_value", "value").astype(np.float64) if ("hand_value" in d or "value" in d) \
                 else np.full(len(x), np.nan)
             signed = "outcome_kind" in d or "game_result" in d  # 1 / 0 / -1; older files: 1 / 0 (draw = loss)
+        except KeyError as e:
+            raise ValueError(f"{path}: not a self-play data file ({why(e)})") from None
         _, game = np.unique(game, return_inverse=True)
         won = np.where(outcome > 0.5, 1.0, np.where(outcome < -0.5, 0.0, draw if signed else 0.0))
         parts.append((x, won, game + offset, side, decision, hand))

@@ -27,6 +27,7 @@ from trpg_arena.experiments.selfplay.value_fit import (
     evaluate_value,
     fit_value,
     load_positions,
+    read_data,
     split_by_game,
 )
 from trpg_arena.rules import builtin_encounters
@@ -135,11 +136,11 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
     for path in args.extra:
         import numpy as np
 
-        with np.load(path, allow_pickle=False) as d:
-            extras.append({"file": str(path), "positions": int(len(d["game"])), "games": int(len(np.unique(d["game"]))),
-                           "agents": str(d["agents"]) if "agents" in d else "?",
-                           "noise": float(d["noise"]) if "noise" in d else None,
-                           "encounters": int(len(d["encounter_names"])) if "encounter_names" in d else None})
+        d = read_data(path)
+        extras.append({"file": str(path), "positions": int(len(d["game"])), "games": int(len(np.unique(d["game"]))),
+                       "agents": str(d["agents"]) if "agents" in d else "?",
+                       "noise": float(d["noise"]) if "noise" in d else None,
+                       "encounters": int(len(d["encounter_names"])) if "encounter_names" in d else None})
     card = {"ruleset": args.ruleset, "fingerprint": model.fingerprint, "features": model.size,
             "command": command_line(args), "encounters": encounters, "generations": generations, "extra": extras,
             "fit": model.meta, "held_out": scores, "seconds": round(time.perf_counter() - started, 1)}

@@ -42,6 +42,19 @@ def _batches(games: int, size: int, start: int = 0) -> list[list[int]]:
     return [list(range(s, min(games, s + size))) for s in range(start, games, size)]
 
 
+def check_backend(backend: str, workers: int | None) -> int:
+    """The worker count to use (the default when None); a `BackendError` for an unknown backend or under 1.
+
+    Commands that make a run folder call it first, so a refused run leaves none behind.
+    """
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise BackendError(f"--workers must be at least 1, got {workers}")
+    return workers
+
+
 def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "local", batch: int | None = None,
                on_game: Callable[[GameRecord], None] | None = None,
                play: Callable[[SeriesSpec, list[int]], list[Any]] = play_batch, start: int = 0) -> Iterator[Any]:
@@ -52,11 +65,7 @@ def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "loc
     `play` plays a batch of games (default `play_batch`, which gives `GameRecord`s); another picklable
     function of (spec, indices) makes the runner yield its results instead (self-play positions).
     """
-    if backend not in BACKENDS:
-        raise BackendError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
-    workers = default_workers() if workers is None else workers
-    if workers < 1:
-        raise BackendError(f"--workers must be at least 1, got {workers}")
+    workers = check_backend(backend, workers)
     if backend == "ray":
         source: Iterator[list[Any]] = _ray(spec, workers, _batches(spec.games, batch or RAY_BATCH, start), play)
     elif workers == 1:

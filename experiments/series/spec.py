@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any
 
-from trpg_arena.agents.spec import resolve
+from trpg_arena.agents.spec import check_agent
 from trpg_arena.experiments.runner import check_lineup
 from trpg_arena.rules import RULESETS, EncounterBase, load_encounter
 
@@ -54,8 +54,8 @@ class SeriesSpec:
         sides = enc.sides()
         lineup = tuple(lineup)
         check_lineup(sides, lineup)
-        for agent in lineup:  # a misspelt spec or a value out of bounds is named here, before any game
-            resolve(agent, enc.ruleset)
+        for agent in lineup:  # a misspelt spec, a bad value or model file is named here, before any game
+            check_agent(agent, enc.ruleset)
         if games < 1:
             raise ValueError(f"a series needs at least one game, got {games}")
         if swap is None:

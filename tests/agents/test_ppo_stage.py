@@ -141,14 +141,20 @@ def test_ppo_on_refuses_another_system_and_needs_ppo_steps() -> None:
     assert r.returncode == 2 and "give --ppo-steps too" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
-@pytest.mark.parametrize("option", [["--ppo-steps", "10", "--ppo-on", "moonlit/duel,no/such_fight"],
-                                    ["--ppo-steps", "10", "--ppo-on", "kiai/duel"],
-                                    ["--games", "2", "--teacher", "no_such_agent"]])
-def test_a_bad_name_is_refused_before_the_run_folder_is_made(option: list[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize(("option", "words"), [
+    (["--ppo-steps", "10", "--ppo-on", "moonlit/duel,no/such_fight"], "no/such_fight"),
+    (["--ppo-steps", "10", "--ppo-on", "kiai/duel"], "not moonlit"),
+    (["--games", "2", "--teacher", "no_such_agent"], "no_such_agent"),
+    (["--ppo-steps", "-5"], "--ppo-steps must be at least 1"),  # the option as typed, not the stage's field
+    (["--ppo-steps", "10", "--ppo-lr", "-1"], "--ppo-lr must be a positive number"),
+    (["--ppo-steps", "10", "--ppo-lr", "nan"], "--ppo-lr must be a positive number"),
+])
+def test_a_bad_name_or_value_is_refused_before_the_run_folder_is_made(option: list[str], words: str,
+                                                                      tmp_path: Path) -> None:
     r = subprocess.run([*CLI, "train", "moonlit", *option, "--out", str(tmp_path)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and words in r.stderr, r.stderr
     assert not list(tmp_path.iterdir()), "a refused run left a folder behind"
 
 

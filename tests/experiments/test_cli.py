@@ -292,3 +292,15 @@ def test_bradley_terry_ratings_order_the_agents() -> None:
              ("b", "c"): (6.0, 10), ("c", "b"): (4.0, 10)}
     r = fit_ratings(["a", "b", "c"], score)
     assert r["a"] > r["b"] > r["c"] and abs(sum(r.values()) / 3 - 1500) < 1
+
+
+@pytest.mark.parametrize("command", ["evaluate", "tournament", "ladder"])
+@pytest.mark.parametrize(("option", "words"), [(["--workers", "0"], "--workers must be at least 1, got 0"),
+                                               (["--backend", "nosuch"], "unknown backend 'nosuch'")])
+def test_a_bad_backend_or_worker_count_leaves_no_run_folder(command: str, option: list[str], words: str,
+                                                            tmp_path: Path) -> None:
+    out = tmp_path / "runs"
+    r = run(command, "kiai/duel", "--agents", "random,scripted", "--games", "2", *option, "--out", str(out))
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert r.stderr.strip() == f"error: {words}" or words in r.stderr, r.stderr
+    assert not out.exists(), "a refused run left a folder behind (its --resume hint pointing at nothing)"
