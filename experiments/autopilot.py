@@ -145,6 +145,9 @@ def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
     """Play a session at the terminal until the combat is over (or the GM leaves), then report on it."""
     if not args.resume and args.encounter is not None:
         seats_of(args, args.encounter)  # a wrong seat is refused before the database is even opened
+    if args.resume and not Path(args.db).exists():  # a mistyped --db must not become a new, empty database
+        raise AutopilotError(f"no session database at {args.db}: nothing to resume (check --db, or start a session "
+                             "with `trpg-arena autopilot ENCOUNTER`)")
     store = SessionStore(args.db)
     try:
         session = open_session(args, store, console)

@@ -457,6 +457,9 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
 
     path = db or default_db()
     if list_:
+        if not path.exists():  # listing creates nothing: a mistyped --db is not a new, empty database
+            console.print(f"no session database at {path} yet: no sessions stored there")
+            return
         store = SessionStore(path)
         console.print(f"sessions in {store.path}")
         console.print(sessions_table(store))

@@ -200,14 +200,35 @@ class PPOAgent(Agent):
         return legal[self._pick(probs)] if len(legal) > 1 else legal[0]
 
     def propose(self, combat: Combat) -> Proposal:
-        """The choice with the policy's probability, and the next most probable actions."""
+        """The choice with the policy's probability, the next most probable actions, and the scripted choice.
+
+        A GM reviewing the proposal reads how sure the policy is, what it would do otherwise and whether the
+        system's scripted policy (whose reasons the GM may know) agrees; the choice is `act`'s.
+        """
         legal, probs = self._scores(combat)
         i = self._pick(probs) if len(legal) > 1 else 0
         describe = combat.system.describe
         others = [int(j) for j in np.argsort(-probs) if int(j) != i][:3]
-        reasons = (f"{describe(combat, legal[i])}: the {self.net.ruleset} policy gives it {probs[i]:.0%}",)
-        return Proposal(legal[i], float(probs[i]), reasons,
+        reasons = [f"{describe(combat, legal[i])}: the {self.net.ruleset} policy gives it {probs[i]:.0%}"]
+        if others:
+            reasons.append(f"next best: {describe(combat, legal[others[0]])} ({probs[others[0]]:.0%})")
+            scripted = self._scripted_choice(combat)
+            if scripted is not None:
+                k = legal.index(scripted)
+                reasons.append("the scripted policy agrees" if k == i else
+                               f"the scripted policy would {describe(combat, scripted)} ({probs[k]:.0%} by the "
+                               "policy)")
+        return Proposal(legal[i], float(probs[i]), tuple(reasons),
                         tuple(Alternative(legal[j], float(probs[j]), f"{probs[j]:.0%}") for j in others))
+
+    def _scripted_choice(self, combat: Combat) -> Action | None:
+        """What the system's scripted agent plays here (a fresh one: it must not share this agent's RNG)."""
+        from trpg_arena.agents.spec import agent_names, make_agent
+
+        if "scripted" not in agent_names(self.net.ruleset):
+            return None
+        choice = make_agent("scripted", self.net.ruleset, seed=0).act(combat)
+        return choice if choice in combat.legal_view() else None
 
     def get_state(self) -> dict[str, Any]:
         """The RNG (sampling at a temperature above 0)."""

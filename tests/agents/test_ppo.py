@@ -53,6 +53,31 @@ def test_every_system_ships_a_small_policy_that_fits_its_layout(ruleset: str) ->
             combat.act(proposal.action)
 
 
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_a_proposal_says_how_sure_the_policy_is_its_next_best_and_the_scripted_choice(ruleset: str) -> None:
+    agent = make_agent("ppo", ruleset, seed=1)
+    combat = Combat(load_encounter(f"{ruleset}/skirmish"), seed=5)
+    agreed = differed = 0
+    for _ in range(60):
+        if combat.over:
+            break
+        proposal = agent.propose(combat)
+        if len(combat.legal_view()) > 1:
+            first, next_best, anchor = proposal.reasons
+            assert first.endswith(f"the {ruleset} policy gives it {proposal.value:.0%}"), first
+            alt = proposal.alternatives[0]
+            assert next_best == f"next best: {combat.system.describe(combat, alt.action)} ({alt.value:.0%})"
+            choice = make_agent("scripted", ruleset, seed=0).act(combat)  # as a GM would ask it here, fresh
+            if choice == proposal.action:
+                agreed += 1
+                assert anchor == "the scripted policy agrees"
+            else:
+                differed += 1
+                assert anchor.startswith(f"the scripted policy would {combat.system.describe(combat, choice)} (")
+        combat.act(proposal.action)
+    assert agreed and differed + agreed > 5
+
+
 def test_evaluate_plays_ppo_against_random_from_both_sides(tmp_path: Path) -> None:
     r = subprocess.run([*CLI, "evaluate", "moonlit/duel", "--agents", "ppo,random", "--games", "12", "--out",
                         str(tmp_path)], capture_output=True, text=True, timeout=300)

@@ -18,7 +18,7 @@ from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import Proposal, RandomAgent, make_agent
 from trpg_arena.rules import Combat, load_encounter
 
-CHEAP = ["random", "first", "scripted"]
+CHEAP = ["random", "first", "scripted", "ppo", "ppo:varied"]
 SEARCH = "mcts:simulations=4:depth=20"  # a search kept cheap: it still clones, samples and plays out
 WALK = 80  # the longest random walk from the start to a state
 

@@ -54,10 +54,23 @@ def test_a_fresh_start_never_destroys_a_stored_session(tmp_path: Path) -> None:
 
 def test_resume_with_nothing_stored_or_an_unknown_id_says_so(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
+    SessionStore(db).close()  # a database with no session in it
     r = autopilot("--resume", db=db)
     assert r.returncode == 2 and "no unfinished session" in r.stderr
     r = autopilot("--resume", "feedface", db=db)
     assert r.returncode == 2 and "no session 'feedface'" in r.stderr
+
+
+def test_a_mistyped_database_path_is_said_and_never_made(tmp_path: Path) -> None:
+    missing = tmp_path / "typo" / "sesions.db"
+    r = autopilot("--resume", db=missing)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().startswith(f"error: no session database at {missing}: nothing to resume"), r.stderr
+    listed = subprocess.run([*CLI, "autopilot", "--list", "--db", str(missing)], capture_output=True, text=True,
+                            env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
+    assert listed.returncode == 0 and listed.stdout.strip() == f"no session database at {missing} yet: no sessions " \
+                                                                "stored there", listed.stdout
+    assert not (tmp_path / "typo").exists()  # neither a folder nor an empty database was made
 
 
 def test_a_finished_session_writes_statistics_and_the_log_and_never_overwrites_them(tmp_path: Path) -> None:
