@@ -141,8 +141,8 @@ def proposal(session: Session, pending: Pending) -> RenderableType:
     describe = c.system.describe
     lines: list[RenderableType] = [Text.assemble(("proposes: ", "bold"), (describe(c, p.action), "bold green"),
                                                  (f"  (value {p.value:.2f})", "dim"))]
-    for reason in p.reasons:
-        lines.append(Text(f"  because {reason}"))
+    for i, reason in enumerate(p.reasons):  # the first says why; the rest are notes (next best, who agrees)
+        lines.append(Text(f"  because {reason}" if i == 0 else f"  · {reason}"))
     for i, alt in enumerate(p.alternatives, 1):
         note = f" - {alt.reason}" if alt.reason else ""
         lines.append(Text.assemble((f"  {i} ", "bold"), describe(c, alt.action), (f"  ({alt.value:.2f}){note}", "dim")))

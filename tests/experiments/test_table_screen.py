@@ -133,3 +133,19 @@ def test_a_pc_attack_shows_the_odds_an_npc_proposal_cites(tmp_path: Path) -> Non
     assert re.search(r"brute with pistol +\d+ % to hit, 10 dice \(12 - 2 defence\)", gm.screen), gm.screen[-1200:]
     gm.send("q")
     gm.child.close()
+
+
+def test_a_ppo_proposal_reads_why_then_its_notes(tmp_path: Path) -> None:
+    gm = Gm("kiai/skirmish", "--pc", "scripted", "--npc", "ppo", "--seed", "3", db=tmp_path / "s.db", out=tmp_path)
+    while True:  # confirm every proposal (the PCs' scripted ones too) until the ppo policy proposes
+        assert gm.wait() == "confirm", gm.screen[-2000:]
+        if "review:ppo" in gm.screen:
+            break
+        gm.send("")
+    shown = gm.screen.split("review:ppo")[-1]
+    assert re.search(r"^  because .*: the kiai policy gives it\s+\d+%", shown, re.MULTILINE), shown
+    assert re.search(r"^  · next best: ", shown, re.MULTILINE), shown
+    assert re.search(r"^  · the scripted policy (agrees|would )", shown, re.MULTILINE), shown
+    assert "because next best" not in gm.screen and "because the scripted" not in gm.screen
+    gm.send("q")
+    gm.child.close()
