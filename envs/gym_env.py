@@ -11,7 +11,7 @@ from gymnasium import spaces
 from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.agents.codec import Codec
 from trpg_arena.envs.codec import keep_log, resolve_log_limit
-from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions
+from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions, finite_number
 from trpg_arena.rules import (
     Action,
     Combat,
@@ -133,6 +133,8 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
+        if not finite_number(shaping):
+            raise ValueError(f"shaping must be a finite number, got {shaping!r}")
         self.shaping = shaping
         self.log_limit = resolve_log_limit(log_limit, render_mode)
         self._opponent_spec = opponent

@@ -16,6 +16,8 @@ combat long before).
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,6 +26,17 @@ from trpg_arena.rules import IllegalActionError
 ILLEGAL_ACTIONS = ("lose", "penalize", "raise")
 MAX_EPISODE_STEPS = 5000  # steps before an episode is truncated (the registered ids' default)
 MAX_ILLEGAL = 100  # illegal actions in a row before a penalize-mode episode is truncated
+
+
+def finite_number(value: object) -> bool:
+    """Whether `value` is a number (not a bool) that is neither infinite nor NaN."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(float(value))
+
+
+def _check_limit(name: str, limit: object) -> None:
+    """A step limit is None (no limit) or a whole number of at least 1: 0 or 2.5 could never work as meant."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or int(limit) < 1):
+        raise ValueError(f"{name} must be None (no limit) or a whole number of at least 1, got {limit!r}")
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,10 @@ class IllegalActions:
                  max_illegal: int | None = MAX_ILLEGAL) -> None:
         if mode not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}")
+        if not finite_number(penalty):
+            raise ValueError(f"illegal_penalty must be a finite number, got {penalty!r}")
+        _check_limit("max_episode_steps", max_steps)
+        _check_limit("max_illegal", max_illegal)
         self.mode = mode
         self.penalty = penalty
         self.max_steps = max_steps

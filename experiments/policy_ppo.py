@@ -70,6 +70,8 @@ class PPOStageArgs:
                 raise ValueError(f"--{OPTION_NAMES.get(name, name.replace('_', '-'))} must be at least 1")
         if not (math.isfinite(self.lr) and self.lr > 0):
             raise ValueError(f"--ppo-lr must be a positive number, got {self.lr}")
+        if not math.isfinite(self.shaping):
+            raise ValueError(f"--shaping must be a finite number, got {self.shaping}")
         if self.value_warmup < 0:
             raise ValueError("--value-warmup must be 0 or more")
         if self.checkpoint_every < 0:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import MISSING, Field, asdict, dataclass, field, fields
@@ -116,6 +117,8 @@ class TrainArgs:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
         if not 0.0 <= self.latest <= 1.0:
             raise ValueError("--latest must lie between 0 and 1")
+        if not math.isfinite(self.shaping):
+            raise ValueError(f"--shaping must be a finite number, got {self.shaping}")
         if self.self_play and self.snapshot_every < 1:
             raise ValueError("--snapshot-every must be at least 1")
         for name in ("eval_every", "checkpoint_every"):

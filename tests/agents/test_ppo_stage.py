@@ -148,6 +148,7 @@ def test_ppo_on_refuses_another_system_and_needs_ppo_steps() -> None:
     (["--ppo-steps", "-5"], "--ppo-steps must be at least 1"),  # the option as typed, not the stage's field
     (["--ppo-steps", "10", "--ppo-lr", "-1"], "--ppo-lr must be a positive number"),
     (["--ppo-steps", "10", "--ppo-lr", "nan"], "--ppo-lr must be a positive number"),
+    (["--ppo-steps", "10", "--shaping", "inf"], "--shaping must be a finite number"),
 ])
 def test_a_bad_name_or_value_is_refused_before_the_run_folder_is_made(option: list[str], words: str,
                                                                       tmp_path: Path) -> None:

@@ -105,3 +105,17 @@ def test_the_aec_env_learns_the_sides_without_playing_a_combat(monkeypatch: pyte
     assert built == [] and set(env._side.values()) == set(env.encounter.sides())
     env.reset(seed=0)
     assert built == [1]
+
+
+@pytest.mark.parametrize(("options", "words"), [({"illegal_penalty": float("nan")}, "illegal_penalty must be a finite"),
+                                                ({"illegal_penalty": "high"}, "illegal_penalty must be a finite"),
+                                                ({"max_illegal": 0}, "max_illegal must be None (no limit) or"),
+                                                ({"max_illegal": 2.5}, "max_illegal must be None (no limit) or"),
+                                                ({"shaping": float("inf")}, "shaping must be a finite number")])
+def test_a_penalty_limit_or_shaping_that_could_not_work_is_refused_at_make(options: dict[str, Any],
+                                                                            words: str) -> None:
+    with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        gymnasium.make("trpg_arena/Kiai-v0", encounter=ENCOUNTER, **options)
+    if "shaping" not in options:  # the AEC env takes the same policy
+        with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            trpg_arena.envs.aec_env("kiai", encounter=ENCOUNTER, **options)

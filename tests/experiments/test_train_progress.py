@@ -6,6 +6,8 @@ import csv
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.experiments.test_cli import run
 
 
@@ -24,3 +26,15 @@ def test_a_short_training_run_speaks_from_the_start_and_leaves_a_clean_folder(tm
     with (folder / "eval.csv").open() as fh:
         assert len(list(csv.DictReader(fh))) == 1  # one evaluation (at the end) ...
     assert (folder / "eval.png").stat().st_size > 10_000  # ... drawn as a point with its interval
+
+
+@pytest.mark.parametrize(("option", "words"), [(["--shaping", "nan"], "--shaping must be a finite number"),
+                                               (["--latest", "2"], "--latest must lie between 0 and 1"),
+                                               (["--n-steps", "0"], "--n-steps must be at least 1")])
+def test_a_bad_value_is_refused_in_one_line_before_the_run_folder(option: list[str], words: str,
+                                                                  tmp_path: Path) -> None:
+    r = run("train", "moonlit/duel", "--steps", "64", *option, "--out", str(tmp_path / "runs"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {words}"), r.stderr
+    assert not (tmp_path / "runs").exists(), "a refused run left a folder behind"
