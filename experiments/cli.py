@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from trpg_arena.experiments.out_files import check_replaceable, fresh_file
 from trpg_arena.rules import RULESETS, EncounterBase, TrpgArenaError, builtin_encounters, load_encounter
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -691,6 +692,7 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
               steps: Annotated[int, typer.Option(help="training steps per measurement")] = 4096,
               vec: Annotated[str, typer.Option(help="dummy or subproc")] = "dummy",
               out: Annotated[Path | None, typer.Option(help="also write the rows as JSON here")] = None,
+              force: Annotated[bool, typer.Option(help="replace the --out file if it exists")] = False,
               head: Annotated[str, typer.Option(help="legal: the action head scores the legal actions only (what "
                                                      "training uses); full: sb3-contrib's MlpPolicy, every index")]
               = "legal",
@@ -712,6 +714,8 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
         raise typer.BadParameter(f"--head is one of {', '.join(HEADS)}; --clock one of {', '.join(CLOCKS)} "
                                  "(cpu with --vec dummy only)")
     names = encounters or [f"{rid}/duel" for rid in RULESETS]
+    if out is not None:
+        check_replaceable(out, force)  # before minutes of training, not after
     if sections:
         if vec != "dummy" or head != "legal":
             raise typer.BadParameter("--sections times the legal head with --vec dummy only")
@@ -754,7 +758,9 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
           search: Annotated[str, typer.Option(help="mcts presets (or whole agent specs such as trained:normal) "
                                                    "whose propose latency (p50/p95) is measured; '' for none")]
           = "normal",
-          out: Annotated[Path, typer.Option(help="JSON results file")] = Path("runs/bench.json"),
+          out: Annotated[Path | None, typer.Option(help="JSON results file (default: a new "
+                                                        "runs/bench/<UTC time>.json)")] = None,
+          force: Annotated[bool, typer.Option(help="replace the --out file if it exists")] = False,
           clock: Annotated[str, typer.Option(help="wall, or cpu: the process's CPU seconds (steadier on a busy "
                                                   "machine)")] = "wall") -> None:
     """Decisions per second of random and scripted play per system (engine and env); search latency per preset."""
@@ -775,6 +781,8 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
         bench_targets,
     )
 
+    if out is not None:
+        check_replaceable(out, force)
     chosen = _agents_option(systems) if systems else None
     for rid in chosen or []:
         if rid not in RULESETS:
@@ -822,6 +830,8 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
                   "per second", soft_wrap=False)
     console.print(table)
     latency = _bench_search(targets, searched, seconds, clock)
+    if out is None:
+        out = fresh_file(Path("runs/bench"), ".json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "clock": clock, "rows": [r.to_json() for r in rows],
                                "latency": [r.to_json() for r in latency]}, indent=2), encoding="utf-8")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from trpg_arena.experiments.out_files import check_replaceable
 from trpg_arena.rules import Combat, get_ruleset, load_encounter
 
 console = Console(highlight=False, soft_wrap=True)
@@ -21,6 +22,7 @@ def register(app: typer.Typer) -> None:
 
 def features(system: Annotated[str, typer.Argument(help="rule system id (trpg-arena list)")],
              out: Annotated[Path | None, typer.Option(help="write the layout's Markdown page to this file")] = None,
+             force: Annotated[bool, typer.Option(help="replace the --out file if it exists")] = False,
              encounter: Annotated[str | None, typer.Option(help="print the nonzero features of this encounter's "
                                                                 "first decision instead")] = None,
              seed: Annotated[int, typer.Option(help="seed of that combat")] = 0) -> None:
@@ -33,6 +35,7 @@ def features(system: Annotated[str, typer.Argument(help="rule system id (trpg-ar
         if out is None:
             console.print(text, markup=False, highlight=False)
         else:
+            check_replaceable(out, force)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(text, encoding="utf-8")
             console.print(f"written {out}")
@@ -64,7 +67,8 @@ def selfplay(system: Annotated[str, typer.Argument(help="rule system id (trpg-ar
              per_encounter: Annotated[int, typer.Option(help="games per encounter block")] = 8,
              seed: Annotated[int, typer.Option(help="first seed (and first generated encounter)")] = 0,
              workers: Annotated[int | None, typer.Option(help="game processes (default: all cores)")] = None,
-             backend: Annotated[str, typer.Option(help="local (a process pool) or ray")] = "local") -> None:
+             backend: Annotated[str, typer.Option(help="local (a process pool) or ray")] = "local",
+             force: Annotated[bool, typer.Option(help="replace the --out file if it exists")] = False) -> None:
     """Self-play positions for learned values: features, side, game, decision, outcome, hand-written value."""
     import json
 
@@ -73,6 +77,7 @@ def selfplay(system: Annotated[str, typer.Argument(help="rule system id (trpg-ar
     def split(text: str) -> tuple[str, ...]:
         return tuple(v.strip() for v in text.split(",") if v.strip())
 
+    check_replaceable(out, force)  # hours of self-play are not replaced by a mistyped command
     args = SelfplayArgs(system, games, out, split(agents), noise, sample, split(encounters), per_encounter, seed,
                         workers, backend)
     summary = run_selfplay(args, console)

@@ -1,4 +1,5 @@
-"""A damaged model or data file named on the command line is refused in one line, before any run folder is made.
+"""Files named on the command line: a damaged model or data file is refused in one line before any run folder is
+made, and a file a command is told to write is never replaced without --force.
 
 Damaged as files get damaged: cut short by a copy that stopped, another kind of file under the name, an
 archive without the model's entries.
@@ -6,6 +7,7 @@ archive without the model's entries.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import zipfile
@@ -122,3 +124,30 @@ def test_extra_data_of_another_system_is_refused_and_of_its_own_pooled(tmp_path:
     assert r.returncode == 0, r.stderr[-2000:]
     card = (tmp_path / "value" / "kiai.md").read_text(encoding="utf-8")
     assert "kiai.npz" in card and (tmp_path / "value" / "kiai.npz").is_file()
+
+
+@pytest.mark.parametrize("command", [["selfplay", "kiai", "--games", "2", "--workers", "1"],
+                                     ["features", "kiai"],
+                                     ["train-fps", "kiai/duel", "--envs", "1", "--steps", "64"],
+                                     ["bench", "--seconds", "0.05", "--systems", "kiai", "--search", ""]])
+def test_an_existing_out_file_is_replaced_only_with_force(command: list[str], tmp_path: Path) -> None:
+    mine = tmp_path / "mine.npz"
+    mine.write_text("a file of mine", encoding="utf-8")
+    r = subprocess.run([*CLI, *command, "--out", str(mine)], capture_output=True, text=True, timeout=300,
+                       cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert r.stderr.strip() == f"error: --out {mine} exists: add --force to replace it, or name another file"
+    assert mine.read_text(encoding="utf-8") == "a file of mine" and not (tmp_path / "runs").exists()
+    if command[0] in ("selfplay", "features"):  # the cheap ones: --force replaces it
+        r = subprocess.run([*CLI, *command, "--out", str(mine), "--force"], capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+        assert r.returncode == 0 and mine.read_bytes() != b"a file of mine", r.stderr[-2000:]
+
+
+def test_bench_writes_a_new_results_file_each_run(tmp_path: Path) -> None:
+    for _ in range(2):
+        r = subprocess.run([*CLI, "bench", "--seconds", "0.05", "--systems", "kiai", "--search", ""],
+                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr[-2000:]
+    written = sorted((tmp_path / "runs" / "bench").glob("*.json"))
+    assert len(written) == 2 and all(json.loads(p.read_text())["rows"] for p in written), written

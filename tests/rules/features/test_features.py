@@ -24,7 +24,7 @@ def column(layout, row: str, name: str) -> int:  # type: ignore[no-untyped-def]
 def test_the_docs_page_is_the_generated_layout(rid: str) -> None:
     page = ROOT / "docs" / "features" / f"{rid}.md"
     assert page.read_text(encoding="utf-8") == markdown(rid), (
-        f"docs/features/{rid}.md is stale: run trpg-arena features {rid} --out docs/features/{rid}.md")
+        f"docs/features/{rid}.md is stale: run trpg-arena features {rid} --out docs/features/{rid}.md --force")
     for name in layout_for(rid).row_columns:
         assert f"`{name.name}`" in page.read_text(encoding="utf-8")
 
