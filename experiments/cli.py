@@ -7,6 +7,7 @@ import inspect
 import json
 import math
 import sys
+import time
 import typing
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from trpg_arena.experiments.out_files import check_replaceable, fresh_file
+from trpg_arena.experiments.out_files import check_replaceable
 from trpg_arena.rules import RULESETS, EncounterBase, TrpgArenaError, builtin_encounters, load_encounter
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -129,11 +130,14 @@ def play(encounter: Annotated[str, typer.Argument(help="encounter file or built-
          seed: Annotated[int, typer.Option(help="seed of the combat's dice")] = 0,
          quiet: Annotated[bool, typer.Option(help="print only the result")] = False,
          log: Annotated[Path | None, typer.Option(help="write the event log as JSON lines")] = None,
+         force: Annotated[bool, typer.Option(help="replace the --log file if it exists")] = False,
          option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
          = None) -> None:
     """Run a whole combat headless and print the narrated event log and the result."""
     from trpg_arena.experiments.runner import play_game
 
+    if log:
+        check_replaceable(log, force, "--log")
     combat, res = play_game(_with_options(encounter, option), _agents_option(agents), seed)
     if not quiet:
         _print_events(combat.log)
@@ -830,8 +834,11 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
                   "per second", soft_wrap=False)
     console.print(table)
     latency = _bench_search(targets, searched, seconds, clock)
-    if out is None:
-        out = fresh_file(Path("runs/bench"), ".json")
+    if out is None:  # a new file each run: the last run's figures stay to compare with
+        from trpg_arena.experiments.table.report import fresh_path
+
+        Path("runs/bench").mkdir(parents=True, exist_ok=True)
+        out = fresh_path(Path("runs/bench"), time.strftime("%Y%m%d-%H%M%S", time.gmtime()), ".json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "clock": clock, "rows": [r.to_json() for r in rows],
                                "latency": [r.to_json() for r in latency]}, indent=2), encoding="utf-8")

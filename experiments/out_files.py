@@ -6,7 +6,6 @@ starts any work, so a refusal costs nothing, and ``--force`` is how a person say
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 
@@ -17,16 +16,3 @@ def check_replaceable(path: Path, force: bool, option: str = "--out") -> None:
     if path.exists() and not force:
         raise ValueError(f"{option} {path} exists: add --force to replace it, or name another file")
 
-
-def fresh_file(folder: Path, suffix: str) -> Path:
-    """``<folder>/<UTC time><suffix>`` (with -2, -3... on a clash), for a command's default output: never an old one."""
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    for n in range(1, 10_000):
-        path = folder / f"{stamp}{f'-{n}' if n > 1 else ''}{suffix}"
-        try:
-            path.touch(exist_ok=False)  # claimed at once: two runs in one second never share a file
-            return path
-        except FileExistsError:
-            continue
-    raise RuntimeError(f"no free file name under {folder}")

@@ -126,20 +126,23 @@ def test_extra_data_of_another_system_is_refused_and_of_its_own_pooled(tmp_path:
     assert "kiai.npz" in card and (tmp_path / "value" / "kiai.npz").is_file()
 
 
-@pytest.mark.parametrize("command", [["selfplay", "kiai", "--games", "2", "--workers", "1"],
+@pytest.mark.parametrize("command", [["play", "kiai/duel", "--quiet", "--log"],
+                                     ["selfplay", "kiai", "--games", "2", "--workers", "1"],
                                      ["features", "kiai"],
                                      ["train-fps", "kiai/duel", "--envs", "1", "--steps", "64"],
                                      ["bench", "--seconds", "0.05", "--systems", "kiai", "--search", ""]])
 def test_an_existing_out_file_is_replaced_only_with_force(command: list[str], tmp_path: Path) -> None:
     mine = tmp_path / "mine.npz"
     mine.write_text("a file of mine", encoding="utf-8")
-    r = subprocess.run([*CLI, *command, "--out", str(mine)], capture_output=True, text=True, timeout=300,
+    option = [] if command[-1] == "--log" else ["--out"]
+    r = subprocess.run([*CLI, *command, *option, str(mine)], capture_output=True, text=True, timeout=300,
                        cwd=tmp_path)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
-    assert r.stderr.strip() == f"error: --out {mine} exists: add --force to replace it, or name another file"
+    named = "--log" if command[-1] == "--log" else "--out"
+    assert r.stderr.strip() == f"error: {named} {mine} exists: add --force to replace it, or name another file"
     assert mine.read_text(encoding="utf-8") == "a file of mine" and not (tmp_path / "runs").exists()
-    if command[0] in ("selfplay", "features"):  # the cheap ones: --force replaces it
-        r = subprocess.run([*CLI, *command, "--out", str(mine), "--force"], capture_output=True, text=True,
+    if command[0] in ("play", "selfplay", "features"):  # the cheap ones: --force replaces it
+        r = subprocess.run([*CLI, *command, *option, str(mine), "--force"], capture_output=True, text=True,
                            timeout=300, cwd=tmp_path)
         assert r.returncode == 0 and mine.read_bytes() != b"a file of mine", r.stderr[-2000:]
 
