@@ -88,13 +88,28 @@ def group_by_verb(combat: Combat, legal: list[Action]) -> list[dict[str, Any]]:
 
 
 def proposal_json(combat: Combat, proposal: Proposal, legal: list[Action]) -> dict[str, Any]:
-    """An agent's proposal with the legal index of its action and of each alternative."""
+    """An agent's proposal with the legal index of its action and of each alternative, and their odds.
+
+    ``odds`` is the note `action_odds` gives an attack (chance to hit, expected damage), or null: the numbers a
+    scripted proposal cites in its reasons, shown for every agent's (a learned policy gives only its own
+    probability).
+    """
     out = proposal.to_json(combat)
     index = {a: i for i, a in enumerate(legal)}
+    odds = proposal_odds(combat, proposal)
     out["index"] = index.get(proposal.action)
+    out["odds"] = odds.get(proposal.action)
     for alt, data in zip(proposal.alternatives, out["alternatives"]):
         data["index"] = index.get(alt.action)
+        data["odds"] = odds.get(alt.action)
     return out
+
+
+def proposal_odds(combat: Combat, proposal: Proposal) -> dict[Action, str]:
+    """The odds of the proposed action and its alternatives that can be estimated (attacks), by action."""
+    if combat.over:
+        return {}
+    return action_odds(combat, [proposal.action, *(a.action for a in proposal.alternatives)])
 
 
 def pending_json(combat: Combat, pending: Pending) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from trpg_arena.rules import Action, Combat, CombatantView, Event
+from trpg_arena.table.choices import proposal_odds
 from trpg_arena.table.menu import Menu, Step
 from trpg_arena.table.render import map_letters, numbered_map
 from trpg_arena.table.session import Pending, Session
@@ -139,13 +140,22 @@ def proposal(session: Session, pending: Pending) -> RenderableType:
     assert p is not None
     c = session.combat
     describe = c.system.describe
+    odds = proposal_odds(c, p)
+    said = " ".join(p.reasons)
+
+    def unsaid(action: Action, reason: str = "") -> str:
+        """The action's odds unless the agent's own words already give them (scripted reasons cite them)."""
+        note = odds.get(action)
+        return f" · {note}" if note and note not in said and note not in reason else ""
+
     lines: list[RenderableType] = [Text.assemble(("proposes: ", "bold"), (describe(c, p.action), "bold green"),
-                                                 (f"  (value {p.value:.2f})", "dim"))]
+                                                 (f"  (value {p.value:.2f}){unsaid(p.action)}", "dim"))]
     for i, reason in enumerate(p.reasons):  # the first says why; the rest are notes (next best, who agrees)
         lines.append(Text(f"  because {reason}" if i == 0 else f"  · {reason}"))
     for i, alt in enumerate(p.alternatives, 1):
         note = f" - {alt.reason}" if alt.reason else ""
-        lines.append(Text.assemble((f"  {i} ", "bold"), describe(c, alt.action), (f"  ({alt.value:.2f}){note}", "dim")))
+        lines.append(Text.assemble((f"  {i} ", "bold"), describe(c, alt.action),
+                                   (f"  ({alt.value:.2f}){note}{unsaid(alt.action, alt.reason)}", "dim")))
     return Group(*lines)
 
 

@@ -149,3 +149,32 @@ def test_a_ppo_proposal_reads_why_then_its_notes(tmp_path: Path) -> None:
     assert "because next best" not in gm.screen and "because the scripted" not in gm.screen
     gm.send("q")
     gm.child.close()
+
+
+def test_a_proposal_shows_the_odds_its_reasons_do_not_give() -> None:
+    from rich.console import Console
+
+    from trpg_arena.experiments.table.screen import proposal
+    from trpg_arena.table.choices import proposal_odds
+    from trpg_arena.table.session import Session
+
+    def shown(session: Session) -> str:
+        pending = session.pending()
+        assert pending is not None
+        console = Console(record=True, width=200)
+        console.print(proposal(session, pending))
+        return console.export_text()
+
+    for npc, cited in (("review:ppo", False), ("review:scripted", True)):
+        session = Session("moonlit/duel", seed=2, pc="scripted", npc=npc)
+        for _ in range(40):
+            pending = session.pending()
+            assert pending is not None and pending.proposal is not None
+            odds = proposal_odds(session.combat, pending.proposal).get(pending.proposal.action)
+            if odds is not None:
+                break
+            session.confirm()
+        assert odds is not None, f"{npc} proposed no attack with odds"
+        first = shown(session).splitlines()[0]
+        # a policy's reasons give only its probability: the odds go beside the action; scripted reasons cite them
+        assert (f"· {odds}" in first) is not cited, first

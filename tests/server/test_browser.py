@@ -257,3 +257,21 @@ def test_a_pc_choice_shows_the_odds_an_npc_proposal_cites(page: object, server: 
     text = page.inner_text("#choices")  # type: ignore[attr-defined]
     assert re.search(r"brute with pistol · \d+ % to hit, 10 dice \(12 - 2 defence\)", text), text
     page.screenshot(path=str(SHOTS / "odds.png"))  # type: ignore[attr-defined]
+
+
+def test_a_ppo_proposal_shows_the_odds_its_reasons_do_not_give(page: object, server: str) -> None:
+    made = httpx.post(f"{server}/api/sessions", json={"encounter": "moonlit/duel", "seed": 2, "pc": "scripted",
+                                                      "npc": "review:ppo"}).json()
+    state, sid = made["state"], made["state"]["id"]
+    for _ in range(40):  # confirmed over HTTP until the policy proposes an attack with odds
+        proposal = state["pending"]["proposal"]
+        if proposal["odds"] is not None:
+            break
+        state = httpx.post(f"{server}/api/sessions/{sid}/confirm", json={},
+                           headers={"if-match": f'"{state["revision"]}"'}).json()["state"]
+    assert proposal["odds"] is not None, "the policy proposed no attack with odds"
+    page.goto(f"{server}/#/s/{sid}")  # type: ignore[attr-defined]
+    page.wait_for_selector("#proposal-odds")  # type: ignore[attr-defined]
+    shown = page.inner_text("#proposal")  # type: ignore[attr-defined]
+    assert f" · {proposal['odds']}" in shown and "policy gives it" in shown, shown
+    page.screenshot(path=str(SHOTS / "ppo-odds.png"))  # type: ignore[attr-defined]

@@ -25,3 +25,24 @@ def test_a_reincarnator_proposal_with_two_legal_actions_lists_the_other_one(clie
         assert r.status_code == 200, r.text
         state = r.json()["state"]
     assert seen, "no NPC decision with exactly two legal actions was reached"
+
+
+def test_a_ppo_proposal_carries_the_odds_of_its_attacks(client: TestClient) -> None:
+    """A learned policy's reasons give only its probability; the proposal carries the attacks' odds beside them."""
+    state = client.post("/api/sessions", json={"encounter": "moonlit/duel", "seed": 2, "pc": "scripted",
+                                               "npc": "review:ppo"}).json()["state"]
+    sid, with_odds = state["id"], 0
+    for _ in range(40):
+        if state["over"]:
+            break
+        proposal = state["pending"]["proposal"]
+        assert "odds" in proposal and all("odds" in a for a in proposal["alternatives"]), proposal
+        shown = [proposal, *proposal["alternatives"]]
+        for item in shown:
+            if item["odds"] is not None:
+                with_odds += 1
+                assert "to hit" in item["odds"], item
+        r = client.post(f"/api/sessions/{sid}/confirm", json={}, headers={"if-match": f'"{state["revision"]}"'})
+        assert r.status_code == 200, r.text
+        state = r.json()["state"]
+    assert with_odds, "no proposed attack carried its odds"
