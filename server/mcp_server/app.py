@@ -189,8 +189,13 @@ def build_server(table: Table) -> MCPServer:
         out = table.propose(session, agent)
         p = out["proposal"]
         why = "; ".join(p.get("reasons") or [])
-        others = ", ".join(f"#{a.get('index')} {a.get('text', '')}" for a in p.get("alternatives", [])[:4])
-        return _answer(out, f"{out['agent']} proposes #{p.get('index')}: {p.get('text', '')}"
+
+        def odds(item: dict[str, Any]) -> str:  # an attack's odds, unless the reasons give them already
+            note = item.get("odds")
+            return f" [{note}]" if note and note not in why and note not in (item.get("reason") or "") else ""
+
+        others = ", ".join(f"#{a.get('index')} {a.get('text', '')}{odds(a)}" for a in p.get("alternatives", [])[:4])
+        return _answer(out, f"{out['agent']} proposes #{p.get('index')}: {p.get('text', '')}{odds(p)}"
                             + (f" ({why})" if why else "") + (f"; alternatives: {others}" if others else ""))
 
     @tool(CHANGES)

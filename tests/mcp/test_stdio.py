@@ -34,3 +34,23 @@ def test_every_system_played_to_the_end_over_stdio(tmp_path: Path) -> None:
             print("latency per tool call (calls, p50 ms, p95 ms):", percentiles(c.times))
 
     asyncio.run(go())
+
+
+def test_propose_words_a_policys_attack_with_its_odds(tmp_path: Path) -> None:
+    """An AI game master reads the proposal's text: a learned policy's attack comes with its odds in brackets."""
+    async def go() -> None:
+        async with stdio_caller(tmp_path / "sessions.db") as c:
+            state = (await c.call("start_session", encounter="moonlit/duel", seed=2, pc="review:scripted",
+                                  npc="review:ppo"))["state"]
+            sid = state["id"]
+            for _ in range(40):
+                result = await c.session.call_tool("propose", {"session": sid})
+                text = getattr(result.content[0], "text", "")
+                proposal = (result.structured_content or {})["proposal"]
+                if proposal["odds"] is not None and "ppo" in text:
+                    assert f"proposes #{proposal['index']}: {proposal['text']} [{proposal['odds']}] (" in text, text
+                    return
+                state = (await c.call("confirm", session=sid, revision=state["revision"]))["state"]
+            raise AssertionError("the policy proposed no attack with odds")
+
+    asyncio.run(go())
