@@ -657,13 +657,20 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
                     = None,
                     data: Annotated[Path, typer.Option(help="folder for the self-play data")] = Path("runs/selfplay"),
                     out: Annotated[Path | None, typer.Option(help="folder for model, card and plot (default: the "
-                                                                  "package's shipped models)")] = None) -> None:
-    """Rebuild a system's learned value from nothing: self-play data, fit, model card and calibration plot."""
+                                                                  "package's shipped models)")] = None,
+                    force: Annotated[bool, typer.Option(help="replace the model already in --out")] = False) -> None:
+    """Rebuild a system's learned value from nothing: self-play data, fit, model card and calibration plot.
+
+    Without --out it rebuilds the shipped model in place (what the command is for); a model already in a
+    folder named by --out is replaced only with --force. Each run's self-play data goes to a new folder.
+    """
     from trpg_arena.experiments.selfplay.value_fit import FitConfig
     from trpg_arena.experiments.selfplay.value_train import ValueTrainArgs, train_value
     from trpg_arena.rules import get_ruleset
 
     get_ruleset(ruleset)  # an unknown system is one line, before anything runs
+    if out is not None:
+        check_replaceable(out / f"{ruleset}.npz", force, "--out: the model")
     if games < 10 or generated < 0 or generations < 0 or generation_games < 10 or not 0 <= noise <= 1 \
             or workers < 1 or epochs < 1 or not 0 < keep <= 1 or not 0 <= draw <= 1:
         raise typer.BadParameter("--games and --generation-games need at least 10, --generations and --generated "

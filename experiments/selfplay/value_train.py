@@ -30,6 +30,7 @@ from trpg_arena.experiments.selfplay.value_fit import (
     read_data,
     split_by_game,
 )
+from trpg_arena.experiments.series.folders import run_folder
 from trpg_arena.rules import builtin_encounters
 
 # the generation agent as the shipped models were built with it: `trained:easy` as it stood before `through`
@@ -55,7 +56,7 @@ class ValueTrainArgs:
     held_out: float = 0.15
     encounters: Sequence[str] = field(default_factory=tuple)  # default: the system's built-ins
     extra: Sequence[Path] = field(default_factory=tuple)  # earlier generations' data files, pooled with these
-    data: Path = Path("runs/selfplay")
+    data: Path = Path("runs/selfplay")  # each run's data in a new <UTC time>-<system> folder under it
     out: Path = MODELS
     fit: FitConfig = field(default_factory=FitConfig)
     draw: float = 0.0  # the target of a drawn game's positions: 0 learns P(win), 0.5 the expected score
@@ -91,7 +92,8 @@ def train_value(args: ValueTrainArgs, log: Any = print) -> dict[str, Any]:
     """Generate the data, fit the value over every generation, write model, card and plot; the card's data."""
     started = time.perf_counter()
     encounters = list(args.encounters) or default_encounters(args.ruleset)
-    folder = args.data / args.ruleset
+    folder = run_folder(args.data, args.ruleset)  # a new one each run: an earlier run's data stays
+    log(f"self-play data in {folder}")
     files: list[Path] = []
     generations: list[dict[str, Any]] = []
     gen0 = folder / "gen0.npz"

@@ -176,9 +176,14 @@ def test_train_value_rebuilds_a_model_with_its_card(tmp_path: Path) -> None:
     assert "trpg-arena train-value moonlit --games 24" in card and "hand-written value" in card
     # the generated encounters' games are made by the same command, which the card names in full
     assert "--generated 8 --epochs 2" in card and "8 games (scripted, 10% random moves) on" in card
-    assert (tmp_path / "data" / RID / "gen0-generated.npz").is_file()
+    (data,) = (tmp_path / "data").glob(f"*-{RID}")  # each run's data in a new folder
+    assert (data / "gen0-generated.npz").is_file() and f"self-play data in {data}" in r.stdout
     model = load_model(RID, tmp_path / "models" / f"{RID}.npz")
     assert model.meta["command"].startswith("trpg-arena train-value")
+    again = _cli("train-value", RID, "--games", "24", "--out", str(tmp_path / "models"))
+    assert again.returncode == 2 and "Traceback" not in again.stderr, again.stderr[-2000:]
+    assert again.stderr.strip() == (f"error: --out: the model {tmp_path / 'models' / (RID + '.npz')} exists: add "
+                                    "--force to replace it, or name another file")
     bad = _cli("train-value", "nosuchsystem")
     assert bad.returncode == 2 and "nosuchsystem" in bad.stderr and "Traceback" not in bad.stderr
     bad = _cli("train-value", RID, "--encounters", "kiai/duel")
