@@ -664,7 +664,7 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
     Without --out it rebuilds the shipped model in place (what the command is for); a model already in a
     folder named by --out is replaced only with --force. Each run's self-play data goes to a new folder.
     """
-    from trpg_arena.experiments.selfplay.value_fit import FitConfig
+    from trpg_arena.experiments.selfplay.value_fit import FitConfig, load_positions
     from trpg_arena.experiments.selfplay.value_train import ValueTrainArgs, train_value
     from trpg_arena.rules import get_ruleset
 
@@ -675,8 +675,6 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
             or workers < 1 or epochs < 1 or not 0 < keep <= 1 or not 0 <= draw <= 1:
         raise typer.BadParameter("--games and --generation-games need at least 10, --generations and --generated "
                                  ">= 0, --noise and --draw in [0, 1], --keep in (0, 1], --workers and --epochs >= 1")
-    from trpg_arena.experiments.selfplay.value_fit import load_positions
-
     for path in extra or []:
         if not path.is_file():
             raise typer.BadParameter(f"--extra: no data file at '{path}'")

@@ -15,4 +15,3 @@ def check_replaceable(path: Path, force: bool, option: str = "--out") -> None:
         raise ValueError(f"{option} {path} is a folder: name a file")
     if path.exists() and not force:
         raise ValueError(f"{option} {path} exists: add --force to replace it, or name another file")
-
