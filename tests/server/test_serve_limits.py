@@ -143,7 +143,8 @@ def test_serve_and_autopilot_default_to_the_same_database(tmp_path: Path) -> Non
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "TRPG_ARENA_DB": ""}
     expected = tmp_path / "data" / "trpg-arena" / "sessions.db"
     listed = subprocess.run([*CLI, "autopilot", "--list"], capture_output=True, text=True, timeout=120, env=env)
-    assert f"sessions in {expected}" in listed.stdout.replace("\n", ""), listed.stdout + listed.stderr
+    assert f"no session database at {expected} yet" in listed.stdout.replace("\n", ""), listed.stdout + listed.stderr
+    assert not expected.exists()  # listing made nothing
     with cold_server(tmp_path / "ignored.db", env=env, default_db=True) as (_, proc):
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=30)
