@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from trpg_arena.experiments.out_files import check_replaceable
@@ -880,16 +881,42 @@ from trpg_arena.experiments.selfplay.commands import register as _register_selfp
 _register_selfplay(app)
 
 
-def main() -> None:
-    """Entry point: user errors become one red line and exit status 2, never a traceback."""
+def usage_errors() -> Any:
+    """The click exceptions module typer raises from (typer 0.29 on carries its own copy of click)."""
     try:
-        app()
+        from typer._click import exceptions
+    except ImportError:  # an older typer, on click itself
+        from click import exceptions  # type: ignore[no-redef]  # the same names in click's own module
+    return exceptions
+
+
+def main() -> None:
+    """Entry point: user errors become one red line and exit status 2, never a traceback.
+
+    Typer's own way with a bad option (usage, a hint and a box around the message) is replaced by the same
+    single line the commands' errors give, naming the command's ``--help``.
+    """
+    usage = usage_errors()
+    try:
+        code = app(standalone_mode=False)
+    except usage.NoArgsIsHelpError as e:  # a bare command: its help, as typer shows it
+        e.show()
+        sys.exit(e.exit_code)
+    except usage.UsageError as e:  # a bad option value, an unknown option, a missing argument
+        hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+        err.print(f"[red]error:[/red] {escape(e.format_message())}{hint}", highlight=False)
+        sys.exit(2)
+    except typer.Abort:  # end of input at a prompt
+        err.print("aborted")
+        sys.exit(1)
     except TrpgArenaError as e:
         err.print(f"[red]error:[/red] {e}")
         sys.exit(2)
     except ValueError as e:
         err.print(f"[red]error:[/red] {e}")
         sys.exit(2)
+    if isinstance(code, int) and code:  # typer.Exit(code) and Ctrl-C (130) come back as the exit status
+        sys.exit(code)
 
 
 if __name__ == "__main__":

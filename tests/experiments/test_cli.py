@@ -304,3 +304,18 @@ def test_a_bad_backend_or_worker_count_leaves_no_run_folder(command: str, option
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
     assert r.stderr.strip() == f"error: {words}" or words in r.stderr, r.stderr
     assert not out.exists(), "a refused run left a folder behind (its --resume hint pointing at nothing)"
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["play", "kiai/duel", "--seed", "abc"], "Invalid value for '--seed'"),
+    (["demo", "--npc", "x"], "No such option: --npc"),
+    (["play"], "Missing argument 'encounter'"),
+    (["tournament", "kiai/duel", "--agents", "random"], "a tournament needs at least two agents"),
+    (["serve", "--port", "99999"], "--port must be 0-65535, got 99999"),
+])
+def test_a_bad_option_is_one_line_naming_the_commands_help(args: list[str], words: str) -> None:
+    r = run(*args)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1, r.stderr  # no usage block, no box
+    assert lines[0].startswith("error: ") and words in lines[0], lines
+    assert lines[0].endswith(f" {args[0]} --help')") and "(see '" in lines[0], lines
