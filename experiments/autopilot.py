@@ -103,10 +103,8 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
     if args.resume:
         row = pick(store, args.wanted)
         session = Session.load(store, row.id)
-        try:
-            session.pending()  # a hand-edited state can load and still not hold together: find out now
-        except (KeyError, IndexError, TypeError, ValueError) as e:
-            raise StoreError(f"{store.path}: session {row.id} cannot be restored ({type(e).__name__}: {e})") from None
+        # the changes asked for come first: a seat whose agent can no longer be built (its model file gone) is
+        # replaced here rather than refused below
         for cid, block in tactics_of(args).items():
             session.set_tactics(cid, block)
         if args.seats or args.dice:
@@ -117,6 +115,13 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
                 session.set_table_dice(True)
             if args.ask_routine:
                 session.set_ask_routine(True)
+        try:
+            session.pending()  # a hand-edited state can load and still not hold together: find out now
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            hint = (f"; give that seat another agent, e.g. {resume_command(session, store)} --seat npc=scripted "
+                    "(or the side's or combatant's key)") if isinstance(e, TrpgArenaError) else ""
+            raise StoreError(f"{store.path}: session {row.id} cannot be restored ({type(e).__name__}: {e}){hint}") \
+                from None
         console.print(f"resumed session {session.id}: {row.ruleset}/{row.encounter}, {len(session.records)} "
                       f"decisions, round {session.combat.round}")
     else:

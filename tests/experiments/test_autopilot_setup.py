@@ -168,3 +168,20 @@ def test_kiai_old_pc_spelling_is_a_located_error(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(data))
     r = subprocess.run([*CLI, "validate", str(path)], capture_output=True, text=True)
     assert r.returncode == 1 and "combatants[0]" in r.stderr and "write 'kind: pc'" in r.stderr, r.stderr
+
+
+def test_a_session_whose_agent_model_is_gone_resumes_with_another_agent(tmp_path: Path) -> None:
+    from trpg_arena.agents.learned.ppo import policy_path
+
+    db, model = tmp_path / "s.db", tmp_path / "mine.npz"
+    model.write_bytes(policy_path("kiai").read_bytes())
+    first = autopilot("kiai/duel", "--pc", "scripted", "--npc", f"ppo:model={model}", db=db)
+    assert first.returncode == 0 and "is stored" in first.stdout, first.stderr[-2000:]
+    model.unlink()  # the GM tidied the folder between two evenings
+    refused = autopilot("--resume", db=db)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert f"no policy model at '{model}'" in refused.stderr and "--seat npc=scripted" in refused.stderr, refused.stderr
+    resumed = autopilot("--resume", "--seat", "npc=scripted", db=db)
+    assert resumed.returncode == 0 and "resumed session" in resumed.stdout, resumed.stderr[-2000:]
+    (row,) = SessionStore(db).sessions()
+    assert Session.load(SessionStore(db), row.id).pending() is not None  # and it holds together again
