@@ -21,6 +21,7 @@ import numpy as np
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.agents.codec import Codec
+from trpg_arena.agents.learned.npz import UNREADABLE
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.spec import UnknownAgentError, register_agent
 from trpg_arena.rules import Action, Combat, TrpgArenaError
@@ -64,7 +65,7 @@ class PolicyAgent(Agent):
         self.path = path
         try:
             self.model = MaskablePPO.load(str(path), device="cpu")
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        except UNREADABLE as e:  # the zip archive SB3 saves fails to load as an .npz does
             raise PolicyError(f"{path}: not a saved MaskablePPO model ({e})") from None
         self.deterministic = deterministic
         self._fits: set[int] = set()  # id() of encounters whose layout was checked

@@ -105,6 +105,11 @@ def proposal_json(combat: Combat, proposal: Proposal, legal: list[Action]) -> di
     return out
 
 
+def unsaid(note: str | None, *words: str) -> str | None:
+    """An action's odds note unless the agent's own words already give it (scripted reasons cite their odds)."""
+    return note if note and not any(note in w for w in words) else None
+
+
 def proposal_odds(combat: Combat, proposal: Proposal) -> dict[Action, str]:
     """The odds of the proposed action and its alternatives that can be estimated (attacks), by action."""
     if combat.over:

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from trpg_arena.rules import Action, Combat, CombatantView, Event
-from trpg_arena.table.choices import proposal_odds
+from trpg_arena.table.choices import proposal_odds, unsaid
 from trpg_arena.table.menu import Menu, Step
 from trpg_arena.table.render import map_letters, numbered_map
 from trpg_arena.table.session import Pending, Session
@@ -143,19 +143,18 @@ def proposal(session: Session, pending: Pending) -> RenderableType:
     odds = proposal_odds(c, p)
     said = " ".join(p.reasons)
 
-    def unsaid(action: Action, reason: str = "") -> str:
-        """The action's odds unless the agent's own words already give them (scripted reasons cite them)."""
-        note = odds.get(action)
-        return f" · {note}" if note and note not in said and note not in reason else ""
+    def odds_note(action: Action, reason: str = "") -> str:
+        note = unsaid(odds.get(action), said, reason)
+        return f" · {note}" if note else ""
 
     lines: list[RenderableType] = [Text.assemble(("proposes: ", "bold"), (describe(c, p.action), "bold green"),
-                                                 (f"  (value {p.value:.2f}){unsaid(p.action)}", "dim"))]
+                                                 (f"  (value {p.value:.2f}){odds_note(p.action)}", "dim"))]
     for i, reason in enumerate(p.reasons):  # the first says why; the rest are notes (next best, who agrees)
         lines.append(Text(f"  because {reason}" if i == 0 else f"  · {reason}"))
     for i, alt in enumerate(p.alternatives, 1):
         note = f" - {alt.reason}" if alt.reason else ""
         lines.append(Text.assemble((f"  {i} ", "bold"), describe(c, alt.action),
-                                   (f"  ({alt.value:.2f}){note}{unsaid(alt.action, alt.reason)}", "dim")))
+                                   (f"  ({alt.value:.2f}){note}{odds_note(alt.action, alt.reason)}", "dim")))
     return Group(*lines)
 
 

@@ -23,6 +23,7 @@ from pydantic import Field
 from trpg_arena.rules import RULESETS
 from trpg_arena.server.mcp_server.prompt import npc_assistant
 from trpg_arena.server.mcp_server.table import Doc, Table, ToolRefusal
+from trpg_arena.table.choices import unsaid
 
 log = logging.getLogger("trpg_arena.mcp")
 
@@ -191,8 +192,8 @@ def build_server(table: Table) -> MCPServer:
         why = "; ".join(p.get("reasons") or [])
 
         def odds(item: dict[str, Any]) -> str:  # an attack's odds, unless the reasons give them already
-            note = item.get("odds")
-            return f" [{note}]" if note and note not in why and note not in (item.get("reason") or "") else ""
+            note = unsaid(item.get("odds"), why, item.get("reason") or "")
+            return f" [{note}]" if note else ""
 
         others = ", ".join(f"#{a.get('index')} {a.get('text', '')}{odds(a)}" for a in p.get("alternatives", [])[:4])
         return _answer(out, f"{out['agent']} proposes #{p.get('index')}: {p.get('text', '')}{odds(p)}"
