@@ -78,6 +78,12 @@ def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None 
     return known
 
 
+def _throws_own_weapon(combat: Combat, cid: str, a: Action) -> bool:
+    """A throw of a held item that is no thrown weapon or object: the policy never gives its weapon away (`weigh`)."""
+    return a.verb == THROW and a.target is not None and \
+        combat.tables.items[_item_ids(combat, cid, a)[0]].kind not in ("thrown", "object")
+
+
 _BLAST_SQUARE = tuple((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3))  # the cells within 2 of a spot
 
 
@@ -453,7 +459,8 @@ class ReincarnatorTactics(Tactics):
         attacks: list[tuple[float, Action]] = []
 
         def rivals() -> list[Rival]:
-            return [*attacks, (0.0, end)]
+            return [*((v, a, f"would throw {cid}'s {a.option[0]} away (an improvised throw, bashing, no weapon damage)")
+                      if _throws_own_weapon(combat, cid, a) else (v, a) for v, a in attacks), (0.0, end)]
 
         def rule(a: Action, value: float, why: Callable[..., str]) -> Ranking:
             # the reason is worded only when a proposal asks for it (`Ranking.why`): play and search never do
@@ -517,6 +524,9 @@ class ReincarnatorTactics(Tactics):
                     (f"{len(top)} attacks promise the same: one of them picked at random",) if len(top) > 1 else ()),
                     rivals)
         def weak() -> str:
+            if attacks and all(_throws_own_weapon(combat, cid, a) for _, a in attacks):
+                kept = sorted({a.option[0] for _, a in attacks})
+                return f"{cid}'s only attacks from here would throw its {' or '.join(kept)} away"
             if attacks:
                 return f"{cid}'s best attack is worth only {best_attack:.1f} net successes"
             where = f" ({self._nearest(me.cell, enemies)})" if enemies and me.cell is not None else ""
