@@ -26,6 +26,7 @@ import yaml
 from trpg_arena.experiments.series import GameRecord, SeriesSpec, run_series
 from trpg_arena.experiments.series.folders import run_folder
 from trpg_arena.experiments.series.report import write_report
+from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.sprt import wilson
 from trpg_arena.experiments.series.words import pct, rate
 from trpg_arena.rules import RULESETS, TrpgArenaError, load_encounter
@@ -92,6 +93,12 @@ def check_knobs(data: dict[str, Any], knobs: list[Knob], name: str) -> None:
             numeric = [f for f, v in c.items() if isinstance(v, int) and not isinstance(v, bool)]
             raise BalanceError(f"--knob {k.label}: '{k.combatant}' has no whole-number field '{k.field}' "
                                f"(its numbers: {', '.join(numeric)})")
+    for k in knobs:  # both ends of every range make a valid encounter, or the search would stop on one mid-run
+        for end in (k.lo, k.hi):
+            try:
+                load_encounter(apply(data, {k: end}), source=name)
+            except TrpgArenaError as e:
+                raise BalanceError(f"--knob {k.label}={k.lo}..{k.hi}: {k.field} {end} is not allowed ({e})") from None
 
 
 def apply(data: dict[str, Any], setting: dict[Knob, int]) -> dict[str, Any]:
@@ -217,15 +224,25 @@ def confirm_setting(s: Search, setting: dict[Knob, int], seed: int, phase: str) 
 def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...], *, side: str | None = None,
             tolerance: float = 0.05, screen: int = 100, confirm: int = 600, budget: int = 5000,
             workers: int | None = None, backend: str = "local",
-            on_try: Callable[[dict[str, Any], Search], None] | None = None) -> dict[str, Any]:
+            on_try: Callable[[dict[str, Any], Search], None] | None = None,
+            on_start: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Search the knobs (see the module docstring); returns the summary (found or not) and the tuned data.
 
-    `on_try` hears of every series played, as it ends (the command prints a line for each).
+    `on_start` hears the side tuned once every argument is checked, before the first game; `on_try` hears of
+    every series played, as it ends (the command prints a line for each).
     """
     if not 0 < target < 1:
         raise BalanceError(f"--target must lie strictly between 0 and 1, got {target}")
     if not knobs:
         raise BalanceError("balance needs at least one --knob ID.FIELD=LO..HI")
+    if not 0 < tolerance < 0.5:  # NaN fails too; a 95 % interval never has width 0, so 0 could never be met
+        raise BalanceError(f"--tolerance must lie strictly between 0 and 0.5, got {tolerance}")
+    for option, games in (("--screen", screen), ("--confirm", confirm)):
+        if games < 1:
+            raise BalanceError(f"{option} must be at least 1 game, got {games}")
+    if budget < screen:
+        raise BalanceError(f"--budget {budget} leaves no room for one screening series of --screen {screen} games")
+    check_backend(backend, workers)
     data = raw_encounter(name)
     check_knobs(data, knobs, name)
     enc = load_encounter(name)
@@ -233,6 +250,9 @@ def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...]
     side = side or (pcs[0] if pcs else enc.sides()[0])
     if side not in enc.sides():
         raise BalanceError(f"--side '{side}' is not a side of {name} (sides: {', '.join(enc.sides())})")
+    SeriesSpec.build(enc, lineup, screen, name=name)  # one known agent per side, before any game
+    if on_start is not None:
+        on_start(side)
     started = time.perf_counter()
     s = Search(name, data, lineup, side, target, tolerance, screen, confirm, budget, workers, backend,
                on_try=on_try)

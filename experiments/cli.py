@@ -409,10 +409,14 @@ def balance(encounter: Annotated[str, typer.Argument(help="encounter file or bui
     from trpg_arena.experiments.balance import balance as run_balance
     from trpg_arena.experiments.series.words import rate
 
-    err.print(f"balancing {encounter}: side's win rate to {target:.0%} +/- {tolerance:.0%}, a line per series")
+    def started(tuned: str) -> None:
+        err.print(f"balancing {encounter}: side {tuned}'s win rate to {target:.0%} +/- {tolerance:.0%}, a line per "
+                  "series")
+
     summary = run_balance(encounter, [Knob.parse(k) for k in knob], target, tuple(_agents_option(agents)),
                           side=side, tolerance=tolerance, screen=screen, confirm=confirm, budget=budget,
-                          workers=workers, backend=backend, on_try=lambda t, s: err.print("  " + tried_line(t, s)))
+                          workers=workers, backend=backend, on_try=lambda t, s: err.print("  " + tried_line(t, s)),
+                          on_start=started)
     folder = write_balance(summary, out)
     if not summary["found"]:
         err.print(f"[red]no setting found[/red] within {target:.0%} +/- {tolerance:.0%} in {summary['games']} games "

@@ -27,7 +27,7 @@ def read_table(path: Path) -> dict[str, Any]:
 
 def entry(library: Mapping[str, V], name: Any, what: str) -> V:
     """The library's entry `name`; a ValueError naming every entry it has when there is none."""
-    if name not in library:
+    if not isinstance(name, str) or name not in library:  # a list or a mapping here is no name (and unhashable)
         raise ValueError(f"unknown {what} '{name}' (library: {', '.join(sorted(library))})")
     return library[name]
 

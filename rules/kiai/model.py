@@ -142,7 +142,7 @@ class Ability(StrictModel):
 def _from_library(value: Any, library: dict[str, dict[str, Any]], what: str) -> Any:
     if isinstance(value, str):
         return {"id": value, **entry(library, value, what)}
-    if isinstance(value, dict) and value.get("id") in library:
+    if isinstance(value, dict) and isinstance(value.get("id"), str) and value["id"] in library:
         return {"id": value["id"], **library[value["id"]], **value}
     return value
 

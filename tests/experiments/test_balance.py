@@ -51,3 +51,23 @@ def test_an_unreachable_target_exits_1_with_the_search_shown(tmp_path: Path) -> 
     # a line per series as it ends (progress in a log), rates in percent with their intervals
     line = r"\[20/200 games, \d+ s, [\d,]+ games/s\] screen +\{'gorza.life': 6[01]\}: [\d.]+ % \[[\d.]+, [\d.]+\]"
     assert re.search(line + " over 20 games", r.stderr), r.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--knob", "gorza.life=-5..30"], r"--knob gorza.life=-5..30: life -5 is not allowed \(kiai/duel: field"),
+    (["--tolerance", "0"], "--tolerance must lie strictly between 0 and 0.5, got 0.0"),
+    (["--tolerance", "nan"], "--tolerance must lie strictly between 0 and 0.5, got nan"),
+    (["--confirm", "0"], "--confirm must be at least 1 game, got 0"),
+    (["--budget", "10"], "--budget 10 leaves no room for one screening series of --screen 100 games"),
+    (["--agents", "scripted"], "--agents needs one agent per side"),
+    (["--workers", "0"], "--workers must be at least 1, got 0"),
+])
+def test_a_search_that_could_not_work_is_refused_before_its_first_game(tmp_path: Path, args: list[str],
+                                                                        message: str) -> None:
+    # each of these used to play games first: a range end the rules refuse stopped the search mid-run, a tolerance
+    # of 0 or NaN or a confirmation of 0 games could never be met, and a budget under one series was overrun
+    cmd = [*CLI, "balance", "kiai/duel", "--target", "0.5", "--knob", "gorza.life=4..30", "--out", str(tmp_path)]
+    r = subprocess.run(cmd + args, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert re.search(message, r.stderr) and "balancing" not in r.stderr and "games/s" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
