@@ -138,3 +138,14 @@ def test_snapshot_mid_procedure_round_trips() -> None:
     for x in (c, r):
         x.act(Action("dodge"))
     assert [e.json_line() for e in c.log] == [e.json_line() for e in r.log] and c.dice.remaining == 0
+
+
+@pytest.mark.parametrize(("where", "value"), [("template", ["orc"]), ("armour", ["chain_shirt"]),
+                                              ("weapons", [{"id": ["katana"]}])])
+def test_a_library_name_that_is_a_list_is_an_unknown_name_not_a_crash(where: str, value: object) -> None:
+    # a list where a library entry's name goes (a YAML slip: `template: [orc]`) could not be looked up at all and
+    # raised a TypeError; it is refused as any unknown name, at its field
+    enc = load_encounter("kiai/duel").model_dump(mode="json")
+    enc["combatants"][1][where] = value
+    e = _err(enc)
+    assert "combatants[1]" in str(e), str(e)
