@@ -15,6 +15,7 @@ from trpg_arena.experiments.regression import Outcome, exit_code, exit_line, run
 from trpg_arena.experiments.series.folders import run_folder, write_results
 from trpg_arena.experiments.series.junit import junit_xml
 from trpg_arena.experiments.series.progress import series_progress
+from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.suite import Entry, is_suite, load_suite, make_entry
 from trpg_arena.rules import load_encounter
 
@@ -84,6 +85,7 @@ def _settings(e: Entry) -> dict[str, object]:
 
 def run_regress(a: RegressArgs, console: Console, err: Console) -> int:
     """Run every entry, print the verdicts, write the run folder; returns the exit code."""
+    check_backend(a.backend, a.workers)  # the command's own options, before any entry is read or folder made
     entries = entries_of(a)
     started = time.perf_counter()
     outcomes: list[Outcome] = []

@@ -77,3 +77,12 @@ def test_a_stale_baseline_names_the_combatant_by_id(tmp_path: Path) -> None:
     enc.write_text(text.replace("    max_hp: 40\n", "    max_hp: 60\n"))
     code, out = regress("duel.yaml", "--baseline", "b.json", cwd=tmp_path)
     assert code == 3 and "combatants[1] (id 'ghoul').max_hp 40 -> 60" in out, out
+
+
+@pytest.mark.parametrize("option", [("--workers", "0"), ("--backend", "nosuch")])
+def test_a_bad_run_option_is_refused_before_any_entry_or_folder(tmp_path: Path, option: tuple[str, str]) -> None:
+    # with a baseline still to record, --workers 0 went unseen: the entry failed on its missing baseline and a run
+    # folder with a report of that error was written, the real fault never named
+    code, out = regress("kiai/duel", "--baseline", "b.json", *option, "--out", "runs", cwd=tmp_path)
+    assert code == 2 and ("--workers must be at least 1, got 0" in out or "unknown backend 'nosuch'" in out), out
+    assert "no such file" not in out and not (tmp_path / "runs").exists()
