@@ -166,8 +166,11 @@ class ReincarnatorEncounter(EncounterBase):
 
         blocked: set[Cell] = set()
         for i, cs in enumerate(self.map.cells):
+            where = f"map.cells[{i}].{'at' if cs.at is not None else 'area'}"
+            for corner in cs.area or ():  # corners first: an area's cells are listed only once it lies on the map
+                on_map(corner, where)
             for c in cs.cells():
-                on_map(c, f"map.cells[{i}].{'at' if cs.at is not None else 'area'}")
+                on_map(c, where)
                 if cs.terrain == "wall" or cs.object is not None:
                     blocked.add(c)
         for i, it in enumerate(self.map.items):

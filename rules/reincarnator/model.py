@@ -36,6 +36,16 @@ Modifier = Literal["attack_dp", "base_defense", "dodge_defense", "base_initiativ
 Duration = Literal["scene", "until_turn_start", "combat"]
 
 
+# Upper bounds of the numbers a file may give. The rules set none, but a pool of a billion dice or a walk of a
+# billion metres would hold a process (or the server) for ever; each bound is far above the built-in data.
+DICE = 30  # anything added to or taken from a pool, a defence or an initiative: the attributes' own limit
+METRES = 200  # a speed or a blast radius (the largest board is 64 x 64 m)
+RANGE = 10_000  # a weapon's or spell's range, the visibility
+HEALTH = 200  # health boxes, damage taken, a hull's structure
+SIZE = 100  # an item's size
+ROUNDS = 1_000  # a magazine, the rounds in it and the spares
+
+
 class ReincarnatorOptions(StrictModel):
     """Option flags of section 3 (every default is the spec's)."""
 
@@ -63,9 +73,9 @@ class ReincarnatorOptions(StrictModel):
 class AmmoSpec(StrictModel):
     """Ammunition of a ranged weapon (REI-2.13, 2.15, 2.16)."""
 
-    capacity: int = Field(1, ge=1)
-    loaded: int = Field(0, ge=0)
-    spares: int = Field(0, ge=0)
+    capacity: int = Field(1, ge=1, le=ROUNDS)
+    loaded: int = Field(0, ge=0, le=ROUNDS)
+    spares: int = Field(0, ge=0, le=ROUNDS)
     reload_kind: ReloadKind = "magazine"
     chambered: bool = True
     shell: ExplosiveSpec | None = None  # a launcher's explosive shell
@@ -80,19 +90,19 @@ class AmmoSpec(StrictModel):
 class ExplosiveSpec(StrictModel):
     """An explosive charge: blast dice and radius (REI-8.1)."""
 
-    blast: int = Field(ge=1)
-    radius_m: int = Field(0, ge=0)
+    blast: int = Field(ge=1, le=DICE)
+    radius_m: int = Field(0, ge=0, le=METRES)
 
 
 class ItemEffectSpec(StrictModel):
     """What a consumable does (REI-2.12): heal bashing points and/or add a timed modifier effect."""
 
-    heal_bashing: int = Field(0, ge=0)
-    attack_dp: int = 0
-    base_defense: int = 0
-    dodge_defense: int = 0
-    base_initiative: int = 0
-    bonus_es: int = 0
+    heal_bashing: int = Field(0, ge=0, le=HEALTH)
+    attack_dp: int = Field(0, ge=-DICE, le=DICE)
+    base_defense: int = Field(0, ge=-DICE, le=DICE)
+    dodge_defense: int = Field(0, ge=-DICE, le=DICE)
+    base_initiative: int = Field(0, ge=-DICE, le=DICE)
+    bonus_es: int = Field(0, ge=-DICE, le=DICE)
     duration: Duration = "scene"
 
 
@@ -114,21 +124,21 @@ class ItemSpec(StrictModel):
     id: str = Field(min_length=1)
     name: str = ""
     kind: ItemKind
-    damage: int = Field(0, ge=0)
+    damage: int = Field(0, ge=0, le=DICE)
     damage_type: Literal["bashing", "lethal"] | None = None
     lethal: bool = False
     specialty: str = ""
-    size: int = Field(0, ge=0)
+    size: int = Field(0, ge=0, le=SIZE)
     hands: int = Field(1, ge=1, le=2)
     reach: int = Field(1, ge=1, le=3)
-    range_m: int | None = Field(None, ge=1)
-    high_speed: int | None = Field(None, ge=0)
-    penetration: int = Field(0, ge=0)
+    range_m: int | None = Field(None, ge=1, le=RANGE)
+    high_speed: int | None = Field(None, ge=0, le=DICE)
+    penetration: int = Field(0, ge=0, le=DICE)
     grab_suited: bool = False
     soft: bool = False
     heavy: bool = False
     ammo: AmmoSpec | None = None
-    burst: int = Field(1, ge=1)
+    burst: int = Field(1, ge=1, le=DICE)
     explosive: ExplosiveSpec | None = None
     components: list[ExplosiveSpec] = Field(default_factory=list)
     effect: ItemEffectSpec | None = None
@@ -175,7 +185,7 @@ class EffectSpec(StrictModel):
 
     name: str
     duration: Duration = "scene"
-    modifiers: dict[Modifier, int] = Field(default_factory=dict)
+    modifiers: dict[Modifier, Annotated[int, Field(ge=-DICE, le=DICE)]] = Field(default_factory=dict)
 
 
 class AbilitySpec(StrictModel):
@@ -190,11 +200,11 @@ class SpellSpec(StrictModel):
 
     id: str
     name: str = ""
-    power: int = Field(0, ge=0)
-    range_m: int = Field(30, ge=1)
+    power: int = Field(0, ge=0, le=DICE)
+    range_m: int = Field(30, ge=1, le=RANGE)
     damage_type: Literal["bashing", "lethal"] = "lethal"
-    high_speed: int = Field(0, ge=0)
-    penetration: int = Field(0, ge=0)
+    high_speed: int = Field(0, ge=0, le=DICE)
+    penetration: int = Field(0, ge=0, le=DICE)
     specialty: str = "casting"
 
 
@@ -236,8 +246,8 @@ class CombatantStartCond(StrictModel):
     crouching: bool = False
     in_cover: Cell | str | None = None
     hidden: bool = False
-    lethal: int = Field(0, ge=0)
-    bashing: int = Field(0, ge=0)
+    lethal: int = Field(0, ge=0, le=HEALTH)
+    bashing: int = Field(0, ge=0, le=HEALTH)
     status: Literal["active", "unconscious", "dying", "dead"] | None = None
 
 
@@ -256,16 +266,16 @@ class CombatantSpec(StrictModel):
     size: int = Field(5, ge=1, le=30)
     skills: Skills = Field(default_factory=Skills)
     specialties: dict[str, int] = Field(default_factory=dict)
-    base_defense: int = Field(ge=0)
-    base_defense_es: int = Field(0, ge=0)
-    dodge_defense: int = Field(0, ge=0)
-    base_initiative: int | None = None
-    speed_m: int | None = Field(None, ge=1)
-    max_health: int | None = Field(None, ge=1)
+    base_defense: int = Field(ge=0, le=DICE)
+    base_defense_es: int = Field(0, ge=0, le=DICE)
+    dodge_defense: int = Field(0, ge=0, le=DICE)
+    base_initiative: int | None = Field(None, ge=-DICE, le=2 * DICE)
+    speed_m: int | None = Field(None, ge=1, le=METRES)
+    max_health: int | None = Field(None, ge=1, le=HEALTH)
     trick_actions: int = Field(0, ge=0, le=5)
     acrobatic_actions: int = Field(0, ge=0, le=5)
     hands: int = Field(2, ge=0, le=8)
-    called_shot_reduction: int = Field(0, ge=0)
+    called_shot_reduction: int = Field(0, ge=0, le=DICE)
     abilities: list[AbilitySpec] = Field(default_factory=list)
     natural_weapons: list[LibItem] = Field(default_factory=lambda: [ItemSpec(**UNARMED)])
     items: list[LibItem] = Field(default_factory=list)
@@ -343,7 +353,7 @@ class MapSpec(StrictModel):
     height: int = Field(12, ge=2, le=64)
     cells: list[CellSpec] = Field(default_factory=list)
     items: list[LibItem] = Field(default_factory=list)
-    visibility_m: int | None = Field(None, ge=1)
+    visibility_m: int | None = Field(None, ge=1, le=RANGE)
     edge_exits: bool = True
 
 
@@ -354,11 +364,11 @@ class VehicleSpec(StrictModel):
     name: str = ""
     side: str | None = None
     size: int = Field(8, ge=1, le=30)
-    speed_m: int = Field(16, ge=1)
-    structure: int = Field(12, ge=1)
-    base_defense: int = Field(0, ge=0)
-    dodge_defense: int = Field(0, ge=0)
-    occupant_cover: int = Field(3, ge=0)
+    speed_m: int = Field(16, ge=1, le=METRES)
+    structure: int = Field(12, ge=1, le=HEALTH)
+    base_defense: int = Field(0, ge=0, le=DICE)
+    dodge_defense: int = Field(0, ge=0, le=DICE)
+    occupant_cover: int = Field(3, ge=0, le=DICE)
     weapons: list[LibItem] = Field(default_factory=list)
     driver: str | None = None
     position: Cell
@@ -381,7 +391,7 @@ class SurpriseSpec(StrictModel):
 class Reinforcement(StrictModel):
     """Combatants joining at the start of a round (REI-2.5)."""
 
-    round: int = Field(ge=2)
+    round: int = Field(ge=2, le=200)
     combatants: list[CombatantSpec]
 
 

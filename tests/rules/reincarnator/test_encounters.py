@@ -28,6 +28,31 @@ def test_cell_off_the_map_names_the_position() -> None:
     assert err.path == "combatants[1].position" and "off the map" in str(err)
 
 
+HUGE = 10**9
+
+
+@pytest.mark.parametrize(("where", "path"), [
+    (["combatants", 0, "speed_m"], "combatants[0] (id 'A').speed_m"),
+    (["combatants", 0, "base_defense"], "combatants[0] (id 'A').base_defense"),
+    (["combatants", 0, "max_health"], "combatants[0] (id 'A').max_health"),
+    (["combatants", 0, "natural_weapons", 0, "damage"], "combatants[0] (id 'A').natural_weapons[0].damage"),
+    (["combatants", 0, "start", "lethal"], "combatants[0] (id 'A').start.lethal"),
+    (["map", "cells", 0, "area", 1, 0], "map.cells[0].area"),
+])
+def test_a_number_beyond_any_game_is_refused_at_its_field(where: list, path: str) -> None:
+    # a billion dice of damage or metres of speed was accepted and then held the process for ever (memory, time) at
+    # its first roll or walk; an area reaching a billion cells out ran out of memory while the file was checked
+    data = load_encounter("reincarnator/brawl").model_dump(mode="json")
+    data["map"]["cells"] = [{"area": [[0, 0], [1, 1]], "terrain": "difficult"}]
+    data["combatants"][0]["id"] = "A"
+    node = data
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = HUGE
+    err = error_of(data)
+    assert err.path.startswith(path), (err.path, str(err))
+
+
 def test_wrong_type_names_the_field() -> None:
     err = error_of(encounter(*defaults(a={"base_defense": "high"})))
     assert err.path == "combatants[0] (id 'A').base_defense"
