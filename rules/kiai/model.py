@@ -60,7 +60,7 @@ class KiaiOptions(StrictModel):
     ability_damage_base: Literal["attack_value", "none"] = "attack_value"
     status_duration: Literal["level"] | int = "level"
     illusion_penalty: int = Field(20, ge=0)
-    round_cap: int | None = Field(None, ge=1)
+    round_cap: int | None = Field(None, ge=1, le=1000)  # a game must end: a cap of a billion rounds would not
 
     @field_validator("damage_level_multipliers")
     @classmethod
@@ -77,8 +77,8 @@ class KiaiOptions(StrictModel):
     def _boxes(cls, v: dict[str, int]) -> dict[str, int]:
         _keys(v, LEVELS)
         full = {"light": 1, "moderate": 1, "serious": 1, "mortal": 1, **v}
-        if any(n < 1 for n in full.values()):
-            raise ValueError("every level needs at least one box")
+        if any(not 1 <= n <= 100 for n in full.values()):  # a billion boxes: nobody could ever fall
+            raise ValueError("every level needs 1 to 100 boxes")
         return full
 
     @field_validator("wound_penalties")
@@ -307,7 +307,7 @@ class KiaiEncounter(EncounterBase):
     options: KiaiOptions = Field(default_factory=KiaiOptions)
     map: MapSpec
     combatants: list[Combatant] = Field(min_length=1)
-    round_cap: int | None = Field(None, ge=1)
+    round_cap: int | None = Field(None, ge=1, le=1000)  # a game must end: a cap of a billion rounds would not
     start: StartState | None = None
 
     @model_validator(mode="after")

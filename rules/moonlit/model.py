@@ -32,7 +32,7 @@ class MoonlitOptions(StrictModel):
 
     moon_crit_natural: int = Field(12, ge=3, le=12)
     moon_fumble_natural: int = Field(2, ge=2, le=12)
-    moon_round_cap: int = Field(20, ge=1)
+    moon_round_cap: int = Field(20, ge=1, le=1000)  # a game must end: a cap of a billion rounds would not
     moon_clear_conditions_on_end: bool = False
     moon_deploy: Literal["data", "choose"] = "data"
     moon_blocking: Literal["auto", "off"] = "auto"

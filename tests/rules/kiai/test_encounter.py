@@ -57,6 +57,8 @@ def _mod(**changes):
     ({"options__turn_order": "random"}, "options.turn_order"),
     ({"options__damage_level_multipliers": {"light": 2}}, "options.damage_level_multipliers"),
     ({"options__wound_boxes": {"grave": 1}}, "options.wound_boxes"),
+    ({"options__wound_boxes": {"mortal": 10**9}}, "options.wound_boxes"),  # nobody could ever fall
+    ({"options__round_cap": 10**9}, "options.round_cap"),  # nor the game end
     ({"options__wound_penalties": {"moderate": 5}}, "options.wound_penalties"),
     ({"options__status_duration": 0}, "options.status_duration"),
     ({"options__no_such_flag": True}, "options.no_such_flag"),

@@ -30,6 +30,7 @@ def _enc() -> dict:
     (lambda e: e["combatants"][1].update(side="C"), "combatants[1] (id 'B1').side"),
     (lambda e: e["combatants"][1].update(colour="red"), "combatants[1] (id 'B1').colour"),
     (lambda e: e.update(options={"moon_round_cap": 0}), "options.moon_round_cap"),
+    (lambda e: e.update(options={"moon_round_cap": 10**9}), "options.moon_round_cap"),  # a game must end
     (lambda e: e.update(options={"moon_deploy": "random"}), "options.moon_deploy"),
     (lambda e: e.update(hazards=[{"zone": "sky", "n": 1}]), "hazards[0].zone"),
     (lambda e: e.update(start={"step": "lunch"}), "start.step"),
