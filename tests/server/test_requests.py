@@ -12,7 +12,7 @@ import yaml
 from fastapi.testclient import TestClient
 
 from tests.server.quiet import settled
-from trpg_arena.rules import RULESETS
+from trpg_arena.rules import RULESETS, load_encounter
 
 BAD_ENCOUNTER = {"ruleset": "moonlit", "encounter": "typo", "combatants": [{"id": "kei", "side": "A", "hp": "lots"}]}
 
@@ -216,3 +216,24 @@ def test_a_face_that_only_looks_like_a_digit_is_refused(client: TestClient) -> N
         assert r.status_code == 422 and r.json()["error"] == "invalid_dice", r.text
         assert "is not a face of this die" in r.json()["message"]
     assert client.get(f"/api/sessions/{sid}").json() == asked.json()["state"]
+
+
+def _duel_with(path: list, value: object) -> dict:
+    data = load_encounter("reincarnator/duel").model_dump(mode="json")
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(("path", "where"), [(["combatants", 0, "speed_m"], "speed_m"),
+                                             (["combatants", 0, "natural_weapons", 0, "damage"], "damage")])
+def test_an_uploaded_encounter_with_a_number_no_game_could_hold_is_refused(client: TestClient, path: list,
+                                                                           where: str) -> None:
+    # accepted before, a walk of a billion metres or a pool of a billion dice held the server at its first use
+    for route in ("encounters/validate", "sessions"):
+        r = client.post(f"/api/{route}", json={"encounter_data": _duel_with(path, 10**9)})
+        assert r.status_code == 422 and r.json()["error"] == "invalid_encounter", r.text
+        assert where in r.json()["message"] and "less than or equal to" in r.json()["message"], r.text
+    assert client.get("/api/sessions").json()["sessions"] == []
