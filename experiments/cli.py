@@ -19,6 +19,7 @@ from rich.table import Table
 
 from trpg_arena.experiments.out_files import check_replaceable
 from trpg_arena.rules import RULESETS, EncounterBase, TrpgArenaError, builtin_encounters, load_encounter
+from trpg_arena.rules.core.dice import SEED_MAX
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Tabletop-RPG combat engines, environments and agents.")
@@ -128,7 +129,7 @@ def agents_cmd(ruleset: Annotated[str | None, typer.Argument(help="rule system (
 @app.command()
 def play(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name, e.g. moonlit/skirmish")],
          agents: Annotated[str, typer.Option(help="agent names, one per side in side order")] = "scripted,random",
-         seed: Annotated[int, typer.Option(help="seed of the combat's dice")] = 0,
+         seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="seed of the combat's dice")] = 0,
          quiet: Annotated[bool, typer.Option(help="print only the result")] = False,
          log: Annotated[Path | None, typer.Option(help="write the event log as JSON lines")] = None,
          force: Annotated[bool, typer.Option(help="replace the --log file if it exists")] = False,
@@ -150,7 +151,7 @@ def play(encounter: Annotated[str, typer.Argument(help="encounter file or built-
 
 @app.command()
 def demo(ruleset: Annotated[str, typer.Option(help="rule system to demonstrate")] = "moonlit",
-         seed: Annotated[int, typer.Option(help="seed of the dice and the agents")] = 1) -> None:
+         seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="seed of the dice and the agents")] = 1) -> None:
     """One NPC turn of a built-in skirmish as the GM sees it: proposed, explained, confirmed, carried out."""
     if ruleset not in RULESETS:
         raise typer.BadParameter(f"unknown rule system '{ruleset}' (known: {', '.join(RULESETS)})")
@@ -184,7 +185,7 @@ BACKEND_HELP = "where games run: local (a process pool) or ray (RAY_ADDRESS, els
 def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
              agents: Annotated[str, typer.Option(help="two agent specs: A,B")] = "scripted,random",
              games: Annotated[int, typer.Option(help="number of games")] = 200,
-             seed: Annotated[int, typer.Option(help="first seed")] = 0,
+             seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="first seed")] = 0,
              swap: Annotated[bool, typer.Option(help="play each seed twice, sides swapped")] = True,
              workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
              backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
@@ -249,7 +250,7 @@ def pool(folders: Annotated[list[Path], typer.Argument(help="evaluation run fold
 def tournament(encounter: Annotated[str, typer.Argument(help="encounter file or built-in name")],
                agents: Annotated[str, typer.Option(help="agent specs, comma-separated")] = "random,scripted",
                games: Annotated[int, typer.Option(help="games per pair")] = 40,
-               seed: Annotated[int, typer.Option(help="first seed")] = 0,
+               seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="first seed")] = 0,
                workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
                backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
                resume: Annotated[Path | None, typer.Option(help="a stopped tournament's run folder: play only its "
@@ -286,7 +287,7 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
                                                                  "decisions cost most; default --games)")] = None,
            cost_seconds: Annotated[float, typer.Option(help="CPU seconds per agent measuring its cost per decision "
                                                             "after the games (0: not measured)")] = 2.0,
-           seed: Annotated[int, typer.Option(help="first seed")] = 0,
+           seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="first seed")] = 0,
            neighbours: Annotated[int, typer.Option(help="pairs at most this far apart in the order play (0: all)")] = 2,
            reference: Annotated[str | None, typer.Option(help="an agent of the line-up that also plays every other "
                                                               "one, the yardstick the ratings are read against "
@@ -355,8 +356,9 @@ def regress(target: Annotated[str, typer.Argument(help="a suite YAML file, or on
                                                                 "(or to write with --record)")] = None,
             record: Annotated[bool, typer.Option(help="play and write the baselines instead of comparing")] = False,
             games: Annotated[int | None, typer.Option(help="games (fixed test, --record) or the cap (sprt)")] = None,
-            seed: Annotated[int | None, typer.Option(help="first seed (default the entry's: paired with its "
-                                                          "baseline); other seeds compare unpaired")] = None,
+            seed: Annotated[int | None, typer.Option(
+                min=0, max=SEED_MAX, help="first seed (default the entry's: paired with its "
+                                          "baseline); other seeds compare unpaired")] = None,
             test: Annotated[str | None, typer.Option(help="sprt (sequential, stops early) or fixed")] = None,
             delta: Annotated[float | None, typer.Option(help="sprt: smallest shift worth flagging, e.g. 0.05 = 5 "
                                                              "points")] = None,
@@ -444,7 +446,7 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
               ask_routine: Annotated[bool, typer.Option(help="ask PCs the routine decisions too (moonlit: try to "
                                                              "escape, or stay? every round); off: they stay")]
               = False,
-              seed: Annotated[int | None, typer.Option(
+              seed: Annotated[int | None, typer.Option(min=0, max=SEED_MAX,
                   help="seed of the dice and the agents (default: a new one, printed)")] = None,
               option: Annotated[list[str] | None, typer.Option(help="option flag override flag=value (repeatable)")]
               = None,
@@ -651,7 +653,7 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
                     noise: Annotated[float, typer.Option(help="share of random moves in generation 0")] = 0.1,
                     draw: Annotated[float, typer.Option(help="target of a drawn game's positions: 0 learns the "
                                                              "chance of winning, 0.5 the expected score")] = 0.0,
-                    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+                    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="first seed")] = 0,
                     workers: Annotated[int, typer.Option(help="game processes")] = 2,
                     encounters: Annotated[str, typer.Option(help="comma-separated encounters (default: the "
                                                                  "system's built-ins)")] = "",

@@ -28,6 +28,7 @@ import numpy as np
 
 from trpg_arena.experiments.policy_ppo import PPOStageArgs
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.rules.core.dice import SEED_MAX
 
 GENERATED = "generated"  # in --data-on: a fresh generated encounter at each of its turns
 
@@ -63,6 +64,8 @@ class PolicyTrainArgs:
         """Refuse bad values with one line naming the option."""
         if self.rounds < 0:
             raise ValueError("--rounds must be 0 or more")
+        if not 0 <= self.seed <= SEED_MAX:
+            raise ValueError(f"--seed must lie between 0 and {SEED_MAX}, got {self.seed}")
         for name in ("games", "epochs", "batch", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")

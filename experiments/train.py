@@ -29,6 +29,7 @@ from trpg_arena.experiments.league import League
 from trpg_arena.experiments.series.folders import fresh_folder
 from trpg_arena.experiments.series.progress import Ticker
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.rules.core.dice import SEED_MAX
 
 if TYPE_CHECKING:
     import gymnasium
@@ -115,6 +116,9 @@ class TrainArgs:
         for name in ("steps", "envs", "n_steps", "batch_size", "eval_games", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        if not 0 <= self.seed <= SEED_MAX + 1 - self.envs:  # env i is seeded seed + i
+            raise ValueError(f"--seed must lie between 0 and {SEED_MAX + 1 - self.envs} (the envs take seed, seed + 1, "
+                             f"...), got {self.seed}")
         if not 0.0 <= self.latest <= 1.0:
             raise ValueError("--latest must lie between 0 and 1")
         if not math.isfinite(self.shaping):

@@ -10,6 +10,7 @@ from rich.console import Console
 
 from trpg_arena.experiments.out_files import check_replaceable
 from trpg_arena.rules import Combat, get_ruleset, load_encounter
+from trpg_arena.rules.core.dice import SEED_MAX
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -25,7 +26,7 @@ def features(system: Annotated[str, typer.Argument(help="rule system id (trpg-ar
              force: Annotated[bool, typer.Option(help="replace the --out file if it exists")] = False,
              encounter: Annotated[str | None, typer.Option(help="print the nonzero features of this encounter's "
                                                                 "first decision instead")] = None,
-             seed: Annotated[int, typer.Option(help="seed of that combat")] = 0) -> None:
+             seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="seed of that combat")] = 0) -> None:
     """A rule system's feature layout (the docs/features page), or the features of an encounter's first position."""
     from trpg_arena.rules.core.features import encode, layout_for, markdown
 
@@ -65,7 +66,8 @@ def selfplay(system: Annotated[str, typer.Argument(help="rule system id (trpg-ar
              encounters: Annotated[str, typer.Option(help="builtin and/or generated, comma-separated")] = (
                  "builtin,generated"),
              per_encounter: Annotated[int, typer.Option(help="games per encounter block")] = 8,
-             seed: Annotated[int, typer.Option(help="first seed (and first generated encounter)")] = 0,
+             seed: Annotated[int, typer.Option(min=0, max=SEED_MAX,
+                                               help="first seed (and first generated encounter)")] = 0,
              workers: Annotated[int | None, typer.Option(help="game processes (default: all cores)")] = None,
              backend: Annotated[str, typer.Option(help="local (a process pool) or ray")] = "local",
              force: Annotated[bool, typer.Option(help="replace the --out file if it exists")] = False) -> None:

@@ -11,6 +11,8 @@ import numpy as np
 
 from trpg_arena.rules.core.errors import DiceScriptError, SnapshotError
 
+#: The largest seed every part takes: a game's, a series' first, a training run's (SB3 and the server take 0..2**32-1).
+SEED_MAX = 2**32 - 1
 _NOTATION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
 

@@ -319,3 +319,21 @@ def test_a_bad_option_is_one_line_naming_the_commands_help(args: list[str], word
     assert r.returncode == 2 and len(lines) == 1, r.stderr  # no usage block, no box
     assert lines[0].startswith("error: ") and words in lines[0], lines
     assert lines[0].endswith(f" {args[0]} --help')") and "(see '" in lines[0], lines
+
+
+@pytest.mark.parametrize(("command", "line"), [
+    (["play", "moonlit/duel"], "Input should be greater than or equal to 0"),
+    (["evaluate", "moonlit/duel", "--games", "2"], "Input should be greater than or equal to 0"),
+    (["tournament", "moonlit/duel", "--agents", "random,first", "--games", "2"], "greater than or equal to 0"),
+    (["autopilot", "moonlit/duel", "--db", "s.db"], "Input should be greater than or equal to 0"),
+    (["selfplay", "moonlit", "--games", "2", "--out", "p.npz"], "Input should be greater than or equal to 0"),
+    (["train", "moonlit/duel", "--steps", "100"], "--seed must lie between 0 and 4294967295"),
+    (["train", "moonlit", "--games", "1"], "--seed must lie between 0 and 4294967295"),
+])
+def test_a_negative_seed_is_one_line_before_any_folder(tmp_path: Path, command: list[str], line: str) -> None:
+    # numpy's "expected non-negative integer" came after the run folder was made (evaluate, tournament), SB3's range
+    # after the training folder; every --seed now takes 0..2**32-1, as the server and MCP do
+    r = run(*command, "--seed", "-3", *(["--out", "runs"] if command[0] in ("evaluate", "tournament", "train") else []),
+            cwd=tmp_path)
+    assert r.returncode == 2 and line in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not list(tmp_path.iterdir())
