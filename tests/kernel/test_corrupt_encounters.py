@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from tests.conftest import SYSTEMS
+from tests.kernel.test_corrupt_snapshots import places
 from trpg_arena.agents import RandomAgent
 from trpg_arena.rules import RULESETS, Combat, load_encounter
 from trpg_arena.rules.core.errors import TrpgArenaError
@@ -43,22 +44,10 @@ def builtins(rid: str) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def places(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    """The path of every value below `node` (not the root)."""
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield (*path, k)
-            yield from places(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield (*path, i)
-            yield from places(v, (*path, i))
-
-
 def mutated(data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     out = copy.deepcopy(data)
     for _ in range(rng.choice((1, 1, 2, 3))):
-        path = rng.choice(list(places(out)))
+        path = rng.choice([p for p in places(out) if p])  # anywhere but the root
         parent: Any = out
         for key in path[:-1]:
             parent = parent[key]
