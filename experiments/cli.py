@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from trpg_arena.experiments.consoles import command_console
 from trpg_arena.experiments.out_files import check_replaceable
 from trpg_arena.rules import RULESETS, EncounterBase, TrpgArenaError, builtin_encounters, load_encounter
 from trpg_arena.rules.core.dice import SEED_MAX
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Tabletop-RPG combat engines, environments and agents.")
-console = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+console = command_console()
+err = command_console(stderr=True)
 
 EVENT_STYLE = {"decision": "bold", "auto_decision": "dim", "roll": "cyan", "damage_applied": "red",
                "combat_end": "bold green", "round_start": "bold magenta"}

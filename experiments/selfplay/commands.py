@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from trpg_arena.experiments.consoles import command_console
 from trpg_arena.experiments.out_files import check_replaceable
 from trpg_arena.rules import Combat, get_ruleset, load_encounter
 from trpg_arena.rules.core.dice import SEED_MAX
 
-console = Console(highlight=False, soft_wrap=True)
+console = command_console()
 
 
 def register(app: typer.Typer) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -160,11 +161,19 @@ def test_unknown_builtin_and_missing_file(tmp_path: Path) -> None:
 
 def test_bench_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    r = run("bench", "--seconds", "0.2", "--systems", SYSTEMS[0], "--out", str(out))
+    log = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}  # as a CI log: no terminal size
+    r = subprocess.run([*CLI, "bench", "--seconds", "0.2", "--systems", SYSTEMS[0], "--out", str(out)],
+                       capture_output=True, text=True, timeout=600, env=log)
     assert r.returncode == 0, r.stderr
     rows = json.loads(out.read_text())["rows"]
     assert rows[0]["target"] == "pettingzoo/connect_four_v3"
     assert {r["mode"] for r in rows} == {"env", "engine", "aec", "clone"} and all(r["per_second"] > 0 for r in rows)
+    # read from a log (stdout is a pipe here) the table is whole: rich cut it to 80 columns, numbers too ("28,3…")
+    assert "…" not in r.stdout
+    c4 = next(line.split() for line in r.stdout.splitlines() if line.strip().startswith("pettingzoo/"))
+    first = rows[0]
+    assert c4 == ["pettingzoo/connect_four_v3", first["mode"], first["agent"], f"{first['per_second']:,.0f}",
+                  f"{first['steps_per_second']:,.0f}", "1.00"], c4
 
 
 def test_bench_on_the_cpu_clock_and_a_wrong_clock(tmp_path: Path) -> None:
