@@ -244,6 +244,9 @@ function diceBox(dice) {
   return form;
 }
 
+// an agent's value as the terminal shows it: two decimals (the API keeps four)
+const value = (v) => Number(v).toFixed(2);
+
 function proposalBox(p) {
   const prop = p.proposal;
   // an action's odds, unless the agent's own words already give them (scripted reasons cite them)
@@ -252,10 +255,10 @@ function proposalBox(p) {
   const alts = prop.alternatives.map((a) => el("li", {},
     el("button", {type: "button", class: "link", "data-alternative": a.index, text: a.text || JSON.stringify(a.action),
                   onclick: () => act("POST", "/override", {index: a.index})}),
-    el("span", {class: "note", text: ` ${a.value}${a.reason ? " · " + a.reason : ""}${unsaid(a.odds, a.reason)}`})));
+    el("span", {class: "note", text: ` ${value(a.value)}${a.reason ? " · " + a.reason : ""}${unsaid(a.odds, a.reason)}`})));
   return el("div", {class: "proposal", id: "proposal"},
     el("p", {}, el("strong", {text: "Proposes: "}), el("span", {id: "proposal-text", text: prop.text}),
-       el("span", {class: "note", id: "proposal-odds", text: ` (value ${prop.value})${unsaid(prop.odds)}`})),
+       el("span", {class: "note", id: "proposal-odds", text: ` (value ${value(prop.value)})${unsaid(prop.odds)}`})),
     el("ul", {class: "reasons"}, prop.reasons.map((r) => el("li", {text: r}))),
     alts.length ? el("details", {open: true}, el("summary", {text: "alternatives"}), el("ol", {}, alts)) : null,
     p.seat.kind === "review" ? el("div", {class: "buttons"},

@@ -274,4 +274,7 @@ def test_a_ppo_proposal_shows_the_odds_its_reasons_do_not_give(page: object, ser
     page.wait_for_selector("#proposal-odds")  # type: ignore[attr-defined]
     shown = page.inner_text("#proposal")  # type: ignore[attr-defined]
     assert f" · {proposal['odds']}" in shown and "policy gives it" in shown, shown
+    # values with two decimals, as the terminal gives them (the API's four read "-1.5998" beside "-0.95")
+    assert f"(value {proposal['value']:.2f})" in shown, shown
+    assert all(f" {alt['value']:.2f}" in shown for alt in proposal["alternatives"]), shown
     page.screenshot(path=str(SHOTS / "ppo-odds.png"))  # type: ignore[attr-defined]
