@@ -89,7 +89,13 @@ def proposal_of(choice: Ranking) -> Proposal:
 
 
 def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTERNATIVES) -> tuple[Alternative, ...]:
-    """The best `limit` rivals other than `chosen`, each action once (at its best value), by value descending."""
+    """The best `limit` rivals other than `chosen`, each action once (at its best value), by value descending.
+
+    Different choices come first: the best rival of each verb, target and option not yet shown (the chosen
+    action's own counts as shown), then the best of the rest if room is left. Otherwise other squares of the
+    same walk or other end cells of the same charge filled the list (most of kiai's and investigator's scripted
+    proposals on their skirmishes) and the GM never saw the attack or the retreat that came next.
+    """
     best: dict[Action, tuple[float, str]] = {}
     for rival in rivals:
         value, action = float(rival[0]), rival[1]
@@ -99,4 +105,12 @@ def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTER
         if action not in best or value > best[action][0]:
             best[action] = (value, note)
     order = sorted(best.items(), key=lambda item: -item[1][0])  # stable: equal values keep their order
-    return tuple(Alternative(a, v, note) for a, (v, note) in order[:limit])
+    shown = {(chosen.verb, chosen.target, chosen.option)}
+    different, variants = [], []
+    for item in order:
+        kind = (item[0].verb, item[0].target, item[0].option)
+        (variants if kind in shown else different).append(item)
+        shown.add(kind)
+    picked = different[:limit] + variants[:max(0, limit - len(different))]
+    picked.sort(key=lambda item: -item[1][0])
+    return tuple(Alternative(a, v, note) for a, (v, note) in picked)

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import Proposal, RandomAgent, make_agent
-from trpg_arena.rules import Combat, load_encounter
+from trpg_arena.agents.proposal import alternatives
+from trpg_arena.rules import Action, Combat, load_encounter
 
 CHEAP = ["random", "first", "scripted", "ppo", "ppo:varied"]
 SEARCH = "mcts:simulations=4:depth=20"  # a search kept cheap: it still clones, samples and plays out
@@ -121,3 +122,22 @@ def test_scripted_reasons_name_combatants_and_numbers(name: str) -> None:
             c.act(p.action)
     assert explained >= 20
     assert named >= explained * 0.8 and numbered >= explained * 0.5, (named, numbered, explained)
+
+
+def test_alternatives_show_different_choices_before_other_squares_of_the_same() -> None:
+    # a walk's other squares (or a charge's other end cells) filled the list: kiai's skirmish proposed "move to
+    # [3, 5]" with three more moves as its alternatives and never showed the attack or the end of the turn
+    walk = Action("move", dest=(3, 5))
+    rivals = [(0.9, Action("move", dest=(4, 4))), (0.8, Action("move", dest=(4, 5))),
+              (0.7, Action("move", dest=(4, 6))), (0.5, Action("attack", target="gorza", option=("katana", 20))),
+              (0.0, Action("end_turn")), (0.95, walk)]
+    shown = alternatives(walk, rivals)
+    assert [(a.action.verb, a.value) for a in shown] == [("move", 0.9), ("attack", 0.5), ("end_turn", 0.0)]
+    # with no other kind of choice, the same walk's next best squares fill the list, best first
+    only_walks = alternatives(walk, rivals[:3])
+    assert [a.value for a in only_walks] == [0.9, 0.8, 0.7]
+    # another option is another choice (a different weapon or technique), not a variant
+    strikes = alternatives(Action("attack", target="gorza", option=("katana", 20)),
+                           [(0.6, Action("attack", target="gorza", option=("katana", 30))),
+                            (0.4, Action("move", dest=(1, 1))), (0.3, Action("move", dest=(1, 2)))])
+    assert [a.value for a in strikes] == [0.6, 0.4, 0.3]
