@@ -106,7 +106,8 @@ def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTER
             best[action] = (value, note)
     order = sorted(best.items(), key=lambda item: -item[1][0])  # stable: equal values keep their order
     shown = {(chosen.verb, chosen.target, chosen.option)}
-    different, variants = [], []
+    different: list[tuple[Action, tuple[float, str]]] = []
+    variants: list[tuple[Action, tuple[float, str]]] = []
     for item in order:
         kind = (item[0].verb, item[0].target, item[0].option)
         (variants if kind in shown else different).append(item)
