@@ -66,12 +66,12 @@ class PolicyAgent(Agent):
         valued no higher than the choice.
         """
         choice = self.ranked(combat)
-        proposal = proposal_of(choice)
+        proposal = proposal_of(choice, combat.system.choice_kind)
         if proposal.alternatives:
             return proposal
         others = [(min(0.0, choice.value), a, "also legal; this policy sees nothing gained by it")
                   for a in combat.legal_actions() if a != choice.action]
-        return replace(proposal, alternatives=alternatives(choice.action, others))
+        return replace(proposal, alternatives=alternatives(choice.action, others, kind=combat.system.choice_kind))
 
 
 def agent_class(system: RuleSystem) -> type | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,8 +76,10 @@ def ranked(combat: Combat, scored: list[tuple[float, Action]], reasons: list[str
     return Proposal(best, float(best_value), tuple(reasons) or (f"{combat.system.describe(combat, best)}",), alts)
 
 
-def proposal_of(choice: Ranking) -> Proposal:
+def proposal_of(choice: Ranking, kind: Callable[[Action], Hashable] | None = None) -> Proposal:
     """The `Proposal` for a policy's ranking: reasons, and up to three distinct runners-up, best first.
+
+    `kind`: what makes another choice (`alternatives`; the rule system's `choice_kind`).
 
     `act` runs inside search playouts and benchmarks, so a ranking's reasons and runners-up are closures
     (`rules.core.ranking`): only a proposal calls them. Both run the same decision code, so they choose the
@@ -85,14 +87,21 @@ def proposal_of(choice: Ranking) -> Proposal:
     """
     reasons = tuple(r for r in choice.why() if r)[:3]
     return Proposal(choice.action, float(choice.value), reasons or ("the scripted policy's choice",),
-                    alternatives(choice.action, choice.rivals()))
+                    alternatives(choice.action, choice.rivals(), kind=kind or _verb_target_option))
 
 
-def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTERNATIVES) -> tuple[Alternative, ...]:
+def _verb_target_option(action: Action) -> tuple[Any, ...]:
+    """`RuleSystem.choice_kind`'s default, for rivals scored without a system at hand."""
+    return action.verb, action.target, action.option
+
+
+def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTERNATIVES,
+                 kind: Callable[[Action], Hashable] = _verb_target_option) -> tuple[Alternative, ...]:
     """The best `limit` rivals other than `chosen`, each action once (at its best value), by value descending.
 
-    Different choices come first: the best rival of each verb, target and option not yet shown (the chosen
-    action's own counts as shown), then the best of the rest if room is left. Otherwise other squares of the
+    Different choices come first: the best rival of each `kind` not yet shown (the rule system's `choice_kind`:
+    by default verb, target and option; the chosen action's own counts as shown), then the best of the rest if
+    room is left. Otherwise other squares of the
     same walk or other end cells of the same charge filled the list (most of kiai's and investigator's scripted
     proposals on their skirmishes) and the GM never saw the attack or the retreat that came next.
     """
@@ -105,13 +114,13 @@ def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTER
         if action not in best or value > best[action][0]:
             best[action] = (value, note)
     order = sorted(best.items(), key=lambda item: -item[1][0])  # stable: equal values keep their order
-    shown = {(chosen.verb, chosen.target, chosen.option)}
+    shown = {kind(chosen)}
     different: list[tuple[Action, tuple[float, str]]] = []
     variants: list[tuple[Action, tuple[float, str]]] = []
     for item in order:
-        kind = (item[0].verb, item[0].target, item[0].option)
-        (variants if kind in shown else different).append(item)
-        shown.add(kind)
+        its = kind(item[0])
+        (variants if its in shown else different).append(item)
+        shown.add(its)
     picked = different[:limit] + variants[:max(0, limit - len(different))]
     picked.sort(key=lambda item: -item[1][0])
     return tuple(Alternative(a, v, note) for a, (v, note) in picked)

@@ -268,7 +268,7 @@ class TemperedPolicy:
         if self._of(combat) is None:
             proposal: Proposal = self.inner.propose(combat)
             return proposal
-        return proposal_of(self.ranked(combat))
+        return proposal_of(self.ranked(combat), combat.system.choice_kind)
 
 
 def _wary(combat: Combat) -> bool:

@@ -189,6 +189,14 @@ class RuleSystem(Generic[S, T, E]):
         """The sentence a GM reads for an action of the current decider."""
         return action.describe()
 
+    def choice_kind(self, action: Action, /) -> tuple[Any, ...]:
+        """What makes an action another choice for a GM reading a proposal's alternatives.
+
+        By default its verb, target and option: another square of the same walk or end cell of the same charge is
+        the same choice, another weapon, spell or technique another one.
+        """
+        return action.verb, action.target, action.option
+
     def order_values(self, combat: Combat) -> dict[str, str]:
         """What puts each combatant where it is in the round's order, as a GM reads it (``init 16``, ``AP 13``).
 

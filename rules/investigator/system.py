@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trpg_arena.rules.core.battlefield import Battlefield, square_grid
 from trpg_arena.rules.core.encounter import overlay
@@ -177,6 +177,13 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
     legal_actions = staticmethod(flow.legal_actions)  # The legal set of the open decision (section 7).
 
     apply = staticmethod(flow.apply)  # Apply a legal action and advance.
+
+    def choice_kind(self, action: Action, /) -> tuple[Any, ...]:
+        """The default, less an attack's or spell's one-step move (``before:N``, ``after:SE``): where, not what."""
+        option = action.option
+        if isinstance(option, str) and ("before:" in option or "after:" in option):
+            option = "+".join(p for p in option.split("+") if not p.startswith(("before:", "after:"))) or None
+        return action.verb, action.target, option
 
     def describe(self, combat: InvCombat, action: Action) -> str:
         """A GM sentence for an action."""

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import Proposal, RandomAgent, make_agent
 from trpg_arena.agents.proposal import alternatives
-from trpg_arena.rules import Action, Combat, load_encounter
+from trpg_arena.rules import RULESETS, Action, Combat, load_encounter
 
 CHEAP = ["random", "first", "scripted", "ppo", "ppo:varied"]
 SEARCH = "mcts:simulations=4:depth=20"  # a search kept cheap: it still clones, samples and plays out
@@ -141,3 +141,16 @@ def test_alternatives_show_different_choices_before_other_squares_of_the_same() 
                            [(0.6, Action("attack", target="gorza", option=("katana", 30))),
                             (0.4, Action("move", dest=(1, 1))), (0.3, Action("move", dest=(1, 2)))])
     assert [a.value for a in strikes] == [0.6, 0.4, 0.3]
+
+
+def test_an_investigator_attack_after_another_step_is_the_same_choice() -> None:
+    # the step an attack or spell embeds is where it is made from, not what it is: "casts mend_flesh on ada, stepping
+    # N first" and "..., stepping NE first" are one choice for the alternatives; an item given is part of the choice
+    kind = RULESETS["investigator"].choice_kind
+    assert kind(Action("cast", "ada", option="mend_flesh+before:N")) == kind(Action("cast", "ada", option="mend_flesh"))
+    assert kind(Action("shoot", "cultist", option="after:SE+x2")) == ("shoot", "cultist", "x2")
+    assert kind(Action("pass_item", "ada", option="ammo:.38")) == ("pass_item", "ada", "ammo:.38")
+    walks = [(0.9, Action("cast", "ada", option="mend_flesh+before:NE")), (0.2, Action("end_turn"))]
+    shown = alternatives(Action("cast", "ada", option="mend_flesh+before:N"), walks, kind=kind)
+    assert [a.action.verb for a in shown] == ["cast", "end_turn"]  # only one other kind: the variant fills in
+    assert RULESETS["kiai"].choice_kind(Action("move", dest=(1, 1))) == ("move", None, None)
