@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from trpg_arena.rules import Action, Combat
+from trpg_arena.rules import Action, Combat, RuleSystem
 from trpg_arena.rules.core.ranking import Ranking, Rival
 
 #: The runners-up a proposal shows at most.
@@ -87,16 +87,11 @@ def proposal_of(choice: Ranking, kind: Callable[[Action], Hashable] | None = Non
     """
     reasons = tuple(r for r in choice.why() if r)[:3]
     return Proposal(choice.action, float(choice.value), reasons or ("the scripted policy's choice",),
-                    alternatives(choice.action, choice.rivals(), kind=kind or _verb_target_option))
-
-
-def _verb_target_option(action: Action) -> tuple[Any, ...]:
-    """`RuleSystem.choice_kind`'s default, for rivals scored without a system at hand."""
-    return action.verb, action.target, action.option
+                    alternatives(choice.action, choice.rivals(), kind=kind or RuleSystem.choice_kind))
 
 
 def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTERNATIVES,
-                 kind: Callable[[Action], Hashable] = _verb_target_option) -> tuple[Alternative, ...]:
+                 kind: Callable[[Action], Hashable] = RuleSystem.choice_kind) -> tuple[Alternative, ...]:
     """The best `limit` rivals other than `chosen`, each action once (at its best value), by value descending.
 
     Different choices come first: the best rival of each `kind` not yet shown (the rule system's `choice_kind`:

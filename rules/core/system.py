@@ -189,7 +189,8 @@ class RuleSystem(Generic[S, T, E]):
         """The sentence a GM reads for an action of the current decider."""
         return action.describe()
 
-    def choice_kind(self, action: Action, /) -> tuple[Any, ...]:
+    @staticmethod
+    def choice_kind(action: Action, /) -> tuple[Any, ...]:
         """What makes an action another choice for a GM reading a proposal's alternatives.
 
         By default its verb, target and option: another square of the same walk or end cell of the same charge is

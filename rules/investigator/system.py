@@ -178,7 +178,8 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
 
     apply = staticmethod(flow.apply)  # Apply a legal action and advance.
 
-    def choice_kind(self, action: Action, /) -> tuple[Any, ...]:
+    @staticmethod
+    def choice_kind(action: Action, /) -> tuple[Any, ...]:
         """The default, less an attack's or spell's one-step move (``before:N``, ``after:SE``): where, not what."""
         option = action.option
         if isinstance(option, str) and ("before:" in option or "after:" in option):
