@@ -172,8 +172,10 @@ def test_bench_writes_json(tmp_path: Path) -> None:
     assert "…" not in r.stdout
     c4 = next(line.split() for line in r.stdout.splitlines() if line.strip().startswith("pettingzoo/"))
     first = rows[0]
-    assert c4 == ["pettingzoo/connect_four_v3", first["mode"], first["agent"], f"{first['per_second']:,.0f}",
-                  f"{first['steps_per_second']:,.0f}", "1.00"], c4
+    assert c4[:3] == ["pettingzoo/connect_four_v3", first["mode"], first["agent"]] and c4[5] == "1.00", c4
+    # the whole figures (the JSON keeps them rounded to its own digits: a half may round the other way)
+    shown = [float(n.replace(",", "")) for n in c4[3:5]]
+    assert all(abs(a - b) <= 1 for a, b in zip(shown, [first["per_second"], first["steps_per_second"]])), c4
 
 
 def test_bench_on_the_cpu_clock_and_a_wrong_clock(tmp_path: Path) -> None:
