@@ -96,9 +96,9 @@ def alternatives(chosen: Action, rivals: Iterable[Rival], limit: int = MAX_ALTER
 
     Different choices come first: the best rival of each `kind` not yet shown (the rule system's `choice_kind`:
     by default verb, target and option; the chosen action's own counts as shown), then the best of the rest if
-    room is left. Otherwise other squares of the
-    same walk or other end cells of the same charge filled the list (most of kiai's and investigator's scripted
-    proposals on their skirmishes) and the GM never saw the attack or the retreat that came next.
+    room is left. Otherwise other squares of the same walk or other end cells of the same charge filled the list
+    (most of kiai's and investigator's scripted proposals on their skirmishes) and the GM never saw the attack or
+    the retreat that came next.
     """
     best: dict[Action, tuple[float, str]] = {}
     for rival in rivals:

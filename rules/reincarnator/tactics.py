@@ -78,10 +78,14 @@ def _item_ids(combat: Combat, cid: str, a: Action, names: dict[Any, Any] | None 
     return known
 
 
+def _gives_away(item: Any) -> bool:
+    """Whether throwing this item throws a weapon away: anything but a thrown weapon or an object (REI-4.6)."""
+    return item.kind not in ("thrown", "object")
+
+
 def _throws_own_weapon(combat: Combat, cid: str, a: Action) -> bool:
-    """A throw of a held item that is no thrown weapon or object: the policy never gives its weapon away (`weigh`)."""
-    return a.verb == THROW and a.target is not None and \
-        combat.tables.items[_item_ids(combat, cid, a)[0]].kind not in ("thrown", "object")
+    """A throw at a combatant that would give a weapon away: the policy never makes one (`weigh`)."""
+    return a.verb == THROW and a.target is not None and _gives_away(combat.tables.items[_item_ids(combat, cid, a)[0]])
 
 
 _BLAST_SQUARE = tuple((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3))  # the cells within 2 of a spot
@@ -222,7 +226,7 @@ class ReincarnatorTactics(Tactics):
         value = dice * P_SUCCESS - bd_es * 0.8 if dice > 0 else 0.1
         if a.verb == VEHICLE_CRUSH or (a.verb == THROW and throw_crushes(combat, cid, st.items[o[0]])):
             value *= 0.7
-        if a.verb == THROW and st.items[o[0]].kind not in ("thrown", "object"):
+        if a.verb == THROW and _gives_away(st.items[o[0]]):
             return 0.0  # never throw the own weapon away
         if a.verb in CHARGES:
             value *= 0.85  # the base defence is lost afterwards
