@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trpg_arena.rules import Action, Combat, TrpgArenaError
+from trpg_arena.rules.core.wording import counted
 
 FLAT_LIMIT = 12  # this many actions left or fewer: list them one by one
 ROW_SPLIT = 16  # more grid squares than this to choose from: the row first, then the square
@@ -66,7 +67,7 @@ class Step:
     def title(self) -> str:
         """A heading such as ``choose the target (3 choices, 48 actions)``."""
         what = "an action" if self.facet == "action" else f"the {self.facet}"
-        return f"choose {what} ({len(self.choices)} choices, {self.remaining} actions)"
+        return f"choose {what} ({counted(len(self.choices), 'choice')}, {counted(self.remaining, 'action')})"
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -258,7 +259,7 @@ class Menu:
             else re.compile(re.escape(w)).search for w in words]
         kept = tuple(i for i in frame.indices if all(test(self._haystacks[i]) for test in tests))
         if not kept:
-            raise MenuError(f"nothing matches '{text.strip()}' among the {len(frame.indices)} actions left")
+            raise MenuError(f"nothing matches '{text.strip()}' among the {counted(len(frame.indices), 'action')} left")
         if len(kept) == 1:
             return self.legal[kept[0]]
         self._stack.append(_Frame(kept, 0, f"'{text.strip()}'"))

@@ -25,6 +25,7 @@ from trpg_arena.rules.core.battlefield import chebyshev
 from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Rival, Tactics, grouped_by_verb, of_verb, pct
 from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.rules.investigator.catalogue import Meta, catalogue_of
 from trpg_arena.rules.investigator.compiled import DIRS, Setup, WeaponT
 from trpg_arena.rules.investigator.legal import TurnActions, melee_weapon, shot_band, wielded_item, wielded_t
@@ -660,7 +661,7 @@ class InvestigatorTactics(Tactics):
             p = _p(self.s.prof(self.me.id).skill(w.skill), req, bonus)
             avg = _mean(dmg)
             odds = self._odds[key] = (
-                p * self._value(t, avg), p, avg, f"{w.id} at {d} squares",
+                p * self._value(t, avg), p, avg, f"{w.id} at {counted(d, 'square')}",
                 (", through an obstruction" if obstructed else "") + (", aimed" if aimed else ""))
         return odds
 
@@ -882,7 +883,7 @@ class InvestigatorTactics(Tactics):
                     + (f", with a clean shot at {', '.join(shots)}" if shots else ""))
         assert target is not None and target.pos is not None
         return (f"close in on {target.id} ({target.hp} HP): {chebyshev(me.pos, target.pos)} "
-                f"-> {chebyshev(dest, target.pos)} squares")
+                f"-> {counted(chebyshev(dest, target.pos), 'square')}")
 
     def _shot_quality(self, d: int) -> float | None:
         """How good a shot at `d` squares is with the mover's weapon or spells (3 best; None: out of range)."""

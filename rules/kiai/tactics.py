@@ -28,6 +28,7 @@ from typing import Any
 from trpg_arena.rules.core.combat import Combat
 from trpg_arena.rules.core.ranking import Ranking, Tactics, pct
 from trpg_arena.rules.core.values import Action, Decision
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.rules.kiai.abilities import area_targets
 from trpg_arena.rules.kiai.checks import has, status_index, wound_penalty
 from trpg_arena.rules.kiai.estimates import OUT_WEIGHT, Estimator, phi
@@ -280,12 +281,12 @@ class KiaiTactics(Tactics):
             if placed and me.hex is not None and dest is not None:
                 near, there = min(placed, key=lambda p: est.grid.distance(dest, p[1]))
                 out.append(f"{'runs' if verb == Verb.RUN else 'moves'} from {est.grid.distance(me.hex, there)} to "
-                           f"{est.grid.distance(dest, there)} hexes of {near.id}"
+                           f"{counted(est.grid.distance(dest, there), 'hex', 'hexes')} of {near.id}"
                            + (", into reach to strike" if est.grid.distance(dest, there)
                               <= ctx.weapon(me.main).reach else ""))
         elif verb == Verb.CONCENTRATE_DODGE:
-            threats = [f"{e.id} ({est.grid.distance(_on_map(e), _on_map(me))} hexes)" for e in est.enemies(me)
-                       if est.threatens(e, me)]
+            threats = [f"{e.id} ({counted(est.grid.distance(_on_map(e), _on_map(me)), 'hex', 'hexes')})"
+                       for e in est.enemies(me) if est.threatens(e, me)]
             out.append(f"{', '.join(threats)} can strike {me.id} before its next turn and no strike of its own "
                        f"is worth more: concentrate on dodging ({a.option})")
         elif verb in (Verb.END_TURN, Verb.PASS):

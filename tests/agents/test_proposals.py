@@ -8,6 +8,7 @@ chooses exactly what `act` chooses from the same agent state, leaving the agent 
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -22,6 +23,8 @@ from trpg_arena.rules import RULESETS, Action, Combat, load_encounter
 CHEAP = ["random", "first", "scripted", "ppo", "ppo:varied"]
 SEARCH = "mcts:simulations=4:depth=20"  # a search kept cheap: it still clones, samples and plays out
 WALK = 80  # the longest random walk from the start to a state
+# what a GM reads counts one hex, one square, not "1 hexes" (a reason, an alternative's note)
+ONE_PLURAL = re.compile(r"(?<![\d.,])\b1 (hexes|squares|actions|choices)\b")
 
 
 def random_state(name: str, seed: int, steps: int) -> Combat:
@@ -52,7 +55,8 @@ def check_proposal(c: Combat, p: Proposal) -> None:
     values = [a.value for a in p.alternatives]
     assert values == sorted(values, reverse=True), f"alternatives not sorted by value: {values}"
     assert np.isfinite(p.value) and all(np.isfinite(values))
-    json.dumps(p.to_json(c))  # a UI can send it as it is
+    text = json.dumps(p.to_json(c))  # a UI can send it as it is
+    assert not ONE_PLURAL.search(text), f"a count of one with a plural noun: {ONE_PLURAL.search(text)}"
 
 
 def check_agent_at(name: str, spec: str, seed: int, steps: int) -> None:

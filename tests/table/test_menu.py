@@ -115,3 +115,12 @@ def test_a_few_actions_are_listed_as_they_are() -> None:
     step = menu.step()
     assert step.facet == "action" and [ch.action for ch in step.choices] == legal[:FLAT_LIMIT]
     assert menu.choose("1") == legal[0]
+
+
+def test_one_action_left_is_counted_in_the_singular() -> None:
+    """A decision with one legal action reads "1 choice, 1 action", and a filter matching nothing "the 1 action left"."""
+    c = Combat("moonlit/duel", seed=0)
+    menu = Menu(c, c.legal_actions()[:1])
+    assert menu.step().title == "choose an action (1 choice, 1 action)"
+    with pytest.raises(MenuError, match="among the 1 action left$"):
+        menu.filter("zzz")
