@@ -118,7 +118,7 @@ def test_a_few_actions_are_listed_as_they_are() -> None:
 
 
 def test_one_action_left_is_counted_in_the_singular() -> None:
-    """A decision with one legal action reads "1 choice, 1 action", and a filter matching nothing "the 1 action left"."""
+    """One legal action reads "1 choice, 1 action"; a filter matching nothing, "the 1 action left"."""
     c = Combat("moonlit/duel", seed=0)
     menu = Menu(c, c.legal_actions()[:1])
     assert menu.step().title == "choose an action (1 choice, 1 action)"
