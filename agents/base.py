@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 from trpg_arena.agents.proposal import Proposal
 from trpg_arena.agents.spec import register_agent
-from trpg_arena.rules import Action, Combat, Dice
+from trpg_arena.rules import Action, Combat, Dice, IllegalActionError
+
+Answer = TypeVar("Answer")
 
 
 def rng_state(rng: np.random.Generator) -> dict[str, Any]:
@@ -21,6 +25,21 @@ def set_rng_state(rng: np.random.Generator, state: dict[str, Any]) -> None:
     rng.bit_generator.state = state
 
 
+def _open_decision_only(method: Callable[..., Answer]) -> Callable[..., Answer]:
+    """`method` (an agent's ``propose`` or ``act``) refusing a combat that is over, in words, before it starts.
+
+    Asked about a finished combat, agents failed deep inside their own code (an ``AssertionError``, an
+    ``IndexError``, numpy's "zero-size array"); `Combat.act` says the same thing this way.
+    """
+    @functools.wraps(method)
+    def answer(self: Agent, combat: Combat, *args: Any, **kwargs: Any) -> Answer:
+        if combat.over:
+            who = f"agent '{self.spec}'" if self.spec else type(self).__name__
+            raise IllegalActionError(f"the combat is over ({combat.result}): there is no decision for {who} to answer")
+        return method(self, combat, *args, **kwargs)
+    return answer
+
+
 class Agent:
     """Answers the open decision of a combat with a `Proposal`; `act` is ``propose(...).action``.
 
@@ -30,6 +49,13 @@ class Agent:
     """
 
     spec = ""  # the spec string it was built from (set by `make_agent`)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every agent's own ``propose`` and ``act`` refuse a finished combat (`_open_decision_only`)."""
+        super().__init_subclass__(**kwargs)
+        for name in ("propose", "act"):
+            if name in cls.__dict__:
+                setattr(cls, name, _open_decision_only(cls.__dict__[name]))
 
     def __init__(self, ruleset: str | None = None, rng: np.random.Generator | None = None,
                  seed: int | None = None) -> None:

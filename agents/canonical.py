@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.agents.codec import Codec
+from trpg_arena.agents.codec import Codec, action_index
 from trpg_arena.rules import Action, Combat, EncounterBase, InvalidActionError, RuleSystem
 from trpg_arena.rules.core.action_layout import ActionLayout, EncounterTables, action_layout_for, map_legal, tables_for
 from trpg_arena.rules.core.compiled import compiled
@@ -144,10 +144,7 @@ class CanonicalCodec:
 
         Raises `InvalidActionError` for something that is not an index of the action space.
         """
-        try:
-            i = int(index)
-        except (TypeError, ValueError):
-            raise InvalidActionError(f"action must be an integer index, got {index!r}") from None
+        i = action_index(index)
         if not 0 <= i < self.n_actions:
             raise InvalidActionError(f"action index {i} outside 0..{self.n_actions - 1}")
         dec = self._decision(combat)

@@ -36,6 +36,19 @@ GENERIC_GLOBAL = 2
 _ONE, _MINUS_ONE = np.float32(1.0), np.float32(-1.0)
 
 
+def action_index(value: object) -> int:
+    """An action as an index: a Python or numpy integer, or a 0-d integer array (what `Discrete.contains` takes).
+
+    A float, a string or a longer array is an `InvalidActionError`: ``int()`` would cut 2.9 to 2, or read "2",
+    and play an action nobody chose.
+    """
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
+        return int(value)
+    raise InvalidActionError(f"action must be an integer index, got {value!r}")
+
+
 @dataclass
 class Codec:
     """Action and observation layout of one encounter (built once and cached on the encounter)."""
@@ -111,10 +124,7 @@ class Codec:
 
     def decode(self, index: int) -> Action:
         """Action for an index; out-of-range raises `InvalidActionError`."""
-        try:
-            i = int(index)
-        except (TypeError, ValueError):
-            raise InvalidActionError(f"action must be an integer index, got {index!r}") from None
+        i = action_index(index)
         if not 0 <= i < len(self.actions):
             raise InvalidActionError(f"action index {i} outside 0..{len(self.actions) - 1}")
         return self.actions[i]

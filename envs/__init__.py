@@ -18,6 +18,7 @@ import gymnasium
 from trpg_arena.agents.codec import Codec
 from trpg_arena.envs.aec_env import TrpgArenaAEC, aec_env
 from trpg_arena.envs.gym_env import TrpgArenaEnv
+from trpg_arena.envs.illegal import MAX_EPISODE_STEPS
 from trpg_arena.rules import RULESETS
 
 
@@ -29,8 +30,11 @@ def register_envs() -> list[str]:
         if env_id not in gymnasium.registry:
             # The registry-wide test suite runs gymnasium's full check_env on every id, and the env itself
             # raises ResetNeeded when stepped before reset(), so neither the passive checker nor the
-            # order-enforcing wrapper (each a layer on every step) is added.
-            gymnasium.register(id=env_id, entry_point="trpg_arena.envs.gym_env:TrpgArenaEnv", kwargs={"ruleset": rid},
+            # order-enforcing wrapper (each a layer on every step) is added. The step limit is the spec's, so
+            # `make(id, max_episode_steps=N)` sets it as for any Gymnasium env (-1: none); the env's own limit,
+            # for direct construction and the AEC env, is then off.
+            gymnasium.register(id=env_id, entry_point="trpg_arena.envs.gym_env:TrpgArenaEnv",
+                               kwargs={"ruleset": rid, "max_episode_steps": None}, max_episode_steps=MAX_EPISODE_STEPS,
                                disable_env_checker=True, order_enforce=False)
         ids.append(env_id)
     return ids

@@ -9,6 +9,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from trpg_arena.envs.arguments import RENDER_MODES, check_encounter_system, check_render_mode
 from trpg_arena.envs.codec import keep_log, resolve_log_limit
 from trpg_arena.envs.gym_env import decode_legal, make_codec
 from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions
@@ -41,7 +42,7 @@ class TrpgArenaAEC(AECEnv):
     ``"penalize"``, after ``max_illegal`` illegal actions in a row (default 100).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "trpg_arena_aec_v0", "is_parallelizable": False,
+    metadata = {"render_modes": list(RENDER_MODES), "name": "trpg_arena_aec_v0", "is_parallelizable": False,
                 "render_fps": 2}
 
     def __init__(self, ruleset: str, encounter: Any = None, render_mode: str | None = None,
@@ -51,6 +52,8 @@ class TrpgArenaAEC(AECEnv):
         super().__init__()
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
+        check_encounter_system(self.encounter, ruleset)
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.illegal = IllegalActions(illegal_action, illegal_penalty, max_episode_steps, max_illegal)  # see illegal.py
         self.log_limit = resolve_log_limit(log_limit, render_mode)

@@ -6,6 +6,8 @@ the envs and the trained-policy agent that read observations.
 
 from __future__ import annotations
 
+import numbers
+
 from trpg_arena.rules import Combat
 
 __all__ = ["LOG_LIMIT", "keep_log", "resolve_log_limit"]
@@ -17,9 +19,11 @@ def resolve_log_limit(log_limit: int | str | None, render_mode: str | None) -> i
     """An env's ``log_limit``: ``"auto"`` records nothing headless and keeps `LOG_LIMIT` events when rendering."""
     if log_limit == "auto":
         return 0 if render_mode is None else LOG_LIMIT
-    if log_limit is not None and (not isinstance(log_limit, int) or log_limit < 0):
-        raise ValueError("log_limit must be 'auto', an int >= 0 or None")
-    return log_limit
+    if log_limit is None:
+        return None
+    if not isinstance(log_limit, numbers.Integral) or isinstance(log_limit, bool) or log_limit < 0:
+        raise ValueError(f"log_limit must be 'auto', a whole number >= 0 or None, got {log_limit!r}")
+    return int(log_limit)
 
 
 def keep_log(combat: Combat, log_limit: int | None) -> None:

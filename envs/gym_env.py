@@ -10,6 +10,7 @@ from gymnasium import spaces
 
 from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.agents.codec import Codec
+from trpg_arena.envs.arguments import RENDER_MODES, check_encounter_system, check_opponent, check_render_mode
 from trpg_arena.envs.codec import keep_log, resolve_log_limit
 from trpg_arena.envs.illegal import MAX_EPISODE_STEPS, MAX_ILLEGAL, IllegalActions, finite_number
 from trpg_arena.rules import (
@@ -91,7 +92,16 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     action with ``illegal_action="lose"``. Truncated after ``max_episode_steps`` learner steps
     (default 5,000; a combat ends long before, every rule system has a round cap) and, with
     ``illegal_action="penalize"``, after ``max_illegal`` illegal actions in a row (default 100), so
-    no policy can loop for ever.
+    no policy can loop for ever. Through ``gymnasium.make`` the step limit is the registered spec's
+    (``env.spec.max_episode_steps``, Gymnasium's ``TimeLimit``): ``make(id, max_episode_steps=N)``
+    sets it and ``-1`` lifts it, as for any Gymnasium env; built directly, the env counts its own.
+
+    ## Info
+    Every ``reset`` and ``step`` gives ``action_mask`` (int8, the legal actions of the learner's next
+    decision), ``decision`` (that decision's step name, e.g. ``"turn"`` or ``"dodge"``; None once the
+    combat is over), ``actor`` (the id of the combatant deciding), ``result`` (the winning side,
+    ``"draw"``, or None while the combat runs) and ``round``; a step on a masked action adds
+    ``illegal_action: True``.
 
     ## Arguments
     ``ruleset`` (set by the registered id), ``encounter`` (path, built-in name such as
@@ -105,7 +115,10 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
     ``render_mode`` and keeps 64 with one, for the picture; a step that leaves more than twice the
     limit trims the log back, which keeps long training runs lean and fast; ``combat.decision_count``
     counts on either way; ``None`` keeps the whole log, e.g. to save a replay), ``layout``
-    (``"canonical"``, the default, or ``"encounter"``), ``max_episode_steps``, ``max_illegal``.
+    (``"canonical"``, the default, or ``"encounter"``), ``max_episode_steps``, ``max_illegal``. A wrong
+    argument is an error when the env is made: an opponent spec is checked as the commands check one, an
+    agent object must play this rule system, an action must be an integer (a float or a string is an
+    `InvalidActionError`, never cut to one).
 
     ## Version History
     * v0: initial release. Codec version 2 (recorded in models' cards): the canonical layout became
@@ -114,7 +127,7 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
       or ``max_illegal`` illegal actions in a row.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(self, ruleset: str, encounter: Any = None, side: str | None = None, opponent: Any = "random",
                  render_mode: str | None = None, illegal_action: str = "lose", illegal_penalty: float = 0.1,
@@ -122,22 +135,20 @@ class TrpgArenaEnv(gym.Env[np.ndarray, np.int64]):
                  max_episode_steps: int | None = MAX_EPISODE_STEPS, max_illegal: int | None = MAX_ILLEGAL) -> None:
         self.system = get_ruleset(ruleset)
         self.encounter: EncounterBase = load_encounter(encounter if encounter is not None else f"{ruleset}/skirmish")
-        if self.encounter.ruleset != ruleset:
-            raise ValueError(f"encounter is for '{self.encounter.ruleset}', this env plays '{ruleset}'")
+        check_encounter_system(self.encounter, ruleset)
         sides = self.encounter.sides()
         self._learner_sides = sides if side == "both" else [side if side is not None else sides[0]]
         self.side = self._learner_sides[0]
         if self.side not in sides:
             raise ValueError(f"no side '{self.side}' in the encounter (sides: {', '.join(sides)}, or 'both')")
         self.illegal = IllegalActions(illegal_action, illegal_penalty, max_episode_steps, max_illegal)  # see illegal.py
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         if not finite_number(shaping):
             raise ValueError(f"shaping must be a finite number, got {shaping!r}")
         self.shaping = shaping
         self.log_limit = resolve_log_limit(log_limit, render_mode)
-        self._opponent_spec = opponent
+        self._opponent_spec = check_opponent(opponent, ruleset)
         self.opponent: Any = None
         self._lost_by_illegal = False  # the episode ended at an illegal action (illegal_action="lose")
         self.layout = layout

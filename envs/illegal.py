@@ -55,8 +55,8 @@ class IllegalActions:
                  max_illegal: int | None = MAX_ILLEGAL) -> None:
         if mode not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}")
-        if not finite_number(penalty):
-            raise ValueError(f"illegal_penalty must be a finite number, got {penalty!r}")
+        if not finite_number(penalty) or penalty < 0:  # a negative penalty would reward illegal actions
+            raise ValueError(f"illegal_penalty must be a finite number of at least 0, got {penalty!r}")
         _check_limit("max_episode_steps", max_steps)
         _check_limit("max_illegal", max_illegal)
         self.mode = mode

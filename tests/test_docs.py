@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,18 @@ def test_the_readme_lists_every_agent_and_parameter(system: str) -> None:
         assert info.name in table, f"README's agent table lacks `{info.name}`"
         missing = set(info.params) - table[info.name]
         assert not missing, f"README's agent table lacks `{info.name}`'s parameters {sorted(missing)}: add their rows"
+
+
+def test_the_readme_code_runs_as_written(tmp_path: Path) -> None:
+    """The README's Python blocks, in order and in one namespace as a reader pastes them, run without an error.
+
+    Its agents-and-sessions block asked an agent about the engine block's finished combat and confirmed a
+    person's decision, both refused; it writes its session store in the working folder (here `tmp_path`).
+    """
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    assert len(blocks) >= 3
+    script = tmp_path / "readme.py"
+    script.write_text("\n".join(blocks), encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert (tmp_path / "table.db").exists()

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.conftest import ENCOUNTERS
 from trpg_arena.agents import Proposal, RandomAgent, make_agent
 from trpg_arena.agents.proposal import alternatives
-from trpg_arena.rules import RULESETS, Action, Combat, load_encounter
+from trpg_arena.rules import RULESETS, Action, Combat, IllegalActionError, load_encounter
 
 CHEAP = ["random", "first", "scripted", "ppo", "ppo:varied"]
 SEARCH = "mcts:simulations=4:depth=20"  # a search kept cheap: it still clones, samples and plays out
@@ -158,3 +158,16 @@ def test_an_investigator_attack_after_another_step_is_the_same_choice() -> None:
     shown = alternatives(Action("cast", "ada", option="mend_flesh+before:N"), walks, kind=kind)
     assert [a.action.verb for a in shown] == ["cast", "end_turn"]  # only one other kind: the variant fills in
     assert RULESETS["kiai"].choice_kind(Action("move", dest=(1, 1))) == ("move", None, None)
+
+
+@pytest.mark.parametrize("spec", [*CHEAP, SEARCH, "trained"])
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_an_agent_asked_about_a_finished_combat_says_so(rid: str, spec: str) -> None:
+    """It failed inside its own code (an AssertionError, an IndexError, numpy's "zero-size array")."""
+    c = Combat(f"{rid}/duel", seed=0)
+    while not c.over:
+        c.act(c.legal_actions()[0])
+    agent = make_agent(spec, rid, seed=1)
+    for ask in (agent.propose, agent.act):
+        with pytest.raises(IllegalActionError, match=r"the combat is over \(.+\): there is no decision for agent"):
+            ask(c)
