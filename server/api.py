@@ -107,6 +107,9 @@ def _change(request: Request, sid: str, change: Callable[[Session], Any], run: b
 
 def _answer(entry: Entry, s: Session, mark: Mark) -> Doc:
     """The state, and the decisions and events since `mark` (lock held)."""
+    if entry.store_failure is not None:
+        failure, entry.store_failure = entry.store_failure, None
+        raise failure
     records, events = s.since(mark)
     out = {"state": session_state(entry.id, entry.name, s),
            "decisions": [public_record(r) for r in records], "events": [e.to_json() for e in events]}

@@ -29,7 +29,7 @@ from trpg_arena.rules import TrpgArenaError
 from trpg_arena.server.residency import Residency
 from trpg_arena.server.thinking import Job, Thinker
 from trpg_arena.table.session import Session
-from trpg_arena.table.store import SessionMissing, SessionRow, SessionStore
+from trpg_arena.table.store import SessionMissing, SessionRow, SessionStore, StoreUnusable
 
 WATCHER_QUEUE = 10_000  # events a watcher may fall behind before it is cut off (it reconnects and reloads)
 POLL_INTERVAL_S = 0.25  # how often watched sessions are compared with the store's heads (changes elsewhere)
@@ -98,6 +98,7 @@ class Entry:
     job: Job | None = None  # the proposal being computed now
     run_left: int = 0  # agent decisions a run may still take without a person
     run_error: str | None = None  # why the last run stopped early (an agent that cannot play), until reported
+    store_failure: StoreUnusable | None = None  # a run found the file unusable (removed, damaged): answered 503
     progress: int = 0  # agent decisions runs have taken (a waiting request sees the run go on)
     quiet: threading.Event = field(default_factory=lambda: _set(threading.Event()))  # set: no agent work
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from trpg_arena.agents.deadline import Deadline, within
 from trpg_arena.rules import TrpgArenaError
 from trpg_arena.table.session import Thought
-from trpg_arena.table.store import StoreBusy, StoreError
+from trpg_arena.table.store import StoreBusy, StoreError, StoreUnusable
 
 if TYPE_CHECKING:
     from trpg_arena.server.hub import Entry
@@ -74,6 +74,9 @@ class Thinker:
                 taken = s.run(max_decisions=entry.run_left)
             except StoreBusy as e:  # what was decided is stored: the next request goes on
                 entry.run_left, entry.run_error = 0, f"the agents stopped: {e}"
+                taken = 0
+            except StoreUnusable as e:  # nothing can be stored any more: the request is answered 503, not 200
+                entry.run_left, entry.store_failure = 0, e
                 taken = 0
             except (StoreError, TrpgArenaError, ValueError, ArithmeticError, LookupError, TypeError) as e:
                 entry.run_left, entry.run_error = 0, f"the agents stopped: {e}"

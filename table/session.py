@@ -179,6 +179,9 @@ class Session:
         self.ask_routine = False
         self._settling = False
         self.agents: dict[str, Any] = {}
+        # stored states of agents that cannot be built now (a seat's model file is gone): put back if the seat is
+        # built again, stored on with every decision, dropped when the GM gives the seat another agent
+        self._unbuilt: dict[str, Any] = {}
         self._seat_of: dict[str, tuple[str, Seat]] = {}
         self._proposal: tuple[int, Proposal] | None = None
         self._proposal_error: tuple[int, int, Exception] | None = None  # (revision, decision, why it failed)
@@ -271,6 +274,7 @@ class Session:
             check_agent(parsed.agent, self.encounter.ruleset)  # before any change: a wrong value changes nothing
         if key not in ("pc", "npc"):
             self._check_seat_keys([key])  # before any change: a key naming nobody changes nothing
+        before = self.defaults[key] if key in ("pc", "npc") else self.seats.get(key)
 
         def change() -> None:
             if key in ("pc", "npc"):
@@ -280,6 +284,8 @@ class Session:
             old = self.agents.pop(key, None)
             if old is not None and parsed.agent == getattr(old, "spec", None):
                 self.agents[key] = old  # the same agent keeps its memory and RNG
+            if parsed != before:
+                self._unbuilt.pop(key, None)  # another agent starts afresh, as when its seat was built
             self._proposal = None
 
         self._change_setup(change)
@@ -313,12 +319,12 @@ class Session:
     def _change_setup(self, change: Callable[[], None]) -> None:
         """Make a change to seats or settings and store it; if the store refuses, the session is as it was."""
         saved = (dict(self.seats), dict(self.defaults), self.table_dice, self.autorun, self.ask_routine,
-                 dict(self.agents), self._proposal)
+                 dict(self.agents), dict(self._unbuilt), self._proposal)
         tactics = dict(self.tactics)
 
         def roll_back() -> None:
             (self.seats, self.defaults, self.table_dice, self.autorun, self.ask_routine, self.agents,
-             self._proposal) = saved
+             self._unbuilt, self._proposal) = saved
             self._set_tactics(tactics)
             self._seat_of.clear()
 
@@ -332,6 +338,9 @@ class Session:
             rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()), 1])
             agent = make_agent(seat.agent or "scripted", self.encounter.ruleset, rng=rng)
             agent = self.agents[key] = temper(agent, self._temperaments)
+            stored = self._unbuilt.pop(key, None)
+            if stored is not None:  # it could not be built when the session was restored: it goes on from there
+                agent.set_state(stored)
         return agent
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -750,7 +759,7 @@ class Session:
         return self.records[mark.decisions:], (list(log[mark.event - log[0].seq:]) if fresh else [])
 
     def _agent_states(self) -> dict[str, Any]:
-        return {key: agent.get_state() for key, agent in self.agents.items()}
+        return {**self._unbuilt, **{key: agent.get_state() for key, agent in self.agents.items()}}
 
     def _checkpoint(self) -> dict[str, Any]:
         return {"combat": self.combat.snapshot(), "dice": self.combat.dice.state(), "agents": self._agent_states()}
@@ -817,8 +826,16 @@ class Session:
         self.combat = combat
         states = replay[-1]["agents"] if replay else checkpoint["agents"]
         known = dict(self._known_seats())
+        self._unbuilt = {}
         for key, state in states.items():
-            self._agent(key, known.get(key, Seat(SeatKind.AGENT, "scripted"))).set_state(state)
+            try:
+                agent = self._agent(key, known.get(key, Seat(SeatKind.AGENT, "scripted")))
+            except TrpgArenaError:
+                # its agent cannot be built now (say its model file is gone): the session still opens, so the
+                # GM can give the seat another agent; asked to act as it is, the seat says why it cannot
+                self._unbuilt[key] = state
+                continue
+            agent.set_state(state)
         for key in [k for k in self.agents if k not in states]:
             del self.agents[key]  # first used after this point: rebuilt fresh from its seed when needed
         self._seat_of.clear()
@@ -878,7 +895,8 @@ class Session:
                 self._catch_up()
             except StoreError:
                 raise
-            except (TrpgArenaError, LookupError, TypeError, ValueError, AttributeError) as e:
+            except (TrpgArenaError, LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as e:
+                # ArithmeticError: a stored RNG word out of its range (numpy's OverflowError)
                 why = str(e) if isinstance(e, TrpgArenaError) else f"{type(e).__name__}: {e}"
                 raise StoreError(f"{store.path}: session {sid} cannot be restored ({why})") from None
         return self

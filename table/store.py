@@ -17,6 +17,7 @@ holds it) is `StoreBusy`: nothing was written.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -104,11 +105,12 @@ class SessionStore:
     def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        fresh = check_file(self.path, STORE_FORMAT)  # refused files are left exactly as they were
+        fresh = check_file(self.path, STORE_FORMAT, REQUIRED)  # refused files are left exactly as they were
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = WatchedConnection(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                                          timeout=busy_timeout), self.path)
+            self._identity = _identity(self.path)  # the file written to, checked before every write
             self._db.execute("PRAGMA foreign_keys = ON")
             if fresh:
                 self._db.execute("PRAGMA journal_mode = WAL")
@@ -128,10 +130,28 @@ class SessionStore:
         except (sqlite3.DatabaseError, OSError) as e:
             raise StoreUnusable(f"{self.path}: not a usable trpg-arena session database ({e})") from None
 
+    def _check_same_file(self) -> None:
+        """Before a write: the path still names the file opened. Removed or replaced, it is refused from now on.
+
+        SQLite writes on to a file removed from under it (its open handle keeps it): every decision stored
+        after that would be lost when the process stops, and another process would start a new file there.
+        """
+        try:
+            now: tuple[int, int] | None = _identity(self.path)
+        except OSError:
+            now = None
+        if now != self._identity:
+            what = "removed" if now is None else "replaced"
+            self._db.unusable = (f"{self.path}: the session database file was {what} while in use; nothing more "
+                                 "is written to it (open the file that is there now)")
+            raise StoreUnusable(self._db.unusable)
+
     def check_writable(self) -> None:
-        """Raise `StoreUnusable` once the file was found damaged or read-only (a change is refused before it starts)."""
+        """Raise `StoreUnusable` once the file is found damaged, read-only, removed or replaced: no change starts."""
         if self._db.unusable is not None:
             raise StoreUnusable(self._db.unusable)
+        with self._lock:
+            self._check_same_file()
 
     def _upgrade(self) -> None:
         """Add what a file of an older version lacks (see `UPGRADES`); its sessions and decisions are untouched."""
@@ -161,6 +181,7 @@ class SessionStore:
         All or nothing: any failure rolls it back; a file held too long by another connection is `StoreBusy`.
         """
         with self._lock:
+            self._check_same_file()
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 yield self._db
@@ -333,6 +354,28 @@ class SessionStore:
         if row is None:
             raise StoreError(f"{self.path}: session {sid} has no checkpoint")
         return int(row[0]), _loads(row[1], self.path, f"session {sid} checkpoint {row[0]}")
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """Which file a path names now (device and inode): another file put there has another."""
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+def _columns(schema: str) -> dict[str, set[str]]:
+    """Each table of `schema` with its columns (read from SQLite itself, in memory)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(schema)
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {t: {r[1] for r in db.execute(f"PRAGMA table_info({t})")} for t in tables}
+    finally:
+        db.close()
+
+
+# the tables and columns a file must have to be opened (those `UPGRADES` adds to an older file aside)
+REQUIRED = {table: columns - {name for name, statement in UPGRADES if "ADD COLUMN" in statement}
+            for table, columns in _columns(SCHEMA).items()}
 
 
 def _loads(text: str, path: Path, what: str) -> Any:

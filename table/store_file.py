@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -44,10 +44,11 @@ def writable(path: Path) -> bool:
         return False
 
 
-def check_file(path: Path, expected_format: str) -> bool:
+def check_file(path: Path, expected_format: str, tables: Mapping[str, set[str]] | None = None) -> bool:
     """Check `path` before it is opened for writing; True when it is absent (a new database is to be made).
 
-    Raises `StoreUnusable`, one line naming the file, for a file that must not be used.
+    Raises `StoreUnusable`, one line naming the file, for a file that must not be used; `tables` are the
+    columns each table must have (a table dropped or a column renamed by hand is damage too).
     """
     if path.is_dir():
         raise StoreUnusable(f"{path}: a folder, not a session database file")
@@ -56,6 +57,8 @@ def check_file(path: Path, expected_format: str) -> bool:
         if not writable(folder):
             raise StoreUnusable(f"{path}: cannot be created, the folder {folder} is read-only")
         return True
+    if not path.is_file():  # reading a named pipe would wait for a writer for ever
+        raise StoreUnusable(f"{path}: not a regular file (a pipe, a socket or a device), not a session database")
     try:
         with open(path, "rb") as f:
             head = f.read(len(SQLITE_HEADER))
@@ -66,7 +69,7 @@ def check_file(path: Path, expected_format: str) -> bool:
                             "(delete it to start a new database there)")
     if head != SQLITE_HEADER:
         raise StoreUnusable(f"{path}: not a trpg-arena session database (not an SQLite file); {LEFT_AS_IT_WAS}")
-    _check_contents(path, expected_format)
+    _check_contents(path, expected_format, tables or {})
     if not writable(path):
         raise StoreUnusable(f"{path}: the file is read-only, and sessions are written after every decision; "
                             f"{LEFT_AS_IT_WAS} (make it writable, or use a copy)")
@@ -84,7 +87,7 @@ def _existing_ancestor(folder: Path) -> Path:
     return folder
 
 
-def _check_contents(path: Path, expected_format: str) -> None:
+def _check_contents(path: Path, expected_format: str, tables: Mapping[str, set[str]]) -> None:
     """Integrity and format, read without writing anything: `immutable` unless a journal holds recent writes."""
     journal = Path(f"{path}-wal").exists() and writable(path.parent)
     uri = f"file:{quote(str(path.absolute()))}?{'mode=ro' if journal else 'immutable=1'}"
@@ -97,15 +100,33 @@ def _check_contents(path: Path, expected_format: str) -> None:
                                     "(restore it from a backup)")
             names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             fmt = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() if "meta" in names else None
+            if fmt is not None and fmt[0] == expected_format:
+                _check_tables(path, db, tables)
         finally:
             db.close()
     except sqlite3.DatabaseError as e:
         code = _primary(e)
         what = "the database is damaged" if code in _DAMAGED else "cannot be checked"
         raise StoreUnusable(f"{path}: {what} ({e}); {LEFT_AS_IT_WAS}") from None
+    family = expected_format.partition("/")[0]
+    if fmt is not None and fmt[0] != expected_format and str(fmt[0]).partition("/")[0] == family:
+        raise StoreUnusable(f"{path}: a session database of another version of trpg-arena (format {fmt[0]}; this "
+                            f"version reads {expected_format}); {LEFT_AS_IT_WAS}")
     if fmt is None or fmt[0] != expected_format:
         raise StoreUnusable(f"{path}: an SQLite file but not a trpg-arena session database "
                             f"(expected format {expected_format}); {LEFT_AS_IT_WAS}")
+
+
+def _check_tables(path: Path, db: sqlite3.Connection, tables: Mapping[str, set[str]]) -> None:
+    """Every table and column the store reads is there; a file edited by hand may lack one."""
+    for table, columns in tables.items():
+        have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+        lacking = ", ".join(sorted(columns - have))
+        what = f"its table '{table}' is missing" if not have else f"its table '{table}' lacks {lacking}" if lacking \
+            else None
+        if what is not None:
+            raise StoreUnusable(f"{path}: the session database is damaged ({what}); {LEFT_AS_IT_WAS} (restore it "
+                                "from a backup)")
 
 
 def _primary(error: sqlite3.Error) -> int | None:

@@ -300,6 +300,9 @@ def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: 
     """
     from trpg_arena.rules.core.system import RULESETS
 
+    if source is not None and not isinstance(source, str):  # a saved snapshot's or session's, edited by hand
+        raise EncounterError("the encounter's source must be text", path="source",
+                             expected="a path or a built-in name", actual=source)
     if isinstance(src, EncounterBase):
         return src
     if isinstance(src, (str, Path)):
