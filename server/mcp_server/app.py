@@ -61,8 +61,9 @@ def _guarded(work: Callable[[], CallToolResult], tool: str) -> CallToolResult:
         return _refused(e)
     except Exception:  # an unexpected failure: its text and traceback stay in the server's log
         log.exception("tool %s failed", tool)
-        return _refused(ToolRefusal(f"{tool} failed unexpectedly; the session is as it was before the call",
-                                    "internal"))
+        # what the tool stored before it failed stands (a decision is stored first, then answered): say so
+        return _refused(ToolRefusal(f"{tool} failed unexpectedly (the server's log says why); read the session "
+                                    "with get_state before calling again: what was stored stands", "internal"))
 
 
 def _pending_line(state: Doc) -> str:
