@@ -87,8 +87,8 @@ def generate(ruleset: str, encounters: Sequence[str], games: int, seed: int, out
     jobs = [(encounters[i % len(encounters)], seed + i, tuple(agents), noise, keep) for i in range(games)]
     started = time.perf_counter()
     parts: list[dict[str, np.ndarray]] = []
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    if min(workers, len(jobs)) > 1:  # no process without a game to play
+        with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
             for part in pool.imap(_job, jobs, chunksize=4):
                 parts.append(part)
                 if on_game:

@@ -24,6 +24,9 @@ from trpg_arena.experiments.series.spec import SeriesSpec
 BACKENDS = ("local", "ray")
 LOCAL_BATCH = 4  # games per pool task: small enough to balance two workers, large enough to amortise pickling
 RAY_BATCH = 32  # games per Ray task (see docs/regression.md for the overhead measured against task size)
+# worker processes one machine may be asked for: `--workers 1000000` started processes until the system's process
+# table was full (other programs could not start); a cluster's share goes through --backend ray
+MAX_LOCAL_WORKERS = 256
 
 
 class BackendError(ValueError):
@@ -52,6 +55,9 @@ def check_backend(backend: str, workers: int | None) -> int:
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise BackendError(f"--workers must be at least 1, got {workers}")
+    if backend == "local" and workers > MAX_LOCAL_WORKERS:
+        raise BackendError(f"--workers {workers}: at most {MAX_LOCAL_WORKERS} processes on one machine (this one has "
+                           f"{default_workers()} cores); --backend ray spreads a series over a cluster")
     return workers
 
 
@@ -68,10 +74,13 @@ def run_series(spec: SeriesSpec, workers: int | None = None, backend: str = "loc
     workers = check_backend(backend, workers)
     if backend == "ray":
         source: Iterator[list[Any]] = _ray(spec, workers, _batches(spec.games, batch or RAY_BATCH, start), play)
-    elif workers == 1:
-        source = (play(spec, b) for b in _batches(spec.games, batch or LOCAL_BATCH, start))
     else:
-        source = _pool(spec, workers, _batches(spec.games, batch or LOCAL_BATCH, start), play)
+        batches = _batches(spec.games, batch or LOCAL_BATCH, start)
+        workers = min(workers, len(batches))  # no process without a batch of games to play
+        if workers <= 1:
+            source = (play(spec, b) for b in batches)
+        else:
+            source = _pool(spec, workers, batches, play)
     try:
         for records in source:
             for r in records:

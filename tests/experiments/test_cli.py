@@ -307,6 +307,7 @@ def test_bradley_terry_ratings_order_the_agents() -> None:
 
 @pytest.mark.parametrize("command", ["evaluate", "tournament", "ladder"])
 @pytest.mark.parametrize(("option", "words"), [(["--workers", "0"], "--workers must be at least 1, got 0"),
+                                               (["--workers", "1000000"], "at most 256 processes on one machine"),
                                                (["--backend", "nosuch"], "unknown backend 'nosuch'")])
 def test_a_bad_backend_or_worker_count_leaves_no_run_folder(command: str, option: list[str], words: str,
                                                             tmp_path: Path) -> None:

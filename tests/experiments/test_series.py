@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from trpg_arena.experiments.series import SeriesSpec, play_one, run_series
+from trpg_arena.experiments.series import SeriesSpec, play_one, run_series, runner
 from trpg_arena.experiments.series.folders import run_folder
 
 CLI = [sys.executable, "-m", "trpg_arena.experiments.cli"]
@@ -48,6 +48,18 @@ def test_one_and_two_workers_give_the_same_games() -> None:
     assert one == two and len(one) == 14
     assert [json.loads(x)["index"] for x in two] == list(range(14))
     assert one[3] == play_one(spec, 3).line()  # each game stands alone
+
+
+def test_no_more_processes_than_batches_of_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--workers 1000000` for two games started a million processes (the machine's process table filled up)."""
+    started: list[int] = []
+    real = runner._pool
+    monkeypatch.setattr(runner, "_pool", lambda spec, workers, *rest: started.append(workers) or real(spec, workers,
+                                                                                                     *rest))
+    spec = SeriesSpec.build("kiai/duel", ["random", "random"], 10)
+    assert len(list(run_series(spec, workers=200))) == 10 and started == [3]  # three batches of at most four
+    assert len(list(run_series(SeriesSpec.build("kiai/duel", ["random", "random"], 2), workers=200))) == 2
+    assert started == [3], "one batch is played in this process"
 
 
 def test_leaving_early_stops_the_pool() -> None:
