@@ -8,6 +8,7 @@ GM. At the end the statistics are printed and written with the Markdown log.
 
 from __future__ import annotations
 
+import os
 import secrets
 import shlex
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from trpg_arena.agents.spec import UnknownAgentError, resolve
 from trpg_arena.experiments.table.gm import GmTable, Quit
@@ -122,8 +124,8 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
                     "(or the side's or combatant's key)") if isinstance(e, TrpgArenaError) else ""
             raise StoreError(f"{store.path}: session {row.id} cannot be restored ({type(e).__name__}: {e}){hint}") \
                 from None
-        console.print(f"resumed session {session.id}: {row.ruleset}/{row.encounter}, {len(session.records)} "
-                      f"decisions, round {session.combat.round}")
+        console.print(Text(f"resumed session {session.id}: {row.ruleset}/{row.encounter}, {len(session.records)} "
+                           f"decisions, round {session.combat.round}"))  # Text: a name is shown, never read as markup
     else:
         if args.encounter is None:
             raise AutopilotError("name an encounter (e.g. moonlit/skirmish), or --resume [ID] a stored session, "
@@ -133,8 +135,8 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
         seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
         session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=args.dice, store=store,
                           ask_routine=args.ask_routine, tactics=tactics_of(args))
-        console.print(f"new session {session.id} (seed {seed}) in {store.path}; continue it later with "
-                      f"{resume_command(session, store)}")
+        console.print(Text(f"new session {session.id} (seed {seed}) in {store.path}; continue it later with "
+                           f"{resume_command(session, store)}"))
     if args.autorun:
         session.autorun = True
     return session
@@ -146,10 +148,29 @@ def resume_command(session: Session, store: SessionStore) -> str:
     return f"{program()} autopilot --resume {session.id}{db}"
 
 
+def check_out(folder: Path) -> None:
+    """Refuse an ``--out`` the reports cannot go to: a file, or a folder that cannot be made or written in."""
+    if folder.is_dir():
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise AutopilotError(f"--out {folder}: this folder cannot be written in; name another for the reports")
+        return
+    if os.path.lexists(folder):
+        what = "a link to nothing" if folder.is_symlink() else "a file"
+        raise AutopilotError(f"--out {folder} is {what}, not a folder: name a folder for the reports")
+    above = folder.absolute().parent
+    while not os.path.lexists(above):  # the nearest part of the path that is there: the folder is made in it
+        above = above.parent
+    if not above.is_dir():
+        raise AutopilotError(f"--out {folder} cannot be made: {above} is a file, not a folder")
+    if not os.access(above, os.W_OK | os.X_OK):
+        raise AutopilotError(f"--out {folder} cannot be made: {above} cannot be written in")
+
+
 def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
     """Play a session at the terminal until the combat is over (or the GM leaves), then report on it."""
     if not args.resume and args.encounter is not None:
         seats_of(args, args.encounter)  # a wrong seat is refused before the database is even opened
+    check_out(args.out)  # before play: a wrong --out found after the whole fight would lose its reports
     if args.resume and not Path(args.db).exists():  # a mistyped --db must not become a new, empty database
         raise AutopilotError(f"no session database at {args.db}: nothing to resume (check --db, or start a session "
                              "with `trpg-arena autopilot ENCOUNTER`)")
@@ -160,8 +181,8 @@ def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
             GmTable(session, console,
                     on_over=lambda: print_end(console, session, session_stats(session), args.out)).play()
         except Quit:
-            console.print(f"left the table: session {session.id} is stored; continue with "
-                          f"{resume_command(session, store)}")
+            console.print(Text(f"left the table: session {session.id} is stored; continue with "
+                               f"{resume_command(session, store)}"))
             return session
         return session
     finally:

@@ -145,8 +145,8 @@ def play(encounter: Annotated[str, typer.Argument(help="encounter file or built-
         _print_events(combat.log)
     if log:
         log.write_text("".join(e.json_line() + "\n" for e in combat.log), encoding="utf-8")
-    console.print(f"[bold]result:[/bold] {res.result} ({res.termination}) after {res.rounds} rounds, "
-                  f"{res.decisions} decisions; agents {res.agents}")
+    console.print("[bold]result:[/bold] " + escape(f"{res.result} ({res.termination}) after {res.rounds} rounds, "
+                                                   f"{res.decisions} decisions; agents {res.agents}"))
 
 
 @app.command()
@@ -168,11 +168,11 @@ def validate(files: Annotated[list[str], typer.Argument(help="encounter files (o
         try:
             enc = load_encounter(f)
         except TrpgArenaError as e:
-            err.print(f"[red]invalid[/red] {e}")
+            err.print(f"[red]invalid[/red] {escape(str(e))}")
             bad += 1
             continue
-        console.print(f"[green]ok[/green] {f}: {enc.ruleset} encounter '{enc.encounter}', "
-                      f"{len(enc.combatants)} combatants, sides {', '.join(enc.sides())}")
+        console.print("[green]ok[/green] " + escape(f"{f}: {enc.ruleset} encounter '{enc.encounter}', "
+                      f"{len(enc.combatants)} combatants, sides {', '.join(enc.sides())}"))
     if bad:
         raise typer.Exit(1)
 
@@ -331,10 +331,11 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
         except KeyboardInterrupt:  # the ladder said what it kept and how to resume
             raise typer.Exit(130) from None
         console.print((Path(several["folder"]) / "ladders.md").read_text(encoding="utf-8"))
-        console.print(f"run folder {several['folder']}")
+        console.print(f"run folder {several['folder']}", markup=False)
         for one in several["ladders"]:
             if not one["monotone"]:
-                console.print(f"[yellow]the ladder on {one['encounter']} is not monotone in the order given[/yellow]")
+                console.print(f"[yellow]the ladder on {escape(str(one['encounter']))} is not monotone in the order "
+                              "given[/yellow]")
         return
     (encounter,) = encounters
     try:
@@ -343,7 +344,7 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
     except KeyboardInterrupt:  # the ladder said what it kept and how to resume
         raise typer.Exit(130) from None
     console.print((Path(result["folder"]) / "ladder.md").read_text(encoding="utf-8"))
-    console.print(f"run folder {result['folder']}")
+    console.print(f"run folder {result['folder']}", markup=False)
     if not result["monotone"]:
         console.print("[yellow]the ladder is not monotone in the order given[/yellow]")
 
@@ -412,8 +413,8 @@ def balance(encounter: Annotated[str, typer.Argument(help="encounter file or bui
     from trpg_arena.experiments.series.words import rate
 
     def started(tuned: str) -> None:
-        err.print(f"balancing {encounter}: side {tuned}'s win rate to {target:.0%} +/- {tolerance:.0%}, a line per "
-                  "series")
+        err.print(f"balancing {escape(str(encounter))}: side {escape(tuned)}'s win rate to {target:.0%} +/- "
+                  f"{tolerance:.0%}, a line per series")
 
     summary = run_balance(encounter, [Knob.parse(k) for k in knob], target, tuple(_agents_option(agents)),
                           side=side, tolerance=tolerance, screen=screen, confirm=confirm, budget=budget,
@@ -422,12 +423,12 @@ def balance(encounter: Annotated[str, typer.Argument(help="encounter file or bui
     folder = write_balance(summary, out)
     if not summary["found"]:
         err.print(f"[red]no setting found[/red] within {target:.0%} +/- {tolerance:.0%} in {summary['games']} games "
-                  f"({summary['seconds']} s); see {folder}")
+                  f"({summary['seconds']} s); see {escape(str(folder))}")
         raise typer.Exit(1)
     lo, hi = summary["verified_interval95"]
-    console.print(f"[bold green]found[/bold green] {summary['setting']}: side {summary['side']} wins "
-                  f"{rate(summary['verified_win_rate'], lo, hi, digits=1)} on fresh seeds; "
-                  f"{summary['games']} games, {summary['seconds']} s; tuned encounter {folder / 'tuned.yaml'}")
+    console.print("[bold green]found[/bold green] " + escape(
+        f"{summary['setting']}: side {summary['side']} wins {rate(summary['verified_win_rate'], lo, hi, digits=1)} "
+        f"on fresh seeds; {summary['games']} games, {summary['seconds']} s; tuned encounter {folder / 'tuned.yaml'}"))
 
 
 @app.command()
@@ -470,10 +471,10 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
     path = db or default_db()
     if list_:
         if not path.exists():  # listing creates nothing: a mistyped --db is not a new, empty database
-            console.print(f"no session database at {path} yet: no sessions stored there")
+            console.print(f"no session database at {path} yet: no sessions stored there", markup=False)
             return
         store = SessionStore(path)
-        console.print(f"sessions in {store.path}")
+        console.print(f"sessions in {store.path}", markup=False)
         console.print(sessions_table(store))
         store.close()
         return
@@ -527,7 +528,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     application = create_app(config)
     if config.token_generated:
         console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
-    console.print(f"table page: {config.page_url()}   API docs: {config.base_url()}/docs   sessions: {path}")
+    console.print(f"table page: {config.page_url()}   API docs: {config.base_url()}/docs   sessions: {path}",
+                  markup=False)
     sys.stdout.flush()  # a piped stdout is block-buffered: the address must be readable while serving
     serve_app(application, host, port)
 
@@ -562,7 +564,7 @@ def mcp_cmd(http: Annotated[bool, typer.Option("--http", help="serve streamable 
     config = ServerConfig.for_host(host, token=read_token(token, token_file), port=port, db=path)
     if config.token_generated:  # beyond loopback every request carries a token, as with `serve`
         console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
-    console.print(f"MCP (streamable HTTP): {config.base_url()}{MCP_PATH}   sessions: {path}")
+    console.print(f"MCP (streamable HTTP): {config.base_url()}{MCP_PATH}   sessions: {path}", markup=False)
     sys.stdout.flush()  # a piped stdout is block-buffered: the address must be readable while serving
     serve_http(config)
 
@@ -854,7 +856,7 @@ def bench(seconds: Annotated[float, typer.Option(help="seconds per measurement")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"seconds": seconds, "clock": clock, "rows": [r.to_json() for r in rows],
                                "latency": [r.to_json() for r in latency]}, indent=2), encoding="utf-8")
-    console.print(f"written {out}")
+    console.print(f"written {out}", markup=False)
 
 
 def _search_specs(presets: list[str]) -> list[str]:
@@ -915,11 +917,11 @@ def main() -> None:
     except typer.Abort:  # end of input at a prompt
         err.print("aborted")
         sys.exit(1)
-    except TrpgArenaError as e:
-        err.print(f"[red]error:[/red] {e}")
+    except TrpgArenaError as e:  # escaped: messages quote ids, names and paths, which are never markup
+        err.print(f"[red]error:[/red] {escape(str(e))}")
         sys.exit(2)
     except ValueError as e:
-        err.print(f"[red]error:[/red] {e}")
+        err.print(f"[red]error:[/red] {escape(str(e))}")
         sys.exit(2)
     if isinstance(code, int) and code:  # typer.Exit(code) and Ctrl-C (130) come back as the exit status
         sys.exit(code)

@@ -109,7 +109,7 @@ def edit_prompt(session: Session, console: Console, ask: Callable[[str], str]) -
         try:
             edit = parse(line, rows)
             if isinstance(edit, str):
-                console.print(field_line(next(r for r in rows if r["id"] == edit)), soft_wrap=True)
+                console.print(Text(field_line(next(r for r in rows if r["id"] == edit))), soft_wrap=True)
                 continue
             session.edit(edit)
             return True

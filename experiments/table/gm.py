@@ -58,7 +58,8 @@ class GmTable:
                  on_over: Callable[[], None] | None = None) -> None:
         self.session = session
         self.console = console
-        self.read = read or (lambda prompt: console.input(prompt))
+        # markup=False: a prompt names combatants, which are shown as written, never read as markup
+        self.read = read or (lambda prompt: console.input(prompt, markup=False))
         self.on_over = on_over  # called as the combat ends, before the GM is asked anything (the reports)
         session.subscribe(self._narrate)
 

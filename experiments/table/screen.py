@@ -182,7 +182,7 @@ def menu_step(step: Step, width: int = 80, odds: dict[Action, str] | None = None
     if flat and not beside:
         longest = room
     label_w = min(longest, room if flat else max(12, room * 3 // 5))
-    table = Table.grid(padding=(0, 1))
+    table = Table.grid(padding=(0, 1))  # labels and sentences go in as `Text`: names in them are never markup
     table.add_column(justify="right", style="bold", no_wrap=True)
     table.add_column(no_wrap=True, overflow="ellipsis", max_width=label_w)
     table.add_column(justify="right", style="dim", no_wrap=True)
@@ -192,19 +192,19 @@ def menu_step(step: Step, width: int = 80, odds: dict[Action, str] | None = None
         note = (odds or {}).get(ch.action) if ch.action is not None else None  # as an NPC proposal cites them
         if flat:
             if beside or note is None:
-                table.add_row(ch.key, ch.text, "", Text(note or "", style="cyan"))
+                table.add_row(ch.key, Text(ch.text), "", Text(note or "", style="cyan"))
             elif spread:  # the odds on a line of their own under the action
-                table.add_row(ch.key, ch.text, "", "")
+                table.add_row(ch.key, Text(ch.text), "", "")
                 table.add_row("", Text(f"  {note}", style="cyan"), "", "")
             else:  # one line an action: the odds first, then as much of the sentence as fits
                 table.add_row(ch.key, Text.assemble((note, "cyan"), (f"  {ch.text}", "")), "", "")
             continue
         count = "" if ch.count == 1 else f"{ch.count}"
         if note is None or len(ch.text) + 2 + len(note) <= text_w:
-            table.add_row(ch.key, ch.label, count,
+            table.add_row(ch.key, Text(ch.label), count,
                           Text.assemble((ch.text, "dim"), (f"  {note}" if note else "", "cyan")))
         else:  # one line a choice: the odds first, then as much of the sentence as fits
-            table.add_row(ch.key, ch.label, count, Text.assemble((note, "cyan"), (f"  {ch.text}", "dim")))
+            table.add_row(ch.key, Text(ch.label), count, Text.assemble((note, "cyan"), (f"  {ch.text}", "dim")))
     path = " > ".join(step.path)
     title = Text(step.title, style="bold")
     if path:

@@ -14,11 +14,12 @@ import time
 from pathlib import Path
 
 from rich.table import Table
+from rich.text import Text
 
 from trpg_arena.table.dbpath import default_db
 from trpg_arena.table.store import SessionRow, SessionStore, StoreError
 
-__all__ = ["default_db", "pick", "program", "sessions_table"]
+__all__ = ["default_db", "pick", "program", "sessions_table", "when"]
 
 
 def program() -> str:
@@ -57,13 +58,26 @@ def _ids(rows: list[SessionRow]) -> str:
     return ", ".join(f"{r.id} ({r.ruleset}/{r.encounter}, {r.decisions} decisions, {r.status})" for r in rows[:8])
 
 
+def when(stamp: object) -> str:
+    """A stored time as ``12-07 19:37``; ``?`` for one that is no time (a database edited by hand)."""
+    if not isinstance(stamp, int | float) or isinstance(stamp, bool):  # SQLite keeps whatever was written
+        return "?"
+    try:
+        return time.strftime("%m-%d %H:%M", time.localtime(stamp))
+    except (ValueError, OverflowError, OSError):  # NaN, or a time beyond what the platform can show
+        return "?"
+
+
 def sessions_table(store: SessionStore) -> Table:
-    """The stored sessions, most recent first, in a table that fits 80 columns."""
+    """The stored sessions, most recent first, in a table that fits 80 columns.
+
+    Every cell is a `Text`: an id or an encounter's name is shown as stored, never read as markup.
+    """
     table = Table()
     for col in ("id", "encounter", "decisions", "status", "updated"):
         table.add_column(col, no_wrap=True, justify="right" if col == "decisions" else "left")
     for r in store.sessions():
         status = r.status if r.result is None else f"{r.status}: {r.result}"
-        table.add_row(r.id, f"{r.ruleset}/{r.encounter}", str(r.decisions), status,
-                      time.strftime("%m-%d %H:%M", time.localtime(r.updated)))
+        table.add_row(Text(str(r.id)), Text(f"{r.ruleset}/{r.encounter}"), Text(str(r.decisions)), Text(str(status)),
+                      Text(when(r.updated)))
     return table

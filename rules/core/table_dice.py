@@ -20,6 +20,14 @@ from typing import Any
 from trpg_arena.rules.core.dice import Dice
 from trpg_arena.rules.core.errors import DiceEntryError, DiceNeeded
 
+FACE_DIGITS = 6  # a face has 3 digits at most ("100"), with room for leading zeros; longer is refused before int()
+SHOWN_LENGTH = 12  # of a refused entry, as much as is quoted back
+
+
+def _shown(token: str) -> str:
+    """A refused entry as quoted back: cut short, so one line stays one line."""
+    return token if len(token) <= SHOWN_LENGTH else token[:SHOWN_LENGTH] + "..."
+
 
 @dataclass(frozen=True, slots=True)
 class DiceRequest:
@@ -80,8 +88,9 @@ class DiceRequest:
         if not tokens:
             raise DiceEntryError(f"no faces entered: {self.text()}")
         for t in tokens:
-            if not t.isdecimal():  # isdigit() also holds for "³", which int() refuses
-                raise DiceEntryError(f"'{t}' is not a face of this die ({self.faces_help}): {self.text()}")
+            # isdigit() also holds for "³", which int() refuses; a number of thousands of digits int() refuses too
+            if not t.isdecimal() or len(t) > FACE_DIGITS:
+                raise DiceEntryError(f"'{_shown(t)}' is not a face of this die ({self.faces_help}): {self.text()}")
         if self.sides == 100 and self.what != "tens" and self.count == 1 and len(tokens) == 2:
             tokens = [self._percentile(tokens[0], tokens[1])]
         if len(tokens) != self.count:

@@ -349,3 +349,17 @@ def test_a_negative_seed_is_one_line_before_any_folder(tmp_path: Path, command: 
             cwd=tmp_path)
     assert r.returncode == 2 and line in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_an_encounter_name_holding_markup_is_printed_as_written(tmp_path: Path) -> None:
+    """`validate` read an encounter's name as Rich markup: ``dd[/x]`` was a MarkupError traceback."""
+    from trpg_arena.rules import load_encounter
+
+    data = load_encounter("moonlit/duel").model_dump(mode="json")
+    data["encounter"] = "dd[/x] [red]"
+    path = tmp_path / "named.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    r = run("validate", str(path))
+    assert r.returncode == 0 and "encounter 'dd[/x] [red]'" in r.stdout, r.stdout + r.stderr
+    r = run("play", str(path), "--seed", "1")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
