@@ -52,6 +52,29 @@ def read_card(model: str | Path) -> dict[str, Any] | None:
     return card
 
 
+# What every archive SB3 saves holds: the model's data (JSON: its class, spaces, settings) and its weights
+MODEL_ENTRIES = ("data", "policy.pth")
+
+
+def check_model_archive(path: str | Path) -> None:
+    """Refuse (`PolicyError`) a file that is no archive SB3 saved a model in, without loading torch.
+
+    Any zip archive would pass a look at its format alone, and SB3 then fails on it with a bare assertion.
+    """
+    if not zipfile.is_zipfile(path):
+        raise PolicyError(f"{path}: not a saved MaskablePPO model (SB3 saves a .zip archive)")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            missing = [name for name in MODEL_ENTRIES if name not in archive.namelist()]
+            data = json.loads(archive.read("data")) if not missing else {}
+    except UNREADABLE as e:  # a damaged archive, or data that is no JSON
+        raise PolicyError(f"{path}: not a saved MaskablePPO model ({e})") from None
+    if missing:
+        raise PolicyError(f"{path}: not a saved MaskablePPO model (the archive lacks {', '.join(missing)})")
+    if not isinstance(data, dict) or not {"observation_space", "action_space"} <= data.keys():
+        raise PolicyError(f"{path}: not a saved MaskablePPO model (its data names no observation and action spaces)")
+
+
 @register_agent("policy", positional="path")
 class PolicyAgent(Agent):
     """Plays a saved MaskablePPO model (``policy:<path to model.zip>``); masks keep it legal."""
@@ -65,7 +88,7 @@ class PolicyAgent(Agent):
         self.path = path
         try:
             self.model = MaskablePPO.load(str(path), device="cpu")
-        except UNREADABLE as e:  # the zip archive SB3 saves fails to load as an .npz does
+        except (*UNREADABLE, AssertionError) as e:  # as an .npz fails; SB3 asserts its archive's data is there
             raise PolicyError(f"{path}: not a saved MaskablePPO model ({e})") from None
         self.deterministic = deterministic
         self._fits: set[int] = set()  # id() of encounters whose layout was checked
@@ -81,8 +104,7 @@ class PolicyAgent(Agent):
             raise UnknownAgentError("agent 'policy' needs a model file: policy:<path to model.zip>")
         if not Path(path).is_file():
             raise UnknownAgentError(f"agent 'policy': no model file at '{path}'")
-        if not zipfile.is_zipfile(path):
-            raise PolicyError(f"{path}: not a saved MaskablePPO model (SB3 saves a .zip archive)")
+        check_model_archive(path)
         card = read_card(path)
         if card is not None and ruleset is not None and card["ruleset"] != ruleset:
             raise PolicyError(f"{path}: a {card['ruleset']} model ({card['encounter']}) cannot play {ruleset}")

@@ -159,7 +159,10 @@ class AgentSpec:
                 if not key.strip():
                     raise UnknownAgentError(f"agent spec '{text}': '{part}' needs a parameter name before '='")
                 params[key.strip()] = value.strip()
-            elif preset is None and part.strip():
+            elif not part.strip():  # "random:" or "mcts::hard": an empty part names nothing
+                raise UnknownAgentError(f"agent spec '{text}': an empty part between or after ':' (write NAME, "
+                                        "NAME:PRESET or NAME:KEY=VALUE)")
+            elif preset is None:
                 preset = part.strip()
             else:
                 raise UnknownAgentError(f"agent spec '{text}': '{part}' is a second preset; "

@@ -8,7 +8,6 @@ GM. At the end the statistics are printed and written with the Markdown log.
 
 from __future__ import annotations
 
-import os
 import secrets
 import shlex
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from trpg_arena.agents.spec import UnknownAgentError, resolve
+from trpg_arena.experiments.out_files import check_folder
 from trpg_arena.experiments.table.gm import GmTable, Quit
 from trpg_arena.experiments.table.report import print_end
 from trpg_arena.experiments.table.sessions import default_db, pick, program
@@ -100,23 +100,43 @@ def seats_of(args: AutopilotArgs, enc: EncounterBase) -> tuple[Seat, Seat, dict[
     return pc, npc, seats
 
 
+DEFAULTS = AutopilotArgs(None, None, Path(), Path())  # what the command line gives when an option is left out
+
+
+def check_resume_options(args: AutopilotArgs) -> None:
+    """Options a resumed session cannot take are refused, not ignored: it keeps its seed and its encounter."""
+    if args.seed is not None:
+        raise AutopilotError("--seed: a resumed session keeps the seed it was started with; leave --seed out")
+    if args.options:
+        raise AutopilotError("--option: a resumed session keeps its encounter's options; start a new session "
+                             "to play with other ones")
+    if args.review != DEFAULTS.review and not (args.seats or args.pc != DEFAULTS.pc or args.npc != DEFAULTS.npc):
+        raise AutopilotError("--no-review on --resume applies to the seats given with it (--seat, --pc, --npc); "
+                             "the stored seats stay as they are (press 'a' at the table to let NPCs run)")
+
+
 def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> Session:
     """A new stored session, or the stored one `--resume` names (with any seat or dice changes asked for)."""
     if args.resume:
+        check_resume_options(args)
         row = pick(store, args.wanted)
         session = Session.load(store, row.id)
         # the changes asked for come first: a seat whose agent can no longer be built (its model file gone) is
         # replaced here rather than refused below
         for cid, block in tactics_of(args).items():
             session.set_tactics(cid, block)
-        if args.seats or args.dice:
-            _, _, seats = seats_of(args, session.encounter)
-            for key, seat in seats.items():
-                session.set_seat(key, seat)
-            if args.dice:
-                session.set_table_dice(True)
-            if args.ask_routine:
-                session.set_ask_routine(True)
+        pc, npc, seats = seats_of(args, session.encounter)
+        changed = {key: seat for key, seat in seats.items() if args.seats}  # the encounter's are stored already
+        if args.pc != DEFAULTS.pc:
+            changed["pc"] = pc
+        if args.npc != DEFAULTS.npc:
+            changed["npc"] = npc
+        for key, seat in changed.items():
+            session.set_seat(key, seat)
+        if args.dice:
+            session.set_table_dice(True)
+        if args.ask_routine:  # it was applied only beside --seat or --dice
+            session.set_ask_routine(True)
         try:
             session.pending()  # a hand-edited state can load and still not hold together: find out now
         except (KeyError, IndexError, TypeError, ValueError) as e:
@@ -148,29 +168,11 @@ def resume_command(session: Session, store: SessionStore) -> str:
     return f"{program()} autopilot --resume {session.id}{db}"
 
 
-def check_out(folder: Path) -> None:
-    """Refuse an ``--out`` the reports cannot go to: a file, or a folder that cannot be made or written in."""
-    if folder.is_dir():
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise AutopilotError(f"--out {folder}: this folder cannot be written in; name another for the reports")
-        return
-    if os.path.lexists(folder):
-        what = "a link to nothing" if folder.is_symlink() else "a file"
-        raise AutopilotError(f"--out {folder} is {what}, not a folder: name a folder for the reports")
-    above = folder.absolute().parent
-    while not os.path.lexists(above):  # the nearest part of the path that is there: the folder is made in it
-        above = above.parent
-    if not above.is_dir():
-        raise AutopilotError(f"--out {folder} cannot be made: {above} is a file, not a folder")
-    if not os.access(above, os.W_OK | os.X_OK):
-        raise AutopilotError(f"--out {folder} cannot be made: {above} cannot be written in")
-
-
 def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
     """Play a session at the terminal until the combat is over (or the GM leaves), then report on it."""
     if not args.resume and args.encounter is not None:
         seats_of(args, args.encounter)  # a wrong seat is refused before the database is even opened
-    check_out(args.out)  # before play: a wrong --out found after the whole fight would lose its reports
+    check_folder(args.out)  # before play: a wrong --out found after the whole fight would lose its reports
     if args.resume and not Path(args.db).exists():  # a mistyped --db must not become a new, empty database
         raise AutopilotError(f"no session database at {args.db}: nothing to resume (check --db, or start a session "
                              "with `trpg-arena autopilot ENCOUNTER`)")

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from trpg_arena.experiments.consoles import command_console
-from trpg_arena.experiments.out_files import check_replaceable
+from trpg_arena.experiments.out_files import check_folder, check_replaceable
 from trpg_arena.rules import RULESETS, EncounterBase, TrpgArenaError, builtin_encounters, load_encounter
 from trpg_arena.rules.core.dice import SEED_MAX
 
@@ -217,8 +217,9 @@ def pool(folders: Annotated[list[Path], typer.Argument(help="evaluation run fold
                                                             "and agents A,B, different seeds")],
          markdown: Annotated[bool, typer.Option(help="print a Markdown table of the runs and their pool instead of "
                                                      "the JSON summary")] = False,
-         plot: Annotated[Path | None, typer.Option(help="write a forest plot of the runs and their pool (PNG) here; "
-                                                        "a file there is kept, -2, -3... added")] = None) -> None:
+         plot: Annotated[Path | None, typer.Option(help="write a forest plot of the runs and their pool to this PNG "
+                                                        "file (not a folder); a file there is kept, -2, -3... "
+                                                        "added")] = None) -> None:
     """Pool several `evaluate` runs of one pairing: one head to head over all their games, and whether they agree.
 
     Prints each run's line and the pooled line. Refuses runs of other encounters, rules versions or line-ups,
@@ -228,10 +229,13 @@ def pool(folders: Annotated[list[Path], typer.Argument(help="evaluation run fold
     from trpg_arena.experiments.pooled import agreement_line, markdown_table, plot_runs, pool_runs, run_line
     from trpg_arena.experiments.table.report import fresh_path
 
-    summary = pool_runs(folders)
-    if plot is not None:
+    if plot is not None:  # checked before the runs are read: a refusal costs nothing
+        if plot.is_dir():  # its name with .png added would land beside it, where nobody looks
+            raise typer.BadParameter(f"{plot} is a folder: name the PNG file to write", param_hint="--plot")
         if not plot.parent.is_dir():
             raise typer.BadParameter(f"{plot.parent} is not a folder", param_hint="--plot")
+    summary = pool_runs(folders)
+    if plot is not None:
         target = fresh_path(plot.parent, plot.stem, plot.suffix or ".png")
         plot_runs(summary, target)
         summary["plot"] = str(target)
@@ -286,14 +290,16 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
            search_games: Annotated[int | None, typer.Option(help="games per pair where an mcts agent plays (its "
                                                                  "decisions cost most; default --games)")] = None,
            cost_seconds: Annotated[float, typer.Option(help="CPU seconds per agent measuring its cost per decision "
-                                                            "after the games (0: not measured)")] = 2.0,
+                                                            "after the games (0: not measured; at most 3,600)")] = 2.0,
            seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="first seed")] = 0,
-           neighbours: Annotated[int, typer.Option(help="pairs at most this far apart in the order play (0: all)")] = 2,
+           neighbours: Annotated[int, typer.Option(help="pairs at most this far apart in the order play (0: all; "
+                                                        "1: each agent and the next)")] = 2,
            reference: Annotated[str | None, typer.Option(help="an agent of the line-up that also plays every other "
                                                               "one, the yardstick the ratings are read against "
                                                               "(default: scripted in the default line-up, none "
                                                               "with --agents; 'none': none)")] = None,
-           bootstrap: Annotated[int, typer.Option(help="resamples for the rating intervals")] = 200,
+           bootstrap: Annotated[int, typer.Option(help="resamples for the rating intervals (1 to 100,000; each "
+                                                       "is a refit)")] = 200,
            workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
            backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
            resume: Annotated[Path | None, typer.Option(help="a stopped ladder's run folder: play only its missing "
@@ -301,9 +307,11 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
            out: Annotated[Path, typer.Option(help="parent of the run folder (ladder.csv/.json/.md, pairs.csv, "
                                                   "ladder.png, games/)")] = Path("runs/ladder")) -> None:
     """Difficulty ladder: Bradley-Terry ratings with 95 % intervals, pair scores with Wilson intervals, a plot."""
-    from trpg_arena.experiments.ladder import default_ladder, run_ladder
+    from trpg_arena.experiments.ladder import check_ladder_options, default_ladder, run_ladder
     from trpg_arena.experiments.ladders import run_ladders
 
+    # the numbers first: a bad one is refused before any encounter is loaded, let alone a game played
+    check_ladder_options(games, search_games, neighbours, bootstrap, cost_seconds)
     rulesets = {e: load_encounter(e).ruleset for e in encounters}  # a bad name is refused before any game
 
     def lineup(encounter: str) -> list[str]:
@@ -318,10 +326,6 @@ def ladder(encounters: Annotated[list[str], typer.Argument(help="encounter files
         if yardstick is not None and yardstick not in lineup(e):
             raise typer.BadParameter(f"--reference {yardstick} is not in the line-up of {e} "
                                      f"({', '.join(lineup(e))})")
-    if games < 1 or (search_games is not None and search_games < 1):
-        raise typer.BadParameter("--games and --search-games must be at least 1")
-    if cost_seconds < 0:
-        raise typer.BadParameter("--cost-seconds must be 0 or more")
     if len(encounters) > 1:
         if len(set(encounters)) != len(encounters):
             raise typer.BadParameter("name each encounter once")
@@ -416,6 +420,7 @@ def balance(encounter: Annotated[str, typer.Argument(help="encounter file or bui
         err.print(f"balancing {escape(str(encounter))}: side {escape(tuned)}'s win rate to {target:.0%} +/- "
                   f"{tolerance:.0%}, a line per series")
 
+    check_folder(out)  # before the search: a file in the way was found only when its results were written
     summary = run_balance(encounter, [Knob.parse(k) for k in knob], target, tuple(_agents_option(agents)),
                           side=side, tolerance=tolerance, screen=screen, confirm=confirm, budget=budget,
                           workers=workers, backend=backend, on_try=lambda t, s: err.print("  " + tried_line(t, s)),
@@ -481,7 +486,8 @@ def autopilot(encounter: Annotated[str | None, typer.Argument(
     enc = None if resume or encounter is None else _with_options(encounter, option)
     run_autopilot(AutopilotArgs(encounter=enc, wanted=encounter if resume else None, db=path, out=out, pc=pc,
                                 npc=npc, seats=tuple(seat or ()), review=review, dice=dice, autorun=autorun,
-                                ask_routine=ask_routine, seed=seed, resume=resume, tactics=tuple(tactics or ())),
+                                ask_routine=ask_routine, seed=seed, resume=resume, tactics=tuple(tactics or ()),
+                                options=dict.fromkeys(option or ()) if resume else {}),  # resume: refused
                   console)
 
 
@@ -576,6 +582,7 @@ def _train(**options: Any) -> None:
     for every encounter and both sides (`experiments.policy_train`; --games, --epochs, --rounds, --teacher, --data-on,
     --ppo-steps, --init, --seed, --eval-games, --threads, --out).
     """
+    from trpg_arena.experiments.train import TrainArgs
     from trpg_arena.rules import RULESETS
 
     if options["encounter"] in RULESETS:
@@ -583,6 +590,7 @@ def _train(**options: Any) -> None:
         from trpg_arena.experiments.policy_train import PolicyTrainArgs, policy_run_folder, train_policy
         from trpg_arena.experiments.train import _specs
 
+        TrainArgs(**options).check_system()  # an option of `train ENCOUNTER` is refused, not ignored
         ruleset = options["encounter"]
         ppo = None
         if options["ppo_steps"]:
@@ -614,7 +622,7 @@ def _train(**options: Any) -> None:
         card = train_policy(args, log=lambda line: console.print(line, highlight=False))
         console.print(f"model: {args.out}  (play it with --agents ppo:model={args.out})", highlight=False)
         return
-    from trpg_arena.experiments.train import TrainArgs, run_training
+    from trpg_arena.experiments.train import run_training
 
     card = run_training(TrainArgs(**options), console)
     console.print_json(json.dumps({k: card[k] for k in ("run", "model", "steps", "seconds", "fps", "evaluations")}))
@@ -679,7 +687,9 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
 
     get_ruleset(ruleset)  # an unknown system is one line, before anything runs
     if out is not None:
+        check_folder(out)  # before the self-play: a file in the way was found when the model was written
         check_replaceable(out / f"{ruleset}.npz", force, "--out: the model")
+    check_folder(data, "--data")
     if games < 10 or generated < 0 or generations < 0 or generation_games < 10 or not 0 <= noise <= 1 \
             or workers < 1 or epochs < 1 or not 0 < keep <= 1 or not 0 <= draw <= 1:
         raise typer.BadParameter("--games and --generation-games need at least 10, --generations and --generated "
@@ -720,6 +730,7 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
                                                      "step, features, mask, policy forward, buffer, update; CPU "
                                                      "clock, legal head, dummy envs)")] = False) -> None:
     """MaskablePPO training fps per encounter and env count, beside sb3-contrib's InvalidActionEnvDiscrete."""
+    from trpg_arena.experiments.train import MAX_ENVS
     from trpg_arena.experiments.train_fps import CLOCKS, HEADS, measure
 
     try:
@@ -728,12 +739,16 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
         counts = []
     if not counts or min(counts) < 1 or steps < 1 or vec not in ("dummy", "subproc"):
         raise typer.BadParameter("--envs needs counts >= 1, --steps >= 1, --vec dummy or subproc")
+    if max(counts) > MAX_ENVS:  # a million envs grow in memory until the process is killed
+        raise typer.BadParameter(f"--envs counts must lie between 1 and {MAX_ENVS}, got {max(counts)}")
     if head not in HEADS or clock not in CLOCKS or (clock == "cpu" and vec == "subproc"):
         raise typer.BadParameter(f"--head is one of {', '.join(HEADS)}; --clock one of {', '.join(CLOCKS)} "
                                  "(cpu with --vec dummy only)")
     names = encounters or [f"{rid}/duel" for rid in RULESETS]
     if out is not None:
         check_replaceable(out, force)  # before minutes of training, not after
+        if not out.absolute().parent.is_dir():
+            raise typer.BadParameter(f"--out {out}: {out.parent} is not a folder")
     if sections:
         if vec != "dummy" or head != "legal":
             raise typer.BadParameter("--sections times the legal head with --vec dummy only")

@@ -9,10 +9,10 @@ to each); a `reference` agent (the command's default line-up: `scripted`) also p
 each rating is read against it directly and not only through chains of neighbours, and the table gives every
 agent's score against it with its Wilson interval. Ratings are fitted on the Elo scale
 (`tournament.fit_ratings`); their 95 % intervals come from refitting on pairs' games resampled with
-replacement. The ladder is monotone when every agent's rating is above the one before it; an agent's presets are
-monotone when each level rates above the one below it. What each agent costs per decision (CPU time of
-one core, p50 and p95 of `propose` on states of scripted play, `bench.bench_propose`) is measured after
-the games, `cost_seconds` CPU seconds per agent.
+replacement (widened, where a few games leave it beside the estimate, to hold it). The ladder is monotone
+when every agent's rating is above the one before it; an agent's presets are monotone when each level rates
+above the one below it. What each agent costs per decision (CPU time of one core, p50 and p95 of `propose` on
+states of scripted play, `bench.bench_propose`) is measured after the games, `cost_seconds` CPU seconds per agent.
 
 A ladder of the search presets runs for many minutes, so it keeps what it plays: each run gets a
 fresh folder (``runs/ladder/<UTC time>-<encounter>``) with its settings (``ladder-spec.json``) and
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,12 @@ LEVELS = ("easy", "normal", "hard", "deadly")
 # the agents whose presets make the ladder's levels, weaker first at the same level
 LEVELLED = ("trained", "mcts")
 SEARCHERS = ("mcts",)  # agents whose pairs play `search_games` (a search costs many times a decision of the rest)
+# Minorisation steps of every fit, the ratings' and each resample's alike: on lopsided games (an agent that never
+# wins) the fit drifts on with each step, so a resample fitted with fewer steps than the estimate lands elsewhere
+# and its interval can miss the estimate (random 676 with an interval of 685 to 685).
+FIT_ITERS = 500
+MAX_BOOTSTRAP = 100_000  # resamples: each is a refit, 100,000 of a ten-agent ladder about half an hour
+MAX_COST_SECONDS = 3600.0  # CPU seconds measuring one agent's cost: an hour each is far beyond a stable p95
 
 
 def default_ladder(ruleset: str) -> list[str]:
@@ -107,16 +114,48 @@ def _scores(games: dict[tuple[str, str], list[float]]) -> dict[tuple[str, str], 
     return score
 
 
+def check_ladder_options(games: int, search_games: int | None, neighbours: int, bootstrap: int,
+                         cost_seconds: float) -> None:
+    """Refuse (ValueError, one line naming the option) a setting no ladder can use, before any game or folder.
+
+    Each of these used to surface only after the games, as a traceback, a hang or a silent "not measured".
+    """
+    for option, value in (("--games", games), ("--search-games", search_games)):
+        if value is not None and value < 1:
+            raise ValueError(f"{option} must be at least 1, got {value}")
+    if neighbours < 0:  # 0 already means every pair; there is nothing below it
+        raise ValueError(f"--neighbours must be 0 (every pair) or more, got {neighbours}")
+    if not 1 <= bootstrap <= MAX_BOOTSTRAP:
+        raise ValueError(f"--bootstrap must be from 1 to {MAX_BOOTSTRAP:,} resamples, got {bootstrap}")
+    # nan compares false with everything, so the range is tested the way round that refuses it
+    if not (math.isfinite(cost_seconds) and 0 <= cost_seconds <= MAX_COST_SECONDS):
+        raise ValueError(f"--cost-seconds must be from 0 (not measured) to {MAX_COST_SECONDS:,.0f}, "
+                         f"got {cost_seconds}")
+
+
 def bootstrap_intervals(names: list[str], games: dict[tuple[str, str], list[float]], rounds: int,
                         seed: int) -> dict[str, tuple[float, float]]:
     """2.5 and 97.5 percentiles of each rating over refits on resampled games."""
+    if rounds < 1:
+        raise ValueError(f"the intervals need at least one resample, got {rounds}")
     rng = np.random.default_rng(seed)
     samples: dict[str, list[float]] = {n: [] for n in names}
     for _ in range(rounds):
         resampled = {pair: list(rng.choice(points, size=len(points))) for pair, points in games.items()}
-        for name, rating in fit_ratings(names, _scores(resampled), iters=200).items():
+        for name, rating in fit_ratings(names, _scores(resampled), iters=FIT_ITERS).items():
             samples[name].append(rating)
     return {n: (float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5))) for n, v in samples.items()}
+
+
+def around(rating: float, interval: tuple[float, float]) -> tuple[float, float]:
+    """The interval widened, where it must be, to hold the rating, rounded as the table shows it.
+
+    A percentile interval of a few games can still fall beside its own estimate (the resamples' ratings
+    skewed to one side of it); a table row reading "676, 685 to 685" contradicts itself and the plot's
+    error bar below the point would be negative.
+    """
+    low, high = interval
+    return round(min(low, rating), 1), round(max(high, rating), 1)
 
 
 def ladder_settings(spec: SeriesSpec, names: list[str], neighbours: int, games: int,
@@ -151,9 +190,8 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     """
     if len(names) < 2:
         raise ValueError("a ladder needs at least two agents")
+    check_ladder_options(games, search_games, neighbours, bootstrap, cost_seconds)
     search_games = games if search_games is None else search_games
-    if games < 1 or search_games < 1:
-        raise ValueError(f"--games and --search-games must be at least 1, got {games} and {search_games}")
     pairs = ladder_pairs(names, neighbours, reference)
     specs = {(a, b): SeriesSpec.build(encounter, [a, b], pair_games(a, b, games, search_games), first_seed=seed,
                                       swap=True) for a, b in pairs}
@@ -167,12 +205,13 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
                     strict=True))
     results = {(a, b): [1.0 if r.result == sides[r.agents.index(a)] else (0.5 if r.result == "draw" else 0.0)
                         for r in kept[(a, b)]] for a, b in pairs}
-    ratings = fit_ratings(names, _scores(results))
-    intervals = bootstrap_intervals(names, results, bootstrap, seed)
+    ratings = fit_ratings(names, _scores(results), iters=FIT_ITERS)
+    intervals = {n: around(ratings[n], low_high) for n, low_high in
+                 bootstrap_intervals(names, results, bootstrap, seed).items()}
     monotone = all(ratings[names[i]] < ratings[names[i + 1]] for i in range(len(names) - 1))
     costs = {n: agent_cost(encounter, n, cost_seconds) for n in names} if cost_seconds > 0 else {}
     against = against_reference(results, reference) if reference is not None else {}
-    rows = [{"agent": n, "rating": ratings[n], "low": round(intervals[n][0], 1), "high": round(intervals[n][1], 1),
+    rows = [{"agent": n, "rating": ratings[n], "low": intervals[n][0], "high": intervals[n][1],
              **costs.get(n, {}), **against.get(n, {})} for n in names]
     pair_rows = []
     for (a, b), points in results.items():

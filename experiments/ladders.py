@@ -18,7 +18,7 @@ from typing import Any
 
 from rich.console import Console
 
-from trpg_arena.experiments.ladder import LadderError, ladder_pairs, run_ladder
+from trpg_arena.experiments.ladder import LadderError, check_ladder_options, ladder_pairs, run_ladder
 from trpg_arena.experiments.series import SeriesSpec
 from trpg_arena.experiments.series.folders import run_folder
 from trpg_arena.experiments.series.runner import check_backend
@@ -81,8 +81,8 @@ def run_ladders(encounters: list[str], lineup: Callable[[str], list[str]], games
     if len(set(encounters)) != len(encounters):
         raise ValueError("each encounter once: a ladder of an encounter twice would rate the same games twice")
     check_lineups(encounters, lineup, neighbours, reference)
-    if games < 1 or (search_games is not None and search_games < 1):
-        raise ValueError(f"--games and --search-games must be at least 1, got {games} and {search_games}")
+    # every ladder's own check comes after the parent folder and the first encounter's games: refuse here first
+    check_ladder_options(games, search_games, neighbours, bootstrap, cost_seconds)
     check_backend(backend, workers)  # before the parent folder: a refused run leaves none
     parent = open_parent(out, encounters, resume)
     console.print(f"ladders of {', '.join(encounters)} in {parent}; after a stop, run the same command with "

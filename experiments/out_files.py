@@ -6,6 +6,7 @@ starts any work, so a refusal costs nothing, and ``--force`` is how a person say
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -15,3 +16,24 @@ def check_replaceable(path: Path, force: bool, option: str = "--out") -> None:
         raise ValueError(f"{option} {path} is a folder: name a file")
     if path.exists() and not force:
         raise ValueError(f"{option} {path} exists: add --force to replace it, or name another file")
+
+
+def check_folder(folder: Path, option: str = "--out") -> None:
+    """Refuse (`ValueError`, one line) a folder results cannot go to: a file, or one that cannot be made or written in.
+
+    Checked before the work: found when the results are written, it lost a whole fight's or search's results.
+    """
+    if folder.is_dir():
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ValueError(f"{option} {folder}: this folder cannot be written in; name another")
+        return
+    if os.path.lexists(folder):
+        what = "a link to nothing" if folder.is_symlink() else "a file"
+        raise ValueError(f"{option} {folder} is {what}, not a folder: name a folder")
+    above = folder.absolute().parent
+    while not os.path.lexists(above):  # the nearest part of the path that is there: the folder is made in it
+        above = above.parent
+    if not above.is_dir():
+        raise ValueError(f"{option} {folder} cannot be made: {above} is a file, not a folder")
+    if not os.access(above, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {folder} cannot be made: {above} cannot be written in")

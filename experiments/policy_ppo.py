@@ -32,6 +32,7 @@ import gymnasium as gym
 import numpy as np
 
 from trpg_arena.experiments.league import League
+from trpg_arena.experiments.train import MAX_THREADS
 
 Layers = list[tuple[np.ndarray, np.ndarray]]
 
@@ -68,6 +69,8 @@ class PPOStageArgs:
         for name in ("steps", "snapshot_every", "n_steps", "batch_size", "epochs", "envs", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{OPTION_NAMES.get(name, name.replace('_', '-'))} must be at least 1")
+        if self.threads > MAX_THREADS:  # torch crashes on absurd counts
+            raise ValueError(f"--threads must lie between 1 and {MAX_THREADS}, got {self.threads}")
         if not (math.isfinite(self.lr) and self.lr > 0):
             raise ValueError(f"--ppo-lr must be a positive number, got {self.lr}")
         if not math.isfinite(self.shaping):
@@ -80,6 +83,16 @@ class PPOStageArgs:
             raise ValueError("--latest must lie between 0 and 1")
         if not 0.0 <= self.draw_penalty <= 1.0:
             raise ValueError("--draw-penalty must lie between 0 and 1 (a loss costs 1)")
+
+
+def check_side(side: str, encounters: list[Any]) -> None:
+    """Refuse a learner's side that some of the stage's encounters lack (``both`` fits every one)."""
+    if side == "both":
+        return
+    for enc in encounters:
+        if side not in enc.sides():
+            raise ValueError(f"--side: {enc.encounter} has no side '{side}' (its sides: {', '.join(enc.sides())}, "
+                             "or 'both')")
 
 
 class EncounterMix(gym.Env[np.ndarray, np.int64]):
@@ -178,11 +191,7 @@ def ppo_stage(ruleset: str, fingerprint: str, layers: Layers, encounters: list[A
     from trpg_arena.experiments.legal_head import trainer_options
 
     args.check()
-    if args.side != "both":  # a side the learner cannot take in some encounter: refused before any work
-        for enc in encounters:
-            if args.side not in enc.sides():
-                raise ValueError(f"--side: {enc.encounter} has no side '{args.side}' (its sides: "
-                                 f"{', '.join(enc.sides())}, or 'both')")
+    check_side(args.side, encounters)
     torch.set_num_threads(args.threads)
     pool.mkdir(parents=True, exist_ok=True)
     hidden = [int(w.shape[1]) for w, _ in layers[:-1]]

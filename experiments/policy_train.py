@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.experiments.policy_ppo import PPOStageArgs
+from trpg_arena.experiments.policy_ppo import PPOStageArgs, check_side
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.train import MAX_THREADS, check_spec
 from trpg_arena.rules.core.dice import SEED_MAX
 
 GENERATED = "generated"  # in --data-on: a fresh generated encounter at each of its turns
@@ -69,6 +70,8 @@ class PolicyTrainArgs:
         for name in ("games", "epochs", "batch", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.threads > MAX_THREADS:  # torch crashes on absurd counts
+            raise ValueError(f"--threads must lie between 1 and {MAX_THREADS}, got {self.threads}")
         if self.eval_games < 0:
             raise ValueError("--eval-games must be 0 or more")
         for name in ("generated", "noise"):
@@ -87,12 +90,21 @@ class PolicyTrainArgs:
         # errors before any work, and before the CLI makes the run's folder (a refused run leaves nothing behind).
         if self.data_on:
             ppo_encounters(self.ruleset, tuple(n for n in self.data_on if n != GENERATED), "--data-on")
-        if self.ppo is not None and self.ppo_on:
-            ppo_encounters(self.ruleset, tuple(dict.fromkeys(n for n in self.ppo_on if n != GENERATED)))
+        if self.ppo is not None:
+            self._check_ppo_names(self.ppo)
         if self.init is None:
             from trpg_arena.agents import make_agent
 
             make_agent(self.teacher, self.ruleset, seed=0)
+
+    def _check_ppo_names(self, ppo: PPOStageArgs) -> None:
+        """The PPO stage's encounters, anchors and side: refused now, not after the cloning (or its steps)."""
+        if self.ppo_on:
+            ppo_encounters(self.ruleset, tuple(dict.fromkeys(n for n in self.ppo_on if n != GENERATED)))
+        for anchor in ppo.anchors:
+            check_spec("--anchors", anchor, self.ruleset)
+        if ppo.side != "both":  # the encounters are drawn only to be asked: a side each of them must have
+            check_side(ppo.side, ppo_stage_encounters(self))
 
 
 @dataclass
@@ -178,6 +190,14 @@ def ppo_encounters(ruleset: str, names: tuple[str, ...], option: str = "--ppo-on
 
 
 GENERATED_PER_NAME = 8  # encounters a `generated` entry of --ppo-on stands for (each named one is listed as often)
+
+
+def ppo_stage_encounters(args: PolicyTrainArgs) -> list[Any]:
+    """The PPO stage's encounters: those of ``--ppo-on`` (`ppo_mix`), else built-ins and generated ones, each once."""
+    if args.ppo_on:
+        return ppo_mix(args.ruleset, args.ppo_on, args.seed + 7_919)
+    encounters = training_encounters(args.ruleset, args.ppo_encounters, args.generated, args.seed + 7_919)
+    return list({id(e): e for e in encounters}.values())
 
 
 def ppo_mix(ruleset: str, names: tuple[str, ...], seed: int) -> list[Any]:
@@ -501,7 +521,7 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
 
     get_ruleset(args.ruleset)  # an unknown system: the registry's one-line error
     args.check()
-    chosen = ppo_mix(args.ruleset, args.ppo_on, args.seed + 7_919) if args.ppo is not None and args.ppo_on else None
+    stage_encounters = ppo_stage_encounters(args) if args.ppo is not None else []  # the named ones load first
     fingerprint, _, n_actions = layout_fingerprint(args.ruleset)
     start = time.perf_counter()
     out = Path(args.out) if args.out is not None else policy_path(args.ruleset)
@@ -538,13 +558,9 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
     if args.ppo is not None:
         from trpg_arena.experiments.policy_ppo import ppo_stage
 
-        if chosen is not None:
-            unique = chosen
-        else:
-            encounters = training_encounters(args.ruleset, args.ppo_encounters, args.generated, args.seed + 7_919)
-            unique = list({id(e): e for e in encounters}.values())
-        layers, ppo_record = ppo_stage(args.ruleset, fingerprint, layers, unique, out.parent / "pool", args.ppo, log)
-        ppo_record["encounters"] = sorted({e.encounter for e in unique})
+        layers, ppo_record = ppo_stage(args.ruleset, fingerprint, layers, stage_encounters, out.parent / "pool",
+                                       args.ppo, log)
+        ppo_record["encounters"] = sorted({e.encounter for e in stage_encounters})
         recipe += (f", then {ppo_record['steps']:,} MaskablePPO steps warm-started from those weights against "
                    f"{league_opponents(args.ppo, ppo_record['steps'])}"
                    + (f" on {', '.join(args.ppo_on)}" if args.ppo_on else "")

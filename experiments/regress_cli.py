@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,12 +11,15 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from trpg_arena.experiments.out_files import check_folder
 from trpg_arena.experiments.regress_report import write_regress_report
 from trpg_arena.experiments.regression import Outcome, exit_code, exit_line, run_entry, tally
+from trpg_arena.experiments.series.baseline import check_recordable
 from trpg_arena.experiments.series.folders import run_folder, write_results
 from trpg_arena.experiments.series.junit import junit_xml
 from trpg_arena.experiments.series.progress import series_progress
 from trpg_arena.experiments.series.runner import check_backend
+from trpg_arena.experiments.series.spec import MAX_GAMES
 from trpg_arena.experiments.series.suite import Entry, is_suite, load_suite, make_entry
 from trpg_arena.rules import load_encounter
 
@@ -48,8 +52,8 @@ def entries_of(a: RegressArgs) -> list[Entry]:
     bad = a.allow - set(ALLOWED)
     if bad:
         raise ValueError(f"--allow takes {', '.join(ALLOWED)}; got {', '.join(sorted(bad))}")
-    if a.games is not None and a.games < 2:
-        raise ValueError(f"--games must be at least 2, got {a.games}")
+    if a.games is not None and not 2 <= a.games <= MAX_GAMES:
+        raise ValueError(f"--games must be from 2 to {MAX_GAMES:,}, got {a.games:,}")
     for name in ("delta", "alpha", "beta"):
         value = getattr(a, name)
         if value is not None and not 0 < value < 1:
@@ -70,6 +74,20 @@ def entries_of(a: RegressArgs) -> list[Entry]:
     return [make_entry(a.target, tuple(a.agents), a.baseline, **overrides)]
 
 
+def check_junit(path: Path) -> None:
+    """``--junit FILE``: a new file, or a JUnit report (CI rewrites its own each run); a person's file is kept."""
+    check_folder(path.parent, f"--junit {path}: its folder")
+    if path.is_dir():
+        raise ValueError(f"--junit {path} is a folder: name a file")
+    if os.path.lexists(path):
+        try:
+            head = path.read_bytes()[:512]
+        except OSError:
+            head = b""
+        if b"<testsuite" not in head:
+            raise ValueError(f"--junit {path} exists and is not a JUnit report: name another file (or remove it)")
+
+
 def _coloured(o: Outcome, style: dict[str, str]) -> str:
     """The entry's headline with its verdict coloured (the rest escaped: labels and messages hold brackets)."""
     marker = "\x00"
@@ -86,7 +104,14 @@ def _settings(e: Entry) -> dict[str, object]:
 def run_regress(a: RegressArgs, console: Console, err: Console) -> int:
     """Run every entry, print the verdicts, write the run folder; returns the exit code."""
     check_backend(a.backend, a.workers)  # the command's own options, before any entry is read or folder made
+    check_folder(a.out)
+    if a.junit is not None:
+        check_junit(a.junit)
     entries = entries_of(a)
+    if a.record:  # before the first game: a file that is no baseline is a person's, never replaced
+        for e in entries:
+            check_folder(e.baseline.parent, f"baseline {e.baseline}: its folder")
+            check_recordable(e.baseline)
     started = time.perf_counter()
     outcomes: list[Outcome] = []
     with series_progress(err) as bar:

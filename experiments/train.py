@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from trpg_arena.experiments.league import League
+from trpg_arena.experiments.out_files import check_folder
 from trpg_arena.experiments.series.folders import fresh_folder
 from trpg_arena.experiments.series.progress import Ticker
 from trpg_arena.experiments.series.sprt import wilson
@@ -39,6 +40,12 @@ if TYPE_CHECKING:
 # not ignored, so nobody believes a run had a draw penalty it never had.
 SYSTEM_POLICY_ONLY = ("games", "epochs", "rounds", "teacher", "init", "ppo_steps", "value_warmup", "ppo_lr",
                       "draw_penalty", "ppo_on", "data_on")
+# The mirror image: what only `trpg-arena train ENCOUNTER` (one MaskablePPO model) reads, refused with a system's id.
+ENCOUNTER_ONLY = ("steps", "opponent", "envs", "vec", "self_play", "pfsp", "eval_every", "eval_opponent", "resume")
+# torch segfaults on absurd thread counts, and a million envs grow in memory until the process is killed: both are
+# refused beyond these, far above what a machine running these small MLPs can use
+MAX_THREADS = 256
+MAX_ENVS = 256
 
 
 @dataclass
@@ -116,6 +123,9 @@ class TrainArgs:
         for name in ("steps", "envs", "n_steps", "batch_size", "eval_games", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        for name, most in (("envs", MAX_ENVS), ("threads", MAX_THREADS)):
+            if getattr(self, name) > most:  # before the seed's range, which an absurd --envs turns negative
+                raise ValueError(f"--{name} must lie between 1 and {most}, got {getattr(self, name)}")
         if not 0 <= self.seed <= SEED_MAX + 1 - self.envs:  # env i is seeded seed + i
             raise ValueError(f"--seed must lie between 0 and {SEED_MAX + 1 - self.envs} (the envs take seed, seed + 1, "
                              f"...), got {self.seed}")
@@ -130,8 +140,54 @@ class TrainArgs:
                 raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
         if self.vec not in ("dummy", "subproc"):
             raise ValueError("--vec must be 'dummy' or 'subproc'")
-        if self.resume is not None and not Path(self.resume).is_file():
-            raise ValueError(f"--resume: no model file at '{self.resume}'")
+        if self.resume is not None:
+            check_resume_file(self.resume)
+        check_folder(self.out)  # now, not when the model is saved after the training
+
+    def check_encounter(self, encounter: Any) -> None:
+        """Refuse a side `encounter` lacks and an agent spec that does not play its system, before any work."""
+        sides = encounter.sides()
+        if self.side is not None and self.side != "both" and self.side not in sides:
+            raise ValueError(f"--side: {encounter.encounter} has no side '{self.side}' (its sides: "
+                             f"{', '.join(sides)}, or 'both')")
+        for option, spec in (("--opponent", self.opponent), ("--eval-opponent", self.eval_opponent),
+                             *(("--anchors", anchor) for anchor in _specs(self.anchors))):
+            check_spec(option, spec, encounter.ruleset)
+
+    def check_system(self) -> None:
+        """With a rule system's id: refuse the options only a model for one encounter reads, and a bad --out.
+
+        The rest of `train SYSTEM`'s options are checked by `PolicyTrainArgs.check`.
+        """
+        defaults = {f.name: field_default(f) for f in fields(self)}
+        for name in ENCOUNTER_ONLY:
+            if getattr(self, name) != defaults[name]:
+                raise ValueError(f"--{name.replace('_', '-')} is read only when training a model for one encounter "
+                                 f"(train ENCOUNTER), not a rule system's ppo policy ({self.encounter})")
+        check_folder(self.out)  # now, not when the model is saved after the training
+
+
+def check_spec(option: str, spec: str, ruleset: str) -> None:
+    """An agent spec checked as every command checks one, its error naming the option it came from."""
+    from trpg_arena.agents.spec import check_agent
+    from trpg_arena.rules import TrpgArenaError
+
+    try:
+        check_agent(spec, ruleset)
+    except (TrpgArenaError, ValueError) as e:  # an unknown name, a bad value, a model file that does not load
+        raise ValueError(f"{option}: {e}") from None
+
+
+def check_resume_file(path: Path) -> None:
+    """Refuse a ``--resume`` that is no file, or no model SB3 saved (before a run folder is made for it)."""
+    from trpg_arena.agents.policy import PolicyError, check_model_archive
+
+    if not Path(path).is_file():
+        raise ValueError(f"--resume: no model file at '{path}'")
+    try:
+        check_model_archive(path)
+    except PolicyError as e:
+        raise ValueError(f"--resume: {e}") from None
 
 
 def run_folder(args: TrainArgs, ruleset: str, encounter: str) -> Path:
@@ -216,6 +272,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
 
     args.check()
     enc = load_encounter(args.encounter)  # a bad name is reported before the long imports
+    args.check_encounter(enc)
     # torch and stable-baselines3 take many seconds to import: say what is going on before that
     console.print(f"train {args.encounter}: {args.steps:,} steps against "
                   f"{'a league' if args.self_play else args.opponent}; loading torch and stable-baselines3",
@@ -230,11 +287,14 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
 
     torch.set_num_threads(args.threads)
     side = args.side or ("both" if args.self_play else enc.sides()[0])
-    folder = run_folder(args, enc.ruleset, enc.encounter)
     system = get_ruleset(enc.ruleset)
+    layout = CanonicalCodec.of(system, enc).layout()
+    if args.resume is not None:  # a model of another layout is refused before its run folder is made
+        _check_resumable(args.resume, layout)
+    folder = run_folder(args, enc.ruleset, enc.encounter)
     card: dict[str, Any] = {
         "format": "trpg-arena-policy/1", "ruleset": enc.ruleset, "env_version": system.info.env_version,
-        "encounter": enc.encounter, "side": side, "layout": CanonicalCodec.of(system, enc).layout(),
+        "encounter": enc.encounter, "side": side, "layout": layout,
         "algorithm": "MaskablePPO (sb3-contrib), LegalActionsPolicy (MlpPolicy scoring the legal actions only)",
         "command": "trpg-arena train " + " ".join(_command_line(args)),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(args).items()},
@@ -321,6 +381,23 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     _plot_curve(curve, folder / "curve.png", f"{enc.ruleset}/{enc.encounter}")
     _plot_evaluations(evaluations, folder / "eval.png", f"{enc.ruleset}/{enc.encounter} vs {args.eval_opponent}")
     return card
+
+
+def _check_resumable(path: Path, layout: dict[str, Any]) -> None:
+    """Refuse a ``--resume`` model that does not load, or whose spaces are not this encounter's layout's."""
+    from sb3_contrib import MaskablePPO
+
+    from trpg_arena.agents.learned.npz import UNREADABLE
+
+    try:
+        model = MaskablePPO.load(str(path), device="cpu")
+    except (*UNREADABLE, AssertionError) as e:  # SB3 asserts that the archive holds its data and parameters
+        raise ValueError(f"--resume: {path}: not a saved MaskablePPO model ({e})") from None
+    shape = getattr(model.observation_space, "shape", None)
+    actions = getattr(model.action_space, "n", None)
+    if shape != (layout["observations"],) or actions != layout["actions"]:
+        raise ValueError(f"--resume: {path} expects {shape} observations and {actions} actions; this encounter's "
+                         f"layout has ({layout['observations']},) and {layout['actions']}")
 
 
 def _snapshot(model: Any, card: dict[str, Any], encounter: Any, pool: Path, steps: int, args: TrainArgs,

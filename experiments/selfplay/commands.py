@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from trpg_arena.experiments.consoles import command_console
-from trpg_arena.experiments.out_files import check_replaceable
+from trpg_arena.experiments.out_files import check_folder, check_replaceable
 from trpg_arena.rules import Combat, get_ruleset, load_encounter
 from trpg_arena.rules.core.dice import SEED_MAX
 
@@ -31,29 +31,30 @@ def features(system: Annotated[str, typer.Argument(help="rule system id (trpg-ar
     from trpg_arena.rules.core.features import encode, layout_for, markdown
 
     get_ruleset(system)
+    if out is not None:  # before anything: a file there is replaced only with --force
+        check_folder(out.parent, f"--out {out}: its folder")
+        check_replaceable(out, force)
     if encounter is None:
-        text = markdown(system)
-        if out is None:
-            console.print(text, markup=False, highlight=False)
-        else:
-            check_replaceable(out, force)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(text, encoding="utf-8")
-            console.print(f"written {out}")
+        lines = [markdown(system)]
+    else:
+        enc = load_encounter(encounter)
+        if enc.ruleset != system:
+            raise typer.BadParameter(f"'{encounter}' is a {enc.ruleset} encounter, not {system}")
+        combat = Combat(enc, seed=seed)
+        layout = layout_for(system)
+        decision = combat.decision
+        side = decision.side if decision is not None and decision.side else enc.sides()[0]
+        x = encode(combat, side)
+        lines = [f"{system} layout {layout.fingerprint}: {layout.size} features from side '{side}' "
+                 f"({int((x != 0).sum())} nonzero)"]
+        lines += [f"{name} = {value:.4g}" for name, value in zip(layout.names, x) if value != 0]
+    if out is None:
+        for line in lines:
+            console.print(line, markup=False, highlight=False)
         return
-    enc = load_encounter(encounter)
-    if enc.ruleset != system:
-        raise typer.BadParameter(f"'{encounter}' is a {enc.ruleset} encounter, not {system}")
-    combat = Combat(enc, seed=seed)
-    layout = layout_for(system)
-    decision = combat.decision
-    side = decision.side if decision is not None and decision.side else enc.sides()[0]
-    x = encode(combat, side)
-    console.print(f"{system} layout {layout.fingerprint}: {layout.size} features from side '{side}' "
-                  f"({int((x != 0).sum())} nonzero)", markup=False)
-    for name, value in zip(layout.names, x):
-        if value != 0:
-            console.print(f"{name} = {value:.4g}", markup=False)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")  # with --encounter it was not written
+    console.print(f"written {out}", markup=False)
 
 
 def selfplay(system: Annotated[str, typer.Argument(help="rule system id (trpg-arena list)")],

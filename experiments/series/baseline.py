@@ -8,6 +8,7 @@ the side swapping. A missing, unreadable or foreign file is a `BaselineError` na
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,24 @@ def write_baseline(path: Path, spec: SeriesSpec, records: list[GameRecord]) -> N
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {"kind": KIND, "version": VERSION, "spec": spec.to_json(), "records": [r.to_json() for r in records]}
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def check_recordable(path: Path) -> None:
+    """Before a recording plays: `path` may take a baseline (new, or an earlier baseline that recording replaces).
+
+    Any other file there is a person's, and is not replaced (``--record --baseline notes.txt`` overwrote it).
+    """
+    if path.is_dir():
+        raise BaselineError(f"baseline {path} is a folder: name a file")
+    if not os.path.lexists(path):
+        return
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = None
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        raise BaselineError(f"baseline {path} exists and is not a trpg-arena baseline: recording would replace it; "
+                            "name another file (or remove it)")
 
 
 def read_baseline(path: Path) -> tuple[SeriesSpec, list[GameRecord]]:

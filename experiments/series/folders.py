@@ -16,7 +16,10 @@ def run_folder(base: Path, what: str) -> Path:
 
 def fresh_folder(path: Path) -> Path:
     """Make and return `path`, or `path-2`, `path-3`... if it exists (mkdir is atomic: two runs never share one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a file in the way, or a folder that cannot be written in: one line, not a traceback
+        raise ValueError(f"{path.parent}: cannot hold run folders ({e.strerror or e})") from None
     for n in range(1, 10_000):
         candidate = path.with_name(path.name + (f"-{n}" if n > 1 else ""))
         try:

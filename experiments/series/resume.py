@@ -45,7 +45,7 @@ def open_run(out: Path, what: str, settings_file: str, settings: dict[str, Any],
         raise ResumeError(f"--resume {resume}: not {article} {kind} run folder (no {settings_file})")
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, ValueError) as e:  # ValueError: broken JSON, or bytes that are no UTF-8 text
         raise ResumeError(f"--resume {resume}: cannot read {settings_file} ({e})") from None
     if not isinstance(kept, dict):
         raise ResumeError(f"--resume {resume}: {settings_file} holds no settings")
@@ -66,7 +66,10 @@ def kept_games(path: Path) -> list[GameRecord]:
     """
     if not path.exists():
         return []
-    records = read_games(path)
+    try:
+        records = read_games(path)
+    except (OSError, UnicodeDecodeError) as e:  # another file under the name: not cut back, named
+        raise ResumeError(f"{path}: cannot be read as a run's results ({e}); start a fresh run") from None
     path.write_text("".join(r.line() + "\n" for r in records), encoding="utf-8")
     return records
 

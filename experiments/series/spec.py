@@ -23,6 +23,11 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+# more games than any series needs: a series lists its games' seeds up front, and 10**12 of them filled the
+# memory before the first game
+MAX_GAMES = 1_000_000
+
+
 @dataclass(frozen=True)
 class SeriesSpec:
     """Games ``0 .. games-1`` of one encounter and one agent line-up.
@@ -56,8 +61,8 @@ class SeriesSpec:
         check_lineup(sides, lineup)
         for agent in lineup:  # a misspelt spec, a bad value or model file is named here, before any game
             check_agent(agent, enc.ruleset)
-        if games < 1:
-            raise ValueError(f"a series needs at least one game, got {games}")
+        if not 1 <= games <= MAX_GAMES:
+            raise ValueError(f"a series has from 1 to {MAX_GAMES:,} games, got {games:,}")
         if swap is None:
             swap = len(set(lineup)) > 1
         if swap and len(sides) != 2:

@@ -22,7 +22,9 @@ from typing import Any
 
 import yaml
 
+from trpg_arena.experiments.series.spec import MAX_GAMES
 from trpg_arena.rules import TrpgArenaError
+from trpg_arena.rules.core.dice import SEED_MAX
 
 TESTS = ("sprt", "fixed")
 SUITE_KEYS = {"baselines", "defaults", "entries"}
@@ -76,10 +78,10 @@ def make_entry(encounter: str, agents: tuple[str, ...], baseline: Path, **settin
             entry = replace(entry, **{key: value})
     if entry.test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got '{entry.test}'")
-    if not isinstance(entry.games, int) or isinstance(entry.games, bool) or entry.games < 2:
-        raise ValueError(f"games must be a whole number of at least 2, got {entry.games!r}")
-    if not isinstance(entry.seed, int) or isinstance(entry.seed, bool) or entry.seed < 0:
-        raise ValueError(f"seed must be a whole number of 0 or more, got {entry.seed!r}")
+    if not isinstance(entry.games, int) or isinstance(entry.games, bool) or not 2 <= entry.games <= MAX_GAMES:
+        raise ValueError(f"games must be a whole number from 2 to {MAX_GAMES:,}, got {entry.games!r}")
+    if not isinstance(entry.seed, int) or isinstance(entry.seed, bool) or not 0 <= entry.seed <= SEED_MAX:
+        raise ValueError(f"seed must be a whole number from 0 to {SEED_MAX}, got {entry.seed!r}")
     if entry.swap is not None and not isinstance(entry.swap, bool):
         raise ValueError(f"swap must be true or false (leave it out: swap when the agents differ), "
                          f"got {entry.swap!r}")

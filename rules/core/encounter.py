@@ -266,10 +266,16 @@ def _load_yaml(text: str) -> Any:
 
 def read_encounter_file(path: Path) -> Any:
     """Parse a YAML or JSON file; syntax errors become `EncounterError` with the line."""
+    if path.is_dir():  # "" is the working folder ("."): the name was left empty
+        raise EncounterError("a folder, not an encounter file (name a YAML or JSON file, or a built-in such as "
+                             "'moonlit/duel')", source=str(path))
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise EncounterError(f"cannot read the file: {e.strerror}", source=str(path)) from None
+    except UnicodeDecodeError as e:
+        raise EncounterError(f"not UTF-8 text (byte {e.start} is 0x{e.object[e.start]:02x}): is it an encounter "
+                             "file?", source=str(path)) from None
     try:
         if path.suffix == ".json":
             return json.loads(text)
@@ -306,6 +312,8 @@ def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: 
     if isinstance(src, EncounterBase):
         return src
     if isinstance(src, (str, Path)):
+        if not str(src).strip():
+            raise EncounterError("no encounter named (an empty name): give a file or a built-in such as 'moonlit/duel'")
         path = Path(src)
         m = BUILTIN.match(str(src))
         if not path.exists() and m:

@@ -119,3 +119,10 @@ def test_the_command_line_refuses_them_in_one_line(tmp_path: Path, args: list[st
     assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "s.db").exists() or args[0] != "autopilot"
+
+
+@pytest.mark.parametrize("spec", ["random:", "scripted::", "mcts::hard", "mcts:hard:"])
+def test_an_empty_part_of_a_spec_is_named_as_such(spec: str) -> None:
+    """'random:' was "'' is a second preset": there is no first one."""
+    with pytest.raises(UnknownAgentError, match="an empty part between or after ':'"):
+        check_agent(spec, "moonlit")

@@ -147,3 +147,25 @@ def test_a_die_entry_of_thousands_of_digits_is_refused_and_asked_again(tmp_path:
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]  # was exit 2: 'Exceeds the limit'
     assert "refused: '999999999999...' is not a face of this die (1-6)" in r.stdout, r.stdout[-2000:]
     assert "left the table" in r.stdout and r.stdout.count("9" * 13) == 0
+
+
+@pytest.mark.parametrize("option, words", [
+    (("--seed", "4"), "--seed: a resumed session keeps the seed it was started with"),
+    (("--option", "moon_round_cap=5"), "--option: a resumed session keeps its encounter's options"),
+    (("--no-review",), "--no-review on --resume applies to the seats given with it"),
+])
+def test_options_a_resumed_session_cannot_take_are_refused_not_ignored(tmp_path: Path, option: tuple[str, ...],
+                                                                       words: str) -> None:
+    db = tmp_path / "s.db"
+    sid = stored(db, finished=False)
+    assert words in one_error_line(autopilot("--resume", sid, *option, db=db))
+
+
+def test_resume_applies_ask_routine_and_new_default_seats(tmp_path: Path) -> None:
+    """--ask-routine was stored only beside --seat or --dice; --pc and --npc were dropped."""
+    db = tmp_path / "s.db"
+    sid = stored(db, finished=False)
+    r = autopilot("--resume", sid, "--ask-routine", "--npc", "random", db=db)
+    assert r.returncode == 0, r.stderr[-2000:]
+    setup = SessionStore(db).setup(sid)
+    assert setup["ask_routine"] is True and setup["npc"] == "review:random", setup

@@ -154,3 +154,23 @@ def test_bench_writes_a_new_results_file_each_run(tmp_path: Path) -> None:
         assert r.returncode == 0, r.stderr[-2000:]
     written = sorted((tmp_path / "runs" / "bench").glob("*.json"))
     assert len(written) == 2 and all(json.loads(p.read_text())["rows"] for p in written), written
+
+
+def test_a_file_that_is_no_utf8_text_is_named_and_the_rest_still_checked(tmp_path: Path) -> None:
+    """`validate` said only "'utf-8' codec can't decode byte 0xff" and stopped before the other files."""
+    binary = tmp_path / "b.yaml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    r = subprocess.run([*CLI, "validate", str(binary), "moonlit/duel"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert f"{binary}: not UTF-8 text (byte 0 is 0xff)" in " ".join(r.stderr.split()), r.stderr
+    assert "ok moonlit/duel" in r.stdout
+
+
+def test_a_run_folder_whose_settings_are_no_text_is_named_on_resume(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "spec.json").write_bytes(b"\xff\xfe\x00")
+    r = subprocess.run([*CLI, "evaluate", "kiai/duel", "--agents", "scripted,random", "--games", "2", "--workers", "1",
+                        "--resume", str(run)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and f"--resume {run}: cannot read spec.json" in \
+        " ".join(r.stderr.split()), r.stderr

@@ -363,3 +363,11 @@ def test_an_encounter_name_holding_markup_is_printed_as_written(tmp_path: Path) 
     assert r.returncode == 0 and "encounter 'dd[/x] [red]'" in r.stdout, r.stdout + r.stderr
     r = run("play", str(path), "--seed", "1")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(("name", "words"), [("", "no encounter named (an empty name)"),
+                                             (".", "a folder, not an encounter file")])
+def test_an_empty_encounter_name_or_a_folder_is_named_as_such(name: str, words: str) -> None:
+    """`play ""` said ".: cannot read the file: Is a directory"."""
+    r = run("play", name)
+    assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr

@@ -57,10 +57,10 @@ def test_a_bad_agent_spec_is_named_not_taken_for_a_missing_baseline(tmp_path: Pa
 
 def test_games_zero_is_refused_not_ignored(tmp_path: Path) -> None:
     code, out = regress("kiai/duel", "--baseline", "b.json", "--record", "--games", "0", cwd=tmp_path)
-    assert code == 2 and "--games must be at least 2, got 0" in out and not (tmp_path / "b.json").exists()
+    assert code == 2 and "--games must be from 2 to 1,000,000, got 0" in out and not (tmp_path / "b.json").exists()
     (tmp_path / "suite.yaml").write_text("entries:\n  - {encounter: kiai/duel, agents: 'scripted,random'}\n")
     code, out = regress("suite.yaml", "--record", "--games", "0", cwd=tmp_path)
-    assert code == 2 and "--games must be at least 2, got 0" in out
+    assert code == 2 and "--games must be from 2 to 1,000,000, got 0" in out
     code, out = regress("suite.yaml", "--delta", "0", cwd=tmp_path)
     assert code == 2 and "--delta must lie strictly between 0 and 1, got 0.0" in out
 
