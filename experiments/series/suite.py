@@ -138,7 +138,11 @@ def load_suite(path: Path) -> list[Entry]:
                          f"{', '.join(sorted(SUITE_KEYS))})")
     if not isinstance(data.get("entries"), list) or not data["entries"]:
         raise SuiteError(f"suite {path}: needs a non-empty 'entries' list")
-    folder = path.parent / str(data.get("baselines", "baselines"))
+    baselines = data.get("baselines", "baselines")
+    if not isinstance(baselines, str) or not baselines.strip():  # `baselines: 5` made a folder named 5
+        raise SuiteError(f"suite {path}: baselines must name a folder (text, relative to the suite file), got "
+                         f"{baselines!r}")
+    folder = path.parent / baselines
     defaults = data.get("defaults") or {}
     if not isinstance(defaults, dict):
         raise SuiteError(f"suite {path}: defaults must be a mapping")

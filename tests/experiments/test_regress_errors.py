@@ -29,6 +29,8 @@ def regress(*args: str, cwd: Path) -> tuple[int, str]:
      f"suite suite.yaml: defaults: unknown setting(s) gamez ({KNOWN})"),
     ("entries:\n  - {encounter: kiai/duel, agents: 'scripted,random', gamez: 10}\n",
      f"suite suite.yaml: entries[0]: unknown setting(s) gamez ({KNOWN})"),
+    ("baselines: 5\nentries:\n  - {encounter: kiai/duel, agents: 'scripted,random'}\n",
+     "suite suite.yaml: baselines must name a folder (text, relative to the suite file), got 5"),
     ("entries:\n  - {encounter: kiai/duel, agents: 'scripted,random', swap: maybe}\n",
      "suite suite.yaml: entries[0]: swap must be true or false (leave it out: swap when the agents differ), "
      "got 'maybe'"),
