@@ -42,6 +42,8 @@ SYSTEM_POLICY_ONLY = ("games", "epochs", "rounds", "teacher", "init", "ppo_steps
                       "draw_penalty", "ppo_on", "data_on")
 # The mirror image: what only `trpg-arena train ENCOUNTER` (one MaskablePPO model) reads, refused with a system's id.
 ENCOUNTER_ONLY = ("steps", "opponent", "envs", "vec", "self_play", "pfsp", "eval_every", "eval_opponent", "resume")
+# What only the PPO stage of `train SYSTEM` reads: given without --ppo-steps, refused rather than ignored
+PPO_STAGE_ONLY = ("anchors", "latest", "snapshot_every", "value_warmup", "ppo_lr", "shaping", "n_steps", "batch_size")
 # torch segfaults on absurd thread counts, and a million envs grow in memory until the process is killed: both are
 # refused beyond these, far above what a machine running these small MLPs can use
 MAX_THREADS = 256
@@ -164,6 +166,11 @@ class TrainArgs:
             if getattr(self, name) != defaults[name]:
                 raise ValueError(f"--{name.replace('_', '-')} is read only when training a model for one encounter "
                                  f"(train ENCOUNTER), not a rule system's ppo policy ({self.encounter})")
+        if not self.ppo_steps:
+            for name in PPO_STAGE_ONLY:
+                if getattr(self, name) != defaults[name]:
+                    raise ValueError(f"--{name.replace('_', '-')} with a rule system's id is the PPO stage's: give "
+                                     "--ppo-steps too")
         check_folder(self.out)  # now, not when the model is saved after the training
 
 

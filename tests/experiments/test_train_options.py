@@ -126,3 +126,11 @@ def test_train_fps_refuses_an_out_under_a_file_before_measuring(tmp_path: Path) 
     file.write_text("")
     r = run("train-fps", "moonlit/duel", "--steps", "8", "--envs", "1", "--out", str(file / "rows.json"))
     assert_refused(r, f"--out {file / 'rows.json'}")
+
+
+@pytest.mark.parametrize("option", [["--latest", "0.5"], ["--anchors", "random"], ["--n-steps", "64"]])
+def test_a_ppo_stage_option_without_the_stage_is_refused_not_ignored(option: list[str], tmp_path: Path) -> None:
+    """`train SYSTEM` without --ppo-steps clones only: the PPO stage's settings would be dropped silently."""
+    r = run("train", "kiai", "--games", "10", *option, "--out", str(tmp_path))
+    assert r.returncode == 2 and "is the PPO stage's: give --ppo-steps too" in r.stderr, r.stderr
+    assert not list(tmp_path.iterdir())
