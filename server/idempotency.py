@@ -4,9 +4,10 @@ A client that may send a change twice (it timed out, the connection dropped) put
 (a UUID) in the ``Idempotency-Key`` header. The first request with that key is carried out and its
 answer kept; a later one with the same key and the same request is not carried out again but gets
 that answer, marked ``Idempotent-Replayed: true``; one arriving while the first is still running
-waits for it. The same key with another request is refused (422). Answers of 5xx (the database busy,
-a failure) are not kept: a retry of those is tried for real. Kept answers are bounded in number and
-bytes, the oldest forgotten first.
+waits for it. The same key with another request is refused (422). A 503 (the database busy or unusable:
+nothing was done) is not kept, so a retry of it is tried for real; a 500 is kept like any answer, because the
+failure may have come after the change was stored (building the answer), and carrying it out again would
+act twice. Kept answers are bounded in number and bytes, the oldest forgotten first.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_KEY = 200  # characters
 MAX_KEPT = 4096  # answers
 MAX_KEPT_BYTES = 16 * 1024 * 1024
+NOTHING_DONE = 503  # busy, or the store unusable: refused before any change, so a retry is carried out
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,7 @@ class IdempotencyKeys:
             await send(message)
 
         await self.app(scope, receive, keep)
-        if 0 < status < 500:
+        if 0 < status and status != NOTHING_DONE:
             self._keep(key, Answer(fingerprint, status, headers, b"".join(chunks)))
 
     def _keep(self, key: str, answer: Answer) -> None:

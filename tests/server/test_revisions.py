@@ -9,6 +9,7 @@ import importlib.util
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 import pytest
@@ -106,6 +107,31 @@ def test_a_retried_request_with_its_idempotency_key_answers_as_the_first(client:
     stale = client.post(f"/api/sessions/{sid}/confirm", json={"revision": 0}, headers={"idempotency-key": "k2"})
     again = client.post(f"/api/sessions/{sid}/confirm", json={"revision": 0}, headers={"idempotency-key": "k2"})
     assert stale.status_code == again.status_code == 409 and stale.content == again.content
+    assert len(client.get(f"/api/sessions/{sid}/records").json()["records"]) == 1
+
+
+def test_a_change_whose_answer_failed_is_not_carried_out_again_on_a_retry(client: TestClient,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 500 may come after the change was stored (it failed building the answer): its retry must not act again."""
+    from trpg_arena.server import api
+
+    state = start(client)
+    sid = state["id"]
+    answer, failed = api._answer, []
+
+    def fails_once(*args: Any) -> Any:
+        if not failed:
+            failed.append(True)
+            raise RuntimeError("the answer could not be built")
+        return answer(*args)
+
+    monkeypatch.setattr(api, "_answer", fails_once)
+    wait = {"index": index_of(state, "wait"), "run": False}
+    key = {"idempotency-key": "answer-failed-once"}
+    first = client.post(f"/api/sessions/{sid}/actions", json=wait, headers=key)
+    assert first.status_code == 500 and len(client.get(f"/api/sessions/{sid}/records").json()["records"]) == 1
+    again = client.post(f"/api/sessions/{sid}/actions", json=wait, headers=key)
+    assert again.status_code == 500 and again.headers["idempotent-replayed"] == "true"
     assert len(client.get(f"/api/sessions/{sid}/records").json()["records"]) == 1
 
 
