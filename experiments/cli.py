@@ -20,6 +20,7 @@ from trpg_arena.experiments.consoles import command_console
 from trpg_arena.experiments.out_files import check_folder, check_replaceable
 from trpg_arena.rules import RULESETS, EncounterBase, TrpgArenaError, builtin_encounters, load_encounter
 from trpg_arena.rules.core.dice import SEED_MAX
+from trpg_arena.table.seats import check_controllers
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Tabletop-RPG combat engines, environments and agents.")
@@ -123,7 +124,8 @@ def agents_cmd(ruleset: Annotated[str | None, typer.Argument(help="rule system (
                 console.print(f"  no preset:  {info.default_preset} ({info.name} is {info.name}:{info.default_preset})")
             params = [p for p in info.params.values() if p.name != info.positional]
             if params:
-                console.print("  parameters: " + ", ".join(f"{p.name}={p.default!r}" for p in params))
+                # each with its type and the values it allows, as the docs promise (a spec outside them is refused)
+                console.print("  parameters: " + ", ".join(p.describe() for p in params), markup=False)
 
 
 @app.command()
@@ -167,6 +169,7 @@ def validate(files: Annotated[list[str], typer.Argument(help="encounter files (o
     for f in files:
         try:
             enc = load_encounter(f)
+            check_controllers(enc)  # the agents its controllers name, as a table checks them
         except TrpgArenaError as e:
             err.print(f"[red]invalid[/red] {escape(str(e))}")
             bad += 1

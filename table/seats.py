@@ -12,7 +12,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from trpg_arena.agents.spec import AgentSpec, UnknownAgentError
+from trpg_arena.agents.spec import AgentSpec, UnknownAgentError, check_agent
+from trpg_arena.rules import EncounterBase, EncounterError
 
 
 class SeatKind(enum.StrEnum):
@@ -62,3 +63,18 @@ class Seat:
     def to_json(self) -> dict[str, Any]:
         """JSON-safe form."""
         return {"kind": self.kind.value, "agent": self.agent, "by_hand": self.by_hand, "text": str(self)}
+
+
+def check_controllers(encounter: EncounterBase) -> None:
+    """Each agent an encounter's ``controllers:`` names is one its rule system can build, with allowed values.
+
+    The encounter model checks the seat text's form only (the rules know no agents); `validate` and the server's
+    validation said "ok" to ``mcts:simulations=0``, which every table then refused.
+    """
+    for key, text in (encounter.controllers or {}).items():
+        try:
+            seat = Seat.parse(text)
+            if seat.agent is not None:
+                check_agent(seat.agent, encounter.ruleset)
+        except UnknownAgentError as e:
+            raise EncounterError(str(e), source=encounter.source, path=f"controllers.{key}") from None

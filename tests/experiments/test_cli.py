@@ -371,3 +371,16 @@ def test_an_empty_encounter_name_or_a_folder_is_named_as_such(name: str, words: 
     """`play ""` said ".: cannot read the file: Is a directory"."""
     r = run("play", name)
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_validate_checks_the_agents_an_encounters_controllers_name(tmp_path: Path) -> None:
+    """`validate` said ok to `controllers: {B: mcts:simulations=0}`, which every table then refused."""
+    from trpg_arena.rules import load_encounter
+
+    data = load_encounter("moonlit/duel").model_dump(mode="json")
+    data["controllers"] = {"B": "mcts:simulations=0"}
+    path = tmp_path / "controlled.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    r = run("validate", str(path))
+    text = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "field 'controllers.B': agent 'mcts': simulations must be 1..100000" in text, text

@@ -10,7 +10,8 @@ def test_agents_lists_parameters_of_every_agent() -> None:
     assert r.returncode == 0, r.stderr
     for name in ("random", "first", "scripted", "mcts", "policy:PATH"):
         assert name in r.stdout
-    assert "simulations=" in r.stdout
+    out = " ".join(r.stdout.split())
+    assert "simulations=200 (int, 1..100000)" in out and "alpha=0.5 (float, 0..1)" in out  # the values allowed
     # an agent that declares its default preset says so: a bare `trained` is the full-strength `hard`
     assert "no preset:  hard (trained is trained:hard)" in " ".join(r.stdout.split("\n"))
 

@@ -237,3 +237,11 @@ def test_an_uploaded_encounter_with_a_number_no_game_could_hold_is_refused(clien
         assert r.status_code == 422 and r.json()["error"] == "invalid_encounter", r.text
         assert where in r.json()["message"] and "less than or equal to" in r.json()["message"], r.text
     assert client.get("/api/sessions").json()["sessions"] == []
+
+
+def test_validating_an_upload_checks_its_controllers_agents(client: TestClient) -> None:
+    data = load_encounter("moonlit/duel").model_dump(mode="json")
+    data["controllers"] = {"B": "mcts:simulations=0"}
+    r = client.post("/api/encounters/validate", json={"encounter_data": data})
+    assert r.status_code == 422 and "simulations must be 1..100000" in r.json()["message"], r.text
+    assert "controllers.B" in r.text
