@@ -149,7 +149,7 @@ class Search:
 
     def rate(self, setting: dict[Knob, int]) -> float:
         """Screening estimate of a setting (each setting is screened once)."""
-        key = tuple(sorted((k.label, v) for k, v in setting.items()))
+        key = key_of(setting)
         if key not in self.cache:
             self.cache[key] = self.play(setting, self.screen, 0)[2]
         return self.cache[key]
@@ -165,6 +165,11 @@ class Search:
         return self.budget - self.games
 
 
+def key_of(setting: dict[Knob, int]) -> tuple[tuple[str, int], ...]:
+    """A setting as the search's tables key it: each knob's label and value, in label order."""
+    return tuple(sorted((k.label, v) for k, v in setting.items()))
+
+
 def bisect(s: Search, knob: Knob, setting: dict[Knob, int]) -> tuple[int, list[GameRecord] | None]:
     """Bisect `knob` (others held); returns its best value and, when one was verified, its verification games.
 
@@ -172,6 +177,9 @@ def bisect(s: Search, knob: Knob, setting: dict[Knob, int]) -> tuple[int, list[G
     fails, the confirmation's better estimate replaces the screening one and the bisection goes on.
     """
     lo, hi = knob.lo, knob.hi
+    unscreened = sum(key_of({**setting, knob: end}) not in s.cache for end in (lo, hi))
+    if s.left() < unscreened * s.screen:  # the budget cannot screen both ends (a second knob's): it stays put
+        return setting[knob], None
     rising = s.rate({**setting, knob: hi}) >= s.rate({**setting, knob: lo})
     for end in (lo, hi):
         verified = try_setting(s, {**setting, knob: end})
@@ -191,7 +199,7 @@ def bisect(s: Search, knob: Knob, setting: dict[Knob, int]) -> tuple[int, list[G
 
 def try_setting(s: Search, setting: dict[Knob, int]) -> list[GameRecord] | None:
     """Screen a setting; if it looks close, confirm it and verify it on fresh seeds (the verified games)."""
-    key = tuple(sorted((k.label, v) for k, v in setting.items()))
+    key = key_of(setting)
     if abs(s.rate(setting) - s.target) > s.tolerance or key in s.confirmed or s.left() < s.confirm:
         return None
     s.confirmed.add(key)
@@ -207,7 +215,7 @@ def confirm_setting(s: Search, setting: dict[Knob, int], seed: int, phase: str) 
     It cannot when the interval leaves the target out, after four blocks, or when the budget runs out.
     Each block's running estimate becomes the setting's rate for the search (it rests on more games).
     """
-    key = tuple(sorted((k.label, v) for k, v in setting.items()))
+    key = key_of(setting)
     records: list[GameRecord] = []
     while len(records) < 4 * s.confirm and s.left() >= s.confirm:
         records = s.play(setting, s.confirm, seed + len(records), phase, records)[1]

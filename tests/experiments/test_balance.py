@@ -71,3 +71,10 @@ def test_a_search_that_could_not_work_is_refused_before_its_first_game(tmp_path:
     assert r.returncode == 2, r.stderr
     assert re.search(message, r.stderr) and "balancing" not in r.stderr and "games/s" not in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
+
+
+def test_two_knobs_stay_within_the_budget() -> None:
+    """The second knob's bisection screened both its ends whatever was left: 80 games on a budget of 60."""
+    summary = balance("moonlit/duel", [Knob.parse("ghoul.max_hp=10..60"), Knob.parse("kei.max_hp=20..60")], 0.5,
+                      ("scripted", "scripted"), screen=10, confirm=20, budget=60, workers=1)
+    assert summary["games"] <= 60 and sum(t["games"] for t in summary["tried"] if t["phase"] == "screen") <= 60
