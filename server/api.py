@@ -411,6 +411,6 @@ def replay_log(body: LogReplay) -> Doc:
         enc = uploaded(body.encounter_text, None, body.filename or "upload")
     else:
         enc = None
-    replay = log_replay(events, enc, body.seed)
+    replay = log_replay(events, enc, body.seed, body.options or {})
     report = replay.pop("report")
     return {**replay, "statistics": statistics(replay["frames"], replay["board"]["sides"], report)}

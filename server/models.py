@@ -208,7 +208,7 @@ class ProposalRequest(Strict):
 
 
 class LogReplay(Strict):
-    """A ``trpg-arena play --log`` file to replay, with the encounter and seed it was played with."""
+    """A ``trpg-arena play --log`` file to replay, with the encounter, seed and option flags it was played with."""
 
     log: Text = Field(description="the JSON-lines log")
     encounter: Annotated[str, StringConstraints(max_length=100)] | None = Field(
@@ -216,3 +216,5 @@ class LogReplay(Strict):
     encounter_text: Text | None = None
     filename: Name | None = None
     seed: Seed = 0
+    options: dict[Annotated[str, StringConstraints(max_length=100)], bool | int | float | str] | None = Field(
+        None, max_length=50, description="the option flags it was played with (`play --option flag=value`)")

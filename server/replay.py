@@ -126,17 +126,23 @@ def ruleset_of_log(events: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def log_replay(events: list[dict[str, Any]], encounter: EncounterBase | None, seed: int) -> dict[str, Any]:
-    """Frames of a logged combat; without an encounter, the built-in one of the log's rule system that fits."""
+def log_replay(events: list[dict[str, Any]], encounter: EncounterBase | None, seed: int,
+               options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Frames of a logged combat; without an encounter, the built-in one of the log's rule system that fits.
+
+    `options` are the flags the game was played with (``play --option``): without them such a log fits no
+    encounter, since the rules played differ.
+    """
     if encounter is not None:
-        return _replay_log(events, encounter, seed)
+        return _replay_log(events, encounter.with_options(**options) if options else encounter, seed)
     rid = ruleset_of_log(events)
     if rid is None:
         raise ReplayError("the log cites no rule system's rule ids: name its encounter")
     tried = []
     for name in builtin_encounters(RULESETS[rid]):
+        candidate = builtin(name)
         try:
-            return _replay_log(events, builtin(name), seed)
+            return _replay_log(events, candidate.with_options(**options) if options else candidate, seed)
         except ReplayError as e:
             tried.append(f"{name}: {e}")
     raise ReplayError(f"no built-in {rid} encounter fits this log with seed {seed} ({'; '.join(tried)})")

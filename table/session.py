@@ -48,6 +48,7 @@ from trpg_arena.rules import Action, Combat, Decision, EncounterBase, Event, Trp
 from trpg_arena.rules.core.errors import DiceNeeded, SnapshotError
 from trpg_arena.rules.core.table_dice import DiceRequest, TableDice
 from trpg_arena.rules.core.temperaments import Tactics, check_names
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.table.choices import pending_json
 from trpg_arena.table.edits import GM, GmEdit, apply_edit
 from trpg_arena.table.seats import Seat, SeatKind
@@ -771,7 +772,7 @@ class Session:
         if not self.history:
             raise SessionError("a headless session keeps no history to undo")
         if n < 1 or n > len(self.records):
-            raise SessionError(f"cannot undo {n} decision(s): {len(self.records)} taken so far")
+            raise SessionError(f"cannot undo {counted(n, 'decision')}: {len(self.records)} taken so far")
         self._rebuild(len(self.records) - n)
 
     def to_last_person(self) -> int:

@@ -48,7 +48,8 @@ def markdown_files() -> list[Path]:
 
 def slug(heading: str) -> str:
     """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
-    text = re.sub(r"[`*_]", "", heading.strip().lower())
+    # code and emphasis marks go; an underscore inside a word (moonlit_minds) is kept, as GitHub keeps it
+    text = re.sub(r"[`*]|(?<!\w)_+|_+(?!\w)", "", heading.strip().lower())
     text = re.sub(r"[^\w\- ]", "", text)
     return text.replace(" ", "-")
 

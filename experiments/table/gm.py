@@ -25,6 +25,7 @@ from rich.text import Text
 from trpg_arena.experiments.table import screen
 from trpg_arena.experiments.table.edit import edit_prompt
 from trpg_arena.rules import Action, TrpgArenaError
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.table.menu import Menu, MenuError, Step
 from trpg_arena.table.odds import action_odds
 from trpg_arena.table.seats import SeatKind
@@ -147,7 +148,7 @@ class GmTable:
         taken = s.to_last_person()  # as the browser, the HTTP API and MCP count it
         s.undo(taken)
         d = s.combat.decision
-        self.console.print(Text(f"undone {taken} decision(s): back to {d.actor if d else '?'} in round "
+        self.console.print(Text(f"undone {counted(taken, 'decision')}: back to {d.actor if d else '?'} in round "
                                 f"{s.combat.round}", style="yellow"))
 
     # --- screens ------------------------------------------------------------------------------------

@@ -245,3 +245,17 @@ def test_validating_an_upload_checks_its_controllers_agents(client: TestClient) 
     r = client.post("/api/encounters/validate", json={"encounter_data": data})
     assert r.status_code == 422 and "simulations must be 1..100000" in r.json()["message"], r.text
     assert "controllers.B" in r.text
+
+
+def test_a_log_played_with_option_flags_replays_with_them(client: TestClient, tmp_path: Path) -> None:
+    """`play --option moon_blocking=off --log` wrote a log no replay could fit: the request had no options."""
+    log = tmp_path / "events.jsonl"
+    r = subprocess.run([sys.executable, "-m", "trpg_arena.experiments.cli", "play", "moonlit/skirmish", "--option",
+                        "moon_blocking=off", "--log", str(log), "--quiet"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    body = {"log": log.read_text(encoding="utf-8")}
+    assert client.post("/api/replays", json=body).status_code == 422
+    r = client.post("/api/replays", json={**body, "options": {"moon_blocking": "off"}})
+    assert r.status_code == 200 and r.json()["frames"], r.text[:500]
+    r = client.post("/api/replays", json={**body, "options": {"no_such_flag": True}})
+    assert r.status_code == 422 and "no_such_flag" in r.text, r.text[:500]
