@@ -23,10 +23,19 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import UnionType
+from typing import TYPE_CHECKING, Any, Union, get_args, get_origin
 
 import yaml
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
@@ -59,6 +68,21 @@ class StrictModel(BaseModel):
     """Base for encounter sections: unknown fields are errors, values are validated on load."""
 
     model_config = ConfigDict(extra="forbid", frozen=False, validate_default=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_truth_value_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """A number field refuses ``true``/``false``: pydantic's lax mode read ``max_hp: true`` as 1."""
+        if isinstance(value, bool) and info.field_name is not None \
+                and _numbers_only(cls.model_fields[info.field_name].annotation):
+            raise ValueError("a number, not true or false")
+        return value
+
+
+def _numbers_only(annotation: Any) -> bool:
+    """Whether a field's type takes numbers (int or float, perhaps or None) and not true/false."""
+    kinds = set(get_args(annotation)) if get_origin(annotation) in (Union, UnionType) else {annotation}
+    return bool(kinds & {int, float}) and bool not in kinds
 
 
 class EncounterBase(StrictModel):

@@ -384,3 +384,9 @@ def test_validate_checks_the_agents_an_encounters_controllers_name(tmp_path: Pat
     r = run("validate", str(path))
     text = " ".join(r.stderr.split())
     assert r.returncode == 1 and "field 'controllers.B': agent 'mcts': simulations must be 1..100000" in text, text
+
+
+def test_an_option_given_true_for_a_number_is_refused() -> None:
+    """`--option moon_round_cap=true` played with a round cap of 1."""
+    r = run("play", "moonlit/duel", "--option", "moon_round_cap=true", "--quiet")
+    assert r.returncode == 2 and "options.moon_round_cap': a number, not true or false" in r.stderr, r.stderr

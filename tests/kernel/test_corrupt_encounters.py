@@ -23,7 +23,7 @@ import yaml
 from tests.conftest import SYSTEMS
 from tests.kernel.test_corrupt_snapshots import places
 from trpg_arena.agents import RandomAgent
-from trpg_arena.rules import RULESETS, Combat, load_encounter
+from trpg_arena.rules import RULESETS, Combat, EncounterError, load_encounter
 from trpg_arena.rules.core.errors import TrpgArenaError
 
 MUTANTS = 500  # per system
@@ -108,3 +108,16 @@ def test_a_billion_in_any_number_is_refused_or_still_plays(rid: str) -> None:
                 node = node[key]
             node[path[-1]] = BILLION
             plays(changed, seed=len(path))
+
+
+@pytest.mark.parametrize("rid", SYSTEMS)
+def test_true_or_false_is_no_number(rid: str) -> None:
+    """YAML's `true` in a number field was read as 1 (pydantic's lax mode): `max_hp: true` played as 1 HP."""
+    data = load_encounter(f"{rid}/duel").model_dump(mode="json")
+    numbers = [k for k, v in data["combatants"][0].items() if isinstance(v, int) and not isinstance(v, bool)]
+    assert numbers
+    for key in numbers:
+        bad = copy.deepcopy(data)
+        bad["combatants"][0][key] = True
+        with pytest.raises(EncounterError, match=f"{key}': a number, not true or false"):
+            load_encounter(bad)
