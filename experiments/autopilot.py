@@ -22,8 +22,8 @@ from trpg_arena.experiments.out_files import check_folder
 from trpg_arena.experiments.table.gm import GmTable, Quit
 from trpg_arena.experiments.table.report import print_end
 from trpg_arena.experiments.table.sessions import default_db, pick, program
-from trpg_arena.rules import EncounterBase, EncounterError, TrpgArenaError
-from trpg_arena.table.seats import Seat, SeatKind
+from trpg_arena.rules import EncounterBase, TrpgArenaError
+from trpg_arena.table.seats import Seat, SeatKind, check_controllers
 from trpg_arena.table.session import Session
 from trpg_arena.table.stats import session_stats
 from trpg_arena.table.store import SessionStore, StoreError
@@ -85,12 +85,8 @@ def seats_of(args: AutopilotArgs, enc: EncounterBase) -> tuple[Seat, Seat, dict[
     rid = enc.ruleset
     pc = _seat(args.pc, args.review, rid, "--pc")
     npc = _seat(args.npc, args.review, rid, "--npc")
-    seats: dict[str, Seat] = {}
-    for key, text in (enc.controllers or {}).items():
-        try:
-            seats[key] = _seat(text, args.review, rid, "")
-        except AutopilotError as e:
-            raise EncounterError(str(e).removeprefix(": "), source=enc.source, path=f"controllers.{key}") from None
+    check_controllers(enc)  # each agent named there, with its values, refused at its field
+    seats = {key: _seat(text, args.review, rid, "") for key, text in (enc.controllers or {}).items()}
     for item in args.seats:
         key, sep, text = item.partition("=")
         if not sep or not key.strip() or not text.strip():

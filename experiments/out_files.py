@@ -7,6 +7,7 @@ starts any work, so a refusal costs nothing, and ``--force`` is how a person say
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -37,3 +38,14 @@ def check_folder(folder: Path, option: str = "--out") -> None:
         raise ValueError(f"{option} {folder} cannot be made: {above} is a file, not a folder")
     if not os.access(above, os.W_OK | os.X_OK):
         raise ValueError(f"{option} {folder} cannot be made: {above} cannot be written in")
+
+
+def check_own_kind(path: Path, option: str, kind: str, is_kind: Callable[[Path], bool]) -> None:
+    """Refuse (`ValueError`, one line) a `path` that exists and is not of the `kind` a command rewrites each run.
+
+    A command that replaces its own earlier file (a baseline, a JUnit report) never replaces a person's file.
+    """
+    if path.is_dir():
+        raise ValueError(f"{option} {path} is a folder: name a file")
+    if os.path.lexists(path) and not is_kind(path):
+        raise ValueError(f"{option} {path} exists and is not {kind}: name another file (or remove it)")

@@ -32,7 +32,7 @@ import gymnasium as gym
 import numpy as np
 
 from trpg_arena.experiments.league import League
-from trpg_arena.experiments.train import MAX_THREADS
+from trpg_arena.experiments.train import MAX_THREADS, check_side
 
 Layers = list[tuple[np.ndarray, np.ndarray]]
 
@@ -83,16 +83,6 @@ class PPOStageArgs:
             raise ValueError("--latest must lie between 0 and 1")
         if not 0.0 <= self.draw_penalty <= 1.0:
             raise ValueError("--draw-penalty must lie between 0 and 1 (a loss costs 1)")
-
-
-def check_side(side: str, encounters: list[Any]) -> None:
-    """Refuse a learner's side that some of the stage's encounters lack (``both`` fits every one)."""
-    if side == "both":
-        return
-    for enc in encounters:
-        if side not in enc.sides():
-            raise ValueError(f"--side: {enc.encounter} has no side '{side}' (its sides: {', '.join(enc.sides())}, "
-                             "or 'both')")
 
 
 class EncounterMix(gym.Env[np.ndarray, np.int64]):

@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from trpg_arena.experiments.policy_ppo import PPOStageArgs, check_side
+from trpg_arena.experiments.policy_ppo import PPOStageArgs
 from trpg_arena.experiments.series.sprt import wilson
-from trpg_arena.experiments.train import MAX_THREADS, check_spec
+from trpg_arena.experiments.train import MAX_THREADS, check_side, check_spec
 from trpg_arena.rules.core.dice import SEED_MAX
 
 GENERATED = "generated"  # in --data-on: a fresh generated encounter at each of its turns

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from trpg_arena.experiments.out_files import check_folder
+from trpg_arena.experiments.out_files import check_folder, check_own_kind
 from trpg_arena.experiments.regress_report import write_regress_report
 from trpg_arena.experiments.regression import Outcome, exit_code, exit_line, run_entry, tally
 from trpg_arena.experiments.series.baseline import check_recordable
@@ -77,15 +76,14 @@ def entries_of(a: RegressArgs) -> list[Entry]:
 def check_junit(path: Path) -> None:
     """``--junit FILE``: a new file, or a JUnit report (CI rewrites its own each run); a person's file is kept."""
     check_folder(path.parent, f"--junit {path}: its folder")
-    if path.is_dir():
-        raise ValueError(f"--junit {path} is a folder: name a file")
-    if os.path.lexists(path):
-        try:
-            head = path.read_bytes()[:512]
-        except OSError:
-            head = b""
-        if b"<testsuite" not in head:
-            raise ValueError(f"--junit {path} exists and is not a JUnit report: name another file (or remove it)")
+    check_own_kind(path, "--junit", "a JUnit report", _is_junit)
+
+
+def _is_junit(path: Path) -> bool:
+    try:
+        return b"<testsuite" in path.read_bytes()[:512]
+    except OSError:
+        return False
 
 
 def _coloured(o: Outcome, style: dict[str, str]) -> str:

@@ -148,10 +148,8 @@ class TrainArgs:
 
     def check_encounter(self, encounter: Any) -> None:
         """Refuse a side `encounter` lacks and an agent spec that does not play its system, before any work."""
-        sides = encounter.sides()
-        if self.side is not None and self.side != "both" and self.side not in sides:
-            raise ValueError(f"--side: {encounter.encounter} has no side '{self.side}' (its sides: "
-                             f"{', '.join(sides)}, or 'both')")
+        if self.side is not None:
+            check_side(self.side, [encounter])
         for option, spec in (("--opponent", self.opponent), ("--eval-opponent", self.eval_opponent),
                              *(("--anchors", anchor) for anchor in _specs(self.anchors))):
             check_spec(option, spec, encounter.ruleset)
@@ -172,6 +170,16 @@ class TrainArgs:
                     raise ValueError(f"--{name.replace('_', '-')} with a rule system's id is the PPO stage's: give "
                                      "--ppo-steps too")
         check_folder(self.out)  # now, not when the model is saved after the training
+
+
+def check_side(side: str, encounters: list[Any]) -> None:
+    """Refuse a learner's side that some of the encounters lack (``both`` fits every one)."""
+    if side == "both":
+        return
+    for enc in encounters:
+        if side not in enc.sides():
+            raise ValueError(f"--side: {enc.encounter} has no side '{side}' (its sides: {', '.join(enc.sides())}, "
+                             "or 'both')")
 
 
 def check_spec(option: str, spec: str, ruleset: str) -> None:

@@ -121,12 +121,11 @@ def _check_tables(path: Path, db: sqlite3.Connection, tables: Mapping[str, set[s
     """Every table and column the store reads is there; a file edited by hand may lack one."""
     for table, columns in tables.items():
         have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
-        lacking = ", ".join(sorted(columns - have))
-        what = f"its table '{table}' is missing" if not have else f"its table '{table}' lacks {lacking}" if lacking \
-            else None
-        if what is not None:
-            raise StoreUnusable(f"{path}: the session database is damaged ({what}); {LEFT_AS_IT_WAS} (restore it "
-                                "from a backup)")
+        if have >= columns:
+            continue
+        what = f"lacks {', '.join(sorted(columns - have))}" if have else "is missing"
+        raise StoreUnusable(f"{path}: the session database is damaged (its table '{table}' {what}); {LEFT_AS_IT_WAS} "
+                            "(restore it from a backup)")
 
 
 def _primary(error: sqlite3.Error) -> int | None:

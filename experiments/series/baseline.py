@@ -8,10 +8,10 @@ the side swapping. A missing, unreadable or foreign file is a `BaselineError` na
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+from trpg_arena.experiments.out_files import check_own_kind
 from trpg_arena.experiments.series.game import GameRecord
 from trpg_arena.experiments.series.spec import SeriesSpec
 from trpg_arena.rules import TrpgArenaError
@@ -40,17 +40,18 @@ def check_recordable(path: Path) -> None:
 
     Any other file there is a person's, and is not replaced (``--record --baseline notes.txt`` overwrote it).
     """
-    if path.is_dir():
-        raise BaselineError(f"baseline {path} is a folder: name a file")
-    if not os.path.lexists(path):
-        return
+    try:
+        check_own_kind(path, "baseline", "a trpg-arena baseline", _is_baseline)
+    except ValueError as e:
+        raise BaselineError(str(e)) from None
+
+
+def _is_baseline(path: Path) -> bool:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        data = None
-    if not isinstance(data, dict) or data.get("kind") != KIND:
-        raise BaselineError(f"baseline {path} exists and is not a trpg-arena baseline: recording would replace it; "
-                            "name another file (or remove it)")
+        return False
+    return isinstance(data, dict) and data.get("kind") == KIND
 
 
 def read_baseline(path: Path) -> tuple[SeriesSpec, list[GameRecord]]:
