@@ -10,6 +10,7 @@ from trpg_arena.rules.core.battlefield import Battlefield, zone_line
 from trpg_arena.rules.core.compiled import compiled
 from trpg_arena.rules.core.system import CombatantView, RuleSystem, RuleSystemInfo
 from trpg_arena.rules.core.values import Action, DecisionKind, shared_decision
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.rules.moonlit import attack, phases, state_check, turn
 from trpg_arena.rules.moonlit.catalogue import build_catalogue
 from trpg_arena.rules.moonlit.data import ZONES
@@ -97,7 +98,7 @@ def _use(a: Action) -> str:
 
 # the sentence of every verb with a target or an option (one lookup per described action)
 _SENTENCES: dict[str, Callable[[Action], str]] = {
-    Verb.DELAY: lambda a: f"delays to {a.option} action points",
+    Verb.DELAY: lambda a: f"delays to {counted(a.option, 'action point')}",
     Verb.MOVE: lambda a: f"moves toward {a.dest}",
     Verb.DEPLOY: lambda a: f"deploys in the {a.option} row",
     Verb.PURGE: lambda a: f"pays 15 TP to shake off {a.option}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import remember, shared_decision
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.rules.reincarnator.attack_math import (  # noqa: F401 - re-exported for the other modules
     RANGED_VERBS,
     attack_class,
@@ -153,11 +154,12 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
         bonus = es(rating(st, p.actor, key), st.enc.options.extra_successes)  # REI-4.12: no effect bonus
     else:
         bonus = key_es(combat, p.actor, key)
+    rolled = counted(pool - d, "die", "dice")
     roll = roll_pool(combat.dice, pool - d, st.enc.options, bonus, roller=p.actor,
-                     purpose=f"{p.verb.replace('_', ' ')} on {target} ({pool} - {d} defence = {pool - d} dice)")
+                     purpose=f"{p.verb.replace('_', ' ')} on {target} ({pool} - {d} defence = {rolled})")
     n = max(0, roll.t - bd_es)
-    combat.emit("roll", f"{p.actor} rolls {pool}{named(parts)} - {d} defence{named(dparts)} = {pool - d} dice: "
-                f"{fmt(roll.dice)} -> {roll.r} successes"
+    combat.emit("roll", f"{p.actor} rolls {pool}{named(parts)} - {d} defence{named(dparts)} = {rolled}: "
+                f"{fmt(roll.dice)} -> {counted(roll.r, 'success', 'successes')}"
                 f"{f' + {roll.es} extra' if roll.es else ''}{f' - {bd_es} on base defence' if bd_es and roll.t else ''}"
                 f" = {n}", actor=p.actor, rule="REI-3.8", pool=pool, defence=d, dice=[list(b) for b in roll.dice],
                 r=roll.r, es=roll.es, t=roll.t, n=n, parts=parts, defence_parts=dparts, chance=roll.chance)
@@ -228,7 +230,7 @@ def reflex_knockback(combat: ReiCombat, p: Pending, target: str, attack_succ: in
         pool = (rating(st, target, "dex") + rating(st, target, "athletics") + rating(st, target, "reflex")
                 - wound_penalty(combat, target))
         roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, target, "dex"), roller=target,
-                         purpose=f"a reflex save ({pool} dice)")
+                         purpose=f"a reflex save ({counted(pool, 'die', 'dice')})")
         combat.emit("roll", f"{target} reflex save: {pool} dice {fmt(roll.dice)} -> {roll.t}", actor=target,
                     rule=rule, pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r, es=roll.es,
                     t=roll.t, n=roll.t, save=True)

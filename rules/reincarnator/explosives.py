@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.rules.reincarnator.attack import after_roll, attack_pool, cover_defence, dodge_defence, fmt
 from trpg_arena.rules.reincarnator.conditions import apply_damage, key_es
 from trpg_arena.rules.reincarnator.model import ExplosiveSpec
@@ -37,7 +38,7 @@ def deliver(combat: ReiCombat, p: Pending) -> None:
     assert p.cell is not None
     pool, key, parts = attack_pool(combat, p, None)
     roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, p.actor, key), roller=p.actor,
-                     purpose=f"{p.verb.replace('_', ' ')} at {p.cell[0]},{p.cell[1]} ({pool} dice)")
+                     purpose=f"{p.verb.replace('_', ' ')} at {p.cell[0]},{p.cell[1]} ({counted(pool, 'die', 'dice')})")
     combat.emit("roll", f"{p.actor} rolls {pool} dice at {p.cell[0]},{p.cell[1]}: {fmt(roll.dice)} -> {roll.t}",
                 actor=p.actor, rule="REI-8.1", pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r,
                 es=roll.es, t=roll.t, n=roll.t, parts=parts)
@@ -82,7 +83,7 @@ def detonate(combat: ReiCombat, c: Cell, parts: list[ExplosiveSpec], combine: bo
             dodge = dodge_defence(combat, p, cid, None, 0) if st.enc.options.blast_dodge else 0
         pool = d - cover - dodge
         roll = roll_pool(combat.dice, pool, st.enc.options, 0, roller=actor or "the GM",
-                         purpose=f"the blast on {cid} ({d} - {cover + dodge} = {pool} dice)")
+                         purpose=f"the blast on {cid} ({d} - {cover + dodge} = {counted(pool, 'die', 'dice')})")
         combat.emit("roll", f"blast on {cid}: {d} - {cover + dodge} = {pool} dice {fmt(roll.dice)} -> {roll.t}",
                     actor=cid, rule="REI-8.1", pool=d, defence=cover + dodge, dice=[list(b) for b in roll.dice],
                     r=roll.r, es=0, t=roll.t, n=roll.t, blast=True)

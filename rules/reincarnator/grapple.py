@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import shared_decision
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.rules.reincarnator.attack import after_roll, fmt, grapple_spec
 from trpg_arena.rules.reincarnator.conditions import (
     apply_damage,
@@ -64,7 +65,7 @@ def policy_mode(combat: ReiCombat, cid: str, other: str) -> str:
 def roll_named(combat: ReiCombat, cid: str, pool: int, key: str | None, label: str, rule: str) -> PoolRoll:
     """Roll a contest pool and log it."""
     roll = roll_pool(combat.dice, pool, combat.tables.enc.options, key_es(combat, cid, key) if key else 0,
-                     roller=cid, purpose=f"{label} ({pool} dice)")
+                     roller=cid, purpose=f"{label} ({counted(pool, 'die', 'dice')})")
     combat.emit("roll", f"{cid} {label}: {pool} dice {fmt(roll.dice)} -> {roll.t}", actor=cid, rule=rule,
                 pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r, es=roll.es, t=roll.t, n=roll.t,
                 contest=label)
@@ -142,7 +143,7 @@ def strike(combat: ReiCombat, p: Pending, rule: str) -> None:
     pool = (active_pool(combat, p.actor, target) - loser_margin(state, p.actor)
             + effect_mod(state.fighters[p.actor], "attack_dp") + (2 if p.all_out else 0))
     roll = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, p.actor, "str"), roller=p.actor,
-                     purpose=f"a strike on {target} ({pool} dice)")
+                     purpose=f"a strike on {target} ({counted(pool, 'die', 'dice')})")
     combat.emit("roll", f"{p.actor} strikes {target}: {pool} dice {fmt(roll.dice)} -> {roll.t}", actor=p.actor,
                 rule=rule, pool=pool, defence=0, dice=[list(b) for b in roll.dice], r=roll.r, es=roll.es, t=roll.t,
                 n=roll.t)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Outcome, Termination, shared_decision
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.rules.reincarnator.conditions import (
     base_initiative,
     end_effects,
@@ -347,14 +348,14 @@ def stealth_check(combat: ReiCombat, cid: str) -> None:
         return
     pool = rating(st, cid, "com") + rating(st, cid, "stealth") + rating(st, cid, "sneak") - wound_penalty(combat, cid)
     mine = roll_pool(combat.dice, pool, st.enc.options, key_es(combat, cid, "com"), roller=cid,
-                     purpose=f"stealth ({pool} dice)")
+                     purpose=f"stealth ({counted(pool, 'die', 'dice')})")
     combat.emit("stealth_check", f"{cid} stealth: {pool} dice {fmt(mine.dice)} -> {mine.t}", actor=cid,
                 rule="REI-6.5", pool=pool, dice=[list(b) for b in mine.dice], t=mine.t)
     spotted = None
     for w in watchers:
         p2 = rating(st, w, "int") + rating(st, w, "insight") - wound_penalty(combat, w)
         r = roll_pool(combat.dice, p2, st.enc.options, key_es(combat, w, "int"), roller=w,
-                      purpose=f"perception against {cid}'s stealth ({p2} dice)")
+                      purpose=f"perception against {cid}'s stealth ({counted(p2, 'die', 'dice')})")
         combat.emit("roll", f"{w} looks for {cid}: {p2} dice {fmt(r.dice)} -> {r.t}", actor=w, rule="REI-6.5",
                     pool=p2, defence=0, dice=[list(b) for b in r.dice], r=r.r, es=r.es, t=r.t, n=r.t)
         if r.t > mine.t and spotted is None:

@@ -3,6 +3,10 @@
 Re-record only when a rule deliberately changes, and bump that system's ``env_version`` in its
 `RuleSystemInfo` in the same commit. Each file is one combat: a header line (encounter, seed,
 agents, env version) and then every event as a canonical JSON line.
+
+``python -m tests.golden.record --rewrite [ruleset ...]`` replays each file's own decisions and writes the
+events anew: for a change of wording only (no rule, so no ``env_version``), where playing the agents again
+would record other games (the agents improve; the rules' events are what the files pin).
 """
 
 from __future__ import annotations
@@ -49,7 +53,29 @@ def record(rid: str) -> list[Path]:
     return written
 
 
+def rewrite(rid: str) -> list[Path]:
+    """Replay each golden file of a rule system from its recorded decisions and write its events as they read now."""
+    from trpg_arena.rules import Action, Combat
+
+    written = []
+    for encounter, seed, agents in plays(rid):
+        p = path_for(encounter, seed, agents)
+        header, *events = p.read_text(encoding="utf-8").splitlines()
+        combat = Combat(encounter, seed=seed)
+        for line in events:
+            event = json.loads(line)
+            if event["kind"] == "decision":
+                combat.act(Action.from_json(event["data"]["action"]))
+        if len(combat.log) != len(events) or [json.loads(e.json_line())["kind"] for e in combat.log] != [
+                json.loads(line)["kind"] for line in events]:
+            raise SystemExit(f"{p}: the replayed events are not the recorded ones (a rule changed: record anew)")
+        p.write_text(header + "\n" + "".join(e.json_line() + "\n" for e in combat.log), encoding="utf-8")
+        written.append(p)
+    return written
+
+
 if __name__ == "__main__":
-    for rid in sys.argv[1:] or list(RULESETS):
-        for p in record(rid):
-            print(f"recorded {p}")
+    again = "--rewrite" in sys.argv[1:]
+    for rid in [a for a in sys.argv[1:] if a != "--rewrite"] or list(RULESETS):
+        for p in (rewrite if again else record)(rid):
+            print(f"{'rewritten' if again else 'recorded'} {p}")
