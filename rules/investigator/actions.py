@@ -207,8 +207,8 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
     if lvl < REGULAR:
         combat.emit("first_aid", f"{f.id}'s first aid on {t.id} fails", actor=f.id, rule="INV-8.12", success=False)
         return
-    before = t.hp
-    if t.dying:  # INV-11.7
+    before, dying = t.hp, t.dying
+    if dying:  # INV-11.7
         t.hp = 1 if opt.first_aid_dying_hp == "set_to_1" else t.hp + 1
         remove_condition(combat, t, Condition.DYING, "INV-11.7")
         t.dying_since = None
@@ -216,7 +216,7 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
         t.hp = min(maxhp, t.hp + 1)
     t.untreated_wound = False
     combat.emit("first_aid", f"{f.id}'s first aid on {t.id} succeeds: hp {before} -> {t.hp}", actor=f.id,
-                rule="INV-11.7" if before < 0 else "INV-8.12", success=True, hp_before=before, hp_after=t.hp)
+                rule="INV-11.7" if dying else "INV-8.12", success=True, hp_before=before, hp_after=t.hp)
     if t.unconscious and t.hp >= 1 and opt.first_aid_wakes:
         remove_condition(combat, t, Condition.UNCONSCIOUS, "INV-8.12")
     st.dirty = True

@@ -168,7 +168,7 @@ def resolve_melee(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
     why = ""
     bonus: list[str] = []  # one named source per bonus die, one per penalty die (INV-0.4)
     penalty: list[str] = []
-    if kind in ("melee", "pursue") and a.moved_long:  # INV-8.5 / INV-4.8
+    if kind == "melee" and a.moved_long:  # INV-8.5 / INV-4.8; a pursuit attack never counts as moving
         if opt.moving_attack_penalty == "difficulty":
             required = EXTREME if required == EXTREME else required + 1
             why = "it moved far this round"

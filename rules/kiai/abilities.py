@@ -111,7 +111,7 @@ def run_area(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
         for cid, grade in fr.hits:
             if st.outcome is not None:
                 return
-            take_damage(combat, ctx, st, cid, dmg, 1 if grade == CRITICAL else 0, "KIA-21.3")
+            take_damage(combat, ctx, st, cid, dmg, ("the critical",) if grade == CRITICAL else (), "KIA-21.3")
 
 
 def duration(ctx: Ctx, ab: Ability) -> int:
@@ -132,7 +132,8 @@ def run_status(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
         return
     if fr.step == "after_hit":
         if st.last != "lands":
-            combat.emit("ability_failed", f"{user.id}'s {ab.id} fails (the touch missed)", actor=user.id,
+            missed = "the touch" if ab.delivery == "touch" else "the blow"  # KIA-23.1: melee or touch
+            combat.emit("ability_failed", f"{user.id}'s {ab.id} fails ({missed} missed)", actor=user.id,
                         rule="KIA-22.1" if ab.kind == "spell" else "KIA-23.1", ability=ab.id)
             st.stack.pop()
             return
@@ -161,6 +162,7 @@ def run_status(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame) -> None:
             g = check(combat, ctx, t, "resist", base, 1, [], "KIA-23.2")
             resisted = succeeded(g)
         if resisted:
-            combat.emit("resisted", f"{cid} resists {ab.id}", actor=cid, rule="KIA-23.2", ability=ab.id)
+            combat.emit("resisted", f"{cid} resists {ab.id}", actor=cid, rule="KIA-22.2" if ab.kind == "spell"
+                        else "KIA-23.2", ability=ab.id)
             continue
         add_condition(combat, t, ctype, source=user.id if ctype == Condition.INTIMIDATED else "", n=n, rule="KIA-23.3")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Outcome, Termination
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.rules.kiai.checks import STATUS_NAMES, status_index
 from trpg_arena.rules.kiai.context import LEVEL_NAMES, Ctx
 from trpg_arena.rules.kiai.state import KiaiState
@@ -67,22 +68,26 @@ def defense_roll(combat: KiaiCombat, ctx: Ctx, target: str) -> int:
     return total
 
 
-def take_damage(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, damage: int, rises: int, rule: str) -> None:
-    """Defense roll, net damage, damage level and wound (KIA-6.1, KIA-7.1 to KIA-7.5), then the end check."""
+def take_damage(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, damage: int, rises: tuple[str, ...],
+                rule: str) -> None:
+    """Defense roll, net damage, damage level and wound (KIA-6.1, KIA-7.1 to KIA-7.5), then the end check.
+
+    `rises` names the cause of each level the wound goes up ("the critical", "the failed counter").
+    """
     defense = defense_roll(combat, ctx, target)
     net = max(0, damage - defense)  # KIA-7.1
     record_wound(combat, ctx, st, target, net, rises, rule)
 
 
-def _wound_sentence(target: str, net: int, th: tuple[int, ...], base: int, applied: int, name: str, box: str | None,
-                    status: str) -> str:
+def _wound_sentence(target: str, net: int, th: tuple[int, ...], base: int, causes: tuple[str, ...], name: str,
+                    box: str | None, status: str) -> str:
     """``kaede: 1 through the defence, under the 5 a light wound needs: no wound; unhurt`` (KIA-7.1 to 7.6)."""
     if base < 0:
         through = f"{target}: {net} through the defence, under the {th[0]} a light wound needs"
     else:
         through = f"{target}: {net} through the defence: {LEVEL_NAMES[base]} (from {th[base]})"
-    if applied:
-        through += f", {applied} level{'s' if applied > 1 else ''} up for the critical"
+    if causes:  # each level up named by its cause: a critical, a failed attack-defense or counter
+        through += f", {counted(len(causes), 'level')} up for {' and '.join(causes)}"
     if name == "none":
         wound = "no wound"
     elif box is not None and box != name:
@@ -94,7 +99,8 @@ def _wound_sentence(target: str, net: int, th: tuple[int, ...], base: int, appli
     return f"{through}: {wound}; " + ("unhurt" if status == "none" else f"worst wound {status}")
 
 
-def record_wound(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, net: int, rises: int, rule: str) -> None:
+def record_wound(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, net: int, rises: tuple[str, ...],
+                 rule: str) -> None:
     """KIA-7.3 to KIA-7.6: find the level, raise it, check a box (overflowing upwards), then KIA-25.1."""
     th = ctx.thresholds[target]
     base = -1
@@ -102,10 +108,10 @@ def record_wound(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, net: 
         if net >= th[i]:
             base = i
     level = base
-    applied = 0
+    applied: tuple[str, ...] = ()
     if rises and (net > 0 or not ctx.opts.level_up_requires_penetration):  # KIA-7.4, KIA-5.1
         applied = rises
-        level = min(4, base + rises)
+        level = min(4, base + len(rises))
     f = st.fighters[target]
     name = "none" if level < 0 else LEVEL_NAMES[level]
     box = None
@@ -122,7 +128,7 @@ def record_wound(combat: KiaiCombat, ctx: Ctx, st: KiaiState, target: str, net: 
     s = status_index(f)
     combat.emit("wound_recorded", _wound_sentence(target, net, th, base, applied, name, box, STATUS_NAMES[s + 1]),
                 actor=target, rule=rule, net=net,
-                base_level="none" if base < 0 else LEVEL_NAMES[base], rises=applied, level=name, box=box,
+                base_level="none" if base < 0 else LEVEL_NAMES[base], rises=len(applied), level=name, box=box,
                 status=STATUS_NAMES[s + 1], wounds=list(f.wounds))
     if s >= 3 and not f.out:  # KIA-7.6: mortal = incapacitated, dead = out
         f.out = "dead" if s == 4 else "incapacitated"

@@ -202,10 +202,15 @@ def _parry(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter,
     fr.dmg = a_dmg
     b_dmg = defender_damage(combat, ctx, d, fr.react_ability)
     defender_wins = b_dmg > a_dmg or (b_dmg == a_dmg and ctx.opts.ad_tie_winner == "defender")
-    combat.emit("comparison", f"{fr.attacker} {a_dmg} vs {d.id} {b_dmg}: "
-                f"{'defender' if defender_wins else 'attacker'} wins", actor=d.id,
-                rule="KIA-10.2" if counter else "KIA-9.3", attacker_damage=a_dmg, defender_damage=b_dmg,
-                winner="defender" if defender_wins else "attacker")
+    if counter and not ctx.opts.counter_requires_winning:  # KIA-10.2, flag off: no comparison, it strikes back
+        combat.emit("counter_unopposed", f"{fr.attacker} {a_dmg} and {d.id} {b_dmg}: the counter strikes back "
+                    "without a comparison", actor=d.id, rule="KIA-10.2", attacker_damage=a_dmg,
+                    defender_damage=b_dmg)
+    else:
+        combat.emit("comparison", f"{fr.attacker} {a_dmg} vs {d.id} {b_dmg}: "
+                    f"{'defender' if defender_wins else 'attacker'} wins", actor=d.id,
+                    rule="KIA-10.2" if counter else "KIA-9.3", attacker_damage=a_dmg, defender_damage=b_dmg,
+                    winner="defender" if defender_wins else "attacker")
     if counter and (defender_wins or not ctx.opts.counter_requires_winning):
         _resolved(combat, st, fr, "blocked", "KIA-10.2")
         fr.step = "negated"
@@ -219,6 +224,15 @@ def _parry(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter,
     fr.step = "effect"
 
 
+def _rises(fr: Frame) -> tuple[str, ...]:
+    """The cause of each level a landing strike's wound goes up.
+
+    Its critical (KIA-5.1, KIA-7.4); the defender's failed attack-defense or counter (KIA-9.4, KIA-10.3).
+    """
+    failed = "the failed counter" if fr.reaction == Verb.COUNTER else "the failed attack-defense"
+    return ("the critical",) * (fr.grade == CRITICAL) + (failed,) * fr.rise
+
+
 def _effect(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter, tgt: Fighter) -> None:
     """KIA-2.3 step 5: the landing strike's effect."""
     _resolved(combat, st, fr, "lands", "KIA-2.3")
@@ -226,8 +240,7 @@ def _effect(combat: KiaiCombat, ctx: Ctx, st: KiaiState, fr: Frame, att: Fighter
     st.last = "lands"
     if fr.effect == "damage":
         dmg = fr.dmg if fr.dmg >= 0 else strike_damage(combat, ctx, fr)
-        rises = fr.rise + (1 if fr.grade == CRITICAL else 0)  # KIA-5.1, KIA-7.4
-        take_damage(combat, ctx, st, tgt.id, dmg, rises, "KIA-10.2" if fr.skind == "counter" else "KIA-7.3")
+        take_damage(combat, ctx, st, tgt.id, dmg, _rises(fr), "KIA-10.2" if fr.skind == "counter" else "KIA-7.3")
     elif fr.effect == "break":
         break_effect(combat, ctx, st, fr, att, tgt)
     elif fr.effect == "disarm":

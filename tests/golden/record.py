@@ -5,8 +5,9 @@ Re-record only when a rule deliberately changes, and bump that system's ``env_ve
 agents, env version) and then every event as a canonical JSON line.
 
 ``python -m tests.golden.record --rewrite [ruleset ...]`` replays each file's own decisions and writes the
-events anew: for a change of wording only (no rule, so no ``env_version``), where playing the agents again
-would record other games (the agents improve; the rules' events are what the files pin).
+events anew, with the system's ``env_version`` now: for a change of wording, or a rule change these games never
+reach, where playing the agents again would record other games (the agents improve; the rules' events are what
+the files pin). It refuses a file whose replayed events are other kinds than the recorded ones.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def rewrite(rid: str) -> list[Path]:
         if len(combat.log) != len(events) or [json.loads(e.json_line())["kind"] for e in combat.log] != [
                 json.loads(line)["kind"] for line in events]:
             raise SystemExit(f"{p}: the replayed events are not the recorded ones (a rule changed: record anew)")
+        header = json.dumps(json.loads(header) | {"env_version": RULESETS[rid].info.env_version}, sort_keys=True)
         p.write_text(header + "\n" + "".join(e.json_line() + "\n" for e in combat.log), encoding="utf-8")
         written.append(p)
     return written

@@ -258,3 +258,16 @@ def test_INV_T44_end_of_combat_and_fleeing() -> None:
     c = play(encounter(std("A", "A", (1, 5), dex=60), std("B", "B", (11, 11)), map=exits))
     at_turn(c, "A")
     assert Action("flee") not in c.legal_actions()
+
+
+@pytest.mark.rule("INV-11.7")
+def test_INV_11_7_first_aid_on_a_dying_patient_at_zero_hp_cites_the_dying_rule() -> None:
+    """INV-11.7: the first aid that stabilises a dying patient at exactly 0 HP is logged under INV-11.7."""
+    enc = encounter(std("C", "A", (1, 0), dex=60), std("A", "A", (0, 0), dex=55), std("B", "B", (11, 11), dex=40),
+                    start={"combatants": {"A": {"hp": 0, "dying_since": 1, "conditions": [
+                        "dying", "prone", "major_wound", "untreated_wound", "unconscious"]}}})
+    c = play(enc, [(100, 20)])
+    at_turn(c, "C")
+    c.act(act("first_aid", "A"))
+    (aid,) = events(c, "first_aid")
+    assert aid.rule == "INV-11.7" and aid.data["hp_before"] == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.investigator.helpers import (
+    DECLINE,
     DODGE,
     END,
     FIGHT_BACK,
@@ -208,6 +209,21 @@ def test_INV_T45_pursuit_as_a_turn_action() -> None:
     at_turn(c, "A")
     c.act(step(4, 5))
     assert not events(c, "window_open")
+
+
+@pytest.mark.rule("INV-8.5")
+def test_INV_8_5_a_pursuit_after_a_long_move_is_no_moving_attack() -> None:
+    """INV-8.5: pursuit attacks never count as moving; `pursue` after a long move needs a Regular success."""
+    c = play(encounter(std("B", "B", (8, 5), dex=60), std("A", "A", (5, 5), dex=40),
+                       options={"pursuit_mode": "turn_action"}), [(100, 40), (3, 2)])  # Brawl 50: 40 is Regular
+    at_turn(c, "B")
+    c.act(move(6, 5))  # two squares: a long move, ending beside A
+    assert fighter(c, "B").moved_long
+    c.act(DECLINE)  # A's opportunity window as B enters its nine-grid
+    c.act(act("pursue", "A"))
+    c.act(NO_DEFENSE)
+    (check,) = checks(c)
+    assert "moved far" not in check.text and "Regular" in check.text and fighter(c, "A").hp == 8
 
 
 @pytest.mark.rule("INV-T46")
