@@ -40,7 +40,11 @@ def path_for(encounter: str, seed: int, agents: list[str]) -> Path:
 
 
 def record(rid: str) -> list[Path]:
-    """Record every golden file of a rule system."""
+    """Record every golden file of a rule system, and remove its files of plays no longer recorded.
+
+    The line-ups follow the system's agents (scripted where it has one), so a system that gains an agent gets
+    other files; the old ones would otherwise stay and fail as the rules change.
+    """
     written = []
     for encounter, seed, agents in plays(rid):
         combat, _ = play_game(encounter, agents, seed)
@@ -51,6 +55,10 @@ def record(rid: str) -> list[Path]:
         p.write_text(json.dumps(header, sort_keys=True) + "\n" + "".join(e.json_line() + "\n" for e in combat.log),
                      encoding="utf-8")
         written.append(p)
+    for folder in {p.parent for p in written}:
+        for stale in sorted(set(folder.glob("*.jsonl")) - set(written)):
+            stale.unlink()
+            print(f"removed {stale} (a play no longer recorded)")
     return written
 
 
