@@ -189,7 +189,9 @@ def evaluate(encounter: Annotated[str, typer.Argument(help="encounter file or bu
              agents: Annotated[str, typer.Option(help="two agent specs: A,B")] = "scripted,random",
              games: Annotated[int, typer.Option(help="number of games")] = 200,
              seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="first seed")] = 0,
-             swap: Annotated[bool, typer.Option(help="play each seed twice, sides swapped")] = True,
+             swap: Annotated[bool | None, typer.Option(help="play each seed twice, sides swapped (default: when "
+                                                           "the agents differ; a mirror line-up such as "
+                                                           "scripted,scripted plays a fresh seed per game)")] = None,
              workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
              backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
              resume: Annotated[Path | None, typer.Option(help="a stopped evaluation's run folder: play only its "

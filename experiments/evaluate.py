@@ -13,7 +13,7 @@ from trpg_arena.experiments.series.pairs import count_seed_pairs
 from trpg_arena.experiments.series.resume import open_run, play_kept
 from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.sprt import wilson
-from trpg_arena.experiments.series.words import rate
+from trpg_arena.experiments.series.words import pct, share
 
 
 def agent_a_tally(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, int]:
@@ -80,30 +80,47 @@ def verdict(low: float, high: float) -> str:
 
 
 def head_to_head(summary: dict[str, Any]) -> str:
-    """A's decided games against B in words, with its points and seed pairs (the report's and the command's line)."""
+    """A's decided games against B in words, with its points and seed pairs (the report's and the command's line).
+
+    Every figure is formatted from the summary's counts, not from its rounded fractions, so it reads as the
+    report's tables read it.
+    """
     a, b = summary["agent_a"], summary["agent_b"]
     decided = summary["a_wins"] + summary["b_wins"]
     if not decided:
         text = f"{a} against {b}: {summary['verdict']} in {summary['games']} games"
     else:
         text = (f"{a} against {b}: {summary['a_wins']} of the {decided} decided games, "
-                f"{rate(summary['a_decided_share'], *summary['a_decided_interval95'], digits=1)}, "
-                f"{summary['verdict']}")
-    text += f"; {100 * summary['a_points']:.1f} % of the points with a draw as half"
+                f"{share(summary['a_wins'], decided, digits=1)}, {summary['verdict']}")
+    if summary["games"]:
+        points = (summary["a_wins"] + summary["draws"] / 2) / summary["games"]
+        text += f"; {pct(points, digits=1)} of the points with a draw as half"
     p = summary.get("seed_pairs")
     if p and p["pairs"]:
-        text += (f"; seed pairs: {p['split']} of {p['pairs']} split one game each, {p['won_twice']} won twice, "
-                 f"{p['lost_twice']} lost twice" + (f", {p['with_draw']} with a draw" if p["with_draw"] else ""))
+        text += f"; seed pairs: {pairs_words(p)}"
+    return text
+
+
+def pairs_words(p: dict[str, Any]) -> str:
+    """``3 of 10 split one win each, 4 won twice, 0 lost twice, 3 with a draw (2 drawn twice)``.
+
+    A pair drawn twice is one of those with a draw, said apart: its 1 point is no split (`series.pairs`).
+    """
+    text = (f"{p['split']} of {p['pairs']} split one win each, {p['won_twice']} won twice, "
+            f"{p['lost_twice']} lost twice")
+    if p["with_draw"]:
+        twice = p.get("drawn_twice", 0)
+        text += f", {p['with_draw']} with a draw" + (f" ({twice} drawn twice)" if twice else "")
     return text
 
 
 def side_lines(summary: dict[str, Any]) -> list[str]:
     """``scripted (A) as side wanderers: wins 12 of 20, 60 % [39, 78]``: one line per agent and side."""
     return [f"{p['agent']} ({'AB'[p['slot'] - 1] if p['slot'] <= 2 else p['slot']}) as side {p['side']}: wins "
-            f"{p['wins']} of {p['games']}, {rate(p['win_rate'], *p['win_interval95'])}" for p in summary["per_side"]]
+            f"{p['wins']} of {p['games']}, {share(p['wins'], p['games'])}" for p in summary["per_side"]]
 
 
-def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap: bool, out: Path,
+def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap: bool | None, out: Path,
                    console: Console, workers: int | None = None, backend: str = "local",
                    resume: Path | None = None) -> dict[str, Any]:
     """Evaluate into a run folder under `out`: summary.json, results.jsonl, winrate.png, report.md/html.
@@ -111,12 +128,19 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
     Each game is appended to results.jsonl as it ends, so a stopped evaluation keeps what it played
     and ``resume`` (its folder) plays only the games missing: game ``i`` is a pure function of the
     spec and ``i``, so the finished folder is the one an unbroken run writes.
+
+    `swap` None swaps the sides when the agents differ; a mirror line-up plays a fresh seed per game, since
+    its swapped game would be its partner played again (docs/regression.md).
     """
     from trpg_arena.experiments.series.report import Part, series_parts, write_parts
 
     spec = SeriesSpec.build(encounter, names, games, seed, swap)  # a line-up that does not fit the sides is named here
     if len(names) != 2:
         raise ValueError("evaluation needs exactly two agent specs, A,B")
+    if spec.swap and names[0] == names[1]:
+        console.print(f"note: --swap on the mirror line-up {','.join(names)}: a seed's two games are one game "
+                      f"played twice, so its {games} games hold {games - games // 2} outcomes and the intervals "
+                      "count each twice (leave --swap out for a fresh seed per game)", highlight=False)
     check_backend(backend, workers)  # before the run folder: a refused run leaves none
     folder = open_run(out, f"{encounter}-{'-'.join(names)}", "spec.json", spec.to_json(), resume, "evaluation")
     (records,) = play_kept(console, folder, [(f"{encounter} {','.join(names)}", spec, folder / "results.jsonl")],
@@ -133,9 +157,10 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
 def head_to_head_markdown(summary: dict[str, Any]) -> str:
     """The report's opening paragraph: the head to head in the terms strength is judged by."""
     return ("**" + head_to_head(summary) + ".**\n\nThe share of decided games leaves draws out; its interval is "
-            "Wilson's 95 %. A seed pair is one seed played once from each side: a pair split one game each was "
+            "Wilson's 95 %. A seed pair is one seed played once from each side: a pair split one win each was "
             "decided by the seat and the dice, and only the pairs won or lost twice are games the agents' play "
-            "changed.\n")
+            "changed. A pair with a draw in it is counted apart; a pair drawn twice is one of those, said in "
+            "brackets.\n")
 
 
 def _plot(summary: dict[str, Any], path: Path) -> None:

@@ -20,7 +20,7 @@ from trpg_arena.experiments.evaluate import summarise
 from trpg_arena.experiments.ladder import pair_games
 from trpg_arena.experiments.series import GameRecord, SeriesSpec
 from trpg_arena.experiments.series.resume import read_games
-from trpg_arena.experiments.series.words import rate
+from trpg_arena.experiments.series.words import share
 from trpg_arena.rules import TrpgArenaError
 
 AGREEMENT_ALPHA = 0.05  # below this p-value the runs are said to differ
@@ -163,9 +163,9 @@ def runs_agreement(counts: list[tuple[int, int]]) -> dict[str, Any] | None:
 def pool_runs(folders: list[Path]) -> dict[str, Any]:
     """The evaluation summary over every game of `folders`, each run's own summary under ``runs``.
 
-    Keys as `evaluate`'s summary (``first_seed`` is the first folder's), plus ``runs`` (each run's figures and its
-    first and last seed played, ``seeds``) and ``agreement`` (`runs_agreement`). Raises `PoolError` on folders
-    that do not pool.
+    Keys as `evaluate`'s summary (``first_seed`` is the lowest seed any run played, whichever folder came first),
+    plus ``runs`` (each run's figures and its first and last seed played, ``seeds``) and ``agreement``
+    (`runs_agreement`). Raises `PoolError` on folders that do not pool.
     """
     if not folders:
         raise PoolError("name at least one evaluation run folder")
@@ -175,7 +175,8 @@ def pool_runs(folders: list[Path]) -> dict[str, Any]:
     _no_game_twice(runs)
     every = [r for run in runs for r in run.records]
     # pairs are counted by seed wherever both of a seed's games are held, so one swapped run is enough
-    spec = replace(runs[0].spec, games=len(every), swap=any(run.spec.swap for run in runs))
+    spec = replace(runs[0].spec, games=len(every), swap=any(run.spec.swap for run in runs),
+                   first_seed=min(r.seed for r in every))
     summary = summarise(spec, every)
     parts = []
     for run in runs:
@@ -224,8 +225,11 @@ def markdown_table(summary: dict[str, Any]) -> str:
 
 
 def _share(s: dict[str, Any]) -> str:
-    """A's share of the decided games with its interval, ``58.8 % [51.0, 66.1]`` (for a run or the pool)."""
-    return rate(s["a_decided_share"], *s["a_decided_interval95"], digits=1)
+    """A's share of the decided games with its interval, ``58.8 % [51.0, 66.1]`` (for a run or the pool).
+
+    From the counts, as `evaluate`'s line writes it: the summary's fractions are rounded for the JSON file.
+    """
+    return share(s["a_wins"], s["a_wins"] + s["b_wins"], digits=1)
 
 
 def _row(label: str, seeds: str, s: dict[str, Any]) -> str:

@@ -28,7 +28,7 @@ def overview(outcomes: list[Outcome]) -> Part:
               "change of the loss rate |", "|---|---|---:|---:|---:|---:|"]
     for o in outcomes:
         now, was = o.summary.get("run"), o.summary.get("reference")
-        rates = f"{pct(was['win_rate'])} → {pct(now['win_rate'])}" if now and was else "-"
+        rates = f"{pct(was['wins'] / was['games'])} → {pct(now['wins'] / now['games'])}" if now and was else "-"
         lines.append(f"| {o.entry.label} | **{o.status}** | {len(o.records)} | {rates} | {_change(o, 'win')} | "
                      f"{_change(o, 'loss')} |")
     return Part("\n".join(lines) + "\n")
@@ -37,7 +37,7 @@ def overview(outcomes: list[Outcome]) -> Part:
 def entry_parts(o: Outcome) -> list[Part]:
     """An entry's section: the series' evidence when it played, else its verdict and error text."""
     if o.spec is not None and o.records:
-        return series_parts(o.spec, o.records, o.to_json(), title=o.entry.label)
+        return series_parts(o.spec, o.records, o.to_json(exact=True), title=o.entry.label)
     return [Part(f"## {o.entry.label}\n\n**Verdict: {o.status}**: {o.message}\n\nBaseline file: "
                 f"`{o.entry.baseline}`.\n")]
 

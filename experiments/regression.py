@@ -33,12 +33,13 @@ from trpg_arena.experiments.series.sprt import (
     z_for,
 )
 from trpg_arena.experiments.series.suite import Entry
-from trpg_arena.experiments.series.words import points, rate
+from trpg_arena.experiments.series.words import points, share
 from trpg_arena.rules import TrpgArenaError
 
 # Exit codes of `trpg-arena regress`, worst status wins: CI tells a regression from a broken setup.
 EXIT = {"ok": 0, "recorded": 0, "shifted": 1, "error": 2, "stale": 3}
 WORST = ("stale", "error", "shifted", "ok", "recorded")
+TALLIED = {"win": "wins", "loss": "losses"}  # a metric's count in `describe` (its rate is that count over games)
 
 
 @dataclass
@@ -52,10 +53,17 @@ class Outcome:
     records: list[GameRecord] = field(default_factory=list)
     summary: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON-safe form (records left out: they go to the run's results files)."""
+    def to_json(self, exact: bool = False) -> dict[str, Any]:
+        """JSON-safe form (records left out: they go to the run's results files).
+
+        The change's figures are rounded to 4 decimals for the file unless `exact`: the report is written from
+        the exact ones, since a figure rounded twice can read one way in one table and another in the next.
+        """
+        summary = self.summary
+        if not exact and "change" in summary:
+            summary = {**summary, "change": {m: _rounded(c) for m, c in summary["change"].items()}}
         return {"entry": self.entry.label, "status": self.status, "message": self.message,
-                "headline": self.headline(), "baseline": str(self.entry.baseline), **self.summary}
+                "headline": self.headline(), "baseline": str(self.entry.baseline), **summary}
 
     def headline(self, mark: Callable[[str], str] = str) -> str:
         """One plain sentence: ``kiai/duel [a,b]: side A wins 12 % [8, 17] now, 49 % [44, 54] before: shifted``.
@@ -65,12 +73,11 @@ class Outcome:
         now, was = self.summary.get("run"), self.summary.get("reference")
         verdict = mark(self.status)
         if self.status in ("ok", "shifted") and now and was:
-            return (f"{self.entry.label}: side {now['first_side']} wins "
-                    f"{rate(now['win_rate'], *now['win_interval95'])} now, "
-                    f"{rate(was['win_rate'], *was['win_interval95'])} before: {verdict}")
+            return (f"{self.entry.label}: side {now['first_side']} wins {share(now['wins'], now['games'])} now, "
+                    f"{share(was['wins'], was['games'])} before: {verdict}")
         if self.status == "recorded" and now:
             return (f"{self.entry.label}: {verdict}, side {now['first_side']} wins "
-                    f"{rate(now['win_rate'], *now['win_interval95'])} over {now['games']} games")
+                    f"{share(now['wins'], now['games'])} over {now['games']} games")
         if self.status == "stale":
             return f"{self.entry.label}: not compared, {verdict}: {self.message}"
         return f"{self.entry.label}: not run, {verdict}: {self.message}"
@@ -119,23 +126,27 @@ def change(new: dict[str, list[float]], base: dict[str, list[float]], paired: bo
     """Per metric, the shift of the run's rate from the baseline's with its 95 % interval.
 
     The same shift and variance the tests use (`sprt.difference`): paired units when the seeds are
-    the baseline's, else the two samples' means.
+    the baseline's, else the two samples' means. Exact: `Outcome.to_json` rounds it for the file.
     """
     z = z_for(0.05)
     out = {}
     for m in METRICS:
         d, var = difference(new[m], base[m][:len(new[m])] if paired else base[m], paired)
         half = z * math.sqrt(var)
-        out[m] = {"shift": round(d, 4), "interval95": [round(d - half, 4), round(d + half, 4)]}
+        out[m] = {"shift": d, "interval95": [d - half, d + half]}
     return out
+
+
+def _rounded(shift: dict[str, Any]) -> dict[str, Any]:
+    """A metric's change with its figures rounded to 4 decimals (the JSON file's form)."""
+    return {"shift": round(shift["shift"], 4), "interval95": [round(x, 4) for x in shift["interval95"]]}
 
 
 def comparison(side: str, now: dict[str, Any], was: dict[str, Any], shift: dict[str, Any]) -> str:
     """The plain sentence of a comparison: rates now and before with intervals, and the change."""
     def part(key: str, verb: str) -> str:
-        s = shift[key]
-        return (f"{verb} {rate(now[f'{key}_rate'], *now[f'{key}_interval95'])} now, "
-                f"{rate(was[f'{key}_rate'], *was[f'{key}_interval95'])} before "
+        s, counted = shift[key], TALLIED[key]
+        return (f"{verb} {share(now[counted], now['games'])} now, {share(was[counted], was['games'])} before "
                 f"({points(s['shift'], *s['interval95'])})")
 
     return f"side {side} {part('win', 'wins')}; {part('loss', 'loses')}"

@@ -70,7 +70,12 @@ def default_encounters(ruleset: str) -> list[str]:
 
 
 def command_line(args: ValueTrainArgs) -> str:
-    """The command that reproduces a run (for the model card)."""
+    """The command that reproduces a run (for the model card): every option that differs from its default.
+
+    ``--out`` above all: without it the command as written rebuilds the package's shipped model in place.
+    ``--force`` is left out, so the command run again beside the model refuses to replace it unless asked.
+    """
+    defaults = ValueTrainArgs(args.ruleset)
     parts = ["trpg-arena", "train-value", args.ruleset, "--games", str(args.games), "--seed", str(args.seed),
              "--noise", str(args.noise), "--keep", str(args.keep), "--generations", str(args.generations)]
     if args.generated:
@@ -85,6 +90,12 @@ def command_line(args: ValueTrainArgs) -> str:
         parts += ["--encounters", ",".join(args.encounters)]
     for path in args.extra:
         parts += ["--extra", str(path)]
+    if args.workers != defaults.workers:
+        parts += ["--workers", str(args.workers)]
+    if args.data != defaults.data:
+        parts += ["--data", str(args.data)]
+    if args.out != defaults.out:
+        parts += ["--out", str(args.out)]
     return " ".join(shlex.quote(p) for p in parts)
 
 

@@ -1,7 +1,9 @@
 """The HTML report: the report's Markdown subset (headings, paragraphs, lists, tables, bold, code) as HTML.
 
 The page needs nothing from elsewhere (no scripts, fonts or style sheets fetched): plots are
-inlined PNGs, so the one file can be mailed or attached to a CI run. Verdict words are coloured.
+inlined PNGs, so the one file can be mailed or attached to a CI run. Verdict words are coloured. A table
+wider than the window scrolls inside its own box and long words break, so the page itself never scrolls
+sideways (an 800 px window reads every report).
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ def html_of(markdown: str, images: dict[str, str], continued: bool = False) -> s
         if table:
             rows = [[_inline(c.strip()) for c in r.strip().strip("|").split("|")] for r in table
                     if not re.fullmatch(r"\|[-:|]+\|", r.strip())]
-            out.append("<table><tr>" + "".join(f"<th>{c}</th>" for c in rows[0]) + "</tr>"
+            # in a box of its own that scrolls sideways: a wide table never makes the whole page do so
+            out.append('<div class="wide"><table><tr>' + "".join(f"<th>{c}</th>" for c in rows[0]) + "</tr>"
                        + "".join("<tr>" + "".join(_cell(c) for c in r) + "</tr>" for r in rows[1:])
-                       + "</table>")
+                       + "</table></div>")
             table = []
         if line.startswith("- "):
             items.append(line[2:])
@@ -65,7 +68,9 @@ def html_of(markdown: str, images: dict[str, str], continued: bool = False) -> s
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }}
+body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222;
+       overflow-wrap: break-word; }}
+.wide {{ max-width: 100%; overflow-x: auto; }}
 section {{ border-top: 2px solid #ddd; margin-top: 1.5em; }}
 section.cont {{ border-top: none; margin-top: .5em; }}
 table {{ border-collapse: collapse; margin: .5em 0; }}
@@ -78,7 +83,7 @@ li {{ margin: .25em 0; }}
 .v-stale {{ color: #fff; background: #bf6a02; padding: 0 .3em; border-radius: 3px; }}
 .v-error {{ color: #fff; background: #6e2b8f; padding: 0 .3em; border-radius: 3px; }}
 .plots {{ display: flex; flex-wrap: wrap; gap: 1em; }}
-figure {{ margin: 0; }}
+figure {{ margin: 0; min-width: 0; max-width: 100%; }}
 img {{ max-width: 100%; border: 1px solid #eee; }}
 </style></head><body>
 {body}

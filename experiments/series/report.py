@@ -22,7 +22,7 @@ from trpg_arena.experiments.series.game import GameRecord
 from trpg_arena.experiments.series.page import PAGE, html_of
 from trpg_arena.experiments.series.spec import SeriesSpec
 from trpg_arena.experiments.series.sprt import wilson
-from trpg_arena.experiments.series.words import points, rate
+from trpg_arena.experiments.series.words import points, rate, share
 from trpg_arena.rules import RULESETS
 
 RULE_ID = re.compile(r"[\"']([A-Z]{2,5}-\d+(?:\.\d+)+[a-z]?)[\"']")
@@ -78,7 +78,7 @@ def _rule_key(rid: str) -> tuple[Any, ...]:
 
 
 def _cell(wins: int, games: int) -> str:
-    return f"{wins} of {games}: {rate(wins / games, *wilson(wins, games), digits=1)}" if games else "-"
+    return f"{wins} of {games}: {share(wins, games, digits=1)}" if games else "-"
 
 
 def sequential_words(test: dict[str, Any], side: str, games_used: int) -> str:
@@ -114,17 +114,18 @@ def _verdict_lines(extra: dict[str, Any], side: str) -> list[str]:
     if now and was and shift:
         lines += [f"| side {side} | baseline ({was['games']} games) | this run ({now['games']} games) | "
                   "change (95 % interval) |", "|---|---:|---:|---:|"]
-        for key, word in (("win", "wins"), ("loss", "losses")):
-            lines.append(f"| {word} | {rate(was[f'{key}_rate'], *was[f'{key}_interval95'], digits=1)} | "
-                         f"{rate(now[f'{key}_rate'], *now[f'{key}_interval95'], digits=1)} | "
+        for key, word in (("win", "wins"), ("loss", "losses")):  # from the counts, as the tables below
+            lines.append(f"| {word} | {share(was[word], was['games'], digits=1)} | "
+                         f"{share(now[word], now['games'], digits=1)} | "
                          f"{points(shift[key]['shift'], *shift[key]['interval95'], digits=1)} |")
         lines.append("")
     test = extra.get("test") or {}
     if test.get("kind") == "sprt":
         lines += [sequential_words(test, side, extra.get("games_used", 0)), ""]
     elif test:
+        exact = shift or {}  # the test's shifts are the change's, rounded: written from the change's exact ones
         lines += [f"Fixed-N test (two-sided, false alarms at most {100 * test['alpha']:.0f} % over both rates): "
-                  + ", ".join(f"{m} rate {100 * v['shift']:+.1f} points (p = {v['p_value']:.3g})"
+                  + ", ".join(f"{m} rate {100 * exact.get(m, v)['shift']:+.1f} points (p = {v['p_value']:.3g})"
                               for m, v in test["metrics"].items())
                   + (": a change." if test["shifted"] else ": no change."), ""]
     return lines

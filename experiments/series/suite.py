@@ -150,6 +150,7 @@ def load_suite(path: Path) -> list[Entry]:
     bad = sorted(str(k) for k in defaults if k not in known)
     if bad:
         raise SuiteError(f"suite {path}: defaults: unknown setting(s) {', '.join(bad)} (known: {', '.join(known)})")
+    _check_defaults(path, defaults)
     out = []
     for i, raw in enumerate(data["entries"]):
         where = f"suite {path}: entries[{i}]"
@@ -172,4 +173,33 @@ def load_suite(path: Path) -> list[Entry]:
             out.append(make_entry(encounter, agents, baseline, **raw))
         except (ValueError, TypeError) as e:
             raise SuiteError(f"{where}: {e}") from None
+    _one_baseline_each(path, out)
     return out
+
+
+def _check_defaults(path: Path, defaults: dict[str, Any]) -> None:
+    """A bad value in `defaults` is named there (``defaults.delta``), not at the first entry it reaches."""
+    for key, value in defaults.items():  # each setting alone: none depends on another
+        try:
+            if key == "agents":
+                _agents(value)
+            elif key not in ("encounter", "baseline"):
+                make_entry("defaults", (), Path(), **{key: value})
+        except (ValueError, TypeError) as e:
+            raise SuiteError(f"suite {path}: defaults.{key}: {e}") from None
+
+
+def _one_baseline_each(path: Path, entries: list[Entry]) -> None:
+    """Refuse two entries that share a baseline file: recording the second would overwrite the first's.
+
+    Default names are the encounter's file stem (or built-in name) and the agents, so ``a/duel.yaml`` and
+    ``b/duel.yaml``, or one encounter and line-up at two seeds, meet on one file; they are refused rather
+    than renamed, so that a baseline never changes its name when an entry is added beside it.
+    """
+    first: dict[Path, int] = {}
+    for i, entry in enumerate(entries):
+        j = first.setdefault(entry.baseline.resolve(), i)
+        if j != i:
+            raise SuiteError(f"suite {path}: entries[{j}] ({entries[j].label}) and entries[{i}] ({entry.label}) "
+                             f"both use the baseline file {entry.baseline}; give one of them its own "
+                             "'baseline: FILE'")

@@ -106,6 +106,10 @@ def test_a_ladders_pair_pools_with_an_evaluation_of_the_same_pairing(tmp_path: P
     pooled = json.loads(r.stdout)
     assert [p["seeds"] for p in pooled["runs"]] == [[50, 51], [60, 61]] and pooled["games"] == 8
     assert (pooled["agent_a"], pooled["agent_b"]) == ("random", "scripted")
+    # the pool's first seed is the lowest played, not the first folder's: the evaluation named first said 60
+    r = run("pool", str(evaluation), str(pair))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["first_seed"] == 50 == pooled["first_seed"]
     r = run("pool", pair.name, cwd=pair.parent)  # named from inside the ladder's games folder
     assert r.returncode == 0 and json.loads(r.stdout)["games"] == 4, r.stderr
 

@@ -34,6 +34,11 @@ def regress(*args: str, cwd: Path) -> tuple[int, str]:
     ("entries:\n  - {encounter: kiai/duel, agents: 'scripted,random', swap: maybe}\n",
      "suite suite.yaml: entries[0]: swap must be true or false (leave it out: swap when the agents differ), "
      "got 'maybe'"),
+    # a bad default is named where it is written, not at the first entry it reaches
+    ("defaults: {delta: 2}\nentries:\n  - {encounter: kiai/duel, agents: 'scripted,random'}\n",
+     "suite suite.yaml: defaults.delta: delta must lie strictly between 0 and 1, got 2"),
+    ("defaults: {agents: 5}\nentries:\n  - {encounter: kiai/duel}\n",
+     "suite suite.yaml: defaults.agents: agents must be 'a,b' or a list of agent specs"),
 ])
 def test_a_bad_suite_names_its_fault(tmp_path: Path, suite: str, words: str) -> None:
     (tmp_path / "suite.yaml").write_text(suite)
@@ -88,3 +93,30 @@ def test_a_bad_run_option_is_refused_before_any_entry_or_folder(tmp_path: Path, 
     code, out = regress("kiai/duel", "--baseline", "b.json", *option, "--out", "runs", cwd=tmp_path)
     assert code == 2 and ("--workers must be at least 1, got 0" in out or "unknown backend 'nosuch'" in out), out
     assert "no such file" not in out and not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize(("entries", "first", "second", "file"), [
+    # two encounter files of one name in two folders: the default name keeps the file name only
+    (["{encounter: a/duel.yaml, agents: 'scripted,random'}", "{encounter: b/duel.yaml, agents: 'scripted,random'}"],
+     "a/duel.yaml [scripted,random]", "b/duel.yaml [scripted,random]", "base/duel--scripted-random.json"),
+    # one encounter and line-up at two seeds, or swapped and not
+    (["{encounter: kiai/duel, agents: 'scripted,random'}",
+      "{encounter: kiai/duel, agents: 'scripted,random', seed: 500, swap: false}"],
+     "kiai/duel [scripted,random]", "kiai/duel [scripted,random]", "base/kiai-duel--scripted-random.json"),
+])
+def test_two_entries_on_one_baseline_file_are_refused_before_any_game(tmp_path: Path, entries: list[str], first: str,
+                                                                    second: str, file: str) -> None:
+    from trpg_arena.rules import RULESETS
+
+    duel = (RULESETS["moonlit"].info.data_dir / "encounters" / "duel.yaml").read_text()
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "duel.yaml").write_text(duel)
+    (tmp_path / "suite.yaml").write_text("baselines: base\ndefaults: {games: 4}\nentries:\n"
+                                         + "".join(f"  - {e}\n" for e in entries))
+    for extra in (("--record",), ()):  # recording the second entry overwrote the first entry's baseline
+        code, out = regress("suite.yaml", *extra, "--out", "runs", cwd=tmp_path)
+        assert code == 2, out
+        assert (f"suite suite.yaml: entries[0] ({first}) and entries[1] ({second}) both use the baseline file "
+                f"{file}; give one of them its own 'baseline: FILE'") in out, out
+    assert not (tmp_path / "base").exists() and not (tmp_path / "runs").exists()
