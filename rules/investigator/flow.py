@@ -267,7 +267,7 @@ def finish(combat: InvCombat, setup: Setup, st: InvState, winner: str | None, te
     st.outcome = Outcome(winner, term, st.round)
     st.decision = None
     st.stack.clear()
-    what = f"{winner} wins" if winner else "draw"
+    what = f"side {winner} wins" if winner else "draw"
     combat.emit("combat_end", f"combat ends after round {st.round}: {what} ({term.value})", rule="INV-12.2",
                 winner=winner, termination=term.value, hp=hp, able=able,
                 combatants={f.id: {"hp": f.hp, "conditions": conditions(f)} for f in st.fighters})

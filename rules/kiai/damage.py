@@ -151,5 +151,6 @@ def finish(combat: KiaiCombat, st: KiaiState, winner: str | None, how: Terminati
     st.stack.clear()
     st.decision = None
     st.outcome = Outcome(winner, how, st.round)
-    combat.emit("combat_ended", f"combat ends in round {st.round}: {winner or 'draw'} ({how.value})",
+    combat.emit("combat_ended", f"combat ends in round {st.round}: {f'side {winner} wins' if winner else 'draw'} "
+                f"({how.value})",
                 rule="KIA-25.1", result=winner or "draw", winner=winner, round=st.round)

@@ -62,15 +62,21 @@ def record(rid: str) -> list[Path]:
     return written
 
 
+def golden_files(rid: str) -> list[Path]:
+    """A rule system's golden files: in its own ``golden/`` folder if it has one, else ``tests/golden/<id>``."""
+    own = RULESETS[rid].info.data_dir / "golden"
+    return sorted((own if own.is_dir() else HERE / rid).glob("*.jsonl"))
+
+
 def rewrite(rid: str) -> list[Path]:
     """Replay each golden file of a rule system from its recorded decisions and write its events as they read now."""
     from trpg_arena.rules import Action, Combat
 
     written = []
-    for encounter, seed, agents in plays(rid):
-        p = path_for(encounter, seed, agents)
+    for p in golden_files(rid):  # the files there are, whatever line-ups recorded them
         header, *events = p.read_text(encoding="utf-8").splitlines()
-        combat = Combat(encounter, seed=seed)
+        meta = json.loads(header)
+        combat = Combat(meta["encounter"], seed=meta["seed"])
         for line in events:
             event = json.loads(line)
             if event["kind"] == "decision":
@@ -78,7 +84,7 @@ def rewrite(rid: str) -> list[Path]:
         if len(combat.log) != len(events) or [json.loads(e.json_line())["kind"] for e in combat.log] != [
                 json.loads(line)["kind"] for line in events]:
             raise SystemExit(f"{p}: the replayed events are not the recorded ones (a rule changed: record anew)")
-        header = json.dumps(json.loads(header) | {"env_version": RULESETS[rid].info.env_version}, sort_keys=True)
+        header = json.dumps(meta | {"env_version": RULESETS[rid].info.env_version}, sort_keys=True)
         p.write_text(header + "\n" + "".join(e.json_line() + "\n" for e in combat.log), encoding="utf-8")
         written.append(p)
     return written
