@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, TypeAlias
 from trpg_arena.rules.core.system import BaseState
 
 if TYPE_CHECKING:
-    from trpg_arena.rules._template.tables import Tables
     from trpg_arena.rules.core.combat import Combat
+
+    from .tables import Tables
 
 
 @dataclass

@@ -1,10 +1,11 @@
 """The rule system's hooks: the kernel calls these and owns everything else (loop, dice, log, rollback).
 
-Rules, cited by id in the events (a real system cites its specification's ids):
+Rules, cited by id in the events (a real system cites its specification's ids, always in the dotted form
+``PREFIX-<section>.<rule>``: the rules-page check and the coverage tool see no other):
 
-- TPL-1 Hit: the actor names a standing foe and rolls a d6; `hit_on` or more takes one hit point.
-- TPL-2 Turns: combatants act one after the other in roster order; one who is down only passes.
-- TPL-3 End: a side with nobody standing loses; after `round_cap` rounds the combat is a draw.
+- TPL-1.1 Hit: the actor names a standing foe and rolls a d6; `hit_on` or more takes one hit point.
+- TPL-1.2 Turns: combatants act one after the other in roster order; one who is down only passes.
+- TPL-1.3 End: a side with nobody standing loses; after `round_cap` rounds the combat is a draw.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .tables import Tables, build_tables
 from .verbs import Condition, Verb
 
 if TYPE_CHECKING:
-    from trpg_arena.rules._template.state import TemplateCombat
+    from .state import TemplateCombat
 
 HERE = Path(__file__).parent
 ID = HERE.name.lstrip("_")  # the folder names the system: a renamed copy is a new system
@@ -32,6 +33,8 @@ PASS = Action(Verb.PASS)
 class TemplateSystem(RuleSystem[TemplateState, Tables, TemplateEncounter]):
     """Two sides trading blows in one zone."""
 
+    # a copy changes `title` (what lists and pages show) and `prefix` (its rule ids), and bumps `env_version`
+    # with every deliberate change of its rules (the Gymnasium id and the golden files follow it)
     info = RuleSystemInfo(id=ID, title="Template (a minimal rule system to copy)", prefix="TPL", dice="1D6",
                           board="zones", encounter=TemplateEncounter, options=Options, env_name=ID.capitalize(),
                           env_version=0, data_dir=HERE)
@@ -52,11 +55,15 @@ class TemplateSystem(RuleSystem[TemplateState, Tables, TemplateEncounter]):
         return build_tables(encounter)
 
     def new_state(self, combat: TemplateCombat) -> TemplateState:
-        """Everyone at full health, round 1; no dice are rolled here."""
-        return TemplateState(round=1, phase="main", hp=dict(combat.tables.max_hp))
+        """Everyone at full health, round 1, or as the encounter's ``start`` section says; no dice are rolled here."""
+        t, start = combat.tables, combat.encounter.start
+        if start is None:
+            return TemplateState(round=1, phase="main", hp=dict(t.max_hp))
+        first = t.ids.index(start.actor) if start.actor is not None else 0  # TPL-1.2: turns go in roster order
+        return TemplateState(round=start.round, phase="main", hp=t.max_hp | start.hp, turn=first)
 
     def advance(self, combat: TemplateCombat) -> None:
-        """Open the next turn, or end the combat (TPL-2, TPL-3); `apply` calls it after every action."""
+        """Open the next turn, or end the combat (TPL-1.2, TPL-1.3); `apply` calls it after every action."""
         st, t = combat.state, combat.tables
         standing = {t.side[c] for c in t.ids if st.hp[c] > 0}
         if len(standing) <= 1:
@@ -66,7 +73,7 @@ class TemplateSystem(RuleSystem[TemplateState, Tables, TemplateEncounter]):
             st.round = t.options.round_cap
         if st.outcome is not None:
             st.decision = None
-            combat.emit("combat_end", f"combat ends: {st.outcome.result}", rule="TPL-3",
+            combat.emit("combat_end", f"combat ends: {st.outcome.result}", rule="TPL-1.3",
                         winner=st.outcome.winner, termination=st.outcome.termination.value)
             return
         actor = t.ids[st.turn % len(t.ids)]
@@ -74,7 +81,7 @@ class TemplateSystem(RuleSystem[TemplateState, Tables, TemplateEncounter]):
 
     # --- decisions --------------------------------------------------------------------------------
     def legal_actions(self, combat: TemplateCombat) -> list[Action]:
-        """Pass, or hit a standing foe (TPL-1); one who is down only passes (the kernel then takes it)."""
+        """Pass, or hit a standing foe (TPL-1.1); one who is down only passes (the kernel then takes it)."""
         st, t = combat.state, combat.tables
         me = st.decision.actor if st.decision else ""
         if st.hp[me] <= 0:
@@ -86,14 +93,14 @@ class TemplateSystem(RuleSystem[TemplateState, Tables, TemplateEncounter]):
         st, t = combat.state, combat.tables
         me = st.decision.actor if st.decision else ""
         if action.verb == Verb.HIT and action.target is not None:
-            face = combat.dice.roll(6)
+            face = combat.dice.roll(6, roller=me, purpose=f"the hit on {action.target}")  # asked so at a table
             hit = face >= t.options.hit_on
             combat.emit("roll", f"{me} rolls {face} against {action.target}: {'hit' if hit else 'miss'}", actor=me,
-                        rule="TPL-1", dice=[face], hit=hit)
+                        rule="TPL-1.1", dice=[face], hit=hit)
             if hit:
                 st.hp[action.target] -= 1
                 combat.emit("damage_applied", f"{action.target} loses 1 hp ({st.hp[action.target]} left)",
-                            actor=me, rule="TPL-1", target=action.target, hp=st.hp[action.target])
+                            actor=me, rule="TPL-1.1", target=action.target, hp=st.hp[action.target])
         st.turn += 1
         if st.turn % len(t.ids) == 0:
             st.round += 1

@@ -11,7 +11,7 @@ from .model import Options, TemplateEncounter
 class Tables:
     """What the rules read on every call, built from the encounter once."""
 
-    ids: tuple[str, ...]  # roster order: the turn order (TPL-2)
+    ids: tuple[str, ...]  # roster order: the turn order (TPL-1.2)
     side: dict[str, str]
     name: dict[str, str]
     kind: dict[str, str]

@@ -28,7 +28,7 @@ class TemplateTactics(Tactics[TemplateState, Tables]):
     def choose(self, combat: TemplateCombat, decision: Decision, legal: list[Action]) -> Ranking:
         """A hit on the weakest foe first, the other hits after, pass last."""
         st, t = combat.state, combat.tables
-        chance = (7 - t.options.hit_on) / 6  # TPL-1: a d6 of hit_on or more
+        chance = (7 - t.options.hit_on) / 6  # TPL-1.1: a d6 of hit_on or more
 
         def worth(a: Action) -> float:
             # the chance to hit, more for a foe closer to dropping (one hit point left: the hit ends it)

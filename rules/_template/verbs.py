@@ -15,14 +15,14 @@ class Verb(PlainStrEnum):
     """Every verb of an action."""
 
     PASS = "pass"
-    HIT = "hit"  # TPL-1: roll a d6 against a standing foe
+    HIT = "hit"  # TPL-1.1: roll a d6 against a standing foe
 
 
 class Condition(PlainStrEnum):
     """The conditions a combatant can be in, as its view's status shows them (a real system's afflictions)."""
 
     OK = "ok"
-    DEAD = "dead"  # no hit points left: only passes (TPL-2)
+    DEAD = "dead"  # no hit points left: only passes (TPL-1.2)
 
 
 __all__ = ["Condition", "Verb"]

@@ -38,7 +38,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from trpg_arena.rules.core.errors import EncounterError, UnknownRulesetError
+from trpg_arena.rules.core.errors import EncounterError
 from trpg_arena.rules.core.temperaments import Tactics, check_names
 from trpg_arena.rules.core.values import remember
 
@@ -49,7 +49,10 @@ if TYPE_CHECKING:
 # decision slow for everyone on a server (legal actions, views and agents grow with the roster).
 MAX_PER_SIDE = 64
 MAX_COMBATANTS = 128
-BUILTIN = re.compile(r"^([a-z][a-z0-9_]*)/([A-Za-z0-9_\-]+)$")
+# A rule system's id, its folder's name: what a built-in name's first part, a Gymnasium id and a module path all take
+SYSTEM_ID = r"[a-z][a-z0-9_]*"
+SYSTEM_ID_FORM = "lowercase letters, digits and underscores, starting with a letter"
+BUILTIN = re.compile(rf"^({SYSTEM_ID})/([A-Za-z0-9_\-]+)$")
 SEAT_TEXT = re.compile(r"^[A-Za-z][\w.-]*(:[^\s:]+)*(\+dice)?$")  # syntax only: agents are checked by the session
 
 
@@ -328,7 +331,7 @@ def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: 
     Raises `EncounterError` (never a deep traceback) naming the file, the field path and what was
     expected; an unknown ``ruleset`` raises `UnknownRulesetError`.
     """
-    from trpg_arena.rules.core.system import RULESETS
+    from trpg_arena.rules.core.system import RULESETS, unknown_ruleset
 
     if source is not None and not isinstance(source, str):  # a saved snapshot's or session's, edited by hand
         raise EncounterError("the encounter's source must be text", path="source",
@@ -343,8 +346,7 @@ def load_encounter(src: str | Path | dict[str, Any] | EncounterBase, *, source: 
         if not path.exists() and m:
             rid, name = m.groups()
             if rid not in RULESETS:
-                raise UnknownRulesetError(f"no rule system '{rid}'", source=str(src), path="ruleset",
-                                          expected="one of " + ", ".join(sorted(RULESETS)), actual=rid)
+                raise unknown_ruleset(rid, source=str(src))
             path = RULESETS[rid].info.data_dir / "encounters" / f"{name}.yaml"
             if not path.is_file():
                 names = ", ".join(builtin_encounters(RULESETS[rid])) or "none"
@@ -369,7 +371,7 @@ _FILE_CACHE: dict[tuple[str, int, int, str], EncounterBase] = {}
 
 
 def _validate(data: Any, source: str) -> EncounterBase:
-    from trpg_arena.rules.core.system import RULESETS
+    from trpg_arena.rules.core.system import RULESETS, unknown_ruleset
 
     if not isinstance(data, dict):
         raise EncounterError("an encounter must be a mapping of fields", source=source, path="<root>",
@@ -379,8 +381,7 @@ def _validate(data: Any, source: str) -> EncounterBase:
         raise EncounterError("missing field", source=source, path="ruleset",
                              expected="one of " + ", ".join(sorted(RULESETS)))
     if not isinstance(rid, str) or rid not in RULESETS:
-        raise UnknownRulesetError("unknown rule system", source=source, path="ruleset",
-                                  expected="one of " + ", ".join(sorted(RULESETS)), actual=rid)
+        raise unknown_ruleset(rid, source=source)
     model = RULESETS[rid].info.encounter
     try:
         enc = model.model_validate(data)

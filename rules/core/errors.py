@@ -36,6 +36,10 @@ class UnknownRulesetError(EncounterError):
     """A ruleset id that no registered rule system has."""
 
 
+class RuleSystemError(TrpgArenaError, ValueError):
+    """A rule-system package that cannot be registered: its folder's name is no id, or its id is taken."""
+
+
 class InvalidActionError(TrpgArenaError, ValueError):
     """An action that is malformed: not an `Action`, or an index outside the action space."""
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import re
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -22,8 +24,8 @@ from pydantic import BaseModel, TypeAdapter
 from typing_extensions import TypeVar
 
 from trpg_arena.rules.core.battlefield import Battlefield
-from trpg_arena.rules.core.encounter import EncounterBase
-from trpg_arena.rules.core.errors import UnknownRulesetError
+from trpg_arena.rules.core.encounter import SYSTEM_ID, SYSTEM_ID_FORM, EncounterBase
+from trpg_arena.rules.core.errors import RuleSystemError, UnknownRulesetError
 from trpg_arena.rules.core.values import Action, Decision, DecisionKind, Outcome
 
 if TYPE_CHECKING:
@@ -125,7 +127,8 @@ class RuleSystem(Generic[S, T, E]):
     # The kind of each of the system's decision steps (`Decision.step` -> `DecisionKind`); a step not
     # listed counts as a `DecisionKind.CHOICE`. The conformance suite checks every step met is listed.
     decision_kinds: Mapping[str, DecisionKind] = {}
-    # What a GM may edit mid-fight and how (`core.edits.Editor`); None: no edits in this system.
+    # What a GM may edit mid-fight and how: an instance of a `core.edits.Editor` subclass (kiai's `KiaiEditor` in
+    # rules/kiai/edits.py); None: no edits in this system (docs/writing-a-rule-system.md, "GM edits").
     editor: Any = None
 
     # --- what the system brings to the agents layer (read by `trpg_arena.agents.plugins`) -----------
@@ -289,6 +292,82 @@ class RuleSystem(Generic[S, T, E]):
 
 
 RULES_PATH = "TRPG_ARENA_RULES_PATH"  # more folders of rule-system packages (os.pathsep between them)
+_ID = re.compile(rf"^{SYSTEM_ID}$")
+
+
+def rules_path_folders() -> list[str]:
+    """The folders ``TRPG_ARENA_RULES_PATH`` names, in order: each one CONTAINS rule-system folders."""
+    return [folder for folder in os.environ.get(RULES_PATH, "").split(os.pathsep) if folder]
+
+
+def rules_path_problems() -> list[str]:
+    """What is wrong with each folder of ``TRPG_ARENA_RULES_PATH`` that can bring no rule system, in words."""
+    out = []
+    for folder in map(Path, rules_path_folders()):
+        if not folder.exists():
+            out.append(f"{folder} does not exist")
+        elif not folder.is_dir():
+            out.append(f"{folder} is not a folder")
+        elif (folder / "__init__.py").is_file():
+            out.append(f"{folder} is itself a rule-system folder: name the folder that contains it ({folder.parent})")
+        elif not any(mod.ispkg and not mod.name.startswith("_") for mod in pkgutil.iter_modules([str(folder)])):
+            out.append(f"{folder} holds no rule-system folder (a folder with an __init__.py)")
+    return out
+
+
+def unknown_ruleset(rid: object, *, source: str | None = None) -> UnknownRulesetError:
+    """The error for an id no registered system has: the known ids, and what is wrong with ``TRPG_ARENA_RULES_PATH``.
+
+    A system kept outside the package is found only through that variable, and a wrong value (a typo, the
+    system's own folder instead of the one containing it) is otherwise invisible.
+    """
+    message = f"no rule system '{rid}'"
+    if problems := rules_path_problems():
+        message += (f" ({RULES_PATH}={os.environ.get(RULES_PATH, '')}: {'; '.join(problems)}; the variable names "
+                    "the folders that CONTAIN rule-system folders, separated by " + repr(os.pathsep) + ")")
+    return UnknownRulesetError(message, source=source, path="ruleset", expected="one of " + ", ".join(RULESETS),
+                               actual=rid)
+
+
+def _class_folder(system: RuleSystem) -> str:
+    """The folder a system's class comes from: where it registers when no package's file says (a test's system)."""
+    module = sys.modules.get(type(system).__module__)
+    file = getattr(module, "__file__", None)
+    return str(Path(file).parent) if file else type(system).__module__
+
+
+def _system_folders(path: list[str]) -> list[str]:
+    """The rule-system packages of the folders of `path`, by name; a name that is no id or found twice is refused.
+
+    The name is the system's id (`rules/_template`'s copies take it as theirs) and its import path: a name no
+    encounter could spell, or a second folder of one name (which the import would silently pass over), is an error
+    naming the folders, not a system quietly missing.
+    """
+    found: dict[str, Path] = {}
+    seen: set[Path] = set()
+    for folder in map(Path, path):
+        if folder.resolve() in seen:  # the package's own folder named again in the variable
+            continue
+        seen.add(folder.resolve())
+        for mod in pkgutil.iter_modules([str(folder)]):
+            if not mod.ispkg or mod.name == "core" or mod.name.startswith("_"):
+                continue
+            place = folder / mod.name
+            if not _ID.match(mod.name):
+                raise RuleSystemError(f"rule-system folder {place}: its name is the system's id, which must be "
+                                      f"{SYSTEM_ID_FORM} (rename the folder, e.g. to "
+                                      f"'{_suggested_id(mod.name)}')")
+            if mod.name in found:
+                raise RuleSystemError(f"two rule-system folders are named '{mod.name}': {found[mod.name]} and {place} "
+                                      "(the folder's name is the system's id: rename one)")
+            found[mod.name] = place
+    return list(found)
+
+
+def _suggested_id(name: str) -> str:
+    """A folder name made an id: ``My-Game`` -> ``my_game``."""
+    text = re.sub(r"[^a-z0-9_]+", "_", name.lower()).strip("_")
+    return text if text[:1].isalpha() else f"system_{text}"
 
 
 class _Registry(Mapping[str, RuleSystem]):
@@ -302,12 +381,26 @@ class _Registry(Mapping[str, RuleSystem]):
 
     def __init__(self) -> None:
         self._systems: dict[str, RuleSystem] = {}
+        self._places: dict[str, str] = {}  # by id: the folder that registered it (named when another one does)
         self._discovered = False
         self._discovering = False  # set while this registry's own imports run (they may read it)
         self._lock = threading.RLock()
 
-    def register(self, system: RuleSystem) -> RuleSystem:
-        self._systems[system.info.id] = system
+    def register(self, system: RuleSystem, place: str | None = None) -> RuleSystem:
+        """Add `system`, registered by the package in folder `place` (default: its class's folder).
+
+        Refuses an id that is not an id, and an id another folder registered already; the same folder registering
+        again replaces its system (a package imported anew).
+        """
+        rid, place = system.info.id, place or _class_folder(system)
+        if not _ID.match(rid):
+            raise RuleSystemError(f"rule system id '{rid}' (registered by {place}) is not {SYSTEM_ID_FORM}: "
+                                  "encounters name it as '<id>/<encounter>'")
+        if self._places.get(rid, place) != place:
+            raise RuleSystemError(f"two rule systems have the id '{rid}': {self._places[rid]} and {place} (a copied "
+                                  "system keeps its original's id, and its absolute imports its original's code, "
+                                  "until they are changed)")
+        self._systems[rid], self._places[rid] = system, place
         return system
 
     def _discover(self) -> None:
@@ -329,12 +422,11 @@ class _Registry(Mapping[str, RuleSystem]):
         import trpg_arena.rules as pkg
 
         # Rule systems kept outside the package: folders named in TRPG_ARENA_RULES_PATH join its path.
-        for folder in filter(None, os.environ.get(RULES_PATH, "").split(os.pathsep)):
+        for folder in rules_path_folders():
             if folder not in pkg.__path__:
                 pkg.__path__.append(folder)
-        for mod in pkgutil.iter_modules(pkg.__path__):
-            if mod.ispkg and mod.name != "core" and not mod.name.startswith("_"):
-                importlib.import_module(f"trpg_arena.rules.{mod.name}")
+        for name in _system_folders(pkg.__path__):
+            importlib.import_module(f"trpg_arena.rules.{name}")
 
     def __getitem__(self, key: str) -> RuleSystem:
         self._discover()
@@ -357,12 +449,14 @@ RULESETS = _Registry()
 
 def register(system: RuleSystem) -> RuleSystem:
     """Add a rule system to the registry (called by the system's package on import)."""
-    return RULESETS.register(system)
+    # the caller's file says which package registers: a copied folder whose __init__ still registers its
+    # original's class (through absolute imports) is another place than the original, and refused as such
+    caller = sys._getframe(1).f_globals.get("__file__")
+    return RULESETS.register(system, str(Path(caller).parent) if caller else None)
 
 
 def get_ruleset(rid: str) -> RuleSystem:
     """The registered rule system with this id; `UnknownRulesetError` names the known ones otherwise."""
     if rid not in RULESETS:
-        raise UnknownRulesetError(f"unknown rule system '{rid}'", path="ruleset",
-                                  expected="one of " + ", ".join(RULESETS), actual=rid)
+        raise unknown_ruleset(rid)
     return RULESETS[rid]
