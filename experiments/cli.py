@@ -518,7 +518,7 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     """Serve the table page and the HTTP + WebSocket API (docs at /docs, schema at /openapi.json)."""
     try:
         from trpg_arena.server import ServerConfig, create_app
-        from trpg_arena.server.run import serve_app
+        from trpg_arena.server.run import check_listen, serve_app
     except ImportError as e:
         raise typer.BadParameter(f"the server needs its extra: pip install 'trpg-arena[server]' ({e.name} is "
                                  "missing)") from None
@@ -536,6 +536,7 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on (beyond 1
     config = ServerConfig.for_host(host, token=read_token(token, token_file), port=port, db=path,
                                    allow_origins=tuple(allow_origin or ()), max_body=max_body,
                                    agent_seconds=agent_seconds)
+    check_listen(host, port)  # a port in use: one line, before the database is created
     application = create_app(config)
     if config.token_generated:
         console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
@@ -556,7 +557,10 @@ def mcp_cmd(http: Annotated[bool, typer.Option("--http", help="serve streamable 
             token: Annotated[str | None, typer.Option(help="with --http: token every request must carry; prefer "
                                                            "--token-file or $TRPG_ARENA_TOKEN")] = None,
             token_file: Annotated[Path | None, typer.Option(help="read the token from this file (its first line)")]
-            = None) -> None:
+            = None,
+            agent_seconds: Annotated[float, typer.Option(
+                help="seconds of agent work one tool call may take: a search answers its best so far, a run "
+                     "hands back")] = 8.0) -> None:
     """Serve the sessions as an MCP server (stdio for desktop hosts, --http for streamable HTTP); see docs/mcp.md."""
     try:
         from trpg_arena.server.mcp_server.run import MCP_PATH, serve_http, serve_stdio
@@ -567,17 +571,23 @@ def mcp_cmd(http: Annotated[bool, typer.Option("--http", help="serve streamable 
     from trpg_arena.table.dbpath import default_db
 
     path = db or default_db()
+    if not 0.1 <= agent_seconds <= 600:
+        raise typer.BadParameter(f"--agent-seconds must be 0.1-600, got {agent_seconds:g}")
     if not http:
-        serve_stdio(path)
+        serve_stdio(path, agent_seconds)
         return
     if not 0 <= port <= 65535:
         raise typer.BadParameter(f"--port must be 0-65535, got {port}")
-    config = ServerConfig.for_host(host, token=read_token(token, token_file), port=port, db=path)
-    if config.token_generated:  # beyond loopback every request carries a token, as with `serve`
-        console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
-    console.print(f"MCP (streamable HTTP): {config.base_url()}{MCP_PATH}   sessions: {path}", markup=False)
-    sys.stdout.flush()  # a piped stdout is block-buffered: the address must be readable while serving
-    serve_http(config)
+    config = ServerConfig.for_host(host, token=read_token(token, token_file), port=port, db=path,
+                                   agent_seconds=agent_seconds)
+
+    def ready() -> None:  # the port and the database checked: the address is printed, then it serves
+        if config.token_generated:  # beyond loopback every request carries a token, as with `serve`
+            console.print(f"[bold]token:[/bold] {config.token}  (send 'Authorization: Bearer <token>')")
+        console.print(f"MCP (streamable HTTP): {config.base_url()}{MCP_PATH}   sessions: {path}", markup=False)
+        sys.stdout.flush()  # a piped stdout is block-buffered: the address must be readable while serving
+
+    serve_http(config, ready)
 
 
 def _train(**options: Any) -> None:

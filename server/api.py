@@ -15,13 +15,13 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import numpy as np
-from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi import APIRouter, Body, Path, Query, Request, Response
 
 from trpg_arena.agents import deadline, make_agent
 from trpg_arena.rules import IllegalActionError
 from trpg_arena.server.board import board_json
 from trpg_arena.server.config import ServerConfig
-from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
+from trpg_arena.server.encounters import builtin, catalogue, check_controller_seats, check_seat, uploaded
 from trpg_arena.server.errors import ERROR_SCHEMA
 from trpg_arena.server.hub import Entry, SessionHub, public_record
 from trpg_arena.server.models import (
@@ -53,8 +53,12 @@ from trpg_arena.table.session import Mark, Session, SessionError, StaleRevision
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
-    for status, text in ((404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
-                         (422, "a malformed request, encounter, action or dice entry"))}
+    for status, text in ((401, "no token, or a wrong one (a server with a token: beyond loopback, or --token)"),
+                         (403, "a change or WebSocket from a page of an origin not allowed (--allow-origin)"),
+                         (404, "no such session"), (409, "not possible now (nothing to confirm, over...)"),
+                         (413, "a body over the server's --max-body"),
+                         (422, "a malformed request, encounter, action or dice entry"),
+                         (503, "busy: the database, the session or its agents; nothing was changed, ask again"))}
 router = APIRouter(prefix="/api", responses=ERRORS)
 THINK_WAIT = 0.5  # seconds a request waits (lock not held) for a proposal being computed before answering
 SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a session id")]
@@ -148,6 +152,7 @@ def validate(body: EncounterUpload) -> Doc:
     """The encounter's summary, or 422 with the located error ``trpg-arena validate`` prints."""
     enc = builtin(body.encounter) if body.encounter else uploaded(body.encounter_text, body.encounter_data,
                                                                    body.filename or "upload")
+    check_controller_seats(enc)  # first: checking a controller's agent would read a file it names
     check_controllers(enc)
     return {"ok": True, "ruleset": enc.ruleset, "encounter": enc.encounter, "combatants": len(enc.combatants),
             "sides": enc.sides(), "description": enc.description}
@@ -165,8 +170,9 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     """Create and store a session; with ``run``, agent seats play until a person must act."""
     enc = builtin(body.encounter) if body.encounter else uploaded(body.encounter_text, body.encounter_data,
                                                                    body.filename or "upload")
-    for seat in (body.pc, body.npc, *body.seats.values(), *(enc.controllers or {}).values()):
+    for seat in (body.pc, body.npc, *body.seats.values()):
         check_seat(seat, enc.ruleset)
+    check_controller_seats(enc)
     hub = _hub(request)
     name = body.name or enc.label
     session = Session(enc, seed=body.seed, seats=body.seats, pc=body.pc, npc=body.npc, table_dice=body.table_dice,
@@ -228,6 +234,7 @@ def submit(request: Request, sid: SessionId, body: ActionChoice) -> Doc:
 def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
     """The seat's proposal (agent and review seats) or the named agent's: action, reasons, alternatives."""
     hub = _hub(request)
+    revision = requested_revision(request, body)  # a malformed If-Match is refused before any wait
     if body.agent is None:  # the seat's own proposal: computed off the lock (`server.thinking`), waited for here
         with hub.use(sid) as entry:
             pass
@@ -237,6 +244,10 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
     with hub.use(sid) as entry:
         s = entry.session
         assert s is not None
+        try:
+            s.expect(revision)  # with If-Match: a proposal for that state only, as a change would be
+        except StaleRevision as e:
+            raise StaleRequest(str(e), session_state(entry.id, entry.name, s)) from None
         pending = s.pending()
         if pending is None:
             raise SessionError(f"the combat is over ({s.combat.result}); nothing to propose")
@@ -320,6 +331,17 @@ def set_seat(request: Request, sid: SessionId, key: Annotated[str, Path(max_leng
     return _change(request, sid, change, body.run, setup=True, body=body)
 
 
+@router.delete("/sessions/{sid}/seats/{key}", summary="Give a side or combatant back the seat it falls back on")
+def clear_seat(request: Request, sid: SessionId, key: Annotated[str, Path(max_length=100)],
+               body: Annotated[Proceed | None, Body()] = None) -> Doc:
+    """Remove ``key``'s own seat: a combatant's decisions go to its side's seat, a side's to ``pc`` / ``npc``.
+
+    The body (``revision``, ``run``) may be left out, as a DELETE's usually is.
+    """
+    body = body or Proceed()
+    return _change(request, sid, lambda s: s.clear_seat(key), body.run, setup=True, body=body)
+
+
 @router.put("/sessions/{sid}/tactics/{cid}", summary="Give a combatant a temperament (its NPC agent follows it)")
 def set_tactics(request: Request, sid: SessionId, cid: Annotated[str, Path(max_length=100)],
                 body: TacticsChange) -> Doc:
@@ -357,8 +379,10 @@ def post_edit(request: Request, sid: SessionId, body: EditRequest) -> Doc:
 
 
 @router.get("/sessions/{sid}/log", summary="The narrated event log")
-def get_log(request: Request, sid: SessionId, since: Annotated[int, Query(ge=0, le=10**9)] = 0,
-            limit: Annotated[int, Query(ge=1, le=5000)] = 1000) -> Doc:
+def get_log(request: Request, sid: SessionId,
+            since: Annotated[int, Query(ge=0, le=10**9, description="the first event's number")] = 0,
+            limit: Annotated[int, Query(ge=1, le=5000, description="at most this many events (ask again "
+                                                                    "from `next` for more)")] = 1000) -> Doc:
     """Events from number ``since`` on (at most ``limit``), each with its round, kind, text and rule id."""
     with _hub(request).use(sid) as entry:
         assert entry.session is not None

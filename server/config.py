@@ -56,7 +56,12 @@ class ServerConfig:
 
     @classmethod
     def for_host(cls, host: str = "127.0.0.1", *, token: str | None = None, **kwargs: Any) -> ServerConfig:
-        """A config for listening on `host`: beyond loopback a token is required, generated if not given."""
+        """A config for listening on `host`: beyond loopback a token is required, generated if not given.
+
+        An empty token is a `ValueError`: it would let in every request that presents an empty one.
+        """
+        if token is not None and not token.strip():
+            raise ValueError("the token is empty: give a token, or none (beyond loopback one is then generated)")
         generated = False
         if token is None and not is_loopback(host):
             token, generated = secrets.token_urlsafe(24), True
@@ -80,7 +85,7 @@ def read_token(given: str | None, file: Path | None) -> str | None:
     """The token from ``--token``, else the first line of ``--token-file``, else ``$TRPG_ARENA_TOKEN`` (or None).
 
     A file or the environment keeps the token out of the process list (``ps`` shows command lines).
-    A file that cannot be read, or holds no token, is a `ValueError` naming it.
+    A file that cannot be read, or holds no token, is a `ValueError` naming it; so is an empty ``--token``.
     """
     if given is not None and file is not None:
         raise ValueError("give the token once: --token or --token-file, not both")
@@ -94,5 +99,8 @@ def read_token(given: str | None, file: Path | None) -> str | None:
             raise ValueError(f"--token-file {file}: the file is empty (write the token on its first line)")
         return lines[0].strip()
     if given is not None:
+        if not given.strip():  # `--token ""` (an unset shell variable, say) must not start a server anyone may use
+            raise ValueError("--token is empty: give a token, or leave --token out (beyond loopback one is then "
+                             "generated and printed)")
         return given
     return os.environ.get(TOKEN_ENV) or None

@@ -8,12 +8,13 @@ the same model and give the same located messages as ``trpg-arena validate``.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import yaml
 
 from trpg_arena.agents import agent_names
-from trpg_arena.agents.spec import AgentSpec, agent_info, check_agent
+from trpg_arena.agents.spec import AgentInfo, AgentSpec, UnknownAgentError, agent_info, check_agent
 from trpg_arena.rules import RULESETS, EncounterBase, EncounterError, builtin_encounters, load_encounter
 from trpg_arena.rules.core.encounter import BUILTIN
 
@@ -85,41 +86,85 @@ def uploaded(text: str | None, data: Any, source: str) -> EncounterBase:
     return load_encounter(parsed, source=source)
 
 
-FILE_PARAMS = ("path", "model")  # agent parameters that name a file to read: never set over HTTP
-
-
 class SeatNotAllowed(EncounterError):
     """A seat whose agent would read a file on the server: refused over HTTP as ``seat_not_allowed``."""
 
 
+def file_params(info: AgentInfo) -> list[str]:
+    """The parameters of an agent that may name a file on the server: its free text ones.
+
+    Derived from the parameters' kinds, not listed by hand: a text parameter without a fixed set of
+    `choices` may be a path (a policy's ``path``, ``trained``'s and ``ppo``'s ``model``, ``mcts``'s ``value``),
+    so an agent that gains one is covered without an edit here.
+    """
+    return [p.name for p in info.params.values() if p.type is str and (p.limit is None or not p.limit.choices)]
+
+
+def own_words(info: AgentInfo, name: str) -> set[str]:
+    """The values of free text parameter `name` that the agent reads as words, never as a file.
+
+    Its default, the values its presets give it, and the words its help names in quotes (``mcts``'s
+    ``value``: 'hand', 'learned', 'auto'); anything else may be a path.
+    """
+    param = info.params[name]
+    words = {param.default, *(values[name] for values in info.presets.values() if name in values)}
+    return {w for w in words if isinstance(w, str)} | set(re.findall(r"'([A-Za-z0-9_-]+)'", param.help))
+
+
+def needs_file(info: AgentInfo) -> bool:
+    """Whether the agent cannot play without a file on the server (``policy:PATH``)."""
+    return info.positional is not None and info.positional in file_params(info)
+
+
 def check_seat(text: str, ruleset: str) -> str:
-    """A seat spec from a request, refused if its agent would read a file on the server (a policy's model)."""
-    body = text.strip().removesuffix("+dice")
-    body = body.removeprefix("review:") if body.startswith("review:") else body
-    if body in ("human", "review", ""):
-        return text
-    spec = AgentSpec.parse(body)
-    info = agent_info(spec.name, ruleset)
-    # refused before the spec is checked, since checking a model file would read it (and tell whether it exists)
-    named = [k for k, _ in spec.params if k in FILE_PARAMS]
-    if named and info.positional is None and "path" not in info.params:
-        raise SeatNotAllowed(f"agent '{spec.name}': {named[0]}= names a file on the server and cannot be set over "
-                             "HTTP", path="seat", expected=f"'{spec.name}' without {named[0]}=", actual=text)
-    if info.positional is not None or "path" in info.params:
-        raise SeatNotAllowed(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
-                             path="seat", expected="one of " + ", ".join(safe_agents(ruleset)), actual=text)
-    check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
+    """A seat spec from a request: refused if its agent would read a file on the server, then checked.
+
+    The file check comes first, since checking the spec (or building the agent) would read the file: the
+    answer is the same whether or not the file exists, so a request learns nothing about the server's files.
+    """
+    spec = refuse_files(text, ruleset)
+    if spec is not None:
+        check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
     return text
 
 
+def refuse_files(text: str, ruleset: str, where: str = "seat") -> AgentSpec | None:
+    """The agent spec of a seat (None for a person's), refused if it names a file (a model, a value file)."""
+    body = text.strip().removesuffix("+dice")
+    body = body.removeprefix("review:") if body.startswith("review:") else body
+    if body in ("human", "review", ""):
+        return None
+    spec = AgentSpec.parse(body)
+    info = agent_info(spec.name, ruleset)
+    if needs_file(info):
+        raise SeatNotAllowed(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
+                             path=where, expected="one of " + ", ".join(safe_agents(ruleset)), actual=text)
+    files = file_params(info)
+    for key, value in spec.params:
+        words = own_words(info, key) if key in files else set()
+        if key in files and value not in words:
+            named = sorted(w for w in words if w)
+            also = f"; over HTTP it takes {', '.join(named)}" if named else ""
+            raise SeatNotAllowed(f"agent '{spec.name}': {key}= names a file on the server and cannot be set over "
+                                 f"HTTP{also}", path=where, expected=f"'{spec.name}' without {key}=", actual=text)
+    return spec
+
+
+def check_controller_seats(enc: EncounterBase) -> None:
+    """The seats an uploaded encounter's ``controllers:`` section gives: refused if one names a file.
+
+    Their agents are checked after this (`table.seats.check_controllers`, or the session built on it).
+    """
+    for key, text in (enc.controllers or {}).items():
+        try:
+            refuse_files(text, enc.ruleset, where=f"controllers.{key}")
+        except UnknownAgentError:  # no such agent reads anything: the agents' check says what is wrong, located
+            continue
+
+
 def safe_agents(ruleset: str) -> list[str]:
-    """Agents a request may seat: every registered one that reads no file on the server."""
-    out = []
-    for name in agent_names(ruleset):
-        info = agent_info(name, ruleset)
-        if info.positional is None and "path" not in info.params:
-            out.append(name)
-    return out
+    """Agents a request may seat: every registered one that needs no file on the server."""
+    return [name for name in agent_names(ruleset) if not needs_file(agent_info(name, ruleset))]
 
 
 def catalogue() -> list[dict[str, Any]]:

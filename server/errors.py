@@ -1,12 +1,15 @@
 """Every refusal as a 4xx JSON body saying what and where: ``{"error": kind, "message": line, "where": field}``.
 
-Engine and session errors keep their one-line messages (the same the CLI prints); pydantic's are
-reduced to the first problem with its location, the rest listed under ``details``.
+Engine and session errors keep their one-line messages (the same the CLI prints); pydantic's are said
+in plain words at the field as the request names it (``changes.hp: a whole number is needed``): the first
+problem is the message, every one is listed under ``details``.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -69,11 +72,120 @@ def error_body(kind: str, message: str, where: str | None = None, details: list[
     return body
 
 
-def _where(loc: tuple[Any, ...] | list[Any]) -> str:
+def _where(loc: Sequence[Any]) -> str:
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
     return out or "body"
+
+
+# pydantic's words for a refused value, as a person reads them (formatted with the error's ``ctx``)
+PLAIN = {"missing": "is missing", "extra_forbidden": "is not a field of this request",
+         "int_type": "a whole number is needed", "int_from_float": "a whole number is needed",
+         "int_parsing": "a whole number is needed", "float_type": "a number is needed",
+         "bool_type": "true or false is needed", "string_type": "text is needed", "list_type": "a list is needed",
+         "dict_type": "an object is needed", "model_type": "an object is needed",
+         "model_attributes_type": "a JSON object is needed", "json_invalid": "is not valid JSON",
+         "string_too_short": "at least {min_length} characters are needed",
+         "string_too_long": "at most {max_length} characters are allowed",
+         "too_short": "at least {min_length} items are needed", "too_long": "at most {max_length} items are allowed",
+         "greater_than_equal": "must be at least {ge}", "greater_than": "must be more than {gt}",
+         "less_than_equal": "must be at most {le}", "less_than": "must be less than {lt}",
+         "literal_error": "one of {expected}", "enum": "one of {expected}", "value_error": "{error}"}
+# what a field a person types wants when it is left empty
+EMPTY = {"faces": "type the dice faces",
+         "seat": "name a seat: human, an agent (scripted, mcts:hard) or review:<agent>; DELETE the seat to give it "
+                 "back its default"}
+# a union's branch, which pydantic adds to the location ("changes.hp.constrained-int"): a type, not a field
+_BRANCH = re.compile(r"^(bool|int|float|str|none|constrained-\w+|\w+(-\w+)*\[.*\])$")
+_KINDS = {"bool": "true or false", "int": "a whole number", "float": "a number", "str": "text", "list": "a list",
+          "dict": "an object"}
+
+
+def _kind_of_branch(tag: str) -> str:
+    tag = tag.removeprefix("constrained-")
+    head = tag.split("[", 1)[0]
+    return {"tuple": "list", "set": "list"}.get(head, head)
+
+
+def _kind_of_value(value: object) -> str:
+    for kind, types in (("bool", bool), ("int", int), ("float", float), ("str", str), ("list", list), ("dict", dict)):
+        if isinstance(value, types):
+            return kind
+    return "none"
+
+
+def _branch_at(loc: tuple[Any, ...], locs: list[tuple[Any, ...]]) -> int | None:
+    """Where `loc` names a union's branch: a type tag that another error has another of at the same place."""
+    for i, part in enumerate(loc):
+        if isinstance(part, str) and _BRANCH.match(part) and any(
+                len(other) > i and other[:i] == loc[:i] and other[i] != part and _BRANCH.match(str(other[i]))
+                for other in locs):
+            return i
+    return None
+
+
+def _union_errors(union: list[dict[str, Any]], at: int) -> list[dict[str, Any]]:
+    """Of a union's errors, those of the branch the value meant (the one it got into, else its JSON type's).
+
+    None of them fits (``null`` for a number): one error listing the kinds the field takes.
+    """
+    deeper = [e for e in union if len(e["loc"]) > at + 1]
+    if deeper:
+        return deeper
+    kind = _kind_of_value(union[0].get("input"))
+    for wanted in (kind, {"int": "float", "float": "int"}.get(kind)):
+        fits = [e for e in union if _kind_of_branch(e["loc"][at]) == wanted]
+        if fits:
+            return fits
+    kinds = [_KINDS.get(_kind_of_branch(e["loc"][at]), _kind_of_branch(e["loc"][at])) for e in union]
+    said = ", ".join(kinds[:-1]) + f" or {kinds[-1]}" if len(kinds) > 1 else kinds[0]
+    return [{"loc": union[0]["loc"], "type": "union", "msg": f"{said} is needed"}]
+
+
+def _said(error: dict[str, Any], field: str) -> str:
+    """One error in plain words."""
+    kind = str(error.get("type", ""))
+    if kind in ("string_too_short", "too_short") and field in EMPTY:
+        return EMPTY[field]
+    if kind == "string_too_short" and (error.get("ctx") or {}).get("min_length") == 1:
+        return "may not be empty"
+    if kind == "union":
+        return str(error["msg"])
+    try:
+        return PLAIN[kind].format(**(error.get("ctx") or {}))
+    except (KeyError, IndexError):
+        return str(error.get("msg", "invalid"))
+
+
+def plain_problems(errors: Sequence[Any]) -> list[dict[str, str]]:
+    """Pydantic's errors as ``{"where", "message"}``: the field as the request names it, a union's branches as one.
+
+    ``where`` leaves out where the value came from (``body``, ``query``, ``path``) and pydantic's own parts (a
+    union's type tags, ``[key]``): ``changes.hp``, ``faces``, ``limit``; a problem with the whole body is ``body``.
+    """
+    found = [{**e, "loc": tuple(e.get("loc", ()))} for e in errors]
+    locs = [e["loc"] for e in found]
+    chosen: list[dict[str, Any]] = []
+    seen_unions: set[tuple[Any, ...]] = set()
+    for e in found:
+        at = _branch_at(e["loc"], locs)
+        if at is None:
+            chosen.append(e)
+        elif e["loc"][:at] not in seen_unions:
+            seen_unions.add(e["loc"][:at])
+            union = [u for u in found if u["loc"][:at] == e["loc"][:at] and _branch_at(u["loc"], locs) == at]
+            chosen += [{**u, "loc": u["loc"][:at] + u["loc"][at + 1:]} for u in _union_errors(union, at)]
+    problems = []
+    for e in chosen:
+        loc = list(e["loc"][1:] if e["loc"][:1] in (("body",), ("query",), ("path",)) else e["loc"])
+        key = loc[-1:] == ["[key]"]
+        if key:  # the name of a field in an object: the object is where, the name is what is wrong
+            loc = loc[:-2]
+        where = _where(loc)
+        said = _said(e, where)
+        problems.append({"where": where, "message": f"a field's name: {said}" if key else said})
+    return problems
 
 
 def install(app: FastAPI) -> None:
@@ -96,7 +208,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = [{"where": _where(e.get("loc", ())), "message": str(e.get("msg", ""))} for e in exc.errors()]
+        problems = plain_problems(exc.errors())
         first = problems[0] if problems else {"where": "body", "message": "invalid request"}
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         return JSONResponse(error_body("invalid_request", f"{first['where']}: {first['message']}{more}",

@@ -287,7 +287,8 @@ class SessionHub:
             if row.id == sid:
                 return row
         known = ", ".join(r.id for r in rows[:10]) or "none"
-        raise UnknownSession(f"no session '{sid}' (stored: {known})")
+        shown = sid if len(sid) <= 64 else f"{sid[:64]}..."  # ids are at most 64 characters: never echo a long one
+        raise UnknownSession(f"no session '{shown}' (stored: {known})")
 
     def sessions(self) -> list[SessionRow]:
         """Every stored session, most recently updated first (those started elsewhere included)."""

@@ -2,16 +2,20 @@
 
 On the signal every agent deadline expires at once (searches answer at once, runs hand back), open
 connections get `SHUTDOWN_GRACE` seconds to finish, then whatever is left (a request waiting on a
-session, a WebSocket) is cancelled.
+session, a WebSocket) is cancelled. `check_listen` refuses an address that cannot be had (a port in
+use) in one line, before a command creates anything (uvicorn says so only once it starts, in its own words).
 """
 
 from __future__ import annotations
 
+import errno
+import socket
 from types import FrameType
 from typing import Any
 
 import uvicorn
 
+from trpg_arena.rules import TrpgArenaError
 from trpg_arena.server.work import stop_all_agents
 
 SHUTDOWN_GRACE = 3  # seconds open requests and WebSockets get to finish once the server is told to stop
@@ -35,3 +39,26 @@ def serve_app(app: Any, host: str, port: int) -> None:
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
                             timeout_graceful_shutdown=SHUTDOWN_GRACE, timeout_keep_alive=KEEP_ALIVE)
     _Server(config).run()
+
+
+class CannotListen(TrpgArenaError):
+    """The address a server was told to listen on cannot be had (its port in use, a host not this machine's)."""
+
+
+def check_listen(host: str, port: int) -> None:
+    """Refuse with `CannotListen` unless a server could listen on `host`:`port` now (nothing is kept open)."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise CannotListen(f"cannot listen on {host}: {e.strerror}") from None
+    for family, kind, proto, _name, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            # as uvicorn binds: a port left in TIME_WAIT by a server just stopped is free, a listening one is not
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as e:
+                if e.errno == errno.EADDRINUSE:
+                    raise CannotListen(f"port {port} is in use (another program listens on {host}:{port}): "
+                                       "stop it or choose another --port") from None
+                raise CannotListen(f"cannot listen on {host}:{port}: {e.strerror}") from None

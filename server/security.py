@@ -119,7 +119,8 @@ class TokenGate:
             return
         from_query = self._query_token(scope)
         offered = self._bearer(scope) or from_query or self._cookie(scope)
-        if offered is None or not hmac.compare_digest(offered.encode(), self.token.encode()):
+        # an empty token is never one: an empty cookie or header must not match a token misconfigured as empty
+        if not offered or not self.token or not hmac.compare_digest(offered.encode(), self.token.encode()):
             what = "a wrong token" if offered else "no token"
             await refuse(scope, send, 401, "unauthorized",
                          f"{what}: send 'Authorization: Bearer <token>' (the token `trpg-arena serve` printed)")

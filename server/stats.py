@@ -4,7 +4,7 @@ Who dealt and took what comes from `CombatStats` (the same numbers the terminal 
 each loss put down to the combatant who struck for it, by the events' own account where it adds
 up). Added here: per side what the other sides lost and how many of them were taken out, how
 each decision was made (agent, confirmed, overridden, a person's: from a stored session's records),
-and each side's HP after every decision (the chart's points).
+and each side's HP after every decision (the chart's points: see `NOT_IN_THE_FIGHT`).
 """
 
 from __future__ import annotations
@@ -50,15 +50,22 @@ def statistics(frames: list[dict[str, Any]], sides: list[str], report: dict[str,
             "timeline": _timeline(frames, sides)}
 
 
+# Who counts toward a side's HP on the chart: those in the fight. One not on the field (yet) counts for nothing
+# (moonlit's puppet never summoned, a reinforcement still to come); one who left it (fled, or taken out by the
+# GM) keeps its maximum but no longer its HP, so a side all down or gone reaches 0.
+NOT_IN_THE_FIGHT = frozenset({"absent"})
+LEFT_THE_FIGHT = frozenset({"fled"})
+
+
 def _timeline(frames: list[dict[str, Any]], sides: list[str]) -> list[dict[str, Any]]:
-    """Each side's total HP (and its share of the maximum) after every decision: the chart's points."""
+    """Each side's standing HP (and its share of the maximum) after every decision: the chart's points."""
     points = []
     for f in frames:
         hp = dict.fromkeys(sides, 0)
         top = dict.fromkeys(sides, 0)
         for c in f["combatants"]:
-            if c["side"] in hp:
-                hp[c["side"]] += max(0, c["hp"])
+            if c["side"] in hp and c["status"] not in NOT_IN_THE_FIGHT:
+                hp[c["side"]] += 0 if c["status"] in LEFT_THE_FIGHT else max(0, c["hp"])
                 top[c["side"]] += c["max_hp"]
         points.append({"n": f["n"], "round": f["round"], "hp": hp,
                        "share": {s: round(hp[s] / top[s], 4) if top[s] else 0.0 for s in sides}})

@@ -3,8 +3,9 @@
 A session held by the server never computes a proposal while a request holds it (`Session.think_here`
 is off). Instead `Thinker.advance` (called with the session's lock held, after every request on it)
 takes copies of the agent and the combat (`Session.think`), and a worker thread computes the proposal
-on them under a `Deadline` of the server's agent time limit. The worker then takes the lock only to hand
-the result back (`Session.take`, refused if the session moved on meanwhile) and to go on: a run of
+on them under a `Deadline` of the server's agent time limit, counted from when the worker starts it
+(`WORKERS` at once; the rest wait their turn and are not rushed). The worker then takes the lock only to
+hand the result back (`Session.take`, refused if the session moved on meanwhile) and to go on: a run of
 agent decisions (`Entry.run_left`) applies it and thinks about the next decision, and so on until a
 person must act. Watchers hear ``{"type": "proposal"}`` when a proposal is ready.
 
@@ -38,16 +39,36 @@ log = logging.getLogger("trpg_arena.server")
 
 @dataclass
 class Job:
-    """A thought being computed for one session, and the deadline that stops it."""
+    """A thought being computed for one session, and the deadline that stops it.
+
+    The time limit counts from when a worker starts the job, not from when it was queued: on a busy
+    server a queued search would otherwise get only what was left of it (or nothing) and propose
+    almost at random.
+    """
 
     thought: Thought
-    deadline: Deadline
+    seconds: float | None  # the server's agent time limit (None: none)
     shown: bool = False  # a request answered while it was being computed: watchers are told when it is ready
+    deadline: Deadline | None = None  # set by `start`
+    cancelled: bool = False
 
     def same(self, other: Thought) -> bool:
         """Whether `other` asks for the same proposal (same revision, decision and seat)."""
         t = self.thought
         return (t.revision, t.decision, t.key) == (other.revision, other.decision, other.key)
+
+    def start(self) -> Deadline | None:
+        """The job's deadline, counted from now; None if it was cancelled before a worker took it."""
+        # the deadline is set before `cancelled` is read, and `cancel` sets `cancelled` before reading the
+        # deadline: whichever runs second sees the other's write, so a cancellation is never lost
+        deadline = self.deadline = Deadline(self.seconds)
+        return None if self.cancelled else deadline
+
+    def cancel(self) -> None:
+        """Stop the job: at once if it runs, or before it starts."""
+        self.cancelled = True
+        if self.deadline is not None:
+            self.deadline.cancel()
 
 
 class Thinker:
@@ -92,24 +113,25 @@ class Thinker:
         if entry.job is not None and entry.job.same(thought):
             return  # already being computed
         self.cancel(entry)
-        job = entry.job = Job(thought, Deadline(self.seconds))
+        job = entry.job = Job(thought, self.seconds)
         entry.quiet.clear()
         self._pool.submit(self._work, entry, job)
 
     def cancel(self, entry: Entry) -> None:
         """Stop the thinking going on for `entry` (lock held): its result will be dropped."""
         if entry.job is not None:
-            entry.job.deadline.cancel()
+            entry.job.cancel()
             entry.job = None
         if entry.run_left == 0:
             entry.quiet.set()
 
     def _work(self, entry: Entry, job: Job) -> None:
         result: object
+        deadline = job.start()
+        if deadline is None:
+            return  # cancelled before it started (`cancel` took it off the entry)
         try:
-            if job.deadline.expired():
-                return  # cancelled before it started
-            with within(job.deadline):
+            with within(deadline):
                 result = job.thought.compute()
         except (TrpgArenaError, ValueError, ArithmeticError, LookupError, TypeError) as e:
             result = e

@@ -73,6 +73,10 @@ class TacticsError(SessionError):
     """A temperament that does not fit the encounter (a wrong value, or a name that is no combatant)."""
 
 
+class SeatKeyError(TrpgArenaError, ValueError):
+    """A seat key that names no side or combatant: malformed input (422), not a request that does not fit now."""
+
+
 class ProposalNotReady(SessionError):
     """The open decision's proposal is still being computed elsewhere (`think_here` off): ask again shortly."""
 
@@ -221,7 +225,7 @@ class Session:
         known = set(self.combat.sides) | set(self.combat.system.possible_ids(self.combat.encounter))
         for key in self.seats if keys is None else keys:
             if key not in known:
-                raise SessionError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"
+                raise SeatKeyError(f"seat '{key}' names no side or combatant (sides: {', '.join(self.combat.sides)};"
                                    f" combatants: {', '.join(sorted(known - set(self.combat.sides)))})")
 
     @classmethod
@@ -287,6 +291,28 @@ class Session:
                 self.agents[key] = old  # the same agent keeps its memory and RNG
             if parsed != before:
                 self._unbuilt.pop(key, None)  # another agent starts afresh, as when its seat was built
+            self._proposal = None
+
+        self._change_setup(change)
+        self._settle_routine()
+
+    def clear_seat(self, key: str, *, revision: int | None = None) -> None:
+        """Take back a side's or combatant's own seat (stored): its decisions go to the seat it falls back on.
+
+        Nothing of its own, nothing changes. ``pc`` and ``npc`` are where every seat falls back: they can be
+        given another seat, not taken away.
+        """
+        self.expect(revision)
+        if key in ("pc", "npc"):
+            raise SessionError(f"'{key}' is the seat every {key.upper()} falls back on: give it another seat instead")
+        self._check_seat_keys([key])
+        if key not in self.seats:
+            return
+
+        def change() -> None:
+            del self.seats[key]
+            self.agents.pop(key, None)
+            self._unbuilt.pop(key, None)
             self._proposal = None
 
         self._change_setup(change)
@@ -581,6 +607,8 @@ class Session:
         self._table().discard_entered()
         self._dice_request = None
         self._trying = None
+        # watchers showing the dice prompt must hear that it is gone (the revision alone tells nobody)
+        self._notify({"type": "dice_cancelled", "revision": self.revision})
 
     def _table(self) -> TableDice:
         dice = self.combat.dice
@@ -767,27 +795,42 @@ class Session:
 
     # --- undo -------------------------------------------------------------------------------------
     def undo(self, n: int = 1, *, revision: int | None = None) -> None:
-        """Take back the last `n` recorded decisions (the combat is exactly as it was before them)."""
+        """Take back the last `n` decisions (the combat is exactly as it was before them).
+
+        An action waiting for its dice is the last decision: taking it back forgets it (as `cancel_dice`),
+        and its decision is open again; the recorded decisions before it are the others.
+        """
         self.expect(revision)
         if not self.history:
             raise SessionError("a headless session keeps no history to undo")
-        if n < 1 or n > len(self.records):
-            raise SessionError(f"cannot undo {counted(n, 'decision')}: {len(self.records)} taken so far")
-        self._rebuild(len(self.records) - n)
+        waiting = int(self._dice_request is not None)
+        if n < 1 or n > len(self.records) + waiting:
+            raise SessionError(f"cannot undo {counted(n, 'decision')}: {len(self.records)} taken so far"
+                               + (" and one waiting for its dice" if waiting else ""))
+        if waiting and n == 1:
+            self.cancel_dice()
+            return
+        self._rebuild(len(self.records) - n + waiting)  # the action waiting for dice is forgotten with them
 
     def to_last_person(self) -> int:
         """How many decisions to undo to reopen the last decision a person made or confirmed (else the last one).
 
         What "undo" means at the table (terminal, browser, HTTP API, MCP): agents' decisions after a person's
-        are taken back with it, since a person is the one who wants to choose again.
+        are taken back with it, since a person is the one who wants to choose again. A person's action waiting
+        for its dice is that decision (1: only it is taken back, not the one before it with its roll).
         """
+        waiting = self._trying[1] if self._dice_request is not None and self._trying is not None else None
+        if waiting is not None and waiting not in ("agent", "routine"):
+            return 1
         if all(record["source"] == "routine" for record in self.records):
             # routine answers are given again at once: taking them back would change nothing
             raise SessionError("nothing to undo: no decision has been taken")
-        for back, record in enumerate(reversed(self.records), 1):
+        # an agent's action waiting for dice is taken back with the decisions before it: alone it is taken again
+        first = 1 if waiting is None else 2
+        for back, record in enumerate(reversed(self.records), first):
             if record["source"] not in ("agent", "routine"):
                 return back
-        return 1
+        return first
 
     def rewind(self, round_: int, *, revision: int | None = None) -> None:
         """Go back to the first decision of round `round_` (everything after it is undone)."""

@@ -15,6 +15,9 @@ all (the value's judgement alone) by `flat`. The presets are a strength index: `
 full strength (a bare `trained` is `trained:hard`), `deadly` looks wider, and `normal` and `easy`
 sample the final choice by a softmax `temperature` over the candidates' estimates (a blunder `guard`
 keeps the sample near the choice), so each is weaker than the one above.
+
+Under a deadline (a server's time limit, `agents.deadline`) a look not done in time is given up and the
+agent answers the scripted choice, as a search cut short answers its best so far; outside one nothing changes.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from trpg_arena.agents import deadline
 from trpg_arena.agents.base import Agent, rng_state, set_rng_state
 from trpg_arena.agents.learned.model import ValueModel, load_model
 from trpg_arena.agents.learned.value import win_chances
@@ -131,6 +135,16 @@ _END_TURN = "end_turn"
 _PLAYOUT_CAP = 5000
 
 
+class _OutOfTime(Exception):
+    """The deadline of whoever asked (a server's time limit) passed in the middle of a look: it is given up."""
+
+
+def _in_time() -> None:
+    """Raise `_OutOfTime` once the deadline of whoever asked has passed (outside any deadline: never)."""
+    if deadline.expired():
+        raise _OutOfTime
+
+
 @dataclass(frozen=True)
 class Scored:
     """A candidate with its mean win chance and the paired difference to the scripted choice."""
@@ -188,6 +202,13 @@ class TrainedAgent(Agent):
         order = prior_order(self.policy, combat)[: self.candidates]
         if len(order) == 1:
             return order[0], [], "the only candidate"
+        try:
+            return self._weigh(combat, order)
+        except _OutOfTime:  # as a search cut by the deadline answers its best so far: nothing beat the script yet
+            return order[0], [], "the scripted choice: the time to think ran out before the look-ahead was done"
+
+    def _weigh(self, combat: Combat, order: list[Action]) -> tuple[Action, list[Scored], str]:
+        """The choice among the scripted agent's best few (`order`, its choice first); `_OutOfTime` if cut."""
         d = combat.decision
         assert d is not None and d.side is not None  # a decision is open: the agent was asked
         side = d.side
@@ -198,10 +219,13 @@ class TrainedAgent(Agent):
                                self.model.dropout_masks(self.doubt, self.rng)])
         # with `answer`, every look starts the foe from one state, so the candidates stay paired on its choices too
         answering = self.rival.get_state() if self.answer and self.rival is not self.policy else None
-        every = np.stack([self._lookahead(combat, a, side, seeds, masks, answering)
-                          for a in order])  # candidates x masks x samples
+        try:
+            every = np.stack([self._lookahead(combat, a, side, seeds, masks, answering)
+                              for a in order])  # candidates x masks x samples
+        finally:  # a look cut by the deadline leaves the foe as it found it too
+            if answering is not None:
+                self.rival.set_state(answering)
         if answering is not None:
-            self.rival.set_state(answering)
             self.rival.rng.integers(2)  # the next decision's looks draw other numbers for the foe
         values = every[:, 0, :]
         diffs = values - values[0]
@@ -319,14 +343,16 @@ class TrainedAgent(Agent):
             seeds = [int(s) for s in self.rng.integers(2**63, size=self.playouts)]
         start = self._playout_state()
         gains: list[list[float]] = [[] for _ in actions]
-        for k in range(self.playouts):
-            seed = seeds[k % len(seeds)] + k // len(seeds)
-            self._set_playout_state(start)
-            base = self._result(combat, scripted, side, seed)
-            for i, action in enumerate(actions):
+        try:
+            for k in range(self.playouts):
+                seed = seeds[k % len(seeds)] + k // len(seeds)
                 self._set_playout_state(start)
-                gains[i].append(self._result(combat, action, side, seed) - base)
-        self._set_playout_state(start)  # the check leaves the agent as it found it: later choices do not depend on it
+                base = self._result(combat, scripted, side, seed)
+                for i, action in enumerate(actions):
+                    self._set_playout_state(start)
+                    gains[i].append(self._result(combat, action, side, seed) - base)
+        finally:  # the check leaves the agent as it found it (cut or not): later choices do not depend on it
+            self._set_playout_state(start)
         return [np.asarray(g) for g in gains]
 
     def _playout_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -348,6 +374,7 @@ class TrainedAgent(Agent):
             d = sim.decision
             if sim.over or d is None:
                 break
+            _in_time()
             sim.act((self.policy if d.side == side else self.rival).act(sim))
         return float(win_chances(self.model, [sim], side)[0])
 
@@ -370,6 +397,7 @@ class TrainedAgent(Agent):
         assert d is not None
         actor = d.actor
         for seed in seeds:
+            _in_time()
             sim = combat.clone(dice=Dice(seed))
             sim.recording = False
             sim.act(action)
@@ -380,6 +408,7 @@ class TrainedAgent(Agent):
                 d = sim.decision
                 if d is None:
                     break
+                _in_time()
                 if d.side == side:
                     if replied or d.actor != actor:
                         break

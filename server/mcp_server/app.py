@@ -1,9 +1,10 @@
 """`build_server`: the MCP server (the official SDK's `MCPServer`) with the table's tools, resources and prompt.
 
-Each tool has a typed input schema (from its annotated parameters) and answers with a structured
-JSON result plus one short line a model reads well. A refusal is an MCP tool error (``isError``)
-whose text is the located message of the CLI and the HTTP API; its structured part names the kind
-and, for a stale revision, holds the state now. An unexpected failure answers a generic error: no
+Each tool has a typed input schema (from its annotated parameters), checked strictly (`arguments`:
+no unknown argument, no coercion), and answers with a structured JSON result plus one short line a
+model reads well. A refusal is an MCP tool error (``isError``) whose text is the located message of
+the CLI and the HTTP API; its structured part names the kind (snake_case, as the HTTP API's) and,
+for a stale revision, holds the state now. An unexpected failure answers a generic error: no
 traceback reaches the client.
 """
 
@@ -17,12 +18,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from trpg_arena.rules import RULESETS
+from trpg_arena.server.mcp_server.arguments import Arguments, AsSent
 from trpg_arena.server.mcp_server.prompt import npc_assistant
-from trpg_arena.server.mcp_server.table import Doc, Table, ToolRefusal
+from trpg_arena.server.mcp_server.table import RUN_LIMIT, Doc, Table, ToolRefusal
 from trpg_arena.table.choices import unsaid
 
 log = logging.getLogger("trpg_arena.mcp")
@@ -38,6 +42,8 @@ ActionJson = Annotated[dict[str, Any] | None, Field(description="or the action's
 Seat = Annotated[str, Field(min_length=1, max_length=200)]
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
+# takes back what was decided (undo), forgets faces typed (cancel_dice), takes a combatant out (edit_combatant)
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
 # each system's rules reference, shipped with the package (copies of docs/rules/<id>.md, which a test keeps equal)
 RULES_DOCS = Path(__file__).resolve().parent / "rules"
 
@@ -48,6 +54,8 @@ def _answer(doc: Doc, text: str) -> CallToolResult:
 
 def _refused(e: ToolRefusal) -> CallToolResult:
     doc: Doc = {"error": e.kind, "message": str(e)}
+    if e.where is not None:
+        doc["where"] = e.where
     if e.state is not None:
         doc["state"] = e.state
     return CallToolResult(content=[TextContent(type="text", text=str(e))], structured_content=doc, is_error=True)
@@ -66,9 +74,17 @@ def _guarded(work: Callable[[], CallToolResult], tool: str) -> CallToolResult:
                                     "with get_state before calling again: what was stored stands", "internal"))
 
 
+def _over_line(state: Doc) -> str:
+    """The end in words that agree whatever a side is called ("side investigators wins", not "investigators wins")."""
+    outcome = state.get("outcome") or {}
+    winner = outcome.get("winner")
+    end = f"side {winner} wins" if winner else "draw"
+    return f"over: {end} ({outcome['termination']})" if outcome.get("termination") else f"over: {end}"
+
+
 def _pending_line(state: Doc) -> str:
     if state.get("over"):
-        return f"over: {state.get('result')}"
+        return _over_line(state)
     p = state.get("pending")
     if not p:
         return state.get("agent_error") or "no open decision"
@@ -79,6 +95,8 @@ def _pending_line(state: Doc) -> str:
     line = f"round {state['round']}: {d['actor']} decides ({how}, {p['legal_count']} legal actions)"
     if p["proposal"]:
         line += f"; proposed: {p['proposal'].get('text', '')}"
+    elif p.get("thinking"):
+        line += "; its agent is still thinking (this call's time ran out): get_pending shows its proposal"
     return line
 
 
@@ -91,25 +109,29 @@ def _changed_line(out: Doc) -> str:
     return f"revision {state['revision']}. {done or 'no events'}. Now: {_pending_line(state)}"
 
 
+def _tool(fn: Callable[..., CallToolResult], annotations: ToolAnnotations) -> Tool:
+    """The SDK's tool for `fn`: its input schema from `fn`'s signature, its arguments checked by `Arguments`."""
+    name = fn.__name__
+    arguments = Arguments(name, fn)
+
+    @functools.wraps(fn)  # the same signature, so the same input schema
+    def guarded(**given: Any) -> CallToolResult:
+        return _guarded(lambda: fn(**arguments.check(given)), name)
+
+    made = Tool.from_function(guarded, name=name, description=fn.__doc__, annotations=annotations,
+                              structured_output=False)
+    made.fn_metadata = AsSent(arg_model=made.fn_metadata.arg_model)  # checked by `arguments`, strictly
+    made.parameters["additionalProperties"] = False  # the schema says what `arguments` refuses
+    return made
+
+
 def build_server(table: Table) -> MCPServer:
     """The MCP server over `table` (see the module docstring)."""
-    server: MCPServer = MCPServer(
-        name="trpg-arena", log_level="WARNING", title="trpg-arena: tabletop combat with exact rules",
-        instructions="Run tabletop-RPG combats with exact rules: start_session, then get_pending shows whose "
-                     "decision it is and its legal actions (grouped by verb, each with an index and the sentence "
-                     "a GM reads); submit_action / confirm / override / enter_dice / undo change the session and "
-                     "take the revision get_pending reported. propose asks an agent with reasons (changes nothing).")
+    tools: list[Tool] = []
 
     def tool(annotations: ToolAnnotations) -> Callable[[Callable[..., CallToolResult]], Callable[..., CallToolResult]]:
         def register(fn: Callable[..., CallToolResult]) -> Callable[..., CallToolResult]:
-            name = fn.__name__
-
-            @functools.wraps(fn)  # the same signature, so the same input schema
-            def guarded(*args: Any, **kwargs: Any) -> CallToolResult:
-                return _guarded(lambda: fn(*args, **kwargs), name)
-
-            server.add_tool(guarded, name=name, description=fn.__doc__, annotations=annotations,
-                            structured_output=False)
+            tools.append(_tool(fn, annotations))
             return fn
 
         return register
@@ -222,7 +244,9 @@ def build_server(table: Table) -> MCPServer:
 
     @tool(CHANGES)
     def run_agents(session: SessionId, revision: Revision,
-                   max_decisions: Annotated[int | None, Field(ge=1, le=10_000)] = None) -> CallToolResult:
+                   max_decisions: Annotated[int | None, Field(ge=1, le=10_000, description=(
+                       "stop after this many agent decisions (default: when a person must act, after "
+                       f"{RUN_LIMIT} or when the call's agent time is spent)"))] = None) -> CallToolResult:
         """Let agent seats decide until a person must act (or `max_decisions`)."""
         out = table.run_agents(session, revision, max_decisions)
         return _answer(out, _changed_line(out))
@@ -236,13 +260,22 @@ def build_server(table: Table) -> MCPServer:
         out = table.enter_dice(session, revision, faces, run)
         return _answer(out, _changed_line(out))
 
-    @tool(CHANGES)
+    @tool(DESTRUCTIVE)
+    def cancel_dice(session: SessionId, revision: Revision) -> CallToolResult:
+        """Give up the action waiting for dice (the faces typed for it are forgotten); its decision is open again."""
+        out = table.cancel_dice(session, revision)
+        return _answer(out, f"revision {out['state']['revision']}. Now: {_pending_line(out['state'])}")
+
+    @tool(DESTRUCTIVE)
     def undo(session: SessionId, revision: Revision,
              decisions: Annotated[int | None, Field(ge=1, le=100_000, description="how many decisions to take "
                                                                                     "back (default: back to the "
                                                                                     "last a person made)")] = None
              ) -> CallToolResult:
-        """Reopen the last decision a person made or confirmed (agents' later ones undone too), or undo `decisions`."""
+        """Reopen the last decision a person made or confirmed (agents' later ones undone too), or undo `decisions`.
+
+        An action waiting for its dice is the last decision: undo gives it up (as cancel_dice).
+        """
         out = table.undo(session, revision, decisions)
         return _answer(out, f"revision {out['state']['revision']}. Now: {_pending_line(out['state'])}")
 
@@ -256,7 +289,7 @@ def build_server(table: Table) -> MCPServer:
                  for c in out["combatants"] if c["fields"]]
         return _answer(out, f"revision {out['revision']}\n" + "\n".join(lines))
 
-    @tool(CHANGES)
+    @tool(DESTRUCTIVE)
     def edit_combatant(
             session: SessionId, revision: Revision,
             combatant: Annotated[str, Field(min_length=1, max_length=100, description="the combatant's id")],
@@ -275,7 +308,9 @@ def build_server(table: Table) -> MCPServer:
     @tool(READ_ONLY)
     def get_log(session: SessionId,
                 since: Annotated[int, Field(ge=0, le=10**9, description="first event number")] = 0,
-                limit: Annotated[int, Field(ge=1, le=5000)] = 1000) -> CallToolResult:
+                limit: Annotated[int, Field(ge=1, le=5000, description="at most this many events (page on "
+                                                                       "with `since` = the answer's `next`)")]
+                = 1000) -> CallToolResult:
         """The narrated events from number `since` on: round, kind, text and rule id each."""
         out = table.get_log(session, since, limit)
         return _answer(out, "\n".join(e["text"] for e in out["events"] if e.get("text")) or "no events")
@@ -286,6 +321,13 @@ def build_server(table: Table) -> MCPServer:
         out = table.get_statistics(session)
         return _answer(out, json.dumps({k: out[k] for k in ("over", "decisions") if k in out}))
 
+    server: MCPServer = MCPServer(
+        name="trpg-arena", log_level="WARNING", title="trpg-arena: tabletop combat with exact rules", tools=tools,
+        instructions="Run tabletop-RPG combats with exact rules: start_session, then get_pending shows whose "
+                     "decision it is and its legal actions (grouped by verb, each with an index and the sentence "
+                     "a GM reads); submit_action / confirm / override / enter_dice / cancel_dice / undo change the "
+                     "session and take the revision get_pending reported. propose asks an agent with reasons "
+                     "(changes nothing).")
     _add_resources(server, table)
     server.prompt(name="npc_assistant", title="The GM's assistant for NPC turns")(npc_assistant)
     return server
@@ -308,7 +350,10 @@ def _add_resources(server: MCPServer, table: Table) -> None:
                         mime_type="text/markdown")(_reader(path))
 
     def session_state(session: str) -> str:
-        return json.dumps(table.get_state(session))
+        try:
+            return json.dumps(table.get_state(session))
+        except ToolRefusal as e:  # its reason reaches the client (the SDK would say only that reading failed)
+            raise (ResourceNotFoundError if e.kind == "unknown_session" else ResourceError)(str(e)) from None
 
     server.resource("trpg-arena://sessions/{session}", name="session-state", title="A session's state",
                     mime_type="application/json")(session_state)

@@ -1,7 +1,8 @@
 """The tool list of docs/mcp.md, generated from the server itself: ``python -m trpg_arena.server.mcp_server.docs``.
 
-Each tool's name, what it changes, its parameters (required ones marked) and its description, as a
-Markdown table; a test checks the page holds exactly this table, so the page lists every tool.
+Each tool's name, whether it changes a session (destructive: it may take back or take out what was
+there), its parameters (required ones marked) and its description, as a Markdown table; a test checks
+the page holds exactly this table, so the page lists every tool.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def tool_table() -> str:
         schema = tool.input_schema
         required = set(schema.get("required", []))
         params = ", ".join(f"`{p}`{'*' if p in required else ''}" for p in schema.get("properties", {})) or "none"
-        changes = "no" if tool.annotations and tool.annotations.read_only_hint else "yes"
+        hints = tool.annotations
+        changes = ("no" if hints and hints.read_only_hint
+                   else "yes, destructive" if hints and hints.destructive_hint else "yes")
         text = " ".join((tool.description or "").split()).replace("|", "\\|")
         lines.append(f"| `{tool.name}` | {changes} | {params} | {text} |")
     return "\n".join(lines) + "\n"

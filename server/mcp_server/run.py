@@ -8,10 +8,11 @@ Bearer``), checked by the same `TokenGate`; a loopback server accepts only loopb
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from trpg_arena.server.config import ServerConfig
+from trpg_arena.server.config import DEFAULT_AGENT_SECONDS, ServerConfig
 from trpg_arena.server.hub import SessionHub
 from trpg_arena.server.mcp_server.app import build_server
 from trpg_arena.server.mcp_server.table import Table
@@ -21,28 +22,35 @@ from trpg_arena.table.store import SessionStore
 MCP_PATH = "/mcp"  # the streamable HTTP endpoint
 
 
-def serve_stdio(db: Path) -> None:
-    """Serve MCP on stdin/stdout until the host closes them."""
+def serve_stdio(db: Path, agent_seconds: float = DEFAULT_AGENT_SECONDS) -> None:
+    """Serve MCP on stdin/stdout until the host closes them; a call's agent work takes `agent_seconds` at most."""
     store = SessionStore(db)
     try:
-        build_server(Table(SessionHub(store))).run("stdio")
+        build_server(Table(SessionHub(store), agent_seconds=agent_seconds)).run("stdio")
     finally:
         store.close()
 
 
 def http_app(config: ServerConfig, store: SessionStore) -> Any:
     """The streamable HTTP application at `MCP_PATH`, behind the host and token guards of `config`."""
-    server = build_server(Table(SessionHub(store)))
+    server = build_server(Table(SessionHub(store), agent_seconds=config.agent_seconds))
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=config.host)
     return HostGuard(TokenGate(app, token=config.token), trusted=config.trusted_hosts)
 
 
-def serve_http(config: ServerConfig) -> None:
-    """Serve MCP over streamable HTTP on `config`'s address until SIGINT or SIGTERM."""
-    from trpg_arena.server.run import serve_app
+def serve_http(config: ServerConfig, ready: Callable[[], None] = lambda: None) -> None:
+    """Serve MCP over streamable HTTP on `config`'s address until SIGINT or SIGTERM.
 
+    The address and the database are checked first (a port in use, a folder given as the database: one
+    line, nothing created or printed); then `ready` is called (the CLI prints the address) and it serves.
+    """
+    from trpg_arena.server.run import check_listen, serve_app
+
+    check_listen(config.host, config.port)
     store = SessionStore(config.db)
     try:
-        serve_app(http_app(config, store), config.host, config.port)
+        application = http_app(config, store)
+        ready()
+        serve_app(application, config.host, config.port)
     finally:
         store.close()

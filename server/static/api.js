@@ -63,6 +63,17 @@ export function toast(message) {
   toastTimer = setTimeout(() => { el.hidden = true; }, 6000);
 }
 
+// a request went through: an earlier refusal no longer describes the table
+export function clearToast() {
+  clearTimeout(toastTimer);
+  document.getElementById("toast").hidden = true;
+}
+
+// "1 round", "3 rounds"
+export function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

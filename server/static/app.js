@@ -118,14 +118,15 @@ async function listSessions() {
   const body = document.querySelector("#sessions tbody");
   body.replaceChildren(...data.sessions.map((s) => el("tr", {"data-session": s.id},
     el("td", {}, el("a", {href: `#/s/${s.id}`, text: s.name})), el("td", {text: s.ruleset}),
-    el("td", {text: s.status === "over" ? `over: ${s.result}` : s.status}), el("td", {text: String(s.decisions)}),
-    el("td", {text: new Date(s.updated * 1000).toLocaleString()}),
-    el("td", {}, el("a", {href: `#/s/${s.id}`, class: "button", text: "Open"}), " ",
-       el("a", {href: `#/r/${s.id}`, class: "button", text: "Replay"}), " ",
+    el("td", {text: s.status === "over" ? `over: ${s.result}` : s.status}),
+    el("td", {text: String(s.decisions), "data-label": "decisions"}),
+    el("td", {text: new Date(s.updated * 1000).toLocaleString(), "data-label": "updated"}),
+    el("td", {}, el("div", {class: "row-actions"}, el("a", {href: `#/s/${s.id}`, class: "button", text: "Open"}),
+       el("a", {href: `#/r/${s.id}`, class: "button", text: "Replay"}),
        el("button", {type: "button", class: "danger", text: "Delete", onclick: async () => {
          if (!confirm(`Delete session ${s.name}?`)) return;
          try { await api("DELETE", `/api/sessions/${s.id}`); await listSessions(); } catch (e) { toast(e.message); }
-       }})))));
+       }}))))));
   if (!data.sessions.length) body.append(el("tr", {}, el("td", {colspan: 6, class: "note", text: "none yet"})));
 }
 

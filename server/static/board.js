@@ -97,6 +97,21 @@ function extent(board) {
   return {w: (Math.max(...xs) + 1) * CELL + (board.kind === "hex" ? CELL / 2 : 0), h: (Math.max(...ys) + 1) * CELL};
 }
 
+// Where the tokens of a zone go: below its name, in the grid of equal cells (three columns or more) that leaves
+// room for the largest tokens, each with its HP bar and name; a crowd gets smaller tokens, never one outside.
+const ZONE_TOP = 38, ZONE_MARGIN = 4;
+function zoneGrid(n) {
+  const width = ZONE_W - 2 * ZONE_MARGIN, height = ZONE_H - ZONE_TOP - ZONE_MARGIN;
+  let best = null;
+  for (let cols = 3; cols <= Math.max(3, n); cols++) {
+    const rows = Math.ceil(n / cols);
+    const w = width / cols, h = height / rows;
+    const r = Math.min(22, w / 2 - 5, (h - 28) / 2);  // ring above, HP bar and name below
+    if (!best || r > best.r) best = {cols, w, h, r};
+  }
+  return best;
+}
+
 function tokenPositions(board, combatants) {
   // Tokens sharing a place are spread out: in a grid inside a zone, in a small ring on a cell.
   const byPlace = new Map();
@@ -111,10 +126,12 @@ function tokenPositions(board, combatants) {
     const place = places.get(key);
     if (!place) continue;
     const c = placeCentre(board, place);
+    const grid = board.kind === "zones" ? zoneGrid(group.length) : null;
     group.forEach((combatant, i) => {
-      if (board.kind === "zones") {
-        const col = i % 3, row = Math.floor(i / 3);
-        out.set(combatant.id, {x: c.x - ZONE_W / 2 + 42 + col * 73, y: 70 + row * 74, r: 22});
+      if (grid) {
+        const col = i % grid.cols, row = Math.floor(i / grid.cols);
+        out.set(combatant.id, {x: c.x - ZONE_W / 2 + ZONE_MARGIN + (col + 0.5) * grid.w,
+                               y: ZONE_TOP + row * grid.h + grid.r + 5, r: grid.r, room: grid.w - 4});
       } else if (group.length === 1) {
         out.set(combatant.id, {x: c.x, y: c.y, r: CELL * 0.36});
       } else {
@@ -143,7 +160,7 @@ function token(board, combatant, at, marks, label) {
     svg("circle", {r: at.r + 4, class: "ring"}),
     svg("circle", {r: at.r, fill: combatant.able ? SIDE_COLOURS[side % 4] : "#8a8a8a", class: "disc"}),
     svg("text", {y: at.r * 0.3, class: "token-label",
-                 "font-size": Math.max(9, at.r * (label.length > 3 ? 0.6 : 0.75))},
+                 "font-size": Math.max(7, at.r * (label.length > 3 ? 0.6 : 0.75))},
         label),
     svg("rect", {x: -at.r, y: at.r + 3, width: w, height: 5, class: "hp-back"}),
     svg("rect", {x: -at.r, y: at.r + 3, width: (w * frac).toFixed(1), height: 5, fill: barColour,
@@ -156,17 +173,38 @@ function token(board, combatant, at, marks, label) {
     g.append(svg("g", {class: "badge", transform: `translate(${at.r - 2 - i * 11},${-at.r - 2})`},
       title((combatant.condition_texts || [])[i] || cond), svg("circle", {r: 6}), svg("text", {y: 3}, cond.charAt(0).toUpperCase())));
   });
-  if (board.kind === "zones") {
-    g.append(svg("text", {y: at.r + 20, class: "token-name"}, shortName(combatant.id)));
+  if (at.room !== undefined) {
+    const size = at.room >= 60 ? 11 : 9;
+    const name = svg("text", {y: at.r + 9 + size, class: "token-name", "font-size": size, "data-room": at.room},
+                     title(combatant.label === combatant.id ? combatant.id : `${combatant.label} (${combatant.id})`),
+                     svg("tspan", {}, shortName(combatant.id, at.room / (size * NAME_EM))));
+    g.append(name);
   }
   return g;
 }
 
-// A name that fits under a token in a zone: a summon's own part ("dragon_tooth_soldier", not its summoner's
-// prefix), cut at 12 characters (the token's tooltip has it whole).
-function shortName(id) {
+const NAME_EM = 0.62;  // a name's character, wide ones included, in em: the cut before the browser measures
+
+// A name that fits its token's cell in a zone: a summon's own part ("dragon_tooth_soldier", not its summoner's
+// prefix), cut to `letters` characters (its tooltip has it whole).
+function shortName(id, letters) {
   const own = id.split(".").pop();
-  return own.length > 12 ? `${own.slice(0, 11)}…` : own;
+  const most = Math.max(1, Math.floor(letters));
+  return own.length > most ? `${own.slice(0, most - 1)}…` : own;
+}
+
+// Shorten each name under a token until the browser's measure of it fits its cell, so neighbours never overlap
+// (a board not on screen measures nothing: the cut by character count stands).
+function fitNames(root) {
+  for (const name of root.querySelectorAll(".token-name")) {
+    const room = Number(name.dataset.room);
+    const text = name.querySelector("tspan");
+    let shown = text.textContent;
+    while (shown.length > 1 && name.getComputedTextLength() > room) {
+      shown = `${shown.replace(/…$/, "").slice(0, -1)}…`;
+      text.textContent = shown;
+    }
+  }
 }
 
 const AXIS = 16;
@@ -226,6 +264,7 @@ export function drawBoard(root, board, combatants, marks = {}, onToken = null, o
     tokens.append(g);
   }
   root.append(tokens);
+  fitNames(tokens);
 }
 
 export function sideColour(board, side) {

@@ -1,7 +1,7 @@
 // The GM's edit dialog: a combatant's HP (or wounds), pools, conditions and place, as its rule system allows them;
 // Save sends only what changed, "Take out" removes it from the fight. A value the rules refuse is shown at its field.
 
-import {api, change, el} from "./api.js";
+import {api, change, clearToast, el, toast} from "./api.js";
 
 let dialog = null;
 
@@ -65,13 +65,61 @@ function addSection(row, placeKey, send) {
     el("button", {type: "button", id: "add-submit", text: "Add", onclick: add}));
 }
 
+// The dialog open now: its session, combatant, the revision its values were read at, and where a saved edit goes.
+let editing = null;
+let refreshes = 0;  // the latest refresh of the dialog wins (the table renders a change more than once)
+
+const CHANGED = "the session changed meanwhile: nothing was done; here it is as it is now";
+
 // Open the dialog for combatant `cid` of session `sid`; `done(answer)` renders what a saved edit brought.
 export async function openEditor(sid, cid, done) {
   const data = await api("GET", `/api/sessions/${sid}/edits`);
+  editing = {sid, cid, done, revision: data.revision, fields: []};
+  build(data, {}, "");
+  const box = ensureDialog();
+  box.showModal();
+  const first = box.querySelector("input, select");
+  if (first) first.focus();
+}
+
+// The table shows revision `revision` of session `sid`: an open dialog read at another one shows the values now
+// and says so (what the GM typed over them stays, to be saved on the session as it is now); `why`: say that instead,
+// whatever the revision.
+export async function refreshEditor(sid, revision, why = "") {
+  if (!editing || !dialog.open || editing.sid !== sid || (editing.revision === revision && !why)) return;
+  const asked = editing;
+  const ticket = ++refreshes;
+  asked.revision = revision;  // the table renders one change more than once: one refresh for it
+  const typed = typedValues();
+  let data;
+  try {
+    data = await api("GET", `/api/sessions/${sid}/edits`);
+  } catch (e) {
+    return;  // the session went away: the table says so
+  }
+  if (ticket !== refreshes || editing !== asked || !dialog.open) return;  // a later refresh, or closed meanwhile
+  asked.revision = data.revision;
+  build(data, typed, why || "changed meanwhile (another page or an agent): the values are as they are now" +
+                            (Object.keys(typed).length ? "; what you typed is kept, Save to apply it" : ""));
+}
+
+// The fields the GM changed in the dialog: name -> what the field holds.
+function typedValues() {
+  const out = {};
+  for (const f of editing.fields) {
+    const node = dialog.querySelector(`[name="${f.name}"]`);
+    if (node && shown(read(f, dialog)) !== shown(f.value)) out[f.name] = f.kind === "bool" ? node.checked : node.value;
+  }
+  return out;
+}
+
+function build(data, typed, notice) {
+  const {sid, cid} = editing;
   const row = data.combatants.find((c) => c.id === cid);
   const box = ensureDialog();
-  const error = el("p", {class: "note bad", id: "edit-error", role: "alert"});
+  const error = el("p", {class: "note bad", id: "edit-error", role: "alert", text: notice});
   const fields = row ? row.fields : [];
+  editing.fields = fields;
   const rows = fields.map((f) => el("div", {class: `edit-row edit-${f.kind}`, "data-field": f.name},
     el("label", {for: `edit-${f.name}`, text: f.label}), input(f),
     f.kind === "place" ? el("datalist", {id: `edit-${f.name}-list`}, (f.choices || []).map((c) =>
@@ -81,14 +129,25 @@ export async function openEditor(sid, cid, done) {
     error.textContent = "";
     for (const r of box.querySelectorAll(".edit-row")) r.classList.remove("invalid");
     try {
-      const out = await change("POST", `/api/sessions/${sid}/edits`, {combatant: who, ...body}, data.revision);
+      const out = await change("POST", `/api/sessions/${sid}/edits`, {combatant: who, ...body}, editing.revision);
+      clearToast();
       box.close();
-      done(out);
+      editing.done(out);
     } catch (e) {
-      if (e.status === 409 && e.body && e.body.state) { box.close(); done({state: e.body.state}); return; }
-      error.textContent = e.message;
+      if (e.status === 409 && e.body && e.body.state) {
+        // decided on values another page or an agent has changed since: nothing was saved; the dialog stays
+        // with the values now (what was typed kept), the table shows the session now
+        toast(CHANGED);
+        editing.done({state: e.body.state});
+        await refreshEditor(sid, e.body.state.revision, `${CHANGED}: check the values and Save again`);
+        return;
+      }
       const where = e.body && e.body.where ? e.body.where.replace(/^changes\./, "") : "";
       const bad = box.querySelector(`.edit-row[data-field="${where}"]`);
+      const field = fields.find((f) => f.name === where);
+      // said at the field as the dialog names it ("HP: a whole number is needed"), not as the request does
+      error.textContent = field && e.body.error === "invalid_request"
+        ? `${field.label}: ${e.message.replace(/^[^:]*: /, "")}` : e.message;
       if (bad) { bad.classList.add("invalid"); bad.querySelector("input, select").focus(); }
     }
   };
@@ -116,7 +175,10 @@ export async function openEditor(sid, cid, done) {
                                             onclick: () => send({remove: true})}) : null,
       el("button", {type: "button", id: "edit-cancel", text: "Cancel", onclick: () => box.close()})));
   box.replaceChildren(form);
-  box.showModal();
-  const first = box.querySelector("input, select");
-  if (first) first.focus();
+  for (const [name, value] of Object.entries(typed)) {
+    const node = box.querySelector(`[name="${name}"]`);
+    if (!node) continue;
+    if (node.type === "checkbox") node.checked = value;
+    else node.value = value;
+  }
 }

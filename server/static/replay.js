@@ -1,6 +1,6 @@
 // Replay: a finished (or running) session, or a `play --log` file, stepped through on the map frame by frame.
 
-import {el} from "./api.js";
+import {count, el} from "./api.js";
 import {drawBoard} from "./board.js";
 import {renderStats} from "./stats.js";
 
@@ -11,7 +11,7 @@ export function openReplay(data, titleText) {
   view.data = data;
   view.at = 0;
   document.getElementById("title").textContent = titleText;
-  document.getElementById("replay-title").textContent = `Replay · ${data.frames.length - 1} decisions`;
+  document.getElementById("replay-title").textContent = `Replay · ${count(data.frames.length - 1, "decision")}`;
   const scrub = document.getElementById("scrub");
   scrub.max = String(data.frames.length - 1);
   scrub.value = "0";

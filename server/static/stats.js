@@ -1,6 +1,6 @@
 // Post-combat statistics: each side's HP over the decisions as an SVG line chart, then tables per side and combatant.
 
-import {el} from "./api.js";
+import {count, el} from "./api.js";
 import {sideColour} from "./board.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -41,10 +41,11 @@ export function hpChart(board, timeline) {
   return chart;
 }
 
+// a table scrolls in its own box: on a phone the page itself never scrolls sideways
 function table(headers, rows) {
-  return el("table", {class: "stats-table"},
+  return el("div", {class: "table-scroll"}, el("table", {class: "stats-table"},
     el("thead", {}, el("tr", {}, headers.map((h) => el("th", {text: h})))),
-    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((v) => el("td", {text: String(v)}))))));
+    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((v) => el("td", {text: String(v)})))))));
 }
 
 export function renderStats(root, board, stats) {
@@ -52,8 +53,9 @@ export function renderStats(root, board, stats) {
   const name = (id) => (id == null ? "nobody" : names[id] ?? id);
   const legend = el("p", {class: "legend"}, board.sides.map((side) =>
     el("span", {style: `color:${sideColour(board, side)}`, text: `■ ${side} `})));
-  const result = stats.over ? `Result: ${stats.result} after ${stats.rounds} rounds, ${stats.decisions} decisions`
-    : `So far: round ${stats.rounds}, ${stats.decisions} decisions`;
+  const decisions = count(stats.decisions, "decision");
+  const result = stats.over ? `Result: ${stats.result} after ${count(stats.rounds, "round")}, ${decisions}`
+    : `So far: round ${stats.rounds}, ${decisions}`;
   root.replaceChildren(...[
     el("h2", {text: "Statistics"}), el("p", {class: "result", text: result}),
     el("h3", {text: "Hit points of each side"}), legend, hpChart(board, stats.timeline),

@@ -1,8 +1,8 @@
 // The live table: the board, the open decision (verbs, then a token or a place), proposals, dice, undo, the log.
 
-import {api, change, el, socketUrl, toast} from "./api.js";
+import {api, change, clearToast, count, el, socketUrl, toast} from "./api.js";
 import {drawBoard} from "./board.js";
-import {openEditor} from "./edit.js";
+import {openEditor, refreshEditor} from "./edit.js";
 import {renderStats} from "./stats.js";
 
 const SHOWN_CHOICES = 40;  // candidate actions listed at once (a filter box narrows longer lists)
@@ -89,6 +89,7 @@ async function act(method, path, body) {
   try {
     // the revision shown: if the session moved on meanwhile (another page, a bot, the terminal), nothing is done
     out = await change(method, `/api/sessions/${view.sid}${path}`, body, view.state ? view.state.revision : null);
+    clearToast();
   } catch (e) {
     if (e.status === 409 && e.body && e.body.state) {
       out = {state: e.body.state};
@@ -131,10 +132,21 @@ function candidates() {
   if (view.picked) list = list.filter((a) => a.target === view.picked || a.dest === view.picked);
   if (view.place) list = list.filter((a) => a.dest === view.place);  // then where it ends (a charge's square)
   if (view.filter) {
-    const words = view.filter.toLowerCase().split(/\s+/).filter(Boolean);
-    list = list.filter((a) => words.every((w) => a.text.toLowerCase().includes(w)));
+    const words = filterWords(view.filter).split(/\s+/).filter(Boolean);
+    list = list.filter((a) => {
+      const said = filterWords(`${a.text} ${a.dest ?? ""}`);  // the place too, where the text does not say it
+      return words.every((w) => said.includes(w));
+    });
   }
   return list;
+}
+
+// A square reads the same in the filter and in every system's action text: "7,3", "7, 3", "[7, 3]" and "(7,3)"
+// all become "@7,3@", which "17,3" or "7,30" never contain.
+const SQUARE = /[[(]?\s*(-?\d+)\s*,\s*(-?\d+)(?:\s*,\s*(-?\d+))?\s*[\])]?/g;
+function filterWords(text) {
+  const square = (_, x, y, z) => ` @${[x, y, z].filter((v) => v !== undefined).join(",")}@ `;
+  return text.toLowerCase().replace(SQUARE, square);
 }
 
 function render(state) {
@@ -147,6 +159,8 @@ function render(state) {
   renderControls();
   renderOrder();
   if (state.over) showStats();
+  else document.getElementById("stats").hidden = true;  // an undo reopened the fight
+  refreshEditor(view.sid, state.revision);
 }
 
 function renderBoard() {
@@ -203,9 +217,9 @@ function renderStatus() {
   const s = view.state;
   const status = document.getElementById("status");
   const result = s.over ? el("p", {class: "result", text: `Over: ${s.result} (${s.outcome.termination}) after ` +
-                                                           `${s.outcome.rounds} rounds`}) : null;
+                                                           count(s.outcome.rounds, "round")}) : null;
   status.replaceChildren(...[el("h2", {text: `Round ${s.round}`}),
-    el("p", {class: "note", text: `phase ${s.phase} · ${s.decisions} decisions · seed ${s.seed}`}), result]
+    el("p", {class: "note", text: `phase ${s.phase} · ${count(s.decisions, "decision")} · seed ${s.seed}`}), result]
     .filter(Boolean));
 }
 
@@ -265,7 +279,7 @@ function proposalBox(p) {
       el("button", {type: "button", id: "confirm", class: "primary", text: "Confirm",
                     onclick: () => act("POST", "/confirm", {})}),
       el("button", {type: "button", id: "autorun-now", text: "Auto-run",
-                    title: "apply every NPC proposal from now on without asking",
+                    title: "apply every review seat's proposal from now on without asking (PCs' review seats too)",
                     onclick: () => act("PUT", "/autorun", {on: true})})) : null,
     p.seat.kind === "review" ? el("p", {class: "note", text: "or override: pick another action below"}) : null);
 }
@@ -288,7 +302,8 @@ function verbChooser(p) {
   const filter = el("input", {id: "choice-filter", placeholder: "filter, e.g. a target or 7,3", value: view.filter,
                               oninput: (ev) => { view.filter = ev.target.value; renderChoices(box, list.length); }});
   const box = el("ol", {class: "choices", id: "choices"});
-  out.push(el("p", {class: "note", text: view.picked ? `${group.label} → ${view.picked}: ${list.length} ways` : hint}));
+  out.push(el("p", {class: "note",
+                    text: view.picked ? `${group.label} → ${view.picked}: ${count(list.length, "way")}` : hint}));
   if (group.count > SHOWN_CHOICES) out.push(filter);
   out.push(box);
   renderChoices(box);
@@ -320,13 +335,26 @@ function renderControls() {
   seats.replaceChildren(...keys.map((key) => {
     const current = key in s.seats ? s.seats[key] : (s.defaults[key] ?? "");
     const input = el("input", {value: current, list: "seat-options", "data-seat": key,
-                               placeholder: key === "pc" || key === "npc" ? "" : "(default)"});
+                               placeholder: key === "pc" || key === "npc" ? "" : fallbackSeat(s, key),
+                               title: key === "pc" || key === "npc" ? null : "empty: back to its default"});
     return el("form", {class: "seat", onsubmit: (ev) => {
       ev.preventDefault();
-      act("PUT", `/seats/${encodeURIComponent(key)}`, {seat: input.value});
+      const path = `/seats/${encodeURIComponent(key)}`;
+      // emptied: the side or combatant gives up its own seat and falls back on its default again
+      if (input.value.trim()) act("PUT", path, {seat: input.value});
+      else act("DELETE", path, {});
     }}, el("label", {text: key === "pc" ? "PCs" : key === "npc" ? "NPCs" : key}), input,
        el("button", {type: "submit", text: "Set"}));
   }), seatOptions());
+}
+
+// What a side or combatant without a seat of its own falls back on, as its empty field says.
+function fallbackSeat(s, key) {
+  const mine = s.combatants.filter((c) => c.side === key);
+  if (!mine.length) return "(as its side)";
+  const groups = [...new Set(mine.map((c) => (c.kind === "pc" ? "pc" : "npc")))];
+  const each = groups.map((g) => (groups.length > 1 ? `${g.toUpperCase()}s ` : "") + s.defaults[g]);
+  return `(default: ${each.join(", ")})`;
 }
 
 function seatOptions() {
@@ -365,7 +393,9 @@ function editCombatant(id) {
 }
 
 async function showStats() {
-  const stats = await api("GET", `/api/sessions/${view.sid}/statistics`);
+  const sid = view.sid;
+  const stats = await api("GET", `/api/sessions/${sid}/statistics`);
+  if (view.sid !== sid || !view.state.over) return;  // undone (or left) while they were fetched
   const box = document.getElementById("stats");
   renderStats(box, view.board, stats);
   box.hidden = false;

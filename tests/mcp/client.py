@@ -65,9 +65,9 @@ class Caller:
 
 
 @asynccontextmanager
-async def stdio_caller(db: Path) -> AsyncIterator[Caller]:
-    """`trpg-arena mcp --db DB` as a subprocess, and an initialized client of it."""
-    params = StdioServerParameters(command=CLI, args=["mcp", "--db", str(db)], env={**os.environ})
+async def stdio_caller(db: Path, *options: str) -> AsyncIterator[Caller]:
+    """`trpg-arena mcp --db DB [OPTIONS]` as a subprocess, and an initialized client of it."""
+    params = StdioServerParameters(command=CLI, args=["mcp", "--db", str(db), *options], env={**os.environ})
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield Caller(session)

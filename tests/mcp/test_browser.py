@@ -46,7 +46,7 @@ def test_a_session_started_over_mcp_is_played_in_the_page_and_the_mcp_client_see
                     await page.wait_for_selector("#confirm")
                     await page.click("#confirm")
                     await page.wait_for_function(
-                        "document.getElementById('status').textContent.includes('1 decisions')")
+                        r"/\b1 decisions? /.test(document.getElementById('status').textContent)")
                     await browser.close()
                     assert not errors, errors
 

@@ -46,14 +46,14 @@ def test_edit_combatant_sets_hp_refuses_what_the_rules_do_not_allow_and_undo_tak
                                    remove=True)
             both = await c.refused("edit_combatant", session=sid, revision=removed["state"]["revision"],
                                    combatant="ghoul_3", remove=True, add={"like": "ghoul_1"})
-            assert both.doc["error"] == "arguments"
+            assert both.doc["error"] == "invalid_arguments"
             added = await c.call("edit_combatant", session=sid, revision=removed["state"]["revision"],
                                  combatant="ghoul_3", add={"like": "ghoul_1", "zone": "B_rear"})
             assert added["decisions"][0]["text"].startswith("GM: adds ghoul_3 (B) like ghoul_1")
             removed = added
         with make_client(db) as http:  # the HTTP API sees the MCP's edit in the shared store
             records = http.get(f"/api/sessions/{sid}/records").json()["records"]
-            assert [r["text"] for r in records[-2:]][0] == "GM: ghoul_2 takes out (fled)"
+            assert [r["text"] for r in records[-2:]][0] == "GM: ghoul_2 is taken out (fled)"
             assert http.get(f"/api/sessions/{sid}").json()["revision"] == removed["state"]["revision"]
 
     asyncio.run(go())

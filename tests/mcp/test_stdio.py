@@ -10,8 +10,8 @@ from tests.mcp.client import full_log, percentiles, play_session, replay_in_pyth
 from trpg_arena.rules import load_encounter
 
 TOOLS = {"list_rulesets", "validate_encounter", "start_session", "list_sessions", "get_state", "get_pending",
-         "propose", "submit_action", "confirm", "override", "run_agents", "enter_dice", "undo", "get_log",
-         "get_statistics"}
+         "propose", "submit_action", "confirm", "override", "run_agents", "enter_dice", "cancel_dice", "undo",
+         "get_log", "get_statistics"}
 
 
 def test_every_system_played_to_the_end_over_stdio(tmp_path: Path) -> None:

@@ -23,7 +23,8 @@ def _records(server: str, sid: str) -> list[dict]:
 
 
 def _shows_decisions(pg: object, n: int) -> None:
-    pg.wait_for_function(f"document.getElementById('status').textContent.includes('{n} decisions')")  # type: ignore
+    said = f"{n} decision" if n == 1 else f"{n} decisions"  # "1 decision", not "1 decisions"
+    pg.wait_for_function(f"document.getElementById('status').textContent.includes('· {said} ·')")  # type: ignore
 
 
 def test_a_lost_answer_is_retried_with_its_key_and_acts_once(page: object, server: str) -> None:

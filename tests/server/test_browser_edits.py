@@ -48,7 +48,7 @@ def test_the_gm_edits_a_ghoul_in_the_dialog_and_undoes_it(page: object, server: 
     pg.wait_for_selector('#order li.down[data-order="ghoul_2"]')  # type: ignore[attr-defined]
     texts = [r["text"] for r in httpx.get(f"{server}/api/sessions/{sid}/records").json()["records"]
              if r["source"] == "gm"]
-    assert texts == ["GM: ghoul_1 HP 26 -> 12, bind no -> yes", "GM: ghoul_2 takes out (fled)"]
+    assert texts == ["GM: ghoul_1 HP 26 -> 12, bind no -> yes", "GM: ghoul_2 is taken out (fled)"]
 
     _wait_idle(pg)
     pg.click("#undo")  # type: ignore[attr-defined]  # the last GM edit is what undo takes back

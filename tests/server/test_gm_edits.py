@@ -96,7 +96,7 @@ def test_taking_a_combatant_out_and_a_retried_edit_act_once(client: TestClient) 
     assert [a.status_code for a in answers] == [200, 200] and answers[0].content == answers[1].content
     assert answers[1].headers["idempotent-replayed"] == "true"
     records = client.get(f"/api/sessions/{sid}/records").json()["records"]
-    assert [r["text"] for r in records if r["source"] == "gm"] == ["GM: ghoul_2 takes out (fled)"]
+    assert [r["text"] for r in records if r["source"] == "gm"] == ["GM: ghoul_2 is taken out (fled)"]
     assert records[-1]["source"] == "gm"
     ghoul = next(c for c in answers[0].json()["state"]["combatants"] if c["id"] == "ghoul_2")
     assert ghoul["status"] == "fled"

@@ -45,11 +45,11 @@ def test_an_uploaded_encounter_gets_the_same_located_error_as_validate(client: T
     ({"encounter": "/etc/passwd"}, "invalid_encounter", "not a built-in encounter name"),
     ({"encounter": "moonlit/nosuch"}, "invalid_encounter", "no built-in encounter 'moonlit/nosuch'"),
     ({"encounter": "moonlit/duel", "encounter_data": {}}, "invalid_request", "exactly one of"),
-    ({"encounter": "moonlit/duel", "seed": -1}, "invalid_request", "body.seed"),
-    ({"encounter": "moonlit/duel", "colour": "red"}, "invalid_request", "body.colour"),
+    ({"encounter": "moonlit/duel", "seed": -1}, "invalid_request", "seed: must be at least 0"),
+    ({"encounter": "moonlit/duel", "colour": "red"}, "invalid_request", "colour: is not a field of this request"),
     ({"encounter": "moonlit/duel", "npc": "genius"}, "unknown_agent", "genius"),
     ({"encounter": "moonlit/duel", "npc": "policy:model.zip"}, "seat_not_allowed", "loads files on the server"),
-    ({"encounter": "moonlit/duel", "seats": {"Z": "human"}}, "not_now", "seat 'Z' names no side"),
+    ({"encounter": "moonlit/duel", "seats": {"Z": "human"}}, "invalid_request", "seat 'Z' names no side"),
     ({"encounter": "moonlit/duel", "options": {"no_such_flag": True}}, "invalid_encounter", "no_such_flag"),
 ])
 def test_a_bad_new_session_is_refused_and_nothing_is_stored(client: TestClient, body: dict, kind: str,
@@ -81,7 +81,7 @@ def test_refused_requests_change_nothing(client: TestClient) -> None:
         ("post", "dice", {"faces": "3"}, 409),  # no dice asked for yet
         ("post", "undo", {}, 409),
         ("post", "rewind", {"round": 9}, 409),
-        ("put", "seats/nobody", {"seat": "scripted"}, 409),
+        ("put", "seats/nobody", {"seat": "scripted"}, 422),  # malformed: a key naming nobody
         ("put", "seats/cult", {"seat": "policy:x.zip"}, 422),
         ("post", "proposal", {"agent": "nosuch"}, 422),
     ]
@@ -198,13 +198,13 @@ def test_an_index_is_a_json_integer_and_nothing_else(client: TestClient) -> None
     sid = state["id"]
     for index in (True, "3", 0.0, 1.5, None):
         r = client.post(f"/api/sessions/{sid}/actions", json={"index": index, "run": False})
-        assert r.status_code == 422 and r.json()["where"] in ("body.index", "body"), r.text
+        assert r.status_code == 422 and r.json()["where"] in ("index", "body"), r.text
         assert client.get(f"/api/sessions/{sid}").json() == state
     for body in ({"index": 0, "run": "yes"}, {"action": {"verb": "move", "dest": json.loads("[" * 20 + "]" * 20)}}):
         r = client.post(f"/api/sessions/{sid}/actions", json=body)
         assert r.status_code == 422, r.text
     r = client.post("/api/sessions", json={"encounter": "moonlit/duel", "seed": "7"})
-    assert r.status_code == 422 and r.json()["where"] == "body.seed"
+    assert r.status_code == 422 and r.json()["where"] == "seed"
 
 
 def test_a_face_that_only_looks_like_a_digit_is_refused(client: TestClient) -> None:

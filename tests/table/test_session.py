@@ -9,7 +9,7 @@ from tests.conftest import SYSTEMS
 from trpg_arena.agents import Proposal
 from trpg_arena.rules import DecisionKind, DiceEntryError
 from trpg_arena.table.seats import Seat, SeatKind
-from trpg_arena.table.session import Session, SessionError
+from trpg_arena.table.session import SeatKeyError, Session, SessionError
 from trpg_arena.table.store import SessionStore
 
 
@@ -216,7 +216,7 @@ def test_people_cannot_confirm_and_agents_run_until_a_person_decides() -> None:
 
 
 def test_unknown_seat_keys_are_refused() -> None:
-    with pytest.raises(SessionError, match="names no side or combatant"):
+    with pytest.raises(SeatKeyError, match="names no side or combatant"):
         Session("moonlit/duel", seats={"Z9": "human"})
 
 
