@@ -9,7 +9,6 @@ GM. At the end the statistics are printed and written with the Markdown log.
 from __future__ import annotations
 
 import secrets
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,9 @@ from trpg_arena.agents.spec import UnknownAgentError, resolve
 from trpg_arena.experiments.out_files import check_folder
 from trpg_arena.experiments.table.gm import GmTable, Quit
 from trpg_arena.experiments.table.report import print_end
-from trpg_arena.experiments.table.sessions import default_db, pick, program
+from trpg_arena.experiments.table.sessions import db_option, pick, program
 from trpg_arena.rules import EncounterBase, TrpgArenaError
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.table.seats import Seat, SeatKind, check_controllers
 from trpg_arena.table.session import Session
 from trpg_arena.table.stats import session_stats
@@ -140,8 +140,9 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
                     "(or the side's or combatant's key)") if isinstance(e, TrpgArenaError) else ""
             raise StoreError(f"{store.path}: session {row.id} cannot be restored ({type(e).__name__}: {e}){hint}") \
                 from None
-        console.print(Text(f"resumed session {session.id}: {row.ruleset}/{row.encounter}, {len(session.records)} "
-                           f"decisions, round {session.combat.round}"))  # Text: a name is shown, never read as markup
+        decisions = counted(len(session.records), "decision")
+        console.print(Text(f"resumed session {session.id}: {row.ruleset}/{row.encounter}, {decisions}, "
+                           f"round {session.combat.round}"))  # Text: a name is shown, never read as markup
     else:
         if args.encounter is None:
             raise AutopilotError("name an encounter (e.g. moonlit/skirmish), or --resume [ID] a stored session, "
@@ -160,8 +161,7 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
 
 def resume_command(session: Session, store: SessionStore) -> str:
     """The command that continues `session`, as it can be typed: with ``--db`` unless the store is the default."""
-    db = "" if store.path.resolve() == default_db().resolve() else f" --db {shlex.quote(str(store.path))}"
-    return f"{program()} autopilot --resume {session.id}{db}"
+    return f"{program()} autopilot --resume {session.id}{db_option(store.path)}"
 
 
 def run_autopilot(args: AutopilotArgs, console: Console) -> Session:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditError, add_combatant, edit_combatant, fields_of
+from trpg_arena.rules.core.edits import EditError, add_combatant, can_remove, edit_combatant, fields_of
 
 if TYPE_CHECKING:
     from trpg_arena.rules import Combat, Event
@@ -69,13 +69,35 @@ class GmEdit:
 def apply_edit(combat: Combat, edit: GmEdit) -> list[Event]:
     """Apply `edit` to `combat` all or nothing (the live dice untouched); returns its events."""
     if edit.add is not None:
-        return add_combatant(combat, edit.add)
+        return add_combatant(combat, entry_of(combat, edit.add))
     return edit_combatant(combat, edit.combatant, edit.changes, remove=edit.remove)
+
+
+def entry_of(combat: Combat, add: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A new combatant's entry as an encounter writes it: its place may also go by the edit fields' name.
+
+    The fields a GM edits call a combatant's place ``hex`` (kiai), ``cell`` (reincarnator) or ``pos``
+    (investigator), where an encounter's entry says ``position``: ``add goblin_c like goblin_a hex 5,5``
+    means what the listing above it says. Both at once is refused, naming the field.
+    """
+    key = place_key(combat)
+    named = sorted(n for n in place_fields(combat) if n != key and n in add)
+    if not named:
+        return add
+    if key in add or len(named) > 1:
+        raise EditError(f"the new combatant's place is given twice ({' and '.join([key, *named])}): give one",
+                        where=f"add.{named[0]}")
+    return {(key if name == named[0] else name): value for name, value in add.items()}
+
+
+def place_fields(combat: Combat) -> set[str]:
+    """The names the edit fields give a combatant's place in this combat (``hex``, ``cell``, ``zone``...)."""
+    return {f.name for v in combat.combatants for f in fields_of(combat, v.id) if f.kind == "place"}
 
 
 def editable(combat: Combat) -> list[dict[str, Any]]:
     """Every combatant with the fields a GM may edit now (JSON-safe): what an edit dialog shows."""
-    return [{"id": v.id, "name": v.name, "side": v.side, "status": v.status, "can_remove": v.able,
+    return [{"id": v.id, "name": v.name, "side": v.side, "status": v.status, "can_remove": can_remove(combat, v.id),
              "fields": [f.to_json() for f in fields_of(combat, v.id)]} for v in combat.combatants]
 
 

@@ -9,6 +9,7 @@ alone goes back without editing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,33 +17,119 @@ from rich.console import Console
 from rich.text import Text
 
 from trpg_arena.rules import TrpgArenaError
-from trpg_arena.table.edits import GmEdit, editable
+from trpg_arena.rules.core.edits import EditError
+from trpg_arena.table.edits import GmEdit, editable, place_key
 from trpg_arena.table.session import Session, SessionError
 
-HELP = ("edit: '<id> <field> <value> ...' (e.g. 'ghoul_1 hp 12', 'ada pos 4,5', 'count bind on'), "
-        "'<id> remove' takes it out, 'add <new id> like <id> [<field> <value> ...]' adds one "
-        "(e.g. 'add ghoul_3 like ghoul_1 zone B_rear'), '<id>' lists its fields, Enter goes back")
 TRUE, FALSE = {"on", "yes", "true", "y", "1"}, {"off", "no", "false", "n", "0"}
+NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: int() would also read '1_0' and full-width digits
+NOT_YET = {"absent", "reserve"}  # moonlit's summons and arrivals, reincarnator's reinforcements: still to come
+
+
+def help_line(rows: list[dict[str, Any]], place: str = "position", deciding: str | None = None) -> str:
+    """How to write an edit, its examples taken from this combat's combatants and fields.
+
+    `place` is the entry's place field (see `_place`); `deciding` the combatant deciding now, which may not be
+    taken out.
+    """
+    first = next((r for r in rows if r["fields"]), None)
+    examples = [f"'{_example(first, f)}'" for f in _sample_fields(first, place)] if first else []
+    out = "edit: '<id> <field> <value> ...'" + (f" (e.g. {', '.join(examples)})" if examples else "")
+    last = _removable(rows, place, deciding)
+    out += ", '<id> remove' takes it out" + (f" (e.g. '{last['id']} remove')" if last else "")
+    add = _add_example(rows, place)
+    out += ", 'add <new id> like <id> [<field> <value> ...]' adds one" + (f" (e.g. '{add}')" if add else "")
+    return out + ", '<id>' lists its fields, Enter goes back"
+
+
+def _removable(rows: list[dict[str, Any]], place: str, deciding: str | None = None) -> dict[str, Any] | None:
+    """The last combatant that can be taken out now (an NPC, in the roster's order), standing on its own if one does.
+
+    One in a vehicle may not be taken out before it leaves the vehicle.
+    """
+    able = [r for r in rows if r["can_remove"] and r["id"] != deciding]
+    standing = [r for r in able if _place(r, place) is not None]
+    found = standing or able
+    return found[-1] if found else None
+
+
+def _place(row: dict[str, Any], place: str) -> dict[str, Any] | None:
+    """`row`'s field that says where it stands: a ``place`` (a cell, a hex), or a choice named as the entry's (zone)."""
+    return next((f for f in row["fields"] if f["kind"] == "place" or f["name"] == place), None)
+
+
+def _add_example(rows: list[dict[str, Any]], place: str) -> str | None:
+    """``add ghoul_3 like ghoul_2 zone B_rear``: a copy of a combatant of this combat, in its zone or on a free cell."""
+    like = _removable(rows, place)
+    if like is None:
+        return None
+    field = _place(like, place)
+    if field is None:
+        return f"add {_new_id(like['id'], rows)} like {like['id']}"
+    # a zone holds many (and a side starts in its own), a cell or a hex one
+    where = _other(field) if field["kind"] == "place" else _shown(field["value"])
+    return f"add {_new_id(like['id'], rows)} like {like['id']}" + (f" {field['name']} {where}" if where else "")
+
+
+def _sample_fields(row: dict[str, Any], place: str) -> list[dict[str, Any]]:
+    """A number, a switch and the place of `row`, those it has: one example of each kind."""
+    found = [next((f for f in row["fields"] if f["kind"] == kind), None) for kind in ("int", "bool")]
+    return [f for f in (*found, _place(row, place)) if f is not None]
+
+
+def _example(row: dict[str, Any], f: dict[str, Any]) -> str:
+    """``kaede kiai 3``: `row`'s field `f` set to a value the rules allow that differs from its own."""
+    value = f["value"]
+    if f["kind"] == "int":
+        shown = str(value - 1 if f["low"] is None or value > f["low"] else value + 1)
+    elif f["kind"] == "bool":
+        shown = "off" if value else "on"
+    else:
+        shown = _other(f) or _shown(value)
+    return f"{row['id']} {f['name']} {shown}"
+
+
+def _other(f: dict[str, Any]) -> str | None:
+    """A choice of `f` other than its value now (a free cell, another zone), if any."""
+    return next((c for c in f.get("choices", ()) if c != _shown(f["value"])), None)
+
+
+def _new_id(cid: str, rows: list[dict[str, Any]]) -> str:
+    """An id nobody has, after `cid`'s pattern: ``ghoul_3`` beside ghoul_1 and ghoul_2, ``brute_2``."""
+    stem = re.sub(r"_\d+$", "", cid)
+    taken = {r["id"] for r in rows}
+    return next(f"{stem}_{n}" for n in range(2, len(rows) + 3) if f"{stem}_{n}" not in taken)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return "yes" if value is True else "no" if value is False else str(value)
 
 
 def field_line(row: dict[str, Any]) -> str:
     """A combatant's editable fields in one line: ``ghoul_1 (B, ok): hp 26 (0-26) · bind no · zone B_front``."""
     parts = []
     for f in row["fields"]:
-        value = f["value"]
-        shown = ",".join(map(str, value)) if isinstance(value, list) else ("yes" if value is True else "no"
-                                                                            if value is False else str(value))
         bounds = f" ({f['low']}-{f['high']})" if f["kind"] == "int" else ""
-        parts.append(f"{f['name']} {shown}{bounds}")
-    out = " · ".join(parts) if parts else "nothing to edit (out of the fight)"
+        parts.append(f"{f['name']} {_shown(f['value'])}{bounds}")
+    if parts:
+        out = " · ".join(parts)
+    elif row["status"] in NOT_YET:  # it can still be kept out: `remove` works on it
+        out = f"nothing to edit: not in the fight yet ('{row['id']} remove' keeps it out)"
+    else:
+        out = "nothing to edit (out of the fight)"
     return f"{row['id']} ({row['side']}, {row['status']}): {out}"
 
 
-def parse(line: str, rows: list[dict[str, Any]]) -> GmEdit | str:
-    """The edit a typed line names, or the id whose fields to list (a combatant's id alone)."""
+def parse(line: str, rows: list[dict[str, Any]], place: str = "position") -> GmEdit | str:
+    """The edit a typed line names, or the id whose fields to list (a combatant's id alone).
+
+    `place` is the field of an encounter's entry that says where a combatant stands (`table.edits.place_key`).
+    """
     words = line.split()
     if words[0] == "add":
-        return _addition(words[1:])
+        return _addition(words[1:], rows, place)
     cid = words[0]
     row = next((r for r in rows if r["id"] == cid), None)
     if row is None:
@@ -54,19 +141,32 @@ def parse(line: str, rows: list[dict[str, Any]]) -> GmEdit | str:
     if rest == ["remove"]:
         return GmEdit(cid, remove=True)
     if len(rest) % 2:
-        raise SessionError(f"'{rest[-1]}' has no value: write field and value in pairs, e.g. '{cid} hp 12'")
-    kinds = {f["name"]: f["kind"] for f in row["fields"]}
-    changes = {name: _value(kinds.get(name), raw) for name, raw in zip(rest[::2], rest[1::2])}
-    return GmEdit(cid, changes)
+        raise SessionError(f"'{rest[-1]}' has no value: write field and value in pairs" + (
+            f", e.g. '{_example(row, row['fields'][0])}'" if row["fields"] else ""))
+    pairs = _pairs(rest, "changes")
+    fields = {f["name"]: f for f in row["fields"]}
+    return GmEdit(cid, {name: _value(fields.get(name), name, raw) for name, raw in pairs})
 
 
-def _addition(words: list[str]) -> GmEdit:
+def _pairs(words: list[str], where: str) -> list[tuple[str, str]]:
+    """Field and value pairs, each field once: a second value for one would silently win over the first."""
+    pairs = list(zip(words[::2], words[1::2]))
+    seen: set[str] = set()
+    for name, _ in pairs:
+        if name in seen:
+            raise EditError(f"{name} is given twice: give each field once", where=f"{where}.{name}")
+        seen.add(name)
+    return pairs
+
+
+def _addition(words: list[str], rows: list[dict[str, Any]], place: str) -> GmEdit:
     """``add <new id> like <id> [field value ...]``: a new combatant's entry (checked as an encounter's)."""
     if not words or len(words[1:]) % 2:
-        raise SessionError("write 'add <new id> like <id>' and then field and value pairs, e.g. "
-                           "'add ghoul_3 like ghoul_1 zone B_rear'")
+        example = _add_example(rows, place)
+        raise SessionError("write 'add <new id> like <id>' and then field and value pairs" + (
+            f", e.g. '{example}'" if example else ""))
     spec: dict[str, Any] = {"id": words[0]}
-    for name, raw in zip(words[1::2], words[2::2]):
+    for name, raw in _pairs(words[1:], "add"):
         spec[name] = _entry_value(raw)
     return GmEdit(words[0], add=spec)
 
@@ -74,45 +174,44 @@ def _addition(words: list[str]) -> GmEdit:
 def _entry_value(raw: str) -> Any:
     """A typed word as an encounter's entry holds it: ``5,3`` a cell, ``12`` a number, else the word."""
     parts = raw.split(",")
-    if len(parts) > 1 and all(p.lstrip("-").isdecimal() for p in parts):
+    if len(parts) > 1 and all(NUMBER.fullmatch(p) for p in parts):
         return [int(p) for p in parts]
-    return int(raw) if raw.lstrip("-").isdecimal() else raw
+    return int(raw) if NUMBER.fullmatch(raw) else raw
 
 
-def _value(kind: str | None, raw: str) -> Any:
+def _value(field: dict[str, Any] | None, name: str, raw: str) -> Any:
     """A typed word as the field's kind reads it (an unknown field keeps the word: the rules name it)."""
-    if kind == "bool":
-        if raw.lower() in TRUE | FALSE:
-            return raw.lower() in TRUE
-        return raw
-    if kind == "int":
-        try:
-            return int(raw)
-        except ValueError:
-            return raw
-    return raw
+    if field is not None and field["kind"] == "bool":
+        if raw.lower() not in TRUE | FALSE:  # the rules would say 'true or false': the words typed here are these
+            raise EditError(f"{field['label']} takes on or off, got '{raw}'", where=f"changes.{name}")
+        return raw.lower() in TRUE
+    if field is not None and field["kind"] == "int" and NUMBER.fullmatch(raw):
+        return int(raw)
+    return raw  # the rules refuse it, saying what the field takes
 
 
 def edit_prompt(session: Session, console: Console, ask: Callable[[str], str]) -> bool:
     """Ask for one edit until it is applied (True) or the GM goes back with Enter (False)."""
     rows = editable(session.combat)
     for row in rows:
-        console.print(Text(field_line(row), style="" if row["fields"] else "dim"), soft_wrap=True)
-    console.print(Text(HELP, style="dim"), soft_wrap=True)
+        console.print(Text(field_line(row), style="" if row["fields"] else "dim"))
+    place = place_key(session.combat)
+    deciding = session.combat.decision.actor if session.combat.decision is not None else None
+    console.print(Text(help_line(rows, place, deciding), style="dim"))
     while True:
         line = ask("edit> ")
         if not line:
             return False
         if line == "?":
-            console.print(HELP, soft_wrap=True)
+            console.print(Text(help_line(rows, place, deciding)))
             continue
         try:
-            edit = parse(line, rows)
+            edit = parse(line, rows, place)
             if isinstance(edit, str):
-                console.print(Text(field_line(next(r for r in rows if r["id"] == edit))), soft_wrap=True)
+                console.print(Text(field_line(next(r for r in rows if r["id"] == edit))))
                 continue
             session.edit(edit)
             return True
         except (TrpgArenaError, ValueError) as e:
             where = getattr(e, "where", None)
-            console.print(Text(f"refused: {where + ': ' if where else ''}{e}", style="red"), soft_wrap=True)
+            console.print(Text(f"refused: {where + ': ' if where else ''}{e}", style="red"))

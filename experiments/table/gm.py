@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from trpg_arena.experiments.table import screen
@@ -33,15 +34,35 @@ from trpg_arena.table.session import Pending, Session, StaleRevision
 from trpg_arena.table.store import StoreBusy
 
 COMMON_KEYS = "u undo · e edit · t table dice · a NPCs unattended · ? help · q quit"
-HELP = """keys: Enter confirms an NPC's proposal; a line's number (12 as well as 2) or its label as shown
-takes it; o overrides the NPC with an action chosen in steps, or type words of the action you want
-instead; words (or /words) narrow a
-person's choice to the actions whose sentence holds them, e.g. 'ghoul', 'knock', '7,3'; b steps back;
-u undoes back to the last decision a person made; e edits a combatant (HP or wounds, pools,
-conditions, place, or takes it out: 'ghoul_1 hp 12', 'ghoul_2 remove'); t switches the whole table
-to dice rolled by hand (and back); a lets NPCs run unattended until a person must act (a again:
-review them); r asks PCs the routine questions too (moonlit: try to escape, or stay? every round; r
-again: they stay, unasked); m shows the map again; q leaves (the session is stored)."""
+HELP_KEYS = (  # one line a key: the table below wraps each at the terminal's width, under its own key
+    ("Enter", "confirms an NPC's proposal"),
+    ("1, 2...", "take the line of that number (12 as well as 2); a label typed as shown takes it too"),
+    ("o", "overrides the NPC with an action chosen in steps; or type words of the action you want instead"),
+    ("words", "(or /words) narrow a person's choice to the actions whose sentence holds them, e.g. a name, "
+              "'knock', '7,3'"),
+    ("b", "steps back"),
+    ("u", "undoes back to the last decision a person made"),
+    ("e", "edits a combatant: its damage, pools, conditions or place; takes it out or adds one"),
+    ("t", "switches the whole table to dice rolled by hand (and back)"),
+    ("a", "lets NPCs run unattended until a person must act (a again: review them)"),
+    ("r", "asks PCs the routine questions too ({routine}); r again: they answer as usual, unasked"),
+    ("m", "shows the map again"),
+    ("?", "explains the keys"),
+    ("q", "leaves the table (the session is stored)"),
+)
+
+
+def help_keys(session: Session) -> Table:
+    """The keys, one a line, each explanation wrapped under itself; ``r`` where the rules ask routine questions."""
+    routine = session.combat.system.info.routine
+    asked = ", ".join(f"{step}: {verb} unless asked" for step, verb in routine.items())
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    for key, text in HELP_KEYS:
+        if key != "r" or routine:
+            grid.add_row(key, Text(text.format(routine=asked)))
+    return grid
 
 
 class Quit(Exception):
@@ -80,23 +101,27 @@ class GmTable:
                 elif p.seat.kind is SeatKind.AGENT or (p.seat.kind is SeatKind.REVIEW and s.autorun):
                     s.run()
                 elif p.seat.kind is SeatKind.REVIEW:
-                    self._review(p)
+                    # the session gives a routine question's usual answer unasked (stored as `routine`): the GM
+                    # reviews the proposal only if that left the decision as it was (`pending` is then the same
+                    # object); dice the answer needs, or what comes after it, are asked from the top
+                    if not s.run() and s.pending() is p:
+                        self._review(p)
                 else:
                     self._person(p)
             except _Replan:
                 continue
             except StaleRevision:  # a page or another terminal decided first: this one has caught up
                 self.console.print(Text("the session was changed elsewhere meanwhile: nothing was done here; "
-                                        "it is shown as it is now", style="yellow"), soft_wrap=True)
+                                        "it is shown as it is now", style="yellow"))
             except StoreBusy as e:  # nothing was stored, so nothing was done: the same decision is asked again
-                self.console.print(Text(f"not stored: {e}", style="red"), soft_wrap=True)
+                self.console.print(Text(f"not stored: {e}", style="red"))
 
     def _catch_up(self) -> None:
         """Follow what a page or another terminal did to the session since (their decisions are narrated)."""
         s = self.session
         taken = len(s.records)
         if s.refresh():
-            self.console.print(Text(f"the session was changed elsewhere: {len(s.records)} decisions now "
+            self.console.print(Text(f"the session was changed elsewhere: {counted(len(s.records), 'decision')} now "
                                     f"({len(s.records) - taken:+d})", style="yellow"))
 
     def _ask(self, prompt: str) -> str:
@@ -112,7 +137,7 @@ class GmTable:
         if key == "q":
             raise Quit
         if key == "?":
-            self.console.print(HELP)
+            self.console.print(help_keys(s))
             return True
         if key == "m":
             self.console.print(screen.board(s, width=self.console.width))
@@ -165,7 +190,8 @@ class GmTable:
         self._show(p)
         self.console.print(screen.proposal(s, p))
         alts = len(p.proposal.alternatives)
-        keys = "Enter confirm" + (f" · 1-{alts} alternative" if alts else "") + " · o override · " + COMMON_KEYS
+        numbers = "" if not alts else " · 1 alternative" if alts == 1 else f" · 1-{alts} alternatives"
+        keys = "Enter confirm" + numbers + " · o override · " + COMMON_KEYS
         self.console.print(Text(keys, style="dim"))
         while True:
             key = self._ask(f"{p.decision.actor} confirm> ")
@@ -285,8 +311,9 @@ class GmTable:
         c.print(screen.board(s, width=c.width))
         outcome = s.combat.outcome
         assert outcome is not None
-        c.print(Text(f"combat over: {outcome.result} ({outcome.termination.value}) after {outcome.rounds} rounds, "
-                     f"{len(s.records)} decisions", style="bold green"))
+        result = "draw" if outcome.winner is None else f"side {outcome.winner} wins"  # as the narration says it
+        c.print(Text(f"combat over: {result} ({outcome.termination.value}) after {counted(outcome.rounds, 'round')}, "
+                     f"{counted(len(s.records), 'decision')}", style="bold green"))
         if self.on_over is not None:
             self.on_over()  # written now: a table closed at this prompt loses nothing
         while True:

@@ -20,7 +20,7 @@ from trpg_arena.table.render import map_letters, numbered_map
 from trpg_arena.table.session import Pending, Session
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
-ROSTER_WIDTH = 40  # marker, map letter, id, hit points and status; conditions take what is left
+ROSTER_FIXED = 25  # marker, map letter, hit points and status; the id column comes on top, conditions after
 QUIET_EVENTS = {"decision", "gm_edit"}  # shown as the decision's own line instead (a GM edit is one too)
 DIM_EVENTS = {"roll", "auto_decision", "state_changed", "time_advanced", "ap_set", "check", "step", "phase_start",
               "slot_spent", "turn_start", "turn_end", "turn_started", "turn_ended"}
@@ -80,17 +80,18 @@ def roster(session: Session, width: int = 80) -> Text:
     d = c.decision
     sides = c.sides
     letters = map_letters(c) if c.battlefield.kind != "zones" else {}
+    id_width = ids_width(c)
     out = Text()
     for v in turn_order(c):
         style = SIDE_STYLES[sides.index(v.side) % len(SIDE_STYLES)] if v.able else "dim"
         out.append(">" if d is not None and v.id == d.actor else " ", style="bold")
-        out.append(f" {letters.get(v.id, ' ')} {v.id[:15]:<15} ", style=style)
+        out.append(f" {letters.get(v.id, ' ')} {v.id:<{id_width}} ", style=style)
         if c.system.info.health == "wounds":  # the wound level in words, not boxes left out of a total
             out.append_text(_hp(v, f"{c.system.info.health_text(v)[:21]:<21}"))
         else:
             out.append_text(_hp(v, f"{v.hp:>3}/{v.max_hp:<3}"))
             out.append(f" {v.status[:13]:<13}", style="" if v.able else "dim")
-        room = width - ROSTER_WIDTH - 1
+        room = width - ROSTER_FIXED - id_width - 1
         if v.conditions and room > 3:
             conditions = ", ".join(c.system.info.condition_text(k) for k in v.conditions)
             out.append(" " + (conditions if len(conditions) <= room else conditions[:room - 1] + "…"),
@@ -101,6 +102,16 @@ def roster(session: Session, width: int = 80) -> Text:
         out.append((line if len(line) <= width else line[:width - 1] + "…") + "\n", style="cyan")
     out.rstrip()
     return out
+
+
+def ids_width(combat: Combat) -> int:
+    """The roster's id column: every id whole (a GM types them at ``e``), and at least 15 wide to keep it even."""
+    return max([15, *(len(v.id) for v in combat.combatants)])
+
+
+def roster_width(combat: Combat) -> int:
+    """The columns a roster line takes before its conditions."""
+    return ROSTER_FIXED + ids_width(combat)
 
 
 def _hp(v: CombatantView, text: str) -> Text:
@@ -114,7 +125,7 @@ def board(session: Session, overlay: dict[object, str] | None = None, width: int
     field = battlefield(session.combat, overlay)
     map_width = max((len(line) for line in field.plain.splitlines()), default=0)
     room = width - map_width - 3
-    if room < ROSTER_WIDTH + 8:
+    if room < roster_width(session.combat) + 8:
         return Group(field, roster(session, width))
     grid = Table.grid(padding=(0, 3))
     grid.add_column(no_wrap=True)

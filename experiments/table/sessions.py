@@ -13,13 +13,15 @@ import sys
 import time
 from pathlib import Path
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.table.dbpath import default_db
 from trpg_arena.table.store import SessionRow, SessionStore, StoreError
 
-__all__ = ["default_db", "pick", "program", "sessions_table", "when"]
+__all__ = ["db_option", "default_db", "pick", "program", "sessions_table", "when"]
 
 
 def program() -> str:
@@ -43,19 +45,25 @@ def pick(store: SessionStore, wanted: str | None) -> SessionRow:
         rows = [r for r in rows if f"{r.ruleset}/{r.encounter}" == wanted or r.encounter == wanted]
         if not rows:
             raise StoreError(f"{store.path}: no session '{wanted}' (stored: {_ids(store.sessions()) or 'none'}; "
-                             "trpg-arena autopilot --list shows them)")
+                             f"{program()} autopilot --list{db_option(store.path)} shows them)")
     running = [r for r in rows if r.status == "running"]
     if len(running) == 1:
         return running[0]
     if not running:
         raise StoreError(f"{store.path}: no unfinished session{' of ' + wanted if wanted else ''} to resume; "
-                         "start one with trpg-arena autopilot ENCOUNTER")
+                         f"start one with {program()} autopilot ENCOUNTER{db_option(store.path)}")
     raise StoreError(f"several unfinished sessions{' of ' + wanted if wanted else ''}: {_ids(running)}; "
-                     "name one: trpg-arena autopilot --resume ID")
+                     f"name one: {program()} autopilot --resume ID{db_option(store.path)}")
+
+
+def db_option(path: Path) -> str:
+    """`` --db PATH`` to repeat in a hint for a database other than the default one, else nothing."""
+    return "" if path.resolve() == default_db().resolve() else f" --db {shlex.quote(str(path))}"
 
 
 def _ids(rows: list[SessionRow]) -> str:
-    return ", ".join(f"{r.id} ({r.ruleset}/{r.encounter}, {r.decisions} decisions, {r.status})" for r in rows[:8])
+    return ", ".join(f"{r.id} ({r.ruleset}/{r.encounter}, {counted(r.decisions, 'decision')}, {r.status})"
+                     for r in rows[:8])
 
 
 def when(stamp: object) -> str:
@@ -71,12 +79,18 @@ def when(stamp: object) -> str:
 def sessions_table(store: SessionStore) -> Table:
     """The stored sessions, most recent first, in a table that fits 80 columns.
 
-    Every cell is a `Text`: an id or an encounter's name is shown as stored, never read as markup.
+    An id is never cut (it is what `--resume` is given); in a narrower terminal the encounter and the status
+    wrap. Every cell is a `Text`: an id or an encounter's name is shown as stored, never read as markup.
     """
-    table = Table()
-    for col in ("id", "encounter", "decisions", "status", "updated"):
-        table.add_column(col, no_wrap=True, justify="right" if col == "decisions" else "left")
-    for r in store.sessions():
+    rows = store.sessions()
+    # no outer edge and one space either side of a rule: five columns of a skirmish's session in 74 columns
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    table.add_column("id", no_wrap=True, min_width=max((len(str(r.id)) for r in rows), default=2))
+    table.add_column("encounter", overflow="fold", min_width=8)
+    table.add_column("decisions", justify="right", no_wrap=True, min_width=len("decisions"))
+    table.add_column("status", overflow="fold", min_width=7)
+    table.add_column("updated", no_wrap=True, min_width=len("12-07 19:37"))
+    for r in rows:
         status = r.status if r.result is None else f"{r.status}: {r.result}"
         table.add_row(Text(str(r.id)), Text(f"{r.ruleset}/{r.encounter}"), Text(str(r.decisions)), Text(str(status)),
                       Text(when(r.updated)))

@@ -64,8 +64,11 @@ class EditField:
 class Editor:
     """A rule system's edit hook (see the module docstring); subclass per system, set as `RuleSystem.editor`."""
 
-    removed_word = "takes out (fled)"  # what taking a combatant out is called in this system's log line
+    removed_word = "is taken out (fled)"  # what taking a combatant out is called in this system's log line
     place_key = "position"  # the field of an encounter's combatant entry that says where it stands
+    # the status words of a combatant that has yet to join the fight (moonlit's arrivals and summons, reincarnator's
+    # reinforcements in reserve): taking one out cancels its arrival; any other combatant that cannot act is out
+    arriving: frozenset[str] = frozenset({"absent", "reserve"})
 
     def fields(self, combat: Combat, cid: str) -> list[EditField]:
         """The editable fields of combatant `cid` now (its values and the bounds the rules set)."""
@@ -104,6 +107,15 @@ class Editor:
         return False
 
 
+def can_remove(combat: Combat, cid: str) -> bool:
+    """Whether the GM may take `cid` out: it is in the fight, or has yet to join it (its arrival is cancelled).
+
+    One already out (dead, fled, down) cannot be taken out again.
+    """
+    view = _known(combat, cid)
+    return view.able or view.status in _editor(combat).arriving
+
+
 def fields_of(combat: Combat, cid: str) -> list[EditField]:
     """The editable fields of a combatant; `EditError` if the system has no editor or `cid` is nobody."""
     editor = _editor(combat)
@@ -124,6 +136,9 @@ def edit_combatant(combat: Combat, cid: str, changes: Mapping[str, Any] | None =
     view = _known(combat, cid)
     if not remove and not changes:
         raise EditError("nothing to change: give at least one field", where="changes")
+    if remove and not can_remove(combat, cid):
+        raise EditError(f"{cid} is already out of the fight ({view.status}): there is nobody to take out",
+                        where="combatant")
     known = {f.name: f for f in editor.fields(combat, cid)}
     checked: list[tuple[EditField, Any]] = []
     for name, raw in (changes or {}).items():
@@ -301,7 +316,8 @@ def _json_value(value: Any) -> Any:
 def _editor(combat: Combat) -> Editor:
     editor = getattr(combat.system, "editor", None)
     if editor is None:
-        raise EditError(f"{combat.system.info.id} does not support GM edits", where="ruleset")
+        raise EditError(f"{combat.system.info.id} does not support GM edits (its RuleSystem sets no `editor`: "
+                        "docs/writing-a-rule-system.md, 'GM edits', says how to add one)", where="ruleset")
     return editor
 
 

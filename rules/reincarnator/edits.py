@@ -33,7 +33,7 @@ FLAGS = (Condition.PRONE, Condition.CROUCHING, Condition.HIDDEN)
 class ReincarnatorEditor(Editor):
     """Reincarnator's edit hook."""
 
-    removed_word = "takes out (left the location)"
+    removed_word = "is taken out (left the location)"
 
     def fields(self, combat: ReiCombat, cid: str) -> list[EditField]:
         """The fields the rules let a GM edit now."""
@@ -95,7 +95,13 @@ class ReincarnatorEditor(Editor):
         check_cover_sources(combat)
 
     def admit(self, combat: ReiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
-        """A reinforcement (REI-2.5) joining at the start of the next round."""
+        """A reinforcement (REI-2.5) joining at the start of the next round, on a cell nobody standing holds."""
+        cell = spec.get("position")
+        if isinstance(cell, list) and not spec.get("in_vehicle"):  # a copy stands where its original stands
+            holder = next((v.id for v in combat.combatants if v.able and list(v.node or ()) == cell), None)
+            if holder is not None:  # as kiai refuses a hex taken twice, and `free_places` a move onto one
+                raise EditError(f"cell {','.join(map(str, cell))} is already taken by {holder}: give the new "
+                                "combatant a free cell", where="add.position")
         data["reinforcements"] = [*data.get("reinforcements", []),
                                   {"round": max(2, combat.state.round + 1), "combatants": [spec]}]
         return data
@@ -103,6 +109,7 @@ class ReincarnatorEditor(Editor):
     def join(self, combat: ReiCombat, fresh: Any, cid: str) -> None:
         """In reserve with its gear until its round starts; then it rolls initiative and joins (REI-2.5)."""
         state = combat.state
+        _rename_items(combat, cid)
         state.fighters[cid] = fresh.fighters[cid]
         for iid, item in fresh.items.items():
             if iid not in state.items:
@@ -115,3 +122,26 @@ class ReincarnatorEditor(Editor):
     def settle(self, combat: ReiCombat) -> None:
         """End the combat if a side has nobody left."""
         check_end(combat)
+
+
+def _rename_items(combat: ReiCombat, cid: str) -> None:
+    """Give the live items the ids the new tables know them by, once newcomer `cid` carries items of the same id.
+
+    An item id given once in an encounter is its item's id; one given twice is told apart by its holder
+    (``skulker.knife``, `data.build_static`). A copy of a combatant that carries its own gear (``like:
+    skulker``) makes its original's ids repeated: the original's items in the state, and the attack or grapple
+    that names one, take the new ids (its holder still calls it ``knife``).
+    """
+    state, st = combat.state, combat.tables
+    renamed = {st.items[uid].id: uid for uid, owner in st.item_owner.items()
+               if owner != cid and uid not in state.items and st.items[uid].id in state.items
+               and st.items[uid].id not in st.items}
+    if not renamed:
+        return
+    state.items = {renamed.get(uid, uid): item for uid, item in state.items.items()}
+    for p in state.pending:
+        if p.weapon in renamed and p.weapon not in st.natural.get(p.actor, {}):
+            p.weapon = renamed[p.weapon]
+    for g in state.grapples:
+        if g.with_ in renamed and g.with_ not in st.natural.get(g.holder, {}):
+            g.with_ = renamed[g.with_]

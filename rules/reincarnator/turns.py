@@ -107,7 +107,7 @@ def finish(combat: ReiCombat, winner: str | None, term: Termination) -> None:
     sides = combat.encounter.sides()
     report = {s: {"active": sum(1 for f in state.fighters.values() if f.side == s and f.status == "active"),
                   "damage_dealt": sum(f.damage_dealt for f in state.fighters.values() if f.side == s)} for s in sides}
-    text = f"combat over: {winner} wins" if winner else f"combat over: draw ({term.value})"
+    text = f"combat over: side {winner} wins ({term.value})" if winner else f"combat over: draw ({term.value})"
     combat.emit("combat_end", text, rule="REI-2.19", winner=winner, result=winner or "draw",
                 reason="timeout" if term == Termination.ROUND_CAP else term.value, sides=report)
     state.outcome = Outcome(winner, term, state.round)
@@ -276,7 +276,8 @@ def round_start(combat: ReiCombat) -> None:
     st = combat.tables
     state.round += 1
     combat.emit("round_start", f"round {state.round}", rule="REI-2.18", order=list(state.order))
-    joiners = st.reinforce.get(state.round, [])
+    # those still in reserve: one the GM took out before its round never joins (its arrival is cancelled)
+    joiners = [cid for cid in st.reinforce.get(state.round, []) if state.fighters[cid].status == "reserve"]
     if joiners and state.round not in state.joined_rounds:
         state.joined_rounds.append(state.round)
         for cid in joiners:

@@ -33,18 +33,20 @@ def test_a_fresh_start_never_destroys_a_stored_session(tmp_path: Path) -> None:
     first = autopilot("moonlit/duel", "--pc", "scripted", db=db, answers="\n\n\nq\n")
     assert first.returncode == 0, first.stderr
     (row,) = SessionStore(db).sessions()
-    assert row.decisions == 3 and row.status == "running"
+    # three confirmations, and the NPC's routine 'stays' (not put to the GM) where a round began between them
+    assert row.decisions >= 3 and row.status == "running"
     second = autopilot("moonlit/duel", "--pc", "scripted", db=db)
     assert second.returncode == 0, second.stderr
     rows = {r.id: r for r in SessionStore(db).sessions()}
-    assert len(rows) == 2 and rows[row.id].decisions == 3  # the first is untouched
+    assert len(rows) == 2 and rows[row.id].decisions == row.decisions  # the first is untouched
 
     ambiguous = autopilot("--resume", db=db)
     assert ambiguous.returncode == 2 and "Traceback" not in ambiguous.stderr
     assert "several unfinished sessions" in ambiguous.stderr and all(sid in ambiguous.stderr for sid in rows)
+    assert ambiguous.stderr.rstrip().endswith(f"name one: trpg-arena autopilot --resume ID --db {db}")
     named = autopilot("--resume", row.id[:6], db=db)
     assert named.returncode == 0, named.stderr
-    assert f"resumed session {row.id}" in named.stdout and "3 decisions" in named.stdout
+    assert f"resumed session {row.id}" in named.stdout and f"{row.decisions} decisions" in named.stdout
     listed = subprocess.run([*CLI, "autopilot", "--list", "--db", str(db)], capture_output=True, text=True,
                             env={"COLUMNS": "80", "PATH": "/usr/bin:/bin"})
     assert listed.returncode == 0 and all(sid in listed.stdout for sid in rows)

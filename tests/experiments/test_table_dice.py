@@ -18,8 +18,8 @@ from tests.experiments.test_autopilot import Gm, only_session
 from trpg_arena.rules import RULESETS
 
 SYSTEMS = sorted(r for r in RULESETS if not r.startswith("_"))
-ASKED = re.compile(r"roll at the table: (\S+(?: \S+)?) rolls (\d+)D(\d+)( \(tens die\))? for (.+?)(?: \(after .*)?  "
-                   r"\(each die")
+ASKED = re.compile(r"roll at the table: (\S+(?: \S+)?) rolls (\d+)D(\d+)( \(tens die\))? for (.+?)(?: \(after .*)? +"
+                   r"\(each die")  # two spaces before '(each die', or one where the line was wrapped there
 
 
 def _asked(screen: str) -> dict[str, object]:

@@ -66,8 +66,9 @@ def test_the_gm_adds_a_combatant_at_the_table_and_a_wrong_one_is_one_line(tmp_pa
         gm.child.expect("edit> ")
         gm.send("add ghoul_3 like ghoul_1 zone nowhere")
         gm.child.expect("edit> ")
-        refusal = [line for line in gm.child.before.splitlines() if "refused" in line]
-        assert len(refusal) == 1 and "refused: add:" in refusal[0] and "zone" in refusal[0], gm.child.before
+        shown = " ".join(gm.child.before.split())  # one message, wrapped between words at 80 columns
+        refusal = shown.partition("refused: add:")[2]
+        assert shown.count("refused") == 1 and "zone" in refusal, gm.child.before
         gm.send("add ghoul_3 like ghoul_1 zone B_rear")
         assert gm.wait() in ("confirm", "menu")
         assert "GM: adds ghoul_3 (B) like ghoul_1" in gm.screen

@@ -7,14 +7,16 @@ exactly as one never edited.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
+from trpg_arena.experiments.table.edit import field_line, help_line, parse
 from trpg_arena.experiments.table.report import stats_view
 from trpg_arena.rules.core.edits import EditError
-from trpg_arena.table.edits import GmEdit, editable
+from trpg_arena.table.edits import GmEdit, editable, place_key
 from trpg_arena.table.session import Session, SessionError
 from trpg_arena.table.stats import session_stats
 from trpg_arena.table.store import SessionStore
@@ -256,3 +258,104 @@ def test_a_kiai_condition_is_cleared_by_hand_and_none_is_added() -> None:
         s.edit(GmEdit(cid, {name: True, "kiai": 0}))  # nothing applied: kiai untouched too
     s.edit(GmEdit(cid, {name: False}))
     assert name.removeprefix("cond_") not in next(v for v in s.combat.combatants if v.id == cid).conditions
+
+
+# --- a copy with gear of its own, the place under the listing's name, the terminal's words --------------------------
+@pytest.mark.parametrize("like", ["skulker", "rifleman", "chen"])
+def test_a_reincarnator_copy_of_one_with_its_own_gear_joins_and_uses_it(tmp_path: Path, like: str) -> None:
+    """Its items were refused: 'knife' is no item of the encounter (the original's id became 'skulker.knife')."""
+    store = SessionStore(tmp_path / "s.db")
+    s = Session("reincarnator/skirmish", seed=7, pc="scripted", npc="scripted", store=store)
+    s.run(max_decisions=2)
+    cid = f"{like}_2"
+    s.edit(GmEdit(cid, add={"id": cid, "like": like, "cell": [5, 5]}))  # the listing's name for the place
+    own = {uid for uid, owner in s.combat.tables.item_owner.items() if owner == like}
+    assert own and all(uid.startswith(f"{like}.") and uid in _state(s)["items"] for uid in own), own
+    assert Session.load(store, s.id).combat.snapshot() == s.combat.snapshot()
+    s.run(max_decisions=300)
+    acted = [r["text"] for r in s.records if r["actor"] == cid]
+    assert acted, "the copy never took a turn"
+    if like == "rifleman":
+        assert any("ranged attack" in text and "with bolt_rifle" in text for text in acted), acted
+    *_, (_, _, replayed) = s.replay()
+    assert replayed.snapshot()["state"] == _state(s)
+
+
+@pytest.mark.parametrize(("encounter", "like", "place"), [("kiai/skirmish", "goblin_a", "hex"),
+                                                          ("reincarnator/skirmish", "brute", "cell"),
+                                                          ("investigator/skirmish", "ghoul", "pos")])
+def test_a_new_combatants_place_goes_by_the_name_the_edit_fields_give_it(encounter: str, like: str,
+                                                                        place: str) -> None:
+    s = Session(encounter, seed=1, pc="scripted", npc="scripted")
+    row = next(r for r in editable(s.combat) if r["id"] == like)
+    field = next(f for f in row["fields"] if f["name"] == place and f["kind"] == "place")
+    cell = [int(n) for n in next(c for c in field["choices"] if c != ",".join(map(str, field["value"]))).split(",")]
+    with pytest.raises(EditError) as twice:
+        s.edit(GmEdit("x", add={"id": "x", "like": like, place: cell, "position": cell}))
+    assert twice.value.where == f"add.{place}" and "given twice" in str(twice.value)
+    s.edit(GmEdit("x", add={"id": "x", "like": like, place: cell}))  # was 'Extra inputs are not permitted'
+    assert "x" in {v.id for v in s.combat.combatants}
+
+
+@pytest.mark.parametrize("encounter", ["kiai/skirmish", "reincarnator/skirmish"])
+def test_a_copy_left_on_its_originals_cell_is_refused_in_every_grid_system(encounter: str) -> None:
+    """Reincarnator let a reinforcement join on a cell someone stood on; kiai refused the hex taken twice."""
+    s = Session(encounter, seed=1, pc="scripted", npc="scripted")
+    like = {"kiai/skirmish": "goblin_a", "reincarnator/skirmish": "brute"}[encounter]
+    with pytest.raises(EditError, match=f"already taken by '?{like}'?"):
+        s.edit(GmEdit("x", add={"id": "x", "like": like}))
+    assert not s.records
+
+
+def test_taking_out_is_worded_as_the_combatant_being_taken_out() -> None:
+    s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
+    events = s.edit(GmEdit("gorou", remove=True))
+    assert events[0].text == "GM: gorou is taken out (fled)"  # was 'GM: gorou takes out (fled)'
+    s = Session("reincarnator/skirmish", seed=1, pc="scripted", npc="scripted")
+    assert s.edit(GmEdit("brute", remove=True))[0].text == "GM: brute is taken out (left the location)"
+
+
+@pytest.mark.parametrize("encounter", SYSTEMS)
+def test_the_terminals_edit_examples_are_this_combats_and_each_is_accepted(encounter: str) -> None:
+    first = Session(encounter, seed=3, pc="scripted", npc="scripted")
+    rows, place = editable(first.combat), place_key(first.combat)
+    text = help_line(rows, place, first.combat.decision.actor)
+    examples = [e for group in re.findall(r"\(e\.g\. ([^)]*)\)", text) for e in re.findall(r"'([^']+)'", group)]
+    ids = {r["id"] for r in rows}
+    assert len(examples) >= 4 and all(e.split()[e.startswith("add") * 3] in ids for e in examples), examples
+    for example in examples:  # each applies to a fresh copy of the combat
+        s = Session(encounter, seed=3, pc="scripted", npc="scripted")
+        assert s.edit(parse(example, rows, place))[0].text.startswith("GM: "), example
+
+
+def test_the_terminal_refuses_a_field_given_twice_and_numbers_python_reads_loosely() -> None:
+    s = Session("kiai/skirmish", seed=1, pc="scripted", npc="scripted")
+    rows = editable(s.combat)
+    with pytest.raises(EditError, match="kiai is given twice") as e:
+        parse("kaede kiai 3 kiai 4", rows)  # the last one was applied silently
+    assert e.value.where == "changes.kiai"
+    with pytest.raises(EditError, match="given twice"):
+        parse("add x like goblin_a hex 5,5 hex 6,5", rows)
+    with pytest.raises(SessionError, match="e.g. 'kaede wounds_light"):  # was 'kaede hp 12': kiai has no hp
+        parse("kaede kiai", rows)
+    for typed in ("1_0", "１０", "+3", "٣"):  # int() reads them all; an edit takes ASCII digits and a minus sign
+        edit = parse(f"kaede kiai {typed}", rows)
+        assert edit.changes == {"kiai": typed}, typed
+        with pytest.raises(EditError, match="must be a whole number"):
+            s.edit(edit)
+    assert parse("kaede kiai -1", rows).changes == {"kiai": -1}
+    assert parse("add x like goblin_a hex 5,５", rows).add == {"id": "x", "like": "goblin_a", "hex": "5,５"}
+
+
+def test_the_terminal_says_what_a_switch_takes_and_who_is_yet_to_join() -> None:
+    s = Session("moonlit/skirmish", seed=3, pc="scripted", npc="scripted")
+    rows = editable(s.combat)
+    with pytest.raises(EditError, match="bind takes on or off, got 'maybe'"):  # was 'must be true or false'
+        parse("count bind maybe", rows)
+    assert parse("count bind on", rows).changes == {"bind": True}
+    summon = next(r for r in rows if r["id"] == "puppeteer.puppet")
+    assert field_line(summon) == ("puppeteer.puppet (B, absent): nothing to edit: not in the fight yet "
+                                  "('puppeteer.puppet remove' keeps it out)")
+    s.edit(GmEdit("puppeteer.puppet", remove=True))
+    gone = next(r for r in editable(s.combat) if r["id"] == "puppeteer.puppet")
+    assert field_line(gone).endswith("nothing to edit (out of the fight)")
