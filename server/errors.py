@@ -178,6 +178,9 @@ def plain_problems(errors: Sequence[Any]) -> list[dict[str, str]]:
             chosen += [{**u, "loc": u["loc"][:at] + u["loc"][at + 1:]} for u in _union_errors(union, at)]
     problems = []
     for e in chosen:
+        if e.get("type") == "json_invalid":  # its loc is ("body", offset): the body as a whole is what is wrong
+            problems.append({"where": "body", "message": f"is no valid JSON (at character {e['loc'][-1]})"})
+            continue
         loc = list(e["loc"][1:] if e["loc"][:1] in (("body",), ("query",), ("path",)) else e["loc"])
         key = loc[-1:] == ["[key]"]
         if key:  # the name of a field in an object: the object is where, the name is what is wrong
@@ -216,6 +219,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 400 and "parsing the body" in str(exc.detail):  # no JSON, or JSON too deep to read
+            return JSONResponse(error_body("invalid_request", "body: the request's body is no JSON this API reads",
+                                           "body"), status_code=422)
         kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
         return JSONResponse(error_body(kind, str(exc.detail)), status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))

@@ -66,3 +66,11 @@ def test_a_problem_with_the_whole_body_is_at_body_and_says_the_rule(client: Test
     sid = _session(client)
     r = client.post(f"/api/sessions/{sid}/actions", json={"index": 1, "action": {"verb": "stay"}})
     _plain(r, "body", "give exactly one of index, action (got index, action)")
+
+
+@pytest.mark.parametrize("body", [b"{not json", b"\xff\xfe", b"[" * 50_000 + b"]" * 50_000])
+def test_a_body_that_is_no_json_is_a_malformed_request(client: TestClient, body: bytes) -> None:
+    """Broken JSON, bytes that are no UTF-8, or nesting too deep to parse: 422 at `body`, as the docs say."""
+    r = client.post("/api/sessions", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == "invalid_request" and r.json()["where"] == "body", r.text
