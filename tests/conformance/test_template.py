@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,15 @@ from tests.test_docs import rule_ids
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = Path(trpg_arena.rules.__file__).parent / "_template"
 SUITES = ["tests/conformance", "tests/envs/test_envs.py", "tests/golden"]
+
+
+def run_on_a_copy(script: str, into: Path) -> dict[str, Any]:
+    """The JSON a Python `script` prints last, run in a fresh interpreter that finds a copy ``mygame`` in `into`."""
+    copy_as("mygame", into)
+    env = {**os.environ, "TRPG_ARENA_RULES_PATH": str(into), "PYTHONDONTWRITEBYTECODE": "1"}
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return dict(json.loads(run.stdout.strip().splitlines()[-1]))
 
 
 def copy_as(name: str, into: Path) -> Path:
@@ -69,11 +79,7 @@ print(json.dumps({"outcome": session.combat.state.outcome.result, "decisions": l
 
 def test_a_renamed_copy_plays_a_whole_session_with_its_own_scripted_agent(tmp_path: Path) -> None:
     # the copy's scripted agent is its own `tactics.py`, named by its RuleSystem: nothing outside the folder
-    copy_as("mygame", tmp_path)
-    env = {**os.environ, "TRPG_ARENA_RULES_PATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
-    run = subprocess.run([sys.executable, "-c", PLAY], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr[-3000:]
-    played = json.loads(run.stdout.strip().splitlines()[-1])
+    played = run_on_a_copy(PLAY, tmp_path)
     assert played["outcome"] in ("A", "B", "draw"), played  # played to the end
     assert played["decisions"] > 4 and played["agent"] == "TemplateTactics", played
     assert "to hit" in played["reasons"][0], played
@@ -154,11 +160,7 @@ print(json.dumps({"asked": asked, "round": started.round, "actor": started.decis
 
 
 def test_a_renamed_copy_names_its_rolls_honours_its_start_and_refuses_what_it_does_not_read(tmp_path: Path) -> None:
-    copy_as("mygame", tmp_path)
-    env = {**os.environ, "TRPG_ARENA_RULES_PATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
-    run = subprocess.run([sys.executable, "-c", CHECK], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr[-3000:]
-    got = json.loads(run.stdout.strip().splitlines()[-1])
+    got = run_on_a_copy(CHECK, tmp_path)
     # every roll says who rolls and what for: a table rolling by hand asks exactly that
     assert got["asked"] and all(roller and purpose for roller, purpose in got["asked"]), got["asked"]
     assert {r for r, _ in got["asked"]} <= {"ana", "cy", "dee", "bo", "ed", "fay"}, got["asked"]
