@@ -111,12 +111,17 @@ def check_resume_options(args: AutopilotArgs) -> None:
                              "the stored seats stay as they are (press 'a' at the table to let NPCs run)")
 
 
-def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> Session:
-    """A new stored session, or the stored one `--resume` names (with any seat or dice changes asked for)."""
+def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> tuple[Session, int]:
+    """A new stored session, or the stored one `--resume` names (with any seat or dice changes asked for).
+
+    With how many of its decisions the GM has seen: a resumed session's stored ones; none of a new session's (the
+    routine answers given as it starts), nor those a change asked for here gave (a seat made a person's).
+    """
     if args.resume:
         check_resume_options(args)
         row = pick(store, args.wanted)
         session = Session.load(store, row.id)
+        seen = len(session.records)
         # the changes asked for come first: a seat whose agent can no longer be built (its model file gone) is
         # replaced here rather than refused below
         for cid, block in tactics_of(args).items():
@@ -152,11 +157,12 @@ def open_session(args: AutopilotArgs, store: SessionStore, console: Console) -> 
         seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
         session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=args.dice, store=store,
                           ask_routine=args.ask_routine, tactics=tactics_of(args))
+        seen = 0
         console.print(Text(f"new session {session.id} (seed {seed}) in {store.path}; continue it later with "
                            f"{resume_command(session, store)}"))
     if args.autorun:
         session.autorun = True
-    return session
+    return session, seen
 
 
 def resume_command(session: Session, store: SessionStore) -> str:
@@ -174,13 +180,17 @@ def run_autopilot(args: AutopilotArgs, console: Console) -> Session:
                              "with `trpg-arena autopilot ENCOUNTER`)")
     store = SessionStore(args.db)
     try:
-        session = open_session(args, store, console)
+        session, seen = open_session(args, store, console)
         try:
-            GmTable(session, console,
+            GmTable(session, console, seen=seen,
                     on_over=lambda: print_end(console, session, session_stats(session), args.out)).play()
-        except Quit:
+        except (Quit, KeyboardInterrupt) as e:
+            if isinstance(e, KeyboardInterrupt):  # while an agent thought or a roll was made: not at a prompt
+                console.print()
             console.print(Text(f"left the table: session {session.id} is stored; continue with "
                                f"{resume_command(session, store)}"))
+            if isinstance(e, KeyboardInterrupt):
+                raise  # the command's exit status says it was interrupted (130)
             return session
         return session
     finally:

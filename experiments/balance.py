@@ -7,8 +7,10 @@ each knob: one knob is bisected; several are searched in turn, each bisected wit
 small series (the same seeds for all, so settings differ by the knob, not the dice); one screened
 within the tolerance of the target is confirmed on blocks of fresh games until the Wilson 95 %
 interval of the win rate lies inside target +/- tolerance (or leaves the target out), and is then
-verified the same way on other fresh seeds. A failed confirmation's estimate steers the bisection. The tuned
-encounter is written as YAML next to the report.
+verified the same way on other fresh seeds. A failed confirmation's estimate steers the bisection. A
+confirmation starts only when the budget holds a block for it and one for its verification; a setting the
+budget could not confirm, or confirmed but could not verify, is reported as such. The tuned encounter is
+written as YAML next to the report.
 """
 
 from __future__ import annotations
@@ -128,6 +130,9 @@ class Search:
     tried: list[dict[str, Any]] = field(default_factory=list)
     cache: dict[tuple[tuple[str, int], ...], float] = field(default_factory=dict)  # setting -> best estimate
     confirmed: set[tuple[tuple[str, int], ...]] = field(default_factory=set)  # settings confirmation was tried on
+    # the last setting screened close to the target that the budget could not confirm and verify, or that was
+    # confirmed and not verified: what the search found short of a verified setting
+    short: dict[str, Any] | None = None
     on_try: Callable[[dict[str, Any], Search], None] | None = None  # told of each series as it ends (progress)
     started: float = field(default_factory=time.perf_counter)
 
@@ -164,6 +169,20 @@ class Search:
         """Games left in the budget."""
         return self.budget - self.games
 
+    def fell_short(self, setting: dict[Knob, int], why: str, records: list[GameRecord] | None = None) -> None:
+        """Keep a setting that looked right but was not verified, and why (its confirmation games, if any).
+
+        One with confirmation games is not replaced by a later one the budget could not even start on.
+        """
+        if not records and self.short is not None and "games" in self.short:
+            return
+        self.short = {"setting": {k.label: v for k, v in setting.items()}, "why": why}
+        if records:
+            wins = sum(r.result == self.side for r in records)
+            lo, hi = wilson(wins, len(records))
+            self.short.update(games=len(records), win_rate=round(wins / len(records), 4),
+                              interval95=[round(lo, 4), round(hi, 4)])
+
 
 def key_of(setting: dict[Knob, int]) -> tuple[tuple[str, int], ...]:
     """A setting as the search's tables key it: each knob's label and value, in label order."""
@@ -198,35 +217,58 @@ def bisect(s: Search, knob: Knob, setting: dict[Knob, int]) -> tuple[int, list[G
 
 
 def try_setting(s: Search, setting: dict[Knob, int]) -> list[GameRecord] | None:
-    """Screen a setting; if it looks close, confirm it and verify it on fresh seeds (the verified games)."""
+    """Screen a setting; if it looks close, confirm it and verify it on fresh seeds (the verified games).
+
+    Confirming starts only with a block of games left for it and one for the verification: a confirmation the
+    budget cannot verify would spend games the screening could use, to no result.
+    """
     key = key_of(setting)
-    if abs(s.rate(setting) - s.target) > s.tolerance or key in s.confirmed or s.left() < s.confirm:
+    if abs(s.rate(setting) - s.target) > s.tolerance or key in s.confirmed:
+        return None
+    if s.left() < 2 * s.confirm:
+        s.fell_short(setting, f"confirming and verifying it takes at least {2 * s.confirm:,} games, "
+                              f"{s.left():,} were left")
         return None
     s.confirmed.add(key)
-    records = confirm_setting(s, setting, 10_000, "confirm")
-    if records is None:
+    records, inside = confirm_setting(s, setting, 10_000, "confirm", keep=s.confirm)
+    if not inside:
+        if not _decided(s, records):  # stopped by the budget, not by what the games said
+            s.fell_short(setting, "the budget ran out while confirming it", records)
         return None
-    return confirm_setting(s, setting, 20_000, "verify")  # fresh seeds: not the ones it was chosen on
+    verified, inside = confirm_setting(s, setting, 20_000, "verify")  # fresh seeds: not the ones it was chosen on
+    if inside:
+        return verified
+    if not _decided(s, verified):  # fresh seeds that put it outside the tolerance are an answer: it is not kept
+        s.fell_short(setting, "confirmed, but the budget ran out before fresh seeds verified it", records)
+    return None
 
 
-def confirm_setting(s: Search, setting: dict[Knob, int], seed: int, phase: str) -> list[GameRecord] | None:
-    """Play blocks of `confirm` games until the interval lies inside the tolerance (the records) or it cannot.
+def _decided(s: Search, records: list[GameRecord]) -> bool:
+    """Whether a confirmation's games settled the setting: off the target (the interval leaves it out) or 4 blocks."""
+    if len(records) >= 4 * s.confirm:
+        return True
+    lo, hi = wilson(sum(r.result == s.side for r in records), len(records)) if records else (0.0, 1.0)
+    return hi < s.target or lo > s.target
 
-    It cannot when the interval leaves the target out, after four blocks, or when the budget runs out.
-    Each block's running estimate becomes the setting's rate for the search (it rests on more games).
+
+def confirm_setting(s: Search, setting: dict[Knob, int], seed: int, phase: str,
+                    keep: int = 0) -> tuple[list[GameRecord], bool]:
+    """Play blocks of `confirm` games until the interval lies inside the tolerance; the games, and whether it did.
+
+    It cannot when the interval leaves the target out, after four blocks, or when the budget (less `keep`
+    games, kept for what follows) runs out. Each block's running estimate becomes the setting's rate for the
+    search (it rests on more games).
     """
     key = key_of(setting)
     records: list[GameRecord] = []
-    while len(records) < 4 * s.confirm and s.left() >= s.confirm:
+    while len(records) < 4 * s.confirm and s.left() - keep >= s.confirm:
         records = s.play(setting, s.confirm, seed + len(records), phase, records)[1]
-        wins = sum(r.result == s.side for r in records)
-        s.cache[key] = wins / len(records)
+        s.cache[key] = sum(r.result == s.side for r in records) / len(records)
         if s.inside(records):
-            return records
-        lo, hi = wilson(wins, len(records))
-        if hi < s.target or lo > s.target:
-            return None
-    return None
+            return records, True
+        if _decided(s, records):
+            return records, False
+    return records, False
 
 
 def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...], *, side: str | None = None,
@@ -248,8 +290,9 @@ def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...]
     for option, games in (("--screen", screen), ("--confirm", confirm)):
         if games < 1:
             raise BalanceError(f"{option} must be at least 1 game, got {games}")
-    if budget < screen:
-        raise BalanceError(f"--budget {budget} leaves no room for one screening series of --screen {screen} games")
+    if budget < 2 * screen:  # the search starts by screening both ends of a range: less plays no game at all
+        raise BalanceError(f"--budget {budget} leaves no room to screen both ends of a knob's range (2 x --screen "
+                           f"{screen} games)")
     check_backend(backend, workers)
     data = raw_encounter(name)
     check_knobs(data, knobs, name)
@@ -285,6 +328,8 @@ def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...]
         "encounter": name, "side": side, "target": target, "tolerance": tolerance, "lineup": list(lineup),
         "knobs": [f"{k.label}={k.lo}..{k.hi}" for k in knobs], "found": found is not None,
         "games": s.games, "seconds": round(time.perf_counter() - started, 1), "tried": s.tried}
+    if found is None and s.short is not None:
+        summary["short"] = s.short
     if found is not None:
         lo, hi = wilson(found["win_rate"] * len(found["records"]), len(found["records"]))
         summary.update(setting=found["setting"], verified_win_rate=round(found["win_rate"], 4),
@@ -292,6 +337,17 @@ def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...]
         summary["_tuned"] = apply(data, {k: setting[k] for k in knobs})
         summary["_series"] = (found["spec"], found["records"])
     return summary
+
+
+def short_line(summary: dict[str, Any]) -> str | None:
+    """What a search that verified no setting got closest to, in words (None when nothing looked right)."""
+    short = summary.get("short")
+    if short is None:
+        return None
+    games = (f" (confirmation: {rate(short['win_rate'], *short['interval95'], digits=1)} over {short['games']:,} "
+             "games)" if "games" in short else "")
+    return (f"{short['setting']} screened within the tolerance but was not verified: {short['why']}{games}; "
+            "raise --budget")
 
 
 def tried_line(t: dict[str, Any], s: Search | None = None) -> str:

@@ -417,12 +417,12 @@ def balance(encounter: Annotated[str, typer.Argument(help="encounter file or bui
             out: Annotated[Path, typer.Option(help="parent of the run folder (tuned.yaml, report, summary)")]
             = Path("runs/balance")) -> None:
     """Tune stat-block knobs until --side wins --target of the games (Wilson 95 % interval inside the tolerance)."""
-    from trpg_arena.experiments.balance import Knob, tried_line, write_balance
+    from trpg_arena.experiments.balance import Knob, short_line, tried_line, write_balance
     from trpg_arena.experiments.balance import balance as run_balance
     from trpg_arena.experiments.series.words import rate
 
     def started(tuned: str) -> None:
-        err.print(f"balancing {escape(str(encounter))}: side {escape(tuned)}'s win rate to {target:.0%} +/- "
+        err.print(f"balancing {escape(str(encounter))}: the {escape(tuned)} side's win rate to {target:.0%} +/- "
                   f"{tolerance:.0%}, a line per series")
 
     check_folder(out)  # before the search: a file in the way was found only when its results were written
@@ -434,6 +434,8 @@ def balance(encounter: Annotated[str, typer.Argument(help="encounter file or bui
     if not summary["found"]:
         err.print(f"[red]no setting found[/red] within {target:.0%} +/- {tolerance:.0%} in {summary['games']} games "
                   f"({summary['seconds']} s); see {escape(str(folder))}")
+        if short_line(summary) is not None:  # a setting looked right, but the budget could not verify it
+            err.print(escape(str(short_line(summary))))
         raise typer.Exit(1)
     lo, hi = summary["verified_interval95"]
     console.print("[bold green]found[/bold green] " + escape(

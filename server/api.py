@@ -170,8 +170,8 @@ def create_session(request: Request, body: CreateSession) -> Doc:
     """Create and store a session; with ``run``, agent seats play until a person must act."""
     enc = builtin(body.encounter) if body.encounter else uploaded(body.encounter_text, body.encounter_data,
                                                                    body.filename or "upload")
-    for seat in (body.pc, body.npc, *body.seats.values()):
-        check_seat(seat, enc.ruleset)
+    for where, seat in (("pc", body.pc), ("npc", body.npc), *((f"seats.{k}", v) for k, v in body.seats.items())):
+        check_seat(seat, enc.ruleset, where)
     check_controller_seats(enc)
     hub = _hub(request)
     name = body.name or enc.label
@@ -256,7 +256,7 @@ def propose(request: Request, sid: SessionId, body: ProposalRequest) -> Doc:
         if body.agent is None and pending.thinking:
             raise AgentBusy(f"the proposal of {pending.seat} is still being computed; ask again in a few seconds")
         spec = body.agent or pending.seat.agent or "scripted"
-        check_seat(spec, s.encounter.ruleset)
+        check_seat(spec, s.encounter.ruleset, "agent")
         rng = np.random.default_rng([s.seed, s.combat.decision_count, zlib.crc32(spec.encode())])
         agent = make_agent(spec, s.encounter.ruleset, rng=rng)
         combat, legal = s.combat.clone(), pending.legal

@@ -12,14 +12,13 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
 
 from trpg_arena.server import api, errors, ws
 from trpg_arena.server.config import ServerConfig
 from trpg_arena.server.hub import SessionHub
 from trpg_arena.server.idempotency import IdempotencyKeys
 from trpg_arena.server.revision import document_headers
-from trpg_arena.server.security import BodyLimit, HostGuard, OriginGuard, TokenGate
+from trpg_arena.server.security import AllowListCORS, BodyLimit, HostGuard, OriginGuard, TokenGate, token_hint
 from trpg_arena.server.work import AgentDeadline
 from trpg_arena.table.store import SessionStore
 
@@ -53,13 +52,13 @@ def create_app(config: ServerConfig | None = None, store: SessionStore | None = 
     middleware = [
         # CORS for the allowed origins only, Private-Network-Access preflights included (a hosted VTT page
         # calling a server on the GM's machine)
-        Middleware(CORSMiddleware, allow_origins=list(config.allow_origins), allow_methods=["*"],
+        Middleware(AllowListCORS, allow_origins=list(config.allow_origins), allow_methods=["*"],
                    allow_headers=["authorization", "content-type", "if-match", "idempotency-key"],
                    expose_headers=["etag", "retry-after", "idempotent-replayed"], allow_private_network=True,
                    max_age=600),
         Middleware(HostGuard, trusted=config.trusted_hosts),
         Middleware(OriginGuard, allow_origins=config.allow_origins),
-        Middleware(TokenGate, token=config.token),
+        Middleware(TokenGate, token=config.token, hint=token_hint("trpg-arena serve", config.token_generated)),
         Middleware(BodyLimit, limit=config.max_body),
         Middleware(AgentDeadline, seconds=config.agent_seconds),
         Middleware(IdempotencyKeys),  # only requests every guard let through are carried out and kept

@@ -90,6 +90,14 @@ class SeatNotAllowed(EncounterError):
     """A seat whose agent would read a file on the server: refused over HTTP as ``seat_not_allowed``."""
 
 
+class UnknownSeatAgent(UnknownAgentError):
+    """A seat or agent a request names that is no agent (preset, value) of the system; `where`: the field sent."""
+
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
 def file_params(info: AgentInfo) -> list[str]:
     """The parameters of an agent that may name a file on the server: its free text ones.
 
@@ -116,15 +124,20 @@ def needs_file(info: AgentInfo) -> bool:
     return info.positional is not None and info.positional in file_params(info)
 
 
-def check_seat(text: str, ruleset: str) -> str:
-    """A seat spec from a request: refused if its agent would read a file on the server, then checked.
+def check_seat(text: str, ruleset: str, where: str = "seat") -> str:
+    """A seat spec from a request's field `where`: refused if its agent would read a file on the server, then checked.
+
+    A refusal names `where` as the request sent it (``npc``, ``seats.A``, ``agent``).
 
     The file check comes first, since checking the spec (or building the agent) would read the file: the
     answer is the same whether or not the file exists, so a request learns nothing about the server's files.
     """
-    spec = refuse_files(text, ruleset)
+    spec = refuse_files(text, ruleset, where)
     if spec is not None:
-        check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
+        try:
+            check_agent(spec, ruleset)  # every value within what the agent declares, before anything is stored
+        except UnknownAgentError as e:
+            raise UnknownSeatAgent(str(e), where) from None
     return text
 
 
@@ -134,8 +147,15 @@ def refuse_files(text: str, ruleset: str, where: str = "seat") -> AgentSpec | No
     body = body.removeprefix("review:") if body.startswith("review:") else body
     if body in ("human", "review", ""):
         return None
-    spec = AgentSpec.parse(body)
-    info = agent_info(spec.name, ruleset)
+    try:
+        spec = AgentSpec.parse(body)
+    except UnknownAgentError as e:  # no spec at all ('mcts::hard')
+        raise UnknownSeatAgent(str(e), where) from None
+    try:
+        info = agent_info(spec.name, ruleset)
+    except UnknownAgentError:  # the agents a request may name, not every registered one ('policy' is refused here)
+        raise UnknownSeatAgent(f"no agent '{spec.name}' for {ruleset} (known: {', '.join(safe_agents(ruleset))})",
+                               where) from None
     if needs_file(info):
         raise SeatNotAllowed(f"agent '{spec.name}' loads files on the server and cannot be seated over HTTP",
                              path=where, expected="one of " + ", ".join(safe_agents(ruleset)), actual=text)

@@ -21,7 +21,7 @@ from trpg_arena.agents.spec import UnknownAgentError
 from trpg_arena.rules import EncounterError, IllegalActionError, InvalidActionError, TrpgArenaError
 from trpg_arena.rules.core.edits import EditError
 from trpg_arena.rules.core.errors import DiceEntryError, SnapshotError
-from trpg_arena.server.encounters import SeatNotAllowed
+from trpg_arena.server.encounters import SeatNotAllowed, UnknownSeatAgent
 from trpg_arena.server.hub import SessionBusy, UnknownSession
 from trpg_arena.server.replay import ReplayError
 from trpg_arena.server.revision import RevisionError, StaleRequest
@@ -191,6 +191,15 @@ def plain_problems(errors: Sequence[Any]) -> list[dict[str, str]]:
     return problems
 
 
+def located(exc: TrpgArenaError) -> str | None:
+    """The field of the request an error is about (``npc``, ``changes.hp``, an encounter's path), if it names one."""
+    if isinstance(exc, EncounterError):
+        return exc.path
+    if isinstance(exc, (EditError, UnknownSeatAgent)):
+        return exc.where
+    return None
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that turn every error into its JSON refusal."""
 
@@ -200,8 +209,7 @@ def install(app: FastAPI) -> None:
                             (422, "invalid_request"))
         if status >= 500 or kind == "unrestorable":
             log.error("server-side failure: %s", exc)
-        where = (getattr(exc, "path", None) if isinstance(exc, EncounterError)
-                 else exc.where if isinstance(exc, EditError) else None)
+        where = located(exc)
         body = error_body(kind, str(exc), where)
         if isinstance(exc, StaleRequest):
             body["state"] = exc.state  # the session now: decide again on this

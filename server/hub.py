@@ -149,6 +149,7 @@ class SessionHub:
             self._poller = None
 
     def _poll(self) -> None:
+        said = ""  # the last failure logged: a file gone for good is said once, not four times a second
         while not self._stop.wait(POLL_INTERVAL_S):
             self.residency.trim()  # idle sessions leave memory even when no request comes
             with self._lock:
@@ -158,8 +159,11 @@ class SessionHub:
             try:
                 revisions = self.store.revisions()
             except Exception as e:  # a busy or closing file: try again next time
-                log.warning("polling the session store: %s", e)
+                if str(e) != said:
+                    log.warning("polling the session store: %s", e)
+                said = str(e)
                 continue
+            said = ""
             for entry in watched:
                 session = entry.session
                 if session is None or revisions.get(entry.id) == session.revision:

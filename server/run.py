@@ -2,14 +2,20 @@
 
 On the signal every agent deadline expires at once (searches answer at once, runs hand back), open
 connections get `SHUTDOWN_GRACE` seconds to finish, then whatever is left (a request waiting on a
-session, a WebSocket) is cancelled. `check_listen` refuses an address that cannot be had (a port in
-use) in one line, before a command creates anything (uvicorn says so only once it starts, in its own words).
+session, a WebSocket) is cancelled. Once stopped by SIGTERM `serve_app` returns like on SIGINT, so that the
+caller's cleanup (closing the session database) runs and the command exits 0. `check_listen` refuses an address
+that cannot be had (a port in use) in one line, before a command creates anything (uvicorn says so only once it
+starts, in its own words).
 """
 
 from __future__ import annotations
 
 import errno
+import signal
 import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
@@ -38,7 +44,36 @@ def serve_app(app: Any, host: str, port: int) -> None:
     """Serve `app` until SIGINT or SIGTERM (see the module docstring)."""
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
                             timeout_graceful_shutdown=SHUTDOWN_GRACE, timeout_keep_alive=KEEP_ALIVE)
-    _Server(config).run()
+    with until_terminated():
+        _Server(config).run()
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived; not an `Exception`, so that no `except Exception` on the way swallows it."""
+
+
+def _terminate(_sig: int, _frame: FrameType | None) -> None:
+    raise _Terminated
+
+
+@contextmanager
+def until_terminated() -> Iterator[None]:
+    """Run the block until it ends or SIGTERM arrives; either way what follows it (closing a database) runs.
+
+    Python's default SIGTERM kills the process on the spot, skipping every ``finally``: a session database
+    left unclosed keeps its latest changes only in its WAL file. uvicorn shuts down on the signal and then
+    raises it again under the handler it found, which here ends the block instead.
+    """
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    except _Terminated:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class CannotListen(TrpgArenaError):

@@ -1,5 +1,7 @@
-"""The server's gatekeepers, as small ASGI middlewares (inside Starlette's CORS one), outermost first.
+"""The server's gatekeepers, as small ASGI middlewares (inside the CORS one), outermost first.
 
+- `AllowListCORS`: Starlette's CORS for the allowed origins only; a page of any other origin gets no CORS
+  header at all.
 - `HostGuard`: a loopback server accepts only loopback ``Host`` headers (a DNS-rebinding page cannot
   reach it under a name of its own).
 - `OriginGuard`: a browser request that can change something (POST, PUT, DELETE, and every WebSocket)
@@ -19,6 +21,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import PlainTextResponse, Response
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -56,6 +62,31 @@ async def refuse(scope: Scope, send: Send, status: int, error: str, message: str
         return
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+class AllowListCORS(CORSMiddleware):
+    """Starlette's CORS middleware, whose answers to a page of an origin not allowed carry no CORS header.
+
+    Starlette adds ``Access-Control-Expose-Headers`` to every answer to a request with an ``Origin``, and
+    its allowed methods and headers to a refused preflight: a foreign page reads that this server does CORS.
+    """
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        """A preflight: Starlette's answer for an allowed origin, a bare 400 for any other."""
+        if self.is_allowed_origin(origin=request_headers["origin"]):
+            return super().preflight_response(request_headers)
+        return PlainTextResponse("Disallowed CORS origin", status_code=400, headers={"vary": "Origin"})
+
+    async def send(self, message: Message, send: Send, request_headers: Headers) -> None:
+        """Start an answer: with the CORS headers for an allowed origin, only ``Vary: Origin`` for another."""
+        origin = request_headers.get("origin")
+        if message["type"] != "http.response.start" or origin is None or self.is_allowed_origin(origin=origin):
+            await super().send(message, send, request_headers)
+            return
+        message.setdefault("headers", [])
+        headers = MutableHeaders(scope=message)
+        headers["Vary"] = ", ".join([*headers.getlist("Vary"), "Origin"])  # an allowed origin's answer differs
+        await send(message)
 
 
 def _is_preflight(scope: Scope) -> bool:
@@ -105,12 +136,24 @@ class OriginGuard:
         return urlsplit(origin).netloc.lower() == (header(scope, "host") or "").lower()
 
 
-class TokenGate:
-    """With a token, refuses (401) every request without it; a valid ``?token=`` also sets the page's cookie."""
+def token_hint(command: str, generated: bool) -> str:
+    """Which token a refused client should send, for the server `command` (``trpg-arena serve``) that runs."""
+    if generated:
+        return f"the token `{command}` printed when it started"
+    return f"the token `{command}` was given: --token, --token-file or $TRPG_ARENA_TOKEN"
 
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
+
+class TokenGate:
+    """With a token, refuses (401) every request without it; a valid ``?token=`` also sets the page's cookie.
+
+    `hint` says which token to send (`token_hint`): the one the server printed, or the one it was given.
+    """
+
+    def __init__(self, app: ASGIApp, token: str | None,
+                 hint: str = "the token the server printed when it started, or the one it was given") -> None:
         self.app = app
         self.token = token
+        self.hint = hint
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Handle one connection (see the class docstring)."""
@@ -123,7 +166,7 @@ class TokenGate:
         if not offered or not self.token or not hmac.compare_digest(offered.encode(), self.token.encode()):
             what = "a wrong token" if offered else "no token"
             await refuse(scope, send, 401, "unauthorized",
-                         f"{what}: send 'Authorization: Bearer <token>' (the token `trpg-arena serve` printed)")
+                         f"{what}: send 'Authorization: Bearer <token>' ({self.hint})")
             return
         if from_query is None or scope["type"] != "http":
             await self.app(scope, receive, send)

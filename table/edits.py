@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditError, add_combatant, can_remove, edit_combatant, fields_of
+from trpg_arena.rules.core.edits import EditError, add_combatant, can_remove, copyable, edit_combatant, fields_of
 
 if TYPE_CHECKING:
     from trpg_arena.rules import Combat, Event
@@ -97,8 +97,10 @@ def place_fields(combat: Combat) -> set[str]:
 
 def editable(combat: Combat) -> list[dict[str, Any]]:
     """Every combatant with the fields a GM may edit now (JSON-safe): what an edit dialog shows."""
+    copies = copyable(combat)
     return [{"id": v.id, "name": v.name, "side": v.side, "status": v.status, "can_remove": can_remove(combat, v.id),
-             "fields": [f.to_json() for f in fields_of(combat, v.id)]} for v in combat.combatants]
+             "can_copy": v.id in copies, "fields": [f.to_json() for f in fields_of(combat, v.id)]}
+            for v in combat.combatants]
 
 
 def place_key(combat: Combat) -> str:

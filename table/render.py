@@ -53,16 +53,18 @@ def map_lines(combat: Combat, overlay: dict[object, str] | None = None) -> list[
     """The map alone: a zone per row, or a grid row per line (a cell per character; hex rows staggered).
 
     Combatants show as their letter (`map_letters`: upper case for the first side and every other, lower
-    for the rest, ``x`` when out); `overlay` draws other marks on empty cells (e.g. reachable squares).
+    for the rest, ``x`` when out); `overlay` draws other marks on empty cells (e.g. reachable squares); the
+    other cells show what is there (`ground_marks`, explained by `map_legend`).
     """
     bf = combat.battlefield
     marks = _marks(combat)
-    lines = []
+    lines: list[str] = []
     if bf.kind == "zones":
         for node in bf.graph.nodes:
             names = [v.id for v in combat.combatants if v.node == node]
             lines.append(f"[{node:>8}] " + " ".join(names))
         return lines
+    ground = ground_marks(combat)
     for y in range(bf.height):
         row = " " if bf.kind == "hex" and y % 2 else ""
         for x in range(bf.width):
@@ -73,12 +75,60 @@ def map_lines(combat: Combat, overlay: dict[object, str] | None = None) -> list[
             elif overlay and node in overlay:
                 row += overlay[node]
             else:
-                attrs = bf.graph.nodes[node]
-                t = attrs.get("terrain", "open")
-                row += {"open": ".", "difficult": ","}.get(t, "#")
+                row += ground[node]
             row += " " if bf.kind == "hex" else ""
         lines.append(row)
     return lines
+
+
+# what an empty cell shows, by what is on it: objects and doors first (a crate or a door stands on open ground)
+GROUND_MARKS = {"object": "%", "closed door": "+", "open door": "'", "open": ".", "difficult": ",",
+                "climbable": "^", "gap": "_", "water": "~"}
+GROUND_WORDS = {"%": "an object ({names})", "+": "a closed door", "'": "an open door", ",": "difficult ground",
+                "^": "climbable", "_": "a gap", "~": "water", "#": "a wall or obstacle"}
+
+
+def ground_marks(combat: Combat) -> dict[object, str]:
+    """Each cell's mark with nobody on it: objects, doors (as they are now), terrain; ``#`` what no one enters."""
+    bf = combat.battlefield
+    doors = _doors_now(combat)
+    out: dict[object, str] = {}
+    for node, attrs in bf.graph.nodes(data=True):
+        door = doors.get(node, attrs.get("door"))
+        if attrs.get("object") is not None:
+            out[node] = GROUND_MARKS["object"]
+        elif door in ("open", "closed"):
+            out[node] = GROUND_MARKS[f"{door} door"]
+        else:
+            out[node] = GROUND_MARKS.get(attrs.get("terrain", "open"), "#")
+    return out
+
+
+def _doors_now(combat: Combat) -> dict[object, str]:
+    """The doors' state now where the rules keep it (reincarnator's ``doors``, ``"x,y"`` -> open or closed)."""
+    doors = getattr(combat.state, "doors", None)
+    if not isinstance(doors, dict):
+        return {}
+    out: dict[object, str] = {}
+    for key, door in doors.items():
+        x, _, y = str(key).partition(",")
+        if x.lstrip("-").isdecimal() and y.lstrip("-").isdecimal():
+            out[(int(x), int(y))] = door
+    return out
+
+
+def map_legend(combat: Combat) -> str | None:
+    """What the map's marks other than open ground mean, those on this map: ``% an object (crate, barrel) · ...``."""
+    bf = combat.battlefield
+    if bf.kind == "zones":
+        return None
+    marks = ground_marks(combat)
+    names = sorted({str(attrs["object"].get("name", "object")) for _, attrs in bf.graph.nodes(data=True)
+                    if isinstance(attrs.get("object"), dict)})
+    shown = [m for m in GROUND_WORDS if m in marks.values()]
+    if not shown:
+        return None
+    return " · ".join(f"{m} {GROUND_WORDS[m].format(names=', '.join(names))}" for m in shown)
 
 
 def numbered_map(combat: Combat, overlay: dict[object, str] | None = None) -> str:

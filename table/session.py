@@ -13,7 +13,9 @@ env's opponents (agents only, nothing stored).
   decision shows as `thinking` and what needs the proposal raises `ProposalNotReady`.
 - **Dice by hand.** A seat (or the whole table) may roll physical dice: the engine's request
   (`DiceRequest`) is shown, the faces are entered with `enter_dice`, and the action is tried again;
-  a wrong entry is refused and nothing changes.
+  a wrong entry is refused and nothing changes. A roll is its roller's, whoever decides: a seat with
+  ``+dice`` rolls its combatants' attacks, defences and checks by hand, also when another seat's decision
+  brings them about, and never another seat's rolls (the engine rolls those, as with no table at all).
 - **Routine decisions.** What a table rarely wants asked (the rule system's `routine` steps: moonlit's
   "escape or stay?" every round) is answered for a person's seat with its usual choice, recorded as a
   ``routine`` decision, unless the session asks for them (`ask_routine`, stored; off by default).
@@ -271,6 +273,24 @@ class Session:
         self._seat_of[actor] = found
         return found
 
+    def _roller_seat(self, roller: str, decider: str) -> Seat:
+        """The seat whose dice a roll is: its roller's (as `seat_for`), a side's for a side's die (``side cult``).
+
+        A roll that names neither (``the GM``'s blast, an unnamed roll) goes with the decision it follows.
+        """
+        side = roller.removeprefix("side ")
+        if side != roller and side in self.combat.sides:
+            if side in self.seats:
+                return self.seats[side]
+            kind = next((v.kind for v in self.combat.combatants if v.side == side), "npc")
+            return self.defaults["pc" if kind == "pc" else "npc"]
+        if roller:
+            try:
+                return self.seat_for(roller)[1]
+            except KeyError:
+                pass  # no combatant
+        return self.seat_for(decider)[1]
+
     def set_seat(self, key: str, seat: str | Seat, *, revision: int | None = None) -> None:
         """Give a side, a combatant, or the ``pc`` / ``npc`` default a new seat (stored)."""
         self.expect(revision)
@@ -321,14 +341,15 @@ class Session:
     def set_table_dice(self, on: bool, *, revision: int | None = None) -> None:
         """Switch the whole table to physical dice (every seat) or back to the engine's.
 
-        Switched off while a roll waits (and the decider's seat does not roll by hand itself), the waiting
-        action goes on at once: the faces typed for it so far stand, the program rolls the rest.
+        Switched off while a roll waits (and the roller's seat does not roll by hand itself), the waiting
+        action goes on at once: the faces typed for it so far stand, the program rolls the rest (but those of
+        seats that roll by hand, which are asked for).
         """
         self.expect(revision)
         self._change_setup(lambda: setattr(self, "table_dice", on))
-        if not on and self._trying is not None:
-            d = self.combat.decision
-            if d is not None and not self.seat_for(d.actor)[1].by_hand:
+        request, d = self._dice_request, self.combat.decision
+        if not on and self._trying is not None and request is not None and d is not None:
+            if not self._roller_seat(request.roller, d.actor).by_hand:
                 action, source, proposal = self._trying
                 self._apply(action, source, proposal)
 
@@ -621,9 +642,10 @@ class Session:
         c = self.combat
         d = c.decision
         assert d is not None
-        _, seat = self.seat_for(d.actor)
         dice = self._table()
-        dice.by_hand = seat.by_hand or self.table_dice
+        dice.by_hand = self.table_dice
+        actor = d.actor
+        dice.hand = lambda roller: self._roller_seat(roller, actor).by_hand  # each roll by its roller's seat
         dice.context = f"{d.actor}: {c.system.describe(c, action)}"
         dice.begin()
         round_before = c.round
@@ -639,11 +661,12 @@ class Session:
         except BaseException:
             dice.settle(False)
             raise
-        faces = dice.settle(True)
+        typed = dice.settle(True)
         record = {"n": len(self.records), "round": round_before, "actor": d.actor, "side": d.side,
                   "kind": d.kind.value, "step": d.step, "action": action.to_json(),
                   "text": events[0].text if events else action.describe(), "source": source,
-                  "by_hand": dice.by_hand, "faces": [list(f) for f in faces],
+                  "by_hand": dice.by_hand, "faces": [[sides, face] for sides, face, _ in typed],
+                  "rollers": [roller for _, _, roller in typed],
                   "proposal": proposal.to_json() if proposal is not None else None,
                   "agents": self._agent_states()}
         self._store(record, events)
@@ -1088,7 +1111,7 @@ def _same_decision(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two records took the same action with the same hand-rolled faces (the combat after them is equal)."""
     return (a["action"] == b["action"] and a.get("edit") == b.get("edit")
             and [list(f) for f in a["faces"]] == [list(f) for f in b["faces"]]
-            and bool(a["by_hand"]) == bool(b["by_hand"]))
+            and a.get("rollers") == b.get("rollers") and bool(a["by_hand"]) == bool(b["by_hand"]))
 
 
 def replay_records(checkpoint: dict[str, Any], records: list[dict[str, Any]]) -> Iterator[tuple[Combat, list[Event]]]:
@@ -1114,8 +1137,11 @@ def replay_records(checkpoint: dict[str, Any], records: list[dict[str, Any]]) ->
             continue
         try:
             dice.by_hand = bool(rec["by_hand"])
+            dice.hand = None  # each face typed names its roller (none in records kept before they did: in order)
             dice.begin()
-            dice.queue([_face(face) for _, face in rec["faces"]])
+            rollers = rec.get("rollers") or [None] * len(rec["faces"])
+            typed = zip(rec["faces"], rollers, strict=True)
+            dice.queue([(_face(face), _roller(roller)) for (_, face), roller in typed])
             events = combat.act(Action.from_json(rec["action"]))
             dice.settle(True)
         except (TrpgArenaError, LookupError, TypeError, ValueError, AttributeError) as e:
@@ -1130,6 +1156,13 @@ def _face(face: Any) -> int:
     if isinstance(face, bool) or not isinstance(face, int) or face < 1:
         raise ValueError(f"recorded face {face!r} is not a face of a die")
     return face
+
+
+def _roller(roller: Any) -> str | None:
+    """A recorded face's roller (None in records kept before faces named theirs); `ValueError` for anything else."""
+    if roller is not None and not isinstance(roller, str):
+        raise ValueError(f"recorded roller {roller!r} names no one")
+    return roller
 
 
 def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:

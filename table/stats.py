@@ -266,7 +266,8 @@ def session_stats(session: Session) -> CombatStats:
     replay = session.replay()
     _, _, combat = next(replay)
     start = combat.combatants
-    stats = CombatStats.collect(start, ((max(1, int(record["round"])), events, combat.combatants)
+    # a round as the log numbers it: reincarnator's surprise round is round 0, before round 1's initiative
+    stats = CombatStats.collect(start, ((int(record["round"]), events, combat.combatants)
                                         for record, events, combat in replay if record is not None))
     return stats.finish(session.combat)
 

@@ -1,10 +1,12 @@
 """The embedded session store: many sessions in one SQLite file, appended to after every decision.
 
 WAL mode with one small transaction per decision: a process killed at any moment loses at most the
-decision in flight. A session is its setup row, a checkpoint (a full combat snapshot) now and then,
-and one row per decision (the action, the faces typed by hand, the agents' states after it). Undone
-decisions are kept, marked, never deleted. A file that is empty, not a trpg-arena store, damaged or
-read-only is refused (`StoreUnusable`, see `store_file`) before anything is written to it or beside it.
+decision in flight. Each change is also copied from the WAL into the file itself (a passive checkpoint,
+about a millisecond), so the file alone holds every session: copied, or renamed while in use. A session
+is its setup row, a checkpoint (a full combat snapshot) now and then, and one row per decision (the
+action, the faces typed by hand, the agents' states after it). Undone decisions are kept, marked, never
+deleted. A file that is empty, not a trpg-arena store, damaged or read-only is refused (`StoreUnusable`,
+see `store_file`) before anything is written to it or beside it.
 
 Several processes may share one file (the terminal and the server, two servers). Every session has a
 *head*: its `revision`, raised by every stored change, and its live decision count. Each write checks
@@ -106,11 +108,13 @@ class SessionStore:
         self.path = Path(path)
         self._lock = threading.RLock()
         fresh = check_file(self.path, STORE_FORMAT, REQUIRED)  # refused files are left exactly as they were
+        self._gone: str | None = None  # why the path no longer names the file opened, once it does not
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = WatchedConnection(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                                         timeout=busy_timeout), self.path)
-            self._identity = _identity(self.path)  # the file written to, checked before every write
+            self._connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                               timeout=busy_timeout)
+            self._db = WatchedConnection(self._connection, self.path)
+            self._identity = _identity(self.path)  # the file opened, checked before every read and write
             self._db.execute("PRAGMA foreign_keys = ON")
             if fresh:
                 self._db.execute("PRAGMA journal_mode = WAL")
@@ -131,20 +135,28 @@ class SessionStore:
             raise StoreUnusable(f"{self.path}: not a usable trpg-arena session database ({e})") from None
 
     def _check_same_file(self) -> None:
-        """Before a write: the path still names the file opened. Removed or replaced, it is refused from now on.
+        """Before a read or a write: the path still names the file opened; if not, it is refused from then on.
 
-        SQLite writes on to a file removed from under it (its open handle keeps it): every decision stored
-        after that would be lost when the process stops, and another process would start a new file there.
+        A file removed, renamed or replaced (another file put at its path) is no longer the session database.
+
+        SQLite reads and writes on through its open handle whatever the path names now: every decision stored
+        after that would be lost when the process stops (a file removed, or renamed: SQLite leaves its last
+        changes in the WAL under the old name), another process would start a new file there, and reads would
+        show sessions no other program can open. Every change already stored is in the file itself (see
+        `_checkpoint`), under whatever name it has now.
         """
-        try:
-            now: tuple[int, int] | None = _identity(self.path)
-        except OSError:
-            now = None
-        if now != self._identity:
-            what = "removed" if now is None else "replaced"
-            self._db.unusable = (f"{self.path}: the session database file was {what} while in use; nothing more "
-                                 "is written to it (open the file that is there now)")
-            raise StoreUnusable(self._db.unusable)
+        if self._gone is None:
+            try:
+                now: tuple[int, int] | None = _identity(self.path)
+            except OSError:
+                now = None
+            if now == self._identity:
+                return
+            what = "removed or renamed" if now is None else "replaced"
+            self._gone = (f"{self.path}: the session database file was {what} while in use; nothing more is read "
+                          "from it or written to it (open the file that is there now)")
+            self._db.unusable = self._gone
+        raise StoreUnusable(self._gone)
 
     def check_writable(self) -> None:
         """Raise `StoreUnusable` once the file is found damaged, read-only, removed or replaced: no change starts."""
@@ -169,9 +181,23 @@ class SessionStore:
                 # head each write checks still keeps new writes in order (that session fails to load alone)
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file, every change in it (SQLite leaves a renamed file's last changes in its WAL otherwise)."""
         with self._lock:
+            self._checkpoint()
             self._db.close()
+
+    def _checkpoint(self) -> None:
+        """Copy the changes the WAL holds into the file itself, as far as no reader needs them (never waits).
+
+        A file renamed while in use is then whole without its WAL, which SQLite leaves under the old name; so
+        it is still done for a file gone from its path, never for one found damaged or read-only.
+        """
+        if self._db.unusable is not None and self._gone is None:
+            return
+        try:
+            self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:  # a busy file: the WAL keeps the changes until the next one
+            pass
 
     # --- writing --------------------------------------------------------------------------------
     @contextmanager
@@ -186,6 +212,7 @@ class SessionStore:
                 self._db.execute("BEGIN IMMEDIATE")
                 yield self._db
                 self._db.execute("COMMIT")
+                self._checkpoint()
             except BaseException as e:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
@@ -287,9 +314,16 @@ class SessionStore:
                      ("DELETE FROM sessions WHERE id = ?", (sid,))])
 
     # --- reading --------------------------------------------------------------------------------
+    @contextmanager
+    def _file(self) -> Iterator[WatchedConnection]:
+        """The connection for reads, the path checked to still name the file opened (`StoreUnusable` if not)."""
+        with self._lock:
+            self._check_same_file()
+            yield self._db
+
     def sessions(self) -> list[SessionRow]:
         """Every stored session, most recently updated first."""
-        with self._lock:
+        with self._file():
             rows = self._db.execute("SELECT id, name, created, updated, ruleset, encounter, status, result, "
                                     "decisions, revision FROM sessions ORDER BY updated DESC").fetchall()
         return [SessionRow(*r) for r in rows]
@@ -304,19 +338,19 @@ class SessionStore:
 
     def head(self, sid: str) -> Head | None:
         """Where session `sid` stands now (one indexed read: cheap enough to ask before every use); None if gone."""
-        with self._lock:
+        with self._file():
             row = self._db.execute("SELECT revision, decisions FROM sessions WHERE id = ?", (sid,)).fetchone()
         return Head(int(row[0]), int(row[1])) if row is not None else None
 
     def revisions(self) -> dict[str, int]:
         """Every stored session's revision (what a watcher polls to notice changes made by other processes)."""
-        with self._lock:
+        with self._file():
             return {sid: int(rev) for sid, rev in self._db.execute("SELECT id, revision FROM sessions")}
 
     @contextmanager
     def reading(self) -> Iterator[None]:
         """Reads that see one state of the file, whatever other processes write meanwhile (a read transaction)."""
-        with self._lock:
+        with self._file():
             outer = self._db.in_transaction
             if not outer:
                 self._db.execute("BEGIN")
@@ -328,7 +362,7 @@ class SessionStore:
 
     def setup(self, sid: str) -> dict[str, Any]:
         """A session's setup (encounter, seed, seats); `SessionMissing` naming the known ids if it is not stored."""
-        with self._lock:
+        with self._file():
             row = self._db.execute("SELECT setup FROM sessions WHERE id = ?", (sid,)).fetchone()
         if row is None:
             self.get(sid)  # raises, listing the sessions there are
@@ -336,7 +370,7 @@ class SessionStore:
 
     def history(self, sid: str) -> list[dict[str, Any]]:
         """The live decisions of a session, in order."""
-        with self._lock:
+        with self._file():
             rows = self._db.execute("SELECT n, data FROM decisions WHERE session = ? AND live = 1 ORDER BY n",
                                     (sid,)).fetchall()
         out = []
@@ -348,7 +382,7 @@ class SessionStore:
 
     def checkpoint(self, sid: str, at_most: int) -> tuple[int, dict[str, Any]]:
         """The latest checkpoint at or before decision `at_most`."""
-        with self._lock:
+        with self._file():
             row = self._db.execute("SELECT n, data FROM checkpoints WHERE session = ? AND n <= ? ORDER BY n DESC "
                                    "LIMIT 1", (sid, at_most)).fetchone()
         if row is None:

@@ -15,8 +15,8 @@ ladder swaps the sides every other game on the same seed). One Markdown row per 
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,12 +81,14 @@ def count_pairs(label: str, sides: tuple[str, ...] | list[str], results: Path) -
     return Pairs(label, count_seed_pairs(sides, ((r["seed"], r["swapped"], r["result"]) for r in records)))
 
 
-def main() -> None:
-    """Print one Markdown row per series folder."""
-    if len(sys.argv) < 2:
-        raise SystemExit("usage: seed_pairs.py FOLDER|PAIR.jsonl...  (`trpg-arena evaluate --out` folders, "
-                         "a ladder's games/A--B.jsonl)")
-    rows = [seed_pairs(Path(arg)).row() for arg in sys.argv[1:]]  # every folder read before a line is printed
+def main(argv: list[str] | None = None) -> None:
+    """Print one Markdown row per series folder (``--help``: the module docstring)."""
+    parser = argparse.ArgumentParser(prog="seed_pairs.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="+", type=Path, metavar="FOLDER|PAIR.jsonl",
+                        help="a folder `trpg-arena evaluate --out` wrote, or a ladder's games/A--B.jsonl")
+    args = parser.parse_args(argv)
+    rows = [seed_pairs(path).row() for path in args.paths]  # every folder read before a line is printed
     print("| series | pairs | split 1-1 | won twice | lost twice | other (a draw) | A's score |")
     print("|---|---|---|---|---|---|---|")
     print("\n".join(rows))

@@ -216,7 +216,7 @@ class PPOAgent(Agent):
             if scripted is not None:
                 k = legal.index(scripted)
                 reasons.append("the scripted policy agrees" if k == i else
-                               f"the scripted policy would {describe(combat, scripted)} ({probs[k]:.0%} by the "
+                               f"the scripted policy's choice: {describe(combat, scripted)} ({probs[k]:.0%} by the "
                                "policy)")
         return Proposal(legal[i], float(probs[i]), tuple(reasons),
                         tuple(Alternative(legal[j], float(probs[j]), f"{probs[j]:.0%}") for j in others))

@@ -381,7 +381,8 @@ class MCTSAgent(Agent):
         elif prior_first is not None and prior_first != pick.action:
             rival = root.child(prior_first)
             tail = f" ({_pct(win_estimate(rival.q))}, {rival.n} playouts)" if rival is not None and rival.n else ""
-            reasons.append(f"the {self._anchor} would {describe(combat, prior_first)}{tail}")
+            # the action's words are a phrase of their own ("uses quicken on kei"), not one to follow "would"
+            reasons.append(f"the {self._anchor}'s choice: {describe(combat, prior_first)}{tail}")
         else:
             reasons.append(f"the {self._anchor} agrees")
         alts = sorted((Alternative(ch.taken, win_estimate(ch.q), f"{ch.n} playouts") for ch in others),

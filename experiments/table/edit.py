@@ -45,7 +45,7 @@ def help_line(rows: list[dict[str, Any]], place: str = "position", deciding: str
 def _removable(rows: list[dict[str, Any]], place: str, deciding: str | None = None) -> dict[str, Any] | None:
     """The last combatant that can be taken out now (an NPC, in the roster's order), standing on its own if one does.
 
-    One in a vehicle may not be taken out before it leaves the vehicle.
+    One standing on its own has a place to copy for the add example (one in a vehicle has none).
     """
     able = [r for r in rows if r["can_remove"] and r["id"] != deciding]
     standing = [r for r in able if _place(r, place) is not None]
@@ -66,9 +66,19 @@ def _add_example(rows: list[dict[str, Any]], place: str) -> str | None:
     field = _place(like, place)
     if field is None:
         return f"add {_new_id(like['id'], rows)} like {like['id']}"
-    # a zone holds many (and a side starts in its own), a cell or a hex one
-    where = _other(field) if field["kind"] == "place" else _shown(field["value"])
+    # a zone holds many, a cell or a hex one
+    where = _other(field) if field["kind"] == "place" else _own_zone(like, field)
     return f"add {_new_id(like['id'], rows)} like {like['id']}" + (f" {field['name']} {where}" if where else "")
+
+
+def _own_zone(row: dict[str, Any], field: dict[str, Any]) -> str:
+    """A zone `row`'s side may start in: its own (``B_front``) if it stands in one, else the first of them.
+
+    A newcomer starts in its side's zones (moonlit's ``B_front``, ``B_rear``), wherever its original has gone.
+    """
+    own = [z for z in field.get("choices", ()) if z.startswith(f"{row['side']}_")]
+    value = _shown(field["value"])
+    return value if value in own or not own else own[0]
 
 
 def _sample_fields(row: dict[str, Any], place: str) -> list[dict[str, Any]]:

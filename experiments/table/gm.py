@@ -9,7 +9,8 @@
 - **Dice rolled at the table** are asked for with the die, the count and what they are for; a
   wrong entry is refused and asked again.
 
-Everywhere: ``u`` undoes back to the last decision a person made, ``e`` edits a combatant (see
+Everywhere: ``u`` undoes back to the last decision a person made (NPCs running unattended are put back
+under review: they would take it all again at once), ``e`` edits a combatant (see
 `edit`), ``t`` switches the whole table to hand-rolled dice and back, ``?`` explains the keys,
 ``q`` leaves (the session is stored after every decision, so nothing is lost).
 """
@@ -30,7 +31,7 @@ from trpg_arena.rules.core.wording import counted
 from trpg_arena.table.menu import Menu, MenuError, Step
 from trpg_arena.table.odds import action_odds
 from trpg_arena.table.seats import SeatKind
-from trpg_arena.table.session import Pending, Session, StaleRevision
+from trpg_arena.table.session import Pending, Session, SessionError, StaleRevision
 from trpg_arena.table.store import StoreBusy
 
 COMMON_KEYS = "u undo · e edit · t table dice · a NPCs unattended · ? help · q quit"
@@ -41,7 +42,7 @@ HELP_KEYS = (  # one line a key: the table below wraps each at the terminal's wi
     ("words", "(or /words) narrow a person's choice to the actions whose sentence holds them, e.g. a name, "
               "'knock', '7,3'"),
     ("b", "steps back"),
-    ("u", "undoes back to the last decision a person made"),
+    ("u", "undoes back to the last decision a person made (and puts NPCs running unattended back under review)"),
     ("e", "edits a combatant: its damage, pools, conditions or place; takes it out or adds one"),
     ("t", "switches the whole table to dice rolled by hand (and back)"),
     ("a", "lets NPCs run unattended until a person must act (a again: review them)"),
@@ -77,22 +78,42 @@ class GmTable:
     """Drives a `Session` at the terminal: `play` returns when the combat is over and the GM is done."""
 
     def __init__(self, session: Session, console: Console, read: Callable[[str], str] | None = None,
-                 on_over: Callable[[], None] | None = None) -> None:
+                 on_over: Callable[[], None] | None = None, seen: int | None = None) -> None:
+        """`seen`: how many of the session's decisions the GM has seen (None: all); the rest are narrated first."""
         self.session = session
         self.console = console
         # markup=False: a prompt names combatants, which are shown as written, never read as markup
         self.read = read or (lambda prompt: console.input(prompt, markup=False))
         self.on_over = on_over  # called as the combat ends, before the GM is asked anything (the reports)
         session.subscribe(self._narrate)
+        self._narrate_taken(len(session.records) if seen is None else seen)
+
+    def _narrate_taken(self, first: int) -> None:
+        """Narrate the decisions from `first` on, taken before this table listened (a new session's routine answers).
+
+        Their events are the log's last ones: each decision's begin with its ``decision`` (or ``gm_edit``) line.
+        """
+        s = self.session
+        records = s.records[first:]
+        log = s.combat.log
+        starts = [i for i, e in enumerate(log) if e.kind in ("decision", "gm_edit")][-len(records):]
+        if not records or len(starts) != len(records):
+            return  # none, or the log no longer holds them all (a resumed session's starts at a checkpoint)
+        for record, begin, end in zip(records, starts, [*starts[1:], len(log)], strict=True):
+            self._narrate({"type": "decision", "record": record, "events": [e.to_json() for e in log[begin:end]]})
 
     # --- the loop ---------------------------------------------------------------------------------
     def play(self) -> None:
         """Ask whoever decides until the combat ends and the GM finishes (raises `Quit` if the GM leaves)."""
         s = self.session
+        routine = True  # once, as the table opens (see `_answer_routine`)
         while True:
             self._catch_up()
-            p = s.pending()
             try:
+                if routine:
+                    routine = False
+                    self._answer_routine()
+                p = s.pending()
                 if p is None:
                     if self._over():
                         return
@@ -115,6 +136,16 @@ class GmTable:
                                         "it is shown as it is now", style="yellow"))
             except StoreBusy as e:  # nothing was stored, so nothing was done: the same decision is asked again
                 self.console.print(Text(f"not stored: {e}", style="red"))
+
+    def _answer_routine(self) -> None:
+        """Give a person's routine question the usual answer, as the table always does, where it stands unanswered.
+
+        A table left while that answer's dice were asked stored no answer (the dice are asked in memory only):
+        resumed, the answer is given again and its dice asked for, not the question put to the person.
+        """
+        s = self.session
+        if s.dice_asked is None and s.routine_action() is not None:
+            s.set_ask_routine(s.ask_routine)  # stored as it is; the routine answers are given at once
 
     def _catch_up(self) -> None:
         """Follow what a page or another terminal did to the session since (their decisions are narrated)."""
@@ -166,15 +197,29 @@ class GmTable:
         return False
 
     def _undo(self) -> None:
+        """Undo back to the last decision a person made (as the browser, the HTTP API and MCP count it).
+
+        Then NPCs no longer run unattended: they would at once take again all that was undone.
+        """
         s = self.session
-        if all(rec["source"] in ("agent", "routine") for rec in s.records):  # agents alone would only take it again
+        try:
+            taken = s.to_last_person()
+        except SessionError as e:
+            self.console.print(Text(str(e), style="red"))
+            return
+        # a person's action waiting for its dice is taken back alone (an agent's goes with the decision before it)
+        waiting = s.dice_asked is not None and taken == 1
+        if not waiting and all(rec["source"] in ("agent", "routine") for rec in s.records):
+            # agents alone would only take it again
             self.console.print(Text("nothing to undo: no decision has been made by a person yet", style="red"))
             return
-        taken = s.to_last_person()  # as the browser, the HTTP API and MCP count it
         s.undo(taken)
         d = s.combat.decision
         self.console.print(Text(f"undone {counted(taken, 'decision')}: back to {d.actor if d else '?'} in round "
                                 f"{s.combat.round}", style="yellow"))
+        if s.autorun:
+            s.set_autorun(False)  # stored, as 'a' stores it
+            self.console.print("NPC proposals are shown for review again after the undo (a lets them run unattended)")
 
     # --- screens ------------------------------------------------------------------------------------
     def _show(self, p: Pending, overlay: dict[object, str] | None = None) -> None:

@@ -16,7 +16,7 @@ from rich.text import Text
 from trpg_arena.rules import Action, Combat, CombatantView, Event
 from trpg_arena.table.choices import proposal_odds, unsaid
 from trpg_arena.table.menu import Menu, Step
-from trpg_arena.table.render import map_letters, numbered_map
+from trpg_arena.table.render import map_legend, map_letters, numbered_map
 from trpg_arena.table.session import Pending, Session
 
 SIDE_STYLES = ("bold blue", "bold red", "bold green", "bold yellow")
@@ -125,13 +125,15 @@ def board(session: Session, overlay: dict[object, str] | None = None, width: int
     field = battlefield(session.combat, overlay)
     map_width = max((len(line) for line in field.plain.splitlines()), default=0)
     room = width - map_width - 3
+    words = map_legend(session.combat)
+    legend = [Text(words, style="dim")] if words else []  # under both: it wraps at the terminal's width
     if room < roster_width(session.combat) + 8:
-        return Group(field, roster(session, width))
+        return Group(field, *legend, roster(session, width))
     grid = Table.grid(padding=(0, 3))
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True)
     grid.add_row(field, roster(session, room))
-    return grid
+    return Group(grid, *legend)
 
 
 def whose(session: Session, pending: Pending) -> Text:

@@ -11,6 +11,8 @@ leaves the combat exactly as it was. The dice are never touched: an edit does no
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -116,6 +118,14 @@ def can_remove(combat: Combat, cid: str) -> bool:
     return view.able or view.status in _editor(combat).arriving
 
 
+def copyable(combat: Combat) -> set[str]:
+    """The ids ``like:`` can copy to add a combatant: those the encounter describes (its roster, reinforcements).
+
+    A summon has no entry to copy: it is made from its summoner's skill when called (MOON-15.7).
+    """
+    return {str(c.get("id")) for c in _entries(combat.encounter.model_dump(mode="json"))}
+
+
 def fields_of(combat: Combat, cid: str) -> list[EditField]:
     """The editable fields of a combatant; `EditError` if the system has no editor or `cid` is nobody."""
     editor = _editor(combat)
@@ -171,9 +181,10 @@ def add_combatant(combat: Combat, spec: Mapping[str, Any]) -> list[Event]:
     """Add a combatant mid-fight from a stat block (`spec`, an encounter's combatant entry); returns its events.
 
     ``like: <id>`` starts from an existing combatant's entry (its own fields win), so a second ghoul
-    is ``{"id": "ghoul_3", "like": "ghoul_1"}``. The entry is validated as part of the encounter (an
-    `EditError` where ``add``, with the encounter's located message); it joins as the system lets
-    one join (see `Editor.admit`), its turn from the next round on. All or nothing, no dice.
+    is ``{"id": "ghoul_3", "like": "ghoul_1"}``: any combatant the encounter describes, a reinforcement in
+    reserve or arrived included (a summon has no entry: refused, see `copyable`). The entry is validated as
+    part of the encounter (an `EditError` where ``add``, with the encounter's located message); it joins as
+    the system lets one join (see `Editor.admit`), its turn from the next round on. All or nothing, no dice.
     """
     from trpg_arena.rules.core.combat import Combat as CombatType
     from trpg_arena.rules.core.compiled import compiled
@@ -192,9 +203,9 @@ def add_combatant(combat: Combat, spec: Mapping[str, Any]) -> list[Event]:
     data = combat.encounter.model_dump(mode="json")
     like = entry.pop("like", None)
     if like is not None:
-        base = next((c for c in data.get("combatants", []) if c.get("id") == like), None)
+        base = next((c for c in _entries(data) if c.get("id") == like), None)
         if base is None:
-            raise EditError(f"like: no combatant '{like}' in this encounter to copy", where="add.like")
+            raise EditError(_no_copy(combat, data, like), where="add.like")
         entry = {**base, **entry}
     data = editor.admit(combat, data, entry)
     try:
@@ -218,6 +229,15 @@ def add_combatant(combat: Combat, spec: Mapping[str, Any]) -> list[Event]:
 
     text = f"GM: adds {cid} ({side})" + (f" like {like}" if like else "") + "; it takes its turns from the next round"
     return combat.outside_change(change, lambda: text, {"combatant": cid, "added": _json_value(entry)})
+
+
+def _no_copy(combat: Combat, data: dict[str, Any], like: Any) -> str:
+    """Why ``like`` names nothing to copy, and what can be copied."""
+    copies = ", ".join(str(c.get("id")) for c in _entries(data))
+    if isinstance(like, str) and like in combat.system.possible_ids(combat.encounter):
+        return (f"like: {like} is a summon, made from its summoner's skill when called, with no entry of the "
+                f"encounter to copy: copy one the encounter describes ({copies})")
+    return f"like: no combatant {like!r} in this encounter to copy (one of: {copies})"
 
 
 def _entries(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -260,23 +280,31 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def _as_sent(raw: Any) -> str:
+    """A value as the request wrote it (JSON: ``true``, ``"x"``, ``1.5``), not as Python spells it."""
+    try:
+        return json.dumps(raw)
+    except (TypeError, ValueError):
+        return repr(raw)
+
+
 def _check(combat: Combat, spec: EditField, raw: Any, where: str) -> Any:
     """`raw` as the field's value, or `EditError` naming `where` and what the rules allow."""
     label = spec.label or spec.name
     if spec.kind == "int":
         if isinstance(raw, bool) or not isinstance(raw, int):
-            raise EditError(f"{label} must be a whole number, got {raw!r}", where=where)
+            raise EditError(f"{label} must be a whole number, got {_as_sent(raw)}", where=where)
         if (spec.low is not None and raw < spec.low) or (spec.high is not None and raw > spec.high):
             bound = f"at least {spec.low}" if spec.high is None else f"from {spec.low} to {spec.high}"
             raise EditError(f"{label} {raw} is not allowed here: {bound}{_help(spec)}", where=where)
         return raw
     if spec.kind == "bool":
         if not isinstance(raw, bool):
-            raise EditError(f"{label} must be true or false, got {raw!r}", where=where)
+            raise EditError(f"{label} must be true or false, got {_as_sent(raw)}", where=where)
         return raw
     if spec.kind == "choice":
         if raw not in spec.choices:
-            raise EditError(f"{label} must be one of {', '.join(spec.choices)}, got {raw!r}", where=where)
+            raise EditError(f"{label} must be one of {', '.join(spec.choices)}, got {_as_sent(raw)}", where=where)
         return raw
     return _place(combat, spec, raw, where)
 
@@ -285,17 +313,22 @@ def _help(spec: EditField) -> str:
     return f" ({spec.help})" if spec.help else ""
 
 
+_COORDINATE = re.compile(r"-?[0-9]+")
+
+
 def _place(combat: Combat, spec: EditField, raw: Any, where: str) -> Any:
     """A battlefield node: a zone's name, or a cell given as ``[x, y]`` / ``"x,y"``."""
     graph = combat.battlefield.graph
     node: Any = raw
     if isinstance(raw, str) and "," in raw:
-        try:
-            node = tuple(int(p) for p in raw.split(","))
-        except ValueError:
-            raise EditError(f"{spec.label or spec.name} {raw!r} is not a place (write x,y)", where=where) from None
+        parts = raw.split(",")
+        # ASCII digits only: int() would also read '1_0' as 10, ' 4' as 4 and full-width or other scripts' digits
+        if not all(_COORDINATE.fullmatch(p) for p in parts):
+            raise EditError(f"{spec.label or spec.name} {raw!r} is not a place (write x,y)", where=where)
+        node = tuple(int(p) for p in parts)
     elif isinstance(raw, list):
-        node = tuple(raw)
+        # whole numbers only: true or 1.0 would otherwise find the cell 1 stands for
+        node = tuple(raw) if all(type(p) is int for p in raw) else raw
     try:
         present = node in graph
     except TypeError:

@@ -1,10 +1,12 @@
 """Dice the players roll at the table: faces typed in by hand, asked for when the engine needs them.
 
-`TableDice` wraps the combat's engine dice. While `by_hand` is off it rolls them; while it is on, every
-face comes from what a person entered, and a roll with no face waiting raises `DiceNeeded` (naming the
-die, the count, who rolls it and what for: the rules name each roll). `Combat.act` applies fully or
-changes nothing, so the action is simply tried again once the faces are entered. Faces already typed
-for the action being tried are used first even once `by_hand` is switched off; the engine rolls the rest.
+`TableDice` wraps the combat's engine dice. A roll is by hand when `by_hand` is on (the whole table) or
+`hand` says so for its roller (one seat's dice: whoever's decision the roll follows); otherwise the engine
+rolls it, exactly as it would without a table. A roll by hand takes its face from what a person entered,
+and with no face waiting raises `DiceNeeded` (naming the die, the count, who rolls it and what for: the
+rules name each roll). `Combat.act` applies fully or changes nothing, so the action is simply tried again
+once the faces are entered. Each face typed is kept for the roller it was asked of: the next roll of that
+roller takes it, even once by-hand dice are switched off; the engine rolls the rest.
 
 Every face it hands out, by hand or not, goes on a tape. When the kernel rolls a failed action back
 and replays the decisions since its base point, those decisions read their faces back from the tape,
@@ -14,6 +16,7 @@ so a replay never asks again and never depends on the switch's position now.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,58 +123,63 @@ class DiceRequest:
 
 
 class TableDice(Dice):
-    """The engine's dice plus a "the players roll" switch (`by_hand`) and the faces entered by hand."""
+    """The engine's dice plus "the players roll" (`by_hand` for every roll, `hand` by roller) and the faces typed."""
 
     interrupts = True  # a roll by hand raises `DiceNeeded` until its faces are entered
 
     def __init__(self, engine: Dice | None = None, *, by_hand: bool = False, cursor: int = 0) -> None:
         self.engine = engine if engine is not None else Dice()
-        self.by_hand = by_hand
+        self.by_hand = by_hand  # every roll by hand (the whole table)
+        self.hand: Callable[[str], bool] | None = None  # which rollers roll by hand besides (None: none)
         self.context = ""
-        self._tape: list[tuple[int, int, bool]] = []  # (sides, face, by hand) of every roll from `_tape_start`
+        # (sides, face, roller if rolled by hand else None) of every roll from `_tape_start`
+        self._tape: list[tuple[int, int, str | None]] = []
         self._tape_start = cursor
         self._cursor = cursor  # rolls handed out in all (the tape's index plus its start)
-        self._entered: list[int] = []  # faces typed for the action being tried
-        self._used = 0  # of them, how many the current attempt has taken
+        # faces typed for the action being tried, each with the roller it was asked of (None: whichever roll comes
+        # next, as in a record kept before faces named their roller)
+        self._entered: list[tuple[int, str | None]] = []
+        self._used: set[int] = set()  # of them, those the current attempt has taken (by index)
 
     # --- entering faces -------------------------------------------------------------------------
     def enter(self, request: DiceRequest, entry: str | list[int] | tuple[int, ...]) -> list[int]:
         """Check an entry against a request and queue its faces for the next attempt; returns them."""
         faces = request.parse(entry)
-        self._entered.extend(faces)
+        self._entered.extend((face, request.roller) for face in faces)
         return faces
 
-    def queue(self, faces: list[int]) -> None:
-        """Queue faces already checked (a replay of recorded hand rolls)."""
+    def queue(self, faces: list[tuple[int, str | None]]) -> None:
+        """Queue faces already checked, each for its roller (a replay of recorded hand rolls, or `entered` again)."""
         self._entered.extend(faces)
 
     def discard_entered(self) -> None:
         """Forget the faces typed for an action that is given up."""
         self._entered.clear()
-        self._used = 0
+        self._used = set()
 
     @property
-    def entered(self) -> list[int]:
-        """Faces typed in for the action being tried (cleared by `settle`)."""
+    def entered(self) -> list[tuple[int, str | None]]:
+        """Faces typed in for the action being tried, each with its roller (cleared by `settle`)."""
         return list(self._entered)
 
-    def settle(self, applied: bool) -> list[tuple[int, int]]:
-        """After an attempt: on success, the (sides, face) pairs entered by hand for it; otherwise forget its tape.
+    def settle(self, applied: bool) -> list[tuple[int, int, str]]:
+        """After an attempt: on success, the (sides, face, roller) of each roll by hand in it; else forget its tape.
 
         Call it after every `act` of a combat with these dice: a failed attempt's rolls must not stay on the
         tape (a replay would read them), and the faces typed stay queued for the next try.
         """
         del self._tape[self._cursor - self._tape_start:]
-        self._used = 0
+        self._used = set()
         if not applied:
             return []
         self._entered.clear()
-        return [(s, f) for s, f, hand in self._tape[self._attempt_start - self._tape_start:] if hand]
+        return [(s, f, roller) for s, f, roller in self._tape[self._attempt_start - self._tape_start:]
+                if roller is not None]
 
     def begin(self) -> None:
         """Mark the start of an attempt (what `settle` reports counts from here)."""
         self._attempt_start = self._cursor
-        self._used = 0
+        self._used = set()
 
     _attempt_start = 0
 
@@ -181,25 +189,36 @@ class TableDice(Dice):
         while len(out) < count:
             i = self._cursor - self._tape_start
             if 0 <= i < len(self._tape):  # a replay: the faces this roll had the first time
-                s, face, hand = self._tape[i]
+                s, face, by = self._tape[i]
                 if s != sides:
                     raise RuntimeError(f"dice replay mismatch: roll #{self._cursor + 1} was a d{s}, now a d{sides}")
-                if not hand:
+                if by is None:
                     self.engine.roll(sides)  # keep the engine's stream where it was after this roll
-            elif self._used < len(self._entered):  # typed faces stand even if the switch went off since
-                face, hand = self._entered[self._used], True
+            elif (typed := self._typed_for(roller)) is not None:  # typed faces stand even if the switch went off
+                face = self._entered[typed][0]
                 if not 1 <= face <= sides:
                     raise DiceEntryError(f"entered face {face} does not fit a d{sides}")
-                self._used += 1
-                self._tape.append((sides, face, True))
-            elif self.by_hand:
+                self._used.add(typed)
+                self._tape.append((sides, face, roller))
+            elif self.by_hand or (self.hand is not None and self.hand(roller)):
                 raise DiceNeeded(DiceRequest(sides, count - len(out), what, self.context, roller, purpose))
             else:
-                face, hand = self.engine.roll(sides), False
-                self._tape.append((sides, face, False))
+                face = self.engine.roll(sides)
+                self._tape.append((sides, face, None))
             self._cursor += 1
             out.append(face)
         return out
+
+    def _typed_for(self, roller: str) -> int | None:
+        """The index of the first face typed for this roller and not yet taken, if any.
+
+        Each roller's faces are taken in the order typed, whatever the others' rolls between them: should the
+        seats change while a roll waits, a roll now by hand before the one asked for is asked in turn and fits.
+        """
+        if len(self._used) == len(self._entered):
+            return None  # none waiting (the usual case: no face was typed)
+        return next((i for i, (_, owner) in enumerate(self._entered)
+                     if i not in self._used and (owner is None or owner == roller)), None)
 
     def roll(self, sides: int, what: str = "", *, roller: str = "", purpose: str = "") -> int:
         """One die: the engine's, or (by hand) the next face entered; `roller` and `purpose` name the request."""
@@ -219,7 +238,7 @@ class TableDice(Dice):
         """Go back to a state of these dice (the kernel's rollback); the tape stays for the replay."""
         self.engine = Dice.from_state(data["engine"])
         self._cursor = int(data["cursor"])
-        self._used = 0
+        self._used = set()
         if self._cursor < self._tape_start:  # before anything this object rolled: start a fresh tape
             self._tape.clear()
             self._tape_start = self._cursor

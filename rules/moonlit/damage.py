@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.moonlit.data import SKILLS
@@ -23,33 +24,66 @@ if TYPE_CHECKING:
     from trpg_arena.rules.moonlit.state import MoonCombat
 
 
-def _damage_dice(c: MoonCombat, t: Table, who: Fighter, d: PendingAttack) -> int:
+def _damage_dice(c: MoonCombat, t: Table, who: Fighter, d: PendingAttack) -> Damage:
     """MOON-8.12: attack-type dice + flat, offense dice + flats (declaration order), weapon flat of the same type."""
     sk = SKILLS[d.skill]
-    total = 0
+    dmg = Damage()
     if sk.damage is not None:
-        total += sum(roll_dice(c, sk.damage.count, who.id, f"damage ({sk.id})", "MOON-8.12")) + sk.damage.flat
+        dmg.rolled += sum(roll_dice(c, sk.damage.count, who.id, f"damage ({sk.id})", "MOON-8.12"))
+        dmg.add(sk.damage.flat, sk.id)
     for o in d.offense:
         dm = SKILLS[o].damage
         if dm is not None:
             if dm.count:
-                total += sum(roll_dice(c, dm.count, who.id, f"damage ({o})", "MOON-8.12"))
-            total += dm.flat
+                dmg.rolled += sum(roll_dice(c, dm.count, who.id, f"damage ({o})", "MOON-8.12"))
+            dmg.add(dm.flat, o)
     w = t.stats[who.id].weapon
     if w is not None and w.type == sk.type:
-        total += w.damage_flat  # MOON-15.8
-    return total
+        dmg.add(w.damage_flat, w.id)  # MOON-15.8
+    return dmg
 
 
-def _reduction(c: MoonCombat, t: Table, r: Fighter, element: str | None, flat: int) -> int:
-    """MOON-8.14 / 8.15: (Defense + armour) d6, or attribute points against an element; plus flat reductions."""
+@dataclass
+class Damage:
+    """Damage dice rolled and the flat bonuses on top, by name: the log says where each point comes from."""
+
+    rolled: int = 0
+    flats: list[tuple[str, int]] = field(default_factory=list)
+
+    def add(self, flat: int, source: str) -> None:
+        """A flat bonus (a skill's, a weapon's), if there is one."""
+        if flat:
+            self.flats.append((source, flat))
+
+    @property
+    def total(self) -> int:
+        """Dice and flats together."""
+        return self.rolled + sum(n for _, n in self.flats)
+
+    def text(self, extra: int = 0) -> str:
+        """``16 (10 rolled + 4 strike + 2 claws)``; `extra` is more rolled (a critical die); no parts: ``10``."""
+        total = self.total + extra
+        if not self.flats:
+            return str(total)
+        return f"{total} ({self.rolled + extra} rolled" + "".join(f" + {n} {name}" for name, n in self.flats) + ")"
+
+
+def _reduction(c: MoonCombat, t: Table, r: Fighter, element: str | None, flats: dict[str, int]) -> tuple[int, str]:
+    """MOON-8.14 / 8.15: (Defense + armour) d6, or attribute points against an element; plus flat reductions.
+
+    With the log's words for it: ``6 defence``, ``7 defence (5 rolled + 2 guard)``, ``3 fire attribute``.
+    """
     s = t.stats[r.id]
+    flat = sum(flats.values())
+    named = "".join(f" + {n} {name}" for name, n in flats.items() if n)
     if element is not None:
-        return s.attributes.get(element, 0) + flat
+        base = s.attributes.get(element, 0)
+        return base + flat, f"{base + flat} {element} attribute" + (f" ({base} {element}{named})" if named else "")
     n = s.defense + s.armour_dice
     if n <= 0:
-        return flat
-    return sum(roll_dice(c, n, r.id, "defense reduction", "MOON-8.14")) + flat
+        return flat, f"{flat} defence" + (f" ({named.removeprefix(' + ')})" if named else "")
+    rolled = sum(roll_dice(c, n, r.id, "defense reduction", "MOON-8.14"))
+    return rolled + flat, f"{rolled + flat} defence" + (f" ({rolled} rolled{named})" if named else "")
 
 
 def _actual(t: Table, r: Fighter, st: MoonState, diff: int) -> int:
@@ -78,8 +112,8 @@ def resolve_damage(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame, x: Fi
     sk = SKILLS[d.skill]
     hit = a.hit
     assert hit is not None
-    base = crit = 0
-    counter_dmg: dict[str, int] = {}
+    base, crit = Damage(), 0
+    counter_dmg: dict[str, tuple[Damage, int]] = {}  # each counterer's damage and its critical die
     if a.hits or a.counters:
         base = _damage_dice(c, t, x, d)
         if hit.crit and a.hits:
@@ -88,20 +122,18 @@ def resolve_damage(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame, x: Fi
             tg = st.fighters[tid]
             p = tg.pending
             assert p is not None
-            dmg = _damage_dice(c, t, tg, p)
-            if a.checks[tid].crit:
-                dmg += sum(roll_dice(c, 1, tid, "counter critical die", "MOON-10.8"))
-            counter_dmg[tid] = dmg
+            rolled = _damage_dice(c, t, tg, p)
+            counter_dmg[tid] = (rolled, sum(roll_dice(c, 1, tid, "counter critical die", "MOON-10.8"))
+                                if a.checks[tid].crit else 0)
     damaged: list[Fighter] = []
     for h in a.hits:  # step 8: normal receivers
         r = st.fighters[a.cover.get(h, h)]
-        dmg = base + crit
-        red = _reduction(c, t, r, sk.element, sum(a.reductions.get(r.id, {}).values()))
+        dmg = base.total + crit
+        red, said = _reduction(c, t, r, sk.element, a.reductions.get(r.id, {}))  # MOON-8.14 / 8.15
         actual = _actual(t, r, st, dmg - red)
-        what = f"{sk.element} attribute" if sk.element else "defence"  # MOON-8.14 / 8.15
-        c.emit("damage_applied", f"{r.id} takes {dmg} - {red} {what} = {actual} damage", actor=r.id, rule="MOON-8.16",
-               receiver=r.id, damage=dmg, reduction=red, actual=actual, hp_after=max(0, r.hp - actual),
-               source=x.id)
+        c.emit("damage_applied", f"{r.id} takes {base.text(crit)} - {said} = {actual} damage", actor=r.id,
+               rule="MOON-8.16", receiver=r.id, damage=dmg, reduction=red, actual=actual,
+               hp_after=max(0, r.hp - actual), source=x.id)
         lose_hp(c, r, actual, "attack", actual=True)
         if actual >= 1:
             damaged.append(r)
@@ -110,19 +142,21 @@ def resolve_damage(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame, x: Fi
         tg = st.fighters[tid]
         p = tg.pending
         assert p is not None
-        l_dmg, t_dmg = base, counter_dmg[tid]
+        counter, counter_crit = counter_dmg[tid]
+        l_dmg, t_dmg = base.total, counter.total + counter_crit
+        l_said, t_said = base.text(), counter.text(counter_crit)
         if l_dmg == t_dmg:
             c.emit("damage_applied", f"{x.id} and {tid} deal equal damage ({t_dmg}): nobody is hurt", actor=tid,
                    rule="MOON-10.10", receiver=None, damage=t_dmg, reduction=0, actual=0, hp_after=None, source=None)
             continue
         if t_dmg < l_dmg:
-            small, s_dmg, big, b_dmg, big_decl = tg, t_dmg, x, l_dmg, d
+            small, s_dmg, big, b_dmg, big_decl, s_said, b_said = tg, t_dmg, x, l_dmg, d, t_said, l_said
         else:
-            small, s_dmg, big, b_dmg, big_decl = x, l_dmg, tg, t_dmg, p
+            small, s_dmg, big, b_dmg, big_decl, s_said, b_said = x, l_dmg, tg, t_dmg, p, l_said, t_said
         elem = SKILLS[big_decl.skill].element
-        red = _reduction(c, t, small, elem, 0)
+        red, _ = _reduction(c, t, small, elem, {})
         actual = _actual(t, small, st, b_dmg - (s_dmg + red))
-        c.emit("damage_applied", f"{small.id} takes {b_dmg} - ({s_dmg} + {red}) = {actual} damage in the exchange",
+        c.emit("damage_applied", f"{small.id} takes {b_said} - ({s_said} + {red}) = {actual} damage in the exchange",
                actor=small.id, rule="MOON-10.9", receiver=small.id, damage=b_dmg, reduction=s_dmg + red,
                actual=actual, hp_after=max(0, small.hp - actual), source=big.id)
         lose_hp(c, small, actual, "attack", actual=True)

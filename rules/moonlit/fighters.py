@@ -246,12 +246,16 @@ def break_standby(c: MoonCombat, f: Fighter) -> None:
     set_state(c, f, "not_acted" if f.ap > 0 else "acted", "standby broken", "MOON-9.2")
 
 
-def heal(c: MoonCombat, f: Fighter, amount: int, source: str) -> None:
-    """Healing (MOON-11.5) capped at the current maximum (11.7); revives the incapacitated (11.4)."""
+def heal(c: MoonCombat, f: Fighter, amount: int, source: str, flat: int = 0) -> None:
+    """Healing (MOON-11.5) capped at the current maximum (11.7); revives the incapacitated (11.4).
+
+    `flat` is the part of `amount` that is no die (the log names it: ``heals 3 (1 rolled + 2 regeneration)``).
+    """
     if f.state in GONE:
         return  # MOON-11.6
     f.hp = min(f.max_hp, f.hp + amount)
-    c.emit("healed", f"{f.id} heals {amount} -> HP {f.hp}", actor=f.id, rule="MOON-11.5", combatant=f.id,
+    parts = f" ({amount - flat} rolled + {flat} {source})" if flat else ""
+    c.emit("healed", f"{f.id} heals {amount}{parts} -> HP {f.hp}", actor=f.id, rule="MOON-11.5", combatant=f.id,
            amount=amount, hp_after=f.hp, source=source)
     if f.state == "incapacitated" and f.hp > 0:
         st = c.state

@@ -131,7 +131,7 @@ def apply_skill(c: MoonCombat, f: Fighter, a: Action) -> None:
         add_effect(c, g, sid, sk.effect.kind, sk.effect.value, sk.effect.duration)  # MOON-14.2
     if sk.heal is not None:
         dice = roll_dice(c, sk.heal.count, f.id, f"{sid} heal", "MOON-11.5")
-        heal(c, g, sum(dice) + sk.heal.flat, sid)
+        heal(c, g, sum(dice) + sk.heal.flat, sid, sk.heal.flat)
     if sk.remove_condition and extra is not None:
         remove_condition(c, g, str(extra), sid)
     if sk.summon and extra is not None:
@@ -211,7 +211,7 @@ def apply_item(c: MoonCombat, f: Fighter, a: Action) -> None:
            target=g.id, costs={"item": 1})
     if it.heal is not None:
         dice = roll_dice(c, it.heal.count, f.id, f"{iid} heal", "MOON-11.5")
-        heal(c, g, sum(dice) + it.heal.flat, iid)
+        heal(c, g, sum(dice) + it.heal.flat, iid, it.heal.flat)
     if it.remove is not None:
         remove_condition(c, g, it.remove, iid)
     if it.effect is not None:

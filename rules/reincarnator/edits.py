@@ -4,7 +4,7 @@ The health track holds lethal and bashing points up to the maximum health togeth
 status follows from it as damage would set it (active, unconscious, dying), and a track cleared below the
 maximum brings an unconscious or dying fighter back. Prone, crouching and hidden are switched directly.
 A fighter in a vehicle or a grapple is not moved by hand. Taken out, a fighter leaves the location as
-REI-2.15 has it (grapples end, scene effects end).
+REI-2.15 has it (it gets out of its vehicle, grapples end, scene effects end).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     on_incapacitated,
     status_of,
 )
+from trpg_arena.rules.reincarnator.model import CombatantSpec
 from trpg_arena.rules.reincarnator.turns import check_end
 from trpg_arena.rules.reincarnator.verbs import Condition
 
@@ -84,8 +85,10 @@ class ReincarnatorEditor(Editor):
     def remove(self, combat: ReiCombat, cid: str) -> None:
         """Take the combatant out of the fight."""
         f = combat.state.fighters[cid]
-        if f.in_vehicle is not None:
-            raise EditError(f"{cid} is in {f.in_vehicle}: take it out of the vehicle first", where="combatant")
+        vehicle = combat.state.vehicles.get(f.in_vehicle or "")
+        if vehicle is not None and vehicle.driver == cid:  # it leaves the vehicle first, as getting out does
+            vehicle.driver, vehicle.side = None, None
+        f.in_vehicle = None
         end_all_grapples(combat, cid, "left")
         f.status = "fled"
         combat.emit("status_changed", f"{cid} leaves the battlefield (taken out by the GM)", actor=cid,
@@ -95,15 +98,25 @@ class ReincarnatorEditor(Editor):
         check_cover_sources(combat)
 
     def admit(self, combat: ReiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
-        """A reinforcement (REI-2.5) joining at the start of the next round, on a cell nobody standing holds."""
+        """A newcomer joining at the start of the next round, on a cell nobody standing holds.
+
+        Added in the surprise round (round 0, REI-1.1) it is one of the combatants, rolling round 1's initiative
+        with everyone; added later it is a reinforcement (REI-2.5) of the next round. A copy of a vehicle's
+        occupant rides in the vehicle, unless it is given a cell of its own: then it stands there.
+        """
+        _known_fields(spec)
+        spec = _out_of_vehicle(data, spec)
         cell = spec.get("position")
         if isinstance(cell, list) and not spec.get("in_vehicle"):  # a copy stands where its original stands
             holder = next((v.id for v in combat.combatants if v.able and list(v.node or ()) == cell), None)
             if holder is not None:  # as kiai refuses a hex taken twice, and `free_places` a move onto one
                 raise EditError(f"cell {','.join(map(str, cell))} is already taken by {holder}: give the new "
                                 "combatant a free cell", where="add.position")
-        data["reinforcements"] = [*data.get("reinforcements", []),
-                                  {"round": max(2, combat.state.round + 1), "combatants": [spec]}]
+        if combat.state.round < 1:  # reinforcements join from round 2 on (REI-2.5): round 1's roll is still to come
+            data["combatants"] = [*data.get("combatants", []), spec]
+        else:
+            data["reinforcements"] = [*data.get("reinforcements", []),
+                                      {"round": combat.state.round + 1, "combatants": [spec]}]
         return data
 
     def join(self, combat: ReiCombat, fresh: Any, cid: str) -> None:
@@ -122,6 +135,30 @@ class ReincarnatorEditor(Editor):
     def settle(self, combat: ReiCombat) -> None:
         """End the combat if a side has nobody left."""
         check_end(combat)
+
+
+PLACE = "cell"  # what the edit fields call a fighter's place (an encounter's entry says ``position``)
+PLACE_WORDS = frozenset({"hex", "pos", "zone", "square", "place", "at"})  # other systems' or a GM's words for one
+
+
+def _known_fields(spec: dict[str, Any]) -> None:
+    """Refuse a field no reincarnator combatant has, naming it (another system's place word says which is this one's).
+
+    Checked first: a copy left on its original's cell would otherwise be refused for that, the field unnamed.
+    """
+    unknown = sorted(set(spec) - set(CombatantSpec.model_fields) - {"stat_block", PLACE})
+    if unknown:
+        name = unknown[0]
+        place = f": a fighter's place is '{PLACE}' here, e.g. '{PLACE} 5,5'" if name in PLACE_WORDS else ""
+        raise EditError(f"a reincarnator combatant has no field '{name}'{place}", where=f"add.{name}")
+
+
+def _out_of_vehicle(data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    """`spec` out of its vehicle if it is given a cell other than the one the vehicle starts on (what a copy has)."""
+    vehicle = next((v for v in data.get("vehicles", []) if v.get("id") == spec.get("in_vehicle")), None)
+    if vehicle is None or spec.get("position") in (None, vehicle.get("position")):
+        return spec
+    return {k: v for k, v in spec.items() if k != "in_vehicle"}
 
 
 def _rename_items(combat: ReiCombat, cid: str) -> None:

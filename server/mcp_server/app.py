@@ -24,9 +24,11 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from trpg_arena.rules import RULESETS
+from trpg_arena.rules.core.wording import counted
 from trpg_arena.server.mcp_server.arguments import Arguments, AsSent
 from trpg_arena.server.mcp_server.prompt import npc_assistant
 from trpg_arena.server.mcp_server.table import RUN_LIMIT, Doc, Table, ToolRefusal
+from trpg_arena.server.models import ActionIn
 from trpg_arena.table.choices import unsaid
 
 log = logging.getLogger("trpg_arena.mcp")
@@ -37,8 +39,9 @@ Revision = Annotated[int, Field(ge=0, le=2**62, description="the session's revis
                                                             "report it: a stale one is refused with the state now")]
 Run = Annotated[bool, Field(description="then let agent seats decide until a person must act")]
 Index = Annotated[int | None, Field(ge=0, description="the legal action's index, as get_pending lists it")]
-ActionJson = Annotated[dict[str, Any] | None, Field(description="or the action's JSON form {verb, target, dest, "
-                                                                "option} as get_pending lists it")]
+# checked as the API checks it (`ActionIn`): a misspelt or extra field is refused, not read as an illegal action
+ActionJson = Annotated[ActionIn | None, Field(description="or the action's JSON form {verb, target, dest, option} "
+                                                          "as get_pending lists it")]
 Seat = Annotated[str, Field(min_length=1, max_length=200)]
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
@@ -74,12 +77,30 @@ def _guarded(work: Callable[[], CallToolResult], tool: str) -> CallToolResult:
                                     "with get_state before calling again: what was stored stands", "internal"))
 
 
+def _action(action: ActionIn | None) -> Doc | None:
+    return action.model_dump() if action is not None else None
+
+
 def _over_line(state: Doc) -> str:
     """The end in words that agree whatever a side is called ("side investigators wins", not "investigators wins")."""
     outcome = state.get("outcome") or {}
     winner = outcome.get("winner")
     end = f"side {winner} wins" if winner else "draw"
     return f"over: {end} ({outcome['termination']})" if outcome.get("termination") else f"over: {end}"
+
+
+def _statistics_line(stats: Doc) -> str:
+    """Where each side stands, in one line: ``so far after 3 decisions in 1 round: side A: 4 damage dealt, ...``."""
+    if stats["over"]:
+        end = "draw" if stats["result"] == "draw" else f"side {stats['result']} wins"
+        when = f"final ({end}) after"
+    else:
+        when = "so far after"
+    sides = "; ".join(f"side {s['side']}: {s['damage_dealt']} damage dealt, {s['damage_taken']} taken, "
+                      f"{counted(s['taken_out'], 'foe')} taken out, {s['standing']} of {s['combatants']} standing"
+                      for s in stats["sides"])
+    return (f"{when} {counted(stats['decisions'], 'decision')} in {counted(stats['rounds'], 'round')}: "
+            f"{sides}")
 
 
 def _pending_line(state: Doc) -> str:
@@ -189,8 +210,8 @@ def build_server(table: Table) -> MCPServer:
     def list_sessions() -> CallToolResult:
         """Stored sessions (also those of the terminal and the browser), most recently played first."""
         out = table.list_sessions()
-        return _answer(out, f"{len(out['sessions'])} sessions: " + ", ".join(
-            f"{s['id']} {s['name']} ({s['status']})" for s in out["sessions"][:20]))
+        shown = ", ".join(f"{s['id']} {s['name']} ({s['status']})" for s in out["sessions"][:20])
+        return _answer(out, counted(len(out["sessions"]), "session") + (f": {shown}" if shown else ""))
 
     @tool(READ_ONLY)
     def get_state(session: SessionId) -> CallToolResult:
@@ -226,7 +247,7 @@ def build_server(table: Table) -> MCPServer:
     def submit_action(session: SessionId, revision: Revision, index: Index = None, action: ActionJson = None,
                       run: Run = True) -> CallToolResult:
         """Take a legal action for the open decision (on an agent's seat this overrides its proposal)."""
-        out = table.submit_action(session, revision, index, action, run)
+        out = table.submit_action(session, revision, index, _action(action), run)
         return _answer(out, _changed_line(out))
 
     @tool(CHANGES)
@@ -239,7 +260,7 @@ def build_server(table: Table) -> MCPServer:
     def override(session: SessionId, revision: Revision, index: Index = None, action: ActionJson = None,
                  run: Run = True) -> CallToolResult:
         """Apply another legal action instead of the review seat's proposal (recorded as an override)."""
-        out = table.override(session, revision, index, action, run)
+        out = table.override(session, revision, index, _action(action), run)
         return _answer(out, _changed_line(out))
 
     @tool(CHANGES)
@@ -319,7 +340,7 @@ def build_server(table: Table) -> MCPServer:
     def get_statistics(session: SessionId) -> CallToolResult:
         """Damage, take-downs and decision sources per combatant and side (so far, or final once over)."""
         out = table.get_statistics(session)
-        return _answer(out, json.dumps({k: out[k] for k in ("over", "decisions") if k in out}))
+        return _answer(out, _statistics_line(out))
 
     server: MCPServer = MCPServer(
         name="trpg-arena", log_level="WARNING", title="trpg-arena: tabletop combat with exact rules", tools=tools,

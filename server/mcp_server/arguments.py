@@ -7,7 +7,7 @@ name ``"null"`` became no name), and answers a failure with pydantic's multi-lin
 structured part. So a tool takes its arguments as the client sent them (`AsSent`) and `Arguments`
 checks them against the tool function's own signature, the one its input schema is built from: an
 unknown name, a wrong type or a value out of range is a `ToolRefusal` of kind ``invalid_arguments``
-naming the argument (``revision: Input should be a valid integer``), as ``server.errors`` words a 422.
+naming the argument in the words ``server.errors`` gives a 422 (``changes.hp: a whole number is needed``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
+from trpg_arena.server.errors import plain_problems
 from trpg_arena.server.mcp_server.table import ToolRefusal
 
 STRICT = ConfigDict(extra="forbid", strict=True)  # as the API's request bodies (`server.models.Strict`)
@@ -48,22 +49,16 @@ class Arguments:
         try:
             parsed = self.model.model_validate(given)
         except ValidationError as e:
-            problems = e.errors(include_url=False)
-            where = _where(problems[0]["loc"])
+            problems = plain_problems([self._unknown_argument(p) for p in e.errors(include_url=False)])
+            first = problems[0]
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            raise ToolRefusal(f"{where}: {self._said(problems[0])}{more}", "invalid_arguments",
-                              where=where) from None
+            raise ToolRefusal(f"{first['where']}: {first['message']}{more}", "invalid_arguments",
+                              where=first["where"]) from None
         return {name: getattr(parsed, name) for name in self.names}
 
-    def _said(self, problem: Any) -> str:
-        if problem["type"] == "extra_forbidden":
-            return f"no such argument ({self.tool} takes {', '.join(self.names) or 'none'})"
-        return str(problem["msg"])
-
-
-def _where(loc: tuple[int | str, ...]) -> str:
-    """A pydantic location as the API's ``where``: ``seats.A``, ``changes.hp[0]``."""
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
-    return out or "arguments"
+    def _unknown_argument(self, problem: Any) -> Any:
+        """An argument the tool does not take, said with the ones it takes (a field inside one: as the API)."""
+        if problem["type"] != "extra_forbidden" or len(problem["loc"]) != 1:
+            return problem
+        return {**problem, "type": "unknown_argument",
+                "msg": f"no such argument ({self.tool} takes {', '.join(self.names) or 'none'})"}

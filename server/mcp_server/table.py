@@ -28,7 +28,7 @@ from trpg_arena.agents.spec import agent_info
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
 from trpg_arena.rules.core.edits import EditError
 from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
-from trpg_arena.server.errors import STATUS
+from trpg_arena.server.errors import STATUS, located
 from trpg_arena.server.hub import Entry, SessionHub, public_record
 from trpg_arena.server.replay import session_replay
 from trpg_arena.server.state import open_decision, session_state
@@ -69,7 +69,9 @@ def refusals() -> Iterator[None]:
         raise
     except EditError as e:  # the field the rules refuse comes first, as the API's "where"
         raise ToolRefusal(f"{e.where}: {e}", kind_of(e), where=e.where) from None
-    except (TrpgArenaError, ValueError, LookupError) as e:  # encounters, agents, actions, dice: located messages
+    except TrpgArenaError as e:  # encounters, agents, actions, dice: located messages (the field, as the API's)
+        raise ToolRefusal(str(e), kind_of(e), where=located(e)) from None
+    except (ValueError, LookupError) as e:
         raise ToolRefusal(str(e), kind_of(e)) from None
 
 
@@ -133,8 +135,10 @@ class Table:
                               "invalid_arguments")
         with self._call():
             enc = builtin(encounter) if encounter is not None else uploaded(encounter_text, None, name or "upload")
-            for seat in (pc, npc, *seats.values(), *(enc.controllers or {}).values()):
-                check_seat(seat, enc.ruleset)
+            sent = {"pc": pc, "npc": npc, **{f"seats.{key}": seat for key, seat in seats.items()},
+                    **{f"controllers.{side}": seat for side, seat in (enc.controllers or {}).items()}}
+            for where, seat in sent.items():
+                check_seat(seat, enc.ruleset, where)
             label = name or enc.label
             session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=table_dice,
                               store=self.hub.store, name=label, tactics=tactics, ask_routine=ask_routine)
@@ -171,7 +175,7 @@ class Table:
                     return {"agent": pending.seat.agent,
                             "proposal": proposal_json(s.combat, pending.proposal, pending.legal)}
                 spec = agent or pending.seat.agent or "scripted"
-                check_seat(spec, s.encounter.ruleset)
+                check_seat(spec, s.encounter.ruleset, "agent")
                 rng = np.random.default_rng([s.seed, s.combat.decision_count, zlib.crc32(spec.encode())])
                 made = make_agent(spec, s.encounter.ruleset, rng=rng)
                 combat, legal = s.combat.clone(), pending.legal

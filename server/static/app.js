@@ -54,7 +54,8 @@ function fillRulesets() {
   rules.replaceChildren(...catalogue.map((r) => el("option", {value: r.id, text: `${r.title} (${r.board})`})));
   const logEncounter = document.getElementById("log-encounter");
   for (const r of catalogue) for (const e of r.encounters) logEncounter.append(el("option", {value: e, text: e}));
-  rules.addEventListener("change", fillEncounters);
+  rules.addEventListener("change", () => { fillEncounters(); dropUpload(); });
+  document.getElementById("encounter").addEventListener("change", dropUpload);
   fillEncounters();
 }
 
@@ -90,7 +91,7 @@ async function createSession(ev) {
     location.hash = `#/s/${out.state.id}`;
     drawSeed();
   } catch (e) {
-    document.getElementById("encounter-note").textContent = e.message;
+    note(e.message, "bad");  // an error, even under an upload that was fine
     toast(e.message);
   } finally {
     creating = false;
@@ -98,19 +99,36 @@ async function createSession(ev) {
 }
 let creating = false;
 
+// The note under the form: `kind` "ok", "bad" or "" (plain), so an error never reads as the green "ok" of an upload.
+function note(text, kind = "") {
+  const box = document.getElementById("encounter-note");
+  box.textContent = text;
+  box.className = kind ? `note ${kind}` : "note";
+}
+
 async function checkUpload() {
   const file = document.getElementById("encounter-file").files[0];
-  const note = document.getElementById("encounter-note");
-  if (!file) { note.textContent = ""; return; }
+  setAside = null;
+  if (!file) { note(""); return; }
   try {
     const out = await api("POST", "/api/encounters/validate", {encounter_text: await file.text(), filename: file.name});
-    note.textContent = `ok: ${out.ruleset} encounter '${out.encounter}', ${out.combatants} combatants, ` +
-                       `sides ${out.sides.join(", ")}`;
-    note.className = "note ok";
+    note(`ok: ${out.ruleset} encounter '${out.encounter}', ${out.combatants} combatants, sides ${out.sides.join(", ")}`,
+         "ok");
   } catch (e) {
-    note.textContent = e.message;
-    note.className = "note bad";
+    note(e.message, "bad");
   }
+}
+
+// A built-in encounter chosen after an upload: Start begins that one, so the file is set aside (and the note says so,
+// naming the encounter Start begins as it is chosen again).
+let setAside = null;
+function dropUpload() {
+  const file = document.getElementById("encounter-file");
+  if (file.files.length) {
+    setAside = file.files[0].name;
+    file.value = "";
+  }
+  if (setAside) note(`${setAside} set aside: Start begins ${document.getElementById("encounter").value}`);
 }
 
 async function listSessions() {

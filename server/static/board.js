@@ -19,21 +19,42 @@ function svg(tag, attrs = {}, ...children) {
 
 function title(text) { return svg("title", {}, text); }
 
+// The statuses of a combatant that has yet to join the fight (the rules' `Editor.arriving`: a moonlit arrival or
+// summon not yet called, a reincarnator reinforcement in reserve): not out of it, and the GM may still take it out.
+export const YET_TO_JOIN = new Set(["absent", "reserve"]);
+export const notYetIn = (c) => !c.able && YET_TO_JOIN.has(c.status);
+
+// The first part of an id (`letters` of it), then each other part's initial, a number whole: "guard_spear_1" is
+// "Gus1", "guard_1" "Gu1", "ghoul_1_2" "Gh12", "aoi.puppet" "Aop".
 function labelOf(id, letters) {
   const parts = id.split(/[_.\-]/).filter(Boolean);
+  if (!parts.length) return id;
   const head = parts[0].slice(0, letters);
-  const tail = parts.length > 1 ? parts[parts.length - 1].slice(0, 1) : "";
+  const tail = parts.slice(1).map((p) => (/^\d+$/.test(p) ? p : p.charAt(0))).join("");
   return head.charAt(0).toUpperCase() + head.slice(1) + tail;
 }
 
-// Short token labels ("Gh1", "Ka"), as long as needed to tell every combatant on the board apart.
+// Short token labels ("Gh1", "Ka"), as long as needed to tell every combatant on the board apart, and never shared:
+// ids alike even so ("ghoul_1_2" and "ghoul_12") are told apart by a number after the label.
 export function tokenLabels(ids) {
-  const out = new Map();
+  const first = new Map();
   for (const id of ids) {
     let letters = 2;
     const taken = (label) => ids.some((other) => other !== id && labelOf(other, letters) === label);
     while (letters < 4 && taken(labelOf(id, letters))) letters += 1;
-    out.set(id, labelOf(id, letters));
+    first.set(id, labelOf(id, letters));
+  }
+  const all = new Set(first.values());
+  const out = new Map();
+  const given = new Set();
+  for (const id of ids) {
+    let label = first.get(id);
+    for (let n = 2; given.has(label); n++) {
+      const numbered = `${first.get(id)}#${n}`;
+      if (!all.has(numbered)) label = numbered;
+    }
+    given.add(label);
+    out.set(id, label);
   }
   return out;
 }
@@ -146,7 +167,9 @@ function tokenPositions(board, combatants) {
 function token(board, combatant, at, marks, label) {
   const side = Math.max(0, board.sides.indexOf(combatant.side));
   const classes = ["token", `side-${side}`];
-  if (!combatant.able) classes.push("down");
+  const waiting = notYetIn(combatant);
+  if (waiting) classes.push("arriving");
+  else if (!combatant.able) classes.push("down");
   if (marks.actor === combatant.id) classes.push("actor");
   if (marks.targets && marks.targets.has(combatant.id)) classes.push("target");
   if (marks.proposed === combatant.id) classes.push("proposed");
@@ -155,17 +178,17 @@ function token(board, combatant, at, marks, label) {
   const w = at.r * 2;
   const g = svg("g", {class: classes.join(" "), "data-token": combatant.id, transform: `translate(${at.x},${at.y})`},
     title(`${combatant.label} · ${combatant.side} · ${combatant.health} · ` +
-          `${combatant.status}${combatant.conditions.length ?
+          `${waiting ? `not in the fight yet (${combatant.status})` : combatant.status}${combatant.conditions.length ?
             " · " + (combatant.condition_texts || combatant.conditions).join(", ") : ""}`),
     svg("circle", {r: at.r + 4, class: "ring"}),
-    svg("circle", {r: at.r, fill: combatant.able ? SIDE_COLOURS[side % 4] : "#8a8a8a", class: "disc"}),
+    svg("circle", {r: at.r, fill: combatant.able || waiting ? SIDE_COLOURS[side % 4] : "#8a8a8a", class: "disc"}),
     svg("text", {y: at.r * 0.3, class: "token-label",
                  "font-size": Math.max(7, at.r * (label.length > 3 ? 0.6 : 0.75))},
         label),
     svg("rect", {x: -at.r, y: at.r + 3, width: w, height: 5, class: "hp-back"}),
     svg("rect", {x: -at.r, y: at.r + 3, width: (w * frac).toFixed(1), height: 5, fill: barColour,
                  class: "hp-bar"}));
-  if (!combatant.able) {
+  if (!combatant.able && !waiting) {
     g.append(svg("path", {d: `M${-at.r * 0.6},${-at.r * 0.6} L${at.r * 0.6},${at.r * 0.6} M${at.r * 0.6},` +
                              `${-at.r * 0.6} L${-at.r * 0.6},${at.r * 0.6}`, class: "cross"}));
   }

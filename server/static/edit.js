@@ -2,6 +2,7 @@
 // Save sends only what changed, "Take out" removes it from the fight. A value the rules refuse is shown at its field.
 
 import {api, change, clearToast, el, toast} from "./api.js";
+import {YET_TO_JOIN} from "./board.js";
 
 let dialog = null;
 
@@ -63,6 +64,14 @@ function addSection(row, placeKey, send) {
     el("div", {class: "edit-row"}, el("label", {for: "add-place", text: placeKey}), where, el("span")),
     el("p", {class: "note", text: "the same stat block; it takes its turns from the next round"}),
     el("button", {type: "button", id: "add-submit", text: "Add", onclick: add}));
+}
+
+// Why a combatant has no field to edit: out of the fight, or not in it yet (Take out then cancels its arrival).
+function nothing(row) {
+  if (row && YET_TO_JOIN.has(row.status)) {
+    return `Nothing to edit: not in the fight yet (${row.status})${row.can_remove ? "; Take out keeps it out" : ""}.`;
+  }
+  return "Nothing to edit: out of the fight.";
 }
 
 // The dialog open now: its session, combatant, the revision its values were read at, and where a saved edit goes.
@@ -165,9 +174,10 @@ function build(data, typed, notice) {
     el("h3", {id: "edit-title", text: `GM edit: ${row && row.name !== cid ? `${row.name} (${cid})` : cid}`}),
     el("p", {class: "note", text: row ? `side ${row.side} · ${row.status}. Values as this system's rules allow ` +
                                         "them; the edit is logged as the GM's and Undo takes it back." : ""}),
-    rows.length ? el("div", {class: "edit-fields"}, rows) : el("p", {text: "Nothing to edit: out of the fight."}),
+    rows.length ? el("div", {class: "edit-fields"}, rows) : el("p", {id: "edit-nothing", text: nothing(row)}),
     error,
-    row ? addSection(row, data.place_key, send) : null,
+    // a summon has no entry of the encounter to copy (it comes with its summoner's skill): nothing to offer
+    row && row.can_copy ? addSection(row, data.place_key, send) : null,
     el("div", {class: "buttons"},
       rows.length ? el("button", {type: "submit", id: "edit-save", class: "primary", text: "Save"}) : null,
       row && row.can_remove ? el("button", {type: "button", id: "edit-remove", class: "danger", text: "Take out",

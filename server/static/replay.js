@@ -1,7 +1,7 @@
 // Replay: a finished (or running) session, or a `play --log` file, stepped through on the map frame by frame.
 
 import {count, el} from "./api.js";
-import {drawBoard} from "./board.js";
+import {drawBoard, notYetIn} from "./board.js";
 import {renderStats} from "./stats.js";
 
 const view = {data: null, at: 0, timer: null};
@@ -37,22 +37,31 @@ function show(i) {
     el("li", {class: `ev ev-${e.kind}`, title: e.rule || ""}, el("span", {class: "round", text: `r${e.round}`}),
        ` ${e.text}`)));
   document.getElementById("replay-order").replaceChildren(...f.combatants.map((c) =>
-    el("li", {class: [f.actor === c.id ? "now" : "", c.able ? "" : "down"].join(" ")},
-       `${c.label} `, el("span", {class: "note", text: `${c.health} ${c.status}`}),
+    el("li", {class: [f.actor === c.id ? "now" : "", notYetIn(c) ? "arriving" : c.able ? "" : "down"].join(" ")},
+       `${c.label} `, el("span", {class: "note", text: notYetIn(c) ? `not in the fight yet (${c.status})`
+                                                                   : `${c.health} ${c.status}`}),
        c.conditions.length ? el("span", {class: "conds", text: ` ${(c.condition_texts || c.conditions).join(", ")}`}) : null)));
 }
 
 export function stop() {
   clearInterval(view.timer);
   view.timer = null;
+  playButton("play");
+}
+
+// The play button says what it does now, in words (read aloud too): play, or pause while playing.
+function playButton(word) {
   const button = document.getElementById("play");
-  if (button) button.textContent = "▶︎ play";
+  if (!button) return;
+  button.textContent = word;
+  button.title = word;
+  button.setAttribute("aria-label", word);
 }
 
 function play() {
   if (view.timer) return stop();
   if (view.at >= view.data.frames.length - 1) show(0);
-  document.getElementById("play").textContent = "❚❚ pause";
+  playButton("pause");
   view.timer = setInterval(() => {
     if (view.at >= view.data.frames.length - 1) return stop();
     show(view.at + 1);
@@ -68,7 +77,8 @@ export function wireReplay() {
   document.getElementById("play").addEventListener("click", play);
   document.getElementById("scrub").addEventListener("input", (ev) => { stop(); show(Number(ev.target.value)); });
   document.addEventListener("keydown", (ev) => {
-    if (document.getElementById("replay").hidden || ev.target.tagName === "INPUT" && ev.target.type !== "range") return;
+    // a focused field keeps its own keys: the scrub bar steps one decision on an arrow itself (its input event)
+    if (document.getElementById("replay").hidden || ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
     if (ev.key === "ArrowRight") { stop(); show(view.at + 1); }
     if (ev.key === "ArrowLeft") { stop(); show(view.at - 1); }
   });

@@ -1,7 +1,7 @@
 // The live table: the board, the open decision (verbs, then a token or a place), proposals, dice, undo, the log.
 
 import {api, change, clearToast, count, el, socketUrl, toast} from "./api.js";
-import {drawBoard} from "./board.js";
+import {drawBoard, notYetIn} from "./board.js";
 import {openEditor, refreshEditor} from "./edit.js";
 import {renderStats} from "./stats.js";
 
@@ -101,7 +101,8 @@ async function act(method, path, body) {
     view.busy = false;  // before the new controls appear: they must answer the first click
     document.body.classList.remove("busy");
   }
-  if (!out) return;
+  // refused: the seats and switches show the session as it is, not what was asked (the toast says why)
+  if (!out) { if (view.state) renderControls(); return; }
   if (out.events) appendEvents(out.events);
   view.verb = null; view.picked = null; view.place = null; view.filter = "";
   render(out.state);
@@ -335,7 +336,7 @@ function renderControls() {
   seats.replaceChildren(...keys.map((key) => {
     const current = key in s.seats ? s.seats[key] : (s.defaults[key] ?? "");
     const input = el("input", {value: current, list: "seat-options", "data-seat": key,
-                               placeholder: key === "pc" || key === "npc" ? "" : fallbackSeat(s, key),
+                               placeholder: key === "pc" || key === "npc" ? current : fallbackSeat(s, key),
                                title: key === "pc" || key === "npc" ? null : "empty: back to its default"});
     return el("form", {class: "seat", onsubmit: (ev) => {
       ev.preventDefault();
@@ -368,17 +369,36 @@ function renderOrder() {
   const c = byId(s);
   document.getElementById("order").replaceChildren(...s.turn_order.map((id) => {
     const x = c.get(id);
-    return el("li", {class: [p && p.decision.actor === id ? "now" : "", x && !x.able ? "down" : ""].join(" "),
-                     "data-order": id},
+    const waiting = x && notYetIn(x);  // a reinforcement in reserve: not out of the fight, not in it yet
+    return el("li", {class: [p && p.decision.actor === id ? "now" : "", waiting ? "arriving" : x && !x.able ? "down" : ""]
+                       .join(" "), "data-order": id},
       el("span", {class: `dot side-${Math.max(0, s.sides.indexOf(x ? x.side : ""))}`}),
-      ` ${x ? x.label : id} `, el("span", {class: "note", text: x ? x.health : ""}),
+      ` ${x ? x.label : id} `, el("span", {class: "note", text: waiting ? "not in the fight yet" : x ? x.health : ""}),
       id in (s.order_values || {}) ? el("span", {class: "init", text: ` · ${s.order_values[id]}`}) : null,
       x && x.conditions.length ? el("span", {class: "conds", text: ` ${(x.condition_texts || x.conditions).join(", ")}`}) : null,
       (s.tactics || {})[id] ? el("span", {class: "temper", "data-tactics": id, text: s.tactics[id].summary,
                                           title: `temperament of ${id}: its agent plays it this way`}) : null,
-      s.over ? null : el("button", {type: "button", class: "link edit-open", "data-edit": id, title: `GM edit: ${id}`,
-                                    "aria-label": `edit ${id}`, text: "✎", onclick: () => editCombatant(id)}));
+      editButton(id));
   }));
+  renderArriving();
+}
+
+function editButton(id) {
+  if (view.state.over) return null;
+  return el("button", {type: "button", class: "link edit-open", "data-edit": id, title: `GM edit: ${id}`,
+                       "aria-label": `edit ${id}`, text: "✎", onclick: () => editCombatant(id)});
+}
+
+// Those yet to join the fight and in no turn order (a moonlit arrival, a summon not yet called): listed under the
+// order, so the GM can reach them (take one out to cancel its arrival).
+function renderArriving() {
+  const s = view.state;
+  const listed = new Set(s.turn_order);
+  const waiting = s.over ? [] : s.combatants.filter((x) => notYetIn(x) && !listed.has(x.id));
+  document.getElementById("arriving-box").hidden = waiting.length === 0;
+  document.getElementById("arriving").replaceChildren(...waiting.map((x) => el("li", {"data-arriving": x.id},
+    el("span", {class: `dot side-${Math.max(0, s.sides.indexOf(x.side))}`}), ` ${x.label} `,
+    el("span", {class: "note", text: x.status}), editButton(x.id))));
 }
 
 // the GM's edit of a combatant (see edit.js): its answer is rendered as any change's

@@ -73,7 +73,7 @@ def test_a_proposal_says_how_sure_the_policy_is_its_next_best_and_the_scripted_c
                 assert anchor == "the scripted policy agrees"
             else:
                 differed += 1
-                assert anchor.startswith(f"the scripted policy would {combat.system.describe(combat, choice)} (")
+                assert anchor.startswith(f"the scripted policy's choice: {combat.system.describe(combat, choice)} (")
         combat.act(proposal.action)
     assert agreed and differed + agreed > 5
 

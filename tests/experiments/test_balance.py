@@ -58,7 +58,8 @@ def test_an_unreachable_target_exits_1_with_the_search_shown(tmp_path: Path) -> 
     (["--tolerance", "0"], "--tolerance must lie strictly between 0 and 0.5, got 0.0"),
     (["--tolerance", "nan"], "--tolerance must lie strictly between 0 and 0.5, got nan"),
     (["--confirm", "0"], "--confirm must be at least 1 game, got 0"),
-    (["--budget", "10"], "--budget 10 leaves no room for one screening series of --screen 100 games"),
+    (["--budget", "10"], r"--budget 10 leaves no room to screen both ends of a knob's range \(2 x --screen 100 games"),
+    (["--budget", "150"], r"--budget 150 leaves no room to screen both ends"),  # one series screened nothing
     (["--agents", "scripted"], "--agents needs one agent per side"),
     (["--workers", "0"], "--workers must be at least 1, got 0"),
 ])

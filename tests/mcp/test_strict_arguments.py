@@ -41,15 +41,14 @@ def test_unknown_arguments_and_wrong_types_are_refused(tmp_path: Path) -> None:
                  "no such argument (run_agents takes session, revision, max_decisions)"),
                 ("start_session", {"encounter": "moonlit/duel", "npc_seat": "human", "seeds": 5}, "npc_seat",
                  "no such argument"),
-                ("confirm", {"session": sid, "revison": rev}, "revision", "Field required"),
-                ("confirm", {"session": sid, "revision": str(rev)}, "revision", "Input should be a valid integer"),
-                ("confirm", {"session": sid, "revision": True}, "revision", "Input should be a valid integer"),
-                ("confirm", {"session": sid, "revision": rev, "run": "yes"}, "run", "Input should be a valid boolean"),
-                ("get_state", {"session": 123}, "session", "Input should be a valid string"),
+                ("confirm", {"session": sid, "revison": rev}, "revision", "is missing"),
+                ("confirm", {"session": sid, "revision": str(rev)}, "revision", "a whole number is needed"),
+                ("confirm", {"session": sid, "revision": True}, "revision", "a whole number is needed"),
+                ("confirm", {"session": sid, "revision": rev, "run": "yes"}, "run", "true or false is needed"),
+                ("get_state", {"session": 123}, "session", "text is needed"),
                 ("run_agents", {"session": sid, "revision": rev, "max_decisions": 0}, "max_decisions",
-                 "Input should be greater than or equal to 1"),
-                ("start_session", {"encounter": "moonlit/duel", "seats": {"A": 5}}, "seats.A",
-                 "Input should be a valid string"),
+                 "must be at least 1"),
+                ("start_session", {"encounter": "moonlit/duel", "seats": {"A": 5}}, "seats.A", "text is needed"),
             ]
             for tool, args, where, said in cases:
                 e = await refused(c, tool, **args)
@@ -112,5 +111,31 @@ def test_an_unknown_sessions_resource_says_why(tmp_path: Path) -> None:
             with pytest.raises(MCPError) as e:
                 await c.session.read_resource("trpg-arena://sessions/nosuch")
             assert str(e.value).startswith("no session 'nosuch'") and sid in str(e.value), str(e.value)
+
+    asyncio.run(go())
+
+
+def test_an_action_and_an_edit_are_checked_and_worded_as_the_api_does(tmp_path: Path) -> None:
+    """A misspelt, mistyped or extra field of an action was an ``illegal_action``; an edit's wrong type was
+    pydantic's ``changes.hp.bool: Input should be a valid boolean (and 3 more)``."""
+    async def go() -> None:
+        async with stdio_caller(tmp_path / "sessions.db") as c:
+            state = (await c.call("start_session", encounter="moonlit/duel", seed=1, run=False))["state"]
+            sid, rev = state["id"], state["revision"]
+            cases = [  # tool, arguments, the refusal (where: message)
+                ("submit_action", {"action": {"verbx": "shoot"}}, "action.verb: is missing (and 1 more)"),
+                ("submit_action", {"action": {"verb": 5}}, "action.verb: text is needed"),
+                ("override", {"action": {"verb": "dodge", "extra": 1}}, "action.extra: is not a field of this request"),
+                ("edit_combatant", {"combatant": "kei", "changes": {"hp": 1.5}},
+                 "changes.hp: a whole number is needed"),
+            ]
+            for tool, args, said in cases:
+                e = await refused(c, tool, session=sid, revision=rev, **args)
+                assert e.doc["error"] == "invalid_arguments" and e.text == said, (args, e.doc)
+                assert e.doc["where"] == said.split(":")[0]
+            assert (await c.call("get_state", session=sid))["revision"] == rev  # nothing changed
+            dodge = next(a["action"] for g in state["pending"]["groups"] for a in g["actions"])
+            out = await c.call("submit_action", session=sid, revision=rev, action=dodge, run=False)
+            assert out["decisions"][0]["action"]["verb"] == dodge["verb"]  # the JSON form get_pending lists is taken
 
     asyncio.run(go())

@@ -181,16 +181,17 @@ def test_percentile_dice_read_as_a_table_reads_them() -> None:
 
 def test_dice_by_hand_for_one_seat_only() -> None:
     s = Session("moonlit/duel", seed=3, pc="scripted", npc="scripted", seats={"A": "scripted+dice"})
-    asked_by = set()
+    side = {c.id: c.side for c in s.combat.combatants}
+    asked_of = set()
     while not s.combat.over:
         s.run()
         p = s.pending()
         if p is None:
             break
-        asked_by.add(p.decision.side)
+        asked_of.add(side[p.dice.roller])  # whoever decides: the dice are the roller's seat's
         s.enter_dice(" ".join(["3"] * p.dice.count))
-    assert asked_by == {"A"}
-    assert {r["side"] for r in s.records if r["by_hand"]} == {"A"}
+    assert asked_of == {"A"}
+    assert {side[roller] for r in s.records for roller in r["rollers"]} == {"A"}
 
 
 @pytest.mark.parametrize("rid", SYSTEMS)

@@ -45,7 +45,8 @@ def test_a_file_removed_or_replaced_under_the_server_is_a_503_and_nothing_is_los
         before = fingerprint(tmp_path)
         r = client.post(f"/api/sessions/{sid}/run", json={"revision": state["revision"]})
         assert r.status_code == 503 and r.json()["error"] == "store_unusable", r.text
-        assert f"was {how} while in use" in r.json()["message"]
+        assert ("was removed or renamed while in use" if how == "removed" else "was replaced while in use") in (
+            r.json()["message"])
         r = client.post("/api/sessions", json={"encounter": "moonlit/duel"})
         assert r.status_code == 503, r.text
         assert fingerprint(tmp_path) == before  # nothing written to what is there now
@@ -58,7 +59,7 @@ def test_a_store_refuses_to_write_once_its_file_is_gone(tmp_path: Path) -> None:
     s.run(max_decisions=2)
     kept = len(s.records)
     db.rename(tmp_path / "moved.db")
-    with pytest.raises(StoreUnusable, match="removed while in use"):
+    with pytest.raises(StoreUnusable, match="removed or renamed while in use"):
         s.run(max_decisions=2)
     assert len(s.records) == kept  # the decision that could not be stored was not taken
 
