@@ -358,6 +358,14 @@ class Session:
         self.expect(revision)
         self._change_setup(lambda: setattr(self, "autorun", on))
 
+    def settle_routine(self) -> None:
+        """Give people's open routine questions their usual answers now (each a stored ``routine`` decision).
+
+        Every change does this; a table opening a session left where such a question stood unanswered (its
+        answer's dice were being asked, which only memory held) calls it so the question is not put to a person.
+        """
+        self._settle_routine()
+
     def set_ask_routine(self, on: bool, *, revision: int | None = None) -> None:
         """Ask people the routine decisions too (stored), or answer them with the usual choice again (at once)."""
         self.expect(revision)

@@ -145,7 +145,7 @@ class GmTable:
         """
         s = self.session
         if s.dice_asked is None and s.routine_action() is not None:
-            s.set_ask_routine(s.ask_routine)  # stored as it is; the routine answers are given at once
+            s.settle_routine()
 
     def _catch_up(self) -> None:
         """Follow what a page or another terminal did to the session since (their decisions are narrated)."""
