@@ -110,12 +110,25 @@ class Editor:
 
 
 def can_remove(combat: Combat, cid: str) -> bool:
-    """Whether the GM may take `cid` out: it is in the fight, or has yet to join it (its arrival is cancelled).
+    """Whether the GM may take `cid` out now (what `edit_combatant(..., remove=True)` would do, not refuse)."""
+    return combat.over is False and _removal_refused(combat, _editor(combat), cid) is None
 
-    One already out (dead, fled, down) cannot be taken out again.
+
+def _removal_refused(combat: Combat, editor: Editor, cid: str) -> str | None:
+    """Why `cid` cannot be taken out now, or None.
+
+    It must be in the fight, or yet to join it (its arrival is then cancelled); one already out (dead, fled,
+    down) is not taken out again, nor the one deciding, nor anyone while an attack or a strike is being
+    resolved (the editor's `busy`).
     """
     view = _known(combat, cid)
-    return view.able or view.status in _editor(combat).arriving
+    if not view.able:
+        return None if view.status in editor.arriving else (
+            f"{cid} is already out of the fight ({view.status}): there is nobody to take out")
+    if combat.decision is not None and combat.decision.actor == cid:
+        return f"{cid} is deciding now: take it out once the decision is another's"
+    busy = editor.busy(combat)
+    return f"{cid} cannot be taken out now: {busy}; try again once it is over" if busy else None
 
 
 def copyable(combat: Combat) -> set[str]:
@@ -146,9 +159,9 @@ def edit_combatant(combat: Combat, cid: str, changes: Mapping[str, Any] | None =
     view = _known(combat, cid)
     if not remove and not changes:
         raise EditError("nothing to change: give at least one field", where="changes")
-    if remove and not can_remove(combat, cid):
-        raise EditError(f"{cid} is already out of the fight ({view.status}): there is nobody to take out",
-                        where="combatant")
+    refused = _removal_refused(combat, editor, cid) if remove else None
+    if refused:
+        raise EditError(refused, where="combatant")
     known = {f.name: f for f in editor.fields(combat, cid)}
     checked: list[tuple[EditField, Any]] = []
     for name, raw in (changes or {}).items():
@@ -159,16 +172,11 @@ def edit_combatant(combat: Combat, cid: str, changes: Mapping[str, Any] | None =
         checked.append((spec, _check(combat, spec, raw, f"changes.{name}")))
     if not remove and all(spec.value == value for spec, value in checked):
         raise EditError(f"nothing changes: {cid} already has those values", where="changes")
-    deciding = combat.decision.actor if combat.decision is not None else None
-    out = remove or any(editor.takes_out(combat, cid, spec.name, value) for spec, value in checked)
-    if out and view.able:
-        busy = editor.busy(combat)
-        where = "combatant" if remove else next(f"changes.{s.name}" for s, v in checked
-                                                if editor.takes_out(combat, cid, s.name, v))
-        if cid == deciding:
-            raise EditError(f"{cid} is deciding now: take it out once the decision is another's", where=where)
-        if busy:
-            raise EditError(f"{cid} cannot be taken out now: {busy}; try again once it is over", where=where)
+    taking_out = [f"changes.{spec.name}" for spec, value in checked if editor.takes_out(combat, cid, spec.name, value)]
+    if taking_out and view.able:  # a value that takes it out (HP 0) is refused where taking it out would be
+        refused = _removal_refused(combat, editor, cid)
+        if refused:
+            raise EditError(refused, where=taking_out[0])
     before = {spec.name: spec.value for spec, _ in checked}
     return combat.outside_change(lambda: _write(combat, editor, cid, checked, remove),
                                  lambda: _text(cid, view.name, before, checked, remove, editor),

@@ -164,3 +164,18 @@ def test_a_combatant_is_added_like_another_or_from_an_uploaded_stat_block_and_re
     assert good.status_code == 200, good.text
     joined = next(c for c in good.json()["state"]["combatants"] if c["id"] == "knifeman_2")
     assert joined["side"] == block["side"] and joined["name"] == "Second knifeman"
+
+
+def test_can_remove_says_what_taking_out_would_do(client: TestClient) -> None:
+    """`can_remove` is false for the combatant deciding (taking it out is refused then) and true for the others."""
+    r = client.post("/api/sessions", json={"encounter": "moonlit/skirmish", "seed": 3, "pc": "human",
+                                           "npc": "review:scripted"})
+    state = r.json()["state"]
+    deciding = state["pending"]["decision"]["actor"]
+    rows = {row["id"]: row for row in client.get(f"/api/sessions/{state['id']}/edits").json()["combatants"]}
+    assert rows[deciding]["can_remove"] is False
+    refused = client.post(f"/api/sessions/{state['id']}/edits", json={"combatant": deciding, "remove": True})
+    assert refused.status_code == 422 and "is deciding now" in refused.json()["message"], refused.text
+    other = next(cid for cid, row in rows.items() if row["can_remove"])
+    taken = client.post(f"/api/sessions/{state['id']}/edits", json={"combatant": other, "remove": True})
+    assert taken.status_code == 200, taken.text
