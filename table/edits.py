@@ -8,6 +8,7 @@ on undo and resume (`replay_records`). A value the rules do not allow is an `Edi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -78,16 +79,22 @@ def entry_of(combat: Combat, add: Mapping[str, Any]) -> Mapping[str, Any]:
 
     The fields a GM edits call a combatant's place ``hex`` (kiai), ``cell`` (reincarnator) or ``pos``
     (investigator), where an encounter's entry says ``position``: ``add goblin_c like goblin_a hex 5,5``
-    means what the listing above it says. Both at once is refused, naming the field.
+    means what the listing above it says. Both at once is refused, naming the field. A square may be written
+    ``"5,5"`` as the edit fields write it, or ``[5, 5]`` as an encounter does.
     """
     key = place_key(combat)
     named = sorted(n for n in place_fields(combat) if n != key and n in add)
-    if not named:
-        return add
-    if key in add or len(named) > 1:
+    if named and (key in add or len(named) > 1):
         raise EditError(f"the new combatant's place is given twice ({' and '.join([key, *named])}): give one",
                         where=f"add.{named[0]}")
-    return {(key if name == named[0] else name): value for name, value in add.items()}
+    entry = {(key if named and name == named[0] else name): value for name, value in add.items()}
+    place = entry.get(key)
+    if isinstance(place, str) and CELL.fullmatch(place):  # "5,5", as the edit fields write a square
+        entry[key] = [int(n) for n in place.split(",")]
+    return entry
+
+
+CELL = re.compile(r"-?[0-9]+,-?[0-9]+")  # a square written "x,y" (ASCII digits only)
 
 
 def place_fields(combat: Combat) -> set[str]:

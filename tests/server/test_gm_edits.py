@@ -179,3 +179,17 @@ def test_can_remove_says_what_taking_out_would_do(client: TestClient) -> None:
     other = next(cid for cid, row in rows.items() if row["can_remove"])
     taken = client.post(f"/api/sessions/{state['id']}/edits", json={"combatant": other, "remove": True})
     assert taken.status_code == 200, taken.text
+
+
+@pytest.mark.parametrize(("encounter", "field", "place"), [("kiai/skirmish", "hex", "5,5"),
+                                                           ("kiai/skirmish", "position", "5,6"),
+                                                           ("reincarnator/skirmish", "cell", "13,6")])
+def test_a_new_combatants_square_may_be_written_as_the_fields_write_it(client: TestClient, encounter: str,
+                                                                       field: str, place: str) -> None:
+    """`"x,y"`, as `GET .../edits` shows a place, is taken for `add`'s place as `[x, y]` is."""
+    state = start(client, encounter)
+    original = next(v["id"] for v in client.get(f"/api/sessions/{state['id']}/edits").json()["combatants"]
+                    if v["can_copy"])
+    r = client.post(f"/api/sessions/{state['id']}/edits", json={"combatant": "newcomer",
+                                                                 "add": {"like": original, field: place}})
+    assert r.status_code == 200, r.text
