@@ -51,9 +51,10 @@ def test_resumed_at_a_routine_answers_dice_the_dice_are_asked_again(tmp_path: Pa
 
 def test_ctrl_c_while_an_agent_thinks_says_how_to_continue(tmp_path: Path) -> None:
     """It left with status 130 and no word of the stored session."""
-    gm = Gm("reincarnator/skirmish", "--seed", "1", "--npc", "mcts:simulations=1000", db=tmp_path / "s.db",
-            out=tmp_path)
-    gm.child.expect("new session")  # then the surprise round's first NPC proposal is computed: seconds
+    # a search of a minute: the interrupt surely comes while it thinks, however loaded the machine
+    gm = Gm("reincarnator/skirmish", "--seed", "1", "--npc", "mcts:simulations=100000:time_limit=60",
+            db=tmp_path / "s.db", out=tmp_path)
+    gm.child.expect("new session")  # then the surprise round's first NPC proposal is computed
     time.sleep(1)
     gm.child.sendintr()
     gm.child.expect(r"left the table: session \w+ is stored; continue with")

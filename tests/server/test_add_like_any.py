@@ -6,9 +6,26 @@ A moonlit summon has no entry to copy (it is made from its summoner's skill): ``
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+import trpg_arena.rules
+
+SKIRMISH = Path(trpg_arena.rules.__file__).parent / "reincarnator" / "encounters" / "skirmish.yaml"
+# a raider held back until round 2: in reserve from the start (the GM's own additions in the surprise round join
+# at once, so a reinforcement in reserve comes from the file)
+SK9 = ("reinforcements:\n  - round: 2\n    combatants:\n      - {id: sk9, side: raiders, attributes: {str: 3, dex: 4, "
+       "int: 2, com: 3, sta: 2}, size: 5, skills: {martial: 2, athletics: 2}, base_defense: 3, dodge_defense: 1, "
+       "base_initiative: 7, speed_m: 12, position: [15, 11]}\n")
+
+
+def with_reserve() -> str:
+    """reincarnator/skirmish as a file whose raider `sk9` waits in reserve until round 2."""
+    text = SKIRMISH.read_text(encoding="utf-8")
+    assert "reinforcements: []\n" in text
+    return text.replace("reinforcements: []\n", SK9)
 
 
 def _edit(client: TestClient, sid: str, body: dict[str, Any]) -> Any:
@@ -20,15 +37,15 @@ def _can_copy(client: TestClient, sid: str) -> dict[str, bool]:
 
 
 def test_a_reinforcement_in_reserve_or_arrived_can_be_copied(client: TestClient) -> None:
-    sid = client.post("/api/sessions", json={"encounter": "reincarnator/skirmish", "seed": 9, "pc": "human",
+    sid = client.post("/api/sessions", json={"encounter_text": with_reserve(), "seed": 9, "pc": "human",
                                              "npc": "human", "run": False}).json()["state"]["id"]
-    assert _edit(client, sid, {"combatant": "sk2", "add": {"like": "skulker", "position": [5, 5]}}).status_code == 200
-    assert _can_copy(client, sid)["sk2"] is True
-    r = _edit(client, sid, {"combatant": "sk3", "add": {"like": "sk2", "position": [6, 5]}})  # sk2 in reserve
+    assert _can_copy(client, sid)["sk9"] is True
+    r = _edit(client, sid, {"combatant": "sk3", "add": {"like": "sk9", "position": [6, 5]}})  # sk9 in reserve
     assert r.status_code == 200, r.text
     rows = {c["id"]: c for c in r.json()["state"]["combatants"]}
-    assert rows["sk3"]["status"] == "reserve" and rows["sk3"]["place"] == "6,5"
-    assert r.json()["events"][-1]["text"].startswith("GM: adds sk3 (raiders) like sk2")
+    assert rows["sk9"]["status"] == "reserve" and rows["sk3"]["place"] == "6,5"
+    assert r.json()["events"][-1]["text"].startswith("GM: adds sk3 (raiders) like sk9")
+    assert _edit(client, sid, {"combatant": "sk4", "add": {"like": "sk3", "position": [7, 5]}}).status_code == 200
 
 
 def test_a_summon_cannot_be_copied_and_says_so(client: TestClient) -> None:

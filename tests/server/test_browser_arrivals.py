@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 
+from tests.server.test_add_like_any import with_reserve
 from tests.server.test_browser import _wait_idle, browser, page, server  # noqa: F401  (live server, Chromium)
 from trpg_arena.rules import RULESETS
 
@@ -43,15 +44,14 @@ def test_the_page_knows_the_statuses_the_rules_call_yet_to_join() -> None:
 
 def test_a_reinforcement_in_reserve_is_not_shown_as_out_of_the_fight(page: object, server: str) -> None:
     pg = page
-    _open(pg, server, {"encounter": "reincarnator/skirmish"},
-          {"combatant": "sk2", "add": {"like": "skulker", "position": [5, 5]}})
-    row = pg.locator('#order li[data-order="sk2"]')  # type: ignore[attr-defined]
+    _open(pg, server, {"encounter_text": with_reserve()})
+    row = pg.locator('#order li[data-order="sk9"]')  # type: ignore[attr-defined]
     assert row.get_attribute("class").split() == ["arriving"] and "not in the fight yet" in row.inner_text()
-    token = pg.locator('#board [data-token="sk2"]')  # type: ignore[attr-defined]
+    token = pg.locator('#board [data-token="sk9"]')  # type: ignore[attr-defined]
     assert "arriving" in token.get_attribute("class") and "down" not in token.get_attribute("class")
     assert token.locator(".cross").count() == 0
     assert "not in the fight yet" in token.locator("title").first.text_content()
-    pg.click('[data-edit="sk2"]')  # type: ignore[attr-defined]
+    pg.click('[data-edit="sk9"]')  # type: ignore[attr-defined]
     pg.wait_for_selector("#edit-dialog[open] #edit-remove")  # type: ignore[attr-defined]
     assert "not in the fight yet" in pg.inner_text("#edit-nothing")  # type: ignore[attr-defined]
     assert "out of the fight" not in pg.inner_text("#edit-nothing")  # type: ignore[attr-defined]
