@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -20,6 +21,11 @@ PROMPTS = {"confirm": r"(\S+) confirm> ", "dice": r"dice (\d+)D(\d+)[^>\n]*> ", 
            "menu": r"(\S+) (verb|target|option(?: \d)?|technique|all-out|ability|row|destination|action)> "}
 
 
+def _interruptible() -> None:
+    """Ctrl-C reaches the table as at a terminal: a test run in the background (CI) inherits SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Gm:
     """A GM at a pseudo-terminal of 80 x 24: waits for a prompt, answers it, keeps the screen text."""
 
@@ -27,7 +33,8 @@ class Gm:
         env = dict(os.environ, TERM="dumb", NO_COLOR="1", COLUMNS="80", LINES="24")
         self.child = pexpect.spawn(sys.executable, ["-m", "trpg_arena.experiments.cli", "autopilot", *args, "--db",
                                                     str(db), "--out", str(out)],
-                                   encoding="utf-8", timeout=timeout, dimensions=(24, 80), env=env)
+                                   encoding="utf-8", timeout=timeout, dimensions=(24, 80), env=env,
+                                   preexec_fn=_interruptible)
         self.screen = ""
         self.kind = ""
         self.match: re.Match[str] | None = None
