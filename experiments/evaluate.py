@@ -13,6 +13,7 @@ from trpg_arena.experiments.series.pairs import count_seed_pairs
 from trpg_arena.experiments.series.resume import open_run, play_kept
 from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.sprt import wilson
+from trpg_arena.experiments.series.suite import series_label
 from trpg_arena.experiments.series.words import pct, share
 
 
@@ -143,7 +144,7 @@ def run_evaluation(encounter: str, names: list[str], games: int, seed: int, swap
                       "count each twice (leave --swap out for a fresh seed per game)", highlight=False)
     check_backend(backend, workers)  # before the run folder: a refused run leaves none
     folder = open_run(out, f"{encounter}-{'-'.join(names)}", "spec.json", spec.to_json(), resume, "evaluation")
-    (records,) = play_kept(console, folder, [(f"{encounter} {','.join(names)}", spec, folder / "results.jsonl")],
+    (records,) = play_kept(console, folder, [(series_label(encounter, names), spec, folder / "results.jsonl")],
                            workers, backend, resume is not None)
     summary = summarise(spec, records)
     _plot(summary, folder / "winrate.png")

@@ -36,7 +36,7 @@ from trpg_arena.experiments.series import SeriesSpec
 from trpg_arena.experiments.series.resume import ResumeError, open_run, play_kept
 from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.sprt import wilson
-from trpg_arena.experiments.series.suite import slug
+from trpg_arena.experiments.series.suite import series_label, slug
 from trpg_arena.experiments.series.words import rate
 from trpg_arena.experiments.tournament import fit_ratings
 from trpg_arena.rules import load_encounter
@@ -200,7 +200,8 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     folder = open_run(out, encounter, "ladder-spec.json", settings, resume, "ladder")
     (folder / "games").mkdir(exist_ok=True)
     sides = load_encounter(encounter).sides()
-    series = [(f"{a} vs {b}", specs[(a, b)], folder / "games" / f"{slug(a)}--{slug(b)}.jsonl") for a, b in pairs]
+    series = [(series_label(encounter, [a, b]), specs[(a, b)], folder / "games" / f"{slug(a)}--{slug(b)}.jsonl")
+              for a, b in pairs]
     kept = dict(zip(pairs, play_kept(console, folder, series, workers, backend, resume is not None, resume_hint),
                     strict=True))
     results = {(a, b): [1.0 if r.result == sides[r.agents.index(a)] else (0.5 if r.result == "draw" else 0.0)

@@ -15,7 +15,7 @@ from trpg_arena.experiments.evaluate import agent_a_tally
 from trpg_arena.experiments.series import SeriesSpec
 from trpg_arena.experiments.series.resume import open_run, play_kept
 from trpg_arena.experiments.series.runner import check_backend
-from trpg_arena.experiments.series.suite import slug
+from trpg_arena.experiments.series.suite import series_label, slug
 
 
 def fit_ratings(names: list[str], score: dict[tuple[str, str], tuple[float, int]],
@@ -49,7 +49,8 @@ def run_tournament(encounter: str, names: list[str], games: int, seed: int, out:
     check_backend(backend, workers)  # before the run folder: a refused run leaves none
     folder = open_run(out, f"{encounter}-{'-'.join(names)}", "tournament-spec.json", settings, resume, "tournament")
     (folder / "games").mkdir(exist_ok=True)
-    series = [(f"{a} vs {b}", specs[(a, b)], folder / "games" / f"{slug(a)}--{slug(b)}.jsonl") for a, b in pairs]
+    series = [(series_label(encounter, [a, b]), specs[(a, b)], folder / "games" / f"{slug(a)}--{slug(b)}.jsonl")
+              for a, b in pairs]
     kept = dict(zip(pairs, play_kept(console, folder, series, workers, backend, resume is not None), strict=True))
     score: dict[tuple[str, str], tuple[float, int]] = {}
     for a, b in pairs:

@@ -79,13 +79,14 @@ def _where(loc: Sequence[Any]) -> str:
     return out or "body"
 
 
+NOT_JSON = "is not JSON this API can read"  # one wording for a body that cannot be read: invalid, not UTF-8, too deep
 # pydantic's words for a refused value, as a person reads them (formatted with the error's ``ctx``)
 PLAIN = {"missing": "is missing", "extra_forbidden": "is not a field of this request",
          "int_type": "a whole number is needed", "int_from_float": "a whole number is needed",
          "int_parsing": "a whole number is needed", "float_type": "a number is needed",
          "bool_type": "true or false is needed", "string_type": "text is needed", "list_type": "a list is needed",
          "dict_type": "an object is needed", "model_type": "an object is needed",
-         "model_attributes_type": "a JSON object is needed", "json_invalid": "is not valid JSON",
+         "model_attributes_type": "a JSON object is needed", "json_invalid": NOT_JSON,
          "string_too_short": "at least {min_length} characters are needed",
          "string_too_long": "at most {max_length} characters are allowed",
          "too_short": "at least {min_length} items are needed", "too_long": "at most {max_length} items are allowed",
@@ -179,7 +180,7 @@ def plain_problems(errors: Sequence[Any]) -> list[dict[str, str]]:
     problems = []
     for e in chosen:
         if e.get("type") == "json_invalid":  # its loc is ("body", offset): the body as a whole is what is wrong
-            problems.append({"where": "body", "message": f"is no valid JSON (at character {e['loc'][-1]})"})
+            problems.append({"where": "body", "message": f"{NOT_JSON} (at character {e['loc'][-1]})"})
             continue
         loc = list(e["loc"][1:] if e["loc"][:1] in (("body",), ("query",), ("path",)) else e["loc"])
         key = loc[-1:] == ["[key]"]
@@ -228,7 +229,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
         if exc.status_code == 400 and "parsing the body" in str(exc.detail):  # no JSON, or JSON too deep to read
-            return JSONResponse(error_body("invalid_request", "body: the request's body is no JSON this API reads",
+            return JSONResponse(error_body("invalid_request", f"body: {NOT_JSON}",
                                            "body"), status_code=422)
         kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
         return JSONResponse(error_body(kind, str(exc.detail)), status_code=exc.status_code,

@@ -249,6 +249,9 @@ class SessionHub:
                 session.think_here = self.thinker is None
                 session.subscribe(lambda m: entry.publish(_public(m)))
                 entry.session = session
+                # left while a routine answer's dice were asked (memory only): answered again, the dice asked
+                # again, as the terminal does; the question is never put to a person
+                session.settle_routine()
             else:
                 self._catch_up(entry)  # another process may have changed it since
             try:

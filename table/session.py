@@ -362,9 +362,11 @@ class Session:
         """Give people's open routine questions their usual answers now (each a stored ``routine`` decision).
 
         Every change does this; a table opening a session left where such a question stood unanswered (its
-        answer's dice were being asked, which only memory held) calls it so the question is not put to a person.
+        answer's dice were being asked, which only memory held) calls it so the question is not put to a person:
+        the answer is given again and its dice asked for. Nothing happens while dice are asked.
         """
-        self._settle_routine()
+        if self.dice_asked is None:
+            self._settle_routine()
 
     def set_ask_routine(self, on: bool, *, revision: int | None = None) -> None:
         """Ask people the routine decisions too (stored), or answer them with the usual choice again (at once)."""

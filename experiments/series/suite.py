@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,12 @@ class Entry:
     @property
     def label(self) -> str:
         """``encounter [agents]``: how reports name the entry."""
-        return f"{self.encounter} [{','.join(self.agents)}]"
+        return series_label(self.encounter, self.agents)
+
+
+def series_label(encounter: str, agents: Sequence[str]) -> str:
+    """``moonlit/duel [scripted,random]``: how every command's progress lines and reports name a series."""
+    return f"{encounter} [{','.join(agents)}]"
 
 
 def slug(text: str) -> str:

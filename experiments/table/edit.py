@@ -26,28 +26,28 @@ NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: int() would also read '1_
 NOT_YET = {"absent", "reserve"}  # moonlit's summons and arrivals, reincarnator's reinforcements: still to come
 
 
-def help_line(rows: list[dict[str, Any]], place: str = "position", deciding: str | None = None) -> str:
+def help_line(rows: list[dict[str, Any]], place: str = "position") -> str:
     """How to write an edit, its examples taken from this combat's combatants and fields.
 
-    `place` is the entry's place field (see `_place`); `deciding` the combatant deciding now, which may not be
-    taken out.
+    `place` is the entry's place field (see `_place`); the remove example is one the rows say can be taken out now
+    (never the combatant deciding: its row's `can_remove` is false).
     """
     first = next((r for r in rows if r["fields"]), None)
     examples = [f"'{_example(first, f)}'" for f in _sample_fields(first, place)] if first else []
     out = "edit: '<id> <field> <value> ...'" + (f" (e.g. {', '.join(examples)})" if examples else "")
-    last = _removable(rows, place, deciding)
+    last = _removable(rows, place)
     out += ", '<id> remove' takes it out" + (f" (e.g. '{last['id']} remove')" if last else "")
     add = _add_example(rows, place)
     out += ", 'add <new id> like <id> [<field> <value> ...]' adds one" + (f" (e.g. '{add}')" if add else "")
     return out + ", '<id>' lists its fields, Enter goes back"
 
 
-def _removable(rows: list[dict[str, Any]], place: str, deciding: str | None = None) -> dict[str, Any] | None:
+def _removable(rows: list[dict[str, Any]], place: str) -> dict[str, Any] | None:
     """The last combatant that can be taken out now (an NPC, in the roster's order), standing on its own if one does.
 
     One standing on its own has a place to copy for the add example (one in a vehicle has none).
     """
-    able = [r for r in rows if r["can_remove"] and r["id"] != deciding]
+    able = [r for r in rows if r["can_remove"]]
     standing = [r for r in able if _place(r, place) is not None]
     found = standing or able
     return found[-1] if found else None
@@ -206,14 +206,13 @@ def edit_prompt(session: Session, console: Console, ask: Callable[[str], str]) -
     for row in rows:
         console.print(Text(field_line(row), style="" if row["fields"] else "dim"))
     place = place_key(session.combat)
-    deciding = session.combat.decision.actor if session.combat.decision is not None else None
-    console.print(Text(help_line(rows, place, deciding), style="dim"))
+    console.print(Text(help_line(rows, place), style="dim"))
     while True:
         line = ask("edit> ")
         if not line:
             return False
         if line == "?":
-            console.print(Text(help_line(rows, place, deciding)))
+            console.print(Text(help_line(rows, place)))
             continue
         try:
             edit = parse(line, rows, place)

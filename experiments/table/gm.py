@@ -143,9 +143,7 @@ class GmTable:
         A table left while that answer's dice were asked stored no answer (the dice are asked in memory only):
         resumed, the answer is given again and its dice asked for, not the question put to the person.
         """
-        s = self.session
-        if s.dice_asked is None and s.routine_action() is not None:
-            s.settle_routine()
+        self.session.settle_routine()
 
     def _catch_up(self) -> None:
         """Follow what a page or another terminal did to the session since (their decisions are narrated)."""

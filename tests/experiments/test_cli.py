@@ -294,7 +294,7 @@ def test_tournament_writes_matrix_ratings_and_plot(tmp_path: Path) -> None:
     assert set(res["ratings"]) == {"random", "first"} and res["encounter"] == f"{SYSTEMS[0]}/duel"
     assert (folder / "matrix.png").stat().st_size > 0 and (folder / "matrix.csv").exists()
     # progress as plain lines on stderr (not a terminal); stdout stays one JSON document
-    assert "random vs first: started, 4 games to go" in r.stderr and json.loads(r.stdout)["ratings"]
+    assert f"{SYSTEMS[0]}/duel [random,first]: started, 4 games to go" in r.stderr and json.loads(r.stdout)["ratings"]
 
 
 def test_bradley_terry_ratings_order_the_agents() -> None:

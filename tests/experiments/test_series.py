@@ -118,7 +118,7 @@ def test_evaluate_reports_each_agent_on_each_side(tmp_path: Path) -> None:
     assert sum(p["wins"] for p in cells.values() if p["agent"] == "scripted") == summary["a_wins"]
     for agent, side in cells:
         assert re.search(rf"{agent} \([AB]\) as side {side}: wins \d of 4, \d+ % \[\d+, \d+\]", r.stderr), r.stderr
-    assert "kiai/duel scripted,random: started, 8 games to go" in r.stderr  # plain progress: not a terminal
+    assert "kiai/duel [scripted,random]: started, 8 games to go" in r.stderr  # plain progress: not a terminal
     (folder,) = tmp_path.iterdir()
     md = (folder / "report.md").read_text()
     assert "| agent | won as side wanderers | won as side raiders | won in all |" in md

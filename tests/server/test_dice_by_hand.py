@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.dice_entries import log_dice, typed_faces
+from tests.server.conftest import make_client
 from tests.server.quiet import settled
 from trpg_arena.rules import RULESETS
 from trpg_arena.table.session import Session
@@ -84,3 +85,18 @@ def test_switching_table_dice_off_while_a_roll_waits_keeps_the_faces_typed(clien
         assert [e.to_json() for e in resumed.combat.log] == log
     finally:
         store.close()
+
+
+def test_a_restarted_server_asks_a_routine_answers_dice_again(db: Path) -> None:
+    """It put moonlit's 'try to escape, or stay?' to a person: the routine answer was waiting for its dice (held in
+    memory only) when the server stopped, and the page asked the question the table answers itself."""
+    with make_client(db) as client:
+        r = client.post("/api/sessions", json={"encounter": "moonlit/duel", "seed": 4, "pc": "human",
+                                               "npc": "scripted", "table_dice": True})
+        sid = r.json()["state"]["id"]
+        before = settled(client, sid, r.json()["state"])["pending"]
+        assert before["dice"] is not None and before["dice"]["context"] == "kei: stays", before  # the AP to roll
+    with make_client(db) as client:  # a new process: nothing in memory
+        after = settled(client, sid, client.get(f"/api/sessions/{sid}").json())["pending"]
+        assert after["dice"] is not None, after
+        assert after["dice"] == before["dice"], after

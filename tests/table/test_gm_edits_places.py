@@ -43,7 +43,7 @@ def test_a_moonlit_copy_is_suggested_in_a_zone_its_side_may_start_in() -> None:
     s = Session("moonlit/duel", seed=4, pc="scripted", npc="scripted")
     s.edit(GmEdit("ghoul", {"zone": "A_front"}))
     rows = editable(s.combat)
-    text = help_line(rows, place_key(s.combat), s.combat.decision.actor)
+    text = help_line(rows, place_key(s.combat))
     example = text.split("adds one (e.g. '")[1].split("'")[0]
     assert example == "add ghoul_2 like ghoul zone B_front", text
     assert s.edit(parse(example, rows, place_key(s.combat)))[0].text.startswith("GM: adds ghoul_2 (B)")
