@@ -48,7 +48,6 @@ from trpg_arena.server.stats import statistics
 from trpg_arena.server.work import GRACE, AgentBusy, off_thread
 from trpg_arena.table.choices import find_legal, proposal_json
 from trpg_arena.table.edits import GmEdit, editable, place_key
-from trpg_arena.table.seats import check_controllers
 from trpg_arena.table.session import Mark, Session, SessionError, StaleRevision
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -152,8 +151,7 @@ def validate(body: EncounterUpload) -> Doc:
     """The encounter's summary, or 422 with the located error ``trpg-arena validate`` prints."""
     enc = builtin(body.encounter) if body.encounter else uploaded(body.encounter_text, body.encounter_data,
                                                                    body.filename or "upload")
-    check_controller_seats(enc)  # first: checking a controller's agent would read a file it names
-    check_controllers(enc)
+    check_controller_seats(enc)
     return {"ok": True, "ruleset": enc.ruleset, "encounter": enc.encounter, "combatants": len(enc.combatants),
             "sides": enc.sides(), "description": enc.description}
 

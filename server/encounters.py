@@ -171,15 +171,13 @@ def refuse_files(text: str, ruleset: str, where: str = "seat") -> AgentSpec | No
 
 
 def check_controller_seats(enc: EncounterBase) -> None:
-    """The seats an uploaded encounter's ``controllers:`` section gives: refused if one names a file.
+    """The seats an uploaded encounter's ``controllers:`` section gives, each checked as a request's seat.
 
-    Their agents are checked after this (`table.seats.check_controllers`, or the session built on it).
+    Refused (`check_seat`), located at ``controllers.<key>``, if one names a file, no agent a request may seat
+    (``policy`` is not one), or a value its agent does not allow.
     """
     for key, text in (enc.controllers or {}).items():
-        try:
-            refuse_files(text, enc.ruleset, where=f"controllers.{key}")
-        except UnknownAgentError:  # no such agent reads anything: the agents' check says what is wrong, located
-            continue
+        check_seat(text, enc.ruleset, where=f"controllers.{key}")
 
 
 def safe_agents(ruleset: str) -> list[str]:

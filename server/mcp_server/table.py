@@ -27,7 +27,7 @@ from trpg_arena.agents import deadline, make_agent
 from trpg_arena.agents.spec import agent_info
 from trpg_arena.rules import EncounterBase, IllegalActionError, TrpgArenaError
 from trpg_arena.rules.core.edits import EditError
-from trpg_arena.server.encounters import builtin, catalogue, check_seat, uploaded
+from trpg_arena.server.encounters import builtin, catalogue, check_controller_seats, check_seat, uploaded
 from trpg_arena.server.errors import STATUS, located
 from trpg_arena.server.hub import Entry, SessionHub, public_record
 from trpg_arena.server.replay import session_replay
@@ -123,6 +123,7 @@ class Table:
         """An encounter text's summary, or the located error ``trpg-arena validate`` prints."""
         with refusals():
             enc = uploaded(text, None, name)
+            check_controller_seats(enc)
         return {"ok": True, **_summary(enc)}
 
     # --- sessions -------------------------------------------------------------------------------
@@ -135,10 +136,10 @@ class Table:
                               "invalid_arguments")
         with self._call():
             enc = builtin(encounter) if encounter is not None else uploaded(encounter_text, None, name or "upload")
-            sent = {"pc": pc, "npc": npc, **{f"seats.{key}": seat for key, seat in seats.items()},
-                    **{f"controllers.{side}": seat for side, seat in (enc.controllers or {}).items()}}
+            sent = {"pc": pc, "npc": npc, **{f"seats.{key}": seat for key, seat in seats.items()}}
             for where, seat in sent.items():
                 check_seat(seat, enc.ruleset, where)
+            check_controller_seats(enc)
             label = name or enc.label
             session = Session(enc, seed=seed, seats=seats, pc=pc, npc=npc, table_dice=table_dice,
                               store=self.hub.store, name=label, tactics=tactics, ask_routine=ask_routine)

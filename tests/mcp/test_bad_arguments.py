@@ -6,7 +6,10 @@ import asyncio
 import subprocess
 from pathlib import Path
 
+import yaml
+
 from tests.mcp.client import CLI, Caller, stdio_caller
+from trpg_arena.rules import load_encounter
 
 BROKEN = {  # an encounter file's text, and the start of what `trpg-arena validate` says of it
     "broken.yaml": "ruleset: moonlit\ncombatants: [\n",
@@ -77,5 +80,22 @@ def test_bad_arguments_are_tool_errors_and_change_nothing(tmp_path: Path) -> Non
             await unchanged(c, sid, waiting)
             done = await c.call("enter_dice", session=sid, revision=asked["revision"], faces="6 6")
             assert done["state"]["revision"] > asked["revision"]  # taken (or the next dice of the roll asked for)
+
+    asyncio.run(go())
+
+
+def test_a_controllers_agent_is_checked_when_an_encounter_is_validated(tmp_path: Path) -> None:
+    """`validate_encounter` said ok to ``controllers: {B: mcts:simulations=0}``, which `start_session` refused."""
+    enc = load_encounter("moonlit/duel").model_dump(mode="json")
+    enc["controllers"] = {"B": "mcts:simulations=0"}
+    text = yaml.safe_dump(enc)
+
+    async def go() -> None:
+        async with stdio_caller(tmp_path / "sessions.db") as c:
+            for tool in ("validate_encounter", "start_session"):
+                args = {"text": text} if tool == "validate_encounter" else {"encounter_text": text}
+                e = await c.refused(tool, **args)
+                assert e.doc["where"] == "controllers.B" and "simulations must be 1..100000" in e.text, e.doc
+            assert (await c.call("list_sessions"))["sessions"] == []
 
     asyncio.run(go())

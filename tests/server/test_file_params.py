@@ -86,3 +86,17 @@ def test_every_free_text_parameter_of_every_agent_is_refused_as_a_path(client: T
             checked += 1
     assert checked >= 4  # policy's path, trained's and ppo's model, mcts's value at least
     assert client.get("/api/sessions").json()["sessions"] == []
+
+
+@pytest.mark.parametrize("route", ["/api/sessions", "/api/encounters/validate"])
+@pytest.mark.parametrize("seat", ["bogus", "review:bogus", "mcts:simulations=0"])
+def test_an_uploaded_encounters_unknown_controller_is_located_and_names_what_may_be_seated(
+        client: TestClient, route: str, seat: str) -> None:
+    """A session from an upload said "no agent 'bogus' (known: first, mcts, policy, ...)" with no field: `policy`
+    is refused over HTTP, and the mistake is in ``controllers.B``."""
+    enc = load_encounter("moonlit/duel").model_dump(mode="json")
+    enc["controllers"] = {"B": seat}
+    r = client.post(route, json={"encounter_data": enc})
+    assert r.status_code == 422 and r.json()["where"] == "controllers.B", r.text
+    assert "policy" not in r.json()["message"], r.text
+    assert client.get("/api/sessions").json()["sessions"] == []
