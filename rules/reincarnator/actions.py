@@ -18,7 +18,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     reset_aim,
 )
 from trpg_arena.rules.reincarnator.legal import aim_target_ok, held, keep_pieces, pinner_of
-from trpg_arena.rules.reincarnator.movement import plan, walk
+from trpg_arena.rules.reincarnator.movement import bump, path_cost, plan, stop_short, walk
 from trpg_arena.rules.reincarnator.state import Cell, EffectState, Fighter, Pending
 from trpg_arena.rules.reincarnator.turns import advance, begin_entry, end_turn, pay
 from trpg_arena.rules.reincarnator.verbs import Condition, ThrowOption, Verb, all_out, into_of
@@ -389,17 +389,31 @@ def take_cover(combat: ReiCombat, cid: str, a: Action) -> None:
                 condition=Condition.IN_COVER, value=value, source=src)
 
 
-def drive(combat: ReiCombat, cid: str, dest: Cell, verb: str) -> None:
-    """REI-2.15: the driver moves its vehicle."""
+# the rule a vehicle's movement cites; the other drives are REI-2.15 move actions
+DRIVE_RULES: dict[str, str] = {Verb.ACRO_DRIVE: "REI-2.16", VEHICLE_CRUSH: "REI-4.13"}
+
+
+def drive(combat: ReiCombat, cid: str, dest: Cell, verb: str) -> bool:
+    """REI-2.15: the driver moves its vehicle; False if a hidden enemy stopped it short of `dest`.
+
+    A vehicle stops before a hidden enemy's cell like a walker (section 5: `stop_short`, `bump`).
+    """
     state = combat.state
     f = state.fighters[cid]
     veh = state.vehicles[f.in_vehicle or ""]
-    path, cost = plan(combat, cid, dest, start=veh.cell, vehicle=True)
-    veh.cell = dest
-    f.cell = dest
-    f.moved = True
-    combat.emit("movement", f"{cid} drives {veh.id} to {dest[0]},{dest[1]} ({cost} m)", actor=cid, rule="REI-2.15",
-                verb=verb, path=[list(c) for c in path], cost=cost)
+    path, _ = plan(combat, cid, dest, start=veh.cell, vehicle=True)
+    taken, blocker = stop_short(combat, cid, path)
+    if blocker is not None:
+        bump(combat, cid, blocker)
+    if len(taken) > 1:
+        end = taken[-1]
+        cost = path_cost(combat, taken, "walk")  # vehicles pay the plain walking costs (REI-6.7)
+        veh.cell = end
+        f.cell = end
+        f.moved = True
+        combat.emit("movement", f"{cid} drives {veh.id} to {end[0]},{end[1]} ({cost} m)", actor=cid,
+                    rule=DRIVE_RULES.get(verb, "REI-2.15"), verb=verb, path=[list(c) for c in taken], cost=cost)
+    return blocker is None
 
 
 def leave(combat: ReiCombat, cid: str) -> None:
@@ -444,7 +458,9 @@ def start_attack(combat: ReiCombat, cid: str, a: Action, o: tuple[Any, ...]) -> 
         dest = (t.cell[0] + a.dest[0], t.cell[1] + a.dest[1])
         if v == VEHICLE_CRUSH:
             p.weapon = None
-            drive(combat, cid, dest, VEHICLE_CRUSH)
+            if not drive(combat, cid, dest, VEHICLE_CRUSH):
+                attack.hidden_in_path_cancel(combat, p)  # REI-4.13: stopped short, cancelled as a charge (REI-5.6)
+                return
         else:
             avail = max(0, st.specs[cid].base_defense - f.bd_loss)
             path, _ = plan(combat, cid, dest)

@@ -26,11 +26,11 @@ from trpg_arena.rules.reincarnator.attack_math import (  # noqa: F401 - re-expor
 )
 from trpg_arena.rules.reincarnator.conditions import (
     apply_damage,
-    grapple_group,
     in_grapple,
     key_es,
     rating,
     reset_aim,
+    shot_group,
     wound_penalty,
 )
 from trpg_arena.rules.reincarnator.data import es
@@ -131,7 +131,7 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
         if not in_reach(combat, p, target) and p.origin is not None and state.fighters[target].cell != p.origin:
             p.out_of_range = True  # REI-5.7: stepped out of range, the attack still resolves
     if p.into == "random" and target is not None:
-        group = grapple_group(state, target)
+        group = shot_group(state, target, p.actor)  # the shooter is never its own victim (REI-7.17 decision)
         order = [c for c in st.roster if c in group]
         faces = sum(st.specs[c].size for c in order)
         face = combat.dice.roll(faces, roller=p.actor, purpose="which fighter in the grapple the attack hits")
@@ -160,7 +160,8 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
     n = max(0, roll.t - bd_es)
     combat.emit("roll", f"{p.actor} rolls {pool}{named(parts)} - {d} defence{named(dparts)} = {rolled}: "
                 f"{fmt(roll.dice)} -> {counted(roll.r, 'success', 'successes')}"
-                f"{f' + {roll.es} extra' if roll.es else ''}{f' - {bd_es} on base defence' if bd_es and roll.t else ''}"
+                f"{f' {sign_of(roll.es)} {abs(roll.es)} extra' if roll.es else ''}"
+                f"{f' - {bd_es} on base defence' if bd_es and roll.t else ''}"
                 f" = {n}", actor=p.actor, rule="REI-3.8", pool=pool, defence=d, dice=[list(b) for b in roll.dice],
                 r=roll.r, es=roll.es, t=roll.t, n=n, parts=parts, defence_parts=dparts, chance=roll.chance)
     after_roll(combat, p)
@@ -168,9 +169,11 @@ def resolve(combat: ReiCombat, p: Pending) -> None:
         grapple.after_contact(combat, p, n)
         return
     if p.verb == BULL_RUSH:
-        # REI-7.2: the attack becomes a push; no damage, the reflex save is the only defence
-        combat.emit("bull_rush", f"{p.actor} rams {target} ({n})", actor=p.actor, rule="REI-7.2", target=target, n=n)
-        reflex_knockback(combat, p, target, n, "REI-7.2")
+        # REI-7.2: the attack becomes a push; no damage, the reflex save is the only defence; the push is the
+        # attacker's total t (REI-3.4), with or without `bull_rush_defenses_apply`
+        combat.emit("bull_rush", f"{p.actor} rams {target} ({roll.t})", actor=p.actor, rule="REI-7.2", target=target,
+                    n=roll.t)
+        reflex_knockback(combat, p, target, roll.t, "REI-7.2")
         return
     if n < 1:
         combat.emit("miss", f"{p.actor} misses {target}", actor=p.actor, rule="REI-3.8", target=target)
@@ -247,14 +250,20 @@ def land_thrown(combat: ReiCombat, p: Pending, target: str) -> None:
                 item=p.weapon, cell=list(it.cell))
 
 
+def sign_of(v: int) -> str:
+    """``+`` or ``-`` before a number written as its absolute value."""
+    return "-" if v < 0 else "+"
+
+
 def fmt(batches: tuple[tuple[int, ...], ...]) -> str:
     """Dice faces as text, batches joined by '+'."""
     return " + ".join("[" + ",".join(map(str, b)) + "]" for b in batches)
 
 
 def hidden_in_path_cancel(combat: ReiCombat, p: Pending) -> None:
-    """REI-5.6 helper: a bumped charge cancels its attack step."""
-    combat.emit("attack_cancelled", f"{p.actor}'s charge is stopped; the attack is cancelled", actor=p.actor,
+    """REI-5.6 helper: a bumped charge (or crush, REI-4.13) cancels its attack step."""
+    what = "crush" if p.verb == VEHICLE_CRUSH else "charge"
+    combat.emit("attack_cancelled", f"{p.actor}'s {what} is stopped; the attack is cancelled", actor=p.actor,
                 rule="REI-5.6", verb=p.verb)
 
 

@@ -84,12 +84,12 @@ def target_info(combat: ReiCombat, cid: str) -> list[tuple[str, Cell, int, bool,
         dx, dy = tc[0] - mx, tc[1] - my
         out.append((t, tc, max(dx if dx > 0 else -dx, dy if dy > 0 else -dy), not between(me, tc) & blockers,
                     tf.in_vehicle is None,  # occupants: ranged attacks and blasts only
-                    into_variants(state, t) if grappling else _PLAIN))
+                    into_variants(state, t, cid) if grappling else _PLAIN))
     for t, v in vehicles.items():
         if not v.wrecked and v.side is not None and v.side != side:
             tc = v.cell
             out.append((t, tc, max(abs(mx - tc[0]), abs(my - tc[1])), field.los(me, tc, doors), True,
-                        into_variants(state, t)))
+                        into_variants(state, t, cid)))
     if memo is not None:
         memo[("targets", cid)] = out
     return out

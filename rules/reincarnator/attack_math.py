@@ -8,10 +8,9 @@ from typing import TYPE_CHECKING
 from trpg_arena.rules.core.battlefield import chebyshev as cheb
 from trpg_arena.rules.reincarnator.conditions import (
     effect_mod,
-    grapple_group,
-    in_grapple,
     loser_margin,
     rating,
+    shot_group,
     wound_penalty,
 )
 from trpg_arena.rules.reincarnator.data import es
@@ -246,7 +245,7 @@ def _pool_mods(combat: ReiCombat, p: Pending, target: str | None) -> dict[str, i
         if f.prone and options.prone_attacker_melee_penalty:
             mods["prone_attacker"] = -options.prone_attacker_melee_penalty
     if p.into == "careful" and target is not None:
-        n = len(grapple_group(state, target))
+        n = len(shot_group(state, target, p.actor))
         pen = max(0, 2 * n - st.specs[a].called_shot_reduction)
         if pen:
             mods["into_grapple"] = -pen  # REI-7.17
@@ -360,12 +359,15 @@ def defences(combat: ReiCombat, p: Pending, target: str) -> tuple[int, int, dict
         else:
             denied = False
         if not denied and state.grapples:  # REI-7.7
-            denied = in_grapple(state, target) and p.actor not in grapple_group(state, target)
+            # the defender is in a grapple the attacker is not part of: each grapple on its own, so a third
+            # party linked through a chain (it holds the defender's opponent) still counts as outside
+            denied = any(target in (g.holder, g.held) and p.actor not in (g.holder, g.held) for g in state.grapples)
         base = spec.base_defense + (effect_mod(f, "base_defense") if f.effects else 0)
         bd_eff = 0 if denied else max(0, base - f.bd_loss - penetration(combat, p))
         parts["base"] = bd_eff
-        if options.extra_successes and (bd_eff >= 1 or f.full_defense or f.crouching):
-            bd_es = spec.base_defense_es  # REI-3.6
+        # REI-3.6; a bull rush's option subtracts defence dice only: its push is the total t (REI-3.4, 7.2)
+        if options.extra_successes and (bd_eff >= 1 or f.full_defense or f.crouching) and p.verb != BULL_RUSH:
+            bd_es = spec.base_defense_es
     hs = high_speed(combat, p) if ranged else 0
     parts["dodge"] = dodge_defence(combat, p, target, og, hs)
     if cls == "melee":

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 INTO = ((), ("careful",), ("random",))
 # verbs whose dest is the cell they act at (a set built once: an enum member is a slow class attribute on 3.11)
 AT_A_CELL = frozenset((Verb.OPEN_DOOR, Verb.CLOSE_DOOR, Verb.RANGED_ATTACK, Verb.THROW, Verb.ACRO_FIRE))
-TAKE_COVER = Verb.TAKE_COVER
+TAKE_COVER, VEHICLE_CRUSH = Verb.TAKE_COVER, Verb.VEHICLE_CRUSH
+# a crush's option is its speed (REI-4.13), worded as one
+CRUSH_SPEEDS = {"normal": "at normal speed", "fast": "at accelerated speed", "acro": "with acrobatic driving"}
 _SENTENCES: dict[Action, str] = {}  # `describe_action` of actions whose sentence does not read the state
 SENTENCES_KEPT = 50_000
 
@@ -165,7 +167,9 @@ def _sentence(combat: ReiCombat, a: Action) -> str:
             parts.append(f"at {a.dest[0]},{a.dest[1]}")
         else:
             parts.append(f"to {a.dest[0]},{a.dest[1]}")
-    if a.option is not None:
+    if a.verb == VEHICLE_CRUSH and a.option in CRUSH_SPEEDS:
+        parts.append(CRUSH_SPEEDS[a.option])  # a crush's option is its speed, not a weapon
+    elif a.option is not None:
         o = a.option if isinstance(a.option, tuple) else (a.option,)
         parts.append("with " + " ".join(str(x) for x in o))
     return " ".join(parts)

@@ -99,6 +99,14 @@ def grapple_group(state: ReiState, cid: str) -> list[str]:
     return sorted(seen)
 
 
+def shot_group(state: ReiState, target: str, shooter: str) -> list[str]:
+    """The grapple group a shot at `target` goes into (REI-7.17): `grapple_group` less the shooter.
+
+    Decision: a participant shooting into its own grapple is never a victim of its own shot.
+    """
+    return [c for c in grapple_group(state, target) if c != shooter]
+
+
 def hands_used(combat: ReiCombat, cid: str) -> int:
     """Hands occupied by holds (REI-7.14)."""
     if not combat.state.grapples:

@@ -96,8 +96,8 @@ def after_contact(combat: ReiCombat, p: Pending, n: int) -> None:
         return
     combat.emit("hit", f"{p.actor}'s grapple contact hits {target}", actor=p.actor, rule="REI-7.3", target=target, n=n)
     t = state.fighters[target]
-    if p.origin is not None and t.cell != p.origin:
-        t.cell = p.origin  # REI-5.7 decision: pulled back
+    if p.out_of_range and p.origin is not None and t.cell != p.origin:
+        t.cell = p.origin  # REI-5.7 decision: a target that stepped out of reach is pulled back
         combat.emit("movement", f"{target} is pulled back to {p.origin[0]},{p.origin[1]}", actor=target,
                     rule="REI-5.7", verb="pulled", path=[list(p.origin)], cost=0)
     open_resist(combat, p)

@@ -12,6 +12,7 @@ from trpg_arena.rules.reincarnator.conditions import (
     hands_used,
     in_grapple,
     rating,
+    shot_group,
 )
 from trpg_arena.rules.reincarnator.model import ItemSpec
 from trpg_arena.rules.reincarnator.movement import board, doors_now
@@ -247,9 +248,11 @@ def melee_weapons(combat: ReiCombat, cid: str) -> list[str]:
     return list(st.natural[cid]) + [k for k in held(combat.state, cid, combat.scratch) if st.items[k].kind == "melee"]
 
 
-def into_variants(state: ReiState, target: str) -> tuple[tuple[str, ...], ...]:
-    """REI-7.17: into-grapple options when the target is in a grapple."""
-    return (("careful",), ("random",)) if in_grapple(state, target) else ((),)
+def into_variants(state: ReiState, target: str, shooter: str) -> tuple[tuple[str, ...], ...]:
+    """REI-7.17: into-grapple options when the target is in a grapple with others than the shooter (`shot_group`)."""
+    if not in_grapple(state, target) or len(shot_group(state, target, shooter)) < 2:
+        return ((),)
+    return (("careful",), ("random",))
 
 
 def opt(*parts: str) -> str | tuple[str, ...]:

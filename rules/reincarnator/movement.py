@@ -173,34 +173,72 @@ def step_cost(combat: ReiCombat, cid: str, path: list[Cell], climb: bool = False
     return [cost[index[c]] or 1 for c in path[1:]]
 
 
+def path_cost(combat: ReiCombat, path: list[Cell], mode: str) -> int:
+    """Metres a path costs in a cost mode of `Board.moves` (section 5, with the `alternating` diagonal rule)."""
+    moves = board(combat).moves[mode]
+    index = board(combat).grid.index
+    total = diagonals = 0
+    for a, b in zip(path, path[1:]):
+        total += moves.cost[index[b]] or 1
+        if a[0] != b[0] and a[1] != b[1]:
+            diagonals += 1
+            if moves.alternating and diagonals % 2 == 0:
+                total += 1  # every second diagonal of one movement costs 1 more
+    return total
+
+
+def stop_short(combat: ReiCombat, cid: str, path: list[Cell],
+               drag: str | None = None) -> tuple[list[Cell], str | None]:
+    """The part of a path `cid` really moves along, and the hidden enemy that stops it (or None).
+
+    Paths are planned with hidden enemies as absent: entering one's cell stops the mover in the previous cell
+    (section 5, REI-5.6). One cell holds one body, so where the mover would stop on a cell it may only pass (an
+    ally's, a body's, a gap), or a partner it drags would land on one (the cell before the mover's, REI-7.6, 7.12),
+    the mover falls back to the last cell of the path where both fit (its start at worst).
+    """
+    state = combat.state
+    side = state.fighters[cid].side
+    hidden = {o.cell: o.id for o in state.fighters.values() if o.cell is not None and o.id != cid
+              and o.status == "active" and o.hidden and o.side != side}
+    stop = next((i for i, c in enumerate(path) if i and c in hidden), None) if hidden else None
+    if stop is None and drag is None:
+        return path, None  # a legal destination is a cell the mover may end on
+    blocker, taken = (None, path[:]) if stop is None else (hidden[path[stop]], path[:stop])
+    field = combat.tables.board
+    no_end = occupied_mask(combat, cid, () if drag is None else (drag,)) | field.gap_mask
+    bit = field.bit
+    while len(taken) > 1 and (no_end & bit[taken[-1]] or (drag is not None and no_end & bit[taken[-2]])):
+        taken.pop()
+    return taken, blocker
+
+
+def bump(combat: ReiCombat, cid: str, blocker: str) -> None:
+    """The hidden enemy `cid` ran into loses `hidden`, and the mover stops (section 5, REI-5.6)."""
+    end_hidden(combat, blocker, f"bumped by {cid}")
+    combat.emit("movement_stopped", f"{cid} runs into hidden {blocker} and stops", actor=cid, rule="REI-5.6",
+                blocker=blocker)
+
+
 def walk(combat: ReiCombat, cid: str, path: list[Cell], verb: str, rule: str, keep_hidden: bool = False,
          drag: str | None = None) -> int:
     """Move `cid` along a planned path; returns cells entered.
 
-    A hidden enemy in the way stops the walk in the previous cell and is revealed (section 5, REI-5.6);
+    A hidden enemy in the way stops the walk short (`stop_short`) and is revealed;
     a dragged partner is placed in each cell the mover leaves (REI-7.6, 7.12).
     """
     state = combat.state
     f = state.fighters[cid]
     if not keep_hidden:
         end_hidden(combat, cid, "moved openly")  # REI-6.4
-    occupants = {o.cell: o for o in state.fighters.values() if o.cell is not None and o.id != cid
-                 and o.status == "active" and o.hidden and o.side != f.side}
-    entered = 0
-    taken = [path[0]]
-    for c in path[1:]:
-        o = occupants.get(c)
-        if o is not None:
-            end_hidden(combat, o.id, f"bumped by {cid}")
-            combat.emit("movement_stopped", f"{cid} runs into hidden {o.id} and stops", actor=cid, rule="REI-5.6",
-                        blocker=o.id)
-            break
+    taken, blocker = stop_short(combat, cid, path, drag)
+    if blocker is not None:
+        bump(combat, cid, blocker)
+    for c in taken[1:]:
         prev = f.cell
         f.cell = c
         if drag is not None:
             state.fighters[drag].cell = prev
-        taken.append(c)
-        entered += 1
+    entered = len(taken) - 1
     if entered:
         f.moved = True
         cost = sum(step_cost(combat, cid, taken, verb == Verb.CLIMB_JUMP))
@@ -241,6 +279,5 @@ def knockback(combat: ReiCombat, src: Cell, cid: str, dist: int, rule: str) -> N
     if moved:
         end_all_grapples(combat, cid, "knocked back")  # REI-7.6 forced movement
         remove_cover(combat, cid, "knocked back")
-        reset_aim(combat, cid, "knocked back")
-        end_hidden(combat, cid, "knocked back")
+        reset_aim(combat, cid, "knocked back")  # hidden stays: only voluntary movement ends it (REI-6.4, 6.6)
         check_cover_sources(combat)

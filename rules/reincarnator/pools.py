@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class PoolRoll:
-    """One pool roll: dice rolled (by batch), rolled successes r, extra successes and total t."""
+    """One pool roll: dice rolled (by batch), rolled successes r, extra successes added (t - r) and total t."""
 
     size: int
     dice: tuple[tuple[int, ...], ...]
@@ -56,9 +56,9 @@ def roll_pool(dice: Dice, size: int, opts: ReincarnatorOptions, es: int = 0, *, 
             n = sum(1 for f in batch if f >= again)
             what = f"{purpose}, again: a die for each {again}+ rolled"
         chance = False
-    # REI-3.3 extra successes only on a success
-    t = r + es if r >= 1 else 0
-    return PoolRoll(size, tuple(batches), r, es if r >= 1 else 0, t, chance)
+    # REI-3.3 extra successes only on a success; a negative bonus (effects) takes the total down to 0, never below
+    t = max(0, r + es) if r >= 1 else 0
+    return PoolRoll(size, tuple(batches), r, t - r if r >= 1 else 0, t, chance)
 
 
 def overlap(ratings: list[int]) -> int:

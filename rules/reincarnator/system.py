@@ -33,7 +33,7 @@ class ReincarnatorSystem(RuleSystem[ReiState, Static, ReincarnatorEncounter]):
 
     info = RuleSystemInfo(id="reincarnator", title="Reincarnator (无限恐怖-style d10 pools)", prefix="REI",
                           dice="d10 pools", board="square", encounter=ReincarnatorEncounter,
-                          options=ReincarnatorOptions, env_name="Reincarnator", env_version=0,
+                          options=ReincarnatorOptions, env_name="Reincarnator", env_version=1,
                           data_dir=Path(__file__).parent)
 
     editor = ReincarnatorEditor()  # what a GM may edit mid-fight (see `edits`)

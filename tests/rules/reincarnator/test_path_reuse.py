@@ -15,6 +15,9 @@ import trpg_arena.envs  # noqa: F401 - registers the envs
 from trpg_arena.rules import Combat
 from trpg_arena.rules.core.grid import Grid
 from trpg_arena.rules.reincarnator.movement import blocked_mask, closed_doors
+from trpg_arena.rules.reincarnator.system import ReincarnatorSystem
+
+ENV_ID = f"trpg_arena/Reincarnator-v{ReincarnatorSystem.info.env_version}"  # the current version of the env
 
 # verbs that move nobody and leave blockers and doors as they are
 STILL = {"drop_item", "draw", "sheathe", "reload", "cycle_bolt", "retrieve", "retrieve_stowed", "consume"}
@@ -36,7 +39,7 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
 
 def test_mask_and_repeated_legal_sets_run_no_new_search(searches: list[tuple[object, ...]]) -> None:
     """`legal_actions` twice, then the env's mask and `action_masks()`: one search at most, all from the first."""
-    env = gymnasium.make("trpg_arena/Reincarnator-v0", encounter="reincarnator/skirmish", opponent="random")
+    env = gymnasium.make(ENV_ID, encounter="reincarnator/skirmish", opponent="random")
     rng = np.random.default_rng(1)
     _, info = env.reset(seed=1)
     checked = 0
