@@ -3,7 +3,7 @@
 Importing this package registers ``trpg_arena/<Name>-v<N>`` for each rule system in the registry::
 
     import gymnasium, trpg_arena.envs
-    env = gymnasium.make("trpg_arena/Moonlit-v0", encounter="moonlit/skirmish", opponent="random")
+    env = gymnasium.make("trpg_arena/Moonlit-v1", encounter="moonlit/skirmish", opponent="random")
     aec = trpg_arena.envs.aec_env("moonlit", encounter="moonlit/skirmish")
 
 Both use the rule system's canonical layout by default: the same observation (the named feature vector,

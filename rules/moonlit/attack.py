@@ -289,7 +289,7 @@ def run(c: MoonCombat) -> bool:
                     a.reaction[tgt.id] = "miss"  # MOON-8.7: a fumble misses everyone, no decision
                     a.ti += 1
                     continue
-                return _open(st, tgt.id, "reaction")
+                return _open(st, tgt.id, "reaction", counter=window.counter_ok(st, t, tgt, x))
             window.decide_hits(c, st, a, x)
             a.stage = "cover"
             a.ti = 0
@@ -321,17 +321,18 @@ def run(c: MoonCombat) -> bool:
 
 _PROMPTS = {
     "offense": "add an offense skill to {skill}?", "limit_break": "limit break (30 HP) for one more offense skill?",
-    "target": "choose a target for {skill}", "reaction": "{attacker}'s {skill} rolled {hit}: dodge or counter?",
+    "target": "choose a target for {skill}", "reaction": "{attacker}'s {skill} rolled {hit}: {answers}?",
     "cover": "cover {hit_target} from {attacker}'s {skill} (10 AP)?", "interrupt": "interrupt before the damage?",
 }
 
 
-def _open(st: MoonState, actor: str, kind: str) -> bool:
+def _open(st: MoonState, actor: str, kind: str, counter: bool = False) -> bool:
+    """Open a decision of the attack; a reaction's prompt offers `counter` only where it is legal (MOON-10.1)."""
     a = st.atk
     assert a is not None
     hit_target = a.hits[a.ti] if kind == "cover" and a.ti < len(a.hits) else ""
     prompt = _PROMPTS[kind].format(skill=a.decl.skill, attacker=a.attacker, hit=a.hit.total if a.hit else "",
-                                   hit_target=hit_target)
+                                   hit_target=hit_target, answers="dodge or counter" if counter else "dodge")
     st.decision = shared_decision(actor, kind, prompt)
     return True
 

@@ -8,8 +8,9 @@ coup_de_grace <combatant>; clear_trance; dodge none + defense skills; counter; c
 interrupt <skill> <combatant>.
 
 Delay bound B = max over every possible combatant of (Action + 12 + the largest AP bonus among its skills,
-``quicken``: 3) - 1, or a larger AP given in the ``start`` section, minus 1: no combatant can ever hold more
-action points, so ``delay v`` for 1 <= v <= AP - 1 is always inside the catalogue (MOON-6.3).
+``quicken``: 3), or a larger AP given in the ``start`` section (a combatant's or a summon's), minus 1: no
+combatant can ever hold more action points (a GM edit of AP stops at B + 1, edits.py), so ``delay v`` for
+1 <= v <= AP - 1 is always inside the catalogue (MOON-6.3).
 """
 
 from __future__ import annotations

@@ -86,12 +86,21 @@ def _reduction(c: MoonCombat, t: Table, r: Fighter, element: str | None, flats: 
     return rolled + flat, f"{rolled + flat} defence" + (f" ({rolled} rolled{named})" if named else "")
 
 
-def _actual(t: Table, r: Fighter, st: MoonState, diff: int) -> int:
-    """MOON-8.16 threshold, then `unacceptable_existence` (MOON-15.6)."""
+def _actual(t: Table, r: Fighter, diff: int) -> tuple[int, int]:
+    """MOON-8.16 threshold, then `unacceptable_existence` (MOON-15.6): (actual damage, what the trait cut).
+
+    The cut is what the trait took off (5, or less where less was left), so damage - reduction - cut = actual.
+    """
     actual = diff if diff >= t.opts.moon_damage_threshold else 0
+    cut = 0
     if actual and not r.baptism and "unacceptable_existence" in t.stats[r.id].skills:
-        actual = max(0, actual - 5)
-    return actual
+        cut = min(5, actual)
+    return actual - cut, cut
+
+
+def _cut_words(cut: int) -> str:
+    """The trait's part of a damage sentence: `` - 5 unacceptable_existence``, or nothing."""
+    return f" - {cut} unacceptable_existence" if cut else ""
 
 
 def _after_damage(c: MoonCombat, d: PendingAttack, victim: Fighter, source: str) -> None:
@@ -130,10 +139,10 @@ def resolve_damage(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame, x: Fi
         r = st.fighters[a.cover.get(h, h)]
         dmg = base.total + crit
         red, said = _reduction(c, t, r, sk.element, a.reductions.get(r.id, {}))  # MOON-8.14 / 8.15
-        actual = _actual(t, r, st, dmg - red)
-        c.emit("damage_applied", f"{r.id} takes {base.text(crit)} - {said} = {actual} damage", actor=r.id,
-               rule="MOON-8.16", receiver=r.id, damage=dmg, reduction=red, actual=actual,
-               hp_after=max(0, r.hp - actual), source=x.id)
+        actual, cut = _actual(t, r, dmg - red)
+        c.emit("damage_applied", f"{r.id} takes {base.text(crit)} - {said}{_cut_words(cut)} = {actual} damage",
+               actor=r.id, rule="MOON-8.16", receiver=r.id, damage=dmg, reduction=red, trait_reduction=cut,
+               actual=actual, hp_after=max(0, r.hp - actual), source=x.id)
         lose_hp(c, r, actual, "attack", actual=True)
         if actual >= 1:
             damaged.append(r)
@@ -147,7 +156,8 @@ def resolve_damage(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame, x: Fi
         l_said, t_said = base.text(), counter.text(counter_crit)
         if l_dmg == t_dmg:
             c.emit("damage_applied", f"{x.id} and {tid} deal equal damage ({t_dmg}): nobody is hurt", actor=tid,
-                   rule="MOON-10.10", receiver=None, damage=t_dmg, reduction=0, actual=0, hp_after=None, source=None)
+                   rule="MOON-10.10", receiver=None, damage=t_dmg, reduction=0, trait_reduction=0, actual=0,
+                   hp_after=None, source=None)
             continue
         if t_dmg < l_dmg:
             small, s_dmg, big, b_dmg, big_decl, s_said, b_said = tg, t_dmg, x, l_dmg, d, t_said, l_said
@@ -155,10 +165,11 @@ def resolve_damage(c: MoonCombat, st: MoonState, t: Table, a: AttackFrame, x: Fi
             small, s_dmg, big, b_dmg, big_decl, s_said, b_said = x, l_dmg, tg, t_dmg, p, l_said, t_said
         elem = SKILLS[big_decl.skill].element
         red, _ = _reduction(c, t, small, elem, {})
-        actual = _actual(t, small, st, b_dmg - (s_dmg + red))
-        c.emit("damage_applied", f"{small.id} takes {b_said} - ({s_said} + {red}) = {actual} damage in the exchange",
+        actual, cut = _actual(t, small, b_dmg - (s_dmg + red))
+        c.emit("damage_applied",
+               f"{small.id} takes {b_said} - ({s_said} + {red}){_cut_words(cut)} = {actual} damage in the exchange",
                actor=small.id, rule="MOON-10.9", receiver=small.id, damage=b_dmg, reduction=s_dmg + red,
-               actual=actual, hp_after=max(0, small.hp - actual), source=big.id)
+               trait_reduction=cut, actual=actual, hp_after=max(0, small.hp - actual), source=big.id)
         lose_hp(c, small, actual, "attack", actual=True)
         if actual >= 1:
             exchanged.append((small, big_decl, big.id))

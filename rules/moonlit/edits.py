@@ -2,19 +2,23 @@
 
 HP runs from 0 to the current maximum (MOON-12.1 may have lowered it); 0 puts the combatant down as
 damage would (MOON-11.2: incapacitated, a summon vanishes, with no death_rebirth: the GM decided), and
-HP above 0 revives an incapacitated one as healing does (MOON-11.4). Taken out, a combatant counts as
-fled (MOON-4.3) and its summons vanish.
+HP above 0 revives an incapacitated one as healing does (MOON-11.4). AP runs from 0 to the most anyone
+of the encounter can hold, the top of the action catalogue's ``delay`` options (MOON-6.3 offers 1 .. AP-1,
+so a larger AP would offer delays the env cannot name); AP 0 for a `not_acted` combatant, once AP are
+rolled, ends its round's turn as any drop to 0 does (MOON-2.7). Taken out, a combatant counts as fled
+(MOON-4.3) and its summons vanish.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trpg_arena.rules.core.edits import EditField, Editor
+from trpg_arena.rules.core.edits import EditError, EditField, Editor
 from trpg_arena.rules.moonlit.data import ZONES
 from trpg_arena.rules.moonlit.fighters import (
     GONE,
     check_end,
+    end_turn_at_zero_ap,
     fall,
     set_state,
     vanish_summons_of,
@@ -22,7 +26,7 @@ from trpg_arena.rules.moonlit.fighters import (
 from trpg_arena.rules.moonlit.verbs import Condition
 
 if TYPE_CHECKING:
-    from trpg_arena.rules.moonlit.state import MoonCombat
+    from trpg_arena.rules.moonlit.state import Fighter, MoonCombat
 
 # the on/off conditions (MOON-13); poison stacks
 FLAGS = (Condition.PARALYSIS, Condition.BIND, Condition.TRANCE, Condition.BAPTISM)
@@ -39,9 +43,11 @@ class MoonlitEditor(Editor):
         s = combat.tables.stats[cid]
         if f.state in GONE:
             return []  # out of play: nothing of it is read by the rules any more
+        top = combat.tables.delay_bound + 1  # the highest AP whose delays the catalogue holds (MOON-6.3)
         out = [EditField("hp", "int", f.hp, "HP", 0, f.max_hp, help="0 puts it down"),
                EditField("tp", "int", f.tp, "TP", 0, s.max_tp),
-               EditField("ap", "int", f.ap, "AP", 0, 99, help="action points this round"),
+               EditField("ap", "int", f.ap, "AP", 0, top,
+                         help=f"action points this round; {top} is the most anyone in this encounter can hold"),
                EditField("poison", "int", f.poison, "poison", 0, 99, help="stacks (MOON-13.2)")]
         out += [EditField(flag, "bool", getattr(f, flag), flag) for flag in FLAGS]
         if f.zone is not None:
@@ -51,6 +57,9 @@ class MoonlitEditor(Editor):
     def write(self, combat: MoonCombat, cid: str, name: str, value: Any) -> None:
         """Write one checked value, with its consequences under the rules."""
         f = combat.state.fighters[cid]
+        if name == "ap":
+            _write_ap(combat, f, value)
+            return
         if name != "hp":
             setattr(f, name, value)
             return
@@ -95,3 +104,14 @@ class MoonlitEditor(Editor):
     def settle(self, combat: MoonCombat) -> None:
         """End the combat if a side has nobody left."""
         check_end(combat)
+
+
+def _write_ap(combat: MoonCombat, f: Fighter, value: int) -> None:
+    """Set AP with MOON-2.7's consequence; refused where it would end the turn its combatant is choosing now."""
+    st = combat.state
+    ends_turn = f.state == "not_acted" and value <= 0 and st.ap_rolled
+    if ends_turn and st.phase == "main" and st.decision is not None and st.decision.actor == f.id:
+        raise EditError(f"{f.id} is deciding now: AP {value} would end its turn at once (MOON-2.7); "
+                        "set it once the decision is another's", where="changes.ap")
+    f.ap = value
+    end_turn_at_zero_ap(combat, f, f"AP set to {value} by the GM")

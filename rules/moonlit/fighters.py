@@ -66,8 +66,13 @@ def ap_drop(c: MoonCombat, f: Fighter, amount: int, cause: str) -> None:
     f.ap -= amount
     c.emit("ap_set", f"{f.id}: AP {f.ap + amount} -> {f.ap} ({cause})", actor=f.id, rule="MOON-2.7",
            combatant=f.id, ap=f.ap, ap_roll=f.ap_roll, cause=cause)
+    end_turn_at_zero_ap(c, f, "no action points left")
+
+
+def end_turn_at_zero_ap(c: MoonCombat, f: Fighter, cause: str) -> None:
+    """MOON-2.7: a not_acted combatant whose rolled AP is 0 or below becomes acted at once (standby is exempt)."""
     if f.state == "not_acted" and f.ap <= 0 and c.state.ap_rolled:
-        set_state(c, f, "acted", "no action points left", "MOON-2.7")
+        set_state(c, f, "acted", cause, "MOON-2.7")
 
 
 def check_mods(f: Fighter, passive: bool) -> list[tuple[str, int]]:
@@ -151,12 +156,17 @@ def conditions_of(f: Fighter) -> list[Condition]:
     return [cond for cond in CONDITIONS if getattr(f, cond)]  # each condition is the fighter field of its name
 
 
+# what a combatant with each on/off condition is (``B1 is already bound``)
+AFFLICTED: dict[str, str] = {Condition.PARALYSIS: "paralysed", Condition.BIND: "bound", Condition.TRANCE: "tranced",
+                             Condition.BAPTISM: "baptised"}
+
+
 def add_condition(c: MoonCombat, f: Fighter, cond: str, cause: str) -> None:
     """Inflict a condition (MOON-13.1): poison stacks (13.2); others have no effect when already present."""
     if cond == Condition.POISON:
         f.poison += 1
     elif getattr(f, cond):
-        c.emit("condition_added", f"{f.id} is already {cond}ed: no effect", actor=f.id, rule="MOON-13.1",
+        c.emit("condition_added", f"{f.id} is already {AFFLICTED[cond]}: no effect", actor=f.id, rule="MOON-13.1",
                combatant=f.id, condition=cond, stacks=1, cause=cause, changed=False)
         return
     else:
@@ -230,8 +240,9 @@ def lose_hp(c: MoonCombat, f: Fighter, amount: int, cause: str, actual: bool) ->
         if (not f.rebirth_used and not f.baptism and "death_rebirth" in s.skills):
             f.rebirth_used = True  # MOON-15.6
             f.hp = min(10, f.max_hp)
-            c.emit("trait_triggered", f"{f.id}: death_rebirth! HP {f.hp}", actor=f.id, rule="MOON-15.6",
-                   combatant=f.id, trait="death_rebirth", hp_after=f.hp)
+            # the loss's own event reported HP 0 (`hp_after`); this one takes it from there
+            c.emit("trait_triggered", f"{f.id}: death_rebirth! HP 0 -> {f.hp} instead of falling", actor=f.id,
+                   rule="MOON-15.6", combatant=f.id, trait="death_rebirth", hp_before=0, hp_after=f.hp)
         else:
             fall(c, f, cause)
             return

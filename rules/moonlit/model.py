@@ -183,7 +183,7 @@ class StartSummon(StrictModel):
     skill: SkillId = "puppet_soldiers"
     zone: Zone | None = None
     state: State = "acted"
-    ap: int = 0
+    ap: int = Field(0, ge=-99, le=99)  # as a combatant's start AP: the delay options go up to it (MOON-6.3)
     hp: int | None = Field(None, ge=0)
 
 

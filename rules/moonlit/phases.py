@@ -93,9 +93,14 @@ def entry(c: MoonCombat) -> bool:
     return False
 
 
-def start_queue(c: MoonCombat, step: str, by_ap: bool = False) -> None:
-    """Begin a per-combatant step."""
+def start_queue(c: MoonCombat, step: str) -> None:
+    """Begin a per-combatant step in setup order (MOON-1.1), the same for 4.3, 4.7, 4.8 and 7.3.
+
+    Under ``moon_setup_order_key: action_points`` AP is its first key, except for escape, which comes
+    before AP exist this round (MOON-4.8).
+    """
     st = c.state
+    by_ap = step != "escape_q" and c.tables.opts.moon_setup_order_key == "action_points"
     st.queue = setup_queue(st, c.tables, by_ap)
     st.qpos = 0
     st.step = step
@@ -275,7 +280,7 @@ def purge(c: MoonCombat, f: Fighter, cond: str) -> None:
 def setup_skills_start(c: MoonCombat) -> bool:
     """MOON-4.8: setup skills in setup order (by Action, or by AP with the flag)."""
     c.state.phase_used = []
-    start_queue(c, "setup_skills", by_ap=c.tables.opts.moon_setup_order_key == "action_points")
+    start_queue(c, "setup_skills")
     return False
 
 

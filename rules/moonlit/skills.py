@@ -68,8 +68,9 @@ def opposing_able(st: MoonState, t: Table, side: str) -> list[Fighter]:
     return [fs[i] for i in st.order if fs[i].state in ABLE and stats[i].side != side]
 
 
-def _ally_ok(g: Fighter) -> bool:
-    return g.state not in GONE
+def _ally_ok(g: Fighter, sk: Skill) -> bool:
+    """An ally a skill may target: an able one, or an incapacitated one for healing only (MOON-2.5, 11.3)."""
+    return g.state in ABLE or (g.state == "incapacitated" and sk.heal is not None)
 
 
 def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
@@ -95,7 +96,7 @@ def skill_actions(c: MoonCombat, f: Fighter, category: str) -> list[Action]:
         fs = st.fighters
         for gid in st.order:
             g = fs[gid]
-            if t.stats[gid].side != side or not _ally_ok(g):
+            if t.stats[gid].side != side or not _ally_ok(g, sk):
                 continue
             if sk.target != "ally_any" and g.zone != f.zone:
                 continue
@@ -172,9 +173,9 @@ def summon(c: MoonCombat, f: Fighter, sid: str, template: str) -> None:
         if st.ap_rolled:
             roll_ap(c, g, "summoned")
     else:
-        g.state = "acted"  # a fresh summon takes no turn and costs no time (MOON-15.7)
-        c.emit("state_changed", f"{nid}: absent -> acted (summoned)", actor=nid, rule="MOON-15.7", combatant=nid,
-               **{"from": "absent"}, to="acted", cause="summoned")
+        # a fresh summon takes no turn (MOON-15.7), but entering `acted` in the main loop is ten seconds (MOON-6.2)
+        g.state = "absent"
+        set_state(c, g, "acted", "summoned", "MOON-15.7")
 
 
 def item_actions(c: MoonCombat, f: Fighter) -> list[Action]:

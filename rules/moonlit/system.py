@@ -128,7 +128,7 @@ class MoonlitSystem(RuleSystem[MoonState, Table, MoonlitEncounter]):
 
     info = RuleSystemInfo(id="moonlit", title="Moonlit (Sen'ya Tsukihime-style 2D6 zone combat)", prefix="MOON",
                           dice="2D6", board="zones", encounter=MoonlitEncounter, options=MoonlitOptions,
-                          env_name="Moonlit", env_version=0, data_dir=Path(__file__).parent,
+                          env_name="Moonlit", env_version=1, data_dir=Path(__file__).parent,
                           routine={"escape": Verb.STAY})
 
     editor = MoonlitEditor()  # what a GM may edit mid-fight (see `edits`)

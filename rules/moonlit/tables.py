@@ -113,8 +113,10 @@ def build_table(enc: MoonlitEncounter) -> Table:
         ids.append(sid)
         summons_of.setdefault(summoner, []).append(sid)
     # the highest AP anyone can have: its action score, 12 on the dice and its quickest skill, or a start's AP
+    # (a combatant's or a summon's); a GM edit stops there too (edits.py)
+    summon_aps = [sm.ap for sm in enc.start.summons] if enc.start is not None else []
     bound = max([1, *(st.action + 12 + max((SKILLS[s].ap_mod for s in st.skills), default=0) for st in stats.values()),
-                 *(sc.ap for sc in starts if sc.ap is not None)])
+                 *(sc.ap for sc in starts if sc.ap is not None), *summon_aps])
     known = list(dict.fromkeys(s for st in stats.values() for s in st.skills))
     items = list(dict.fromkeys([*(i for st in stats.values() for i in st.items),
                                 *(i for sc in starts for i in sc.items or {})]))

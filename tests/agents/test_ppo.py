@@ -86,7 +86,7 @@ def test_evaluate_plays_ppo_against_random_from_both_sides(tmp_path: Path) -> No
 
 
 def test_ppo_is_the_envs_opponent() -> None:
-    env = gymnasium.make("trpg_arena/Moonlit-v0", encounter="moonlit/duel", opponent="ppo")
+    env = gymnasium.make(RULESETS["moonlit"].info.env_id, encounter="moonlit/duel", opponent="ppo")
     obs, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(300):

@@ -17,9 +17,9 @@ import trpg_arena.envs
 from trpg_arena.agents import make_agent
 from trpg_arena.agents.spec import AgentSpec, UnknownAgentError
 from trpg_arena.envs.gym_env import TrpgArenaEnv
-from trpg_arena.rules import InvalidActionError
+from trpg_arena.rules import RULESETS, InvalidActionError
 
-MOONLIT = "trpg_arena/Moonlit-v0"
+MOONLIT = RULESETS["moonlit"].info.env_id  # the id carries env_version
 
 
 def first_legal(info: dict[str, Any]) -> int:

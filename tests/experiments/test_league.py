@@ -13,6 +13,7 @@ import pytest
 import trpg_arena.envs  # noqa: F401 - registers the envs
 from tests.experiments.test_cli import run
 from trpg_arena.experiments.league import League
+from trpg_arena.rules import RULESETS
 
 
 def _pool(tmp_path: Path, steps: list[int]) -> Path:
@@ -49,7 +50,7 @@ def test_pfsp_prefers_the_opponents_the_learner_still_loses_to(tmp_path: Path) -
 
 
 def test_both_sides_are_learned_and_no_episode_starts_over(tmp_path: Path) -> None:
-    env = gymnasium.make("trpg_arena/Moonlit-v0", encounter="moonlit/duel", side="both",
+    env = gymnasium.make(RULESETS["moonlit"].info.env_id, encounter="moonlit/duel", side="both",
                          opponent=League("moonlit", tmp_path, anchors=("scripted",)))
     sides = set()
     for seed in range(20):
