@@ -21,7 +21,7 @@ import numpy as np
 from trpg_arena.agents.base import Agent
 from trpg_arena.agents.canonical import CanonicalCodec
 from trpg_arena.agents.codec import Codec
-from trpg_arena.agents.learned.npz import UNREADABLE
+from trpg_arena.agents.learned.npz import SB3_ENTRIES, UNREADABLE
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.spec import UnknownAgentError, register_agent
 from trpg_arena.rules import Action, Combat, TrpgArenaError
@@ -52,10 +52,6 @@ def read_card(model: str | Path) -> dict[str, Any] | None:
     return card
 
 
-# What every archive SB3 saves holds: the model's data (JSON: its class, spaces, settings) and its weights
-MODEL_ENTRIES = ("data", "policy.pth")
-
-
 def check_model_archive(path: str | Path) -> None:
     """Refuse (`PolicyError`) a file that is no archive SB3 saved a model in, without loading torch.
 
@@ -65,7 +61,7 @@ def check_model_archive(path: str | Path) -> None:
         raise PolicyError(f"{path}: not a saved MaskablePPO model (SB3 saves a .zip archive)")
     try:
         with zipfile.ZipFile(path) as archive:
-            missing = [name for name in MODEL_ENTRIES if name not in archive.namelist()]
+            missing = [name for name in SB3_ENTRIES if name not in archive.namelist()]
             data = json.loads(archive.read("data")) if not missing else {}
     except UNREADABLE as e:  # a damaged archive, or data that is no JSON
         raise PolicyError(f"{path}: not a saved MaskablePPO model ({e})") from None
@@ -73,6 +69,38 @@ def check_model_archive(path: str | Path) -> None:
         raise PolicyError(f"{path}: not a saved MaskablePPO model (the archive lacks {', '.join(missing)})")
     if not isinstance(data, dict) or not {"observation_space", "action_space"} <= data.keys():
         raise PolicyError(f"{path}: not a saved MaskablePPO model (its data names no observation and action spaces)")
+
+
+def unfit_layouts(combat: Combat, here: dict[str, Any], shape: Any, actions: Any) -> str:
+    """Why a card-less model fits neither layout of ``combat``: both layouts' sizes, and whose model it may be.
+
+    A model saved without its card is tried on the system's canonical layout, then on the encounter's own;
+    naming only the one tried last would send its owner after the wrong sizes.
+    """
+    from trpg_arena.rules import RULESETS
+    from trpg_arena.rules.core.action_layout import action_layout_for
+
+    ruleset = combat.encounter.ruleset
+
+    def sizes(system: str) -> tuple[tuple[int], int]:
+        layout = action_layout_for(system)
+        return (layout.features.size,), layout.size
+
+    (obs,), n = sizes(ruleset)
+    where = f"{ruleset}/{combat.encounter.label}"
+    if sizes(ruleset) == (shape, actions):  # the system's canonical model, on an encounter beyond that layout
+        try:
+            CanonicalCodec.for_combat(combat)
+        except TrpgArenaError as e:
+            return f"the sizes of {ruleset}'s canonical layout, which cannot hold {where} ({e})"
+    text = (f"which fit no layout of {where}: {ruleset}'s canonical layout (every {ruleset} encounter) has ({obs},) "
+            f"and {n}, this encounter's own ({here['observations']},) and {here['actions']}. ")
+    owners = [r for r in RULESETS if r != ruleset and sizes(r) == (shape, actions)]
+    if owners:
+        text += f"Those are {owners[0]}'s canonical sizes: a {owners[0]} model, for {owners[0]} encounters? "
+    else:
+        text += "It may be a model of another rule system, or of another encounter's own layout. "
+    return text + "Its card (model.json beside it) would say what it was trained for"
 
 
 @register_agent("policy", positional="path")
@@ -204,8 +232,8 @@ class PolicyAgent(Agent):
         shape = getattr(self.model.observation_space, "shape", None)
         actions = getattr(self.model.action_space, "n", None)
         if shape != (here["observations"],) or actions != here["actions"]:
-            raise PolicyError(f"{self.path}: the model expects {shape} observations and {actions} actions; {where} "
-                              f"has ({here['observations']},) and {here['actions']}")
+            raise PolicyError(f"{self.path}: the model expects {shape} observations and {actions} actions, "
+                              f"{unfit_layouts(combat, here, shape, actions)}")
 
     def _probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The policy's masked action probabilities for one observation."""

@@ -18,6 +18,7 @@ from trpg_arena.rules import (
     Combat,
     Dice,
     EncounterBase,
+    InvalidActionError,
     ResetNeeded,
     get_ruleset,
     load_encounter,
@@ -41,8 +42,11 @@ def make_codec(system: Any, encounter: EncounterBase, layout: str) -> Any:
 def decode_legal(codec: Any, combat: Combat, action: Any) -> Action | None:
     """The legal action an index names at the current decision, or None when it is not legal there.
 
-    Raises `InvalidActionError` for a value that is no index of the action space.
+    Raises `InvalidActionError` for a value that is no index of the action space: a bool too, though Python
+    counts it an int (``True`` would play index 1, which nobody chose), as floats and strings are.
     """
+    if isinstance(action, bool | np.bool_):
+        raise InvalidActionError(f"action must be an integer index, got {action!r}")
     if isinstance(codec, CanonicalCodec):
         return codec.decode(action, combat)
     act = codec.decode(action)

@@ -734,7 +734,9 @@ def train_value_cmd(ruleset: Annotated[str, typer.Argument(help="rule system who
 @app.command("train-fps")
 def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encounters (default: every duel)")] = None,
               envs: Annotated[str, typer.Option(help="env counts to measure, comma-separated")] = "1,2,4,8",
-              steps: Annotated[int, typer.Option(help="training steps per measurement")] = 4096,
+              steps: Annotated[int, typer.Option(help="training steps per measurement, rounded up to whole "
+                                                      "rollouts (about 512 steps; 64 per env beyond 8 envs)")]
+              = 4096,
               vec: Annotated[str, typer.Option(help="dummy or subproc")] = "dummy",
               out: Annotated[Path | None, typer.Option(help="also write the rows as JSON here")] = None,
               force: Annotated[bool, typer.Option(help="replace the --out file if it exists")] = False,
@@ -778,16 +780,34 @@ def train_fps(encounters: Annotated[list[str] | None, typer.Argument(help="encou
     for r in rows:
         table.add_row(r.target, str(r.envs), f"{r.fps:,.0f}", f"{r.fps / yardstick[r.envs]:.2f}")
     console.print(table)
+    _say_whole_rollouts(steps, {r.envs: r.steps for r in rows})
     if out is not None:
         out.write_text(json.dumps([{**r.__dict__, "fps": r.fps} for r in rows], indent=2), encoding="utf-8")
 
 
+def _say_whole_rollouts(requested: int, trained: dict[int, int]) -> None:
+    """A line when the steps trained per env count (``trained``) are not the ``--steps`` asked for.
+
+    MaskablePPO trains whole rollouts, so a measurement runs to the end of the rollout under way; the fps are
+    of the steps trained, and the line says how many those were.
+    """
+    if all(steps == requested for steps in trained.values()):
+        return
+    counts = ", ".join(f"{steps:,} steps with {n} env{'s' if n > 1 else ''}" for n, steps in trained.items())
+    console.print(f"--steps {requested:,} is not a whole number of rollouts, and MaskablePPO trains whole ones: "
+                  f"each measurement trained (and its fps count) {counts}", highlight=False)
+
+
 def _train_sections(names: list[str], counts: list[int], steps: int, out: Path | None) -> None:
     """`train-fps --sections`: CPU milliseconds per training step in each section, per target and env count."""
+    from trpg_arena.experiments.train import whole_rollouts
+    from trpg_arena.experiments.train_fps import rollout_size
     from trpg_arena.experiments.train_profile import SECTIONS, profile
 
+    # asked for whole rollouts (of train-fps's size, which the profile trains too): the rows then count what ran
+    trained = {n: whole_rollouts(steps, rollout_size(n)) for n in counts}
     with console.status("training..."):
-        rows = profile(names, counts, steps)
+        rows = [row for n in counts for row in profile(names, [n], trained[n])]
     yardstick = {r.envs: r.steps / r.total for r in rows if r.target == "InvalidActionEnvDiscrete"}
     table = Table("target", "envs", "fps", "x yardstick", *SECTIONS,
                   title="MaskablePPO CPU ms per step by section (legal head, cpu clock)")
@@ -796,8 +816,10 @@ def _train_sections(names: list[str], counts: list[int], steps: int, out: Path |
         table.add_row(r.target, str(r.envs), f"{fps:,.0f}", f"{fps / yardstick[r.envs]:.2f}",
                       *(f"{r.per_step_ms(s):.3f}" for s in SECTIONS))
     console.print(table)
+    _say_whole_rollouts(steps, trained)
     if out is not None:
-        out.write_text(json.dumps([{"target": r.target, "envs": r.envs, "steps": r.steps, "fps": r.steps / r.total,
+        out.write_text(json.dumps([{"target": r.target, "envs": r.envs, "steps": r.steps, "requested_steps": steps,
+                                    "fps": r.steps / r.total,
                                     "ms_per_step": {s: r.per_step_ms(s) for s in SECTIONS}} for r in rows],
                                   indent=2), encoding="utf-8")
 

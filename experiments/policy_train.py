@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -437,7 +438,8 @@ def clone(args: PolicyTrainArgs, fingerprint: str, n_actions: int, log: Callable
     if args.rounds:
         recipe += (f", then {args.rounds} DAgger round{'s' if args.rounds > 1 else ''} (the policy plays, the "
                    "teacher labels)")
-    return layers, {"recipe": recipe, "decisions": len(data), "collect_seconds": round(collected, 1),
+    return layers, {"recipe": recipe, "decisions": len(data), "generated_games": generated, "data_encounters": names,
+                    "collect_seconds": round(collected, 1),
                     "clone_seconds": round(time.perf_counter() - start, 1),
                     "decisions_per_second": round(len(data) / max(collected, 1e-9), 1), **fitted}
 
@@ -567,7 +569,8 @@ def train_policy(args: PolicyTrainArgs, log: Callable[[str], None]) -> dict[str,
                    + (f", as {args.ppo.side} only" if args.ppo.side != "both" else ""))
     seconds = time.perf_counter() - start
     meta = {**cloned, "ruleset": args.ruleset, "recipe": recipe, "command": command_line(args),
-            "args": _plain(asdict(args)), "seconds": round(seconds, 1)}
+            "args": _plain(asdict(args)), "seconds": round(seconds, 1),
+            "cpus": os.cpu_count()}  # the machine the run had, for the card's speed figures (`threads` in args)
     if ppo_record is not None:
         meta["ppo"] = ppo_record
     net = PolicyNet(args.ruleset, fingerprint, tuple(layers), meta)
@@ -607,16 +610,16 @@ def card_markdown(card: dict[str, Any]) -> str:
     lines = [f"# The {card['ruleset']} `ppo` policy", "",
              f"- **Recipe**: {card['recipe']}: an MLP {a['hidden']} (tanh) from the canonical observation to one "
              "logit per canonical action, the mask leaving the legal actions only; weights float16 in numpy.",
-             f"- **Data**: {a['games']} games of the {teacher} agent against itself, {a['generated']:.0%} on generated "
-             f"encounters and the rest on the built-ins (never the held-out `tests/unseen`), a random legal action "
+             f"- **Data**: {a['games']} games of the {teacher} agent against itself, {_data_mix(card, a)} (never the "
+             f"held-out `tests/unseen`), a random legal action "
              f"{a['noise']:.0%} of the time (the label stays the {teacher} choice): {card['decisions']:,} decisions "
              f"({card['train_decisions']:,} to train, {card['held_out_decisions']:,} held out).",
              f"- **Command**: `{card['command']}` (writes a run folder; the shipped file is its "
              f"`ppo-{card['ruleset']}.npz`)" + _init_commands(card),
-             f"- **Steps and speed**: {a['epochs']} epochs over the decisions; collecting "
+             f"- **Steps and speed**: {_plural(a['epochs'], 'epoch')} over the decisions; collecting "
              f"{card['collect_seconds']:g} s ({card['decisions_per_second']:,.0f} decisions/s)"
              + (f", {card['seconds']:g} s in all" if not card.get("init") else "")
-             + " on one core of a shared 2-core machine. " + _ppo_line(card.get("ppo"), card.get("init_ppo")),
+             + ". " + _ppo_line(card.get("ppo"), card.get("init_ppo")) + _machine_line(card),
              f"- **Fit of the cloning**: held-out agreement with the {teacher} choice "
              f"{card['held_out_agreement']:.1%}, cross-entropy {card['held_out_loss']:.3f}.",
              *(line for d in [*card.get("dagger_before", []), card.get("dagger")] for line in _dagger_lines(d)),
@@ -632,6 +635,35 @@ def card_markdown(card: dict[str, Any]) -> str:
                      f"{e['draws']} | {_pct(e['decided_share'])} | [{_pct(e['interval'][0])}, "
                      f"{_pct(e['interval'][1])}] |")
     return "\n".join(lines) + "\n"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _data_mix(card: dict[str, Any], a: dict[str, Any]) -> str:
+    """Where the data's games were played: the count on generated encounters, as played, and the others' names.
+
+    A card written before the count was kept gives the share each game was drawn with instead.
+    """
+    if "generated_games" not in card:
+        if a.get("data_on"):
+            return f"on {', '.join(a['data_on'])} in turn"
+        return f"each on a generated encounter with chance {a['generated']:.0%}, else on a built-in"
+    generated, names = card["generated_games"], ", ".join(card["data_encounters"])
+    if generated == 0:
+        return f"all on {names}"
+    if not names:
+        return "all on generated encounters"
+    return f"{generated:,} of them on generated encounters and the rest on {names}"
+
+
+def _machine_line(card: dict[str, Any]) -> str:
+    """What this run had to work with: torch threads and the machine's CPUs (absent from older cards)."""
+    threads = card["args"].get("threads")
+    if threads is None or card.get("cpus") is None:
+        return ""
+    return f" This run: {_plural(threads, 'torch thread')} on a machine of {_plural(card['cpus'], 'CPU')}."
 
 
 def _init_commands(card: dict[str, Any]) -> str:

@@ -57,7 +57,9 @@ class TrainArgs:
     encounter: str = field(default="moonlit/duel", metadata={"help": "encounter file or built-in name; a rule "
                                                              "system's id trains its ppo policy (docs/ppo.md)",
                                                              "argument": True})
-    steps: int = field(default=20_000, metadata={"help": "total environment steps (all envs together)"})
+    steps: int = field(default=20_000, metadata={"help": "environment steps to train (all envs together), rounded up "
+                                                         "to whole rollouts (--n-steps x --envs); with --resume, "
+                                                         "steps more than the checkpoint's"})
     opponent: str = field(default="random", metadata={"help": "agent spec playing the other side(s)"})
     side: str | None = field(default=None, metadata={"help": "learner's side (default: the encounter's first; with a "
                                                              "rule system's id and --ppo-steps, the PPO stage's side: "
@@ -331,9 +333,9 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     class Track(BaseCallback):
         """Episode returns, progress with fps and the last win rate, evaluations and checkpoints."""
 
-        def __init__(self, progress: Progress | Ticker, task: Any) -> None:
+        def __init__(self, progress: Progress | Ticker, task: Any, total: int) -> None:
             super().__init__()
-            self.progress, self.task = progress, task
+            self.progress, self.task, self.total = progress, task, total
             self.start = time.perf_counter()
             self.next_eval = args.eval_every or None
             self.next_checkpoint = args.checkpoint_every or None
@@ -345,7 +347,7 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
                     curve.append((len(curve) + 1, self.num_timesteps, float(info["episode"]["r"])))
             done = self.num_timesteps - self.model._num_timesteps_at_start
             fps = done / max(1e-9, time.perf_counter() - self.start)
-            if self.next_eval is not None and done >= self.next_eval and done < args.steps:  # the end has its own
+            if self.next_eval is not None and done >= self.next_eval and done < self.total:  # the end has its own
                 self.next_eval += args.eval_every
                 evaluations.append({"steps": self.num_timesteps, **evaluate_model(
                     self.model, card, enc, args.eval_opponent, args.eval_games)})
@@ -356,25 +358,31 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
             if self.next_checkpoint is not None and done >= self.next_checkpoint:
                 self.next_checkpoint += args.checkpoint_every
                 self.model.save(folder / "checkpoints" / f"step-{self.num_timesteps}.zip")
-            rate = f"{evaluations[-1]['win_rate']:.0%} vs {args.eval_opponent}" if evaluations else "-"
+            rate = win_rate_text(evaluations[-1]) if evaluations else "-"  # with its steps: not the final one
             if isinstance(self.progress, Ticker):
                 self.progress.update(done, "" if rate == "-" else f"win rate {rate}")
             else:
                 self.progress.update(self.task, completed=done, fps=f"{fps:,.0f}", rate=rate)
             return True
 
+    total = whole_rollouts(args.steps, model.n_steps * model.n_envs)
+    if total != args.steps:  # said now: the progress counts to the total, the card keeps what was asked
+        console.print(f"{args.steps:,} steps rounded up to {total:,}: MaskablePPO trains whole rollouts of "
+                      f"{model.n_steps * model.n_envs:,} steps ({model.n_steps:,} per env x {model.n_envs} "
+                      f"env{'s' if model.n_envs > 1 else ''})", highlight=False)
+    at_start = model.num_timesteps  # a resumed model's steps before this run (--steps trains that many more)
     start = time.perf_counter()
     columns = (TextColumn("training"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} steps"),
                TextColumn("{task.fields[fps]} fps"), TextColumn("win rate {task.fields[rate]}"),
                TimeRemainingColumn())
     if console.is_terminal:
         with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task("training", total=args.steps, fps="-", rate="-")
-            model.learn(total_timesteps=args.steps, callback=Track(progress, task), tb_log_name="ppo",
+            task = progress.add_task("training", total=total, fps="-", rate="-")
+            model.learn(total_timesteps=total, callback=Track(progress, task, total), tb_log_name="ppo",
                         reset_num_timesteps=args.resume is None)
     else:
-        ticker = Ticker(console, f"training {args.encounter}", args.steps, unit="steps")
-        model.learn(total_timesteps=args.steps, callback=Track(ticker, None), tb_log_name="ppo",
+        ticker = Ticker(console, f"training {args.encounter}", total, unit="steps")
+        model.learn(total_timesteps=total, callback=Track(ticker, None, total), tb_log_name="ppo",
                     reset_num_timesteps=args.resume is None)
         ticker.finish()
     seconds = time.perf_counter() - start
@@ -382,9 +390,12 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     trained = model.num_timesteps
     console.print(f"evaluating against {args.eval_opponent} ({args.eval_games} games)...")
     evaluations.append({"steps": trained, **evaluate_model(model, card, enc, args.eval_opponent, args.eval_games)})
+    console.print(f"final evaluation: win rate {win_rate_text(evaluations[-1])} ({evaluations[-1]['wins']} won, "
+                  f"{evaluations[-1]['draws']} drawn, {evaluations[-1]['losses']} lost)", highlight=False)
     model.save(folder / "model.zip")
     tail = [r for _, _, r in curve[-50:]]
-    card.update({"steps": trained, "seconds": round(seconds, 2), "fps": round(args.steps / seconds, 1),
+    card.update({"steps": trained, "steps_this_run": trained - at_start, "seconds": round(seconds, 2),
+                 "fps": round((trained - at_start) / seconds, 1),
                  "episodes": len(curve), "mean_return_last_50": sum(tail) / len(tail) if tail else None,
                  "evaluations": evaluations, "league": league, "model": str(folder / "model.zip"),
                  "run": str(folder)})
@@ -396,6 +407,16 @@ def run_training(args: TrainArgs, console: Console) -> dict[str, Any]:
     _plot_curve(curve, folder / "curve.png", f"{enc.ruleset}/{enc.encounter}")
     _plot_evaluations(evaluations, folder / "eval.png", f"{enc.ruleset}/{enc.encounter} vs {args.eval_opponent}")
     return card
+
+
+def whole_rollouts(steps: int, rollout: int) -> int:
+    """``steps`` rounded up to whole rollouts of ``rollout`` steps: what SB3's ``learn(steps)`` trains."""
+    return -(-steps // rollout) * rollout
+
+
+def win_rate_text(evaluation: dict[str, Any]) -> str:
+    """An evaluation's win rate in the progress lines' words, with the step it was measured at."""
+    return f"{evaluation['win_rate']:.0%} vs {evaluation['opponent']} at {evaluation['steps']:,} steps"
 
 
 def _check_resumable(path: Path, layout: dict[str, Any]) -> None:

@@ -10,6 +10,9 @@ what its tens of legal actions cost; with its rollout buffer of boolean masks); 
 sb3-contrib's stock ``MlpPolicy``, which scores every index. ``clock="cpu"`` times the process's CPU
 seconds instead of the wall clock (steadier on a busy machine; one process only, so not with subprocess
 envs).
+
+MaskablePPO trains whole rollouts (`rollout_size` steps), so a measurement of ``steps`` trains that many
+rounded up to whole rollouts; its row counts and divides by the steps it actually trained.
 """
 
 from __future__ import annotations
@@ -27,7 +30,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class FpsRow:
-    """One measurement: what was trained, with how many envs, and how fast."""
+    """One measurement: what was trained, with how many envs, and how fast.
+
+    ``steps`` are the steps trained (and timed): the ``requested_steps`` rounded up to whole rollouts.
+    """
 
     target: str
     envs: int
@@ -36,6 +42,7 @@ class FpsRow:
     seconds: float
     head: str = "legal"
     clock: str = "wall"
+    requested_steps: int = 0
 
     @property
     def fps(self) -> float:
@@ -58,20 +65,33 @@ def trainer_options(head: str) -> dict[str, Any]:
     return legal_options()
 
 
-def _learn(env: Any, steps: int, seed: int, head: str = "legal", clock: str = "wall") -> float:
-    """Seconds MaskablePPO takes for ``steps`` steps on ``env`` (one update's worth of warm-up excluded)."""
+def rollout_size(envs: int) -> int:
+    """Steps of one rollout (all envs together) in these measurements: what MaskablePPO trains at a time."""
+    return max(64, 512 // envs) * envs
+
+
+def timed_training(env: Any, steps: int, seed: int, head: str = "legal", clock: str = "wall") -> tuple[float, int]:
+    """Seconds MaskablePPO takes for ``steps`` steps on ``env``, and the steps it trained (whole rollouts).
+
+    One rollout's worth of warm-up is excluded from both.
+    """
     import torch
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)
-    n_steps = max(64, 512 // env.num_envs)
-    model = MaskablePPO(env=env, n_steps=n_steps, batch_size=64, seed=seed, verbose=0, device="cpu",
-                        **trainer_options(head))
-    model.learn(total_timesteps=n_steps * env.num_envs)  # warm-up: imports, first allocations
+    model = MaskablePPO(env=env, n_steps=rollout_size(env.num_envs) // env.num_envs, batch_size=64, seed=seed,
+                        verbose=0, device="cpu", **trainer_options(head))
+    model.learn(total_timesteps=rollout_size(env.num_envs))  # warm-up: imports, first allocations
     now = time.process_time if clock == "cpu" else time.perf_counter
+    before = model.num_timesteps
     start = now()
     model.learn(total_timesteps=steps, reset_num_timesteps=False)
-    return now() - start
+    return now() - start, model.num_timesteps - before  # counted, not assumed: SB3 stops after a whole rollout
+
+
+def _learn(env: Any, steps: int, seed: int, head: str = "legal", clock: str = "wall") -> float:
+    """Seconds of `timed_training` alone (``tools/action_head_fps.py`` reads them; give it whole rollouts)."""
+    return timed_training(env, steps, seed, head, clock)[0]
 
 
 def yardstick_env(envs: int, vec: str, seed: int) -> Any:
@@ -107,12 +127,17 @@ def measure(encounters: list[str], env_counts: list[int], steps: int, vec: str =
     rows = []
     for n in env_counts:
         env = yardstick_env(n, vec, seed)
-        rows.append(FpsRow("InvalidActionEnvDiscrete", n, vec, steps, _learn(env, steps, seed, head, clock), head,
-                           clock))
+        rows.append(_row("InvalidActionEnvDiscrete", env, vec, steps, seed, head, clock))
         env.close()
         for name in encounters:
             env = make_vec_env(TrainArgs(encounter=name, opponent=opponent, envs=n, vec=vec, seed=seed),
                                load_encounter(name))
-            rows.append(FpsRow(name, n, vec, steps, _learn(env, steps, seed, head, clock), head, clock))
+            rows.append(_row(name, env, vec, steps, seed, head, clock))
             env.close()
     return rows
+
+
+def _row(target: str, env: Any, vec: str, steps: int, seed: int, head: str, clock: str) -> FpsRow:
+    """One measurement of ``steps`` requested steps on ``env``, its row holding the steps actually trained."""
+    seconds, trained = timed_training(env, steps, seed, head, clock)
+    return FpsRow(target, env.num_envs, vec, trained, seconds, head, clock, requested_steps=steps)

@@ -5,14 +5,29 @@ archive (`zipfile.BadZipFile`, `EOFError`, `zlib.error`), a missing entry (`KeyE
 is no archive at all (`ValueError`, whose text suggests loading it with pickle: never done here, so
 it is not repeated), a folder or a file that cannot be opened (`OSError`). Callers catch
 `UNREADABLE` around the load and the reading of its arrays, and word the reason with `why`.
+
+A zip archive that stable-baselines3 saved a model in (`sb3_model`) loads as an ``.npz`` without its
+entries: its owner named the wrong kind of model, which a caller says with how to play it instead.
 """
 
 from __future__ import annotations
 
 import zipfile
 import zlib
+from pathlib import Path
 
 UNREADABLE = (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error)
+# What every archive SB3 saves a model in holds: the model's data (JSON: its class, spaces, settings) and its weights
+SB3_ENTRIES = ("data", "policy.pth")
+
+
+def sb3_model(path: str | Path) -> bool:
+    """Whether ``path`` is a zip archive holding a stable-baselines3 model's data and weights (not an ``.npz``)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return set(SB3_ENTRIES) <= set(archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def why(error: BaseException) -> str:

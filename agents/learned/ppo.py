@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from trpg_arena.agents.base import Agent, rng_state, set_rng_state
-from trpg_arena.agents.learned.npz import UNREADABLE, why
+from trpg_arena.agents.learned.npz import UNREADABLE, sb3_model, why
 from trpg_arena.agents.proposal import Alternative, Proposal
 from trpg_arena.agents.spec import Limit, register_agent
 from trpg_arena.rules import Action, Combat, TrpgArenaError
@@ -97,6 +97,9 @@ class PolicyNet:
         except PolicyModelError:
             raise
         except UNREADABLE as e:
+            if sb3_model(path):  # `trpg-arena train ENCOUNTER`'s model.zip: another agent plays it
+                raise PolicyModelError(f"{path}: a MaskablePPO model (as `trpg-arena train ENCOUNTER` saves), not a "
+                                       f"ppo policy (.npz): play it with policy:{path}") from None
             raise PolicyModelError(f"{path}: not a policy model ({why(e)})") from None
 
 

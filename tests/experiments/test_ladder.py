@@ -107,8 +107,8 @@ def test_ladder_writes_table_ratings_and_plot(tmp_path: Path) -> None:
     assert res["monotone"] == (ratings["random"]["rating"] < ratings["scripted"]["rating"])
     assert (folder / "ladder.png").stat().st_size > 0 and (folder / "ladder.csv").exists()
     # not a terminal: plain progress lines a CI log shows
-    assert "random vs scripted: started, 6 games to go" in r.stderr
-    assert re.search(r"random vs scripted: 6/6 games \(100 %\), [\d.,]+ games/s", r.stderr), r.stderr
+    assert "moonlit/duel [random,scripted]: started, 6 games to go" in r.stderr
+    assert re.search(r"moonlit/duel \[random,scripted\]: 6/6 games \(100 %\), [\d.,]+ games/s", r.stderr), r.stderr
     r = run("ladder", "moonlit/duel", "--agents", "random,scripted", "--games", "6", "--bootstrap", "20",
             "--cost-seconds", "0", "--workers", "1", "--out", str(tmp_path))
     assert r.returncode == 0 and len(list(tmp_path.iterdir())) == 2  # the first run is kept
