@@ -1,4 +1,4 @@
-"""Fixes of the s55 sweep: hidden enemies in the way, grapple chains, bull rush, knockback, pull-back, totals."""
+"""reincarnator details: hidden enemies in the way, grapple chains, bull rush, knockback, pull-back, totals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A tester's sweep of moonlit (s55): the setup order flag, damage words, GM edits of AP, the delay bound,
+"""moonlit details: the setup order flag, damage words, GM edits of AP, the delay bound,
 re-inflicted condition words, targets of an incapacitated ally, the clock for a summon, death_rebirth's HP.
 """
 
