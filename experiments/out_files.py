@@ -7,6 +7,7 @@ starts any work, so a refusal costs nothing, and ``--force`` is how a person say
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def check_folder(folder: Path, option: str = "--out") -> None:
     Checked before the work: found when the results are written, it lost a whole fight's or search's results.
     """
     if folder.is_dir():
-        if not os.access(folder, os.W_OK | os.X_OK):
+        if not writable(folder):
             raise ValueError(f"{option} {folder}: this folder cannot be written in; name another")
         return
     if os.path.lexists(folder):
@@ -36,8 +37,20 @@ def check_folder(folder: Path, option: str = "--out") -> None:
         above = above.parent
     if not above.is_dir():
         raise ValueError(f"{option} {folder} cannot be made: {above} is a file, not a folder")
-    if not os.access(above, os.W_OK | os.X_OK):
+    if not writable(above):
         raise ValueError(f"{option} {folder} cannot be made: {above} cannot be written in")
+
+
+def writable(folder: Path) -> bool:
+    """Whether a folder can be made in `folder`, found by making (and removing) one.
+
+    Permission bits do not say it: root passes ``os.access`` everywhere, and /proc or a read-only mount still refuse.
+    """
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".trpg-arena-probe-", dir=folder))
+    except OSError:
+        return False
+    return True
 
 
 def check_own_kind(path: Path, option: str, kind: str, is_kind: Callable[[Path], bool]) -> None:

@@ -27,6 +27,8 @@ def fresh_folder(path: Path) -> Path:
             return candidate
         except FileExistsError:
             continue
+        except OSError as e:  # a folder that cannot be written in (read-only, /proc): one line, before any work
+            raise ValueError(f"{path.parent}: cannot hold run folders ({e.strerror or e})") from None
     raise RuntimeError(f"no free run folder under {path.parent}")
 
 
