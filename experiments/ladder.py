@@ -38,7 +38,7 @@ from trpg_arena.experiments.series.runner import check_backend
 from trpg_arena.experiments.series.sprt import wilson
 from trpg_arena.experiments.series.suite import series_label, slug
 from trpg_arena.experiments.series.words import rate
-from trpg_arena.experiments.tournament import fit_ratings
+from trpg_arena.experiments.tournament import fit_ratings, unbounded
 from trpg_arena.rules import load_encounter
 
 
@@ -212,7 +212,8 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     monotone = all(ratings[names[i]] < ratings[names[i + 1]] for i in range(len(names) - 1))
     costs = {n: agent_cost(encounter, n, cost_seconds) for n in names} if cost_seconds > 0 else {}
     against = against_reference(results, reference) if reference is not None else {}
-    rows = [{"agent": n, "rating": ratings[n], "low": intervals[n][0], "high": intervals[n][1],
+    loose = unbounded(names, _scores(results))
+    rows = [{"agent": n, "rating": ratings[n], **_bounds(intervals[n], loose.get(n)),
              **costs.get(n, {}), **against.get(n, {})} for n in names]
     pair_rows = []
     for (a, b), points in results.items():
@@ -258,6 +259,27 @@ def agent_cost(encounter: str, spec: str, seconds: float) -> dict[str, Any]:
             "cost_decisions": row.decisions}
 
 
+def _bounds(interval: tuple[float, float], way: str | None) -> dict[str, Any]:
+    """A row's interval, or none where the games bound no rating (`tournament.unbounded`): `unbounded` says how."""
+    if way is None:
+        return {"low": interval[0], "high": interval[1]}
+    return {"low": None, "high": None, "unbounded": way}
+
+
+# how the table reads a rating the games do not bound, and its interval
+UNBOUNDED_WORDS = {"above": ("above {:.0f}", "none: lost no point to the others"),
+                   "below": ("below {:.0f}", "none: took no point from the others"),
+                   "both": ("{:.0f}, not fixed", "none: its group swept some of the others and was swept by others")}
+
+
+def _rating_cells(r: dict[str, Any]) -> str:
+    """``| 1612 | 1540 to 1690 |``, or, where the games bound no rating, the bound and why there is no interval."""
+    if "unbounded" not in r:
+        return f" {r['rating']:.0f} | {r['low']:.0f} to {r['high']:.0f} |"
+    rating, interval = UNBOUNDED_WORDS[r["unbounded"]]
+    return f" {rating.format(r['rating'])} | {interval} |"
+
+
 def _csv(path: Path, rows: list[dict[str, Any]]) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
         # every row's columns in order of first appearance: the reference's own row has no score against itself
@@ -283,7 +305,7 @@ def _markdown(result: dict[str, Any]) -> str:
         if reference:
             score = (f" {rate(r['vs_reference'], r['vs_reference_low'], r['vs_reference_high'])}, "
                      f"{r['vs_reference_games']} |") if "vs_reference" in r else " |"
-        lines.append(f"| {r['agent']} | {r['rating']:.0f} | {r['low']:.0f} to {r['high']:.0f} |{cost}{score}")
+        lines.append(f"| {r['agent']} |{_rating_cells(r)}{cost}{score}")
     lines += ["", f"- Monotone in the order given: {'yes' if result['monotone'] else 'no'}"]
     lines += [f"- {kind}'s presets monotone (each level above the one below): {'yes' if ok else 'no'}"
               for kind, ok in result["presets_monotone"].items()]
@@ -306,12 +328,19 @@ def _plot(rows: list[dict[str, Any]], path: Path, title: str, reference: str | N
 
     fig, ax = plt.subplots(figsize=(1.3 * len(rows) + 2, 4))
     x = range(len(rows))
-    ratings = [r["rating"] for r in rows]
-    err = [[r["rating"] - r["low"] for r in rows], [r["high"] - r["rating"] for r in rows]]
-    ax.errorbar(x, ratings, yerr=err, fmt="o", capsize=5)
+    bounded = [(i, r) for i, r in enumerate(rows) if "unbounded" not in r]
+    if bounded:
+        ax.errorbar([i for i, _ in bounded], [r["rating"] for _, r in bounded], fmt="o", capsize=5,
+                    yerr=[[r["rating"] - r["low"] for _, r in bounded],
+                          [r["high"] - r["rating"] for _, r in bounded]])
+    loose = [(i, r) for i, r in enumerate(rows) if "unbounded" in r]
+    for n, (i, r) in enumerate(loose):  # a rating the games do not bound: its bound, pointing the way it is open
+        ax.plot([i], [r["rating"]], marker={"above": "^", "below": "v"}.get(r["unbounded"], "D"), markersize=10,
+                color="#e6463c", linestyle="none", label="no finite rating (see the table)" if n == 0 else None)
     if reference is not None:  # the yardstick's level across the plot: who sits above the script is seen at once
         level = next(r["rating"] for r in rows if r["agent"] == reference)
         ax.axhline(level, linestyle="--", linewidth=1, color="grey", label=f"{reference} (the reference)")
+    if reference is not None or loose:
         ax.legend(loc="best", fontsize="small")
     ax.set_xticks(list(x), [r["agent"] for r in rows], rotation=20)
     ax.set_ylabel("Bradley-Terry rating (Elo scale)")

@@ -33,6 +33,31 @@ def fit_ratings(names: list[str], score: dict[tuple[str, str], tuple[float, int]
     return {n: round(1500 + 400 * math.log10(strength[n]), 1) for n in names}
 
 
+def unbounded(names: list[str], score: dict[tuple[str, str], tuple[float, int]]) -> dict[str, str]:
+    """Agents whose rating the games do not bound, and which way: ``above``, ``below`` or ``both``.
+
+    A Bradley-Terry fit is finite only when every group of agents both took points from and gave points to the
+    rest (the graph of "took a point from" is strongly connected). Otherwise a group that lost no point to the others
+    could be rated as far above them as the fit runs (its number is only where the iterations stopped), and every
+    resample repeats the same sweep: no interval. Such agents are named, their rating read as a bound.
+    """
+    import networkx as nx
+
+    took: nx.DiGraph[str] = nx.DiGraph()
+    took.add_nodes_from(names)
+    took.add_edges_from((a, b) for (a, b), (points, _) in score.items() if points > 0)
+    groups = list(nx.strongly_connected_components(took))
+    if len(groups) <= 1:
+        return {}
+    out: dict[str, str] = {}
+    for group in groups:
+        lost = any(a not in group and b in group for a, b in took.edges)  # someone outside took a point from it
+        won = any(a in group and b not in group for a, b in took.edges)
+        way = "both" if lost and won else ("below" if lost else "above")
+        out |= {n: way for n in group}
+    return out
+
+
 def run_tournament(encounter: str, names: list[str], games: int, seed: int, out: Path,
                    console: Console, workers: int | None = None, backend: str = "local",
                    resume: Path | None = None) -> dict[str, Any]:
@@ -59,12 +84,13 @@ def run_tournament(encounter: str, names: list[str], games: int, seed: int, out:
         score[(a, b)] = (sa, games)
         score[(b, a)] = (games - sa, games)
     ratings = fit_ratings(names, score)
+    loose = unbounded(names, score)
     with (folder / "matrix.csv").open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["agent"] + names)
         for a in names:
             w.writerow([a] + ["" if a == b else round(score[(a, b)][0] / score[(a, b)][1], 3) for b in names])
-    result = {"encounter": encounter, "games_per_pair": games, "ratings": ratings,
+    result = {"encounter": encounter, "games_per_pair": games, "ratings": ratings, "unbounded": loose,
               "score": {f"{a} vs {b}": round(s / n, 3) for (a, b), (s, n) in score.items()}}
     (folder / "ratings.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
     result["folder"] = str(folder)
