@@ -295,6 +295,9 @@ def balance(name: str, knobs: list[Knob], target: float, lineup: tuple[str, ...]
                            f"{screen} games)")
     check_backend(backend, workers)
     data = raw_encounter(name)
+    twice = sorted({k.label for k in knobs if [j.label for j in knobs].count(k.label) > 1})
+    if twice:  # the last range silently won, and the search screened one setting as if it were two
+        raise BalanceError(f"--knob {', '.join(twice)} given more than once: give each field one range")
     check_knobs(data, knobs, name)
     enc = load_encounter(name)
     pcs = [c.side for c in enc.combatants if getattr(c, "kind", None) == "pc"]

@@ -97,7 +97,7 @@ def tally(outcomes: list[Outcome]) -> str:
     """``4 entries: 1 ok, 1 shifted, 1 stale, 1 error``."""
     counts = {s: sum(o.status == s for o in outcomes) for s in ("ok", "recorded", "shifted", "stale", "error")}
     return (f"{len(outcomes)} {'entry' if len(outcomes) == 1 else 'entries'}: "
-            + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+            + ", ".join(f"{n} {s}{'s' if s == 'error' and n > 1 else ''}" for s, n in counts.items() if n))
 
 
 def exit_code(outcomes: list[Outcome]) -> int:

@@ -118,7 +118,10 @@ def is_suite(path: str) -> bool:
     if not p.exists():
         raise SuiteError(f"{path}: no such file")
     data = _read_yaml(p, str(path))
-    return isinstance(data, dict) and not ENCOUNTER_KEYS & set(data)
+    if not isinstance(data, dict):  # empty, a list, a word: read as an encounter it was refused in its words
+        raise SuiteError(f"{path}: {'empty' if data is None else 'no mapping'}: neither a suite (a mapping with "
+                         "'entries') nor an encounter (a mapping with 'ruleset' and 'combatants')")
+    return not ENCOUNTER_KEYS & set(data)
 
 
 def _read_yaml(path: Path, what: str) -> Any:
