@@ -31,6 +31,13 @@ def _png(fig: Any) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+def _whole_axis(axis: Any) -> None:
+    """Ticks on whole numbers only: rounds and games are counts (it ticked 2.5, 7.5... rounds)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _percent_axis(axis: Any) -> None:
     from matplotlib.ticker import PercentFormatter
 
@@ -62,6 +69,8 @@ def rounds(f: dict[str, Any]) -> str:
     ax.bar(xs, [f["rounds"][x] for x in xs], color="#6a5acd")
     ax.set_xlabel("rounds to the end")
     ax.set_ylabel("games")
+    _whole_axis(ax.xaxis)
+    _whole_axis(ax.yaxis)
     ax.set_title(f"rounds (mean {f['mean_rounds']:.1f})")
     fig.tight_layout()
     return _png(fig)
@@ -100,6 +109,7 @@ def falls(f: dict[str, Any]) -> str:
     ff = f["first_fall"].most_common()
     ax.barh([k for k, _ in ff][::-1], [v for _, v in ff][::-1], color="#444")
     ax.set_xlabel("games")
+    _whole_axis(ax.xaxis)
     ax.set_title("falls first")
     fig.tight_layout()
     return _png(fig)
