@@ -64,15 +64,23 @@ def summarise(spec: SeriesSpec, records: list[GameRecord]) -> dict[str, Any]:
             "a_win_rate": round(t["a_wins"] / n, 4) if n else 0.0, "a_win_interval95": [round(lo, 4), round(hi, 4)],
             "a_decided_share": round(t["a_wins"] / decided, 4) if decided else None,
             "a_decided_interval95": [round(d_lo, 4), round(d_hi, 4)],
-            "verdict": verdict(d_lo, d_hi) if decided else "no game decided",
+            "verdict": verdict(d_lo, d_hi, None if spec.swap else spec.sides[0]) if decided else "no game decided",
             "a_points": round((t["a_wins"] + t["draws"] / 2) / n, 4) if n else 0.0,
             "seed_pairs": pairs.to_json() if pairs else None,
             "per_side": per_side(spec, records),
             "mean_rounds": round(sum(r.rounds for r in records) / n, 2) if n else 0.0}
 
 
-def verdict(low: float, high: float) -> str:
-    """What A's share of the decided games says against B, by its Wilson 95 % interval."""
+def verdict(low: float, high: float, seat: str | None = None) -> str:
+    """What A's share of the decided games says against B, by its Wilson 95 % interval.
+
+    `seat`: the side A played in every game of a series whose sides were not swapped (a mirror line-up, or
+    ``--no-swap``): the share then measures that seat as much as the agents, so the verdict is the side's.
+    """
+    if seat is not None:
+        said = "not separated: the interval holds 50 %" if low <= 0.5 <= high else (
+            f"side {seat} wins {'more' if low > 0.5 else 'less'} beyond doubt")
+        return f"{said} (sides not swapped: the first agent played side {seat} every game, so the seat is in it)"
     if low > 0.5:
         return "better beyond doubt"
     if high < 0.5:
