@@ -85,7 +85,7 @@ def differences(base: SeriesSpec, new: SeriesSpec) -> list[tuple[str, str]]:
     Kinds: ``content``, ``env_version`` (a rule system change counts as one), ``lineup``, ``swap``.
     """
     out = []
-    if base.ruleset != new.ruleset or base.name != new.name and base.content_hash != new.content_hash:
+    if base.name != new.name and base.content_hash != new.content_hash:  # another rule system alone: said below
         out.append(("content", f"encounter ({base.name}, hash {base.content_hash} -> {new.name}, hash "
                                f"{new.content_hash})"))
     elif base.content_hash != new.content_hash:
@@ -116,7 +116,13 @@ def _changed(a: Any, b: Any, where: str = "") -> list[str]:
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [p for i, (x, y) in enumerate(zip(a, b)) for p in _changed(x, y, _item(where, i, x, y))]
-    return [] if a == b else [f"{where or '<root>'} {json.dumps(a)[:30]} -> {json.dumps(b)[:30]}"]
+    return [] if a == b else [f"{where or '<root>'} {_short(a)} -> {_short(b)}"]
+
+
+def _short(value: Any, most: int = 30) -> str:
+    """A value as JSON, cut to `most` characters with '...' where cut (a bare cut left an open quote)."""
+    text = json.dumps(value)
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def _item(where: str, i: int, a: Any, b: Any) -> str:

@@ -116,7 +116,7 @@ def test_a_run_where_every_entry_failed_still_has_its_report(tmp_path: Path) -> 
     assert r.returncode == 2, r.stdout + r.stderr
     (folder,) = (tmp_path / "runs").iterdir()
     md = (folder / "report.md").read_text()
-    assert "3 entries: 3 error; exit 2: bad input" in md
+    assert "3 entries: 3 errors; exit 2: bad input" in md
     assert "kiai/duel [scripted,random]: not run, **error**: baseline " in md
     assert "kiai-duel--scripted-random.json: no such file (record one with --record)" in md
     assert "'nobody'" in md and (folder / "report.html").stat().st_size > 0
