@@ -54,6 +54,7 @@ SEARCHERS = ("mcts",)  # agents whose pairs play `search_games` (a search costs 
 # wins) the fit drifts on with each step, so a resample fitted with fewer steps than the estimate lands elsewhere
 # and its interval can miss the estimate (random 676 with an interval of 685 to 685).
 FIT_ITERS = 500
+DEFAULT_BOOTSTRAP, DEFAULT_COST_SECONDS = 200, 2.0  # the command's defaults: a ladder's settings name the others
 MAX_BOOTSTRAP = 100_000  # resamples: each is a refit, 100,000 of a ten-agent ladder about half an hour
 MAX_COST_SECONDS = 3600.0  # CPU seconds measuring one agent's cost: an hour each is far beyond a stable p95
 
@@ -159,8 +160,13 @@ def around(rating: float, interval: tuple[float, float]) -> tuple[float, float]:
 
 
 def ladder_settings(spec: SeriesSpec, names: list[str], neighbours: int, games: int,
-                    search_games: int, reference: str | None = None) -> dict[str, Any]:
-    """What fixes a ladder's games (a resumed run must share it); the encounter's content hash included."""
+                    search_games: int, reference: str | None = None, bootstrap: int = DEFAULT_BOOTSTRAP,
+                    cost_seconds: float = DEFAULT_COST_SECONDS) -> dict[str, Any]:
+    """What fixes a ladder's games and tables (a resumed run must share it); the encounter's content hash included.
+
+    The intervals' resamples and the cost measurement are among them: a finished ladder resumed with others
+    rewrote its tables (its cost columns dropped) under the same folder.
+    """
     settings = {"encounter": spec.name, "content_hash": spec.content_hash, "env_version": spec.env_version,
                 "agents": names, "games_per_pair": games, "seed": spec.first_seed, "neighbours": neighbours}
     # each kept out when unused, so that folders from before the option still resume
@@ -168,6 +174,10 @@ def ladder_settings(spec: SeriesSpec, names: list[str], neighbours: int, games: 
         settings["games_per_search_pair"] = search_games
     if reference is not None:
         settings["reference"] = reference
+    if bootstrap != DEFAULT_BOOTSTRAP:
+        settings["bootstrap"] = bootstrap
+    if cost_seconds != DEFAULT_COST_SECONDS:
+        settings["cost_seconds"] = cost_seconds
     return settings
 
 
@@ -195,7 +205,8 @@ def run_ladder(encounter: str, names: list[str], games: int, seed: int, neighbou
     pairs = ladder_pairs(names, neighbours, reference)
     specs = {(a, b): SeriesSpec.build(encounter, [a, b], pair_games(a, b, games, search_games), first_seed=seed,
                                       swap=True) for a, b in pairs}
-    settings = ladder_settings(specs[pairs[0]], names, neighbours, games, search_games, reference)
+    settings = ladder_settings(specs[pairs[0]], names, neighbours, games, search_games, reference, bootstrap,
+                               cost_seconds)
     check_backend(backend, workers)  # before the run folder: a refused run leaves none
     folder = open_run(out, encounter, "ladder-spec.json", settings, resume, "ladder")
     (folder / "games").mkdir(exist_ok=True)

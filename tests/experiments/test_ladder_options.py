@@ -107,3 +107,20 @@ def test_the_library_refuses_a_bad_bootstrap_before_its_folder(tmp_path: Path, s
         else:
             run_ladder("moonlit/duel", ["random", "first"], 1, 0, 2, 0, out, quiet, 1)
     assert not out.exists()
+
+
+def test_a_ladder_resumed_with_other_intervals_or_costs_is_refused(tmp_path: Path) -> None:
+    """A finished ladder resumed with --cost-seconds 0 or --bootstrap 10 rewrote its tables (cost columns dropped)."""
+    args = ["ladder", "moonlit/duel", "--agents", "random,first", "--games", "1", "--bootstrap", "5",
+            "--cost-seconds", "0", "--workers", "1", "--out", str(tmp_path)]
+    assert run_quick(*args).returncode == 0
+    (folder,) = tmp_path.iterdir()
+    table = (folder / "ladder.md").read_text(encoding="utf-8")
+    for other in (["--bootstrap", "10"], ["--cost-seconds", "1"]):
+        changed = [*args]
+        changed[changed.index(other[0]) + 1] = other[1]
+        r = run_quick(*changed, "--resume", str(folder))
+        assert r.returncode == 2 and "other settings" in r.stderr and other[0][2:].replace("-", "_") in r.stderr, \
+            r.stderr
+        assert (folder / "ladder.md").read_text(encoding="utf-8") == table
+    assert run_quick(*args, "--resume", str(folder)).returncode == 0
