@@ -100,7 +100,7 @@ def sequential_words(test: dict[str, Any], side: str, games_used: int) -> str:
     elif test.get("truncated"):
         fb = test.get("fallback", {})
         text += (f"had not decided at the game cap; the fixed-N test on all {games_used} games then found "
-                 + ("a change." if fb.get("shifted") else "no change."))
+                 + ("a change" if fb.get("shifted") else "no change") + f" ({p_values(fb)}).")
     else:
         text += "ruled out " + ", ".join(ruled[:-1]) + (" and " if len(ruled) > 1 else "") + ruled[-1] + "."
     lo, hi = test["bounds"]
@@ -127,8 +127,21 @@ def _verdict_lines(extra: dict[str, Any], side: str) -> list[str]:
         lines += [f"Fixed-N test (two-sided, false alarms at most {100 * test['alpha']:.0f} % over both rates): "
                   + ", ".join(f"{m} rate {100 * exact.get(m, v)['shift']:+.1f} points (p = {v['p_value']:.3g})"
                               for m, v in test["metrics"].items())
-                  + (": a change." if test["shifted"] else ": no change."), ""]
+                  + (": a change" if test["shifted"] else ": no change") + f" ({needs(test)}).", ""]
     return lines
+
+
+def needs(test: dict[str, Any]) -> str:
+    """What a fixed-N test calls a change: the 95 % interval beside it can leave out 0 where the test does not."""
+    alpha, metrics = test["alpha"], len(test["metrics"]) or 1
+    return (f"a change needs p below {alpha / metrics:.3g} for one rate: the {100 * alpha:.0f} % of false alarms "
+            f"is shared by the {metrics} rates, so a 95 % interval of one rate may leave out 0 with no change found")
+
+
+def p_values(test: dict[str, Any]) -> str:
+    """``win rate p = 0.04, loss rate p = 0.31; a change needs ...``: a fixed-N test's figures in a sentence."""
+    said = ", ".join(f"{m} rate p = {v['p_value']:.3g}" for m, v in test.get("metrics", {}).items())
+    return f"{said}; {needs(test)}" if said else needs(test)
 
 
 def _md_head(title: str, spec: SeriesSpec, f: dict[str, Any], extra: dict[str, Any] | None) -> str:
