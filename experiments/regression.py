@@ -73,8 +73,10 @@ class Outcome:
         now, was = self.summary.get("run"), self.summary.get("reference")
         verdict = mark(self.status)
         if self.status in ("ok", "shifted") and now and was:
+            cut = self.summary.get("cut_from")
             return (f"{self.entry.label}: side {now['first_side']} wins {share(now['wins'], now['games'])} now, "
-                    f"{share(was['wins'], was['games'])} before: {verdict}")
+                    f"{share(was['wins'], was['games'])} before: {verdict}"
+                    + (f" ({now['games']} games: --games {cut} cut to the baseline's)" if cut else ""))
         if self.status == "recorded" and now:
             return (f"{self.entry.label}: {verdict}, side {now['first_side']} wins "
                     f"{share(now['wins'], now['games'])} over {now['games']} games")
@@ -183,6 +185,7 @@ def _run(entry: Entry, spec: SeriesSpec, record: bool, allow: frozenset[str], wo
     except BaselineError as e:
         return Outcome(entry, "error", str(e), spec)
     paired = base_spec.first_seed == spec.first_seed and base_spec.swap == spec.swap
+    asked = spec.games
     if paired and spec.games > base_spec.games:
         spec = spec.with_games(base_spec.games)  # games beyond the baseline's have nobody to pair with
     first = spec.sides[0]
@@ -222,4 +225,8 @@ def _run(entry: Entry, spec: SeriesSpec, record: bool, allow: frozenset[str], wo
     msg = (comparison(first, summary["run"], summary["reference"], summary["change"])
            + f"; {len(records)} games" + (" on the baseline's dice" if paired else
                                              f", baseline {base_spec.games} games on other dice"))
+    if spec.games < asked:  # said: the progress line ended short of the games asked for with no word why
+        summary["cut_from"] = asked
+        msg += (f" (--games {asked} cut to the baseline's {spec.games}: on its dice each game pairs with the "
+                "baseline's game of its seed)")
     return Outcome(entry, "shifted" if shifted else "ok", msg, spec, records, summary)
