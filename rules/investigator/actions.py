@@ -219,6 +219,8 @@ def _first_aid(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, t: Fig
                 rule="INV-11.7" if dying else "INV-8.12", success=True, hp_before=before, hp_after=t.hp)
     if t.unconscious and t.hp >= 1 and opt.first_aid_wakes:
         remove_condition(combat, t, Condition.UNCONSCIOUS, "INV-8.12")
+    elif dying and t.hp <= 0:  # INV-11.7 `plus_1`: stable at 0 or below, and out like anyone at 0 HP (INV-11.5)
+        add_condition(combat, t, Condition.UNCONSCIOUS, "INV-11.7")
     st.dirty = True
 
 
@@ -332,6 +334,7 @@ def _start_move(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: F
         if lv or opp:
             reactors.append((r.pos, lv, opp))
     path = best_path(setup, f.pos, fr.dest, setup.prof(f.id).mov, blocked, reactors)
+    fr.src = f.pos  # the start: the square a stopped mover falls back to at worst (`_settle`)
     fr.path = path or []
     fr.index = 0
     if combat.recording:
@@ -396,7 +399,39 @@ def _walk(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) 
             return
 
 
+def _settle(combat: InvCombat, st: InvState, f: Fighter, fr: Frame) -> None:
+    """Put a mover stopped on a held square on the last square of its path it may end on (INV-4.5, section 5).
+
+    A move may pass an ally's or an unconscious combatant's square but never end on one, so a hit (or a hostile
+    in the way) that stops the mover there leaves it on the square before, its start at worst.
+    """
+    here = f.pos
+    if here is None or not f.present:
+        return
+
+    def held(sq: tuple[int, int]) -> bool:
+        return any(o is not f and o.pos == sq and o.present for o in st.fighters)
+
+    if not held(here):
+        return
+    reached = [fr.src, *fr.path[:fr.index]] if fr.src is not None else fr.path[:fr.index]
+    back = next((sq for sq in reversed(reached) if not held(sq)), fr.src)
+    if back is None or back == here:
+        return
+    f.pos = back
+    combat.emit("move_stopped", f"{f.id} may not end its move on {list(here)}, held by another combatant, "
+                                f"and stops on {list(back)}", actor=f.id, rule="INV-4.5", src=here, dest=back)
+
+
+def settle_unfinished_move(combat: InvCombat, setup: Setup, st: InvState) -> None:
+    """A combat that ends in a long move's reaction window stops the mover there too (INV-4.5, INV-12.2)."""
+    for fr in st.stack:
+        if fr.kind == "action" and fr.verb == MOVE and fr.step in ("leave", "go", "mend"):
+            _settle(combat, st, fighter(setup, st, fr.actor), fr)
+
+
 def _move_end(combat: InvCombat, setup: Setup, st: InvState, f: Fighter, fr: Frame) -> None:
+    _settle(combat, st, f, fr)
     f.move_spent += fr.spent
     prof = setup.prof(f.id)
     mode = setup.opt.full_mov_restriction

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from trpg_arena.rules.investigator.state import InvCombat
 
 PREPARED = "prepared technique"  # the source named for a pending bonus die (INV-4.1)
+# the rule an attack's result cites when its target defended; an undefended attack cites the attack's own rule
+DEFENSE_RULE: dict[str, str] = {Verb.DODGE: "INV-8.3", Verb.FIGHT_BACK: "INV-8.4"}
 
 
 def take_bonus(f: Fighter, kinds: tuple[str, ...]) -> list[str]:
@@ -212,7 +214,7 @@ def resolve_melee(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
     if a.id not in t.melee_attackers:
         t.melee_attackers.append(a.id)
     combat.emit("attack_result", f"{a.id}'s {label}{' (' + fr.head + ')' if fr.head else ''} on {t.id}: {result}",
-                actor=a.id, rule="INV-8.3" if how == Verb.DODGE else "INV-8.1", target=t.id, attack=kind,
+                actor=a.id, rule=DEFENSE_RULE.get(how, "INV-8.1"), target=t.id, attack=kind,
                 maneuver=fr.head or None, result=result, level=LEVELS[lvl], effective=LEVELS[e])
     if result == "fought back":  # INV-8.4: full damage to the attacker, never ends a round
         tw = melee_weapon(setup, t)
@@ -295,12 +297,15 @@ def resolve_throw(combat: InvCombat, setup: Setup, st: InvState, a: Fighter, t: 
                    required=required, rule="INV-8.8", why=why)
     e = effective(lvl, required)
     hit = e >= REGULAR
-    if fr.defense == Verb.DODGE:
+    result = "hit" if hit else "miss"
+    if fr.defense == Verb.DODGE:  # INV-8.3, as for a melee attack
         d = _defend(combat, setup, t, Verb.DODGE, e)
-        hit = hit and not d >= e
+        if hit and d >= e:
+            hit, result = False, "dodged"
     where = t.pos
-    combat.emit("attack_result", f"{a.id}'s throw at {t.id}: {'hit' if hit else 'miss'}", actor=a.id,
-                rule="INV-8.8", target=t.id, attack="throw", result="hit" if hit else "miss", level=LEVELS[lvl])
+    combat.emit("attack_result", f"{a.id}'s throw at {t.id}: {result}", actor=a.id,
+                rule=DEFENSE_RULE.get(fr.defense, "INV-8.8"), target=t.id, attack="throw", result=result,
+                level=LEVELS[lvl])
     if lvl == FUMBLE:
         _fumble(setup, st, a)
     if hit:

@@ -1,7 +1,8 @@
 """What a GM may edit of an investigator combatant mid-fight (`core.edits`): HP, MP, luck, conditions, square.
 
-HP runs from 0 to the maximum; 0 leaves the fighter prone and unconscious as INV-11.5 does without a
-major wound (no roll: the GM decided); HP 1 or more ends dying (INV-5.2). Unconscious, prone and a major
+HP runs from 0 to the maximum; 0 does what INV-11.5 does, without a roll (the GM decided): with a major
+wound the fighter is prone and dying (INV-11.3), without one prone and unconscious; HP 1 or more ends dying
+(INV-5.2). Unconscious, prone and a major
 wound are switched directly. Taken out, a fighter counts as fled (INV-12.3) and leaves the board.
 """
 
@@ -26,6 +27,29 @@ def _fighter(combat: InvCombat, cid: str) -> Fighter:
     return combat.state.fighters[combat.tables.idx[cid]]
 
 
+def _at_zero(combat: InvCombat, f: Fighter) -> None:
+    """INV-11.5 without the POW roll: 0 HP with a major wound is dying (INV-11.3), without one a stable knock-out."""
+    if f.major_wound:
+        add_condition(combat, f, Condition.PRONE, RULE)
+        if not f.dying:
+            add_condition(combat, f, Condition.DYING, RULE)
+            f.dying_since = combat.state.round
+    elif not f.unconscious:
+        add_condition(combat, f, Condition.PRONE, RULE)
+        add_condition(combat, f, Condition.UNCONSCIOUS, RULE)
+
+
+def _refuse_mid_action(combat: InvCombat, f: Fighter) -> None:
+    """Refuse to move a combatant whose own action is being resolved.
+
+    Its move or step would carry on from the old square (INV-4.5), and its attack or cast was declared there.
+    """
+    frame = next((fr for fr in combat.state.stack if fr.actor == f.id), None)
+    if frame is not None:
+        raise EditError(f"{f.id} cannot be moved now: its {frame.verb or frame.kind} is being resolved; move it "
+                        "once that is over", where="changes.pos")
+
+
 class InvestigatorEditor(Editor):
     """Investigator's edit hook."""
 
@@ -36,7 +60,7 @@ class InvestigatorEditor(Editor):
         if f.dead or f.fled:
             return []
         out = [EditField("hp", "int", f.hp, "HP", 0, prof.max_hp,
-                         help="0 knocks it out, 1 or more ends dying"),
+                         help="0 knocks it out (dying with a major wound), 1 or more ends dying"),
                EditField("mp", "int", f.mp, "MP", 0, max(prof.max_mp, f.mp)),
                EditField("luck", "int", f.luck, "luck", 0, 99)]
         out += [EditField(flag, "bool", getattr(f, flag), flag.replace("_", " ")) for flag in FLAGS]
@@ -51,14 +75,16 @@ class InvestigatorEditor(Editor):
         combat.state.dirty = True
         if name == "hp":
             f.hp = value
-            if value == 0 and not f.unconscious:  # INV-11.5, without the roll
-                add_condition(combat, f, Condition.PRONE, RULE)
-                add_condition(combat, f, Condition.UNCONSCIOUS, RULE)
+            if value == 0:
+                _at_zero(combat, f)
             if value >= 1 and f.dying:  # INV-5.2
                 remove_condition(combat, f, Condition.DYING, RULE)
                 f.dying_since = None
         elif name in FLAGS:
             (add_condition if value else remove_condition)(combat, f, name, RULE)
+        elif name == "pos":
+            _refuse_mid_action(combat, f)
+            f.pos = value
         else:
             setattr(f, name, value)
 

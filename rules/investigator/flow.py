@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trpg_arena.rules.core.values import Action, Outcome, Termination
-from trpg_arena.rules.investigator.actions import begin, run_action
+from trpg_arena.rules.investigator.actions import begin, run_action, settle_unfinished_move
 from trpg_arena.rules.investigator.attacks import push_attack, run_attack
 from trpg_arena.rules.investigator.catalogue import catalogue_of
 from trpg_arena.rules.investigator.compiled import Setup
@@ -266,6 +266,7 @@ def finish(combat: InvCombat, setup: Setup, st: InvState, winner: str | None, te
     able = {s: sum(1 for f in st.fighters if setup.side_of[f.id] == s and f.able) for s in setup.sides}
     st.outcome = Outcome(winner, term, st.round)
     st.decision = None
+    settle_unfinished_move(combat, setup, st)
     st.stack.clear()
     what = f"side {winner} wins" if winner else "draw"
     combat.emit("combat_end", f"combat ends after round {st.round}: {what} ({term.value})", rule="INV-12.2",

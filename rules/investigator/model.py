@@ -161,15 +161,15 @@ class CombatantModel(StrictModel):
     name: str = ""
     side: str
     kind: Literal["pc", "npc"] = "npc"  # "investigator" (the rule book's word for a PC) reads as "pc"
-    str_: int = Field(50, alias="str", ge=1, le=400)
-    con: int = Field(50, ge=1, le=400)
-    siz: int = Field(50, ge=1, le=400)
-    dex: int = Field(50, ge=1, le=400)
-    pow: int = Field(50, ge=1, le=400)
+    str_: int = Field(50, alias="str", ge=1, le=200)
+    con: int = Field(50, ge=1, le=200)
+    siz: int = Field(50, ge=1, le=200)
+    dex: int = Field(50, ge=1, le=200)
+    pow: int = Field(50, ge=1, le=200)
     luck: int | None = Field(None, ge=0, le=99)
     max_hp: int | None = Field(None, ge=1)
     max_mp: int | None = Field(None, ge=0)
-    mov: int | None = Field(None, ge=1, le=20)
+    mov: int | None = Field(None, ge=1, le=20)  # the spec sets no maximum; the engine caps a long move at 20
     db: str | int | None = None
     build: int | None = None
     armour: int = Field(0, ge=0)

@@ -44,7 +44,7 @@ class InvestigatorSystem(RuleSystem[InvState, Setup, InvestigatorEncounter]):
 
     info = RuleSystemInfo(id="investigator", title="Investigator (CoC 7e tactical grid)", prefix="INV",
                           dice="1D100", board="square", encounter=InvestigatorEncounter,
-                          options=InvestigatorOptions, env_name="Investigator", env_version=1,
+                          options=InvestigatorOptions, env_name="Investigator", env_version=2,
                           data_dir=Path(__file__).parent,
                           condition_words={"full_mov_lockout": "unable to act after a full move",
                                            "lose_next_standard": "losing its next action",
