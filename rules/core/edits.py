@@ -376,10 +376,12 @@ def _known(combat: Combat, cid: str) -> Any:
 def free_places(combat: Combat, cid: str) -> tuple[str, ...]:
     """The cells `cid` may be put on (``"x,y"``): on the board, not a wall, blocked or impassable, nobody else there.
 
-    For the grid systems' ``place`` fields: a GM moves a combatant only where the rules could have it stand.
+    For the grid systems' ``place`` fields: a GM moves a combatant only where the rules could have it stand. A
+    fallen combatant still on the map keeps its cell (passable, never an end: kiai's section 5, INV-11.9,
+    reincarnator's bodies), so it counts as taken; one off the map (dead and removed, fled) has no node.
     """
     bf = combat.battlefield
-    taken = {v.node for v in combat.combatants if v.id != cid and v.node is not None and v.able}
+    taken = {v.node for v in combat.combatants if v.id != cid and v.node is not None}
     return tuple(_shown(node) for node in bf.graph.nodes
                  if node not in taken and not any(bf.attr(node, flag) for flag in ("blocked", "impassable", "object"))
                  and bf.attr(node, "terrain") not in ("wall", "obstacle", "blocked"))

@@ -2,7 +2,8 @@
 
 Wounds are edited box by box on the wound track (KIA-7.5: light, moderate, serious, mortal, each up to the
 boxes the options give). A mortal wound puts the fighter out as incapacitated (KIA-7.6); clearing the
-mortal and serious boxes of an incapacitated fighter brings it back. Taken out, a fighter counts as fled
+mortal box of an incapacitated fighter brings it back (refused while another stands on its hex: section 5,
+one fighter a hex). Taken out, a fighter counts as fled
 (KIA-24.3) and leaves the map. A condition on it (stunned, running...) can be cleared; none is added by
 hand, since its duration and source belong to the rule that set it.
 """
@@ -18,6 +19,11 @@ from trpg_arena.rules.kiai.damage import check_end
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
+
+
+# the rule that sets each condition, which a GM's clearing cites (KIA-23.3 sets the three effects)
+CONDITION_RULES = {"running": "KIA-8.2", "exposed_all_out": "KIA-13.1", "exposed_charge": "KIA-17.3",
+                   "concentrating": "KIA-20.1"}
 
 
 class KiaiEditor(Editor):
@@ -59,7 +65,7 @@ class KiaiEditor(Editor):
             for c in [c for c in f.conds if c.type == ctype]:
                 f.conds.remove(c)
             combat.emit("condition_removed", f"{cid} is no longer {ctype} (cleared by the GM)", actor=cid,
-                        rule="KIA-23.3", condition=ctype)
+                        rule=CONDITION_RULES.get(ctype, "KIA-23.3"), condition=ctype)
             return
         f.wounds[LEVEL_NAMES.index(name.removeprefix("wounds_"))] = value
         level = status_index(f)
@@ -68,6 +74,11 @@ class KiaiEditor(Editor):
             combat.emit("out", f"{cid} is incapacitated (set by the GM)", actor=cid, rule="KIA-7.6",
                         status="incapacitated")
         elif level < 3 and f.out == "incapacitated":
+            here = f.hex
+            holder = next((g.id for g in combat.state.fighters.values() if g is not f and g.hex == here), None)
+            if here is not None and holder is not None:
+                raise EditError(f"{cid} cannot be brought back: {holder} stands on its hex {here[0]},{here[1]} "
+                                f"(one fighter a hex); move {holder} first", where=f"changes.{name}")
             f.out = ""
             combat.emit("back", f"{cid} is back in the fight (set by the GM)", actor=cid, rule="KIA-7.6")
 
@@ -96,7 +107,7 @@ class KiaiEditor(Editor):
         """On its hex (a free one), in the turn order from the next round's initiative (KIA-1.1)."""
         f = fresh.fighters[cid]
         st = combat.state
-        if any(g.hex == f.hex and not g.out for g in st.fighters.values()):
+        if any(g.hex == f.hex for g in st.fighters.values()):  # a fallen fighter's hex too: it keeps it (section 5)
             raise EditError(f"hex {f.hex[0]},{f.hex[1]} is taken: put {cid} on a free one", where="add.position")
         st.fighters[cid] = f
 

@@ -26,8 +26,8 @@ from tests.rules.investigator.helpers import (
     play,
     std,
 )
-from trpg_arena.rules import Combat, EncounterError
-from trpg_arena.rules.core.edits import EditError, edit_combatant
+from trpg_arena.rules import Combat, EncounterError, ScriptedDice
+from trpg_arena.rules.core.edits import EditError, edit_combatant, fields_of
 
 # A walks east along a corridor (row 5) through ally X's square (3,5); B, beside the corridor at (4,6), has
 # already acted, so its opportunity attack is the only reaction, and it comes as A enters (3,5)
@@ -162,3 +162,16 @@ def test_stat_block_bounds(field: str, value: int, ok: bool) -> None:
     with pytest.raises(EncounterError) as err:
         Combat(enc, seed=1)
     assert err.value.path == f"combatants[0] (id 'A').{field}"
+
+
+def test_INV_11_9_an_unconscious_combatants_square_is_no_place_for_a_gm_move() -> None:
+    """X was offered and put on T's square (T unconscious there): two combatants on one square."""
+    down = {"combatants": {"T": {"hp": 0, "conditions": ["unconscious", "prone"]}}}
+    enc = encounter(std("A", "A", (0, 0), dex=60), std("X", "A", (3, 3)), std("T", "B", (5, 5)),
+                    std("U", "B", (8, 8)), start=down)
+    c = Combat(enc, dice=ScriptedDice([]))
+    at_turn(c, "A")
+    (pos,) = [f for f in fields_of(c, "X") if f.name == "pos"]
+    assert "5,5" not in pos.choices and "4,4" in pos.choices
+    with pytest.raises(EditError):
+        edit_combatant(c, "X", {"pos": [5, 5]})
