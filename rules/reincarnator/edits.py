@@ -98,7 +98,7 @@ class ReincarnatorEditor(Editor):
         check_cover_sources(combat)
 
     def admit(self, combat: ReiCombat, data: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
-        """A newcomer joining at the start of the next round, on a cell nobody standing holds.
+        """A newcomer joining at the start of the next round, on a cell nobody holds (a body keeps its cell).
 
         Added in the surprise round (round 0, REI-1.1) it is one of the combatants, rolling round 1's initiative
         with everyone; added later it is a reinforcement (REI-2.5) of the next round. A copy of a vehicle's
@@ -108,7 +108,8 @@ class ReincarnatorEditor(Editor):
         spec = _out_of_vehicle(data, spec)
         cell = spec.get("position")
         if isinstance(cell, list) and not spec.get("in_vehicle"):  # a copy stands where its original stands
-            holder = next((v.id for v in combat.combatants if v.able and list(v.node or ()) == cell), None)
+            # a body keeps its cell (passable, never an end), so it holds it as one standing does
+            holder = next((v.id for v in combat.combatants if v.node is not None and list(v.node) == cell), None)
             if holder is not None:  # as kiai refuses a hex taken twice, and `free_places` a move onto one
                 raise EditError(f"cell {','.join(map(str, cell))} is already taken by {holder}: give the new "
                                 "combatant a free cell", where="add.position")

@@ -107,3 +107,16 @@ def test_another_systems_place_field_is_named_in_reincarnator(word: str) -> None
         s.edit(parse(f"add sk7 like brute {word} 0,5", editable(s.combat), place_key(s.combat)))
     assert e.value.where == f"add.{word}" and f"no field '{word}'" in str(e.value) and "'cell" in str(e.value)
     assert not s.records
+
+
+def test_a_reincarnator_body_keeps_its_cell_from_a_newcomer() -> None:
+    """A newcomer could be added on a fallen combatant's cell (only those standing were counted): two bodies a cell."""
+    s = Session("reincarnator/skirmish", seed=2, pc="scripted", npc="scripted")
+    body = None
+    while body is None and not s.combat.over:
+        s.run(max_decisions=1)
+        body = next((v for v in s.combat.combatants if not v.able and v.node is not None), None)
+    assert body is not None, "no combatant fell on the map in this game"
+    cell = list(body.node)
+    with pytest.raises(EditError, match="already taken"):
+        s.edit(GmEdit("brute_9", add={"id": "brute_9", "like": "brute", "cell": cell}))
