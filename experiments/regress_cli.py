@@ -116,7 +116,7 @@ def run_regress(a: RegressArgs, console: Console, err: Console) -> int:
         for e in entries:
             t0 = time.perf_counter()
             o = run_entry(e, record=a.record, seed=a.seed, allow=a.allow, workers=a.workers, backend=a.backend,
-                          on_game=bar(e.label, e.games))
+                          progress=bar)
             o.summary["seconds"] = round(time.perf_counter() - t0, 2)
             outcomes.append(o)
     seconds = time.perf_counter() - started

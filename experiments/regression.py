@@ -40,6 +40,9 @@ from trpg_arena.rules import TrpgArenaError
 EXIT = {"ok": 0, "recorded": 0, "shifted": 1, "error": 2, "stale": 3}
 WORST = ("stale", "error", "shifted", "ok", "recorded")
 TALLIED = {"win": "wins", "loss": "losses"}  # a metric's count in `describe` (its rate is that count over games)
+# Progress of an entry's games: called with a label and the games it will play, it returns the per-game callback
+# (`series_progress`'s bar). Called once that number is known: a paired run may play fewer than --games.
+Progress = Callable[[str, int], Callable[[GameRecord], None]]
 
 
 @dataclass
@@ -128,12 +131,14 @@ def change(new: dict[str, list[float]], base: dict[str, list[float]], paired: bo
     """Per metric, the shift of the run's rate from the baseline's with its 95 % interval.
 
     The same shift and variance the tests use (`sprt.difference`): paired units when the seeds are
-    the baseline's, else the two samples' means. Exact: `Outcome.to_json` rounds it for the file.
+    the baseline's, else the two samples' means. Without the tests' variance floor: an identical replay
+    changed no game, and its change is ``0 points [0, 0]`` in every line and table. Exact: `Outcome.to_json`
+    rounds it for the file.
     """
     z = z_for(0.05)
     out = {}
     for m in METRICS:
-        d, var = difference(new[m], base[m][:len(new[m])] if paired else base[m], paired)
+        d, var = difference(new[m], base[m][:len(new[m])] if paired else base[m], paired, floor=0.0)
         half = z * math.sqrt(var)
         out[m] = {"shift": d, "interval95": [d - half, d + half]}
     return out
@@ -156,7 +161,7 @@ def comparison(side: str, now: dict[str, Any], was: dict[str, Any], shift: dict[
 
 def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, allow: frozenset[str] = frozenset(),
               workers: int | None = None, backend: str = "local",
-              on_game: Callable[[GameRecord], None] | None = None) -> Outcome:
+              progress: Progress | None = None) -> Outcome:
     """Record or check one entry; user errors become an `error` / `stale` outcome, not an exception."""
     try:
         spec = SeriesSpec.build(entry.encounter, entry.agents, entry.games,
@@ -164,16 +169,21 @@ def run_entry(entry: Entry, *, record: bool = False, seed: int | None = None, al
     except (ValueError, TypeError) as e:
         return Outcome(entry, "error", str(e))
     try:
-        return _run(entry, spec, record, allow, workers, backend, on_game)
+        return _run(entry, spec, record, allow, workers, backend, progress)
     except TrpgArenaError as e:  # found only once games are played (a policy agent's missing model file)
         return Outcome(entry, "error", str(e), spec)
 
 
+def _watch(progress: Progress | None, label: str, games: int) -> Callable[[GameRecord], None] | None:
+    """The per-game callback of `games` games under `label`, if progress is shown."""
+    return progress(label, games) if progress is not None else None
+
+
 def _run(entry: Entry, spec: SeriesSpec, record: bool, allow: frozenset[str], workers: int | None, backend: str,
-         on_game: Callable[[GameRecord], None] | None) -> Outcome:
+         progress: Progress | None) -> Outcome:
     """`run_entry` once the spec is built: record the baseline, or compare with it."""
     if record:
-        played = list(run_series(spec, workers, backend, on_game=on_game))
+        played = list(run_series(spec, workers, backend, on_game=_watch(progress, entry.label, spec.games)))
         write_baseline(entry.baseline, spec, played)
         return Outcome(entry, "recorded", f"baseline written to {entry.baseline}", spec, played,
                        {"run": describe(spec, played)})
@@ -188,6 +198,9 @@ def _run(entry: Entry, spec: SeriesSpec, record: bool, allow: frozenset[str], wo
     asked = spec.games
     if paired and spec.games > base_spec.games:
         spec = spec.with_games(base_spec.games)  # games beyond the baseline's have nobody to pair with
+    # said from the first progress line: a count short of --games ended in "stopped early", with no word why
+    cut = f" (--games {asked} cut to the baseline's {spec.games})" if spec.games < asked else ""
+    on_game = _watch(progress, entry.label + cut, spec.games)
     first = spec.sides[0]
     base_units = units(base_records, first, spec.swap)
     size = 2 if spec.swap else 1

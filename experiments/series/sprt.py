@@ -69,17 +69,22 @@ def _mean_var(xs: Sequence[float]) -> tuple[float, float]:
     return m, (sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0)
 
 
-def difference(new: Sequence[float], base: Sequence[float], paired: bool) -> tuple[float, float]:
-    """Observed shift D of a metric's mean and its variance var(D)."""
+def difference(new: Sequence[float], base: Sequence[float], paired: bool,
+               floor: float = VAR_FLOOR) -> tuple[float, float]:
+    """Observed shift D of a metric's mean and its variance var(D).
+
+    `floor` keeps the tests from dividing by zero; an interval passes 0, since the floor is no spread the games
+    showed (with it, an identical replay's change read ``0 points [-1, +1]`` here and ``[-0.6, +0.6]`` there).
+    """
     if paired:
         d = [a - b for a, b in zip(new, base)]
         m, v = _mean_var(d)
-        return m, max(v, VAR_FLOOR) / max(len(d), 1)
+        return m, max(v, floor) / max(len(d), 1)
     m1, v1 = _mean_var(new)
     m0, v0 = _mean_var(base)
     # Under "no shift" both samples share one variance, and the baseline's rests on many games: a short
     # run's own variance (zero after a streak) must not shrink it, or early streaks read as shifts.
-    v = max(v1, v0, VAR_FLOOR)
+    v = max(v1, v0, floor)
     return m1 - m0, v / max(len(new), 1) + v / max(len(base), 1)
 
 

@@ -378,10 +378,12 @@ def free_places(combat: Combat, cid: str) -> tuple[str, ...]:
 
     For the grid systems' ``place`` fields: a GM moves a combatant only where the rules could have it stand. A
     fallen combatant still on the map keeps its cell (passable, never an end: kiai's section 5, INV-11.9,
-    reincarnator's bodies), so it counts as taken; one off the map (dead and removed, fled) has no node.
+    reincarnator's bodies), so it counts as taken; one off the map (dead and removed, fled) has no node, and one yet
+    to join (a reincarnator reinforcement in reserve) holds none: the rules' own movement may end on its cell.
     """
     bf = combat.battlefield
-    taken = {v.node for v in combat.combatants if v.id != cid and v.node is not None}
+    arriving = _editor(combat).arriving
+    taken = {v.node for v in combat.combatants if v.id != cid and v.node is not None and v.status not in arriving}
     return tuple(_shown(node) for node in bf.graph.nodes
                  if node not in taken and not any(bf.attr(node, flag) for flag in ("blocked", "impassable", "object"))
                  and bf.attr(node, "terrain") not in ("wall", "obstacle", "blocked"))

@@ -16,14 +16,18 @@ from trpg_arena.rules.core.edits import EditError, EditField, Editor, free_place
 from trpg_arena.rules.kiai.checks import status_index
 from trpg_arena.rules.kiai.context import LEVEL_NAMES
 from trpg_arena.rules.kiai.damage import check_end
+from trpg_arena.rules.kiai.verbs import Condition
 
 if TYPE_CHECKING:
     from trpg_arena.rules.kiai.state import KiaiCombat
 
 
-# the rule that sets each condition, which a GM's clearing cites (KIA-23.3 sets the three effects)
-CONDITION_RULES = {"running": "KIA-8.2", "exposed_all_out": "KIA-13.1", "exposed_charge": "KIA-17.3",
-                   "concentrating": "KIA-20.1"}
+# the rule that sets each condition (section 8), which a GM's clearing cites
+CONDITION_RULES: dict[str, str] = {
+    Condition.STUNNED: "KIA-23.3", Condition.INTIMIDATED: "KIA-23.3", Condition.DECEIVED: "KIA-23.3",
+    Condition.EXPOSED_ALL_OUT: "KIA-13.1", Condition.EXPOSED_CHARGE: "KIA-17.3", Condition.RUNNING: "KIA-8.2",
+    Condition.CONCENTRATING: "KIA-20.1",
+}
 
 
 class KiaiEditor(Editor):
@@ -65,7 +69,7 @@ class KiaiEditor(Editor):
             for c in [c for c in f.conds if c.type == ctype]:
                 f.conds.remove(c)
             combat.emit("condition_removed", f"{cid} is no longer {ctype} (cleared by the GM)", actor=cid,
-                        rule=CONDITION_RULES.get(ctype, "KIA-23.3"), condition=ctype)
+                        rule=CONDITION_RULES[ctype], condition=ctype)
             return
         f.wounds[LEVEL_NAMES.index(name.removeprefix("wounds_"))] = value
         level = status_index(f)
